@@ -1,0 +1,113 @@
+/* api.c - the public API (include/chunkfill.h): the pipeline as one function.
+ *
+ * cf_program_compile = parse_program -> passes_run; cf_world_new = seed_bind;
+ * cf_sample = the CPU reference's point path. The program owns its arena and
+ * node array; a world owns its seed tables.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf.h"
+
+cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settings_id,
+                             const char *const *functions, int nfunctions, cf_error *err)
+{
+    *out = NULL;
+    if (!pack || !settings_id || nfunctions < 0 || (nfunctions > 0 && !functions))
+        return err_set(err, CF_ERR_ARG, "cf_program_compile: bad arguments");
+    cf_program *p = calloc(1, sizeof *p);
+    if (!p) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cf_error local = {0};
+    cf_error *e = err ? err : &local;
+    cf_status st = parse_program(p, pack, settings_id, functions, nfunctions, e);
+    if (st == CF_OK) st = passes_run(p, e);
+    if (st != CF_OK) {
+        cf_program_free(p);
+        return st;
+    }
+    *out = p;
+    return CF_OK;
+}
+
+void cf_program_free(cf_program *p)
+{
+    if (!p) return;
+    free(p->nodes);
+    free(p->noises);
+    arena_free(&p->arena);
+    free(p);
+}
+
+int cf_program_precision(const cf_program *p) { (void)p; return PREC_F32; }
+size_t cf_program_node_count(const cf_program *p) { return (size_t)p->nnodes; }
+const char *cf_program_describe(const cf_program *p) { return p->describe ? p->describe : ""; }
+
+void cf_program_settings(const cf_program *p, int *min_y, int *height, int *sea_level)
+{
+    if (min_y) *min_y = p->min_y;
+    if (height) *height = p->height;
+    if (sea_level) *sea_level = p->sea_level;
+}
+
+cf_status cf_seed_parse(const char *text, int64_t *seed, cf_error *err)
+{
+    if (!text || !*text) return err_set(err, CF_ERR_ARG, "seed: empty text");
+    /* Minecraft: Long.parseLong if it is a decimal long, else String.hashCode */
+    const char *s = text;
+    int neg = 0;
+    if (*s == '-' || *s == '+') neg = *s == '-', s++;
+    int digits = *s != 0;
+    for (const char *q = s; *q; q++)
+        if (!isdigit((unsigned char)*q)) digits = 0;
+    if (digits) {
+        uint64_t v = 0, lim = neg ? (1ULL << 63) : (1ULL << 63) - 1;
+        int ok = 1;
+        for (const char *q = s; *q && ok; q++) {
+            unsigned d = (unsigned)(*q - '0');
+            if (v > (lim - d) / 10) ok = 0;
+            else v = v * 10 + d;
+        }
+        if (ok) {
+            *seed = neg ? (int64_t)(0 - v) : (int64_t)v;
+            return CF_OK;
+        }
+    }
+    *seed = (int64_t)java_string_hash(text);
+    return CF_OK;
+}
+
+cf_status cf_world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err)
+{
+    *out = NULL;
+    if (!prog) return err_set(err, CF_ERR_ARG, "cf_world_new: no program");
+    cf_world *w = calloc(1, sizeof *w);
+    if (!w) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    w->prog = prog;
+    w->seed = seed;
+    cf_error local = {0};
+    cf_status st = seed_bind(w, err ? err : &local);
+    if (st != CF_OK) {
+        cf_world_free(w);
+        return st;
+    }
+    *out = w;
+    return CF_OK;
+}
+
+void cf_world_free(cf_world *w)
+{
+    if (!w) return;
+    seed_free(w);
+    free(w);
+}
+
+cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!xyz || !out)))
+        return err_set(err, CF_ERR_ARG, "cf_sample: bad arguments");
+    int node = w->prog->outputs[fn];
+    for (size_t i = 0; i < n; i++) out[i] = (double)eval_point_f32(w, node, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    return CF_OK;
+}

@@ -1,0 +1,179 @@
+/* cf.h - internal declarations shared by the files of host/.
+ *
+ * Pipeline (one file per stage):
+ *   pack.c    packs on disk / embedded -> file text by (kind, id)
+ *   json.c    file text -> cJSON tree, with located errors and value checks
+ *   parse.c   Minecraft 26.3 JSON -> graph IR (references inlined while parsing)
+ *   passes.c  fold constants, merge equal subgraphs, axes, value ranges, compaction
+ *   seed.c    random sources + per-seed tables (permutations, offsets, amplitudes)
+ *   eval.c    CPU reference, single-point path
+ *   api.c     the public API (include/chunkfill.h) tying the stages together
+ * Memory: a program owns one arena (graph, tables); compile-time scratch
+ * (JSON trees, file cache) lives in the compile context and dies with it.
+ */
+#ifndef CF_H
+#define CF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chunkfill.h"
+
+/* ------------------------------------------------------------------ arena */
+typedef struct cf_arena {
+    struct arena_block *head;
+} cf_arena;
+
+void *arena_alloc(cf_arena *a, size_t n);                     /* zeroed; NULL on OOM */
+char *arena_strdup(cf_arena *a, const char *s);
+char *arena_printf(cf_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void arena_free(cf_arena *a);
+
+/* ------------------------------------------------------------------ errors */
+/* Records the first error only; returns the status it recorded (or the one
+ * already there). e may be NULL. */
+cf_status err_set(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int err_failed(const cf_error *e);
+
+/* ------------------------------------------------------------------ node kinds */
+enum {
+#define NODE(K, name, flags, fields, summary) NK_##K,
+#include "nodes.def"
+#undef NODE
+    NK_COUNT
+};
+
+enum {
+    NF_LITERAL = 1u, /* a JSON constant or a constant marker (blend_alpha, ...) */
+    NF_SEEDED = 2u,  /* reads the seed's tables */
+    NF_MARKER = 4u   /* value-transparent wrapper (cache, interpolated, blend_density) */
+};
+
+extern const char *const node_name[NK_COUNT];
+extern const unsigned node_flags[NK_COUNT];
+
+enum { AX_X = 1, AX_Y = 2, AX_Z = 4 };
+enum { TILE_CLAMP, TILE_REPEAT, TILE_MIRROR };
+enum { MET_EUCLID, MET_EUCLID_SQ, MET_MANHATTAN, MET_CHEBYSHEV };
+enum { PREC_F32 = 32, PREC_F64 = 64 };
+
+typedef struct cf_loc {
+    const char *file; /* display path of the JSON file */
+    const char *ptr;  /* JSON pointer inside it ("" for the root) */
+} cf_loc;
+
+/* One IR node. Children come before parents in program order. */
+typedef struct cf_node {
+    int kind;
+    unsigned flags;
+    int prec;           /* PREC_F32 for 26.3 */
+    int nin;
+    int *in;            /* children, node indices */
+    double d[5];        /* double parameters (noise scales, blended noise) */
+    float f[4];         /* float parameters (constant, bounds, gradient values) */
+    int i[6];           /* int parameters (axis, tiling, coordinates, cell sizes) */
+    int nfa;
+    float *fa;          /* float arrays: interval thresholds; spline loc,der pairs */
+    int noise;          /* index into program noises, or -1 */
+    unsigned axes;      /* AX_* the value depends on */
+    double lo, hi;      /* value range (conservative) */
+    cf_loc loc;
+} cf_node;
+
+/* A noise definition (data/<ns>/worldgen/noise/<path>.json). */
+typedef struct cf_noisedef {
+    const char *id;      /* "minecraft:offset" */
+    double base_amplitude;
+    int base_octave, octave_count;
+    int normalize;       /* 0 disabled, 1 enabled, 2 legacy */
+    int nmods;
+    double *mods;        /* amplitude_modifiers (nmods may be 0: all 1) */
+    cf_loc loc;
+} cf_noisedef;
+
+struct cf_program {
+    cf_arena arena;
+    int nnodes, cap;
+    cf_node *nodes;
+    int nnoises;
+    cf_noisedef *noises;
+    int noutputs;
+    int *outputs;
+    const char **output_names;
+    int min_y, height, sea_level, legacy_random;
+    const char *settings_id;
+    size_t parsed_nodes;     /* before the passes */
+    char *describe;
+};
+
+/* ------------------------------------------------------------------ packs */
+struct cf_pack {
+    cf_arena arena;
+    cf_limits lim;
+    int n;
+    const char **roots;  /* NULL root = the embedded default pack */
+};
+
+/* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
+ * Returns 1 and a malloc'd NUL-terminated *text (caller frees) and its display
+ * path (arena of the pack); 0 when absent; -1 on error (err set). */
+int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
+              char **text, size_t *len, const char **display, cf_error *err);
+
+/* the embedded default pack (generated at build time from packs/default) */
+typedef struct cf_embedded_file {
+    const char *path; /* "data/minecraft/worldgen/noise_settings/overworld.json" */
+    const unsigned char *data;
+    size_t len;
+} cf_embedded_file;
+extern const cf_embedded_file cf_default_pack[];
+extern const size_t cf_default_pack_count;
+
+/* ------------------------------------------------------------------ stages */
+/* parse.c: builds prog->nodes for the requested functions. */
+cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
+                        const char *const *functions, int n, cf_error *err);
+/* passes.c */
+cf_status passes_run(cf_program *p, cf_error *err);
+int node_is_literal(const cf_program *p, int id, float *value);
+
+/* ------------------------------------------------------------------ seed tables */
+typedef struct cf_octave {
+    double ox, oy, oz, q;  /* offsets; q = smear fudge scale (smeared octaves) */
+    uint8_t p[256];
+} cf_octave;
+typedef struct cf_layer {
+    int octave;
+    float amp;
+    double freq;
+} cf_layer;
+typedef struct cf_stack {
+    int first, count;
+} cf_stack;
+
+struct cf_world {
+    const cf_program *prog;
+    int64_t seed;
+    int noct, nlayers, nstacks;
+    cf_octave *oct;
+    cf_layer *layers;
+    cf_stack *stacks;
+    int *noise_stack;   /* per program noise: stack index */
+    int *node_stack;    /* per node: first stack index (old_blended_noise: 3), or -1 */
+    int islands;        /* octave index of the end islands simplex, or -1 */
+};
+
+cf_status seed_bind(cf_world *w, cf_error *err);
+void seed_free(cf_world *w);
+/* sum of |layer amplitudes| of a noise's stack (seed-independent) */
+double noise_amplitude_sum(const cf_noisedef *d);
+
+/* Java String.hashCode of UTF-8 text (UTF-16 code units). */
+int32_t java_string_hash(const char *utf8);
+
+/* eval.c: point path */
+float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z);
+float stack_point(const cf_world *w, int stack, double x, double y, double z);
+
+#endif /* CF_H */

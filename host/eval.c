@@ -1,0 +1,290 @@
+/* eval.c - the CPU reference evaluator, single-point path (MINECRAFT-26.3.md §9-§13).
+ *
+ * Input: a seeded world and a block position. Output: the node's float value,
+ * computed exactly as vanilla 26.3's sampleValue does: every step rounded to
+ * float, Java's casts, mul/div zero shortcuts, Math.min/max. `interpolated`
+ * passes its input through (a single point outside a chunk). One evaluator per
+ * node kind, named by the node table (eval_<KIND>); the leaf math lives in
+ * kernels/cf_math.h, shared with the OpenCL programs. Allocates nothing.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../kernels/cf_math.h"
+#include "cf.h"
+
+typedef struct ev {
+    const cf_world *w;
+    const cf_node *nodes;
+} ev;
+
+#define EVAL(K) static float eval_##K(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
+static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z);
+#define IN(k) ev_node(e, n->in[k], x, y, z)
+
+/* a literal operand: a JSON constant or a constant marker (blend_alpha, ...) */
+static int is_literal(const ev *e, int id) { return (e->nodes[id].flags & NF_LITERAL) != 0; }
+
+float stack_point(const cf_world *w, int stack, double x, double y, double z)
+{
+    const cf_stack *s = &w->stacks[stack];
+    float v = 0.0f;
+    for (int i = 0; i < s->count; i++) {
+        const cf_layer *l = &w->layers[s->first + i];
+        const cf_octave *o = &w->oct[l->octave];
+        double f = l->freq;
+        float nv = o->q > 0 ? cf_smeared(o->p, o->ox, o->oy, o->oz, o->q, x * f, y * f, z * f)
+                            : cf_perlin(o->p, o->ox, o->oy, o->oz, x * f, y * f, z * f);
+        v = v + l->amp * nv;
+    }
+    return v;
+}
+
+EVAL(CONSTANT) { (void)e, (void)x, (void)y, (void)z; return n->f[0]; }
+EVAL(BLEND_ALPHA) { (void)e, (void)n, (void)x, (void)y, (void)z; return 1.0f; }
+EVAL(BLEND_OFFSET) { (void)e, (void)n, (void)x, (void)y, (void)z; return 0.0f; }
+EVAL(BEARDIFIER) { (void)e, (void)n, (void)x, (void)y, (void)z; return 0.0f; }
+EVAL(BLEND_DENSITY) { return IN(0); }
+EVAL(CACHE) { return IN(0); }
+EVAL(INTERPOLATED) { return IN(0); }
+EVAL(ADD) { float a = IN(0); return a + IN(1); }
+EVAL(SUB) { float a = IN(0); return a - IN(1); }
+EVAL(MUL)
+{
+    float a = IN(0);
+    if (a == 0.0f && !is_literal(e, n->in[0]) && !is_literal(e, n->in[1])) return 0.0f;
+    return a * IN(1);
+}
+EVAL(DIV)
+{
+    if (is_literal(e, n->in[1])) {
+        float a = IN(0);
+        return a * (1.0f / e->nodes[n->in[1]].f[0]);
+    }
+    float a = IN(0);
+    if (a == 0.0f && !is_literal(e, n->in[0])) return 0.0f;
+    return a / IN(1);
+}
+EVAL(MIN) { float a = IN(0); return cf_jminf(a, IN(1)); }
+EVAL(MAX) { float a = IN(0); return cf_jmaxf(a, IN(1)); }
+EVAL(ABS) { return cf_fabsf(IN(0)); }
+EVAL(NEGATE) { return -IN(0); }
+EVAL(SQUARE) { float v = IN(0); return v * v; }
+EVAL(CUBE) { float v = IN(0); return (v * v) * v; }
+EVAL(SQRT) { return (float)sqrt((double)IN(0)); }
+EVAL(RECIPROCAL) { return 1.0f / IN(0); }
+EVAL(LOG) { return (float)cf_log((double)IN(0)); }
+EVAL(SIGN) { return cf_signumf(IN(0)); }
+EVAL(HALF_NEGATIVE) { float v = IN(0); return v > 0.0f ? v : v * 0.5f; }
+EVAL(QUARTER_NEGATIVE) { float v = IN(0); return v > 0.0f ? v : v * 0.25f; }
+EVAL(SQUEEZE)
+{
+    float c = cf_clampf(IN(0), -1.0f, 1.0f);
+    return c / 2.0f - ((c * c) * c) / 24.0f;
+}
+EVAL(CLAMP) { return cf_clampf(IN(0), n->f[0], n->f[1]); }
+
+static float round_to(int kind, float v)
+{
+    switch (kind) {
+    case NK_FLOOR: return floorf(v);
+    case NK_CEIL: return ceilf(v);
+    case NK_TRUNCATE: return v > 0.0f ? floorf(v) : ceilf(v);
+    default: return (float)cf_jround_f(v);
+    }
+}
+static float rounding(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
+{
+    float a = IN(0);
+    float m = IN(1);
+    if (is_literal(e, n->in[1]) && e->nodes[n->in[1]].f[0] == 1.0f) return round_to(n->kind, a);
+    if (m == 0.0f) return a;
+    return round_to(n->kind, a / m) * m;
+}
+EVAL(FLOOR) { return rounding(e, n, x, y, z); }
+EVAL(ROUND) { return rounding(e, n, x, y, z); }
+EVAL(CEIL) { return rounding(e, n, x, y, z); }
+EVAL(TRUNCATE) { return rounding(e, n, x, y, z); }
+EVAL(POW)
+{
+    if (is_literal(e, n->in[1])) {
+        float ex = e->nodes[n->in[1]].f[0], ae = cf_fabsf(ex);
+        float b = IN(0), r;
+        if (ae == 0.5f) r = (float)sqrt((double)b);
+        else if (ae == 1.0f) r = b;
+        else if (ae == 2.0f) r = b * b;
+        else if (ae == 3.0f) r = (b * b) * b;
+        else return (float)cf_pow((double)b, (double)ex);
+        return ex >= 0.0f ? r : 1.0f / r;
+    }
+    float b = IN(0);
+    return (float)cf_pow((double)b, (double)IN(1));
+}
+EVAL(RANGE_CHOICE)
+{
+    float v = IN(0);
+    return (v >= n->f[0] && v < n->f[1]) ? IN(1) : IN(2);
+}
+EVAL(INTERVAL_SELECT)
+{
+    float v = IN(0);
+    for (int i = 0; i < n->nfa; i++)
+        if (v < n->fa[i]) return IN(1 + i);
+    return IN(n->nin - 1);
+}
+EVAL(LERP)
+{
+    float a = IN(0);
+    if (a == 0.0f) return IN(1);
+    if (a == 1.0f) return IN(2);
+    float f = IN(1);
+    return cf_lerpf(a, f, IN(2));
+}
+EVAL(GRADIENT)
+{
+    (void)e;
+    int64_t c = n->i[0] == 0 ? x : n->i[0] == 1 ? y : z;
+    int64_t from = n->i[1], to = n->i[2], range = to - from;
+    float fv = n->f[0];
+    float k = (n->f[1] - fv) / (float)range;
+    int64_t rel;
+    switch (n->i[3]) {
+    case TILE_REPEAT: rel = cf_floormod(c - from, range); break;
+    case TILE_MIRROR: {
+        int64_t r = c - from, t = cf_floordiv(r, range), l = r - t * range;
+        return (t & 1) == 0 ? fv + (float)l * k : fv + (float)(range - l) * k;
+    }
+    default: {
+        int64_t lo = from < to ? from : to, hi = from < to ? to : from;
+        rel = (c < lo ? lo : c > hi ? hi : c) - from;
+    }
+    }
+    return fv + (float)rel * k;
+}
+EVAL(DISTANCE_TO_POINT)
+{
+    (void)e;
+    float dx = (float)(int32_t)((uint32_t)n->i[0] - (uint32_t)x);
+    float dy = (float)(int32_t)((uint32_t)n->i[1] - (uint32_t)y);
+    float dz = (float)(int32_t)((uint32_t)n->i[2] - (uint32_t)z);
+    switch (n->i[3]) {
+    case MET_EUCLID: return (float)sqrt((double)((dx * dx + dy * dy) + dz * dz));
+    case MET_EUCLID_SQ: return (dx * dx + dy * dy) + dz * dz;
+    case MET_MANHATTAN: return (cf_fabsf(dx) + cf_fabsf(dy)) + cf_fabsf(dz);
+    default: return cf_jmaxf(cf_jmaxf(cf_fabsf(dx), cf_fabsf(dy)), cf_fabsf(dz));
+    }
+}
+EVAL(SLICE)
+{
+    int32_t c = n->i[1];
+    return n->i[0] == 0 ? ev_node(e, n->in[0], c, y, z) : n->i[0] == 1 ? ev_node(e, n->in[0], x, c, z)
+                                                                      : ev_node(e, n->in[0], x, y, c);
+}
+EVAL(SPLINE)
+{
+    float c = IN(0);
+    int np = n->nfa / 2;
+    const float *p = n->fa; /* location, derivative pairs */
+    int lo = 0, hi = np;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (c < p[2 * mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    int i = lo - 1;
+    if (i < 0) return cf_spline_extend(c, p[0], IN(1), p[1]);
+    if (i == np - 1) return cf_spline_extend(c, p[2 * i], IN(1 + i), p[2 * i + 1]);
+    float y1 = IN(1 + i), y2 = IN(2 + i);
+    return cf_spline_segment(c, p[2 * i], p[2 * i + 2], y1, y2, p[2 * i + 1], p[2 * i + 3]);
+}
+EVAL(NOISE)
+{
+    int s = e->w->noise_stack[n->noise];
+    int zx = is_literal(e, n->in[0]) && e->nodes[n->in[0]].f[0] == 0.0f && !signbit(e->nodes[n->in[0]].f[0]);
+    int zy = is_literal(e, n->in[1]) && e->nodes[n->in[1]].f[0] == 0.0f && !signbit(e->nodes[n->in[1]].f[0]);
+    int zz = is_literal(e, n->in[2]) && e->nodes[n->in[2]].f[0] == 0.0f && !signbit(e->nodes[n->in[2]].f[0]);
+    double xz = n->d[0], ys = n->d[1];
+    if (zx && zy && zz) return stack_point(e->w, s, (double)x * xz, (double)y * ys, (double)z * xz);
+    double px = (double)x * xz + (double)IN(0);
+    double py = zy ? (double)y * ys : (double)y * ys + (double)IN(1);
+    double pz = (double)z * xz + (double)IN(2);
+    return stack_point(e->w, s, px, py, pz);
+}
+EVAL(SHIFT_A)
+{
+    (void)y;
+    return stack_point(e->w, e->w->noise_stack[n->noise], (double)x * 0.25, 0.0, (double)z * 0.25) * 4.0f;
+}
+EVAL(SHIFT_B)
+{
+    (void)y;
+    return stack_point(e->w, e->w->noise_stack[n->noise], (double)z * 0.25, (double)x * 0.25, 0.0) * 4.0f;
+}
+EVAL(SHIFT)
+{
+    return stack_point(e->w, e->w->noise_stack[n->noise], (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f;
+}
+EVAL(OLD_BLENDED_NOISE)
+{
+    const cf_world *w = e->w;
+    int s = w->node_stack[n - e->nodes];
+    double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
+    double mxz = xzm / n->d[2], my = ym / n->d[3];
+    float main = stack_point(w, s + 2, (double)x * mxz, (double)y * my, (double)z * mxz);
+    float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
+    double bx = (double)x * xzm, by = (double)y * ym, bz = (double)z * xzm;
+    if (a == 0.0f) return stack_point(w, s, bx, by, bz);
+    if (a == 1.0f) return stack_point(w, s + 1, bx, by, bz);
+    float lo = stack_point(w, s, bx, by, bz);
+    return cf_lerpf(a, lo, stack_point(w, s + 1, bx, by, bz));
+}
+EVAL(END_OUTER_ISLANDS)
+{
+    (void)n, (void)y;
+    const cf_octave *o = &e->w->oct[e->w->islands];
+    int32_t sx = x / 8, sz = z / 8; /* Java int division: truncation */
+    int32_t cx = sx / 2, cz = sz / 2, ex = sx % 2, ez = sz % 2;
+    float h = -100.0f;
+    for (int ox = -12; ox <= 12; ox++) {
+        for (int oz = -12; oz <= 12; oz++) {
+            int64_t tx = (int64_t)cx + ox, tz = (int64_t)cz + oz;
+            if (tx * tx + tz * tz <= 4096) continue;
+            if (!((float)cf_simplex2(o->p, o->ox, o->oy, (double)tx, (double)tz) < -0.9f)) continue;
+            float size = cf_fmodf((float)(tx < 0 ? -tx : tx) * 3439.0f + (float)(tz < 0 ? -tz : tz) * 147.0f, 13.0f) + 9.0f;
+            float xd = (float)(ex - 2 * ox), zd = (float)(ez - 2 * oz);
+            float v = cf_clampf(100.0f - (float)sqrt((double)(xd * xd + zd * zd)) * size, -100.0f, 80.0f);
+            h = cf_jmaxf(h, v);
+        }
+    }
+    return (h - 8.0f) / 128.0f;
+}
+EVAL(FIND_TOP_SURFACE)
+{
+    (void)y;
+    float u = ev_node(e, n->in[1], x, 0, z);
+    int32_t ch = n->i[1], lower = n->i[0];
+    int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
+    if (top <= lower) return (float)lower;
+    for (int64_t yy = top; yy >= lower; yy -= ch)
+        if (ev_node(e, n->in[0], x, (int32_t)yy, z) > 0.0f) return (float)yy;
+    return (float)lower;
+}
+
+typedef float (*eval_fn)(const ev *, const cf_node *, int32_t, int32_t, int32_t);
+static const eval_fn evals[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary) [NK_##K] = eval_##K,
+#include "nodes.def"
+#undef NODE
+};
+
+static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
+{
+    const cf_node *n = &e->nodes[id];
+    return evals[n->kind](e, n, x, y, z);
+}
+
+float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z)
+{
+    ev e = {w, w->prog->nodes};
+    return ev_node(&e, node, x, y, z);
+}

@@ -1,0 +1,146 @@
+/* pack.c - data packs: folders on disk and the embedded default pack.
+ *
+ * Input: the pack roots given to cf_pack_open (later ones override earlier ones).
+ * Output: the text of data/<ns>/worldgen/<kind>/<path>.json from the last pack
+ * that has it. Files are refused by size before they are read, must be regular
+ * files, and may not lead out of their pack through symlinks.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cf.h"
+
+cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
+                       const cf_limits *limits, cf_error *err)
+{
+    *out = NULL;
+    if (npaths < 0 || (npaths > 0 && !paths))
+        return err_set(err, CF_ERR_ARG, "cf_pack_open: bad path list");
+    cf_pack *pk = calloc(1, sizeof *pk);
+    if (!pk) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (limits) pk->lim = *limits;
+    else cf_limits_default(&pk->lim);
+    pk->n = npaths ? npaths : 1;
+    pk->roots = arena_alloc(&pk->arena, sizeof(char *) * (size_t)pk->n);
+    if (!pk->roots) goto nomem;
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0)
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/", paths[i]);
+        char data[PATH_MAX];
+        snprintf(data, sizeof data, "%s/data", paths[i]);
+        if (stat(data, &st) != 0 || !S_ISDIR(st.st_mode))
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: not a data pack (no data/ folder)", paths[i]);
+        pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
+        if (!pk->roots[i]) goto nomem;
+    }
+    *out = pk;
+    return CF_OK;
+nomem:
+    cf_pack_free(pk);
+    return err_set(err, CF_ERR_NOMEM, "out of memory");
+}
+
+void cf_pack_free(cf_pack *pk)
+{
+    if (!pk) return;
+    arena_free(&pk->arena);
+    free(pk);
+}
+
+static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
+                         const char **display, cf_error *err)
+{
+    for (size_t i = 0; i < cf_default_pack_count; i++) {
+        if (strcmp(cf_default_pack[i].path, rel) != 0) continue;
+        char *t = malloc(cf_default_pack[i].len + 1);
+        *display = arena_printf(&pk->arena, "<default>/%s", rel);
+        if (!t || !*display) {
+            free(t);
+            err_set(err, CF_ERR_NOMEM, "out of memory");
+            return -1;
+        }
+        memcpy(t, cf_default_pack[i].data, cf_default_pack[i].len);
+        t[cf_default_pack[i].len] = 0;
+        *text = t;
+        *len = cf_default_pack[i].len;
+        return 1;
+    }
+    return 0;
+}
+
+static int read_folder(cf_pack *pk, const char *root, const char *rel, char **text, size_t *len,
+                       const char **display, cf_error *err)
+{
+    char full[PATH_MAX];
+    if ((size_t)snprintf(full, sizeof full, "%s/%s", root, rel) >= sizeof full) return 0;
+    struct stat st;
+    if (stat(full, &st) != 0) return 0;
+    const char *disp = arena_strdup(&pk->arena, full);
+    if (!disp) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    if (!S_ISREG(st.st_mode)) {
+        err_set(err, CF_ERR_IO, "%s: not a regular file", disp);
+        return -1;
+    }
+    /* a symlink may not lead out of its pack */
+    char rroot[PATH_MAX], rfile[PATH_MAX];
+    if (!realpath(root, rroot) || !realpath(full, rfile)) {
+        err_set(err, CF_ERR_IO, "%s: cannot resolve path: %s", disp, strerror(errno));
+        return -1;
+    }
+    size_t rl = strlen(rroot);
+    if (strncmp(rroot, rfile, rl) != 0 || (rfile[rl] != '/' && rfile[rl] != 0)) {
+        err_set(err, CF_ERR_IO, "%s: leads out of its pack (to %s)", disp, rfile);
+        return -1;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
+        err_set(err, CF_ERR_LIMIT, "%s: file is %lld bytes, over the limit of %zu bytes", disp,
+                (long long)st.st_size, pk->lim.max_file_bytes);
+        return -1;
+    }
+    FILE *f = fopen(full, "rb");
+    if (!f) {
+        err_set(err, CF_ERR_IO, "%s: cannot read: %s", disp, strerror(errno));
+        return -1;
+    }
+    size_t n = (size_t)st.st_size;
+    char *t = malloc(n + 1);
+    if (!t) {
+        fclose(f);
+        err_set(err, CF_ERR_NOMEM, "%s: out of memory", disp);
+        return -1;
+    }
+    size_t got = fread(t, 1, n, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || got != n) {
+        free(t);
+        err_set(err, CF_ERR_IO, "%s: read error", disp);
+        return -1;
+    }
+    t[n] = 0;
+    *text = t;
+    *len = n;
+    *display = disp;
+    return 1;
+}
+
+int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
+              char **text, size_t *len, const char **display, cf_error *err)
+{
+    char rel[PATH_MAX];
+    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel)
+        return 0;
+    for (int i = pk->n - 1; i >= 0; i--) {
+        int r = pk->roots[i] ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
+                             : read_embedded(pk, rel, text, len, display, err);
+        if (r != 0) return r;
+    }
+    return 0;
+}

@@ -1,0 +1,116 @@
+/* util.c - arenas and the error record shared by every stage.
+ *
+ * An arena hands out zeroed blocks that live until arena_free(); a program's
+ * graph and tables live in its arena. Errors: the first one recorded wins
+ * (later stages return early once err_failed()).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf.h"
+
+struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+};
+
+void *arena_alloc(cf_arena *a, size_t n)
+{
+    const size_t align = sizeof(max_align_t);
+    n = (n + align - 1) / align * align;
+    if (n == 0) n = align;
+    struct arena_block *b = a->head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 65536 ? n : 65536;
+        b = malloc(sizeof *b + cap);
+        if (!b) return NULL;
+        b->cap = cap;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *arena_strdup(cf_arena *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = arena_alloc(a, n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+char *arena_printf(cf_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *d = arena_alloc(a, (size_t)n + 1);
+    if (!d) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(d, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+void arena_free(cf_arena *a)
+{
+    struct arena_block *b = a->head;
+    while (b) {
+        struct arena_block *n = b->next;
+        free(b);
+        b = n;
+    }
+    a->head = NULL;
+}
+
+cf_status err_set(cf_error *e, cf_status st, const char *fmt, ...)
+{
+    if (!e) return st;
+    if (e->status != CF_OK) return e->status;
+    e->status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    /* one line, always */
+    for (char *c = e->message; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    return st;
+}
+
+int err_failed(const cf_error *e)
+{
+    return e && e->status != CF_OK;
+}
+
+const char *cf_status_str(cf_status s)
+{
+    switch (s) {
+    case CF_OK: return "ok";
+    case CF_ERR_IO: return "io";
+    case CF_ERR_JSON: return "json";
+    case CF_ERR_SCHEMA: return "schema";
+    case CF_ERR_REF: return "reference";
+    case CF_ERR_CYCLE: return "cycle";
+    case CF_ERR_LIMIT: return "limit";
+    case CF_ERR_NOMEM: return "out of memory";
+    case CF_ERR_ARG: return "argument";
+    case CF_ERR_DEVICE: return "device";
+    }
+    return "unknown";
+}
+
+void cf_limits_default(cf_limits *l)
+{
+    l->max_file_bytes = 64u << 20;
+    l->max_nodes = 1u << 20;
+    l->max_depth = 512;
+}

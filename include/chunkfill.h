@@ -1,0 +1,106 @@
+/* chunkfill.h - the public C API of chunkfill.
+ *
+ * Opaque handles, caller-owned buffers, one status enum (append-only). No OpenCL
+ * or cJSON types appear here, so a Java (FFM/JNI) or Python (ctypes) binding is
+ * a thin layer. Every function that can fail takes a cf_error* (may be NULL) and
+ * writes one line there: "path/in/pack.json#/json/pointer: what was wrong".
+ *
+ * Typical use:
+ *   cf_pack *pk; cf_program *pg; cf_world *w;
+ *   cf_pack_open(&pk, NULL, 0, &err);                      // embedded default pack
+ *   const char *fn[] = {"router:final_density"};
+ *   cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL, &err);
+ *   cf_world_new(&w, pg, seed, &err);                      // binds the seed's tables
+ *   cf_sample(w, 0, n, xyz, out, &err);                    // out[i] at xyz[3i..3i+2]
+ */
+#ifndef CHUNKFILL_H
+#define CHUNKFILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cf_status {
+    CF_OK = 0,
+    CF_ERR_IO,        /* a file could not be read */
+    CF_ERR_JSON,      /* malformed JSON */
+    CF_ERR_SCHEMA,    /* wrong type, missing or bad field, unknown node type */
+    CF_ERR_REF,       /* unresolved reference */
+    CF_ERR_CYCLE,     /* reference cycle */
+    CF_ERR_LIMIT,     /* a configured limit (size, depth, nodes) was exceeded */
+    CF_ERR_NOMEM,     /* out of memory */
+    CF_ERR_ARG,       /* bad argument to an API call */
+    CF_ERR_DEVICE     /* device failure */
+} cf_status;
+
+/* A short constant name for a status ("ok", "io", ...). Never NULL. */
+const char *cf_status_str(cf_status s);
+
+typedef struct cf_error {
+    cf_status status;
+    char message[1024];
+} cf_error;
+
+/* Limits applied while loading and compiling; cf_limits_default() fills defaults. */
+typedef struct cf_limits {
+    size_t max_file_bytes;   /* refuse larger JSON files before reading them */
+    size_t max_nodes;        /* nodes in one compiled graph (before merging) */
+    int max_depth;           /* nesting of JSON values and of references */
+} cf_limits;
+void cf_limits_default(cf_limits *l);
+
+typedef struct cf_pack cf_pack;       /* layered data packs */
+typedef struct cf_program cf_program; /* a compiled graph: settings + requested functions */
+typedef struct cf_world cf_world;     /* a program bound to one seed */
+
+/* Opens packs in order (later ones override earlier ones, as Minecraft layers
+ * data packs). npaths == 0 opens the embedded default pack. A path is a folder
+ * holding data/<ns>/worldgen/... . limits may be NULL (defaults).
+ * Returns CF_OK and *out, or an error (and *out == NULL). Free with cf_pack_free. */
+cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
+                       const cf_limits *limits, cf_error *err);
+void cf_pack_free(cf_pack *pack);
+
+/* Compiles functions[0..n-1] in the context of noise settings settings_id
+ * ("minecraft:overworld"). A function is a density function id
+ * ("minecraft:overworld/continents"), "router:FIELD" (a field of the settings'
+ * noise_router) or "noise:ID" (the raw seeded noise ID, no scale, no shift). The program keeps what it needs; the pack may be freed after.
+ * Free with cf_program_free. */
+cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settings_id,
+                             const char *const *functions, int nfunctions, cf_error *err);
+void cf_program_free(cf_program *prog);
+
+/* 32 for a float dialect (Minecraft 26.3), 64 for a double one. */
+int cf_program_precision(const cf_program *prog);
+/* Number of graph nodes after the passes, and the text of `chunkfill plan`-style
+ * statistics (NUL-terminated, owned by the program). */
+size_t cf_program_node_count(const cf_program *prog);
+const char *cf_program_describe(const cf_program *prog);
+/* min_y, height and sea_level of the program's noise settings. */
+void cf_program_settings(const cf_program *prog, int *min_y, int *height, int *sea_level);
+
+/* Parses a seed as Minecraft does: a signed 64-bit decimal, or else the Java
+ * String.hashCode of the (UTF-8) text. Empty text is an error. */
+cf_status cf_seed_parse(const char *text, int64_t *seed, cf_error *err);
+
+/* Binds a program to a seed: builds permutation tables, octave offsets and
+ * amplitudes. The world keeps a reference to prog (free the world first). */
+cf_status cf_world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err);
+void cf_world_free(cf_world *w);
+
+/* Single-point path: out[i] = function `fn` at block (xyz[3i], xyz[3i+1], xyz[3i+2]),
+ * with `interpolated` passing its input through (as outside a chunk). Values are
+ * the dialect's precision, widened exactly to double. */
+cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out,
+                    cf_error *err);
+
+/* The node table, for listings: returns 0 past the last kind. */
+int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CHUNKFILL_H */
