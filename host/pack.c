@@ -85,35 +85,35 @@ static int read_folder(cf_pack *pk, const char *root, const char *rel, char **te
     const char *disp = arena_strdup(&pk->arena, full);
     if (!disp) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
     if (!S_ISREG(st.st_mode)) {
-        err_set(err, CF_ERR_IO, "%s: not a regular file", disp);
+        err_set(err, CF_ERR_IO, "%s#: not a regular file", disp);
         return -1;
     }
     /* a symlink may not lead out of its pack */
     char rroot[PATH_MAX], rfile[PATH_MAX];
     if (!realpath(root, rroot) || !realpath(full, rfile)) {
-        err_set(err, CF_ERR_IO, "%s: cannot resolve path: %s", disp, strerror(errno));
+        err_set(err, CF_ERR_IO, "%s#: cannot resolve path: %s", disp, strerror(errno));
         return -1;
     }
     size_t rl = strlen(rroot);
     if (strncmp(rroot, rfile, rl) != 0 || (rfile[rl] != '/' && rfile[rl] != 0)) {
-        err_set(err, CF_ERR_IO, "%s: leads out of its pack (to %s)", disp, rfile);
+        err_set(err, CF_ERR_IO, "%s#: leads out of its pack (to %s)", disp, rfile);
         return -1;
     }
     if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
-        err_set(err, CF_ERR_LIMIT, "%s: file is %lld bytes, over the limit of %zu bytes", disp,
+        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes", disp,
                 (long long)st.st_size, pk->lim.max_file_bytes);
         return -1;
     }
     FILE *f = fopen(full, "rb");
     if (!f) {
-        err_set(err, CF_ERR_IO, "%s: cannot read: %s", disp, strerror(errno));
+        err_set(err, CF_ERR_IO, "%s#: cannot read: %s", disp, strerror(errno));
         return -1;
     }
     size_t n = (size_t)st.st_size;
     char *t = malloc(n + 1);
     if (!t) {
         fclose(f);
-        err_set(err, CF_ERR_NOMEM, "%s: out of memory", disp);
+        err_set(err, CF_ERR_NOMEM, "%s#: out of memory", disp);
         return -1;
     }
     size_t got = fread(t, 1, n, f);
@@ -121,7 +121,7 @@ static int read_folder(cf_pack *pk, const char *root, const char *rel, char **te
     fclose(f);
     if (bad || got != n) {
         free(t);
-        err_set(err, CF_ERR_IO, "%s: read error", disp);
+        err_set(err, CF_ERR_IO, "%s#: read error", disp);
         return -1;
     }
     t[n] = 0;

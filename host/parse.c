@@ -341,7 +341,7 @@ static int get_double(pc *c, const cJSON *o, cf_loc at, const char *key, int req
 /* a float field: the JSON double rounded to float (Codec.FLOAT), finite */
 static int get_float(pc *c, const cJSON *o, cf_loc at, const char *key, int required, float def, float *out)
 {
-    double d;
+    double d = 0;
     if (get_double(c, o, at, key, required, def, &d) < 0) return -1;
     if (!isfinite((float)d)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "number %g is out of float range", d);
     *out = (float)d;
@@ -350,7 +350,7 @@ static int get_float(pc *c, const cJSON *o, cf_loc at, const char *key, int requ
 
 static int int_value(pc *c, const cJSON *v, cf_loc at, long lo, long hi, int *out)
 {
-    double d;
+    double d = 0;
     if (num_value(c, v, at, &d) < 0) return -1;
     if (d != floor(d)) return fail(c, at, CF_ERR_SCHEMA, "expected an integer, found %.17g", d);
     if (d < (double)lo || d > (double)hi)
@@ -589,7 +589,7 @@ PARSER(INTERVAL_SELECT)
     if (!n->fa) return nomem(c);
     int i = 0;
     for (const cJSON *t = th->child; t; t = t->next, i++) {
-        double d;
+        double d = 0;
         if (num_value(c, t, at_index(c, ta, i), &d) < 0) return -1;
         n->fa[i] = (float)d;
     }
@@ -678,7 +678,7 @@ static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
 static int parse_spline(pc *c, const cJSON *v, cf_loc at)
 {
     if (cJSON_IsNumber(v)) {
-        double d;
+        double d = 0;
         if (num_value(c, v, at, &d) < 0) return -1;
         if (!isfinite((float)d)) return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
         return literal(c, at, (float)d);
@@ -699,7 +699,7 @@ PARSER(SPLINE)
     if (!s) return -1;
     cf_loc sa = at_key(c, at, "spline");
     if (cJSON_IsNumber(s)) { /* a constant spline is a constant */
-        double d;
+        double d = 0;
         if (num_value(c, s, sa, &d) < 0) return -1;
         n->kind = NK_CONSTANT;
         n->flags = NF_LITERAL;
@@ -777,7 +777,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
 {
     if (err_failed(c->err)) return -1;
     if (cJSON_IsNumber(v)) {
-        double d;
+        double d = 0;
         if (num_value(c, v, at, &d) < 0) return -1;
         if (!isfinite((float)d)) return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
         return literal(c, at, (float)d);

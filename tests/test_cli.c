@@ -1,0 +1,115 @@
+/* test_cli.c - the command line contract: output format, exit codes, one-line errors. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* runs a shell command; captures stdout and stderr; returns the exit status */
+static int run(const char *args, char *out, size_t n, char *err, size_t m)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/tmp/cf-cli-err.txt", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = 0;
+    int st = pclose(p);
+    FILE *e = fopen("/tmp/cf-cli-err.txt", "r");
+    len = e ? fread(err, 1, m - 1, e) : 0;
+    err[len] = 0;
+    if (e) fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+Test(cli, sample_default_pack)
+{
+    char out[4096], err[4096];
+    int rc = run("sample --seed 42 --function router:final_density --at 0,64,0 --at -100,-40,77", out, sizeof out, err, sizeof err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_eq(lines(out), 2);
+    int x, y, z;
+    double v;
+    cr_assert_eq(sscanf(out, "%d %d %d %lf", &x, &y, &z, &v), 4);
+    cr_assert(x == 0 && y == 64 && z == 0);
+}
+Test(cli, text_seed_is_its_java_hash)
+{
+    /* "hello".hashCode() == 99162322 */
+    char a[4096], b[4096], err[4096];
+    cr_assert_eq(run("sample --seed hello --function router:final_density --at 5,70,5", a, sizeof a, err, sizeof err), 0);
+    cr_assert_eq(run("sample --seed 99162322 --function router:final_density --at 5,70,5", b, sizeof b, err, sizeof err), 0);
+    cr_assert_str_eq(a, b);
+}
+Test(cli, points_file)
+{
+    FILE *f = fopen("/tmp/cf-cli-points.txt", "w");
+    fputs("# x y z\n1 2 3\n\n-4 5 -6  # a comment\n", f);
+    fclose(f);
+    char out[4096], err[4096];
+    cr_assert_eq(run("sample --seed 1 --function router:final_density --points /tmp/cf-cli-points.txt", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(lines(out), 2);
+    cr_assert(strncmp(out, "1 2 3 ", 6) == 0);
+}
+Test(cli, bad_points_file_names_the_line)
+{
+    FILE *f = fopen("/tmp/cf-cli-points.txt", "w");
+    fputs("1 2 3\n4 five 6\n", f);
+    fclose(f);
+    char out[4096], err[4096];
+    cr_assert_eq(run("sample --seed 1 --function router:final_density --points /tmp/cf-cli-points.txt", out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "/tmp/cf-cli-points.txt:2: expected three integers"), "%s", err);
+    cr_assert_eq(lines(err), 1);
+    cr_assert_eq(out[0], 0);
+}
+Test(cli, usage_errors_exit_2)
+{
+    char out[4096], err[4096];
+    cr_assert_eq(run("sample --function router:final_density --at 0,0,0", out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "--seed is required"));
+    cr_assert_eq(run("sample --seed 1 --function x --at 0,0", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(run("sample --seed 1 --function x --at 0,0,99999999999", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(run("sample --seed 1 --function x --bogus", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(run("frobnicate", out, sizeof out, err, sizeof err), 2);
+}
+Test(cli, input_errors_are_one_line)
+{
+    char out[4096], err[4096];
+    cr_assert_eq(run("sample --pack /nonexistent --seed 1 --function router:final_density --at 0,0,0", out, sizeof out, err, sizeof err), 1);
+    cr_assert_eq(lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "/nonexistent: cannot open pack"));
+    cr_assert_eq(run("sample --seed 1 --function minecraft:nope --at 0,0,0", out, sizeof out, err, sizeof err), 1);
+    cr_assert_eq(lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "unresolved reference to density function \"minecraft:nope\""), "%s", err);
+}
+Test(cli, help_everywhere)
+{
+    char out[8192], err[4096];
+    cr_assert_eq(run("--help", out, sizeof out, err, sizeof err), 0);
+    cr_assert(strstr(out, "sample"));
+    cr_assert_eq(run("sample --help", out, sizeof out, err, sizeof err), 0);
+    cr_assert(strstr(out, "--points FILE"));
+    cr_assert_eq(run("nodes --help", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(run("info --help", out, sizeof out, err, sizeof err), 0);
+}
+Test(cli, nodes_lists_all_44_kinds)
+{
+    char out[16384], err[4096];
+    cr_assert_eq(run("nodes", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(lines(out), 88);
+    const char *must[] = {"old_blended_noise", "find_top_surface", "end_outer_islands", "interval_select", "truncate", "pow"};
+    for (size_t i = 0; i < sizeof must / sizeof *must; i++) cr_assert(strstr(out, must[i]), "%s missing", must[i]);
+}
+Test(cli, info_prints_the_graph)
+{
+    char out[8192], err[4096];
+    cr_assert_eq(run("info", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(out, "nodes:") && strstr(out, "output router:final_density"), "%s", out);
+}

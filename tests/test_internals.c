@@ -1,0 +1,253 @@
+/* test_internals.c - random sources, seeds, pack layering, the graph passes
+ * and the shared log/exp/pow, each against an independent reference. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/cf_math.h"
+#include "cf.h"
+
+/* ---------------------------------------------------------------- seeds */
+Test(seed, decimal_and_text)
+{
+    int64_t s;
+    cr_assert_eq(cf_seed_parse("0", &s, NULL), CF_OK);
+    cr_assert_eq(s, 0);
+    cr_assert_eq(cf_seed_parse("-4172144997902289642", &s, NULL), CF_OK);
+    cr_assert_eq(s, -4172144997902289642LL);
+    cr_assert_eq(cf_seed_parse("9223372036854775807", &s, NULL), CF_OK);
+    cr_assert_eq(s, INT64_MAX);
+    cr_assert_eq(cf_seed_parse("-9223372036854775808", &s, NULL), CF_OK);
+    cr_assert_eq(s, INT64_MIN);
+    /* Java: "hello".hashCode() == 99162322; a long that overflows is text */
+    cr_assert_eq(cf_seed_parse("hello", &s, NULL), CF_OK);
+    cr_assert_eq(s, 99162322);
+    cr_assert_eq(cf_seed_parse("9223372036854775808", &s, NULL), CF_OK);
+    cr_assert_eq(s, (int64_t)java_string_hash("9223372036854775808"));
+    cf_error e = {0};
+    cr_assert_eq(cf_seed_parse("", &s, &e), CF_ERR_ARG);
+}
+
+Test(seed, java_string_hash_utf16)
+{
+    /* values of String.hashCode computed independently (UTF-16 code units):
+     * "" -> 0, "a" -> 97, "Minecraft" -> -1149094283 (31-polynomial over the
+     * code units), "é" (U+00E9) -> 233, "😀" (U+1F600, surrogates D83D DE00) -> 31*0xD83D + 0xDE00 */
+    cr_assert_eq(java_string_hash(""), 0);
+    cr_assert_eq(java_string_hash("a"), 97);
+    int32_t h = 0;
+    for (const char *c = "Minecraft"; *c; c++) h = (int32_t)(31u * (uint32_t)h + (uint32_t)*c);
+    cr_assert_eq(java_string_hash("Minecraft"), h);
+    cr_assert_eq(java_string_hash("\xc3\xa9"), 233);
+    cr_assert_eq(java_string_hash("\xf0\x9f\x98\x80"), 31 * 0xD83D + 0xDE00);
+}
+
+/* ---------------------------------------------------------------- math */
+static uint64_t lcg = 88172645463325252ULL;
+static double rnd01(void)
+{
+    lcg ^= lcg << 13, lcg ^= lcg >> 7, lcg ^= lcg << 17;
+    return (double)(lcg >> 11) * 0x1.0p-53;
+}
+
+/* glibc's log/exp/pow are correctly rounded in double for these ranges; our
+ * versions must give the same float after the cast density functions make */
+Test(math, log_matches_libm_after_float_cast)
+{
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        float x = (float)ldexp(rnd01() + 0.5, (int)(rnd01() * 200) - 100);
+        if ((float)cf_log(x) != (float)log(x)) bad++;
+    }
+    cr_assert_eq(bad, 0, "%d of 200000 differ", bad);
+    cr_assert(isnan(cf_log(-1.0)));
+    cr_assert(isinf(cf_log(0.0)) && cf_log(0.0) < 0);
+    cr_assert_eq(cf_log(1.0), 0.0);
+}
+Test(math, pow_matches_libm_after_float_cast)
+{
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        float b = (float)(rnd01() * 8), e = (float)((rnd01() - 0.5) * 20);
+        if ((float)cf_pow(b, e) != (float)pow(b, e)) bad++;
+    }
+    cr_assert_eq(bad, 0, "%d of 200000 differ", bad);
+    cr_assert(isnan(cf_pow(-2.0, 0.5)));
+    cr_assert_eq((float)cf_pow(-2.0, 3.0), -8.0f);
+    cr_assert_eq(cf_pow(0.0, -1.0), INFINITY);
+    cr_assert_eq(cf_pow(5.0, 0.0), 1.0);
+}
+Test(math, java_casts)
+{
+    cr_assert_eq(cf_jfloor(NAN), 0);
+    cr_assert_eq(cf_jfloor(1e300), INT32_MAX);
+    cr_assert_eq(cf_jfloor(-1e300), INT32_MIN);
+    cr_assert_eq(cf_jfloor(-0.5), -1);
+    cr_assert_eq(cf_jround_f(-2.5f), -2); /* Math.round rounds half up */
+    cr_assert_eq(cf_jround_f(2.5f), 3);
+    cr_assert(signbit(cf_jminf(0.0f, -0.0f)));
+    cr_assert(!signbit(cf_jmaxf(-0.0f, 0.0f)));
+    cr_assert(isnan(cf_jminf(NAN, 1.0f)));
+    cr_assert_eq(cf_floormod(-7, 4), 1);
+    cr_assert_eq(cf_floordiv(-7, 4), -2);
+}
+
+/* ---------------------------------------------------------------- packs and passes */
+static char root[256];
+static void put(const char *rel, const char *text)
+{
+    char p[1024], cmd[1200];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
+    cr_assert_eq(system(cmd), 0);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+static void setup(void)
+{
+    strcpy(root, "/tmp/cf-internals-XXXXXX");
+    cr_assert_not_null(mkdtemp(root));
+    put("a/data/t/worldgen/noise_settings/s.json", "{\"noise\": {\"min_y\": 0, \"height\": 256}, \"noise_router\": {}}");
+    put("a/data/t/worldgen/noise/n.json", "{\"base_octave\": -4, \"octave_count\": 3, \"amplitude_modifiers\": [1, 0, 2]}");
+}
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    cr_assert_eq(system(cmd), 0);
+}
+static cf_program *compile(const char *const *packs, int n, const char *fn)
+{
+    char p[4][512];
+    const char *paths[4];
+    for (int i = 0; i < n; i++) snprintf(p[i], sizeof p[i], "%s/%s", root, packs[i]), paths[i] = p[i];
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cr_assert_eq(cf_pack_open(&pk, paths, n, NULL, &err), CF_OK, "%s", err.message);
+    const char *fns[1] = {fn};
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fns, 1, &err), CF_OK, "%s", err.message);
+    cf_pack_free(pk);
+    return pg;
+}
+static double value_at(cf_program *pg, int x, int y, int z)
+{
+    cf_world *w;
+    cr_assert_eq(cf_world_new(&w, pg, 1, NULL), CF_OK);
+    int32_t xyz[3] = {x, y, z};
+    double v;
+    cr_assert_eq(cf_sample(w, 0, 1, xyz, &v, NULL), CF_OK);
+    cf_world_free(w);
+    return v;
+}
+
+TestSuite(pack, .init = setup, .fini = teardown);
+TestSuite(passes, .init = setup, .fini = teardown);
+
+Test(pack, later_packs_override_earlier)
+{
+    put("a/data/t/worldgen/density_function/f.json", "{\"type\": \"minecraft:add\", \"left\": \"t:g\", \"right\": 1}");
+    put("a/data/t/worldgen/density_function/g.json", "10");
+    put("b/data/t/worldgen/density_function/g.json", "20");
+    const char *ab[2] = {"a", "b"}, *ba[2] = {"b", "a"};
+    cf_program *p1 = compile(ab, 2, "t:f"), *p2 = compile(ba, 2, "t:f");
+    cr_assert_eq(value_at(p1, 0, 0, 0), 21.0);
+    cr_assert_eq(value_at(p2, 0, 0, 0), 11.0);
+    cf_program_free(p1);
+    cf_program_free(p2);
+}
+Test(pack, ids_resolve_across_namespaces_and_folders)
+{
+    put("a/data/t/worldgen/density_function/f.json", "{\"type\": \"minecraft:mul\", \"left\": \"other:deep/er/g\", \"right\": \"h\"}");
+    put("a/data/other/worldgen/density_function/deep/er/g.json", "{\"type\": \"constant\", \"value\": 3}");
+    put("a/data/minecraft/worldgen/density_function/h.json", "-2.5");
+    const char *a[1] = {"a"};
+    cf_program *p = compile(a, 1, "t:f");
+    cr_assert_eq(value_at(p, 5, 5, 5), -7.5);
+    cf_program_free(p);
+}
+
+static int count_kind(const cf_program *p, int kind)
+{
+    int c = 0;
+    for (int i = 0; i < p->nnodes; i++) c += p->nodes[i].kind == kind;
+    return c;
+}
+
+Test(passes, merge_equal_subgraphs)
+{
+    /* two identical inline subtrees and a reference to a third copy become one */
+    put("a/data/t/worldgen/density_function/f.json",
+        "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:abs\", \"input\": {\"type\": \"minecraft:noise\","
+        " \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 0}},"
+        " \"right\": {\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:abs\", \"input\": {\"type\": \"minecraft:noise\","
+        " \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 0}}, \"right\": \"t:g\"}}");
+    put("a/data/t/worldgen/density_function/g.json",
+        "{\"type\": \"minecraft:abs\", \"input\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 0}}");
+    const char *a[1] = {"a"};
+    cf_program *p = compile(a, 1, "t:f");
+    cr_assert_eq(count_kind(p, NK_NOISE), 1);
+    cr_assert_eq(count_kind(p, NK_ABS), 1);
+    cr_assert_eq(count_kind(p, NK_ADD), 2);
+    cr_assert_eq(count_kind(p, NK_CONSTANT), 1); /* the three shift literals 0 */
+    cr_assert_eq(p->nnodes, 5);
+    cr_assert_gt(p->parsed_nodes, 10);
+    /* the noise reads x and z only (y_scale 0) */
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->nodes[i].kind == NK_NOISE) cr_assert_eq(p->nodes[i].axes, AX_X | AX_Z);
+    cf_program_free(p);
+}
+Test(passes, fold_constants_keeps_literal_semantics)
+{
+    put("a/data/t/worldgen/density_function/f.json",
+        "{\"type\": \"minecraft:mul\", \"left\": {\"type\": \"minecraft:add\", \"left\": 1, \"right\": 2},"
+        " \"right\": {\"type\": \"minecraft:gradient\", \"axis\": \"y\", \"from_coordinate\": 0, \"to_coordinate\": 10,"
+        " \"from_value\": 0, \"to_value\": 1}}");
+    const char *a[1] = {"a"};
+    cf_program *p = compile(a, 1, "t:f");
+    cr_assert_eq(p->nnodes, 3);
+    cr_assert_eq(count_kind(p, NK_ADD), 0);
+    int c = -1;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->nodes[i].kind == NK_CONSTANT) c = i;
+    cr_assert_eq(p->nodes[c].f[0], 3.0f);
+    cr_assert_eq(p->nodes[c].flags & NF_LITERAL, 0u); /* folded, not a JSON literal */
+    cr_assert_eq(p->nodes[p->outputs[0]].axes, AX_Y);
+    cr_assert_eq(value_at(p, 0, 5, 0), 1.5);
+    cf_program_free(p);
+}
+Test(passes, fold_never_makes_zero_or_nan)
+{
+    /* 1 - 1 = 0 may differ in sign between the evaluation paths: left unfolded */
+    put("a/data/t/worldgen/density_function/f.json", "{\"type\": \"minecraft:sub\", \"left\": 1, \"right\": 1}");
+    const char *a[1] = {"a"};
+    cf_program *p = compile(a, 1, "t:f");
+    cr_assert_eq(count_kind(p, NK_SUB), 1);
+    cf_program_free(p);
+}
+Test(passes, ranges_are_conservative)
+{
+    put("a/data/t/worldgen/density_function/f.json",
+        "{\"type\": \"minecraft:clamp\", \"input\": {\"type\": \"minecraft:mul\", \"left\": {\"type\": \"minecraft:noise\","
+        " \"noise\": \"t:n\", \"xz_scale\": 3, \"y_scale\": 1}, \"right\": 4}, \"min\": -1, \"max\": 2}");
+    const char *a[1] = {"a"};
+    cf_program *p = compile(a, 1, "t:f");
+    const cf_node *o = &p->nodes[p->outputs[0]];
+    cr_assert(o->lo >= -1.0001 && o->hi <= 2.0001);
+    /* the noise range holds every sampled value */
+    int nz = -1;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->nodes[i].kind == NK_NOISE) nz = i;
+    cf_world *w;
+    cr_assert_eq(cf_world_new(&w, p, 42, NULL), CF_OK);
+    for (int i = 0; i < 20000; i++) {
+        float v = eval_point_f32(w, nz, (int)(rnd01() * 2000) - 1000, (int)(rnd01() * 300), (int)(rnd01() * 2000) - 1000);
+        cr_assert(v >= p->nodes[nz].lo && v <= p->nodes[nz].hi, "%g outside [%g, %g]", v, p->nodes[nz].lo, p->nodes[nz].hi);
+    }
+    cf_world_free(w);
+    cf_program_free(p);
+}
