@@ -23,6 +23,7 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     cf_error *e = err ? err : &local;
     cf_status st = parse_program(p, pack, settings_id, functions, nfunctions, e);
     if (st == CF_OK) st = passes_run(p, e);
+    if (st == CF_OK) st = plan_build(p, e);
     if (st != CF_OK) {
         cf_program_free(p);
         return st;

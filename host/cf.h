@@ -105,7 +105,17 @@ struct cf_program {
     const char *settings_id;
     size_t parsed_nodes;     /* before the passes */
     char *describe;
+    /* the fill plan (fill.c) */
+    uint8_t *memo;           /* per node: MEMO_* */
+    int *colslot, ncol;      /* per node: column-memo slot or -1 */
+    int *islot, ninterp;     /* per node: interpolated slot or -1 */
+    uint8_t *stage;          /* per node: STAGE_* */
+    char *plan;              /* `chunkfill plan` text */
 };
+
+/* resolution stages of a chunk fill */
+enum { STAGE_CONST = 0, STAGE_COLUMN, STAGE_CORNER, STAGE_BLOCK, STAGE_PROBE };
+cf_status plan_build(cf_program *p, cf_error *err);
 
 /* ------------------------------------------------------------------ packs */
 struct cf_pack {
@@ -172,8 +182,53 @@ double noise_amplitude_sum(const cf_noisedef *d);
 /* Java String.hashCode of UTF-8 text (UTF-16 code units). */
 int32_t java_string_hash(const char *utf8);
 
-/* eval.c: point path */
-float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z);
+/* ------------------------------------------------------------------ evaluation */
+/* Evaluation paths (MINECRAFT-26.3.md §9): SAMPLE = single point with
+ * `interpolated` passing its input through (chunkfill sample, the oracle's df
+ * mode); POINT = vanilla's sampleValue (find_top_surface probes); VOLUME = the
+ * chunk fill's sampleVolume forms. */
+enum { MODE_SAMPLE = 0, MODE_POINT = 1, MODE_VOLUME = 2 };
+
+/* memo classes of a node during a fill (fill.c decides, eval.c applies) */
+enum { MEMO_NONE = 0, MEMO_COLUMN = 1, MEMO_LAST = 2 };
+
+typedef struct cf_memo {
+    int32_t x, y, z;
+    uint32_t stamp;
+    float v;
+} cf_memo;
+
+/* Per-thread state of a chunk fill: the block region, per-node memos and the
+ * corner and block buffers of `interpolated` nodes. Built by fill.c. */
+typedef struct cf_fill {
+    const cf_world *w;
+    int32_t x0, y0, z0, sx, sy, sz; /* block region [x0, x0+sx) x [y0, y0+sy) x [z0, z0+sz) */
+    int32_t vol_min_y;              /* min y of the volume being filled (incremental y start) */
+    uint32_t stamp;                 /* changes per chunk: invalidates every memo */
+    const uint8_t *memo;            /* per node: MEMO_* */
+    float *col[2];                  /* [mode-1]: per node (sx+1)*(sz+1) column values */
+    uint32_t *colstamp[2];
+    int colstride;                  /* (sx+1)*(sz+1) */
+    int *colslot;                   /* per node: slot in col, or -1 */
+    cf_memo *last[2];               /* [mode-1][node] */
+    /* interpolated nodes (slot per node, -1 if none) */
+    int *islot;
+    struct cf_interp {
+        int32_t cx0, cy0, cz0;  /* first corner cell index */
+        int ncx, ncy, ncz;      /* corners per axis */
+        float *corner;
+        uint32_t *cstamp;
+        float *block;           /* (y*sz + z)*sx + x */
+        uint32_t bstamp;
+    } *interp;
+    int ninterp;
+} cf_fill;
+
+float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
+float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
 float stack_point(const cf_world *w, int stack, double x, double y, double z);
+float stack_volume(const cf_world *w, int stack, int32_t x, int32_t y, int32_t z, double sxz, double sy);
+/* fill.c: the block values of interpolated node `node` over the fill region */
+void fill_interp_blocks(cf_fill *f, int node);
 
 #endif /* CF_H */

@@ -3,6 +3,9 @@
  *   chunkfill sample [--pack PATH]... [--settings ID] --seed SEED --function ID
  *                    (--at X,Y,Z)... | --points FILE
  *   chunkfill nodes            the node table
+ *   chunkfill fill [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]
+ *                  [--threads N] [--device cpu] --out FILE.npy
+ *   chunkfill plan [--pack PATH]... [--settings ID] [--function ID]
  *   chunkfill info [--pack PATH]... [--settings ID] [--function ID]...
  * Errors: one line on stderr; exit 1 for bad input, 2 for bad usage.
  */
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chunkfill.h"
 
@@ -18,6 +22,8 @@ static const char *const usage_main =
     "usage: chunkfill COMMAND [OPTIONS]\n"
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
+    "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
+    "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  info     compile a pack and print graph statistics\n"
     "  nodes    list the density function node kinds\n"
     "Run 'chunkfill COMMAND --help' for the options of a command.\n";
@@ -34,6 +40,25 @@ static const char *const usage_sample =
     "  --at X,Y,Z       a block position (repeatable)\n"
     "  --points FILE    one 'X Y Z' per line ('-' reads standard input; # starts a comment)\n"
     "  --max-file-bytes N, --max-nodes N, --max-depth N   loading limits\n";
+
+static const char *const usage_fill =
+    "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
+    "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu] --out FILE.npy\n"
+    "Fills the chunks of the inclusive range (z outer, x inner) exactly as vanilla's chunk\n"
+    "fill does and writes a NumPy .npy file: little-endian float32 (the 26.3 dialect), shape\n"
+    "(nchunks, height, 16, 16), index [chunk][y][z][x], y from the settings' min_y upward.\n"
+    "The file appears only when complete (written to a temporary name, then renamed).\n"
+    "  --function ID    fill this function instead of router:final_density\n"
+    "  --threads N      worker threads (default: all cores)\n"
+    "  --device cpu     the CPU reference (the only device so far)\n"
+    "  --max-chunks N   refuse larger ranges (default 1048576)\n"
+    "  plus --pack, --settings, --seed and the loading limits of 'chunkfill sample --help'\n";
+
+static const char *const usage_plan =
+    "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
+    "Prints the fill plan of router:final_density (or --function): node counts by stage\n"
+    "(constant, per column, per cell corner, per block, probe), memo and cache classes, and\n"
+    "the interpolation cells whose inputs run at cell corners.\n";
 
 static const char *const usage_info =
     "usage: chunkfill info [--pack PATH]... [--settings ID] [--function ID]...\n"
@@ -274,6 +299,220 @@ done:
     return rc;
 }
 
+static int cmd_plan(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_plan, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage_plan);
+        if (r == 2) return 2;
+        if (r == 1) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
+            return die_usage(msg, usage_plan);
+        }
+    }
+    if (o.nfunctions > 1) return die_usage("at most one --function", usage_plan);
+    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    int rc = 1;
+    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    fputs(cf_program_plan(pg), stdout);
+    rc = 0;
+done:
+    if (rc) report(&err);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+/* X0,Z0[:X1,Z1] */
+static int parse_chunks(const char *s, long r[4])
+{
+    char a[256];
+    if (strlen(s) >= sizeof a) return -1;
+    strcpy(a, s);
+    char *colon = strchr(a, ':');
+    if (colon) *colon = 0;
+    long v[3];
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "%s,0", a);
+    if (parse_xyz(tmp, ',', v) < 0) return -1;
+    r[0] = v[0], r[1] = v[1];
+    if (colon) {
+        snprintf(tmp, sizeof tmp, "%s,0", colon + 1);
+        if (parse_xyz(tmp, ',', v) < 0) return -1;
+        r[2] = v[0], r[3] = v[1];
+    } else {
+        r[2] = r[0], r[3] = r[1];
+    }
+    return 0;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the .npy writer assumes a little-endian host"
+#endif
+static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
+
+static int cmd_fill(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *chunks = NULL, *outpath = NULL, *device = "cpu";
+    long threads = 0, max_chunks = 1048576;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_fill, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage_fill);
+        if (r == 2) return 2;
+        if (r == 0) continue;
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v || strncmp(a, "--", 2) != 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg, v ? "unexpected argument '%s'" : "missing value after '%s'", a);
+            return die_usage(msg, usage_fill);
+        }
+        i++;
+        if (strcmp(a, "--seed") == 0) o.seed = v;
+        else if (strcmp(a, "--chunks") == 0) chunks = v;
+        else if (strcmp(a, "--out") == 0) outpath = v;
+        else if (strcmp(a, "--device") == 0) device = v;
+        else if (strcmp(a, "--threads") == 0) {
+            if (parse_long(v, 1, 1024, &threads) < 0) return die_usage("--threads takes 1..1024", usage_fill);
+        } else if (strcmp(a, "--max-chunks") == 0) {
+            if (parse_long(v, 1, 1L << 40, &max_chunks) < 0) return die_usage("--max-chunks takes a positive integer", usage_fill);
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s'", a);
+            return die_usage(msg, usage_fill);
+        }
+    }
+    if (!o.seed) return die_usage("--seed is required", usage_fill);
+    if (!chunks) return die_usage("--chunks is required", usage_fill);
+    if (!outpath) return die_usage("--out is required", usage_fill);
+    if (o.nfunctions > 1) return die_usage("at most one --function", usage_fill);
+    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    if (strcmp(device, "cpu") != 0) {
+        fprintf(stderr, "chunkfill: --device %s: only the cpu device exists in this build\n", device);
+        return 1;
+    }
+    long r[4];
+    if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill);
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -CF_MAX_CHUNK || r[k] > CF_MAX_CHUNK) {
+            fprintf(stderr, "chunkfill: --chunks %s: chunk coordinate %ld out of range [%d, %d]\n", chunks, r[k],
+                    -CF_MAX_CHUNK, CF_MAX_CHUNK);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --chunks %s: the second corner must not be below the first\n", chunks);
+        return 1;
+    }
+    int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1, n = nx * nz;
+    if (n > max_chunks) {
+        fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, more than --max-chunks %ld\n", chunks, (long long)n, max_chunks);
+        return 1;
+    }
+
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    int32_t *list = NULL;
+    float *buf = NULL;
+    FILE *f = NULL;
+    char tmp[4096] = "";
+    int rc = 1;
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
+    size_t batch = (size_t)nthreads * 8, per = (size_t)height * 256;
+    if ((int64_t)batch > n) batch = (size_t)n;
+    list = malloc(sizeof(int32_t) * 2 * batch);
+    buf = malloc(sizeof(float) * per * batch);
+    if (!list || !buf) {
+        snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+        err.status = CF_ERR_NOMEM;
+        goto done;
+    }
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp) {
+        snprintf(err.message, sizeof err.message, "%s: path too long", outpath);
+        err.status = CF_ERR_IO;
+        tmp[0] = 0;
+        goto done;
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err.message, sizeof err.message, "%s: cannot create: %s", outpath, strerror(errno));
+        err.status = CF_ERR_IO;
+        tmp[0] = 0;
+        goto done;
+    }
+    /* .npy version 1.0 header, padded so the data starts on a 64-byte boundary */
+    char hdr[256];
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
+                      (long long)n, height);
+    int total = 10 + hl + 1, pad = (64 - total % 64) % 64;
+    memset(hdr + hl, ' ', (size_t)pad);
+    hdr[hl + pad] = '\n';
+    unsigned short hlen = (unsigned short)(hl + pad + 1);
+    unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
+    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen);
+    int64_t done_n = 0;
+    while (!bad && done_n < n) {
+        size_t k = 0;
+        for (; k < batch && done_n + (int64_t)k < n; k++) {
+            int64_t i = done_n + (int64_t)k;
+            list[2 * k] = (int32_t)(r[0] + i % nx);
+            list[2 * k + 1] = (int32_t)(r[1] + i / nx);
+        }
+        if (cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
+        /* little-endian float32 (this host is little-endian: checked at build time) */
+        bad = write_all(f, buf, sizeof(float) * per * k);
+        done_n += (int64_t)k;
+    }
+    if (bad || fflush(f) != 0 || ferror(f)) {
+        snprintf(err.message, sizeof err.message, "%s: write error: %s", outpath, strerror(errno));
+        err.status = CF_ERR_IO;
+        goto done;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        snprintf(err.message, sizeof err.message, "%s: write error: %s", outpath, strerror(errno));
+        err.status = CF_ERR_IO;
+        goto done;
+    }
+    f = NULL;
+    if (rename(tmp, outpath) != 0) {
+        snprintf(err.message, sizeof err.message, "%s: cannot rename the finished file into place: %s", outpath, strerror(errno));
+        err.status = CF_ERR_IO;
+        goto done;
+    }
+    tmp[0] = 0;
+    rc = 0;
+done:
+    if (f) fclose(f);
+    if (tmp[0]) remove(tmp);
+    if (rc) report(&err);
+    free(list);
+    free(buf);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
 static int cmd_nodes(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++) {
@@ -294,6 +533,8 @@ int main(int argc, char **argv)
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return fputs(usage_main, stdout), 0;
     if (strcmp(c, "sample") == 0) return cmd_sample(argc, argv);
     if (strcmp(c, "info") == 0) return cmd_info(argc, argv);
+    if (strcmp(c, "fill") == 0) return cmd_fill(argc, argv);
+    if (strcmp(c, "plan") == 0) return cmd_plan(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);
     fprintf(stderr, "chunkfill: unknown command '%s'\n%s", c, usage_main);
     return 2;

@@ -1,11 +1,14 @@
-/* eval.c - the CPU reference evaluator, single-point path (MINECRAFT-26.3.md §9-§13).
+/* eval.c - the CPU reference evaluator (MINECRAFT-26.3.md §9-§13).
  *
- * Input: a seeded world and a block position. Output: the node's float value,
- * computed exactly as vanilla 26.3's sampleValue does: every step rounded to
- * float, Java's casts, mul/div zero shortcuts, Math.min/max. `interpolated`
- * passes its input through (a single point outside a chunk). One evaluator per
- * node kind, named by the node table (eval_<KIND>); the leaf math lives in
- * kernels/cf_math.h, shared with the OpenCL programs. Allocates nothing.
+ * Input: a seeded world, a path (MODE_SAMPLE, MODE_POINT, MODE_VOLUME) and a
+ * block position. Output: the node's float value, computed exactly as vanilla
+ * 26.3 does on that path: every step rounded to float, Java's casts, the point
+ * path's mul/div zero shortcuts and Math.min/max, the volume path's noise
+ * scaling order and z-x-incremental-y interpolation. Inside a chunk fill the
+ * fill context (fill.c) supplies memos: column values of 2-D nodes, the last
+ * point of shared nodes, and the corner and block buffers of `interpolated`.
+ * One evaluator per node kind, named by the node table (eval_<KIND>); the leaf
+ * math lives in kernels/cf_math.h, shared with the OpenCL programs.
  */
 #include <math.h>
 #include <string.h>
@@ -16,6 +19,10 @@
 typedef struct ev {
     const cf_world *w;
     const cf_node *nodes;
+    int mode;
+    cf_fill *f;
+    int has_vmin;   /* a volume is being filled: its min y (for incremental y starts) */
+    int32_t vmin;
 } ev;
 
 #define EVAL(K) static float eval_##K(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
@@ -40,19 +47,96 @@ float stack_point(const cf_world *w, int stack, double x, double y, double z)
     return v;
 }
 
+/* the volume form of an unscaled noise node: x*(scale*frequency) (§5) */
+float stack_volume(const cf_world *w, int stack, int32_t x, int32_t y, int32_t z, double sxz, double sy)
+{
+    const cf_stack *s = &w->stacks[stack];
+    float v = 0.0f;
+    for (int i = 0; i < s->count; i++) {
+        const cf_layer *l = &w->layers[s->first + i];
+        const cf_octave *o = &w->oct[l->octave];
+        double fxz = sxz * l->freq, fy = sy * l->freq;
+        v = v + l->amp * cf_perlin(o->p, o->ox, o->oy, o->oz, (double)x * fxz, (double)y * fy, (double)z * fxz);
+    }
+    return v;
+}
+
 EVAL(CONSTANT) { (void)e, (void)x, (void)y, (void)z; return n->f[0]; }
 EVAL(BLEND_ALPHA) { (void)e, (void)n, (void)x, (void)y, (void)z; return 1.0f; }
 EVAL(BLEND_OFFSET) { (void)e, (void)n, (void)x, (void)y, (void)z; return 0.0f; }
 EVAL(BEARDIFIER) { (void)e, (void)n, (void)x, (void)y, (void)z; return 0.0f; }
 EVAL(BLEND_DENSITY) { return IN(0); }
 EVAL(CACHE) { return IN(0); }
-EVAL(INTERPOLATED) { return IN(0); }
+/* a corner value of an interpolated node: always the volume path (§11) */
+static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
+{
+    int id = (int)(n - e->nodes);
+    int h = n->i[1];
+    cf_fill *f = e->f;
+    ev c = *e;
+    c.mode = MODE_VOLUME;
+    c.has_vmin = 1;
+    c.vmin = (int32_t)cf_floordiv(e->has_vmin ? e->vmin : y, h) * h;
+    if (f && f->islot[id] >= 0 && e->has_vmin && e->vmin == f->y0) {
+        struct cf_interp *ip = &f->interp[f->islot[id]];
+        int64_t i = cf_floordiv(x, n->i[0]) - ip->cx0, j = cf_floordiv(y, h) - ip->cy0, k = cf_floordiv(z, n->i[0]) - ip->cz0;
+        if (i >= 0 && i < ip->ncx && j >= 0 && j < ip->ncy && k >= 0 && k < ip->ncz) {
+            size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)i;
+            if (ip->cstamp[q] != f->stamp) {
+                ip->corner[q] = ev_node(&c, n->in[0], x, y, z);
+                ip->cstamp[q] = f->stamp;
+            }
+            return ip->corner[q];
+        }
+    }
+    return ev_node(&c, n->in[0], x, y, z);
+}
+
+EVAL(INTERPOLATED)
+{
+    if (e->mode == MODE_SAMPLE) return IN(0);
+    int32_t w = n->i[0], h = n->i[1];
+    int32_t ix = (int32_t)cf_floormod(x, w), iy = (int32_t)cf_floormod(y, h), iz = (int32_t)cf_floormod(z, w);
+    if (e->mode == MODE_POINT && ix == 0 && iy == 0 && iz == 0) return IN(0);
+    cf_fill *f = e->f;
+    int id = (int)(n - e->nodes);
+    if (e->mode == MODE_VOLUME && f && f->islot[id] >= 0 && e->has_vmin && e->vmin == f->y0
+        && (uint32_t)(x - f->x0) < (uint32_t)f->sx && (uint32_t)(y - f->y0) < (uint32_t)f->sy
+        && (uint32_t)(z - f->z0) < (uint32_t)f->sz) {
+        struct cf_interp *ip = &f->interp[f->islot[id]];
+        if (ip->bstamp != f->stamp) fill_interp_blocks(f, id);
+        return ip->block[((size_t)(y - f->y0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
+    }
+    int32_t x0 = x - ix, y0 = y - iy, z0 = z - iz;
+    float v000 = corner(e, n, x0, y0, z0), v100 = corner(e, n, x0 + w, y0, z0);
+    float v010 = corner(e, n, x0, y0 + h, z0), v110 = corner(e, n, x0 + w, y0 + h, z0);
+    float v001 = corner(e, n, x0, y0, z0 + w), v101 = corner(e, n, x0 + w, y0, z0 + w);
+    float v011 = corner(e, n, x0, y0 + h, z0 + w), v111 = corner(e, n, x0 + w, y0 + h, z0 + w);
+    if (e->mode == MODE_VOLUME) {
+        float inv = 1.0f / (float)w, invy = 1.0f / (float)h;
+        float az = (float)iz * inv, ax = (float)ix * inv;
+        float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);
+        float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);
+        float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);
+        float step = (b - a) * invy;
+        int32_t start = 0;
+        if (e->has_vmin) {
+            int64_t s0 = (int64_t)e->vmin - y0;
+            start = s0 < 0 ? 0 : s0 > iy ? iy : (int32_t)s0;
+        }
+        float v = a + step * (float)start;
+        for (int32_t k = start; k < iy; k++) v = v + step;
+        return v;
+    }
+    return cf_lerp3f((float)ix / (float)w, (float)iy / (float)h, (float)iz / (float)w, v000, v100, v010, v110, v001,
+                     v101, v011, v111);
+}
 EVAL(ADD) { float a = IN(0); return a + IN(1); }
 EVAL(SUB) { float a = IN(0); return a - IN(1); }
 EVAL(MUL)
 {
     float a = IN(0);
-    if (a == 0.0f && !is_literal(e, n->in[0]) && !is_literal(e, n->in[1])) return 0.0f;
+    if (e->mode != MODE_VOLUME && a == 0.0f && !is_literal(e, n->in[0]) && !is_literal(e, n->in[1])) return 0.0f;
     return a * IN(1);
 }
 EVAL(DIV)
@@ -62,11 +146,19 @@ EVAL(DIV)
         return a * (1.0f / e->nodes[n->in[1]].f[0]);
     }
     float a = IN(0);
-    if (a == 0.0f && !is_literal(e, n->in[0])) return 0.0f;
+    if (e->mode != MODE_VOLUME && a == 0.0f && !is_literal(e, n->in[0])) return 0.0f;
     return a / IN(1);
 }
-EVAL(MIN) { float a = IN(0); return cf_jminf(a, IN(1)); }
-EVAL(MAX) { float a = IN(0); return cf_jmaxf(a, IN(1)); }
+EVAL(MIN)
+{
+    float a = IN(0), b = IN(1);
+    return e->mode == MODE_VOLUME ? (b < a ? b : a) : cf_jminf(a, b);
+}
+EVAL(MAX)
+{
+    float a = IN(0), b = IN(1);
+    return e->mode == MODE_VOLUME ? (b > a ? b : a) : cf_jmaxf(a, b);
+}
 EVAL(ABS) { return cf_fabsf(IN(0)); }
 EVAL(NEGATE) { return -IN(0); }
 EVAL(SQUARE) { float v = IN(0); return v * v; }
@@ -204,7 +296,10 @@ EVAL(NOISE)
     int zy = is_literal(e, n->in[1]) && e->nodes[n->in[1]].f[0] == 0.0f && !signbit(e->nodes[n->in[1]].f[0]);
     int zz = is_literal(e, n->in[2]) && e->nodes[n->in[2]].f[0] == 0.0f && !signbit(e->nodes[n->in[2]].f[0]);
     double xz = n->d[0], ys = n->d[1];
-    if (zx && zy && zz) return stack_point(e->w, s, (double)x * xz, (double)y * ys, (double)z * xz);
+    if (zx && zy && zz) {
+        if (e->mode == MODE_VOLUME) return stack_volume(e->w, s, x, y, z, xz, ys);
+        return stack_point(e->w, s, (double)x * xz, (double)y * ys, (double)z * xz);
+    }
     double px = (double)x * xz + (double)IN(0);
     double py = zy ? (double)y * ys : (double)y * ys + (double)IN(1);
     double pz = (double)z * xz + (double)IN(2);
@@ -265,8 +360,10 @@ EVAL(FIND_TOP_SURFACE)
     int32_t ch = n->i[1], lower = n->i[0];
     int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
     if (top <= lower) return (float)lower;
+    ev p = *e; /* the probes take the point path */
+    if (p.mode == MODE_VOLUME) p.mode = MODE_POINT;
     for (int64_t yy = top; yy >= lower; yy -= ch)
-        if (ev_node(e, n->in[0], x, (int32_t)yy, z) > 0.0f) return (float)yy;
+        if (ev_node(&p, n->in[0], x, (int32_t)yy, z) > 0.0f) return (float)yy;
     return (float)lower;
 }
 
@@ -280,11 +377,77 @@ static const eval_fn evals[NK_COUNT] = {
 static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
 {
     const cf_node *n = &e->nodes[id];
+    cf_fill *f = e->f;
+    if (f && e->mode != MODE_SAMPLE && f->memo[id] != MEMO_NONE) {
+        int m = e->mode - 1;
+        if (f->memo[id] == MEMO_COLUMN) {
+            uint32_t dx = (uint32_t)(x - f->x0), dz = (uint32_t)(z - f->z0);
+            if (dx <= (uint32_t)f->sx && dz <= (uint32_t)f->sz) {
+                size_t k = (size_t)f->colslot[id] * (size_t)f->colstride + dz * (size_t)(f->sx + 1) + dx;
+                if (f->colstamp[m][k] == f->stamp) return f->col[m][k];
+                float v = evals[n->kind](e, n, x, y, z);
+                f->col[m][k] = v;
+                f->colstamp[m][k] = f->stamp;
+                return v;
+            }
+        } else {
+            cf_memo *c = &f->last[m][id];
+            if (c->stamp == f->stamp && c->x == x && c->y == y && c->z == z) return c->v;
+            float v = evals[n->kind](e, n, x, y, z);
+            c->x = x, c->y = y, c->z = z, c->stamp = f->stamp, c->v = v;
+            return v;
+        }
+    }
     return evals[n->kind](e, n, x, y, z);
+}
+
+float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z)
+{
+    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0};
+    return ev_node(&e, node, x, y, z);
 }
 
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z)
 {
-    ev e = {w, w->prog->nodes};
-    return ev_node(&e, node, x, y, z);
+    return eval_f32(w, NULL, MODE_SAMPLE, node, x, y, z);
+}
+
+/* The block values of interpolated node `id` over the fill region, in 26.3's
+ * order: per column lerp along z, then x, then walk y by the float step (§11). */
+void fill_interp_blocks(cf_fill *f, int id)
+{
+    const cf_world *w = f->w;
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0};
+    const cf_node *n = &e.nodes[id];
+    struct cf_interp *ip = &f->interp[f->islot[id]];
+    int32_t cw = n->i[0], h = n->i[1];
+    float inv = 1.0f / (float)cw, invy = 1.0f / (float)h;
+    for (int32_t zi = 0; zi < f->sz; zi++) {
+        int32_t z = f->z0 + zi, iz = (int32_t)cf_floormod(z, cw), z0 = z - iz;
+        float az = (float)iz * inv;
+        for (int32_t xi = 0; xi < f->sx; xi++) {
+            int32_t x = f->x0 + xi, ix = (int32_t)cf_floormod(x, cw), x0 = x - ix;
+            float ax = (float)ix * inv;
+            float v = 0, step = 0;
+            for (int32_t yi = 0; yi < f->sy; yi++) {
+                int32_t y = f->y0 + yi, iy = (int32_t)cf_floormod(y, h);
+                if (yi == 0 || iy == 0) {
+                    int32_t y0 = y - iy;
+                    float v000 = corner(&e, n, x0, y0, z0), v100 = corner(&e, n, x0 + cw, y0, z0);
+                    float v010 = corner(&e, n, x0, y0 + h, z0), v110 = corner(&e, n, x0 + cw, y0 + h, z0);
+                    float v001 = corner(&e, n, x0, y0, z0 + cw), v101 = corner(&e, n, x0 + cw, y0, z0 + cw);
+                    float v011 = corner(&e, n, x0, y0 + h, z0 + cw), v111 = corner(&e, n, x0 + cw, y0 + h, z0 + cw);
+                    float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);
+                    float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);
+                    float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);
+                    step = (b - a) * invy;
+                    v = a + step * (float)iy; /* start = iy: the region begins inside this cell, or iy == 0 */
+                } else {
+                    v = v + step;
+                }
+                ip->block[((size_t)yi * (size_t)f->sz + (size_t)zi) * (size_t)f->sx + (size_t)xi] = v;
+            }
+        }
+    }
+    ip->bstamp = f->stamp;
 }

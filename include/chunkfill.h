@@ -97,6 +97,23 @@ void cf_world_free(cf_world *w);
 cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out,
                     cf_error *err);
 
+/* Chunk coordinates are limited so that every block coordinate fits an int. */
+#define CF_MAX_CHUNK 134217727
+
+/* Fills chunks on the CPU reference, exactly as vanilla's chunk fill (the volume
+ * path: cell-corner interpolation, volume noise forms). chunks holds n (x, z)
+ * pairs. out receives, per chunk, height*16*16 values of the program's
+ * precision (float for 32, double for 64), index [chunk][y][z][x], y from the
+ * settings' min_y upward: out[((c*height + y)*16 + z)*16 + x].
+ * threads <= 0: one per CPU. Thread-safe: fills may run concurrently on one world. */
+cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
+                         cf_error *err);
+int cf_cpu_count(void);
+
+/* The fill plan of a program (`chunkfill plan`): stages, node counts, memo and
+ * cache classes, interpolation cells. Owned by the program. */
+const char *cf_program_plan(const cf_program *prog);
+
 /* The node table, for listings: returns 0 past the last kind. */
 int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary);
 

@@ -1,0 +1,293 @@
+/* fill.c - chunk fills on the CPU: the fill plan and the volume driver.
+ *
+ * plan_build (once per program): which nodes are constant, per column (2-D),
+ * at interpolation corners or per block, which are read by find_top_surface
+ * probes (point path), and the memo class of each: 2-D nodes worth memoizing get
+ * a per-column slot (computed once per column), shared 3-D nodes remember their
+ * last point, every `interpolated` node gets corner and block buffers (its input
+ * runs once per corner). cf_fill_chunks: per thread a cf_fill context; chunks are
+ * handed out one at a time; each block of the volume is the root evaluated on
+ * the volume path (eval.c), with the memos above. Output layout: per chunk
+ * [y][z][x], y from min_y upward.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kernels/cf_math.h"
+#include "cf.h"
+
+/* ------------------------------------------------------------------ plan */
+
+static double node_cost(const cf_program *p, const cf_node *n)
+{
+    switch (n->kind) {
+    case NK_NOISE: case NK_SHIFT_A: case NK_SHIFT_B: case NK_SHIFT: {
+        const cf_noisedef *d = &p->noises[n->noise];
+        return 16.0 * 2 * d->octave_count;
+    }
+    case NK_OLD_BLENDED_NOISE: return 16.0 * 30;
+    case NK_END_OUTER_ISLANDS: return 4000;
+    case NK_FIND_TOP_SURFACE: return 10000;
+    case NK_SPLINE: return 6;
+    case NK_INTERPOLATED: return 10;
+    default: return 1;
+    }
+}
+
+cf_status plan_build(cf_program *p, cf_error *err)
+{
+    int n = p->nnodes;
+    p->memo = arena_alloc(&p->arena, (size_t)n + 1);
+    p->stage = arena_alloc(&p->arena, (size_t)n + 1);
+    p->colslot = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
+    p->islot = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
+    int *fan = calloc((size_t)n + 1, sizeof(int));
+    double *cost = calloc((size_t)n + 1, sizeof(double));
+    uint8_t *reach = calloc((size_t)n + 1, 1); /* 1 block, 2 corner, 4 probe */
+    if (!p->memo || !p->stage || !p->colslot || !p->islot || !fan || !cost || !reach) {
+        free(fan), free(cost), free(reach);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        const cf_node *nd = &p->nodes[i];
+        cost[i] = node_cost(p, nd);
+        for (int k = 0; k < nd->nin; k++) {
+            fan[nd->in[k]]++;
+            cost[i] += cost[nd->in[k]];
+        }
+        if (cost[i] > 1e12) cost[i] = 1e12;
+    }
+    for (int o = 0; o < p->noutputs; o++) fan[p->outputs[o]]++, reach[p->outputs[o]] |= 1;
+    /* stages: walk parents before children (reverse program order) */
+    for (int i = n - 1; i >= 0; i--) {
+        const cf_node *nd = &p->nodes[i];
+        for (int k = 0; k < nd->nin; k++) {
+            uint8_t r = reach[i];
+            if (nd->kind == NK_INTERPOLATED) r = (uint8_t)((r & 4) | 2);
+            if (nd->kind == NK_FIND_TOP_SURFACE && k == 0) r = 4;
+            reach[nd->in[k]] |= r;
+        }
+    }
+    p->ncol = p->ninterp = 0;
+    for (int i = 0; i < n; i++) {
+        const cf_node *nd = &p->nodes[i];
+        unsigned ax = nd->axes;
+        int literal = (nd->flags & NF_LITERAL) || nd->kind == NK_CONSTANT;
+        p->stage[i] = literal || ax == 0 ? STAGE_CONST
+                    : (ax & AX_Y) == 0   ? STAGE_COLUMN
+                    : (reach[i] & 1)     ? STAGE_BLOCK
+                    : (reach[i] & 2)     ? STAGE_CORNER
+                                         : STAGE_PROBE;
+        p->memo[i] = MEMO_NONE;
+        p->colslot[i] = p->islot[i] = -1;
+        if (nd->kind == NK_INTERPOLATED) p->islot[i] = p->ninterp++;
+        if (literal || ax == 0) continue;
+        if ((ax & AX_Y) == 0 && cost[i] >= 8) {
+            p->memo[i] = MEMO_COLUMN;
+            p->colslot[i] = p->ncol++;
+        } else if (fan[i] > 1 && cost[i] >= 8) {
+            p->memo[i] = MEMO_LAST;
+        }
+    }
+    /* the plan text */
+    int st[5] = {0}, memo[3] = {0}, cache2 = 0, cache3 = 0;
+    for (int i = 0; i < n; i++) {
+        st[p->stage[i]]++;
+        memo[p->memo[i]]++;
+        if (p->nodes[i].kind == NK_CACHE) {
+            if (p->nodes[i].axes & AX_Y) cache3++;
+            else cache2++;
+        }
+    }
+    size_t cap = 8192, len = 0;
+    char *s = arena_alloc(&p->arena, cap);
+    if (!s) {
+        free(fan), free(cost), free(reach);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+#define OUT(...) len += (size_t)snprintf(s + len, len < cap ? cap - len : 0, __VA_ARGS__)
+    OUT("%s", p->describe ? p->describe : "");
+    OUT("stages: constant %d, per column %d, per cell corner %d, per block %d, probe (point path) %d\n", st[STAGE_CONST],
+        st[STAGE_COLUMN], st[STAGE_CORNER], st[STAGE_BLOCK], st[STAGE_PROBE]);
+    OUT("memo: %d nodes computed once per column, %d shared 3-D nodes remember their last point\n", memo[MEMO_COLUMN],
+        memo[MEMO_LAST]);
+    OUT("cache nodes: %d 2-D (per column), %d 3-D\n", cache2, cache3);
+    for (int i = 0; i < n; i++) {
+        const cf_node *nd = &p->nodes[i];
+        if (nd->kind != NK_INTERPOLATED) continue;
+        OUT("interpolated node %d (%s#%s): cell %dx%dx%d, input node %d runs at cell corners\n", i, nd->loc.file,
+            nd->loc.ptr, nd->i[0], nd->i[1], nd->i[0], nd->in[0]);
+    }
+#undef OUT
+    if (len >= cap) s[cap - 1] = 0;
+    p->plan = s;
+    free(fan), free(cost), free(reach);
+    return CF_OK;
+}
+
+/* ------------------------------------------------------------------ contexts */
+
+static void fill_free(cf_fill *f)
+{
+    if (!f) return;
+    for (int m = 0; m < 2; m++) free(f->col[m]), free(f->colstamp[m]), free(f->last[m]);
+    for (int i = 0; i < f->ninterp; i++) free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
+    free(f->interp);
+    free(f);
+}
+
+static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
+{
+    const cf_program *p = w->prog;
+    cf_fill *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    f->w = w;
+    f->sx = sx, f->sy = sy, f->sz = sz;
+    f->memo = p->memo;
+    f->colslot = p->colslot;
+    f->islot = p->islot;
+    f->colstride = (sx + 1) * (sz + 1);
+    size_t ncol = (size_t)(p->ncol ? p->ncol : 1) * (size_t)f->colstride;
+    for (int m = 0; m < 2; m++) {
+        f->col[m] = malloc(sizeof(float) * ncol);
+        f->colstamp[m] = calloc(ncol, sizeof(uint32_t));
+        f->last[m] = calloc((size_t)p->nnodes + 1, sizeof(cf_memo));
+        if (!f->col[m] || !f->colstamp[m] || !f->last[m]) goto fail;
+    }
+    f->ninterp = p->ninterp;
+    f->interp = calloc((size_t)p->ninterp + 1, sizeof *f->interp);
+    if (!f->interp) goto fail;
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        const cf_node *n = &p->nodes[i];
+        struct cf_interp *ip = &f->interp[p->islot[i]];
+        size_t nc = (size_t)(sx / n->i[0] + 3) * (size_t)(sy / n->i[1] + 3) * (size_t)(sz / n->i[0] + 3);
+        ip->corner = malloc(sizeof(float) * nc);
+        ip->cstamp = calloc(nc, sizeof(uint32_t));
+        ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
+        if (!ip->corner || !ip->cstamp || !ip->block) goto fail;
+    }
+    return f;
+fail:
+    fill_free(f);
+    return NULL;
+}
+
+/* points a context at a new region; every memo becomes stale */
+static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
+{
+    const cf_program *p = f->w->prog;
+    f->x0 = x0, f->y0 = y0, f->z0 = z0;
+    f->vol_min_y = y0;
+    if (++f->stamp == 0) { /* wrapped: clear every stamp */
+        size_t ncol = (size_t)(p->ncol ? p->ncol : 1) * (size_t)f->colstride;
+        for (int m = 0; m < 2; m++) {
+            memset(f->colstamp[m], 0, ncol * sizeof(uint32_t));
+            memset(f->last[m], 0, ((size_t)p->nnodes + 1) * sizeof(cf_memo));
+        }
+        for (int i = 0; i < p->nnodes; i++) {
+            if (p->islot[i] < 0) continue;
+            const cf_node *n = &p->nodes[i];
+            size_t nc = (size_t)(f->sx / n->i[0] + 3) * (size_t)(f->sy / n->i[1] + 3) * (size_t)(f->sz / n->i[0] + 3);
+            memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
+            f->interp[p->islot[i]].bstamp = 0;
+        }
+        f->stamp = 1;
+    }
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        const cf_node *n = &p->nodes[i];
+        struct cf_interp *ip = &f->interp[p->islot[i]];
+        int32_t w = n->i[0], h = n->i[1];
+        ip->cx0 = (int32_t)cf_floordiv(x0, w), ip->cy0 = (int32_t)cf_floordiv(y0, h), ip->cz0 = (int32_t)cf_floordiv(z0, w);
+        ip->ncx = (int)(cf_floordiv((int64_t)x0 + f->sx - 1, w) + 1 - ip->cx0 + 1);
+        ip->ncy = (int)(cf_floordiv((int64_t)y0 + f->sy - 1, h) + 1 - ip->cy0 + 1);
+        ip->ncz = (int)(cf_floordiv((int64_t)z0 + f->sz - 1, w) + 1 - ip->cz0 + 1);
+    }
+}
+
+/* one chunk into out[(y*16 + z)*16 + x] */
+static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
+{
+    const cf_program *p = f->w->prog;
+    fill_region(f, cx * 16, p->min_y, cz * 16);
+    int32_t h = p->height;
+    for (int32_t z = 0; z < 16; z++)
+        for (int32_t x = 0; x < 16; x++)
+            for (int32_t y = 0; y < h; y++)
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
+                    eval_f32(f->w, f, MODE_VOLUME, node, f->x0 + x, f->y0 + y, f->z0 + z);
+}
+
+/* ------------------------------------------------------------------ threads */
+
+typedef struct job {
+    const cf_world *w;
+    int node;
+    size_t n;
+    const int32_t *chunks;
+    float *out;
+    size_t per_chunk;
+    atomic_size_t next;
+    atomic_int failed;
+} job;
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    if (!f) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
+    }
+    fill_free(f);
+    return NULL;
+}
+
+int cf_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
+                         cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!chunks || !out)))
+        return err_set(err, CF_ERR_ARG, "cf_fill_chunks: bad arguments");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
+                           CF_MAX_CHUNK);
+    if (n == 0) return CF_OK;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > n) threads = (int)n;
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0};
+    if (threads == 1) {
+        worker(&j);
+    } else {
+        pthread_t *t = malloc(sizeof(pthread_t) * (size_t)threads);
+        if (!t) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        int started = 0;
+        for (int i = 0; i < threads; i++) {
+            if (pthread_create(&t[i], NULL, worker, &j) != 0) break;
+            started++;
+        }
+        if (started == 0) worker(&j);
+        for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+        free(t);
+    }
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    return CF_OK;
+}
+
+const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }
