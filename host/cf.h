@@ -110,6 +110,8 @@ struct cf_program {
     int *colslot, ncol;      /* per node: column-memo slot or -1 */
     int *islot, ninterp;     /* per node: interpolated slot or -1 */
     uint8_t *stage;          /* per node: STAGE_* */
+    int *vlist, nvlist;      /* block-stage nodes evaluated as whole buffers, children first */
+    uint8_t *vop;            /* per node: 1 = computed from child buffers, 0 = per element */
     char *plan;              /* `chunkfill plan` text */
 };
 
@@ -222,6 +224,7 @@ typedef struct cf_fill {
         uint32_t bstamp;
     } *interp;
     int ninterp;
+    float **vbuf;                   /* per node of the block-stage list: its buffer */
 } cf_fill;
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);

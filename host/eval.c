@@ -95,9 +95,6 @@ static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t
 EVAL(INTERPOLATED)
 {
     if (e->mode == MODE_SAMPLE) return IN(0);
-    int32_t w = n->i[0], h = n->i[1];
-    int32_t ix = (int32_t)cf_floormod(x, w), iy = (int32_t)cf_floormod(y, h), iz = (int32_t)cf_floormod(z, w);
-    if (e->mode == MODE_POINT && ix == 0 && iy == 0 && iz == 0) return IN(0);
     cf_fill *f = e->f;
     int id = (int)(n - e->nodes);
     if (e->mode == MODE_VOLUME && f && f->islot[id] >= 0 && e->has_vmin && e->vmin == f->y0
@@ -107,6 +104,9 @@ EVAL(INTERPOLATED)
         if (ip->bstamp != f->stamp) fill_interp_blocks(f, id);
         return ip->block[((size_t)(y - f->y0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
     }
+    int32_t w = n->i[0], h = n->i[1];
+    int32_t ix = (int32_t)cf_floormod(x, w), iy = (int32_t)cf_floormod(y, h), iz = (int32_t)cf_floormod(z, w);
+    if (e->mode == MODE_POINT && ix == 0 && iy == 0 && iz == 0) return IN(0);
     int32_t x0 = x - ix, y0 = y - iy, z0 = z - iz;
     float v000 = corner(e, n, x0, y0, z0), v100 = corner(e, n, x0 + w, y0, z0);
     float v010 = corner(e, n, x0, y0 + h, z0), v110 = corner(e, n, x0 + w, y0 + h, z0);
@@ -421,22 +421,37 @@ void fill_interp_blocks(cf_fill *f, int id)
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];
+    /* every corner of the region once (the input on the volume path) */
+    ev c = e;
+    c.vmin = (int32_t)cf_floordiv(f->y0, h) * h;
+    size_t q = 0;
+    for (int k = 0; k < ip->ncz; k++)
+        for (int j = 0; j < ip->ncy; j++)
+            for (int i = 0; i < ip->ncx; i++, q++)
+                if (ip->cstamp[q] != f->stamp) {
+                    ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + j) * h, (ip->cz0 + k) * cw);
+                    ip->cstamp[q] = f->stamp;
+                }
     float inv = 1.0f / (float)cw, invy = 1.0f / (float)h;
+    size_t sj = (size_t)ip->ncx, sk = (size_t)ip->ncx * (size_t)ip->ncy;
     for (int32_t zi = 0; zi < f->sz; zi++) {
-        int32_t z = f->z0 + zi, iz = (int32_t)cf_floormod(z, cw), z0 = z - iz;
+        int32_t z = f->z0 + zi, iz = (int32_t)cf_floormod(z, cw);
+        size_t k = (size_t)(cf_floordiv(z, cw) - ip->cz0);
         float az = (float)iz * inv;
         for (int32_t xi = 0; xi < f->sx; xi++) {
-            int32_t x = f->x0 + xi, ix = (int32_t)cf_floormod(x, cw), x0 = x - ix;
+            int32_t x = f->x0 + xi, ix = (int32_t)cf_floormod(x, cw);
+            size_t i = (size_t)(cf_floordiv(x, cw) - ip->cx0);
             float ax = (float)ix * inv;
             float v = 0, step = 0;
+            float *out = ip->block + (size_t)zi * (size_t)f->sx + (size_t)xi;
+            size_t ystride = (size_t)f->sz * (size_t)f->sx;
+            int32_t iy = (int32_t)cf_floormod(f->y0, h);
+            size_t j = (size_t)(cf_floordiv(f->y0, h) - ip->cy0);
             for (int32_t yi = 0; yi < f->sy; yi++) {
-                int32_t y = f->y0 + yi, iy = (int32_t)cf_floormod(y, h);
                 if (yi == 0 || iy == 0) {
-                    int32_t y0 = y - iy;
-                    float v000 = corner(&e, n, x0, y0, z0), v100 = corner(&e, n, x0 + cw, y0, z0);
-                    float v010 = corner(&e, n, x0, y0 + h, z0), v110 = corner(&e, n, x0 + cw, y0 + h, z0);
-                    float v001 = corner(&e, n, x0, y0, z0 + cw), v101 = corner(&e, n, x0 + cw, y0, z0 + cw);
-                    float v011 = corner(&e, n, x0, y0 + h, z0 + cw), v111 = corner(&e, n, x0 + cw, y0 + h, z0 + cw);
+                    const float *c0 = ip->corner + k * sk + j * sj + i;
+                    float v000 = c0[0], v100 = c0[1], v010 = c0[sj], v110 = c0[sj + 1];
+                    float v001 = c0[sk], v101 = c0[sk + 1], v011 = c0[sk + sj], v111 = c0[sk + sj + 1];
                     float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);
                     float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);
                     float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);
@@ -445,7 +460,8 @@ void fill_interp_blocks(cf_fill *f, int id)
                 } else {
                     v = v + step;
                 }
-                ip->block[((size_t)yi * (size_t)f->sz + (size_t)zi) * (size_t)f->sx + (size_t)xi] = v;
+                out[(size_t)yi * ystride] = v;
+                if (++iy == h) iy = 0, j++;
             }
         }
     }

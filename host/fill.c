@@ -93,6 +93,34 @@ cf_status plan_build(cf_program *p, cf_error *err)
             p->memo[i] = MEMO_LAST;
         }
     }
+    /* the block stage as whole buffers: from the outputs down through combinators */
+    p->vop = arena_alloc(&p->arena, (size_t)n + 1);
+    p->vlist = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
+    uint8_t *inv = calloc((size_t)n + 1, 1);
+    if (!p->vop || !p->vlist || !inv) {
+        free(fan), free(cost), free(reach), free(inv);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    for (int o = 0; o < p->noutputs; o++) inv[p->outputs[o]] = 1;
+    for (int i = n - 1; i >= 0; i--) {
+        if (!inv[i]) continue;
+        const cf_node *nd = &p->nodes[i];
+        switch (nd->kind) {
+        case NK_ADD: case NK_SUB: case NK_MUL: case NK_DIV: case NK_MIN: case NK_MAX: case NK_ABS: case NK_NEGATE:
+        case NK_SQUARE: case NK_CUBE: case NK_HALF_NEGATIVE: case NK_QUARTER_NEGATIVE: case NK_SQUEEZE: case NK_CLAMP:
+        case NK_RANGE_CHOICE: case NK_LERP: case NK_CACHE: case NK_BLEND_DENSITY:
+            p->vop[i] = 1;
+            for (int k = 0; k < nd->nin; k++) inv[nd->in[k]] = 1;
+            break;
+        case NK_INTERPOLATED: p->vop[i] = 1; break; /* its input runs at corners */
+        default: p->vop[i] = 0; break;              /* per element, on the volume path */
+        }
+    }
+    p->nvlist = 0;
+    for (int i = 0; i < n; i++)
+        if (inv[i]) p->vlist[p->nvlist++] = i;
+    free(inv);
+
     /* the plan text */
     int st[5] = {0}, memo[3] = {0}, cache2 = 0, cache3 = 0;
     for (int i = 0; i < n; i++) {
@@ -116,6 +144,10 @@ cf_status plan_build(cf_program *p, cf_error *err)
     OUT("memo: %d nodes computed once per column, %d shared 3-D nodes remember their last point\n", memo[MEMO_COLUMN],
         memo[MEMO_LAST]);
     OUT("cache nodes: %d 2-D (per column), %d 3-D\n", cache2, cache3);
+    int vops = 0;
+    for (int k = 0; k < p->nvlist; k++) vops += p->vop[p->vlist[k]];
+    OUT("block stage: %d nodes as whole-chunk buffers (%d from child buffers, %d per element)\n", p->nvlist, vops,
+        p->nvlist - vops);
     for (int i = 0; i < n; i++) {
         const cf_node *nd = &p->nodes[i];
         if (nd->kind != NK_INTERPOLATED) continue;
@@ -137,7 +169,22 @@ static void fill_free(cf_fill *f)
     for (int m = 0; m < 2; m++) free(f->col[m]), free(f->colstamp[m]), free(f->last[m]);
     for (int i = 0; i < f->ninterp; i++) free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
     free(f->interp);
+    if (f->vbuf) {
+        const cf_program *p = f->w->prog;
+        for (int k = 0; k < p->nvlist; k++)
+            if (p->nodes[p->vlist[k]].kind != NK_INTERPOLATED) free(f->vbuf[p->vlist[k]]);
+        free(f->vbuf);
+    }
     free(f);
+}
+
+/* the buffer shape of a block-stage node: 1 along axes it does not read */
+static void vdims(const cf_fill *f, const cf_node *n, int *dx, int *dy, int *dz)
+{
+    unsigned a = n->kind == NK_INTERPOLATED ? (AX_X | AX_Y | AX_Z) : n->axes;
+    *dx = (a & AX_X) ? f->sx : 1;
+    *dy = (a & AX_Y) ? f->sy : 1;
+    *dz = (a & AX_Z) ? f->sz : 1;
 }
 
 static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
@@ -170,6 +217,16 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         ip->cstamp = calloc(nc, sizeof(uint32_t));
         ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
         if (!ip->corner || !ip->cstamp || !ip->block) goto fail;
+    }
+    f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
+    if (!f->vbuf) goto fail;
+    for (int k = 0; k < p->nvlist; k++) {
+        int id = p->vlist[k];
+        const cf_node *n = &p->nodes[id];
+        if (n->kind == NK_INTERPOLATED) continue; /* aliases the block buffer */
+        int dx, dy, dz;
+        vdims(f, n, &dx, &dy, &dz);
+        if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
     }
     return f;
 fail:
@@ -210,17 +267,102 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
     }
 }
 
+/* one block-stage node over the region, from its children's buffers (the volume
+ * forms of eval.c, element by element) or per element through eval_f32 */
+static void vec_node(cf_fill *f, int id)
+{
+    const cf_program *p = f->w->prog;
+    const cf_node *n = &p->nodes[id];
+    int dx, dy, dz;
+    vdims(f, n, &dx, &dy, &dz);
+    if (n->kind == NK_INTERPOLATED) {
+        struct cf_interp *ip = &f->interp[p->islot[id]];
+        if (ip->bstamp != f->stamp) fill_interp_blocks(f, id);
+        f->vbuf[id] = ip->block;
+        return;
+    }
+    float *out = f->vbuf[id];
+    if (!p->vop[id]) {
+        for (int y = 0; y < dy; y++)
+            for (int z = 0; z < dz; z++)
+                for (int x = 0; x < dx; x++)
+                    out[((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
+                        eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + y, f->z0 + z);
+        return;
+    }
+    /* children: buffer and strides (0 along axes the child does not read) */
+    const float *cb[3] = {0};
+    size_t sx[3] = {0}, sy[3] = {0}, sz[3] = {0};
+    for (int k = 0; k < n->nin && k < 3; k++) {
+        const cf_node *c = &p->nodes[n->in[k]];
+        int cx, cy, cz;
+        vdims(f, c, &cx, &cy, &cz);
+        cb[k] = f->vbuf[n->in[k]];
+        sx[k] = cx > 1 ? 1 : 0;
+        sz[k] = cz > 1 ? (size_t)cx : 0;
+        sy[k] = cy > 1 ? (size_t)cx * (size_t)cz : 0;
+    }
+#define LOOP(EXPR)                                                                                       \
+    for (int y = 0; y < dy; y++)                                                                         \
+        for (int z = 0; z < dz; z++) {                                                                   \
+            float *o = out + ((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx;                          \
+            const float *A = cb[0] + y * sy[0] + z * sz[0];                                              \
+            const float *B = cb[1] ? cb[1] + y * sy[1] + z * sz[1] : A;                                  \
+            const float *C = cb[2] ? cb[2] + y * sy[2] + z * sz[2] : A;                                  \
+            for (int x = 0; x < dx; x++) {                                                               \
+                float a = A[x * sx[0]], b = B[x * sx[1]], c = C[x * sx[2]];                              \
+                (void)b, (void)c;                                                                        \
+                o[x] = (EXPR);                                                                           \
+            }                                                                                            \
+        }
+    float lo = n->f[0], hi = n->f[1];
+    switch (n->kind) {
+    case NK_ADD: LOOP(a + b); break;
+    case NK_SUB: LOOP(a - b); break;
+    case NK_MUL: LOOP(a * b); break;
+    case NK_DIV:
+        if (p->nodes[n->in[1]].flags & NF_LITERAL) {
+            float r = 1.0f / p->nodes[n->in[1]].f[0];
+            LOOP(a * r);
+        } else {
+            LOOP(a / b);
+        }
+        break;
+    case NK_MIN: LOOP(b < a ? b : a); break;
+    case NK_MAX: LOOP(b > a ? b : a); break;
+    case NK_ABS: LOOP(cf_fabsf(a)); break;
+    case NK_NEGATE: LOOP(-a); break;
+    case NK_SQUARE: LOOP(a * a); break;
+    case NK_CUBE: LOOP((a * a) * a); break;
+    case NK_HALF_NEGATIVE: LOOP(a > 0.0f ? a : a * 0.5f); break;
+    case NK_QUARTER_NEGATIVE: LOOP(a > 0.0f ? a : a * 0.25f); break;
+    case NK_SQUEEZE: {
+        LOOP((cf_clampf(a, -1.0f, 1.0f) / 2.0f) - ((cf_clampf(a, -1.0f, 1.0f) * cf_clampf(a, -1.0f, 1.0f)) * cf_clampf(a, -1.0f, 1.0f)) / 24.0f);
+        break;
+    }
+    case NK_CLAMP: LOOP(cf_clampf(a, lo, hi)); break;
+    case NK_RANGE_CHOICE: LOOP((a >= lo && a < hi) ? b : c); break;
+    case NK_LERP: LOOP(a == 0.0f ? b : a == 1.0f ? c : cf_lerpf(a, b, c)); break;
+    default: LOOP(a); break; /* cache, blend_density: the input */
+    }
+#undef LOOP
+}
+
 /* one chunk into out[(y*16 + z)*16 + x] */
 static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, cx * 16, p->min_y, cz * 16);
+    for (int k = 0; k < p->nvlist; k++) vec_node(f, p->vlist[k]);
+    int dx, dy, dz;
+    vdims(f, &p->nodes[node], &dx, &dy, &dz);
+    const float *r = f->vbuf[node];
     int32_t h = p->height;
-    for (int32_t z = 0; z < 16; z++)
-        for (int32_t x = 0; x < 16; x++)
-            for (int32_t y = 0; y < h; y++)
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t z = 0; z < 16; z++)
+            for (int32_t x = 0; x < 16; x++)
                 out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
-                    eval_f32(f->w, f, MODE_VOLUME, node, f->x0 + x, f->y0 + y, f->z0 + z);
+                    r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
 }
 
 /* ------------------------------------------------------------------ threads */
