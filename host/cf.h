@@ -225,7 +225,12 @@ typedef struct cf_fill {
     } *interp;
     int ninterp;
     float **vbuf;                   /* per node of the block-stage list: its buffer */
+    uint32_t *count;                /* tests: per node evaluation counts, or NULL */
 } cf_fill;
+
+/* tests: fills one chunk of output fn; counts (per node, may be NULL) receive
+ * how often each node was evaluated. Returns 0, or -1 when out of memory. */
+int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts);
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */

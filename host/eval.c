@@ -378,13 +378,17 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
 {
     const cf_node *n = &e->nodes[id];
     cf_fill *f = e->f;
+    if (f && f->count) f->count[id]++;
     if (f && e->mode != MODE_SAMPLE && f->memo[id] != MEMO_NONE) {
         int m = e->mode - 1;
         if (f->memo[id] == MEMO_COLUMN) {
             uint32_t dx = (uint32_t)(x - f->x0), dz = (uint32_t)(z - f->z0);
             if (dx <= (uint32_t)f->sx && dz <= (uint32_t)f->sz) {
                 size_t k = (size_t)f->colslot[id] * (size_t)f->colstride + dz * (size_t)(f->sx + 1) + dx;
-                if (f->colstamp[m][k] == f->stamp) return f->col[m][k];
+                if (f->colstamp[m][k] == f->stamp) {
+                    if (f->count) f->count[id]--; /* served from the memo: not computed */
+                    return f->col[m][k];
+                }
                 float v = evals[n->kind](e, n, x, y, z);
                 f->col[m][k] = v;
                 f->colstamp[m][k] = f->stamp;
@@ -392,7 +396,10 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
             }
         } else {
             cf_memo *c = &f->last[m][id];
-            if (c->stamp == f->stamp && c->x == x && c->y == y && c->z == z) return c->v;
+            if (c->stamp == f->stamp && c->x == x && c->y == y && c->z == z) {
+                if (f->count) f->count[id]--;
+                return c->v;
+            }
             float v = evals[n->kind](e, n, x, y, z);
             c->x = x, c->y = y, c->z = z, c->stamp = f->stamp, c->v = v;
             return v;

@@ -282,6 +282,7 @@ static void vec_node(cf_fill *f, int id)
         return;
     }
     float *out = f->vbuf[id];
+    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * dy * dz);
     if (!p->vop[id]) {
         for (int y = 0; y < dy; y++)
             for (int z = 0; z < dz; z++)
@@ -430,6 +431,17 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
     }
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
+}
+
+int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts)
+{
+    cf_fill *f = fill_new(w, 16, w->prog->height, 16);
+    if (!f) return -1;
+    f->count = counts;
+    fill_chunk(f, w->prog->outputs[fn], cx, cz, out);
+    f->count = NULL;
+    fill_free(f);
+    return 0;
 }
 
 const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }

@@ -296,18 +296,19 @@ const nodeIds = [...nodeDfs.keys()].sort();
 const legacyIds = randomDependent(nodeDfs).sort();
 
 const cmd = (packExpr, mode, settings, sel) =>
-	`node $ORACLE/deepslate-oracle.mjs ${packExpr} ${mode} --mc 26.3 --settings ${settings} --seed <seed> ${sel} --points @<the block's points as a JSON array> --out <tmp.json>`;
-const NODES_EXPR = 'tests/packs/nodes (run on a temporary copy with the omitted floor/round/ceil/truncate `multiple` written out as 1.0, see README)';
-const header = (commands) => `# made by: tests/golden/make-golden.sh (make-golden.mjs), one oracle run per @ block: ${commands}  ${ORACLE_TAG}`;
+	`node $ORACLE/deepslate-oracle.mjs ${packExpr} ${mode} --mc 26.3 --settings ${settings} --seed <seed> ${sel} --points @<block points>.json --out <tmp>.json`;
+const NODES_EXPR = '$TMP/nodes';
+const NODES_NOTE = ', where $TMP/nodes = tests/packs/nodes with each omitted floor/round/ceil/truncate `multiple` written out as 1.0 (README)';
+const header = (commands, note = '') => `# made by: tests/golden/make-golden.sh, one run per @ block: ${commands}${note}  ${ORACLE_TAG}`;
 
 if (ONLY.has('nodes')) files.push({
 	name: 'nodes.txt', packTag: 'nodes',
-	header: header(cmd(NODES_EXPR, 'df', 'test:nodes', '--df <function>')),
+	header: header(cmd(NODES_EXPR, 'df', 'test:nodes', '--df <function>'), NODES_NOTE),
 	jobs: SEEDS.flatMap(seed => nodeIds.map(fn => makeJob({ pack: NODES_PACK, packLabel: 'nodes', mode: 'df', settings: 'test:nodes', seed, fn, points: nodePts, pointsFile: nodePtsFile }))),
 });
 if (ONLY.has('legacy')) files.push({
 	name: 'nodes-legacy.txt', packTag: 'nodes',
-	header: header(cmd(NODES_EXPR, 'df', 'test:nodes_legacy', '--df <function>')),
+	header: header(cmd(NODES_EXPR, 'df', 'test:nodes_legacy', '--df <function>'), NODES_NOTE),
 	jobs: SEEDS.flatMap(seed => legacyIds.map(fn => makeJob({ pack: NODES_PACK, packLabel: 'nodes', mode: 'df', settings: 'test:nodes_legacy', seed, fn, points: nodePts, pointsFile: nodePtsFile }))),
 });
 
@@ -365,6 +366,15 @@ for (const f of files) {
 	summary.push(`${f.name}: ${text.length} bytes, ${f.jobs.filter(j => j.lines).length} blocks, ${perFn.size} functions, points per block: ${pts.join('/')}`);
 }
 fs.rmSync(TMP, { recursive: true, force: true });
+
+// re-read what was written: one header line, then @ lines and `x y z 0xHHHHHHHH` lines only
+const AT = /^@ pack=(nodes|vanilla-26\.3) settings=\S+ seed=-?\d+ seedtext=\S+ function=\S+$/;
+const LINE = /^-?[0-9.e+-]+ -?[0-9.e+-]+ -?[0-9.e+-]+ 0x[0-9a-f]{8}$/;
+for (const f of files) {
+	const lines = fs.readFileSync(path.join(OUT, f.name), 'utf8').split('\n');
+	if (lines.pop() !== '' || !lines[0].startsWith('# made by: ')) failures.push(`${f.name}: bad header or missing final newline`);
+	lines.slice(1).forEach((l, i) => { if (!AT.test(l) && !LINE.test(l)) failures.push(`${f.name}:${i + 2}: bad line ${l}`); });
+}
 
 console.log(`make-golden: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`text seed: "${TEXT_SEED}" -> String.hashCode = ${javaStringHashCode(TEXT_SEED)}`);

@@ -1,0 +1,364 @@
+/* test_fill.c - chunk fills: every block against the oracle's chunk mode (MD5
+ * of the volume plus exact sample values, tests/golden/chunks-*.txt made by
+ * tests/golden/make-chunks.sh), the fill plan, and the fill's bad input. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <md5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cf.h"
+
+static const char *shared_dir(void)
+{
+    const char *s = getenv("CF_SHARED");
+    return s ? s : CF_SOURCE_DIR "/../shared";
+}
+
+static int pack_path(const char *pack, char *out, size_t n)
+{
+    if (strcmp(pack, "nodes") == 0) snprintf(out, n, "%s/tests/packs/nodes", CF_SOURCE_DIR);
+    else if (strcmp(pack, "vanilla-26.3") == 0) snprintf(out, n, "%s/vanilla/26.3", shared_dir());
+    else if (strcmp(pack, "default") == 0) out[0] = 0;
+    else cr_assert_fail("unknown pack %s", pack);
+    return out[0] ? 1 : 0;
+}
+
+static int field(const char *line, const char *key, char *out, size_t n)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *p = strstr(line, pat);
+    if (!p) return -1;
+    p += strlen(pat);
+    size_t l = strcspn(p, " \n");
+    if (l >= n) return -1;
+    memcpy(out, p, l);
+    out[l] = 0;
+    return 0;
+}
+
+typedef struct gchunk {
+    char pack[64], settings[128], md5[40];
+    long long seed;
+    int cx, cz, min_y, height;
+    int n;
+    int xyz[256][3];
+    uint32_t bits[256];
+} gchunk;
+
+/* fills one golden chunk; returns 1 when it is identical */
+static int check_chunk(const gchunk *g)
+{
+    char path[4096];
+    int np = pack_path(g->pack, path, sizeof path);
+    const char *paths[1] = {path};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, np, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, g->settings, fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, (int64_t)g->seed, &err), CF_OK, "%s", err.message);
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    cr_assert_eq(min_y, g->min_y);
+    cr_assert_eq(height, g->height);
+    size_t nv = (size_t)height * 256;
+    float *v = malloc(sizeof(float) * nv);
+    int32_t c[2] = {g->cx, g->cz};
+    cr_assert_eq(cf_fill_chunks(w, 0, 1, c, v, 1, &err), CF_OK, "%s", err.message);
+    for (size_t i = 0; i < nv; i++)
+        if (isnan(v[i])) v[i] = NAN; /* the oracle writes every NaN as 0x7fc00000 */
+    MD5_CTX m;
+    uint8_t d[16];
+    char hex[33];
+    MD5Init(&m);
+    MD5Update(&m, (const uint8_t *)v, sizeof(float) * nv);
+    MD5Final(d, &m);
+    for (int i = 0; i < 16; i++) sprintf(hex + 2 * i, "%02x", d[i]);
+    int ok = strcmp(hex, g->md5) == 0;
+    for (int i = 0; i < g->n; i++) {
+        int x = g->xyz[i][0] - 16 * g->cx, y = g->xyz[i][1] - min_y, z = g->xyz[i][2] - 16 * g->cz;
+        float got = v[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x];
+        uint32_t b;
+        memcpy(&b, &got, 4);
+        if (b != g->bits[i] && !(isnan(got) && g->bits[i] == 0x7fc00000u)) {
+            ok = 0;
+            cr_log_error("%s seed %lld chunk %d,%d at %d %d %d: got 0x%08x, oracle 0x%08x", g->settings, g->seed, g->cx,
+                         g->cz, g->xyz[i][0], g->xyz[i][1], g->xyz[i][2], b, g->bits[i]);
+            break;
+        }
+    }
+    if (!ok) cr_log_error("%s seed %lld chunk %d,%d: md5 %s, oracle %s", g->settings, g->seed, g->cx, g->cz, hex, g->md5);
+    free(v);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return ok;
+}
+
+static void run_file(const char *name, int *chunks, int *bad)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "no %s", path);
+    char line[1024];
+    gchunk *g = calloc(1, sizeof *g);
+    int open = 0;
+    *chunks = *bad = 0;
+    for (;;) {
+        char *got = fgets(line, sizeof line, f);
+        if (!got || line[0] == '@') {
+            if (open) {
+                (*chunks)++;
+                if (!check_chunk(g)) (*bad)++;
+            }
+            if (!got) break;
+            memset(g, 0, sizeof *g);
+            char seed[64], chunk[64], miny[16], height[16];
+            cr_assert(field(line, "pack", g->pack, sizeof g->pack) == 0 && field(line, "settings", g->settings, sizeof g->settings) == 0
+                          && field(line, "seed", seed, sizeof seed) == 0 && field(line, "chunk", chunk, sizeof chunk) == 0
+                          && field(line, "min_y", miny, sizeof miny) == 0 && field(line, "height", height, sizeof height) == 0
+                          && field(line, "md5", g->md5, sizeof g->md5) == 0,
+                      "bad header %s", line);
+            g->seed = strtoll(seed, NULL, 10);
+            cr_assert_eq(sscanf(chunk, "%d,%d", &g->cx, &g->cz), 2);
+            g->min_y = atoi(miny), g->height = atoi(height);
+            open = 1;
+            continue;
+        }
+        if (line[0] == '#' || line[0] == '\n') continue;
+        cr_assert_lt(g->n, 256);
+        cr_assert_eq(sscanf(line, "%d %d %d 0x%x", &g->xyz[g->n][0], &g->xyz[g->n][1], &g->xyz[g->n][2], &g->bits[g->n]), 4);
+        g->n++;
+    }
+    free(g);
+    fclose(f);
+}
+
+Test(fill, our_packs_equal_oracle_chunks, .timeout = 600)
+{
+    int chunks, bad;
+    run_file("chunks-packs.txt", &chunks, &bad);
+    cr_assert_gt(chunks, 0);
+    cr_assert_eq(bad, 0, "%d of %d chunks differ from the oracle", bad, chunks);
+}
+
+Test(fill, vanilla_equals_oracle_chunks, .timeout = 1200)
+{
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
+    int chunks, bad;
+    run_file("chunks-vanilla.txt", &chunks, &bad);
+    cr_assert_geq(chunks, 42, "only %d vanilla chunks", chunks);
+    cr_assert_eq(bad, 0, "%d of %d chunks differ from the oracle", bad, chunks);
+}
+
+/* ---------------------------------------------------------------- the plan */
+static char root[256];
+static void put(const char *rel, const char *text)
+{
+    char p[1024], cmd[1200];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
+    cr_assert_eq(system(cmd), 0);
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+}
+static void setup(void)
+{
+    strcpy(root, "/tmp/cf-fill-XXXXXX");
+    cr_assert_not_null(mkdtemp(root));
+    put("data/t/worldgen/noise/n.json", "{\"base_octave\": -4, \"octave_count\": 3}");
+    put("data/t/worldgen/noise/m.json", "{\"base_octave\": -2, \"octave_count\": 2}");
+    put("data/t/worldgen/noise_settings/s.json",
+        "{\"noise\": {\"min_y\": -64, \"height\": 128}, \"noise_router\": {\"final_density\": \"t:f\"}}");
+    /* a 2-D noise, a shared 3-D noise used twice, and an interpolated input */
+    put("data/t/worldgen/density_function/flat.json",
+        "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 0}");
+    put("data/t/worldgen/density_function/solid.json",
+        "{\"type\": \"minecraft:noise\", \"noise\": \"t:m\", \"xz_scale\": 0.5, \"y_scale\": 0.5}");
+    put("data/t/worldgen/density_function/f.json",
+        "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 4, \"cell_size_y\": 8,"
+        " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
+        " \"right\": \"t:flat\"}");
+}
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(plan, .init = setup, .fini = teardown);
+
+Test(plan, stages_and_counts)
+{
+    const char *paths[1] = {root};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 7, &err), CF_OK);
+    int flat = -1, solid = -1, interp = -1, mul = -1;
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *n = &p->nodes[i];
+        if (n->kind == NK_NOISE && p->noises[n->noise].id[2] == 'n') flat = i;
+        if (n->kind == NK_NOISE && p->noises[n->noise].id[2] == 'm') solid = i;
+        if (n->kind == NK_INTERPOLATED) interp = i, mul = n->in[0];
+    }
+    cr_assert(flat >= 0 && solid >= 0 && interp >= 0);
+    /* the 2-D noise is a column node with a column memo; the 3-D one runs at corners */
+    cr_assert_eq(p->stage[flat], STAGE_COLUMN);
+    cr_assert_eq(p->memo[flat], MEMO_COLUMN);
+    cr_assert_eq(p->stage[solid], STAGE_CORNER);
+    cr_assert_eq(p->stage[mul], STAGE_CORNER);
+    cr_assert_eq(p->memo[solid], MEMO_LAST); /* read twice per corner */
+    cr_assert_eq(p->stage[p->outputs[0]], STAGE_BLOCK);
+    cr_assert(strstr(cf_program_plan(p), "runs at cell corners"));
+
+    uint32_t *count = calloc((size_t)p->nnodes, sizeof(uint32_t));
+    float *out = malloc(sizeof(float) * 128 * 256);
+    cr_assert_eq(fill_one_counted(w, 0, 3, -2, out, count), 0);
+    /* corners: 5 x 17 x 5; the interpolated input runs once per corner */
+    cr_assert_eq(count[mul], 5u * 17u * 5u, "the interpolated input ran %u times", count[mul]);
+    cr_assert_eq(count[solid], 5u * 17u * 5u, "the shared 3-D noise ran %u times", count[solid]);
+    /* the 2-D noise: once per column it is read at: the 256 block columns and the 9 corner
+     * columns on the far edges (x or z = 16); the other 16 corner columns are block columns */
+    cr_assert_eq(count[flat], 16u * 16u + 9u, "the 2-D noise ran %u times", count[flat]);
+    /* and the values still equal a fill without counting */
+    float *ref = malloc(sizeof(float) * 128 * 256);
+    int32_t c[2] = {3, -2};
+    cr_assert_eq(cf_fill_chunks(w, 0, 1, c, ref, 1, &err), CF_OK);
+    cr_assert_eq(memcmp(out, ref, sizeof(float) * 128 * 256), 0);
+    free(ref), free(out), free(count);
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
+/* the fill equals single-point volume-path evaluation at every block: the
+ * per-node buffers and memos change nothing */
+Test(plan, buffers_equal_pointwise_volume_path)
+{
+    const char *paths[1] = {root};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_OK);
+    cr_assert_eq(cf_world_new(&w, p, -99, &err), CF_OK);
+    float *out = malloc(sizeof(float) * 128 * 256);
+    int32_t c[2] = {-1, 5};
+    cr_assert_eq(cf_fill_chunks(w, 0, 1, c, out, 1, &err), CF_OK);
+    for (int y = 0; y < 128; y += 3)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                float v = eval_f32(w, NULL, MODE_VOLUME, p->outputs[0], -16 + x, -64 + y, 80 + z);
+                float u = out[(y * 16 + z) * 16 + x];
+                cr_assert(memcmp(&u, &v, 4) == 0, "at %d %d %d: fill %.9g, point %.9g", x, y, z, u, v);
+            }
+    free(out);
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
+/* ---------------------------------------------------------------- the command */
+static int run(const char *args, char *err, size_t m)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/tmp/cf-fill-err.txt >/dev/null", CF_BINARY, args);
+    int st = system(cmd);
+    FILE *e = fopen("/tmp/cf-fill-err.txt", "r");
+    size_t len = e ? fread(err, 1, m - 1, e) : 0;
+    err[len] = 0;
+    if (e) fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(fill_cli, writes_npy_atomically)
+{
+    char err[4096];
+    remove("/tmp/cf-fill-test.npy");
+    cr_assert_eq(run("fill --seed 3 --chunks 0,0:1,1 --threads 2 --out /tmp/cf-fill-test.npy", err, sizeof err), 0, "%s", err);
+    FILE *f = fopen("/tmp/cf-fill-test.npy", "rb");
+    cr_assert_not_null(f);
+    unsigned char h[10];
+    cr_assert_eq(fread(h, 1, 10, f), 10u);
+    cr_assert_eq(memcmp(h, "\x93NUMPY\x01\x00", 8), 0);
+    unsigned hl = h[8] | h[9] << 8;
+    char dict[512] = {0};
+    cr_assert_eq(fread(dict, 1, hl, f), hl);
+    cr_assert_eq((10 + hl) % 64, 0u);
+    cr_assert(strstr(dict, "'descr': '<f4'") && strstr(dict, "'shape': (4, 384, 16, 16)"), "%s", dict);
+    fseek(f, 0, SEEK_END);
+    cr_assert_eq(ftell(f), (long)(10 + hl + 4 * 384 * 256 * 4));
+    fclose(f);
+    /* the same volume through the library, chunk order z outer, x inner */
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, NULL), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL), CF_OK);
+    cr_assert_eq(cf_world_new(&w, pg, 3, NULL), CF_OK);
+    int32_t c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
+    float *v = malloc(sizeof(float) * 4 * 384 * 256), *u = malloc(sizeof(float) * 4 * 384 * 256);
+    cr_assert_eq(cf_fill_chunks(w, 0, 4, c, v, 0, NULL), CF_OK);
+    f = fopen("/tmp/cf-fill-test.npy", "rb");
+    fseek(f, 10 + hl, SEEK_SET);
+    cr_assert_eq(fread(u, sizeof(float), 4 * 384 * 256, f), 4u * 384 * 256);
+    fclose(f);
+    cr_assert_eq(memcmp(u, v, sizeof(float) * 4 * 384 * 256), 0);
+    free(u), free(v);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    remove("/tmp/cf-fill-test.npy");
+}
+Test(fill_cli, bad_ranges)
+{
+    char err[4096];
+    cr_assert_eq(run("fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert(strstr(err, "out of range"), "%s", err);
+    cr_assert_eq(run("fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert(strstr(err, "must not be below"), "%s", err);
+    cr_assert_eq(run("fill --seed 1 --chunks -134217727,-134217727:134217727,134217727 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert(strstr(err, "more than --max-chunks"), "%s", err);
+    cr_assert_eq(run("fill --seed 1 --chunks 0,0:x --out /tmp/cf-x.npy", err, sizeof err), 2);
+    struct stat st;
+    cr_assert_neq(stat("/tmp/cf-x.npy", &st), 0);
+}
+Test(fill_cli, missing_settings)
+{
+    char err[4096];
+    cr_assert_eq(run("fill --seed 1 --settings minecraft:nowhere --chunks 0,0 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert(strstr(err, "minecraft:nowhere: no such noise settings"), "%s", err);
+}
+Test(fill_cli, unwritable_output_leaves_nothing)
+{
+    char err[4096];
+    cr_assert_eq(run("fill --seed 1 --chunks 0,0 --out /nonexistent-dir/x.npy", err, sizeof err), 1);
+    cr_assert(strstr(err, "/nonexistent-dir/x.npy: cannot create"), "%s", err);
+    int lines = 0;
+    for (char *c = err; *c; c++) lines += *c == '\n';
+    cr_assert_eq(lines, 1);
+    /* a failure after the file was opened removes the temporary file */
+    cr_assert_eq(system("mkdir -p /tmp/cf-fill-dir && rm -f /tmp/cf-fill-dir/*"), 0);
+    cr_assert_eq(run("fill --seed 1 --function minecraft:none --chunks 0,0 --out /tmp/cf-fill-dir/x.npy", err, sizeof err), 1);
+    cr_assert_eq(system("test -z \"$(ls -A /tmp/cf-fill-dir)\""), 0, "a file was left behind");
+}
