@@ -225,6 +225,8 @@ typedef struct cf_fill {
     } *interp;
     int ninterp;
     float **vbuf;                   /* per node of the block-stage list: its buffer */
+    uint32_t *vstamp;               /* per node: stamp of the chunk its buffer holds */
+    float *scratch;                 /* 2*sx*sz floats for the interpolation */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
 } cf_fill;
 

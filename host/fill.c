@@ -175,6 +175,8 @@ static void fill_free(cf_fill *f)
             if (p->nodes[p->vlist[k]].kind != NK_INTERPOLATED) free(f->vbuf[p->vlist[k]]);
         free(f->vbuf);
     }
+    free(f->vstamp);
+    free(f->scratch);
     free(f);
 }
 
@@ -219,7 +221,9 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (!ip->corner || !ip->cstamp || !ip->block) goto fail;
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
-    if (!f->vbuf) goto fail;
+    f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
+    f->scratch = malloc(sizeof(float) * 2 * (size_t)sx * (size_t)sz);
+    if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
     for (int k = 0; k < p->nvlist; k++) {
         int id = p->vlist[k];
         const cf_node *n = &p->nodes[id];
@@ -253,6 +257,7 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
             memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
             f->interp[p->islot[i]].bstamp = 0;
         }
+        memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
     }
     for (int i = 0; i < p->nnodes; i++) {
@@ -269,6 +274,34 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
 
 /* one block-stage node over the region, from its children's buffers (the volume
  * forms of eval.c, element by element) or per element through eval_f32 */
+static void vec_node(cf_fill *f, int id);
+
+/* a block-stage node's buffer for this chunk, computed on first use */
+static const float *vec_get(cf_fill *f, int id)
+{
+    if (f->vstamp[id] != f->stamp) {
+        vec_node(f, id);
+        f->vstamp[id] = f->stamp;
+    }
+    return f->vbuf[id];
+}
+
+/* 1 when every element of node id's buffer satisfies lo <= v < hi (mode 0), fails
+ * it (mode 1), or equals v0 (mode 2) */
+static int vec_all(cf_fill *f, int id, int mode, float lo, float hi)
+{
+    int dx, dy, dz;
+    vdims(f, &f->w->prog->nodes[id], &dx, &dy, &dz);
+    const float *b = vec_get(f, id);
+    size_t n = (size_t)dx * (size_t)dy * (size_t)dz;
+    for (size_t i = 0; i < n; i++) {
+        float v = b[i];
+        int in = v >= lo && v < hi;
+        if (mode == 0 ? !in : mode == 1 ? in : !(v == lo)) return 0;
+    }
+    return 1;
+}
+
 static void vec_node(cf_fill *f, int id)
 {
     const cf_program *p = f->w->prog;
@@ -291,18 +324,36 @@ static void vec_node(cf_fill *f, int id)
                         eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + y, f->z0 + z);
         return;
     }
-    /* children: buffer and strides (0 along axes the child does not read) */
+    /* children: buffer and strides (0 along axes the child does not read); a branch
+     * that no element takes is not computed at all (range_choice, lerp) */
+    int need[3] = {1, 1, 1};
+    if (n->kind == NK_RANGE_CHOICE) {
+        if (vec_all(f, n->in[0], 0, n->f[0], n->f[1])) need[2] = 0;
+        else if (vec_all(f, n->in[0], 1, n->f[0], n->f[1])) need[1] = 0;
+    } else if (n->kind == NK_LERP) {
+        if (vec_all(f, n->in[0], 2, 0.0f, 0.0f)) need[2] = 0;
+        else if (vec_all(f, n->in[0], 2, 1.0f, 0.0f)) need[1] = 0;
+    }
     const float *cb[3] = {0};
     size_t sx[3] = {0}, sy[3] = {0}, sz[3] = {0};
     for (int k = 0; k < n->nin && k < 3; k++) {
+        if (!need[k]) continue;
         const cf_node *c = &p->nodes[n->in[k]];
         int cx, cy, cz;
         vdims(f, c, &cx, &cy, &cz);
-        cb[k] = f->vbuf[n->in[k]];
+        cb[k] = vec_get(f, n->in[k]);
         sx[k] = cx > 1 ? 1 : 0;
         sz[k] = cz > 1 ? (size_t)cx : 0;
         sy[k] = cy > 1 ? (size_t)cx * (size_t)cz : 0;
     }
+    int contiguous = dx > 1;
+    for (int k = 0; k < n->nin && k < 3; k++)
+        if (need[k] && sx[k] != 1) contiguous = 0;
+    /* every input spans x and z fully: one run of dx*dz per y */
+    int planar = contiguous && dz > 1;
+    for (int k = 0; k < n->nin && k < 3; k++)
+        if (need[k] && sz[k] != (size_t)dx) planar = 0;
+    if (planar) dx *= dz, dz = 1;
 #define LOOP(EXPR)                                                                                       \
     for (int y = 0; y < dy; y++)                                                                         \
         for (int z = 0; z < dz; z++) {                                                                   \
@@ -310,10 +361,19 @@ static void vec_node(cf_fill *f, int id)
             const float *A = cb[0] + y * sy[0] + z * sz[0];                                              \
             const float *B = cb[1] ? cb[1] + y * sy[1] + z * sz[1] : A;                                  \
             const float *C = cb[2] ? cb[2] + y * sy[2] + z * sz[2] : A;                                  \
-            for (int x = 0; x < dx; x++) {                                                               \
-                float a = A[x * sx[0]], b = B[x * sx[1]], c = C[x * sx[2]];                              \
-                (void)b, (void)c;                                                                        \
-                o[x] = (EXPR);                                                                           \
+            size_t sxb = cb[1] ? sx[1] : sx[0], sxc = cb[2] ? sx[2] : sx[0];                              \
+            if (contiguous) {                                                                            \
+                for (int x = 0; x < dx; x++) {                                                           \
+                    float a = A[x], b = B[x], c = C[x];                                                  \
+                    (void)b, (void)c;                                                                    \
+                    o[x] = (EXPR);                                                                       \
+                }                                                                                        \
+            } else {                                                                                     \
+                for (int x = 0; x < dx; x++) {                                                           \
+                    float a = A[x * sx[0]], b = B[x * sxb], c = C[x * sxc];                              \
+                    (void)b, (void)c;                                                                    \
+                    o[x] = (EXPR);                                                                       \
+                }                                                                                        \
             }                                                                                            \
         }
     float lo = n->f[0], hi = n->f[1];
@@ -354,11 +414,14 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, cx * 16, p->min_y, cz * 16);
-    for (int k = 0; k < p->nvlist; k++) vec_node(f, p->vlist[k]);
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
-    const float *r = f->vbuf[node];
+    const float *r = vec_get(f, node);
     int32_t h = p->height;
+    if (dx == 16 && dz == 16 && dy == h) {
+        memcpy(out, r, sizeof(float) * (size_t)h * 256);
+        return;
+    }
     for (int32_t y = 0; y < h; y++)
         for (int32_t z = 0; z < 16; z++)
             for (int32_t x = 0; x < 16; x++)

@@ -16,6 +16,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 #define CF_INLINE static inline
 #define CF_GLOBAL __global
+#define CF_CONST __constant
 typedef int cf_i32;
 typedef uint cf_u32;
 typedef long cf_i64;
@@ -33,6 +34,7 @@ typedef uchar cf_u8;
 #include <stdint.h>
 #define CF_INLINE static inline
 #define CF_GLOBAL
+#define CF_CONST static const
 typedef int32_t cf_i32;
 typedef uint32_t cf_u32;
 typedef int64_t cf_i64;
@@ -52,6 +54,10 @@ typedef uint8_t cf_u8;
 /* (int)Math.floor(d): NaN -> 0, saturating to [-2^31, 2^31-1] (Mth.floor). */
 CF_INLINE cf_i32 cf_jfloor(double d)
 {
+    if (d >= -2147483648.0 && d < 2147483648.0) { /* the common case, without a libm call */
+        cf_i32 i = (cf_i32)d;                      /* truncation toward zero */
+        return d < (double)i ? i - 1 : i;
+    }
     if (cf_isnan(d)) return 0;
     double f = cf_floor(d);
     if (f <= -2147483648.0) return (cf_i32)(-2147483647 - 1);
@@ -155,19 +161,21 @@ CF_INLINE float cf_lerp3f(float t1, float t2, float t3,
 /* wrap(c): c - floor(c/2^25 + 1/2)*2^25 in double (identical to 26.3's form). */
 CF_INLINE double cf_wrap(double c)
 {
+    if (c > -16777216.0 && c < 16777216.0) return c; /* floor(c/2^25 + 1/2) == 0: c - 0 == c */
     return c - (double)cf_jfloor_l(c / 33554432.0 + 0.5) * 33554432.0;
 }
 
-/* the 16 gradient rows as three 2-bit-signed nibble strings */
+/* the 16 gradient rows: (1,1,0) (-1,1,0) (1,-1,0) (-1,-1,0) (1,0,1) (-1,0,1) (1,0,-1)
+ * (-1,0,-1) (0,1,1) (0,-1,1) (0,1,-1) (0,-1,-1) (1,1,0) (0,-1,1) (-1,1,0) (0,-1,-1) */
+CF_CONST float cf_grad_x[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
+CF_CONST float cf_grad_y[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
+CF_CONST float cf_grad_z[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
+
+/* the gradient dot f32(f32(gx*x + gy*y) + gz*z): products by -1/0/1 are exact */
 CF_INLINE float cf_gdot(cf_u32 h, float x, float y, float z)
 {
-    /* rows: (1,1,0) (-1,1,0) (1,-1,0) (-1,-1,0) (1,0,1) (-1,0,1) (1,0,-1) (-1,0,-1)
-     *       (0,1,1) (0,-1,1) (0,1,-1) (0,-1,-1) (1,1,0) (0,-1,1) (-1,1,0) (0,-1,-1) */
-    const int gx[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
-    const int gy[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
-    const int gz[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
     h &= 15u;
-    return ((float)gx[h] * x + (float)gy[h] * y) + (float)gz[h] * z;
+    return (cf_grad_x[h] * x + cf_grad_y[h] * y) + cf_grad_z[h] * z;
 }
 
 CF_INLINE cf_u32 cf_perm(CF_GLOBAL const cf_u8 *p, cf_u32 i)
@@ -226,10 +234,8 @@ CF_INLINE double cf_simplex_corner(cf_u32 g, double x, double y)
 {
     double t = 0.5 - x * x - y * y;
     if (t < 0.0) return 0.0;
-    const int gx[12] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0};
-    const int gy[12] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1};
     t *= t;
-    return t * t * ((double)gx[g] * x + (double)gy[g] * y);
+    return t * t * ((double)cf_grad_x[g] * x + (double)cf_grad_y[g] * y);
 }
 
 /* SimplexNoise.getValue(x, y) in double; o = offsets (0 for the end islands). */
