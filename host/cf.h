@@ -174,6 +174,8 @@ struct cf_world {
     int *noise_stack;   /* per program noise: stack index */
     int *node_stack;    /* per node: first stack index (old_blended_noise: 3), or -1 */
     int islands;        /* octave index of the end islands simplex, or -1 */
+    uint8_t *tab;       /* the packed tables (kernels/cf_nodes.h), what a device receives */
+    size_t tablen;
 };
 
 cf_status seed_bind(cf_world *w, cf_error *err);
@@ -236,8 +238,6 @@ int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *o
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
-float stack_point(const cf_world *w, int stack, double x, double y, double z);
-float stack_volume(const cf_world *w, int stack, int32_t x, int32_t y, int32_t z, double sxz, double sy);
 /* fill.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
 

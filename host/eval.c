@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../kernels/cf_math.h"
+#include "../kernels/cf_nodes.h"
 #include "cf.h"
 
 typedef struct ev {
@@ -31,35 +31,6 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z);
 
 /* a literal operand: a JSON constant or a constant marker (blend_alpha, ...) */
 static int is_literal(const ev *e, int id) { return (e->nodes[id].flags & NF_LITERAL) != 0; }
-
-float stack_point(const cf_world *w, int stack, double x, double y, double z)
-{
-    const cf_stack *s = &w->stacks[stack];
-    float v = 0.0f;
-    for (int i = 0; i < s->count; i++) {
-        const cf_layer *l = &w->layers[s->first + i];
-        const cf_octave *o = &w->oct[l->octave];
-        double f = l->freq;
-        float nv = o->q > 0 ? cf_smeared(o->p, o->ox, o->oy, o->oz, o->q, x * f, y * f, z * f)
-                            : cf_perlin(o->p, o->ox, o->oy, o->oz, x * f, y * f, z * f);
-        v = v + l->amp * nv;
-    }
-    return v;
-}
-
-/* the volume form of an unscaled noise node: x*(scale*frequency) (§5) */
-float stack_volume(const cf_world *w, int stack, int32_t x, int32_t y, int32_t z, double sxz, double sy)
-{
-    const cf_stack *s = &w->stacks[stack];
-    float v = 0.0f;
-    for (int i = 0; i < s->count; i++) {
-        const cf_layer *l = &w->layers[s->first + i];
-        const cf_octave *o = &w->oct[l->octave];
-        double fxz = sxz * l->freq, fy = sy * l->freq;
-        v = v + l->amp * cf_perlin(o->p, o->ox, o->oy, o->oz, (double)x * fxz, (double)y * fy, (double)z * fxz);
-    }
-    return v;
-}
 
 EVAL(CONSTANT) { (void)e, (void)x, (void)y, (void)z; return n->f[0]; }
 EVAL(BLEND_ALPHA) { (void)e, (void)n, (void)x, (void)y, (void)z; return 1.0f; }
@@ -169,29 +140,15 @@ EVAL(LOG) { return (float)cf_log((double)IN(0)); }
 EVAL(SIGN) { return cf_signumf(IN(0)); }
 EVAL(HALF_NEGATIVE) { float v = IN(0); return v > 0.0f ? v : v * 0.5f; }
 EVAL(QUARTER_NEGATIVE) { float v = IN(0); return v > 0.0f ? v : v * 0.25f; }
-EVAL(SQUEEZE)
-{
-    float c = cf_clampf(IN(0), -1.0f, 1.0f);
-    return c / 2.0f - ((c * c) * c) / 24.0f;
-}
+EVAL(SQUEEZE) { return cf_squeeze(IN(0)); }
 EVAL(CLAMP) { return cf_clampf(IN(0), n->f[0], n->f[1]); }
 
-static float round_to(int kind, float v)
-{
-    switch (kind) {
-    case NK_FLOOR: return floorf(v);
-    case NK_CEIL: return ceilf(v);
-    case NK_TRUNCATE: return v > 0.0f ? floorf(v) : ceilf(v);
-    default: return (float)cf_jround_f(v);
-    }
-}
 static float rounding(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
 {
     float a = IN(0);
     float m = IN(1);
-    if (is_literal(e, n->in[1]) && e->nodes[n->in[1]].f[0] == 1.0f) return round_to(n->kind, a);
-    if (m == 0.0f) return a;
-    return round_to(n->kind, a / m) * m;
+    int one = is_literal(e, n->in[1]) && e->nodes[n->in[1]].f[0] == 1.0f;
+    return cf_rounding(n->kind == NK_FLOOR ? 0 : n->kind == NK_ROUND ? 1 : n->kind == NK_CEIL ? 2 : 3, a, m, one);
 }
 EVAL(FLOOR) { return rounding(e, n, x, y, z); }
 EVAL(ROUND) { return rounding(e, n, x, y, z); }
@@ -199,18 +156,8 @@ EVAL(CEIL) { return rounding(e, n, x, y, z); }
 EVAL(TRUNCATE) { return rounding(e, n, x, y, z); }
 EVAL(POW)
 {
-    if (is_literal(e, n->in[1])) {
-        float ex = e->nodes[n->in[1]].f[0], ae = cf_fabsf(ex);
-        float b = IN(0), r;
-        if (ae == 0.5f) r = (float)sqrt((double)b);
-        else if (ae == 1.0f) r = b;
-        else if (ae == 2.0f) r = b * b;
-        else if (ae == 3.0f) r = (b * b) * b;
-        else return (float)cf_pow((double)b, (double)ex);
-        return ex >= 0.0f ? r : 1.0f / r;
-    }
     float b = IN(0);
-    return (float)cf_pow((double)b, (double)IN(1));
+    return cf_pow_node(b, IN(1), is_literal(e, n->in[1]));
 }
 EVAL(RANGE_CHOICE)
 {
@@ -236,35 +183,12 @@ EVAL(GRADIENT)
 {
     (void)e;
     int64_t c = n->i[0] == 0 ? x : n->i[0] == 1 ? y : z;
-    int64_t from = n->i[1], to = n->i[2], range = to - from;
-    float fv = n->f[0];
-    float k = (n->f[1] - fv) / (float)range;
-    int64_t rel;
-    switch (n->i[3]) {
-    case TILE_REPEAT: rel = cf_floormod(c - from, range); break;
-    case TILE_MIRROR: {
-        int64_t r = c - from, t = cf_floordiv(r, range), l = r - t * range;
-        return (t & 1) == 0 ? fv + (float)l * k : fv + (float)(range - l) * k;
-    }
-    default: {
-        int64_t lo = from < to ? from : to, hi = from < to ? to : from;
-        rel = (c < lo ? lo : c > hi ? hi : c) - from;
-    }
-    }
-    return fv + (float)rel * k;
+    return cf_gradient(c, n->i[1], n->i[2], n->f[0], n->f[1], n->i[3]);
 }
 EVAL(DISTANCE_TO_POINT)
 {
     (void)e;
-    float dx = (float)(int32_t)((uint32_t)n->i[0] - (uint32_t)x);
-    float dy = (float)(int32_t)((uint32_t)n->i[1] - (uint32_t)y);
-    float dz = (float)(int32_t)((uint32_t)n->i[2] - (uint32_t)z);
-    switch (n->i[3]) {
-    case MET_EUCLID: return (float)sqrt((double)((dx * dx + dy * dy) + dz * dz));
-    case MET_EUCLID_SQ: return (dx * dx + dy * dy) + dz * dz;
-    case MET_MANHATTAN: return (cf_fabsf(dx) + cf_fabsf(dy)) + cf_fabsf(dz);
-    default: return cf_jmaxf(cf_jmaxf(cf_fabsf(dx), cf_fabsf(dy)), cf_fabsf(dz));
-    }
+    return cf_distance(n->i[0], n->i[1], n->i[2], x, y, z, n->i[3]);
 }
 EVAL(SLICE)
 {
@@ -276,18 +200,10 @@ EVAL(SPLINE)
 {
     float c = IN(0);
     int np = n->nfa / 2;
-    const float *p = n->fa; /* location, derivative pairs */
-    int lo = 0, hi = np;
-    while (lo < hi) {
-        int mid = (lo + hi) >> 1;
-        if (c < p[2 * mid]) hi = mid;
-        else lo = mid + 1;
-    }
-    int i = lo - 1;
-    if (i < 0) return cf_spline_extend(c, p[0], IN(1), p[1]);
-    if (i == np - 1) return cf_spline_extend(c, p[2 * i], IN(1 + i), p[2 * i + 1]);
-    float y1 = IN(1 + i), y2 = IN(2 + i);
-    return cf_spline_segment(c, p[2 * i], p[2 * i + 2], y1, y2, p[2 * i + 1], p[2 * i + 3]);
+    int i = cf_spline_index(n->fa, np, c);
+    float y1 = IN(1 + (i < 0 ? 0 : i));
+    float y2 = (i >= 0 && i < np - 1) ? IN(2 + i) : y1;
+    return cf_spline_value(n->fa, np, c, i, y1, y2);
 }
 EVAL(NOISE)
 {
@@ -297,61 +213,36 @@ EVAL(NOISE)
     int zz = is_literal(e, n->in[2]) && e->nodes[n->in[2]].f[0] == 0.0f && !signbit(e->nodes[n->in[2]].f[0]);
     double xz = n->d[0], ys = n->d[1];
     if (zx && zy && zz) {
-        if (e->mode == MODE_VOLUME) return stack_volume(e->w, s, x, y, z, xz, ys);
-        return stack_point(e->w, s, (double)x * xz, (double)y * ys, (double)z * xz);
+        if (e->mode == MODE_VOLUME) return cf_stack_volume(e->w->tab, s, x, y, z, xz, ys);
+        return cf_stack_point(e->w->tab, s, (double)x * xz, (double)y * ys, (double)z * xz);
     }
     double px = (double)x * xz + (double)IN(0);
     double py = zy ? (double)y * ys : (double)y * ys + (double)IN(1);
     double pz = (double)z * xz + (double)IN(2);
-    return stack_point(e->w, s, px, py, pz);
+    return cf_stack_point(e->w->tab, s, px, py, pz);
 }
 EVAL(SHIFT_A)
 {
     (void)y;
-    return stack_point(e->w, e->w->noise_stack[n->noise], (double)x * 0.25, 0.0, (double)z * 0.25) * 4.0f;
+    return cf_stack_point(e->w->tab, e->w->noise_stack[n->noise], (double)x * 0.25, 0.0, (double)z * 0.25) * 4.0f;
 }
 EVAL(SHIFT_B)
 {
     (void)y;
-    return stack_point(e->w, e->w->noise_stack[n->noise], (double)z * 0.25, (double)x * 0.25, 0.0) * 4.0f;
+    return cf_stack_point(e->w->tab, e->w->noise_stack[n->noise], (double)z * 0.25, (double)x * 0.25, 0.0) * 4.0f;
 }
 EVAL(SHIFT)
 {
-    return stack_point(e->w, e->w->noise_stack[n->noise], (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f;
+    return cf_stack_point(e->w->tab, e->w->noise_stack[n->noise], (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f;
 }
 EVAL(OLD_BLENDED_NOISE)
 {
-    const cf_world *w = e->w;
-    int s = w->node_stack[n - e->nodes];
-    double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
-    double mxz = xzm / n->d[2], my = ym / n->d[3];
-    float main = stack_point(w, s + 2, (double)x * mxz, (double)y * my, (double)z * mxz);
-    float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
-    double bx = (double)x * xzm, by = (double)y * ym, bz = (double)z * xzm;
-    if (a == 0.0f) return stack_point(w, s, bx, by, bz);
-    if (a == 1.0f) return stack_point(w, s + 1, bx, by, bz);
-    float lo = stack_point(w, s, bx, by, bz);
-    return cf_lerpf(a, lo, stack_point(w, s + 1, bx, by, bz));
+    return cf_blended(e->w->tab, e->w->node_stack[n - e->nodes], n->d[0], n->d[1], n->d[2], n->d[3], x, y, z);
 }
 EVAL(END_OUTER_ISLANDS)
 {
     (void)n, (void)y;
-    const cf_octave *o = &e->w->oct[e->w->islands];
-    int32_t sx = x / 8, sz = z / 8; /* Java int division: truncation */
-    int32_t cx = sx / 2, cz = sz / 2, ex = sx % 2, ez = sz % 2;
-    float h = -100.0f;
-    for (int ox = -12; ox <= 12; ox++) {
-        for (int oz = -12; oz <= 12; oz++) {
-            int64_t tx = (int64_t)cx + ox, tz = (int64_t)cz + oz;
-            if (tx * tx + tz * tz <= 4096) continue;
-            if (!((float)cf_simplex2(o->p, o->ox, o->oy, (double)tx, (double)tz) < -0.9f)) continue;
-            float size = cf_fmodf((float)(tx < 0 ? -tx : tx) * 3439.0f + (float)(tz < 0 ? -tz : tz) * 147.0f, 13.0f) + 9.0f;
-            float xd = (float)(ex - 2 * ox), zd = (float)(ez - 2 * oz);
-            float v = cf_clampf(100.0f - (float)sqrt((double)(xd * xd + zd * zd)) * size, -100.0f, 80.0f);
-            h = cf_jmaxf(h, v);
-        }
-    }
-    return (h - 8.0f) / 128.0f;
+    return cf_end_islands(e->w->tab, e->w->islands, x, z);
 }
 EVAL(FIND_TOP_SURFACE)
 {

@@ -406,6 +406,8 @@ double noise_amplitude_sum(const cf_noisedef *d)
     return sum;
 }
 
+static int pack_tables(cf_world *w);
+
 cf_status seed_bind(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
@@ -439,11 +441,45 @@ cf_status seed_bind(cf_world *w, cf_error *err)
             if ((w->islands = add_octave(&b, &r, 0.0, 0)) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
         }
     }
+    if (pack_tables(w) < 0) return err_set(err, CF_ERR_LIMIT, "seed tables too large");
     return CF_OK;
+}
+
+/* the tables as one blob in the layout of kernels/cf_nodes.h */
+static int pack_tables(cf_world *w)
+{
+    size_t oct = 16, lay = oct + (size_t)w->noct * 288, stk = lay + (size_t)w->nlayers * 16;
+    size_t len = stk + (size_t)w->nstacks * 8;
+    if (stk > 0x7fffffff || len > 0x7fffffff) return -1;
+    uint8_t *t = calloc(len + 8, 1);
+    if (!t) return -1;
+    int32_t hdr[4] = {(int32_t)lay, (int32_t)stk, w->noct, w->nlayers};
+    memcpy(t, hdr, sizeof hdr);
+    for (int i = 0; i < w->noct; i++) {
+        uint8_t *o = t + oct + (size_t)i * 288;
+        double d[4] = {w->oct[i].ox, w->oct[i].oy, w->oct[i].oz, w->oct[i].q};
+        memcpy(o, d, sizeof d);
+        memcpy(o + 32, w->oct[i].p, 256);
+    }
+    for (int i = 0; i < w->nlayers; i++) {
+        uint8_t *l = t + lay + (size_t)i * 16;
+        memcpy(l, &w->layers[i].octave, 4);
+        memcpy(l + 4, &w->layers[i].amp, 4);
+        memcpy(l + 8, &w->layers[i].freq, 8);
+    }
+    for (int i = 0; i < w->nstacks; i++) {
+        uint8_t *s = t + stk + (size_t)i * 8;
+        memcpy(s, &w->stacks[i].first, 4);
+        memcpy(s + 4, &w->stacks[i].count, 4);
+    }
+    w->tab = t;
+    w->tablen = len;
+    return 0;
 }
 
 void seed_free(cf_world *w)
 {
+    free(w->tab);
     free(w->oct);
     free(w->layers);
     free(w->stacks);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../kernels/cf_nodes.h"
 #include "cf.h"
 
 typedef struct block {
@@ -82,7 +83,7 @@ static size_t run_block(const block *b, const char *file)
         const cf_node *nz = &pg->nodes[pg->outputs[0]];
         cr_assert_eq(nz->kind, NK_NOISE);
         for (size_t i = 0; i < b->n; i++)
-            out[i] = stack_point(w, w->noise_stack[nz->noise], b->dxyz[3 * i], b->dxyz[3 * i + 1], b->dxyz[3 * i + 2]);
+            out[i] = cf_stack_point(w->tab, w->noise_stack[nz->noise], b->dxyz[3 * i], b->dxyz[3 * i + 1], b->dxyz[3 * i + 2]);
     } else {
         cr_assert_eq(cf_sample(w, 0, b->n, b->xyz, out, &err), CF_OK, "%s", err.message);
     }
