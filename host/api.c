@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cf.h"
+#include "emit.h"
 
 cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settings_id,
                              const char *const *functions, int nfunctions, cf_error *err)
@@ -111,4 +112,19 @@ cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, dou
     int node = w->prog->outputs[fn];
     for (size_t i = 0; i < n; i++) out[i] = (double)eval_point_f32(w, node, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
     return CF_OK;
+}
+
+char *cf_emit_opencl(const cf_program *p, int fn, cf_error *err)
+{
+    if (!p || fn < 0 || fn >= p->noutputs) {
+        err_set(err, CF_ERR_ARG, "cf_emit_opencl: bad arguments");
+        return NULL;
+    }
+    /* table indices do not depend on the seed: bind seed 0 to learn them */
+    cf_world *w;
+    if (cf_world_new(&w, p, 0, err) != CF_OK) return NULL;
+    emit_layout lay;
+    char *src = emit_program(p, w, fn, &lay, err);
+    cf_world_free(w);
+    return src;
 }

@@ -24,6 +24,9 @@ static const char *const usage_main =
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
+    "  emit     print the generated OpenCL C program of a pack\n"
+    "  check    fill on an OpenCL device and on the CPU and compare every block\n"
+    "  devices  list the OpenCL devices\n"
     "  info     compile a pack and print graph statistics\n"
     "  nodes    list the density function node kinds\n"
     "Run 'chunkfill COMMAND --help' for the options of a command.\n";
@@ -50,7 +53,9 @@ static const char *const usage_fill =
     "The file appears only when complete (written to a temporary name, then renamed).\n"
     "  --function ID    fill this function instead of router:final_density\n"
     "  --threads N      worker threads (default: all cores)\n"
-    "  --device cpu     the CPU reference (the only device so far)\n"
+    "  --device DEV     cpu (the reference, default), opencl (the first GPU with fp64, else any\n"
+    "                   OpenCL device with fp64) or opencl:N (see 'chunkfill devices')\n"
+    "  --batch N        chunks per device launch (default: chosen from the device)\n"
     "  --max-chunks N   refuse larger ranges (default 1048576)\n"
     "  plus --pack, --settings, --seed and the loading limits of 'chunkfill sample --help'\n";
 
@@ -365,7 +370,7 @@ static int cmd_fill(int argc, char **argv)
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *outpath = NULL, *device = "cpu";
-    long threads = 0, max_chunks = 1048576;
+    long threads = 0, max_chunks = 1048576, batchopt = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_fill, stdout), 0;
@@ -385,6 +390,8 @@ static int cmd_fill(int argc, char **argv)
         else if (strcmp(a, "--device") == 0) device = v;
         else if (strcmp(a, "--threads") == 0) {
             if (parse_long(v, 1, 1024, &threads) < 0) return die_usage("--threads takes 1..1024", usage_fill);
+        } else if (strcmp(a, "--batch") == 0) {
+            if (parse_long(v, 1, 1L << 20, &batchopt) < 0) return die_usage("--batch takes a positive integer", usage_fill);
         } else if (strcmp(a, "--max-chunks") == 0) {
             if (parse_long(v, 1, 1L << 40, &max_chunks) < 0) return die_usage("--max-chunks takes a positive integer", usage_fill);
         } else {
@@ -398,10 +405,6 @@ static int cmd_fill(int argc, char **argv)
     if (!outpath) return die_usage("--out is required", usage_fill);
     if (o.nfunctions > 1) return die_usage("at most one --function", usage_fill);
     if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
-    if (strcmp(device, "cpu") != 0) {
-        fprintf(stderr, "chunkfill: --device %s: only the cpu device exists in this build\n", device);
-        return 1;
-    }
     long r[4];
     if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill);
     for (int k = 0; k < 4; k++)
@@ -428,16 +431,19 @@ static int cmd_fill(int argc, char **argv)
     int32_t *list = NULL;
     float *buf = NULL;
     FILE *f = NULL;
+    cf_device *dev = NULL;
     char tmp[4096] = "";
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    int use_dev = strcmp(device, "cpu") != 0;
+    if (use_dev && cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
-    size_t batch = (size_t)nthreads * 8, per = (size_t)height * 256;
+    size_t batch = use_dev ? cf_device_batch(dev) : (size_t)nthreads * 8, per = (size_t)height * 256;
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
     buf = malloc(sizeof(float) * per * batch);
@@ -477,7 +483,9 @@ static int cmd_fill(int argc, char **argv)
             list[2 * k] = (int32_t)(r[0] + i % nx);
             list[2 * k + 1] = (int32_t)(r[1] + i / nx);
         }
-        if (cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
+        if (use_dev ? cf_device_fill(dev, w, k, list, buf, &err) != CF_OK
+                    : cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK)
+            goto done;
         /* little-endian float32 (this host is little-endian: checked at build time) */
         bad = write_all(f, buf, sizeof(float) * per * k);
         done_n += (int64_t)k;
@@ -507,7 +515,171 @@ done:
     if (rc) report(&err);
     free(list);
     free(buf);
+    cf_device_free(dev);
     cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+static const char *const usage_check =
+    "usage: chunkfill check [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]\n"
+    "                       [--device opencl[:N]] [--batch N] [--function ID]\n"
+    "Fills the chunks on the device and on the CPU reference and compares every block bit for\n"
+    "bit. Prints the number of differing blocks and the first few (position, both values);\n"
+    "exits 0 only when every block is identical.\n";
+
+static int cmd_check(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *chunks = NULL, *device = "opencl";
+    long batchopt = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_check, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage_check);
+        if (r == 2) return 2;
+        if (r == 0) continue;
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return die_usage("missing value after option", usage_check);
+        i++;
+        if (strcmp(a, "--seed") == 0) o.seed = v;
+        else if (strcmp(a, "--chunks") == 0) chunks = v;
+        else if (strcmp(a, "--device") == 0) device = v;
+        else if (strcmp(a, "--batch") == 0) {
+            if (parse_long(v, 1, 1L << 20, &batchopt) < 0) return die_usage("--batch takes a positive integer", usage_check);
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s'", a);
+            return die_usage(msg, usage_check);
+        }
+    }
+    if (!o.seed) return die_usage("--seed is required", usage_check);
+    if (!chunks) return die_usage("--chunks is required", usage_check);
+    if (o.nfunctions > 1) return die_usage("at most one --function", usage_check);
+    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    long r[4];
+    if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_check);
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -CF_MAX_CHUNK || r[k] > CF_MAX_CHUNK) {
+            fprintf(stderr, "chunkfill: --chunks %s: chunk coordinate %ld out of range\n", chunks, r[k]);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --chunks %s: the second corner must not be below the first\n", chunks);
+        return 1;
+    }
+    int64_t nx = (int64_t)r[2] - r[0] + 1, n = nx * ((int64_t)r[3] - r[1] + 1);
+    if (n > 65536) {
+        fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, at most 65536 for a check\n", chunks, (long long)n);
+        return 1;
+    }
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_device *dev = NULL;
+    int32_t *list = NULL;
+    float *a = NULL, *b = NULL;
+    int rc = 1;
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    size_t per = (size_t)height * 256;
+    list = malloc(sizeof(int32_t) * 2 * (size_t)n);
+    a = malloc(sizeof(float) * per * (size_t)n);
+    b = malloc(sizeof(float) * per * (size_t)n);
+    if (!list || !a || !b) {
+        snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+        err.status = CF_ERR_NOMEM;
+        goto done;
+    }
+    for (int64_t i = 0; i < n; i++) list[2 * i] = (int32_t)(r[0] + i % nx), list[2 * i + 1] = (int32_t)(r[1] + i / nx);
+    if (cf_device_fill(dev, w, (size_t)n, list, a, &err) != CF_OK) goto done;
+    if (cf_fill_chunks(w, 0, (size_t)n, list, b, 0, &err) != CF_OK) goto done;
+    size_t diff = 0;
+    for (size_t i = 0; i < per * (size_t)n; i++) {
+        if (memcmp(&a[i], &b[i], 4) == 0) continue;
+        if (diff++ < 10) {
+            size_t c = i / per, k = i % per;
+            printf("differs at x %d y %d z %d: device %.9g (0x%08x), cpu %.9g (0x%08x)\n", list[2 * c] * 16 + (int)(k % 16),
+                   min_y + (int)(k / 256), list[2 * c + 1] * 16 + (int)(k / 16 % 16), a[i], *(uint32_t *)&a[i], b[i],
+                   *(uint32_t *)&b[i]);
+        }
+    }
+    double ms[4];
+    cf_device_times(dev, ms);
+    printf("%s: %lld chunks, %zu blocks, %zu differ (compile %.0f ms%s, kernels %.0f ms, read-back %.0f ms)\n",
+           cf_device_name(dev), (long long)n, per * (size_t)n, diff, ms[0], cf_device_cache_hit(dev) ? " from the cache" : "",
+           ms[2], ms[3]);
+    rc = diff == 0 ? 0 : 1;
+done:
+    if (err.status != CF_OK) report(&err);
+    free(list), free(a), free(b);
+    cf_device_free(dev);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+static int cmd_devices(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return fputs("usage: chunkfill devices\nLists the OpenCL devices: opencl:N, name, platform, fp64 support.\n", stdout), 0;
+        return die_usage("devices takes no options", "usage: chunkfill devices\n");
+    }
+    cf_error err = {0};
+    char *s = cf_devices_list(&err);
+    if (!s) return report(&err);
+    fputs(s, stdout);
+    free(s);
+    return 0;
+}
+
+static const char *const usage_emit =
+    "usage: chunkfill emit [--pack PATH]... [--settings ID] [--function ID]\n"
+    "Writes the OpenCL C program generated for router:final_density (or --function) to\n"
+    "standard output. The program does not depend on the seed.\n";
+
+static int cmd_emit(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_emit, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage_emit);
+        if (r == 2) return 2;
+        if (r == 1) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
+            return die_usage(msg, usage_emit);
+        }
+    }
+    if (o.nfunctions > 1) return die_usage("at most one --function", usage_emit);
+    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    char *src = NULL;
+    int rc = 1;
+    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (!(src = cf_emit_opencl(pg, 0, &err))) goto done;
+    fputs(src, stdout);
+    rc = fflush(stdout) == 0 ? 0 : 1;
+done:
+    if (rc && err.status) report(&err);
+    free(src);
     cf_program_free(pg);
     cf_pack_free(pk);
     return rc;
@@ -535,6 +707,9 @@ int main(int argc, char **argv)
     if (strcmp(c, "info") == 0) return cmd_info(argc, argv);
     if (strcmp(c, "fill") == 0) return cmd_fill(argc, argv);
     if (strcmp(c, "plan") == 0) return cmd_plan(argc, argv);
+    if (strcmp(c, "emit") == 0) return cmd_emit(argc, argv);
+    if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
+    if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);
     fprintf(stderr, "chunkfill: unknown command '%s'\n%s", c, usage_main);
     return 2;

@@ -114,6 +114,36 @@ int cf_cpu_count(void);
  * cache classes, interpolation cells. Owned by the program. */
 const char *cf_program_plan(const cf_program *prog);
 
+/* The generated OpenCL C program that fills output fn (what `chunkfill emit`
+ * prints): seed-independent. Returns a malloc'd NUL-terminated string (release
+ * it with free()), or NULL with err set. */
+char *cf_emit_opencl(const cf_program *prog, int fn, cf_error *err);
+
+/* ------------------------------------------------------------------ devices
+ * An OpenCL device that fills chunks exactly like cf_fill_chunks (bit for bit).
+ * spec: "opencl" (the first GPU with fp64, else any device with fp64) or
+ * "opencl:N" (N as `chunkfill devices` lists). Opening probes the device for
+ * exact float arithmetic (no contraction, denormals kept, correctly rounded
+ * division and sqrt, fp64) and refuses a device that fails, builds the program
+ * for output fn (cached on disk), and sizes batches (batch 0: chosen from the
+ * device). Not thread-safe: one thread per device handle. */
+typedef struct cf_device cf_device;
+cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *prog, int fn, size_t batch,
+                         cf_error *err);
+/* Fills like cf_fill_chunks; the world must bind the device's program. Switching
+ * worlds (seeds) uploads new tables, never rebuilds the program. */
+cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *out,
+                         cf_error *err);
+const char *cf_device_name(const cf_device *d);
+size_t cf_device_batch(const cf_device *d);
+int cf_device_cache_hit(const cf_device *d);
+/* milliseconds spent so far: [0] compile (probes, generation, build), [1] uploads,
+ * [2] kernels, [3] read-back */
+void cf_device_times(const cf_device *d, double ms[4]);
+void cf_device_free(cf_device *d);
+/* `chunkfill devices`: one line per OpenCL device (malloc'd; free()), or NULL. */
+char *cf_devices_list(cf_error *err);
+
 /* The node table, for listings: returns 0 past the last kind. */
 int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary);
 

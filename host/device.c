@@ -1,0 +1,265 @@
+/* device.c - chunk fills on an OpenCL device (the device backend's back half).
+ *
+ * cf_device_open: picks the device (clrt), runs the exactness probes, generates
+ * the program (emit.c), builds it through the binary cache, creates the kernels
+ * and the buffers for one batch. cf_device_fill: uploads the seed tables when
+ * the world changed (switching seeds never rebuilds the program), then per
+ * batch of chunks: chunk coordinates -> k_columns -> k_corners_<k> -> k_blocks ->
+ * read-back into the caller's buffer ([chunk][y][z][x], like the CPU). Times
+ * are kept per phase. Every OpenCL call is checked (clrt_check).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clrt.h"
+#include "emit.h"
+
+#define EXACT_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
+
+struct cf_device {
+    clrt rt;
+    const cf_program *prog;
+    int fn;
+    emit_layout lay;
+    char *src;
+    cl_program program;
+    cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP];
+    size_t batch;
+    cl_mem tab, chunks, col, corner, out;
+    size_t tablen;
+    const cf_world *bound;
+    int64_t bound_seed;
+    int noct, nlayers, nstacks; /* the table shape the program was generated for */
+    int cache_hit;
+    double ms[4];               /* compile, upload, kernels, read-back */
+    char name[300];
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void cf_device_free(cf_device *d)
+{
+    if (!d) return;
+    if (d->out) clReleaseMemObject(d->out);
+    if (d->corner) clReleaseMemObject(d->corner);
+    if (d->col) clReleaseMemObject(d->col);
+    if (d->chunks) clReleaseMemObject(d->chunks);
+    if (d->tab) clReleaseMemObject(d->tab);
+    if (d->kblocks) clReleaseKernel(d->kblocks);
+    for (int k = 0; k < EMIT_MAX_INTERP; k++)
+        if (d->kcorner[k]) clReleaseKernel(d->kcorner[k]);
+    if (d->kcol) clReleaseKernel(d->kcol);
+    if (d->program) clReleaseProgram(d->program);
+    clrt_close(&d->rt);
+    free(d->src);
+    free(d);
+}
+
+/* "opencl" (-1: the first GPU with fp64, else any device with fp64) or "opencl:N" */
+static int parse_spec(const char *spec, int *index)
+{
+    if (strcmp(spec, "opencl") == 0) return *index = -1, 0;
+    if (strncmp(spec, "opencl:", 7) != 0) return -1;
+    char *end;
+    long v = strtol(spec + 7, &end, 10);
+    if (end == spec + 7 || *end || v < 0 || v > 1000) return -1;
+    *index = (int)v;
+    return 0;
+}
+
+static cl_mem buffer(cf_device *d, cl_mem_flags fl, size_t bytes, const char *what, cf_error *err)
+{
+    cl_int e;
+    cl_mem m = clCreateBuffer(d->rt.ctx, fl, bytes ? bytes : 4, NULL, &e);
+    if (clrt_check(err, e, what)) return NULL;
+    return m;
+}
+
+cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p, int fn, size_t batch, cf_error *err)
+{
+    *out = NULL;
+    int index;
+    if (!spec || parse_spec(spec, &index) < 0)
+        return err_set(err, CF_ERR_ARG, "device '%s': expected cpu, opencl or opencl:N", spec ? spec : "");
+    if (!p || fn < 0 || fn >= p->noutputs) return err_set(err, CF_ERR_ARG, "cf_device_open: bad program or output");
+    cf_device *d = calloc(1, sizeof *d);
+    if (!d) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    d->prog = p;
+    d->fn = fn;
+    double t0 = now_ms();
+    cf_world *w0 = NULL;
+    if (clrt_open(&d->rt, index, err) != CF_OK) goto fail;
+    snprintf(d->name, sizeof d->name, "opencl:%d (%s, %s)", d->rt.info.index, d->rt.info.name, d->rt.info.platform);
+    if (clrt_probe_exact(&d->rt, EXACT_OPTIONS, err) != CF_OK) goto fail;
+    /* the program: seed-independent; table indices from a seed-0 binding */
+    if (cf_world_new(&w0, p, 0, err) != CF_OK) goto fail;
+    d->noct = w0->noct, d->nlayers = w0->nlayers, d->nstacks = w0->nstacks;
+    d->src = emit_program(p, w0, fn, &d->lay, err);
+    cf_world_free(w0);
+    if (!d->src) goto fail;
+    if (clrt_build(&d->rt, d->src, EXACT_OPTIONS, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
+    cl_int e;
+    d->kcol = clCreateKernel(d->program, "k_columns", &e);
+    if (clrt_check(err, e, "clCreateKernel(k_columns)")) goto fail;
+    d->kblocks = clCreateKernel(d->program, "k_blocks", &e);
+    if (clrt_check(err, e, "clCreateKernel(k_blocks)")) goto fail;
+    for (int k = 0; k < d->lay.ninterp; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "k_corners_%d", k);
+        d->kcorner[k] = clCreateKernel(d->program, name, &e);
+        if (clrt_check(err, e, "clCreateKernel(k_corners)")) goto fail;
+    }
+    /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
+     * GPU and 64 elsewhere */
+    size_t per_out = (size_t)p->height * 256 * sizeof(float);
+    size_t per_corner = d->lay.corners * sizeof(float), per_col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
+    size_t cap = d->rt.info.is_gpu ? 4096 : 64;
+    if (batch == 0) {
+        batch = cap;
+        uint64_t ma = d->rt.info.max_alloc ? d->rt.info.max_alloc : ((uint64_t)128 << 20);
+        while (batch > 1 && ((uint64_t)batch * per_out > ma || (uint64_t)batch * per_corner > ma || (uint64_t)batch * per_col > ma))
+            batch /= 2;
+    }
+    d->batch = batch;
+    if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
+    if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
+    if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
+    if (!(d->out = buffer(d, CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)", err))) goto fail;
+    d->ms[0] = now_ms() - t0;
+    *out = d;
+    return CF_OK;
+fail:
+    cf_device_free(d);
+    return err->status ? err->status : CF_ERR_DEVICE;
+}
+
+static cf_status upload_tables(cf_device *d, const cf_world *w, cf_error *err)
+{
+    if (w->noct != d->noct || w->nlayers != d->nlayers || w->nstacks != d->nstacks)
+        return err_set(err, CF_ERR_ARG, "seed tables do not have the program's shape (a world of another program?)");
+    if (d->tab && d->tablen != w->tablen) {
+        clReleaseMemObject(d->tab);
+        d->tab = NULL;
+    }
+    if (!d->tab) {
+        if (!(d->tab = buffer(d, CL_MEM_READ_ONLY, w->tablen, "clCreateBuffer(tables)", err))) return CF_ERR_DEVICE;
+        d->tablen = w->tablen;
+    }
+    if (CLRT_CHECK(err, clEnqueueWriteBuffer(d->rt.queue, d->tab, CL_TRUE, 0, w->tablen, w->tab, 0, NULL, NULL),
+                   "clEnqueueWriteBuffer(tables)"))
+        return CF_ERR_DEVICE;
+    d->bound = w;
+    d->bound_seed = w->seed;
+    return CF_OK;
+}
+
+static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)
+{
+    if (!d || !w || w->prog != d->prog || (n && (!chunks || !outp)))
+        return err_set(err, CF_ERR_ARG, "cf_device_fill: bad arguments (the world must bind the device's program)");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK, CF_MAX_CHUNK);
+    double t0 = now_ms();
+    if (d->bound != w || d->bound_seed != w->seed)
+        if (upload_tables(d, w, err) != CF_OK) return err->status;
+    d->ms[1] += now_ms() - t0;
+    float *out = outp;
+    size_t per = (size_t)d->prog->height * 256;
+    cl_int y0 = d->prog->min_y;
+    cl_command_queue q = d->rt.queue;
+    for (size_t done = 0; done < n;) {
+        cl_int b = (cl_int)(n - done < d->batch ? n - done : d->batch);
+        double a = now_ms();
+        if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->chunks, CL_TRUE, 0, (size_t)b * 2 * sizeof(int32_t), chunks + 2 * done,
+                                                 0, NULL, NULL), "clEnqueueWriteBuffer(chunks)"))
+            return CF_ERR_DEVICE;
+        double t1 = now_ms();
+        d->ms[1] += t1 - a;
+        size_t g;
+        cl_kernel k = d->kcol;
+        if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg"))
+            return CF_ERR_DEVICE;
+        g = round_up((size_t)b * 289, 64);
+        if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_columns)"))
+            return CF_ERR_DEVICE;
+        for (int c = 0; c < d->lay.ninterp; c++) {
+            k = d->kcorner[c];
+            if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg"))
+                return CF_ERR_DEVICE;
+            g = round_up((size_t)b * (size_t)d->lay.ncorner[c], 64);
+            if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                           "clEnqueueNDRangeKernel(k_corners)"))
+                return CF_ERR_DEVICE;
+        }
+        k = d->kblocks;
+        if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->out), "clSetKernelArg"))
+            return CF_ERR_DEVICE;
+        g = round_up((size_t)b * 256, 64);
+        if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_blocks)"))
+            return CF_ERR_DEVICE;
+        if (CLRT_CHECK(err, clFinish(q), "clFinish")) return CF_ERR_DEVICE;
+        double t2 = now_ms();
+        d->ms[2] += t2 - t1;
+        if (CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * sizeof(float), out + done * per, 0,
+                                                NULL, NULL), "clEnqueueReadBuffer(out)"))
+            return CF_ERR_DEVICE;
+        d->ms[3] += now_ms() - t2;
+        done += (size_t)b;
+    }
+    return CF_OK;
+}
+
+const char *cf_device_name(const cf_device *d) { return d ? d->name : ""; }
+size_t cf_device_batch(const cf_device *d) { return d ? d->batch : 0; }
+int cf_device_cache_hit(const cf_device *d) { return d ? d->cache_hit : 0; }
+
+void cf_device_times(const cf_device *d, double ms[4])
+{
+    for (int i = 0; i < 4; i++) ms[i] = d ? d->ms[i] : 0;
+}
+
+char *cf_devices_list(cf_error *err)
+{
+    clrt_devinfo info[64];
+    int n = clrt_list(info, 64, err);
+    if (n < 0) return NULL;
+    size_t cap = 512 + (size_t)(n < 64 ? n : 64) * 600;
+    char *s = malloc(cap);
+    if (!s) {
+        err_set(err, CF_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    size_t len = 0;
+    if (n == 0) len += (size_t)snprintf(s + len, cap - len, "no OpenCL device (install pocl-opencl-icd for a CPU device)\n");
+    for (int i = 0; i < n && i < 64; i++)
+        len += (size_t)snprintf(s + len, cap - len, "opencl:%d  %s  [%s, %s]  %s, fp64 %s, %u compute units, %llu MiB\n",
+                                info[i].index, info[i].name, info[i].platform, info[i].version,
+                                info[i].is_gpu ? "GPU" : "not a GPU", info[i].fp64 ? "yes" : "no", info[i].compute_units,
+                                (unsigned long long)(info[i].global_mem >> 20));
+    return s;
+}

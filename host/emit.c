@@ -1,0 +1,585 @@
+/* emit.c - OpenCL C generation from the fill plan (the device backend's front half).
+ *
+ * Input: a compiled program, the output to fill, and the table layout of a
+ * seed binding (stack and octave indices do not depend on the seed). Output: one
+ * OpenCL C source (malloc'd), independent of the seed, holding
+ *   - kernels/cf_math.h and kernels/cf_nodes.h (the leaf math the CPU uses too),
+ *   - one function per (node, path) that needs one: `interpolated`, slices,
+ *     find_top_surface and whatever they reach, as straight-line code,
+ *   - k_columns: every memoized 2-D node once per column of a chunk (17 x 17),
+ *   - k_corners_<n>: the input of interpolated node n at each cell corner,
+ *   - k_blocks: one work item per block column walks y upward, interpolating
+ *     like vanilla (z, x, then a float step per y) and evaluating the nodes above.
+ * Every node's code is preceded by a comment naming its source (file#pointer).
+ * Straight-line bodies compute each node once, eagerly (both sides of a choice:
+ * the values are the same, as nodes are pure).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf.h"
+#include "emit.h"
+
+/* ------------------------------------------------------------------ text */
+typedef struct sb {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sb;
+
+static void sbf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sbf(sb *b, const char *fmt, ...)
+{
+    if (b->oom) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)n + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+/* an exact float literal */
+static void flit(sb *b, float f)
+{
+    if (isinf(f)) sbf(b, f > 0 ? "INFINITY" : "(-INFINITY)");
+    else if (f != f) sbf(b, "NAN");
+    else sbf(b, "(%af)", (double)f);
+}
+static void dlit(sb *b, double d) { sbf(b, "(%a)", d); }
+
+/* a comment naming the node's source; the pointer may hold any text: keep it out of the comment syntax */
+static void src_text(sb *b, const char *s)
+{
+    for (; *s; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_.-/:~<>", c);
+        if (c == '*' || !ok) c = '?';
+        sbf(b, "%c", c);
+    }
+}
+static void src_comment(sb *b, const cf_node *n, const char *indent)
+{
+    sbf(b, "%s/* ", indent);
+    src_text(b, n->loc.file);
+    sbf(b, "#");
+    src_text(b, n->loc.ptr);
+    sbf(b, " */\n");
+}
+
+/* ------------------------------------------------------------------ context */
+enum { FN_NONE = 0, FN_WANTED = 1, FN_DONE = 2 };
+
+typedef struct gen {
+    const cf_program *p;
+    const cf_world *w;
+    sb out;   /* functions and kernels */
+    sb protos;
+    uint8_t *fn[3]; /* [mode] per node: a function f<mode>_<node> is wanted/emitted */
+    int *work, nwork;
+    uint8_t *mark;  /* scratch: nodes of the body being emitted */
+} gen;
+
+static const char mode_ch[3] = {'S', 'P', 'V'};
+
+static int is_special(const cf_node *n)
+{
+    return n->kind == NK_INTERPOLATED || n->kind == NK_FIND_TOP_SURFACE || n->kind == NK_SLICE;
+}
+static int is_lit(const gen *g, int id) { return (g->p->nodes[id].flags & NF_LITERAL) != 0; }
+
+static void want(gen *g, int mode, int id)
+{
+    if (g->fn[mode][id] == FN_NONE) {
+        g->fn[mode][id] = FN_WANTED;
+        g->work[g->nwork++] = mode * g->p->nnodes + id;
+        sbf(&g->protos, "static float f%c_%d(CF_TAB t, int x, int y, int z, int hv, int vmin);\n", mode_ch[mode], id);
+    }
+}
+
+/* the value expression of node n in `mode`, children as v<child> */
+static void expr(gen *g, sb *b, int mode, int id)
+{
+    const cf_program *p = g->p;
+    const cf_node *n = &p->nodes[id];
+    int *in = n->in;
+#define V(k) sbf(b, "v%d", in[k])
+    switch (n->kind) {
+    case NK_CONSTANT: case NK_BLEND_ALPHA: case NK_BLEND_OFFSET: case NK_BEARDIFIER: flit(b, n->f[0]); break;
+    case NK_ADD: sbf(b, "v%d + v%d", in[0], in[1]); break;
+    case NK_SUB: sbf(b, "v%d - v%d", in[0], in[1]); break;
+    case NK_MUL:
+        if (mode != MODE_VOLUME && !is_lit(g, in[0]) && !is_lit(g, in[1]))
+            sbf(b, "v%d == 0.0f ? 0.0f : v%d * v%d", in[0], in[0], in[1]);
+        else sbf(b, "v%d * v%d", in[0], in[1]);
+        break;
+    case NK_DIV:
+        if (is_lit(g, in[1])) {
+            sbf(b, "v%d * ", in[0]);
+            flit(b, 1.0f / p->nodes[in[1]].f[0]);
+        } else if (mode != MODE_VOLUME && !is_lit(g, in[0])) {
+            sbf(b, "v%d == 0.0f ? 0.0f : v%d / v%d", in[0], in[0], in[1]);
+        } else {
+            sbf(b, "v%d / v%d", in[0], in[1]);
+        }
+        break;
+    case NK_MIN:
+        if (mode == MODE_VOLUME) sbf(b, "v%d < v%d ? v%d : v%d", in[1], in[0], in[1], in[0]);
+        else sbf(b, "cf_jminf(v%d, v%d)", in[0], in[1]);
+        break;
+    case NK_MAX:
+        if (mode == MODE_VOLUME) sbf(b, "v%d > v%d ? v%d : v%d", in[1], in[0], in[1], in[0]);
+        else sbf(b, "cf_jmaxf(v%d, v%d)", in[0], in[1]);
+        break;
+    case NK_ABS: sbf(b, "cf_fabsf("), V(0), sbf(b, ")"); break;
+    case NK_NEGATE: sbf(b, "-"), V(0); break;
+    case NK_SQUARE: sbf(b, "v%d * v%d", in[0], in[0]); break;
+    case NK_CUBE: sbf(b, "(v%d * v%d) * v%d", in[0], in[0], in[0]); break;
+    case NK_SQRT: sbf(b, "(float)cf_sqrt((double)v%d)", in[0]); break;
+    case NK_RECIPROCAL: sbf(b, "1.0f / v%d", in[0]); break;
+    case NK_LOG: sbf(b, "(float)cf_log((double)v%d)", in[0]); break;
+    case NK_SIGN: sbf(b, "cf_signumf(v%d)", in[0]); break;
+    case NK_HALF_NEGATIVE: sbf(b, "v%d > 0.0f ? v%d : v%d * 0.5f", in[0], in[0], in[0]); break;
+    case NK_QUARTER_NEGATIVE: sbf(b, "v%d > 0.0f ? v%d : v%d * 0.25f", in[0], in[0], in[0]); break;
+    case NK_SQUEEZE: sbf(b, "cf_squeeze(v%d)", in[0]); break;
+    case NK_CLAMP:
+        sbf(b, "cf_clampf(v%d, ", in[0]), flit(b, n->f[0]), sbf(b, ", "), flit(b, n->f[1]), sbf(b, ")");
+        break;
+    case NK_FLOOR: case NK_ROUND: case NK_CEIL: case NK_TRUNCATE: {
+        int k = n->kind == NK_FLOOR ? 0 : n->kind == NK_ROUND ? 1 : n->kind == NK_CEIL ? 2 : 3;
+        int one = is_lit(g, in[1]) && p->nodes[in[1]].f[0] == 1.0f;
+        sbf(b, "cf_rounding(%d, v%d, v%d, %d)", k, in[0], in[1], one);
+        break;
+    }
+    case NK_POW: sbf(b, "cf_pow_node(v%d, v%d, %d)", in[0], in[1], is_lit(g, in[1])); break;
+    case NK_RANGE_CHOICE:
+        sbf(b, "(v%d >= ", in[0]), flit(b, n->f[0]), sbf(b, " && v%d < ", in[0]), flit(b, n->f[1]);
+        sbf(b, ") ? v%d : v%d", in[1], in[2]);
+        break;
+    case NK_INTERVAL_SELECT:
+        for (int i = 0; i < n->nfa; i++) sbf(b, "v%d < ", in[0]), flit(b, n->fa[i]), sbf(b, " ? v%d : ", in[1 + i]);
+        sbf(b, "v%d", in[n->nin - 1]);
+        break;
+    case NK_LERP:
+        sbf(b, "v%d == 0.0f ? v%d : v%d == 1.0f ? v%d : cf_lerpf(v%d, v%d, v%d)", in[0], in[1], in[0], in[2], in[0],
+            in[1], in[2]);
+        break;
+    case NK_GRADIENT: {
+        const char *c = n->i[0] == 0 ? "x" : n->i[0] == 1 ? "y" : "z";
+        sbf(b, "cf_gradient((long)%s, %dL, %dL, ", c, n->i[1], n->i[2]);
+        flit(b, n->f[0]), sbf(b, ", "), flit(b, n->f[1]), sbf(b, ", %d)", n->i[3]);
+        break;
+    }
+    case NK_DISTANCE_TO_POINT: sbf(b, "cf_distance(%d, %d, %d, x, y, z, %d)", n->i[0], n->i[1], n->i[2], n->i[3]); break;
+    case NK_SPLINE: {
+        int np = n->nfa / 2;
+        sbf(b, "cf_spline_value(spl%d, %d, v%d, si%d, sv%d[si%d < 0 ? 0 : si%d], sv%d[si%d >= 0 && si%d < %d ? si%d + 1 : 0])",
+            id, np, in[0], id, id, id, id, id, id, id, np - 1, id);
+        break;
+    }
+    case NK_NOISE: {
+        int s = g->w->noise_stack[n->noise];
+        int zx = is_lit(g, in[0]) && p->nodes[in[0]].f[0] == 0.0f && !signbit(p->nodes[in[0]].f[0]);
+        int zy = is_lit(g, in[1]) && p->nodes[in[1]].f[0] == 0.0f && !signbit(p->nodes[in[1]].f[0]);
+        int zz = is_lit(g, in[2]) && p->nodes[in[2]].f[0] == 0.0f && !signbit(p->nodes[in[2]].f[0]);
+        if (zx && zy && zz) {
+            if (mode == MODE_VOLUME) {
+                sbf(b, "cf_stack_volume(t, %d, x, y, z, ", s), dlit(b, n->d[0]), sbf(b, ", "), dlit(b, n->d[1]), sbf(b, ")");
+            } else {
+                sbf(b, "cf_stack_point(t, %d, (double)x * ", s), dlit(b, n->d[0]), sbf(b, ", (double)y * "), dlit(b, n->d[1]);
+                sbf(b, ", (double)z * "), dlit(b, n->d[0]), sbf(b, ")");
+            }
+        } else {
+            sbf(b, "cf_stack_point(t, %d, (double)x * ", s), dlit(b, n->d[0]), sbf(b, " + (double)v%d, (double)y * ", in[0]);
+            dlit(b, n->d[1]);
+            if (!zy) sbf(b, " + (double)v%d", in[1]);
+            sbf(b, ", (double)z * "), dlit(b, n->d[0]), sbf(b, " + (double)v%d)", in[2]);
+        }
+        break;
+    }
+    case NK_SHIFT_A: sbf(b, "cf_stack_point(t, %d, (double)x * 0.25, 0.0, (double)z * 0.25) * 4.0f", g->w->noise_stack[n->noise]); break;
+    case NK_SHIFT_B: sbf(b, "cf_stack_point(t, %d, (double)z * 0.25, (double)x * 0.25, 0.0) * 4.0f", g->w->noise_stack[n->noise]); break;
+    case NK_SHIFT:
+        sbf(b, "cf_stack_point(t, %d, (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f", g->w->noise_stack[n->noise]);
+        break;
+    case NK_OLD_BLENDED_NOISE:
+        sbf(b, "cf_blended(t, %d, ", g->w->node_stack[id]);
+        for (int k = 0; k < 4; k++) dlit(b, n->d[k]), sbf(b, ", ");
+        sbf(b, "x, y, z)");
+        break;
+    case NK_END_OUTER_ISLANDS: sbf(b, "cf_end_islands(t, %d, x, z)", g->w->islands); break;
+    case NK_CACHE: case NK_BLEND_DENSITY: V(0); break;
+    case NK_INTERPOLATED: case NK_FIND_TOP_SURFACE: case NK_SLICE:
+        want(g, mode, id);
+        sbf(b, "f%c_%d(t, x, y, z, hv, vmin)", mode_ch[mode], id);
+        break;
+    }
+#undef V
+}
+
+/* marks the nodes a straight-line body of root needs: stops at ext nodes and at
+ * special nodes (whose children their functions evaluate) */
+static void mark_body(gen *g, int root, const uint8_t *ext)
+{
+    const cf_program *p = g->p;
+    memset(g->mark, 0, (size_t)p->nnodes);
+    g->mark[root] = 1;
+    for (int i = root; i >= 0; i--) {
+        if (!g->mark[i] || (ext && ext[i])) continue;
+        const cf_node *n = &p->nodes[i];
+        if (is_special(n)) continue;
+        for (int k = 0; k < n->nin; k++) g->mark[n->in[k]] = 1;
+    }
+}
+
+/* emits `float v<N> = ...;` for every marked node (children first); ext nodes are
+ * assumed defined; returns 0 */
+static void body(gen *g, sb *b, int mode, int root, const uint8_t *ext, const char *ind)
+{
+    const cf_program *p = g->p;
+    mark_body(g, root, ext);
+    for (int i = 0; i <= root; i++) {
+        if (!g->mark[i] || (ext && ext[i])) continue;
+        const cf_node *n = &p->nodes[i];
+        src_comment(b, n, ind);
+        if (n->kind == NK_SPLINE) {
+            int np = n->nfa / 2;
+            sbf(b, "%sint si%d = cf_spline_index(spl%d, %d, v%d);\n", ind, i, i, np, n->in[0]);
+            sbf(b, "%sfloat sv%d[%d] = {", ind, i, np);
+            for (int k = 0; k < np; k++) sbf(b, "%sv%d", k ? ", " : "", n->in[1 + k]);
+            sbf(b, "};\n");
+        }
+        sbf(b, "%sfloat v%d = ", ind, i);
+        expr(g, b, mode, i);
+        sbf(b, ";\n");
+    }
+}
+
+/* the function f<mode>_<id>: straight-line for ordinary nodes; the special kinds' own logic */
+static void function(gen *g, int mode, int id)
+{
+    const cf_program *p = g->p;
+    const cf_node *n = &p->nodes[id];
+    sb *b = &g->out;
+    sbf(b, "\nstatic float f%c_%d(CF_TAB t, int x, int y, int z, int hv, int vmin)\n{\n", mode_ch[mode], id);
+    sbf(b, "    (void)x; (void)y; (void)z; (void)hv; (void)vmin;\n");
+    src_comment(b, n, "    ");
+    if (n->kind == NK_SLICE) {
+        int c = n->in[0];
+        want(g, mode, c);
+        const char *xs = n->i[0] == 0 ? "%d, y, z" : n->i[0] == 1 ? "x, %d, z" : "x, y, %d";
+        char args[64];
+        snprintf(args, sizeof args, xs, n->i[1]);
+        /* the child's function evaluates its own subgraph */
+        sbf(b, "    return f%c_%d(t, %s, hv, vmin);\n}\n", mode_ch[mode], c, args);
+        return;
+    }
+    if (n->kind == NK_FIND_TOP_SURFACE) {
+        int probe = mode == MODE_VOLUME ? MODE_POINT : mode;
+        want(g, mode, n->in[1]);
+        want(g, probe, n->in[0]);
+        sbf(b, "    float u = f%c_%d(t, x, 0, z, hv, vmin);\n", mode_ch[mode], n->in[1]);
+        sbf(b, "    int ch = %d, lower = %d;\n", n->i[1], n->i[0]);
+        sbf(b, "    int top = (int)((uint)cf_jfloor((double)(u / (float)ch)) * (uint)ch);\n");
+        sbf(b, "    if (top <= lower) return (float)lower;\n");
+        sbf(b, "    for (long yy = top; yy >= lower; yy -= ch)\n");
+        sbf(b, "        if (f%c_%d(t, x, (int)yy, z, hv, vmin) > 0.0f) return (float)yy;\n", mode_ch[probe], n->in[0]);
+        sbf(b, "    return (float)lower;\n}\n");
+        return;
+    }
+    if (n->kind == NK_INTERPOLATED) {
+        int c = n->in[0], w = n->i[0], h = n->i[1];
+        want(g, MODE_VOLUME, c);
+        sbf(b, "    int w = %d, h = %d;\n", w, h);
+        sbf(b, "    int ix = (int)cf_floormod(x, w), iy = (int)cf_floormod(y, h), iz = (int)cf_floormod(z, w);\n");
+        if (mode == MODE_POINT) {
+            want(g, MODE_POINT, c);
+            sbf(b, "    if (ix == 0 && iy == 0 && iz == 0) return fP_%d(t, x, y, z, hv, vmin);\n", c);
+        }
+        sbf(b, "    int x0 = x - ix, y0 = y - iy, z0 = z - iz;\n");
+        sbf(b, "    int cv = (int)cf_floordiv(hv ? vmin : y, h) * h;\n");
+        static const int d[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+        static const char *names[8] = {"v000", "v100", "v010", "v110", "v001", "v101", "v011", "v111"};
+        for (int k = 0; k < 8; k++)
+            sbf(b, "    float %s = fV_%d(t, x0 + %d, y0 + %d, z0 + %d, 1, cv);\n", names[k], c, d[k][0] * w, d[k][1] * h,
+                d[k][2] * w);
+        if (mode == MODE_VOLUME) {
+            sbf(b, "    float inv = 1.0f / (float)w, invy = 1.0f / (float)h;\n");
+            sbf(b, "    float az = (float)iz * inv, ax = (float)ix * inv;\n");
+            sbf(b, "    float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);\n");
+            sbf(b, "    float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);\n");
+            sbf(b, "    float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);\n");
+            sbf(b, "    float step = (b - a) * invy;\n");
+            sbf(b, "    int start = 0;\n");
+            sbf(b, "    if (hv) { long s0 = (long)vmin - y0; start = s0 < 0 ? 0 : s0 > iy ? iy : (int)s0; }\n");
+            sbf(b, "    float v = a + step * (float)start;\n");
+            sbf(b, "    for (int k = start; k < iy; k++) v = v + step;\n");
+            sbf(b, "    return v;\n}\n");
+        } else {
+            sbf(b, "    return cf_lerp3f((float)ix / (float)w, (float)iy / (float)h, (float)iz / (float)w, v000, v100, v010,"
+                   " v110, v001, v101, v011, v111);\n}\n");
+        }
+        return;
+    }
+    body(g, b, mode, id, NULL, "    ");
+    sbf(b, "    return v%d;\n}\n", id);
+}
+
+/* ------------------------------------------------------------------ program */
+
+/* the embedded kernels/ headers, without their #include lines */
+static void headers(sb *b)
+{
+    sbf(b, "%s\n", emit_header_math);
+    sbf(b, "%s\n", emit_header_nodes);
+}
+
+static void static_tables(gen *g, sb *b)
+{
+    const cf_program *p = g->p;
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *n = &p->nodes[i];
+        if (n->kind != NK_SPLINE) continue;
+        sbf(b, "__constant float spl%d[%d] = {", i, n->nfa);
+        for (int k = 0; k < n->nfa; k++) {
+            if (k) sbf(b, ", ");
+            flit(b, n->fa[k]);
+        }
+        sbf(b, "};\n");
+    }
+}
+
+char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
+{
+    gen g;
+    memset(&g, 0, sizeof g);
+    g.p = p;
+    g.w = w;
+    int n = p->nnodes, root = p->outputs[fn];
+    for (int m = 0; m < 3; m++) g.fn[m] = calloc((size_t)n + 1, 1);
+    g.work = malloc(sizeof(int) * (size_t)(3 * n + 1));
+    g.mark = calloc((size_t)n + 1, 1);
+    uint8_t *ext = calloc((size_t)n + 1, 1), *need = calloc((size_t)n + 1, 1);
+    int *cslot = malloc(sizeof(int) * ((size_t)n + 1));
+    sb ker = {0};
+    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !ext || !need || !cslot) goto nomem;
+
+    /* the interpolated nodes the block stage reads, and the 2-D memo nodes that block
+     * and corner bodies read (into the column buffer) */
+    memset(lay, 0, sizeof *lay);
+    lay->h = p->height;
+    mark_body(&g, root, NULL);
+    memcpy(need, g.mark, (size_t)n);
+    /* the block stage stops at interpolated nodes: their corners come from buffers */
+    for (int i = n - 1; i >= 0; i--) {
+        if (!need[i]) continue;
+        const cf_node *nd = &p->nodes[i];
+        if (nd->kind == NK_INTERPOLATED) {
+            if (lay->ninterp >= EMIT_MAX_INTERP) {
+                err_set(err, CF_ERR_LIMIT, "the device backend handles at most %d interpolated nodes in a fill", EMIT_MAX_INTERP);
+                goto fail;
+            }
+            lay->interp[lay->ninterp++] = i;
+        }
+    }
+    for (int i = 0; i < n; i++) cslot[i] = -1;
+    /* column nodes: 2-D memo nodes reached from the block body or a corner body */
+    uint8_t *reach = calloc((size_t)n + 1, 1);
+    if (!reach) goto nomem;
+    for (int k = 0; k < lay->ninterp; k++) reach[p->nodes[lay->interp[k]].in[0]] = 1;
+    reach[root] = 1;
+    for (int i = n - 1; i >= 0; i--) {
+        if (!reach[i]) continue;
+        const cf_node *nd = &p->nodes[i];
+        if (p->memo[i] == MEMO_COLUMN) {
+            if (cslot[i] < 0) cslot[i] = lay->ncol++;
+            continue; /* its subgraph runs in k_columns */
+        }
+        if (is_special(nd)) continue;
+        for (int k = 0; k < nd->nin; k++) reach[nd->in[k]] = 1;
+    }
+    free(reach);
+    for (int i = 0; i < n; i++) ext[i] = cslot[i] >= 0 || (p->nodes[i].kind == NK_INTERPOLATED && need[i]);
+
+    sbf(&ker, "/* chunkfill: generated OpenCL C for %s, output %s (seed-independent) */\n", p->settings_id,
+        p->output_names[fn]);
+    headers(&ker);
+    static_tables(&g, &ker);
+
+    /* k_columns: column q of chunk c at (x0 + q % 17, z0 + q / 17) */
+    sb *o = &g.out;
+    sbf(o, "\n__kernel void k_columns(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global float *col)\n{\n");
+    sbf(o, "    int gid = get_global_id(0), c = gid / 289, q = gid %% 289;\n");
+    sbf(o, "    if (c >= nchunks) return;\n");
+    sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
+    sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
+    {
+        /* one straight-line body for every column node: shared subgraphs run once */
+        int top = -1;
+        uint8_t *all = calloc((size_t)n + 1, 1);
+        if (!all) goto nomem;
+        for (int i = 0; i < n; i++)
+            if (cslot[i] >= 0) {
+                mark_body(&g, i, NULL);
+                for (int j = 0; j <= i; j++) all[j] |= g.mark[j];
+                top = i;
+            }
+        memcpy(g.mark, all, (size_t)n);
+        free(all);
+        for (int i = 0; i <= top; i++) {
+            if (!g.mark[i]) continue;
+            const cf_node *nd = &p->nodes[i];
+            src_comment(o, nd, "    ");
+            if (nd->kind == NK_SPLINE) {
+                int np = nd->nfa / 2;
+                sbf(o, "    int si%d = cf_spline_index(spl%d, %d, v%d);\n", i, i, np, nd->in[0]);
+                sbf(o, "    float sv%d[%d] = {", i, np);
+                for (int k = 0; k < np; k++) sbf(o, "%sv%d", k ? ", " : "", nd->in[1 + k]);
+                sbf(o, "};\n");
+            }
+            sbf(o, "    float v%d = ", i);
+            expr(&g, o, MODE_VOLUME, i);
+            sbf(o, ";\n");
+            if (cslot[i] >= 0) sbf(o, "    col[(c * %d + %d) * 289 + q] = v%d;\n", lay->ncol ? lay->ncol : 1, cslot[i], i);
+        }
+    }
+    sbf(o, "}\n");
+
+    /* column values read by a body at (x, z) of chunk c (x0, z0): in the 17 x 17 grid, or computed */
+#define COLREADS(IND)                                                                                                  \
+    for (int i = 0; i < n; i++) {                                                                                      \
+        if (cslot[i] < 0 || !g.mark[i]) continue;                                                                      \
+        want(&g, MODE_VOLUME, i);                                                                                      \
+        sbf(o, IND "float v%d = (x - x0) >= 0 && (x - x0) <= 16 && (z - z0) >= 0 && (z - z0) <= 16"                    \
+                   " ? col[(c * %d + %d) * 289 + (z - z0) * 17 + (x - x0)] : fV_%d(t, x, y, z, hv, vmin);\n",          \
+            i, lay->ncol ? lay->ncol : 1, cslot[i], i);                                                                \
+    }
+
+    /* k_corners_<k>: the input of interpolated node k at corner q of chunk c */
+    for (int k = 0; k < lay->ninterp; k++) {
+        int id = lay->interp[k];
+        const cf_node *nd = &p->nodes[id];
+        int w = nd->i[0], h = nd->i[1];
+        int ncx = 16 % w == 0 ? 16 / w + 1 : 16 / w + 2, ncz = ncx;
+        int ncy = (p->height % h == 0 && p->min_y % h == 0) ? p->height / h + 1 : p->height / h + 2;
+        lay->ncx[k] = ncx, lay->ncy[k] = ncy;
+        lay->ncorner[k] = ncx * ncy * ncz;
+        lay->corner_off[k] = lay->corners;
+        lay->corners += (size_t)lay->ncorner[k];
+        sbf(o, "\n/* corners of interpolated node %d, cell %d x %d x %d */\n", id, w, h, w);
+        src_comment(o, nd, "");
+        sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
+               " __global float *corner)\n{\n", k);
+        sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
+        sbf(o, "    if (c >= nchunks) return;\n");
+        sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
+        sbf(o, "    int cx0 = (int)cf_floordiv(x0, %d), cy0 = (int)cf_floordiv(y0, %d), cz0 = (int)cf_floordiv(z0, %d);\n", w, h, w);
+        sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
+        sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
+        sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
+        mark_body(&g, nd->in[0], ext);
+        COLREADS("    ")
+        body(&g, o, MODE_VOLUME, nd->in[0], ext, "    ");
+        /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
+        sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n}\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
+    }
+
+    /* k_blocks: block column (x, z) of chunk c walks y upward */
+    sbf(o, "\n__kernel void k_blocks(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
+           " __global const float *corner, __global float *out)\n{\n");
+    sbf(o, "    int gid = get_global_id(0), c = gid / 256, q = gid %% 256;\n");
+    sbf(o, "    if (c >= nchunks) return;\n");
+    sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16, x = x0 + q %% 16, z = z0 + q / 16;\n");
+    sbf(o, "    int hv = 1, vmin = y0;\n");
+    mark_body(&g, root, ext);
+    COLREADS("    ")
+    for (int k = 0; k < lay->ninterp; k++) {
+        int id = lay->interp[k];
+        const cf_node *nd = &p->nodes[id];
+        int w = nd->i[0], h = nd->i[1];
+        sbf(o, "    /* interpolated node %d */\n", id);
+        sbf(o, "    int ix%d = (int)cf_floormod(x, %d), iz%d = (int)cf_floormod(z, %d);\n", k, w, k, w);
+        sbf(o, "    int ci%d = (int)(cf_floordiv(x, %d) - cf_floordiv(x0, %d)), ck%d = (int)(cf_floordiv(z, %d) - cf_floordiv(z0, %d));\n",
+            k, w, w, k, w, w);
+        sbf(o, "    int iy%d = (int)cf_floormod(y0, %d), cj%d = 0;\n", k, h, k);
+        sbf(o, "    float ax%d = (float)ix%d * (1.0f / (float)%d), az%d = (float)iz%d * (1.0f / (float)%d);\n", k, k, w, k, k, w);
+        sbf(o, "    __global const float *cb%d = corner + (size_t)nchunks * %zu + (size_t)c * %d;\n", k, lay->corner_off[k], lay->ncorner[k]);
+        sbf(o, "    float run%d = 0.0f, stp%d = 0.0f;\n", k, k);
+    }
+    sbf(o, "    for (int yi = 0; yi < %d; yi++) {\n", p->height);
+    sbf(o, "        int y = y0 + yi;\n");
+    for (int k = 0; k < lay->ninterp; k++) {
+        int id = lay->interp[k];
+        const cf_node *nd = &p->nodes[id];
+        int h = nd->i[1], ncx = lay->ncx[k], ncy = lay->ncy[k];
+        sbf(o, "        if (yi == 0 || iy%d == 0) {\n", k);
+        sbf(o, "            __global const float *c0 = cb%d + (ck%d * %d + cj%d) * %d + ci%d;\n", k, k, ncy, k, ncx, k);
+        sbf(o, "            float v000 = c0[0], v100 = c0[1], v010 = c0[%d], v110 = c0[%d];\n", ncx, ncx + 1);
+        sbf(o, "            float v001 = c0[%d], v101 = c0[%d], v011 = c0[%d], v111 = c0[%d];\n", ncx * ncy, ncx * ncy + 1,
+            ncx * ncy + ncx, ncx * ncy + ncx + 1);
+        sbf(o, "            float v00 = cf_lerpf(az%d, v000, v001), v01 = cf_lerpf(az%d, v010, v011);\n", k, k);
+        sbf(o, "            float v10 = cf_lerpf(az%d, v100, v101), v11 = cf_lerpf(az%d, v110, v111);\n", k, k);
+        sbf(o, "            float a = cf_lerpf(ax%d, v00, v10), b = cf_lerpf(ax%d, v01, v11);\n", k, k);
+        sbf(o, "            stp%d = (b - a) * (1.0f / (float)%d);\n", k, h);
+        sbf(o, "            run%d = a + stp%d * (float)iy%d;\n", k, k, k);
+        sbf(o, "        } else {\n            run%d = run%d + stp%d;\n        }\n", k, k, k);
+        sbf(o, "        float v%d = run%d;\n", id, k);
+        sbf(o, "        if (++iy%d == %d) iy%d = 0, cj%d++;\n", k, h, k, k);
+    }
+    body(&g, o, MODE_VOLUME, root, ext, "        ");
+    sbf(o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = v%d;\n", p->height, root);
+    sbf(o, "    }\n}\n");
+#undef COLREADS
+
+    /* the functions the bodies asked for (and those they ask for in turn) */
+    sb kernels = g.out;
+    memset(&g.out, 0, sizeof g.out);
+    for (int i = 0; i < g.nwork; i++) {
+        int m = g.work[i] / n, id = g.work[i] % n;
+        if (g.fn[m][id] == FN_DONE) continue;
+        g.fn[m][id] = FN_DONE;
+        function(&g, m, id);
+    }
+    sbf(&ker, "\n/* prototypes */\n");
+    if (g.protos.s) sbf(&ker, "%s", g.protos.s);
+    if (g.out.s) sbf(&ker, "%s", g.out.s);
+    if (kernels.s) sbf(&ker, "%s", kernels.s);
+    if (ker.oom || g.out.oom || kernels.oom || g.protos.oom) {
+        free(kernels.s);
+        goto nomem;
+    }
+    free(kernels.s);
+    free(g.out.s);
+    free(g.protos.s);
+    for (int m = 0; m < 3; m++) free(g.fn[m]);
+    free(g.work), free(g.mark), free(ext), free(need), free(cslot);
+    return ker.s;
+nomem:
+    err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
+fail:
+    free(ker.s);
+    free(g.out.s);
+    free(g.protos.s);
+    for (int m = 0; m < 3; m++) free(g.fn[m]);
+    free(g.work), free(g.mark), free(ext), free(need), free(cslot);
+    return NULL;
+}
