@@ -346,11 +346,15 @@ static void function(gen *g, int mode, int id)
 
 /* ------------------------------------------------------------------ program */
 
+int emit_test_break;
+
 /* the embedded kernels/ headers, without their #include lines */
 static void headers(sb *b)
 {
     sbf(b, "%s\n", emit_header_math);
     sbf(b, "%s\n", emit_header_nodes);
+    if (emit_test_break) /* a deliberately inexact program (tests): the generated lerps fused */
+        sbf(b, "#define cf_lerpf(t, a, b) fma((t), (b) - (a), (a))\n");
 }
 
 static void static_tables(gen *g, sb *b)

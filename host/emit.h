@@ -23,6 +23,10 @@ typedef struct emit_layout {
  * source, or NULL with err set. */
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err);
 
+/* tests only: when set, the generated program fuses the lerps (fma), a
+ * deliberately wrong kernel that `check` must catch */
+extern int emit_test_break;
+
 /* kernels/cf_math.h and kernels/cf_nodes.h as text (generated at build time) */
 extern const char emit_header_math[];
 extern const char emit_header_nodes[];
