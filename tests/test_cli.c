@@ -4,18 +4,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+/* temporary names are unique per call: tests run in parallel (and the plain and
+ * sanitizer suites may run at once), so no two may share a file */
+static char tmpbuf[8][512];
+static int tmpn;
+static const char *T(const char *fmt)
+{
+    char base[64] = "/tmp/cf-test-XXXXXX";
+    int fd = mkstemp(base); /* reserves a unique base name */
+    cr_assert_geq(fd, 0);
+    close(fd);
+    char *b = tmpbuf[tmpn++ % 8];
+    char tail[256];
+    snprintf(tail, sizeof tail, fmt, 0);
+    const char *slash = strrchr(tail, '/');
+    snprintf(b, 512, "%s-%s", base, slash ? slash + 1 : tail);
+    return b;
+}
 
 /* runs a shell command; captures stdout and stderr; returns the exit status */
 static int run(const char *args, char *out, size_t n, char *err, size_t m)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>/tmp/cf-cli-err.txt", CF_BINARY, args);
+    const char *ef = T("/tmp/cf-cli-err-%d.txt");
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s", CF_BINARY, args, ef);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     size_t len = fread(out, 1, n - 1, p);
     out[len] = 0;
     int st = pclose(p);
-    FILE *e = fopen("/tmp/cf-cli-err.txt", "r");
+    FILE *e = fopen(ef, "r");
     len = e ? fread(err, 1, m - 1, e) : 0;
     err[len] = 0;
     if (e) fclose(e);
@@ -50,22 +70,27 @@ Test(cli, text_seed_is_its_java_hash)
 }
 Test(cli, points_file)
 {
-    FILE *f = fopen("/tmp/cf-cli-points.txt", "w");
+    const char *pf = T("/tmp/cf-cli-points-%d.txt");
+    FILE *f = fopen(pf, "w");
     fputs("# x y z\n1 2 3\n\n-4 5 -6  # a comment\n", f);
     fclose(f);
-    char out[4096], err[4096];
-    cr_assert_eq(run("sample --seed 1 --function router:final_density --points /tmp/cf-cli-points.txt", out, sizeof out, err, sizeof err), 0, "%s", err);
+    char out[4096], err[4096], args[1024];
+    snprintf(args, sizeof args, "sample --seed 1 --function router:final_density --points %s", pf);
+    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert_eq(lines(out), 2);
     cr_assert(strncmp(out, "1 2 3 ", 6) == 0);
 }
 Test(cli, bad_points_file_names_the_line)
 {
-    FILE *f = fopen("/tmp/cf-cli-points.txt", "w");
+    const char *pf = T("/tmp/cf-cli-points-%d.txt");
+    FILE *f = fopen(pf, "w");
     fputs("1 2 3\n4 five 6\n", f);
     fclose(f);
-    char out[4096], err[4096];
-    cr_assert_eq(run("sample --seed 1 --function router:final_density --points /tmp/cf-cli-points.txt", out, sizeof out, err, sizeof err), 1);
-    cr_assert(strstr(err, "/tmp/cf-cli-points.txt:2: expected three integers"), "%s", err);
+    char out[4096], err[4096], args[1024], want[600];
+    snprintf(args, sizeof args, "sample --seed 1 --function router:final_density --points %s", pf);
+    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 1);
+    snprintf(want, sizeof want, "%s:2: expected three integers", pf);
+    cr_assert(strstr(err, want), "%s", err);
     cr_assert_eq(lines(err), 1);
     cr_assert_eq(out[0], 0);
 }

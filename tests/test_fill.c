@@ -9,6 +9,25 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+/* temporary names are unique per call: tests run in parallel (and the plain and
+ * sanitizer suites may run at once), so no two may share a file */
+static char tmpbuf[8][512];
+static int tmpn;
+static const char *T(const char *fmt)
+{
+    char base[64] = "/tmp/cf-test-XXXXXX";
+    int fd = mkstemp(base); /* reserves a unique base name */
+    cr_assert_geq(fd, 0);
+    close(fd);
+    char *b = tmpbuf[tmpn++ % 8];
+    char tail[256];
+    snprintf(tail, sizeof tail, fmt, 0);
+    const char *slash = strrchr(tail, '/');
+    snprintf(b, 512, "%s-%s", base, slash ? slash + 1 : tail);
+    return b;
+}
 
 #include "cf.h"
 
@@ -281,9 +300,10 @@ Test(plan, buffers_equal_pointwise_volume_path)
 static int run(const char *args, char *err, size_t m)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>/tmp/cf-fill-err.txt >/dev/null", CF_BINARY, args);
+    const char *ef = T("/tmp/cf-fill-err-%d.txt");
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s >/dev/null", CF_BINARY, args, ef);
     int st = system(cmd);
-    FILE *e = fopen("/tmp/cf-fill-err.txt", "r");
+    FILE *e = fopen(ef, "r");
     size_t len = e ? fread(err, 1, m - 1, e) : 0;
     err[len] = 0;
     if (e) fclose(e);
@@ -293,9 +313,12 @@ static int run(const char *args, char *err, size_t m)
 Test(fill_cli, writes_npy_atomically)
 {
     char err[4096];
-    remove("/tmp/cf-fill-test.npy");
-    cr_assert_eq(run("fill --seed 3 --chunks 0,0:1,1 --threads 2 --out /tmp/cf-fill-test.npy", err, sizeof err), 0, "%s", err);
-    FILE *f = fopen("/tmp/cf-fill-test.npy", "rb");
+    const char *np = T("/tmp/cf-fill-test-%d.npy");
+    char args[1024];
+    remove(np);
+    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --threads 2 --out %s", np);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    FILE *f = fopen(np, "rb");
     cr_assert_not_null(f);
     unsigned char h[10];
     cr_assert_eq(fread(h, 1, 10, f), 10u);
@@ -319,7 +342,7 @@ Test(fill_cli, writes_npy_atomically)
     int32_t c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
     float *v = malloc(sizeof(float) * 4 * 384 * 256), *u = malloc(sizeof(float) * 4 * 384 * 256);
     cr_assert_eq(cf_fill_chunks(w, 0, 4, c, v, 0, NULL), CF_OK);
-    f = fopen("/tmp/cf-fill-test.npy", "rb");
+    f = fopen(np, "rb");
     fseek(f, 10 + hl, SEEK_SET);
     cr_assert_eq(fread(u, sizeof(float), 4 * 384 * 256, f), 4u * 384 * 256);
     fclose(f);
@@ -328,25 +351,25 @@ Test(fill_cli, writes_npy_atomically)
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
-    remove("/tmp/cf-fill-test.npy");
+    remove(np);
 }
 Test(fill_cli, bad_ranges)
 {
     char err[4096];
-    cr_assert_eq(run("fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert_eq(run("fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
     cr_assert(strstr(err, "out of range"), "%s", err);
-    cr_assert_eq(run("fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert_eq(run("fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
     cr_assert(strstr(err, "must not be below"), "%s", err);
-    cr_assert_eq(run("fill --seed 1 --chunks -134217727,-134217727:134217727,134217727 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert_eq(run("fill --seed 1 --chunks -134217727,-134217727:134217727,134217727 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
     cr_assert(strstr(err, "more than --max-chunks"), "%s", err);
-    cr_assert_eq(run("fill --seed 1 --chunks 0,0:x --out /tmp/cf-x.npy", err, sizeof err), 2);
+    cr_assert_eq(run("fill --seed 1 --chunks 0,0:x --out /tmp/cf-x-never-written.npy", err, sizeof err), 2);
     struct stat st;
-    cr_assert_neq(stat("/tmp/cf-x.npy", &st), 0);
+    cr_assert_neq(stat("/tmp/cf-x-never-written.npy", &st), 0);
 }
 Test(fill_cli, missing_settings)
 {
     char err[4096];
-    cr_assert_eq(run("fill --seed 1 --settings minecraft:nowhere --chunks 0,0 --out /tmp/cf-x.npy", err, sizeof err), 1);
+    cr_assert_eq(run("fill --seed 1 --settings minecraft:nowhere --chunks 0,0 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
     cr_assert(strstr(err, "minecraft:nowhere: no such noise settings"), "%s", err);
 }
 Test(fill_cli, unwritable_output_leaves_nothing)
@@ -358,7 +381,12 @@ Test(fill_cli, unwritable_output_leaves_nothing)
     for (char *c = err; *c; c++) lines += *c == '\n';
     cr_assert_eq(lines, 1);
     /* a failure after the file was opened removes the temporary file */
-    cr_assert_eq(system("mkdir -p /tmp/cf-fill-dir && rm -f /tmp/cf-fill-dir/*"), 0);
-    cr_assert_eq(run("fill --seed 1 --function minecraft:none --chunks 0,0 --out /tmp/cf-fill-dir/x.npy", err, sizeof err), 1);
-    cr_assert_eq(system("test -z \"$(ls -A /tmp/cf-fill-dir)\""), 0, "a file was left behind");
+    const char *dir = T("/tmp/cf-fill-dir-%d");
+    char cmd[1200], args[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(args, sizeof args, "fill --seed 1 --function minecraft:none --chunks 0,0 --out %s/x.npy", dir);
+    cr_assert_eq(run(args, err, sizeof err), 1);
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\" && rmdir %s", dir, dir);
+    cr_assert_eq(system(cmd), 0, "a file was left behind");
 }
