@@ -1,10 +1,14 @@
 /* bench_fill.c - chunk fill speed of the CPU reference.
  *
  * usage: bench_fill [--pack PATH]... [--settings ID] [--seed N] [--chunks N] [--warmup N] [--threads N]
+ *                   [--device opencl[:N]] [--batch N]
  * Fills the same chunks as the oracle's `bench` mode (chunk i at (1000+7i, -500+5i),
  * the first --warmup not counted) one at a time on one thread and reports the
  * median, min and max ms per chunk; then fills them all at once on --threads
- * threads (default: all cores) and reports chunks/s. Prints one JSON line.
+ * threads (default: all cores) and reports chunks/s. With --device, fills the
+ * chunks (after one warm-up batch of the same size) on the device and reports
+ * chunks/s with the time split into compile, upload, kernels and read-back, and
+ * the CPU's all-threads figure from the same run for the ratio. Prints one JSON line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +33,8 @@ int main(int argc, char **argv)
 {
     const char *packs[16];
     int npacks = 0, nchunks = 20, warm = 3, threads = 0;
-    const char *settings = "minecraft:overworld", *seedtext = "0";
+    const char *settings = "minecraft:overworld", *seedtext = "0", *device = NULL;
+    long batch = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--pack") && npacks < 16) packs[npacks++] = argv[i + 1];
         else if (!strcmp(argv[i], "--settings")) settings = argv[i + 1];
@@ -37,6 +42,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--chunks")) nchunks = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--warmup")) warm = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--threads")) threads = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--device")) device = argv[i + 1];
+        else if (!strcmp(argv[i], "--batch")) batch = atol(argv[i + 1]);
         else return fprintf(stderr, "bench_fill: unknown option %s\n", argv[i]), 2;
     }
     if (nchunks < 1 || warm < 0) return fprintf(stderr, "bench_fill: bad counts\n"), 2;
@@ -54,6 +61,35 @@ int main(int argc, char **argv)
     double t2 = now_ms();
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
+    if (device) {
+        cf_device *dev;
+        double a0 = now_ms();
+        if (cf_device_open(&dev, device, pg, 0, (size_t)batch, &err)) goto fail;
+        double a1 = now_ms();
+        int32_t *c = malloc(sizeof(int32_t) * 4 * (size_t)nchunks);
+        for (int i = 0; i < 2 * nchunks; i++) c[2 * i] = 1000 + 7 * i, c[2 * i + 1] = -500 + 5 * i;
+        float *out = malloc(sizeof(float) * (size_t)height * 256 * (size_t)nchunks);
+        /* warm-up: the first launch of each kernel pays for driver-side compilation */
+        if (cf_device_fill(dev, w, (size_t)nchunks, c + 2 * nchunks, out, &err)) goto fail;
+        double t[4], u[4];
+        cf_device_times(dev, t);
+        double b0 = now_ms();
+        if (cf_device_fill(dev, w, (size_t)nchunks, c, out, &err)) goto fail;
+        double b1 = now_ms();
+        cf_device_times(dev, u);
+        int nt = threads > 0 ? threads : cf_cpu_count();
+        double c0 = now_ms();
+        if (cf_fill_chunks(w, 0, (size_t)nchunks, c, out, nt, &err)) goto fail;
+        double c1 = now_ms();
+        double gps = nchunks / ((b1 - b0) / 1e3), cps = nchunks / ((c1 - c0) / 1e3);
+        printf("{\"settings\": \"%s\", \"device\": \"%s\", \"chunks\": %d, \"batch\": %zu, \"open_ms\": %.0f,"
+               " \"program_from_cache\": %d, \"device_chunks_per_s\": %.1f, \"upload_ms\": %.2f, \"kernels_ms\": %.1f,"
+               " \"read_ms\": %.1f, \"cpu_threads\": %d, \"cpu_chunks_per_s\": %.1f, \"device_over_cpu\": %.3f}\n",
+               settings, cf_device_name(dev), nchunks, cf_device_batch(dev), a1 - a0, cf_device_cache_hit(dev), gps,
+               u[1] - t[1], u[2] - t[2], u[3] - t[3], nt, cps, gps / cps);
+        cf_device_free(dev);
+        return 0;
+    }
     int total = warm + nchunks;
     int32_t *c = malloc(sizeof(int32_t) * 2 * (size_t)total);
     for (int i = 0; i < total; i++) c[2 * i] = 1000 + 7 * i, c[2 * i + 1] = -500 + 5 * i;

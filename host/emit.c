@@ -251,27 +251,126 @@ static void mark_body(gen *g, int root, const uint8_t *ext)
     }
 }
 
-/* emits `float v<N> = ...;` for every marked node (children first); ext nodes are
- * assumed defined; returns 0 */
-static void body(gen *g, sb *b, int mode, int root, const uint8_t *ext, const char *ind)
+/* Lazy straight-line code: a node is emitted where it is first needed, inside the
+ * branch of a choice (range_choice, interval_select, lerp with alpha 0 or 1, the
+ * point path's mul by 0) that needs it, as vanilla evaluates it; a value already
+ * defined in an enclosing block is reused. */
+typedef struct lazy {
+    gen *g;
+    sb *b;
+    int mode;
+    const uint8_t *ext;
+    int depth;
+    int *defd;  /* per node: block depth where v<N> is defined, or -1 */
+    int *stack; /* defined nodes, innermost last */
+    int nstack;
+} lazy;
+
+static void ind(lazy *L)
+{
+    for (int i = 0; i < L->depth; i++) sbf(L->b, "    ");
+}
+static void define(lazy *L, int id)
+{
+    L->defd[id] = L->depth;
+    L->stack[L->nstack++] = id;
+}
+static void open_block(lazy *L) { L->depth++; }
+static void close_block(lazy *L)
+{
+    while (L->nstack > 0 && L->defd[L->stack[L->nstack - 1]] == L->depth) L->defd[L->stack[--L->nstack]] = -1;
+    L->depth--;
+}
+
+static void lazy_node(lazy *L, int id)
+{
+    gen *g = L->g;
+    const cf_program *p = g->p;
+    if ((L->ext && L->ext[id]) || L->defd[id] >= 0) return;
+    const cf_node *n = &p->nodes[id];
+    sb *b = L->b;
+    int *in = n->in;
+    int branch = 0;
+    if (n->kind == NK_RANGE_CHOICE) {
+        lazy_node(L, in[0]);
+        ind(L), src_comment(b, n, "");
+        ind(L), sbf(b, "float v%d;\n", id);
+        ind(L), sbf(b, "if (v%d >= ", in[0]), flit(b, n->f[0]), sbf(b, " && v%d < ", in[0]), flit(b, n->f[1]), sbf(b, ") {\n");
+        open_block(L), lazy_node(L, in[1]), ind(L), sbf(b, "v%d = v%d;\n", id, in[1]), close_block(L);
+        ind(L), sbf(b, "} else {\n");
+        open_block(L), lazy_node(L, in[2]), ind(L), sbf(b, "v%d = v%d;\n", id, in[2]), close_block(L);
+        ind(L), sbf(b, "}\n");
+        branch = 1;
+    } else if (n->kind == NK_INTERVAL_SELECT) {
+        lazy_node(L, in[0]);
+        ind(L), src_comment(b, n, "");
+        ind(L), sbf(b, "float v%d;\n", id);
+        for (int i = 0; i < n->nfa; i++) {
+            ind(L), sbf(b, "%sif (v%d < ", i ? "} else " : "", in[0]), flit(b, n->fa[i]), sbf(b, ") {\n");
+            open_block(L), lazy_node(L, in[1 + i]), ind(L), sbf(b, "v%d = v%d;\n", id, in[1 + i]), close_block(L);
+        }
+        ind(L), sbf(b, "%s\n", n->nfa ? "} else {" : "{");
+        open_block(L), lazy_node(L, in[n->nin - 1]), ind(L), sbf(b, "v%d = v%d;\n", id, in[n->nin - 1]), close_block(L);
+        ind(L), sbf(b, "}\n");
+        branch = 1;
+    } else if (n->kind == NK_LERP) {
+        lazy_node(L, in[0]);
+        ind(L), src_comment(b, n, "");
+        ind(L), sbf(b, "float v%d;\n", id);
+        ind(L), sbf(b, "if (v%d == 0.0f) {\n", in[0]);
+        open_block(L), lazy_node(L, in[1]), ind(L), sbf(b, "v%d = v%d;\n", id, in[1]), close_block(L);
+        ind(L), sbf(b, "} else if (v%d == 1.0f) {\n", in[0]);
+        open_block(L), lazy_node(L, in[2]), ind(L), sbf(b, "v%d = v%d;\n", id, in[2]), close_block(L);
+        ind(L), sbf(b, "} else {\n");
+        open_block(L), lazy_node(L, in[1]), lazy_node(L, in[2]);
+        ind(L), sbf(b, "v%d = cf_lerpf(v%d, v%d, v%d);\n", id, in[0], in[1], in[2]), close_block(L);
+        ind(L), sbf(b, "}\n");
+        branch = 1;
+    } else if (n->kind == NK_MUL && L->mode != MODE_VOLUME && !is_lit(g, in[0]) && !is_lit(g, in[1])) {
+        lazy_node(L, in[0]);
+        ind(L), src_comment(b, n, "");
+        ind(L), sbf(b, "float v%d = 0.0f;\n", id);
+        ind(L), sbf(b, "if (v%d != 0.0f) {\n", in[0]);
+        open_block(L), lazy_node(L, in[1]), ind(L), sbf(b, "v%d = v%d * v%d;\n", id, in[0], in[1]), close_block(L);
+        ind(L), sbf(b, "}\n");
+        branch = 1;
+    }
+    if (branch) {
+        define(L, id);
+        return;
+    }
+    if (!is_special(n))
+        for (int k = 0; k < n->nin; k++) lazy_node(L, in[k]);
+    ind(L), src_comment(b, n, "");
+    if (n->kind == NK_SPLINE) {
+        int np = n->nfa / 2;
+        ind(L), sbf(b, "int si%d = cf_spline_index(spl%d, %d, v%d);\n", id, id, np, in[0]);
+        ind(L), sbf(b, "float sv%d[%d] = {", id, np);
+        for (int k = 0; k < np; k++) sbf(b, "%sv%d", k ? ", " : "", in[1 + k]);
+        sbf(b, "};\n");
+    }
+    ind(L), sbf(b, "float v%d = ", id);
+    expr(g, b, L->mode, id);
+    sbf(b, ";\n");
+    define(L, id);
+}
+
+/* emits the code defining v<root> (and what it needs) at indentation depth `depth`;
+ * ext nodes are assumed defined */
+static void body(gen *g, sb *b, int mode, int root, const uint8_t *ext, int depth)
 {
     const cf_program *p = g->p;
-    mark_body(g, root, ext);
-    for (int i = 0; i <= root; i++) {
-        if (!g->mark[i] || (ext && ext[i])) continue;
-        const cf_node *n = &p->nodes[i];
-        src_comment(b, n, ind);
-        if (n->kind == NK_SPLINE) {
-            int np = n->nfa / 2;
-            sbf(b, "%sint si%d = cf_spline_index(spl%d, %d, v%d);\n", ind, i, i, np, n->in[0]);
-            sbf(b, "%sfloat sv%d[%d] = {", ind, i, np);
-            for (int k = 0; k < np; k++) sbf(b, "%sv%d", k ? ", " : "", n->in[1 + k]);
-            sbf(b, "};\n");
-        }
-        sbf(b, "%sfloat v%d = ", ind, i);
-        expr(g, b, mode, i);
-        sbf(b, ";\n");
+    lazy L = {g, b, mode, ext, depth, NULL, NULL, 0};
+    L.defd = malloc(sizeof(int) * (size_t)p->nnodes);
+    L.stack = malloc(sizeof(int) * (size_t)p->nnodes);
+    if (!L.defd || !L.stack) {
+        free(L.defd), free(L.stack);
+        b->oom = 1;
+        return;
     }
+    for (int i = 0; i < p->nnodes; i++) L.defd[i] = -1;
+    lazy_node(&L, root);
+    free(L.defd), free(L.stack);
 }
 
 /* the function f<mode>_<id>: straight-line for ordinary nodes; the special kinds' own logic */
@@ -340,7 +439,7 @@ static void function(gen *g, int mode, int id)
         }
         return;
     }
-    body(g, b, mode, id, NULL, "    ");
+    body(g, b, mode, id, NULL, 1);
     sbf(b, "    return v%d;\n}\n", id);
 }
 
@@ -502,7 +601,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
         mark_body(&g, nd->in[0], ext);
         COLREADS("    ")
-        body(&g, o, MODE_VOLUME, nd->in[0], ext, "    ");
+        body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
         sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n}\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
     }
@@ -549,7 +648,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "        float v%d = run%d;\n", id, k);
         sbf(o, "        if (++iy%d == %d) iy%d = 0, cj%d++;\n", k, h, k, k);
     }
-    body(&g, o, MODE_VOLUME, root, ext, "        ");
+    body(&g, o, MODE_VOLUME, root, ext, 2);
     sbf(o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = v%d;\n", p->height, root);
     sbf(o, "    }\n}\n");
 #undef COLREADS
