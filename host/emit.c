@@ -612,7 +612,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     sbf(o, "    int gid = get_global_id(0), c = gid / 256, q = gid %% 256;\n");
     sbf(o, "    if (c >= nchunks) return;\n");
     sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16, x = x0 + q %% 16, z = z0 + q / 16;\n");
-    sbf(o, "    int hv = 1, vmin = y0;\n");
+    sbf(o, "    int hv = 1, vmin = y0, y = y0; /* y: any height reads a column node */\n");
     mark_body(&g, root, ext);
     COLREADS("    ")
     for (int k = 0; k < lay->ninterp; k++) {
