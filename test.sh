@@ -1,6 +1,8 @@
 #!/bin/sh
 # test.sh - install what is missing, build, and run the whole test suite.
-# CF_SANITIZE=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/.
+# CF_SANITIZE=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
+# and fails on any sanitizer report in the tests' output (Criterion may have
+# reported a test as passed before a leak report at its exit).
 set -e
 cd "$(dirname "$0")"
 sh scripts/deps.sh
@@ -12,4 +14,15 @@ else
   cmake -S . -B $B >/dev/null
 fi
 cmake --build $B -j"$(nproc)"
-cd $B && ctest --output-on-failure
+cd $B
+if [ "${CF_SANITIZE:-0}" = 1 ]; then
+  ctest -V >ctest.log 2>&1 && ok=1 || ok=0
+  tail -n 25 ctest.log
+  if grep -nE "ERROR: (Address|Leak)Sanitizer|runtime error:" ctest.log; then
+    echo "test.sh: sanitizer reports above (full log: $B/ctest.log)"
+    exit 1
+  fi
+  [ $ok = 1 ] || { grep -nE "\[FAIL\]|Assertion|Failed" ctest.log | head -40; exit 1; }
+else
+  ctest --output-on-failure
+fi

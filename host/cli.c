@@ -216,27 +216,28 @@ static int cmd_sample(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_sample, stdout), 0;
         int r = common_opt(&o, argc, argv, &i, usage_sample);
-        if (r == 2) return 2;
+        if (r == 2) return free(o.at), 2;
         if (r == 0) continue;
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--seed") == 0 || strcmp(a, "--at") == 0 || strcmp(a, "--points") == 0) {
-            if (!v) return die_usage("missing value after option", usage_sample);
+            if (!v) return free(o.at), die_usage("missing value after option", usage_sample);
             i++;
             if (strcmp(a, "--seed") == 0) o.seed = v;
             else if (strcmp(a, "--points") == 0) o.points = v;
             else {
                 long xyz[3];
-                if (parse_xyz(v, ',', xyz) < 0) return die_usage("--at takes X,Y,Z (integers in int range)", usage_sample);
+                if (parse_xyz(v, ',', xyz) < 0)
+                    return free(o.at), die_usage("--at takes X,Y,Z (integers in int range)", usage_sample);
                 if (push_point(&o, xyz[0], xyz[1], xyz[2]) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
             }
         } else {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown option '%s'", a);
-            return die_usage(msg, usage_sample);
+            return free(o.at), die_usage(msg, usage_sample);
         }
     }
-    if (!o.seed) return die_usage("--seed is required", usage_sample);
-    if (o.nfunctions != 1) return die_usage("exactly one --function is required", usage_sample);
+    if (!o.seed) return free(o.at), die_usage("--seed is required", usage_sample);
+    if (o.nfunctions != 1) return free(o.at), die_usage("exactly one --function is required", usage_sample);
     if (o.points && read_points(&o, o.points)) return free(o.at), 1;
     if (o.nat == 0 && !o.points) return die_usage("give --at X,Y,Z or --points FILE", usage_sample);
 
