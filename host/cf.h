@@ -227,7 +227,9 @@ typedef struct cf_fill {
     } *interp;
     int ninterp;
     float **vbuf;                   /* per node of the block-stage list: its buffer */
-    uint32_t *vstamp;               /* per node: stamp of the chunk its buffer holds */
+    uint32_t *vstamp;               /* per node: window stamp of the rows its buffer holds */
+    int32_t wy0, wy1;               /* the window of rows the block stage computes: [wy0, wy1) */
+    uint32_t wstamp;                /* changes per window (and per chunk) */
     float *scratch;                 /* 2*sx*sz floats for the interpolation */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
 } cf_fill;
@@ -235,6 +237,11 @@ typedef struct cf_fill {
 /* tests: fills one chunk of output fn; counts (per node, may be NULL) receive
  * how often each node was evaluated. Returns 0, or -1 when out of memory. */
 int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts);
+
+/* surface.c-style helper in fill.c: the top solid block of each column of chunk
+ * (cx, cz) (min_y - 1 where none), scanning windows of rows from the top; out[z*16 + x].
+ * *rows receives how many rows were computed (tests, benchmarks). Returns 0 or -1 (memory). */
+int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows);
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */

@@ -69,10 +69,10 @@ EVAL(INTERPOLATED)
     cf_fill *f = e->f;
     int id = (int)(n - e->nodes);
     if (e->mode == MODE_VOLUME && f && f->islot[id] >= 0 && e->has_vmin && e->vmin == f->y0
-        && (uint32_t)(x - f->x0) < (uint32_t)f->sx && (uint32_t)(y - f->y0) < (uint32_t)f->sy
+        && (uint32_t)(x - f->x0) < (uint32_t)f->sx && y - f->y0 >= f->wy0 && y - f->y0 < f->wy1
         && (uint32_t)(z - f->z0) < (uint32_t)f->sz) {
         struct cf_interp *ip = &f->interp[f->islot[id]];
-        if (ip->bstamp != f->stamp) fill_interp_blocks(f, id);
+        if (ip->bstamp != f->wstamp) fill_interp_blocks(f, id);
         return ip->block[((size_t)(y - f->y0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
     }
     int32_t w = n->i[0], h = n->i[1];
@@ -319,17 +319,19 @@ void fill_interp_blocks(cf_fill *f, int id)
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];
-    /* every corner of the region once (the input on the volume path) */
+    /* every corner of the window's cells once per chunk (the input on the volume path) */
     ev c = e;
     c.vmin = (int32_t)cf_floordiv(f->y0, h) * h;
-    size_t q = 0;
+    int jlo = (int)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0), jhi = (int)(cf_floordiv(f->y0 + f->wy1 - 1, h) - ip->cy0) + 1;
     for (int k = 0; k < ip->ncz; k++)
-        for (int j = 0; j < ip->ncy; j++)
-            for (int i = 0; i < ip->ncx; i++, q++)
+        for (int j = jlo; j <= jhi && j < ip->ncy; j++)
+            for (int i = 0; i < ip->ncx; i++) {
+                size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)i;
                 if (ip->cstamp[q] != f->stamp) {
                     ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + j) * h, (ip->cz0 + k) * cw);
                     ip->cstamp[q] = f->stamp;
                 }
+            }
     /* y outer: per cell, a, b and the step of every column; inside the cell each
      * y adds the step once to every column's running value (the same float
      * sequence as vanilla's per-column walk, vectorizable across columns) */
@@ -337,11 +339,12 @@ void fill_interp_blocks(cf_fill *f, int id)
     size_t sj = (size_t)ip->ncx, sk = (size_t)ip->ncx * (size_t)ip->ncy;
     size_t ncol = (size_t)f->sx * (size_t)f->sz;
     float *run = f->scratch, *stp = f->scratch + ncol;
-    int32_t iy = (int32_t)cf_floormod(f->y0, h);
-    size_t j = (size_t)(cf_floordiv(f->y0, h) - ip->cy0);
-    for (int32_t yi = 0; yi < f->sy; yi++) {
+    /* a window starts at the region's first row or on a cell boundary */
+    int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
+    size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
+    for (int32_t yi = f->wy0; yi < f->wy1; yi++) {
         float *out = ip->block + (size_t)yi * ncol;
-        if (yi == 0 || iy == 0) {
+        if (yi == f->wy0 || iy == 0) {
             for (int32_t zi = 0; zi < f->sz; zi++) {
                 int32_t z = f->z0 + zi, iz = (int32_t)cf_floormod(z, cw);
                 size_t k = (size_t)(cf_floordiv(z, cw) - ip->cz0);
@@ -369,5 +372,5 @@ void fill_interp_blocks(cf_fill *f, int id)
         memcpy(out, run, sizeof(float) * ncol);
         if (++iy == h) iy = 0, j++;
     }
-    ip->bstamp = f->stamp;
+    ip->bstamp = f->wstamp;
 }

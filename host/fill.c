@@ -238,12 +238,24 @@ fail:
     return NULL;
 }
 
+/* the block stage's buffers and the interpolation rows become stale */
+static void next_window(cf_fill *f)
+{
+    if (++f->wstamp == 0) {
+        const cf_program *p = f->w->prog;
+        memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
+        for (int i = 0; i < f->ninterp; i++) f->interp[i].bstamp = 0;
+        f->wstamp = 1;
+    }
+}
+
 /* points a context at a new region; every memo becomes stale */
 static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
 {
     const cf_program *p = f->w->prog;
     f->x0 = x0, f->y0 = y0, f->z0 = z0;
     f->vol_min_y = y0;
+    f->wy0 = 0, f->wy1 = f->sy;
     if (++f->stamp == 0) { /* wrapped: clear every stamp */
         size_t ncol = (size_t)(p->ncol ? p->ncol : 1) * (size_t)f->colstride;
         for (int m = 0; m < 2; m++) {
@@ -259,7 +271,9 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
         }
         memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
+        f->wstamp = 0;
     }
+    next_window(f);
     for (int i = 0; i < p->nnodes; i++) {
         if (p->islot[i] < 0) continue;
         const cf_node *n = &p->nodes[i];
@@ -279,9 +293,9 @@ static void vec_node(cf_fill *f, int id);
 /* a block-stage node's buffer for this chunk, computed on first use */
 static const float *vec_get(cf_fill *f, int id)
 {
-    if (f->vstamp[id] != f->stamp) {
+    if (f->vstamp[id] != f->wstamp) {
         vec_node(f, id);
-        f->vstamp[id] = f->stamp;
+        f->vstamp[id] = f->wstamp;
     }
     return f->vbuf[id];
 }
@@ -293,8 +307,9 @@ static int vec_all(cf_fill *f, int id, int mode, float lo, float hi)
     int dx, dy, dz;
     vdims(f, &f->w->prog->nodes[id], &dx, &dy, &dz);
     const float *b = vec_get(f, id);
-    size_t n = (size_t)dx * (size_t)dy * (size_t)dz;
-    for (size_t i = 0; i < n; i++) {
+    size_t plane = (size_t)dx * (size_t)dz;
+    size_t i0 = dy > 1 ? (size_t)f->wy0 * plane : 0, n = dy > 1 ? (size_t)f->wy1 * plane : plane;
+    for (size_t i = i0; i < n; i++) {
         float v = b[i];
         int in = v >= lo && v < hi;
         if (mode == 0 ? !in : mode == 1 ? in : !(v == lo)) return 0;
@@ -310,14 +325,16 @@ static void vec_node(cf_fill *f, int id)
     vdims(f, n, &dx, &dy, &dz);
     if (n->kind == NK_INTERPOLATED) {
         struct cf_interp *ip = &f->interp[p->islot[id]];
-        if (ip->bstamp != f->stamp) fill_interp_blocks(f, id);
+        if (ip->bstamp != f->wstamp) fill_interp_blocks(f, id);
         f->vbuf[id] = ip->block;
         return;
     }
     float *out = f->vbuf[id];
-    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * dy * dz);
+    /* rows of the window only (a node without y has one row) */
+    int ylo = dy > 1 ? f->wy0 : 0, yhi = dy > 1 ? f->wy1 : 1;
+    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * (yhi - ylo) * dz);
     if (!p->vop[id]) {
-        for (int y = 0; y < dy; y++)
+        for (int y = ylo; y < yhi; y++)
             for (int z = 0; z < dz; z++)
                 for (int x = 0; x < dx; x++)
                     out[((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
@@ -355,7 +372,7 @@ static void vec_node(cf_fill *f, int id)
         if (need[k] && sz[k] != (size_t)dx) planar = 0;
     if (planar) dx *= dz, dz = 1;
 #define LOOP(EXPR)                                                                                       \
-    for (int y = 0; y < dy; y++)                                                                         \
+    for (int y = ylo; y < yhi; y++)                                                                      \
         for (int z = 0; z < dz; z++) {                                                                   \
             float *o = out + ((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx;                          \
             const float *A = cb[0] + y * sy[0] + z * sz[0];                                              \
@@ -496,6 +513,68 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
     return CF_OK;
 }
 
+/* the window height: a multiple of every interpolation cell height (windows start
+ * on cell boundaries, so each row's float walk is the full fill's) */
+static int32_t window_rows(const cf_program *p)
+{
+    int32_t wh = 8;
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->nodes[i].kind != NK_INTERPOLATED) continue;
+        int32_t h = p->nodes[i].i[1], a = wh, b = h;
+        while (b) { int32_t t = a % b; a = b; b = t; }
+        wh = wh / a * h;
+        if (wh > 64) return p->height;
+    }
+    return wh;
+}
+
+static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t below, int32_t *out, int *rows)
+{
+    const cf_program *p = f->w->prog;
+    fill_region(f, cx * 16, p->min_y, cz * 16);
+    int32_t wh = window_rows(p), h = p->height;
+    int dx, dy, dz;
+    vdims(f, &p->nodes[node], &dx, &dy, &dz);
+    int left = 256;
+    for (int c = 0; c < 256; c++) out[c] = p->min_y - 1;
+    uint8_t done[256] = {0};
+    /* windows [k*wh, (k+1)*wh) in absolute y, from the top down */
+    int64_t ymax = (int64_t)p->min_y + h - 1 < below ? (int64_t)p->min_y + h - 1 : below;
+    int64_t top = cf_floordiv(ymax, wh) * wh;
+    *rows = 0;
+    for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
+        int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
+        int32_t b = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+        f->wy0 = a, f->wy1 = b;
+        next_window(f);
+        *rows += b - a;
+        const float *r = vec_get(f, node);
+        int32_t ystart = (int32_t)(ymax - p->min_y) < b - 1 ? (int32_t)(ymax - p->min_y) : b - 1;
+        for (int c = 0; c < 256; c++) {
+            if (done[c]) continue;
+            int x = c % 16, z = c / 16;
+            for (int32_t y = ystart; y >= a; y--) {
+                float v = r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
+                if (v > 0.0f) {
+                    out[c] = p->min_y + y;
+                    done[c] = 1;
+                    left--;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows)
+{
+    cf_fill *f = fill_new(w, 16, w->prog->height, 16);
+    if (!f) return -1;
+    surface_chunk(f, w->prog->outputs[fn], cx, cz, INT32_MAX, out, rows);
+    fill_free(f);
+    return 0;
+}
+
 int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts)
 {
     cf_fill *f = fill_new(w, 16, w->prog->height, 16);
@@ -508,3 +587,83 @@ int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *o
 }
 
 const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }
+
+/* ------------------------------------------------------------------ surface heights */
+
+typedef struct sjob {
+    const cf_world *w;
+    int node;
+    int32_t x0, z0, nx, nz, below;
+    int32_t cx0, cz0, ncx;
+    size_t nchunks;
+    int32_t *out;
+    atomic_size_t next;
+    atomic_int failed;
+    atomic_llong rows;
+} sjob;
+
+static void *surface_worker(void *arg)
+{
+    sjob *j = arg;
+    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    if (!f) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int32_t h[256];
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->nchunks || atomic_load(&j->failed)) break;
+        int32_t cx = j->cx0 + (int32_t)(i % (size_t)j->ncx), cz = j->cz0 + (int32_t)(i / (size_t)j->ncx);
+        int rows;
+        surface_chunk(f, j->node, cx, cz, j->below, h, &rows);
+        atomic_fetch_add(&j->rows, rows);
+        for (int z = 0; z < 16; z++) {
+            int64_t gz = (int64_t)cz * 16 + z - j->z0;
+            if (gz < 0 || gz >= j->nz) continue;
+            for (int x = 0; x < 16; x++) {
+                int64_t gx = (int64_t)cx * 16 + x - j->x0;
+                if (gx < 0 || gx >= j->nx) continue;
+                j->out[(size_t)gz * (size_t)j->nx + (size_t)gx] = h[z * 16 + x];
+            }
+        }
+    }
+    fill_free(f);
+    return NULL;
+}
+
+cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
+                             int32_t *out, int threads, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || !out)
+        return err_set(err, CF_ERR_ARG, "cf_surface_heights: bad arguments");
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    if (x0 < -lim || z0 < -lim || (int64_t)x0 + nx - 1 > lim + 15 || (int64_t)z0 + nz - 1 > lim + 15)
+        return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
+    sjob j;
+    memset(&j, 0, sizeof j);
+    j.w = w, j.node = w->prog->outputs[fn];
+    j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.out = out;
+    j.cx0 = (int32_t)cf_floordiv(x0, 16), j.cz0 = (int32_t)cf_floordiv(z0, 16);
+    j.ncx = (int32_t)(cf_floordiv((int64_t)x0 + nx - 1, 16) - j.cx0 + 1);
+    int32_t ncz = (int32_t)(cf_floordiv((int64_t)z0 + nz - 1, 16) - j.cz0 + 1);
+    j.nchunks = (size_t)j.ncx * (size_t)ncz;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > j.nchunks) threads = (int)j.nchunks;
+    if (threads == 1) {
+        surface_worker(&j);
+    } else {
+        pthread_t *t = malloc(sizeof(pthread_t) * (size_t)threads);
+        if (!t) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        int started = 0;
+        for (int i = 0; i < threads; i++) {
+            if (pthread_create(&t[i], NULL, surface_worker, &j) != 0) break;
+            started++;
+        }
+        if (started == 0) surface_worker(&j);
+        for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+        free(t);
+    }
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    return CF_OK;
+}

@@ -110,6 +110,16 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
                          cf_error *err);
 int cf_cpu_count(void);
 
+/* Exact surface heights: for every column of the area x in [x0, x0+nx), z in
+ * [z0, z0+nz), the highest y <= below whose value of output fn on the chunk-fill
+ * path is > 0 (the top solid block of the noise fill; min_y - 1 where there is
+ * none): out[z*nx + x]. Equal to what cf_fill_chunks gives, but it computes rows
+ * from the top down and stops once every column of a chunk has its block.
+ * below = INT32_MAX searches from the top (in the nether that finds the roof:
+ * below 100 finds the floor of the open caverns). threads <= 0: one per CPU. */
+cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz,
+                             int32_t below, int32_t *out, int threads, cf_error *err);
+
 /* The fill plan of a program (`chunkfill plan`): stages, node counts, memo and
  * cache classes, interpolation cells. Owned by the program. */
 const char *cf_program_plan(const cf_program *prog);

@@ -1,0 +1,149 @@
+/* test_surface.c - exact surface heights: cf_surface_heights equals the heights
+ * read off full chunk fills (cf_fill_chunks, itself equal to the oracle) on
+ * areas of vanilla overworld, amplified and nether and of our default pack,
+ * including areas that do not start on a chunk boundary; and it computes fewer
+ * rows than a full fill. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cf.h"
+
+static const char *shared_dir(void)
+{
+    const char *s = getenv("CF_SHARED");
+    return s ? s : CF_SOURCE_DIR "/../shared";
+}
+
+/* heights from full fills of the chunks covering the area */
+static void reference(cf_world *w, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below, int32_t *ref)
+{
+    int min_y, height;
+    cf_program_settings(w->prog, &min_y, &height, NULL);
+    int32_t cx0 = x0 >> 4, cz0 = z0 >> 4; /* arithmetic shift: floor division by 16 */
+    int32_t cx1 = (x0 + nx - 1) >> 4, cz1 = (z0 + nz - 1) >> 4;
+    float *v = malloc(sizeof(float) * (size_t)height * 256);
+    for (int32_t cz = cz0; cz <= cz1; cz++)
+        for (int32_t cx = cx0; cx <= cx1; cx++) {
+            int32_t c[2] = {cx, cz};
+            cr_assert_eq(cf_fill_chunks(w, 0, 1, c, v, 1, NULL), CF_OK);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int64_t gx = (int64_t)cx * 16 + x - x0, gz = (int64_t)cz * 16 + z - z0;
+                    if (gx < 0 || gz < 0 || gx >= nx || gz >= nz) continue;
+                    int32_t top = min_y - 1;
+                    for (int y = height - 1; y >= 0; y--)
+                        if (min_y + y <= below && v[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] > 0.0f) {
+                            top = min_y + y;
+                            break;
+                        }
+                    ref[gz * nx + gx] = top;
+                }
+        }
+    free(v);
+}
+
+static void check(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t nx, int32_t nz,
+                  int32_t below)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK);
+    int32_t *h = malloc(sizeof(int32_t) * (size_t)nx * (size_t)nz), *ref = malloc(sizeof(int32_t) * (size_t)nx * (size_t)nz);
+    cr_assert_eq(cf_surface_heights(w, 0, x0, z0, nx, nz, below, h, 0, &err), CF_OK, "%s", err.message);
+    reference(w, x0, z0, nx, nz, below, ref);
+    int bad = 0, solid = 0;
+    for (int i = 0; i < nx * nz; i++) {
+        if (h[i] != ref[i] && bad++ < 5)
+            cr_log_error("%s seed %lld at x %d z %d: surface %d, full fill %d", settings, (long long)seed, x0 + i % nx,
+                         z0 + i / nx, h[i], ref[i]);
+        solid += ref[i] >= 0;
+    }
+    cr_assert_eq(bad, 0, "%d columns differ", bad);
+    cr_assert_gt(solid, 0, "no solid column at all: the comparison is empty");
+    free(h), free(ref);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+static char vanilla[4096];
+static int have_vanilla(void)
+{
+    struct stat st;
+    snprintf(vanilla, sizeof vanilla, "%s/vanilla/26.3", shared_dir());
+    return stat(vanilla, &st) == 0;
+}
+
+TestSuite(surface, .timeout = 600);
+/* 5 x 4 chunks each, not chunk-aligned */
+Test(surface, vanilla_overworld_equals_full_fills)
+{
+    if (!have_vanilla()) cr_skip_test("no vanilla data");
+    check(vanilla, "minecraft:overworld", 0, -37, 21, 80, 64, INT32_MAX);
+    check(vanilla, "minecraft:overworld", -4172144997902289642LL, 1000003, -500017, 80, 64, INT32_MAX);
+}
+Test(surface, vanilla_amplified_equals_full_fills)
+{
+    if (!have_vanilla()) cr_skip_test("no vanilla data");
+    check(vanilla, "minecraft:amplified", 123456789, 200, -300, 80, 64, INT32_MAX);
+}
+Test(surface, vanilla_nether_roof_and_floor)
+{
+    if (!have_vanilla()) cr_skip_test("no vanilla data");
+    check(vanilla, "minecraft:nether", 7, -100, 50, 80, 64, INT32_MAX); /* the roof */
+    check(vanilla, "minecraft:nether", 7, -100, 50, 80, 64, 100);       /* the floor under y 100 */
+}
+Test(surface, default_pack_equals_full_fills)
+{
+    check(NULL, "minecraft:overworld", 42, -8, -8, 96, 80, INT32_MAX);
+}
+Test(surface, computes_fewer_rows_than_a_fill)
+{
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, NULL), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL), CF_OK);
+    cr_assert_eq(cf_world_new(&w, pg, 42, NULL), CF_OK);
+    int32_t h[256];
+    int rows = 0, total = 0;
+    for (int c = 0; c < 8; c++) {
+        int r;
+        cr_assert_eq(fill_surface_chunk(w, 0, c * 3, -c, h, &r), 0);
+        rows += r;
+        total += 384;
+    }
+    cr_assert_lt(rows, total * 3 / 4, "%d of %d rows computed", rows, total);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+Test(surface, bad_areas)
+{
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, NULL), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL), CF_OK);
+    cr_assert_eq(cf_world_new(&w, pg, 1, NULL), CF_OK);
+    int32_t h[4];
+    cf_error err = {0};
+    cr_assert_eq(cf_surface_heights(w, 0, 0, 0, 0, 2, INT32_MAX, h, 1, &err), CF_ERR_ARG);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(cf_surface_heights(w, 0, 2147483600, 0, 100, 1, INT32_MAX, h, 1, &err), CF_ERR_ARG);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
