@@ -11,6 +11,7 @@
 
 #include "cf.h"
 #include "emit.h"
+#include "image.h"
 
 cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settings_id,
                              const char *const *functions, int nfunctions, cf_error *err)
@@ -127,4 +128,27 @@ char *cf_emit_opencl(const cf_program *p, int fn, cf_error *err)
     char *src = emit_program(p, w, fn, &lay, err);
     cf_world_free(w);
     return src;
+}
+
+cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz, const cf_program *p, cf_error *err)
+{
+    if (!path || !heights || !p || nx <= 0 || nz <= 0 || (uint64_t)nx * (uint64_t)nz > ((uint64_t)1 << 29))
+        return err_set(err, CF_ERR_ARG, "cf_png_relief: bad arguments");
+    uint8_t *rgb = malloc((size_t)nx * (size_t)nz * 3);
+    if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory for a %d x %d picture", nx, nz);
+    image_relief(heights, nx, nz, p->min_y, p->height, p->sea_level, rgb);
+    cf_status st = image_write_png(path, rgb, nx, nz, err);
+    free(rgb);
+    return st;
+}
+
+cf_status cf_png_slice(const char *path, const float *density, int n, const cf_program *p, int mode, cf_error *err)
+{
+    if (!path || !density || !p || n <= 0 || n > (1 << 20)) return err_set(err, CF_ERR_ARG, "cf_png_slice: bad arguments");
+    uint8_t *rgb = malloc((size_t)n * (size_t)p->height * 3);
+    if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    image_slice(density, n, p->height, p->min_y, p->sea_level, mode, rgb);
+    cf_status st = image_write_png(path, rgb, n, p->height, err);
+    free(rgb);
+    return st;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chunkfill.h"
@@ -24,6 +25,8 @@ static const char *const usage_main =
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
+    "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
+    "  slice    draw a vertical cross-section of the density (PNG)\n"
     "  emit     print the generated OpenCL C program of a pack\n"
     "  check    fill on an OpenCL device and on the CPU and compare every block\n"
     "  devices  list the OpenCL devices\n"
@@ -646,6 +649,317 @@ static int cmd_devices(int argc, char **argv)
     return 0;
 }
 
+static const char *const usage_render =
+    "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
+    "                        --out FILE.png [--heights FILE.npy]\n"
+    "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
+    "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
+    "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
+    "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel\n"
+    "(the block at every N-th x and z). --below Y searches from Y down (in the nether the top\n"
+    "solid block is the roof: --below 100 shows the floor of its caverns). --heights writes\n"
+    "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
+    "index [z][x]. The area is computed one chunk row at a time; only the picture is kept.\n"
+    "Files appear only when complete.\n";
+
+static const char *const usage_slice =
+    "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
+    "                       [--span A:B] [--mode material|density] [--device cpu|opencl[:N]] --out FILE.png\n"
+    "Draws the vertical cross-section of the final density at x = X (along z from A to B) or\n"
+    "z = Z (along x from A to B; default span -128:127), one pixel per block, the highest y on\n"
+    "top: material mode (default) shows solid, air and water (below sea level); density mode\n"
+    "shows the signed density (blue negative, white 0, red positive).\n";
+
+static int64_t floordiv16(int64_t v) { return v >= 0 ? v / 16 : -((-v + 15) / 16); }
+
+static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, char *msg, size_t msglen)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
+        return snprintf(msg, msglen, "%s: path too long", path), -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return snprintf(msg, msglen, "%s: cannot create: %s", path, strerror(errno)), -1;
+    char hdr[256];
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", nz, nx);
+    int pad = (64 - (10 + hl + 1) % 64) % 64;
+    memset(hdr + hl, ' ', (size_t)pad);
+    hdr[hl + pad] = '\n';
+    unsigned short hlen = (unsigned short)(hl + pad + 1);
+    unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
+    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, v, sizeof(int32_t) * (size_t)nx * (size_t)nz);
+    if (fflush(f) != 0) bad = 1;
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%s: write error: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu";
+    long scale = 1, threads = 0, below = INT32_MAX;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_render, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage_render);
+        if (r == 2) return 2;
+        if (r == 0) continue;
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return die_usage("missing value after option", usage_render);
+        i++;
+        if (strcmp(a, "--seed") == 0) o.seed = v;
+        else if (strcmp(a, "--area") == 0) area = v;
+        else if (strcmp(a, "--out") == 0) outpath = v;
+        else if (strcmp(a, "--heights") == 0) heights_path = v;
+        else if (strcmp(a, "--device") == 0) device = v;
+        else if (strcmp(a, "--scale") == 0) {
+            if (parse_long(v, 1, 4096, &scale) < 0) return die_usage("--scale takes 1..4096", usage_render);
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_long(v, 1, 1024, &threads) < 0) return die_usage("--threads takes 1..1024", usage_render);
+        } else if (strcmp(a, "--below") == 0) {
+            if (parse_long(v, INT32_MIN, INT32_MAX, &below) < 0) return die_usage("--below takes an integer y", usage_render);
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s'", a);
+            return die_usage(msg, usage_render);
+        }
+    }
+    if (!o.seed) return die_usage("--seed is required", usage_render);
+    if (!area) return die_usage("--area is required", usage_render);
+    if (!outpath) return die_usage("--out is required", usage_render);
+    if (o.nfunctions > 1) return die_usage("at most one --function", usage_render);
+    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_render);
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -lim || r[k] > lim + 15) {
+            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1;
+    int64_t px = (nx + scale - 1) / scale, pz = (nz + scale - 1) / scale;
+    if (px * pz > ((int64_t)1 << 28) || px > 1000000 || pz > 1000000) {
+        fprintf(stderr, "chunkfill: --area %s: %lld x %lld pixels (at most 2^28 pixels, 1,000,000 on a side): use --scale\n",
+                area, (long long)px, (long long)pz);
+        return 1;
+    }
+
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_device *dev = NULL;
+    int32_t *pic = NULL, *strip = NULL, *list = NULL;
+    float *vol = NULL;
+    int rc = 1;
+    char msg[1024] = "";
+    double t0;
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    }
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    int use_dev = strcmp(device, "cpu") != 0;
+    if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    /* one chunk row (16 block rows) at a time; keep only the picture's rows */
+    int64_t cz0 = floordiv16(r[1]), cz1 = floordiv16(r[3]), cx0 = floordiv16(r[0]), cx1 = floordiv16(r[2]);
+    int64_t ncx = cx1 - cx0 + 1;
+    pic = malloc(sizeof(int32_t) * (size_t)(px * pz));
+    strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
+    if (use_dev) {
+        list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
+        vol = malloc(sizeof(float) * (size_t)height * 256 * (size_t)ncx);
+    }
+    if (!pic || !strip || (use_dev && (!list || !vol))) {
+        snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+        err.status = CF_ERR_NOMEM;
+        goto done;
+    }
+    int tty = isatty(2);
+    for (int64_t cz = cz0; cz <= cz1; cz++) {
+        int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
+        int32_t rows = (int32_t)(zhi - zlo + 1);
+        if (!use_dev) {
+            if (cf_surface_heights(w, 0, (int32_t)r[0], (int32_t)zlo, (int32_t)nx, rows, (int32_t)below, strip,
+                                   (int)threads, &err) != CF_OK)
+                goto done;
+        } else {
+            for (int64_t i = 0; i < ncx; i++) list[2 * i] = (int32_t)(cx0 + i), list[2 * i + 1] = (int32_t)cz;
+            if (cf_device_fill(dev, w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
+            for (int32_t zz = 0; zz < rows; zz++)
+                for (int64_t xx = 0; xx < nx; xx++) {
+                    int64_t bx = r[0] + xx, bz = zlo + zz, c = floordiv16(bx) - cx0;
+                    int lx = (int)(bx - floordiv16(bx) * 16), lz = (int)(bz - cz * 16);
+                    const float *col = vol + (size_t)c * (size_t)height * 256;
+                    int32_t top = min_y - 1;
+                    for (int y = height - 1; y >= 0; y--)
+                        if ((int64_t)min_y + y <= below && col[((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx] > 0.0f) {
+                            top = min_y + y;
+                            break;
+                        }
+                    strip[(size_t)zz * (size_t)nx + (size_t)xx] = top;
+                }
+        }
+        for (int32_t zz = 0; zz < rows; zz++) {
+            int64_t z = zlo + zz - r[1];
+            if (z % scale) continue;
+            for (int64_t x = 0; x < nx; x += scale) pic[(size_t)(z / scale) * (size_t)px + (size_t)(x / scale)] = strip[(size_t)zz * (size_t)nx + (size_t)x];
+        }
+        if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1));
+    }
+    if (tty) fputc('\n', stderr);
+    if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
+    if (cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK) goto done;
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+        fprintf(stderr, "render: %lld x %lld blocks, %lld x %lld pixels, %.2f s, %.0f blocks/s (%s)\n", (long long)nx,
+                (long long)nz, (long long)px, (long long)pz, t, (double)nx * (double)nz / t, use_dev ? cf_device_name(dev) : "cpu");
+    }
+    rc = 0;
+done:
+    if (rc) {
+        if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
+        else report(&err);
+    }
+    free(pic), free(strip), free(list), free(vol);
+    cf_device_free(dev);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+static int cmd_slice(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *outpath = NULL, *span = "-128:127", *mode = "material", *device = "cpu";
+    long fixed = 0;
+    int axis = -1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_slice, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage_slice);
+        if (r == 2) return 2;
+        if (r == 0) continue;
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return die_usage("missing value after option", usage_slice);
+        i++;
+        if (strcmp(a, "--seed") == 0) o.seed = v;
+        else if (strcmp(a, "--out") == 0) outpath = v;
+        else if (strcmp(a, "--span") == 0) span = v;
+        else if (strcmp(a, "--mode") == 0) mode = v;
+        else if (strcmp(a, "--device") == 0) device = v;
+        else if (strcmp(a, "--x") == 0 || strcmp(a, "--z") == 0) {
+            if (axis >= 0) return die_usage("give one of --x and --z", usage_slice);
+            axis = a[2] == 'x' ? 0 : 2;
+            if (parse_long(v, -(long)CF_MAX_CHUNK * 16, (long)CF_MAX_CHUNK * 16 + 15, &fixed) < 0)
+                return die_usage("--x/--z take a block coordinate", usage_slice);
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s'", a);
+            return die_usage(msg, usage_slice);
+        }
+    }
+    if (!o.seed) return die_usage("--seed is required", usage_slice);
+    if (axis < 0) return die_usage("give --x X or --z Z", usage_slice);
+    if (!outpath) return die_usage("--out is required", usage_slice);
+    int m = strcmp(mode, "material") == 0 ? 0 : strcmp(mode, "density") == 0 ? 1 : -1;
+    if (m < 0) return die_usage("--mode takes material or density", usage_slice);
+    if (o.nfunctions > 1) return die_usage("at most one --function", usage_slice);
+    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    long a0, a1;
+    char sb[64];
+    if (strlen(span) >= sizeof sb) return die_usage("--span takes A:B", usage_slice);
+    strcpy(sb, span);
+    char *colon = strchr(sb, ':');
+    if (!colon) return die_usage("--span takes A:B", usage_slice);
+    *colon = 0;
+    long lim = (long)CF_MAX_CHUNK * 16;
+    if (parse_long(sb, -lim, lim + 15, &a0) < 0 || parse_long(colon + 1, -lim, lim + 15, &a1) < 0)
+        return die_usage("--span takes A:B (block coordinates)", usage_slice);
+    if (a1 < a0) {
+        fprintf(stderr, "chunkfill: --span %s: empty or inverted span\n", span);
+        return 1;
+    }
+    if (a1 - a0 + 1 > 65536) {
+        fprintf(stderr, "chunkfill: --span %s: %ld blocks (at most 65536)\n", span, a1 - a0 + 1);
+        return 1;
+    }
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_device *dev = NULL;
+    float *vol = NULL, *img = NULL;
+    int32_t *list = NULL;
+    int rc = 1;
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (strcmp(device, "cpu") != 0 && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    int n = (int)(a1 - a0 + 1);
+    int64_t c0 = floordiv16(a0), c1 = floordiv16(a1), cf = floordiv16(fixed), nc = c1 - c0 + 1;
+    list = malloc(sizeof(int32_t) * 2 * (size_t)nc);
+    vol = malloc(sizeof(float) * (size_t)height * 256 * (size_t)nc);
+    img = malloc(sizeof(float) * (size_t)height * (size_t)n);
+    if (!list || !vol || !img) {
+        snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+        err.status = CF_ERR_NOMEM;
+        goto done;
+    }
+    for (int64_t i = 0; i < nc; i++) {
+        list[2 * i] = (int32_t)(axis == 0 ? cf : c0 + i);
+        list[2 * i + 1] = (int32_t)(axis == 0 ? c0 + i : cf);
+    }
+    if (dev ? cf_device_fill(dev, w, (size_t)nc, list, vol, &err) != CF_OK : cf_fill_chunks(w, 0, (size_t)nc, list, vol, 0, &err) != CF_OK)
+        goto done;
+    int lf = (int)(fixed - cf * 16);
+    for (int i = 0; i < n; i++) {
+        int64_t b = a0 + i, c = floordiv16(b) - c0;
+        int l = (int)(b - floordiv16(b) * 16);
+        int lx = axis == 0 ? lf : l, lz = axis == 0 ? l : lf;
+        for (int y = 0; y < height; y++)
+            img[(size_t)y * (size_t)n + (size_t)i] = vol[(size_t)c * (size_t)height * 256 + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx];
+    }
+    if (cf_png_slice(outpath, img, n, pg, m, &err) != CF_OK) goto done;
+    rc = 0;
+done:
+    if (rc) report(&err);
+    free(list), free(vol), free(img);
+    cf_device_free(dev);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
 static const char *const usage_emit =
     "usage: chunkfill emit [--pack PATH]... [--settings ID] [--function ID]\n"
     "Writes the OpenCL C program generated for router:final_density (or --function) to\n"
@@ -710,6 +1024,8 @@ int main(int argc, char **argv)
     if (strcmp(c, "plan") == 0) return cmd_plan(argc, argv);
     if (strcmp(c, "emit") == 0) return cmd_emit(argc, argv);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
+    if (strcmp(c, "render") == 0) return cmd_render(argc, argv);
+    if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
     if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);
     fprintf(stderr, "chunkfill: unknown command '%s'\n%s", c, usage_main);

@@ -120,6 +120,15 @@ int cf_cpu_count(void);
 cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz,
                              int32_t below, int32_t *out, int threads, cf_error *err);
 
+/* Preview pictures (PNG, written atomically). A shaded-relief map of a height
+ * field heights[z*nx + x] (as cf_surface_heights gives) with the program's
+ * min_y, height and sea level; a vertical slice density[y*n + i] (n columns,
+ * the program's height in rows; mode 0 solid/air/water, 1 signed density). */
+cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz, const cf_program *prog,
+                        cf_error *err);
+cf_status cf_png_slice(const char *path, const float *density, int n, const cf_program *prog, int mode,
+                       cf_error *err);
+
 /* The fill plan of a program (`chunkfill plan`): stages, node counts, memo and
  * cache classes, interpolation cells. Owned by the program. */
 const char *cf_program_plan(const cf_program *prog);
