@@ -24,7 +24,7 @@ row() { # label pack-args settings
   if [ -n "$2" ]; then packarg="--pack $2"; packdir=$2; else packarg=""; packdir=packs/default; fi
   ours=$(./build-release/bench_fill $packarg --settings "$settings" --chunks "$N" --warmup 3)
   if [ -f "$ORACLE/deepslate-oracle.mjs" ]; then
-    orc=$(node "$ORACLE/deepslate-oracle.mjs" "$packdir" bench --settings "$settings" --seed 0 --chunks "$N" --warmup 3 --points 10 2>/dev/null |
+    orc=$(node "$ORACLE/deepslate-oracle.mjs" "$packdir" bench --settings "$settings" --seed 0 --chunks "$N" --warmup 3 --points 200 2>/dev/null |
           python3 -c 'import json,sys; print(json.load(sys.stdin)["chunk_fill_ms"]["median"])')
   else orc=nan; fi
   python3 - "$label" "$orc" "$ours" <<'PY'

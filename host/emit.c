@@ -536,6 +536,19 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
     sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
     {
+        /* only the columns someone reads: the 256 block columns when the block stage
+         * reads a column node, and the corner columns of each interpolation cell width */
+        mark_body(&g, root, ext);
+        int block_reads = 0;
+        for (int i = 0; i < n; i++) block_reads |= cslot[i] >= 0 && g.mark[i];
+        sbf(o, "    int need = %d && q %% 17 < 16 && q / 17 < 16;\n", block_reads);
+        for (int k = 0; k < lay->ninterp; k++) {
+            int w = p->nodes[lay->interp[k]].i[0];
+            sbf(o, "    need |= cf_floormod(x, %d) == 0 && cf_floormod(z, %d) == 0;\n", w, w);
+        }
+        sbf(o, "    if (!need) return;\n");
+    }
+    {
         /* one straight-line body for every column node: shared subgraphs run once */
         int top = -1;
         uint8_t *all = calloc((size_t)n + 1, 1);
