@@ -1,0 +1,173 @@
+/* test_render.c - chunkfill render and slice: the height field equals the
+ * oracle's (tests/golden/heights-default.txt, made by tests/golden/make-heights.sh
+ * from the oracle's chunk mode), --scale samples it, the OpenCL device gives the
+ * same heights, the PNG decodes to the expected size, and bad input is refused
+ * with one line and no file. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "image.h"
+
+static char dir[64];
+static void setup(void)
+{
+    strcpy(dir, "/tmp/cf-render-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+static void teardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(render, .init = setup, .fini = teardown, .timeout = 300);
+
+static int run(const char *args, char *err, size_t m)
+{
+    char cmd[4096], ef[128];
+    snprintf(ef, sizeof ef, "%s/stderr.txt", dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s >/dev/null", CF_BINARY, args, ef);
+    int st = system(cmd);
+    FILE *e = fopen(ef, "r");
+    size_t len = e ? fread(err, 1, m - 1, e) : 0;
+    err[len] = 0;
+    if (e) fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* an int32 .npy of shape (nz, nx) */
+static int32_t *read_npy(const char *path, int *nz, int *nx)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no %s", path);
+    unsigned char h[10];
+    cr_assert_eq(fread(h, 1, 10, f), 10u);
+    unsigned hl = h[8] | h[9] << 8;
+    char dict[512] = {0};
+    cr_assert_eq(fread(dict, 1, hl, f), hl);
+    cr_assert(strstr(dict, "'<i4'"), "%s", dict);
+    cr_assert_eq(sscanf(strstr(dict, "'shape': (") + 10, "%d, %d", nz, nx), 2);
+    int32_t *v = malloc(sizeof(int32_t) * (size_t)*nz * (size_t)*nx);
+    cr_assert_eq(fread(v, sizeof(int32_t), (size_t)*nz * (size_t)*nx, f), (size_t)*nz * (size_t)*nx);
+    fclose(f);
+    return v;
+}
+
+static void golden(int32_t g[64][64])
+{
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/heights-default.txt", "r");
+    cr_assert_not_null(f);
+    char line[4096];
+    int row = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '@') continue;
+        char *p = line;
+        for (int x = 0; x < 64; x++) g[row][x] = (int32_t)strtol(p, &p, 10);
+        row++;
+    }
+    fclose(f);
+    cr_assert_eq(row, 64);
+}
+
+Test(render, heights_equal_the_oracle)
+{
+    char args[1024], err[4096], png[128], npy[128];
+    snprintf(png, sizeof png, "%s/m.png", dir);
+    snprintf(npy, sizeof npy, "%s/h.npy", dir);
+    snprintf(args, sizeof args, "render --seed 42 --area 0,0:63,63 --out %s --heights %s", png, npy);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    int32_t g[64][64];
+    golden(g);
+    int nz, nx;
+    int32_t *h = read_npy(npy, &nz, &nx);
+    cr_assert(nz == 64 && nx == 64);
+    int bad = 0, land = 0;
+    for (int z = 0; z < 64; z++)
+        for (int x = 0; x < 64; x++) {
+            bad += h[z * 64 + x] != g[z][x];
+            land += g[z][x] >= 63;
+        }
+    cr_assert_eq(bad, 0, "%d columns differ from the oracle", bad);
+    cr_assert_gt(land, 0);
+    int w, hh;
+    cf_error e = {0};
+    cr_assert_eq(image_read_png_size(png, &w, &hh, &e), CF_OK, "%s", e.message);
+    cr_assert(w == 64 && hh == 64);
+    free(h);
+}
+
+Test(render, scale_samples_every_nth_block)
+{
+    char args[1024], err[4096], png[128], npy[128];
+    snprintf(png, sizeof png, "%s/m.png", dir);
+    snprintf(npy, sizeof npy, "%s/h.npy", dir);
+    snprintf(args, sizeof args, "render --seed 42 --area 0,0:63,63 --scale 5 --out %s --heights %s", png, npy);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    int32_t g[64][64];
+    golden(g);
+    int nz, nx;
+    int32_t *h = read_npy(npy, &nz, &nx);
+    cr_assert(nz == 13 && nx == 13, "%d x %d", nx, nz);
+    for (int z = 0; z < 13; z++)
+        for (int x = 0; x < 13; x++) cr_assert_eq(h[z * 13 + x], g[z * 5][x * 5]);
+    int w, hh;
+    cr_assert_eq(image_read_png_size(png, &w, &hh, NULL), CF_OK);
+    cr_assert(w == 13 && hh == 13);
+    free(h);
+}
+
+Test(render, opencl_gives_the_same_heights)
+{
+    char args[1024], err[4096], a[128], b[128], png[128];
+    snprintf(png, sizeof png, "%s/m.png", dir);
+    snprintf(a, sizeof a, "%s/a.npy", dir);
+    snprintf(b, sizeof b, "%s/b.npy", dir);
+    snprintf(args, sizeof args, "render --seed 9 --area -40,-17:30,20 --out %s --heights %s", png, a);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render --seed 9 --area -40,-17:30,20 --device opencl --out %s --heights %s", png, b);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    int z1, x1, z2, x2;
+    int32_t *h1 = read_npy(a, &z1, &x1), *h2 = read_npy(b, &z2, &x2);
+    cr_assert(z1 == z2 && x1 == x2 && x1 == 71 && z1 == 38);
+    cr_assert_eq(memcmp(h1, h2, sizeof(int32_t) * 71 * 38), 0);
+    free(h1), free(h2);
+}
+
+Test(render, slice_png)
+{
+    char args[1024], err[4096], png[128];
+    snprintf(png, sizeof png, "%s/s.png", dir);
+    snprintf(args, sizeof args, "slice --seed 42 --z 10 --span -20:99 --mode density --out %s", png);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    int w, h;
+    cr_assert_eq(image_read_png_size(png, &w, &h, NULL), CF_OK);
+    cr_assert(w == 120 && h == 384, "%d x %d", w, h);
+}
+
+Test(render, bad_input)
+{
+    char args[1024], err[4096], png[128];
+    snprintf(png, sizeof png, "%s/x.png", dir);
+    snprintf(args, sizeof args, "render --seed 1 --area 10,10:0,20 --out %s", png);
+    cr_assert_eq(run(args, err, sizeof err), 1);
+    cr_assert(strstr(err, "empty or inverted area"), "%s", err);
+    snprintf(args, sizeof args, "render --seed 1 --area -2000000000,0:2000000000,10 --out %s", png);
+    cr_assert_eq(run(args, err, sizeof err), 1);
+    cr_assert(strstr(err, "pixels"), "%s", err);
+    snprintf(args, sizeof args, "render --seed 1 --area 0,0:10 --out %s", png);
+    cr_assert_eq(run(args, err, sizeof err), 2);
+    cr_assert_eq(run("render --seed 1 --area 0,0:15,15 --out /nonexistent-dir/m.png", err, sizeof err), 1);
+    cr_assert(strstr(err, "/nonexistent-dir/m.png"), "%s", err);
+    int lines = 0;
+    for (char *c = err; *c; c++) lines += *c == '\n';
+    cr_assert_eq(lines, 1, "%s", err);
+    struct stat st;
+    cr_assert_neq(stat(png, &st), 0, "a file was written for bad input");
+    snprintf(args, sizeof args, "slice --seed 1 --x 0 --span 5:1 --out %s", png);
+    cr_assert_eq(run(args, err, sizeof err), 1);
+}
