@@ -338,38 +338,45 @@ void fill_interp_blocks(cf_fill *f, int id)
     float inv = 1.0f / (float)cw, invy = 1.0f / (float)h;
     size_t sj = (size_t)ip->ncx, sk = (size_t)ip->ncx * (size_t)ip->ncy;
     size_t ncol = (size_t)f->sx * (size_t)f->sz;
-    float *run = f->scratch, *stp = f->scratch + ncol;
+    float *restrict run = f->scratch, *restrict stp = f->scratch + ncol;
     /* a window starts at the region's first row or on a cell boundary */
     int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
     size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
+    /* per column, once: the corner offset and the x and z weights */
+    size_t *cidx = (size_t *)(f->scratch + 2 * ncol);
+    float *cax = f->scratch + 4 * ncol, *caz = f->scratch + 5 * ncol;
+    for (int32_t zi = 0; zi < f->sz; zi++) {
+        int32_t z = f->z0 + zi;
+        size_t k = (size_t)(cf_floordiv(z, cw) - ip->cz0);
+        float az = (float)(int32_t)cf_floormod(z, cw) * inv;
+        for (int32_t xi = 0; xi < f->sx; xi++) {
+            int32_t x = f->x0 + xi;
+            size_t c = (size_t)zi * (size_t)f->sx + (size_t)xi;
+            cidx[c] = k * sk + (size_t)(cf_floordiv(x, cw) - ip->cx0);
+            cax[c] = (float)(int32_t)cf_floormod(x, cw) * inv;
+            caz[c] = az;
+        }
+    }
     for (int32_t yi = f->wy0; yi < f->wy1; yi++) {
-        float *out = ip->block + (size_t)yi * ncol;
+        float *restrict out = ip->block + (size_t)yi * ncol;
         if (yi == f->wy0 || iy == 0) {
-            for (int32_t zi = 0; zi < f->sz; zi++) {
-                int32_t z = f->z0 + zi, iz = (int32_t)cf_floormod(z, cw);
-                size_t k = (size_t)(cf_floordiv(z, cw) - ip->cz0);
-                float az = (float)iz * inv;
-                for (int32_t xi = 0; xi < f->sx; xi++) {
-                    int32_t x = f->x0 + xi, ix = (int32_t)cf_floormod(x, cw);
-                    size_t i = (size_t)(cf_floordiv(x, cw) - ip->cx0);
-                    float ax = (float)ix * inv;
-                    const float *c0 = ip->corner + k * sk + j * sj + i;
-                    float v000 = c0[0], v100 = c0[1], v010 = c0[sj], v110 = c0[sj + 1];
-                    float v001 = c0[sk], v101 = c0[sk + 1], v011 = c0[sk + sj], v111 = c0[sk + sj + 1];
-                    float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);
-                    float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);
-                    float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);
-                    size_t c = (size_t)zi * (size_t)f->sx + (size_t)xi;
-                    float step = (b - a) * invy;
-                    stp[c] = step;
-                    /* start = iy: the region begins inside this cell, or iy == 0 */
-                    run[c] = a + step * (float)iy;
-                }
+            float fiy = (float)iy;
+            for (size_t c = 0; c < ncol; c++) {
+                const float *c0 = ip->corner + cidx[c] + j * sj;
+                float az = caz[c], ax = cax[c];
+                float v000 = c0[0], v100 = c0[1], v010 = c0[sj], v110 = c0[sj + 1];
+                float v001 = c0[sk], v101 = c0[sk + 1], v011 = c0[sk + sj], v111 = c0[sk + sj + 1];
+                float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);
+                float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);
+                float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);
+                float step = (b - a) * invy;
+                stp[c] = step;
+                /* start = iy: the region begins inside this cell, or iy == 0 */
+                out[c] = run[c] = a + step * fiy;
             }
         } else {
-            for (size_t c = 0; c < ncol; c++) run[c] = run[c] + stp[c];
+            for (size_t c = 0; c < ncol; c++) out[c] = run[c] = run[c] + stp[c];
         }
-        memcpy(out, run, sizeof(float) * ncol);
         if (++iy == h) iy = 0, j++;
     }
     ip->bstamp = f->wstamp;

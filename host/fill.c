@@ -222,7 +222,8 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
     f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
-    f->scratch = malloc(sizeof(float) * 2 * (size_t)sx * (size_t)sz);
+    /* interpolation scratch: running values, steps, corner offsets (size_t), x and z weights */
+    f->scratch = malloc(sizeof(float) * 8 * (size_t)sx * (size_t)sz);
     if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
     for (int k = 0; k < p->nvlist; k++) {
         int id = p->vlist[k];
