@@ -176,3 +176,18 @@ Test(device, bad_device_spec)
     cf_program_free(pg);
     cf_pack_free(pk);
 }
+
+/* `chunkfill fill --device opencl` writes the same file as `--device cpu` */
+Test(device, fill_files_identical)
+{
+    char dir[] = "/tmp/cf-devfill-XXXXXX", cmd[2048];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "'%s' fill --seed -7 --chunks -2,3:1,4 --device cpu --out %s/a.npy && "
+             "'%s' fill --seed -7 --chunks -2,3:1,4 --device opencl --batch 3 --out %s/b.npy && cmp %s/a.npy %s/b.npy",
+             CF_BINARY, dir, CF_BINARY, dir, dir, dir);
+    int rc = system(cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(rc, 0, "the files differ (or a fill failed)");
+}
