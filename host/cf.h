@@ -124,7 +124,9 @@ struct cf_pack {
     cf_arena arena;
     cf_limits lim;
     int n;
-    const char **roots;  /* NULL root = the embedded default pack */
+    const char **roots;  /* NULL root = the embedded default pack (or mem, when set) */
+    const struct cf_embedded_file *mem; /* a pack in memory (cf_pack_open_memory) */
+    size_t nmem;
 };
 
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
@@ -134,6 +136,7 @@ int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
               char **text, size_t *len, const char **display, cf_error *err);
 
 /* the embedded default pack (generated at build time from packs/default) */
+struct cf_embedded_file;
 typedef struct cf_embedded_file {
     const char *path; /* "data/minecraft/worldgen/noise_settings/overworld.json" */
     const unsigned char *data;

@@ -47,6 +47,37 @@ nomem:
     return err_set(err, CF_ERR_NOMEM, "out of memory");
 }
 
+cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits, cf_error *err)
+{
+    *out = NULL;
+    if (n && !files) return err_set(err, CF_ERR_ARG, "cf_pack_open_memory: no files");
+    cf_pack *pk = calloc(1, sizeof *pk);
+    if (!pk) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (limits) pk->lim = *limits;
+    else cf_limits_default(&pk->lim);
+    pk->n = 1;
+    pk->roots = arena_alloc(&pk->arena, sizeof(char *));
+    cf_embedded_file *m = arena_alloc(&pk->arena, sizeof *m * (n ? n : 1));
+    if (!pk->roots || !m) {
+        cf_pack_free(pk);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *path = arena_strdup(&pk->arena, files[i].path ? files[i].path : "");
+        unsigned char *data = arena_alloc(&pk->arena, files[i].len + 1);
+        if (!path || !data) {
+            cf_pack_free(pk);
+            return err_set(err, CF_ERR_NOMEM, "out of memory");
+        }
+        if (files[i].len) memcpy(data, files[i].data, files[i].len);
+        m[i] = (cf_embedded_file){path, data, files[i].len};
+    }
+    pk->mem = m;
+    pk->nmem = n;
+    *out = pk;
+    return CF_OK;
+}
+
 void cf_pack_free(cf_pack *pk)
 {
     if (!pk) return;
@@ -57,19 +88,26 @@ void cf_pack_free(cf_pack *pk)
 static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
                          const char **display, cf_error *err)
 {
-    for (size_t i = 0; i < cf_default_pack_count; i++) {
-        if (strcmp(cf_default_pack[i].path, rel) != 0) continue;
-        char *t = malloc(cf_default_pack[i].len + 1);
-        *display = arena_printf(&pk->arena, "<default>/%s", rel);
+    const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
+    size_t n = pk->mem ? pk->nmem : cf_default_pack_count;
+    for (size_t i = 0; i < n; i++) {
+        if (!files[i].path || strcmp(files[i].path, rel) != 0) continue;
+        if (files[i].len > pk->lim.max_file_bytes) {
+            err_set(err, CF_ERR_LIMIT, "<%s>/%s#: file is %zu bytes, over the limit of %zu bytes", pk->mem ? "memory" : "default",
+                    rel, files[i].len, pk->lim.max_file_bytes);
+            return -1;
+        }
+        char *t = malloc(files[i].len + 1);
+        *display = arena_printf(&pk->arena, "<%s>/%s", pk->mem ? "memory" : "default", rel);
         if (!t || !*display) {
             free(t);
             err_set(err, CF_ERR_NOMEM, "out of memory");
             return -1;
         }
-        memcpy(t, cf_default_pack[i].data, cf_default_pack[i].len);
-        t[cf_default_pack[i].len] = 0;
+        memcpy(t, files[i].data, files[i].len);
+        t[files[i].len] = 0;
         *text = t;
-        *len = cf_default_pack[i].len;
+        *len = files[i].len;
         return 1;
     }
     return 0;

@@ -64,6 +64,16 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
                        const cf_limits *limits, cf_error *err);
 void cf_pack_free(cf_pack *pack);
 
+/* A pack held in memory (servers, tests, fuzzing): files[i].path is relative to the
+ * pack root ("data/t/worldgen/density_function/f.json"); the data is copied. */
+typedef struct cf_memfile {
+    const char *path;
+    const void *data;
+    size_t len;
+} cf_memfile;
+cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits,
+                              cf_error *err);
+
 /* Compiles functions[0..n-1] in the context of noise settings settings_id
  * ("minecraft:overworld"). A function is a density function id
  * ("minecraft:overworld/continents"), "router:FIELD" (a field of the settings'

@@ -251,3 +251,36 @@ Test(passes, ranges_are_conservative)
     cf_world_free(w);
     cf_program_free(p);
 }
+
+Test(pack, memory_pack)
+{
+    const char *s = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {\"final_density\": \"t:f\"}}";
+    const char *f = "{\"type\": \"minecraft:mul\", \"left\": 2.5, \"right\": {\"type\": \"minecraft:gradient\", \"axis\": \"x\","
+                    " \"from_coordinate\": 0, \"to_coordinate\": 4, \"from_value\": 0, \"to_value\": 1}}";
+    cf_memfile files[2] = {{"data/t/worldgen/noise_settings/s.json", s, strlen(s)},
+                           {"data/t/worldgen/density_function/f.json", f, strlen(f)}};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, &err), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK);
+    int32_t xyz[3] = {2, 0, 0};
+    double v;
+    cr_assert_eq(cf_sample(w, 0, 1, xyz, &v, &err), CF_OK);
+    cr_assert_eq(v, 1.25);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    /* the size limit holds for memory files too, with the located message */
+    cf_limits lim;
+    cf_limits_default(&lim);
+    lim.max_file_bytes = 40;
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, &lim, &err), CF_OK);
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_ERR_LIMIT);
+    cr_assert(strstr(err.message, "<memory>/data/t/worldgen/noise_settings/s.json#: file is"), "%s", err.message);
+    cf_pack_free(pk);
+}
