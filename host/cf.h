@@ -104,6 +104,7 @@ struct cf_program {
     int min_y, height, sea_level, legacy_random;
     const char *settings_id;
     size_t parsed_nodes;     /* before the passes */
+    size_t max_fill_bytes;   /* from the pack's limits */
     char *describe;
     /* the fill plan (fill.c) */
     uint8_t *memo;           /* per node: MEMO_* */

@@ -10,6 +10,8 @@
  * Errors: one line on stderr; exit 1 for bad input, 2 for bad usage.
  */
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +47,10 @@ static const char *const usage_sample =
     "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID\n"
     "  --at X,Y,Z       a block position (repeatable)\n"
     "  --points FILE    one 'X Y Z' per line ('-' reads standard input; # starts a comment)\n"
-    "  --max-file-bytes N, --max-nodes N, --max-depth N   loading limits\n";
+    "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
+    "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
+    "  --max-depth N       nesting of JSON values and of references (default 512)\n"
+    "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -57,10 +62,14 @@ static const char *const usage_fill =
     "  --function ID    fill this function instead of router:final_density\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --device DEV     cpu (the reference, default), opencl (the first GPU with fp64, else any\n"
-    "                   OpenCL device with fp64) or opencl:N (see 'chunkfill devices')\n"
+    "                   OpenCL device with fp64), opencl:N (see 'chunkfill devices'), or auto:\n"
+    "                   opencl when a device passes the exactness probes, else the CPU; a device\n"
+    "                   that fails mid-fill hands the rest to the CPU (with one message). An\n"
+    "                   explicit opencl device that fails ends the fill with an error, no file.\n"
     "  --batch N        chunks per device launch (default: chosen from the device)\n"
     "  --max-chunks N   refuse larger ranges (default 1048576)\n"
-    "  plus --pack, --settings, --seed and the loading limits of 'chunkfill sample --help'\n";
+    "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory)\n";
 
 static const char *const usage_plan =
     "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
@@ -182,7 +191,8 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     long n;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
-        || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0) {
+        || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
+        || strcmp(a, "--max-memory") == 0) {
         if (!v) return die_usage("missing value after option", usage), 2;
         (*i)++;
         if (strcmp(a, "--pack") == 0) {
@@ -196,6 +206,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
         } else {
             if (parse_long(v, 1, LONG_MAX, &n) < 0) return die_usage("limit must be a positive integer", usage), 2;
             if (strcmp(a, "--max-file-bytes") == 0) o->lim.max_file_bytes = (size_t)n;
+            else if (strcmp(a, "--max-memory") == 0) o->lim.max_fill_bytes = (size_t)n;
             else if (strcmp(a, "--max-nodes") == 0) o->lim.max_nodes = (size_t)n;
             else o->lim.max_depth = n > 100000 ? 100000 : (int)n;
         }
@@ -368,6 +379,44 @@ static int parse_chunks(const char *s, long r[4])
 #endif
 static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
 
+/* the temporary file being written: removed if the process is interrupted, so
+ * that no partial file is ever left (a SIGKILL leaves the temporary, never the
+ * target) */
+static char pending_tmp[4096];
+static void on_signal(int sig)
+{
+    if (pending_tmp[0]) unlink(pending_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+static void guard_tmp(const char *path)
+{
+    snprintf(pending_tmp, sizeof pending_tmp, "%s", path);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+static void unguard_tmp(void) { pending_tmp[0] = 0; }
+
+/* one warning line for the first NaN of a filled batch (a pack's log, sqrt or
+ * division can make one; vanilla data never does) */
+static int nan_reported;
+static void report_nan(const float *v, const int32_t *chunks, size_t n, int min_y, int height)
+{
+    if (nan_reported) return;
+    size_t per = (size_t)height * 256;
+    for (size_t i = 0; i < n * per; i++)
+        if (isnan(v[i])) {
+            size_t c = i / per, k = i % per, count = 0;
+            for (size_t j = i; j < n * per; j++) count += isnan(v[j]) != 0;
+            fprintf(stderr, "chunkfill: warning: the density is NaN at x %d y %d z %d (%zu NaN values in this batch)\n",
+                    chunks[2 * c] * 16 + (int)(k % 16), min_y + (int)(k / 256), chunks[2 * c + 1] * 16 + (int)(k / 16 % 16),
+                    count);
+            nan_reported = 1;
+            return;
+        }
+}
+
 static int cmd_fill(int argc, char **argv)
 {
     opts o = {0};
@@ -442,8 +491,13 @@ static int cmd_fill(int argc, char **argv)
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
-    int use_dev = strcmp(device, "cpu") != 0;
-    if (use_dev && cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
+    int use_dev = strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
+    if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
+        if (!fallback) goto done;
+        fprintf(stderr, "chunkfill: no usable OpenCL device (%s); filling on the CPU\n", err.message);
+        memset(&err, 0, sizeof err);
+        use_dev = 0;
+    }
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
@@ -469,6 +523,7 @@ static int cmd_fill(int argc, char **argv)
         tmp[0] = 0;
         goto done;
     }
+    guard_tmp(tmp);
     /* .npy version 1.0 header, padded so the data starts on a 64-byte boundary */
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
@@ -487,9 +542,15 @@ static int cmd_fill(int argc, char **argv)
             list[2 * k] = (int32_t)(r[0] + i % nx);
             list[2 * k + 1] = (int32_t)(r[1] + i / nx);
         }
-        if (use_dev ? cf_device_fill(dev, w, k, list, buf, &err) != CF_OK
-                    : cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK)
-            goto done;
+        if (use_dev && cf_device_fill(dev, w, k, list, buf, &err) != CF_OK) {
+            if (!fallback) goto done;
+            fprintf(stderr, "chunkfill: the device failed mid-fill (%s); the remaining chunks are filled on the CPU\n",
+                    err.message);
+            memset(&err, 0, sizeof err);
+            use_dev = 0;
+        }
+        if (!use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
+        report_nan(buf, list, k, min_y, height);
         /* little-endian float32 (this host is little-endian: checked at build time) */
         bad = write_all(f, buf, sizeof(float) * per * k);
         done_n += (int64_t)k;
@@ -512,10 +573,12 @@ static int cmd_fill(int argc, char **argv)
         goto done;
     }
     tmp[0] = 0;
+    unguard_tmp();
     rc = 0;
 done:
     if (f) fclose(f);
     if (tmp[0]) remove(tmp);
+    unguard_tmp();
     if (rc) report(&err);
     free(list);
     free(buf);
@@ -613,9 +676,11 @@ static int cmd_check(int argc, char **argv)
         if (memcmp(&a[i], &b[i], 4) == 0) continue;
         if (diff++ < 10) {
             size_t c = i / per, k = i % per;
+            uint32_t ua, ub; /* the bits, read without breaking aliasing rules */
+            memcpy(&ua, &a[i], 4);
+            memcpy(&ub, &b[i], 4);
             printf("differs at x %d y %d z %d: device %.9g (0x%08x), cpu %.9g (0x%08x)\n", list[2 * c] * 16 + (int)(k % 16),
-                   min_y + (int)(k / 256), list[2 * c + 1] * 16 + (int)(k / 16 % 16), a[i], *(uint32_t *)&a[i], b[i],
-                   *(uint32_t *)&b[i]);
+                   min_y + (int)(k / 256), list[2 * c + 1] * 16 + (int)(k / 16 % 16), a[i], ua, b[i], ub);
         }
     }
     double ms[4];

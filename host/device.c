@@ -18,6 +18,27 @@
 
 #define EXACT_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
 
+/* Fault injection (test builds only: CF_FAULT_INJECTION): CHUNKFILL_FAULT=build,
+ * alloc or launch:N makes the build fail, a buffer allocation fail, or the N-th
+ * batch's kernel launch fail, as a broken or exhausted device would. */
+#ifdef CF_FAULT_INJECTION
+static int fault(const char *what, int batch)
+{
+    const char *f = getenv("CHUNKFILL_FAULT");
+    if (!f) return 0;
+    size_t n = strlen(what);
+    if (strncmp(f, what, n) != 0) return 0;
+    if (f[n] == ':') return atoi(f + n + 1) == batch;
+    return f[n] == 0;
+}
+#else
+static int fault(const char *what, int batch)
+{
+    (void)what, (void)batch;
+    return 0;
+}
+#endif
+
 struct cf_device {
     clrt rt;
     const cf_program *prog;
@@ -33,6 +54,7 @@ struct cf_device {
     int64_t bound_seed;
     int noct, nlayers, nstacks; /* the table shape the program was generated for */
     int cache_hit;
+    int nbatches;               /* batches launched so far */
     double ms[4];               /* compile, upload, kernels, read-back */
     char name[300];
 };
@@ -77,6 +99,10 @@ static int parse_spec(const char *spec, int *index)
 static cl_mem buffer(cf_device *d, cl_mem_flags fl, size_t bytes, const char *what, cf_error *err)
 {
     cl_int e;
+    if (fault("alloc", 0)) {
+        clrt_check(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, what);
+        return NULL;
+    }
     cl_mem m = clCreateBuffer(d->rt.ctx, fl, bytes ? bytes : 4, NULL, &e);
     if (clrt_check(err, e, what)) return NULL;
     return m;
@@ -104,6 +130,10 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     d->src = emit_program(p, w0, fn, &d->lay, err);
     cf_world_free(w0);
     if (!d->src) goto fail;
+    if (fault("build", 0)) {
+        err_set(err, CF_ERR_DEVICE, "%s: program build failed: CL_BUILD_PROGRAM_FAILURE (injected fault)", d->name);
+        goto fail;
+    }
     if (clrt_build(&d->rt, d->src, EXACT_OPTIONS, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
     cl_int e;
     d->kcol = clCreateKernel(d->program, "k_columns", &e);
@@ -177,7 +207,9 @@ cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_
     size_t per = (size_t)d->prog->height * 256;
     cl_int y0 = d->prog->min_y;
     cl_command_queue q = d->rt.queue;
-    for (size_t done = 0; done < n;) {
+    for (size_t done = 0; done < n; d->nbatches++) {
+        if (fault("launch", d->nbatches))
+            return clrt_check(err, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel(k_blocks) (injected fault)");
         cl_int b = (cl_int)(n - done < d->batch ? n - done : d->batch);
         double a = now_ms();
         if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->chunks, CL_TRUE, 0, (size_t)b * 2 * sizeof(int32_t), chunks + 2 * done,

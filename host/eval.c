@@ -343,6 +343,8 @@ void fill_interp_blocks(cf_fill *f, int id)
     int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
     size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
     /* per column, once: the corner offset and the x and z weights */
+    /* malloc'd, 8-aligned, and this part of it only ever holds size_t */
+    /* cppcheck-suppress invalidPointerCast */
     size_t *cidx = (size_t *)(f->scratch + 2 * ncol);
     float *cax = f->scratch + 4 * ncol, *caz = f->scratch + 5 * ncol;
     for (int32_t zi = 0; zi < f->sz; zi++) {

@@ -447,6 +447,41 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
                     r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
 }
 
+/* what fill_new allocates for a 16 x height x 16 region */
+size_t cf_fill_bytes_per_thread(const cf_program *p)
+{
+    size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
+    size_t b = sizeof(cf_fill);
+    b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
+    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 8 * sx * sz * sizeof(float);
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *nd = &p->nodes[i];
+        if (p->islot[i] >= 0) {
+            size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
+            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float);
+        }
+    }
+    for (int k = 0; k < p->nvlist; k++) {
+        const cf_node *nd = &p->nodes[p->vlist[k]];
+        if (nd->kind == NK_INTERPOLATED) continue;
+        b += sizeof(float) * ((nd->axes & AX_X) ? sx : 1) * ((nd->axes & AX_Y) ? sy : 1) * ((nd->axes & AX_Z) ? sz : 1);
+    }
+    return b;
+}
+
+/* refuses a fill over the memory limit, with the figures */
+static cf_status check_memory(const cf_program *p, int threads, cf_error *err)
+{
+    size_t per = cf_fill_bytes_per_thread(p);
+    if (p->max_fill_bytes && (double)per * threads > (double)p->max_fill_bytes)
+        return err_set(err, CF_ERR_LIMIT,
+                       "%s: a fill needs %.1f MiB per thread (%.1f MiB for %d threads), over the limit of %.1f MiB"
+                       " (--max-memory)",
+                       p->settings_id, per / 1048576.0, per * (double)threads / 1048576.0, threads,
+                       p->max_fill_bytes / 1048576.0);
+    return CF_OK;
+}
+
 /* ------------------------------------------------------------------ threads */
 
 typedef struct job {
@@ -495,6 +530,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
     if (n == 0) return CF_OK;
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
+    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
     job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0};
     if (threads == 1) {
         worker(&j);
@@ -651,6 +687,7 @@ cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, 
     j.nchunks = (size_t)j.ncx * (size_t)ncz;
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > j.nchunks) threads = (int)j.nchunks;
+    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
     if (threads == 1) {
         surface_worker(&j);
     } else {

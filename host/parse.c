@@ -876,6 +876,7 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
     c.p = p;
     c.pk = pk;
     c.err = err;
+    p->max_fill_bytes = pk->lim.max_fill_bytes;
     c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
     if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
     cf_loc cli = {"<arguments>", ""};

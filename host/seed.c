@@ -282,6 +282,8 @@ static int bind_normal(bind *b, const cf_noisedef *d, const posf *root)
     int start = b->w->nlayers;
     for (int k = 0; k < kept; k++) {
         char name[32];
+        /* index[k] is set for every k < kept (cppcheck 2.10 misses that) */
+        /* cppcheck-suppress uninitvar */
         snprintf(name, sizeof name, "octave_%d", index[k]);
         float a = (float)(nf * amps[k]);
         rnd r1 = pos_from_hash(&first, name), r2 = pos_from_hash(&second, name);

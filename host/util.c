@@ -113,4 +113,5 @@ void cf_limits_default(cf_limits *l)
     l->max_file_bytes = 64u << 20;
     l->max_nodes = 1u << 20;
     l->max_depth = 512;
+    l->max_fill_bytes = (size_t)4 << 30;
 }

@@ -49,6 +49,7 @@ typedef struct cf_limits {
     size_t max_file_bytes;   /* refuse larger JSON files before reading them */
     size_t max_nodes;        /* nodes in one compiled graph (before merging) */
     int max_depth;           /* nesting of JSON values and of references */
+    size_t max_fill_bytes;   /* working memory of a fill, all threads together */
 } cf_limits;
 void cf_limits_default(cf_limits *l);
 
@@ -119,6 +120,12 @@ cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, dou
 cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
                          cf_error *err);
 int cf_cpu_count(void);
+
+/* Working memory one fill thread needs for this program (buffers of the plan),
+ * in bytes. cf_fill_chunks and cf_surface_heights refuse (CF_ERR_LIMIT, with the
+ * figure) a fill whose threads together would need more than the pack's
+ * limits.max_fill_bytes. */
+size_t cf_fill_bytes_per_thread(const cf_program *prog);
 
 /* Exact surface heights: for every column of the area x in [x0, x0+nx), z in
  * [z0, z0+nz), the highest y <= below whose value of output fn on the chunk-fill
