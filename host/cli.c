@@ -288,68 +288,7 @@ done:
     return rc;
 }
 
-static int cmd_info(int argc, char **argv)
-{
-    opts o = {0};
-    cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_info, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_info);
-        if (r == 2) return 2;
-        if (r == 1) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
-            return die_usage(msg, usage_info);
-        }
-    }
-    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
-    cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    int rc = 1;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, o.nfunctions, &err) != CF_OK) goto done;
-    fputs(cf_program_describe(pg), stdout);
-    rc = 0;
-done:
-    if (rc) report(&err);
-    cf_program_free(pg);
-    cf_pack_free(pk);
-    return rc;
-}
 
-static int cmd_plan(int argc, char **argv)
-{
-    opts o = {0};
-    cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_plan, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_plan);
-        if (r == 2) return 2;
-        if (r == 1) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
-            return die_usage(msg, usage_plan);
-        }
-    }
-    if (o.nfunctions > 1) return die_usage("at most one --function", usage_plan);
-    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
-    cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    int rc = 1;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
-    fputs(cf_program_plan(pg), stdout);
-    rc = 0;
-done:
-    if (rc) report(&err);
-    cf_program_free(pg);
-    cf_pack_free(pk);
-    return rc;
-}
 
 /* X0,Z0[:X1,Z1] */
 static int parse_chunks(const char *s, long r[4])
@@ -1030,22 +969,25 @@ static const char *const usage_emit =
     "Writes the OpenCL C program generated for router:final_density (or --function) to\n"
     "standard output. The program does not depend on the seed.\n";
 
-static int cmd_emit(int argc, char **argv)
+
+/* info, plan and emit: compile the functions and print what the program says */
+enum { PRINT_INFO, PRINT_PLAN, PRINT_EMIT };
+static int cmd_print(int argc, char **argv, const char *usage, int what)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_emit, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_emit);
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage, stdout), 0;
+        int r = common_opt(&o, argc, argv, &i, usage);
         if (r == 2) return 2;
         if (r == 1) {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
-            return die_usage(msg, usage_emit);
+            return die_usage(msg, usage);
         }
     }
-    if (o.nfunctions > 1) return die_usage("at most one --function", usage_emit);
+    if (what != PRINT_INFO && o.nfunctions > 1) return die_usage("at most one --function", usage);
     if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
     cf_error err = {0};
     cf_pack *pk = NULL;
@@ -1053,9 +995,9 @@ static int cmd_emit(int argc, char **argv)
     char *src = NULL;
     int rc = 1;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
-    if (!(src = cf_emit_opencl(pg, 0, &err))) goto done;
-    fputs(src, stdout);
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, o.nfunctions, &err) != CF_OK) goto done;
+    if (what == PRINT_EMIT && !(src = cf_emit_opencl(pg, 0, &err))) goto done;
+    fputs(what == PRINT_INFO ? cf_program_describe(pg) : what == PRINT_PLAN ? cf_program_plan(pg) : src, stdout);
     rc = fflush(stdout) == 0 ? 0 : 1;
 done:
     if (rc && err.status) report(&err);
@@ -1084,10 +1026,10 @@ int main(int argc, char **argv)
     const char *c = argv[1];
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return fputs(usage_main, stdout), 0;
     if (strcmp(c, "sample") == 0) return cmd_sample(argc, argv);
-    if (strcmp(c, "info") == 0) return cmd_info(argc, argv);
+    if (strcmp(c, "info") == 0) return cmd_print(argc, argv, usage_info, PRINT_INFO);
     if (strcmp(c, "fill") == 0) return cmd_fill(argc, argv);
-    if (strcmp(c, "plan") == 0) return cmd_plan(argc, argv);
-    if (strcmp(c, "emit") == 0) return cmd_emit(argc, argv);
+    if (strcmp(c, "plan") == 0) return cmd_print(argc, argv, usage_plan, PRINT_PLAN);
+    if (strcmp(c, "emit") == 0) return cmd_print(argc, argv, usage_emit, PRINT_EMIT);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
     if (strcmp(c, "render") == 0) return cmd_render(argc, argv);
     if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
