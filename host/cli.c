@@ -54,7 +54,7 @@ static const char *const usage_sample =
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
-    "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu] --out FILE.npy\n"
+    "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu|opencl[:N]|auto] --out FILE.npy\n"
     "Fills the chunks of the inclusive range (z outer, x inner) exactly as vanilla's chunk\n"
     "fill does and writes a NumPy .npy file: little-endian float32 (the 26.3 dialect), shape\n"
     "(nchunks, height, 16, 16), index [chunk][y][z][x], y from the settings' min_y upward.\n"
@@ -215,10 +215,79 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     return 1;
 }
 
+/* A command's own options, one row each: a string (str), an integer in
+ * [lo, hi] (num), or a callback (fn, for repeatable options). required: the
+ * message when the option is missing. */
+typedef struct optdef {
+    const char *name;
+    const char **str;
+    long *num;
+    long lo, hi;
+    int (*fn)(opts *o, const char *value); /* 0, or a usage message's exit status */
+    const char *required;
+    int seen;
+} optdef;
+
+/* parses argv[2..]: --help, the common options, then the command's rows. Returns
+ * -1 to go on, or the exit status (0 after --help, 2 for bad usage). */
+static int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *usage)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage, stdout), 0;
+        int r = common_opt(o, argc, argv, &i, usage);
+        if (r == 2) return 2;
+        if (r == 0) continue;
+        optdef *d = NULL;
+        for (optdef *q = defs; q && q->name; q++)
+            if (strcmp(a, q->name) == 0) d = q;
+        char msg[300];
+        if (!d) {
+            snprintf(msg, sizeof msg, strncmp(a, "--", 2) == 0 ? "unknown option '%s'" : "unexpected argument '%s'", a);
+            return die_usage(msg, usage);
+        }
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            snprintf(msg, sizeof msg, "missing value after '%s'", a);
+            return die_usage(msg, usage);
+        }
+        i++;
+        d->seen = 1;
+        if (d->fn) {
+            int rc = d->fn(o, v);
+            if (rc) return rc;
+        } else if (d->str) {
+            *d->str = v;
+        } else if (parse_long(v, d->lo, d->hi, d->num) < 0) {
+            snprintf(msg, sizeof msg, "%s takes an integer in [%ld, %ld]", a, d->lo, d->hi);
+            return die_usage(msg, usage);
+        }
+    }
+    for (optdef *q = defs; q && q->name; q++)
+        if (q->required && !q->seen) return die_usage(q->required, usage);
+    return -1;
+}
+
+/* the single function a command fills: router:final_density unless --function */
+static int one_function(opts *o, const char *usage)
+{
+    if (o->nfunctions > 1) return die_usage("at most one --function", usage);
+    if (o->nfunctions == 0) o->functions[o->nfunctions++] = "router:final_density";
+    return -1;
+}
+
 static int report(const cf_error *e)
 {
     fprintf(stderr, "%s\n", e->message[0] ? e->message : cf_status_str(e->status));
     return 1;
+}
+
+static int at_option(opts *o, const char *v)
+{
+    long xyz[3];
+    if (parse_xyz(v, ',', xyz) < 0) return die_usage("--at takes X,Y,Z (integers in int range)", usage_sample);
+    if (push_point(o, xyz[0], xyz[1], xyz[2]) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    return 0;
 }
 
 static int cmd_sample(int argc, char **argv)
@@ -226,31 +295,14 @@ static int cmd_sample(int argc, char **argv)
     opts o = {0};
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_sample, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_sample);
-        if (r == 2) return free(o.at), 2;
-        if (r == 0) continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--seed") == 0 || strcmp(a, "--at") == 0 || strcmp(a, "--points") == 0) {
-            if (!v) return free(o.at), die_usage("missing value after option", usage_sample);
-            i++;
-            if (strcmp(a, "--seed") == 0) o.seed = v;
-            else if (strcmp(a, "--points") == 0) o.points = v;
-            else {
-                long xyz[3];
-                if (parse_xyz(v, ',', xyz) < 0)
-                    return free(o.at), die_usage("--at takes X,Y,Z (integers in int range)", usage_sample);
-                if (push_point(&o, xyz[0], xyz[1], xyz[2]) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
-            }
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", a);
-            return free(o.at), die_usage(msg, usage_sample);
-        }
-    }
-    if (!o.seed) return free(o.at), die_usage("--seed is required", usage_sample);
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--points", .str = &o.points},
+        {.name = "--at", .fn = at_option},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_sample);
+    if (rc0 >= 0) return free(o.at), rc0;
     if (o.nfunctions != 1) return free(o.at), die_usage("exactly one --function is required", usage_sample);
     if (o.points && read_points(&o, o.points)) return free(o.at), 1;
     if (o.nat == 0 && !o.points) return die_usage("give --at X,Y,Z or --points FILE", usage_sample);
@@ -316,6 +368,24 @@ static int parse_chunks(const char *s, long r[4])
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .npy writer assumes a little-endian host"
 #endif
+/* --chunks X0,Z0[:X1,Z1]: parsed into r, checked; returns 0, or the exit status
+ * (2 usage, 1 bad input) after printing one line */
+static int chunk_range(const char *chunks, long r[4], const char *usage)
+{
+    if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage);
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -CF_MAX_CHUNK || r[k] > CF_MAX_CHUNK) {
+            fprintf(stderr, "chunkfill: --chunks %s: chunk coordinate %ld out of range [%d, %d]\n", chunks, r[k],
+                    -CF_MAX_CHUNK, CF_MAX_CHUNK);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --chunks %s: the second corner must not be below the first\n", chunks);
+        return 1;
+    }
+    return 0;
+}
+
 static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
 
 /* the temporary file being written: removed if the process is interrupted, so
@@ -363,52 +433,22 @@ static int cmd_fill(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *outpath = NULL, *device = "cpu";
     long threads = 0, max_chunks = 1048576, batchopt = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_fill, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_fill);
-        if (r == 2) return 2;
-        if (r == 0) continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v || strncmp(a, "--", 2) != 0) {
-            char msg[256];
-            snprintf(msg, sizeof msg, v ? "unexpected argument '%s'" : "missing value after '%s'", a);
-            return die_usage(msg, usage_fill);
-        }
-        i++;
-        if (strcmp(a, "--seed") == 0) o.seed = v;
-        else if (strcmp(a, "--chunks") == 0) chunks = v;
-        else if (strcmp(a, "--out") == 0) outpath = v;
-        else if (strcmp(a, "--device") == 0) device = v;
-        else if (strcmp(a, "--threads") == 0) {
-            if (parse_long(v, 1, 1024, &threads) < 0) return die_usage("--threads takes 1..1024", usage_fill);
-        } else if (strcmp(a, "--batch") == 0) {
-            if (parse_long(v, 1, 1L << 20, &batchopt) < 0) return die_usage("--batch takes a positive integer", usage_fill);
-        } else if (strcmp(a, "--max-chunks") == 0) {
-            if (parse_long(v, 1, 1L << 40, &max_chunks) < 0) return die_usage("--max-chunks takes a positive integer", usage_fill);
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", a);
-            return die_usage(msg, usage_fill);
-        }
-    }
-    if (!o.seed) return die_usage("--seed is required", usage_fill);
-    if (!chunks) return die_usage("--chunks is required", usage_fill);
-    if (!outpath) return die_usage("--out is required", usage_fill);
-    if (o.nfunctions > 1) return die_usage("at most one --function", usage_fill);
-    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--device", .str = &device},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--batch", .num = &batchopt, .lo = 1, .hi = 1L << 20},
+        {.name = "--max-chunks", .num = &max_chunks, .lo = 1, .hi = 1L << 40},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_fill);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_fill)) >= 0) return rc0;
     long r[4];
-    if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill);
-    for (int k = 0; k < 4; k++)
-        if (r[k] < -CF_MAX_CHUNK || r[k] > CF_MAX_CHUNK) {
-            fprintf(stderr, "chunkfill: --chunks %s: chunk coordinate %ld out of range [%d, %d]\n", chunks, r[k],
-                    -CF_MAX_CHUNK, CF_MAX_CHUNK);
-            return 1;
-        }
-    if (r[2] < r[0] || r[3] < r[1]) {
-        fprintf(stderr, "chunkfill: --chunks %s: the second corner must not be below the first\n", chunks);
-        return 1;
-    }
+    int bad_range = chunk_range(chunks, r, usage_fill);
+    if (bad_range) return bad_range;
     int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1, n = nx * nz;
     if (n > max_chunks) {
         fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, more than --max-chunks %ld\n", chunks, (long long)n, max_chunks);
@@ -542,41 +582,19 @@ static int cmd_check(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *device = "opencl";
     long batchopt = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_check, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_check);
-        if (r == 2) return 2;
-        if (r == 0) continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return die_usage("missing value after option", usage_check);
-        i++;
-        if (strcmp(a, "--seed") == 0) o.seed = v;
-        else if (strcmp(a, "--chunks") == 0) chunks = v;
-        else if (strcmp(a, "--device") == 0) device = v;
-        else if (strcmp(a, "--batch") == 0) {
-            if (parse_long(v, 1, 1L << 20, &batchopt) < 0) return die_usage("--batch takes a positive integer", usage_check);
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", a);
-            return die_usage(msg, usage_check);
-        }
-    }
-    if (!o.seed) return die_usage("--seed is required", usage_check);
-    if (!chunks) return die_usage("--chunks is required", usage_check);
-    if (o.nfunctions > 1) return die_usage("at most one --function", usage_check);
-    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
+        {.name = "--device", .str = &device},
+        {.name = "--batch", .num = &batchopt, .lo = 1, .hi = 1L << 20},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_check);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_check)) >= 0) return rc0;
     long r[4];
-    if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_check);
-    for (int k = 0; k < 4; k++)
-        if (r[k] < -CF_MAX_CHUNK || r[k] > CF_MAX_CHUNK) {
-            fprintf(stderr, "chunkfill: --chunks %s: chunk coordinate %ld out of range\n", chunks, r[k]);
-            return 1;
-        }
-    if (r[2] < r[0] || r[3] < r[1]) {
-        fprintf(stderr, "chunkfill: --chunks %s: the second corner must not be below the first\n", chunks);
-        return 1;
-    }
+    int bad_range = chunk_range(chunks, r, usage_check);
+    if (bad_range) return bad_range;
     int64_t nx = (int64_t)r[2] - r[0] + 1, n = nx * ((int64_t)r[3] - r[1] + 1);
     if (n > 65536) {
         fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, at most 65536 for a check\n", chunks, (long long)n);
@@ -709,37 +727,20 @@ static int cmd_render(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu";
     long scale = 1, threads = 0, below = INT32_MAX;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_render, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_render);
-        if (r == 2) return 2;
-        if (r == 0) continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return die_usage("missing value after option", usage_render);
-        i++;
-        if (strcmp(a, "--seed") == 0) o.seed = v;
-        else if (strcmp(a, "--area") == 0) area = v;
-        else if (strcmp(a, "--out") == 0) outpath = v;
-        else if (strcmp(a, "--heights") == 0) heights_path = v;
-        else if (strcmp(a, "--device") == 0) device = v;
-        else if (strcmp(a, "--scale") == 0) {
-            if (parse_long(v, 1, 4096, &scale) < 0) return die_usage("--scale takes 1..4096", usage_render);
-        } else if (strcmp(a, "--threads") == 0) {
-            if (parse_long(v, 1, 1024, &threads) < 0) return die_usage("--threads takes 1..1024", usage_render);
-        } else if (strcmp(a, "--below") == 0) {
-            if (parse_long(v, INT32_MIN, INT32_MAX, &below) < 0) return die_usage("--below takes an integer y", usage_render);
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", a);
-            return die_usage(msg, usage_render);
-        }
-    }
-    if (!o.seed) return die_usage("--seed is required", usage_render);
-    if (!area) return die_usage("--area is required", usage_render);
-    if (!outpath) return die_usage("--out is required", usage_render);
-    if (o.nfunctions > 1) return die_usage("at most one --function", usage_render);
-    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--heights", .str = &heights_path},
+        {.name = "--device", .str = &device},
+        {.name = "--scale", .num = &scale, .lo = 1, .hi = 4096},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_render);
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
@@ -828,7 +829,7 @@ static int cmd_render(int argc, char **argv)
             if (z % scale) continue;
             for (int64_t x = 0; x < nx; x += scale) pic[(size_t)(z / scale) * (size_t)px + (size_t)(x / scale)] = strip[(size_t)zz * (size_t)nx + (size_t)x];
         }
-        if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1));
+        if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1)); /* NOLINT(bugprone-misplaced-widening-cast): int64_t for %lld */
     }
     if (tty) fputc('\n', stderr);
     if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
@@ -860,40 +861,25 @@ static int cmd_slice(int argc, char **argv)
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
     const char *outpath = NULL, *span = "-128:127", *mode = "material", *device = "cpu";
-    long fixed = 0;
-    int axis = -1;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_slice, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage_slice);
-        if (r == 2) return 2;
-        if (r == 0) continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return die_usage("missing value after option", usage_slice);
-        i++;
-        if (strcmp(a, "--seed") == 0) o.seed = v;
-        else if (strcmp(a, "--out") == 0) outpath = v;
-        else if (strcmp(a, "--span") == 0) span = v;
-        else if (strcmp(a, "--mode") == 0) mode = v;
-        else if (strcmp(a, "--device") == 0) device = v;
-        else if (strcmp(a, "--x") == 0 || strcmp(a, "--z") == 0) {
-            if (axis >= 0) return die_usage("give one of --x and --z", usage_slice);
-            axis = a[2] == 'x' ? 0 : 2;
-            if (parse_long(v, -(long)CF_MAX_CHUNK * 16, (long)CF_MAX_CHUNK * 16 + 15, &fixed) < 0)
-                return die_usage("--x/--z take a block coordinate", usage_slice);
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", a);
-            return die_usage(msg, usage_slice);
-        }
-    }
-    if (!o.seed) return die_usage("--seed is required", usage_slice);
-    if (axis < 0) return die_usage("give --x X or --z Z", usage_slice);
-    if (!outpath) return die_usage("--out is required", usage_slice);
+    long fx = LONG_MIN, fz = LONG_MIN, lim16 = (long)CF_MAX_CHUNK * 16;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--span", .str = &span},
+        {.name = "--mode", .str = &mode},
+        {.name = "--device", .str = &device},
+        {.name = "--x", .num = &fx, .lo = -lim16, .hi = lim16 + 15},
+        {.name = "--z", .num = &fz, .lo = -lim16, .hi = lim16 + 15},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_slice);
+    if (rc0 >= 0) return rc0;
+    if ((fx == LONG_MIN) == (fz == LONG_MIN)) return die_usage("give one of --x X and --z Z", usage_slice);
+    int axis = fx != LONG_MIN ? 0 : 2;
+    long fixed = axis == 0 ? fx : fz;
     int m = strcmp(mode, "material") == 0 ? 0 : strcmp(mode, "density") == 0 ? 1 : -1;
     if (m < 0) return die_usage("--mode takes material or density", usage_slice);
-    if (o.nfunctions > 1) return die_usage("at most one --function", usage_slice);
-    if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
+    if ((rc0 = one_function(&o, usage_slice)) >= 0) return rc0;
     long a0, a1;
     char sb[64];
     if (strlen(span) >= sizeof sb) return die_usage("--span takes A:B", usage_slice);
