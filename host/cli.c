@@ -4,10 +4,10 @@
  *                    (--at X,Y,Z)... | --points FILE
  *   chunkfill nodes            the node table
  *   chunkfill fill [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]
- *                  [--threads N] [--device cpu] --out FILE.npy
- *   chunkfill plan [--pack PATH]... [--settings ID] [--function ID]
- *   chunkfill info [--pack PATH]... [--settings ID] [--function ID]...
- * Errors: one line on stderr; exit 1 for bad input, 2 for bad usage.
+ *                  [--threads N] [--device cpu|opencl[:N]|auto] --out FILE.npy
+ *   chunkfill check, render, slice, plan, emit, info, devices (see usage_* below)
+ * Each command's options are a table of optdef rows (parse_cmd). Errors: one
+ * line on stderr; exit 1 for bad input, 2 for bad usage.
  */
 #include <errno.h>
 #include <math.h>
