@@ -439,7 +439,7 @@ static void cache_store(clrt *rt, cl_program prog, const char *dir, const char *
     (void)rt;
     if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) goto done;
     uint8_t h[CLRT_CACHE_HEADER];
-    memcpy(h, CLRT_CACHE_MAGIC, 8);
+    memcpy(h, CLRT_CACHE_MAGIC, 8); /* NOLINT(bugprone-not-null-terminated-result): 8 bytes of a binary header */
     memcpy(h + 8, key, 16);
     put_le64(h + 24, len);
     MD5_CTX c;

@@ -882,7 +882,7 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
     cf_loc cli = {"<arguments>", ""};
     char ns[128], path[384];
     const cJSON *router = NULL;
-    cf_loc ra = cli;
+    cf_loc ra = cli; /* NOLINT(clang-analyzer-deadcode.DeadStores): set before every use */
     if (split_id(&c, cli, settings_id, ns, sizeof ns, path, sizeof path) < 0) goto done;
     pfile *sf = load(&c, "noise_settings", ns, path);
     if (!sf) {
