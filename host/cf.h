@@ -58,10 +58,22 @@ enum { TILE_CLAMP, TILE_REPEAT, TILE_MIRROR };
 enum { MET_EUCLID, MET_EUCLID_SQ, MET_MANHATTAN, MET_CHEBYSHEV };
 enum { PREC_F32 = 32, PREC_F64 = 64 };
 
+/* A JSON pointer as a chain of steps (shared by all the pointers below it, so a
+ * deep graph costs a step per node, not a string per node). NULL is the root. */
+typedef struct cf_ptr {
+    const struct cf_ptr *parent;
+    const char *key; /* an object key, or NULL for an array index */
+    int index;
+} cf_ptr;
+
 typedef struct cf_loc {
-    const char *file; /* display path of the JSON file */
-    const char *ptr;  /* JSON pointer inside it ("" for the root) */
+    const char *file;   /* display path of the JSON file */
+    const cf_ptr *ptr;  /* JSON pointer inside it (NULL for the root) */
 } cf_loc;
+
+/* Renders ptr as RFC 6901 text ("" for the root) into buf (size n >= 64); a
+ * pointer longer than the buffer keeps its start and end around "/...". Returns buf. */
+const char *ptr_text(const cf_ptr *ptr, char *buf, size_t n);
 
 /* One IR node. Children come before parents in program order. */
 typedef struct cf_node {
@@ -77,6 +89,7 @@ typedef struct cf_node {
     float *fa;          /* float arrays: interval thresholds; spline loc,der pairs */
     int noise;          /* index into program noises, or -1 */
     unsigned axes;      /* AX_* the value depends on */
+    int depth;          /* longest path to a leaf, counting this node (bounded by limits.max_depth) */
     double lo, hi;      /* value range (conservative) */
     cf_loc loc;
 } cf_node;
@@ -119,6 +132,10 @@ struct cf_program {
 /* resolution stages of a chunk fill */
 enum { STAGE_CONST = 0, STAGE_COLUMN, STAGE_CORNER, STAGE_BLOCK, STAGE_PROBE };
 cf_status plan_build(cf_program *p, cf_error *err);
+
+/* ------------------------------------------------------------------ fixed limits */
+#define CF_MAX_JSON_VALUES 4000000   /* per file: bounds the JSON tree's memory (~64 bytes a value) */
+#define CF_MAX_SURFACE_BOUND 65536   /* |find_top_surface.upper_bound|: bounds the probes per column */
 
 /* ------------------------------------------------------------------ packs */
 struct cf_pack {

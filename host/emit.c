@@ -82,7 +82,8 @@ static void src_comment(sb *b, const cf_node *n, const char *indent)
     sbf(b, "%s/* ", indent);
     src_text(b, n->loc.file);
     sbf(b, "#");
-    src_text(b, n->loc.ptr);
+    char ptr[400];
+    src_text(b, ptr_text(n->loc.ptr, ptr, sizeof ptr));
     sbf(b, " */\n");
 }
 

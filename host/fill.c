@@ -151,8 +151,9 @@ cf_status plan_build(cf_program *p, cf_error *err)
     for (int i = 0; i < n; i++) {
         const cf_node *nd = &p->nodes[i];
         if (nd->kind != NK_INTERPOLATED) continue;
+        char ptr[320];
         OUT("interpolated node %d (%s#%s): cell %dx%dx%d, input node %d runs at cell corners\n", i, nd->loc.file,
-            nd->loc.ptr, nd->i[0], nd->i[1], nd->i[0], nd->in[0]);
+            ptr_text(nd->loc.ptr, ptr, sizeof ptr), nd->i[0], nd->i[1], nd->i[0], nd->in[0]);
     }
 #undef OUT
     if (len >= cap) s[cap - 1] = 0;

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cf.h"
 
@@ -137,29 +139,42 @@ static int read_folder(cf_pack *pk, const char *root, const char *rel, char **te
         err_set(err, CF_ERR_IO, "%s#: leads out of its pack (to %s)", disp, rfile);
         return -1;
     }
-    if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
-        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes", disp,
-                (long long)st.st_size, pk->lim.max_file_bytes);
+    /* open without blocking (a FIFO swapped in after the stat above must not hang
+     * us) and check the file we hold, not the name */
+    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        err_set(err, CF_ERR_IO, "%s#: cannot read: %s", disp, strerror(errno));
         return -1;
     }
-    FILE *f = fopen(full, "rb");
-    if (!f) {
-        err_set(err, CF_ERR_IO, "%s#: cannot read: %s", disp, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        err_set(err, CF_ERR_IO, "%s#: not a regular file", disp);
+        return -1;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
+        close(fd);
+        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes", disp,
+                (long long)st.st_size, pk->lim.max_file_bytes);
         return -1;
     }
     size_t n = (size_t)st.st_size;
     char *t = malloc(n + 1);
     if (!t) {
-        fclose(f);
+        close(fd);
         err_set(err, CF_ERR_NOMEM, "%s#: out of memory", disp);
         return -1;
     }
-    size_t got = fread(t, 1, n, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || got != n) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, t + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != n) {
         free(t);
-        err_set(err, CF_ERR_IO, "%s#: read error", disp);
+        err_set(err, CF_ERR_IO, "%s#: read error (the file changed while it was read?)", disp);
         return -1;
     }
     t[n] = 0;

@@ -71,12 +71,12 @@ typedef struct pc {
 static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...)
 {
-    char msg[768];
+    char msg[512], ptr[320];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    err_set(c->err, st, "%s#%s: %s", at.file, at.ptr, msg);
+    err_set(c->err, st, "%s#%s: %s", at.file, ptr_text(at.ptr, ptr, sizeof ptr), msg);
     return -1;
 }
 
@@ -86,30 +86,25 @@ static int nomem(pc *c)
     return -1;
 }
 
-/* JSON pointer of a child: RFC 6901 escapes ~ as ~0 and / as ~1 */
+/* JSON pointer of a child: one more step (rendered, with RFC 6901 escapes, only
+ * when a message or a comment needs it) */
 static cf_loc at_key(pc *c, cf_loc at, const char *key)
 {
-    size_t n = strlen(at.ptr) + 2;
-    for (const char *k = key; *k; k++) n += (*k == '~' || *k == '/') ? 2 : 1;
-    char *s = arena_alloc(&c->p->arena, n);
-    if (!s) return at;
-    char *o = s + strlen(at.ptr);
-    memcpy(s, at.ptr, strlen(at.ptr));
-    *o++ = '/';
-    for (const char *k = key; *k; k++) {
-        if (*k == '~') *o++ = '~', *o++ = '0';
-        else if (*k == '/') *o++ = '~', *o++ = '1';
-        else *o++ = *k;
-    }
-    *o = 0;
-    return (cf_loc){at.file, s};
+    cf_ptr *p = arena_alloc(&c->p->arena, sizeof *p);
+    char *k = p ? arena_strdup(&c->p->arena, key) : NULL;
+    if (!p || !k) return at;
+    p->parent = at.ptr;
+    p->key = k;
+    return (cf_loc){at.file, p};
 }
 
 static cf_loc at_index(pc *c, cf_loc at, int i)
 {
-    char k[16];
-    snprintf(k, sizeof k, "%d", i);
-    return at_key(c, at, k);
+    cf_ptr *p = arena_alloc(&c->p->arena, sizeof *p);
+    if (!p) return at;
+    p->parent = at.ptr;
+    p->index = i;
+    return (cf_loc){at.file, p};
 }
 
 static const char *jtype(const cJSON *v)
@@ -214,7 +209,7 @@ static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
     const char *display = NULL;
     int r = pack_read(c->pk, kind, ns, path, &text, &len, &display, c->err);
     if (r <= 0) return NULL;
-    cf_loc root = {display, ""};
+    cf_loc root = {display, NULL};
     size_t bad;
     if (len == 0 || strspn(text, " \t\r\n") == len) {
         fail(c, root, CF_ERR_JSON, "empty file");
@@ -229,6 +224,40 @@ static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
         free(text);
         return NULL;
     }
+    /* before building a tree: a bounded number of values, and no \u0000 (cJSON
+     * would cut the string there, silently changing an id or a key) */
+    {
+        size_t values = 1;
+        int in_str = 0;
+        for (size_t i = 0; i < len; i++) {
+            char ch = text[i];
+            if (in_str) {
+                if (ch == '\\') {
+                    if (i + 5 < len && text[i + 1] == 'u' && text[i + 2] == '0' && text[i + 3] == '0' && text[i + 4] == '0'
+                        && text[i + 5] == '0') {
+                        int line, col;
+                        line_col(text, i, &line, &col);
+                        fail(c, root, CF_ERR_JSON, "a string holds \\u0000 (NUL) at line %d, column %d", line, col);
+                        free(text);
+                        return NULL;
+                    }
+                    i++;
+                } else if (ch == '"') {
+                    in_str = 0;
+                }
+            } else if (ch == '"') {
+                in_str = 1;
+            } else if (ch == ',' || ch == '[' || ch == '{') {
+                values++;
+            }
+        }
+        if (values > CF_MAX_JSON_VALUES) {
+            fail(c, root, CF_ERR_LIMIT, "more than %d JSON values in one file (the limit: %d)", CF_MAX_JSON_VALUES,
+                 CF_MAX_JSON_VALUES);
+            free(text);
+            return NULL;
+        }
+    }
     const char *end = NULL;
     const char *start = text;
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) start += 3;
@@ -242,9 +271,13 @@ static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
         if (strncmp(e, "NaN", 3) == 0 || strncmp(e, "Infinity", 8) == 0 || strncmp(e, "-Infinity", 9) == 0)
             why = " (NaN and Infinity are not JSON numbers)";
         else {
-            int d = 0, maxd = 0;
+            int d = 0, maxd = 0, in_str = 0;
             for (const char *q = text; q < e; q++) {
-                if (*q == '[' || *q == '{') d++, maxd = d > maxd ? d : maxd;
+                if (in_str) {
+                    if (*q == '\\' && q + 1 < e) q++;
+                    else if (*q == '"') in_str = 0;
+                } else if (*q == '"') in_str = 1;
+                else if (*q == '[' || *q == '{') d++, maxd = d > maxd ? d : maxd;
                 else if (*q == ']' || *q == '}') d--;
             }
             if (maxd >= CJSON_NESTING_LIMIT) why = " (nested deeper than the JSON reader's limit)";
@@ -389,6 +422,12 @@ static const char *const axis_names[] = {"x", "y", "z", NULL};
 static int node_add(pc *c, const cf_node *n)
 {
     cf_program *p = c->p;
+    /* the depth of the graph, through references too: evaluation recurses that deep */
+    int depth = 1;
+    for (int k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
+    if (depth > c->pk->lim.max_depth)
+        return fail(c, n->loc, CF_ERR_LIMIT, "the graph is nested deeper than %d through references", c->pk->lim.max_depth);
     if ((size_t)p->nnodes >= c->pk->lim.max_nodes)
         return fail(c, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", c->pk->lim.max_nodes);
     if (p->nnodes == p->cap) {
@@ -399,6 +438,7 @@ static int node_add(pc *c, const cf_node *n)
         p->cap = cap;
     }
     p->nodes[p->nnodes] = *n;
+    p->nodes[p->nnodes].depth = depth;
     p->parsed_nodes++;
     return p->nnodes++;
 }
@@ -427,6 +467,13 @@ static int literal(pc *c, cf_loc at, float v)
 static int parse_df(pc *c, const cJSON *v, cf_loc at);
 static int parse_ref(pc *c, const char *id, cf_loc at);
 
+static int node_is_literal_value(pc *c, int id, float *v)
+{
+    if (id < 0 || !(c->p->nodes[id].flags & NF_LITERAL)) return 0;
+    *v = c->p->nodes[id].f[0];
+    return 1;
+}
+
 static int df_field(pc *c, const cJSON *o, cf_loc at, const char *key)
 {
     const cJSON *v = field(c, o, at, key, 1);
@@ -451,7 +498,7 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
         return fail(c, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)",
                     id, ns, path);
     }
-    cf_loc r = {f->display, ""};
+    cf_loc r = {f->display, NULL};
     const cJSON *o = f->root;
     if (!cJSON_IsObject(o)) return fail(c, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", jtype(o));
     cf_noisedef d = {0};
@@ -753,8 +800,14 @@ PARSER(FIND_TOP_SURFACE)
     if (set_inputs(c, n, 2) < 0) return -1;
     if ((n->in[0] = df_field(c, o, at, "density")) < 0) return -1;
     if ((n->in[1] = df_field(c, o, at, "upper_bound")) < 0) return -1;
-    if (get_int(c, o, at, "lower_bound", 1, 0, -2147483647L - 1, 2147483647L, &n->i[0]) < 0) return -1;
-    return get_int(c, o, at, "cell_height", 1, 1, 1, 4096, &n->i[1]);
+    /* vanilla: lower_bound in [MIN_Y*2, MAX_Y*2] */
+    if (get_int(c, o, at, "lower_bound", 1, 0, -4064, 4062, &n->i[0]) < 0) return -1;
+    if (get_int(c, o, at, "cell_height", 1, 1, 1, 4096, &n->i[1]) < 0) return -1;
+    float u;
+    if (node_is_literal_value(c, n->in[1], &u) && !(u >= -CF_MAX_SURFACE_BOUND && u <= CF_MAX_SURFACE_BOUND))
+        return fail(c, at_key(c, at, "upper_bound"), CF_ERR_SCHEMA,
+                    "upper_bound %g is beyond +-%d (the probes would not end)", u, CF_MAX_SURFACE_BOUND);
+    return 0;
 }
 PARSER(INTERPOLATED)
 {
@@ -835,7 +888,7 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
     f->state = 1;
     c->chain[c->nchain++] = f->id;
     const char *fid = f->id;
-    cf_loc root = {f->display, ""};
+    cf_loc root = {f->display, NULL};
     cJSON *froot = f->root;
     int node = parse_df(c, froot, root);
     /* c->files may have moved: look the file up again */
@@ -879,7 +932,7 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
     p->max_fill_bytes = pk->lim.max_fill_bytes;
     c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
     if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    cf_loc cli = {"<arguments>", ""};
+    cf_loc cli = {"<arguments>", NULL};
     char ns[128], path[384];
     const cJSON *router = NULL;
     cf_loc ra = cli; /* NOLINT(clang-analyzer-deadcode.DeadStores): set before every use */
@@ -892,7 +945,7 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
         goto done;
     }
     p->settings_id = sf->id;
-    cf_loc sa = {sf->display, ""};
+    cf_loc sa = {sf->display, NULL};
     const cJSON *so = sf->root;
     if (!cJSON_IsObject(so)) {
         fail(&c, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", jtype(so));

@@ -31,6 +31,8 @@ static void fold_constants(cf_program *p)
         cf_node *n = &p->nodes[i];
         if (n->nin == 0 || (node_flags[n->kind] & NF_SEEDED)) continue;
         if (n->kind == NK_GRADIENT || n->kind == NK_DISTANCE_TO_POINT) continue;
+        /* never evaluated here: its probes are bounded only after the range check */
+        if (n->kind == NK_FIND_TOP_SURFACE) continue;
         int all = 1;
         for (int k = 0; k < n->nin; k++)
             if (p->nodes[n->in[k]].kind != NK_CONSTANT) all = 0;
@@ -287,6 +289,24 @@ static void describe(cf_program *p)
     p->describe = s;
 }
 
+/* find_top_surface probes from floor(upper_bound) down: an upper bound whose value
+ * range is not bounded could probe forever */
+static cf_status check_surfaces(const cf_program *p, cf_error *err)
+{
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *n = &p->nodes[i];
+        if (n->kind != NK_FIND_TOP_SURFACE) continue;
+        const cf_node *u = &p->nodes[n->in[1]];
+        if (!(u->lo >= -CF_MAX_SURFACE_BOUND && u->hi <= CF_MAX_SURFACE_BOUND)) {
+            char ptr[320];
+            return err_set(err, CF_ERR_SCHEMA,
+                           "%s#%s: upper_bound can reach [%g, %g], beyond +-%d: clamp it (the probes would not end)",
+                           n->loc.file, ptr_text(n->loc.ptr, ptr, sizeof ptr), u->lo, u->hi, CF_MAX_SURFACE_BOUND);
+        }
+    }
+    return CF_OK;
+}
+
 cf_status passes_run(cf_program *p, cf_error *err)
 {
     fold_constants(p);
@@ -294,6 +314,7 @@ cf_status passes_run(cf_program *p, cf_error *err)
     if (compact(p, err) < 0) return err->status;
     infer_axes(p);
     infer_ranges(p);
+    if (check_surfaces(p, err) != CF_OK) return err->status;
     describe(p);
     return CF_OK;
 }

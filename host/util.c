@@ -115,3 +115,73 @@ void cf_limits_default(cf_limits *l)
     l->max_depth = 512;
     l->max_fill_bytes = (size_t)4 << 30;
 }
+
+/* one step of a pointer, escaped (~ as ~0, / as ~1) */
+static size_t step_text(const cf_ptr *p, char *out, size_t n)
+{
+    char tmp[512];
+    size_t l = 0;
+    if (!p->key) {
+        l = (size_t)snprintf(tmp, sizeof tmp, "/%d", p->index);
+    } else {
+        tmp[l++] = '/';
+        for (const char *k = p->key; *k && l < sizeof tmp - 3; k++) {
+            if (*k == '~') tmp[l++] = '~', tmp[l++] = '0';
+            else if (*k == '/') tmp[l++] = '~', tmp[l++] = '1';
+            else tmp[l++] = *k;
+        }
+    }
+    if (l > n) l = n;
+    memcpy(out, tmp, l);
+    return l;
+}
+
+const char *ptr_text(const cf_ptr *ptr, char *buf, size_t n)
+{
+    /* the steps, root first */
+    size_t depth = 0;
+    for (const cf_ptr *p = ptr; p; p = p->parent) depth++;
+    size_t len = 0;
+    char step[600];
+    for (const cf_ptr *p = ptr; p; p = p->parent) len += step_text(p, step, sizeof step);
+    if (len < n) {
+        size_t at = len;
+        buf[at] = 0;
+        for (const cf_ptr *p = ptr; p; p = p->parent) {
+            size_t l = step_text(p, step, sizeof step);
+            at -= l;
+            memcpy(buf + at, step, l);
+        }
+        return buf;
+    }
+    /* too long: the first steps, "/...(K steps)...", the last steps */
+    size_t half = (n - 48) / 2, tail = 0, tailsteps = 0;
+    char *end = buf + n - 1;
+    *end = 0;
+    const cf_ptr *p = ptr;
+    for (; p; p = p->parent) {
+        size_t l = step_text(p, step, sizeof step);
+        if (tail + l > half) break;
+        tail += l;
+        tailsteps++;
+        memcpy(end - tail, step, l);
+    }
+    /* the head: the first steps from the root */
+    const cf_ptr **chain = malloc(sizeof(cf_ptr *) * (depth ? depth : 1));
+    size_t head = 0, headsteps = 0;
+    if (chain) {
+        size_t i = depth;
+        for (const cf_ptr *q = ptr; q; q = q->parent) chain[--i] = q;
+        for (i = 0; i < depth - tailsteps; i++) {
+            size_t l = step_text(chain[i], step, sizeof step);
+            if (head + l > half) break;
+            memcpy(buf + head, step, l);
+            head += l;
+            headsteps++;
+        }
+        free(chain);
+    }
+    int m = snprintf(buf + head, 48, "/...(%zu more steps)...", depth - headsteps - tailsteps);
+    memmove(buf + head + (size_t)m, end - tail, tail + 1);
+    return buf;
+}
