@@ -34,6 +34,13 @@ static void sbf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 static void sbf(sb *b, const char *fmt, ...)
 {
     if (b->oom) return;
+    if (!b->s) { /* a first buffer, so that s + len is never arithmetic on NULL */
+        if (!(b->s = malloc(b->cap = 4096))) {
+            b->oom = 1;
+            return;
+        }
+        b->s[0] = 0;
+    }
     for (;;) {
         va_list ap;
         va_start(ap, fmt);

@@ -209,6 +209,14 @@ static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
     const char *display = NULL;
     int r = pack_read(c->pk, kind, ns, path, &text, &len, &display, c->err);
     if (r <= 0) return NULL;
+    /* the display path lives as long as the program (its nodes' locations name it),
+     * not as long as the pack */
+    display = arena_strdup(&c->p->arena, display);
+    if (!display) {
+        free(text);
+        nomem(c);
+        return NULL;
+    }
     cf_loc root = {display, NULL};
     size_t bad;
     if (len == 0 || strspn(text, " \t\r\n") == len) {

@@ -108,8 +108,9 @@ void cf_world_free(cf_world *w);
 cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out,
                     cf_error *err);
 
-/* Chunk coordinates are limited so that every block coordinate fits an int. */
-#define CF_MAX_CHUNK 134217727
+/* Chunk coordinates are limited so that every block coordinate a fill reads,
+ * interpolation corners beyond the chunk included, fits an int. */
+#define CF_MAX_CHUNK 134000000
 
 /* Fills chunks on the CPU reference, exactly as vanilla's chunk fill (the volume
  * path: cell-corner interpolation, volume noise forms). chunks holds n (x, z)

@@ -284,3 +284,47 @@ Test(pack, memory_pack)
     cr_assert(strstr(err.message, "<memory>/data/t/worldgen/noise_settings/s.json#: file is"), "%s", err.message);
     cf_pack_free(pk);
 }
+
+/* found by fuzzing: a program outlives its pack (locations name the files) */
+Test(pack, program_outlives_its_pack)
+{
+    const char *s = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {\"final_density\": \"t:f\"}}";
+    const char *f = "7.25";
+    cf_memfile files[2] = {{"data/t/worldgen/noise_settings/s.json", s, strlen(s)},
+                           {"data/t/worldgen/density_function/f.json", f, strlen(f)}};
+    cf_pack *pk;
+    cf_program *pg;
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, NULL), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, NULL), CF_OK);
+    cf_pack_free(pk);
+    char *src = cf_emit_opencl(pg, 0, NULL);
+    cr_assert_not_null(src);
+    cr_assert(strstr(src, "<memory>/data/t/worldgen/density_function/f.json#"));
+    free(src);
+    cr_assert(strlen(cf_program_plan(pg)) > 0);
+    cf_program_free(pg);
+}
+
+/* found by fuzzing: the last chunk of the coordinate range, with interpolation
+ * corners beyond it, stays inside int arithmetic (UBSan checks it) */
+Test(pack, fill_at_the_coordinate_limit)
+{
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    const char *paths[1] = {CF_SOURCE_DIR "/tests/packs/tiny"};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, NULL), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:tiny", fn, 1, NULL), CF_OK);
+    cr_assert_eq(cf_world_new(&w, pg, 3, NULL), CF_OK);
+    float v[16 * 256];
+    int32_t c[4] = {CF_MAX_CHUNK, CF_MAX_CHUNK, -CF_MAX_CHUNK, -CF_MAX_CHUNK};
+    for (int k = 0; k < 2; k++) cr_assert_eq(cf_fill_chunks(w, 0, 1, c + 2 * k, v, 1, NULL), CF_OK);
+    int32_t over[2] = {CF_MAX_CHUNK + 1, 0};
+    cf_error err = {0};
+    cr_assert_eq(cf_fill_chunks(w, 0, 1, over, v, 1, &err), CF_ERR_ARG);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
