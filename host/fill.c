@@ -365,6 +365,9 @@ static void vec_node(cf_fill *f, int id)
         sz[k] = cz > 1 ? (size_t)cx : 0;
         sy[k] = cy > 1 ? (size_t)cx * (size_t)cz : 0;
     }
+    /* a node without y reads its children's y-dependent buffers (an interpolated
+     * node always has rows) at a row of the window: its value is the same at every y */
+    size_t yb = dy > 1 ? 0 : (size_t)f->wy0;
     int contiguous = dx > 1;
     for (int k = 0; k < n->nin && k < 3; k++)
         if (need[k] && sx[k] != 1) contiguous = 0;
@@ -377,9 +380,9 @@ static void vec_node(cf_fill *f, int id)
     for (int y = ylo; y < yhi; y++)                                                                      \
         for (int z = 0; z < dz; z++) {                                                                   \
             float *o = out + ((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx;                          \
-            const float *A = cb[0] + y * sy[0] + z * sz[0];                                              \
-            const float *B = cb[1] ? cb[1] + y * sy[1] + z * sz[1] : A;                                  \
-            const float *C = cb[2] ? cb[2] + y * sy[2] + z * sz[2] : A;                                  \
+            const float *A = cb[0] + (y + yb) * sy[0] + z * sz[0];                                       \
+            const float *B = cb[1] ? cb[1] + (y + yb) * sy[1] + z * sz[1] : A;                           \
+            const float *C = cb[2] ? cb[2] + (y + yb) * sy[2] + z * sz[2] : A;                           \
             size_t sxb = cb[1] ? sx[1] : sx[0], sxc = cb[2] ? sx[2] : sx[0];                              \
             if (contiguous) {                                                                            \
                 for (int x = 0; x < dx; x++) {                                                           \

@@ -147,3 +147,40 @@ Test(surface, bad_areas)
     cf_program_free(pg);
     cf_pack_free(pk);
 }
+
+/* found by fuzzing: a node without y above an interpolated node (whose buffer has
+ * rows) read a row outside the window being computed */
+Test(surface, y_independent_interpolated_input)
+{
+    const char *s = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {\"final_density\": \"t:f\"}}";
+    const char *nz = "{\"base_amplitude\": 1.0, \"base_octave\": -3, \"octave_count\": 2}";
+    const char *f =
+        "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 8,"
+        " \"input\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1.0, \"y_scale\": 0.0}},"
+        " \"right\": {\"type\": \"minecraft:range_choice\", \"input\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\","
+        " \"xz_scale\": 1.5, \"y_scale\": 0.0}, \"min_inclusive\": 0.0, \"max_exclusive\": 1.0, \"when_in_range\":"
+        " {\"type\": \"minecraft:gradient\", \"axis\": \"x\", \"from_coordinate\": 0, \"to_coordinate\": 16, \"from_value\": 1.0,"
+        " \"to_value\": -1.0}, \"when_out_of_range\": -0.25}}";
+    cf_memfile files[3] = {{"data/t/worldgen/noise_settings/s.json", s, strlen(s)},
+                           {"data/t/worldgen/noise/n.json", nz, strlen(nz)},
+                           {"data/t/worldgen/density_function/f.json", f, strlen(f)}};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 3, NULL, NULL), CF_OK);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, NULL), CF_OK);
+    cr_assert_eq(cf_world_new(&w, pg, 1, NULL), CF_OK);
+    int32_t h[48 * 48], ref[48 * 48];
+    cr_assert_eq(cf_surface_heights(w, 0, -16, -16, 48, 48, INT32_MAX, h, 1, NULL), CF_OK);
+    reference(w, -16, -16, 48, 48, INT32_MAX, ref);
+    int solid = 0;
+    for (int i = 0; i < 48 * 48; i++) {
+        cr_assert_eq(h[i], ref[i], "column %d: surface %d, fill %d", i, h[i], ref[i]);
+        solid += ref[i] >= 0;
+    }
+    cr_assert_gt(solid, 0);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
