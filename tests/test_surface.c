@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../kernels/cf_math.h"
 #include "cf.h"
 
 static const char *shared_dir(void)
@@ -23,8 +24,8 @@ static void reference(cf_world *w, int32_t x0, int32_t z0, int32_t nx, int32_t n
 {
     int min_y, height;
     cf_program_settings(w->prog, &min_y, &height, NULL);
-    int32_t cx0 = x0 >> 4, cz0 = z0 >> 4; /* arithmetic shift: floor division by 16 */
-    int32_t cx1 = (x0 + nx - 1) >> 4, cz1 = (z0 + nz - 1) >> 4;
+    int32_t cx0 = (int32_t)cf_floordiv(x0, 16), cz0 = (int32_t)cf_floordiv(z0, 16);
+    int32_t cx1 = (int32_t)cf_floordiv((int64_t)x0 + nx - 1, 16), cz1 = (int32_t)cf_floordiv((int64_t)z0 + nz - 1, 16);
     float *v = malloc(sizeof(float) * (size_t)height * 256);
     for (int32_t cz = cz0; cz <= cz1; cz++)
         for (int32_t cx = cx0; cx <= cx1; cx++) {
