@@ -491,6 +491,27 @@ static cf_status check_memory(const cf_program *p, int threads, cf_error *err)
 
 /* ------------------------------------------------------------------ threads */
 
+/* runs fn(arg) on `threads` threads (the caller's thread alone when 1, or when none
+ * can be started) and waits for them; -1 when out of memory */
+static int run_threads(void *(*fn)(void *), void *arg, int threads)
+{
+    if (threads <= 1) {
+        fn(arg);
+        return 0;
+    }
+    pthread_t *t = malloc(sizeof(pthread_t) * (size_t)threads);
+    if (!t) return -1;
+    int started = 0;
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&t[i], NULL, fn, arg) != 0) break;
+        started++;
+    }
+    if (started == 0) fn(arg);
+    for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+    free(t);
+    return 0;
+}
+
 typedef struct job {
     const cf_world *w;
     int node;
@@ -539,20 +560,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
     job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0};
-    if (threads == 1) {
-        worker(&j);
-    } else {
-        pthread_t *t = malloc(sizeof(pthread_t) * (size_t)threads);
-        if (!t) return err_set(err, CF_ERR_NOMEM, "out of memory");
-        int started = 0;
-        for (int i = 0; i < threads; i++) {
-            if (pthread_create(&t[i], NULL, worker, &j) != 0) break;
-            started++;
-        }
-        if (started == 0) worker(&j);
-        for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
-        free(t);
-    }
+    if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
 }
@@ -695,20 +703,7 @@ cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, 
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > j.nchunks) threads = (int)j.nchunks;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    if (threads == 1) {
-        surface_worker(&j);
-    } else {
-        pthread_t *t = malloc(sizeof(pthread_t) * (size_t)threads);
-        if (!t) return err_set(err, CF_ERR_NOMEM, "out of memory");
-        int started = 0;
-        for (int i = 0; i < threads; i++) {
-            if (pthread_create(&t[i], NULL, surface_worker, &j) != 0) break;
-            started++;
-        }
-        if (started == 0) surface_worker(&j);
-        for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
-        free(t);
-    }
+    if (run_threads(surface_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
 }
