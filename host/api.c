@@ -34,6 +34,18 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     return CF_OK;
 }
 
+cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err)
+{
+    static const char *const fns[7] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
+                                       "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
+                                       "aquifer?:surface_level"};
+    cf_status st = cf_program_compile(out, pack, settings_id, fns, 7, err);
+    if (st == CF_OK) (*out)->blocks = 1;
+    return st;
+}
+
+int cf_block_palette(const cf_program *p, const char **names) { return aquifer_palette(p, names); }
+
 void cf_program_free(cf_program *p)
 {
     if (!p) return;

@@ -116,6 +116,10 @@ struct cf_program {
     const char **output_names;
     int min_y, height, sea_level, legacy_random;
     const char *settings_id;
+    const char *default_block, *default_fluid; /* block ids of the settings */
+    int has_aquifers;        /* the settings have an "aquifers" object */
+    int aq_out[6];           /* output index of each aquifer function (cf_aquifer_fields), or -1 */
+    int blocks;              /* compiled for block fills (cf_program_compile_blocks): output 0 is final_density */
     size_t parsed_nodes;     /* before the passes */
     size_t max_fill_bytes;   /* from the pack's limits */
     char *describe;
@@ -167,6 +171,8 @@ extern const size_t cf_default_pack_count;
 /* parse.c: builds prog->nodes for the requested functions. */
 cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
                         const char *const *functions, int n, cf_error *err);
+/* the aquifer's density functions, in the order of cf_program.aq_out */
+extern const char *const cf_aquifer_fields[6];
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);
 int node_is_literal(const cf_program *p, int id, float *value);
@@ -195,6 +201,7 @@ struct cf_world {
     int *noise_stack;   /* per program noise: stack index */
     int *node_stack;    /* per node: first stack index (old_blended_noise: 3), or -1 */
     int islands;        /* octave index of the end islands simplex, or -1 */
+    uint64_t aq_lo, aq_hi; /* the aquifer's positional random factory (legacy: the seed in aq_lo) */
     uint8_t *tab;       /* the packed tables (kernels/cf_nodes.h), what a device receives */
     size_t tablen;
 };
@@ -264,8 +271,19 @@ int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *o
  * *rows receives how many rows were computed (tests, benchmarks). Returns 0 or -1 (memory). */
 int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows);
 
+/* aquifer.c: the blocks of the noise stage (kernels/cf_aquifer.h) */
+typedef struct cf_aquifer cf_aquifer;
+cf_aquifer *aquifer_new(const cf_world *w); /* NULL when out of memory */
+void aquifer_free(cf_aquifer *a);
+/* the block kinds (CF_BK_*) of chunk (cx, cz) from its final density ([y][z][x]) */
+void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out);
+/* the palette of a program's block fills: names[CF_BK_*] ("" where unused) */
+int aquifer_palette(const cf_program *p, const char **names);
+
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
+/* one point of a volume whose min y is vmin, without a fill context (MODE_VOLUME) */
+float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin);
 /* fill.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
 

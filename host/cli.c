@@ -54,12 +54,19 @@ static const char *const usage_sample =
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
-    "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu|opencl[:N]|auto] --out FILE.npy\n"
+    "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu|opencl[:N]|auto]\n"
+    "                      [--blocks] --out FILE.npy\n"
     "Fills the chunks of the inclusive range (z outer, x inner) exactly as vanilla's chunk\n"
     "fill does and writes a NumPy .npy file: little-endian float32 (the 26.3 dialect), shape\n"
     "(nchunks, height, 16, 16), index [chunk][y][z][x], y from the settings' min_y upward.\n"
     "The file appears only when complete (written to a temporary name, then renamed).\n"
     "  --function ID    fill this function instead of router:final_density\n"
+    "  --blocks         write the blocks of the noise stage instead of densities: uint8 palette\n"
+    "                   indices, shape (nchunks, height, 16, 16), and FILE.palette.json, the block\n"
+    "                   ids they index: the default block, air, water, lava (and the default fluid\n"
+    "                   when it is none of these). Vanilla 26.3's aquifer decides fluids and\n"
+    "                   barriers exactly; surface rules, ore veins and carvers are later stages of\n"
+    "                   the game and are not applied\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --device DEV     cpu (the reference, default), opencl (the first GPU with fp64, else any\n"
     "                   OpenCL device with fp64), opencl:N (see 'chunkfill devices'), or auto:\n"
@@ -224,6 +231,7 @@ typedef struct optdef {
     long *num;
     long lo, hi;
     int (*fn)(opts *o, const char *value); /* 0, or a usage message's exit status */
+    int *flag;                             /* an option without a value: set to 1 */
     const char *required;
     int seen;
 } optdef;
@@ -245,6 +253,11 @@ static int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *u
         if (!d) {
             snprintf(msg, sizeof msg, strncmp(a, "--", 2) == 0 ? "unknown option '%s'" : "unexpected argument '%s'", a);
             return die_usage(msg, usage);
+        }
+        if (d->flag) {
+            *d->flag = 1;
+            d->seen = 1;
+            continue;
         }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
@@ -426,6 +439,41 @@ static void report_nan(const float *v, const int32_t *chunks, size_t n, int min_
         }
 }
 
+/* FILE.npy -> FILE.palette.json (the block ids of a --blocks fill), written to a
+ * temporary name *tmp that the caller renames to *path once the .npy is in place */
+static int write_palette(const cf_program *pg, const char *outpath, char *path, size_t pathlen, char *tmp,
+                         size_t tmplen, cf_error *err)
+{
+    size_t n = strlen(outpath);
+    int stem = n > 4 && strcmp(outpath + n - 4, ".npy") == 0 ? (int)(n - 4) : (int)n;
+    if ((size_t)snprintf(path, pathlen, "%.*s.palette.json", stem, outpath) >= pathlen
+        || (size_t)snprintf(tmp, tmplen, "%s.tmp-%ld", path, (long)getpid()) >= tmplen) {
+        tmp[0] = 0;
+        snprintf(err->message, sizeof err->message, "%s: path too long", outpath);
+        err->status = CF_ERR_IO;
+        return -1;
+    }
+    const char *names[CF_PALETTE_MAX];
+    int k = cf_block_palette(pg, names);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err->message, sizeof err->message, "%s: cannot create: %s", path, strerror(errno));
+        err->status = CF_ERR_IO;
+        tmp[0] = 0;
+        return -1;
+    }
+    int bad = fputc('[', f) == EOF;
+    for (int i = 0; i < k; i++) bad |= fprintf(f, "%s\"%s\"", i ? ", " : "", names[i]) < 0;
+    bad |= fputs("]\n", f) == EOF;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        snprintf(err->message, sizeof err->message, "%s: write error: %s", path, strerror(errno));
+        err->status = CF_ERR_IO;
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_fill(int argc, char **argv)
 {
     opts o = {0};
@@ -433,10 +481,12 @@ static int cmd_fill(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *outpath = NULL, *device = "cpu";
     long threads = 0, max_chunks = 1048576, batchopt = 0;
+    int blocks = 0;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--blocks", .flag = &blocks},
         {.name = "--device", .str = &device},
         {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
         {.name = "--batch", .num = &batchopt, .lo = 1, .hi = 1L << 20},
@@ -445,6 +495,7 @@ static int cmd_fill(int argc, char **argv)
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_fill);
     if (rc0 >= 0) return rc0;
+    if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
     if ((rc0 = one_function(&o, usage_fill)) >= 0) return rc0;
     long r[4];
     int bad_range = chunk_range(chunks, r, usage_fill);
@@ -462,13 +513,16 @@ static int cmd_fill(int argc, char **argv)
     cf_world *w = NULL;
     int32_t *list = NULL;
     float *buf = NULL;
+    uint8_t *bbuf = NULL;
     FILE *f = NULL;
     cf_device *dev = NULL;
-    char tmp[4096] = "";
+    char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "";
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+               : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+        goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
     if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
@@ -484,7 +538,8 @@ static int cmd_fill(int argc, char **argv)
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
     buf = malloc(sizeof(float) * per * batch);
-    if (!list || !buf) {
+    if (blocks) bbuf = malloc(per * batch);
+    if (!list || !buf || (blocks && !bbuf)) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
         goto done;
@@ -505,8 +560,8 @@ static int cmd_fill(int argc, char **argv)
     guard_tmp(tmp);
     /* .npy version 1.0 header, padded so the data starts on a 64-byte boundary */
     char hdr[256];
-    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
-                      (long long)n, height);
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
+                      blocks ? "|u1" : "<f4", (long long)n, height);
     int total = 10 + hl + 1, pad = (64 - total % 64) % 64;
     memset(hdr + hl, ' ', (size_t)pad);
     hdr[hl + pad] = '\n';
@@ -521,17 +576,23 @@ static int cmd_fill(int argc, char **argv)
             list[2 * k] = (int32_t)(r[0] + i % nx);
             list[2 * k + 1] = (int32_t)(r[1] + i / nx);
         }
-        if (use_dev && cf_device_fill(dev, w, k, list, buf, &err) != CF_OK) {
+        if (use_dev && (blocks ? cf_device_fill_blocks(dev, w, k, list, bbuf, &err)
+                               : cf_device_fill(dev, w, k, list, buf, &err)) != CF_OK) {
             if (!fallback) goto done;
             fprintf(stderr, "chunkfill: the device failed mid-fill (%s); the remaining chunks are filled on the CPU\n",
                     err.message);
             memset(&err, 0, sizeof err);
             use_dev = 0;
         }
-        if (!use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
-        report_nan(buf, list, k, min_y, height);
-        /* little-endian float32 (this host is little-endian: checked at build time) */
-        bad = write_all(f, buf, sizeof(float) * per * k);
+        if (blocks) {
+            if (!use_dev && cf_fill_blocks(w, k, list, bbuf, nthreads, &err) != CF_OK) goto done;
+            bad = write_all(f, bbuf, per * k);
+        } else {
+            if (!use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
+            report_nan(buf, list, k, min_y, height);
+            /* little-endian float32 (this host is little-endian: checked at build time) */
+            bad = write_all(f, buf, sizeof(float) * per * k);
+        }
         done_n += (int64_t)k;
     }
     if (bad || fflush(f) != 0 || ferror(f)) {
@@ -546,21 +607,30 @@ static int cmd_fill(int argc, char **argv)
         goto done;
     }
     f = NULL;
+    if (blocks && write_palette(pg, outpath, ppath, sizeof ppath, ptmp, sizeof ptmp, &err) < 0) goto done;
     if (rename(tmp, outpath) != 0) {
         snprintf(err.message, sizeof err.message, "%s: cannot rename the finished file into place: %s", outpath, strerror(errno));
         err.status = CF_ERR_IO;
         goto done;
     }
     tmp[0] = 0;
+    if (blocks && rename(ptmp, ppath) != 0) {
+        snprintf(err.message, sizeof err.message, "%s: cannot rename the finished file into place: %s", ppath, strerror(errno));
+        err.status = CF_ERR_IO;
+        goto done;
+    }
+    ptmp[0] = 0;
     unguard_tmp();
     rc = 0;
 done:
     if (f) fclose(f);
     if (tmp[0]) remove(tmp);
+    if (ptmp[0]) remove(ptmp);
     unguard_tmp();
     if (rc) report(&err);
     free(list);
     free(buf);
+    free(bbuf);
     cf_device_free(dev);
     cf_world_free(w);
     cf_program_free(pg);
@@ -570,10 +640,11 @@ done:
 
 static const char *const usage_check =
     "usage: chunkfill check [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]\n"
-    "                       [--device opencl[:N]] [--batch N] [--function ID]\n"
+    "                       [--device opencl[:N]] [--batch N] [--function ID | --blocks]\n"
     "Fills the chunks on the device and on the CPU reference and compares every block bit for\n"
     "bit. Prints the number of differing blocks and the first few (position, both values);\n"
-    "exits 0 only when every block is identical.\n";
+    "exits 0 only when every block is identical. --blocks compares block fills (the palette\n"
+    "indices of 'chunkfill fill --blocks') instead of densities.\n";
 
 static int cmd_check(int argc, char **argv)
 {
@@ -582,7 +653,9 @@ static int cmd_check(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *device = "opencl";
     long batchopt = 0;
+    int blocks = 0;
     optdef defs[] = {
+        {.name = "--blocks", .flag = &blocks},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
         {.name = "--device", .str = &device},
@@ -591,6 +664,7 @@ static int cmd_check(int argc, char **argv)
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_check);
     if (rc0 >= 0) return rc0;
+    if (blocks && o.nfunctions) return die_usage("--blocks checks the blocks of router:final_density: no --function", usage_check);
     if ((rc0 = one_function(&o, usage_check)) >= 0) return rc0;
     long r[4];
     int bad_range = chunk_range(chunks, r, usage_check);
@@ -611,7 +685,9 @@ static int cmd_check(int argc, char **argv)
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+               : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+        goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     if (cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
     int min_y, height;
@@ -626,10 +702,28 @@ static int cmd_check(int argc, char **argv)
         goto done;
     }
     for (int64_t i = 0; i < n; i++) list[2 * i] = (int32_t)(r[0] + i % nx), list[2 * i + 1] = (int32_t)(r[1] + i / nx);
-    if (cf_device_fill(dev, w, (size_t)n, list, a, &err) != CF_OK) goto done;
-    if (cf_fill_chunks(w, 0, (size_t)n, list, b, 0, &err) != CF_OK) goto done;
     size_t diff = 0;
-    for (size_t i = 0; i < per * (size_t)n; i++) {
+    if (blocks) {
+        /* the byte buffers fit in the float ones */
+        uint8_t *ba = (uint8_t *)a, *bb = (uint8_t *)b;
+        if (cf_device_fill_blocks(dev, w, (size_t)n, list, ba, &err) != CF_OK) goto done;
+        if (cf_fill_blocks(w, (size_t)n, list, bb, 0, &err) != CF_OK) goto done;
+        const char *names[CF_PALETTE_MAX];
+        int np = cf_block_palette(pg, names);
+        for (size_t i = 0; i < per * (size_t)n; i++) {
+            if (ba[i] == bb[i]) continue;
+            if (diff++ < 10) {
+                size_t c = i / per, k = i % per;
+                printf("differs at x %d y %d z %d: device %s, cpu %s\n", list[2 * c] * 16 + (int)(k % 16), min_y + (int)(k / 256),
+                       list[2 * c + 1] * 16 + (int)(k / 16 % 16), ba[i] < np ? names[ba[i]] : "(not in the palette)",
+                       bb[i] < np ? names[bb[i]] : "(not in the palette)");
+            }
+        }
+    } else {
+        if (cf_device_fill(dev, w, (size_t)n, list, a, &err) != CF_OK) goto done;
+        if (cf_fill_chunks(w, 0, (size_t)n, list, b, 0, &err) != CF_OK) goto done;
+    }
+    for (size_t i = 0; !blocks && i < per * (size_t)n; i++) {
         if (memcmp(&a[i], &b[i], 4) == 0) continue;
         if (diff++ < 10) {
             size_t c = i / per, k = i % per;

@@ -15,6 +15,8 @@
 
 #include "clrt.h"
 #include "emit.h"
+#include "../kernels/cf_nodes.h"
+#include "../kernels/cf_aquifer.h"
 
 #define EXACT_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
 
@@ -47,8 +49,10 @@ struct cf_device {
     char *src;
     cl_program program;
     cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP];
+    cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
     size_t batch;
     cl_mem tab, chunks, col, corner, out;
+    cl_mem surf, cen, status, skip, bout; /* block fills */
     size_t tablen;
     const cf_world *bound;
     int64_t bound_seed;
@@ -69,6 +73,12 @@ static double now_ms(void)
 void cf_device_free(cf_device *d)
 {
     if (!d) return;
+    cl_mem extra[5] = {d->surf, d->cen, d->status, d->skip, d->bout};
+    for (int k = 0; k < 5; k++)
+        if (extra[k]) clReleaseMemObject(extra[k]);
+    if (d->kaqs) clReleaseKernel(d->kaqs);
+    if (d->kaqc) clReleaseKernel(d->kaqc);
+    if (d->kaqb) clReleaseKernel(d->kaqb);
     if (d->out) clReleaseMemObject(d->out);
     if (d->corner) clReleaseMemObject(d->corner);
     if (d->col) clReleaseMemObject(d->col);
@@ -146,6 +156,16 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         d->kcorner[k] = clCreateKernel(d->program, name, &e);
         if (clrt_check(err, e, "clCreateKernel(k_corners)")) goto fail;
     }
+    if (d->lay.blocks) {
+        d->kaqb = clCreateKernel(d->program, "k_aq_blocks", &e);
+        if (clrt_check(err, e, "clCreateKernel(k_aq_blocks)")) goto fail;
+        if (d->lay.aquifers) {
+            d->kaqs = clCreateKernel(d->program, "k_aq_surface", &e);
+            if (clrt_check(err, e, "clCreateKernel(k_aq_surface)")) goto fail;
+            d->kaqc = clCreateKernel(d->program, "k_aq_cells", &e);
+            if (clrt_check(err, e, "clCreateKernel(k_aq_cells)")) goto fail;
+        }
+    }
     /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
      * GPU and 64 elsewhere */
     size_t per_out = (size_t)p->height * 256 * sizeof(float);
@@ -161,7 +181,18 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
     if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
     if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
-    if (!(d->out = buffer(d, CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)", err))) goto fail;
+    if (!(d->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)",
+                          err)))
+        goto fail;
+    if (d->lay.blocks) {
+        size_t nc = (size_t)d->lay.ncell;
+        if (!(d->surf = buffer(d, CL_MEM_READ_WRITE, batch * CF_AQ_SQ * sizeof(cl_int), "clCreateBuffer(surface)", err)) ||
+            !(d->cen = buffer(d, CL_MEM_READ_WRITE, batch * nc * 3 * sizeof(cl_int), "clCreateBuffer(centres)", err)) ||
+            !(d->status = buffer(d, CL_MEM_READ_WRITE, batch * nc * 2 * sizeof(cl_int), "clCreateBuffer(status)", err)) ||
+            !(d->skip = buffer(d, CL_MEM_READ_WRITE, batch * sizeof(cl_int), "clCreateBuffer(skip)", err)) ||
+            !(d->bout = buffer(d, CL_MEM_WRITE_ONLY, batch * per_out / sizeof(float), "clCreateBuffer(blocks)", err)))
+            goto fail;
+    }
     d->ms[0] = now_ms() - t0;
     *out = d;
     return CF_OK;
@@ -192,7 +223,63 @@ static cf_status upload_tables(cf_device *d, const cf_world *w, cf_error *err)
 
 static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
+static int setargs(cf_error *err, cl_kernel k, int n, const size_t *size, const void *const *val)
+{
+    for (int i = 0; i < n; i++)
+        if (CLRT_CHECK(err, clSetKernelArg(k, (cl_uint)i, size[i], val[i]), "clSetKernelArg")) return -1;
+    return 0;
+}
+
+static int launch(cf_error *err, cl_command_queue q, cl_kernel k, size_t items, const char *what)
+{
+    size_t g = round_up(items, 64);
+    return CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), what) ? -1 : 0;
+}
+
+/* after the densities of a batch of b chunks are in d->out: their blocks into d->bout */
+static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_error *err)
+{
+    cl_command_queue q = d->rt.queue;
+    cl_ulong lo = w->aq_lo, hi = w->aq_hi;
+    if (d->lay.aquifers) {
+        const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem)};
+        const void *v[] = {&d->tab, &d->chunks, &b, &d->surf};
+        if (setargs(err, d->kaqs, 4, sz, v) < 0 || launch(err, q, d->kaqs, (size_t)b * CF_AQ_SQ, "clEnqueueNDRangeKernel(k_aq_surface)") < 0)
+            return CF_ERR_DEVICE;
+        const size_t sz2[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_ulong), sizeof(cl_ulong),
+                              sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+        const void *v2[] = {&d->tab, &d->chunks, &b, &lo, &hi, &d->surf, &d->cen, &d->status, &d->skip};
+        if (setargs(err, d->kaqc, 9, sz2, v2) < 0 ||
+            launch(err, q, d->kaqc, (size_t)b * (size_t)d->lay.ncell, "clEnqueueNDRangeKernel(k_aq_cells)") < 0)
+            return CF_ERR_DEVICE;
+    }
+    const size_t sz3[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem),
+                          sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+    const void *v3[] = {&d->tab, &d->chunks, &b, &d->out, &d->surf, &d->cen, &d->status, &d->skip, &d->bout};
+    if (setargs(err, d->kaqb, 9, sz3, v3) < 0 || launch(err, q, d->kaqb, (size_t)b * 256, "clEnqueueNDRangeKernel(k_aq_blocks)") < 0)
+        return CF_ERR_DEVICE;
+    return CF_OK;
+}
+
+static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
+                              cf_error *err);
+
+cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
+                                cf_error *err)
+{
+    if (d && !d->lay.blocks)
+        return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks: the device was opened for a program without block fills"
+                       " (cf_program_compile_blocks)");
+    return fill_batches(d, w, n, chunks, out, 1, err);
+}
+
 cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)
+{
+    return fill_batches(d, w, n, chunks, outp, 0, err);
+}
+
+static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
+                              cf_error *err)
 {
     if (!d || !w || w->prog != d->prog || (n && (!chunks || !outp)))
         return err_set(err, CF_ERR_ARG, "cf_device_fill: bad arguments (the world must bind the device's program)");
@@ -254,11 +341,14 @@ cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_
         g = round_up((size_t)b * 256, 64);
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_blocks)"))
             return CF_ERR_DEVICE;
+        if (blocks && aquifer_batch(d, w, b, err) != CF_OK) return CF_ERR_DEVICE;
         if (CLRT_CHECK(err, clFinish(q), "clFinish")) return CF_ERR_DEVICE;
         double t2 = now_ms();
         d->ms[2] += t2 - t1;
-        if (CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * sizeof(float), out + done * per, 0,
-                                                NULL, NULL), "clEnqueueReadBuffer(out)"))
+        if (blocks ? CLRT_CHECK(err, clEnqueueReadBuffer(q, d->bout, CL_TRUE, 0, (size_t)b * per, (uint8_t *)outp + done * per,
+                                                         0, NULL, NULL), "clEnqueueReadBuffer(blocks)")
+                   : CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * sizeof(float),
+                                                         out + done * per, 0, NULL, NULL), "clEnqueueReadBuffer(out)"))
             return CF_ERR_DEVICE;
         d->ms[3] += now_ms() - t2;
         done += (size_t)b;
@@ -295,3 +385,4 @@ char *cf_devices_list(cf_error *err)
                                 (unsigned long long)(info[i].global_mem >> 20));
     return s;
 }
+

@@ -22,6 +22,8 @@
 
 #include "cf.h"
 #include "emit.h"
+#include "../kernels/cf_nodes.h"
+#include "../kernels/cf_aquifer.h"
 
 /* ------------------------------------------------------------------ text */
 typedef struct sb {
@@ -479,6 +481,94 @@ static void static_tables(gen *g, sb *b)
     }
 }
 
+/* Block fills (kernels/cf_aquifer.h): k_aq_surface (the surface-level grid of
+ * each chunk: the box on the volume path, the rest on the point path), k_aq_cells
+ * (cell centres and fluid statuses), k_aq_blocks (per block column, from the
+ * densities k_blocks wrote). Everything a CPU fill computes lazily is computed
+ * here for every cell and column: the values are the same, only more are made. */
+static int aquifer_kernels(gen *g, sb *o, emit_layout *lay)
+{
+    const cf_program *p = g->p;
+    static const char *const fluid_names[] = {"minecraft:air", "minecraft:water", "minecraft:lava"};
+    int fluid = CF_BK_FLUID;
+    for (int k = 0; k < 3; k++)
+        if (p->default_fluid && strcmp(p->default_fluid, fluid_names[k]) == 0) fluid = CF_BK_AIR + k;
+    int aq = p->has_aquifers;
+    for (int k = 0; k < 6; k++) aq &= p->aq_out[k] >= 0;
+    lay->blocks = 1;
+    lay->aquifers = aq;
+    lay->ncell = 9 * cf_aq_ny(p->min_y, p->height);
+    int fnode[6] = {0};
+    sbf(o, "\n/* ---- blocks of the noise stage: the aquifer (kernels/cf_aquifer.h) */\n");
+    sbf(o, "#define CF_AQ_CTX CF_TAB t, __global const int *sgrid, __global const cf_aq_fluid *st, int cx, int cz\n");
+    sbf(o, "#define CF_AQ_ARG t, sgrid, st, cx, cz\n");
+    sbf(o, "#define CF_AQ_SEA (%d)\n#define CF_AQ_FLUID (%d)\n", p->sea_level, fluid);
+    sbf(o, "#define CF_AQ_SURFACE(x, z) sgrid[((int)cf_floordiv((z), 4) - (4 * cz - 8)) * CF_AQ_SQX"
+           " + ((int)cf_floordiv((x), 4) - (4 * cx - 16))]\n");
+    sbf(o, "#define CF_AQ_STATUS(i) st[(i)]\n#define CF_AQ_CENTRES __global const int *\n");
+    if (aq) {
+        for (int k = 0; k < 6; k++) {
+            fnode[k] = p->outputs[p->aq_out[k]];
+            want(g, MODE_POINT, fnode[k]);
+        }
+        want(g, MODE_VOLUME, fnode[CF_AQF_SURFACE]);
+        sbf(o, "#define CF_AQ_FN(k, x, y, z) cf_aq_fn(t, (k), (x), (y), (z))\n");
+        sbf(o, "static float cf_aq_fn(CF_TAB t, int k, int x, int y, int z)\n{\n");
+        for (int k = 0; k < 6; k++)
+            sbf(o, "    if (k == %d) return fP_%d(t, x, y, z, 0, 0); /* aquifers/%s */\n", k, fnode[k], cf_aquifer_fields[k]);
+        sbf(o, "    return 0.0f;\n}\n");
+    } else {
+        sbf(o, "#define CF_AQ_FN(k, x, y, z) 0.0f\n");
+    }
+    sbf(o, "%s\n", emit_header_aquifer);
+    if (aq) {
+        sbf(o, "\n__kernel void k_aq_surface(CF_TAB t, __global const int *chunks, int nchunks, __global int *surf)\n{\n");
+        sbf(o, "    int gid = get_global_id(0), c = gid / CF_AQ_SQ, q = gid %% CF_AQ_SQ;\n");
+        sbf(o, "    if (c >= nchunks) return;\n");
+        sbf(o, "    int cx = chunks[2 * c], cz = chunks[2 * c + 1];\n");
+        sbf(o, "    int qx = 4 * cx - 16 + q %% CF_AQ_SQX, qz = 4 * cz - 8 + q / CF_AQ_SQX;\n");
+        sbf(o, "    int box = qx >= 4 * cx - 4 && qx <= 4 * cx + 6 && qz >= 4 * cz - 4 && qz <= 4 * cz + 6;\n");
+        sbf(o, "    float v = box ? fV_%d(t, qx * 4, 0, qz * 4, 1, 0) : fP_%d(t, qx * 4, 0, qz * 4, 0, 0);\n",
+            fnode[CF_AQF_SURFACE], fnode[CF_AQF_SURFACE]);
+        sbf(o, "    surf[(size_t)c * CF_AQ_SQ + q] = cf_jfloor((double)v);\n}\n");
+        sbf(o, "\n__kernel void k_aq_cells(CF_TAB t, __global const int *chunks, int nchunks, ulong lo, ulong hi,"
+               " __global const int *surf, __global int *cen, __global cf_aq_fluid *status, __global int *skip)\n{\n");
+        sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncell, lay->ncell);
+        sbf(o, "    if (c >= nchunks) return;\n");
+        sbf(o, "    int cx = chunks[2 * c], cz = chunks[2 * c + 1];\n");
+        sbf(o, "    __global const int *sgrid = surf + (size_t)c * CF_AQ_SQ;\n");
+        sbf(o, "    __global const cf_aq_fluid *st = status; (void)st;\n");
+        sbf(o, "    int gx = cx - 1 + q %% 3, gz = cz - 1 + q / 3 %% 3, gy = %d + q / 9;\n", cf_aq_gy0(p->min_y));
+        sbf(o, "    int cc[3];\n");
+        sbf(o, "    cf_aq_centre(lo, hi, %d, gx, gy, gz, cc);\n", p->legacy_random);
+        sbf(o, "    __global int *ce = cen + ((size_t)c * %d + q) * 3;\n", lay->ncell);
+        sbf(o, "    ce[0] = cc[0], ce[1] = cc[1], ce[2] = cc[2];\n");
+        sbf(o, "    status[(size_t)c * %d + q] = cf_aq_compute_fluid(CF_AQ_ARG, cc[0], cc[1], cc[2]);\n", lay->ncell);
+        sbf(o, "    if (q == 0) {\n");
+        sbf(o, "        int mx = -2147483647 - 1;\n");
+        sbf(o, "        for (int i = 0; i < CF_AQ_BOX * CF_AQ_BOX; i++) {\n");
+        sbf(o, "            int v = sgrid[(4 + i / CF_AQ_BOX) * CF_AQ_SQX + 12 + i %% CF_AQ_BOX];\n");
+        sbf(o, "            mx = v > mx ? v : mx;\n        }\n");
+        sbf(o, "        skip[c] = cf_aq_skip(mx);\n    }\n}\n");
+    }
+    sbf(o, "\n__kernel void k_aq_blocks(CF_TAB t, __global const int *chunks, int nchunks, __global const float *dens,"
+           " __global const int *surf, __global const int *cen, __global const cf_aq_fluid *status,"
+           " __global const int *skip, __global uchar *out)\n{\n");
+    sbf(o, "    int gid = get_global_id(0), c = gid / 256, q = gid %% 256;\n");
+    sbf(o, "    if (c >= nchunks) return;\n");
+    sbf(o, "    int cx = chunks[2 * c], cz = chunks[2 * c + 1], x = cx * 16 + q %% 16, z = cz * 16 + q / 16;\n");
+    sbf(o, "    __global const int *sgrid = surf + (size_t)c * CF_AQ_SQ; (void)sgrid;\n");
+    sbf(o, "    __global const cf_aq_fluid *st = status + (size_t)c * %d;\n", lay->ncell);
+    sbf(o, "    __global const int *ce = cen + (size_t)c * %d * 3;\n", lay->ncell);
+    sbf(o, "    int sk = %s;\n", aq ? "skip[c]" : "0");
+    sbf(o, "    for (int yi = %d; yi >= 0; yi--) {\n", p->height - 1);
+    sbf(o, "        size_t i = (((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16;\n", p->height);
+    sbf(o, "        out[i] = (uchar)cf_aq_block(CF_AQ_ARG, ce, cx, cz, %d, sk, %d, x, %d + yi, z, dens[i]);\n",
+        cf_aq_gy0(p->min_y), aq, p->min_y);
+    sbf(o, "    }\n}\n");
+    return o->oom ? -1 : 0;
+}
+
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
 {
     gen g;
@@ -673,6 +763,8 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     sbf(o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = v%d;\n", p->height, root);
     sbf(o, "    }\n}\n");
 #undef COLREADS
+
+    if (p->blocks && fn == 0 && aquifer_kernels(&g, o, lay) < 0) goto nomem;
 
     /* the functions the bodies asked for (and those they ask for in turn) */
     sb kernels = g.out;

@@ -16,6 +16,9 @@ typedef struct emit_layout {
     int ncorner[EMIT_MAX_INTERP];       /* corners per chunk */
     size_t corner_off[EMIT_MAX_INTERP]; /* prefix sums: node k's corners start at nchunks * off */
     size_t corners;                     /* corners per chunk, all nodes */
+    int blocks;                         /* block fills: the k_aq_* kernels exist */
+    int aquifers;                       /* ... with the aquifer (k_aq_surface, k_aq_cells) */
+    int ncell;                          /* aquifer cells per chunk */
 } emit_layout;
 
 /* Generates the OpenCL C program that fills output fn of p. w supplies the table
@@ -30,5 +33,6 @@ extern int emit_test_break;
 /* kernels/cf_math.h and kernels/cf_nodes.h as text (generated at build time) */
 extern const char emit_header_math[];
 extern const char emit_header_nodes[];
+extern const char emit_header_aquifer[];
 
 #endif

@@ -305,6 +305,12 @@ float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int
     return ev_node(&e, node, x, y, z);
 }
 
+float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
+{
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin};
+    return ev_node(&e, node, x, y, z);
+}
+
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z)
 {
     return eval_f32(w, NULL, MODE_SAMPLE, node, x, y, z);

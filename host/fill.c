@@ -521,6 +521,7 @@ typedef struct job {
     size_t per_chunk;
     atomic_size_t next;
     atomic_int failed;
+    uint8_t *bytes; /* block fills: the palette indices */
 } job;
 
 static void *worker(void *arg)
@@ -538,6 +539,51 @@ static void *worker(void *arg)
     }
     fill_free(f);
     return NULL;
+}
+
+/* block fills: the density of a chunk into a scratch buffer, then the aquifer */
+static void *block_worker(void *arg)
+{
+    job *j = arg;
+    const cf_program *p = j->w->prog;
+    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_aquifer *a = aquifer_new(j->w);
+    float *dens = malloc(sizeof(float) * j->per_chunk);
+    if (!f || !a || !dens) {
+        atomic_store(&j->failed, 1);
+    } else {
+        for (;;) {
+            size_t i = atomic_fetch_add(&j->next, 1);
+            if (i >= j->n || atomic_load(&j->failed)) break;
+            int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+            fill_chunk(f, j->node, cx, cz, dens);
+            aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+        }
+    }
+    free(dens);
+    aquifer_free(a);
+    if (f) fill_free(f);
+    return NULL;
+}
+
+cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+{
+    if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
+    if (!w->prog->blocks)
+        return err_set(err, CF_ERR_ARG, "cf_fill_blocks: the program was not compiled for block fills"
+                       " (cf_program_compile_blocks)");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
+                           CF_MAX_CHUNK);
+    if (n == 0) return CF_OK;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > n) threads = (int)n;
+    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out};
+    if (run_threads(block_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    return CF_OK;
 }
 
 int cf_cpu_count(void)
@@ -559,7 +605,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0};
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL};
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;

@@ -911,6 +911,34 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
 
 /* ------------------------------------------------------------------ settings and outputs */
 
+const char *const cf_aquifer_fields[6] = {"barrier", "fluid_level_floodedness", "fluid_level_spread",
+                                           "lava", "exclusion", "surface_level"};
+
+/* a block state of the settings: "minecraft:stone", or {"Name": ..., "Properties": ...}
+ * (the 1.18-1.21 form); the id only, with "minecraft:" added to a bare name */
+static int block_name(pc *c, const cJSON *o, cf_loc at, const char *key, const char *def, const char **out)
+{
+    const cJSON *v = field(c, o, at, key, 0);
+    cf_loc a = at_key(c, at, key);
+    if (!v) return *out = def, 0;
+    if (cJSON_IsObject(v)) {
+        v = field(c, v, a, "Name", 1);
+        if (!v) return -1;
+        a = at_key(c, a, "Name");
+    }
+    if (!cJSON_IsString(v)) return fail(c, a, CF_ERR_SCHEMA, "expected a block id (a string), found %s", jtype(v));
+    const char *s = v->valuestring;
+    size_t n = strlen(s);
+    if (n == 0 || n > 200) return fail(c, a, CF_ERR_SCHEMA, "expected a block id, found \"%.40s\"", s);
+    for (size_t k = 0; k < n; k++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_-./:", s[k]))
+            return fail(c, a, CF_ERR_SCHEMA, "invalid character in block id \"%.40s\"", s);
+    char buf[224];
+    snprintf(buf, sizeof buf, "%s%s", strchr(s, ':') ? "" : "minecraft:", s);
+    *out = arena_strdup(&c->p->arena, buf);
+    return *out ? 0 : nomem(c);
+}
+
 static int raw_noise(pc *c, const char *id, cf_loc at)
 {
     cJSON *s = cJSON_CreateString(id);
@@ -987,6 +1015,16 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
         goto done;
     }
     p->legacy_random = lr && cJSON_IsTrue(lr);
+    if (block_name(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0) goto done;
+    if (block_name(&c, so, sa, "default_fluid", "minecraft:water", &p->default_fluid) < 0) goto done;
+    const cJSON *aq = field(&c, so, sa, "aquifers", 0);
+    cf_loc aqa = at_key(&c, sa, "aquifers");
+    if (aq && !cJSON_IsObject(aq)) {
+        fail(&c, aqa, CF_ERR_SCHEMA, "expected an object (the aquifer's density functions), found %s", jtype(aq));
+        goto done;
+    }
+    p->has_aquifers = aq != NULL;
+    for (int i = 0; i < 6; i++) p->aq_out[i] = -1;
     router = field(&c, so, sa, "noise_router", 1);
     if (!router) goto done;
     ra = at_key(&c, sa, "noise_router");
@@ -1012,6 +1050,25 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
                 goto done;
             }
             id = parse_df(&c, v, at_key(&c, ra, f + 7));
+        } else if (strncmp(f, "aquifer?:", 9) == 0 && !aq) {
+            id = literal(&c, cli, 0.0f); /* optional (block fills): no aquifers, no function */
+        } else if (strncmp(f, "aquifer:", 8) == 0 || strncmp(f, "aquifer?:", 9) == 0) {
+            const char *name = strchr(f, ':') + 1;
+            int k = 0;
+            while (k < 6 && strcmp(name, cf_aquifer_fields[k]) != 0) k++;
+            if (k == 6) {
+                fail(&c, cli, CF_ERR_ARG, "%s: no such aquifer function (barrier, fluid_level_floodedness,"
+                     " fluid_level_spread, lava, exclusion, surface_level)", f);
+                goto done;
+            }
+            if (!aq) {
+                fail(&c, sa, CF_ERR_REF, "no \"aquifers\" object: these settings have aquifers disabled");
+                goto done;
+            }
+            const cJSON *v = field(&c, aq, aqa, name, 1);
+            if (!v) goto done;
+            id = parse_df(&c, v, at_key(&c, aqa, name));
+            p->aq_out[k] = i;
         } else if (strncmp(f, "noise:", 6) == 0) {
             id = raw_noise(&c, f + 6, cli);
         } else {

@@ -422,6 +422,12 @@ cf_status seed_bind(cf_world *w, cf_error *err)
     w->islands = -1;
     rnd base = p->legacy_random ? rnd_legacy(w->seed) : rnd_xoro(w->seed);
     posf root = rnd_fork_positional(&base);
+    {
+        /* RandomState.getOrCreateRandom("aquifer"): fromHashOf, then forkPositional */
+        rnd a = pos_from_hash(&root, "minecraft:aquifer");
+        posf ap = rnd_fork_positional(&a);
+        w->aq_lo = ap.lo, w->aq_hi = ap.hi;
+    }
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
         if (n->noise >= 0 && w->noise_stack[n->noise] < 0) {

@@ -122,6 +122,29 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
                          cf_error *err);
 int cf_cpu_count(void);
 
+/* ------------------------------------------------------------------ blocks
+ * The blocks of the noise stage, as vanilla 26.3 decides them from the final
+ * density and the aquifer (MINECRAFT-26.3.md §14): the settings' default block
+ * where the density is > 0 (and where an aquifer barrier stands), air, the
+ * default fluid or lava elsewhere. Surface rules, ore veins and carvers are
+ * later stages: not part of this output.
+ * A program for block fills: router:final_density (output 0) and, when the
+ * settings have "aquifers", their six functions. */
+cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err);
+
+/* The palette of a block fill: names[i] is the block id of index i ("" for an
+ * index the settings never produce); returns the count (at most CF_PALETTE_MAX).
+ * Index 0 is the settings' default block, 1 air, 2 water, 3 lava, 4 the
+ * default fluid when it is none of these. */
+#define CF_PALETTE_MAX 5
+int cf_block_palette(const cf_program *prog, const char **names);
+
+/* Fills chunks with palette indices, one byte per block, index [chunk][y][z][x]
+ * (as cf_fill_chunks): out[((c*height + y)*16 + z)*16 + x]. The world must bind a
+ * program from cf_program_compile_blocks. threads <= 0: one per CPU. */
+cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+                         cf_error *err);
+
 /* Working memory one fill thread needs for this program (buffers of the plan),
  * in bytes. cf_fill_chunks and cf_surface_heights refuse (CF_ERR_LIMIT, with the
  * figure) a fill whose threads together would need more than the pack's
@@ -171,6 +194,10 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *pr
  * worlds (seeds) uploads new tables, never rebuilds the program. */
 cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *out,
                          cf_error *err);
+/* Fills like cf_fill_blocks (the world must bind a program from
+ * cf_program_compile_blocks, the one the device was opened with). */
+cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
+                                cf_error *err);
 const char *cf_device_name(const cf_device *d);
 size_t cf_device_batch(const cf_device *d);
 int cf_device_cache_hit(const cf_device *d);
