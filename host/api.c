@@ -40,7 +40,7 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
                                        "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
                                        "aquifer?:surface_level"};
     cf_status st = cf_program_compile(out, pack, settings_id, fns, 7, err);
-    if (st == CF_OK) (*out)->blocks = 1;
+    if (st == CF_OK && *out) (*out)->blocks = 1;
     return st;
 }
 

@@ -713,10 +713,11 @@ static int cmd_check(int argc, char **argv)
         for (size_t i = 0; i < per * (size_t)n; i++) {
             if (ba[i] == bb[i]) continue;
             if (diff++ < 10) {
-                size_t c = i / per, k = i % per;
-                printf("differs at x %d y %d z %d: device %s, cpu %s\n", list[2 * c] * 16 + (int)(k % 16), min_y + (int)(k / 256),
-                       list[2 * c + 1] * 16 + (int)(k / 16 % 16), ba[i] < np ? names[ba[i]] : "(not in the palette)",
-                       bb[i] < np ? names[bb[i]] : "(not in the palette)");
+                int64_t c = (int64_t)(i / per);
+                size_t k = i % per;
+                long bx = (r[0] + (long)(c % nx)) * 16 + (long)(k % 16), bz = (r[1] + (long)(c / nx)) * 16 + (long)(k / 16 % 16);
+                printf("differs at x %ld y %d z %ld: device %s, cpu %s\n", bx, min_y + (int)(k / 256), bz,
+                       ba[i] < np ? names[ba[i]] : "(not in the palette)", bb[i] < np ? names[bb[i]] : "(not in the palette)");
             }
         }
     } else {

@@ -89,7 +89,8 @@ static int compare(const gline *g, const cf_program *pg, const uint8_t *v)
     snprintf(opal, sizeof opal, "%s", g->palette);
     const char *onames[8];
     int no = 0;
-    for (char *s = strtok(opal, ","); s && no < 8; s = strtok(NULL, ",")) onames[no++] = s;
+    char *save = NULL;
+    for (char *s = strtok_r(opal, ",", &save); s && no < 8; s = strtok_r(NULL, ",", &save)) onames[no++] = s;
     int map[CF_PALETTE_MAX];
     for (int i = 0; i < np; i++) {
         map[i] = -1;
