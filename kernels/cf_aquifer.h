@@ -74,7 +74,11 @@ typedef struct cf_aq_rnd {
     cf_u64 lo, hi;
 } cf_aq_rnd;
 
+#ifdef __OPENCL_VERSION__
+CF_INLINE cf_u64 cf_aq_rotl(cf_u64 x, int k) { return rotate(x, (cf_u64)k); } /* the builtin (oclgrind has no funnel shift) */
+#else
 CF_INLINE cf_u64 cf_aq_rotl(cf_u64 x, int k) { return (x << k) | (x >> (64 - k)); }
+#endif
 
 CF_INLINE cf_u32 cf_aq_next32(cf_aq_rnd *r, int legacy, int bits)
 {
@@ -244,12 +248,13 @@ CF_INLINE double cf_aq_pressure(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 z, double 
 {
     cf_i32 ta = cf_aq_at(fa, y), tb = cf_aq_at(fb, y);
     if ((ta == CF_BK_LAVA && tb == CF_BK_WATER) || (ta == CF_BK_WATER && tb == CF_BK_LAVA)) return 2.0;
-    cf_i32 diff = fa.level - fb.level;
-    if (diff < 0) diff = -diff;
-    if (diff == 0) return 0.0;
+    /* |level difference| (an int in Java; exact in double, and no integer abs, which
+     * oclgrind cannot run) */
+    double diff = cf_fabs((double)fa.level - (double)fb.level);
+    if (diff == 0.0) return 0.0;
     double avg = (double)(fa.level + fb.level) / 2.0;
     double avgdiff = (double)y + 0.5 - avg;
-    double p = (double)diff / 2.0 - cf_fabs(avgdiff);
+    double p = diff / 2.0 - cf_fabs(avgdiff);
     double g = avgdiff > 0.0 ? (p > 0.0 ? p / 1.5 : p / 2.5) : (p + 3.0 > 0.0 ? (p + 3.0) / 3.0 : (p + 3.0) / 10.0);
     if (g < -2.0 || g > 2.0) return 2.0 * g;
     if (cf_isnan(*barrier)) *barrier = (double)CF_AQ_FN(CF_AQF_BARRIER, x, y, z);
