@@ -615,7 +615,7 @@ static int cmd_fill(int argc, char **argv)
     }
     tmp[0] = 0;
     if (blocks && rename(ptmp, ppath) != 0) {
-        snprintf(err.message, sizeof err.message, "%s: cannot rename the finished file into place: %s", ppath, strerror(errno));
+        snprintf(err.message, sizeof err.message, "%.900s: cannot rename the finished file into place: %s", ppath, strerror(errno));
         err.status = CF_ERR_IO;
         goto done;
     }
