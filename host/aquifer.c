@@ -28,7 +28,14 @@ struct cf_aquifer {
     uint8_t *have;      /* per cell: status computed */
     int32_t surf[27 * 19]; /* CF_AQ_SQ */
     uint8_t shave[27 * 19];
+    /* surface levels across the chunks of one thread, by (quart column, path): neighbouring
+     * chunks share most of their box and their outside columns (exact: a pure function) */
+    struct aq_slot {
+        int32_t qx, qz, v;
+        int32_t used; /* 0 empty, 1 point path, 2 volume path */
+    } *cache;
 };
+#define AQ_CACHE 16384 /* slots, a power of two */
 
 typedef struct cf_aquifer aqc;
 static float aq_fn(const aqc *a, int k, int32_t x, int32_t y, int32_t z);
@@ -50,16 +57,35 @@ static float aq_fn(const aqc *a, int k, int32_t x, int32_t y, int32_t z)
     return eval_f32(a->w, NULL, MODE_POINT, a->fn[k], x, y, z);
 }
 
-/* floor(surface_level) at the quart column of block (x, z) */
+/* floor(surface_level) at quart column (qx, qz) on the point (path 1) or the volume
+ * path (2, a volume whose min y is 0), through the thread's cache */
+static int32_t aq_level(aqc *a, int32_t qx, int32_t qz, int32_t path)
+{
+    uint32_t h = ((uint32_t)qx * 0x9e3779b1u) ^ ((uint32_t)qz * 0x85ebca77u) ^ (uint32_t)path;
+    h ^= h >> 15;
+    struct aq_slot *e = NULL;
+    for (uint32_t k = 0; k < 8; k++) {
+        struct aq_slot *c = &a->cache[(h + k) & (AQ_CACHE - 1)];
+        if (c->used == path && c->qx == qx && c->qz == qz) return c->v;
+        if (!c->used && !e) e = c;
+    }
+    if (!e) e = &a->cache[h & (AQ_CACHE - 1)]; /* full: replace */
+    int node = a->fn[CF_AQF_SURFACE];
+    float v = path == 2 ? eval_volume_f32(a->w, node, qx * 4, 0, qz * 4, 0) : eval_f32(a->w, NULL, MODE_POINT, node, qx * 4, 0, qz * 4);
+    e->qx = qx, e->qz = qz, e->used = path, e->v = cf_jfloor((double)v);
+    return e->v;
+}
+
+/* floor(surface_level) at the quart column of block (x, z), as the chunk's aquifer reads it */
 static int32_t aq_surface(aqc *a, int32_t x, int32_t z)
 {
     int32_t qx = (int32_t)cf_floordiv(x, 4), qz = (int32_t)cf_floordiv(z, 4);
     int32_t ix = qx - (4 * a->cx - 16), iz = qz - (4 * a->cz - 8);
     if (ix < 0 || ix >= CF_AQ_SQX || iz < 0 || iz >= CF_AQ_SQZ) /* cannot happen: the grid covers every read */
-        return cf_jfloor((double)aq_fn(a, CF_AQF_SURFACE, qx * 4, 0, qz * 4));
+        return aq_level(a, qx, qz, 1);
     int k = iz * CF_AQ_SQX + ix;
     if (!a->shave[k]) {
-        a->surf[k] = cf_jfloor((double)aq_fn(a, CF_AQF_SURFACE, qx * 4, 0, qz * 4));
+        a->surf[k] = aq_level(a, qx, qz, 1);
         a->shave[k] = 1;
     }
     return a->surf[k];
@@ -95,6 +121,12 @@ int aquifer_palette(const cf_program *p, const char **names)
     return names[CF_BK_FLUID][0] ? CF_BK_COUNT : CF_BK_COUNT - 1;
 }
 
+size_t aquifer_bytes(const cf_program *p)
+{
+    size_t cells = (size_t)cf_aq_ny(p->min_y, p->height) * 9;
+    return sizeof(aqc) + cells * (3 * sizeof(int32_t) + sizeof(cf_aq_fluid) + 1) + AQ_CACHE * sizeof(struct aq_slot);
+}
+
 cf_aquifer *aquifer_new(const cf_world *w)
 {
     const cf_program *p = w->prog;
@@ -111,7 +143,8 @@ cf_aquifer *aquifer_new(const cf_world *w)
     a->cen = malloc(sizeof(int32_t) * 3 * cells);
     a->st = malloc(sizeof(cf_aq_fluid) * cells);
     a->have = malloc(cells);
-    if (!a->cen || !a->st || !a->have) {
+    a->cache = calloc(AQ_CACHE, sizeof *a->cache);
+    if (!a->cen || !a->st || !a->have || !a->cache) {
         aquifer_free(a);
         return NULL;
     }
@@ -121,7 +154,7 @@ cf_aquifer *aquifer_new(const cf_world *w)
 void aquifer_free(cf_aquifer *a)
 {
     if (!a) return;
-    free(a->cen), free(a->st), free(a->have);
+    free(a->cen), free(a->st), free(a->have), free(a->cache);
     free(a);
 }
 
@@ -146,7 +179,7 @@ void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, 
             for (int32_t ix = 0; ix < CF_AQ_BOX; ix++) {
                 int32_t qx = 4 * cx - 4 + ix, qz = 4 * cz - 4 + iz;
                 int k = (qz - (4 * cz - 8)) * CF_AQ_SQX + (qx - (4 * cx - 16));
-                a->surf[k] = cf_jfloor((double)eval_volume_f32(a->w, a->fn[CF_AQF_SURFACE], qx * 4, 0, qz * 4, 0));
+                a->surf[k] = aq_level(a, qx, qz, 2);
                 a->shave[k] = 1;
                 if (a->surf[k] > mx) mx = a->surf[k];
             }

@@ -275,6 +275,7 @@ int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_
 typedef struct cf_aquifer cf_aquifer;
 cf_aquifer *aquifer_new(const cf_world *w); /* NULL when out of memory */
 void aquifer_free(cf_aquifer *a);
+size_t aquifer_bytes(const cf_program *p); /* what aquifer_new allocates */
 /* the block kinds (CF_BK_*) of chunk (cx, cz) from its final density ([y][z][x]) */
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out);
 /* the palette of a program's block fills: names[CF_BK_*] ("" where unused) */

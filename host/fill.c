@@ -461,6 +461,7 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
     size_t b = sizeof(cf_fill);
     b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
     b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 8 * sx * sz * sizeof(float);
+    if (p->blocks) b += sx * sy * sz * sizeof(float) + aquifer_bytes(p); /* the density of a chunk, the aquifer */
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *nd = &p->nodes[i];
         if (p->islot[i] >= 0) {
