@@ -332,7 +332,13 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, size_t n, cf_
 {
     config *k = &s->cfg[cfg];
     if (k->dev) {
-        if (cf_device_fill(k->dev, w, n, s->list, s->fillbuf, err) == CF_OK) return CF_OK;
+        /* launch sizes from a small set (powers of two, padded with copies of the last
+         * chunk): an OpenCL implementation may compile work-group code per size (PoCL does) */
+        size_t m = 16;
+        while (m < n) m *= 2;
+        if (m > s->batch) m = s->batch;
+        for (size_t i = n; i < m; i++) s->list[2 * i] = s->list[2 * (n - 1)], s->list[2 * i + 1] = s->list[2 * (n - 1) + 1];
+        if (cf_device_fill(k->dev, w, m, s->list, s->fillbuf, err) == CF_OK) return CF_OK;
         logf_("serve: device failed (%s); configuration %s fills on the CPU from now on", err->message, k->name);
         cf_device_free(k->dev);
         k->dev = NULL;
