@@ -45,7 +45,10 @@ static cf_status send_all(cf_client *c, const cfp_buf *b, cf_error *err)
     while (off < b->len) {
         ssize_t k = send(c->fd, b->p + off, b->len - off, MSG_NOSIGNAL);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return err_set(err, CF_ERR_IO, "server: send: %s", k < 0 ? strerror(errno) : "connection closed");
+        if (k <= 0) {
+            err_set(err, CF_ERR_IO, "server: send: %s", k < 0 ? strerror(errno) : "connection closed");
+            return CF_ERR_IO;
+        }
         off += (size_t)k;
     }
     return CF_OK;
@@ -57,8 +60,10 @@ static cf_status recv_all(cf_client *c, void *p, size_t n, cf_error *err)
     while (off < n) {
         ssize_t k = recv(c->fd, (uint8_t *)p + off, n - off, 0);
         if (k < 0 && errno == EINTR) continue;
-        if (k == 0) return err_set(err, CF_ERR_IO, "server: connection closed");
-        if (k < 0) return err_set(err, CF_ERR_IO, "server: receive: %s", strerror(errno));
+        if (k <= 0) {
+            err_set(err, CF_ERR_IO, "server: %s%s", k == 0 ? "connection closed" : "receive: ", k == 0 ? "" : strerror(errno));
+            return CF_ERR_IO;
+        }
         off += (size_t)k;
     }
     return CF_OK;
@@ -68,18 +73,24 @@ static cf_status recv_all(cf_client *c, void *p, size_t n, cf_error *err)
 static cf_status recv_frame(cf_client *c, unsigned *type, const uint8_t **p, size_t *len, cf_error *err)
 {
     uint8_t h[CFP_HEADER];
-    if (recv_all(c, h, sizeof h, err) != CF_OK) return err->status;
+    *type = 0, *p = NULL, *len = 0;
+    if (recv_all(c, h, sizeof h, err) != CF_OK) return CF_ERR_IO;
     uint32_t n = cfp_le32(h);
     *type = cfp_le16(h + 4);
-    if (n > CFP_SERVER_FRAME_MAX || cfp_le16(h + 6) != 0)
-        return err_set(err, CF_ERR_IO, "server: bad frame header (type 0x%02x, %u bytes)", *type, n);
+    if (n > CFP_SERVER_FRAME_MAX || cfp_le16(h + 6) != 0) {
+        err_set(err, CF_ERR_IO, "server: bad frame header (type 0x%02x, %u bytes)", *type, n);
+        return CF_ERR_IO;
+    }
     if (n > c->cap) {
         uint8_t *nb = realloc(c->buf, n);
-        if (!nb) return err_set(err, CF_ERR_NOMEM, "out of memory for a frame of %u bytes", n);
+        if (!nb) {
+            err_set(err, CF_ERR_NOMEM, "out of memory for a frame of %u bytes", n);
+            return CF_ERR_NOMEM;
+        }
         c->buf = nb;
         c->cap = n;
     }
-    if (recv_all(c, c->buf, n, err) != CF_OK) return err->status;
+    if (recv_all(c, c->buf, n, err) != CF_OK) return CF_ERR_IO;
     *p = c->buf;
     *len = n;
     return CF_OK;
@@ -103,7 +114,7 @@ static cf_status error_frame(cf_client *c, const uint8_t *p, size_t len, cf_erro
     }
     char msg[CFP_MAX_MESSAGE + 1];
     size_t i = 0;
-    for (; i < ml && i < CFP_MAX_MESSAGE; i++) msg[i] = m[i] >= 32 && m[i] < 127 ? (char)m[i] : '?';
+    for (; i < ml && i < CFP_MAX_MESSAGE; i++) msg[i] = (char)(m[i] >= 32 && m[i] < 127 ? m[i] : '?');
     msg[i] = 0;
     return err_set(err, st, "server: %s%s: %s", cfp_err_name((int)code), id ? "" : " (connection closed)", msg);
 }
@@ -198,7 +209,10 @@ cf_status cf_client_connect(cf_client **out, const char *addr, const char *token
         c->max_chunks = cfp_rd_u32(&r);
         c->max_pending = cfp_rd_u32(&r);
         c->cfg = calloc(n ? n : 1, sizeof *c->cfg);
-        if (!c->cfg) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+        if (!c->cfg) {
+            err_set(err, CF_ERR_NOMEM, "out of memory");
+            st = CF_ERR_NOMEM;
+        }
         for (unsigned i = 0; st == CF_OK && i < n; i++) {
             unsigned nl = cfp_rd_u8(&r);
             const uint8_t *name = cfp_rd_bytes(&r, nl);

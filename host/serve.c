@@ -390,7 +390,7 @@ static void *dispatch(void *arg)
         config *k = &s->cfg[cfg];
         size_t vsize = (size_t)cfp_kind_size(kind), per = (size_t)k->height * 256, bytes = per * vsize;
         /* encode outside the lock: frames per slice */
-        cfp_buf *bufs = calloc(ns, sizeof *bufs);
+        cfp_buf *bufs = calloc(ns ? ns : 1, sizeof *bufs);
         size_t off = 0;
         for (size_t i = 0; st == CF_OK && bufs && i < ns; i++) {
             for (uint32_t j = 0; j < sl[i].count; j++, off++) {
@@ -526,7 +526,7 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
     if (cfg < 0) {
         char name[CFP_MAX_NAME + 1];
         size_t l = 0;
-        for (; l < f.config_len && l < 64; l++) name[l] = f.config[l] >= 32 && f.config[l] < 127 ? f.config[l] : '?';
+        for (; l < f.config_len && l < 64; l++) name[l] = (char)(f.config[l] >= 32 && f.config[l] < 127 ? f.config[l] : '?');
         name[l] = 0;
         send_error(s, c, f.id, CFP_E_UNKNOWN_CONFIG, "unknown configuration '%s'", name);
         return;
@@ -935,6 +935,8 @@ static cf_status load_configs(server *s, cf_error *err)
         if (s->cfg[i].dev && cf_device_batch(s->cfg[i].dev) < batch) batch = cf_device_batch(s->cfg[i].dev);
         if ((size_t)s->cfg[i].height > maxh) maxh = (size_t)s->cfg[i].height;
     }
+    if (!batch) batch = 1;
+    if (!maxh) maxh = 1;
     s->batch = batch;
     s->fillbuf = malloc(batch * maxh * 256 * 8);
     s->list = malloc(batch * 2 * sizeof(int32_t));
