@@ -33,6 +33,18 @@ run() { # name device requests args...
     kill -TERM $pid
     wait $pid
 }
+# the reference in the same run: a local fill of the same pack, all cores, no server
+reference() { # name chunks args...
+    name=$1 range=$2
+    shift 2
+    t0=$(date +%s.%N)
+    "$B/chunkfill" fill "$@" --seed 42 --chunks "$range" --out "$tmp/local.npy"
+    t1=$(date +%s.%N)
+    awk -v n="$name" -v r="$range" -v a="$t0" -v b="$t1" 'BEGIN { split(r, p, /[,:]/); c = (p[3]-p[1]+1)*(p[4]-p[2]+1);
+        printf "%s: local fill (reference): %d chunks in %.2f s = %.0f chunks/s\n", n, c, b-a, c/(b-a) }'
+}
+reference "tiny pack" -32,-32:31,31 --pack tests/packs/tiny --settings t:tiny
+reference "default pack" -8,-8:7,7
 CFG=t:tiny
 run "tiny pack, cpu" cpu "$R" --pack tests/packs/tiny --settings t:tiny
 run "tiny pack, opencl" opencl "$R" --pack tests/packs/tiny --settings t:tiny --batch 512
