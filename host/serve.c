@@ -183,7 +183,8 @@ static void wake_io(server *s)
 
 static void out_append(conn *c, cfp_buf *b)
 {
-    if (c->closed || b->oom || b->len == 0) {
+    /* nothing follows a fatal error frame (closing) */
+    if (c->closed || c->closing || b->oom || b->len == 0) {
         cfp_buf_free(b);
         return;
     }
@@ -213,6 +214,7 @@ static void put_error(cfp_buf *b, uint32_t id, int code, const char *msg)
     cfp_end(b, at);
 }
 
+static void conn_drop_requests(server *s, conn *c);
 static void send_error(server *s, conn *c, uint32_t id, int code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static void send_error(server *s, conn *c, uint32_t id, int code, const char *fmt, ...)
 {
@@ -227,6 +229,7 @@ static void send_error(server *s, conn *c, uint32_t id, int code, const char *fm
     s->st_errors++;
     if (id == 0) {
         c->closing = 1;
+        conn_drop_requests(s, c);
         logf_("serve: conn %d %s: %s: %s (closing)", c->serial, c->peer, cfp_err_name(code), msg);
     } else if (code != CFP_E_CANCELLED || s->o->verbose) {
         logf_("serve: conn %d %s: request %u: %s: %s", c->serial, c->peer, id, cfp_err_name(code), msg);
@@ -234,6 +237,20 @@ static void send_error(server *s, conn *c, uint32_t id, int code, const char *fm
 }
 
 /* ---------------------------------------------------------------- requests (mu held) */
+
+static void req_free(server *s, request *r);
+static void queue_remove(server *s, request *r);
+/* the connection is closing: its requests end without frames (a batch in flight
+ * is dropped by the dispatcher, which then frees them) */
+static void conn_drop_requests(server *s, conn *c)
+{
+    for (request *r = c->reqs, *nx; r; r = nx) {
+        nx = r->cnext;
+        queue_remove(s, r);
+        if (!r->stop) r->stop = CFP_E_CANCELLED;
+        if (r->inflight == 0) req_free(s, r);
+    }
+}
 
 static void queue_remove(server *s, request *r)
 {
@@ -342,6 +359,9 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, size_t n, cf_
         logf_("serve: device failed (%s); configuration %s fills on the CPU from now on", err->message, k->name);
         cf_device_free(k->dev);
         k->dev = NULL;
+        pthread_mutex_lock(&s->mu);
+        snprintf(s->devname, sizeof s->devname, "cpu (the device failed)");
+        pthread_mutex_unlock(&s->mu);
         memset(err, 0, sizeof *err);
     }
     return cf_fill_chunks(w, 0, n, s->list, s->fillbuf, s->o->threads, err);
@@ -674,12 +694,7 @@ static void conn_close(server *s, conn *c, const char *why)
     c->fd = -1;
     c->closed = 1;
     s->nconns--;
-    for (request *r = c->reqs, *nx; r; r = nx) {
-        nx = r->cnext;
-        queue_remove(s, r);
-        if (!r->stop) r->stop = CFP_E_CANCELLED;
-        if (r->inflight == 0) req_free(s, r); /* may free c when it was the last */
-    }
+    conn_drop_requests(s, c); /* c stays: it is still on the I/O list (reap frees it) */
 }
 
 /* writes what is pending; returns -1 when the peer is gone */

@@ -504,6 +504,31 @@ Test(serve_hostile, malformed_frames, .timeout = 60)
     uint8_t stats[8] = {0, 0, 0, 0, CFP_STATS, 0, 0, 0};
     raw_send(fd, stats, 8);
     expect_fatal(fd, CFP_E_MALFORMED);
+    /* a fatal error with a request in flight: no frame after the error frame */
+    fd = raw_connect(&s);
+    hello_ok(fd);
+    int32_t xz[2] = {1, 1};
+    send_fill(fd, 3, CFP_DENSITY_F32, "t:tiny", 5, 0, 4096, xz);
+    {
+        unsigned t;
+        uint8_t *p;
+        cr_assert_geq(raw_frame(fd, &t, &p), 0);
+        cr_assert_eq(t, CFP_CHUNK);
+        free(p);
+    }
+    raw_send(fd, unk, 8); /* while the response streams */
+    for (;;) {
+        unsigned t;
+        uint8_t *p;
+        cr_assert_geq(raw_frame(fd, &t, &p), 0, "closed without the error frame");
+        int fin = t == CFP_ERROR;
+        if (fin) cr_assert(cfp_le32(p) == 0 && cfp_le16(p + 4) == CFP_E_MALFORMED);
+        else cr_assert_eq(t, CFP_CHUNK);
+        free(p);
+        if (fin) break;
+    }
+    expect_eof(fd);
+    close(fd);
     /* random bytes */
     fd = raw_connect(&s);
     raw_send(fd, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
