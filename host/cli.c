@@ -1077,6 +1077,8 @@ static const char *const usage_serve =
     "                     (default 8192)\n"
     "  --queue-chunks N   queued chunks, all connections, before reading stops (default 65536)\n"
     "  --max-connections N  (default 256; more get an error frame 'busy')\n"
+    "  --max-output-mb N  unsent responses per connection (MiB) before its requests wait and\n"
+    "                     the server stops reading it (default 16)\n"
     "  --world-cache N    seeds kept bound, least recently used dropped (default 8)\n"
     "  --read-timeout-ms N   a started frame (or the hello) must complete within N ms (10000)\n"
     "  --write-timeout-ms N  drop a client that reads nothing for N ms (60000)\n"
@@ -1114,7 +1116,7 @@ static int cmd_serve(int argc, char **argv)
     }
     const char *token_file = NULL, *device = "auto";
     long threads = 0, batch = 0, max_chunks = so.max_chunks, max_frame = so.max_frame, max_pending = so.max_pending,
-         queue = so.queue_chunks, conns = so.max_conns, wcache = so.world_cache, rto = so.read_timeout_ms,
+         queue = so.queue_chunks, conns = so.max_conns, outmb = so.max_output_mb, wcache = so.world_cache, rto = so.read_timeout_ms,
          wto = so.write_timeout_ms, dl = so.deadline_ms, drain = so.drain_ms;
     optdef defs[] = {
         {.name = "--listen", .fn = listen_option, .required = "--listen is required"},
@@ -1127,6 +1129,7 @@ static int cmd_serve(int argc, char **argv)
         {.name = "--max-pending", .num = &max_pending, .lo = 1, .hi = 1L << 24},
         {.name = "--queue-chunks", .num = &queue, .lo = 1, .hi = 1L << 24},
         {.name = "--max-connections", .num = &conns, .lo = 1, .hi = 65536},
+        {.name = "--max-output-mb", .num = &outmb, .lo = 1, .hi = 65536},
         {.name = "--world-cache", .num = &wcache, .lo = 1, .hi = 1024},
         {.name = "--read-timeout-ms", .num = &rto, .lo = 1, .hi = 86400000},
         {.name = "--write-timeout-ms", .num = &wto, .lo = 1, .hi = 86400000},
@@ -1148,7 +1151,7 @@ static int cmd_serve(int argc, char **argv)
         so.token = token_file ? token : NULL;
         so.device = device;
         so.threads = (int)threads, so.batch = (int)batch, so.max_chunks = (int)max_chunks, so.max_frame = (int)max_frame;
-        so.max_pending = (int)max_pending, so.queue_chunks = (int)queue, so.max_conns = (int)conns;
+        so.max_pending = (int)max_pending, so.queue_chunks = (int)queue, so.max_conns = (int)conns, so.max_output_mb = (int)outmb;
         so.world_cache = (int)wcache, so.read_timeout_ms = (int)rto, so.write_timeout_ms = (int)wto;
         so.deadline_ms = (int)dl, so.drain_ms = (int)drain;
         so.ready = stdout;

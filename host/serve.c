@@ -52,6 +52,7 @@ void cf_serve_defaults(cf_serve_opts *o)
     o->write_timeout_ms = 60000;
     o->deadline_ms = 60000;
     o->drain_ms = 10000;
+    o->max_output_mb = 16;
 }
 
 typedef struct outblk {
@@ -120,6 +121,7 @@ typedef struct server {
     pthread_cond_t cv;
     pthread_t worker;
     int worker_started, quit;
+    size_t out_cap; /* unsent output per connection before it gets no more batches */
     request *qhead, *qtail;
     uint32_t qchunks, qreqs;
     conn *conns;
@@ -385,13 +387,25 @@ static void *dispatch(void *arg)
             wake_io(s);
             continue;
         }
-        /* one batch: the oldest request's key, chunks of every queued request with that key */
-        int cfg = s->qhead->cfg, kind = s->qhead->kind;
-        int64_t seed = s->qhead->seed;
+        /* one batch: the oldest eligible request's key, chunks of every eligible queued
+         * request with that key; a connection with too much unsent output waits (its
+         * client reads slowly or not at all: filling more would only grow memory) */
+        request *head = s->qhead;
+        while (head && head->c->obytes >= s->out_cap) head = head->qnext;
+        if (!head) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100000000;
+            if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+            pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+            continue;
+        }
+        int cfg = head->cfg, kind = head->kind;
+        int64_t seed = head->seed;
         size_t n = 0, ns = 0;
-        for (request *r = s->qhead, *nx; r && n < s->batch; r = nx) {
+        for (request *r = head, *nx; r && n < s->batch; r = nx) {
             nx = r->qnext;
-            if (r->cfg != cfg || r->seed != seed || r->kind != kind) continue;
+            if (r->cfg != cfg || r->seed != seed || r->kind != kind || r->c->obytes >= s->out_cap) continue;
             uint32_t take = r->n - r->taken;
             if (take > s->batch - n) take = (uint32_t)(s->batch - n);
             memcpy(s->list + 2 * n, r->chunks + 2 * (size_t)r->taken, sizeof(int32_t) * 2 * take);
@@ -656,7 +670,7 @@ static void on_frame(server *s, conn *c, unsigned type, const uint8_t *p, size_t
 static int may_read(const server *s, const conn *c)
 {
     return !c->closing && c->pending < (uint32_t)s->o->max_pending && s->qchunks < (uint32_t)s->o->queue_chunks
-           && c->obytes < ((size_t)64 << 20);
+           && c->obytes < s->out_cap;
 }
 
 /* processes the complete frames in c->in while back-pressure allows */
@@ -1015,10 +1029,12 @@ static void io_loop(server *s)
         /* timeouts and flushes */
         for (conn *c = s->conns; c; c = c->next) {
             if (c->closed) continue;
+            size_t before = c->obytes;
             if (c->ohead && flush_out(c, now) < 0) {
                 conn_close(s, c, "peer gone while writing");
                 continue;
             }
+            if (before >= s->out_cap && c->obytes < s->out_cap && s->qhead) pthread_cond_signal(&s->cv); /* it may get batches again */
             if (c->closing && !c->ohead) {
                 conn_close(s, c, "after an error frame");
                 continue;
@@ -1151,6 +1167,7 @@ cf_status cf_serve(const cf_serve_opts *o, cf_error *err)
     server *s = calloc(1, sizeof *s);
     if (!s) return err_set(err, CF_ERR_NOMEM, "out of memory");
     s->o = o;
+    s->out_cap = (size_t)(o->max_output_mb > 0 ? o->max_output_mb : 16) << 20;
     s->wake[0] = s->wake[1] = -1;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);

@@ -47,6 +47,7 @@ typedef struct cf_serve_opts {
     int max_pending;             /* unfinished chunks per connection before reading stops */
     int queue_chunks;            /* queued chunks, all connections, before reading stops */
     int max_conns;
+    int max_output_mb;           /* unsent responses per connection before it gets no more batches (16) */
     int world_cache;             /* seeds kept bound (LRU) per server */
     int read_timeout_ms;         /* a started frame (or the hello) must complete within this */
     int write_timeout_ms;        /* a client that reads nothing for this long is dropped */

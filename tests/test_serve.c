@@ -707,6 +707,57 @@ Test(serve_hostile, bad_token_and_remote_addresses, .timeout = 60)
     unlink(tok), unlink(out);
 }
 
+Test(serve_hostile, client_that_reads_nothing, .timeout = 60)
+{
+    srv s;
+    SRV_TINY(&s, "--listen", "127.0.0.1:0", "--max-output-mb", "1", "--batch", "32");
+    int fd = raw_connect(&s);
+    hello_ok(fd);
+    int32_t xz[2] = {7, -7};
+    send_fill(fd, 1, CFP_DENSITY_F32, "t:tiny", 9, 0, 4096, xz); /* 64 MiB of answers, never read (yet) */
+    usleep(300000);
+    /* the server fills no more for it than its output bound (1 MiB = 64 chunks) plus one batch
+     * plus what the sockets hold; and others are served meanwhile */
+    good_client(&s, NULL);
+    cf_error err = {0};
+    cf_client *c;
+    cr_assert_eq(cf_client_connect(&c, s.addr, NULL, &err), CF_OK);
+    cf_client_stats st;
+    cr_assert_eq(cf_client_stats_get(c, &st, &err), CF_OK);
+    fprintf(stderr, "client that reads nothing: %llu chunks filled\n", (unsigned long long)st.chunks);
+    cr_assert_lt(st.chunks, 3 + 1000, "%llu chunks filled for a client that reads nothing", (unsigned long long)st.chunks);
+    cr_assert_gt(st.queue_chunks, 2000, "the unread request's chunks should still be queued");
+    /* when it reads, everything arrives, in order */
+    float *want = NULL;
+    {
+        ref r;
+        ref_open(&r, TINY, "t:tiny", 9);
+        want = ref_fill(&r, 1, xz);
+        ref_close(&r);
+    }
+    for (uint32_t i = 0; i <= 4096; i++) {
+        unsigned t;
+        uint8_t *p;
+        long n = raw_frame(fd, &t, &p);
+        cr_assert_geq(n, 0);
+        if (i == 4096) {
+            cr_assert_eq(t, CFP_DONE);
+        } else {
+            cr_assert_eq(t, CFP_CHUNK);
+            cr_assert_eq(cfp_le32(p + 4), i);
+            cr_assert_eq(n, 24 + 4096 * 4);
+            cr_assert(memcmp(p + 24, want, 4096 * 4) == 0, "chunk %u differs", i);
+        }
+        free(p);
+    }
+    free(want);
+    close(fd);
+    cr_assert_eq(cf_client_stats_get(c, &st, &err), CF_OK);
+    cr_assert_eq(st.queue_chunks, 0);
+    cf_client_close(c);
+    free(srv_stop_ok(&s));
+}
+
 Test(serve_hostile, too_many_connections, .timeout = 60)
 {
     srv s;
