@@ -122,6 +122,7 @@ typedef struct server {
     pthread_t worker;
     int worker_started, quit;
     size_t out_cap; /* unsent output per connection before it gets no more batches */
+    double accept_pause; /* out of descriptors: listeners not polled until then */
     request *qhead, *qtail;
     uint32_t qchunks, qreqs;
     conn *conns;
@@ -858,7 +859,14 @@ static void accept_one(server *s, int lfd, double now)
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
     int fd = accept(lfd, (struct sockaddr *)&ss, &sl);
-    if (fd < 0) return;
+    if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            /* the pending connection stays; stop polling the listeners for a moment */
+            s->accept_pause = now + 0.25;
+            logf_("serve: accept: %s (not accepting for 250 ms)", strerror(errno));
+        }
+        return;
+    }
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     set_nonblock(fd);
     char peer[96];
@@ -1095,7 +1103,7 @@ static void io_loop(server *s)
         pf[n++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN};
         pf[n++] = (struct pollfd){.fd = s->wake[0], .events = POLLIN};
         size_t nlis = 0;
-        if (!shutting)
+        if (!shutting && now >= s->accept_pause)
             for (int i = 0; i < s->nl; i++) pc[n] = NULL, pf[n++] = (struct pollfd){.fd = s->lfd[i], .events = POLLIN}, nlis++;
         size_t first = n;
         for (conn *c = s->conns; c; c = c->next) {

@@ -451,14 +451,20 @@ Test(serve, java_client_equals_cli_fill, .timeout = 180)
     cr_assert_eq(run(cmd), 0, "javac failed");
     snprintf(loc, sizeof loc, "%s/local.npy", dir);
     snprintf(rem, sizeof rem, "%s/java.npy", dir);
+    char sock[160];
+    snprintf(sock, sizeof sock, "unix:%s/s.sock", dir);
     srv s;
-    SRV_TINY(&s, "--listen", "127.0.0.1:0", "--max-chunks", "64");
+    SRV_TINY(&s, "--listen", "127.0.0.1:0", "--listen", sock, "--max-chunks", "64");
     snprintf(cmd, sizeof cmd, "%s fill --pack %s --settings t:tiny --seed -77 --chunks -5,-3:6,4 --out %s", CF_BINARY, TINY, loc);
     cr_assert_eq(run(cmd), 0);
     /* 96 chunks: two requests */
     snprintf(cmd, sizeof cmd, "java -cp %s chunkfill.Main %s t:tiny -77 -5,-3:6,4 %s", dir, s.addr, rem);
     cr_assert_eq(run(cmd), 0, "the Java example failed");
     cr_assert(files_equal(loc, rem), "the Java client's file differs from the local fill");
+    unlink(rem);
+    snprintf(cmd, sizeof cmd, "java -cp %s chunkfill.Main %s t:tiny -77 -5,-3:6,4 %s", dir, sock, rem);
+    cr_assert_eq(run(cmd), 0, "the Java example failed on a unix socket");
+    cr_assert(files_equal(loc, rem), "the Java client's file (unix socket) differs from the local fill");
     /* a text seed is hashed as Minecraft does, on both sides */
     snprintf(cmd, sizeof cmd, "%s fill --pack %s --settings t:tiny --seed 'hello world' --chunks 0,0:1,1 --out %s", CF_BINARY, TINY, loc);
     cr_assert_eq(run(cmd), 0);
@@ -468,6 +474,68 @@ Test(serve, java_client_equals_cli_fill, .timeout = 180)
     free(srv_stop_ok(&s));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     run(cmd);
+}
+
+/* ------------------------------------------------------------ frame decoding */
+
+static size_t fill_payload(uint8_t *out, uint32_t id, unsigned clen, unsigned zero, uint32_t n, size_t nchunks)
+{
+    cfp_buf b = {0};
+    cfp_u32(&b, id), cfp_u8(&b, 1), cfp_u8(&b, clen), cfp_u16(&b, zero), cfp_u64(&b, (uint64_t)-5), cfp_u32(&b, 250);
+    cfp_u32(&b, n);
+    cfp_put(&b, "abcdefgh", clen);
+    for (size_t i = 0; i < nchunks; i++) cfp_u32(&b, (uint32_t)-1 - (uint32_t)i), cfp_u32(&b, (uint32_t)i);
+    cr_assert(!b.oom);
+    memcpy(out, b.p, b.len);
+    size_t len = b.len;
+    cfp_buf_free(&b);
+    return len;
+}
+
+Test(proto, fill_decoder_checks_every_length)
+{
+    uint8_t p[256];
+    cfp_fill f;
+    size_t len = fill_payload(p, 77, 3, 0, 2, 2);
+    cr_assert_eq(len, 24 + 3 + 16);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), 0);
+    cr_assert_eq(f.id, 77);
+    cr_assert_eq(f.kind, 1);
+    cr_assert_eq(f.seed, -5);
+    cr_assert_eq(f.deadline_ms, 250);
+    cr_assert_eq(f.n, 2);
+    cr_assert_eq(f.config_len, 3);
+    cr_assert(memcmp(f.config, "abc", 3) == 0);
+    cr_assert_eq(cfp_le32s(f.chunks), -1);
+    cr_assert_eq(cfp_le32s(f.chunks + 12), 1);
+    /* every truncation and one byte too many */
+    for (size_t l = 0; l < len; l++) cr_assert_eq(cfp_fill_parse(p, l, &f), -1, "accepted %zu of %zu bytes", l, len);
+    cr_assert_eq(cfp_fill_parse(p, len + 1, &f), -1);
+    /* n that does not match the chunk bytes, also where 8n overflows 32 bits */
+    len = fill_payload(p, 1, 3, 0, 3, 2);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
+    len = fill_payload(p, 1, 3, 0, 0x20000000u, 0);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
+    len = fill_payload(p, 1, 3, 0, 0x20000001u, 1);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
+    /* empty configuration name, nonzero reserved field */
+    len = fill_payload(p, 1, 0, 0, 1, 1);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
+    len = fill_payload(p, 1, 3, 1, 1, 1);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
+}
+
+Test(proto, reader_never_reads_past_the_payload)
+{
+    const uint8_t p[5] = {1, 2, 3, 4, 5};
+    cfp_rd r = {p, 5, 0, 0};
+    cr_assert_eq(cfp_rd_u32(&r), 0x04030201u);
+    cr_assert_eq(cfp_rd_u16(&r), 0);
+    cr_assert(r.bad);
+    cr_assert_null(cfp_rd_bytes(&r, 1)); /* sticky */
+    cfp_rd q = {p, 5, 0, 0};
+    cr_assert_null(cfp_rd_bytes(&q, 6));
+    cr_assert_eq(cfp_rd_u64(&q), 0);
 }
 
 /* ------------------------------------------------------------ hostile clients */
