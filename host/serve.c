@@ -417,6 +417,17 @@ static void *dispatch(void *arg)
             n += take;
             if (r->taken == r->n) queue_remove(s, r); /* n - taken == 0: qchunks stays */
         }
+        /* a request the batch could not take whole goes to the end of the queue: big
+         * requests share the batches round-robin with everyone else's */
+        request *last = ns ? sl[ns - 1].r : NULL;
+        if (last && last->queued && last != s->qtail) {
+            queue_remove(s, last);
+            last->queued = 1;
+            s->qchunks += last->n - last->taken;
+            s->qreqs++;
+            s->qtail->qnext = last;
+            s->qtail = last;
+        }
         pthread_mutex_unlock(&s->mu);
 
         cf_error err = {0};

@@ -894,6 +894,59 @@ Test(serve_hostile, cancel_and_deadline, .timeout = 60)
     free(log);
 }
 
+typedef struct big_ctx {
+    const char *addr;
+    int rc;
+} big_ctx;
+
+static void *big_request(void *arg)
+{
+    big_ctx *b = arg;
+    cf_error err = {0};
+    cf_client *c;
+    b->rc = -1;
+    if (cf_client_connect(&c, b->addr, NULL, &err) != CF_OK) return NULL;
+    int32_t xz[2 * 96];
+    for (int i = 0; i < 96; i++) xz[2 * i] = i, xz[2 * i + 1] = -i;
+    float *out = malloc(sizeof(float) * 96 * 384 * 256);
+    b->rc = out ? (int)cf_client_fill(c, "minecraft:overworld", 5, CF_KIND_DENSITY_F32, 96, xz, out, &err) : -1;
+    free(out);
+    cf_client_close(c);
+    return NULL;
+}
+
+Test(serve, small_request_is_not_stuck_behind_a_big_one, .timeout = 120)
+{
+    /* 96 overworld chunks in batches of 4 from one client; a 1-chunk request of another
+     * client must get a batch before the big request's chunks are all taken */
+    srv s;
+    SRV_START(&s, "--settings", "minecraft:overworld", "--device", "cpu", "--batch", "4", "--threads", "1", "--listen",
+              "127.0.0.1:0");
+    big_ctx b = {s.addr, 0};
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, big_request, &b), 0);
+    cf_error err = {0};
+    cf_client *c;
+    cr_assert_eq(cf_client_connect(&c, s.addr, NULL, &err), CF_OK);
+    cf_client_stats st;
+    double t0 = now_s();
+    do {
+        cr_assert_eq(cf_client_stats_get(c, &st, &err), CF_OK);
+        usleep(2000);
+    } while (st.queue_chunks == 0 && now_s() - t0 < 30);
+    cr_assert_gt(st.queue_chunks, 0, "the big request never showed in the queue");
+    int32_t one[2] = {1000, 1000};
+    float *v = malloc(sizeof(float) * 384 * 256);
+    cr_assert_eq(cf_client_fill(c, "minecraft:overworld", 5, CF_KIND_DENSITY_F32, 1, one, v, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_client_stats_get(c, &st, &err), CF_OK);
+    cr_assert_gt(st.queue_chunks, 40, "the small request waited for the big one (%u chunks left)", st.queue_chunks);
+    free(v);
+    cf_client_close(c);
+    pthread_join(th, NULL);
+    cr_assert_eq(b.rc, CF_OK);
+    free(srv_stop_ok(&s));
+}
+
 Test(serve, sigterm_finishes_in_flight_work, .timeout = 60)
 {
     srv s;
