@@ -947,6 +947,51 @@ Test(serve, small_request_is_not_stuck_behind_a_big_one, .timeout = 120)
     free(srv_stop_ok(&s));
 }
 
+static int have_opencl(void)
+{
+    char *list = cf_devices_list(NULL);
+    int have = list && strstr(list, "opencl:0");
+    free(list);
+    return have;
+}
+
+Test(serve, falls_back_to_the_cpu_when_the_device_fails, .timeout = 180)
+{
+    if (!have_opencl()) cr_skip_test("no OpenCL device");
+    /* fault injection (test builds, host/device.c): the program build fails */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "CHUNKFILL_FAULT=build %s serve --pack %s --settings t:tiny --device opencl --listen 127.0.0.1:0 >/dev/null 2>&1",
+             CF_BINARY, TINY);
+    cr_assert_eq(run(cmd), 1, "an explicit device that fails must stop the start");
+    srv s;
+    setenv("CHUNKFILL_FAULT", "build", 1);
+    SRV_START(&s, "--pack", TINY, "--settings", "t:tiny", "--device", "auto", "--listen", "127.0.0.1:0");
+    unsetenv("CHUNKFILL_FAULT");
+    good_client(&s, NULL);
+    char *log = srv_stop_ok(&s);
+    assert_log(log, "no usable OpenCL device");
+    assert_log(log, "fills on cpu");
+    free(log);
+    /* the third launch fails: the server goes on on the CPU, results unchanged */
+    setenv("CHUNKFILL_FAULT", "launch:2", 1);
+    SRV_START(&s, "--pack", TINY, "--settings", "t:tiny", "--device", "opencl", "--listen", "127.0.0.1:0");
+    unsetenv("CHUNKFILL_FAULT");
+    for (int i = 0; i < 4; i++) good_client(&s, NULL);
+    cf_error err = {0};
+    cf_client *c;
+    cr_assert_eq(cf_client_connect(&c, s.addr, NULL, &err), CF_OK);
+    cf_client_stats st;
+    cr_assert_eq(cf_client_stats_get(c, &st, &err), CF_OK);
+    cr_assert_str_eq(st.device, "cpu (the device failed)");
+    cr_assert_eq(st.errors, 0);
+    cf_client_close(c);
+    log = srv_stop_ok(&s);
+    assert_log(log, "fills on opencl:");
+    assert_log(log, "device failed (");
+    free(log);
+}
+
 Test(serve, sigterm_finishes_in_flight_work, .timeout = 60)
 {
     srv s;
@@ -1111,10 +1156,7 @@ Test(serve_load, cpu_32_clients, .timeout = 300)
 
 Test(serve_load, pocl_batches_across_clients, .timeout = 300)
 {
-    char *list = cf_devices_list(NULL);
-    int have = list && strstr(list, "opencl:0");
-    free(list);
-    if (!have) cr_skip_test("no OpenCL device");
+    if (!have_opencl()) cr_skip_test("no OpenCL device");
     srv s;
     SRV_START(&s, "--pack", TINY, "--settings", "t:tiny", "--device", "opencl", "--batch", "512", "--listen", "127.0.0.1:0");
     uint64_t launches, requests;
