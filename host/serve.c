@@ -1181,7 +1181,8 @@ cf_status cf_serve(const cf_serve_opts *o, cf_error *err)
     if (o->max_frame < 64 || (unsigned)o->max_frame > CFP_CLIENT_FRAME_MAX || o->max_chunks < 1
         || (uint64_t)o->max_chunks * 8 + 24 + CFP_MAX_NAME > (uint64_t)o->max_frame || o->max_pending < 1 || o->queue_chunks < 1
         || o->max_conns < 1)
-        return err_set(err, CF_ERR_ARG, "serve: inconsistent limits (max-chunks * 8 + 279 must fit max-frame <= %u)", CFP_CLIENT_FRAME_MAX);
+        return err_set(err, CF_ERR_ARG, "serve: --max-chunks %d needs --max-frame >= %lld (given %d, at most %u)", o->max_chunks,
+                       (long long)o->max_chunks * 8 + 24 + CFP_MAX_NAME, o->max_frame, CFP_CLIENT_FRAME_MAX);
     if (o->allow_remote && !o->token) return err_set(err, CF_ERR_ARG, "serve: --allow-remote needs --token-file");
     server *s = calloc(1, sizeof *s);
     if (!s) return err_set(err, CF_ERR_NOMEM, "out of memory");
