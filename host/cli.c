@@ -5,6 +5,7 @@
  *   chunkfill nodes            the node table
  *   chunkfill fill [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]
  *                  [--threads N] [--device cpu|opencl[:N]|auto] --out FILE.npy
+ *   chunkfill serve [--pack PATH]... [--settings ID]... --listen ADDR...   (offload server)
  *   chunkfill check, render, slice, plan, emit, info, devices (see usage_* below)
  * Each command's options are a table of optdef rows (parse_cmd). Errors: one
  * line on stderr; exit 1 for bad input, 2 for bad usage.
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "chunkfill.h"
+#include "chunkfill_net.h"
 
 static const char *const usage_main =
     "usage: chunkfill COMMAND [OPTIONS]\n"
@@ -32,6 +34,7 @@ static const char *const usage_main =
     "  emit     print the generated OpenCL C program of a pack\n"
     "  check    fill on an OpenCL device and on the CPU and compare every block\n"
     "  devices  list the OpenCL devices\n"
+    "  serve    answer fill requests over TCP or a Unix socket (host/PROTOCOL.md)\n"
     "  info     compile a pack and print graph statistics\n"
     "  nodes    list the density function node kinds\n"
     "Run 'chunkfill COMMAND --help' for the options of a command.\n";
@@ -75,6 +78,10 @@ static const char *const usage_fill =
     "                   explicit opencl device that fails ends the fill with an error, no file.\n"
     "  --batch N        chunks per device launch (default: chosen from the device)\n"
     "  --max-chunks N   refuse larger ranges (default 1048576)\n"
+    "  --server ADDR    fill through a running 'chunkfill serve' (HOST:PORT, [V6]:PORT or\n"
+    "                   unix:PATH) instead of locally: same file; --settings names the\n"
+    "                   server's configuration; --pack, --function and --device do not apply\n"
+    "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
     "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory)\n";
 
@@ -474,12 +481,38 @@ static int write_palette(const cf_program *pg, const char *outpath, char *path, 
     return 0;
 }
 
+/* a shared secret: the first line of path, 1 to CF_TOKEN_MAX bytes (trailing
+ * spaces and line ends dropped); 0, or -1 with err set */
+#define CF_TOKEN_MAX 256
+static int read_token(const char *path, char *token, cf_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err->message, sizeof err->message, "%s: %s", path, strerror(errno));
+        err->status = CF_ERR_IO;
+        return -1;
+    }
+    char line[CF_TOKEN_MAX + 3];
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    size_t l = ok ? strlen(line) : 0;
+    int full = l > 0 && line[l - 1] == '\n';
+    while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ' || line[l - 1] == '\t')) line[--l] = 0;
+    if (l == 0 || l > CF_TOKEN_MAX || (!full && strlen(line) > CF_TOKEN_MAX)) {
+        snprintf(err->message, sizeof err->message, "%s: the token (first line) must have 1 to %d bytes", path, CF_TOKEN_MAX);
+        err->status = CF_ERR_ARG;
+        return -1;
+    }
+    memcpy(token, line, l + 1);
+    return 0;
+}
+
 static int cmd_fill(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
-    const char *chunks = NULL, *outpath = NULL, *device = "cpu";
+    const char *chunks = NULL, *outpath = NULL, *device = "cpu", *server = NULL, *token_file = NULL;
     long threads = 0, max_chunks = 1048576, batchopt = 0;
     int blocks = 0;
     optdef defs[] = {
@@ -488,6 +521,8 @@ static int cmd_fill(int argc, char **argv)
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--blocks", .flag = &blocks},
         {.name = "--device", .str = &device},
+        {.name = "--server", .str = &server},
+        {.name = "--token-file", .str = &token_file},
         {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
         {.name = "--batch", .num = &batchopt, .lo = 1, .hi = 1L << 20},
         {.name = "--max-chunks", .num = &max_chunks, .lo = 1, .hi = 1L << 40},
@@ -496,6 +531,9 @@ static int cmd_fill(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_fill);
     if (rc0 >= 0) return rc0;
     if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
+    if (server && (o.npacks || o.nfunctions || strcmp(device, "cpu") != 0))
+        return die_usage("--server fills with the server's packs and device: no --pack, --function or --device", usage_fill);
+    if (token_file && !server) return die_usage("--token-file goes with --server", usage_fill);
     if ((rc0 = one_function(&o, usage_fill)) >= 0) return rc0;
     long r[4];
     int bad_range = chunk_range(chunks, r, usage_fill);
@@ -516,25 +554,44 @@ static int cmd_fill(int argc, char **argv)
     uint8_t *bbuf = NULL;
     FILE *f = NULL;
     cf_device *dev = NULL;
-    char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "";
-    int rc = 1;
+    cf_client *cl = NULL;
+    char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "", token[CF_TOKEN_MAX + 1];
+    int rc = 1, min_y = 0, height = 0;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
-    if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
-               : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
-        goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
-    int use_dev = strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
+    if (server) {
+        if (token_file && read_token(token_file, token, &err) != 0) goto done;
+        if (cf_client_connect(&cl, server, token_file ? token : NULL, &err) != CF_OK) goto done;
+        int found = 0, prec = 0;
+        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)
+            if (strcmp(cf_client_config(cl, i, &min_y, &height, &prec), o.settings) == 0) found = 1;
+        if (!found) {
+            snprintf(err.message, sizeof err.message, "server %s: no configuration '%s' (see its --settings)", server, o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+        if (prec != 32) {
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' is not a float32 dialect", server, o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+    } else {
+        if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+        if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+                   : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+            goto done;
+        if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+        cf_program_settings(pg, &min_y, &height, NULL);
+    }
+    int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
     if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
         if (!fallback) goto done;
         fprintf(stderr, "chunkfill: no usable OpenCL device (%s); filling on the CPU\n", err.message);
         memset(&err, 0, sizeof err);
         use_dev = 0;
     }
-    int min_y, height;
-    cf_program_settings(pg, &min_y, &height, NULL);
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
-    size_t batch = use_dev ? cf_device_batch(dev) : (size_t)nthreads * 8, per = (size_t)height * 256;
+    size_t batch = use_dev ? cf_device_batch(dev) : cl ? (size_t)cf_client_max_chunks(cl) : (size_t)nthreads * 8;
+    size_t per = (size_t)height * 256;
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
     buf = malloc(sizeof(float) * per * batch);
@@ -585,10 +642,12 @@ static int cmd_fill(int argc, char **argv)
             use_dev = 0;
         }
         if (blocks) {
-            if (!use_dev && cf_fill_blocks(w, k, list, bbuf, nthreads, &err) != CF_OK) goto done;
+            if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_BLOCKS_U8, k, list, bbuf, &err) != CF_OK) goto done;
+            if (!cl && !use_dev && cf_fill_blocks(w, k, list, bbuf, nthreads, &err) != CF_OK) goto done;
             bad = write_all(f, bbuf, per * k);
         } else {
-            if (!use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
+            if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
+            if (!cl && !use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
             report_nan(buf, list, k, min_y, height);
             /* little-endian float32 (this host is little-endian: checked at build time) */
             bad = write_all(f, buf, sizeof(float) * per * k);
@@ -631,6 +690,7 @@ done:
     free(list);
     free(buf);
     free(bbuf);
+    cf_client_close(cl);
     cf_device_free(dev);
     cf_world_free(w);
     cf_program_free(pg);
@@ -1088,6 +1148,117 @@ done:
     return rc;
 }
 
+
+static const char *const usage_serve =
+    "usage: chunkfill serve [--pack PATH]... [--settings ID]... [--function ID]\n"
+    "                       --listen HOST:PORT|[V6]:PORT|unix:PATH [--listen ...]\n"
+    "                       [--device cpu|opencl[:N]|auto] [--token-file F [--allow-remote]] [limits]\n"
+    "Answers fill requests (protocol: host/PROTOCOL.md) until SIGTERM or SIGINT. Prints one line\n"
+    "'listening on ADDR' per address on standard output when ready (port 0: the port the\n"
+    "system chose) and one line per event on standard error. Exit 0 after a clean shutdown.\n"
+    "  --settings ID      a configuration (named by its noise settings id); repeat for several,\n"
+    "                     all over the same --pack layers (default minecraft:overworld)\n"
+    "  --function ID      the filled function (default router:final_density)\n"
+    "  --listen ADDR      TCP address (loopback only unless --allow-remote) or unix:PATH\n"
+    "                     (created with mode 0600, removed at exit; must not exist)\n"
+    "  --token-file F     shared secret (first line of F) every client must send in its hello\n"
+    "  --allow-remote     permit non-loopback TCP addresses (requires --token-file)\n"
+    "  --device DEV       cpu, opencl, opencl:N or auto (default: opencl when a device passes\n"
+    "                     the exactness probes, else the CPU reference, said at start)\n"
+    "  --threads N        CPU fill threads (default: all cores)\n"
+    "  --batch N          chunks per launch (default: the device's batch; CPU: 16 per thread)\n"
+    "  --max-chunks N     chunks per request (default 4096)\n"
+    "  --max-frame N      bytes of a client frame's payload (default 65536, at most 1048576)\n"
+    "  --max-pending N    unfinished chunks per connection before the server stops reading it\n"
+    "                     (default 8192)\n"
+    "  --queue-chunks N   queued chunks, all connections, before reading stops (default 65536)\n"
+    "  --max-connections N  (default 256; more get an error frame 'busy')\n"
+    "  --max-output-mb N  unsent responses per connection (MiB) before its requests wait and\n"
+    "                     the server stops reading it (default 16)\n"
+    "  --world-cache N    seeds kept bound, least recently used dropped (default 8)\n"
+    "  --read-timeout-ms N   a started frame (or the hello) must complete within N ms (10000)\n"
+    "  --write-timeout-ms N  drop a client that reads nothing for N ms (60000)\n"
+    "  --deadline-ms N    per-request deadline when the request sets none (60000)\n"
+    "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
+    "  --verbose          log every request\n"
+    "  plus the limits of 'chunkfill sample --help'\n";
+
+static const char *serve_listen[8];
+static int serve_nlisten;
+static int listen_option(opts *o, const char *v)
+{
+    (void)o;
+    if (serve_nlisten == 8) return die_usage("at most 8 --listen addresses", usage_serve);
+    serve_listen[serve_nlisten++] = v;
+    return 0;
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    cf_serve_opts so;
+    cf_serve_defaults(&so);
+    /* flags without a value and the repeatable --settings are taken out first */
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    const char **settings = calloc((size_t)argc + 1, sizeof *settings);
+    if (!av || !settings) return free(av), free(settings), fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    int ac = 0, ns = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && strcmp(argv[i], "--allow-remote") == 0) so.allow_remote = 1;
+        else if (i >= 2 && strcmp(argv[i], "--verbose") == 0) so.verbose = 1;
+        else if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
+        else av[ac++] = argv[i];
+    }
+    const char *token_file = NULL, *device = "auto";
+    long threads = 0, batch = 0, max_chunks = so.max_chunks, max_frame = so.max_frame, max_pending = so.max_pending,
+         queue = so.queue_chunks, conns = so.max_conns, outmb = so.max_output_mb, wcache = so.world_cache, rto = so.read_timeout_ms,
+         wto = so.write_timeout_ms, dl = so.deadline_ms, drain = so.drain_ms;
+    optdef defs[] = {
+        {.name = "--listen", .fn = listen_option, .required = "--listen is required"},
+        {.name = "--token-file", .str = &token_file},
+        {.name = "--device", .str = &device},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--batch", .num = &batch, .lo = 1, .hi = 1L << 16},
+        {.name = "--max-chunks", .num = &max_chunks, .lo = 1, .hi = 100000},
+        {.name = "--max-frame", .num = &max_frame, .lo = 64, .hi = 1L << 20},
+        {.name = "--max-pending", .num = &max_pending, .lo = 1, .hi = 1L << 24},
+        {.name = "--queue-chunks", .num = &queue, .lo = 1, .hi = 1L << 24},
+        {.name = "--max-connections", .num = &conns, .lo = 1, .hi = 65536},
+        {.name = "--max-output-mb", .num = &outmb, .lo = 1, .hi = 65536},
+        {.name = "--world-cache", .num = &wcache, .lo = 1, .hi = 1024},
+        {.name = "--read-timeout-ms", .num = &rto, .lo = 1, .hi = 86400000},
+        {.name = "--write-timeout-ms", .num = &wto, .lo = 1, .hi = 86400000},
+        {.name = "--deadline-ms", .num = &dl, .lo = 1, .hi = 86400000},
+        {.name = "--drain-ms", .num = &drain, .lo = 0, .hi = 86400000},
+        {0},
+    };
+    int rc = parse_cmd(&o, ac, av, defs, usage_serve);
+    if (rc < 0 && o.nfunctions > 1) rc = die_usage("at most one --function", usage_serve);
+    if (rc < 0 && so.allow_remote && !token_file) rc = die_usage("--allow-remote requires --token-file", usage_serve);
+    char token[CF_TOKEN_MAX + 1];
+    cf_error err = {0};
+    if (rc < 0 && token_file && read_token(token_file, token, &err) != 0) rc = report(&err);
+    if (rc < 0) {
+        so.packs = o.packs, so.npacks = o.npacks, so.limits = o.lim;
+        so.settings = settings, so.nsettings = ns;
+        so.function = o.nfunctions ? o.functions[0] : NULL;
+        so.listen = serve_listen, so.nlisten = serve_nlisten;
+        so.token = token_file ? token : NULL;
+        so.device = device;
+        so.threads = (int)threads, so.batch = (int)batch, so.max_chunks = (int)max_chunks, so.max_frame = (int)max_frame;
+        so.max_pending = (int)max_pending, so.queue_chunks = (int)queue, so.max_conns = (int)conns, so.max_output_mb = (int)outmb;
+        so.world_cache = (int)wcache, so.read_timeout_ms = (int)rto, so.write_timeout_ms = (int)wto;
+        so.deadline_ms = (int)dl, so.drain_ms = (int)drain;
+        so.ready = stdout;
+        rc = cf_serve(&so, &err) == CF_OK ? 0 : report(&err);
+    }
+    memset(token, 0, sizeof token);
+    free(av);
+    free(settings);
+    return rc;
+}
+
 static int cmd_nodes(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++) {
@@ -1116,6 +1287,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
     if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);
+    if (strcmp(c, "serve") == 0) return cmd_serve(argc, argv);
     fprintf(stderr, "chunkfill: unknown command '%s'\n%s", c, usage_main);
     return 2;
 }

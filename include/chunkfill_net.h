@@ -1,0 +1,105 @@
+/* chunkfill_net.h - the offload server and its C client (host/PROTOCOL.md).
+ *
+ * Server: cf_serve() loads packs, compiles one program per configuration,
+ * listens on TCP and/or Unix sockets and answers fill requests until SIGTERM or
+ * SIGINT. Client: cf_client_* speaks the protocol over one connection, one
+ * request at a time (blocking). Errors as everywhere: one line in cf_error.
+ *
+ *   cf_client *c;
+ *   cf_client_connect(&c, "127.0.0.1:7878", NULL, &err);
+ *   cf_client_fill(c, "minecraft:overworld", seed, CF_KIND_DENSITY_F32, n, xz, out, &err);
+ *   cf_client_close(c);
+ */
+#ifndef CHUNKFILL_NET_H
+#define CHUNKFILL_NET_H
+
+#include <stdio.h>
+
+#include "chunkfill.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* output kinds (the protocol's codes): a value per block of each chunk */
+enum {
+    CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
+    CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
+    CF_KIND_BLOCKS_U8 = 3    /* uint8 block ids (reserved: the server answers unsupported_kind) */
+};
+
+typedef struct cf_serve_opts {
+    const char *const *packs; /* pack folders (none: the embedded default pack) */
+    int npacks;
+    cf_limits limits;
+    const char *const *settings; /* one configuration per noise settings id, named by it */
+    int nsettings;               /* 0: minecraft:overworld */
+    const char *function;        /* NULL: router:final_density */
+    const char *const *listen;   /* "HOST:PORT", "[V6]:PORT" or "unix:PATH" */
+    int nlisten;
+    int allow_remote;            /* permit non-loopback TCP addresses (needs token) */
+    const char *token;           /* shared secret checked in the handshake, or NULL */
+    const char *device;          /* cpu, opencl, opencl:N or auto (default) */
+    int threads;                 /* CPU fill threads, <= 0: one per core */
+    int batch;                   /* chunks per launch, 0: from the device (CPU: 16 per thread) */
+    int max_chunks;              /* chunks per request */
+    int max_frame;               /* bytes of a client frame's payload */
+    int max_pending;             /* unfinished chunks per connection before reading stops */
+    int queue_chunks;            /* queued chunks, all connections, before reading stops */
+    int max_conns;
+    int max_output_mb;           /* unsent responses per connection before it gets no more batches (16) */
+    int world_cache;             /* seeds kept bound (LRU) per server */
+    int read_timeout_ms;         /* a started frame (or the hello) must complete within this */
+    int write_timeout_ms;        /* a client that reads nothing for this long is dropped */
+    int deadline_ms;             /* per-request deadline when the request gives 0 */
+    int drain_ms;                /* on SIGTERM: time to finish in-flight work */
+    int verbose;                 /* log every request */
+    FILE *ready;                 /* "listening on ADDR" lines (stdout when NULL) */
+} cf_serve_opts;
+void cf_serve_defaults(cf_serve_opts *o);
+
+/* Runs the server until SIGTERM or SIGINT (it installs handlers for those and
+ * ignores SIGPIPE). Logs one line per event on stderr. Returns CF_OK after a
+ * clean shutdown, or an error (start-up failure) with err set. */
+cf_status cf_serve(const cf_serve_opts *o, cf_error *err);
+
+/* ------------------------------------------------------------------ client */
+typedef struct cf_client cf_client;
+
+/* Connects to addr ("HOST:PORT", "[V6]:PORT", "unix:PATH") and shakes hands
+ * (token may be NULL). CF_ERR_IO for network and protocol failures, CF_ERR_ARG
+ * for a refused handshake (version, token). Free with cf_client_close. */
+cf_status cf_client_connect(cf_client **out, const char *addr, const char *token, cf_error *err);
+void cf_client_close(cf_client *c);
+
+/* The server's configurations: name i (NULL past the last), with min_y, height
+ * and precision (32 or 64). */
+const char *cf_client_config(const cf_client *c, int i, int *min_y, int *height, int *precision);
+/* limits announced by the server */
+int cf_client_max_chunks(const cf_client *c);
+
+/* Fills n chunks (xz pairs) of configuration config at seed into out, laid out
+ * as cf_fill_chunks does ([chunk][y][z][x], values of the kind's size). Splits
+ * requests larger than the server's max_chunks. A server error frame gives
+ * CF_ERR_ARG (bad request), CF_ERR_LIMIT (deadline, busy, too large) or
+ * CF_ERR_DEVICE (the fill failed, shutdown); cf_client_error_code tells the
+ * protocol code. deadline_ms 0: the server's default. */
+cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kind, size_t n, const int32_t *chunks,
+                         void *out, cf_error *err);
+void cf_client_set_deadline(cf_client *c, uint32_t deadline_ms);
+int cf_client_error_code(const cf_client *c);
+
+typedef struct cf_client_stats {
+    uint32_t queue_chunks, queue_requests, connections;
+    uint64_t requests, chunks, launches, errors;
+    double uptime_s, chunks_per_s;
+    char device[256];
+} cf_client_stats;
+cf_status cf_client_stats_get(cf_client *c, cf_client_stats *st, cf_error *err);
+/* round trip of a PING; returns its time in milliseconds in *ms */
+cf_status cf_client_ping(cf_client *c, double *ms, cf_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CHUNKFILL_NET_H */
