@@ -39,13 +39,16 @@ static const char *const usage_main =
 static const char *const usage_sample =
     "usage: chunkfill sample [--pack PATH]... [--settings ID] --seed SEED --function ID\n"
     "                        (--at X,Y,Z)... | --points FILE\n"
-    "Prints one line per point: X Y Z VALUE (VALUE round-trips exactly: %.9g for float).\n"
+    "Prints one line per point: X Y Z VALUE (VALUE round-trips exactly: %.9g for float, %.17g for\n"
+    "double). A libnoise program (--function libnoise:NAME/ID) takes fractional positions and\n"
+    "echoes them as given.\n"
     "  --pack PATH      a data pack folder (data/<ns>/worldgen/...); repeat to layer packs,\n"
     "                   later ones override earlier ones; none: the embedded default pack\n"
     "  --settings ID    noise settings id (default minecraft:overworld)\n"
     "  --seed SEED      a signed 64-bit decimal; other text is hashed like Minecraft (String.hashCode)\n"
-    "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID\n"
-    "  --at X,Y,Z       a block position (repeatable)\n"
+    "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
+    "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain)\n"
+    "  --at X,Y,Z       a block position (repeatable; fractional for libnoise)\n"
     "  --points FILE    one 'X Y Z' per line ('-' reads standard input; # starts a comment)\n"
     "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
@@ -88,7 +91,8 @@ typedef struct opts {
     const char *settings, *seed, *points;
     const char *functions[64];
     int nfunctions;
-    int32_t *at;
+    double *at;           /* sample positions, 3 per point */
+    char (*tok)[3][48];   /* their text, echoed by a double dialect */
     size_t nat, capat;
     cf_limits lim;
 } opts;
@@ -109,25 +113,45 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-static int push_point(opts *o, long x, long y, long z)
+static int push_point(opts *o, const double v[3], char tok[3][48])
 {
     if (o->nat == o->capat) {
         size_t cap = o->capat ? o->capat * 2 : 64;
-        int32_t *a = realloc(o->at, sizeof(int32_t) * 3 * cap);
+        double *a = realloc(o->at, sizeof(double) * 3 * cap);
         if (!a) return -1;
         o->at = a;
+        char(*t)[3][48] = realloc(o->tok, sizeof *t * cap);
+        if (!t) return -1;
+        o->tok = t;
         o->capat = cap;
     }
-    o->at[3 * o->nat] = (int32_t)x;
-    o->at[3 * o->nat + 1] = (int32_t)y;
-    o->at[3 * o->nat + 2] = (int32_t)z;
+    for (int k = 0; k < 3; k++) {
+        o->at[3 * o->nat + (size_t)k] = v[k];
+        memcpy(o->tok[o->nat][k], tok[k], 48);
+    }
     o->nat++;
     return 0;
 }
 
-static int parse_xyz(const char *s, char sep, long v[3])
+/* a finite decimal number (sample positions: integers for 26.3, any for libnoise) */
+static int parse_num(const char *s, double *out)
 {
-    char buf[128];
+    char *end;
+    errno = 0;
+    if (!*s || strlen(s) >= 48) return -1;
+    for (const char *q = s; *q; q++)
+        if (!strchr("0123456789+-.eE", *q)) return -1;
+    double d = strtod(s, &end);
+    if (end == s || *end || !isfinite(d)) return -1;
+    *out = d;
+    return 0;
+}
+
+/* three fields separated by sep (' ' also takes tabs and runs of blanks); with
+ * tok, numbers (and their text), else integers in int range */
+static int parse_fields(const char *s, char sep, long v[3], double d[3], char tok[3][48])
+{
+    char buf[160];
     if (strlen(s) >= sizeof buf) return -1;
     strcpy(buf, s);
     char *p = buf;
@@ -137,13 +161,19 @@ static int parse_xyz(const char *s, char sep, long v[3])
         while (*e && *e != sep && !(sep == ' ' && *e == '\t')) e++;
         char c = *e;
         *e = 0;
-        if (parse_long(p, INT32_MIN, INT32_MAX, &v[i]) < 0) return -1;
+        if (tok) {
+            if (parse_num(p, &d[i]) < 0) return -1;
+            strcpy(tok[i], p);
+        } else if (parse_long(p, INT32_MIN, INT32_MAX, &v[i]) < 0) {
+            return -1;
+        }
         if (i < 2 && c == 0) return -1;
         p = e + (c ? 1 : 0);
     }
     while (sep == ' ' && (*p == ' ' || *p == '\t')) p++;
     return *p ? -1 : 0;
 }
+static int parse_xyz(const char *s, char sep, long v[3]) { return parse_fields(s, sep, v, NULL, NULL); }
 
 static int read_points(opts *o, const char *path)
 {
@@ -168,13 +198,14 @@ static int read_points(opts *o, const char *path)
         char *s = line;
         while (*s == ' ' || *s == '\t') s++;
         if (!*s) continue;
-        long v[3];
-        if (parse_xyz(s, ' ', v) < 0) {
-            fprintf(stderr, "chunkfill: %s:%d: expected three integers 'X Y Z' in int range\n", path, ln);
+        double v[3];
+        char tok[3][48];
+        if (parse_fields(s, ' ', NULL, v, tok) < 0) {
+            fprintf(stderr, "chunkfill: %s:%d: expected three integers 'X Y Z' in int range (numbers for libnoise)\n", path, ln);
             rc = 1;
             break;
         }
-        if (push_point(o, v[0], v[1], v[2]) < 0) {
+        if (push_point(o, v, tok) < 0) {
             fprintf(stderr, "chunkfill: out of memory\n");
             rc = 1;
             break;
@@ -284,9 +315,11 @@ static int report(const cf_error *e)
 
 static int at_option(opts *o, const char *v)
 {
-    long xyz[3];
-    if (parse_xyz(v, ',', xyz) < 0) return die_usage("--at takes X,Y,Z (integers in int range)", usage_sample);
-    if (push_point(o, xyz[0], xyz[1], xyz[2]) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    double xyz[3];
+    char tok[3][48];
+    if (parse_fields(v, ',', NULL, xyz, tok) < 0)
+        return die_usage("--at takes X,Y,Z (integers in int range; numbers for a libnoise program)", usage_sample);
+    if (push_point(o, xyz, tok) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
     return 0;
 }
 
@@ -302,10 +335,19 @@ static int cmd_sample(int argc, char **argv)
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_sample);
-    if (rc0 >= 0) return free(o.at), rc0;
-    if (o.nfunctions != 1) return free(o.at), die_usage("exactly one --function is required", usage_sample);
-    if (o.points && read_points(&o, o.points)) return free(o.at), 1;
-    if (o.nat == 0 && !o.points) return die_usage("give --at X,Y,Z or --points FILE", usage_sample);
+    if (rc0 >= 0) return free(o.at), free(o.tok), rc0;
+    if (o.nfunctions != 1) return free(o.at), free(o.tok), die_usage("exactly one --function is required", usage_sample);
+    if (o.points && read_points(&o, o.points)) return free(o.at), free(o.tok), 1;
+    if (o.nat == 0 && !o.points) return free(o.at), free(o.tok), die_usage("give --at X,Y,Z or --points FILE", usage_sample);
+    /* fractional positions (and beyond int) are for libnoise programs only */
+    int lnoise = strncmp(o.functions[0], "libnoise:", 9) == 0 || strncmp(o.settings, "libnoise:", 9) == 0;
+    for (size_t i = 0; !lnoise && i < 3 * o.nat; i++)
+        if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "point %zu: %s is not an integer in int range (fractional positions need --function libnoise:...)",
+                     i / 3 + 1, o.tok[i / 3][i % 3]);
+            return free(o.at), free(o.tok), die_usage(msg, usage_sample);
+        }
 
     cf_error err = {0};
     int64_t seed;
@@ -323,17 +365,28 @@ static int cmd_sample(int argc, char **argv)
         snprintf(err.message, sizeof err.message, "out of memory");
         goto done;
     }
-    if (cf_sample(w, 0, o.nat, o.at, out, &err) != CF_OK) goto done;
     int prec = cf_program_precision(pg);
-    for (size_t i = 0; i < o.nat; i++)
-        printf(prec == 32 ? "%d %d %d %.9g\n" : "%d %d %d %.17g\n", o.at[3 * i], o.at[3 * i + 1], o.at[3 * i + 2],
-               out[i]);
+    for (size_t i = 0; prec == 32 && i < 3 * o.nat; i++)
+        if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
+            snprintf(err.message, sizeof err.message, "point %zu: %s is not an integer in int range (%s takes block positions)",
+                     i / 3 + 1, o.tok[i / 3][i % 3], o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+    if (cf_sample_f64(w, 0, o.nat, o.at, out, &err) != CF_OK) goto done;
+    for (size_t i = 0; i < o.nat; i++) {
+        if (prec == 32)
+            printf("%d %d %d %.9g\n", (int32_t)o.at[3 * i], (int32_t)o.at[3 * i + 1], (int32_t)o.at[3 * i + 2], out[i]);
+        else
+            printf("%s %s %s %.17g\n", o.tok[i][0], o.tok[i][1], o.tok[i][2], out[i]);
+    }
     rc = fflush(stdout) == 0 ? 0 : 1;
     if (rc) fprintf(stderr, "chunkfill: write error on standard output\n");
 done:
     if (rc && err.status != CF_OK) report(&err);
     free(out);
     free(o.at);
+    free(o.tok);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);

@@ -1,0 +1,311 @@
+/* test_libnoise.c - the libnoise front-end against the real libnoise.
+ *
+ * Oracle: tests/oracle/libnoise_oracle.cpp, linked against Debian's libnoise-dev,
+ * builds the same module graphs from the same JSON packs (tests/packs/libnoise)
+ * and prints raw bits. Every module of libnoise/modules.json (every libnoise
+ * class, every quality mode), several seeds (negative ones too), positions up to
+ * +-3e9: chunkfill's CPU values must equal libnoise's bit for bit, except
+ * Exponent and Power, whose pow may depart from glibc's by at most 1 ulp (the
+ * departures are listed in the log and bounded here). The oracle is required:
+ * without libnoise-dev at configure time these tests fail (scripts/deps.sh
+ * installs it). Also: bad input (one located line each), the sample CLI
+ * contract, and OpenCL (PoCL) == CPU on every test pack.
+ */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../kernels/cf_math.h"
+#include "chunkfill.h"
+
+#define PACK CF_SOURCE_DIR "/tests/packs/libnoise"
+#define MODULES PACK "/libnoise/modules.json"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* the test positions: small, fractional, lattice points, signed zeros, the
+ * MakeInt32Range boundaries and far positions up to +-3e9 */
+static size_t make_points(double *p, size_t max)
+{
+    static const double special[] = {3e9, -3e9, 1073741824.0, -1073741824.0, 2147483647.5, -2147483648.5,
+                                     0.0, -0.0, 1e-300, 0.5, -2.0, 1073741823.75};
+    uint64_t s = 0x9e3779b97f4a7c15ULL;
+    size_t n = 0;
+    for (; n < max; n++) {
+        for (int k = 0; k < 3; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            double u = (double)(s >> 11) / 9007199254740992.0;
+            double v;
+            switch (n % 5) {
+            case 0: v = (u - 0.5) * 200.0; break;
+            case 1: v = (u - 0.5) * 6e9; break;
+            case 2: v = floor((u - 0.5) * 100.0); break;
+            case 3: v = (u - 0.5) * 2e6; break;
+            default: v = special[(s >> 3) % (sizeof special / sizeof special[0])]; break;
+            }
+            p[3 * n + (size_t)k] = v;
+        }
+    }
+    return n;
+}
+
+/* the oracle's bits for module id at the points */
+static void oracle(const char *id, int seed, const double *p, size_t n, uint64_t *bits)
+{
+    if (!CF_LIBNOISE_ORACLE[0])
+        cr_assert_fail("the libnoise oracle was not built: libnoise-dev (and g++) were missing at configure time "
+                 "(scripts/deps.sh installs them)");
+    char pf[64], cmd[1024];
+    snprintf(pf, sizeof pf, "/tmp/cf-libnoise-pts-%d.txt", (int)getpid());
+    FILE *f = fopen(pf, "w");
+    cr_assert_not_null(f);
+    for (size_t i = 0; i < n; i++) fprintf(f, "%.17g %.17g %.17g\n", p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d < '%s'", CF_LIBNOISE_ORACLE, MODULES, id, seed, pf);
+    FILE *o = popen(cmd, "r");
+    cr_assert_not_null(o);
+    for (size_t i = 0; i < n; i++) {
+        unsigned long long b;
+        char v[64];
+        cr_assert_eq(fscanf(o, "%llx %63s", &b, v), 2, "oracle output for %s", id);
+        bits[i] = b;
+    }
+    cr_assert_eq(pclose(o), 0, "oracle failed: %s", cmd);
+    unlink(pf);
+}
+
+static uint64_t dbits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+static double bitsd(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+static double ulp(double x)
+{
+    x = fabs(x);
+    return nextafter(x, INFINITY) - x;
+}
+
+Test(libnoise, every_module_matches_debian_libnoise)
+{
+    char *text = slurp(MODULES);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root);
+    const cJSON *mods = cJSON_GetObjectItemCaseSensitive(root, "modules");
+    int nm = cJSON_GetArraySize(mods);
+    const char **fn = calloc((size_t)nm, sizeof *fn);
+    char (*names)[128] = calloc((size_t)nm, sizeof *names);
+    /* every libnoise class appears */
+    static const char *const classes[] = {"Perlin", "Billow", "RidgedMulti", "Voronoi", "Const", "Checkerboard",
+                                          "Cylinders", "Spheres", "Abs", "Clamp", "Curve", "Exponent", "Invert",
+                                          "ScaleBias", "Terrace", "Add", "Max", "Min", "Multiply", "Power", "Blend",
+                                          "Select", "Displace", "RotatePoint", "ScalePoint", "TranslatePoint",
+                                          "Turbulence", "Cache"};
+    for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++)
+        cr_assert(strstr(text, classes[c]), "the test pack has no %s module", classes[c]);
+    int i = 0;
+    for (const cJSON *k = mods->child; k; k = k->next, i++) {
+        snprintf(names[i], sizeof names[i], "libnoise:modules/%s", k->string);
+        fn[i] = names[i];
+    }
+    cf_error err = {0};
+    cf_pack *pk;
+    const char *paths[1] = {PACK};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cf_program *pg;
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, nm, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_precision(pg), 64);
+    enum { NPTS = 250 };
+    double *pts = malloc(sizeof(double) * 3 * NPTS), *got = malloc(sizeof(double) * NPTS);
+    uint64_t *want = malloc(sizeof(uint64_t) * NPTS);
+    size_t n = make_points(pts, NPTS);
+    static const int seeds[] = {0, -1, 1000003, -2147483647 - 1, 2147483647};
+    long compared = 0, departures = 0;
+    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
+        i = 0;
+        for (const cJSON *k = mods->child; k; k = k->next, i++) {
+            cr_assert_eq(cf_sample_f64(w, i, n, pts, got, &err), CF_OK, "%s", err.message);
+            oracle(k->string, seeds[s], pts, n, want);
+            const char *cls = cJSON_GetObjectItemCaseSensitive(k, "module")->valuestring;
+            int is_pow = strcmp(cls, "Exponent") == 0 || strcmp(cls, "Power") == 0;
+            for (size_t j = 0; j < n; j++, compared++) {
+                if (dbits(got[j]) == want[j]) continue;
+                double o = bitsd(want[j]);
+                /* a pow departure: 1 ulp of pow's result (Exponent: *2 - 1 after it) */
+                double bound = strcmp(cls, "Exponent") == 0 ? 2.0 * ulp(fmax(fabs((o + 1.0) / 2.0), fabs((got[j] + 1.0) / 2.0))) + ulp(o)
+                                                            : ulp(fmax(fabs(o), fabs(got[j])));
+                cr_assert(is_pow && fabs(got[j] - o) <= bound,
+                          "%s (seed %d) at (%.17g, %.17g, %.17g): chunkfill %.17g (%016llx), libnoise %.17g (%016llx)",
+                          k->string, seeds[s], pts[3 * j], pts[3 * j + 1], pts[3 * j + 2], got[j],
+                          (unsigned long long)dbits(got[j]), o, (unsigned long long)want[j]);
+                departures++;
+                cr_log_info("pow departure (within 1 ulp): %s seed %d at (%.17g, %.17g, %.17g): %.17g vs libnoise %.17g",
+                            k->string, seeds[s], pts[3 * j], pts[3 * j + 1], pts[3 * j + 2], got[j], o);
+            }
+        }
+        cf_world_free(w);
+    }
+    cr_log_info("libnoise: %ld values compared, %ld pow departures of 1 ulp", compared, departures);
+    cr_assert(departures * 200 < compared, "too many pow departures: %ld of %ld", departures, compared);
+    free(pts), free(got), free(want), free(fn), free(names);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    cJSON_Delete(root);
+    free(text);
+}
+
+/* the project's pow against glibc's on Exponent's and Power's inputs */
+Test(libnoise, pow_departs_from_glibc_by_at_most_one_ulp)
+{
+    uint64_t s = 12345;
+    long n = 200000, dep = 0;
+    for (long i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        double b = (double)(s >> 11) / 9007199254740992.0 * (i % 2 ? 2.0 : 1.0);
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        double e = ((double)(s >> 11) / 9007199254740992.0 - 0.5) * (i % 3 ? 8.0 : 60.0);
+        if (i % 7 == 0) e = floor(e);
+        double a = cf_pow_c(b, e), g = pow(b, e);
+        if (dbits(a) == dbits(g)) continue;
+        dep++;
+        cr_assert(fabs(a - g) <= ulp(fmax(fabs(a), fabs(g))), "pow(%a, %a): %a, glibc %a", b, e, a, g);
+    }
+    cr_log_info("cf_pow_c vs glibc pow: %ld of %ld differ (each by 1 ulp)", dep, n);
+    cr_assert(dep * 500 < n, "%ld of %ld differ", dep, n);
+    /* C's special cases */
+    cr_assert_eq(cf_pow_c(1.0, NAN), 1.0);
+    cr_assert_eq(cf_pow_c(-1.0, INFINITY), 1.0);
+    cr_assert(isnan(cf_pow_c(-2.0, 0.5)));
+    cr_assert_eq(cf_pow_c(-2.0, 3.0), -8.0);
+    cr_assert_eq(cf_pow_c(0.0, -1.0), INFINITY);
+}
+
+/* ------------------------------------------------------------------ bad input */
+static void expect_bad(const char *json, const char *function, cf_status st, const char *where, const char *msg)
+{
+    cf_memfile f = {"libnoise/t.json", json, strlen(json)};
+    cf_error err = {0};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open_memory(&pk, &f, 1, NULL, &err), CF_OK, "%s", err.message);
+    cf_program *pg = NULL;
+    const char *fn[1] = {function};
+    cf_status got = cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    cr_assert_eq(got, st, "status %s, expected %s: %s", cf_status_str(got), cf_status_str(st), err.message);
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "<memory>/libnoise/t.json#%s: ", where);
+    cr_assert(strncmp(err.message, prefix, strlen(prefix)) == 0, "message '%s', expected prefix '%s'", err.message, prefix);
+    cr_assert(strstr(err.message, msg), "message '%s' lacks '%s'", err.message, msg);
+    cr_assert(!strchr(err.message, '\n'));
+}
+
+Test(libnoise_errors, unknown_module)
+{
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Perlinn\"}}}", "libnoise:t/a", CF_ERR_SCHEMA, "/modules/a/module",
+               "unknown module \"Perlinn\"");
+}
+Test(libnoise_errors, missing_source)
+{
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Add\", \"sources\": [{\"module\": \"Const\"}]}}}", "libnoise:t/a",
+               CF_ERR_SCHEMA, "/modules/a/sources", "Add takes 2 sources, found 1 (missing source)");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\"}}}", "libnoise:t/a", CF_ERR_SCHEMA, "/modules/a",
+               "missing source");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Select\", \"sources\": [\"b\", \"b\"]}, \"b\": {\"module\": \"Const\"}}}",
+               "libnoise:t/a", CF_ERR_SCHEMA, "/modules/a", "missing source \"control\"");
+}
+Test(libnoise_errors, wrong_parameter_type)
+{
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Perlin\", \"frequency\": \"high\"}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/frequency", "expected a number, found a string");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Perlin\", \"octaveCount\": 2.5}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/octaveCount", "expected an integer in [1, 30]");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Perlin\", \"noiseQuality\": \"good\"}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/noiseQuality", "expected \"fast\", \"std\" or \"best\"");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Voronoi\", \"enableDistance\": 1}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/enableDistance", "expected true or false");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Perlin\", \"frequncy\": 2}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/frequncy", "unknown key \"frequncy\" for Perlin");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\", \"sources\": [7]}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/sources/0", "expected a module (an ID or an object), found a number");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Curve\", \"sources\": [{\"module\": \"Const\"}], \"controlPoints\": "
+               "[[0, 1], [1, 2], [0, 3], [2, 2]]}}}",
+               "libnoise:t/a", CF_ERR_SCHEMA, "/modules/a/controlPoints/2", "appears twice");
+}
+Test(libnoise_errors, cycles_and_unknown_ids)
+{
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\", \"sources\": [\"b\"]}, \"b\": {\"module\": \"Invert\", "
+               "\"sources\": [\"a\"]}}}",
+               "libnoise:t/a", CF_ERR_CYCLE, "/modules/b/sources/0", "module cycle: a -> b -> a");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\", \"sources\": [\"zz\"]}}}", "libnoise:t/a", CF_ERR_REF,
+               "/modules/a/sources/0", "unknown module ID \"zz\"");
+    expect_bad("{\"modules\": {}, \"dialect\": \"sharpnoise\"}", "libnoise:t", CF_ERR_SCHEMA, "/dialect",
+               "not implemented");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\"}}}", "libnoise:t", CF_ERR_SCHEMA, "",
+               "no \"terrain\" or \"density\"");
+}
+
+/* ------------------------------------------------------------------ CLI */
+static int run(const char *args, char *out, size_t n)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(libnoise_cli, sample_echoes_fractional_positions_and_prints_libnoise_values)
+{
+    char out[4096];
+    int rc = run("sample --pack " PACK " --function libnoise:modules/turbulence --seed -1 --at 0.5,1.25,-3.75 --at 3e9,-0,12", out,
+                 sizeof out);
+    cr_assert_eq(rc, 0, "%s", out);
+    double p[6] = {0.5, 1.25, -3.75, 3e9, -0.0, 12};
+    uint64_t want[2];
+    oracle("turbulence", -1, p, 2, want);
+    char expect[512];
+    snprintf(expect, sizeof expect, "0.5 1.25 -3.75 %.17g\n3e9 -0 12 %.17g\n", bitsd(want[0]), bitsd(want[1]));
+    cr_assert_str_eq(out, expect);
+}
+
+Test(libnoise_cli, a_single_libnoise_file_needs_no_settings)
+{
+    char out[4096];
+    /* the example pack: libnoise/overworld.json alone; the default function is its terrain */
+    int rc = run("sample --pack " CF_SOURCE_DIR "/packs/libnoise-obsidian --function router:final_density --seed 3 --at 100,70,-20",
+                 out, sizeof out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strncmp(out, "100 70 -20 ", 11) == 0, "%s", out);
+}
