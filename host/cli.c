@@ -514,7 +514,7 @@ static int cmd_fill(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     int32_t *list = NULL;
-    float *buf = NULL;
+    void *buf = NULL;
     FILE *f = NULL;
     cf_device *dev = NULL;
     char tmp[4096] = "";
@@ -534,9 +534,11 @@ static int cmd_fill(int argc, char **argv)
     cf_program_settings(pg, &min_y, &height, NULL);
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
     size_t batch = use_dev ? cf_device_batch(dev) : (size_t)nthreads * 8, per = (size_t)height * 256;
+    int f64 = cf_program_precision(pg) == 64;
+    size_t esz = f64 ? sizeof(double) : sizeof(float);
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
-    buf = malloc(sizeof(float) * per * batch);
+    buf = malloc(esz * per * batch);
     if (!list || !buf) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
@@ -558,8 +560,8 @@ static int cmd_fill(int argc, char **argv)
     guard_tmp(tmp);
     /* .npy version 1.0 header, padded so the data starts on a 64-byte boundary */
     char hdr[256];
-    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
-                      (long long)n, height);
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<f%d', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
+                      (int)esz, (long long)n, height);
     int total = 10 + hl + 1, pad = (64 - total % 64) % 64;
     memset(hdr + hl, ' ', (size_t)pad);
     hdr[hl + pad] = '\n';
@@ -582,9 +584,9 @@ static int cmd_fill(int argc, char **argv)
             use_dev = 0;
         }
         if (!use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
-        report_nan(buf, list, k, min_y, height);
-        /* little-endian float32 (this host is little-endian: checked at build time) */
-        bad = write_all(f, buf, sizeof(float) * per * k);
+        if (!f64) report_nan(buf, list, k, min_y, height);
+        /* little-endian float32 or float64 (this host is little-endian: checked at build time) */
+        bad = write_all(f, buf, esz * per * k);
         done_n += (int64_t)k;
     }
     if (bad || fflush(f) != 0 || ferror(f)) {
@@ -660,7 +662,7 @@ static int cmd_check(int argc, char **argv)
     cf_world *w = NULL;
     cf_device *dev = NULL;
     int32_t *list = NULL;
-    float *a = NULL, *b = NULL;
+    unsigned char *a = NULL, *b = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
@@ -670,9 +672,10 @@ static int cmd_check(int argc, char **argv)
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
     size_t per = (size_t)height * 256;
+    size_t esz = cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float);
     list = malloc(sizeof(int32_t) * 2 * (size_t)n);
-    a = malloc(sizeof(float) * per * (size_t)n);
-    b = malloc(sizeof(float) * per * (size_t)n);
+    a = malloc(esz * per * (size_t)n);
+    b = malloc(esz * per * (size_t)n);
     if (!list || !a || !b) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
@@ -683,14 +686,24 @@ static int cmd_check(int argc, char **argv)
     if (cf_fill_chunks(w, 0, (size_t)n, list, b, 0, &err) != CF_OK) goto done;
     size_t diff = 0;
     for (size_t i = 0; i < per * (size_t)n; i++) {
-        if (memcmp(&a[i], &b[i], 4) == 0) continue;
+        if (memcmp(a + i * esz, b + i * esz, esz) == 0) continue;
         if (diff++ < 10) {
             size_t c = i / per, k = i % per;
-            uint32_t ua, ub; /* the bits, read without breaking aliasing rules */
-            memcpy(&ua, &a[i], 4);
-            memcpy(&ub, &b[i], 4);
-            printf("differs at x %d y %d z %d: device %.9g (0x%08x), cpu %.9g (0x%08x)\n", list[2 * c] * 16 + (int)(k % 16),
-                   min_y + (int)(k / 256), list[2 * c + 1] * 16 + (int)(k / 16 % 16), a[i], ua, b[i], ub);
+            int bx = list[2 * c] * 16 + (int)(k % 16), by = min_y + (int)(k / 256), bz = list[2 * c + 1] * 16 + (int)(k / 16 % 16);
+            if (esz == 4) {
+                uint32_t ua, ub; /* the bits, read without breaking aliasing rules */
+                float fa, fb;
+                memcpy(&ua, a + i * 4, 4), memcpy(&fa, a + i * 4, 4);
+                memcpy(&ub, b + i * 4, 4), memcpy(&fb, b + i * 4, 4);
+                printf("differs at x %d y %d z %d: device %.9g (0x%08x), cpu %.9g (0x%08x)\n", bx, by, bz, fa, ua, fb, ub);
+            } else {
+                uint64_t ua, ub;
+                double da, db;
+                memcpy(&ua, a + i * 8, 8), memcpy(&da, a + i * 8, 8);
+                memcpy(&ub, b + i * 8, 8), memcpy(&db, b + i * 8, 8);
+                printf("differs at x %d y %d z %d: device %.17g (0x%016llx), cpu %.17g (0x%016llx)\n", bx, by, bz, da,
+                       (unsigned long long)ua, db, (unsigned long long)ub);
+            }
         }
     }
     double ms[4];
@@ -821,7 +834,7 @@ static int cmd_render(int argc, char **argv)
     cf_world *w = NULL;
     cf_device *dev = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
-    float *vol = NULL;
+    void *vol = NULL;
     int rc = 1;
     char msg[1024] = "";
     double t0;
@@ -845,7 +858,7 @@ static int cmd_render(int argc, char **argv)
     strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
     if (use_dev) {
         list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
-        vol = malloc(sizeof(float) * (size_t)height * 256 * (size_t)ncx);
+        vol = malloc((cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
     }
     if (!pic || !strip || (use_dev && (!list || !vol))) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
@@ -867,13 +880,17 @@ static int cmd_render(int argc, char **argv)
                 for (int64_t xx = 0; xx < nx; xx++) {
                     int64_t bx = r[0] + xx, bz = zlo + zz, c = floordiv16(bx) - cx0;
                     int lx = (int)(bx - floordiv16(bx) * 16), lz = (int)(bz - cz * 16);
-                    const float *col = vol + (size_t)c * (size_t)height * 256;
+                    size_t base = (size_t)c * (size_t)height * 256;
+                    int f64 = cf_program_precision(pg) == 64;
                     int32_t top = min_y - 1;
-                    for (int y = height - 1; y >= 0; y--)
-                        if ((int64_t)min_y + y <= below && col[((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx] > 0.0f) {
+                    for (int y = height - 1; y >= 0; y--) {
+                        size_t k = base + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
+                        int solid = f64 ? ((const double *)vol)[k] > 0.0 : ((const float *)vol)[k] > 0.0f;
+                        if ((int64_t)min_y + y <= below && solid) {
                             top = min_y + y;
                             break;
                         }
+                    }
                     strip[(size_t)zz * (size_t)nx + (size_t)xx] = top;
                 }
         }

@@ -30,5 +30,6 @@ extern int emit_test_break;
 /* kernels/cf_math.h and kernels/cf_nodes.h as text (generated at build time) */
 extern const char emit_header_math[];
 extern const char emit_header_nodes[];
+extern const char emit_header_libnoise[];
 
 #endif

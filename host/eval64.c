@@ -21,7 +21,7 @@ static double ev64_node(ev64_ctx *c, int id, double x, double y, double z);
 #define IN(k) ev64_node(c, n->in[k], x, y, z)
 
 /* a module's seed plus the world's (libnoise's int arithmetic, wrapping) */
-static cf_i32 seed_of(const ev64_ctx *c, int s) { return (cf_i32)((uint32_t)s + (uint32_t)c->w->lseed); }
+static cf_i32 seed_of(const ev64_ctx *c, int s) { return cf_ln_seed(c->w->lseed, s); }
 
 EVAL64(LN_PERLIN) { return cf_ln_fbm(0, x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
 EVAL64(LN_BILLOW) { return cf_ln_fbm(1, x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
@@ -109,10 +109,8 @@ EVAL64(LN_TURBULENCE)
     double f = n->d[0], pw = n->d[1];
     int r = n->i[0];
     double dx = x + (cf_ln_fbm(0, x + CF_LN_TURB_X0, y + CF_LN_TURB_Y0, z + CF_LN_TURB_Z0, f, 2.0, 0.5, r, s, CF_LN_STD) * pw);
-    double dy = y + (cf_ln_fbm(0, x + CF_LN_TURB_X1, y + CF_LN_TURB_Y1, z + CF_LN_TURB_Z1, f, 2.0, 0.5, r,
-                               (cf_i32)((uint32_t)s + 1u), CF_LN_STD) * pw);
-    double dz = z + (cf_ln_fbm(0, x + CF_LN_TURB_X2, y + CF_LN_TURB_Y2, z + CF_LN_TURB_Z2, f, 2.0, 0.5, r,
-                               (cf_i32)((uint32_t)s + 2u), CF_LN_STD) * pw);
+    double dy = y + (cf_ln_fbm(0, x + CF_LN_TURB_X1, y + CF_LN_TURB_Y1, z + CF_LN_TURB_Z1, f, 2.0, 0.5, r, cf_ln_seed(s, 1), CF_LN_STD) * pw);
+    double dz = z + (cf_ln_fbm(0, x + CF_LN_TURB_X2, y + CF_LN_TURB_Y2, z + CF_LN_TURB_Z2, f, 2.0, 0.5, r, cf_ln_seed(s, 2), CF_LN_STD) * pw);
     return ev64_node(c, n->in[0], dx, dy, dz);
 }
 EVAL64(LN_CACHE) { return IN(0); }
