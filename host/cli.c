@@ -974,7 +974,8 @@ static int cmd_slice(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     cf_device *dev = NULL;
-    float *vol = NULL, *img = NULL;
+    void *vol = NULL;
+    float *img = NULL;
     int32_t *list = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
@@ -987,7 +988,8 @@ static int cmd_slice(int argc, char **argv)
     int n = (int)(a1 - a0 + 1);
     int64_t c0 = floordiv16(a0), c1 = floordiv16(a1), cf = floordiv16(fixed), nc = c1 - c0 + 1;
     list = malloc(sizeof(int32_t) * 2 * (size_t)nc);
-    vol = malloc(sizeof(float) * (size_t)height * 256 * (size_t)nc);
+    int f64 = cf_program_precision(pg) == 64;
+    vol = malloc((f64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)nc);
     img = malloc(sizeof(float) * (size_t)height * (size_t)n);
     if (!list || !vol || !img) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
@@ -1005,8 +1007,11 @@ static int cmd_slice(int argc, char **argv)
         int64_t b = a0 + i, c = floordiv16(b) - c0;
         int l = (int)(b - floordiv16(b) * 16);
         int lx = axis == 0 ? lf : l, lz = axis == 0 ? l : lf;
-        for (int y = 0; y < height; y++)
-            img[(size_t)y * (size_t)n + (size_t)i] = vol[(size_t)c * (size_t)height * 256 + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx];
+        for (int y = 0; y < height; y++) {
+            size_t k = (size_t)c * (size_t)height * 256 + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
+            /* the picture only needs the sign and a shade: a double density narrows to float */
+            img[(size_t)y * (size_t)n + (size_t)i] = f64 ? (float)((const double *)vol)[k] : ((const float *)vol)[k];
+        }
     }
     if (cf_png_slice(outpath, img, n, pg, m, &err) != CF_OK) goto done;
     rc = 0;

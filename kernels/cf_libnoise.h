@@ -325,6 +325,9 @@ CF_INLINE double cf_ln_cubic(double n0, double n1, double n2, double n3, double 
     return ((((p * a) * a) * a + (q * a) * a) + r * a) + s;
 }
 
+/* a module's seed plus the world's (libnoise's int arithmetic, wrapping) */
+CF_INLINE cf_i32 cf_ln_seed(cf_i32 world, cf_i32 s) { return (cf_i32)((cf_u32)s + (cf_u32)world); }
+
 /* the lattice hash, in wrapping 32-bit arithmetic */
 CF_INLINE cf_u32 cf_ln_hash(cf_i32 x, cf_i32 y, cf_i32 z, cf_i32 seed)
 {

@@ -309,3 +309,109 @@ Test(libnoise_cli, a_single_libnoise_file_needs_no_settings)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strncmp(out, "100 70 -20 ", 11) == 0, "%s", out);
 }
+
+/* ------------------------------------------------------------------ OpenCL (PoCL) == CPU */
+static size_t device_vs_cpu(const char *pack, const char *function, const int64_t *seeds, int nseeds, const int32_t *chunks,
+                            size_t n)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {function};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t per = (size_t)height * 256, diff = 0;
+    double *a = malloc(sizeof(double) * per * n), *b = malloc(sizeof(double) * per * n);
+    for (int s = 0; s < nseeds; s++) {
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_device_fill(dev, w, n, chunks, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_chunks(w, 0, n, chunks, b, 0, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < per * n; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
+        cf_world_free(w);
+    }
+    free(a), free(b);
+    cf_device_free(dev);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return diff;
+}
+
+/* near the origin and far (|block x| ~ 2.1e9: MakeInt32Range, Voronoi beyond int) */
+static const int32_t far_chunks[6] = {0, 0, -3, 7, -134000000, 133999999};
+static const int64_t two_seeds[2] = {0, -2147483649LL};
+
+TestSuite(libnoise_device, .timeout = 1200);
+Test(libnoise_device, opencl_equals_cpu_on_every_module)
+{
+    char *text = slurp(MODULES);
+    cJSON *root = cJSON_Parse(text);
+    const cJSON *mods = cJSON_GetObjectItemCaseSensitive(root, "modules");
+    for (const cJSON *k = mods->child; k; k = k->next) {
+        char fn[160];
+        snprintf(fn, sizeof fn, "libnoise:modules/%s", k->string);
+        size_t d = device_vs_cpu(PACK, fn, two_seeds, 2, far_chunks, 3);
+        cr_expect_eq(d, 0u, "%s: %zu values differ between OpenCL and the CPU", k->string, d);
+    }
+    /* the file's terrain (height(x, 0, z)*scale + offset - y) */
+    cr_expect_eq(device_vs_cpu(PACK, "libnoise:modules", two_seeds, 2, far_chunks, 3), 0u);
+    cJSON_Delete(root);
+    free(text);
+}
+Test(libnoise_device, opencl_equals_cpu_on_the_example_pack)
+{
+    static const int32_t chunks[8] = {0, 0, -5, 3, 40, -41, 100000, -100000};
+    size_t d = device_vs_cpu(CF_SOURCE_DIR "/packs/libnoise-obsidian", "router:final_density", two_seeds, 2, chunks, 4);
+    cr_assert_eq(d, 0u, "%zu values differ", d);
+}
+
+/* ------------------------------------------------------------------ fill and render */
+Test(libnoise_cli, fill_writes_float64_equal_to_sampled_terrain)
+{
+    char out[4096], args[1024], npy[128];
+    snprintf(npy, sizeof npy, "/tmp/cf-libnoise-fill-%d.npy", (int)getpid());
+    snprintf(args, sizeof args, "fill --pack " PACK " --function libnoise:modules --seed 5 --chunks 1,-2 --out %s", npy);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    char *data = slurp(npy);
+    cr_assert(strstr(data + 10, "'descr': '<f8'") && strstr(data + 10, "(1, 256, 16, 16)"), "%s", data + 10);
+    unsigned hl = (unsigned char)data[8] | (unsigned)(unsigned char)data[9] << 8;
+    const double *v = (const double *)(const void *)(data + 10 + hl);
+    /* block (x, y, z) = (16 + 3, 70, -32 + 9) against the oracle's height: perlin(x, 0, z)*20 + 64 - y */
+    double p[3] = {19, 0, -23};
+    uint64_t h;
+    oracle("perlin", 5, p, 1, &h);
+    double want = ((bitsd(h) * 20.0) + 64.0) - 70.0, got;
+    memcpy(&got, &v[(70 * 16 + 9) * 16 + 3], sizeof got);
+    cr_assert_eq(dbits(got), dbits(want), "fill %.17g, expected %.17g", got, want);
+    free(data);
+    unlink(npy);
+}
+
+Test(libnoise_cli, the_example_pack_renders_a_map_on_cpu_and_opencl)
+{
+    char out[4096], args[1024], a[128], b[128], png[128];
+    snprintf(png, sizeof png, "/tmp/cf-libnoise-map-%d.png", (int)getpid());
+    snprintf(a, sizeof a, "/tmp/cf-libnoise-h1-%d.npy", (int)getpid());
+    snprintf(b, sizeof b, "/tmp/cf-libnoise-h2-%d.npy", (int)getpid());
+    snprintf(args, sizeof args, "render --pack " CF_SOURCE_DIR "/packs/libnoise-obsidian --seed 3 --area -256,-256:255,255 --scale 4 --out %s --heights %s",
+             png, a);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    snprintf(args, sizeof args, "render --pack " CF_SOURCE_DIR "/packs/libnoise-obsidian --seed 3 --area -256,-256:255,255 --scale 4 --device opencl --out %s --heights %s",
+             png, b);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    char *ha = slurp(a), *hb = slurp(b);
+    unsigned hl = (unsigned char)ha[8] | (unsigned)(unsigned char)ha[9] << 8;
+    cr_assert(memcmp(ha, hb, 10 + hl + 128 * 128 * 4) == 0, "CPU and OpenCL heights differ");
+    /* land and water both appear: the selector works */
+    const int32_t *h = (const int32_t *)(const void *)(ha + 10 + hl);
+    int land = 0, water = 0;
+    for (int i = 0; i < 128 * 128; i++) land += h[i] >= 62, water += h[i] < 62;
+    cr_assert(land > 1000 && water > 1000, "land %d, water %d", land, water);
+    free(ha), free(hb);
+    unlink(a), unlink(b), unlink(png);
+}
