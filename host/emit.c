@@ -627,6 +627,7 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
             p->height, root);
     }
     free(reach);
+    reach = NULL;
     if (o.oom) goto nomem;
     return o.s;
 nomem:

@@ -107,7 +107,7 @@ static int get_num(lc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key
 
 static int get_int(lc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, int def, double lo, double hi, int *out)
 {
-    double d;
+    double d = 0;
     if (get_num(c, ks, o, at, key, def, &d) < 0) return -1;
     if (d != floor(d) || d < lo || d > hi)
         return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer in [%.0f, %.0f], found %.17g", lo, hi, d);
@@ -215,7 +215,7 @@ static int points(lc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int 
     int i = 0;
     for (const cJSON *e = s->child; e; e = e->next, i++) {
         cf_loc ea = at_index(c, sa, i);
-        double v[2];
+        double v[2] = {0, 0};
         if (width == 2) {
             if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != 2)
                 return fail(c, ea, CF_ERR_SCHEMA, "expected [input, output], found %s", jtype(e));
@@ -323,7 +323,7 @@ LNPARSE(LN_SELECT)
     if (sources(c, ks, o, at, n, 2, 1, mod) < 0) return -1;
     if ((n->in[2] = input(c, ks, o, at, "control", mod)) < 0) return -1;
     if (bounds(c, ks, o, at, &n->d[0], &n->d[1]) < 0) return -1;
-    double fall;
+    double fall = 0;
     if (get_num(c, ks, o, at, "edgeFalloff", 0.0, &fall) < 0) return -1;
     /* SetEdgeFalloff: at most half the bounds' width */
     double half = (n->d[1] - n->d[0]) / 2;
@@ -442,7 +442,7 @@ static int module_ref(lc *c, const char *id, cf_loc at)
 {
     lmod *m = NULL;
     for (int i = 0; i < c->nmods; i++)
-        if (strcmp(c->mods[i].id, id) == 0) m = &c->mods[i];
+        if (c->mods[i].id && strcmp(c->mods[i].id, id) == 0) m = &c->mods[i];
     if (!m) return fail(c, at, CF_ERR_REF, "unknown module ID \"%s\" (not a key of /modules)", id);
     if (m->state == 2) return m->node;
     if (m->state == 1) {
