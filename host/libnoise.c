@@ -20,6 +20,10 @@
 #include "cf.h"
 
 #define LN_MAX_OCTAVE 30 /* libnoise's PERLIN/BILLOW/RIDGED_MAX_OCTAVE */
+/* Module evaluations per position when every use of a module computes it again
+ * (what libnoise itself and the generated OpenCL do; the CPU's memo only helps at
+ * one position): a graph whose uses multiply past this is refused, not run for ever. */
+#define LN_MAX_EXPANSION 1e7
 
 typedef struct lmod {
     const char *id;
@@ -697,6 +701,25 @@ cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings_id, co
         }
         if (node < 0) goto done;
         p->outputs[i] = node;
+    }
+    {
+        double *e = malloc(sizeof(double) * ((size_t)p->nnodes + 1));
+        if (!e) {
+            nomem(&c);
+            goto done;
+        }
+        for (int i = 0; i < p->nnodes; i++) {
+            e[i] = 1;
+            for (int k = 0; k < p->nodes[i].nin; k++) e[i] += e[p->nodes[i].in[k]];
+        }
+        for (int i = 0; i < nfn; i++)
+            if (e[p->outputs[i]] > LN_MAX_EXPANSION) {
+                fail(&c, p->nodes[p->outputs[i]].loc, CF_ERR_LIMIT,
+                     "the module graph expands to %.3g module evaluations per position (shared modules count once per use; "
+                     "the limit is %.0f)", e[p->outputs[i]], LN_MAX_EXPANSION);
+                break;
+            }
+        free(e);
     }
 done:
     cJSON_Delete(root);

@@ -272,6 +272,19 @@ Test(libnoise_errors, cycles_and_unknown_ids)
     expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\"}}}", "libnoise:t", CF_ERR_SCHEMA, "",
                "no \"terrain\" or \"density\"");
 }
+/* each level uses the one below twice at different positions: 2^40 evaluations per
+ * position for libnoise and the device; refused at compile time */
+Test(libnoise_errors, exponential_graphs_are_refused)
+{
+    char *j = malloc(1 << 16);
+    size_t len = (size_t)sprintf(j, "{\"modules\": {\"m0\": {\"module\": \"Perlin\"}");
+    for (int i = 1; i <= 40; i++)
+        len += (size_t)sprintf(j + len, ", \"m%d\": {\"module\": \"Add\", \"sources\": [\"m%d\", {\"module\": \"TranslatePoint\", "
+                                        "\"xTranslation\": 0.5, \"sources\": [\"m%d\"]}]}", i, i - 1, i - 1);
+    sprintf(j + len, "}}");
+    expect_bad(j, "libnoise:t/m40", CF_ERR_LIMIT, "/modules/m40", "module evaluations per position");
+    free(j);
+}
 
 /* ------------------------------------------------------------------ CLI */
 static int run(const char *args, char *out, size_t n)
