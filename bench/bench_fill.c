@@ -93,7 +93,8 @@ int main(int argc, char **argv)
     int total = warm + nchunks;
     int32_t *c = malloc(sizeof(int32_t) * 2 * (size_t)total);
     for (int i = 0; i < total; i++) c[2 * i] = 1000 + 7 * i, c[2 * i + 1] = -500 + 5 * i;
-    double *out = malloc(sizeof(double) * (size_t)height * 256 * (size_t)total); /* room for a double dialect */
+    void *out = malloc(sizeof(double) * (size_t)height * 256 * (size_t)total); /* room for a double dialect */
+    int f64 = cf_program_precision(pg) == 64;
     double *ms = malloc(sizeof(double) * (size_t)nchunks);
     double sum = 0;
     for (int i = 0; i < total; i++) {
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
         if (cf_fill_chunks(w, 0, 1, c + 2 * i, out, 1, &err)) goto fail;
         double b = now_ms();
         if (i >= warm) ms[i - warm] = b - a;
-        sum += out[1000];
+        sum += f64 ? ((const double *)out)[1000] : (double)((const float *)out)[1000];
     }
     qsort(ms, (size_t)nchunks, sizeof *ms, cmp);
     double med = nchunks % 2 ? ms[nchunks / 2] : (ms[nchunks / 2 - 1] + ms[nchunks / 2]) / 2;

@@ -582,9 +582,17 @@ typedef struct job64 {
 static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *out)
 {
     const cf_program *p = c->w->prog;
+    const cf_node *r = &p->nodes[node];
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
             double bx = (double)((int64_t)cx * 16 + x), bz = (double)((int64_t)cz * 16 + z);
+            if (r->kind == NK_LN_TERRAIN) {
+                /* eval64's terrain, its height once per column */
+                double h = eval_f64(c, r->in[0], bx, 0.0, bz);
+                for (int y = 0; y < p->height; y++)
+                    out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = ((h * r->d[0]) + r->d[1]) - (double)(p->min_y + y);
+                continue;
+            }
             for (int y = 0; y < p->height; y++)
                 out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = eval_f64(c, node, bx, (double)(p->min_y + y), bz);
         }

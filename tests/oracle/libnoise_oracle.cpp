@@ -4,10 +4,13 @@
 // value of one module at each point read from standard input.
 //
 //   libnoise_oracle FILE.json MODULE_ID WORLD_SEED < points   ("X Y Z" per line)
+//   libnoise_oracle FILE.json MODULE_ID WORLD_SEED --bench N   (the reference for bench/)
 //
 // Output: one line per point, the value's 64 bits in hex and %.17g. WORLD_SEED is
 // added to every module's seed (int arithmetic), as chunkfill's --seed is. It
 // reads only what the test packs use; a module it does not know is an error.
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -218,7 +221,7 @@ static module::Module *build(Graph &g, const cJSON *v)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) die("usage: libnoise_oracle FILE.json MODULE_ID WORLD_SEED < points", nullptr);
+    if (argc != 4 && argc != 6) die("usage: libnoise_oracle FILE.json MODULE_ID WORLD_SEED [--bench N] < points", nullptr);
     FILE *f = std::fopen(argv[1], "rb");
     if (!f) die("cannot open", argv[1]);
     std::string text;
@@ -233,6 +236,35 @@ int main(int argc, char **argv)
     g.world = (int)std::strtol(argv[3], nullptr, 10);
     cJSON *id = cJSON_CreateString(argv[2]);
     module::Module *m = build(g, id);
+    if (argc == 6 && !std::strcmp(argv[4], "--bench")) {
+        // the terrain fill of bench_fill's chunks (i at (1000+7i, -500+5i), 3 warm-up):
+        // MODULE_ID at (x, 0, z) per column, then height*scale + offset - y per block
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "terrain");
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, "world");
+        double S = num(t, "scale", 1.0), O = num(t, "offset", 0.0);
+        int miny = w ? (int)num(w, "minY", 0) : 0, h = w ? (int)num(w, "height", 256) : 256;
+        int n = std::atoi(argv[5]), warm = 3;
+        std::vector<double> out((size_t)h * 256), ms;
+        double sum = 0;
+        for (int i = 0; i < warm + n; i++) {
+            auto a = std::chrono::steady_clock::now();
+            int cx = 1000 + 7 * i, cz = -500 + 5 * i;
+            for (int zz = 0; zz < 16; zz++)
+                for (int xx = 0; xx < 16; xx++) {
+                    double hv = m->GetValue(cx * 16.0 + xx, 0.0, cz * 16.0 + zz);
+                    for (int yy = 0; yy < h; yy++) out[((size_t)yy * 16 + zz) * 16 + xx] = ((hv * S) + O) - (miny + yy);
+                }
+            auto b = std::chrono::steady_clock::now();
+            sum += out[1000];
+            if (i >= warm) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("{\"libnoise_ms_per_chunk\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f}, \"checksum\": %g}\n",
+                    ms[ms.size() / 2], ms.front(), ms.back(), sum);
+        cJSON_Delete(id);
+        cJSON_Delete(root);
+        return 0;
+    }
     double x, y, z;
     while (std::scanf("%lf %lf %lf", &x, &y, &z) == 3) {
         double v = m->GetValue(x, y, z);
