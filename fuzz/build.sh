@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh - builds the libFuzzer harnesses into fuzz/out/ (not part of the CMake build).
 #
-#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args
+#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise
 #                               and the dictionaries fuzz/out/json.dict, fuzz/out/args.dict
 # The library (host/*.c but cli.c) is compiled once per change with coverage
 # instrumentation and ASan + UBSan (every UBSan finding aborts); the generated
@@ -94,7 +94,7 @@ fi
 [ -n "$KNOWN" ] && echo "build.sh: known open findings masked: $KNOWN (FUZZ_STRICT=1 unmasks them)"
 
 failed=""
-for h in pack graph args; do
+for h in pack graph args libnoise; do
   extra=""
   for k in $KNOWN; do
     if [ "${k%%:*}" = harness ]; then extra="$extra ${k#*:}"; fi
@@ -119,6 +119,13 @@ done
   done
   printf '"\\"type\\": "\n"{\\"type\\": \\"minecraft:"\n'
   for id in t:f t:g t:n t:f0 t:f1 t:f2 t:f3 t:f7 t:n0 t:n1 t:s minecraft:m; do printf '"\\"%s\\""\n' "$id"; done
+  # the libnoise front-end: module names and keys (host/libnoise.def, host/libnoise.c)
+  sed -n 's/^NODE64([A-Z_0-9]*, *"libnoise:\([A-Za-z]*\)".*/\1/p' "$ROOT/host/libnoise.def" | while read -r n; do
+    printf '"\\"%s\\""\n' "$n"
+  done
+  grep -o '"[a-zA-Z]*"' "$ROOT/host/libnoise.c" | sort -u | while read -r k; do
+    printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
+  done
   printf '"1e39"\n"-0.0"\n"2147483647"\n"-2147483648"\n"NaN"\n"\\\\u0000"\n"\\xef\\xbb\\xbf"\n'
 } > "$OUT/json.dict"
 {
@@ -133,4 +140,4 @@ if [ -n "$failed" ]; then
   echo "build.sh: FAILED to build:$failed" >&2
   exit 1
 fi
-echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args"
+echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise"
