@@ -110,10 +110,11 @@ typedef struct cf_noisedef {
 
 /* The value type of a program, from its front-end (one per program):
  *   DIALECT_MC263     float values at int32 block positions (Minecraft 26.3);
- *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build).
+ *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build);
+ *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/libnoise.md).
  * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
  * fill.c's f64 path and emitted by emit.c's f64 generator. */
-enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1 };
+enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2 };
 
 struct cf_program {
     cf_arena arena;

@@ -466,10 +466,12 @@ static void octave_args(sb *b, const cf_node *n, int pers)
 {
     sbf(b, "x, y, z, "), D(0), sbf(b, ", "), D(1);
     if (pers) sbf(b, ", "), D(2);
-    sbf(b, ", %d, cf_ln_seed(ws, %d), %d)", n->i[0], n->i[1], n->i[2]);
+    sbf(b, ", %d, cf_ln_seed(ws, %d), %d", n->i[0], n->i[1], n->i[2]);
+    if (pers) sbf(b, ")");
+    else sbf(b, ", %d)", n->i[5]); /* RidgedMulti: its SharpNoise flag */
 }
-EMIT64(LN_PERLIN) { sbf(b, "cf_ln_fbm(0, "), octave_args(b, n, 1); }
-EMIT64(LN_BILLOW) { sbf(b, "cf_ln_fbm(1, "), octave_args(b, n, 1); }
+EMIT64(LN_PERLIN) { sbf(b, "cf_ln_fbm(%d, ", n->i[5] ? 2 : 0), octave_args(b, n, 1); }
+EMIT64(LN_BILLOW) { sbf(b, "cf_ln_fbm(%d, ", n->i[5] ? 3 : 1), octave_args(b, n, 1); }
 EMIT64(LN_RIDGED) { sbf(b, "cf_ln_ridged("), octave_args(b, n, 0); }
 EMIT64(LN_VORONOI)
 {
@@ -477,7 +479,7 @@ EMIT64(LN_VORONOI)
     sbf(b, ", %d, cf_ln_seed(ws, %d), 0)", n->i[0], n->i[1]);
 }
 EMIT64(LN_CONST) { D(0); }
-EMIT64(LN_CHECKERBOARD) { sbf(b, "cf_ln_checkerboard(x, y, z)"); }
+EMIT64(LN_CHECKERBOARD) { sbf(b, "cf_ln_checkerboard(x, y, z, %d)", n->i[5]); }
 EMIT64(LN_CYLINDERS) { sbf(b, "cf_ln_cylinders(x, z, "), D(0), sbf(b, ")"); }
 EMIT64(LN_SPHERES) { sbf(b, "cf_ln_spheres(x, y, z, "), D(0), sbf(b, ")"); }
 EMIT64(LN_ABS) { sbf(b, "fabs("), SRC(0), sbf(b, ")"); }
@@ -534,7 +536,7 @@ EMIT64(LN_TURBULENCE)
     static const char axis[3] = {'x', 'y', 'z'};
     sbf(b, "n%d(ws", n->in[0]);
     for (int a = 0; a < 3; a++) {
-        sbf(b, ", %c + (cf_ln_fbm(0, x + %s, y + %s, z + %s, ", axis[a], off[a][0], off[a][1], off[a][2]);
+        sbf(b, ", %c + (cf_ln_fbm(%d, x + %s, y + %s, z + %s, ", axis[a], n->i[5] ? 2 : 0, off[a][0], off[a][1], off[a][2]);
         D(0), sbf(b, ", 2.0, 0.5, %d, cf_ln_seed(cf_ln_seed(ws, %d), %d), CF_LN_STD) * ", n->i[0], n->i[1], a), D(1);
         sbf(b, ")");
     }

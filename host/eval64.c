@@ -23,12 +23,14 @@ static double ev64_node(ev64_ctx *c, int id, double x, double y, double z);
 /* a module's seed plus the world's (libnoise's int arithmetic, wrapping) */
 static cf_i32 seed_of(const ev64_ctx *c, int s) { return cf_ln_seed(c->w->lseed, s); }
 
-EVAL64(LN_PERLIN) { return cf_ln_fbm(0, x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
-EVAL64(LN_BILLOW) { return cf_ln_fbm(1, x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
-EVAL64(LN_RIDGED) { return cf_ln_ridged(x, y, z, n->d[0], n->d[1], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
+/* i[5]: the SharpNoise dialect (CF_LN_SHARP semantics, kernels/cf_libnoise.h) */
+#define SHARP(n) ((n)->i[5] ? CF_LN_SHARP : 0)
+EVAL64(LN_PERLIN) { return cf_ln_fbm(SHARP(n), x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
+EVAL64(LN_BILLOW) { return cf_ln_fbm(1 | SHARP(n), x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
+EVAL64(LN_RIDGED) { return cf_ln_ridged(x, y, z, n->d[0], n->d[1], n->i[0], seed_of(c, n->i[1]), n->i[2], n->i[5]); }
 EVAL64(LN_VORONOI) { return cf_ln_voronoi(x, y, z, n->d[0], n->d[1], n->i[0], seed_of(c, n->i[1]), 0); /* libnoise: cell value noise with seed 0 */ }
 EVAL64(LN_CONST) { return n->d[0]; }
-EVAL64(LN_CHECKERBOARD) { return cf_ln_checkerboard(x, y, z); }
+EVAL64(LN_CHECKERBOARD) { return cf_ln_checkerboard(x, y, z, n->i[5]); }
 EVAL64(LN_CYLINDERS) { return cf_ln_cylinders(x, z, n->d[0]); }
 EVAL64(LN_SPHERES) { return cf_ln_spheres(x, y, z, n->d[0]); }
 EVAL64(LN_ABS) { return cf_fabs(IN(0)); }
@@ -108,9 +110,9 @@ EVAL64(LN_TURBULENCE)
     cf_i32 s = seed_of(c, n->i[1]);
     double f = n->d[0], pw = n->d[1];
     int r = n->i[0];
-    double dx = x + (cf_ln_fbm(0, x + CF_LN_TURB_X0, y + CF_LN_TURB_Y0, z + CF_LN_TURB_Z0, f, 2.0, 0.5, r, s, CF_LN_STD) * pw);
-    double dy = y + (cf_ln_fbm(0, x + CF_LN_TURB_X1, y + CF_LN_TURB_Y1, z + CF_LN_TURB_Z1, f, 2.0, 0.5, r, cf_ln_seed(s, 1), CF_LN_STD) * pw);
-    double dz = z + (cf_ln_fbm(0, x + CF_LN_TURB_X2, y + CF_LN_TURB_Y2, z + CF_LN_TURB_Z2, f, 2.0, 0.5, r, cf_ln_seed(s, 2), CF_LN_STD) * pw);
+    double dx = x + (cf_ln_fbm(SHARP(n), x + CF_LN_TURB_X0, y + CF_LN_TURB_Y0, z + CF_LN_TURB_Z0, f, 2.0, 0.5, r, s, CF_LN_STD) * pw);
+    double dy = y + (cf_ln_fbm(SHARP(n), x + CF_LN_TURB_X1, y + CF_LN_TURB_Y1, z + CF_LN_TURB_Z1, f, 2.0, 0.5, r, cf_ln_seed(s, 1), CF_LN_STD) * pw);
+    double dz = z + (cf_ln_fbm(SHARP(n), x + CF_LN_TURB_X2, y + CF_LN_TURB_Y2, z + CF_LN_TURB_Z2, f, 2.0, 0.5, r, cf_ln_seed(s, 2), CF_LN_STD) * pw);
     return ev64_node(c, n->in[0], dx, dy, dz);
 }
 EVAL64(LN_CACHE) { return IN(0); }

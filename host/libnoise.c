@@ -41,6 +41,7 @@ typedef struct lc {
     int nmods;
     const char **chain;
     int nchain, depth;
+    int sharp; /* "dialect": "sharpnoise" */
 } lc;
 
 static int fail(lc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -415,6 +416,14 @@ static int module_obj(lc *c, const cJSON *o, cf_loc at)
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (lnparsers[k] && k != NK_LN_TERRAIN && strcmp(node_name[k] + 9, m->valuestring) == 0) kind = k;
+    if (c->sharp) {
+        /* SharpNoise's names and module set */
+        if (strcmp(m->valuestring, "Constant") == 0) kind = NK_LN_CONST;
+        if (kind == NK_LN_VORONOI || strcmp(m->valuestring, "Cell") == 0 || strcmp(m->valuestring, "Simplex") == 0
+            || strcmp(m->valuestring, "White") == 0)
+            return fail(c, ma, CF_ERR_SCHEMA, "module \"%s\" is not implemented in the sharpnoise dialect (Cell, Simplex, "
+                        "White: not yet; Voronoi: not a SharpNoise module)", m->valuestring);
+    }
     if (kind < 0) return fail(c, ma, CF_ERR_SCHEMA, "unknown module \"%s\"", m->valuestring);
     if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n = {0};
@@ -424,6 +433,9 @@ static int module_obj(lc *c, const cJSON *o, cf_loc at)
     n.noise = -1;
     n.loc = at;
     if (lnparsers[kind](c, &ks, o, at, &n, m->valuestring) < 0) return -1;
+    if (c->sharp && (kind == NK_LN_PERLIN || kind == NK_LN_BILLOW || kind == NK_LN_RIDGED || kind == NK_LN_TURBULENCE
+                     || kind == NK_LN_CHECKERBOARD))
+        n.i[5] = 1; /* SharpNoise's variant of the module (kernels/cf_libnoise.h, CF_LN_SHARP) */
     for (const cJSON *k = o->child; k; k = k->next) {
         int known = 0;
         for (int i = 0; i < ks.n; i++)
@@ -626,12 +638,13 @@ cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings_id, co
     }
     {
         const cJSON *dl = cJSON_GetObjectItemCaseSensitive(root, "dialect");
-        if (dl && !(cJSON_IsString(dl) && strcmp(dl->valuestring, "libnoise") == 0)) {
-            if (cJSON_IsString(dl) && strcmp(dl->valuestring, "sharpnoise") == 0)
-                fail(&c, at_key(&c, ra, "dialect"), CF_ERR_SCHEMA,
-                     "dialect \"sharpnoise\" is not implemented (only \"libnoise\", Debian's libnoise 1.0)");
-            else
-                fail(&c, at_key(&c, ra, "dialect"), CF_ERR_SCHEMA, "expected \"libnoise\" or \"sharpnoise\", found %s", jtype(dl));
+        if (dl && cJSON_IsString(dl) && strcmp(dl->valuestring, "sharpnoise") == 0) {
+            c.sharp = 1;
+            p->dialect = DIALECT_SHARPNOISE;
+        } else if (dl && !(cJSON_IsString(dl) && strcmp(dl->valuestring, "libnoise") == 0)) {
+            fail(&c, at_key(&c, ra, "dialect"), CF_ERR_SCHEMA, "expected \"libnoise\" or \"sharpnoise\", found %s%s%s%s",
+                 jtype(dl), cJSON_IsString(dl) ? " \"" : "", cJSON_IsString(dl) ? dl->valuestring : "",
+                 cJSON_IsString(dl) ? "\"" : "");
             goto done;
         }
     }

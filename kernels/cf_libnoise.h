@@ -378,15 +378,20 @@ CF_INLINE double cf_ln_vnoise(cf_i32 x, cf_i32 y, cf_i32 z, cf_i32 seed)
     return 1.0 - ((double)r / 1073741824.0);
 }
 
-/* the octave sums. kind 0 Perlin, 1 Billow */
+/* The octave sums. kind: bit 0 Billow (else Perlin), bit 1 (CF_LN_SHARP) the
+ * SharpNoise dialect: no MakeInt32Range, octave seeds masked with 0x7fffffff. */
+#define CF_LN_SHARP 2
 CF_INLINE double cf_ln_fbm(int kind, double x, double y, double z, double freq, double lac, double pers, int oct,
                            cf_i32 seed, int q)
 {
     double value = 0.0, cur = 1.0;
+    int sharp = (kind & CF_LN_SHARP) != 0;
+    kind &= 1;
     x *= freq, y *= freq, z *= freq;
     for (int o = 0; o < oct; o++) {
-        double nx = cf_ln_int32range(x), ny = cf_ln_int32range(y), nz = cf_ln_int32range(z);
-        double s = cf_ln_gcoherent(nx, ny, nz, (cf_i32)((cf_u32)seed + (cf_u32)o), q);
+        double nx = sharp ? x : cf_ln_int32range(x), ny = sharp ? y : cf_ln_int32range(y), nz = sharp ? z : cf_ln_int32range(z);
+        cf_u32 os = (cf_u32)seed + (cf_u32)o;
+        double s = cf_ln_gcoherent(nx, ny, nz, (cf_i32)(sharp ? os & 0x7fffffffu : os), q);
         if (kind == 1) s = 2.0 * cf_fabs(s) - 1.0;
         value += s * cur;
         x *= lac, y *= lac, z *= lac;
@@ -395,13 +400,14 @@ CF_INLINE double cf_ln_fbm(int kind, double x, double y, double z, double freq, 
     return kind == 1 ? value + 0.5 : value;
 }
 
-/* RidgedMulti; the spectral weight of octave o is pow(lac^o, -1) = 1 / lac^o */
-CF_INLINE double cf_ln_ridged(double x, double y, double z, double freq, double lac, int oct, cf_i32 seed, int q)
+/* RidgedMulti; the spectral weight of octave o is pow(lac^o, -1) = 1 / lac^o;
+ * sharp: SharpNoise (no MakeInt32Range; the seed mask is the same) */
+CF_INLINE double cf_ln_ridged(double x, double y, double z, double freq, double lac, int oct, cf_i32 seed, int q, int sharp)
 {
     double value = 0.0, weight = 1.0, f = 1.0;
     x *= freq, y *= freq, z *= freq;
     for (int o = 0; o < oct; o++) {
-        double nx = cf_ln_int32range(x), ny = cf_ln_int32range(y), nz = cf_ln_int32range(z);
+        double nx = sharp ? x : cf_ln_int32range(x), ny = sharp ? y : cf_ln_int32range(y), nz = sharp ? z : cf_ln_int32range(z);
         double s = cf_ln_gcoherent(nx, ny, nz, (cf_i32)(((cf_u32)seed + (cf_u32)o) & 0x7fffffffu), q);
         s = 1.0 - cf_fabs(s);
         s *= s;
@@ -446,11 +452,17 @@ CF_INLINE double cf_ln_voronoi(double x, double y, double z, double freq, double
     return v + (disp * cf_ln_vnoise(cf_ln_toint(cf_floor(xc)), cf_ln_toint(cf_floor(yc)), cf_ln_toint(cf_floor(zc)), seed0));
 }
 
-CF_INLINE double cf_ln_checkerboard(double x, double y, double z)
+/* SharpNoise's FastFloor: xi = (int)x; x < xi ? xi - 1 : xi */
+CF_INLINE cf_i32 cf_ln_fastfloor(double x)
 {
-    cf_i32 ix = cf_ln_toint(cf_floor(cf_ln_int32range(x)));
-    cf_i32 iy = cf_ln_toint(cf_floor(cf_ln_int32range(y)));
-    cf_i32 iz = cf_ln_toint(cf_floor(cf_ln_int32range(z)));
+    cf_i32 xi = cf_ln_toint(x);
+    return x < (double)xi ? (cf_i32)((cf_u32)xi - 1u) : xi;
+}
+CF_INLINE double cf_ln_checkerboard(double x, double y, double z, int sharp)
+{
+    cf_i32 ix = sharp ? cf_ln_fastfloor(x) : cf_ln_toint(cf_floor(cf_ln_int32range(x)));
+    cf_i32 iy = sharp ? cf_ln_fastfloor(y) : cf_ln_toint(cf_floor(cf_ln_int32range(y)));
+    cf_i32 iz = sharp ? cf_ln_fastfloor(z) : cf_ln_toint(cf_floor(cf_ln_int32range(z)));
     return ((ix & 1) ^ (iy & 1) ^ (iz & 1)) ? -1.0 : 1.0;
 }
 

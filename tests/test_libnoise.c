@@ -208,6 +208,135 @@ Test(libnoise, pow_departs_from_glibc_by_at_most_one_ulp)
     cr_assert_eq(cf_pow_c(0.0, -1.0), INFINITY);
 }
 
+/* ------------------------------------------------------------------ the sharpnoise dialect */
+static size_t device_vs_cpu(const char *pack, const char *function, const int64_t *seeds, int nseeds, const int32_t *chunks,
+                            size_t n);
+static const int32_t far_chunks[6];
+static const int64_t two_seeds[2];
+#define SHARP PACK "/libnoise/sharp.json"
+
+static cf_world *sharp_world(cf_pack **pk, cf_program **pg, const char *id, int64_t seed)
+{
+    char fn[128];
+    snprintf(fn, sizeof fn, "libnoise:sharp/%s", id);
+    const char *fns[1] = {fn}, *paths[1] = {PACK};
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile(pg, *pk, "libnoise:sharp", fns, 1, &err), CF_OK, "%s", err.message);
+    cf_world *w;
+    cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
+    return w;
+}
+
+/* Where MakeInt32Range changes nothing (|position * frequency * lacunarity^octave| < 2^30)
+ * and the octave seeds are not negative, SharpNoise computes what libnoise does:
+ * there the real library is the oracle. */
+Test(libnoise_sharp, equals_libnoise_where_the_dialects_agree)
+{
+    static const char *const ids[] = {"perlin_pos", "billow_pos", "ridged_pos", "checker", "turb", "const", "mix"};
+    double *pts = malloc(sizeof(double) * 3 * 200), got[200];
+    uint64_t want[200];
+    size_t n = make_points(pts, 200);
+    for (size_t i = 0; i < 3 * n; i++) pts[i] = fmod(pts[i], 65536.0); /* near: 2^16 * 0.9 * 2^3 < 2^30 */
+    for (int seed = 0; seed < 2; seed++)
+        for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+            cf_pack *pk;
+            cf_program *pg;
+            cf_world *w = sharp_world(&pk, &pg, ids[k], seed);
+            cf_error err = {0};
+            cr_assert_eq(cf_sample_f64(w, 0, n, pts, got, &err), CF_OK, "%s", err.message);
+            char cmd[1024], pf[64];
+            snprintf(pf, sizeof pf, "/tmp/cf-sharp-%d.txt", (int)getpid());
+            FILE *f = fopen(pf, "w");
+            for (size_t i = 0; i < n; i++) fprintf(f, "%.17g %.17g %.17g\n", pts[3 * i], pts[3 * i + 1], pts[3 * i + 2]);
+            fclose(f);
+            snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' %d < '%s'", CF_LIBNOISE_ORACLE, SHARP, ids[k], seed, pf);
+            FILE *o = popen(cmd, "r");
+            for (size_t i = 0; i < n; i++) {
+                unsigned long long b;
+                char v[64];
+                cr_assert_eq(fscanf(o, "%llx %63s", &b, v), 2);
+                want[i] = b;
+            }
+            cr_assert_eq(pclose(o), 0);
+            unlink(pf);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(dbits(got[i]), want[i], "%s seed %d at (%.17g, %.17g, %.17g): %.17g, libnoise %.17g", ids[k], seed,
+                             pts[3 * i], pts[3 * i + 1], pts[3 * i + 2], got[i], bitsd(want[i]));
+            cf_world_free(w);
+            cf_program_free(pg);
+            cf_pack_free(pk);
+        }
+    free(pts);
+}
+
+/* Far away and with negative or wrapping octave seeds the dialects differ: SharpNoise's
+ * octave sum of libnoise's own GradientCoherentNoise3D at unreduced positions with
+ * seeds (seed + octave) & 0x7fffffff (the oracle's --gradient gives each term). */
+Test(libnoise_sharp, octaves_without_makeint32range_and_with_masked_seeds)
+{
+    double *pts = malloc(sizeof(double) * 3 * 100), got[2][100];
+    size_t n = make_points(pts, 100);
+    const char *ids[2] = {"perlin_neg", "billow_neg"};
+    for (int m = 0; m < 2; m++) {
+        cf_pack *pk;
+        cf_program *pg;
+        cf_world *w = sharp_world(&pk, &pg, ids[m], 0);
+        cf_error err = {0};
+        cr_assert_eq(cf_sample_f64(w, 0, n, pts, got[m], &err), CF_OK, "%s", err.message);
+        cf_world_free(w);
+        cf_program_free(pg);
+        cf_pack_free(pk);
+    }
+    /* the terms: perlin_neg (lacunarity 2.5, seeds -5, -4, std), billow_neg (lacunarity 2,
+     * seeds 2147483647, 2147483648 -> 0, fast) */
+    char pf[64], cmd[512];
+    snprintf(pf, sizeof pf, "/tmp/cf-sharp-g-%d.txt", (int)getpid());
+    FILE *f = fopen(pf, "w");
+    for (size_t i = 0; i < n; i++) {
+        double x = pts[3 * i], y = pts[3 * i + 1], z = pts[3 * i + 2];
+        fprintf(f, "%.17g %.17g %.17g %d 1\n", x, y, z, -5 & 0x7fffffff);
+        fprintf(f, "%.17g %.17g %.17g %d 1\n", x * 2.5, y * 2.5, z * 2.5, -4 & 0x7fffffff);
+        fprintf(f, "%.17g %.17g %.17g %d 0\n", x, y, z, 2147483647);
+        fprintf(f, "%.17g %.17g %.17g %d 0\n", x * 2.0, y * 2.0, z * 2.0, 0);
+    }
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' --gradient < '%s'", CF_LIBNOISE_ORACLE, pf);
+    FILE *o = popen(cmd, "r");
+    cr_assert_not_null(o);
+    for (size_t i = 0; i < n; i++) {
+        double g[4];
+        for (int k = 0; k < 4; k++) {
+            unsigned long long b;
+            char v[64];
+            cr_assert_eq(fscanf(o, "%llx %63s", &b, v), 2);
+            g[k] = bitsd(b);
+        }
+        double perlin = 0.0;
+        perlin += g[0] * 1.0;
+        perlin += g[1] * 0.3;
+        double billow = 0.0;
+        billow += (2.0 * fabs(g[2]) - 1.0) * 1.0;
+        billow += (2.0 * fabs(g[3]) - 1.0) * 0.5;
+        billow += 0.5;
+        cr_assert_eq(dbits(got[0][i]), dbits(perlin), "perlin_neg at (%.17g, %.17g, %.17g): %.17g, expected %.17g", pts[3 * i],
+                     pts[3 * i + 1], pts[3 * i + 2], got[0][i], perlin);
+        cr_assert_eq(dbits(got[1][i]), dbits(billow), "billow_neg at (%.17g, %.17g, %.17g): %.17g, expected %.17g", pts[3 * i],
+                     pts[3 * i + 1], pts[3 * i + 2], got[1][i], billow);
+    }
+    cr_assert_eq(pclose(o), 0);
+    unlink(pf);
+    free(pts);
+}
+
+Test(libnoise_sharp, opencl_equals_cpu)
+{
+    size_t d = device_vs_cpu(PACK, "libnoise:sharp", two_seeds, 2, far_chunks, 3);
+    cr_assert_eq(d, 0u, "%zu values differ", d);
+    d = device_vs_cpu(PACK, "libnoise:sharp/perlin_neg", two_seeds, 2, far_chunks, 3);
+    cr_assert_eq(d, 0u, "%zu values differ", d);
+}
+
 /* ------------------------------------------------------------------ bad input */
 static void expect_bad(const char *json, const char *function, cf_status st, const char *where, const char *msg)
 {
@@ -267,8 +396,12 @@ Test(libnoise_errors, cycles_and_unknown_ids)
                "libnoise:t/a", CF_ERR_CYCLE, "/modules/b/sources/0", "module cycle: a -> b -> a");
     expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\", \"sources\": [\"zz\"]}}}", "libnoise:t/a", CF_ERR_REF,
                "/modules/a/sources/0", "unknown module ID \"zz\"");
-    expect_bad("{\"modules\": {}, \"dialect\": \"sharpnoise\"}", "libnoise:t", CF_ERR_SCHEMA, "/dialect",
-               "not implemented");
+    expect_bad("{\"modules\": {\"v\": {\"module\": \"Voronoi\"}}, \"dialect\": \"sharpnoise\"}", "libnoise:t/v", CF_ERR_SCHEMA,
+               "/modules/v/module", "not implemented in the sharpnoise dialect");
+    expect_bad("{\"modules\": {\"v\": {\"module\": \"Cell\"}}, \"dialect\": \"sharpnoise\"}", "libnoise:t/v", CF_ERR_SCHEMA,
+               "/modules/v/module", "not implemented in the sharpnoise dialect");
+    expect_bad("{\"modules\": {}, \"dialect\": \"sharp\"}", "libnoise:t", CF_ERR_SCHEMA, "/dialect",
+               "expected \"libnoise\" or \"sharpnoise\", found a string \"sharp\"");
     expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\"}}}", "libnoise:t", CF_ERR_SCHEMA, "",
                "no \"terrain\" or \"density\"");
 }

@@ -5,6 +5,8 @@
 //
 //   libnoise_oracle FILE.json MODULE_ID WORLD_SEED < points   ("X Y Z" per line)
 //   libnoise_oracle FILE.json MODULE_ID WORLD_SEED --bench N   (the reference for bench/)
+//   libnoise_oracle --gradient < "X Y Z SEED QUALITY" lines: libnoise's GradientCoherentNoise3D
+//       itself (no module: the SharpNoise dialect's tests build octave sums from it)
 //
 // Output: one line per point, the value's 64 bits in hex and %.17g. WORLD_SEED is
 // added to every module's seed (int arithmetic), as chunkfill's --seed is. It
@@ -110,7 +112,7 @@ static module::Module *buildObj(Graph &g, const cJSON *o)
         m->SetSeed(seedOf(g, o, 0));
         return m;
     }
-    if (k == "Const") { auto m = make<module::Const>(g); m->SetConstValue(num(o, "value", 0.0)); return m; }
+    if (k == "Const" || k == "Constant") { auto m = make<module::Const>(g); m->SetConstValue(num(o, "value", 0.0)); return m; }
     if (k == "Checkerboard") return make<module::Checkerboard>(g);
     if (k == "Cylinders") { auto m = make<module::Cylinders>(g); m->SetFrequency(num(o, "frequency", 1.0)); return m; }
     if (k == "Spheres") { auto m = make<module::Spheres>(g); m->SetFrequency(num(o, "frequency", 1.0)); return m; }
@@ -221,6 +223,17 @@ static module::Module *build(Graph &g, const cJSON *v)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !std::strcmp(argv[1], "--gradient")) {
+        double x, y, z;
+        int seed, q;
+        while (std::scanf("%lf %lf %lf %d %d", &x, &y, &z, &seed, &q) == 5) {
+            double v = GradientCoherentNoise3D(x, y, z, seed, (NoiseQuality)q);
+            uint64_t b;
+            std::memcpy(&b, &v, sizeof b);
+            std::printf("%016llx %.17g\n", (unsigned long long)b, v);
+        }
+        return 0;
+    }
     if (argc != 4 && argc != 6) die("usage: libnoise_oracle FILE.json MODULE_ID WORLD_SEED [--bench N] < points", nullptr);
     FILE *f = std::fopen(argv[1], "rb");
     if (!f) die("cannot open", argv[1]);
