@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh - builds the libFuzzer harnesses into fuzz/out/ (not part of the CMake build).
 #
-#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args
+#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise
 #                               and the dictionaries fuzz/out/json.dict, fuzz/out/args.dict
 # The library (host/*.c but cli.c) is compiled once per change with coverage
 # instrumentation and ASan + UBSan (every UBSan finding aborts); the generated
@@ -36,11 +36,11 @@ fi
 
 # generated sources; replaced only when their text changes (keeps objects fresh)
 cmake -DPACK_DIR="$ROOT/packs/default" -DOUT="$OUT/gen/new/default_pack.c" -P "$ROOT/cmake/embed.cmake"
-for h in math nodes; do
+for h in math nodes libnoise; do
   cmake -DIN="$ROOT/kernels/cf_$h.h" -DNAME="emit_header_$h" -DOUT="$OUT/gen/new/header_$h.c" \
         -P "$ROOT/cmake/embed_text.cmake"
 done
-for f in default_pack.c header_math.c header_nodes.c; do
+for f in default_pack.c header_math.c header_nodes.c header_libnoise.c; do
   cmp -s "$OUT/gen/new/$f" "$OUT/gen/$f" 2>/dev/null || mv "$OUT/gen/new/$f" "$OUT/gen/$f"
 done
 rm -rf "$OUT/gen/new"
@@ -55,7 +55,7 @@ SRCS=""
 for f in "$ROOT"/host/*.c; do
   [ "$(basename "$f")" = cli.c ] || SRCS="$SRCS $f"
 done
-SRCS="$SRCS $OUT/gen/default_pack.c $OUT/gen/header_math.c $OUT/gen/header_nodes.c"
+SRCS="$SRCS $OUT/gen/default_pack.c $OUT/gen/header_math.c $OUT/gen/header_nodes.c $OUT/gen/header_libnoise.c"
 HDRS="$ROOT/include/chunkfill.h $(ls "$ROOT"/host/*.h "$ROOT"/host/*.def "$ROOT"/kernels/*.h)"
 
 # objects: rebuilt when the source or any header is newer
@@ -94,7 +94,7 @@ fi
 [ -n "$KNOWN" ] && echo "build.sh: known open findings masked: $KNOWN (FUZZ_STRICT=1 unmasks them)"
 
 failed=""
-for h in pack graph args; do
+for h in pack graph args libnoise; do
   extra=""
   for k in $KNOWN; do
     if [ "${k%%:*}" = harness ]; then extra="$extra ${k#*:}"; fi
@@ -119,6 +119,13 @@ done
   done
   printf '"\\"type\\": "\n"{\\"type\\": \\"minecraft:"\n'
   for id in t:f t:g t:n t:f0 t:f1 t:f2 t:f3 t:f7 t:n0 t:n1 t:s minecraft:m; do printf '"\\"%s\\""\n' "$id"; done
+  # the libnoise front-end: module names and keys (host/libnoise.def, host/libnoise.c)
+  sed -n 's/^NODE64([A-Z_0-9]*, *"libnoise:\([A-Za-z]*\)".*/\1/p' "$ROOT/host/libnoise.def" | while read -r n; do
+    printf '"\\"%s\\""\n' "$n"
+  done
+  grep -o '"[a-zA-Z]*"' "$ROOT/host/libnoise.c" | sort -u | while read -r k; do
+    printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
+  done
   printf '"1e39"\n"-0.0"\n"2147483647"\n"-2147483648"\n"NaN"\n"\\\\u0000"\n"\\xef\\xbb\\xbf"\n'
 } > "$OUT/json.dict"
 {
@@ -133,4 +140,4 @@ if [ -n "$failed" ]; then
   echo "build.sh: FAILED to build:$failed" >&2
   exit 1
 fi
-echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args"
+echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise"

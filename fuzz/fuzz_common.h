@@ -62,17 +62,19 @@ static void fuzz_limits(cf_limits *lim)
 
 /* The top solid block of every column of one filled chunk (out[z*16 + x]), as
  * cf_surface_heights promises to find it: the highest y whose value is > 0, else
- * min_y - 1. */
-static void fuzz_heights_of_fill(const float *vol, int min_y, int height, int32_t *out)
+ * min_y - 1. vol holds floats, or doubles when f64 (a double dialect). */
+static void fuzz_heights_of_fill(const void *vol, int f64, int min_y, int height, int32_t *out)
 {
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
             int32_t top = min_y - 1;
-            for (int y = height - 1; y >= 0; y--)
-                if (vol[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] > 0.0f) {
+            for (int y = height - 1; y >= 0; y--) {
+                size_t k = ((size_t)y * 16 + (size_t)z) * 16 + (size_t)x;
+                if (f64 ? ((const double *)vol)[k] > 0.0 : ((const float *)vol)[k] > 0.0f) {
                     top = min_y + y;
                     break;
                 }
+            }
             out[z * 16 + x] = top;
         }
 }
@@ -93,7 +95,8 @@ static void fuzz_exercise_output(const cf_world *w, const cf_program *pg, int fn
     cf_program_settings(pg, &min_y, &height, &sea);
     FUZZ_CHECK(height >= 0 && height <= 4064 && height % 16 == 0, "height %d", height);
     if (height == 0) return;
-    float *vol = malloc(sizeof(float) * (size_t)height * 256);
+    int f64 = cf_program_precision(pg) == 64;
+    void *vol = malloc((f64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256);
     int32_t *a = malloc(sizeof(int32_t) * 256), *b = malloc(sizeof(int32_t) * 256);
     FUZZ_CHECK(vol && a && b, "out of memory in the harness");
     int32_t chunk[2] = {cx, cz};
@@ -105,7 +108,7 @@ static void fuzz_exercise_output(const cf_world *w, const cf_program *pg, int fn
         st = cf_surface_heights(w, fn, cx * 16, cz * 16, 16, 16, INT32_MAX, b, 1, &err);
         fuzz_check_status("cf_surface_heights", st, &err);
         if (st == CF_OK) {
-            fuzz_heights_of_fill(vol, min_y, height, a);
+            fuzz_heights_of_fill(vol, f64, min_y, height, a);
             for (int i = 0; i < 256; i++)
                 FUZZ_CHECK(a[i] == b[i], "chunk %d,%d column x %d z %d: cf_surface_heights gives %d, the fill %d", cx, cz,
                            i % 16, i / 16, b[i], a[i]);

@@ -8,7 +8,8 @@
 #   fuzz/make-corpus.sh seeds  regenerates the committed seed corpora fuzz/corpus/ from our own
 #                              packs (tests/packs/nodes, tests/packs/tiny, packs/default) and the
 #                              hand-written command lines below
-# Input formats: fuzz_pack.c (one file), fuzz_graph.c (pieces split at 0x00), fuzz_args.c.
+# Input formats: fuzz_pack.c (one file), fuzz_graph.c (pieces split at 0x00), fuzz_args.c,
+# fuzz_libnoise.c (one libnoise file).
 set -eu
 FUZZ=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$FUZZ")
@@ -49,8 +50,12 @@ flat() { echo "$1" | sed 's|.*/worldgen/density_function/||; s|/|_|g; s|\.json$|
 
 if [ "${1:-}" = seeds ]; then
   C="$FUZZ/corpus"
-  rm -rf "$C/pack" "$C/graph" "$C/args"
-  mkdir -p "$C/pack" "$C/graph" "$C/args"
+  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise"
+  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise"
+  # libnoise files: our test pack and example pack as they are
+  cp "$ROOT/tests/packs/libnoise/libnoise/modules.json" "$C/libnoise/modules"
+  cp "$ROOT/packs/libnoise-obsidian/libnoise/overworld.json" "$C/libnoise/obsidian"
+  printf '{"modules": {"p": {"module": "Perlin"}}, "output": "p", "terrain": {"scale": 8}}' > "$C/libnoise/minimal"
   i=0
   for pack in "$ROOT/tests/packs/nodes" "$ROOT/tests/packs/tiny" "$ROOT/packs/default"; do
     tag=$(basename "$pack")
@@ -86,13 +91,13 @@ if [ "${1:-}" = seeds ]; then
   a devices-help '\011' --help
   a help '\012' --help
   a unknown '\013' bogus --seed 1
-  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args seeds"
+  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise seeds"
   exit 0
 fi
 
 W="$FUZZ/corpus-work"
-mkdir -p "$W/pack" "$W/graph" "$W/args"
-for h in pack graph args; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
+mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise"
+for h in pack graph args libnoise; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
 if [ -d "$VANILLA/data" ]; then
   n=0
   for f in $(find "$VANILLA/data" -path '*worldgen/density_function/*' -name '*.json' | sort); do

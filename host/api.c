@@ -23,7 +23,14 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     if (!p) return err_set(err, CF_ERR_NOMEM, "out of memory");
     cf_error local = {0};
     cf_error *e = err ? err : &local;
-    cf_status st = parse_program(p, pack, settings_id, functions, nfunctions, e);
+    cf_status st;
+    if (libnoise_wanted(pack, settings_id, functions, nfunctions)) {
+        st = libnoise_parse(p, pack, settings_id, functions, nfunctions, e);
+    } else {
+        p->dialect = DIALECT_MC263;
+        p->prec = PREC_F32;
+        st = parse_program(p, pack, settings_id, functions, nfunctions, e);
+    }
     if (st == CF_OK) st = passes_run(p, e);
     if (st == CF_OK) st = plan_build(p, e);
     if (st != CF_OK) {
@@ -40,6 +47,12 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
                                        "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
                                        "aquifer?:surface_level"};
     cf_status st = cf_program_compile(out, pack, settings_id, fns, 7, err);
+    if (st == CF_OK && *out && (*out)->prec != PREC_F32) {
+        cf_program_free(*out);
+        *out = NULL;
+        return err_set(err, CF_ERR_ARG, "%s: block fills need Minecraft noise settings (this graph has no aquifer or blocks)",
+                       settings_id);
+    }
     if (st == CF_OK && *out) (*out)->blocks = 1;
     return st;
 }
@@ -55,7 +68,7 @@ void cf_program_free(cf_program *p)
     free(p);
 }
 
-int cf_program_precision(const cf_program *p) { (void)p; return PREC_F32; }
+int cf_program_precision(const cf_program *p) { return p && p->prec == PREC_F64 ? PREC_F64 : PREC_F32; }
 size_t cf_program_node_count(const cf_program *p) { return (size_t)p->nnodes; }
 const char *cf_program_describe(const cf_program *p) { return p->describe ? p->describe : ""; }
 
@@ -123,7 +136,36 @@ cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, dou
     if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!xyz || !out)))
         return err_set(err, CF_ERR_ARG, "cf_sample: bad arguments");
     int node = w->prog->outputs[fn];
+    if (w->prog->prec == PREC_F64) {
+        ev64_ctx c;
+        if (eval64_init(&c, w) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            out[i] = eval_f64(&c, node, (double)xyz[3 * i], (double)xyz[3 * i + 1], (double)xyz[3 * i + 2]);
+        eval64_free(&c);
+        return CF_OK;
+    }
     for (size_t i = 0; i < n; i++) out[i] = (double)eval_point_f32(w, node, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    return CF_OK;
+}
+
+cf_status cf_sample_f64(const cf_world *w, int fn, size_t n, const double *xyz, double *out, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!xyz || !out)))
+        return err_set(err, CF_ERR_ARG, "cf_sample_f64: bad arguments");
+    int node = w->prog->outputs[fn];
+    if (w->prog->prec != PREC_F64) {
+        for (size_t i = 0; i < 3 * n; i++)
+            if (!(xyz[i] == (double)(int32_t)xyz[i] && xyz[i] >= -2147483648.0 && xyz[i] <= 2147483647.0))
+                return err_set(err, CF_ERR_ARG, "position %.17g: this program (%s) takes integer block positions", xyz[i],
+                               w->prog->settings_id ? w->prog->settings_id : "Minecraft 26.3");
+        for (size_t i = 0; i < n; i++)
+            out[i] = (double)eval_point_f32(w, node, (int32_t)xyz[3 * i], (int32_t)xyz[3 * i + 1], (int32_t)xyz[3 * i + 2]);
+        return CF_OK;
+    }
+    ev64_ctx c;
+    if (eval64_init(&c, w) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) out[i] = eval_f64(&c, node, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    eval64_free(&c);
     return CF_OK;
 }
 

@@ -47,7 +47,8 @@ enum {
 enum {
     NF_LITERAL = 1u, /* a JSON constant or a constant marker (blend_alpha, ...) */
     NF_SEEDED = 2u,  /* reads the seed's tables */
-    NF_MARKER = 4u   /* value-transparent wrapper (cache, interpolated, blend_density) */
+    NF_MARKER = 4u,  /* value-transparent wrapper (cache, interpolated, blend_density) */
+    NF_F64 = 8u      /* a double-dialect kind (NODE64 rows): double values at double positions */
 };
 
 extern const char *const node_name[NK_COUNT];
@@ -87,6 +88,8 @@ typedef struct cf_node {
     int i[6];           /* int parameters (axis, tiling, coordinates, cell sizes) */
     int nfa;
     float *fa;          /* float arrays: interval thresholds; spline loc,der pairs */
+    int nda;
+    double *da;         /* double arrays (f64 kinds): curve and terrace points, rotation matrix */
     int noise;          /* index into program noises, or -1 */
     unsigned axes;      /* AX_* the value depends on */
     int depth;          /* longest path to a leaf, counting this node (bounded by limits.max_depth) */
@@ -105,8 +108,18 @@ typedef struct cf_noisedef {
     cf_loc loc;
 } cf_noisedef;
 
+/* The value type of a program, from its front-end (one per program):
+ *   DIALECT_MC263     float values at int32 block positions (Minecraft 26.3);
+ *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build);
+ *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/libnoise.md).
+ * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
+ * fill.c's f64 path and emitted by emit.c's f64 generator. */
+enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2 };
+
 struct cf_program {
     cf_arena arena;
+    int dialect;             /* DIALECT_* */
+    int prec;                /* PREC_F32 or PREC_F64: the values of outputs and fills */
     int nnodes, cap;
     cf_node *nodes;
     int nnoises;
@@ -154,6 +167,11 @@ struct cf_pack {
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
  * Returns 1 and a malloc'd NUL-terminated *text (caller frees) and its display
  * path (arena of the pack); 0 when absent; -1 on error (err set). */
+/* pack_read by a path relative to the pack root ("libnoise/terrain.json"). */
+int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err);
+/* Names (without ".json") of the files <dir>/NAME.json in any pack, each once;
+ * fills names[0..max-1] (strings in the pack's arena) and returns the count (may exceed max). */
+int pack_list(cf_pack *pk, const char *dir, const char **names, int max);
 int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
               char **text, size_t *len, const char **display, cf_error *err);
 
@@ -173,6 +191,17 @@ cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
                         const char *const *functions, int n, cf_error *err);
 /* the aquifer's density functions, in the order of cf_program.aq_out */
 extern const char *const cf_aquifer_fields[6];
+/* parse.c: reads and parses the pack file at rel with the JSON checks of every
+ * front-end (size, UTF-8, NUL, value count, duplicate keys). Returns 1 with *root
+ * (the caller deletes it) and *display (program arena); 0 when absent; -1 on error. */
+struct cJSON;
+int json_load_rel(cf_program *p, cf_pack *pk, const char *rel, struct cJSON **root, const char **display, cf_error *err);
+/* libnoise.c: 1 when the request is for the libnoise front-end (a libnoise:
+ * settings id or function, or the default request on a pack holding only libnoise files). */
+int libnoise_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
+/* libnoise.c: builds prog->nodes (NF_F64 kinds) for libnoise:NAME[/ID] functions. */
+cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
+                         cf_error *err);
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);
 int node_is_literal(const cf_program *p, int id, float *value);
@@ -202,6 +231,7 @@ struct cf_world {
     int *node_stack;    /* per node: first stack index (old_blended_noise: 3), or -1 */
     int islands;        /* octave index of the end islands simplex, or -1 */
     uint64_t aq_lo, aq_hi; /* the aquifer's positional random factory (legacy: the seed in aq_lo) */
+    int32_t lseed;      /* double dialects: the seed's low 32 bits, added to every module seed */
     uint8_t *tab;       /* the packed tables (kernels/cf_nodes.h), what a device receives */
     size_t tablen;
 };
@@ -285,6 +315,22 @@ float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
 /* one point of a volume whose min y is vmin, without a fill context (MODE_VOLUME) */
 float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin);
+/* eval64.c: the double dialects. A context memoizes the last point of every
+ * node (libnoise's Cache, and "a module used twice is computed once"). */
+typedef struct ev64_memo {
+    double x, y, z, v;
+    uint32_t stamp;
+} ev64_memo;
+typedef struct ev64_ctx {
+    const cf_world *w;
+    ev64_memo *memo; /* per node, or NULL (no memo) */
+    uint32_t stamp;  /* memo entries of another stamp are empty */
+} ev64_ctx;
+/* a context with a memo per node; returns 0, or -1 when out of memory */
+int eval64_init(ev64_ctx *c, const cf_world *w);
+void eval64_free(ev64_ctx *c);
+double eval_f64(ev64_ctx *c, int node, double x, double y, double z);
+
 /* fill.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
 

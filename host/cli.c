@@ -42,13 +42,16 @@ static const char *const usage_main =
 static const char *const usage_sample =
     "usage: chunkfill sample [--pack PATH]... [--settings ID] --seed SEED --function ID\n"
     "                        (--at X,Y,Z)... | --points FILE\n"
-    "Prints one line per point: X Y Z VALUE (VALUE round-trips exactly: %.9g for float).\n"
+    "Prints one line per point: X Y Z VALUE (VALUE round-trips exactly: %.9g for float, %.17g for\n"
+    "double). A libnoise program (--function libnoise:NAME/ID) takes fractional positions and\n"
+    "echoes them as given.\n"
     "  --pack PATH      a data pack folder (data/<ns>/worldgen/...); repeat to layer packs,\n"
     "                   later ones override earlier ones; none: the embedded default pack\n"
     "  --settings ID    noise settings id (default minecraft:overworld)\n"
     "  --seed SEED      a signed 64-bit decimal; other text is hashed like Minecraft (String.hashCode)\n"
-    "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID\n"
-    "  --at X,Y,Z       a block position (repeatable)\n"
+    "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
+    "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain)\n"
+    "  --at X,Y,Z       a block position (repeatable; fractional for libnoise)\n"
     "  --points FILE    one 'X Y Z' per line ('-' reads standard input; # starts a comment)\n"
     "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
@@ -102,7 +105,8 @@ typedef struct opts {
     const char *settings, *seed, *points;
     const char *functions[64];
     int nfunctions;
-    int32_t *at;
+    double *at;           /* sample positions, 3 per point */
+    char (*tok)[3][48];   /* their text, echoed by a double dialect */
     size_t nat, capat;
     cf_limits lim;
 } opts;
@@ -123,25 +127,45 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-static int push_point(opts *o, long x, long y, long z)
+static int push_point(opts *o, const double v[3], char tok[3][48])
 {
     if (o->nat == o->capat) {
         size_t cap = o->capat ? o->capat * 2 : 64;
-        int32_t *a = realloc(o->at, sizeof(int32_t) * 3 * cap);
+        double *a = realloc(o->at, sizeof(double) * 3 * cap);
         if (!a) return -1;
         o->at = a;
+        char(*t)[3][48] = realloc(o->tok, sizeof *t * cap);
+        if (!t) return -1;
+        o->tok = t;
         o->capat = cap;
     }
-    o->at[3 * o->nat] = (int32_t)x;
-    o->at[3 * o->nat + 1] = (int32_t)y;
-    o->at[3 * o->nat + 2] = (int32_t)z;
+    for (int k = 0; k < 3; k++) {
+        o->at[3 * o->nat + (size_t)k] = v[k];
+        memcpy(o->tok[o->nat][k], tok[k], 48);
+    }
     o->nat++;
     return 0;
 }
 
-static int parse_xyz(const char *s, char sep, long v[3])
+/* a finite decimal number (sample positions: integers for 26.3, any for libnoise) */
+static int parse_num(const char *s, double *out)
 {
-    char buf[128];
+    char *end;
+    errno = 0;
+    if (!*s || strlen(s) >= 48) return -1;
+    for (const char *q = s; *q; q++)
+        if (!strchr("0123456789+-.eE", *q)) return -1;
+    double d = strtod(s, &end);
+    if (end == s || *end || !isfinite(d)) return -1;
+    *out = d;
+    return 0;
+}
+
+/* three fields separated by sep (' ' also takes tabs and runs of blanks); with
+ * tok, numbers (and their text), else integers in int range */
+static int parse_fields(const char *s, char sep, long v[3], double d[3], char tok[3][48])
+{
+    char buf[160];
     if (strlen(s) >= sizeof buf) return -1;
     strcpy(buf, s);
     char *p = buf;
@@ -151,13 +175,19 @@ static int parse_xyz(const char *s, char sep, long v[3])
         while (*e && *e != sep && !(sep == ' ' && *e == '\t')) e++;
         char c = *e;
         *e = 0;
-        if (parse_long(p, INT32_MIN, INT32_MAX, &v[i]) < 0) return -1;
+        if (tok) {
+            if (parse_num(p, &d[i]) < 0) return -1;
+            strcpy(tok[i], p);
+        } else if (parse_long(p, INT32_MIN, INT32_MAX, &v[i]) < 0) {
+            return -1;
+        }
         if (i < 2 && c == 0) return -1;
         p = e + (c ? 1 : 0);
     }
     while (sep == ' ' && (*p == ' ' || *p == '\t')) p++;
     return *p ? -1 : 0;
 }
+static int parse_xyz(const char *s, char sep, long v[3]) { return parse_fields(s, sep, v, NULL, NULL); }
 
 static int read_points(opts *o, const char *path)
 {
@@ -182,13 +212,14 @@ static int read_points(opts *o, const char *path)
         char *s = line;
         while (*s == ' ' || *s == '\t') s++;
         if (!*s) continue;
-        long v[3];
-        if (parse_xyz(s, ' ', v) < 0) {
-            fprintf(stderr, "chunkfill: %s:%d: expected three integers 'X Y Z' in int range\n", path, ln);
+        double v[3];
+        char tok[3][48];
+        if (parse_fields(s, ' ', NULL, v, tok) < 0) {
+            fprintf(stderr, "chunkfill: %s:%d: expected three integers 'X Y Z' in int range (numbers for libnoise)\n", path, ln);
             rc = 1;
             break;
         }
-        if (push_point(o, v[0], v[1], v[2]) < 0) {
+        if (push_point(o, v, tok) < 0) {
             fprintf(stderr, "chunkfill: out of memory\n");
             rc = 1;
             break;
@@ -304,9 +335,11 @@ static int report(const cf_error *e)
 
 static int at_option(opts *o, const char *v)
 {
-    long xyz[3];
-    if (parse_xyz(v, ',', xyz) < 0) return die_usage("--at takes X,Y,Z (integers in int range)", usage_sample);
-    if (push_point(o, xyz[0], xyz[1], xyz[2]) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    double xyz[3];
+    char tok[3][48];
+    if (parse_fields(v, ',', NULL, xyz, tok) < 0)
+        return die_usage("--at takes X,Y,Z (integers in int range; numbers for a libnoise program)", usage_sample);
+    if (push_point(o, xyz, tok) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
     return 0;
 }
 
@@ -322,10 +355,19 @@ static int cmd_sample(int argc, char **argv)
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_sample);
-    if (rc0 >= 0) return free(o.at), rc0;
-    if (o.nfunctions != 1) return free(o.at), die_usage("exactly one --function is required", usage_sample);
-    if (o.points && read_points(&o, o.points)) return free(o.at), 1;
-    if (o.nat == 0 && !o.points) return die_usage("give --at X,Y,Z or --points FILE", usage_sample);
+    if (rc0 >= 0) return free(o.at), free(o.tok), rc0;
+    if (o.nfunctions != 1) return free(o.at), free(o.tok), die_usage("exactly one --function is required", usage_sample);
+    if (o.points && read_points(&o, o.points)) return free(o.at), free(o.tok), 1;
+    if (o.nat == 0 && !o.points) return free(o.at), free(o.tok), die_usage("give --at X,Y,Z or --points FILE", usage_sample);
+    /* fractional positions (and beyond int) are for libnoise programs only */
+    int lnoise = strncmp(o.functions[0], "libnoise:", 9) == 0 || strncmp(o.settings, "libnoise:", 9) == 0;
+    for (size_t i = 0; !lnoise && i < 3 * o.nat; i++)
+        if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "point %zu: %s is not an integer in int range (fractional positions need --function libnoise:...)",
+                     i / 3 + 1, o.tok[i / 3][i % 3]);
+            return free(o.at), free(o.tok), die_usage(msg, usage_sample);
+        }
 
     cf_error err = {0};
     int64_t seed;
@@ -343,17 +385,28 @@ static int cmd_sample(int argc, char **argv)
         snprintf(err.message, sizeof err.message, "out of memory");
         goto done;
     }
-    if (cf_sample(w, 0, o.nat, o.at, out, &err) != CF_OK) goto done;
     int prec = cf_program_precision(pg);
-    for (size_t i = 0; i < o.nat; i++)
-        printf(prec == 32 ? "%d %d %d %.9g\n" : "%d %d %d %.17g\n", o.at[3 * i], o.at[3 * i + 1], o.at[3 * i + 2],
-               out[i]);
+    for (size_t i = 0; prec == 32 && i < 3 * o.nat; i++)
+        if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
+            snprintf(err.message, sizeof err.message, "point %zu: %s is not an integer in int range (%s takes block positions)",
+                     i / 3 + 1, o.tok[i / 3][i % 3], o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+    if (cf_sample_f64(w, 0, o.nat, o.at, out, &err) != CF_OK) goto done;
+    for (size_t i = 0; i < o.nat; i++) {
+        if (prec == 32)
+            printf("%d %d %d %.9g\n", (int32_t)o.at[3 * i], (int32_t)o.at[3 * i + 1], (int32_t)o.at[3 * i + 2], out[i]);
+        else
+            printf("%s %s %s %.17g\n", o.tok[i][0], o.tok[i][1], o.tok[i][2], out[i]);
+    }
     rc = fflush(stdout) == 0 ? 0 : 1;
     if (rc) fprintf(stderr, "chunkfill: write error on standard output\n");
 done:
     if (rc && err.status != CF_OK) report(&err);
     free(out);
     free(o.at);
+    free(o.tok);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
@@ -550,7 +603,7 @@ static int cmd_fill(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     int32_t *list = NULL;
-    float *buf = NULL;
+    void *buf = NULL;
     uint8_t *bbuf = NULL;
     FILE *f = NULL;
     cf_device *dev = NULL;
@@ -592,9 +645,11 @@ static int cmd_fill(int argc, char **argv)
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
     size_t batch = use_dev ? cf_device_batch(dev) : cl ? (size_t)cf_client_max_chunks(cl) : (size_t)nthreads * 8;
     size_t per = (size_t)height * 256;
+    int f64 = pg && cf_program_precision(pg) == 64;
+    size_t esz = f64 ? sizeof(double) : sizeof(float);
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
-    buf = malloc(sizeof(float) * per * batch);
+    buf = malloc(esz * per * batch);
     if (blocks) bbuf = malloc(per * batch);
     if (!list || !buf || (blocks && !bbuf)) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
@@ -618,7 +673,7 @@ static int cmd_fill(int argc, char **argv)
     /* .npy version 1.0 header, padded so the data starts on a 64-byte boundary */
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
-                      blocks ? "|u1" : "<f4", (long long)n, height);
+                      blocks ? "|u1" : f64 ? "<f8" : "<f4", (long long)n, height);
     int total = 10 + hl + 1, pad = (64 - total % 64) % 64;
     memset(hdr + hl, ' ', (size_t)pad);
     hdr[hl + pad] = '\n';
@@ -648,9 +703,9 @@ static int cmd_fill(int argc, char **argv)
         } else {
             if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
             if (!cl && !use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
-            report_nan(buf, list, k, min_y, height);
-            /* little-endian float32 (this host is little-endian: checked at build time) */
-            bad = write_all(f, buf, sizeof(float) * per * k);
+            if (!f64) report_nan(buf, list, k, min_y, height);
+            /* little-endian float32 or float64 (this host is little-endian: checked at build time) */
+            bad = write_all(f, buf, esz * per * k);
         }
         done_n += (int64_t)k;
     }
@@ -741,7 +796,7 @@ static int cmd_check(int argc, char **argv)
     cf_world *w = NULL;
     cf_device *dev = NULL;
     int32_t *list = NULL;
-    float *a = NULL, *b = NULL;
+    unsigned char *a = NULL, *b = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
@@ -753,9 +808,10 @@ static int cmd_check(int argc, char **argv)
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
     size_t per = (size_t)height * 256;
+    size_t esz = cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float);
     list = malloc(sizeof(int32_t) * 2 * (size_t)n);
-    a = malloc(sizeof(float) * per * (size_t)n);
-    b = malloc(sizeof(float) * per * (size_t)n);
+    a = malloc(esz * per * (size_t)n);
+    b = malloc(esz * per * (size_t)n);
     if (!list || !a || !b) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
@@ -785,14 +841,24 @@ static int cmd_check(int argc, char **argv)
         if (cf_fill_chunks(w, 0, (size_t)n, list, b, 0, &err) != CF_OK) goto done;
     }
     for (size_t i = 0; !blocks && i < per * (size_t)n; i++) {
-        if (memcmp(&a[i], &b[i], 4) == 0) continue;
+        if (memcmp(a + i * esz, b + i * esz, esz) == 0) continue;
         if (diff++ < 10) {
             size_t c = i / per, k = i % per;
-            uint32_t ua, ub; /* the bits, read without breaking aliasing rules */
-            memcpy(&ua, &a[i], 4);
-            memcpy(&ub, &b[i], 4);
-            printf("differs at x %d y %d z %d: device %.9g (0x%08x), cpu %.9g (0x%08x)\n", list[2 * c] * 16 + (int)(k % 16),
-                   min_y + (int)(k / 256), list[2 * c + 1] * 16 + (int)(k / 16 % 16), a[i], ua, b[i], ub);
+            int bx = list[2 * c] * 16 + (int)(k % 16), by = min_y + (int)(k / 256), bz = list[2 * c + 1] * 16 + (int)(k / 16 % 16);
+            if (esz == 4) {
+                uint32_t ua, ub; /* the bits, read without breaking aliasing rules */
+                float fa, fb;
+                memcpy(&ua, a + i * 4, 4), memcpy(&fa, a + i * 4, 4);
+                memcpy(&ub, b + i * 4, 4), memcpy(&fb, b + i * 4, 4);
+                printf("differs at x %d y %d z %d: device %.9g (0x%08x), cpu %.9g (0x%08x)\n", bx, by, bz, fa, ua, fb, ub);
+            } else {
+                uint64_t ua, ub;
+                double da, db;
+                memcpy(&ua, a + i * 8, 8), memcpy(&da, a + i * 8, 8);
+                memcpy(&ub, b + i * 8, 8), memcpy(&db, b + i * 8, 8);
+                printf("differs at x %d y %d z %d: device %.17g (0x%016llx), cpu %.17g (0x%016llx)\n", bx, by, bz, da,
+                       (unsigned long long)ua, db, (unsigned long long)ub);
+            }
         }
     }
     double ms[4];
@@ -923,7 +989,7 @@ static int cmd_render(int argc, char **argv)
     cf_world *w = NULL;
     cf_device *dev = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
-    float *vol = NULL;
+    void *vol = NULL;
     int rc = 1;
     char msg[1024] = "";
     double t0;
@@ -947,7 +1013,7 @@ static int cmd_render(int argc, char **argv)
     strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
     if (use_dev) {
         list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
-        vol = malloc(sizeof(float) * (size_t)height * 256 * (size_t)ncx);
+        vol = malloc((cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
     }
     if (!pic || !strip || (use_dev && (!list || !vol))) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
@@ -969,13 +1035,17 @@ static int cmd_render(int argc, char **argv)
                 for (int64_t xx = 0; xx < nx; xx++) {
                     int64_t bx = r[0] + xx, bz = zlo + zz, c = floordiv16(bx) - cx0;
                     int lx = (int)(bx - floordiv16(bx) * 16), lz = (int)(bz - cz * 16);
-                    const float *col = vol + (size_t)c * (size_t)height * 256;
+                    size_t base = (size_t)c * (size_t)height * 256;
+                    int f64 = cf_program_precision(pg) == 64;
                     int32_t top = min_y - 1;
-                    for (int y = height - 1; y >= 0; y--)
-                        if ((int64_t)min_y + y <= below && col[((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx] > 0.0f) {
+                    for (int y = height - 1; y >= 0; y--) {
+                        size_t k = base + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
+                        int solid = f64 ? ((const double *)vol)[k] > 0.0 : ((const float *)vol)[k] > 0.0f;
+                        if ((int64_t)min_y + y <= below && solid) {
                             top = min_y + y;
                             break;
                         }
+                    }
                     strip[(size_t)zz * (size_t)nx + (size_t)xx] = top;
                 }
         }
@@ -1059,7 +1129,8 @@ static int cmd_slice(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     cf_device *dev = NULL;
-    float *vol = NULL, *img = NULL;
+    void *vol = NULL;
+    float *img = NULL;
     int32_t *list = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
@@ -1072,7 +1143,8 @@ static int cmd_slice(int argc, char **argv)
     int n = (int)(a1 - a0 + 1);
     int64_t c0 = floordiv16(a0), c1 = floordiv16(a1), cf = floordiv16(fixed), nc = c1 - c0 + 1;
     list = malloc(sizeof(int32_t) * 2 * (size_t)nc);
-    vol = malloc(sizeof(float) * (size_t)height * 256 * (size_t)nc);
+    int f64 = cf_program_precision(pg) == 64;
+    vol = malloc((f64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)nc);
     img = malloc(sizeof(float) * (size_t)height * (size_t)n);
     if (!list || !vol || !img) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
@@ -1090,8 +1162,11 @@ static int cmd_slice(int argc, char **argv)
         int64_t b = a0 + i, c = floordiv16(b) - c0;
         int l = (int)(b - floordiv16(b) * 16);
         int lx = axis == 0 ? lf : l, lz = axis == 0 ? l : lf;
-        for (int y = 0; y < height; y++)
-            img[(size_t)y * (size_t)n + (size_t)i] = vol[(size_t)c * (size_t)height * 256 + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx];
+        for (int y = 0; y < height; y++) {
+            size_t k = (size_t)c * (size_t)height * 256 + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
+            /* the picture only needs the sign and a shade: a double density narrows to float */
+            img[(size_t)y * (size_t)n + (size_t)i] = f64 ? (float)((const double *)vol)[k] : ((const float *)vol)[k];
+        }
     }
     if (cf_png_slice(outpath, img, n, pg, m, &err) != CF_OK) goto done;
     rc = 0;

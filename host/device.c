@@ -168,7 +168,7 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     }
     /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
      * GPU and 64 elsewhere */
-    size_t per_out = (size_t)p->height * 256 * sizeof(float);
+    size_t per_out = (size_t)p->height * 256 * (p->prec == PREC_F64 ? sizeof(double) : sizeof(float));
     size_t per_corner = d->lay.corners * sizeof(float), per_col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
     size_t cap = d->rt.info.is_gpu ? 4096 : 64;
     if (batch == 0) {
@@ -290,7 +290,8 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
     if (d->bound != w || d->bound_seed != w->seed)
         if (upload_tables(d, w, err) != CF_OK) return err->status;
     d->ms[1] += now_ms() - t0;
-    float *out = outp;
+    char *out = outp;
+    size_t esz = d->prog->prec == PREC_F64 ? sizeof(double) : sizeof(float);
     size_t per = (size_t)d->prog->height * 256;
     cl_int y0 = d->prog->min_y;
     cl_command_queue q = d->rt.queue;
@@ -347,8 +348,8 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
         d->ms[2] += t2 - t1;
         if (blocks ? CLRT_CHECK(err, clEnqueueReadBuffer(q, d->bout, CL_TRUE, 0, (size_t)b * per, (uint8_t *)outp + done * per,
                                                          0, NULL, NULL), "clEnqueueReadBuffer(blocks)")
-                   : CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * sizeof(float),
-                                                         out + done * per, 0, NULL, NULL), "clEnqueueReadBuffer(out)"))
+                   : CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * esz, out + done * per * esz,
+                                                         0, NULL, NULL), "clEnqueueReadBuffer(out)"))
             return CF_ERR_DEVICE;
         d->ms[3] += now_ms() - t2;
         done += (size_t)b;

@@ -453,6 +453,194 @@ static void function(gen *g, int mode, int id)
     sbf(b, "    return v%d;\n}\n", id);
 }
 
+/* ------------------------------------------------------------------ double dialects
+ * One function per node, children first: n<id>(ws, x, y, z) returns the node's
+ * double value at a double position (ws: the world seed's low 32 bits), calling
+ * its sources at the positions its module gives them. The module math is
+ * kernels/cf_libnoise.h, the text the CPU evaluator (eval64.c) compiles.
+ * A shared module may run more than once per block: values never change. */
+#define U64 __attribute__((unused))
+#define EMIT64(K) static void emit64_##K(U64 sb *b, U64 const cf_node *n, U64 int id)
+#define SRC(k) sbf(b, "n%d(ws, x, y, z)", n->in[k])
+#define D(k) dlit(b, n->d[k])
+
+static void octave_args(sb *b, const cf_node *n, int pers)
+{
+    sbf(b, "x, y, z, "), D(0), sbf(b, ", "), D(1);
+    if (pers) sbf(b, ", "), D(2);
+    sbf(b, ", %d, cf_ln_seed(ws, %d), %d", n->i[0], n->i[1], n->i[2]);
+    if (pers) sbf(b, ")");
+    else sbf(b, ", %d)", n->i[5]); /* RidgedMulti: its SharpNoise flag */
+}
+EMIT64(LN_PERLIN) { sbf(b, "cf_ln_fbm(%d, ", n->i[5] ? 2 : 0), octave_args(b, n, 1); }
+EMIT64(LN_BILLOW) { sbf(b, "cf_ln_fbm(%d, ", n->i[5] ? 3 : 1), octave_args(b, n, 1); }
+EMIT64(LN_RIDGED) { sbf(b, "cf_ln_ridged("), octave_args(b, n, 0); }
+EMIT64(LN_VORONOI)
+{
+    sbf(b, "cf_ln_voronoi(x, y, z, "), D(0), sbf(b, ", "), D(1);
+    sbf(b, ", %d, cf_ln_seed(ws, %d), 0)", n->i[0], n->i[1]);
+}
+EMIT64(LN_CONST) { D(0); }
+EMIT64(LN_CHECKERBOARD) { sbf(b, "cf_ln_checkerboard(x, y, z, %d)", n->i[5]); }
+EMIT64(LN_CYLINDERS) { sbf(b, "cf_ln_cylinders(x, z, "), D(0), sbf(b, ")"); }
+EMIT64(LN_SPHERES) { sbf(b, "cf_ln_spheres(x, y, z, "), D(0), sbf(b, ")"); }
+EMIT64(LN_ABS) { sbf(b, "fabs("), SRC(0), sbf(b, ")"); }
+EMIT64(LN_CLAMP)
+{
+    sbf(b, "cf_ln_clamp("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")");
+}
+EMIT64(LN_CURVE) { sbf(b, "cf_ln_curve("), SRC(0), sbf(b, ", lnp%d, %d)", id, n->nda / 2); }
+EMIT64(LN_EXPONENT) { sbf(b, "cf_ln_exponent("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
+EMIT64(LN_INVERT) { sbf(b, "-"), SRC(0); }
+EMIT64(LN_SCALEBIAS) { SRC(0), sbf(b, " * "), D(0), sbf(b, " + "), D(1); }
+EMIT64(LN_TERRACE) { sbf(b, "cf_ln_terrace("), SRC(0), sbf(b, ", lnp%d, %d, %d)", id, n->nda, n->i[0]); }
+EMIT64(LN_ADD) { SRC(0), sbf(b, " + "), SRC(1); }
+EMIT64(LN_MAX) { sbf(b, "cf_ln_max("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ")"); }
+EMIT64(LN_MIN) { sbf(b, "cf_ln_min("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ")"); }
+EMIT64(LN_MULTIPLY) { SRC(0), sbf(b, " * "), SRC(1); }
+EMIT64(LN_POWER) { sbf(b, "cf_ln_pow("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ")"); }
+EMIT64(LN_BLEND)
+{
+    sbf(b, "cf_ln_lerp("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ", ("), SRC(2), sbf(b, " + 1.0) / 2.0)");
+}
+EMIT64(LN_SELECT)
+{
+    /* a statement-expression is not OpenCL C: the body is written by function64 */
+    (void)b;
+}
+EMIT64(LN_DISPLACE)
+{
+    sbf(b, "n%d(ws, x + ", n->in[0]), SRC(1), sbf(b, ", y + "), SRC(2), sbf(b, ", z + "), SRC(3), sbf(b, ")");
+}
+EMIT64(LN_ROTATEPOINT)
+{
+    sbf(b, "n%d(ws, ", n->in[0]);
+    for (int r = 0; r < 3; r++) {
+        sbf(b, "%s(", r ? ", " : "");
+        dlit(b, n->da[3 * r]), sbf(b, " * x) + ("), dlit(b, n->da[3 * r + 1]), sbf(b, " * y) + ("), dlit(b, n->da[3 * r + 2]);
+        sbf(b, " * z)");
+    }
+    sbf(b, ")");
+}
+EMIT64(LN_SCALEPOINT)
+{
+    sbf(b, "n%d(ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(2), sbf(b, ")");
+}
+EMIT64(LN_TRANSLATEPOINT)
+{
+    sbf(b, "n%d(ws, x + ", n->in[0]), D(0), sbf(b, ", y + "), D(1), sbf(b, ", z + "), D(2), sbf(b, ")");
+}
+EMIT64(LN_TURBULENCE)
+{
+    static const char *const off[3][3] = {{"CF_LN_TURB_X0", "CF_LN_TURB_Y0", "CF_LN_TURB_Z0"},
+                                          {"CF_LN_TURB_X1", "CF_LN_TURB_Y1", "CF_LN_TURB_Z1"},
+                                          {"CF_LN_TURB_X2", "CF_LN_TURB_Y2", "CF_LN_TURB_Z2"}};
+    static const char axis[3] = {'x', 'y', 'z'};
+    sbf(b, "n%d(ws", n->in[0]);
+    for (int a = 0; a < 3; a++) {
+        sbf(b, ", %c + (cf_ln_fbm(%d, x + %s, y + %s, z + %s, ", axis[a], n->i[5] ? 2 : 0, off[a][0], off[a][1], off[a][2]);
+        D(0), sbf(b, ", 2.0, 0.5, %d, cf_ln_seed(cf_ln_seed(ws, %d), %d), CF_LN_STD) * ", n->i[0], n->i[1], a), D(1);
+        sbf(b, ")");
+    }
+    sbf(b, ")");
+}
+EMIT64(LN_CACHE) { SRC(0); }
+EMIT64(LN_TERRAIN)
+{
+    sbf(b, "((n%d(ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
+}
+
+typedef void (*emit64_fn)(sb *, const cf_node *, int);
+static const emit64_fn emits64[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary)
+#define NODE64(K, name, flags, fields, summary) [NK_##K] = emit64_##K,
+#include "nodes.def"
+#undef NODE64
+#undef NODE
+};
+
+static void function64(sb *b, const cf_program *p, int id)
+{
+    const cf_node *n = &p->nodes[id];
+    if (n->kind == NK_LN_CURVE || n->kind == NK_LN_TERRACE) {
+        sbf(b, "__constant double lnp%d[%d] = {", id, n->nda);
+        for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
+        sbf(b, "};\n");
+    }
+    src_comment(b, n, "");
+    sbf(b, "static double n%d(int ws, double x, double y, double z)\n{\n", id);
+    sbf(b, "    (void)ws, (void)x, (void)y, (void)z;\n");
+    if (n->kind == NK_LN_SELECT) {
+        /* libnoise evaluates only the sources the control value selects */
+        sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(ws, x, y, z), ", n->in[2]);
+        dlit(b, n->d[0]), sbf(b, ", "), dlit(b, n->d[1]), sbf(b, ", "), dlit(b, n->d[2]);
+        sbf(b, ", &alpha)) {\n");
+        sbf(b, "    case 0: return n%d(ws, x, y, z);\n", n->in[0]);
+        sbf(b, "    case 1: return n%d(ws, x, y, z);\n", n->in[1]);
+        sbf(b, "    case 2: { double a = n%d(ws, x, y, z); return cf_ln_lerp(a, n%d(ws, x, y, z), alpha); }\n", n->in[0], n->in[1]);
+        sbf(b, "    default: { double c = n%d(ws, x, y, z); return cf_ln_lerp(c, n%d(ws, x, y, z), alpha); }\n    }\n}\n",
+            n->in[1], n->in[0]);
+        return;
+    }
+    sbf(b, "    return ");
+    emits64[n->kind](b, n, id);
+    sbf(b, ";\n}\n");
+}
+
+static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_error *err)
+{
+    int n = p->nnodes, root = p->outputs[fn];
+    uint8_t *reach = calloc((size_t)n + 1, 1);
+    sb o = {0};
+    if (!reach) goto nomem;
+    memset(lay, 0, sizeof *lay);
+    lay->h = p->height;
+    reach[root] = 1;
+    for (int i = n - 1; i >= 0; i--)
+        if (reach[i])
+            for (int k = 0; k < p->nodes[i].nin; k++) reach[p->nodes[i].in[k]] = 1;
+    sbf(&o, "/* chunkfill: generated OpenCL C for %s, output %s (double dialect, seed-independent) */\n", p->settings_id,
+        p->output_names[fn]);
+    sbf(&o, "%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise);
+    sbf(&o, "CF_INLINE double cf_ln_clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }\n");
+    sbf(&o, "CF_INLINE double cf_ln_max(double a, double b) { return a > b ? a : b; }\n");
+    sbf(&o, "CF_INLINE double cf_ln_min(double a, double b) { return a < b ? a : b; }\n\n");
+    for (int i = 0; i < n; i++)
+        if (reach[i]) function64(&o, p, i);
+    const cf_node *r = &p->nodes[root];
+    sbf(&o, "\n__kernel void k_columns(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global float *col)\n{\n");
+    sbf(&o, "    (void)t, (void)chunks, (void)nchunks, (void)y0, (void)col; /* no column stage */\n}\n");
+    sbf(&o, "\n/* one work item per block column, y upward */\n");
+    sbf(&o, "__kernel void k_blocks(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
+            " __global const float *corner, __global double *out)\n{\n");
+    sbf(&o, "    (void)col, (void)corner;\n");
+    sbf(&o, "    int gid = get_global_id(0), c = gid / 256, q = gid %% 256;\n");
+    sbf(&o, "    if (c >= nchunks) return;\n");
+    sbf(&o, "    int ws = *(__global const int *)t;\n");
+    sbf(&o, "    double x = (double)((long)chunks[2 * c] * 16 + q %% 16), z = (double)((long)chunks[2 * c + 1] * 16 + q / 16);\n");
+    if (r->kind == NK_LN_TERRAIN) {
+        /* the height once per column, as the CPU's memo does */
+        sbf(&o, "    double h = n%d(ws, x, 0.0, z);\n", r->in[0]);
+        sbf(&o, "    for (int yi = 0; yi < %d; yi++) {\n", p->height);
+        sbf(&o, "        double y = (double)(y0 + yi);\n");
+        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = ((h * ", p->height);
+        dlit(&o, r->d[0]), sbf(&o, ") + "), dlit(&o, r->d[1]), sbf(&o, ") - y;\n    }\n}\n");
+    } else {
+        sbf(&o, "    for (int yi = 0; yi < %d; yi++)\n", p->height);
+        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = n%d(ws, x, (double)(y0 + yi), z);\n}\n",
+            p->height, root);
+    }
+    free(reach);
+    reach = NULL;
+    if (o.oom) goto nomem;
+    return o.s;
+nomem:
+    free(reach);
+    free(o.s);
+    err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ program */
 
 int emit_test_break;
@@ -571,6 +759,7 @@ static int aquifer_kernels(gen *g, sb *o, emit_layout *lay)
 
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
 {
+    if (p->prec == PREC_F64) return emit_program_f64(p, fn, lay, err);
     gen g;
     memset(&g, 0, sizeof g);
     g.p = p;

@@ -34,5 +34,6 @@ extern int emit_test_break;
 extern const char emit_header_math[];
 extern const char emit_header_nodes[];
 extern const char emit_header_aquifer[];
+extern const char emit_header_libnoise[];
 
 #endif

@@ -38,8 +38,25 @@ static double node_cost(const cf_program *p, const cf_node *n)
     }
 }
 
+static cf_status plan_build_f64(cf_program *p, cf_error *err)
+{
+    int n = p->nnodes;
+    p->memo = arena_alloc(&p->arena, (size_t)n + 1);
+    p->stage = arena_alloc(&p->arena, (size_t)n + 1);
+    p->colslot = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
+    p->islot = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
+    if (!p->memo || !p->stage || !p->colslot || !p->islot) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++) p->colslot[i] = p->islot[i] = -1, p->stage[i] = STAGE_BLOCK;
+    p->plan = arena_printf(&p->arena,
+                           "%s: double dialect, %d nodes; every block evaluated on its own (the terrain's height once\n"
+                           "per column, shared modules once per point through a last-point memo)\n",
+                           p->settings_id, n);
+    return CF_OK;
+}
+
 cf_status plan_build(cf_program *p, cf_error *err)
 {
+    if (p->prec == PREC_F64) return plan_build_f64(p, err);
     int n = p->nnodes;
     p->memo = arena_alloc(&p->arena, (size_t)n + 1);
     p->stage = arena_alloc(&p->arena, (size_t)n + 1);
@@ -457,6 +474,7 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 /* what fill_new allocates for a 16 x height x 16 region */
 size_t cf_fill_bytes_per_thread(const cf_program *p)
 {
+    if (p->prec == PREC_F64) return sizeof(ev64_memo) * ((size_t)p->nnodes + 1);
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
     size_t b = sizeof(cf_fill);
     b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
@@ -593,6 +611,87 @@ int cf_cpu_count(void)
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
+/* ------------------------------------------------------------------ double dialects
+ * Every block on its own through eval64.c; column by column, y innermost, so a
+ * terrain's height (x, 0, z) is computed once per column (the memo). */
+typedef struct job64 {
+    const cf_world *w;
+    int node;
+    size_t n;
+    const int32_t *chunks;  /* fills: (x, z) chunk pairs */
+    double *out;
+    int32_t x0, z0, nx, nz, below; /* surfaces: the area */
+    int32_t *hout;
+    atomic_size_t next;
+    atomic_int failed;
+} job64;
+
+static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    const cf_node *r = &p->nodes[node];
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            double bx = (double)((int64_t)cx * 16 + x), bz = (double)((int64_t)cz * 16 + z);
+            if (r->kind == NK_LN_TERRAIN) {
+                /* eval64's terrain, its height once per column */
+                double h = eval_f64(c, r->in[0], bx, 0.0, bz);
+                for (int y = 0; y < p->height; y++)
+                    out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = ((h * r->d[0]) + r->d[1]) - (double)(p->min_y + y);
+                continue;
+            }
+            for (int y = 0; y < p->height; y++)
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = eval_f64(c, node, bx, (double)(p->min_y + y), bz);
+        }
+}
+
+static void *worker64(void *arg)
+{
+    job64 *j = arg;
+    ev64_ctx c;
+    if (eval64_init(&c, j->w) < 0) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    size_t per = (size_t)j->w->prog->height * 256;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+    }
+    eval64_free(&c);
+    return NULL;
+}
+
+/* surfaces: one work item per row of the area */
+static void *surface64(void *arg)
+{
+    job64 *j = arg;
+    const cf_program *p = j->w->prog;
+    ev64_ctx c;
+    if (eval64_init(&c, j->w) < 0) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    for (;;) {
+        size_t r = atomic_fetch_add(&j->next, 1);
+        if (r >= (size_t)j->nz || atomic_load(&j->failed)) break;
+        for (int32_t x = 0; x < j->nx; x++) {
+            int32_t h = p->min_y - 1;
+            double bx = (double)((int64_t)j->x0 + x), bz = (double)((int64_t)j->z0 + (int64_t)r);
+            for (int64_t y = top; y >= p->min_y; y--)
+                if (eval_f64(&c, j->node, bx, (double)y, bz) > 0.0) {
+                    h = (int32_t)y;
+                    break;
+                }
+            j->hout[r * (size_t)j->nx + (size_t)x] = h;
+        }
+    }
+    eval64_free(&c);
+    return NULL;
+}
+
 cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
                          cf_error *err)
 {
@@ -606,6 +705,14 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    if (w->prog->prec == PREC_F64) {
+        job64 j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn], j.n = n, j.chunks = chunks, j.out = out;
+        if (run_threads(worker64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+        return CF_OK;
+    }
     job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL};
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
@@ -739,6 +846,16 @@ cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, 
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
     if (x0 < -lim || z0 < -lim || (int64_t)x0 + nx - 1 > lim + 15 || (int64_t)z0 + nz - 1 > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
+    if (w->prog->prec == PREC_F64) {
+        job64 j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn], j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.hout = out;
+        if (threads <= 0) threads = cf_cpu_count();
+        if (threads > nz) threads = nz;
+        if (run_threads(surface64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+        return CF_OK;
+    }
     sjob j;
     memset(&j, 0, sizeof j);
     j.w = w, j.node = w->prog->outputs[fn];

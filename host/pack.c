@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,10 +36,12 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
         if (!S_ISDIR(st.st_mode))
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/", paths[i]);
-        char data[PATH_MAX];
+        char data[PATH_MAX], ln[PATH_MAX];
         snprintf(data, sizeof data, "%s/data", paths[i]);
-        if (stat(data, &st) != 0 || !S_ISDIR(st.st_mode))
-            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: not a data pack (no data/ folder)", paths[i]);
+        snprintf(ln, sizeof ln, "%s/libnoise", paths[i]);
+        struct stat st2;
+        if ((stat(data, &st) != 0 || !S_ISDIR(st.st_mode)) && (stat(ln, &st2) != 0 || !S_ISDIR(st2.st_mode)))
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: not a data pack (no data/ or libnoise/ folder)", paths[i]);
         pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
         if (!pk->roots[i]) goto nomem;
     }
@@ -190,10 +193,59 @@ int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
     char rel[PATH_MAX];
     if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel)
         return 0;
+    return pack_read_rel(pk, rel, text, len, display, err);
+}
+
+int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err)
+{
     for (int i = pk->n - 1; i >= 0; i--) {
         int r = pk->roots[i] ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
                              : read_embedded(pk, rel, text, len, display, err);
         if (r != 0) return r;
     }
     return 0;
+}
+
+/* a name of <dir>/NAME.json, NAME without '/', once */
+static int list_add(cf_pack *pk, const char *name, size_t nlen, const char **names, int n, int max)
+{
+    if (nlen == 0 || memchr(name, '/', nlen)) return n;
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == nlen && memcmp(names[i], name, nlen) == 0) return n;
+    if (n >= max) return n + 1;
+    char *c = arena_alloc(&pk->arena, nlen + 1);
+    if (!c) return n;
+    memcpy(c, name, nlen);
+    names[n] = c;
+    return n + 1;
+}
+
+int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
+{
+    int n = 0;
+    size_t dl = strlen(dir);
+    for (int i = 0; i < pk->n; i++) {
+        if (!pk->roots[i]) {
+            const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
+            size_t nf = pk->mem ? pk->nmem : cf_default_pack_count;
+            for (size_t k = 0; k < nf; k++) {
+                const char *p = files[k].path;
+                if (!p || strncmp(p, dir, dl) != 0 || p[dl] != '/') continue;
+                size_t l = strlen(p + dl + 1);
+                if (l > 5 && strcmp(p + dl + 1 + l - 5, ".json") == 0) n = list_add(pk, p + dl + 1, l - 5, names, n, max);
+            }
+            continue;
+        }
+        char full[PATH_MAX];
+        if ((size_t)snprintf(full, sizeof full, "%s/%s", pk->roots[i], dir) >= sizeof full) continue;
+        DIR *d = opendir(full);
+        if (!d) continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            size_t l = strlen(e->d_name);
+            if (l > 5 && e->d_name[0] != '.' && strcmp(e->d_name + l - 5, ".json") == 0)
+                n = list_add(pk, e->d_name, l - 5, names, n, max);
+        }
+        closedir(d);
+    }
+    return n;
 }

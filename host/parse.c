@@ -198,16 +198,45 @@ static int check_tree(pc *c, const cJSON *v, cf_loc at)
 
 /* Loads (once) data/<ns>/worldgen/<kind>/<path>.json. Returns the file, or NULL:
  * with c->err set on a real error, unset when the file does not exist. */
+static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel);
 static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
 {
-    char id[512];
+    char id[512], rel[1024];
     snprintf(id, sizeof id, "%s:%s", ns, path);
     for (int i = 0; i < c->nfiles; i++)
         if (strcmp(c->files[i].kind, kind) == 0 && strcmp(c->files[i].id, id) == 0) return &c->files[i];
+    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel) return NULL;
+    return load_rel(c, kind, id, rel);
+}
+
+int json_load_rel(cf_program *p, cf_pack *pk, const char *rel, struct cJSON **root, const char **display, cf_error *err)
+{
+    pc c = {0};
+    c.p = p;
+    c.pk = pk;
+    c.err = err;
+    *root = NULL;
+    pfile *f = load_rel(&c, "file", rel, rel);
+    int r = f ? 1 : err_failed(err) ? -1 : 0;
+    if (f) {
+        *root = f->root;
+        *display = f->display;
+        f->root = NULL;
+    }
+    for (int i = 0; i < c.nfiles; i++) {
+        cJSON_Delete(c.files[i].root);
+        free(c.files[i].text);
+    }
+    free(c.files);
+    return r;
+}
+
+static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel)
+{
     char *text = NULL;
     size_t len = 0;
     const char *display = NULL;
-    int r = pack_read(c->pk, kind, ns, path, &text, &len, &display, c->err);
+    int r = pack_read_rel(c->pk, rel, &text, &len, &display, c->err);
     if (r <= 0) return NULL;
     /* the display path lives as long as the program (its nodes' locations name it),
      * not as long as the pack */
@@ -830,7 +859,9 @@ PARSER(BEARDIFIER) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
 typedef int (*parse_fn)(pc *, const cJSON *, cf_loc, cf_node *);
 static const parse_fn parsers[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = parse_##K,
+#define NODE64(K, name, flags, fields, summary) /* libnoise.c parses these */
 #include "nodes.def"
+#undef NODE64
 #undef NODE
 };
 
@@ -854,7 +885,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     if (strncmp(name, "minecraft:", 10) == 0) name += 10;
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
-        if (strcmp(node_name[k], name) == 0) kind = k;
+        if (!(node_flags[k] & NF_F64) && strcmp(node_name[k], name) == 0) kind = k;
     if (kind < 0) return fail(c, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", t->valuestring);
     if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n = {0};

@@ -72,6 +72,8 @@ static uint64_t node_hash(const cf_node *n)
     h = bytes_hash(h, n->i, sizeof n->i);
     h = mix(h, (uint64_t)n->nfa);
     if (n->nfa) h = bytes_hash(h, n->fa, sizeof(float) * (size_t)n->nfa);
+    h = mix(h, (uint64_t)n->nda);
+    if (n->nda) h = bytes_hash(h, n->da, sizeof(double) * (size_t)n->nda);
     h = mix(h, (uint64_t)n->nin);
     for (int k = 0; k < n->nin; k++) h = mix(h, (uint64_t)n->in[k]);
     return h;
@@ -82,6 +84,7 @@ static int node_equal(const cf_node *a, const cf_node *b)
         return 0;
     if (memcmp(a->d, b->d, sizeof a->d) || memcmp(a->f, b->f, sizeof a->f) || memcmp(a->i, b->i, sizeof a->i)) return 0;
     if (a->nfa && memcmp(a->fa, b->fa, sizeof(float) * (size_t)a->nfa)) return 0;
+    if (a->nda != b->nda || (a->nda && memcmp(a->da, b->da, sizeof(double) * (size_t)a->nda))) return 0;
     for (int k = 0; k < a->nin; k++)
         if (a->in[k] != b->in[k]) return 0;
     return 1;
@@ -309,6 +312,18 @@ static cf_status check_surfaces(const cf_program *p, cf_error *err)
 
 cf_status passes_run(cf_program *p, cf_error *err)
 {
+    if (p->prec == PREC_F64) {
+        /* double dialects: hash-consing and compaction; the fold, axis and range
+         * rules are 26.3's float ones */
+        if (merge_equal(p, err) < 0) return err->status;
+        if (compact(p, err) < 0) return err->status;
+        for (int i = 0; i < p->nnodes; i++) {
+            p->nodes[i].axes = AX_X | AX_Y | AX_Z;
+            p->nodes[i].lo = -INFINITY, p->nodes[i].hi = INFINITY;
+        }
+        describe(p);
+        return CF_OK;
+    }
     fold_constants(p);
     if (merge_equal(p, err) < 0) return err->status;
     if (compact(p, err) < 0) return err->status;

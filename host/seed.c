@@ -413,6 +413,16 @@ static int pack_tables(cf_world *w);
 cf_status seed_bind(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
+    if (p->prec == PREC_F64) {
+        /* libnoise hashes positions with the seed: no tables, only the seed's low
+         * 32 bits (added to every module's seed), as the device's table buffer */
+        w->lseed = (int32_t)(uint32_t)(uint64_t)w->seed;
+        w->tab = calloc(1, 16);
+        if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        memcpy(w->tab, &w->lseed, sizeof w->lseed);
+        w->tablen = 16;
+        return CF_OK;
+    }
     bind b = {w, err, 0, 0, 0};
     w->noise_stack = malloc(sizeof(int) * (size_t)(p->nnoises + 1));
     w->node_stack = malloc(sizeof(int) * (size_t)(p->nnodes + 1));

@@ -84,7 +84,7 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
                              const char *const *functions, int nfunctions, cf_error *err);
 void cf_program_free(cf_program *prog);
 
-/* 32 for a float dialect (Minecraft 26.3), 64 for a double one. */
+/* 32 for a float dialect (Minecraft 26.3), 64 for a double one (libnoise). */
 int cf_program_precision(const cf_program *prog);
 /* Number of graph nodes after the passes, and the text of `chunkfill plan`-style
  * statistics (NUL-terminated, owned by the program). */
@@ -107,6 +107,11 @@ void cf_world_free(cf_world *w);
  * the dialect's precision, widened exactly to double. */
 cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out,
                     cf_error *err);
+
+/* Like cf_sample at double positions xyz[3i..3i+2]. A double dialect (libnoise)
+ * samples there exactly; a float dialect (Minecraft 26.3) takes integer
+ * positions only (CF_ERR_ARG otherwise). */
+cf_status cf_sample_f64(const cf_world *w, int fn, size_t n, const double *xyz, double *out, cf_error *err);
 
 /* Chunk coordinates are limited so that every block coordinate a fill reads,
  * interpolation corners beyond the chunk included, fits an int. */

@@ -394,4 +394,161 @@ CF_INLINE double cf_pow(double b, double e)
     return (b < 0.0 && e_odd) ? -r : r;
 }
 
+/* ------------------------------------------------------------------ double-double pow
+ * pow(b, e) for the double dialects (libnoise's Exponent and Power), where the
+ * reference is glibc's pow (correctly rounded in practice): log(|b|) and
+ * e*log(|b|) in double-double (~2^-100 relative), exp of a double-double by a
+ * 24-term series, one rounding at the end. Built from + - * / only (Dekker's
+ * exact products, no fma), so the CPU and every device agree bit for bit.
+ * tests/test_libnoise.c measures it against glibc. */
+typedef struct cf_dd {
+    double hi, lo;
+} cf_dd;
+
+CF_INLINE cf_dd cf_dd_make(double hi, double lo)
+{
+    cf_dd r;
+    r.hi = hi;
+    r.lo = lo;
+    return r;
+}
+CF_INLINE cf_dd cf_two_sum(double a, double b)
+{
+    double s = a + b, bb = s - a;
+    return cf_dd_make(s, (a - (s - bb)) + (b - bb));
+}
+CF_INLINE cf_dd cf_fast_two_sum(double a, double b)
+{
+    double s = a + b;
+    return cf_dd_make(s, b - (s - a));
+}
+/* Dekker: a*b exactly as hi + lo (no overflow for the magnitudes used here) */
+CF_INLINE cf_dd cf_two_prod(double a, double b)
+{
+    double p = a * b;
+    double ca = 134217729.0 * a, ah = ca - (ca - a), al = a - ah;
+    double cb = 134217729.0 * b, bh = cb - (cb - b), bl = b - bh;
+    return cf_dd_make(p, ((ah * bh - p) + ah * bl + al * bh) + al * bl);
+}
+CF_INLINE cf_dd cf_dd_add(cf_dd a, cf_dd b)
+{
+    cf_dd s = cf_two_sum(a.hi, b.hi), t = cf_two_sum(a.lo, b.lo);
+    s.lo += t.hi;
+    s = cf_fast_two_sum(s.hi, s.lo);
+    s.lo += t.lo;
+    return cf_fast_two_sum(s.hi, s.lo);
+}
+CF_INLINE cf_dd cf_dd_mul(cf_dd a, cf_dd b)
+{
+    cf_dd p = cf_two_prod(a.hi, b.hi);
+    p.lo += a.hi * b.lo + a.lo * b.hi;
+    return cf_fast_two_sum(p.hi, p.lo);
+}
+CF_INLINE cf_dd cf_dd_mul_d(cf_dd a, double b)
+{
+    cf_dd p = cf_two_prod(a.hi, b);
+    p.lo += a.lo * b;
+    return cf_fast_two_sum(p.hi, p.lo);
+}
+CF_INLINE cf_dd cf_dd_div_d(cf_dd a, double b)
+{
+    double q1 = a.hi / b;
+    cf_dd p = cf_two_prod(q1, b);
+    double r = ((a.hi - p.hi) - p.lo) + a.lo;
+    return cf_fast_two_sum(q1, r / b);
+}
+
+/* log(x) for finite x > 0, as a double-double */
+CF_INLINE cf_dd cf_log_dd(double x)
+{
+    cf_u64 b = cf_bits(x);
+    int k = 0;
+    if ((b >> 52) == 0) {
+        x *= 18014398509481984.0;
+        b = cf_bits(x);
+        k = -54;
+    }
+    k += (int)(b >> 52) - 1023;
+    cf_u64 m = b & 0x000fffffffffffffUL;
+    cf_u64 i = (m + 0x95f6400000000UL) & 0x10000000000000UL;
+    double f = cf_from_bits(m | (i ^ 0x3ff0000000000000UL)) - 1.0; /* exact, in [sqrt(2)/2 - 1, sqrt(2) - 1) */
+    k += (int)(i >> 52);
+    /* log(1+f) = 2 atanh(s), s = f / (2 + f) */
+    cf_dd d = cf_two_sum(2.0, f);
+    double sh = f / d.hi;
+    cf_dd p = cf_two_prod(sh, d.hi);
+    double r = ((f - p.hi) - p.lo) - sh * d.lo;
+    cf_dd s = cf_fast_two_sum(sh, r / d.hi);
+    cf_dd u = cf_dd_mul(s, s);
+    double uh = u.hi, q = 2.0 / 27.0;
+    q = 2.0 / 25.0 + uh * q;
+    q = 2.0 / 23.0 + uh * q;
+    q = 2.0 / 21.0 + uh * q;
+    q = 2.0 / 19.0 + uh * q;
+    q = 2.0 / 17.0 + uh * q;
+    q = 2.0 / 15.0 + uh * q;
+    q = 2.0 / 13.0 + uh * q;
+    q = 2.0 / 11.0 + uh * q;
+    q = 2.0 / 9.0 + uh * q;
+    q = 2.0 / 7.0 + uh * q;
+    cf_dd t = cf_dd_add(cf_dd_div_d(cf_dd_make(2.0, 0.0), 5.0), cf_two_prod(uh, q));
+    t = cf_dd_add(cf_dd_div_d(cf_dd_make(2.0, 0.0), 3.0), cf_dd_mul(u, t));
+    cf_dd lm = cf_dd_add(cf_dd_make(2.0 * s.hi, 2.0 * s.lo), cf_dd_mul(cf_dd_mul(s, u), t));
+    /* + k ln2 (ln2 = hi + lo to ~2^-106, the products exact) */
+    double dk = (double)k;
+    cf_dd l2 = cf_dd_add(cf_two_prod(dk, 6.93147180559945286227e-01), cf_two_prod(dk, 2.31904681384629955842e-17));
+    return cf_dd_add(l2, lm);
+}
+
+/* exp(t) for a double-double t with |t.hi| < 746, rounded once */
+CF_INLINE double cf_exp_dd(cf_dd t)
+{
+    double kd = cf_floor(t.hi * 1.44269504088896338700e+00 + 0.5);
+    int k = (int)kd;
+    /* r = t - k ln2, |r| < 0.35 */
+    cf_dd r = cf_dd_add(t, cf_dd_add(cf_two_prod(-kd, 6.93147180559945286227e-01), cf_two_prod(-kd, 2.31904681384629955842e-17)));
+    cf_dd a = cf_dd_make(1.0, 0.0);
+    for (int n = 24; n >= 1; n--) a = cf_dd_add(cf_dd_make(1.0, 0.0), cf_dd_div_d(cf_dd_mul(a, r), (double)n));
+    /* scale by 2^k (a subnormal result may round twice: below 2^-1022 only) */
+    double y = a.hi + a.lo;
+    if (k < -1021) {
+        if (k < -1200) return 0.0;
+        return y * cf_from_bits((cf_u64)(k + 200 + 1023) << 52) * cf_from_bits((cf_u64)(1023 - 200) << 52);
+    }
+    if (k > 1023) return y * 2.0 * cf_from_bits((cf_u64)(k - 1 + 1023) << 52);
+    return y * cf_from_bits((cf_u64)(k + 1023) << 52);
+}
+
+/* C's pow(b, e) (C99 Annex F special cases), the finite cases through cf_log_dd
+ * and cf_exp_dd */
+CF_INLINE double cf_pow_c(double b, double e)
+{
+    double inf = cf_from_bits(0x7ff0000000000000UL);
+    if (e == 0.0 || b == 1.0) return 1.0;
+    if (e != e || b != b) return cf_from_bits(0x7ff8000000000000UL);
+    int e_int = cf_floor(e) == e;
+    int e_odd = e_int && cf_fabs(e) < 9007199254740992.0 && cf_floor(e * 0.5) * 2.0 != e;
+    double ab = cf_fabs(b);
+    if (e == inf || e == -inf) {
+        if (ab == 1.0) return 1.0;
+        return ((ab > 1.0) == (e > 0.0)) ? inf : 0.0;
+    }
+    if (b == 0.0) {
+        if (e > 0.0) return (e_odd && cf_signbit(b)) ? -0.0 : 0.0;
+        return (e_odd && cf_signbit(b)) ? -inf : inf;
+    }
+    if (ab == inf) {
+        if (b < 0.0 && e_odd) return e > 0.0 ? -inf : -0.0;
+        return e > 0.0 ? inf : 0.0;
+    }
+    if (b < 0.0 && !e_int) return cf_from_bits(0x7ff8000000000000UL);
+    if (e == 1.0) return b;
+    cf_dd t = cf_dd_mul_d(cf_log_dd(ab), e);
+    double r;
+    if (t.hi > 709.8) r = inf;
+    else if (t.hi < -745.2) r = 0.0;
+    else r = cf_exp_dd(t);
+    return (b < 0.0 && e_odd) ? -r : r;
+}
+
 #endif /* CF_MATH_H */

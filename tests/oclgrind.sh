@@ -20,4 +20,5 @@ one nodes --pack "$src/tests/packs/nodes" --settings test:nodes --seed 1 --chunk
 one nodes_legacy --pack "$src/tests/packs/nodes" --settings test:nodes_legacy --seed -5 --chunks -1,2
 one default --seed 1 --chunks 0,0
 one default_blocks --seed 1 --chunks 0,0 --blocks
+one libnoise --pack "$src/packs/libnoise-obsidian" --seed 3 --chunks 0,0
 echo "oclgrind: no invalid access, no data race, no API error; device equals CPU on every test pack"
