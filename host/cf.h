@@ -202,6 +202,8 @@ int libnoise_wanted(cf_pack *pk, const char *settings_id, const char *const *fun
 /* libnoise.c: builds prog->nodes (NF_F64 kinds) for libnoise:NAME[/ID] functions. */
 cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
                          cf_error *err);
+/* hytale.c: HYTALE.md §1 choice: the int seed of a seed label under a world seed */
+int32_t hytale_seed(const char *label, int64_t world);
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);
 int node_is_literal(const cf_program *p, int id, float *value);
