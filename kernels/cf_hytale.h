@@ -988,4 +988,150 @@ CF_INLINE void cf_hy_fastwarp3(cf_i32 seed, double scale, double factor, int oct
     *z = *z + (double)(wz - fz);
 }
 
+/* ------------------------------------------------------------------ V2 scalar math (double) */
+
+/* Java Math.min / Math.max on doubles: NaN wins, -0 < +0 (HYTALE.md §3.3 choice) */
+CF_INLINE double cf_hy_jmin(double a, double b)
+{
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == 0.0 && b == 0.0) return cf_signbit(a) ? a : b;
+    return a <= b ? a : b;
+}
+CF_INLINE double cf_hy_jmax(double a, double b)
+{
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == 0.0 && b == 0.0) return cf_signbit(a) ? b : a;
+    return a >= b ? a : b;
+}
+/* smooth min / max (HYTALE.md §4.7 choice): h = max(k - |a - b|, 0) / k; min(a, b) - h*h*k/4 */
+CF_INLINE double cf_hy_smin(double a, double b, double k)
+{
+    if (!(k > 0.0)) return cf_hy_jmin(a, b);
+    double h = cf_hy_jmax(k - cf_fabs(a - b), 0.0) / k;
+    return cf_hy_jmin(a, b) - (((h * h) * k) / 4.0);
+}
+CF_INLINE double cf_hy_smax(double a, double b, double k)
+{
+    if (!(k > 0.0)) return cf_hy_jmax(a, b);
+    double h = cf_hy_jmax(k - cf_fabs(a - b), 0.0) / k;
+    return cf_hy_jmax(a, b) + (((h * h) * k) / 4.0);
+}
+/* Sqrt: the odd extension for x < 0 (choice) */
+CF_INLINE double cf_hy_sqrt(double x) { return x >= 0.0 ? cf_sqrt(x) : -cf_sqrt(-x); }
+/* Pow: sign(x) * |x|^e (choice); an integer exponent |e| <= 64 by repeated multiplication, left to right */
+CF_INLINE double cf_hy_pow(double x, double e)
+{
+    double a = cf_fabs(x), r;
+    if (e == cf_floor(e) && cf_fabs(e) <= 64.0) {
+        int m = (int)cf_fabs(e);
+        r = 1.0;
+        for (int i = 0; i < m; i++) r = r * a;
+        if (e < 0.0) r = 1.0 / r;
+    } else {
+        r = cf_pow(a, e);
+    }
+    return x < 0.0 ? -r : r;
+}
+/* Normalizer: no clamp, no guard (HYTALE.md §4.2 op order) */
+CF_INLINE double cf_hy_normalize(double x, double fmin, double fmax, double tmin, double tmax)
+{
+    double t = (x - fmin) / (fmax - fmin);
+    return tmin + (t * (tmax - tmin));
+}
+
+#ifdef __OPENCL_VERSION__
+#define CF_HY_PTS __constant const double *
+#else
+#define CF_HY_PTS const double *
+#endif
+enum { CF_HY_CURVE_MANUAL = 0, CF_HY_CURVE_DISTEXP = 1 };
+/* curves (HYTALE.md §5): c = {CF_HY_CURVE_MANUAL, n, in0, out0, ...} (sorted by in) or
+ * {CF_HY_CURVE_DISTEXP, exponent, range} */
+CF_INLINE double cf_hy_curve(CF_HY_PTS c, double x)
+{
+    if (x != x) return x;
+    if (c[0] == (double)CF_HY_CURVE_DISTEXP) {
+        if (x < 0.0) return 1.0;
+        if (x >= c[2]) return 0.0;
+        return cf_pow(1.0 - (x / c[2]), c[1]);
+    }
+    int n = (int)c[1];
+    if (x <= c[2]) return c[3];
+    if (x >= c[2 + 2 * (n - 1)]) return c[3 + 2 * (n - 1)];
+    int i = 0;
+    while (i + 2 < n && x >= c[2 + 2 * (i + 1)]) i++;
+    double i0 = c[2 + 2 * i], o0 = c[3 + 2 * i], i1 = c[4 + 2 * i], o1 = c[5 + 2 * i];
+    return o0 + (((x - i0) * (o1 - o0)) / (i1 - i0));
+}
+
+/* WhiteNoise (choice): the FNL 3D hash of the block (floor x, floor y, floor z) times 2^-31 */
+CF_INLINE double cf_hy_white(cf_i32 seed, double x, double y, double z)
+{
+    cf_i32 h = cf_hy_hash3(seed, cf_hy_wmul(cf_jfloor(x), CF_HY_PRIME_X), cf_hy_wmul(cf_jfloor(y), CF_HY_PRIME_Y),
+                           cf_hy_wmul(cf_jfloor(z), CF_HY_PRIME_Z));
+    return (double)h * (1.0 / 2147483648.0);
+}
+
+/* FNL's OpenSimplex2 2D noise with FNLfloat = double (HYTALE.md §4.4 choice): the skew
+ * and the lattice floor in double, the rest in float as FNL; frequency 1 */
+#define CF_HY_F2D 0x1.76cf5d0b09954p-2 /* 0.5 * (sqrt3 - 1) in double */
+/* Java (int) of a double (NaN -> 0, saturating); FNL's FastFloor: (int)f, minus 1 when f < 0 */
+CF_INLINE cf_i32 cf_hy_d2i(double f)
+{
+    if (f != f) return 0;
+    if (f >= 2147483647.0) return 2147483647;
+    if (f <= -2147483648.0) return (cf_i32)(-2147483647 - 1);
+    return (cf_i32)f;
+}
+CF_INLINE cf_i32 cf_hy_floord(double f) { return f >= 0.0 ? cf_hy_d2i(f) : cf_hy_wadd(cf_hy_d2i(f), -1); }
+CF_INLINE float cf_hy_grad2c(cf_i32 seed, cf_i32 xp, cf_i32 yp, float xd, float yd)
+{
+    cf_i32 h = cf_hy_hash2(seed, xp, yp);
+    h ^= cf_hy_asr(h, 15);
+    h &= 0xFE;
+    return (xd * cf_hy_grad2[h]) + (yd * cf_hy_grad2[h | 1]);
+}
+CF_INLINE float cf_hy_os2_2d(cf_i32 seed, double x, double y)
+{
+    double t0 = (x + y) * CF_HY_F2D;
+    x += t0;
+    y += t0;
+    int i = cf_hy_floord(x), j = cf_hy_floord(y);
+    float xi = (float)(x - (double)i), yi = (float)(y - (double)j);
+    float t = (xi + yi) * CF_HY_G2;
+    float x0 = xi - t, y0 = yi - t;
+    cf_i32 ip = cf_hy_wmul(i, CF_HY_PRIME_X), jp = cf_hy_wmul(j, CF_HY_PRIME_Y);
+    float n0 = 0.0f, n1 = 0.0f, n2 = 0.0f;
+    float a = (0.5f - (x0 * x0)) - (y0 * y0);
+    if (a > 0.0f) n0 = ((a * a) * (a * a)) * cf_hy_grad2c(seed, ip, jp, x0, y0);
+    float c = (CF_HY_C_SLOPE * t) + (CF_HY_C_OFFSET + a);
+    if (c > 0.0f)
+        n2 = ((c * c) * (c * c)) * cf_hy_grad2c(seed, cf_hy_wadd(ip, CF_HY_PRIME_X), cf_hy_wadd(jp, CF_HY_PRIME_Y), x0 + CF_HY_2G2_M1,
+                                                y0 + CF_HY_2G2_M1);
+    if (y0 > x0) {
+        float x1 = x0 + CF_HY_G2, y1 = y0 + CF_HY_G2_M1;
+        float b = (0.5f - (x1 * x1)) - (y1 * y1);
+        if (b > 0.0f) n1 = ((b * b) * (b * b)) * cf_hy_grad2c(seed, ip, cf_hy_wadd(jp, CF_HY_PRIME_Y), x1, y1);
+    } else {
+        float x1 = x0 + CF_HY_G2_M1, y1 = y0 + CF_HY_G2;
+        float b = (0.5f - (x1 * x1)) - (y1 * y1);
+        if (b > 0.0f) n1 = ((b * b) * (b * b)) * cf_hy_grad2c(seed, cf_hy_wadd(ip, CF_HY_PRIME_X), jp, x1, y1);
+    }
+    return ((n0 + n1) + n2) * 0x1.8f58f0p+6f; /* (float)99.83685446303647 */
+}
+/* SimplexNoise2D (choice): sum_i P^i * n_i(x * f_i, z * f_i) / sum_i P^i, f_0 = 1/Scale, f_i+1 = f_i * L, seed + i */
+CF_INLINE double cf_hy_simplex2d(cf_i32 seed, double x, double z, double scale, double lac, double pers, int octaves)
+{
+    double f = 1.0 / scale, amp = 1.0, sum = 0.0, norm = 0.0;
+    for (int i = 0; i < octaves; i++) {
+        sum += amp * (double)cf_hy_os2_2d(cf_hy_wadd(seed, i), x * f, z * f);
+        norm += amp;
+        amp *= pers;
+        f *= lac;
+    }
+    return sum / norm;
+}
+
 #endif /* CF_HYTALE_H */
