@@ -644,20 +644,29 @@ static int hy_body(sb *b, const cf_node *n)
         sbf(b, "    return s;\n}\n");
         return 1;
     case NK_HY_MIX:
-        sbf(b, "    double g = "), SRC(2), sbf(b, ";\n    if (g <= 0.0) return "), SRC(0), sbf(b, ";\n    if (g >= 1.0) return ");
-        SRC(1), sbf(b, ";\n    double a = "), SRC(0), sbf(b, ";\n    return (a * (1.0 - g)) + ("), SRC(1), sbf(b, " * g);\n}\n");
+        /* each input called at one place (a call written twice is inlined twice: a chain of Mix
+         * nodes would grow exponentially); the same inputs are evaluated as on the CPU */
+        sbf(b, "    double g = "), SRC(2), sbf(b, ", a = 0.0, c = 0.0;\n");
+        sbf(b, "    if (!(g >= 1.0)) a = "), SRC(0), sbf(b, ";\n    if (!(g <= 0.0)) c = "), SRC(1), sbf(b, ";\n");
+        sbf(b, "    if (g <= 0.0) return a;\n    if (g >= 1.0) return c;\n    return (a * (1.0 - g)) + (c * g);\n}\n");
         return 1;
     case NK_HY_MULTIMIX: {
         int m = n->nin - 1;
-        sbf(b, "    double g = "), SRC(m), sbf(b, ";\n    if (g <= "), dlit(b, n->da[0]), sbf(b, ") return "), SRC(0);
-        sbf(b, ";\n    if (g >= "), dlit(b, n->da[m - 1]), sbf(b, ") return "), SRC(m - 1), sbf(b, ";\n    if (g != g) return g;\n");
+        sbf(b, "    double g = "), SRC(m), sbf(b, ", t = 0.0, lo = 0.0, hi = 0.0;\n    int i = 0, j = -1;\n");
+        sbf(b, "    if (g <= "), dlit(b, n->da[0]), sbf(b, ") i = 0;\n    else if (g >= "), dlit(b, n->da[m - 1]);
+        sbf(b, ") i = %d;\n    else if (g != g) return g;\n    else {\n", m - 1);
+        for (int i = 1; i + 1 < m; i++) sbf(b, "        if (g >= "), dlit(b, n->da[i]), sbf(b, ") i = %d;\n", i);
+        sbf(b, "        j = i + 1;\n");
         for (int i = 0; i + 1 < m; i++) {
-            if (i + 2 < m) sbf(b, "    if (g < "), dlit(b, n->da[i + 1]), sbf(b, ") ");
-            else sbf(b, "    ");
-            sbf(b, "{ double t = (g - "), dlit(b, n->da[i]), sbf(b, ") / ("), dlit(b, n->da[i + 1]), sbf(b, " - "), dlit(b, n->da[i]);
-            sbf(b, "); double a = "), SRC(i), sbf(b, "; return (a * (1.0 - t)) + ("), SRC(i + 1), sbf(b, " * t); }\n");
+            sbf(b, "        if (i == %d) t = (g - ", i), dlit(b, n->da[i]), sbf(b, ") / ("), dlit(b, n->da[i + 1]), sbf(b, " - ");
+            dlit(b, n->da[i]), sbf(b, ");\n");
         }
-        sbf(b, "}\n");
+        sbf(b, "    }\n");
+        for (int k = 0; k < m; k++) {
+            sbf(b, "    if (i == %d || j == %d) { double v = ", k, k), SRC(k);
+            sbf(b, "; if (i == %d) lo = v; else hi = v; }\n", k);
+        }
+        sbf(b, "    if (j < 0) return lo;\n    return (lo * (1.0 - t)) + (hi * t);\n}\n");
         return 1;
     }
     case NK_HY_FASTWARP:

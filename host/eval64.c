@@ -210,7 +210,8 @@ EVAL64(HY_MULTIMIX)
     if (g >= k[m - 1]) return IN(m - 1);
     if (g != g) return g;
     int i = 0;
-    while (i + 2 < m && g >= k[i + 1]) i++;
+    for (int q = 1; q + 1 < m; q++)
+        if (g >= k[q]) i = q;
     double t = (g - k[i]) / (k[i + 1] - k[i]);
     double a = IN(i);
     return (a * (1.0 - t)) + (IN(i + 1) * t);

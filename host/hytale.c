@@ -344,7 +344,7 @@ static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, 
 #define U __attribute__((unused))
 #define HYPARSE(K) static int hyparse_##K(U hc *c, U keyset *ks, U const cJSON *o, U cf_loc at, U cf_node *n, U const char *type)
 
-HYPARSE(HY_CONSTANT) { return num(c, ks, o, at, "Value", NAN, &n->d[0]); }
+HYPARSE(HY_CONSTANT) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : num(c, ks, o, at, "Value", NAN, &n->d[0]); }
 HYPARSE(HY_XVALUE) { return inputs(c, ks, o, at, n, 0, type); }
 HYPARSE(HY_YVALUE) { return inputs(c, ks, o, at, n, 0, type); }
 HYPARSE(HY_ZVALUE) { return inputs(c, ks, o, at, n, 0, type); }

@@ -1030,7 +1030,7 @@ CF_INLINE double cf_hy_pow(double x, double e)
         for (int i = 0; i < m; i++) r = r * a;
         if (e < 0.0) r = 1.0 / r;
     } else {
-        r = cf_pow(a, e);
+        r = cf_pow_c(a, e); /* the project's pow through double-double log/exp (within an ulp of C's) */
     }
     return x < 0.0 ? -r : r;
 }
@@ -1055,7 +1055,7 @@ CF_INLINE double cf_hy_curve(CF_HY_PTS c, double x)
     if (c[0] == (double)CF_HY_CURVE_DISTEXP) {
         if (x < 0.0) return 1.0;
         if (x >= c[2]) return 0.0;
-        return cf_pow(1.0 - (x / c[2]), c[1]);
+        return cf_pow_c(1.0 - (x / c[2]), c[1]);
     }
     int n = (int)c[1];
     if (x <= c[2]) return c[3];
