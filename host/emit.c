@@ -629,6 +629,10 @@ EMIT64(HY_SIMPLEX2D)
     sbf(b, "cf_hy_simplex2d("), HS(n), sbf(b, ", x, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d)", n->i[1]);
 }
 EMIT64(HY_CACHE) { SRC(0); }
+EMIT64(HY_LSCALE)
+{
+    sbf(b, "n%d(ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
+}
 EMIT64(HY_EXTERNAL) { D(0); }
 
 /* the bodies that need statements (laziness, position updates); 1 when written */

@@ -233,6 +233,7 @@ EVAL64(HY_FASTWARP)
 EVAL64(HY_WHITENOISE) { return cf_hy_white(HSEED(n), x, y, z); }
 EVAL64(HY_SIMPLEX2D) { return cf_hy_simplex2d(HSEED(n), x, z, n->d[0], n->d[1], n->d[2], n->i[1]); }
 EVAL64(HY_CACHE) { return IN(0); }
+EVAL64(HY_LSCALE) { return AT(0, x * n->d[0], y * n->d[0], z * n->d[0]); }
 EVAL64(HY_EXTERNAL) { return n->d[0]; }
 
 typedef double (*eval64_fn)(ev64_ctx *, const cf_node *, double, double, double);

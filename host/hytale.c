@@ -500,6 +500,7 @@ HYPARSE(HY_CACHE)
     int cap;
     return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : integer(c, ks, o, at, "Capacity", 3, 0, 1 << 20, &cap);
 }
+HYPARSE(HY_LSCALE) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
 HYPARSE(HY_EXTERNAL) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
 typedef int (*hyparse_fn)(hc *, keyset *, const cJSON *, cf_loc, cf_node *, const char *);
@@ -628,7 +629,7 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
     }
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
-        if (hyparsers[k] && k != NK_HY_EXTERNAL && strcmp(node_name[k] + 7, type) == 0) kind = k;
+        if (hyparsers[k] && k != NK_HY_EXTERNAL && k != NK_HY_LSCALE && strcmp(node_name[k] + 7, type) == 0) kind = k;
     if (kind < 0) {
         for (size_t i = 0; i < sizeof undocumented / sizeof *undocumented; i++)
             if (strcmp(type, undocumented[i]) == 0)
@@ -712,6 +713,358 @@ static int import(hc *c, const char *name, cf_loc at)
     return n;
 }
 
+/* ------------------------------------------------------------------ Part A: legacy noise assets
+ * hytale/Noise/<ID>.json, function hytale:noise/ID. `Parent` inheritance is resolved
+ * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
+ * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
+ * and a cycle are errors), then the asset is lowered to V2 kinds. Supported (tier 1/2
+ * subset): leaves CONSTANT and SIMPLEX (FBM octaves), composites SUM (Factors), MULTIPLY,
+ * MAX, MIN, INVERT, NORMALIZE, SCALE, and the Scale and Offset wrappers; every other type,
+ * leaf or wrapper field is a located "not implemented yet" error. */
+static int valid_name(const char *s);
+#define HY_LEGACY_MAX_CHAIN 64
+
+typedef struct lchain {
+    const char *ids[HY_LEGACY_MAX_CHAIN];
+    int n;
+} lchain;
+
+static int legacy_load(hc *c, const char *id, cf_loc at, cJSON **root, const char **display)
+{
+    if (!valid_name(id)) return fail(c, at, CF_ERR_REF, "bad noise asset id \"%s\"", id);
+    char rel[600];
+    snprintf(rel, sizeof rel, "hytale/Noise/%s.json", id);
+    int r = json_load_rel(c->p, c->pk, rel, root, display, c->err);
+    if (r < 0) return -1;
+    if (r == 0) return fail(c, at, CF_ERR_REF, "no noise asset \"%s\" (no %s in any pack)", id, rel);
+    if (!cJSON_IsObject(*root)) {
+        fail(c, (cf_loc){*display, NULL}, CF_ERR_SCHEMA, "expected a noise asset (an object), found %s", jtype(*root));
+        cJSON_Delete(*root);
+        return -1;
+    }
+    return 0;
+}
+
+/* the child's fields over a copy of the parent's: objects field by field, the rest replaced */
+static int merge_into(cJSON *dst, const cJSON *src)
+{
+    for (const cJSON *k = src->child; k; k = k->next) {
+        if (strcmp(k->string, "Parent") == 0) continue;
+        cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, k->string);
+        if (d && cJSON_IsObject(d) && cJSON_IsObject(k)) {
+            if (merge_into(d, k) < 0) return -1;
+            continue;
+        }
+        cJSON *copy = cJSON_Duplicate(k, 1);
+        if (!copy) return -1;
+        if (d) cJSON_ReplaceItemInObjectCaseSensitive(dst, k->string, copy);
+        else cJSON_AddItemToObject(dst, k->string, copy);
+    }
+    return 0;
+}
+
+static const char *str_field(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* an asset with its Parent chain applied (a new tree the caller deletes), or NULL */
+static cJSON *legacy_resolve(hc *c, const cJSON *a, cf_loc at, lchain *ch)
+{
+    const cJSON *par = cJSON_GetObjectItemCaseSensitive(a, "Parent");
+    if (!par) return cJSON_Duplicate(a, 1);
+    cf_loc pa = at_key(c, at, "Parent");
+    if (!cJSON_IsString(par)) return fail(c, pa, CF_ERR_SCHEMA, "expected a noise asset id (a string), found %s", jtype(par)), NULL;
+    for (int i = 0; i < ch->n; i++)
+        if (strcmp(ch->ids[i], par->valuestring) == 0) {
+            char path[600] = "";
+            for (int k = i; k < ch->n; k++) {
+                strncat(path, ch->ids[k], sizeof path - strlen(path) - 1);
+                strncat(path, " -> ", sizeof path - strlen(path) - 1);
+            }
+            strncat(path, par->valuestring, sizeof path - strlen(path) - 1);
+            return fail(c, pa, CF_ERR_CYCLE, "Parent cycle: %s", path), NULL;
+        }
+    if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, pa, CF_ERR_LIMIT, "Parent chain longer than %d", HY_LEGACY_MAX_CHAIN), NULL;
+    cJSON *proot;
+    const char *pdisp;
+    if (legacy_load(c, par->valuestring, pa, &proot, &pdisp) < 0) return NULL;
+    ch->ids[ch->n++] = arena_strdup(&c->p->arena, par->valuestring);
+    cJSON *base = legacy_resolve(c, proot, (cf_loc){pdisp, NULL}, ch);
+    ch->n--;
+    cJSON_Delete(proot);
+    if (!base) return NULL;
+    /* UNK choice (§2.2 rule 5): a parent of another Type / NoiseType is an error */
+    const char *kt = str_field(a, "Type"), *kn = str_field(a, "NoiseType"), *bt = str_field(base, "Type"), *bn = str_field(base, "NoiseType");
+    if ((kt && (!bt || strcmp(kt, bt))) || (kn && (!bn || strcmp(kn, bn))) || (kt && bn) || (kn && bt)) {
+        fail(c, pa, CF_ERR_SCHEMA, "parent \"%s\" is a %s %s, this asset a %s %s", par->valuestring, bt ? "Type" : "NoiseType",
+             bt ? bt : bn ? bn : "?", kt ? "Type" : "NoiseType", kt ? kt : kn ? kn : "?");
+        cJSON_Delete(base);
+        return NULL;
+    }
+    if (merge_into(base, a) < 0) {
+        cJSON_Delete(base);
+        return nomem(c), NULL;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(base, "Parent");
+    return base;
+}
+
+static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch);
+
+static int add_node(hc *c, int kind, cf_loc at, const int *in, int nin, double d0)
+{
+    cf_node n;
+    new_node(c, kind, at, &n);
+    n.nin = nin;
+    n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nin ? nin : 1));
+    if (!n.in) return nomem(c);
+    for (int k = 0; k < nin; k++) n.in[k] = in[k];
+    n.d[0] = d0;
+    return node_add(c, &n);
+}
+
+/* a noise slot: an asset id, {"File": id}, or an inline asset */
+static int legacy_slot(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
+{
+    const cJSON *file = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "File") : NULL;
+    if (file && cJSON_GetArraySize(v) == 1) v = file, at = at_key(c, at, "File");
+    if (cJSON_IsString(v)) {
+        for (int i = 0; i < ch->n; i++)
+            if (strcmp(ch->ids[i], v->valuestring) == 0) return fail(c, at, CF_ERR_CYCLE, "noise reference cycle through \"%s\"", v->valuestring);
+        if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, at, CF_ERR_LIMIT, "noise references nested deeper than %d", HY_LEGACY_MAX_CHAIN);
+        cJSON *root;
+        const char *disp;
+        if (legacy_load(c, v->valuestring, at, &root, &disp) < 0) return -1;
+        ch->ids[ch->n++] = arena_strdup(&c->p->arena, v->valuestring);
+        int r = legacy_asset(c, root, (cf_loc){disp, NULL}, label, ch);
+        ch->n--;
+        cJSON_Delete(root);
+        return r;
+    }
+    if (cJSON_IsObject(v)) return legacy_asset(c, v, at, label, ch);
+    return fail(c, at, CF_ERR_SCHEMA, "expected a noise asset (an id or an object), found %s", jtype(v));
+}
+
+/* [min, max] of a range field: array, {"Min","Max"} map, or a number n = [0, n] (UNK choices) */
+static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi)
+{
+    if (cJSON_IsNumber(v)) return *lo = 0, *hi = v->valuedouble, 0;
+    if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 && cJSON_IsNumber(v->child) && cJSON_IsNumber(v->child->next))
+        return *lo = v->child->valuedouble, *hi = v->child->next->valuedouble, 0;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "Min"), *b = cJSON_GetObjectItemCaseSensitive(v, "Max");
+    if (cJSON_IsObject(v) && cJSON_IsNumber(a) && cJSON_IsNumber(b) && cJSON_GetArraySize(v) == 2)
+        return *lo = a->valuedouble, *hi = b->valuedouble, 0;
+    return fail(c, at, CF_ERR_SCHEMA, "expected a range: [min, max], {\"Min\": a, \"Max\": b} or a number");
+}
+
+static const char *const legacy_known[] = {"Type", "NoiseType", "Parent", "Seed", "Noise", "Factors", "Value", "Scale", "Offset", "OffsetX",
+                                           "OffsetY", "OffsetZ", "Octaves", "FractalMode", "Lacunarity", "Persistence", "Range", "Tags"};
+static const char *const legacy_later[] = {"Alpha", "NoiseLookup", "Thresholds", "Formula", "Curve", "Normalize", "Pitch", "Yaw", "OriginX",
+                                           "OriginY", "OriginZ", "Rotate", "Gradient", "Randomizer", "CellMode", "CellType", "DistanceMode",
+                                           "Distance2Mode", "Measurement", "Jitter", "JitterX", "JitterY", "JitterZ", "Density",
+                                           "DistanceRange", "Skip", "SkipMode", "Thickness", "X", "Y", "Z", "InnerRadius", "OuterRadius",
+                                           "A", "B", "Mode", "Distance", "InterpolationMode"};
+
+static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
+{
+    if (err_failed(c->err)) return -1;
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    cJSON *a = legacy_resolve(c, v, at, ch);
+    if (!a) return -1;
+    int r = -1;
+    const char *type = str_field(a, "Type"), *leaf = str_field(a, "NoiseType");
+    for (const cJSON *k = a->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (size_t i = 0; i < sizeof legacy_known / sizeof *legacy_known; i++) ok |= strcmp(k->string, legacy_known[i]) == 0;
+        if (ok) continue;
+        for (size_t i = 0; i < sizeof legacy_later / sizeof *legacy_later; i++)
+            if (strcmp(k->string, legacy_later[i]) == 0) {
+                fail(c, at_key(c, at, k->string), HY_ERR_UNSUPPORTED, "legacy field \"%s\" is not implemented yet", k->string);
+                goto done;
+            }
+        fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for a legacy noise asset", k->string);
+        goto done;
+    }
+    if ((type != NULL) == (leaf != NULL)) {
+        fail(c, at, CF_ERR_SCHEMA, type ? "both \"Type\" and \"NoiseType\"" : "missing \"Type\" (a composite) or \"NoiseType\" (a leaf)");
+        goto done;
+    }
+    {
+        const cJSON *sd = cJSON_GetObjectItemCaseSensitive(a, "Seed");
+        if (sd && !cJSON_IsString(sd)) {
+            fail(c, at_key(c, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(sd));
+            goto done;
+        }
+        if (sd) label = arena_strdup(&c->p->arena, sd->valuestring); /* §2.3 choice: own label, else the enclosing asset's */
+    }
+    keyset ks = {{0}, 0};
+    int base = -1;
+    if (leaf && strcmp(leaf, "CONSTANT") == 0) {
+        double val;
+        if (num(c, &ks, a, at, "Value", 0.5, &val) < 0) goto done;
+        base = constant(c, val, at);
+    } else if (leaf && strcmp(leaf, "SIMPLEX") == 0) {
+        /* choice: FNL OpenSimplex2 2D on (x, z), FBM = sum P^i n_i(L^i p) / sum P^i, seed + i, mapped v*0.5 + 0.5 */
+        int oct;
+        cf_node n;
+        new_node(c, NK_HY_SIMPLEX2D, at, &n);
+        const char *fm = str_field(a, "FractalMode");
+        if (fm && strcmp(fm, "FBM") != 0) {
+            fail(c, at_key(c, at, "FractalMode"), HY_ERR_UNSUPPORTED, "FractalMode \"%s\" is not implemented yet (FBM)", fm);
+            goto done;
+        }
+        if (integer(c, &ks, a, at, "Octaves", 1, 1, 32, &oct) < 0 || num(c, &ks, a, at, "Lacunarity", 2.0, &n.d[1]) < 0
+            || num(c, &ks, a, at, "Persistence", 0.5, &n.d[2]) < 0)
+            goto done;
+        n.d[0] = 1.0, n.i[1] = oct, n.i[0] = java_string_hash(label);
+        int s = node_add(c, &n);
+        int am = s < 0 ? -1 : add_node(c, NK_HY_AMPC, at, &s, 1, 0.5);
+        int in[2] = {am, constant(c, 0.5, at)};
+        base = am < 0 || in[1] < 0 ? -1 : add_node(c, NK_HY_SUM, at, in, 2, 0);
+    } else if (leaf) {
+        static const char *const later[] = {"OLD_SIMPLEX", "PERLIN", "VALUE", "CELL", "DISTANCE", "MESH", "GRID", "POINT", "BRANCH"};
+        for (size_t i = 0; i < sizeof later / sizeof *later; i++)
+            if (strcmp(leaf, later[i]) == 0) {
+                fail(c, at_key(c, at, "NoiseType"), HY_ERR_UNSUPPORTED, "NoiseType %s is not implemented yet", leaf);
+                goto done;
+            }
+        fail(c, at_key(c, at, "NoiseType"), CF_ERR_SCHEMA, "unknown NoiseType \"%s\"", leaf);
+        goto done;
+    } else {
+        static const char *const later[] = {"FORMULA", "DISTORTED", "OFFSET", "ROTATE", "GRADIENT", "CURVE", "BLEND"};
+        int op = strcmp(type, "SUM") == 0 ? 1 : strcmp(type, "MULTIPLY") == 0 ? 2 : strcmp(type, "MAX") == 0 ? 3 : strcmp(type, "MIN") == 0 ? 4
+                 : strcmp(type, "INVERT") == 0 ? 5 : strcmp(type, "NORMALIZE") == 0 ? 6 : strcmp(type, "SCALE") == 0 ? 7 : 0;
+        if (!op) {
+            for (size_t i = 0; i < sizeof later / sizeof *later; i++)
+                if (strcmp(type, later[i]) == 0) {
+                    fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED, "Type %s is not implemented yet", type);
+                    goto done;
+                }
+            fail(c, at_key(c, at, "Type"), CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
+            goto done;
+        }
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(a, "Noise");
+        cf_loc na = at_key(c, at, "Noise");
+        if (!ns) {
+            fail(c, at, CF_ERR_SCHEMA, "missing \"Noise\" (%s needs it)", type);
+            goto done;
+        }
+        int m = cJSON_IsArray(ns) ? cJSON_GetArraySize(ns) : 1;
+        int single = op >= 5;
+        if (single && m != 1) {
+            fail(c, na, CF_ERR_SCHEMA, "%s takes one noise, found %d", type, m);
+            goto done;
+        }
+        if (m == 0 || m > 4096) {
+            fail(c, na, CF_ERR_SCHEMA, "%s takes 1 to 4096 noises, found %d", type, m);
+            goto done;
+        }
+        int *in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)m);
+        if (!in) {
+            nomem(c);
+            goto done;
+        }
+        if (cJSON_IsArray(ns)) {
+            int i = 0;
+            for (const cJSON *e = ns->child; e; e = e->next, i++)
+                if ((in[i] = legacy_slot(c, e, at_index(c, na, i), label, ch)) < 0) goto done;
+        } else if ((in[0] = legacy_slot(c, ns, na, label, ch)) < 0) {
+            goto done;
+        }
+        if (op == 1) {
+            const cJSON *f = cJSON_GetObjectItemCaseSensitive(a, "Factors");
+            cf_loc fa = at_key(c, at, "Factors");
+            if (f && (!cJSON_IsArray(f) || cJSON_GetArraySize(f) > m)) {
+                fail(c, fa, CF_ERR_SCHEMA, "expected at most %d factors (one per noise), found %s", m, jtype(f));
+                goto done;
+            }
+            int i = 0;
+            for (const cJSON *e = f ? f->child : NULL; e; e = e->next, i++) {
+                if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
+                    fail(c, at_index(c, fa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                    goto done;
+                }
+                if ((in[i] = add_node(c, NK_HY_AMPC, at, &in[i], 1, e->valuedouble)) < 0) goto done; /* missing factors are 1 (choice) */
+            }
+            base = add_node(c, NK_HY_SUM, at, in, m, 0);
+        } else if (op == 2) {
+            base = in[0];
+            for (int i = 1; i < m && base >= 0; i++) {
+                int two[2] = {base, in[i]};
+                base = add_node(c, NK_HY_AMPLITUDE, at, two, 2, 0);
+            }
+        } else if (op == 3 || op == 4) {
+            base = add_node(c, op == 3 ? NK_HY_MAX : NK_HY_MIN, at, in, m, 0);
+        } else if (op == 5) {
+            int neg = add_node(c, NK_HY_INVERTER, at, in, 1, 0), two[2] = {constant(c, 1.0, at), neg};
+            base = neg < 0 || two[0] < 0 ? -1 : add_node(c, NK_HY_SUM, at, two, 2, 0); /* 1 - child */
+        } else if (op == 6) {
+            const cJSON *rg = cJSON_GetObjectItemCaseSensitive(a, "Range");
+            double lo = 0, hi = 0;
+            if (!rg) {
+                fail(c, at, CF_ERR_SCHEMA, "missing \"Range\" (NORMALIZE needs it)");
+                goto done;
+            }
+            if (legacy_range(c, rg, at_key(c, at, "Range"), &lo, &hi) < 0) goto done;
+            cf_node n;
+            new_node(c, NK_HY_NORMALIZER, at, &n);
+            n.nin = 1, n.in = in, n.d[0] = lo, n.d[1] = hi, n.d[2] = 0, n.d[3] = 1;
+            base = node_add(c, &n);
+        } else {
+            base = in[0]; /* SCALE: the Scale wrapper below */
+        }
+    }
+    if (base < 0) goto done;
+    /* wrappers (§2.9 order): Scale closest to the base (coordinates times Scale), then Offset */
+    {
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(a, "Scale");
+        if (sc) {
+            double sv;
+            if (num(c, &ks, a, at, "Scale", NAN, &sv) < 0) goto done;
+            base = add_node(c, NK_HY_LSCALE, at, &base, 1, sv);
+            if (base < 0) goto done;
+        } else if (strcmp(type ? type : "", "SCALE") == 0) {
+            fail(c, at, CF_ERR_SCHEMA, "missing \"Scale\" (SCALE needs it)");
+            goto done;
+        }
+        double o, ox, oy, oz;
+        if (num(c, &ks, a, at, "Offset", 0, &o) < 0 || num(c, &ks, a, at, "OffsetX", o, &ox) < 0 || num(c, &ks, a, at, "OffsetY", o, &oy) < 0
+            || num(c, &ks, a, at, "OffsetZ", o, &oz) < 0)
+            goto done;
+        if (ox != 0 || oy != 0 || oz != 0) {
+            /* child(p + o) as a Slider by -o (p - (-o) == p + o exactly) */
+            cf_node n;
+            new_node(c, NK_HY_SLIDER, at, &n);
+            n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+            if (!n.in) {
+                nomem(c);
+                goto done;
+            }
+            n.in[0] = base, n.d[0] = -ox, n.d[1] = -oy, n.d[2] = -oz;
+            base = node_add(c, &n);
+        }
+    }
+    r = base;
+done:
+    cJSON_Delete(a);
+    c->depth--;
+    return r;
+}
+
+static int legacy_function(hc *c, const char *id, cf_loc cli)
+{
+    cJSON *root;
+    const char *disp;
+    if (legacy_load(c, id, cli, &root, &disp) < 0) return -1;
+    lchain ch = {{0}, 0};
+    ch.ids[ch.n++] = arena_strdup(&c->p->arena, id);
+    int r = legacy_asset(c, root, (cf_loc){disp, NULL}, "", &ch);
+    cJSON_Delete(root);
+    return r;
+}
+
 /* ------------------------------------------------------------------ files */
 
 int hytale_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n)
@@ -788,6 +1141,13 @@ cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, cons
     }
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i], *file = NULL;
+        if (strncmp(f, "hytale:noise/", 13) == 0) {
+            p->output_names[i] = arena_strdup(&p->arena, f);
+            int nd = legacy_function(&c, f + 13, cli);
+            if (nd < 0) goto done;
+            p->outputs[i] = nd;
+            continue;
+        }
         if (strcmp(f, "router:final_density") == 0) file = "Terrain";
         else if (strncmp(f, "hytale:", 7) == 0 && valid_name(f + 7)) file = f + 7;
         else {

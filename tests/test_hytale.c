@@ -698,16 +698,24 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
     }
     cr_assert(4 * k <= 320, "%d cases do not fit the height", k);
     char *json = cJSON_PrintUnformatted(chain);
-    cf_memfile f = {"hytale/Density/t.json", json, strlen(json)};
+    /* and a legacy asset (its wrappers lower to their own kinds) */
+    static const char legacy_json[] = "{\"Type\":\"SUM\",\"Factors\":[0.5],\"Offset\":3.25,\"Scale\":0.03,\"Noise\":["
+                                      "{\"NoiseType\":\"SIMPLEX\",\"Seed\":\"l\",\"Octaves\":2},{\"Type\":\"INVERT\",\"Noise\":"
+                                      "{\"NoiseType\":\"SIMPLEX\",\"Scale\":3}}]}";
+    cf_memfile f[2] = {{"hytale/Density/t.json", json, strlen(json)}, {"hytale/Noise/l.json", legacy_json, sizeof legacy_json - 1}};
     cf_error err = {0};
     cf_pack *pk;
-    cr_assert_eq(cf_pack_open_memory(&pk, &f, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_open_memory(&pk, f, 2, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_pack_set_external(pk, "hytale.base_height.Base", 100.5, &err), CF_OK);
     cf_program *pg;
     size_t d = device_vs_cpu(pk, "hytale:t", seeds2, 2, chunks3, 3, &pg);
     cr_assert_eq(d, 0u, "%zu values differ between OpenCL and the CPU", d);
-    /* every Hytale node kind is in the program */
+    /* every Hytale node kind is in the programs */
     int seen[NK_COUNT] = {0};
+    for (int i = 0; i < pg->nnodes; i++) seen[pg->nodes[i].kind] = 1;
+    cf_program_free(pg);
+    d = device_vs_cpu(pk, "hytale:noise/l", seeds2, 2, chunks3, 3, &pg);
+    cr_assert_eq(d, 0u, "legacy: %zu values differ between OpenCL and the CPU", d);
     for (int i = 0; i < pg->nnodes; i++) seen[pg->nodes[i].kind] = 1;
 #define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary) cr_expect(strncmp(name, "hytale:", 7) != 0 || seen[NK_##K], "no case uses %s", name);
@@ -814,4 +822,118 @@ Test(v2_cli, the_example_pack_fills_and_renders_on_cpu_and_opencl)
     cr_assert(stat(a, &st) == 0 && st.st_size > 1000);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
+}
+
+/* ================================================================== legacy noise assets (Part A) */
+static cf_status legacy(const mpack *m, const char *id, cf_program **pg, cf_error *err)
+{
+    char fn[200];
+    snprintf(fn, sizeof fn, "hytale:noise/%s", id);
+    return compile_files(m, fn, NULL, 0, pg, err);
+}
+#define F(name, json) {"hytale/Noise/" name ".json", json, sizeof json - 1}
+
+Test(legacy, parent_inheritance_overrides_exactly_the_fields_the_child_sets)
+{
+    mpack m = {{F("P", "{\"Type\":\"SUM\",\"Noise\":[{\"NoiseType\":\"CONSTANT\",\"Value\":0.25},\"Half\"],\"Factors\":[2,3],\"Offset\":1}"),
+                F("Half", "{\"NoiseType\":\"CONSTANT\"}"),
+                F("Child", "{\"Parent\":\"P\",\"Factors\":[10]}"),
+                F("N", "{\"Type\":\"NORMALIZE\",\"Noise\":{\"NoiseType\":\"CONSTANT\",\"Value\":2},\"Range\":{\"Min\":-1,\"Max\":1}}"),
+                F("NChild", "{\"Parent\":\"N\",\"Range\":{\"Max\":3}}"),
+                F("S", "{\"NoiseType\":\"SIMPLEX\",\"Seed\":\"hills\",\"Scale\":0.01,\"Octaves\":3}"),
+                F("SChild", "{\"Parent\":\"S\",\"Scale\":0.02}"),
+                F("SPlain", "{\"NoiseType\":\"SIMPLEX\",\"Seed\":\"hills\",\"Octaves\":3}")},
+               8};
+    cf_error err = {0};
+    cf_program *pg;
+    /* the parent: 2*0.25 + 3*0.5 (CONSTANT's default 0.5) */
+    cr_assert_eq(legacy(&m, "P", &pg, &err), CF_OK, "%s", err.message);
+    cr_assert(same(at(pg, 0, 1, 2, 3), 2.0));
+    cf_program_free(pg);
+    /* the child replaces Factors whole (a missing factor is 1), keeps Noise: 10*0.25 + 0.5 */
+    cr_assert_eq(legacy(&m, "Child", &pg, &err), CF_OK, "%s", err.message);
+    cr_assert(same(at(pg, 0, 1, 2, 3), 3.0));
+    cf_program_free(pg);
+    /* a map merges field by field: Range {Min -1 (parent), Max 3 (child)}: (2 - -1)/4 */
+    cr_assert_eq(legacy(&m, "N", &pg, &err), CF_OK, "%s", err.message);
+    cr_assert(same(at(pg, 0, 0, 0, 0), 1.5));
+    cf_program_free(pg);
+    cr_assert_eq(legacy(&m, "NChild", &pg, &err), CF_OK, "%s", err.message);
+    cr_assert(same(at(pg, 0, 0, 0, 0), 0.75));
+    cf_program_free(pg);
+    /* Scale overridden, Seed and Octaves inherited: SChild(p) = SPlain(0.02 p) = S(2p) */
+    cf_program *s, *sc, *sp;
+    cr_assert_eq(legacy(&m, "S", &s, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(legacy(&m, "SChild", &sc, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(legacy(&m, "SPlain", &sp, &err), CF_OK, "%s", err.message);
+    for (int i = 0; i < 50; i++) {
+        double x = rnd(-3000, 3000), y = rnd(0, 200), z = rnd(-3000, 3000), v = at(sc, 9, x, y, z);
+        cr_assert(v >= 0 && v <= 1, "legacy values lie in [0, 1]");
+        cr_assert(same(v, at(sp, 9, x * 0.02, y * 0.02, z * 0.02)));
+        cr_assert(same(at(s, 9, x * 2, y * 2, z * 2), at(sp, 9, (x * 2) * 0.01, (y * 2) * 0.01, (z * 2) * 0.01)));
+    }
+    cf_program_free(s), cf_program_free(sc), cf_program_free(sp);
+}
+
+Test(legacy, composites_and_wrappers)
+{
+    mpack m = {{F("Inv", "{\"Type\":\"INVERT\",\"Noise\":{\"Type\":\"INVERT\",\"Noise\":\"X\"}}"),
+                F("X", "{\"NoiseType\":\"SIMPLEX\",\"Seed\":\"x\",\"Scale\":0.05}"),
+                F("Mul", "{\"Type\":\"MULTIPLY\",\"Noise\":[\"X\",{\"NoiseType\":\"CONSTANT\",\"Value\":0}]}"),
+                F("Max", "{\"Type\":\"MAX\",\"Noise\":[\"X\",{\"NoiseType\":\"CONSTANT\",\"Value\":0.5}]}"),
+                F("Off", "{\"Type\":\"SCALE\",\"Scale\":2,\"Offset\":1,\"Noise\":[\"X\"]}")},
+               5};
+    cf_error err = {0};
+    cf_program *x, *inv, *mul, *mx, *off;
+    cr_assert_eq(legacy(&m, "X", &x, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(legacy(&m, "Inv", &inv, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(legacy(&m, "Mul", &mul, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(legacy(&m, "Max", &mx, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(legacy(&m, "Off", &off, &err), CF_OK, "%s", err.message);
+    for (int i = 0; i < 50; i++) {
+        double p[3] = {rnd(-500, 500), rnd(0, 100), rnd(-500, 500)}, v = at(x, 2, p[0], p[1], p[2]);
+        cr_assert(fabs(at(inv, 2, p[0], p[1], p[2]) - v) <= 1.2e-16, "INVERT twice is the identity up to rounding of 1 - (1 - v)");
+        cr_assert(same(at(mul, 2, p[0], p[1], p[2]), v * 0.0));
+        cr_assert(same(at(mx, 2, p[0], p[1], p[2]), v > 0.5 ? v : 0.5));
+        /* §2.9 order: Scale closest to the base, then Offset: f(2 (p + 1)), not f(2p + 1) */
+        cr_assert(same(at(off, 2, p[0], p[1], p[2]), at(x, 2, 2 * (p[0] + 1), 2 * (p[1] + 1), 2 * (p[2] + 1))));
+    }
+    cf_program_free(x), cf_program_free(inv), cf_program_free(mul), cf_program_free(mx), cf_program_free(off);
+}
+
+static void legacy_bad(const mpack *m, const char *id, cf_status st, const char *where, const char *msg)
+{
+    cf_error err = {0};
+    cf_program *pg;
+    cf_status got = legacy(m, id, &pg, &err);
+    cf_program_free(pg);
+    cr_assert_eq(got, st, "status %s, expected %s: %s", cf_status_str(got), cf_status_str(st), err.message);
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "<memory>/hytale/Noise/%s: ", where);
+    cr_assert(strncmp(err.message, prefix, strlen(prefix)) == 0, "message '%s', expected prefix '%s'", err.message, prefix);
+    cr_assert(strstr(err.message, msg), "message '%s' lacks '%s'", err.message, msg);
+    cr_assert(!strchr(err.message, '\n'));
+}
+
+Test(legacy_errors, cycles_missing_parents_and_unknown_types)
+{
+    mpack m = {{F("A", "{\"Parent\":\"B\",\"Value\":1}"), F("B", "{\"Parent\":\"C\"}"), F("C", "{\"Parent\":\"A\",\"NoiseType\":\"CONSTANT\"}"),
+                F("D", "{\"Parent\":\"Nope\"}"), F("E", "{\"Parent\":\"F\",\"Type\":\"SUM\",\"Noise\":[]}"), F("F", "{\"Type\":\"MAX\",\"Noise\":[\"G\"]}"),
+                F("G", "{\"NoiseType\":\"WHATEVER\"}"), F("H", "{\"Type\":\"SUM\",\"Noise\":[\"G\"]}")},
+               8};
+    legacy_bad(&m, "A", CF_ERR_CYCLE, "C.json#/Parent", "Parent cycle: A -> B -> C -> A");
+    legacy_bad(&m, "D", CF_ERR_REF, "D.json#/Parent", "no noise asset \"Nope\"");
+    legacy_bad(&m, "E", CF_ERR_SCHEMA, "E.json#/Parent", "parent \"F\" is a Type MAX, this asset a Type SUM");
+    legacy_bad(&m, "G", CF_ERR_SCHEMA, "G.json#/NoiseType", "unknown NoiseType \"WHATEVER\"");
+    legacy_bad(&m, "H", CF_ERR_SCHEMA, "G.json#/NoiseType", "unknown NoiseType \"WHATEVER\"");
+    mpack m2 = {{F("T", "{\"Type\":\"SUMM\",\"Noise\":[]}"), F("U", "{\"NoiseType\":\"CELL\"}"), F("V", "{\"NoiseType\":\"CONSTANT\",\"Formula\":\"SQRT\"}"),
+                 F("W", "{\"NoiseType\":\"CONSTANT\",\"Valu\":1}"), F("X", "{\"Type\":\"SUM\",\"Noise\":[\"X\"]}"),
+                 F("Y", "{\"Type\":\"SUM\",\"Noise\":[{\"NoiseType\":\"CONSTANT\"}],\"Factors\":[1,2]}")},
+                6};
+    legacy_bad(&m2, "T", CF_ERR_SCHEMA, "T.json#/Type", "unknown Type \"SUMM\"");
+    legacy_bad(&m2, "U", CF_ERR_SCHEMA, "U.json#/NoiseType", "NoiseType CELL is not implemented yet");
+    legacy_bad(&m2, "V", CF_ERR_SCHEMA, "V.json#/Formula", "legacy field \"Formula\" is not implemented yet");
+    legacy_bad(&m2, "W", CF_ERR_SCHEMA, "W.json#/Valu", "unknown key \"Valu\"");
+    legacy_bad(&m2, "X", CF_ERR_CYCLE, "X.json#/Noise/0", "noise reference cycle through \"X\"");
+    legacy_bad(&m2, "Y", CF_ERR_SCHEMA, "Y.json#/Factors", "expected at most 1 factors");
 }
