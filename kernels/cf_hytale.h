@@ -580,7 +580,7 @@ CF_INLINE cf_i32 cf_hy_wadd(cf_i32 a, cf_i32 b) { return (cf_i32)((cf_u32)a + (c
 /* arithmetic shift right, written without relying on >> of a negative value */
 CF_INLINE cf_i32 cf_hy_asr(cf_i32 v, int s) { return v < 0 ? ~((~v) >> s) : v >> s; }
 CF_INLINE int cf_hy_round(float f) { return f >= 0 ? cf_hy_f2i(f + 0.5f) : cf_hy_f2i(f - 0.5f); }
-CF_INLINE int cf_hy_floor(float f) { return f >= 0 ? cf_hy_f2i(f) : cf_hy_f2i(f) - 1; }
+CF_INLINE int cf_hy_floor(float f) { return f >= 0 ? cf_hy_f2i(f) : cf_hy_wadd(cf_hy_f2i(f), -1); }
 CF_INLINE float cf_hy_fabs(float f) { return f < 0 ? -f : f; }
 /* Java Math.min / Math.max on floats: NaN wins, -0 < +0 */
 CF_INLINE float cf_hy_jminf(float a, float b)
@@ -659,11 +659,15 @@ CF_INLINE float cf_hy_cell2_single(cf_i32 seed, float x, float y, float jitter, 
     float d0 = 3.40282347e+38f, d1 = 3.40282347e+38f;
     cf_i32 closest = 0;
     float cj = 0.43701595f * jitter;
-    cf_i32 xp = cf_hy_wmul(xr - 1, CF_HY_PRIME_X);
-    cf_i32 yp0 = cf_hy_wmul(yr - 1, CF_HY_PRIME_Y);
-    for (int xi = xr - 1; xi <= xr + 1; xi++) {
+    cf_i32 xp = cf_hy_wmul(cf_hy_wadd(xr, -1), CF_HY_PRIME_X);
+    cf_i32 yp0 = cf_hy_wmul(cf_hy_wadd(yr, -1), CF_HY_PRIME_Y);
+    /* Java's loops xi = xr - 1 .. xr + 1 in wrapping int: none at all when xr + 1 wraps */
+    int nx = cf_hy_wadd(xr, -1) <= cf_hy_wadd(xr, 1) ? 3 : 0, ny = cf_hy_wadd(yr, -1) <= cf_hy_wadd(yr, 1) ? 3 : 0;
+    for (int a = 0; a < nx; a++) {
+        int xi = xr + (a - 1);
         cf_i32 yp = yp0;
-        for (int yi = yr - 1; yi <= yr + 1; yi++) {
+        for (int b = 0; b < ny; b++) {
+            int yi = yr + (b - 1);
             cf_i32 h = cf_hy_hash2(seed, xp, yp);
             int idx = h & 0x1FE;
             float vx = ((float)xi - x) + (cf_hy_rand2[idx] * cj);
@@ -687,14 +691,19 @@ CF_INLINE float cf_hy_cell3_single(cf_i32 seed, float x, float y, float z, float
     float d0 = 3.40282347e+38f, d1 = 3.40282347e+38f;
     cf_i32 closest = 0;
     float cj = 0.39614353f * jitter;
-    cf_i32 xp = cf_hy_wmul(xr - 1, CF_HY_PRIME_X);
-    cf_i32 yp0 = cf_hy_wmul(yr - 1, CF_HY_PRIME_Y);
-    cf_i32 zp0 = cf_hy_wmul(zr - 1, CF_HY_PRIME_Z);
-    for (int xi = xr - 1; xi <= xr + 1; xi++) {
+    cf_i32 xp = cf_hy_wmul(cf_hy_wadd(xr, -1), CF_HY_PRIME_X);
+    cf_i32 yp0 = cf_hy_wmul(cf_hy_wadd(yr, -1), CF_HY_PRIME_Y);
+    cf_i32 zp0 = cf_hy_wmul(cf_hy_wadd(zr, -1), CF_HY_PRIME_Z);
+    int nx = cf_hy_wadd(xr, -1) <= cf_hy_wadd(xr, 1) ? 3 : 0, ny = cf_hy_wadd(yr, -1) <= cf_hy_wadd(yr, 1) ? 3 : 0;
+    int nz = cf_hy_wadd(zr, -1) <= cf_hy_wadd(zr, 1) ? 3 : 0;
+    for (int a = 0; a < nx; a++) {
+        int xi = xr + (a - 1);
         cf_i32 yp = yp0;
-        for (int yi = yr - 1; yi <= yr + 1; yi++) {
+        for (int b = 0; b < ny; b++) {
+            int yi = yr + (b - 1);
             cf_i32 zp = zp0;
-            for (int zi = zr - 1; zi <= zr + 1; zi++) {
+            for (int q = 0; q < nz; q++) {
+                int zi = zr + (q - 1);
                 cf_i32 h = cf_hy_hash3(seed, xp, yp, zp);
                 int idx = h & 0x3FC;
                 float vx = ((float)xi - x) + (cf_hy_rand3[idx] * cj);
