@@ -132,6 +132,7 @@ static int get2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, c
                 const char **used)
 {
     const cJSON *a = get(ks, o, key), *b = alias ? get(ks, o, alias) : NULL;
+    *out = NULL;
     if (a && b) return fail(c, at_key(c, at, alias), CF_ERR_SCHEMA, "both \"%s\" and its alias \"%s\": give one", key, alias);
     *out = a ? a : b;
     if (used) *used = a ? key : alias;
@@ -141,8 +142,9 @@ static int get2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, c
 /* a number: required when def is NAN */
 static int num2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, double def, double *out)
 {
-    const cJSON *v;
-    const char *used;
+    const cJSON *v = NULL;
+    const char *used = key;
+    *out = def;
     if (get2(c, ks, o, at, key, alias, &v, &used) < 0) return -1;
     if (!v) {
         if (isnan(def)) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a number)", key);
@@ -159,7 +161,8 @@ static int num(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, do
 }
 static int integer(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, int lo, int hi, int *out)
 {
-    double d;
+    double d = 0;
+    *out = 0;
     if (num(c, ks, o, at, key, def, &d) < 0) return -1;
     if (d != floor(d) || d < lo || d > hi)
         return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer in [%d, %d], found %.17g", lo, hi, d);
@@ -169,7 +172,8 @@ static int integer(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key
 static int boolean(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, int def, int *out)
 {
     const cJSON *v = get(ks, o, key);
-    if (!v) return *out = def, 0;
+    *out = def;
+    if (!v) return 0;
     if (!cJSON_IsBool(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(v));
     *out = cJSON_IsTrue(v);
     return 0;
@@ -186,8 +190,9 @@ static int seed(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n)
 static int name_of(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, const char *const *names,
                    int count, int def, int slot, int *out)
 {
-    const cJSON *v;
-    const char *used;
+    const cJSON *v = NULL;
+    const char *used = key;
+    *out = 0;
     if (get2(c, ks, o, at, key, alias, &v, &used) < 0) return -1;
     if (!v) {
         if (def < 0) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\"", key);
@@ -302,7 +307,7 @@ static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, 
             cf_loc ea = at_index(c, pa, i);
             if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected {\"In\": x, \"Out\": y}, found %s", jtype(e));
             keyset es = {{0}, 0};
-            double in, out;
+            double in = 0, out = 0;
             if (num(c, &es, e, ea, "In", NAN, &in) < 0 || num(c, &es, e, ea, "Out", NAN, &out) < 0) return -1;
             for (const cJSON *k = e->child; k; k = k->next)
                 if (k->string[0] != '$' && strcmp(k->string, "In") && strcmp(k->string, "Out"))
@@ -316,7 +321,7 @@ static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, 
         }
         n->da = d, n->nda = 2 + 2 * m;
     } else if (strcmp(t->valuestring, "DistanceExponential") == 0) {
-        double e, r;
+        double e = 0, r = 0;
         if (num(c, &cs, v, ca, "Exponent", NAN, &e) < 0 || num(c, &cs, v, ca, "Range", NAN, &r) < 0) return -1;
         if (!(e > 0) || !(r > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceExponential needs Exponent > 0 and Range > 0");
         double *d = arena_alloc(&c->p->arena, sizeof(double) * 3);
@@ -377,7 +382,7 @@ HYPARSE(HY_NORMALIZER)
 }
 static int walls(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n)
 {
-    double a, b;
+    double a = 0, b = 0;
     if (num(c, ks, o, at, "WallA", NAN, &a) < 0 || num(c, ks, o, at, "WallB", NAN, &b) < 0) return -1;
     n->d[0] = cf_hy_jmin(a, b), n->d[1] = cf_hy_jmax(a, b);
     return 0;
@@ -453,7 +458,7 @@ static const char *const dist_names[] = {"Euclidean", "EuclideanSq", "Manhattan"
 static int cell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, int three)
 {
     if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
-    double s = NAN, j;
+    double s = NAN, j = 1;
     const cJSON *sv = get(ks, o, "Scale");
     if (sv && num(c, ks, o, at, "Scale", NAN, &s) < 0) return -1;
     if (num(c, ks, o, at, "ScaleX", s, &n->d[0]) < 0 || (three && num(c, ks, o, at, "ScaleY", s, &n->d[1]) < 0)
@@ -497,7 +502,7 @@ HYPARSE(HY_SIMPLEX2D)
 }
 HYPARSE(HY_CACHE)
 {
-    int cap;
+    int cap = 0;
     return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : integer(c, ks, o, at, "Capacity", 3, 0, 1 << 20, &cap);
 }
 HYPARSE(HY_LSCALE) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
@@ -549,10 +554,10 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
     if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     if (strcmp(type, "Exported") == 0 || strcmp(type, "Cache2D") == 0 || (skip && HY_SKIP_PASSTHROUGH)) {
         /* value-transparent: the node is its input (Exported's name was registered by the scan) */
-        int single;
+        int single = 0;
         if (strcmp(type, "Exported") == 0 && boolean(c, &ks, o, at, "SingleInstance", 0, &single) < 0) return -1;
         if (strcmp(type, "Cache2D") == 0) {
-            int cap;
+            int cap = 0;
             if (integer(c, &ks, o, at, "Capacity", 3, 0, 1 << 20, &cap) < 0) return -1;
         }
         const cJSON *in = get(&ks, o, "Inputs");
@@ -590,7 +595,7 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
     if (strcmp(type, "BaseHeight") == 0) {
         /* an external scalar (no WorldStructure): hytale.base_height.<Name>; Distance: y - B */
         const cJSON *nm = get(&ks, o, "BaseHeightName");
-        int dist;
+        int dist = 0;
         if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, at, "BaseHeightName") : at, CF_ERR_SCHEMA, "BaseHeight needs \"BaseHeightName\" (a string)");
         if (boolean(c, &ks, o, at, "Distance", 0, &dist) < 0) return -1;
         for (const cJSON *k = o->child; k; k = k->next) {
@@ -787,8 +792,8 @@ static cJSON *legacy_resolve(hc *c, const cJSON *a, cf_loc at, lchain *ch)
             return fail(c, pa, CF_ERR_CYCLE, "Parent cycle: %s", path), NULL;
         }
     if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, pa, CF_ERR_LIMIT, "Parent chain longer than %d", HY_LEGACY_MAX_CHAIN), NULL;
-    cJSON *proot;
-    const char *pdisp;
+    cJSON *proot = NULL;
+    const char *pdisp = "";
     if (legacy_load(c, par->valuestring, pa, &proot, &pdisp) < 0) return NULL;
     ch->ids[ch->n++] = arena_strdup(&c->p->arena, par->valuestring);
     cJSON *base = legacy_resolve(c, proot, (cf_loc){pdisp, NULL}, ch);
@@ -834,8 +839,8 @@ static int legacy_slot(hc *c, const cJSON *v, cf_loc at, const char *label, lcha
         for (int i = 0; i < ch->n; i++)
             if (strcmp(ch->ids[i], v->valuestring) == 0) return fail(c, at, CF_ERR_CYCLE, "noise reference cycle through \"%s\"", v->valuestring);
         if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, at, CF_ERR_LIMIT, "noise references nested deeper than %d", HY_LEGACY_MAX_CHAIN);
-        cJSON *root;
-        const char *disp;
+        cJSON *root = NULL;
+        const char *disp = "";
         if (legacy_load(c, v->valuestring, at, &root, &disp) < 0) return -1;
         ch->ids[ch->n++] = arena_strdup(&c->p->arena, v->valuestring);
         int r = legacy_asset(c, root, (cf_loc){disp, NULL}, label, ch);
@@ -902,12 +907,12 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
     keyset ks = {{0}, 0};
     int base = -1;
     if (leaf && strcmp(leaf, "CONSTANT") == 0) {
-        double val;
+        double val = 0;
         if (num(c, &ks, a, at, "Value", 0.5, &val) < 0) goto done;
         base = constant(c, val, at);
     } else if (leaf && strcmp(leaf, "SIMPLEX") == 0) {
         /* choice: FNL OpenSimplex2 2D on (x, z), FBM = sum P^i n_i(L^i p) / sum P^i, seed + i, mapped v*0.5 + 0.5 */
-        int oct;
+        int oct = 0;
         cf_node n;
         new_node(c, NK_HY_SIMPLEX2D, at, &n);
         const char *fm = str_field(a, "FractalMode");
@@ -1021,7 +1026,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
     {
         const cJSON *sc = cJSON_GetObjectItemCaseSensitive(a, "Scale");
         if (sc) {
-            double sv;
+            double sv = 0;
             if (num(c, &ks, a, at, "Scale", NAN, &sv) < 0) goto done;
             base = add_node(c, NK_HY_LSCALE, at, &base, 1, sv);
             if (base < 0) goto done;
@@ -1029,7 +1034,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             fail(c, at, CF_ERR_SCHEMA, "missing \"Scale\" (SCALE needs it)");
             goto done;
         }
-        double o, ox, oy, oz;
+        double o = 0, ox = 0, oy = 0, oz = 0;
         if (num(c, &ks, a, at, "Offset", 0, &o) < 0 || num(c, &ks, a, at, "OffsetX", o, &ox) < 0 || num(c, &ks, a, at, "OffsetY", o, &oy) < 0
             || num(c, &ks, a, at, "OffsetZ", o, &oz) < 0)
             goto done;
@@ -1055,8 +1060,8 @@ done:
 
 static int legacy_function(hc *c, const char *id, cf_loc cli)
 {
-    cJSON *root;
-    const char *disp;
+    cJSON *root = NULL;
+    const char *disp = "";
     if (legacy_load(c, id, cli, &root, &disp) < 0) return -1;
     lchain ch = {{0}, 0};
     ch.ids[ch.n++] = arena_strdup(&c->p->arena, id);
