@@ -937,3 +937,27 @@ Test(legacy_errors, cycles_missing_parents_and_unknown_types)
     legacy_bad(&m2, "X", CF_ERR_CYCLE, "X.json#/Noise/0", "noise reference cycle through \"X\"");
     legacy_bad(&m2, "Y", CF_ERR_SCHEMA, "Y.json#/Factors", "expected at most 1 factors");
 }
+
+/* HYTALE.md §9.3 acceptance 1: with WarpFactor 0 and Jitter 0 the tile borders lie on the 120-block
+ * lattice of FNL's round-half-away-from-zero cells, edges at (n + 0.5) * 120 */
+Test(v2, unwarped_unjittered_tiles_are_the_120_block_lattice)
+{
+    cf_program *t = compile1("{\"Type\":\"FastGradientWarp\",\"WarpScale\":130,\"WarpFactor\":0,\"WarpOctaves\":3,\"Seed\":\"lab004-warp\","
+                             "\"2D\":true,\"Inputs\":[{\"Type\":\"CellNoise2D\",\"ScaleX\":120,\"ScaleZ\":120,\"Jitter\":0,"
+                             "\"CellType\":\"CellValue\",\"Octaves\":1,\"Seed\":\"lab004-tiles\"}]}");
+    int borders = 0;
+    for (int k = 0; k < 40; k++) {
+        int i = (int)rnd(-50, 50), j = (int)rnd(-50, 50);
+        double cx = 120.0 * i, cz = 120.0 * j, v = at(t, 0, cx, 64, cz);
+        for (int q = 0; q < 20; q++) {
+            double dx = rnd(-59.9, 59.9), dz = rnd(-59.9, 59.9);
+            cr_assert(same(at(t, 0, cx + dx, rnd(-64, 320), cz + dz), v), "one value per 120-block square");
+        }
+        /* at an edge both cells are 0.5 away: the tie keeps the first cell visited (the lower index) */
+        cr_assert(same(at(t, 0, (i + 0.5) * 120.0, 0, cz), v), "the upper edge belongs to this cell");
+        borders += !same(at(t, 0, (i + 0.5) * 120.0 + 0.01, 0, cz), v);
+        borders += !same(at(t, 0, (i - 0.5) * 120.0, 0, cz), v);
+    }
+    cr_assert(borders >= 76, "the neighbouring cells start at the edges (%d of 80 differ)", borders);
+    cf_program_free(t);
+}
