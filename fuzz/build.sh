@@ -36,11 +36,11 @@ fi
 
 # generated sources; replaced only when their text changes (keeps objects fresh)
 cmake -DPACK_DIR="$ROOT/packs/default" -DOUT="$OUT/gen/new/default_pack.c" -P "$ROOT/cmake/embed.cmake"
-for h in math nodes aquifer libnoise; do
+for h in math nodes aquifer libnoise hytale; do
   cmake -DIN="$ROOT/kernels/cf_$h.h" -DNAME="emit_header_$h" -DOUT="$OUT/gen/new/header_$h.c" \
         -P "$ROOT/cmake/embed_text.cmake"
 done
-for f in default_pack.c header_math.c header_nodes.c header_aquifer.c header_libnoise.c; do
+for f in default_pack.c header_math.c header_nodes.c header_aquifer.c header_libnoise.c header_hytale.c; do
   cmp -s "$OUT/gen/new/$f" "$OUT/gen/$f" 2>/dev/null || mv "$OUT/gen/new/$f" "$OUT/gen/$f"
 done
 rm -rf "$OUT/gen/new"
@@ -55,7 +55,7 @@ SRCS=""
 for f in "$ROOT"/host/*.c; do
   [ "$(basename "$f")" = cli.c ] || SRCS="$SRCS $f"
 done
-SRCS="$SRCS $OUT/gen/default_pack.c $OUT/gen/header_math.c $OUT/gen/header_nodes.c $OUT/gen/header_aquifer.c $OUT/gen/header_libnoise.c"
+SRCS="$SRCS $OUT/gen/default_pack.c $OUT/gen/header_math.c $OUT/gen/header_nodes.c $OUT/gen/header_aquifer.c $OUT/gen/header_libnoise.c $OUT/gen/header_hytale.c"
 HDRS="$ROOT/include/chunkfill.h $(ls "$ROOT"/host/*.h "$ROOT"/host/*.def "$ROOT"/kernels/*.h)"
 
 # objects: rebuilt when the source or any header is newer
@@ -94,7 +94,7 @@ fi
 [ -n "$KNOWN" ] && echo "build.sh: known open findings masked: $KNOWN (FUZZ_STRICT=1 unmasks them)"
 
 failed=""
-for h in pack graph args libnoise; do
+for h in pack graph args libnoise hytale; do
   extra=""
   for k in $KNOWN; do
     if [ "${k%%:*}" = harness ]; then extra="$extra ${k#*:}"; fi
@@ -126,6 +126,13 @@ done
   grep -o '"[a-zA-Z]*"' "$ROOT/host/libnoise.c" | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
+  # the Hytale front-end: node types and keys (host/hytale.def, host/hytale.c)
+  sed -n 's/^NODE64([A-Z_0-9]*, *"hytale:\([A-Za-z0-9]*\)".*/\1/p' "$ROOT/host/hytale.def" | while read -r n; do
+    printf '"\\"%s\\""\n' "$n"
+  done
+  grep -o '"[A-Z][a-zA-Z0-9]*"' "$ROOT/host/hytale.c" | sort -u | while read -r k; do
+    printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
+  done
   printf '"1e39"\n"-0.0"\n"2147483647"\n"-2147483648"\n"NaN"\n"\\\\u0000"\n"\\xef\\xbb\\xbf"\n'
 } > "$OUT/json.dict"
 {
@@ -140,4 +147,4 @@ if [ -n "$failed" ]; then
   echo "build.sh: FAILED to build:$failed" >&2
   exit 1
 fi
-echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise"
+echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale"

@@ -50,8 +50,12 @@ flat() { echo "$1" | sed 's|.*/worldgen/density_function/||; s|/|_|g; s|\.json$|
 
 if [ "${1:-}" = seeds ]; then
   C="$FUZZ/corpus"
-  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise"
-  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise"
+  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale"
+  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale"
+  # Hytale V2 density files and a legacy asset (fuzz_hytale.c)
+  cp "$ROOT/packs/hytale-biome-tiles/hytale/Density/Recipes.json" "$C/hytale/recipes"
+  cp "$ROOT/packs/hytale-biome-tiles/hytale/Density/Tiles.json" "$C/hytale/tiles"
+  printf '{"Type":"SUM","Factors":[2],"Scale":0.5,"Noise":[{"NoiseType":"SIMPLEX","Seed":"s","Octaves":2},{"NoiseType":"CONSTANT"}]}' > "$C/hytale/legacy"
   # libnoise files: our test pack and example pack as they are
   cp "$ROOT/tests/packs/libnoise/libnoise/modules.json" "$C/libnoise/modules"
   cp "$ROOT/packs/libnoise-obsidian/libnoise/overworld.json" "$C/libnoise/obsidian"
@@ -91,13 +95,13 @@ if [ "${1:-}" = seeds ]; then
   a devices-help '\011' --help
   a help '\012' --help
   a unknown '\013' bogus --seed 1
-  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise seeds"
+  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise, $(ls "$C/hytale" | wc -l) hytale seeds"
   exit 0
 fi
 
 W="$FUZZ/corpus-work"
-mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise"
-for h in pack graph args libnoise; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
+mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale"
+for h in pack graph args libnoise hytale; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
 if [ -d "$VANILLA/data" ]; then
   n=0
   for f in $(find "$VANILLA/data" -path '*worldgen/density_function/*' -name '*.json' | sort); do

@@ -24,7 +24,9 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     cf_error local = {0};
     cf_error *e = err ? err : &local;
     cf_status st;
-    if (libnoise_wanted(pack, settings_id, functions, nfunctions)) {
+    if (hytale_wanted(pack, settings_id, functions, nfunctions)) {
+        st = hytale_parse(p, pack, settings_id, functions, nfunctions, e);
+    } else if (libnoise_wanted(pack, settings_id, functions, nfunctions)) {
         st = libnoise_parse(p, pack, settings_id, functions, nfunctions, e);
     } else {
         p->dialect = DIALECT_MC263;

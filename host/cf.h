@@ -114,7 +114,7 @@ typedef struct cf_noisedef {
  *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/libnoise.md).
  * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
  * fill.c's f64 path and emitted by emit.c's f64 generator. */
-enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2 };
+enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3 };
 
 struct cf_program {
     cf_arena arena;
@@ -162,6 +162,9 @@ struct cf_pack {
     const char **roots;  /* NULL root = the embedded default pack (or mem, when set) */
     const struct cf_embedded_file *mem; /* a pack in memory (cf_pack_open_memory) */
     size_t nmem;
+    int next;            /* named external inputs (Hytale context nodes): cf_pack_set_external */
+    const char **ext_names;
+    double *ext_values;
 };
 
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
@@ -202,6 +205,14 @@ int libnoise_wanted(cf_pack *pk, const char *settings_id, const char *const *fun
 /* libnoise.c: builds prog->nodes (NF_F64 kinds) for libnoise:NAME[/ID] functions. */
 cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
                          cf_error *err);
+/* hytale.c: 1 when the request is for the Hytale front-end (a hytale: function or
+ * settings, or the default request on a pack with hytale/Density and no Minecraft settings) */
+int hytale_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
+/* hytale.c: builds prog->nodes (NF_F64 kinds of hytale.def) for hytale:NAME functions */
+cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
+                       cf_error *err);
+/* hytale.c: HYTALE.md §1 choice: the int seed of a seed label under a world seed */
+int32_t hytale_seed(const char *label, int64_t world);
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);
 int node_is_literal(const cf_program *p, int id, float *value);

@@ -50,7 +50,9 @@ static const char *const usage_sample =
     "  --settings ID    noise settings id (default minecraft:overworld)\n"
     "  --seed SEED      a signed 64-bit decimal; other text is hashed like Minecraft (String.hashCode)\n"
     "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
-    "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain)\n"
+    "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain);\n"
+    "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions)\n"
+    "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable)\n"
     "  --at X,Y,Z       a block position (repeatable; fractional for libnoise)\n"
     "  --points FILE    one 'X Y Z' per line ('-' reads standard input; # starts a comment)\n"
     "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
@@ -102,6 +104,8 @@ static const char *const usage_info =
 typedef struct opts {
     const char *packs[64];
     int npacks;
+    const char *ext[64];   /* --external NAME=VALUE (Hytale context inputs) */
+    int next;
     const char *settings, *seed, *points;
     const char *functions[64];
     int nfunctions;
@@ -237,7 +241,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     long n;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
         || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
-        || strcmp(a, "--max-memory") == 0) {
+        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0) {
         if (!v) return die_usage("missing value after option", usage), 2;
         (*i)++;
         if (strcmp(a, "--pack") == 0) {
@@ -245,6 +249,14 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
             o->packs[o->npacks++] = v;
         } else if (strcmp(a, "--settings") == 0) {
             o->settings = v;
+        } else if (strcmp(a, "--external") == 0) {
+            const char *eq = strchr(v, '=');
+            char *end = NULL;
+            double d = eq ? strtod(eq + 1, &end) : 0;
+            if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
+                return die_usage("--external takes NAME=VALUE (a finite number)", usage), 2;
+            if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
+            o->ext[o->next++] = v;
         } else if (strcmp(a, "--function") == 0) {
             if (o->nfunctions == 64) return die_usage("too many --function options (at most 64)", usage), 2;
             o->functions[o->nfunctions++] = v;
@@ -327,6 +339,19 @@ static int one_function(opts *o, const char *usage)
     return -1;
 }
 
+/* opens the packs and sets the --external inputs on them */
+static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
+{
+    cf_status st = cf_pack_open(pk, o->packs, o->npacks, &o->lim, err);
+    for (int i = 0; st == CF_OK && i < o->next; i++) {
+        const char *eq = strchr(o->ext[i], '=');
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - o->ext[i]), o->ext[i]);
+        st = cf_pack_set_external(*pk, name, strtod(eq + 1, NULL), err);
+    }
+    return st;
+}
+
 static int report(const cf_error *e)
 {
     fprintf(stderr, "%s\n", e->message[0] ? e->message : cf_status_str(e->status));
@@ -360,7 +385,8 @@ static int cmd_sample(int argc, char **argv)
     if (o.points && read_points(&o, o.points)) return free(o.at), free(o.tok), 1;
     if (o.nat == 0 && !o.points) return free(o.at), free(o.tok), die_usage("give --at X,Y,Z or --points FILE", usage_sample);
     /* fractional positions (and beyond int) are for libnoise programs only */
-    int lnoise = strncmp(o.functions[0], "libnoise:", 9) == 0 || strncmp(o.settings, "libnoise:", 9) == 0;
+    int lnoise = strncmp(o.functions[0], "libnoise:", 9) == 0 || strncmp(o.settings, "libnoise:", 9) == 0
+                 || strncmp(o.functions[0], "hytale:", 7) == 0;
     for (size_t i = 0; !lnoise && i < 3 * o.nat; i++)
         if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
             char msg[200];
@@ -377,7 +403,7 @@ static int cmd_sample(int argc, char **argv)
     double *out = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     out = malloc(sizeof(double) * (o.nat ? o.nat : 1));
@@ -632,7 +658,7 @@ static int cmd_fill(int argc, char **argv)
             goto done;
         }
     } else {
-        if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+        if (open_pack(&o, &pk, &err) != CF_OK) goto done;
         if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
                    : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
             goto done;
@@ -805,7 +831,7 @@ static int cmd_check(int argc, char **argv)
     unsigned char *a = NULL, *b = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
     if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
                : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
@@ -1005,7 +1031,7 @@ static int cmd_render(int argc, char **argv)
         t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
     }
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0;
@@ -1140,7 +1166,7 @@ static int cmd_slice(int argc, char **argv)
     int32_t *list = NULL;
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     if (strcmp(device, "cpu") != 0 && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -1216,7 +1242,7 @@ static int cmd_print(int argc, char **argv, const char *usage, int what)
     cf_program *pg = NULL;
     char *src = NULL;
     int rc = 1;
-    if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
     if (cf_program_compile(&pg, pk, o.settings, o.functions, o.nfunctions, &err) != CF_OK) goto done;
     if (what == PRINT_EMIT && !(src = cf_emit_opencl(pg, 0, &err))) goto done;
     fputs(what == PRINT_INFO ? cf_program_describe(pg) : what == PRINT_PLAN ? cf_program_plan(pg) : src, stdout);

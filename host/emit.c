@@ -550,6 +550,139 @@ EMIT64(LN_TERRAIN)
     sbf(b, "((n%d(ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
 }
 
+/* ---- Hytale (kernels/cf_hytale.h); multi-statement bodies are written by hy_body */
+#define HS(n) sbf(b, "cf_hy_wadd(ws, %d)", (n)->i[0])
+#define AT3(k, X, Y, Z) sbf(b, "n%d(ws, %s, %s, %s)", n->in[k], X, Y, Z)
+EMIT64(HY_CONSTANT) { D(0); }
+EMIT64(HY_XVALUE) { sbf(b, "x"); }
+EMIT64(HY_YVALUE) { sbf(b, "y"); }
+EMIT64(HY_ZVALUE) { sbf(b, "z"); }
+EMIT64(HY_XOVERRIDE) { sbf(b, "n%d(ws, ", n->in[0]), D(0), sbf(b, ", y, z)"); }
+EMIT64(HY_YOVERRIDE) { sbf(b, "n%d(ws, x, ", n->in[0]), D(0), sbf(b, ", z)"); }
+EMIT64(HY_ZOVERRIDE) { sbf(b, "n%d(ws, x, y, ", n->in[0]), D(0), sbf(b, ")"); }
+static void fold(sb *b, const cf_node *n, const char *fn, const char *op)
+{
+    if (n->nin == 0) {
+        sbf(b, "0.0");
+        return;
+    }
+    for (int k = 1; k < n->nin; k++) sbf(b, "%s(", fn);
+    SRC(0);
+    for (int k = 1; k < n->nin; k++) sbf(b, "%s", op), SRC(k), sbf(b, ")");
+}
+EMIT64(HY_SUM) { fold(b, n, "", " + "); }
+EMIT64(HY_MULTIPLIER) { (void)b; }
+EMIT64(HY_MAX) { fold(b, n, "cf_hy_jmax", ", "); }
+EMIT64(HY_MIN) { fold(b, n, "cf_hy_jmin", ", "); }
+EMIT64(HY_ABS) { sbf(b, "fabs("), SRC(0), sbf(b, ")"); }
+EMIT64(HY_INVERTER) { sbf(b, "-"), SRC(0); }
+EMIT64(HY_SQRT) { sbf(b, "cf_hy_sqrt("), SRC(0), sbf(b, ")"); }
+EMIT64(HY_POW) { sbf(b, "cf_hy_pow("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
+EMIT64(HY_OFFSETC) { SRC(0), sbf(b, " + "), D(0); }
+EMIT64(HY_AMPC) { SRC(0), sbf(b, " * "), D(0); }
+EMIT64(HY_OFFSET) { SRC(0), sbf(b, " + "), SRC(1); }
+EMIT64(HY_AMPLITUDE) { SRC(0), sbf(b, " * "), SRC(1); }
+EMIT64(HY_NORMALIZER)
+{
+    sbf(b, "cf_hy_normalize("), SRC(0);
+    for (int k = 0; k < 4; k++) sbf(b, ", "), D(k);
+    sbf(b, ")");
+}
+EMIT64(HY_CLAMP) { sbf(b, "cf_hy_jmin(cf_hy_jmax("), SRC(0), sbf(b, ", "), D(0), sbf(b, "), "), D(1), sbf(b, ")"); }
+EMIT64(HY_FLOOR) { sbf(b, "cf_hy_jmax("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
+EMIT64(HY_CEILING) { sbf(b, "cf_hy_jmin("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
+EMIT64(HY_SMAX) { sbf(b, "cf_hy_smax("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ", "), D(0), sbf(b, ")"); }
+EMIT64(HY_SMIN) { sbf(b, "cf_hy_smin("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ", "), D(0), sbf(b, ")"); }
+EMIT64(HY_SCLAMP)
+{
+    sbf(b, "cf_hy_smax("), D(0), sbf(b, ", cf_hy_smin("), SRC(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, "), "), D(2), sbf(b, ")");
+}
+EMIT64(HY_SFLOOR) { sbf(b, "cf_hy_smax("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
+EMIT64(HY_SCEILING) { sbf(b, "cf_hy_smin("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
+EMIT64(HY_MIX) { (void)b; }
+EMIT64(HY_MULTIMIX) { (void)b; }
+EMIT64(HY_CURVEMAPPER) { sbf(b, "cf_hy_curve(hyc%d, ", id), SRC(0), sbf(b, ")"); }
+EMIT64(HY_SCALE)
+{
+    sbf(b, "n%d(ws, x / ", n->in[0]), D(0), sbf(b, ", y / "), D(1), sbf(b, ", z / "), D(2), sbf(b, ")");
+}
+EMIT64(HY_SLIDER)
+{
+    sbf(b, "n%d(ws, x - ", n->in[0]), D(0), sbf(b, ", y - "), D(1), sbf(b, ", z - "), D(2), sbf(b, ")");
+}
+EMIT64(HY_DISTANCE) { sbf(b, "cf_hy_curve(hyc%d, sqrt(((x * x) + (y * y)) + (z * z)))", id); }
+EMIT64(HY_CUBE) { sbf(b, "cf_hy_curve(hyc%d, cf_hy_jmax(cf_hy_jmax(fabs(x), fabs(y)), fabs(z)))", id); }
+EMIT64(HY_CELL2D)
+{
+    sbf(b, "cf_hy_cellnoise2d("), HS(n), sbf(b, ", x, z, "), D(0), sbf(b, ", "), D(2), sbf(b, ", ");
+    flit(b, n->f[0]), sbf(b, ", %d, %d, %d)", n->i[1], n->i[2], n->i[3]);
+}
+EMIT64(HY_CELL3D)
+{
+    sbf(b, "cf_hy_cellnoise3d("), HS(n), sbf(b, ", x, y, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", ");
+    flit(b, n->f[0]), sbf(b, ", %d, %d, %d)", n->i[1], n->i[2], n->i[3]);
+}
+EMIT64(HY_FASTWARP) { (void)b; }
+EMIT64(HY_WHITENOISE) { sbf(b, "cf_hy_white("), HS(n), sbf(b, ", x, y, z)"); }
+EMIT64(HY_SIMPLEX2D)
+{
+    sbf(b, "cf_hy_simplex2d("), HS(n), sbf(b, ", x, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d)", n->i[1]);
+}
+EMIT64(HY_CACHE) { SRC(0); }
+EMIT64(HY_LSCALE)
+{
+    sbf(b, "n%d(ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
+}
+EMIT64(HY_EXTERNAL) { D(0); }
+
+/* the bodies that need statements (laziness, position updates); 1 when written */
+static int hy_body(sb *b, const cf_node *n)
+{
+    switch (n->kind) {
+    case NK_HY_MULTIPLIER:
+        sbf(b, "    double s = 0.0, v;\n");
+        for (int k = 0; k < n->nin; k++) {
+            sbf(b, "    v = "), SRC(k), sbf(b, ";\n    if (v == 0.0) return 0.0;\n");
+            sbf(b, k ? "    s = s * v;\n" : "    s = v;\n");
+        }
+        sbf(b, "    return s;\n}\n");
+        return 1;
+    case NK_HY_MIX:
+        /* each input called at one place (a call written twice is inlined twice: a chain of Mix
+         * nodes would grow exponentially); the same inputs are evaluated as on the CPU */
+        sbf(b, "    double g = "), SRC(2), sbf(b, ", a = 0.0, c = 0.0;\n");
+        sbf(b, "    if (!(g >= 1.0)) a = "), SRC(0), sbf(b, ";\n    if (!(g <= 0.0)) c = "), SRC(1), sbf(b, ";\n");
+        sbf(b, "    if (g <= 0.0) return a;\n    if (g >= 1.0) return c;\n    return (a * (1.0 - g)) + (c * g);\n}\n");
+        return 1;
+    case NK_HY_MULTIMIX: {
+        int m = n->nin - 1;
+        sbf(b, "    double g = "), SRC(m), sbf(b, ", t = 0.0, lo = 0.0, hi = 0.0;\n    int i = 0, j = -1;\n");
+        sbf(b, "    if (g <= "), dlit(b, n->da[0]), sbf(b, ") i = 0;\n    else if (g >= "), dlit(b, n->da[m - 1]);
+        sbf(b, ") i = %d;\n    else if (g != g) return g;\n    else {\n", m - 1);
+        for (int i = 1; i + 1 < m; i++) sbf(b, "        if (g >= "), dlit(b, n->da[i]), sbf(b, ") i = %d;\n", i);
+        sbf(b, "        j = i + 1;\n");
+        for (int i = 0; i + 1 < m; i++) {
+            sbf(b, "        if (i == %d) t = (g - ", i), dlit(b, n->da[i]), sbf(b, ") / ("), dlit(b, n->da[i + 1]), sbf(b, " - ");
+            dlit(b, n->da[i]), sbf(b, ");\n");
+        }
+        sbf(b, "    }\n");
+        for (int k = 0; k < m; k++) {
+            sbf(b, "    if (i == %d || j == %d) { double v = ", k, k), SRC(k);
+            sbf(b, "; if (i == %d) lo = v; else hi = v; }\n", k);
+        }
+        sbf(b, "    if (j < 0) return lo;\n    return (lo * (1.0 - t)) + (hi * t);\n}\n");
+        return 1;
+    }
+    case NK_HY_FASTWARP:
+        sbf(b, "    double wx = x, wy = y, wz = z;\n");
+        if (n->i[2]) sbf(b, "    cf_hy_fastwarp2("), HS(n), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ", %d, ", n->i[1]), D(2), sbf(b, ", "), D(3), sbf(b, ", &wx, &wz);\n");
+        else sbf(b, "    cf_hy_fastwarp3("), HS(n), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ", %d, ", n->i[1]), D(2), sbf(b, ", "), D(3), sbf(b, ", &wx, &wy, &wz);\n");
+        sbf(b, "    return n%d(ws, wx, wy, wz);\n}\n", n->in[0]);
+        return 1;
+    default: return 0;
+    }
+}
+
 typedef void (*emit64_fn)(sb *, const cf_node *, int);
 static const emit64_fn emits64[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary)
@@ -567,9 +700,15 @@ static void function64(sb *b, const cf_program *p, int id)
         for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
         sbf(b, "};\n");
     }
+    if (n->kind == NK_HY_CURVEMAPPER || n->kind == NK_HY_DISTANCE || n->kind == NK_HY_CUBE) {
+        sbf(b, "__constant double hyc%d[%d] = {", id, n->nda);
+        for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
+        sbf(b, "};\n");
+    }
     src_comment(b, n, "");
     sbf(b, "static double n%d(int ws, double x, double y, double z)\n{\n", id);
     sbf(b, "    (void)ws, (void)x, (void)y, (void)z;\n");
+    if (hy_body(b, n)) return;
     if (n->kind == NK_LN_SELECT) {
         /* libnoise evaluates only the sources the control value selects */
         sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(ws, x, y, z), ", n->in[2]);
@@ -602,6 +741,7 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
     sbf(&o, "/* chunkfill: generated OpenCL C for %s, output %s (double dialect, seed-independent) */\n", p->settings_id,
         p->output_names[fn]);
     sbf(&o, "%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise);
+    if (p->dialect == DIALECT_HYTALE) sbf(&o, "%s\n", emit_header_hytale);
     sbf(&o, "CF_INLINE double cf_ln_clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }\n");
     sbf(&o, "CF_INLINE double cf_ln_max(double a, double b) { return a > b ? a : b; }\n");
     sbf(&o, "CF_INLINE double cf_ln_min(double a, double b) { return a < b ? a : b; }\n\n");

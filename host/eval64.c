@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/cf_hytale.h"
 #include "../kernels/cf_libnoise.h"
 #include "cf.h"
 
@@ -118,6 +119,123 @@ EVAL64(LN_TURBULENCE)
 EVAL64(LN_CACHE) { return IN(0); }
 EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
+/* ---- Hytale (host/hytale.def, kernels/cf_hytale.h); i[0] of a seeded node: the label's hash */
+#define HSEED(n) cf_hy_wadd(c->w->lseed, (n)->i[0])
+#define AT(k, X, Y, Z) ev64_node(c, n->in[k], X, Y, Z)
+EVAL64(HY_CONSTANT) { return n->d[0]; }
+EVAL64(HY_XVALUE) { return x; }
+EVAL64(HY_YVALUE) { return y; }
+EVAL64(HY_ZVALUE) { return z; }
+EVAL64(HY_XOVERRIDE) { return AT(0, n->d[0], y, z); }
+EVAL64(HY_YOVERRIDE) { return AT(0, x, n->d[0], z); }
+EVAL64(HY_ZOVERRIDE) { return AT(0, x, y, n->d[0]); }
+EVAL64(HY_SUM)
+{
+    if (n->nin == 0) return 0.0;
+    double s = IN(0);
+    for (int k = 1; k < n->nin; k++) s = s + IN(k);
+    return s;
+}
+EVAL64(HY_MULTIPLIER)
+{
+    double s = 0.0;
+    for (int k = 0; k < n->nin; k++) {
+        double v = IN(k);
+        if (v == 0.0) return 0.0;
+        s = k ? s * v : v;
+    }
+    return s;
+}
+EVAL64(HY_MAX)
+{
+    if (n->nin == 0) return 0.0;
+    double s = IN(0);
+    for (int k = 1; k < n->nin; k++) s = cf_hy_jmax(s, IN(k));
+    return s;
+}
+EVAL64(HY_MIN)
+{
+    if (n->nin == 0) return 0.0;
+    double s = IN(0);
+    for (int k = 1; k < n->nin; k++) s = cf_hy_jmin(s, IN(k));
+    return s;
+}
+EVAL64(HY_ABS) { return cf_fabs(IN(0)); }
+EVAL64(HY_INVERTER) { return -IN(0); }
+EVAL64(HY_SQRT) { return cf_hy_sqrt(IN(0)); }
+EVAL64(HY_POW) { return cf_hy_pow(IN(0), n->d[0]); }
+EVAL64(HY_OFFSETC) { return IN(0) + n->d[0]; }
+EVAL64(HY_AMPC) { return IN(0) * n->d[0]; }
+EVAL64(HY_OFFSET)
+{
+    double a = IN(0);
+    return a + IN(1);
+}
+EVAL64(HY_AMPLITUDE)
+{
+    double a = IN(0);
+    return a * IN(1);
+}
+EVAL64(HY_NORMALIZER) { return cf_hy_normalize(IN(0), n->d[0], n->d[1], n->d[2], n->d[3]); }
+EVAL64(HY_CLAMP) { return cf_hy_jmin(cf_hy_jmax(IN(0), n->d[0]), n->d[1]); }
+EVAL64(HY_FLOOR) { return cf_hy_jmax(IN(0), n->d[0]); }
+EVAL64(HY_CEILING) { return cf_hy_jmin(IN(0), n->d[0]); }
+EVAL64(HY_SMAX)
+{
+    double a = IN(0);
+    return cf_hy_smax(a, IN(1), n->d[0]);
+}
+EVAL64(HY_SMIN)
+{
+    double a = IN(0);
+    return cf_hy_smin(a, IN(1), n->d[0]);
+}
+EVAL64(HY_SCLAMP) { return cf_hy_smax(n->d[0], cf_hy_smin(IN(0), n->d[1], n->d[2]), n->d[2]); }
+EVAL64(HY_SFLOOR) { return cf_hy_smax(IN(0), n->d[0], n->d[1]); }
+EVAL64(HY_SCEILING) { return cf_hy_smin(IN(0), n->d[0], n->d[1]); }
+EVAL64(HY_MIX)
+{
+    double g = IN(2);
+    if (g <= 0.0) return IN(0);
+    if (g >= 1.0) return IN(1);
+    double a = IN(0);
+    return (a * (1.0 - g)) + (IN(1) * g);
+}
+EVAL64(HY_MULTIMIX)
+{
+    int m = n->nin - 1; /* densities; keys da[0..m-1] */
+    double g = IN(m);
+    const double *k = n->da;
+    if (g <= k[0]) return IN(0);
+    if (g >= k[m - 1]) return IN(m - 1);
+    if (g != g) return g;
+    int i = 0;
+    for (int q = 1; q + 1 < m; q++)
+        if (g >= k[q]) i = q;
+    double t = (g - k[i]) / (k[i + 1] - k[i]);
+    double a = IN(i);
+    return (a * (1.0 - t)) + (IN(i + 1) * t);
+}
+EVAL64(HY_CURVEMAPPER) { return cf_hy_curve(n->da, IN(0)); }
+EVAL64(HY_SCALE) { return AT(0, x / n->d[0], y / n->d[1], z / n->d[2]); }
+EVAL64(HY_SLIDER) { return AT(0, x - n->d[0], y - n->d[1], z - n->d[2]); }
+EVAL64(HY_DISTANCE) { return cf_hy_curve(n->da, cf_sqrt(((x * x) + (y * y)) + (z * z))); }
+EVAL64(HY_CUBE) { return cf_hy_curve(n->da, cf_hy_jmax(cf_hy_jmax(cf_fabs(x), cf_fabs(y)), cf_fabs(z))); }
+EVAL64(HY_CELL2D) { return cf_hy_cellnoise2d(HSEED(n), x, z, n->d[0], n->d[2], n->f[0], n->i[1], n->i[2], n->i[3]); }
+EVAL64(HY_CELL3D) { return cf_hy_cellnoise3d(HSEED(n), x, y, z, n->d[0], n->d[1], n->d[2], n->f[0], n->i[1], n->i[2], n->i[3]); }
+EVAL64(HY_FASTWARP)
+{
+    double wx = x, wy = y, wz = z;
+    if (n->i[2]) cf_hy_fastwarp2(HSEED(n), n->d[0], n->d[1], n->i[1], n->d[2], n->d[3], &wx, &wz);
+    else cf_hy_fastwarp3(HSEED(n), n->d[0], n->d[1], n->i[1], n->d[2], n->d[3], &wx, &wy, &wz);
+    return AT(0, wx, wy, wz);
+}
+EVAL64(HY_WHITENOISE) { return cf_hy_white(HSEED(n), x, y, z); }
+EVAL64(HY_SIMPLEX2D) { return cf_hy_simplex2d(HSEED(n), x, z, n->d[0], n->d[1], n->d[2], n->i[1]); }
+EVAL64(HY_CACHE) { return IN(0); }
+EVAL64(HY_LSCALE) { return AT(0, x * n->d[0], y * n->d[0], z * n->d[0]); }
+EVAL64(HY_EXTERNAL) { return n->d[0]; }
+
 typedef double (*eval64_fn)(ev64_ctx *, const cf_node *, double, double, double);
 static const eval64_fn evals64[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary)
@@ -153,7 +271,7 @@ int eval64_init(ev64_ctx *c, const cf_world *w)
     for (int i = 0; i < p->nnodes; i++)
         for (int k = 0; k < p->nodes[i].nin; k++) parents[p->nodes[i].in[k]] += p->nodes[i].kind == NK_LN_TERRAIN ? 2 : 1;
     for (int i = 0; i < p->nnodes; i++)
-        c->memo[i].stamp = (parents[i] > 1 || p->nodes[i].kind == NK_LN_CACHE) ? 0 : 0xffffffffu;
+        c->memo[i].stamp = (parents[i] > 1 || (p->nodes[i].kind == NK_LN_CACHE || p->nodes[i].kind == NK_HY_CACHE)) ? 0 : 0xffffffffu;
     free(parents);
     return 0;
 }

@@ -395,11 +395,9 @@ LNPARSE(LN_TERRAIN) { return 0; } /* built from the file's "terrain" (file_terra
 
 typedef int (*lnparse_fn)(lc *, keyset *, const cJSON *, cf_loc, cf_node *, const char *);
 static const lnparse_fn lnparsers[NK_COUNT] = {
-#define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary) [NK_##K] = lnparse_##K,
-#include "nodes.def"
+#include "libnoise.def"
 #undef NODE64
-#undef NODE
 };
 
 static int module_ref(lc *c, const char *id, cf_loc at);

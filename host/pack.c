@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,14 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
         if (!S_ISDIR(st.st_mode))
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/", paths[i]);
-        char data[PATH_MAX], ln[PATH_MAX];
+        char data[PATH_MAX], ln[PATH_MAX], hy[PATH_MAX];
         snprintf(data, sizeof data, "%s/data", paths[i]);
         snprintf(ln, sizeof ln, "%s/libnoise", paths[i]);
-        struct stat st2;
-        if ((stat(data, &st) != 0 || !S_ISDIR(st.st_mode)) && (stat(ln, &st2) != 0 || !S_ISDIR(st2.st_mode)))
-            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: not a data pack (no data/ or libnoise/ folder)", paths[i]);
+        snprintf(hy, sizeof hy, "%s/hytale", paths[i]);
+        struct stat st2, st3;
+        if ((stat(data, &st) != 0 || !S_ISDIR(st.st_mode)) && (stat(ln, &st2) != 0 || !S_ISDIR(st2.st_mode))
+            && (stat(hy, &st3) != 0 || !S_ISDIR(st3.st_mode)))
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: not a data pack (no data/, libnoise/ or hytale/ folder)", paths[i]);
         pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
         if (!pk->roots[i]) goto nomem;
     }
@@ -80,6 +83,23 @@ cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, 
     pk->mem = m;
     pk->nmem = n;
     *out = pk;
+    return CF_OK;
+}
+
+cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err)
+{
+    if (!pk || !name || !*name || !isfinite(value)) return err_set(err, CF_ERR_ARG, "cf_pack_set_external: bad arguments");
+    for (int i = 0; i < pk->next; i++)
+        if (strcmp(pk->ext_names[i], name) == 0) return pk->ext_values[i] = value, CF_OK;
+    if (pk->next >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 external inputs");
+    const char **names = arena_alloc(&pk->arena, sizeof(char *) * (size_t)(pk->next + 1));
+    double *values = arena_alloc(&pk->arena, sizeof(double) * (size_t)(pk->next + 1));
+    char *copy = arena_strdup(&pk->arena, name);
+    if (!names || !values || !copy) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < pk->next; i++) names[i] = pk->ext_names[i], values[i] = pk->ext_values[i];
+    names[pk->next] = copy, values[pk->next] = value;
+    pk->ext_names = names, pk->ext_values = values;
+    pk->next++;
     return CF_OK;
 }
 
@@ -210,7 +230,7 @@ int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const 
 static int list_add(cf_pack *pk, const char *name, size_t nlen, const char **names, int n, int max)
 {
     if (nlen == 0 || memchr(name, '/', nlen)) return n;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && i < max; i++) /* past max, names[] holds no more (the count may exceed max) */
         if (strlen(names[i]) == nlen && memcmp(names[i], name, nlen) == 0) return n;
     if (n >= max) return n + 1;
     char *c = arena_alloc(&pk->arena, nlen + 1);

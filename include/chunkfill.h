@@ -74,6 +74,11 @@ typedef struct cf_memfile {
 } cf_memfile;
 cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits,
                               cf_error *err);
+/* Sets a named external input of the Hytale front-end (a constant read by a context
+ * node: "hytale.base_height.<Name>", "hytale.distance_to_biome_edge", "hytale.terrain";
+ * README "Hytale"). Programs compiled from the pack afterwards read it; a program that
+ * needs an external input that was not set fails to compile with a located error. */
+cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err);
 
 /* Compiles functions[0..n-1] in the context of noise settings settings_id
  * ("minecraft:overworld"). A function is a density function id

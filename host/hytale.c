@@ -1,0 +1,1181 @@
+/* hytale.c - the Hytale front-end (HYTALE.md): World Gen V2 density graphs ->
+ * graph IR.
+ *
+ * Input: a pack folder holding hytale/Density/<NAME>.json files, each a V2
+ * density node ({"Type": ..., "Inputs": [...], fields}), and the requested
+ * functions: hytale:NAME (the node of hytale/Density/NAME.json), or the default
+ * request (router:final_density) = hytale:Terrain. `Imported {Name}` reads a node
+ * published with `Exported`/`ExportAs` in any file of hytale/Density (one shared
+ * subgraph; a duplicate name, a missing name or an import cycle is an error).
+ * Output: prog->nodes of the NF_F64 kinds of host/hytale.def, children first;
+ * the program's dialect is DIALECT_HYTALE (double values at double positions).
+ * Context nodes that need a game engine (BaseHeight, DistanceToBiomeEdge,
+ * Terrain) read named external inputs the caller supplies (cf_pack_set_external,
+ * CLI --external NAME=VALUE); a missing one is a located error, never a zero.
+ * Every HYTALE.md UNK choice this file applies is a named constant in the
+ * "choices" block below (README "Hytale" lists them). Errors are one line,
+ * "file.json#/pointer: message". JSON trees are scratch, freed before returning.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cf.h"
+
+/* ------------------------------------------------------------------ choices (HYTALE.md UNK, one place) */
+/* §3.1 Skip: 1 = a skipped node passes Inputs[0] through (+0.0 without inputs); 0 = it returns +0.0 */
+#define HY_SKIP_PASSTHROUGH 1
+/* §7.1: a CellNoise without DistanceFunction uses Euclidean (FNL's own default, EuclideanSq, is not used) */
+#define HY_CELL_DEFAULT_DISTANCE CF_HY_EUCLIDEAN
+/* §7.1: a CellNoise without Jitter uses 1.0 (FNL's default) */
+#define HY_CELL_DEFAULT_JITTER 1.0
+/* §4.5: a FastGradientWarp without "2D" is the 3D warp */
+#define HY_WARP_DEFAULT_2D 0
+/* §4.2 Mix with other than 3 inputs: chunkfill refuses it (the spec's choice is a warning and
+ * constant +0.0; chunkfill has no warning channel, so it is an error instead) */
+
+/* HYTALE.md's CF_ERR_UNSUPPORTED: reported as a schema error whose message says "not implemented"
+ * or "no documented semantics" (the public status list is unchanged) */
+#define HY_ERR_UNSUPPORTED CF_ERR_SCHEMA
+
+/* HYTALE.md §1 UNK choice (one place): the FNL integer seed of a seed label is
+ * Java's String.hashCode of the label plus the world seed's low 32 bits, wrapping.
+ * Nodes keep the label's hash (i[0]); eval64.c/emit.c add the world part. */
+int32_t hytale_seed(const char *label, int64_t world)
+{
+    return (int32_t)((uint32_t)java_string_hash(label) + (uint32_t)(uint64_t)world);
+}
+
+#include "../kernels/cf_hytale.h"
+
+typedef struct hexp {
+    const char *name;
+    const cJSON *v;  /* the exported node (an Exported's input or the ExportAs node) */
+    cf_loc at;
+    int state;       /* 0 not parsed, 1 being parsed, 2 parsed */
+    int node;
+} hexp;
+
+typedef struct hc {
+    cf_program *p;
+    cf_pack *pk;
+    cf_error *err;
+    cJSON **roots;
+    const char **files; /* display paths */
+    int nfiles;
+    hexp *exps;
+    int nexps, capexps;
+    int depth;
+} hc;
+
+static int fail(hc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(hc *c, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    char msg[512], ptr[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    err_set(c->err, st, "%s#%s: %s", at.file, ptr_text(at.ptr, ptr, sizeof ptr), msg);
+    return -1;
+}
+static int nomem(hc *c) { return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1; }
+
+static cf_loc at_key(hc *c, cf_loc at, const char *key)
+{
+    cf_ptr *p = arena_alloc(&c->p->arena, sizeof *p);
+    char *k = p ? arena_strdup(&c->p->arena, key) : NULL;
+    if (!p || !k) return at;
+    p->parent = at.ptr;
+    p->key = k;
+    return (cf_loc){at.file, p};
+}
+static cf_loc at_index(hc *c, cf_loc at, int i)
+{
+    cf_ptr *p = arena_alloc(&c->p->arena, sizeof *p);
+    if (!p) return at;
+    p->parent = at.ptr;
+    p->index = i;
+    return (cf_loc){at.file, p};
+}
+static const char *jtype(const cJSON *v)
+{
+    if (!v) return "nothing";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsObject(v)) return "an object";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNull(v)) return "null";
+    return "an invalid value";
+}
+
+/* ------------------------------------------------------------------ fields */
+/* The keys a node reads; any other key (not starting with '$') is an error. */
+typedef struct keyset {
+    const char *k[24];
+    int n;
+} keyset;
+
+static const cJSON *get(keyset *ks, const cJSON *o, const char *key)
+{
+    if (ks->n < 24) ks->k[ks->n++] = key;
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* a key with an alias: both given is an error; *used receives the key found */
+static int get2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, const cJSON **out,
+                const char **used)
+{
+    const cJSON *a = get(ks, o, key), *b = alias ? get(ks, o, alias) : NULL;
+    *out = NULL;
+    if (a && b) return fail(c, at_key(c, at, alias), CF_ERR_SCHEMA, "both \"%s\" and its alias \"%s\": give one", key, alias);
+    *out = a ? a : b;
+    if (used) *used = a ? key : alias;
+    return 0;
+}
+
+/* a number: required when def is NAN */
+static int num2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, double def, double *out)
+{
+    const cJSON *v = NULL;
+    const char *used = key;
+    *out = def;
+    if (get2(c, ks, o, at, key, alias, &v, &used) < 0) return -1;
+    if (!v) {
+        if (isnan(def)) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a number)", key);
+        return *out = def, 0;
+    }
+    if (!cJSON_IsNumber(v)) return fail(c, at_key(c, at, used), CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
+    if (!isfinite(v->valuedouble)) return fail(c, at_key(c, at, used), CF_ERR_SCHEMA, "number out of range (not finite)");
+    *out = v->valuedouble;
+    return 0;
+}
+static int num(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, double *out)
+{
+    return num2(c, ks, o, at, key, NULL, def, out);
+}
+static int integer(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, int lo, int hi, int *out)
+{
+    double d = 0;
+    *out = 0;
+    if (num(c, ks, o, at, key, def, &d) < 0) return -1;
+    if (d != floor(d) || d < lo || d > hi)
+        return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer in [%d, %d], found %.17g", lo, hi, d);
+    *out = (int)d;
+    return 0;
+}
+static int boolean(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, int def, int *out)
+{
+    const cJSON *v = get(ks, o, key);
+    *out = def;
+    if (!v) return 0;
+    if (!cJSON_IsBool(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(v));
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+static int seed(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n)
+{
+    const cJSON *v = get(ks, o, "Seed");
+    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing \"Seed\" (a seed label string)");
+    if (!cJSON_IsString(v)) return fail(c, at_key(c, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(v));
+    n->i[0] = java_string_hash(v->valuestring);
+    return 0;
+}
+/* a string enum (or {"Type": name} where slot is set) */
+static int name_of(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, const char *const *names,
+                   int count, int def, int slot, int *out)
+{
+    const cJSON *v = NULL;
+    const char *used = key;
+    *out = 0;
+    if (get2(c, ks, o, at, key, alias, &v, &used) < 0) return -1;
+    if (!v) {
+        if (def < 0) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\"", key);
+        return *out = def, 0;
+    }
+    cf_loc va = at_key(c, at, used);
+    if (slot && cJSON_IsObject(v)) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type");
+        for (const cJSON *k = v->child; k; k = k->next)
+            if (k->string[0] != '$' && strcmp(k->string, "Type") != 0)
+                return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\"", k->string);
+        va = at_key(c, va, "Type");
+        v = t;
+    }
+    if (cJSON_IsString(v))
+        for (int i = 0; i < count; i++)
+            if (strcmp(v->valuestring, names[i]) == 0) return *out = i, 0;
+    char list[400] = "";
+    for (int i = 0; i < count; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    if (cJSON_IsString(v)) return fail(c, va, CF_ERR_SCHEMA, "unknown value \"%s\" (expected one of %s)", v->valuestring, list);
+    return fail(c, va, CF_ERR_SCHEMA, "expected one of %s, found %s", list, jtype(v));
+}
+
+/* ------------------------------------------------------------------ nodes */
+static int node(hc *c, const cJSON *v, cf_loc at);
+
+static int node_add(hc *c, cf_node *n)
+{
+    cf_program *p = c->p;
+    int depth = 1;
+    for (int k = 0; k < n->nin; k++)
+        if (p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
+    if (depth > c->pk->lim.max_depth)
+        return fail(c, n->loc, CF_ERR_LIMIT, "the density graph is nested deeper than %d", c->pk->lim.max_depth);
+    if ((size_t)p->nnodes >= c->pk->lim.max_nodes)
+        return fail(c, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", c->pk->lim.max_nodes);
+    if (p->nnodes == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 64;
+        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
+        if (!nn) return nomem(c);
+        p->nodes = nn;
+        p->cap = cap;
+    }
+    n->depth = depth;
+    p->nodes[p->nnodes] = *n;
+    p->parsed_nodes++;
+    return p->nnodes++;
+}
+
+static int new_node(__attribute__((unused)) hc *c, int kind, cf_loc at, cf_node *n)
+{
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->flags = node_flags[kind];
+    n->prec = PREC_F64;
+    n->noise = -1;
+    n->loc = at;
+    return 0;
+}
+
+static int constant(hc *c, double v, cf_loc at)
+{
+    cf_node n;
+    new_node(c, NK_HY_CONSTANT, at, &n);
+    n.d[0] = v;
+    return node_add(c, &n);
+}
+
+/* "Inputs": count inputs (count < 0: any number, at least -count - 1) */
+static int inputs(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int count, const char *type)
+{
+    const cJSON *s = get(ks, o, "Inputs");
+    cf_loc sa = at_key(c, at, "Inputs");
+    if (s && !cJSON_IsArray(s)) return fail(c, sa, CF_ERR_SCHEMA, "expected an array of nodes, found %s", jtype(s));
+    int m = s ? cJSON_GetArraySize(s) : 0;
+    if (count >= 0 && m != count)
+        return fail(c, s ? sa : at, CF_ERR_SCHEMA, "%s takes %d input%s, found %d", type, count, count == 1 ? "" : "s", m);
+    if (count < 0 && m < -count - 1) return fail(c, s ? sa : at, CF_ERR_SCHEMA, "%s takes at least %d inputs, found %d", type, -count - 1, m);
+    n->nin = m;
+    n->in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(m ? m : 1));
+    if (!n->in) return nomem(c);
+    int i = 0;
+    for (const cJSON *e = s ? s->child : NULL; e; e = e->next, i++)
+        if ((n->in[i] = node(c, e, at_index(c, sa, i))) < 0) return -1;
+    return 0;
+}
+
+/* curves (HYTALE.md §5): Manual and DistanceExponential; da = {type, ...} */
+static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cf_node *n)
+{
+    const cJSON *v = get(ks, o, key);
+    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a curve)", key);
+    cf_loc ca = at_key(c, at, key);
+    if (!cJSON_IsObject(v)) return fail(c, ca, CF_ERR_SCHEMA, "expected a curve (an object with \"Type\"), found %s", jtype(v));
+    keyset cs = {{0}, 0};
+    const cJSON *t = get(&cs, v, "Type");
+    if (!cJSON_IsString(t)) return fail(c, t ? at_key(c, ca, "Type") : ca, CF_ERR_SCHEMA, "expected a curve \"Type\" (a string), found %s", jtype(t));
+    if (strcmp(t->valuestring, "Manual") == 0) {
+        const cJSON *pts = get(&cs, v, "Points");
+        cf_loc pa = at_key(c, ca, "Points");
+        if (!cJSON_IsArray(pts) || cJSON_GetArraySize(pts) < 1 || cJSON_GetArraySize(pts) > 4096)
+            return fail(c, pts ? pa : ca, CF_ERR_SCHEMA, "expected \"Points\": an array of 1 to 4096 {In, Out}");
+        int m = cJSON_GetArraySize(pts);
+        double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(2 + 2 * m));
+        if (!d) return nomem(c);
+        d[0] = CF_HY_CURVE_MANUAL, d[1] = m;
+        int i = 0;
+        for (const cJSON *e = pts->child; e; e = e->next, i++) {
+            cf_loc ea = at_index(c, pa, i);
+            if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected {\"In\": x, \"Out\": y}, found %s", jtype(e));
+            keyset es = {{0}, 0};
+            double in = 0, out = 0;
+            if (num(c, &es, e, ea, "In", NAN, &in) < 0 || num(c, &es, e, ea, "Out", NAN, &out) < 0) return -1;
+            for (const cJSON *k = e->child; k; k = k->next)
+                if (k->string[0] != '$' && strcmp(k->string, "In") && strcmp(k->string, "Out"))
+                    return fail(c, at_key(c, ea, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (In, Out)", k->string);
+            /* sorted by In; a duplicate In is an error (choice) */
+            int pos = 0;
+            while (pos < i && d[2 + 2 * pos] < in) pos++;
+            if (pos < i && d[2 + 2 * pos] == in) return fail(c, ea, CF_ERR_SCHEMA, "curve point In %.17g appears twice", in);
+            memmove(d + 2 + 2 * (pos + 1), d + 2 + 2 * pos, sizeof(double) * (size_t)(2 * (i - pos)));
+            d[2 + 2 * pos] = in, d[3 + 2 * pos] = out;
+        }
+        n->da = d, n->nda = 2 + 2 * m;
+    } else if (strcmp(t->valuestring, "DistanceExponential") == 0) {
+        double e = 0, r = 0;
+        if (num(c, &cs, v, ca, "Exponent", NAN, &e) < 0 || num(c, &cs, v, ca, "Range", NAN, &r) < 0) return -1;
+        if (!(e > 0) || !(r > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceExponential needs Exponent > 0 and Range > 0");
+        double *d = arena_alloc(&c->p->arena, sizeof(double) * 3);
+        if (!d) return nomem(c);
+        d[0] = CF_HY_CURVE_DISTEXP, d[1] = e, d[2] = r;
+        n->da = d, n->nda = 3;
+    } else {
+        static const char *const known[] = {"DistanceS", "Ceiling", "Floor", "SmoothCeiling", "SmoothFloor", "SmoothClamp", "SmoothMax",
+                                            "SmoothMin", "Clamp", "Inverter", "Not", "Max", "Min", "Multiplier", "Sum", "Imported"};
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            if (strcmp(t->valuestring, known[k]) == 0)
+                return fail(c, at_key(c, ca, "Type"), HY_ERR_UNSUPPORTED, "curve type \"%s\" is not implemented yet (Manual, DistanceExponential)",
+                            t->valuestring);
+        return fail(c, at_key(c, ca, "Type"), CF_ERR_SCHEMA, "unknown curve type \"%s\"", t->valuestring);
+    }
+    for (const cJSON *k = v->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (int i = 0; i < cs.n; i++) ok |= strcmp(cs.k[i], k->string) == 0;
+        if (!ok) return fail(c, at_key(c, ca, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for curve \"%s\"", k->string, t->valuestring);
+    }
+    return 0;
+}
+
+/* ---- one parser per kind: hyparse_<KIND>(c, ks, o, at, n, type) */
+#define U __attribute__((unused))
+#define HYPARSE(K) static int hyparse_##K(U hc *c, U keyset *ks, U const cJSON *o, U cf_loc at, U cf_node *n, U const char *type)
+
+HYPARSE(HY_CONSTANT) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : num(c, ks, o, at, "Value", NAN, &n->d[0]); }
+HYPARSE(HY_XVALUE) { return inputs(c, ks, o, at, n, 0, type); }
+HYPARSE(HY_YVALUE) { return inputs(c, ks, o, at, n, 0, type); }
+HYPARSE(HY_ZVALUE) { return inputs(c, ks, o, at, n, 0, type); }
+static int override(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type)
+{
+    return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num(c, ks, o, at, "Value", NAN, &n->d[0]);
+}
+HYPARSE(HY_XOVERRIDE) { return override(c, ks, o, at, n, type); }
+HYPARSE(HY_YOVERRIDE) { return override(c, ks, o, at, n, type); }
+HYPARSE(HY_ZOVERRIDE) { return override(c, ks, o, at, n, type); }
+HYPARSE(HY_SUM) { return inputs(c, ks, o, at, n, -1, type); }
+HYPARSE(HY_MULTIPLIER) { return inputs(c, ks, o, at, n, -1, type); }
+HYPARSE(HY_MAX) { return inputs(c, ks, o, at, n, -1, type); }
+HYPARSE(HY_MIN) { return inputs(c, ks, o, at, n, -1, type); }
+HYPARSE(HY_ABS) { return inputs(c, ks, o, at, n, 1, type); }
+HYPARSE(HY_INVERTER) { return inputs(c, ks, o, at, n, 1, type); }
+HYPARSE(HY_SQRT) { return inputs(c, ks, o, at, n, 1, type); }
+HYPARSE(HY_POW) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num(c, ks, o, at, "Exponent", NAN, &n->d[0]); }
+HYPARSE(HY_OFFSETC) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Value", "Offset", NAN, &n->d[0]); }
+HYPARSE(HY_AMPC) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Value", "Amplitude", NAN, &n->d[0]); }
+HYPARSE(HY_OFFSET) { return inputs(c, ks, o, at, n, 2, type); }
+HYPARSE(HY_AMPLITUDE) { return inputs(c, ks, o, at, n, 2, type); }
+HYPARSE(HY_NORMALIZER)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
+    return num(c, ks, o, at, "FromMin", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "FromMax", NAN, &n->d[1]) < 0
+                   || num(c, ks, o, at, "ToMin", NAN, &n->d[2]) < 0 || num(c, ks, o, at, "ToMax", NAN, &n->d[3]) < 0
+               ? -1
+               : 0;
+}
+static int walls(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n)
+{
+    double a = 0, b = 0;
+    if (num(c, ks, o, at, "WallA", NAN, &a) < 0 || num(c, ks, o, at, "WallB", NAN, &b) < 0) return -1;
+    n->d[0] = cf_hy_jmin(a, b), n->d[1] = cf_hy_jmax(a, b);
+    return 0;
+}
+static int range(hc *c, keyset *ks, const cJSON *o, cf_loc at, double *k)
+{
+    if (num(c, ks, o, at, "Range", NAN, k) < 0) return -1;
+    if (*k < 0) return fail(c, at_key(c, at, "Range"), CF_ERR_SCHEMA, "expected Range >= 0, found %.17g", *k);
+    return 0;
+}
+HYPARSE(HY_CLAMP) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : walls(c, ks, o, at, n); }
+HYPARSE(HY_FLOOR) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Limit", "Floor", NAN, &n->d[0]); }
+HYPARSE(HY_CEILING) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Limit", "Ceiling", NAN, &n->d[0]); }
+HYPARSE(HY_SMAX) { return inputs(c, ks, o, at, n, 2, type) < 0 ? -1 : range(c, ks, o, at, &n->d[0]); }
+HYPARSE(HY_SMIN) { return inputs(c, ks, o, at, n, 2, type) < 0 ? -1 : range(c, ks, o, at, &n->d[0]); }
+HYPARSE(HY_SCLAMP) { return inputs(c, ks, o, at, n, 1, type) < 0 || walls(c, ks, o, at, n) < 0 ? -1 : range(c, ks, o, at, &n->d[2]); }
+HYPARSE(HY_SFLOOR)
+{
+    return inputs(c, ks, o, at, n, 1, type) < 0 || num2(c, ks, o, at, "Limit", "Floor", NAN, &n->d[0]) < 0 ? -1 : range(c, ks, o, at, &n->d[1]);
+}
+HYPARSE(HY_SCEILING)
+{
+    return inputs(c, ks, o, at, n, 1, type) < 0 || num2(c, ks, o, at, "Limit", "Ceiling", NAN, &n->d[0]) < 0 ? -1
+                                                                                                             : range(c, ks, o, at, &n->d[1]);
+}
+HYPARSE(HY_MIX) { return inputs(c, ks, o, at, n, 3, type); }
+HYPARSE(HY_MULTIMIX)
+{
+    if (inputs(c, ks, o, at, n, -3, type) < 0) return -1;
+    const cJSON *k = get(ks, o, "Keys");
+    cf_loc ka = at_key(c, at, "Keys");
+    if (!k) return fail(c, at, CF_ERR_SCHEMA, "missing \"Keys\" (%d numbers, one per density input)", n->nin - 1);
+    if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != n->nin - 1)
+        return fail(c, ka, CF_ERR_SCHEMA, "expected %d keys (one per density input; the last input is the gauge), found %s%s", n->nin - 1,
+                    cJSON_IsArray(k) ? "a different count" : jtype(k), "");
+    double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)n->nin);
+    if (!d) return nomem(c);
+    int i = 0;
+    for (const cJSON *e = k->child; e; e = e->next, i++) {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+            return fail(c, at_index(c, ka, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+        d[i] = e->valuedouble;
+        if (i && !(d[i] > d[i - 1])) return fail(c, at_index(c, ka, i), CF_ERR_SCHEMA, "keys must increase strictly (%.17g after %.17g)", d[i], d[i - 1]);
+    }
+    n->da = d, n->nda = n->nin - 1;
+    return 0;
+}
+HYPARSE(HY_CURVEMAPPER) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : curve(c, ks, o, at, "Curve", n); }
+HYPARSE(HY_SCALE)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
+    static const char *const k[3][2] = {{"ScaleX", "X"}, {"ScaleY", "Y"}, {"ScaleZ", "Z"}};
+    for (int a = 0; a < 3; a++) {
+        if (num2(c, ks, o, at, k[a][0], k[a][1], 1.0, &n->d[a]) < 0) return -1;
+        if (n->d[a] == 0) return fail(c, at, CF_ERR_SCHEMA, "%s is 0 (a scale must not be zero)", k[a][0]);
+    }
+    return 0;
+}
+HYPARSE(HY_SLIDER)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
+    return num(c, ks, o, at, "SlideX", 0, &n->d[0]) < 0 || num(c, ks, o, at, "SlideY", 0, &n->d[1]) < 0
+                   || num(c, ks, o, at, "SlideZ", 0, &n->d[2]) < 0
+               ? -1
+               : 0;
+}
+HYPARSE(HY_DISTANCE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : curve(c, ks, o, at, "Curve", n); }
+HYPARSE(HY_CUBE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : curve(c, ks, o, at, "Curve", n); }
+
+static const char *const cell_types[] = {"CellValue", "Distance", "Distance2", "Distance2Add", "Distance2Sub", "Distance2Mul", "Distance2Div"};
+static const char *const dist_names[] = {"Euclidean", "EuclideanSq", "Manhattan", "Hybrid"};
+/* d[0..2] scales (x, y, z), f[0] jitter, i[0] seed hash, i[1] distance, i[2] return type, i[3] octaves */
+static int cell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, int three)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
+    double s = NAN, j = 1;
+    const cJSON *sv = get(ks, o, "Scale");
+    if (sv && num(c, ks, o, at, "Scale", NAN, &s) < 0) return -1;
+    if (num(c, ks, o, at, "ScaleX", s, &n->d[0]) < 0 || (three && num(c, ks, o, at, "ScaleY", s, &n->d[1]) < 0)
+        || num(c, ks, o, at, "ScaleZ", s, &n->d[2]) < 0)
+        return -1;
+    if (sv && (cJSON_GetObjectItemCaseSensitive(o, "ScaleX") || cJSON_GetObjectItemCaseSensitive(o, "ScaleZ")))
+        return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "both \"Scale\" and ScaleX/ScaleZ: give one");
+    if (!three) n->d[1] = 1.0;
+    for (int a = 0; a < 3; a++)
+        if (n->d[a] == 0) return fail(c, at, CF_ERR_SCHEMA, "a cell scale is 0");
+    if (num(c, ks, o, at, "Jitter", HY_CELL_DEFAULT_JITTER, &j) < 0) return -1;
+    n->f[0] = (float)j;
+    if (name_of(c, ks, o, at, "CellType", "ReturnType", cell_types, 7, -1, 0, &n->i[2]) < 0) return -1;
+    if (name_of(c, ks, o, at, "DistanceFunction", NULL, dist_names, 4, HY_CELL_DEFAULT_DISTANCE, 1, &n->i[1]) < 0) return -1;
+    if (integer(c, ks, o, at, "Octaves", 1, 1, 32, &n->i[3]) < 0) return -1;
+    return seed(c, ks, o, at, n);
+}
+HYPARSE(HY_CELL2D) { return cell(c, ks, o, at, n, type, 0); }
+HYPARSE(HY_CELL3D) { return cell(c, ks, o, at, n, type, 1); }
+/* d[0] WarpScale, d[1] WarpFactor, d[2] lacunarity, d[3] persistence; i[0] seed, i[1] octaves, i[2] 2D */
+HYPARSE(HY_FASTWARP)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
+    if (num(c, ks, o, at, "WarpScale", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "WarpFactor", NAN, &n->d[1]) < 0
+        || num(c, ks, o, at, "WarpLacunarity", 2.0, &n->d[2]) < 0 || num(c, ks, o, at, "WarpPersistence", 0.5, &n->d[3]) < 0
+        || integer(c, ks, o, at, "WarpOctaves", 1, 1, 32, &n->i[1]) < 0 || boolean(c, ks, o, at, "2D", HY_WARP_DEFAULT_2D, &n->i[2]) < 0)
+        return -1;
+    if (n->d[0] == 0) return fail(c, at_key(c, at, "WarpScale"), CF_ERR_SCHEMA, "WarpScale is 0");
+    return seed(c, ks, o, at, n);
+}
+HYPARSE(HY_WHITENOISE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : seed(c, ks, o, at, n); }
+/* d[0] Scale, d[1] lacunarity, d[2] persistence; i[0] seed, i[1] octaves */
+HYPARSE(HY_SIMPLEX2D)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
+    if (num(c, ks, o, at, "Scale", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "Lacunarity", NAN, &n->d[1]) < 0
+        || num(c, ks, o, at, "Persistence", NAN, &n->d[2]) < 0 || integer(c, ks, o, at, "Octaves", NAN, 1, 32, &n->i[1]) < 0)
+        return -1;
+    if (n->d[0] == 0) return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "Scale is 0");
+    return seed(c, ks, o, at, n);
+}
+HYPARSE(HY_CACHE)
+{
+    int cap = 0;
+    return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : integer(c, ks, o, at, "Capacity", 3, 0, 1 << 20, &cap);
+}
+HYPARSE(HY_LSCALE) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
+HYPARSE(HY_EXTERNAL) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
+
+typedef int (*hyparse_fn)(hc *, keyset *, const cJSON *, cf_loc, cf_node *, const char *);
+static const hyparse_fn hyparsers[NK_COUNT] = {
+#define NODE64(K, name, flags, fields, summary) [NK_##K] = hyparse_##K,
+#include "hytale.def"
+#undef NODE64
+};
+
+/* named types with no documented semantics (HYTALE.md §4.6) or not implemented yet */
+static const char *const undocumented[] = {"Pipeline", "Selector", "Comparator", "Equal", "GreaterThan", "GreaterOrEqual", "LessThan",
+                                           "LessOrEqual", "And", "Or", "Not", "Nor", "Xor", "Trig", "Positions3D", "CellWallDistance",
+                                           "Graph", "DistanceToGraphEdge"};
+static const char *const not_yet[] = {"Rotator", "Ellipsoid", "Cuboid", "Cylinder", "Axis", "Plane", "Shell", "Angle", "Gradient",
+                                      "YSampled", "GradientWarp", "VectorWarp", "SimplexNoise3D", "PositionsCellNoise", "PositionsPinch",
+                                      "PositionsTwist", "Switch", "SwitchState", "Anchor"};
+
+/* an external input: its value from the pack's externals (cf_pack_set_external) */
+static int external(hc *c, const char *name, cf_loc at)
+{
+    for (int i = 0; i < c->pk->next; i++)
+        if (strcmp(c->pk->ext_names[i], name) == 0) {
+            cf_node n;
+            new_node(c, NK_HY_EXTERNAL, at, &n);
+            n.d[0] = c->pk->ext_values[i];
+            n.i[0] = java_string_hash(name);
+            return node_add(c, &n);
+        }
+    return fail(c, at, CF_ERR_REF, "needs external input \"%s\" (supply it: --external %s=VALUE)", name, name);
+}
+
+static int import(hc *c, const char *name, cf_loc at);
+
+static int node_obj(hc *c, const cJSON *o, cf_loc at)
+{
+    keyset ks = {{0}, 0};
+    const cJSON *t = get(&ks, o, "Type");
+    if (!t) return fail(c, at, CF_ERR_SCHEMA, "missing \"Type\" (a density node type such as \"Sum\")");
+    cf_loc ta = at_key(c, at, "Type");
+    if (!cJSON_IsString(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected a node type (a string), found %s", jtype(t));
+    const char *type = t->valuestring;
+    int skip = 0, result;
+    if (boolean(c, &ks, o, at, "Skip", 0, &skip) < 0) return -1;
+    const cJSON *ex = get(&ks, o, "ExportAs");
+    if (ex && !cJSON_IsString(ex)) return fail(c, at_key(c, at, "ExportAs"), CF_ERR_SCHEMA, "expected a name (a string), found %s", jtype(ex));
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (strcmp(type, "Exported") == 0 || strcmp(type, "Cache2D") == 0 || (skip && HY_SKIP_PASSTHROUGH)) {
+        /* value-transparent: the node is its input (Exported's name was registered by the scan) */
+        int single = 0;
+        if (strcmp(type, "Exported") == 0 && boolean(c, &ks, o, at, "SingleInstance", 0, &single) < 0) return -1;
+        if (strcmp(type, "Cache2D") == 0) {
+            int cap = 0;
+            if (integer(c, &ks, o, at, "Capacity", 3, 0, 1 << 20, &cap) < 0) return -1;
+        }
+        const cJSON *in = get(&ks, o, "Inputs");
+        cf_loc ia = at_key(c, at, "Inputs");
+        if (skip) {
+            if (in && !cJSON_IsArray(in)) return fail(c, ia, CF_ERR_SCHEMA, "expected an array of nodes, found %s", jtype(in));
+            c->depth--;
+            return in && cJSON_GetArraySize(in) > 0 ? node(c, in->child, at_index(c, ia, 0)) : constant(c, 0.0, at);
+        }
+        if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1)
+            return fail(c, in ? ia : at, CF_ERR_SCHEMA, "%s takes 1 input, found %d", type, cJSON_IsArray(in) ? cJSON_GetArraySize(in) : 0);
+        for (const cJSON *k = o->child; k; k = k->next) {
+            int ok = k->string[0] == '$' || strcmp(k->string, "Inputs") == 0;
+            for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
+            if (strcmp(type, "Exported") == 0 && strcmp(k->string, "ExportAs") == 0) ok = 1;
+            if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"%s\"", k->string, type);
+        }
+        result = node(c, in->child, at_index(c, ia, 0));
+        c->depth--;
+        return result;
+    }
+    if (skip) {
+        c->depth--;
+        return constant(c, 0.0, at);
+    }
+    if (strcmp(type, "Imported") == 0) {
+        const cJSON *nm = get(&ks, o, "Name");
+        if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, at, "Name") : at, CF_ERR_SCHEMA, "Imported needs \"Name\" (a string)");
+        for (const cJSON *k = o->child; k; k = k->next)
+            if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "Name"))
+                return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"Imported\"", k->string);
+        c->depth--;
+        return import(c, nm->valuestring, at_key(c, at, "Name"));
+    }
+    if (strcmp(type, "BaseHeight") == 0) {
+        /* an external scalar (no WorldStructure): hytale.base_height.<Name>; Distance: y - B */
+        const cJSON *nm = get(&ks, o, "BaseHeightName");
+        int dist = 0;
+        if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, at, "BaseHeightName") : at, CF_ERR_SCHEMA, "BaseHeight needs \"BaseHeightName\" (a string)");
+        if (boolean(c, &ks, o, at, "Distance", 0, &dist) < 0) return -1;
+        for (const cJSON *k = o->child; k; k = k->next) {
+            int ok = k->string[0] == '$';
+            for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
+            if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"BaseHeight\"", k->string);
+        }
+        char name[300];
+        snprintf(name, sizeof name, "hytale.base_height.%s", nm->valuestring);
+        int b = external(c, name, at);
+        c->depth--;
+        if (b < 0 || !dist) return b;
+        /* y - B */
+        cf_node y, s, neg;
+        new_node(c, NK_HY_YVALUE, at, &y);
+        int yi = node_add(c, &y);
+        if (yi < 0) return -1;
+        new_node(c, NK_HY_INVERTER, at, &neg);
+        neg.nin = 1, neg.in = arena_alloc(&c->p->arena, sizeof(int));
+        if (!neg.in) return nomem(c);
+        neg.in[0] = b;
+        int ni = node_add(c, &neg);
+        if (ni < 0) return -1;
+        new_node(c, NK_HY_SUM, at, &s);
+        s.nin = 2, s.in = arena_alloc(&c->p->arena, 2 * sizeof(int));
+        if (!s.in) return nomem(c);
+        s.in[0] = yi, s.in[1] = ni;
+        return node_add(c, &s);
+    }
+    if (strcmp(type, "DistanceToBiomeEdge") == 0 || strcmp(type, "Terrain") == 0) {
+        for (const cJSON *k = o->child; k; k = k->next)
+            if (k->string[0] != '$' && strcmp(k->string, "Type"))
+                return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"%s\"", k->string, type);
+        c->depth--;
+        return external(c, strcmp(type, "Terrain") == 0 ? "hytale.terrain" : "hytale.distance_to_biome_edge", at);
+    }
+    int kind = -1;
+    for (int k = 0; k < NK_COUNT; k++)
+        if (hyparsers[k] && k != NK_HY_EXTERNAL && k != NK_HY_LSCALE && strcmp(node_name[k] + 7, type) == 0) kind = k;
+    if (kind < 0) {
+        for (size_t i = 0; i < sizeof undocumented / sizeof *undocumented; i++)
+            if (strcmp(type, undocumented[i]) == 0)
+                return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented semantics", type);
+        for (size_t i = 0; i < sizeof not_yet / sizeof *not_yet; i++)
+            if (strcmp(type, not_yet[i]) == 0) return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s is not implemented yet", type);
+        return fail(c, ta, CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
+    }
+    cf_node n;
+    new_node(c, kind, at, &n);
+    if (hyparsers[kind](c, &ks, o, at, &n, type) < 0) return -1;
+    for (const cJSON *k = o->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
+        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"%s\"", k->string, type);
+    }
+    c->depth--;
+    return node_add(c, &n);
+}
+
+static int node(hc *c, const cJSON *v, cf_loc at)
+{
+    if (err_failed(c->err)) return -1;
+    if (cJSON_IsObject(v)) return node_obj(c, v, at);
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) return constant(c, v->valuedouble, at); /* a bare number: Constant (choice) */
+    return fail(c, at, CF_ERR_SCHEMA, "expected a density node (an object with \"Type\"), found %s", jtype(v));
+}
+
+/* ------------------------------------------------------------------ exports */
+static int add_export(hc *c, const char *name, const cJSON *v, cf_loc at, cf_loc name_at)
+{
+    for (int i = 0; i < c->nexps; i++)
+        if (strcmp(c->exps[i].name, name) == 0) {
+            char ptr[320];
+            return fail(c, name_at, CF_ERR_SCHEMA, "duplicate export \"%s\" (also at %s#%s)", name, c->exps[i].at.file,
+                        ptr_text(c->exps[i].at.ptr, ptr, sizeof ptr));
+        }
+    if (c->nexps == c->capexps) {
+        int cap = c->capexps ? 2 * c->capexps : 16;
+        hexp *e = realloc(c->exps, sizeof *e * (size_t)cap);
+        if (!e) return nomem(c);
+        c->exps = e, c->capexps = cap;
+    }
+    c->exps[c->nexps++] = (hexp){name, v, at, 0, -1};
+    return 0;
+}
+
+/* finds Exported nodes and ExportAs keys anywhere in a file */
+static int scan(hc *c, const cJSON *v, cf_loc at, int depth)
+{
+    if (depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (cJSON_IsObject(v)) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type"), *ex = cJSON_GetObjectItemCaseSensitive(v, "ExportAs");
+        if (cJSON_IsString(ex)) {
+            if (add_export(c, ex->valuestring, v, at, at_key(c, at, "ExportAs")) < 0) return -1;
+        }
+        (void)t;
+        for (const cJSON *k = v->child; k; k = k->next)
+            if (k->string[0] != '$' && (cJSON_IsObject(k) || cJSON_IsArray(k)) && scan(c, k, at_key(c, at, k->string), depth + 1) < 0) return -1;
+    } else if (cJSON_IsArray(v)) {
+        int i = 0;
+        for (const cJSON *k = v->child; k; k = k->next, i++)
+            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && scan(c, k, at_index(c, at, i), depth + 1) < 0) return -1;
+    }
+    return 0;
+}
+
+static int import(hc *c, const char *name, cf_loc at)
+{
+    hexp *e = NULL;
+    for (int i = 0; i < c->nexps; i++)
+        if (strcmp(c->exps[i].name, name) == 0) e = &c->exps[i];
+    if (!e) return fail(c, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
+    if (e->state == 2) return e->node;
+    if (e->state == 1) return fail(c, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
+    e->state = 1;
+    /* the exported node itself, parsed without re-registering its ExportAs */
+    int n = node(c, e->v, e->at);
+    e->state = 2;
+    e->node = n;
+    return n;
+}
+
+/* ------------------------------------------------------------------ Part A: legacy noise assets
+ * hytale/Noise/<ID>.json, function hytale:noise/ID. `Parent` inheritance is resolved
+ * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
+ * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
+ * and a cycle are errors), then the asset is lowered to V2 kinds. Supported (tier 1/2
+ * subset): leaves CONSTANT and SIMPLEX (FBM octaves), composites SUM (Factors), MULTIPLY,
+ * MAX, MIN, INVERT, NORMALIZE, SCALE, and the Scale and Offset wrappers; every other type,
+ * leaf or wrapper field is a located "not implemented yet" error. */
+static int valid_name(const char *s);
+#define HY_LEGACY_MAX_CHAIN 64
+
+typedef struct lchain {
+    const char *ids[HY_LEGACY_MAX_CHAIN];
+    int n;
+} lchain;
+
+static int legacy_load(hc *c, const char *id, cf_loc at, cJSON **root, const char **display)
+{
+    if (!valid_name(id)) return fail(c, at, CF_ERR_REF, "bad noise asset id \"%s\"", id);
+    char rel[600];
+    snprintf(rel, sizeof rel, "hytale/Noise/%s.json", id);
+    int r = json_load_rel(c->p, c->pk, rel, root, display, c->err);
+    if (r < 0) return -1;
+    if (r == 0) return fail(c, at, CF_ERR_REF, "no noise asset \"%s\" (no %s in any pack)", id, rel);
+    if (!cJSON_IsObject(*root)) {
+        fail(c, (cf_loc){*display, NULL}, CF_ERR_SCHEMA, "expected a noise asset (an object), found %s", jtype(*root));
+        cJSON_Delete(*root);
+        return -1;
+    }
+    return 0;
+}
+
+/* the child's fields over a copy of the parent's: objects field by field, the rest replaced */
+static int merge_into(cJSON *dst, const cJSON *src)
+{
+    for (const cJSON *k = src->child; k; k = k->next) {
+        if (strcmp(k->string, "Parent") == 0) continue;
+        cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, k->string);
+        if (d && cJSON_IsObject(d) && cJSON_IsObject(k)) {
+            if (merge_into(d, k) < 0) return -1;
+            continue;
+        }
+        cJSON *copy = cJSON_Duplicate(k, 1);
+        if (!copy) return -1;
+        if (d) cJSON_ReplaceItemInObjectCaseSensitive(dst, k->string, copy);
+        else cJSON_AddItemToObject(dst, k->string, copy);
+    }
+    return 0;
+}
+
+static const char *str_field(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* an asset with its Parent chain applied (a new tree the caller deletes), or NULL */
+static cJSON *legacy_resolve(hc *c, const cJSON *a, cf_loc at, lchain *ch)
+{
+    const cJSON *par = cJSON_GetObjectItemCaseSensitive(a, "Parent");
+    if (!par) return cJSON_Duplicate(a, 1);
+    cf_loc pa = at_key(c, at, "Parent");
+    if (!cJSON_IsString(par)) return fail(c, pa, CF_ERR_SCHEMA, "expected a noise asset id (a string), found %s", jtype(par)), NULL;
+    for (int i = 0; i < ch->n; i++)
+        if (strcmp(ch->ids[i], par->valuestring) == 0) {
+            char path[600] = "";
+            for (int k = i; k < ch->n; k++) {
+                strncat(path, ch->ids[k], sizeof path - strlen(path) - 1);
+                strncat(path, " -> ", sizeof path - strlen(path) - 1);
+            }
+            strncat(path, par->valuestring, sizeof path - strlen(path) - 1);
+            return fail(c, pa, CF_ERR_CYCLE, "Parent cycle: %s", path), NULL;
+        }
+    if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, pa, CF_ERR_LIMIT, "Parent chain longer than %d", HY_LEGACY_MAX_CHAIN), NULL;
+    cJSON *proot = NULL;
+    const char *pdisp = "";
+    if (legacy_load(c, par->valuestring, pa, &proot, &pdisp) < 0) return NULL;
+    ch->ids[ch->n++] = arena_strdup(&c->p->arena, par->valuestring);
+    cJSON *base = legacy_resolve(c, proot, (cf_loc){pdisp, NULL}, ch);
+    ch->n--;
+    cJSON_Delete(proot);
+    if (!base) return NULL;
+    /* UNK choice (§2.2 rule 5): a parent of another Type / NoiseType is an error */
+    const char *kt = str_field(a, "Type"), *kn = str_field(a, "NoiseType"), *bt = str_field(base, "Type"), *bn = str_field(base, "NoiseType");
+    if ((kt && (!bt || strcmp(kt, bt))) || (kn && (!bn || strcmp(kn, bn))) || (kt && bn) || (kn && bt)) {
+        fail(c, pa, CF_ERR_SCHEMA, "parent \"%s\" is a %s %s, this asset a %s %s", par->valuestring, bt ? "Type" : "NoiseType",
+             bt ? bt : bn ? bn : "?", kt ? "Type" : "NoiseType", kt ? kt : kn ? kn : "?");
+        cJSON_Delete(base);
+        return NULL;
+    }
+    if (merge_into(base, a) < 0) {
+        cJSON_Delete(base);
+        return nomem(c), NULL;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(base, "Parent");
+    return base;
+}
+
+static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch);
+
+static int add_node(hc *c, int kind, cf_loc at, const int *in, int nin, double d0)
+{
+    cf_node n;
+    new_node(c, kind, at, &n);
+    n.nin = nin;
+    n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nin ? nin : 1));
+    if (!n.in) return nomem(c);
+    for (int k = 0; k < nin; k++) n.in[k] = in[k];
+    n.d[0] = d0;
+    return node_add(c, &n);
+}
+
+/* a noise slot: an asset id, {"File": id}, or an inline asset */
+static int legacy_slot(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
+{
+    const cJSON *file = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "File") : NULL;
+    if (file && cJSON_GetArraySize(v) == 1) v = file, at = at_key(c, at, "File");
+    if (cJSON_IsString(v)) {
+        for (int i = 0; i < ch->n; i++)
+            if (strcmp(ch->ids[i], v->valuestring) == 0) return fail(c, at, CF_ERR_CYCLE, "noise reference cycle through \"%s\"", v->valuestring);
+        if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, at, CF_ERR_LIMIT, "noise references nested deeper than %d", HY_LEGACY_MAX_CHAIN);
+        cJSON *root = NULL;
+        const char *disp = "";
+        if (legacy_load(c, v->valuestring, at, &root, &disp) < 0) return -1;
+        ch->ids[ch->n++] = arena_strdup(&c->p->arena, v->valuestring);
+        int r = legacy_asset(c, root, (cf_loc){disp, NULL}, label, ch);
+        ch->n--;
+        cJSON_Delete(root);
+        return r;
+    }
+    if (cJSON_IsObject(v)) return legacy_asset(c, v, at, label, ch);
+    return fail(c, at, CF_ERR_SCHEMA, "expected a noise asset (an id or an object), found %s", jtype(v));
+}
+
+/* [min, max] of a range field: array, {"Min","Max"} map, or a number n = [0, n] (UNK choices) */
+static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi)
+{
+    if (cJSON_IsNumber(v)) return *lo = 0, *hi = v->valuedouble, 0;
+    if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 && cJSON_IsNumber(v->child) && cJSON_IsNumber(v->child->next))
+        return *lo = v->child->valuedouble, *hi = v->child->next->valuedouble, 0;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "Min"), *b = cJSON_GetObjectItemCaseSensitive(v, "Max");
+    if (cJSON_IsObject(v) && cJSON_IsNumber(a) && cJSON_IsNumber(b) && cJSON_GetArraySize(v) == 2)
+        return *lo = a->valuedouble, *hi = b->valuedouble, 0;
+    return fail(c, at, CF_ERR_SCHEMA, "expected a range: [min, max], {\"Min\": a, \"Max\": b} or a number");
+}
+
+static const char *const legacy_known[] = {"Type", "NoiseType", "Parent", "Seed", "Noise", "Factors", "Value", "Scale", "Offset", "OffsetX",
+                                           "OffsetY", "OffsetZ", "Octaves", "FractalMode", "Lacunarity", "Persistence", "Range", "Tags"};
+static const char *const legacy_later[] = {"Alpha", "NoiseLookup", "Thresholds", "Formula", "Curve", "Normalize", "Pitch", "Yaw", "OriginX",
+                                           "OriginY", "OriginZ", "Rotate", "Gradient", "Randomizer", "CellMode", "CellType", "DistanceMode",
+                                           "Distance2Mode", "Measurement", "Jitter", "JitterX", "JitterY", "JitterZ", "Density",
+                                           "DistanceRange", "Skip", "SkipMode", "Thickness", "X", "Y", "Z", "InnerRadius", "OuterRadius",
+                                           "A", "B", "Mode", "Distance", "InterpolationMode"};
+
+static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
+{
+    if (err_failed(c->err)) return -1;
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    cJSON *a = legacy_resolve(c, v, at, ch);
+    if (!a) return -1;
+    int r = -1;
+    const char *type = str_field(a, "Type"), *leaf = str_field(a, "NoiseType");
+    for (const cJSON *k = a->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (size_t i = 0; i < sizeof legacy_known / sizeof *legacy_known; i++) ok |= strcmp(k->string, legacy_known[i]) == 0;
+        if (ok) continue;
+        for (size_t i = 0; i < sizeof legacy_later / sizeof *legacy_later; i++)
+            if (strcmp(k->string, legacy_later[i]) == 0) {
+                fail(c, at_key(c, at, k->string), HY_ERR_UNSUPPORTED, "legacy field \"%s\" is not implemented yet", k->string);
+                goto done;
+            }
+        fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for a legacy noise asset", k->string);
+        goto done;
+    }
+    if ((type != NULL) == (leaf != NULL)) {
+        fail(c, at, CF_ERR_SCHEMA, type ? "both \"Type\" and \"NoiseType\"" : "missing \"Type\" (a composite) or \"NoiseType\" (a leaf)");
+        goto done;
+    }
+    {
+        const cJSON *sd = cJSON_GetObjectItemCaseSensitive(a, "Seed");
+        if (sd && !cJSON_IsString(sd)) {
+            fail(c, at_key(c, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(sd));
+            goto done;
+        }
+        if (sd) label = arena_strdup(&c->p->arena, sd->valuestring); /* §2.3 choice: own label, else the enclosing asset's */
+    }
+    keyset ks = {{0}, 0};
+    int base = -1;
+    if (leaf && strcmp(leaf, "CONSTANT") == 0) {
+        double val = 0;
+        if (num(c, &ks, a, at, "Value", 0.5, &val) < 0) goto done;
+        base = constant(c, val, at);
+    } else if (leaf && strcmp(leaf, "SIMPLEX") == 0) {
+        /* choice: FNL OpenSimplex2 2D on (x, z), FBM = sum P^i n_i(L^i p) / sum P^i, seed + i, mapped v*0.5 + 0.5 */
+        int oct = 0;
+        cf_node n;
+        new_node(c, NK_HY_SIMPLEX2D, at, &n);
+        const char *fm = str_field(a, "FractalMode");
+        if (fm && strcmp(fm, "FBM") != 0) {
+            fail(c, at_key(c, at, "FractalMode"), HY_ERR_UNSUPPORTED, "FractalMode \"%s\" is not implemented yet (FBM)", fm);
+            goto done;
+        }
+        if (integer(c, &ks, a, at, "Octaves", 1, 1, 32, &oct) < 0 || num(c, &ks, a, at, "Lacunarity", 2.0, &n.d[1]) < 0
+            || num(c, &ks, a, at, "Persistence", 0.5, &n.d[2]) < 0)
+            goto done;
+        n.d[0] = 1.0, n.i[1] = oct, n.i[0] = java_string_hash(label);
+        int s = node_add(c, &n);
+        int am = s < 0 ? -1 : add_node(c, NK_HY_AMPC, at, &s, 1, 0.5);
+        int in[2] = {am, constant(c, 0.5, at)};
+        base = am < 0 || in[1] < 0 ? -1 : add_node(c, NK_HY_SUM, at, in, 2, 0);
+    } else if (leaf) {
+        static const char *const later[] = {"OLD_SIMPLEX", "PERLIN", "VALUE", "CELL", "DISTANCE", "MESH", "GRID", "POINT", "BRANCH"};
+        for (size_t i = 0; i < sizeof later / sizeof *later; i++)
+            if (strcmp(leaf, later[i]) == 0) {
+                fail(c, at_key(c, at, "NoiseType"), HY_ERR_UNSUPPORTED, "NoiseType %s is not implemented yet", leaf);
+                goto done;
+            }
+        fail(c, at_key(c, at, "NoiseType"), CF_ERR_SCHEMA, "unknown NoiseType \"%s\"", leaf);
+        goto done;
+    } else {
+        static const char *const later[] = {"FORMULA", "DISTORTED", "OFFSET", "ROTATE", "GRADIENT", "CURVE", "BLEND"};
+        int op = strcmp(type, "SUM") == 0 ? 1 : strcmp(type, "MULTIPLY") == 0 ? 2 : strcmp(type, "MAX") == 0 ? 3 : strcmp(type, "MIN") == 0 ? 4
+                 : strcmp(type, "INVERT") == 0 ? 5 : strcmp(type, "NORMALIZE") == 0 ? 6 : strcmp(type, "SCALE") == 0 ? 7 : 0;
+        if (!op) {
+            for (size_t i = 0; i < sizeof later / sizeof *later; i++)
+                if (strcmp(type, later[i]) == 0) {
+                    fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED, "Type %s is not implemented yet", type);
+                    goto done;
+                }
+            fail(c, at_key(c, at, "Type"), CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
+            goto done;
+        }
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(a, "Noise");
+        cf_loc na = at_key(c, at, "Noise");
+        if (!ns) {
+            fail(c, at, CF_ERR_SCHEMA, "missing \"Noise\" (%s needs it)", type);
+            goto done;
+        }
+        int m = cJSON_IsArray(ns) ? cJSON_GetArraySize(ns) : 1;
+        int single = op >= 5;
+        if (single && m != 1) {
+            fail(c, na, CF_ERR_SCHEMA, "%s takes one noise, found %d", type, m);
+            goto done;
+        }
+        if (m == 0 || m > 4096) {
+            fail(c, na, CF_ERR_SCHEMA, "%s takes 1 to 4096 noises, found %d", type, m);
+            goto done;
+        }
+        int *in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)m);
+        if (!in) {
+            nomem(c);
+            goto done;
+        }
+        if (cJSON_IsArray(ns)) {
+            int i = 0;
+            for (const cJSON *e = ns->child; e; e = e->next, i++)
+                if ((in[i] = legacy_slot(c, e, at_index(c, na, i), label, ch)) < 0) goto done;
+        } else if ((in[0] = legacy_slot(c, ns, na, label, ch)) < 0) {
+            goto done;
+        }
+        if (op == 1) {
+            const cJSON *f = cJSON_GetObjectItemCaseSensitive(a, "Factors");
+            cf_loc fa = at_key(c, at, "Factors");
+            if (f && (!cJSON_IsArray(f) || cJSON_GetArraySize(f) > m)) {
+                fail(c, fa, CF_ERR_SCHEMA, "expected at most %d factors (one per noise), found %s", m, jtype(f));
+                goto done;
+            }
+            int i = 0;
+            for (const cJSON *e = f ? f->child : NULL; e; e = e->next, i++) {
+                if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
+                    fail(c, at_index(c, fa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                    goto done;
+                }
+                if ((in[i] = add_node(c, NK_HY_AMPC, at, &in[i], 1, e->valuedouble)) < 0) goto done; /* missing factors are 1 (choice) */
+            }
+            base = add_node(c, NK_HY_SUM, at, in, m, 0);
+        } else if (op == 2) {
+            base = in[0];
+            for (int i = 1; i < m && base >= 0; i++) {
+                int two[2] = {base, in[i]};
+                base = add_node(c, NK_HY_AMPLITUDE, at, two, 2, 0);
+            }
+        } else if (op == 3 || op == 4) {
+            base = add_node(c, op == 3 ? NK_HY_MAX : NK_HY_MIN, at, in, m, 0);
+        } else if (op == 5) {
+            int neg = add_node(c, NK_HY_INVERTER, at, in, 1, 0), two[2] = {constant(c, 1.0, at), neg};
+            base = neg < 0 || two[0] < 0 ? -1 : add_node(c, NK_HY_SUM, at, two, 2, 0); /* 1 - child */
+        } else if (op == 6) {
+            const cJSON *rg = cJSON_GetObjectItemCaseSensitive(a, "Range");
+            double lo = 0, hi = 0;
+            if (!rg) {
+                fail(c, at, CF_ERR_SCHEMA, "missing \"Range\" (NORMALIZE needs it)");
+                goto done;
+            }
+            if (legacy_range(c, rg, at_key(c, at, "Range"), &lo, &hi) < 0) goto done;
+            cf_node n;
+            new_node(c, NK_HY_NORMALIZER, at, &n);
+            n.nin = 1, n.in = in, n.d[0] = lo, n.d[1] = hi, n.d[2] = 0, n.d[3] = 1;
+            base = node_add(c, &n);
+        } else {
+            base = in[0]; /* SCALE: the Scale wrapper below */
+        }
+    }
+    if (base < 0) goto done;
+    /* wrappers (§2.9 order): Scale closest to the base (coordinates times Scale), then Offset */
+    {
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(a, "Scale");
+        if (sc) {
+            double sv = 0;
+            if (num(c, &ks, a, at, "Scale", NAN, &sv) < 0) goto done;
+            base = add_node(c, NK_HY_LSCALE, at, &base, 1, sv);
+            if (base < 0) goto done;
+        } else if (strcmp(type ? type : "", "SCALE") == 0) {
+            fail(c, at, CF_ERR_SCHEMA, "missing \"Scale\" (SCALE needs it)");
+            goto done;
+        }
+        double o = 0, ox = 0, oy = 0, oz = 0;
+        if (num(c, &ks, a, at, "Offset", 0, &o) < 0 || num(c, &ks, a, at, "OffsetX", o, &ox) < 0 || num(c, &ks, a, at, "OffsetY", o, &oy) < 0
+            || num(c, &ks, a, at, "OffsetZ", o, &oz) < 0)
+            goto done;
+        if (ox != 0 || oy != 0 || oz != 0) {
+            /* child(p + o) as a Slider by -o (p - (-o) == p + o exactly) */
+            cf_node n;
+            new_node(c, NK_HY_SLIDER, at, &n);
+            n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+            if (!n.in) {
+                nomem(c);
+                goto done;
+            }
+            n.in[0] = base, n.d[0] = -ox, n.d[1] = -oy, n.d[2] = -oz;
+            base = node_add(c, &n);
+        }
+    }
+    r = base;
+done:
+    cJSON_Delete(a);
+    c->depth--;
+    return r;
+}
+
+static int legacy_function(hc *c, const char *id, cf_loc cli)
+{
+    cJSON *root = NULL;
+    const char *disp = "";
+    if (legacy_load(c, id, cli, &root, &disp) < 0) return -1;
+    lchain ch = {{0}, 0};
+    ch.ids[ch.n++] = arena_strdup(&c->p->arena, id);
+    int r = legacy_asset(c, root, (cf_loc){disp, NULL}, "", &ch);
+    cJSON_Delete(root);
+    return r;
+}
+
+/* ------------------------------------------------------------------ files */
+
+int hytale_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n)
+{
+    if (settings_id && strncmp(settings_id, "hytale:", 7) == 0) return 1;
+    for (int i = 0; i < n; i++)
+        if (functions[i] && strncmp(functions[i], "hytale:", 7) == 0) return 1;
+    if (!settings_id || strcmp(settings_id, "minecraft:overworld") != 0) return 0;
+    for (int i = 0; i < n; i++)
+        if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
+    const char *names[2];
+    if (pack_list(pk, "hytale/Density", names, 2) < 1) return 0;
+    char *text = NULL;
+    size_t len;
+    const char *disp;
+    cf_error e = {0};
+    int r = pack_read(pk, "noise_settings", "minecraft", "overworld", &text, &len, &disp, &e);
+    free(text);
+    return r == 0;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || *s == '.') return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+#define HY_MAX_FILES 4096
+
+cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
+{
+    hc c = {0};
+    c.p = p;
+    c.pk = pk;
+    c.err = err;
+    p->dialect = DIALECT_HYTALE;
+    p->prec = PREC_F64;
+    p->max_fill_bytes = pk->lim.max_fill_bytes;
+    p->min_y = 0, p->height = 320, p->sea_level = 100;
+    cf_loc cli = {"<arguments>", NULL};
+    if (settings_id && strncmp(settings_id, "hytale:", 7) == 0 && strcmp(settings_id, "hytale:default") != 0)
+        return fail(&c, cli, CF_ERR_ARG, "settings \"%s\": a Hytale pack takes --settings hytale:default (or none)", settings_id), err->status;
+    p->settings_id = "hytale:default";
+    const char **names = calloc(HY_MAX_FILES, sizeof *names);
+    if (!names) return nomem(&c), err->status;
+    int nf = pack_list(pk, "hytale/Density", names, HY_MAX_FILES);
+    if (nf > HY_MAX_FILES) {
+        free(names);
+        return fail(&c, cli, CF_ERR_LIMIT, "more than %d files in hytale/Density", HY_MAX_FILES), err->status;
+    }
+    c.roots = calloc((size_t)nf + 1, sizeof *c.roots);
+    c.files = calloc((size_t)nf + 1, sizeof *c.files);
+    if (!c.roots || !c.files) {
+        nomem(&c);
+        goto done;
+    }
+    for (int i = 0; i < nf; i++) {
+        char rel[600];
+        snprintf(rel, sizeof rel, "hytale/Density/%s.json", names[i]);
+        int r = json_load_rel(p, pk, rel, &c.roots[i], &c.files[i], err);
+        if (r < 0) goto done;
+        c.nfiles = i + 1;
+        if (scan(&c, c.roots[i], (cf_loc){c.files[i], NULL}, 0) < 0) goto done;
+    }
+    p->noutputs = nfn;
+    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
+    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
+    if (!p->outputs || !p->output_names) {
+        nomem(&c);
+        goto done;
+    }
+    for (int i = 0; i < nfn; i++) {
+        const char *f = functions[i], *file = NULL;
+        if (strncmp(f, "hytale:noise/", 13) == 0) {
+            p->output_names[i] = arena_strdup(&p->arena, f);
+            int nd = legacy_function(&c, f + 13, cli);
+            if (nd < 0) goto done;
+            p->outputs[i] = nd;
+            continue;
+        }
+        if (strcmp(f, "router:final_density") == 0) file = "Terrain";
+        else if (strncmp(f, "hytale:", 7) == 0 && valid_name(f + 7)) file = f + 7;
+        else {
+            fail(&c, cli, CF_ERR_ARG, "function \"%s\": a Hytale program takes hytale:NAME (the node of hytale/Density/NAME.json)", f);
+            goto done;
+        }
+        int k = -1;
+        for (int j = 0; j < c.nfiles; j++)
+            if (strcmp(names[j], file) == 0) k = j;
+        if (k < 0) {
+            fail(&c, cli, CF_ERR_REF, "function \"%s\": no hytale/Density/%s.json in the packs", f, file);
+            goto done;
+        }
+        p->output_names[i] = arena_strdup(&p->arena, f);
+        int nd = node(&c, c.roots[k], (cf_loc){c.files[k], NULL});
+        if (nd < 0) goto done;
+        p->outputs[i] = nd;
+    }
+done:
+    for (int i = 0; i < c.nfiles; i++) cJSON_Delete(c.roots[i]);
+    free(c.roots);
+    free(c.files);
+    free(c.exps);
+    free(names);
+    return err_failed(err) ? err->status : CF_OK;
+}
