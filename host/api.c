@@ -26,6 +26,8 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     cf_status st;
     if (libnoise_wanted(pack, settings_id, functions, nfunctions)) {
         st = libnoise_parse(p, pack, settings_id, functions, nfunctions, e);
+    } else if (mc121_wanted(pack, settings_id)) {
+        st = mc121_parse(p, pack, settings_id, functions, nfunctions, e);
     } else {
         p->dialect = DIALECT_MC263;
         p->prec = PREC_F32;

@@ -550,6 +550,110 @@ EMIT64(LN_TERRAIN)
     sbf(b, "((n%d(ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
 }
 
+/* ---- Minecraft 1.18-1.21 (mc121.def): each writes the function's whole body
+ * (statements ending in return); sources are n<id>(t, x, y, z); the math is
+ * kernels/cf_mc121.h, the text eval64.c compiles. */
+#define S21(k) sbf(b, "n%d(t, x, y, z)", n->in[k])
+#define REC21 sbf(b, "cf21_record(t, %d)", id)
+static void un21(sb *b, const cf_node *n, const char *expr)
+{
+    sbf(b, "    double v = "), S21(0), sbf(b, ";\n    return %s;\n", expr);
+}
+static void bin21(sb *b, const cf_node *n, const char *expr)
+{
+    sbf(b, "    double a = "), S21(0), sbf(b, ";\n");
+    sbf(b, "    double c = "), S21(1), sbf(b, ";\n    return %s;\n", expr);
+}
+EMIT64(M_CONSTANT) { sbf(b, "    return "), D(0), sbf(b, ";\n"); }
+EMIT64(M_ADD) { bin21(b, n, "a + c"); }
+EMIT64(M_MUL)
+{
+    if (n->i[0]) {
+        bin21(b, n, "a * c");
+        return;
+    }
+    sbf(b, "    double a = "), S21(0), sbf(b, ";\n    if (a == 0.0) return 0.0;\n    return a * "), S21(1), sbf(b, ";\n");
+}
+EMIT64(M_MIN) { bin21(b, n, "cf21_min(a, c)"); }
+EMIT64(M_MAX) { bin21(b, n, "cf21_max(a, c)"); }
+EMIT64(M_ABS) { un21(b, n, "fabs(v)"); }
+EMIT64(M_SQUARE) { un21(b, n, "v * v"); }
+EMIT64(M_CUBE) { un21(b, n, "v * v * v"); }
+EMIT64(M_HALF_NEGATIVE) { un21(b, n, "v > 0.0 ? v : v * 0.5"); }
+EMIT64(M_QUARTER_NEGATIVE) { un21(b, n, "v > 0.0 ? v : v * 0.25"); }
+EMIT64(M_INVERT) { un21(b, n, "1.0 / v"); }
+EMIT64(M_SQUEEZE) { un21(b, n, "cf21_squeeze(v)"); }
+EMIT64(M_CLAMP)
+{
+    sbf(b, "    return cf21_clamp("), S21(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ");\n");
+}
+EMIT64(M_Y_CLAMPED_GRADIENT)
+{
+    sbf(b, "    return cf21_ygrad(y, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", "), D(3), sbf(b, ");\n");
+}
+EMIT64(M_NOISE)
+{
+    sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", x * "), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(0), sbf(b, ");\n");
+}
+EMIT64(M_SHIFTED_NOISE)
+{
+    sbf(b, "    double sx = "), S21(0), sbf(b, ";\n    double sy = "), S21(1), sbf(b, ";\n    double sz = "), S21(2);
+    sbf(b, ";\n    return cf21_normal(t, "), REC21, sbf(b, ", x * "), D(0), sbf(b, " + sx, y * "), D(1), sbf(b, " + sy, z * ");
+    D(0), sbf(b, " + sz);\n");
+}
+EMIT64(M_SHIFT_A) { sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", x * 0.25, 0.0, z * 0.25) * 4.0;\n"); }
+EMIT64(M_SHIFT_B) { sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", z * 0.25, x * 0.25, 0.0) * 4.0;\n"); }
+EMIT64(M_SHIFT) { sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", x * 0.25, y * 0.25, z * 0.25) * 4.0;\n"); }
+EMIT64(M_OLD_BLENDED_NOISE)
+{
+    sbf(b, "    return cf21_blended(t, "), REC21;
+    for (int k = 0; k < 5; k++) sbf(b, ", "), D(k);
+    sbf(b, ", x, y, z);\n");
+}
+EMIT64(M_WEIRD_SCALED_SAMPLER)
+{
+    sbf(b, "    double r = cf21_rarity(%d, ", n->i[0]), S21(0), sbf(b, ");\n");
+    sbf(b, "    return r * fabs(cf21_normal(t, "), REC21, sbf(b, ", x / r, y / r, z / r));\n");
+}
+EMIT64(M_RANGE_CHOICE)
+{
+    sbf(b, "    double v = "), S21(0), sbf(b, ";\n    if ("), D(0), sbf(b, " <= v && v < "), D(1), sbf(b, ") return "), S21(1);
+    sbf(b, ";\n    return "), S21(2), sbf(b, ";\n");
+}
+EMIT64(M_SPLINE)
+{
+    int np = n->nda / 2;
+    sbf(b, "    float co = (float)"), S21(0), sbf(b, ";\n");
+    sbf(b, "    int i = cf21_spline_index(sp%d, %d, co);\n    float y1, y2;\n", id, np);
+    sbf(b, "    if (i < 0) { y1 = (float)n%d(t, x, y, z); y2 = y1; }\n", n->in[1]);
+    for (int k = 0; k < np; k++) {
+        sbf(b, "    else if (i == %d) { y1 = (float)n%d(t, x, y, z); ", k, n->in[k + 1]);
+        if (k < np - 1) sbf(b, "y2 = (float)n%d(t, x, y, z); }\n", n->in[k + 2]);
+        else sbf(b, "y2 = y1; }\n");
+    }
+    sbf(b, "    else { y1 = 0.0f; y2 = 0.0f; }\n");
+    sbf(b, "    return (double)cf21_spline_value(sp%d, %d, co, i, y1, y2);\n", id, np);
+}
+EMIT64(M_END_ISLANDS) { sbf(b, "    return cf21_end_islands(t, "), REC21, sbf(b, ", x, z);\n"); }
+EMIT64(M_FIND_TOP_SURFACE)
+{
+    sbf(b, "    double cell = %d.0, lower = %d.0;\n", n->i[1], n->i[0]);
+    sbf(b, "    double top = floor("), S21(1), sbf(b, " / cell) * cell;\n");
+    sbf(b, "    if (top < lower) return lower;\n");
+    sbf(b, "    if (top > lower + 131072.0) top = lower + floor(131072.0 / cell) * cell;\n");
+    sbf(b, "    for (double by = top; by >= lower; by -= cell)\n        if (n%d(t, x, by, z) > 0.0) return by;\n", n->in[0]);
+    sbf(b, "    return lower;\n");
+}
+EMIT64(M_INTERPOLATED) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
+EMIT64(M_FLAT_CACHE) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
+EMIT64(M_CACHE_2D) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
+EMIT64(M_CACHE_ONCE) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
+EMIT64(M_CACHE_ALL_IN_CELL) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
+EMIT64(M_BLEND_DENSITY) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
+EMIT64(M_BLEND_ALPHA) { sbf(b, "    return 1.0;\n"); }
+EMIT64(M_BLEND_OFFSET) { sbf(b, "    return 0.0;\n"); }
+EMIT64(M_BEARDIFIER) { sbf(b, "    return 0.0;\n"); }
+
 typedef void (*emit64_fn)(sb *, const cf_node *, int);
 static const emit64_fn emits64[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary)
@@ -562,6 +666,19 @@ static const emit64_fn emits64[NK_COUNT] = {
 static void function64(sb *b, const cf_program *p, int id)
 {
     const cf_node *n = &p->nodes[id];
+    if (p->dialect == DIALECT_MC121) {
+        if (n->kind == NK_M_SPLINE) {
+            sbf(b, "__constant double sp%d[%d] = {", id, n->nda);
+            for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
+            sbf(b, "};\n");
+        }
+        src_comment(b, n, "");
+        sbf(b, "static double n%d(CF_TAB t, double x, double y, double z)\n{\n", id);
+        sbf(b, "    (void)t, (void)x, (void)y, (void)z;\n");
+        emits64[n->kind](b, n, id);
+        sbf(b, "}\n");
+        return;
+    }
     if (n->kind == NK_LN_CURVE || n->kind == NK_LN_TERRACE) {
         sbf(b, "__constant double lnp%d[%d] = {", id, n->nda);
         for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
@@ -602,6 +719,7 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
     sbf(&o, "/* chunkfill: generated OpenCL C for %s, output %s (double dialect, seed-independent) */\n", p->settings_id,
         p->output_names[fn]);
     sbf(&o, "%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise);
+    if (p->dialect == DIALECT_MC121) sbf(&o, "%s\n", emit_header_mc121);
     sbf(&o, "CF_INLINE double cf_ln_clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }\n");
     sbf(&o, "CF_INLINE double cf_ln_max(double a, double b) { return a > b ? a : b; }\n");
     sbf(&o, "CF_INLINE double cf_ln_min(double a, double b) { return a < b ? a : b; }\n\n");

@@ -48,9 +48,11 @@ static cf_status plan_build_f64(cf_program *p, cf_error *err)
     if (!p->memo || !p->stage || !p->colslot || !p->islot) return err_set(err, CF_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) p->colslot[i] = p->islot[i] = -1, p->stage[i] = STAGE_BLOCK;
     p->plan = arena_printf(&p->arena,
-                           "%s: double dialect, %d nodes; every block evaluated on its own (the terrain's height once\n"
-                           "per column, shared modules once per point through a last-point memo)\n",
-                           p->settings_id, n);
+                           "%s: double dialect%s, %d nodes; every block evaluated on its own (the terrain's height once\n"
+                           "per column, shared modules once per point through a last-point memo)%s\n",
+                           p->settings_id, p->dialect == DIALECT_MC121 ? " (Minecraft 1.18-1.21, old format)" : "", n,
+                           p->dialect == DIALECT_MC121 ? ";\nchunk fills as 1.21's NoiseChunk: flat_cache per quart cell (y = 0), interpolated"
+                                                         " from cell corners (lerp x, y, z for final_density)" : "");
     return CF_OK;
 }
 
@@ -624,7 +626,24 @@ typedef struct job64 {
     int32_t *hout;
     atomic_size_t next;
     atomic_int failed;
+    int final; /* DIALECT_MC121: the output is router:final_density (cell-cache order, + beardifier 0.0) */
 } job64;
+
+/* a 1.21 chunk: NoiseChunk's markers (eval64_chunk); block densities go through
+ * the cell cache (lerp x, y, z) and get the beardifier's 0.0 added, other outputs
+ * interpolate y, x, z (as the oracle's chunk mode) */
+static void fill121_chunk(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    eval64_chunk(c, cx, cz, final ? EV64_CELL : EV64_VALUE);
+    for (int y = 0; y < p->height; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                double v = eval_f64(c, node, (double)((int64_t)cx * 16 + x), (double)(p->min_y + y), (double)((int64_t)cz * 16 + z));
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = final ? v + 0.0 : v;
+            }
+    eval64_chunk(c, 0, 0, EV64_POINT);
+}
 
 static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *out)
 {
@@ -657,7 +676,8 @@ static void *worker64(void *arg)
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
-        fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&c, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        else fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
     }
     eval64_free(&c);
     return NULL;
@@ -709,6 +729,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         job64 j;
         memset(&j, 0, sizeof j);
         j.w = w, j.node = w->prog->outputs[fn], j.n = n, j.chunks = chunks, j.out = out;
+        j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
         if (run_threads(worker64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;

@@ -1,0 +1,240 @@
+/* test_mc121.c - the Minecraft 1.18-1.21 dialect (host/mc121.c, kernels/cf_mc121.h).
+ *
+ * Golden values: tests/golden/legacy-df.txt, made by tests/golden/make-legacy.sh
+ * from the legacy oracle (deepslate-oracle-legacy.mjs, deepslate 0.26.2) on
+ * vanilla 1.21.11 ($CF_SHARED/vanilla/1.21.11):
+ *   @ settings=ID seed=N function=ID
+ *   X Y Z 0x<double bits>
+ * Every value must have the same double bits (NaN matches any NaN). Bad old-format
+ * input gives one located error line.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cf.h"
+
+static const char *shared_dir(void)
+{
+    const char *s = getenv("CF_SHARED");
+    return s ? s : CF_SOURCE_DIR "/../shared";
+}
+
+static int have_121(char *pack, size_t n)
+{
+    char p[8192];
+    struct stat st;
+    snprintf(pack, n, "%s/vanilla/1.21.11", shared_dir());
+    snprintf(p, sizeof p, "%s/data", pack);
+    return stat(p, &st) == 0;
+}
+
+typedef struct block {
+    char settings[128], function[256];
+    long long seed;
+    size_t n, cap;
+    int32_t *xyz;
+    uint64_t *bits;
+} block;
+
+static size_t run_block(cf_pack *pk, const block *b)
+{
+    cf_error err = {0};
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    const char *fn[1] = {b->function};
+    cr_assert_eq(cf_program_compile(&pg, pk, b->settings, fn, 1, &err), CF_OK, "%s %s: %s", b->settings, b->function, err.message);
+    cr_assert_eq(cf_program_precision(pg), 64);
+    cr_assert_eq(cf_world_new(&w, pg, (int64_t)b->seed, &err), CF_OK, "%s", err.message);
+    double *out = malloc(sizeof(double) * (b->n + 1));
+    cr_assert_eq(cf_sample(w, 0, b->n, b->xyz, out, &err), CF_OK, "%s", err.message);
+    size_t bad = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        uint64_t gb;
+        double want;
+        memcpy(&gb, &out[i], 8);
+        memcpy(&want, &b->bits[i], 8);
+        int same = (isnan(out[i]) && isnan(want)) || gb == b->bits[i];
+        if (!same && bad++ < 5)
+            cr_log_error("%s %s seed %lld at %d %d %d: got %.17g (0x%016llx), oracle %.17g (0x%016llx)", b->settings, b->function,
+                         b->seed, b->xyz[3 * i], b->xyz[3 * i + 1], b->xyz[3 * i + 2], out[i], (unsigned long long)gb, want,
+                         (unsigned long long)b->bits[i]);
+    }
+    free(out);
+    cf_world_free(w);
+    cf_program_free(pg);
+    return bad;
+}
+
+static int field(const char *line, const char *key, char *out, size_t n)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *p = strstr(line, pat);
+    if (!p) return -1;
+    p += strlen(pat);
+    size_t l = strcspn(p, " \n");
+    if (l >= n) return -1;
+    memcpy(out, p, l);
+    out[l] = 0;
+    return 0;
+}
+
+Test(mc121, vanilla_points_equal_legacy_oracle, .timeout = 600)
+{
+    char pack[4096];
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/legacy-df.txt", "r");
+    cr_assert_not_null(f);
+    char line[1024];
+    block b;
+    memset(&b, 0, sizeof b);
+    int open = 0;
+    size_t bad = 0, blocks = 0, values = 0;
+    while (1) {
+        char *got = fgets(line, sizeof line, f);
+        if (!got || line[0] == '@') {
+            if (open) {
+                bad += run_block(pk, &b);
+                blocks++;
+                values += b.n;
+            }
+            if (!got) break;
+            char seed[64];
+            free(b.xyz), free(b.bits);
+            memset(&b, 0, sizeof b);
+            cr_assert(field(line, "settings", b.settings, sizeof b.settings) == 0 && field(line, "seed", seed, sizeof seed) == 0
+                          && field(line, "function", b.function, sizeof b.function) == 0,
+                      "bad header %s", line);
+            b.seed = strtoll(seed, NULL, 10);
+            open = 1;
+            continue;
+        }
+        if (line[0] == '#' || line[0] == '\n') continue;
+        int x, y, z;
+        unsigned long long bits;
+        cr_assert_eq(sscanf(line, "%d %d %d 0x%llx", &x, &y, &z, &bits), 4, "bad line %s", line);
+        if (b.n == b.cap) {
+            b.cap = b.cap ? b.cap * 2 : 256;
+            b.xyz = realloc(b.xyz, sizeof(int32_t) * 3 * b.cap);
+            b.bits = realloc(b.bits, sizeof(uint64_t) * b.cap);
+        }
+        b.xyz[3 * b.n] = x, b.xyz[3 * b.n + 1] = y, b.xyz[3 * b.n + 2] = z;
+        b.bits[b.n++] = bits;
+    }
+    free(b.xyz), free(b.bits);
+    fclose(f);
+    cf_pack_free(pk);
+    cr_assert_gt(blocks, 200, "found %zu blocks", blocks);
+    cr_assert_eq(bad, 0, "%zu of %zu values differ from the legacy oracle", bad, values);
+    cr_log_info("1.21.11: %zu function/seed blocks, %zu values, all bit-identical", blocks, values);
+}
+
+/* ------------------------------------------------------------------ dialect detection and errors */
+
+static const char *SETTINGS =
+    "{\"sea_level\": 63, \"legacy_random_source\": false, \"noise\": {\"min_y\": -64, \"height\": 384, \"size_horizontal\": 1,"
+    " \"size_vertical\": 2}, \"noise_router\": {\"final_density\": \"t:f\"}}";
+
+/* compiles t:f of a memory pack with SETTINGS (or settings) and f.json = df; returns the status, err filled */
+static cf_status compile_df(const char *settings, const char *df, const char *noise, cf_error *err, cf_program **out)
+{
+    cf_memfile files[3] = {
+        {"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
+        {"data/t/worldgen/density_function/f.json", df, strlen(df)},
+        {"data/t/worldgen/noise/n.json", noise, strlen(noise)},
+    };
+    cf_pack *pk = NULL;
+    cf_status st = cf_pack_open_memory(&pk, files, 3, NULL, err);
+    if (st != CF_OK) return st;
+    const char *fn[1] = {"t:f"};
+    cf_program *pg = NULL;
+    st = cf_program_compile(&pg, pk, "t:s", fn, 1, err);
+    if (out) *out = pg;
+    else cf_program_free(pg);
+    cf_pack_free(pk);
+    return st;
+}
+
+static const char *NOISE = "{\"firstOctave\": -3, \"amplitudes\": [1.0, 0.0, 2.0]}";
+
+Test(mc121, detected_from_settings)
+{
+    cf_error err = {0};
+    cf_program *pg = NULL;
+    cr_assert_eq(compile_df(SETTINGS, "{\"type\": \"minecraft:add\", \"argument1\": 1.5, \"argument2\": {\"type\": \"minecraft:noise\","
+                                      " \"noise\": \"t:n\", \"xz_scale\": 0.5, \"y_scale\": 1.0}}",
+                            NOISE, &err, &pg),
+                 CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_precision(pg), 64);
+    cr_assert_not_null(strstr(cf_program_describe(pg), "Minecraft 1.18-1.21"), "%s", cf_program_describe(pg));
+    cf_program_free(pg);
+}
+
+static void expect_error(const char *settings, const char *df, const char *noise, const char *want)
+{
+    cf_error err = {0};
+    cr_assert_neq(compile_df(settings, df, noise, &err, NULL), CF_OK, "no error for %s", df);
+    cr_assert_null(strchr(err.message, '\n'), "one line: %s", err.message);
+    cr_assert_not_null(strstr(err.message, want), "expected \"%s\" in: %s", want, err.message);
+}
+
+Test(mc121, bad_input_is_one_located_error)
+{
+    expect_error(SETTINGS, "{\"type\": \"minecraft:add\", \"argument1\": 1}", NOISE, "f.json#: missing field \"argument2\"");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:gradient\"}", NOISE, "f.json#/type: unknown density function type");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:abs\", \"argument\": {\"type\": \"minecraft:square\", \"input\": 1}}", NOISE,
+                 "f.json#/argument: missing field \"argument\"");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:abs\", \"argument\": 1, \"argumnet\": 2}", NOISE, "f.json#/argumnet: unknown key");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:clamp\", \"input\": 1, \"min\": 2, \"max\": 1}", NOISE, "f.json#/max: max 1 is below min 2");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:missing\", \"xz_scale\": 1, \"y_scale\": 1}", NOISE,
+                 "f.json#/noise: unresolved reference to noise \"t:missing\"");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}",
+                 "{\"firstOctave\": -3, \"amplitudes\": []}", "n.json#/amplitudes: 0 amplitudes");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}",
+                 "{\"firstOctave\": -3, \"amplitudes\": [1], \"x\": 1}", "n.json#/x: unknown key");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:weird_scaled_sampler\", \"input\": 0, \"rarity_value_mapper\": \"type_3\", \"noise\": \"t:n\"}",
+                 NOISE, "f.json#/rarity_value_mapper: expected \"type_1\" or \"type_2\"");
+    expect_error(SETTINGS, "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": []}}", NOISE,
+                 "f.json#/spline/points: a spline needs 1 to 4096 points");
+    expect_error(SETTINGS,
+                 "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": [{\"location\": 1, \"value\": 0,"
+                 " \"derivative\": 0}, {\"location\": 0, \"value\": 0, \"derivative\": 0}]}}",
+                 NOISE, "f.json#/spline/points/1/location: locations must not decrease");
+    expect_error(SETTINGS, "\"t:f\"", NOISE, "reference cycle: t:f -> t:f");
+    expect_error(SETTINGS, "1e9", NOISE, "f.json#: constant 1000000000 out of range");
+    expect_error("{\"noise\": {\"min_y\": -64, \"height\": 384, \"size_horizontal\": 5, \"size_vertical\": 2}, \"noise_router\": {}}",
+                 "0", NOISE, "s.json#/noise/size_horizontal: number 5 out of range");
+    expect_error("{\"noise\": {\"min_y\": -64, \"height\": 384, \"size_horizontal\": 1, \"size_vertical\": 2}, \"noise_router\": {\"bogus\": 0}}",
+                 "0", NOISE, "s.json#/noise_router/bogus: unknown noise_router field");
+}
+
+/* the old format under --dialect 26.3 is refused by the 26.3 parser with a located error */
+Test(mc121, forced_dialect)
+{
+    cf_memfile files[2] = {
+        {"data/t/worldgen/noise_settings/s.json", SETTINGS, strlen(SETTINGS)},
+        {"data/t/worldgen/density_function/f.json", "1.0", 3},
+    };
+    cf_pack *pk = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, &err), CF_OK);
+    cf_pack_set_dialect(pk, CF_DIALECT_MC263);
+    const char *fn[1] = {"t:f"};
+    cf_program *pg = NULL;
+    cr_assert_neq(cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_OK);
+    cr_assert_not_null(strstr(err.message, "size_horizontal"), "%s", err.message);
+    cf_pack_set_dialect(pk, CF_DIALECT_MC121);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_precision(pg), 64);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
