@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <md5.h>
+
 #include "cf.h"
 
 static const char *shared_dir(void)
@@ -237,4 +239,148 @@ Test(mc121, forced_dialect)
     cr_assert_eq(cf_program_precision(pg), 64);
     cf_program_free(pg);
     cf_pack_free(pk);
+}
+
+/* ------------------------------------------------------------------ whole chunks (fills) */
+
+typedef struct gchunk {
+    char settings[128], md5[40];
+    long long seed;
+    int cx, cz, min_y, height, n;
+    int xyz[64][3];
+    uint64_t bits[64];
+} gchunk;
+
+/* the MD5 of n doubles as hex */
+static void md5_hex(const double *v, size_t n, char *hex)
+{
+    MD5_CTX m;
+    uint8_t d[16];
+    MD5Init(&m);
+    MD5Update(&m, (const uint8_t *)v, sizeof(double) * n);
+    MD5Final(d, &m);
+    for (int i = 0; i < 16; i++) sprintf(hex + 2 * i, "%02x", d[i]);
+}
+
+/* programs (and devices) per settings, compiled once per run */
+typedef struct pcache {
+    int n, use_dev;
+    char settings[8][128];
+    cf_program *pg[8];
+    cf_device *dev[8];
+} pcache;
+
+static int cached(cf_pack *pk, pcache *pc, const char *settings)
+{
+    for (int i = 0; i < pc->n; i++)
+        if (strcmp(pc->settings[i], settings) == 0) return i;
+    cr_assert_lt(pc->n, 8);
+    int i = pc->n++;
+    cf_error err = {0};
+    const char *fn[1] = {"router:final_density"};
+    snprintf(pc->settings[i], sizeof pc->settings[i], "%s", settings);
+    cr_assert_eq(cf_program_compile(&pc->pg[i], pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    pc->dev[i] = NULL;
+    if (pc->use_dev) cr_assert_eq(cf_device_open(&pc->dev[i], "opencl", pc->pg[i], 0, 4, &err), CF_OK, "%s: %s", settings, err.message);
+    return i;
+}
+
+/* fills one golden chunk on the CPU (or on the device: the same values); returns
+ * 1 when identical to the oracle */
+static int check_chunk(cf_pack *pk, pcache *pc, const gchunk *g)
+{
+    cf_error err = {0};
+    int k = cached(pk, pc, g->settings);
+    cf_program *pg = pc->pg[k];
+    cf_world *w;
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    cr_assert_eq(min_y, g->min_y);
+    cr_assert_eq(height, g->height);
+    size_t nv = (size_t)height * 256;
+    double *v = malloc(sizeof(double) * nv);
+    int32_t c[2] = {g->cx, g->cz};
+    char hex[33];
+    cr_assert_eq(cf_world_new(&w, pg, (int64_t)g->seed, &err), CF_OK, "%s", err.message);
+    if (pc->dev[k]) cr_assert_eq(cf_device_fill(pc->dev[k], w, 1, c, v, &err), CF_OK, "%s", err.message);
+    else cr_assert_eq(cf_fill_chunks(w, 0, 1, c, v, 1, &err), CF_OK, "%s", err.message);
+    for (size_t i = 0; i < nv; i++)
+        if (isnan(v[i])) v[i] = NAN; /* node writes every NaN as 0x7ff8000000000000 (far End: the island sqrt of a wrapped int) */
+    md5_hex(v, nv, hex);
+    int ok = strcmp(hex, g->md5) == 0;
+    for (int i = 0; i < g->n; i++) {
+        int x = g->xyz[i][0] - 16 * g->cx, y = g->xyz[i][1] - min_y, z = g->xyz[i][2] - 16 * g->cz;
+        double got = v[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x];
+        uint64_t b;
+        memcpy(&b, &got, 8);
+        if (b != g->bits[i]) {
+            ok = 0;
+            cr_log_error("%s%s seed %lld chunk %d,%d at %d %d %d: got 0x%016llx, oracle 0x%016llx", pc->use_dev ? "device: " : "",
+                         g->settings, g->seed, g->cx, g->cz, g->xyz[i][0], g->xyz[i][1], g->xyz[i][2], (unsigned long long)b,
+                         (unsigned long long)g->bits[i]);
+            break;
+        }
+    }
+    if (!ok) cr_log_error("%s seed %lld chunk %d,%d: md5 %s, oracle %s", g->settings, g->seed, g->cx, g->cz, hex, g->md5);
+    free(v);
+    cf_world_free(w);
+    return ok;
+}
+
+static void run_chunks(int use_dev, int *chunks, int *bad)
+{
+    char pack[4096];
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/legacy-chunks.txt", "r");
+    cr_assert_not_null(f);
+    char line[1024];
+    gchunk g;
+    memset(&g, 0, sizeof g);
+    int open = 0;
+    pcache pc;
+    memset(&pc, 0, sizeof pc);
+    pc.use_dev = use_dev;
+    *chunks = *bad = 0;
+    while (1) {
+        char *got = fgets(line, sizeof line, f);
+        if (!got || line[0] == '@') {
+            if (open) {
+                *bad += !check_chunk(pk, &pc, &g);
+                (*chunks)++;
+            }
+            if (!got) break;
+            char seed[64], ch[64], my[16], h[16];
+            memset(&g, 0, sizeof g);
+            cr_assert(field(line, "settings", g.settings, sizeof g.settings) == 0 && field(line, "seed", seed, sizeof seed) == 0
+                          && field(line, "chunk", ch, sizeof ch) == 0 && field(line, "min_y", my, sizeof my) == 0
+                          && field(line, "height", h, sizeof h) == 0 && field(line, "md5", g.md5, sizeof g.md5) == 0,
+                      "bad header %s", line);
+            g.seed = strtoll(seed, NULL, 10);
+            cr_assert_eq(sscanf(ch, "%d,%d", &g.cx, &g.cz), 2);
+            g.min_y = atoi(my), g.height = atoi(h);
+            open = 1;
+            continue;
+        }
+        if (line[0] == '#' || line[0] == '\n') continue;
+        unsigned long long bits;
+        cr_assert_lt(g.n, 64);
+        cr_assert_eq(sscanf(line, "%d %d %d 0x%llx", &g.xyz[g.n][0], &g.xyz[g.n][1], &g.xyz[g.n][2], &bits), 4, "bad line %s", line);
+        g.bits[g.n++] = bits;
+    }
+    fclose(f);
+    for (int i = 0; i < pc.n; i++) cf_device_free(pc.dev[i]), cf_program_free(pc.pg[i]);
+    cf_pack_free(pk);
+}
+
+Test(mc121, vanilla_chunks_equal_legacy_oracle, .timeout = 900)
+{
+    int chunks, bad;
+    run_chunks(0, &chunks, &bad);
+    cr_assert_gt(chunks, 60, "found %d chunks", chunks);
+    cr_assert_eq(bad, 0, "%d of %d chunks differ from the legacy oracle", bad, chunks);
+    cr_log_info("1.21.11: %d chunks, all bit-identical", chunks);
 }

@@ -4,9 +4,14 @@
 //   # made by: <command>
 //   @ settings=ID seed=N function=ID
 //   X Y Z 0x<16 hex digits: the IEEE-754 bits of the double>
-// One oracle run (df mode, single points) per block; the script stops on any
-// oracle failure, unknown density function type or deepslate version other than 0.26.2.
+// and legacy-chunks.txt (chunk mode: router:final_density of whole chunks, as a fill):
+//   @ settings=ID seed=N chunk=X,Z min_y=Y height=H md5=<MD5 of the float64 LE values in the oracle's order>
+//   X Y Z 0x<double bits>      (48 samples at fixed pseudo-random indices)
+// One oracle run per block; the script stops on any oracle failure, unknown
+// density function type or deepslate version other than 0.26.2.
+// --only df|chunks makes one of the two files.
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,25 +61,55 @@ for (const st of ['overworld', 'large_biomes', 'amplified', 'nether', 'end', 'ca
 	for (const f of Object.keys(j.noise_router).sort()) jobs.push([`minecraft:${st}`, `router:${f}`, RPTS]);
 }
 
+const ONLY = args.only ?? 'all';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cf-legacy-'));
 const ptsFile = n => { const f = path.join(tmp, `pts${n.length}.json`); fs.writeFileSync(f, JSON.stringify(n)); return f; };
-const lines = [`# made by: tests/golden/make-legacy.sh = node tests/golden/make-legacy.mjs; one run per @ block: node $ORACLE/deepslate-oracle-legacy.mjs $SHARED/vanilla/1.21.11 df --settings <settings> --seed <seed> --df <function> --points @<points>.json  (deepslate 0.26.2, fixes on; single points: markers transparent)`];
-const hex = v => { const b = Buffer.alloc(8); b.writeDoubleBE(v); return '0x' + b.toString('hex'); };
-for (const seed of SEEDS) {
-	for (const [settings, fn, pts] of jobs) {
-		const out = path.join(tmp, 'out.json');
-		execFileSync('node', [path.join(ORACLE, 'deepslate-oracle-legacy.mjs'), PACK, 'df', '--settings', settings, '--seed', seed,
-			'--df', fn, '--points', '@' + ptsFile(pts), '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
-		const j = JSON.parse(fs.readFileSync(out, 'utf8'));
-		if (j.meta.deepslate !== '0.26.2') throw new Error(`deepslate ${j.meta.deepslate}, expected 0.26.2`);
-		if (j.meta.unknown_types.length) throw new Error(`unknown types ${j.meta.unknown_types}`);
-		lines.push(`@ settings=${settings} seed=${seed} function=${fn}`);
-		j.values.forEach((v, i) => {
-			const x = typeof v === 'string' ? Number(v) : v;
-			lines.push(`${pts[i][0]} ${pts[i][1]} ${pts[i][2]} ${hex(x)}`);
-		});
-	}
-	process.stderr.write(`seed ${seed} done\n`);
+function runOracle(argv) {
+	const out = path.join(tmp, 'out.json');
+	execFileSync('node', [path.join(ORACLE, 'deepslate-oracle-legacy.mjs'), PACK, ...argv, '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+	const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+	if (j.meta.deepslate !== '0.26.2') throw new Error(`deepslate ${j.meta.deepslate}, expected 0.26.2`);
+	if (j.meta.unknown_types.length) throw new Error(`unknown types ${j.meta.unknown_types}`);
+	return j;
 }
-fs.writeFileSync(path.join(OUT, 'legacy-df.txt'), lines.join('\n') + '\n');
+const hex = v => { const b = Buffer.alloc(8); b.writeDoubleBE(typeof v === 'string' ? Number(v) : v); return '0x' + b.toString('hex'); };
+if (ONLY !== 'chunks') {
+	const lines = [`# made by: tests/golden/make-legacy.sh = node tests/golden/make-legacy.mjs; one run per @ block: node $ORACLE/deepslate-oracle-legacy.mjs $SHARED/vanilla/1.21.11 df --settings <settings> --seed <seed> --df <function> --points @<points>.json  (deepslate 0.26.2, fixes on; single points: markers transparent)`];
+	for (const seed of SEEDS) {
+		for (const [settings, fn, pts] of jobs) {
+			const j = runOracle(['df', '--settings', settings, '--seed', seed, '--df', fn, '--points', '@' + ptsFile(pts)]);
+			lines.push(`@ settings=${settings} seed=${seed} function=${fn}`);
+			j.values.forEach((v, i) => lines.push(`${pts[i][0]} ${pts[i][1]} ${pts[i][2]} ${hex(v)}`));
+		}
+		process.stderr.write(`df: seed ${seed} done\n`);
+	}
+	fs.writeFileSync(path.join(OUT, 'legacy-df.txt'), lines.join('\n') + '\n');
+}
+if (ONLY !== 'df') {
+	// near and far chunks per settings and seed (a handful: the oracle takes about a second per overworld chunk)
+	const CHUNKS = ['0,0', '-3,7', '62500,-3', '-1874999,1874999'];
+	const SETTINGS = ['overworld', 'large_biomes', 'amplified', 'nether', 'end', 'caves', 'floating_islands'];
+	const lines = [`# made by: tests/golden/make-legacy.sh = node tests/golden/make-legacy.mjs; one run per @ block: node $ORACLE/deepslate-oracle-legacy.mjs $SHARED/vanilla/1.21.11 chunk --settings <settings> --seed <seed> --chunk <cx>,<cz> --out <tmp.json> (router:final_density, cell-cache order x, y, z, + beardifier 0.0); md5 = MD5 of the values as float64 little-endian in the oracle's order ((iy*16)+iz)*16+ix; 48 samples at fixed pseudo-random indices`];
+	let s2 = 13579;
+	const rnd = () => ((s2 = (Math.imul(s2, 1103515245) + 12345) >>> 0) / 4294967296);
+	for (const seed of SEEDS) {
+		for (const st of SETTINGS) {
+			for (const ch of CHUNKS) {
+				const j = runOracle(['chunk', '--settings', `minecraft:${st}`, '--seed', seed, '--chunk', ch]);
+				const v = j.final_density.map(x => (typeof x === 'string' ? Number(x) : x));
+				const buf = Buffer.alloc(8 * v.length);
+				v.forEach((x, i) => buf.writeDoubleLE(x, 8 * i));
+				const md5 = crypto.createHash('md5').update(buf).digest('hex');
+				lines.push(`@ settings=minecraft:${st} seed=${seed} chunk=${ch} min_y=${j.minY} height=${j.sizeY} md5=${md5}`);
+				for (let k = 0; k < 48; k++) {
+					const i = k === 0 ? 0 : Math.floor(rnd() * v.length);
+					const ix = i % 16, iz = Math.floor(i / 16) % 16, iy = Math.floor(i / 256);
+					lines.push(`${j.minX + ix} ${j.minY + iy} ${j.minZ + iz} ${hex(v[i])}`);
+				}
+			}
+		}
+		process.stderr.write(`chunks: seed ${seed} done\n`);
+	}
+	fs.writeFileSync(path.join(OUT, 'legacy-chunks.txt'), lines.join('\n') + '\n');
+}
 fs.rmSync(tmp, { recursive: true });
