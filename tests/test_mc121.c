@@ -384,3 +384,20 @@ Test(mc121, vanilla_chunks_equal_legacy_oracle, .timeout = 900)
     cr_assert_eq(bad, 0, "%d of %d chunks differ from the legacy oracle", bad, chunks);
     cr_log_info("1.21.11: %d chunks, all bit-identical", chunks);
 }
+
+/* the generated OpenCL (PoCL here) against the same golden chunks: OpenCL == oracle == CPU */
+Test(mc121, vanilla_chunks_opencl_equal_legacy_oracle, .timeout = 1200)
+{
+    cf_error err = {0};
+    char *list = cf_devices_list(&err);
+    if (!list || !strstr(list, "fp64 yes")) {
+        free(list);
+        cr_skip_test("no OpenCL device with fp64");
+    }
+    free(list);
+    int chunks, bad;
+    run_chunks(1, &chunks, &bad);
+    cr_assert_gt(chunks, 60, "found %d chunks", chunks);
+    cr_assert_eq(bad, 0, "%d of %d chunks differ on the device", bad, chunks);
+    cr_log_info("1.21.11 on OpenCL: %d chunks, all bit-identical", chunks);
+}
