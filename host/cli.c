@@ -56,7 +56,10 @@ static const char *const usage_sample =
     "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
     "  --max-depth N       nesting of JSON values and of references (default 512)\n"
-    "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n";
+    "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n"
+    "  --dialect D      the data format: 1.21 (Minecraft 1.18-1.21: argument/argument1 fields,\n"
+    "                   noise.size_horizontal, firstOctave noises; double arithmetic) or 26.3;\n"
+    "                   default: detected per noise settings (`chunkfill plan` says which)\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -86,7 +89,7 @@ static const char *const usage_fill =
     "                   server's configuration; --pack, --function and --device do not apply\n"
     "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
-    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory)\n";
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory) and --dialect\n";
 
 static const char *const usage_plan =
     "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
@@ -109,6 +112,7 @@ typedef struct opts {
     char (*tok)[3][48];   /* their text, echoed by a double dialect */
     size_t nat, capat;
     cf_limits lim;
+    int dialect; /* --dialect: CF_DIALECT_* */
 } opts;
 
 static int die_usage(const char *msg, const char *usage)
@@ -237,7 +241,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     long n;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
         || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
-        || strcmp(a, "--max-memory") == 0) {
+        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--dialect") == 0) {
         if (!v) return die_usage("missing value after option", usage), 2;
         (*i)++;
         if (strcmp(a, "--pack") == 0) {
@@ -245,6 +249,10 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
             o->packs[o->npacks++] = v;
         } else if (strcmp(a, "--settings") == 0) {
             o->settings = v;
+        } else if (strcmp(a, "--dialect") == 0) {
+            if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
+            else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
+            else return die_usage("--dialect takes 1.21 or 26.3", usage), 2;
         } else if (strcmp(a, "--function") == 0) {
             if (o->nfunctions == 64) return die_usage("too many --function options (at most 64)", usage), 2;
             o->functions[o->nfunctions++] = v;
@@ -378,6 +386,7 @@ static int cmd_sample(int argc, char **argv)
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    cf_pack_set_dialect(pk, o.dialect);
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     out = malloc(sizeof(double) * (o.nat ? o.nat : 1));
@@ -629,6 +638,7 @@ static int cmd_fill(int argc, char **argv)
         }
     } else {
         if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+        cf_pack_set_dialect(pk, o.dialect);
         if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
                    : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
             goto done;
@@ -800,6 +810,7 @@ static int cmd_check(int argc, char **argv)
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    cf_pack_set_dialect(pk, o.dialect);
     if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
                : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
@@ -1000,6 +1011,7 @@ static int cmd_render(int argc, char **argv)
     }
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    cf_pack_set_dialect(pk, o.dialect);
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0;
@@ -1135,6 +1147,7 @@ static int cmd_slice(int argc, char **argv)
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    cf_pack_set_dialect(pk, o.dialect);
     if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     if (strcmp(device, "cpu") != 0 && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -1211,6 +1224,7 @@ static int cmd_print(int argc, char **argv, const char *usage, int what)
     char *src = NULL;
     int rc = 1;
     if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
+    cf_pack_set_dialect(pk, o.dialect);
     if (cf_program_compile(&pg, pk, o.settings, o.functions, o.nfunctions, &err) != CF_OK) goto done;
     if (what == PRINT_EMIT && !(src = cf_emit_opencl(pg, 0, &err))) goto done;
     fputs(what == PRINT_INFO ? cf_program_describe(pg) : what == PRINT_PLAN ? cf_program_plan(pg) : src, stdout);

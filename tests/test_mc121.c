@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <md5.h>
 
@@ -400,4 +401,71 @@ Test(mc121, vanilla_chunks_opencl_equal_legacy_oracle, .timeout = 1200)
     cr_assert_gt(chunks, 60, "found %d chunks", chunks);
     cr_assert_eq(bad, 0, "%d of %d chunks differ on the device", bad, chunks);
     cr_log_info("1.21.11 on OpenCL: %d chunks, all bit-identical", chunks);
+}
+
+/* surfaces (render) scan the same values a fill gives: an area across chunk borders */
+Test(mc121, surfaces_equal_fills)
+{
+    char pack[4096];
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 42, &err), CF_OK, "%s", err.message);
+    int32_t x0 = -21, z0 = 9, nx = 40, nz = 25, h[40 * 25];
+    cr_assert_eq(cf_surface_heights(w, 0, x0, z0, nx, nz, 100, h, 2, &err), CF_OK, "%s", err.message);
+    int32_t chunks[2 * 12];
+    int nc = 0;
+    for (int cz = 0; cz <= 2; cz++)
+        for (int cx = -2; cx <= 1; cx++) chunks[2 * nc] = cx, chunks[2 * nc + 1] = cz, nc++;
+    double *v = malloc(sizeof(double) * 384 * 256 * (size_t)nc);
+    cr_assert_eq(cf_fill_chunks(w, 0, (size_t)nc, chunks, v, 2, &err), CF_OK, "%s", err.message);
+    int bad = 0;
+    for (int z = 0; z < nz; z++)
+        for (int x = 0; x < nx; x++) {
+            int bx = x0 + x, bz = z0 + z, cx = (bx >> 4) + 2, cz = bz >> 4, lx = bx & 15, lz = bz & 15;
+            const double *c = v + (size_t)(cz * 4 + cx) * 384 * 256;
+            int top = -65;
+            for (int y = 100 + 64; y >= 0; y--)
+                if (c[((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx] > 0.0) {
+                    top = y - 64;
+                    break;
+                }
+            bad += top != h[z * nx + x];
+        }
+    cr_assert_eq(bad, 0, "%d columns differ", bad);
+    free(v);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* the CLI: `plan` names the dialect; --dialect forces one */
+Test(mc121, cli_plan_and_dialect_option)
+{
+    char pack[4096], cmd[8192], out[4096];
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether 2>&1", CF_BINARY, pack);
+    FILE *f = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    cr_assert_eq(pclose(f), 0, "%s", out);
+    cr_assert_not_null(strstr(out, "dialect Minecraft 1.18-1.21 (old format, double arithmetic)"), "%s", out);
+    snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether --dialect 26.3 2>&1", CF_BINARY, pack);
+    f = popen(cmd, "r");
+    n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    cr_assert_neq(pclose(f), 0);
+    cr_assert_not_null(strstr(out, "nether.json#/noise/size_horizontal: 1.18-1.21 noise settings"), "%s", out);
+    snprintf(cmd, sizeof cmd, "%s plan --dialect 1.19 2>&1", CF_BINARY);
+    f = popen(cmd, "r");
+    n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    cr_assert_eq(WEXITSTATUS(pclose(f)), 2);
+    cr_assert_not_null(strstr(out, "--dialect takes 1.21 or 26.3"), "%s", out);
 }
