@@ -639,10 +639,10 @@ EMIT64(M_END_ISLANDS) { sbf(b, "    return cf21_end_islands(t, "), REC21, sbf(b,
 EMIT64(M_FIND_TOP_SURFACE)
 {
     sbf(b, "    double cell = %d.0, lower = %d.0;\n", n->i[1], n->i[0]);
-    sbf(b, "    double top = floor("), S21(1), sbf(b, " / cell) * cell;\n");
-    sbf(b, "    if (top < lower) return lower;\n");
-    sbf(b, "    if (top > lower + 131072.0) top = lower + floor(131072.0 / cell) * cell;\n");
-    sbf(b, "    for (double by = top; by >= lower; by -= cell)\n        if (n%d_p(t, CF21_PASS, x, by, z) > 0.0) return by;\n", n->in[0]);
+    sbf(b, "    double top = cf21_top_start("), S21(1), sbf(b, ", cell, lower);\n");
+    sbf(b, "    if (!(top >= lower)) return lower;\n");
+    sbf(b, "    for (long k = 0, nk = (long)((top - lower) / cell); k <= nk; k++) {\n        double by = top - (double)k * cell;\n");
+    sbf(b, "        if (n%d_p(t, CF21_PASS, x, by, z) > 0.0) return by;\n    }\n", n->in[0]);
     sbf(b, "    return lower;\n");
 }
 EMIT64(M_INTERPOLATED) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }

@@ -205,11 +205,12 @@ EVAL64(M_END_ISLANDS) { return cf21_end_islands(TAB, REC, x, z); }
 EVAL64(M_FIND_TOP_SURFACE)
 {
     double cell = (double)n->i[1], lower = (double)n->i[0];
-    double top = cf_floor(IN(1) / cell) * cell;
-    if (top < lower) return lower;
-    if (top > lower + 131072.0) top = lower + cf_floor(131072.0 / cell) * cell; /* bounds the probes */
-    for (double by = top; by >= lower; by -= cell)
+    double top = cf21_top_start(IN(1), cell, lower);
+    if (!(top >= lower)) return lower;
+    for (int64_t k = 0, nk = (int64_t)((top - lower) / cell); k <= nk; k++) {
+        double by = top - (double)k * cell;
         if (ev64_node(c, n->in[0], x, by, z) > 0.0) return by;
+    }
     return lower;
 }
 /* a mode change: memo entries of the other mode become empty */

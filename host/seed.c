@@ -594,7 +594,7 @@ static cf_status seed_bind_mc121(cf_world *w, cf_error *err)
         memcpy(oc + 32, w->oct[i].p, 256);
     }
     for (int i = 0; i < p->nnodes; i++) memcpy(t + pre + 4 * (size_t)i, &dir[i], 4);
-    memcpy(t + pre + dlen, o.b, o.n);
+    if (o.n) memcpy(t + pre + dlen, o.b, o.n);
     free(o.b);
     free(dir);
     w->tab = t;

@@ -188,6 +188,16 @@ CF_INLINE double cf21_end_islands(CF_TAB t, cf_i32 r, double bx, double bz)
     return ((double)f - 8.0) / 128.0;
 }
 
+/* find_top_surface: the first probe y, floor(upper / cell) * cell; above lower + 2^17
+ * it steps down the same lattice first (bounds the probes; vanilla bounds are far lower) */
+CF_INLINE double cf21_top_start(double upper, double cell, double lower)
+{
+    double top = cf_floor(upper / cell) * cell;
+    if (top > lower + 131072.0 && top < 9007199254740992.0) top -= cf_floor((top - lower - 131072.0) / cell + 1.0) * cell;
+    else if (top > lower + 131072.0) top = lower + cf_floor(131072.0 / cell) * cell;
+    return top;
+}
+
 /* the 1.21 weird_scaled_sampler rarity mappers */
 CF_INLINE double cf21_rarity(int type, double v)
 {

@@ -445,27 +445,29 @@ Test(mc121, surfaces_equal_fills)
     cf_pack_free(pk);
 }
 
+/* runs cmd, its output in out; returns the exit status */
+static int run_cmd(const char *cmd, char *out, size_t n)
+{
+    FILE *f = popen(cmd, "r");
+    if (!f) return -1;
+    size_t k = fread(out, 1, n - 1, f);
+    out[k] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* the CLI: `plan` names the dialect; --dialect forces one */
 Test(mc121, cli_plan_and_dialect_option)
 {
     char pack[4096], cmd[8192], out[4096];
     if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
     snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether 2>&1", CF_BINARY, pack);
-    FILE *f = popen(cmd, "r");
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = 0;
-    cr_assert_eq(pclose(f), 0, "%s", out);
+    cr_assert_eq(run_cmd(cmd, out, sizeof out), 0, "%s", out);
     cr_assert_not_null(strstr(out, "dialect Minecraft 1.18-1.21 (old format, double arithmetic)"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether --dialect 26.3 2>&1", CF_BINARY, pack);
-    f = popen(cmd, "r");
-    n = fread(out, 1, sizeof out - 1, f);
-    out[n] = 0;
-    cr_assert_neq(pclose(f), 0);
+    cr_assert_neq(run_cmd(cmd, out, sizeof out), 0, "%s", out);
     cr_assert_not_null(strstr(out, "nether.json#/noise/size_horizontal: 1.18-1.21 noise settings"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s plan --dialect 1.19 2>&1", CF_BINARY);
-    f = popen(cmd, "r");
-    n = fread(out, 1, sizeof out - 1, f);
-    out[n] = 0;
-    cr_assert_eq(WEXITSTATUS(pclose(f)), 2);
+    cr_assert_eq(run_cmd(cmd, out, sizeof out), 2, "%s", out);
     cr_assert_not_null(strstr(out, "--dialect takes 1.21 or 26.3"), "%s", out);
 }
