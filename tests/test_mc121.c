@@ -86,16 +86,17 @@ static int field(const char *line, const char *key, char *out, size_t n)
     return 0;
 }
 
-Test(mc121, vanilla_points_equal_legacy_oracle, .timeout = 600)
+/* every block of golden file name (in tests/golden) against the pack at dir */
+static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
 {
-    char pack[4096];
-    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
-    const char *paths[1] = {pack};
+    const char *paths[1] = {dir};
     cf_error err = {0};
     cf_pack *pk = NULL;
+    char file[4096];
+    snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
     cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/legacy-df.txt", "r");
-    cr_assert_not_null(f);
+    FILE *f = fopen(file, "r");
+    cr_assert_not_null(f, "no %s", file);
     char line[1024];
     block b;
     memset(&b, 0, sizeof b);
@@ -135,9 +136,44 @@ Test(mc121, vanilla_points_equal_legacy_oracle, .timeout = 600)
     free(b.xyz), free(b.bits);
     fclose(f);
     cf_pack_free(pk);
+    cr_assert_eq(bad, 0, "%s: %zu of %zu values differ from the legacy oracle", name, bad, values);
+    *nblocks = blocks, *nvalues = values;
+}
+
+Test(mc121, vanilla_points_equal_legacy_oracle, .timeout = 600)
+{
+    char pack[4096];
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    size_t blocks, values;
+    run_df("legacy-df.txt", pack, &blocks, &values);
     cr_assert_gt(blocks, 200, "found %zu blocks", blocks);
-    cr_assert_eq(bad, 0, "%zu of %zu values differ from the legacy oracle", bad, values);
     cr_log_info("1.21.11: %zu function/seed blocks, %zu values, all bit-identical", blocks, values);
+}
+
+/* our own old-format pack: every 1.21 node kind, other cell sizes, legacy random wiring */
+Test(mc121, test_pack_points_equal_legacy_oracle)
+{
+    size_t blocks, values;
+    run_df("legacy-pack-df.txt", CF_SOURCE_DIR "/tests/packs/mc121", &blocks, &values);
+    cr_assert_gt(blocks, 80, "found %zu blocks", blocks);
+}
+
+/* every node kind of mc121.def appears in the test pack */
+Test(mc121, test_pack_covers_every_kind)
+{
+    FILE *p = popen("cat " CF_SOURCE_DIR "/tests/packs/mc121/data/t/worldgen/density_function/*.json", "r");
+    cr_assert_not_null(p);
+    static char all[1 << 20];
+    size_t len = fread(all, 1, sizeof all - 1, p);
+    all[len] = 0;
+    pclose(p);
+    const char *name;
+    for (int i = 0; cf_node_kind_info(i, &name, NULL, NULL); i++) {
+        char pat[128];
+        if (strncmp(name, "mc121:", 6) != 0 || strcmp(name, "mc121:constant") == 0) continue; /* bare numbers are constants */
+        snprintf(pat, sizeof pat, "\"minecraft:%s\"", name + 6);
+        cr_expect(strstr(all, pat) != NULL, "node kind %s is not in tests/packs/mc121", name);
+    }
 }
 
 /* ------------------------------------------------------------------ dialect detection and errors */
@@ -245,7 +281,7 @@ Test(mc121, forced_dialect)
 /* ------------------------------------------------------------------ whole chunks (fills) */
 
 typedef struct gchunk {
-    char settings[128], md5[40];
+    char settings[128], md5[40], function[128];
     long long seed;
     int cx, cz, min_y, height, n;
     int xyz[64][3];
@@ -266,19 +302,25 @@ static void md5_hex(const double *v, size_t n, char *hex)
 /* programs (and devices) per settings, compiled once per run */
 typedef struct pcache {
     int n, use_dev;
+    char function[128]; /* of the programs in the cache */
     char settings[8][128];
     cf_program *pg[8];
     cf_device *dev[8];
 } pcache;
 
-static int cached(cf_pack *pk, pcache *pc, const char *settings)
+static int cached(cf_pack *pk, pcache *pc, const char *settings, const char *function)
 {
+    if (strcmp(pc->function, function) != 0) { /* another output: start over */
+        for (int i = 0; i < pc->n; i++) cf_device_free(pc->dev[i]), cf_program_free(pc->pg[i]);
+        pc->n = 0;
+    }
+    snprintf(pc->function, sizeof pc->function, "%s", function);
     for (int i = 0; i < pc->n; i++)
         if (strcmp(pc->settings[i], settings) == 0) return i;
     cr_assert_lt(pc->n, 8);
     int i = pc->n++;
     cf_error err = {0};
-    const char *fn[1] = {"router:final_density"};
+    const char *fn[1] = {pc->function};
     snprintf(pc->settings[i], sizeof pc->settings[i], "%s", settings);
     cr_assert_eq(cf_program_compile(&pc->pg[i], pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
     pc->dev[i] = NULL;
@@ -291,7 +333,7 @@ static int cached(cf_pack *pk, pcache *pc, const char *settings)
 static int check_chunk(cf_pack *pk, pcache *pc, const gchunk *g)
 {
     cf_error err = {0};
-    int k = cached(pk, pc, g->settings);
+    int k = cached(pk, pc, g->settings, g->function);
     cf_program *pg = pc->pg[k];
     cf_world *w;
     int min_y, height;
@@ -328,16 +370,16 @@ static int check_chunk(cf_pack *pk, pcache *pc, const gchunk *g)
     return ok;
 }
 
-static void run_chunks(int use_dev, int *chunks, int *bad)
+static void run_chunks(const char *name, const char *dir, int use_dev, int *chunks, int *bad)
 {
-    char pack[4096];
-    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
-    const char *paths[1] = {pack};
+    const char *paths[1] = {dir};
     cf_error err = {0};
     cf_pack *pk = NULL;
+    char file[4096];
+    snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
     cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/legacy-chunks.txt", "r");
-    cr_assert_not_null(f);
+    FILE *f = fopen(file, "r");
+    cr_assert_not_null(f, "no %s", file);
     char line[1024];
     gchunk g;
     memset(&g, 0, sizeof g);
@@ -361,6 +403,7 @@ static void run_chunks(int use_dev, int *chunks, int *bad)
                           && field(line, "height", h, sizeof h) == 0 && field(line, "md5", g.md5, sizeof g.md5) == 0,
                       "bad header %s", line);
             g.seed = strtoll(seed, NULL, 10);
+            if (field(line, "function", g.function, sizeof g.function) != 0) strcpy(g.function, "router:final_density");
             cr_assert_eq(sscanf(ch, "%d,%d", &g.cx, &g.cz), 2);
             g.min_y = atoi(my), g.height = atoi(h);
             open = 1;
@@ -379,14 +422,24 @@ static void run_chunks(int use_dev, int *chunks, int *bad)
 
 Test(mc121, vanilla_chunks_equal_legacy_oracle, .timeout = 900)
 {
+    char pack[4096];
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
     int chunks, bad;
-    run_chunks(0, &chunks, &bad);
+    run_chunks("legacy-chunks.txt", pack, 0, &chunks, &bad);
     cr_assert_gt(chunks, 60, "found %d chunks", chunks);
     cr_assert_eq(bad, 0, "%d of %d chunks differ from the legacy oracle", bad, chunks);
     cr_log_info("1.21.11: %d chunks, all bit-identical", chunks);
 }
 
 /* the generated OpenCL (PoCL here) against the same golden chunks: OpenCL == oracle == CPU */
+Test(mc121, test_pack_chunks_equal_legacy_oracle)
+{
+    int chunks, bad;
+    run_chunks("legacy-pack-chunks.txt", CF_SOURCE_DIR "/tests/packs/mc121", 0, &chunks, &bad);
+    cr_assert_eq(chunks, 18, "found %d chunks", chunks);
+    cr_assert_eq(bad, 0, "%d of %d chunks differ from the legacy oracle", bad, chunks);
+}
+
 Test(mc121, vanilla_chunks_opencl_equal_legacy_oracle, .timeout = 1200)
 {
     cf_error err = {0};
@@ -396,8 +449,12 @@ Test(mc121, vanilla_chunks_opencl_equal_legacy_oracle, .timeout = 1200)
         cr_skip_test("no OpenCL device with fp64");
     }
     free(list);
+    char pack[4096];
     int chunks, bad;
-    run_chunks(1, &chunks, &bad);
+    run_chunks("legacy-pack-chunks.txt", CF_SOURCE_DIR "/tests/packs/mc121", 1, &chunks, &bad);
+    cr_assert_eq(bad, 0, "test pack: %d of %d chunks differ on the device", bad, chunks);
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    run_chunks("legacy-chunks.txt", pack, 1, &chunks, &bad);
     cr_assert_gt(chunks, 60, "found %d chunks", chunks);
     cr_assert_eq(bad, 0, "%d of %d chunks differ on the device", bad, chunks);
     cr_log_info("1.21.11 on OpenCL: %d chunks, all bit-identical", chunks);

@@ -9,7 +9,11 @@
 //   X Y Z 0x<double bits>      (48 samples at fixed pseudo-random indices)
 // One oracle run per block; the script stops on any oracle failure, unknown
 // density function type or deepslate version other than 0.26.2.
-// --only df|chunks makes one of the two files.
+// and, for our own old-format test pack tests/packs/mc121 (every 1.21 node kind, cell sizes
+// 8x4 and 4x8, legacy random wiring): legacy-pack-df.txt and legacy-pack-chunks.txt, the same
+// formats with pack=mc121 (and function= on chunk blocks: router:vein_toggle fills
+// interpolate y, x, z).
+// --only df|chunks|pack makes one group.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -73,7 +77,7 @@ function runOracle(argv) {
 	return j;
 }
 const hex = v => { const b = Buffer.alloc(8); b.writeDoubleBE(typeof v === 'string' ? Number(v) : v); return '0x' + b.toString('hex'); };
-if (ONLY !== 'chunks') {
+if (ONLY === 'all' || ONLY === 'df') {
 	const lines = [`# made by: tests/golden/make-legacy.sh = node tests/golden/make-legacy.mjs; one run per @ block: node $ORACLE/deepslate-oracle-legacy.mjs $SHARED/vanilla/1.21.11 df --settings <settings> --seed <seed> --df <function> --points @<points>.json  (deepslate 0.26.2, fixes on; single points: markers transparent)`];
 	for (const seed of SEEDS) {
 		for (const [settings, fn, pts] of jobs) {
@@ -85,7 +89,7 @@ if (ONLY !== 'chunks') {
 	}
 	fs.writeFileSync(path.join(OUT, 'legacy-df.txt'), lines.join('\n') + '\n');
 }
-if (ONLY !== 'df') {
+if (ONLY === 'all' || ONLY === 'chunks') {
 	// near and far chunks per settings and seed (a handful: the oracle takes about a second per overworld chunk)
 	const CHUNKS = ['0,0', '-3,7', '62500,-3', '-1874999,1874999'];
 	const SETTINGS = ['overworld', 'large_biomes', 'amplified', 'nether', 'end', 'caves', 'floating_islands'];
@@ -111,5 +115,50 @@ if (ONLY !== 'df') {
 		process.stderr.write(`chunks: seed ${seed} done\n`);
 	}
 	fs.writeFileSync(path.join(OUT, 'legacy-chunks.txt'), lines.join('\n') + '\n');
+}
+if (ONLY === 'all' || ONLY === 'pack') {
+	const TP = path.join(args.repo, 'tests/packs/mc121');
+	const tdir = path.join(TP, 'data/t/worldgen/density_function');
+	const tids = walk(tdir).map(f => 't:' + path.relative(tdir, f).split(path.sep).join('/').replace(/\.json$/, '')).sort();
+	const tjobs = tids.map(id => ['t:s', id]).concat(['router:final_density', 'router:temperature', 'router:vegetation', 'router:continents',
+		'router:depth', 'router:ridges', 'router:initial_density_without_jaggedness', 'router:vein_toggle'].map(f => ['t:s', f]))
+		.concat(['t:legacy_noises', 't:final_legacy', 't:blended2', 't:end', 't:spline', 't:n1', 't:n2', 'router:final_density'].map(f => ['t:legacy', f]));
+	const TPTS = points(40);
+	const runPack = argv => {
+		const out = path.join(tmp, 'out.json');
+		execFileSync('node', [path.join(ORACLE, 'deepslate-oracle-legacy.mjs'), TP, ...argv, '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+		const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+		if (j.meta.deepslate !== '0.26.2') throw new Error(`deepslate ${j.meta.deepslate}, expected 0.26.2`);
+		if (j.meta.unknown_types.length) throw new Error(`unknown types ${j.meta.unknown_types}`);
+		return j;
+	};
+	const SEEDS2 = ['0', '-4172144997902289642'];
+	const lines = [`# made by: tests/golden/make-legacy.sh --only pack; one run per @ block: node $ORACLE/deepslate-oracle-legacy.mjs tests/packs/mc121 df --settings <settings> --seed <seed> --df <function> --points @<points>.json  (deepslate 0.26.2, fixes on; single points)`];
+	for (const seed of SEEDS2)
+		for (const [settings, fn] of tjobs) {
+			const j = runPack(['df', '--settings', settings, '--seed', seed, '--df', fn, '--points', '@' + ptsFile(TPTS)]);
+			lines.push(`@ pack=mc121 settings=${settings} seed=${seed} function=${fn}`);
+			j.values.forEach((v, i) => lines.push(`${TPTS[i][0]} ${TPTS[i][1]} ${TPTS[i][2]} ${hex(v)}`));
+		}
+	fs.writeFileSync(path.join(OUT, 'legacy-pack-df.txt'), lines.join('\n') + '\n');
+	const cl = [`# made by: tests/golden/make-legacy.sh --only pack; one run per @ block: node $ORACLE/deepslate-oracle-legacy.mjs tests/packs/mc121 chunk --settings <settings> --seed <seed> --chunk <cx>,<cz> --df <function> --out <tmp.json>; md5 = MD5 of the values as float64 little-endian in the oracle's order; 48 samples`];
+	let s3 = 24680;
+	const rnd3 = () => ((s3 = (Math.imul(s3, 1103515245) + 12345) >>> 0) / 4294967296);
+	for (const seed of SEEDS2)
+		for (const [settings, fn] of [['t:s', 'router:final_density'], ['t:legacy', 'router:final_density'], ['t:s', 'router:vein_toggle']])
+			for (const ch of ['0,0', '-5,3', '125000,-7']) {
+				const j = runPack(['chunk', '--settings', settings, '--seed', seed, '--chunk', ch, '--df', fn]);
+				const v = (j.final_density ?? j.values).map(x => (typeof x === 'string' ? Number(x) : x));
+				const buf = Buffer.alloc(8 * v.length);
+				v.forEach((x, i) => buf.writeDoubleLE(x, 8 * i));
+				const md5 = crypto.createHash('md5').update(buf).digest('hex');
+				cl.push(`@ pack=mc121 settings=${settings} seed=${seed} chunk=${ch} function=${fn} min_y=${j.minY} height=${j.sizeY} md5=${md5}`);
+				for (let k = 0; k < 48; k++) {
+					const i = k === 0 ? 0 : Math.floor(rnd3() * v.length);
+					const ix = i % 16, iz = Math.floor(i / 16) % 16, iy = Math.floor(i / 256);
+					cl.push(`${j.minX + ix} ${j.minY + iy} ${j.minZ + iz} ${hex(v[i])}`);
+				}
+			}
+	fs.writeFileSync(path.join(OUT, 'legacy-pack-chunks.txt'), cl.join('\n') + '\n');
 }
 fs.rmSync(tmp, { recursive: true });

@@ -10,4 +10,4 @@ SHARED="${SHARED:-$REPO/../shared}"
 command -v node >/dev/null || { echo "make-legacy.sh: node not found" >&2; exit 2; }
 [ -f "$ORACLE/deepslate-oracle-legacy.mjs" ] || { echo "make-legacy.sh: no $ORACLE/deepslate-oracle-legacy.mjs (set ORACLE)" >&2; exit 2; }
 [ -d "$SHARED/vanilla/1.21.11/data" ] || { echo "make-legacy.sh: no $SHARED/vanilla/1.21.11 (set SHARED)" >&2; exit 2; }
-exec node "$HERE/make-legacy.mjs" --oracle "$ORACLE" --pack "$SHARED/vanilla/1.21.11" --out "$HERE" "$@"
+exec node "$HERE/make-legacy.mjs" --oracle "$ORACLE" --pack "$SHARED/vanilla/1.21.11" --repo "$REPO" --out "$HERE" "$@"
