@@ -7,7 +7,8 @@
 #                                         git: gpu-bundle/ is never committed)
 #   there: sh bench/gpu.sh run OUTDIR     (the device tool: carry gpu-bundle; OUTDIR = $OUT)
 #          lists the devices, checks the GPU against the CPU on every vanilla noise settings
-#          (3 seeds x 64 chunks near and far), measures fills of 4096 chunks and a 16384 x 16384
+#          (3 seeds x 64 chunks near and far) and block fills (check --blocks), measures fills
+#          and block fills of 4096 chunks and a 16384 x 16384
 #          render, and writes OUTDIR/gpu-results.md (figures for bench/RESULTS.md) and the logs.
 # Also runs on PoCL here: sh bench/gpu.sh run /tmp/gpu-out (with build-release, no bundle).
 set -eu
@@ -44,6 +45,22 @@ run)
           $cf check --pack "$V" --settings minecraft:$s --seed "$seed" --chunks "$area" --device opencl 2>&1 | tail -n 1
         done
       done
+    done
+    echo
+    echo "## chunkfill check --blocks (the noise stage's blocks: final density + aquifer)"
+    echo
+    for s in overworld large_biomes amplified nether end caves floating_islands; do
+      for seed in 0 -4172144997902289642; do
+        printf -- "- %s seed %s blocks: " "$s" "$seed"
+        $cf check --pack "$V" --settings minecraft:$s --seed "$seed" --chunks -8,-8:7,7 --device opencl --blocks 2>&1 | tail -n 1
+      done
+    done
+    echo
+    echo "## block fills of 4096 chunks (64 x 64), seed 0: device time split (1 byte per block read back)"
+    echo
+    for s in overworld nether; do
+      printf -- "- %s: " "$s"
+      $cf check --pack "$V" --settings minecraft:$s --seed 0 --chunks 1000,-500:1063,-437 --device opencl --blocks 2>&1 | tail -n 1
     done
     echo
     echo "## fills of 4096 chunks (64 x 64), seed 0: device time split"

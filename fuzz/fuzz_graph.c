@@ -12,6 +12,8 @@
  *                [0] bit 0 legacy_random_source, bit 1 height 32 (else 16),
  *                    bits 2-3 min_y: 0, -64, -2032 (the lowest), 2032 - height (the highest)
  *                [1] extra outputs: bit 0 t:f1, bit 1 noise:t:n0, bit 2 router:continents;
+ *                    bit 3: a block-fill program (the settings get "aquifers" whose six
+ *                    functions are t:f2 .. t:f7; one chunk is filled with blocks);
  *                    bits 4-7 which output is filled
  *                [2] seed (one of 8), [3] bits 0-1 the chunk: 0,0 / -1,-1 / near the
  *                    world border / CF_MAX_CHUNK,-CF_MAX_CHUNK (the documented extreme)
@@ -65,13 +67,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the settings file, with the router text from the input */
     const char *router = np > 10 && plen[10] ? (const char *)piece[10] : router_json;
     size_t rlen = np > 10 && plen[10] ? plen[10] : sizeof router_json - 1;
-    size_t slen = 256 + rlen;
+    size_t slen = 512 + rlen;
     char *settings = malloc(slen);
     FUZZ_CHECK(settings != NULL, "out of memory in the harness");
     int hl = snprintf(settings, slen,
                       "{\"noise\": {\"min_y\": %d, \"height\": %d}, \"sea_level\": %d, \"legacy_random_source\": %s,"
-                      " \"noise_router\": ",
-                      min_y, height, min_y + height / 2, (c0 & 1) ? "true" : "false");
+                      "%s \"noise_router\": ",
+                      min_y, height, min_y + height / 2, (c0 & 1) ? "true" : "false",
+                      (c1 & 8) ? " \"aquifers\": {\"barrier\": \"t:f2\", \"fluid_level_floodedness\": \"t:f3\","
+                                 " \"fluid_level_spread\": \"t:f4\", \"lava\": \"t:f5\", \"exclusion\": \"t:f6\","
+                                 " \"surface_level\": \"t:f7\"}," : "");
     memcpy(settings + hl, router, rlen);
     memcpy(settings + hl + rlen, "}", 2);
 
@@ -102,7 +107,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (c1 & 4) fn[nfn++] = "router:continents";
     cf_program *pg = NULL;
     memset(&err, 0, sizeof err);
-    st = cf_program_compile(&pg, pk, "t:s", fn, nfn, &err);
+    int blocks = (c1 & 8) != 0;
+    if (blocks) nfn = 1; /* a block-fill program: final_density and the aquifer */
+    st = blocks ? cf_program_compile_blocks(&pg, pk, "t:s", &err) : cf_program_compile(&pg, pk, "t:s", fn, nfn, &err);
     fuzz_check_status("cf_program_compile", st, &err);
     FUZZ_CHECK((st == CF_OK) == (pg != NULL), "cf_program_compile: status %s with program %p", cf_status_str(st),
                (void *)pg);
@@ -125,6 +132,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_check_status("cf_world_new", st, &err);
     if (st == CF_OK)
         for (int k = 0; k < nfn; k++) fuzz_exercise_output(w, pg, k, pts, 4, cx, cz, k == filled);
+    if (st == CF_OK && blocks) {
+        /* one chunk of blocks: every byte a palette index */
+        const char *names[CF_PALETTE_MAX];
+        int np = cf_block_palette(pg, names);
+        uint8_t *b = malloc((size_t)height * 256);
+        FUZZ_CHECK(b != NULL, "out of memory in the harness");
+        int32_t c[2] = {cx, cz};
+        memset(&err, 0, sizeof err);
+        cf_status bs = cf_fill_blocks(w, 1, c, b, 1, &err);
+        fuzz_check_status("cf_fill_blocks", bs, &err);
+        for (int i = 0; bs == CF_OK && i < height * 256; i++)
+            FUZZ_CHECK(b[i] < np, "cf_fill_blocks: block %d is %d, palette of %d", i, b[i], np);
+        free(b);
+    }
     cf_world_free(w);
     fuzz_exercise_program(pg, filled);
     cf_program_free(pg);

@@ -510,7 +510,7 @@ static void report_nan(const float *v, const int32_t *chunks, size_t n, int min_
 
 /* FILE.npy -> FILE.palette.json (the block ids of a --blocks fill), written to a
  * temporary name *tmp that the caller renames to *path once the .npy is in place */
-static int write_palette(const cf_program *pg, const char *outpath, char *path, size_t pathlen, char *tmp,
+static int write_palette(const char *const *names, int k, const char *outpath, char *path, size_t pathlen, char *tmp,
                          size_t tmplen, cf_error *err)
 {
     size_t n = strlen(outpath);
@@ -522,8 +522,6 @@ static int write_palette(const cf_program *pg, const char *outpath, char *path, 
         err->status = CF_ERR_IO;
         return -1;
     }
-    const char *names[CF_PALETTE_MAX];
-    int k = cf_block_palette(pg, names);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
         snprintf(err->message, sizeof err->message, "%s: cannot create: %s", path, strerror(errno));
@@ -636,6 +634,12 @@ static int cmd_fill(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
+        const char *pal[CF_PALETTE_MAX];
+        if (blocks && cf_client_palette(cl, o.settings, pal) == 0) {
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' offers no block fills", server, o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
     } else {
         if (cf_pack_open(&pk, o.packs, o.npacks, &o.lim, &err) != CF_OK) goto done;
         cf_pack_set_dialect(pk, o.dialect);
@@ -731,7 +735,9 @@ static int cmd_fill(int argc, char **argv)
         goto done;
     }
     f = NULL;
-    if (blocks && write_palette(pg, outpath, ppath, sizeof ppath, ptmp, sizeof ptmp, &err) < 0) goto done;
+    const char *names[CF_PALETTE_MAX];
+    int npal = !blocks ? 0 : cl ? cf_client_palette(cl, o.settings, names) : cf_block_palette(pg, names);
+    if (blocks && write_palette(names, npal, outpath, ppath, sizeof ppath, ptmp, sizeof ptmp, &err) < 0) goto done;
     if (rename(tmp, outpath) != 0) {
         snprintf(err.message, sizeof err.message, "%s: cannot rename the finished file into place: %s", outpath, strerror(errno));
         err.status = CF_ERR_IO;

@@ -26,6 +26,8 @@ int serve_split_addr(const char *addr, char *host, size_t hn, char *port, size_t
 typedef struct ccfg {
     char name[CFP_MAX_NAME + 1];
     int min_y, height, precision, kind;
+    int blocks, npal;                  /* BLOCKS_U8 offered; palette size */
+    char pal[CF_PALETTE_MAX][256];     /* the block ids of BLOCKS_U8 values */
 } ccfg;
 
 struct cf_client {
@@ -218,9 +220,17 @@ cf_status cf_client_connect(cf_client **out, const char *addr, const char *token
             const uint8_t *name = cfp_rd_bytes(&r, nl);
             c->cfg[i].precision = (int)cfp_rd_u8(&r);
             c->cfg[i].kind = (int)cfp_rd_u8(&r);
-            cfp_rd_u16(&r);
+            unsigned flags = cfp_rd_u8(&r), np = cfp_rd_u8(&r);
             c->cfg[i].min_y = (int32_t)cfp_rd_u32(&r);
             c->cfg[i].height = (int)cfp_rd_u32(&r);
+            if (flags > 1 || np > CF_PALETTE_MAX || (flags && np == 0)) r.bad = 1;
+            c->cfg[i].blocks = (int)flags;
+            for (unsigned k = 0; !r.bad && k < np; k++) {
+                unsigned pl = cfp_rd_u8(&r);
+                const uint8_t *pn = cfp_rd_bytes(&r, pl);
+                if (pn) memcpy(c->cfg[i].pal[k], pn, pl), c->cfg[i].pal[k][pl] = 0;
+                c->cfg[i].npal = (int)k + 1;
+            }
             if (name) memcpy(c->cfg[i].name, name, nl);
             c->ncfg = (int)i + 1;
             if (c->cfg[i].height <= 0 || c->cfg[i].height > 4096 || !cfp_kind_size(c->cfg[i].kind)) r.bad = 1;
@@ -252,6 +262,16 @@ const char *cf_client_config(const cf_client *c, int i, int *min_y, int *height,
     if (height) *height = c->cfg[i].height;
     if (precision) *precision = c->cfg[i].precision;
     return c->cfg[i].name;
+}
+
+int cf_client_palette(const cf_client *c, const char *config, const char **names)
+{
+    for (int i = 0; c && i < c->ncfg; i++)
+        if (strcmp(c->cfg[i].name, config) == 0 && c->cfg[i].blocks) {
+            for (int k = 0; k < c->cfg[i].npal; k++) names[k] = c->cfg[i].pal[k];
+            return c->cfg[i].npal;
+        }
+    return 0;
 }
 
 int cf_client_max_chunks(const cf_client *c) { return c ? (int)c->max_chunks : 0; }

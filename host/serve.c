@@ -93,6 +93,9 @@ typedef struct config {
     cf_program *prog;
     cf_device *dev;
     int min_y, height, precision, kind;
+    int blocks;                          /* BLOCKS_U8 too: the program is a block-fill program */
+    const char *palette[CF_PALETTE_MAX]; /* its palette (cf_block_palette) */
+    int npal;
 } config;
 
 typedef struct slice {
@@ -348,9 +351,10 @@ static cf_world *world_get(server *s, int cfg, int64_t seed, cf_error *err)
 
 /* fills n chunks of s->list into s->fillbuf on the configuration's device, or on
  * the CPU (also after a device failure, which turns the device off with one line) */
-static cf_status fill_batch(server *s, int cfg, const cf_world *w, size_t n, cf_error *err)
+static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, size_t n, cf_error *err)
 {
     config *k = &s->cfg[cfg];
+    int blocks = kind == CFP_BLOCKS_U8;
     if (k->dev) {
         /* launch sizes from a small set (powers of two, padded with copies of the last
          * chunk): an OpenCL implementation may compile work-group code per size (PoCL does) */
@@ -358,7 +362,9 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, size_t n, cf_
         while (m < n) m *= 2;
         if (m > s->batch) m = s->batch;
         for (size_t i = n; i < m; i++) s->list[2 * i] = s->list[2 * (n - 1)], s->list[2 * i + 1] = s->list[2 * (n - 1) + 1];
-        if (cf_device_fill(k->dev, w, m, s->list, s->fillbuf, err) == CF_OK) return CF_OK;
+        if ((blocks ? cf_device_fill_blocks(k->dev, w, m, s->list, (uint8_t *)s->fillbuf, err)
+                    : cf_device_fill(k->dev, w, m, s->list, s->fillbuf, err)) == CF_OK)
+            return CF_OK;
         logf_("serve: device failed (%s); configuration %s fills on the CPU from now on", err->message, k->name);
         cf_device_free(k->dev);
         k->dev = NULL;
@@ -367,6 +373,7 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, size_t n, cf_
         pthread_mutex_unlock(&s->mu);
         memset(err, 0, sizeof *err);
     }
+    if (blocks) return cf_fill_blocks(w, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, err);
     return cf_fill_chunks(w, 0, n, s->list, s->fillbuf, s->o->threads, err);
 }
 
@@ -432,7 +439,7 @@ static void *dispatch(void *arg)
 
         cf_error err = {0};
         const cf_world *w = world_get(s, cfg, seed, &err);
-        cf_status st = w ? fill_batch(s, cfg, w, n, &err) : err.status;
+        cf_status st = w ? fill_batch(s, cfg, w, kind, n, &err) : err.status;
         config *k = &s->cfg[cfg];
         size_t vsize = (size_t)cfp_kind_size(kind), per = (size_t)k->height * 256, bytes = per * vsize;
         /* encode outside the lock: frames per slice */
@@ -545,9 +552,15 @@ static void on_hello(server *s, conn *c, const uint8_t *p, size_t len)
         cfp_put(&b, s->cfg[i].name, l);
         cfp_u8(&b, (unsigned)s->cfg[i].precision);
         cfp_u8(&b, (unsigned)s->cfg[i].kind);
-        cfp_u16(&b, 0);
+        cfp_u8(&b, s->cfg[i].blocks ? 1u : 0u); /* flags: bit 0 = BLOCKS_U8 available */
+        cfp_u8(&b, (unsigned)s->cfg[i].npal);
         cfp_u32(&b, (uint32_t)s->cfg[i].min_y);
         cfp_u32(&b, (uint32_t)s->cfg[i].height);
+        for (int k = 0; k < s->cfg[i].npal; k++) {
+            size_t pl = strlen(s->cfg[i].palette[k]);
+            cfp_u8(&b, (unsigned)pl);
+            cfp_put(&b, s->cfg[i].palette[k], pl);
+        }
     }
     cfp_end(&b, at);
     out_append(c, &b);
@@ -577,7 +590,7 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
         send_error(s, c, f.id, CFP_E_UNKNOWN_CONFIG, "unknown configuration '%s'", name);
         return;
     }
-    if (f.kind != s->cfg[cfg].kind) {
+    if (f.kind != s->cfg[cfg].kind && !(f.kind == CFP_BLOCKS_U8 && s->cfg[cfg].blocks)) {
         send_error(s, c, f.id, CFP_E_UNSUPPORTED_KIND, "unsupported output kind %d for configuration %s (it gives kind %d, %s)",
                    f.kind, s->cfg[cfg].name, s->cfg[cfg].kind, s->cfg[cfg].kind == CFP_DENSITY_F32 ? "density_f32" : "density_f64");
         return;
@@ -948,9 +961,17 @@ static cf_status load_configs(server *s, cf_error *err)
                 return err_set(err, CF_ERR_ARG, "configuration %s given twice", ids[i]);
             }
         strcpy(k->name, ids[i]);
-        if (cf_program_compile(&k->prog, pk, ids[i], fn, 1, err) != CF_OK) {
+        /* a block-fill program where the settings allow it (output 0 is still
+         * final_density, so density requests fill the same program) */
+        cf_error be = {0};
+        if (cf_program_compile_blocks(&k->prog, pk, ids[i], &be) == CF_OK) {
+            k->blocks = 1;
+            k->npal = cf_block_palette(k->prog, k->palette);
+        } else if (cf_program_compile(&k->prog, pk, ids[i], fn, 1, err) != CF_OK) {
             cf_pack_free(pk);
             return err->status;
+        } else if (cf_program_precision(k->prog) == 32) {
+            logf_("serve: configuration %s: no block fills (%s)", ids[i], be.message);
         }
         s->ncfg = i + 1;
         cf_program_settings(k->prog, &k->min_y, &k->height, NULL);

@@ -25,7 +25,7 @@ extern "C" {
 enum {
     CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
     CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
-    CF_KIND_BLOCKS_U8 = 3    /* uint8 block ids (reserved: the server answers unsupported_kind) */
+    CF_KIND_BLOCKS_U8 = 3    /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
 };
 
 typedef struct cf_serve_opts {
@@ -75,6 +75,9 @@ void cf_client_close(cf_client *c);
 /* The server's configurations: name i (NULL past the last), with min_y, height
  * and precision (32 or 64). */
 const char *cf_client_config(const cf_client *c, int i, int *min_y, int *height, int *precision);
+/* The palette of configuration `config`'s BLOCKS_U8 values: names[0..n) (at most
+ * CF_PALETTE_MAX, valid while the client is open); 0 when it offers no block fills. */
+int cf_client_palette(const cf_client *c, const char *config, const char **names);
 /* limits announced by the server */
 int cf_client_max_chunks(const cf_client *c);
 

@@ -189,7 +189,12 @@ Test(blocks, vanilla_equals_oracle, .timeout = 1200)
 /* PoCL against the CPU, block for block: settings with aquifers (the overworld,
  * our legacy-random and lava settings), without (the nether: lava as the default
  * fluid; our dry settings), chunks near and far, several seeds */
+static void device_equals_cpu_seeds(const char *tag, const char *settings, const int32_t *chunks, size_t n, int nseeds);
 static void device_equals_cpu(const char *tag, const char *settings, const int32_t *chunks, size_t n)
+{
+    device_equals_cpu_seeds(tag, settings, chunks, n, 3);
+}
+static void device_equals_cpu_seeds(const char *tag, const char *settings, const int32_t *chunks, size_t n, int nseeds)
 {
     cf_pack *pk;
     cf_program *pg;
@@ -204,7 +209,7 @@ static void device_equals_cpu(const char *tag, const char *settings, const int32
     size_t per = (size_t)height * 256;
     uint8_t *a = malloc(per * n), *b = malloc(per * n);
     static const int64_t seeds[3] = {0, -4172144997902289642LL, 12345};
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < nseeds; s++) {
         cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
         cr_assert_eq(cf_fill_blocks(w, n, chunks, a, 2, &err), CF_OK, "%s", err.message);
         memset(b, 0xee, per * n);
@@ -230,6 +235,19 @@ Test(blocks_device, vanilla_overworld_and_nether, .timeout = 1200)
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     device_equals_cpu("vanilla-26.3", "minecraft:overworld", some_chunks, 5);
     device_equals_cpu("vanilla-26.3", "minecraft:nether", some_chunks, 3);
+}
+
+/* the other five vanilla settings: 3 chunks (near, far, the world border), 2 seeds */
+Test(blocks_device, vanilla_other_settings, .timeout = 1800)
+{
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
+    static const int32_t three[6] = {-3, 7, 62500, -3, -1874999, 1874999};
+    static const char *const other[5] = {"minecraft:large_biomes", "minecraft:amplified", "minecraft:end", "minecraft:caves",
+                                         "minecraft:floating_islands"};
+    for (int k = 0; k < 5; k++) device_equals_cpu_seeds("vanilla-26.3", other[k], three, 3, 2);
 }
 
 Test(blocks_device, our_packs, .timeout = 1200)

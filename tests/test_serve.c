@@ -428,7 +428,7 @@ Test(serve, c_client_equals_library_fill, .timeout = 60)
     cr_assert_eq(st.connections, 1);
     cr_assert_str_eq(st.device, "cpu");
     /* a request error keeps the connection usable */
-    cr_assert_eq(cf_client_fill(c, "t:tiny", 1, CF_KIND_BLOCKS_U8, 1, xz, got, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_client_fill(c, "t:tiny", 1, CF_KIND_DENSITY_F64, 1, xz, got, &err), CF_ERR_ARG);
     cr_assert_eq(cf_client_error_code(c), CFP_E_UNSUPPORTED_KIND);
     cr_assert(strstr(err.message, "unsupported_kind"), "%s", err.message);
     cr_assert_eq(cf_client_fill(c, "t:tiny", -4242, CF_KIND_DENSITY_F32, 2, xz, got, &err), CF_OK, "%s", err.message);
@@ -477,6 +477,51 @@ Test(serve, java_client_equals_cli_fill, .timeout = 180)
 }
 
 /* ------------------------------------------------------------ frame decoding */
+
+/* BLOCKS_U8: the blocks of the noise stage (final density + the aquifer) through the
+ * server, by the CLI and by the Java client, equal a local `fill --blocks` (file and
+ * palette); the HELLO_OK record carries the palette */
+Test(serve, blocks_through_server_equal_local_fill, .timeout = 240)
+{
+    cr_assert_eq(run("command -v javac >/dev/null && command -v java >/dev/null"), 0,
+                 "javac/java not found: install openjdk-17-jdk-headless (scripts/deps.sh)");
+    char dir[128], cmd[2048], loc[160], rem[160], jav[160], a[200], b[200];
+    tmpname(dir, sizeof dir, "-blocks");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/clients/java/chunkfill/*.java", dir, dir,
+             CF_SOURCE_DIR);
+    cr_assert_eq(run(cmd), 0, "javac failed");
+    snprintf(loc, sizeof loc, "%s/local.npy", dir);
+    snprintf(rem, sizeof rem, "%s/server.npy", dir);
+    snprintf(jav, sizeof jav, "%s/java.npy", dir);
+    srv s;
+    SRV_START(&s, "--settings", "minecraft:overworld", "--device", "cpu", "--listen", "127.0.0.1:0");
+    /* the embedded default pack has aquifers: water and barriers below its sea level */
+    snprintf(cmd, sizeof cmd, "%s fill --seed 31 --chunks 3,-2:5,-1 --blocks --out %s", CF_BINARY, loc);
+    cr_assert_eq(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s fill --server %s --seed 31 --chunks 3,-2:5,-1 --blocks --out %s", CF_BINARY, s.addr, rem);
+    cr_assert_eq(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "java -cp %s chunkfill.Main --blocks %s minecraft:overworld 31 3,-2:5,-1 %s", dir, s.addr, jav);
+    cr_assert_eq(run(cmd), 0, "the Java example failed");
+    cr_assert(files_equal(loc, rem), "fill --server --blocks differs from the local block fill");
+    cr_assert(files_equal(loc, jav), "the Java client's block file differs from the local block fill");
+    snprintf(a, sizeof a, "%s/local.palette.json", dir);
+    snprintf(b, sizeof b, "%s/server.palette.json", dir);
+    cr_assert(files_equal(a, b), "the palettes differ");
+    snprintf(b, sizeof b, "%s/java.palette.json", dir);
+    cr_assert(files_equal(a, b), "the Java palette differs");
+    /* the C client sees the palette */
+    cf_client *c;
+    cf_error err = {0};
+    cr_assert_eq(cf_client_connect(&c, s.addr, NULL, &err), CF_OK, "%s", err.message);
+    const char *names[CF_PALETTE_MAX];
+    cr_assert_eq(cf_client_palette(c, "minecraft:overworld", names), 4);
+    cr_assert_str_eq(names[0], "minecraft:stone");
+    cr_assert_str_eq(names[2], "minecraft:water");
+    cf_client_close(c);
+    free(srv_stop_ok(&s));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    run(cmd);
+}
 
 static size_t fill_payload(uint8_t *out, uint32_t id, unsigned clen, unsigned zero, uint32_t n, size_t nchunks)
 {
@@ -636,7 +681,7 @@ Test(serve_hostile, oversized_frame, .timeout = 60)
     expect_error(fd, 11, CFP_E_BAD_CHUNK);
     send_fill(fd, 12, CFP_DENSITY_F64, "t:tiny", 1, 0, 1, xz);
     expect_error(fd, 12, CFP_E_UNSUPPORTED_KIND);
-    send_fill(fd, 13, CFP_BLOCKS_U8, "t:tiny", 1, 0, 1, xz);
+    send_fill(fd, 13, 7, "t:tiny", 1, 0, 1, xz); /* no such kind */
     expect_error(fd, 13, CFP_E_UNSUPPORTED_KIND);
     close(fd);
     good_client(&s, NULL);

@@ -25,8 +25,9 @@ public final class ChunkfillClient implements AutoCloseable {
     private static final int HELLO_OK = 0x81, CHUNK = 0x82, DONE = 0x83, ERROR = 0x84, PONG = 0x85, STATS_OK = 0x86;
     private static final int SERVER_FRAME_MAX = 64 << 20;
 
-    /** A configuration the server offers (one per noise settings id). */
-    public record Config(String name, int precision, int kind, int minY, int height) {}
+    /** A configuration the server offers (one per noise settings id). blocks: it also fills
+     *  block ids (KIND_BLOCKS_U8), whose values index palette (block ids, e.g. "minecraft:stone"). */
+    public record Config(String name, int precision, int kind, int minY, int height, boolean blocks, List<String> palette) {}
 
     /** What a STATS message reports. */
     public record Stats(long queueChunks, long queueRequests, long connections, long requests, long chunks,
@@ -95,10 +96,17 @@ public final class ChunkfillClient implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             byte[] name = new byte[r.get() & 0xff];
             r.get(name);
-            int precision = r.get() & 0xff, kind = r.get() & 0xff;
-            r.getShort();
+            int precision = r.get() & 0xff, kind = r.get() & 0xff, flags = r.get() & 0xff, npal = r.get() & 0xff;
             int minY = r.getInt(), height = r.getInt();
-            configs.add(new Config(new String(name, StandardCharsets.UTF_8), precision, kind, minY, height));
+            if (flags > 1 || npal > 5 || (flags == 1 && npal == 0)) throw new IOException("server: malformed hello_ok");
+            List<String> palette = new ArrayList<>();
+            for (int k = 0; k < npal; k++) {
+                byte[] id = new byte[r.get() & 0xff];
+                r.get(id);
+                palette.add(new String(id, StandardCharsets.UTF_8));
+            }
+            configs.add(new Config(new String(name, StandardCharsets.UTF_8), precision, kind, minY, height, flags == 1,
+                                   Collections.unmodifiableList(palette)));
         }
         if (r.hasRemaining() || maxChunks <= 0) throw new IOException("server: malformed hello_ok");
     }
@@ -140,18 +148,35 @@ public final class ChunkfillClient implements AutoCloseable {
         return out;
     }
 
+    /** Fills the blocks of the noise stage (final density + the aquifer): one byte[] per chunk of
+     *  indices into config(name).palette(), index (y*16 + z)*16 + x. */
+    public byte[][] fillBlocks(String config, long seed, int[] xz) throws IOException {
+        Config k = config(config);
+        if (!k.blocks()) throw new IllegalArgumentException(config + " offers no block fills");
+        byte[][] out = new byte[xz.length / 2][];
+        fill(k, KIND_BLOCKS_U8, seed, xz, (i, v) -> {
+            byte[] a = new byte[k.height() * 256];
+            v.get(a);
+            out[i] = a;
+        });
+        return out;
+    }
+
     private interface Sink { void chunk(int index, ByteBuffer values); }
 
-    private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException {
+    private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException { fill(k, k.kind(), seed, xz, sink); }
+
+    private void fill(Config k, int kindWanted, long seed, int[] xz, Sink sink) throws IOException {
         if (xz.length % 2 != 0) throw new IllegalArgumentException("xz holds pairs");
-        int n = xz.length / 2, size = k.kind() == KIND_DENSITY_F64 ? 8 : 4, per = k.height() * 256;
+        int n = xz.length / 2, size = kindWanted == KIND_BLOCKS_U8 ? 1 : kindWanted == KIND_DENSITY_F64 ? 8 : 4;
+        int per = k.height() * 256;
         byte[] name = k.name().getBytes(StandardCharsets.UTF_8);
         for (int done = 0; done < n; ) {
             int m = Math.min(n - done, maxChunks);
             int id = nextId++;
             if (nextId == 0) nextId = 1;
             ByteBuffer b = frame(FILL, 24 + name.length + 8 * m);
-            b.putInt(id).put((byte) k.kind()).put((byte) name.length).putShort((short) 0).putLong(seed)
+            b.putInt(id).put((byte) kindWanted).put((byte) name.length).putShort((short) 0).putLong(seed)
              .putInt(deadlineMs).putInt(m).put(name);
             for (int i = 0; i < 2 * m; i++) b.putInt(xz[2 * done + i]);
             send(b);
@@ -167,7 +192,7 @@ public final class ChunkfillClient implements AutoCloseable {
                 r.get(); r.getShort();
                 int count = r.getInt();
                 if (rid != id || index != got || x != xz[2 * (done + index)] || z != xz[2 * (done + index) + 1]
-                    || kind != k.kind() || count != per || r.remaining() != count * size)
+                    || kind != kindWanted || count != per || r.remaining() != count * size)
                     throw new IOException("server: chunk frame does not match the request (index " + index + ")");
                 sink.chunk(done + index, r.slice().order(ByteOrder.LITTLE_ENDIAN));
                 got++;
