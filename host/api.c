@@ -28,6 +28,8 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
         st = hytale_parse(p, pack, settings_id, functions, nfunctions, e);
     } else if (libnoise_wanted(pack, settings_id, functions, nfunctions)) {
         st = libnoise_parse(p, pack, settings_id, functions, nfunctions, e);
+    } else if (mc121_wanted(pack, settings_id)) {
+        st = mc121_parse(p, pack, settings_id, functions, nfunctions, e);
     } else {
         p->dialect = DIALECT_MC263;
         p->prec = PREC_F32;
@@ -49,6 +51,12 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
                                        "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
                                        "aquifer?:surface_level"};
     cf_status st = cf_program_compile(out, pack, settings_id, fns, 7, err);
+    if (st == CF_OK && *out && (*out)->dialect == DIALECT_MC121) {
+        cf_program_free(*out);
+        *out = NULL;
+        return err_set(err, CF_ERR_ARG, "%s: block fills of the 1.18-1.21 dialect are not implemented yet (its aquifer): fill densities",
+                       settings_id);
+    }
     if (st == CF_OK && *out && (*out)->prec != PREC_F32) {
         cf_program_free(*out);
         *out = NULL;

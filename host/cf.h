@@ -111,10 +111,11 @@ typedef struct cf_noisedef {
 /* The value type of a program, from its front-end (one per program):
  *   DIALECT_MC263     float values at int32 block positions (Minecraft 26.3);
  *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build);
- *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/libnoise.md).
+ *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/libnoise.md);
+ *   DIALECT_MC121     double values at block positions (Minecraft 1.18-1.21, host/mc121.c).
  * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
  * fill.c's f64 path and emitted by emit.c's f64 generator. */
-enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3 };
+enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3, DIALECT_MC121 = 4 };
 
 struct cf_program {
     cf_arena arena;
@@ -128,6 +129,7 @@ struct cf_program {
     int *outputs;
     const char **output_names;
     int min_y, height, sea_level, legacy_random;
+    int cell_xz, cell_y;     /* DIALECT_MC121: cell size in blocks (size_horizontal*4, size_vertical*4) */
     const char *settings_id;
     const char *default_block, *default_fluid; /* block ids of the settings */
     int has_aquifers;        /* the settings have an "aquifers" object */
@@ -165,6 +167,7 @@ struct cf_pack {
     int next;            /* named external inputs (Hytale context nodes): cf_pack_set_external */
     const char **ext_names;
     double *ext_values;
+    int dialect;         /* CF_DIALECT_*: forced by cf_pack_set_dialect, else detected per settings */
 };
 
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
@@ -213,6 +216,12 @@ cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, cons
                        cf_error *err);
 /* hytale.c: HYTALE.md §1 choice: the int seed of a seed label under a world seed */
 int32_t hytale_seed(const char *label, int64_t world);
+/* mc121.c: 1 when the request is for the 1.18-1.21 front-end (forced on the pack,
+ * or noise settings with noise.size_horizontal) */
+int mc121_wanted(cf_pack *pk, const char *settings_id);
+/* mc121.c: builds prog->nodes (NF_F64 kinds of mc121.def) from old-format data */
+cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
+                      cf_error *err);
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);
 int node_is_literal(const cf_program *p, int id, float *value);
@@ -336,7 +345,22 @@ typedef struct ev64_ctx {
     const cf_world *w;
     ev64_memo *memo; /* per node, or NULL (no memo) */
     uint32_t stamp;  /* memo entries of another stamp are empty */
+    /* DIALECT_MC121 chunk fills (1.21's NoiseChunk): flat_cache reads its quart
+     * cell, interpolated lerps cell corners; mode EV64_POINT outside a chunk */
+    int mode;                /* EV64_* */
+    int *slot;               /* per node: flat_cache / interpolated slot, or -1 */
+    int nflat, ninterp;
+    int32_t fqx, fqz;        /* first quart of the chunk */
+    int32_t fcx, fcz, fcy;   /* first cell x, z; cell y of min_y */
+    int ncxz, ncy;           /* cells per axis */
+    double *flat, *corner;   /* per slot: 5x5 quart values; (ncxz+1)^2 (ncy+1) corners */
+    uint32_t *flatst, *cornst, cstamp; /* entries of another chunk stamp are empty */
 } ev64_ctx;
+enum { EV64_POINT = 0, EV64_CELL = 1, EV64_VALUE = 2, EV64_CORNER = 3 };
+/* eval64.c: starts chunk (cx, cz) of a DIALECT_MC121 fill; mode EV64_CELL (block
+ * densities through the cell cache: lerp x, y, z) or EV64_VALUE (y, x, z);
+ * EV64_POINT goes back to single points */
+void eval64_chunk(ev64_ctx *c, int32_t cx, int32_t cz, int mode);
 /* a context with a memo per node; returns 0, or -1 when out of memory */
 int eval64_init(ev64_ctx *c, const cf_world *w);
 void eval64_free(ev64_ctx *c);

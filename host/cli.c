@@ -58,7 +58,10 @@ static const char *const usage_sample =
     "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
     "  --max-depth N       nesting of JSON values and of references (default 512)\n"
-    "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n";
+    "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n"
+    "  --dialect D      the data format: 1.21 (Minecraft 1.18-1.21: argument/argument1 fields,\n"
+    "                   noise.size_horizontal, firstOctave noises; double arithmetic) or 26.3;\n"
+    "                   default: detected per noise settings (`chunkfill plan` says which)\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -88,7 +91,7 @@ static const char *const usage_fill =
     "                   server's configuration; --pack, --function and --device do not apply\n"
     "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
-    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory)\n";
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory) and --dialect\n";
 
 static const char *const usage_plan =
     "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
@@ -113,6 +116,7 @@ typedef struct opts {
     char (*tok)[3][48];   /* their text, echoed by a double dialect */
     size_t nat, capat;
     cf_limits lim;
+    int dialect; /* --dialect: CF_DIALECT_* */
 } opts;
 
 static int die_usage(const char *msg, const char *usage)
@@ -241,7 +245,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     long n;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
         || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
-        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0) {
+        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0) {
         if (!v) return die_usage("missing value after option", usage), 2;
         (*i)++;
         if (strcmp(a, "--pack") == 0) {
@@ -257,6 +261,10 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
                 return die_usage("--external takes NAME=VALUE (a finite number)", usage), 2;
             if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
             o->ext[o->next++] = v;
+        } else if (strcmp(a, "--dialect") == 0) {
+            if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
+            else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
+            else return die_usage("--dialect takes 1.21 or 26.3", usage), 2;
         } else if (strcmp(a, "--function") == 0) {
             if (o->nfunctions == 64) return die_usage("too many --function options (at most 64)", usage), 2;
             o->functions[o->nfunctions++] = v;
@@ -343,6 +351,7 @@ static int one_function(opts *o, const char *usage)
 static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
 {
     cf_status st = cf_pack_open(pk, o->packs, o->npacks, &o->lim, err);
+    if (st == CF_OK) cf_pack_set_dialect(*pk, o->dialect);
     for (int i = 0; st == CF_OK && i < o->next; i++) {
         const char *eq = strchr(o->ext[i], '=');
         char name[256];

@@ -36,5 +36,6 @@ extern const char emit_header_nodes[];
 extern const char emit_header_aquifer[];
 extern const char emit_header_libnoise[];
 extern const char emit_header_hytale[];
+extern const char emit_header_mc121[];
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "../kernels/cf_hytale.h"
 #include "../kernels/cf_libnoise.h"
+#include "../kernels/cf_mc121.h"
 #include "cf.h"
 
 #define U __attribute__((unused))
@@ -236,6 +237,186 @@ EVAL64(HY_CACHE) { return IN(0); }
 EVAL64(HY_LSCALE) { return AT(0, x * n->d[0], y * n->d[0], z * n->d[0]); }
 EVAL64(HY_EXTERNAL) { return n->d[0]; }
 
+/* ------------------------------------------------------------------ Minecraft 1.18-1.21 (mc121.def)
+ * Double values at block positions; the leaf math is kernels/cf_mc121.h. Markers
+ * pass their input through here (single points); chunk fills apply flat_cache
+ * and interpolated (fill.c). */
+#define TAB (c->w->tab)
+#define REC (cf21_record(TAB, (int)(n - c->w->prog->nodes)))
+EVAL64(M_CONSTANT) { return n->d[0]; }
+EVAL64(M_ADD)
+{
+    double a = IN(0);
+    return a + IN(1);
+}
+EVAL64(M_MUL)
+{
+    double a = IN(0);
+    if (n->i[0]) return a * IN(1); /* MulOrAdd: a literal side */
+    return a == 0.0 ? 0.0 : a * IN(1);
+}
+EVAL64(M_MIN)
+{
+    double a = IN(0);
+    return cf21_min(a, IN(1));
+}
+EVAL64(M_MAX)
+{
+    double a = IN(0);
+    return cf21_max(a, IN(1));
+}
+EVAL64(M_ABS) { return cf_fabs(IN(0)); }
+EVAL64(M_SQUARE)
+{
+    double v = IN(0);
+    return v * v;
+}
+EVAL64(M_CUBE)
+{
+    double v = IN(0);
+    return v * v * v;
+}
+EVAL64(M_HALF_NEGATIVE)
+{
+    double v = IN(0);
+    return v > 0.0 ? v : v * 0.5;
+}
+EVAL64(M_QUARTER_NEGATIVE)
+{
+    double v = IN(0);
+    return v > 0.0 ? v : v * 0.25;
+}
+EVAL64(M_INVERT) { return 1.0 / IN(0); }
+EVAL64(M_SQUEEZE) { return cf21_squeeze(IN(0)); }
+EVAL64(M_CLAMP) { return cf21_clamp(IN(0), n->d[0], n->d[1]); }
+EVAL64(M_Y_CLAMPED_GRADIENT) { return cf21_ygrad(y, n->d[0], n->d[1], n->d[2], n->d[3]); }
+EVAL64(M_NOISE) { return cf21_normal(TAB, REC, x * n->d[0], y * n->d[1], z * n->d[0]); }
+EVAL64(M_SHIFTED_NOISE)
+{
+    double sx = IN(0), sy = IN(1), sz = IN(2);
+    return cf21_normal(TAB, REC, x * n->d[0] + sx, y * n->d[1] + sy, z * n->d[0] + sz);
+}
+EVAL64(M_SHIFT_A) { return cf21_normal(TAB, REC, x * 0.25, 0.0, z * 0.25) * 4.0; }
+EVAL64(M_SHIFT_B) { return cf21_normal(TAB, REC, z * 0.25, x * 0.25, 0.0) * 4.0; }
+EVAL64(M_SHIFT) { return cf21_normal(TAB, REC, x * 0.25, y * 0.25, z * 0.25) * 4.0; }
+EVAL64(M_OLD_BLENDED_NOISE) { return cf21_blended(TAB, REC, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4], x, y, z); }
+EVAL64(M_WEIRD_SCALED_SAMPLER)
+{
+    double r = cf21_rarity(n->i[0], IN(0));
+    return r * cf_fabs(cf21_normal(TAB, REC, x / r, y / r, z / r));
+}
+EVAL64(M_RANGE_CHOICE)
+{
+    double v = IN(0);
+    return (n->d[0] <= v && v < n->d[1]) ? IN(1) : IN(2);
+}
+EVAL64(M_SPLINE)
+{
+    int np = n->nda / 2;
+    float co = (float)IN(0);
+    int i = cf21_spline_index(n->da, np, co);
+    float y1 = (float)IN(i < 0 ? 1 : i + 1);
+    float y2 = (i >= 0 && i < np - 1) ? (float)IN(i + 2) : y1;
+    return (double)cf21_spline_value(n->da, np, co, i, y1, y2);
+}
+EVAL64(M_END_ISLANDS) { return cf21_end_islands(TAB, REC, x, z); }
+EVAL64(M_FIND_TOP_SURFACE)
+{
+    double cell = (double)n->i[1], lower = (double)n->i[0];
+    double top = cf21_top_start(IN(1), cell, lower);
+    if (!(top >= lower)) return lower;
+    for (int64_t k = 0, nk = (int64_t)((top - lower) / cell); k <= nk; k++) {
+        double by = top - (double)k * cell;
+        if (ev64_node(c, n->in[0], x, by, z) > 0.0) return by;
+    }
+    return lower;
+}
+/* a mode change: memo entries of the other mode become empty */
+static void ev64_bump(ev64_ctx *c)
+{
+    if (++c->stamp == 0xffffffffu) {
+        for (int i = 0; i < c->w->prog->nnodes; i++)
+            if (c->memo[i].stamp != 0xffffffffu) c->memo[i].stamp = 0;
+        c->stamp = 1;
+    }
+}
+static double ev64_in_mode(ev64_ctx *c, int id, int mode, double x, double y, double z)
+{
+    int old = c->mode;
+    if (old == mode) return ev64_node(c, id, x, y, z);
+    c->mode = mode;
+    ev64_bump(c);
+    double v = ev64_node(c, id, x, y, z);
+    c->mode = old;
+    ev64_bump(c);
+    return v;
+}
+static double ev64_corner(ev64_ctx *c, const cf_node *n, int s, int ix, int iy, int iz)
+{
+    const cf_program *p = c->w->prog;
+    int nx = c->ncxz + 1;
+    size_t k = (size_t)s * (size_t)nx * (size_t)nx * (size_t)(c->ncy + 1) + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+    if (c->cornst[k] == c->cstamp) return c->corner[k];
+    double x = (double)(((int64_t)c->fcx + ix) * p->cell_xz), y = (double)(((int64_t)c->fcy + iy) * p->cell_y);
+    double z = (double)(((int64_t)c->fcz + iz) * p->cell_xz);
+    double v = ev64_in_mode(c, n->in[0], EV64_CORNER, x, y, z);
+    c->corner[k] = v;
+    c->cornst[k] = c->cstamp;
+    return v;
+}
+EVAL64(M_INTERPOLATED)
+{
+    if (c->mode == EV64_POINT || c->mode == EV64_CORNER) return IN(0);
+    const cf_program *p = c->w->prog;
+    int s = c->slot[n - p->nodes];
+    int64_t bx = (int64_t)x, by = (int64_t)y, bz = (int64_t)z;
+    int64_t cx = cf_floordiv(bx, p->cell_xz), cy = cf_floordiv(by, p->cell_y), cz = cf_floordiv(bz, p->cell_xz);
+    int ix = (int)(cx - c->fcx), iy = (int)(cy - c->fcy), iz = (int)(cz - c->fcz);
+    if (ix < 0 || iz < 0 || iy < 0 || ix >= c->ncxz || iz >= c->ncxz || iy >= c->ncy) return IN(0); /* outside the chunk */
+    double fx = (double)(bx - cx * p->cell_xz) / (double)p->cell_xz, fy = (double)(by - cy * p->cell_y) / (double)p->cell_y;
+    double fz = (double)(bz - cz * p->cell_xz) / (double)p->cell_xz;
+    double n000 = ev64_corner(c, n, s, ix, iy, iz), n100 = ev64_corner(c, n, s, ix + 1, iy, iz);
+    double n010 = ev64_corner(c, n, s, ix, iy + 1, iz), n110 = ev64_corner(c, n, s, ix + 1, iy + 1, iz);
+    double n001 = ev64_corner(c, n, s, ix, iy, iz + 1), n101 = ev64_corner(c, n, s, ix + 1, iy, iz + 1);
+    double n011 = ev64_corner(c, n, s, ix, iy + 1, iz + 1), n111 = ev64_corner(c, n, s, ix + 1, iy + 1, iz + 1);
+    if (c->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
+        double a = cf21_lerp(fx, cf21_lerp(fy, n000, n010), cf21_lerp(fy, n100, n110));
+        double b = cf21_lerp(fx, cf21_lerp(fy, n001, n011), cf21_lerp(fy, n101, n111));
+        return cf21_lerp(fz, a, b);
+    }
+    /* the cell cache: Mth.lerp3 (x, then y, then z) */
+    double a = cf21_lerp(fy, cf21_lerp(fx, n000, n100), cf21_lerp(fx, n010, n110));
+    double b = cf21_lerp(fy, cf21_lerp(fx, n001, n101), cf21_lerp(fx, n011, n111));
+    return cf21_lerp(fz, a, b);
+}
+EVAL64(M_FLAT_CACHE)
+{
+    if (c->mode == EV64_POINT) return IN(0);
+    int64_t qx = cf_floordiv((int64_t)x, 4), qz = cf_floordiv((int64_t)z, 4);
+    int64_t ix = qx - c->fqx, iz = qz - c->fqz;
+    if (ix < 0 || iz < 0 || ix > 4 || iz > 4) return IN(0);
+    size_t k = (size_t)c->slot[n - c->w->prog->nodes] * 25 + (size_t)(iz * 5 + ix);
+    if (c->flatst[k] == c->cstamp) return c->flat[k];
+    /* the value at the quart corner with y = 0, computed as a single point */
+    double v = ev64_in_mode(c, n->in[0], EV64_POINT, (double)(qx * 4), 0.0, (double)(qz * 4));
+    c->flat[k] = v;
+    c->flatst[k] = c->cstamp;
+    return v;
+}
+EVAL64(M_CACHE_2D) { return IN(0); }
+EVAL64(M_CACHE_ONCE) { return IN(0); }
+EVAL64(M_CACHE_ALL_IN_CELL)
+{
+    if (c->mode == EV64_POINT || c->mode == EV64_CELL) return IN(0);
+    return ev64_in_mode(c, n->in[0], EV64_CELL, x, y, z);
+}
+EVAL64(M_BLEND_DENSITY) { return IN(0); }
+EVAL64(M_BLEND_ALPHA) { return 1.0; }
+EVAL64(M_BLEND_OFFSET) { return 0.0; }
+EVAL64(M_BEARDIFIER) { return 0.0; }
+#undef TAB
+#undef REC
+
 typedef double (*eval64_fn)(ev64_ctx *, const cf_node *, double, double, double);
 static const eval64_fn evals64[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary)
@@ -273,13 +454,51 @@ int eval64_init(ev64_ctx *c, const cf_world *w)
     for (int i = 0; i < p->nnodes; i++)
         c->memo[i].stamp = (parents[i] > 1 || (p->nodes[i].kind == NK_LN_CACHE || p->nodes[i].kind == NK_HY_CACHE)) ? 0 : 0xffffffffu;
     free(parents);
+    if (p->dialect != DIALECT_MC121) return 0;
+    /* chunk fills: a slot per flat_cache and interpolated node; markers memoize
+     * (their value depends on the mode, the memo stamp changes with it) */
+    c->slot = malloc(sizeof(int) * ((size_t)p->nnodes + 1));
+    if (!c->slot) return eval64_free(c), -1;
+    for (int i = 0; i < p->nnodes; i++) {
+        int k = p->nodes[i].kind;
+        c->slot[i] = k == NK_M_FLAT_CACHE ? c->nflat++ : k == NK_M_INTERPOLATED ? c->ninterp++ : -1;
+    }
+    c->ncxz = 16 / p->cell_xz;
+    c->ncy = p->height / p->cell_y;
+    size_t nc = (size_t)(c->ncxz + 1) * (size_t)(c->ncxz + 1) * (size_t)(c->ncy + 1) * (size_t)c->ninterp;
+    c->flat = calloc((size_t)c->nflat * 25 + 1, sizeof(double));
+    c->flatst = calloc((size_t)c->nflat * 25 + 1, sizeof(uint32_t));
+    c->corner = calloc(nc + 1, sizeof(double));
+    c->cornst = calloc(nc + 1, sizeof(uint32_t));
+    if (!c->flat || !c->flatst || !c->corner || !c->cornst) return eval64_free(c), -1;
     return 0;
 }
 
 void eval64_free(ev64_ctx *c)
 {
     free(c->memo);
-    c->memo = NULL;
+    free(c->slot);
+    free(c->flat);
+    free(c->flatst);
+    free(c->corner);
+    free(c->cornst);
+    c->memo = NULL, c->slot = NULL, c->flat = c->corner = NULL, c->flatst = c->cornst = NULL;
+}
+
+void eval64_chunk(ev64_ctx *c, int32_t cx, int32_t cz, int mode)
+{
+    const cf_program *p = c->w->prog;
+    c->mode = mode;
+    ev64_bump(c);
+    if (mode == EV64_POINT) return;
+    if (++c->cstamp == 0) {
+        memset(c->flatst, 0, sizeof(uint32_t) * ((size_t)c->nflat * 25 + 1));
+        memset(c->cornst, 0, sizeof(uint32_t) * ((size_t)(c->ncxz + 1) * (size_t)(c->ncxz + 1) * (size_t)(c->ncy + 1) * (size_t)c->ninterp + 1));
+        c->cstamp = 1;
+    }
+    c->fqx = cx * 4, c->fqz = cz * 4;
+    c->fcx = (int32_t)cf_floordiv((int64_t)cx * 16, p->cell_xz), c->fcz = (int32_t)cf_floordiv((int64_t)cz * 16, p->cell_xz);
+    c->fcy = (int32_t)cf_floordiv(p->min_y, p->cell_y);
 }
 
 double eval_f64(ev64_ctx *c, int node, double x, double y, double z) { return ev64_node(c, node, x, y, z); }

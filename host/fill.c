@@ -47,10 +47,19 @@ static cf_status plan_build_f64(cf_program *p, cf_error *err)
     p->islot = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
     if (!p->memo || !p->stage || !p->colslot || !p->islot) return err_set(err, CF_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) p->colslot[i] = p->islot[i] = -1, p->stage[i] = STAGE_BLOCK;
-    p->plan = arena_printf(&p->arena,
-                           "%s: double dialect, %d nodes; every block evaluated on its own (the terrain's height once\n"
-                           "per column, shared modules once per point through a last-point memo)\n",
-                           p->settings_id, n);
+    if (p->dialect == DIALECT_MC121)
+        p->plan = arena_printf(&p->arena,
+                               "%s: dialect Minecraft 1.18-1.21 (old format, double arithmetic), %d nodes, cells %dx%dx%d;\n"
+                               "chunk fills as 1.21's NoiseChunk: flat_cache holds its input at (quart x, 0, quart z) per\n"
+                               "quart cell, interpolated lerps its input's cell corners (x, then y, then z for\n"
+                               "router:final_density, which gets the beardifier's + 0.0; y, x, z for other outputs);\n"
+                               "single points: markers pass their input through\n",
+                               p->settings_id, n, p->cell_xz, p->cell_y, p->cell_xz);
+    else
+        p->plan = arena_printf(&p->arena,
+                               "%s: double dialect, %d nodes; every block evaluated on its own (the terrain's height once\n"
+                               "per column, shared modules once per point through a last-point memo)\n",
+                               p->settings_id, n);
     return CF_OK;
 }
 
@@ -474,6 +483,12 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 /* what fill_new allocates for a 16 x height x 16 region */
 size_t cf_fill_bytes_per_thread(const cf_program *p)
 {
+    if (p->dialect == DIALECT_MC121) { /* the memo, flat caches, corners, a chunk of doubles (surfaces) */
+        size_t nf = 0, ni = 0, ncxz = 16 / (size_t)p->cell_xz, ncy = (size_t)p->height / (size_t)p->cell_y;
+        for (int i = 0; i < p->nnodes; i++) nf += p->nodes[i].kind == NK_M_FLAT_CACHE, ni += p->nodes[i].kind == NK_M_INTERPOLATED;
+        return (sizeof(ev64_memo) + sizeof(int)) * ((size_t)p->nnodes + 1) + 12 * 25 * nf
+               + 12 * (ncxz + 1) * (ncxz + 1) * (ncy + 1) * ni + sizeof(double) * (size_t)p->height * 256;
+    }
     if (p->prec == PREC_F64) return sizeof(ev64_memo) * ((size_t)p->nnodes + 1);
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
     size_t b = sizeof(cf_fill);
@@ -624,7 +639,24 @@ typedef struct job64 {
     int32_t *hout;
     atomic_size_t next;
     atomic_int failed;
+    int final; /* DIALECT_MC121: the output is router:final_density (cell-cache order, + beardifier 0.0) */
 } job64;
+
+/* a 1.21 chunk: NoiseChunk's markers (eval64_chunk); block densities go through
+ * the cell cache (lerp x, y, z) and get the beardifier's 0.0 added, other outputs
+ * interpolate y, x, z (as the oracle's chunk mode) */
+static void fill121_chunk(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    eval64_chunk(c, cx, cz, final ? EV64_CELL : EV64_VALUE);
+    for (int y = 0; y < p->height; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                double v = eval_f64(c, node, (double)((int64_t)cx * 16 + x), (double)(p->min_y + y), (double)((int64_t)cz * 16 + z));
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = final ? v + 0.0 : v;
+            }
+    eval64_chunk(c, 0, 0, EV64_POINT);
+}
 
 static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *out)
 {
@@ -657,7 +689,8 @@ static void *worker64(void *arg)
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
-        fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&c, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        else fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
     }
     eval64_free(&c);
     return NULL;
@@ -692,6 +725,45 @@ static void *surface64(void *arg)
     return NULL;
 }
 
+/* 1.21 surfaces: the value of a column depends on its chunk (NoiseChunk's caches),
+ * so each work item fills one chunk of the covering grid and scans its columns */
+static void *surface121(void *arg)
+{
+    job64 *j = arg;
+    const cf_program *p = j->w->prog;
+    ev64_ctx c;
+    double *v = malloc(sizeof(double) * (size_t)p->height * 256);
+    if (!v || eval64_init(&c, j->w) < 0) {
+        free(v);
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int64_t cx0 = cf_floordiv(j->x0, 16), cz0 = cf_floordiv(j->z0, 16);
+    int64_t ncx = cf_floordiv((int64_t)j->x0 + j->nx - 1, 16) - cx0 + 1;
+    int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        int64_t cx = cx0 + (int64_t)(i % (size_t)ncx), cz = cz0 + (int64_t)(i / (size_t)ncx);
+        fill121_chunk(&c, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                int64_t bx = cx * 16 + x - j->x0, bz = cz * 16 + z - j->z0;
+                if (bx < 0 || bz < 0 || bx >= j->nx || bz >= j->nz) continue;
+                int32_t h = p->min_y - 1;
+                for (int64_t y = top; y >= p->min_y; y--)
+                    if (v[((size_t)(y - p->min_y) * 16 + (size_t)z) * 16 + (size_t)x] > 0.0) {
+                        h = (int32_t)y;
+                        break;
+                    }
+                j->hout[(size_t)bz * (size_t)j->nx + (size_t)bx] = h;
+            }
+    }
+    eval64_free(&c);
+    free(v);
+    return NULL;
+}
+
 cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
                          cf_error *err)
 {
@@ -709,6 +781,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         job64 j;
         memset(&j, 0, sizeof j);
         j.w = w, j.node = w->prog->outputs[fn], j.n = n, j.chunks = chunks, j.out = out;
+        j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
         if (run_threads(worker64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;
@@ -851,6 +924,16 @@ cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, 
         memset(&j, 0, sizeof j);
         j.w = w, j.node = w->prog->outputs[fn], j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.hout = out;
         if (threads <= 0) threads = cf_cpu_count();
+        if (w->prog->dialect == DIALECT_MC121) {
+            j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
+            j.n = (size_t)(cf_floordiv((int64_t)x0 + nx - 1, 16) - cf_floordiv(x0, 16) + 1)
+                  * (size_t)(cf_floordiv((int64_t)z0 + nz - 1, 16) - cf_floordiv(z0, 16) + 1);
+            if ((size_t)threads > j.n) threads = (int)j.n;
+            if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+            if (run_threads(surface121, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+            if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+            return CF_OK;
+        }
         if (threads > nz) threads = nz;
         if (run_threads(surface64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");

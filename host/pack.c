@@ -110,6 +110,11 @@ void cf_pack_free(cf_pack *pk)
     free(pk);
 }
 
+void cf_pack_set_dialect(cf_pack *pk, int dialect)
+{
+    if (pk) pk->dialect = dialect == CF_DIALECT_MC263 || dialect == CF_DIALECT_MC121 ? dialect : CF_DIALECT_AUTO;
+}
+
 static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
                          const char **display, cf_error *err)
 {

@@ -271,12 +271,14 @@ static void describe(cf_program *p)
     char *s = arena_alloc(&p->arena, cap);
     if (!s) return;
 #define OUT(...) len += (size_t)snprintf(s + len, len < cap ? cap - len : 0, __VA_ARGS__)
-    if (p->prec == PREC_F64)
+    if (p->prec == PREC_F64 && p->dialect != DIALECT_MC121)
         OUT("settings %s: min_y %d, height %d, sea_level %d, double values at double positions (%s dialect)\n",
             p->settings_id, p->min_y, p->height, p->sea_level, p->dialect == DIALECT_SHARPNOISE ? "sharpnoise" : "libnoise");
     else
         OUT("settings %s: min_y %d, height %d, sea_level %d, %s random\n", p->settings_id, p->min_y, p->height,
             p->sea_level, p->legacy_random ? "legacy" : "xoroshiro");
+    if (p->dialect == DIALECT_MC121)
+        OUT("dialect: Minecraft 1.18-1.21 (old format, double arithmetic), cells %dx%dx%d\n", p->cell_xz, p->cell_y, p->cell_xz);
     OUT("nodes: %zu parsed, %d after folding, merging and compaction; %d noises\n", p->parsed_nodes, p->nnodes,
         p->nnoises);
     OUT("by axes: constant %d, x/z column %d, y only %d, 3-D %d, other %d\n", ax[0], ax[AX_X | AX_Z] + ax[AX_X] + ax[AX_Z],

@@ -408,11 +408,206 @@ double noise_amplitude_sum(const cf_noisedef *d)
     return sum;
 }
 
+
+/* ------------------------------------------------------------------ 1.18-1.21 tables
+ * (kernels/cf_mc121.h): PerlinNoise records with double amplitudes and value
+ * factors, NormalNoise records, blended-noise and end-island records, and a
+ * directory from node index to record. Same random streams as above. */
+typedef struct blob {
+    uint8_t *b;
+    size_t n, cap;
+    int oom;
+} blob;
+
+static int32_t blob_put(blob *o, const void *p, size_t n)
+{
+    if (o->oom || o->n + n > 0x7fffffff) return o->oom = 1, -1;
+    if (o->n + n > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 4096;
+        while (cap < o->n + n) cap *= 2;
+        uint8_t *b = realloc(o->b, cap);
+        if (!b) return o->oom = 1, -1;
+        o->b = b, o->cap = cap;
+    }
+    int32_t at = (int32_t)o->n;
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+    return at;
+}
+static int32_t blob_i32(blob *o, int32_t v) { return blob_put(o, &v, 4); }
+static int32_t blob_f64(blob *o, double v) { return blob_put(o, &v, 8); }
+
+/* a PerlinNoise record: levels[i] = octave index or -1 */
+static int32_t perlin_record(blob *o, int first_octave, int n, const int *levels, const double *amps)
+{
+    int32_t at = blob_i32(o, n);
+    blob_i32(o, 0);
+    blob_f64(o, ldexp(1.0, first_octave));
+    blob_f64(o, ldexp(1.0, n - 1) / (ldexp(1.0, n) - 1.0));
+    for (int i = 0; i < n; i++) {
+        blob_i32(o, levels[i]);
+        blob_i32(o, 0);
+        blob_f64(o, amps[i]);
+    }
+    return at;
+}
+
+/* PerlinNoise.create (positional: octave_N from a forked factory) */
+static int32_t perlin_modern(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps)
+{
+    posf f = rnd_fork_positional(r);
+    int levels[64];
+    for (int i = 0; i < n; i++) {
+        levels[i] = -1;
+        if (amps[i] != 0) {
+            char name[32];
+            snprintf(name, sizeof name, "octave_%d", first_octave + i);
+            rnd ro = pos_from_hash(&f, name);
+            if ((levels[i] = add_octave(b, &ro, 256.0, 0)) < 0) return -1;
+        }
+    }
+    return perlin_record(o, first_octave, n, levels, amps);
+}
+
+/* the legacy octave chain (old_blended_noise, legacy nether climate): octave
+ * -first_octave first, then down to 0, skipping 262 draws per absent level */
+static int32_t perlin_chain(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps)
+{
+    int j = -first_octave, levels[64];
+    for (int i = 0; i < n; i++) levels[i] = -1;
+    int z = add_octave(b, r, 256.0, 0);
+    if (z < 0) return -1;
+    if (j >= 0 && j < n && amps[j] != 0) levels[j] = z;
+    for (int k = j - 1; k >= 0; k--) {
+        if (k < n && amps[k] != 0) {
+            if ((levels[k] = add_octave(b, r, 256.0, 0)) < 0) return -1;
+        } else {
+            rnd_consume(r, 262);
+        }
+    }
+    return perlin_record(o, first_octave, n, levels, amps);
+}
+
+/* a NormalNoise record from r (two PerlinNoises, valueFactor from the int span) */
+static int32_t normal121(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps, int chain)
+{
+    int32_t p1 = chain ? perlin_chain(b, o, r, first_octave, n, amps) : perlin_modern(b, o, r, first_octave, n, amps);
+    int32_t p2 = p1 < 0 ? -1 : chain ? perlin_chain(b, o, r, first_octave, n, amps) : perlin_modern(b, o, r, first_octave, n, amps);
+    if (p2 < 0) return -1;
+    int32_t lo = 2147483647, hi = -2147483647 - 1;
+    for (int i = 0; i < n; i++)
+        if (amps[i] != 0) lo = i < lo ? i : lo, hi = i > hi ? i : hi;
+    int32_t span = (int32_t)((uint32_t)hi - (uint32_t)lo);
+    int32_t span1 = (int32_t)((uint32_t)span + 1u);
+    double dev = 0.1 * (1.0 + 1.0 / (double)span1);
+    int32_t at = blob_f64(o, 0.16666666666666666 / dev);
+    blob_i32(o, p1);
+    blob_i32(o, p2);
+    return at;
+}
+
+static int32_t noise121(bind *b, blob *o, const cf_noisedef *d, const posf *root, int64_t seed, int legacy)
+{
+    if (legacy) { /* RandomState's legacy wiring (the oracle's L10) */
+        static const double ones[2] = {1.0, 1.0}, zero[1] = {0.0};
+        int temp = strcmp(d->id, "minecraft:temperature") == 0, veg = strcmp(d->id, "minecraft:vegetation") == 0;
+        if (temp || veg) {
+            rnd r = rnd_legacy((int64_t)((uint64_t)seed + (veg ? 1u : 0u)));
+            return normal121(b, o, &r, -7, 2, ones, 1);
+        }
+        if (strcmp(d->id, "minecraft:offset") == 0) {
+            rnd r = pos_from_hash(root, "minecraft:offset");
+            return normal121(b, o, &r, 0, 1, zero, 0);
+        }
+    }
+    rnd r = pos_from_hash(root, d->id);
+    return normal121(b, o, &r, d->base_octave, d->nmods, d->mods, 0);
+}
+
+static cf_status seed_bind_mc121(cf_world *w, cf_error *err)
+{
+    const cf_program *p = w->prog;
+    bind b = {w, err, 0, 0, 0};
+    blob o = {0};
+    int32_t *dir = malloc(sizeof(int32_t) * ((size_t)p->nnodes + 1));
+    int32_t *nrec = malloc(sizeof(int32_t) * ((size_t)p->nnoises + 1));
+    if (!dir || !nrec) {
+        free(dir), free(nrec);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < p->nnoises; i++) nrec[i] = -1;
+    rnd base = p->legacy_random ? rnd_legacy(w->seed) : rnd_xoro(w->seed);
+    posf root = rnd_fork_positional(&base);
+    int32_t blended = -1, islands = -1;
+    for (int i = 0; i < p->nnodes && !o.oom; i++) {
+        const cf_node *n = &p->nodes[i];
+        dir[i] = -1;
+        if (n->noise >= 0) {
+            if (nrec[n->noise] < 0 && (nrec[n->noise] = noise121(&b, &o, &p->noises[n->noise], &root, w->seed, p->legacy_random)) < 0)
+                o.oom = 1;
+            dir[i] = nrec[n->noise];
+        } else if (n->kind == NK_M_OLD_BLENDED_NOISE) {
+            if (blended < 0) {
+                static const double ones[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+                rnd r = p->legacy_random ? rnd_legacy(w->seed) : pos_from_hash(&root, "minecraft:terrain");
+                int32_t a = perlin_chain(&b, &o, &r, -15, 16, ones);
+                int32_t c = a < 0 ? -1 : perlin_chain(&b, &o, &r, -15, 16, ones);
+                int32_t m = c < 0 ? -1 : perlin_chain(&b, &o, &r, -7, 8, ones);
+                if (m < 0) o.oom = 1;
+                blended = blob_i32(&o, a);
+                blob_i32(&o, c);
+                blob_i32(&o, m);
+                blob_i32(&o, 0);
+            }
+            dir[i] = blended;
+        } else if (n->kind == NK_M_END_ISLANDS) {
+            if (islands < 0) {
+                rnd r = rnd_legacy(w->seed);
+                rnd_consume(&r, 17292);
+                int oct = add_octave(&b, &r, 0.0, 0);
+                if (oct < 0) o.oom = 1;
+                islands = blob_i32(&o, oct);
+                blob_i32(&o, 0);
+            }
+            dir[i] = islands;
+        }
+    }
+    free(nrec);
+    /* the blob: header, octaves, directory, records (record offsets shift by the prefix) */
+    size_t pre = 16 + (size_t)w->noct * 288, dlen = 4 * (size_t)(p->nnodes + 1);
+    size_t len = pre + dlen + o.n;
+    if (o.oom || len > 0x7fffffff) {
+        free(dir), free(o.b);
+        return err_failed(err) ? err->status : err_set(err, CF_ERR_LIMIT, "seed tables too large");
+    }
+    uint8_t *t = calloc(len + 8, 1);
+    if (!t) {
+        free(dir), free(o.b);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    int32_t hdr[4] = {(int32_t)pre, p->nnodes, w->noct, (int32_t)(pre + dlen)};
+    memcpy(t, hdr, sizeof hdr);
+    for (int i = 0; i < w->noct; i++) {
+        uint8_t *oc = t + 16 + (size_t)i * 288;
+        double d[4] = {w->oct[i].ox, w->oct[i].oy, w->oct[i].oz, w->oct[i].q};
+        memcpy(oc, d, sizeof d);
+        memcpy(oc + 32, w->oct[i].p, 256);
+    }
+    for (int i = 0; i < p->nnodes; i++) memcpy(t + pre + 4 * (size_t)i, &dir[i], 4);
+    if (o.n) memcpy(t + pre + dlen, o.b, o.n);
+    free(o.b);
+    free(dir);
+    w->tab = t;
+    w->tablen = len;
+    return CF_OK;
+}
+
 static int pack_tables(cf_world *w);
 
 cf_status seed_bind(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
+    if (p->dialect == DIALECT_MC121) return seed_bind_mc121(w, err);
     if (p->prec == PREC_F64) {
         /* libnoise hashes positions with the seed: no tables, only the seed's low
          * 32 bits (added to every module's seed), as the device's table buffer */
