@@ -24,6 +24,7 @@
 #include "emit.h"
 #include "../kernels/cf_nodes.h"
 #include "../kernels/cf_aquifer.h"
+#include "../kernels/cf_iris.h"
 
 /* ------------------------------------------------------------------ text */
 typedef struct sb {
@@ -461,7 +462,7 @@ static void function(gen *g, int mode, int id)
  * A shared module may run more than once per block: values never change. */
 #define U64 __attribute__((unused))
 #define EMIT64(K) static void emit64_##K(U64 sb *b, U64 const cf_node *n, U64 int id)
-#define SRC(k) sbf(b, "n%d(ws, x, y, z)", n->in[k])
+#define SRC(k) sbf(b, "n%d(t, ws, x, y, z)", n->in[k])
 #define D(k) dlit(b, n->d[k])
 
 static void octave_args(sb *b, const cf_node *n, int pers)
@@ -510,11 +511,11 @@ EMIT64(LN_SELECT)
 }
 EMIT64(LN_DISPLACE)
 {
-    sbf(b, "n%d(ws, x + ", n->in[0]), SRC(1), sbf(b, ", y + "), SRC(2), sbf(b, ", z + "), SRC(3), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x + ", n->in[0]), SRC(1), sbf(b, ", y + "), SRC(2), sbf(b, ", z + "), SRC(3), sbf(b, ")");
 }
 EMIT64(LN_ROTATEPOINT)
 {
-    sbf(b, "n%d(ws, ", n->in[0]);
+    sbf(b, "n%d(t, ws, ", n->in[0]);
     for (int r = 0; r < 3; r++) {
         sbf(b, "%s(", r ? ", " : "");
         dlit(b, n->da[3 * r]), sbf(b, " * x) + ("), dlit(b, n->da[3 * r + 1]), sbf(b, " * y) + ("), dlit(b, n->da[3 * r + 2]);
@@ -524,11 +525,11 @@ EMIT64(LN_ROTATEPOINT)
 }
 EMIT64(LN_SCALEPOINT)
 {
-    sbf(b, "n%d(ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(2), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(2), sbf(b, ")");
 }
 EMIT64(LN_TRANSLATEPOINT)
 {
-    sbf(b, "n%d(ws, x + ", n->in[0]), D(0), sbf(b, ", y + "), D(1), sbf(b, ", z + "), D(2), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x + ", n->in[0]), D(0), sbf(b, ", y + "), D(1), sbf(b, ", z + "), D(2), sbf(b, ")");
 }
 EMIT64(LN_TURBULENCE)
 {
@@ -545,9 +546,40 @@ EMIT64(LN_TURBULENCE)
     sbf(b, ")");
 }
 EMIT64(LN_CACHE) { SRC(0); }
+/* Iris CNG: the same steps as eval64_IRIS_CNG; seeds from the world's table
+ * (t: 16-byte header, then 4 x i64 per node, iris_seeds) */
+EMIT64(IRIS_CNG)
+{
+    int t = n->i[0], oct = n->i[1], br = n->i[2];
+    char gen[160];
+    snprintf(gen, sizeof gen, "cf_ir_gen3(%d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3), ", t, br,
+             oct, id, id, id, id);
+    sbf(b, "cf_ir_post(");
+    if (n->nin == 0) {
+        sbf(b, "%s", gen);
+        if (n->i[3] == 2) sbf(b, "x * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ", 0.0)");
+        else sbf(b, "x * "), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
+    } else if (br == CF_IR_UNIFICATION || n->i[4]) {
+        int c2 = n->in[n->nin - 1];
+        if (n->i[3] == 2) {
+            sbf(b, "%s(x + (n%d(t, ws, x, 0.0, z) - 0.5) * ", gen, n->in[0]), D(2), sbf(b, ") * "), D(0);
+            sbf(b, ", (z + (n%d(t, ws, z, 0.0, x) - 0.5) * ", n->in[0]), D(2), sbf(b, ") * "), D(0), sbf(b, ", 0.0)");
+        } else {
+            sbf(b, "%s(x + (n%d(t, ws, x, y, z) - 0.5) * ", gen, n->in[0]), D(2), sbf(b, ") * "), D(0);
+            sbf(b, ", (y + (n%d(t, ws, y, 0.0, x) - 0.5) * ", c2), D(2), sbf(b, ") * "), D(0);
+            sbf(b, ", (z + (n%d(t, ws, z, x, y) - 0.5) * ", n->in[0]), D(2), sbf(b, ") * "), D(0), sbf(b, ")");
+        }
+    } else {
+        /* master: f = F * m; (x + f, [y - f,] z - f), f computed once */
+        sbf(b, "cf_ir_frac_m(%d, n%d(t, ws, x, %s, z) * ", n->i[3], n->in[0], n->i[3] == 2 ? "0.0" : "y"), D(2);
+        sbf(b, ", x, y, z, "), D(0), sbf(b, ", %d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3))",
+                                        t, br, oct, id, id, id, id);
+    }
+    sbf(b, ", "), D(3), sbf(b, ", "), D(1), sbf(b, ")");
+}
 EMIT64(LN_TERRAIN)
 {
-    sbf(b, "((n%d(ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
+    sbf(b, "((n%d(t, ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
 }
 
 typedef void (*emit64_fn)(sb *, const cf_node *, int);
@@ -568,17 +600,17 @@ static void function64(sb *b, const cf_program *p, int id)
         sbf(b, "};\n");
     }
     src_comment(b, n, "");
-    sbf(b, "static double n%d(int ws, double x, double y, double z)\n{\n", id);
-    sbf(b, "    (void)ws, (void)x, (void)y, (void)z;\n");
+    sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
+    sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
     if (n->kind == NK_LN_SELECT) {
         /* libnoise evaluates only the sources the control value selects */
-        sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(ws, x, y, z), ", n->in[2]);
+        sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(t, ws, x, y, z), ", n->in[2]);
         dlit(b, n->d[0]), sbf(b, ", "), dlit(b, n->d[1]), sbf(b, ", "), dlit(b, n->d[2]);
         sbf(b, ", &alpha)) {\n");
-        sbf(b, "    case 0: return n%d(ws, x, y, z);\n", n->in[0]);
-        sbf(b, "    case 1: return n%d(ws, x, y, z);\n", n->in[1]);
-        sbf(b, "    case 2: { double a = n%d(ws, x, y, z); return cf_ln_lerp(a, n%d(ws, x, y, z), alpha); }\n", n->in[0], n->in[1]);
-        sbf(b, "    default: { double c = n%d(ws, x, y, z); return cf_ln_lerp(c, n%d(ws, x, y, z), alpha); }\n    }\n}\n",
+        sbf(b, "    case 0: return n%d(t, ws, x, y, z);\n", n->in[0]);
+        sbf(b, "    case 1: return n%d(t, ws, x, y, z);\n", n->in[1]);
+        sbf(b, "    case 2: { double a = n%d(t, ws, x, y, z); return cf_ln_lerp(a, n%d(t, ws, x, y, z), alpha); }\n", n->in[0], n->in[1]);
+        sbf(b, "    default: { double c = n%d(t, ws, x, y, z); return cf_ln_lerp(c, n%d(t, ws, x, y, z), alpha); }\n    }\n}\n",
             n->in[1], n->in[0]);
         return;
     }
@@ -601,7 +633,8 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
             for (int k = 0; k < p->nodes[i].nin; k++) reach[p->nodes[i].in[k]] = 1;
     sbf(&o, "/* chunkfill: generated OpenCL C for %s, output %s (double dialect, seed-independent) */\n", p->settings_id,
         p->output_names[fn]);
-    sbf(&o, "%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise);
+    sbf(&o, "%s\n%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise, emit_header_iris);
+    sbf(&o, "#define IRS(id, k) (((__global const long *)((__global const uchar *)t + 16))[4 * (id) + (k)])\n");
     sbf(&o, "CF_INLINE double cf_ln_clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }\n");
     sbf(&o, "CF_INLINE double cf_ln_max(double a, double b) { return a > b ? a : b; }\n");
     sbf(&o, "CF_INLINE double cf_ln_min(double a, double b) { return a < b ? a : b; }\n\n");
@@ -620,14 +653,14 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
     sbf(&o, "    double x = (double)((long)chunks[2 * c] * 16 + q %% 16), z = (double)((long)chunks[2 * c + 1] * 16 + q / 16);\n");
     if (r->kind == NK_LN_TERRAIN) {
         /* the height once per column, as the CPU's memo does */
-        sbf(&o, "    double h = n%d(ws, x, 0.0, z);\n", r->in[0]);
+        sbf(&o, "    double h = n%d(t, ws, x, 0.0, z);\n", r->in[0]);
         sbf(&o, "    for (int yi = 0; yi < %d; yi++) {\n", p->height);
         sbf(&o, "        double y = (double)(y0 + yi);\n");
         sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = ((h * ", p->height);
         dlit(&o, r->d[0]), sbf(&o, ") + "), dlit(&o, r->d[1]), sbf(&o, ") - y;\n    }\n}\n");
     } else {
         sbf(&o, "    for (int yi = 0; yi < %d; yi++)\n", p->height);
-        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = n%d(ws, x, (double)(y0 + yi), z);\n}\n",
+        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = n%d(t, ws, x, (double)(y0 + yi), z);\n}\n",
             p->height, root);
     }
     free(reach);

@@ -35,5 +35,6 @@ extern const char emit_header_math[];
 extern const char emit_header_nodes[];
 extern const char emit_header_aquifer[];
 extern const char emit_header_libnoise[];
+extern const char emit_header_iris[];
 
 #endif
