@@ -577,6 +577,7 @@ EMIT64(IRIS_CNG)
     }
     sbf(b, ", "), D(3), sbf(b, ", "), D(1), sbf(b, ")");
 }
+EMIT64(IRIS_ROWS) { (void)b; /* a switch: written by function64 */ }
 EMIT64(LN_TERRAIN)
 {
     sbf(b, "((n%d(t, ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
@@ -602,6 +603,12 @@ static void function64(sb *b, const cf_program *p, int id)
     src_comment(b, n, "");
     sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
     sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
+    if (n->kind == NK_IRIS_ROWS) {
+        sbf(b, "    switch (cf_ir_row(y, %d)) {\n", n->nin);
+        for (int k = 0; k < n->nin; k++) sbf(b, "    case %d: return n%d(t, ws, x, y, z);\n", k, n->in[k]);
+        sbf(b, "    }\n    return 0.0;\n}\n");
+        return;
+    }
     if (n->kind == NK_LN_SELECT) {
         /* libnoise evaluates only the sources the control value selects */
         sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(t, ws, x, y, z), ", n->in[2]);

@@ -439,6 +439,32 @@ static int build(ic *c, int i, int dims)
     return node_add(c, &n);
 }
 
+/* iris:all: IRIS_ROWS over every implemented style of the branch (3-D, 2-D) */
+static int build_all(ic *c)
+{
+    int kids[2 * NSTYLES], nk = 0;
+    for (int i = 0; i < NSTYLES; i++) {
+        if (!(styles[i].br & (c->br == CF_IR_MASTER ? BR_M : BR_U))) continue;
+        c->nsp = 0;
+        c->missing[0] = 0;
+        c->s = styles[i].cons;
+        int top = expr(c);
+        if (top < 0 || c->missing[0]) continue;
+        if ((kids[nk++] = build(c, top, 3)) < 0 || (kids[nk++] = build(c, top, 2)) < 0) return -1;
+    }
+    cf_node n = {0};
+    n.kind = NK_IRIS_ROWS;
+    n.flags = node_flags[NK_IRIS_ROWS];
+    n.prec = PREC_F64;
+    n.noise = -1;
+    n.loc = (cf_loc){"<arguments>", NULL};
+    n.nin = nk;
+    n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nk ? nk : 1));
+    if (!n.in) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
+    memcpy(n.in, kids, sizeof(int) * (size_t)nk);
+    return node_add(c, &n);
+}
+
 /* ------------------------------------------------------------------ public */
 int iris_wanted(const char *settings_id, const char *const *functions, int n)
 {
@@ -493,6 +519,10 @@ cf_status iris_parse(cf_program *p, const char *settings_id, const char *const *
     for (int f = 0; f < nfn; f++) {
         const char *fn = functions[f];
         p->output_names[f] = arena_strdup(&p->arena, fn);
+        if (strcmp(fn, "iris:all") == 0) {
+            if ((p->outputs[f] = build_all(&c)) < 0) return err->status;
+            continue;
+        }
         if (strncmp(fn, "iris:style/", 11) != 0)
             return err_set(err, CF_ERR_ARG, "%s: function \"%s\": an Iris program takes iris:style/NAME", cli.file, fn);
         char name[128];

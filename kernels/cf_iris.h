@@ -524,6 +524,13 @@ CF_INLINE double cf_ir_frac_m(int dims, double f, double x, double y, double z, 
     return cf_ir_gen3(t, br, oct, s, s32, ox, oz, (x + f) * es, (y - f) * es, (z - f) * es);
 }
 
+/* IRIS_ROWS: the source index of block row y */
+CF_INLINE int cf_ir_row(double y, int n)
+{
+    cf_i64 r = cf_ir_d2l(cf_floor(y)) % (cf_i64)n;
+    return (int)(r < 0 ? r + n : r);
+}
+
 /* CNG post-processing without children (§5.3): opacity, signed power, then
  * ((n / 1) - 0 + 0) * 1 (turns -0 into +0, as Iris does). The power is the
  * project's pow (cf_pow_c: correctly rounded in practice), which may differ by

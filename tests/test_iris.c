@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -208,4 +209,126 @@ Test(iris, worked_example_simplex)
         cf_program_free(pg);
     }
     cf_pack_free(pk);
+}
+
+/* ------------------------------------------------------------------ OpenCL (PoCL) == CPU */
+/* iris:all: block row y takes implemented style (y mod n) in 3-D / 2-D, so one
+ * program per branch covers every implemented style; chunks near the origin and
+ * at |block| ~ 3e7 (FastNoise's f32 rounding, i64 hashing), two seeds */
+static size_t device_vs_cpu(const char *dialect, const int32_t *chunks, size_t n)
+{
+    static const int64_t seeds[2] = {1337, -7};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"iris:all"};
+    cr_assert_eq(cf_program_compile(&pg, pk, dialect, fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t per = (size_t)height * 256, diff = 0;
+    double *a = malloc(sizeof(double) * per * n), *b = malloc(sizeof(double) * per * n);
+    for (int s = 0; s < 2; s++) {
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_device_fill(dev, w, n, chunks, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_chunks(w, 0, n, chunks, b, 0, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < per * n; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
+        cf_world_free(w);
+    }
+    free(a), free(b);
+    cf_device_free(dev);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return diff;
+}
+
+static const int32_t chunks[6] = {0, 0, -1, -1, 1874999, -1875000};
+
+TestSuite(iris_device, .timeout = 1200);
+Test(iris_device, opencl_equals_cpu_on_every_implemented_style_master) { cr_expect_eq(device_vs_cpu("iris:master", chunks, 3), 0u); }
+Test(iris_device, opencl_equals_cpu_on_every_implemented_style_unification)
+{
+    cr_expect_eq(device_vs_cpu("iris:unification", chunks, 3), 0u);
+}
+
+/* iris:all's rows are the styles (the CPU fill equals single samples) */
+Test(iris, all_rows_are_the_styles)
+{
+    cf_error err = {0};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK);
+    const char *fns[3] = {"iris:all", "iris:style/IRIS", "iris:style/IRIS#2d"};
+    cf_program *pg;
+    cr_assert_eq(cf_program_compile(&pg, pk, "iris:master", fns, 3, &err), CF_OK, "%s", err.message);
+    cf_world *w;
+    cr_assert_eq(cf_world_new(&w, pg, 5, &err), CF_OK);
+    /* IRIS is the first implemented style after STATIC: rows 2 (3-D) and 3 (2-D) */
+    double p[3] = {10, 2, -3}, q[3] = {10, 3, -3}, a, b, c, d;
+    cr_assert_eq(cf_sample_f64(w, 0, 1, p, &a, &err), CF_OK);
+    cr_assert_eq(cf_sample_f64(w, 1, 1, p, &b, &err), CF_OK);
+    cr_assert_eq(cf_sample_f64(w, 0, 1, q, &c, &err), CF_OK);
+    cr_assert_eq(cf_sample_f64(w, 2, 1, q, &d, &err), CF_OK);
+    cr_expect_eq(bits_of(a), bits_of(b));
+    cr_expect_eq(bits_of(c), bits_of(d));
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* ------------------------------------------------------------------ command line */
+static int run(const char *args, char *out, size_t n)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* the CLI contract: 2-D and 3-D points, coordinates echoed as given, %.17g;
+ * expected values: the worked example of IRIS.md §2.3 (golden records) */
+Test(iris_cli, sample_styles_both_dialects)
+{
+    char out[4096];
+    cr_assert_eq(run("sample --function iris:style/SIMPLEX --seed 1337 --at 123.456,789.012 --at 1,2,3", out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "123.456 789.012 0.058925172415702665\n1 2 3 0.56162942096875601\n");
+    cr_assert_eq(run("sample --function iris:style/SIMPLEX --dialect unification --seed 1337 --at 123.456,789.012 --at 1.0,2,3e0",
+                     out, sizeof out), 0, "%s", out);
+    /* 3fe84efc8d441d1a, 3fdf1a4cd9651326 */
+    cr_expect_str_eq(out, "123.456 789.012 0.75964191046742546\n1.0 2 3e0 0.48598023633921839\n");
+    char path[] = "/tmp/cf_iris_points_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# x z\n123.456 789.012\n1 2 3\n");
+    fclose(f);
+    char args[512];
+    snprintf(args, sizeof args, "sample --function iris:style/SIMPLEX --seed 1337 --points %s", path);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "123.456 789.012 0.058925172415702665\n1 2 3 0.56162942096875601\n");
+    unlink(path);
+}
+
+Test(iris_cli, bad_input_is_one_line)
+{
+    char out[4096];
+    cr_expect_eq(run("sample --function iris:style/NOPE --seed 1 --at 1,2", out, sizeof out), 1);
+    cr_expect_str_eq(out, "<arguments>: function \"iris:style/NOPE\": unknown NoiseStyle \"NOPE\" on Iris's master branch\n");
+    cr_expect_eq(run("sample --function iris:style/SIMPLEX --dialect foo --seed 1 --at 1,2", out, sizeof out), 1);
+    cr_expect_str_eq(out, "chunkfill: --dialect foo: unknown Iris dialect (master or unification)\n");
+    /* a unification-only style on master */
+    cr_expect_eq(run("sample --function iris:style/HEXAGON --seed 1 --at 1,2", out, sizeof out), 1);
+    cr_expect_str_eq(out, "<arguments>: function \"iris:style/HEXAGON\": unknown NoiseStyle \"HEXAGON\" on Iris's master branch\n");
+    /* the settings route names the dialect too */
+    cr_expect_eq(run("sample --settings iris:bogus --function iris:style/SIMPLEX --seed 1 --at 1,2,3", out, sizeof out), 1);
+    cr_expect_str_eq(out, "<arguments>: unknown Iris dialect \"bogus\" (master or unification)\n");
+    /* 2-D points are for Iris */
+    cr_expect_eq(run("sample --function router:final_density --seed 1 --at 1,2", out, sizeof out), 2);
+    cr_expect(strncmp(out, "chunkfill: point 1: two numbers (X,Z) are an Iris 2-D point: give X,Y,Z\nusage:", 77) == 0, "%s", out);
 }
