@@ -318,6 +318,17 @@ static int type_of(ic *c)
     int t = -1;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strlen(types[i].name) == l && strncmp(types[i].name, c->s, l) == 0) t = types[i].t;
+    /* interpolated types BASE_METHOD (IRIS.md §4.3) */
+    static const char *const bases[] = {"CELLULAR_", "WHITE_"};
+    static const char *const methods[] = {"BILINEAR", "BICUBIC", "HERMITE", "STARCAST_3", "STARCAST_6", "STARCAST_9", "STARCAST_12",
+                                          "BILINEAR_STARCAST_3", "BILINEAR_STARCAST_6", "BILINEAR_STARCAST_9", "BILINEAR_STARCAST_12",
+                                          "HERMITE_STARCAST_3", "HERMITE_STARCAST_6", "HERMITE_STARCAST_9", "HERMITE_STARCAST_12"};
+    for (int b = 0; b < 2 && t < 0; b++) {
+        size_t bl = strlen(bases[b]);
+        if (l <= bl || strncmp(c->s, bases[b], bl) != 0) continue;
+        for (int m = 0; m < 15; m++)
+            if (strlen(methods[m]) == l - bl && strncmp(c->s + bl, methods[m], l - bl) == 0) t = CF_IG_INTERP + 16 * b + m;
+    }
     if (t < 0 && !c->missing[0]) snprintf(c->missing, sizeof c->missing, "%.*s", (int)(l < 60 ? l : 60), c->s);
     c->s += l;
     return t < 0 ? CF_IG_FLAT : t;

@@ -467,6 +467,148 @@ CF_INLINE float cf_ir_white3_32(cf_i32 s, double a, double b, double c)
     return cf_ir_val3_32(s, cf_ir_whitebits(a), cf_ir_whitebits(b), cf_ir_whitebits(c));
 }
 
+/* ------------------------------------------------------------------ interpolated NoiseTypes (§4.3, §8) */
+/* Starcast directions (IRIS.md Appendix C): (cos, sin) as binary32 bit patterns,
+ * tables 3, 6, 9, 12 one after the other (offsets 0, 6, 18, 36) */
+CF_CONST cf_u32 cf_ir_star_dirs[60] = {
+    0x3f800000u, 0x00000000u, 0xbf000000u, 0x3f5db3d7u, 0xbf000000u, 0xbf5db3d7u, 0x3f800000u, 0x00000000u,
+    0x3f000000u, 0x3f5db3d7u, 0xbf000000u, 0x3f5db3d7u, 0xbf800000u, 0x250d3132u, 0xbf000000u, 0xbf5db3d7u,
+    0x3f000000u, 0xbf5db3d7u, 0x3f800000u, 0x00000000u, 0x3f441b7du, 0x3f248dbbu, 0x3e31d0d4u, 0x3f7c1c5cu,
+    0xbf000000u, 0x3f5db3d7u, 0xbf708fb2u, 0x3eaf1d44u, 0xbf708fb2u, 0xbeaf1d44u, 0xbf000000u, 0xbf5db3d7u,
+    0x3e31d0d4u, 0xbf7c1c5cu, 0x3f441b7du, 0xbf248dbbu, 0x3f800000u, 0x00000000u, 0x3f5db3d7u, 0x3f000000u,
+    0x3f000000u, 0x3f5db3d7u, 0x248d3132u, 0x3f800000u, 0xbf000000u, 0x3f5db3d7u, 0xbf5db3d7u, 0x3f000000u,
+    0xbf800000u, 0x250d3132u, 0xbf5db3d7u, 0xbf000000u, 0xbf000000u, 0xbf5db3d7u, 0xa553c9cau, 0xbf800000u,
+    0x3f000000u, 0xbf5db3d7u, 0x3f5db3d7u, 0xbf000000u,
+};
+
+/* FN32 2-D pieces of the providers: val2_32, hash2_32, cellvalue2_32, white2_32 */
+CF_INLINE float cf_ir_val2_32(cf_i32 s, cf_i32 x, cf_i32 y)
+{
+    cf_u32 n = (cf_u32)s ^ (1619u * (cf_u32)x) ^ (31337u * (cf_u32)y);
+    cf_u32 v = n * n * n * 60493u;
+    return (float)(cf_i32)v / 2147483648.0f;
+}
+CF_INLINE cf_u32 cf_ir_hash2_32(cf_i32 s, cf_i32 x, cf_i32 y)
+{
+    cf_u32 h = (cf_u32)s;
+    h ^= 1619u * (cf_u32)x;
+    h ^= 31337u * (cf_u32)y;
+    h = h * h * h * 60493u;
+    return cf_ir_sar13_32(h) ^ h;
+}
+CF_INLINE float cf_ir_cellvalue2_32(cf_i32 s, float x, float y)
+{
+    cf_i32 xr = cf_ir_fround32(x), yr = cf_ir_fround32(y);
+    float best = 999999.0f;
+    cf_i32 xc = 0, yc = 0;
+    for (cf_i32 xi = xr - 1; xi <= xr + 1; xi++)
+        for (cf_i32 yi = yr - 1; yi <= yr + 1; yi++) {
+            int c = (int)(cf_ir_hash2_32(s, xi, yi) & 255u) * 2;
+            float vx = ((float)xi - x) + cf_ir_f32(cf_iris_cell2[c]);
+            float vy = ((float)yi - y) + cf_ir_f32(cf_iris_cell2[c + 1]);
+            float nd = (cf_fabsf(vx) + cf_fabsf(vy)) + (vx * vx + vy * vy);
+            if (nd < best) best = nd, xc = xi, yc = yi;
+        }
+    return cf_ir_val2_32(0, xc, yc);
+}
+
+/* interpolated types: t = CF_IG_INTERP + 16 * base + method */
+#define CF_IG_INTERP 32
+enum { CF_IR_BASE_CELLULAR = 0, CF_IR_BASE_WHITE = 1 };
+enum {
+    CF_IM_BILINEAR = 0, CF_IM_BICUBIC = 1, CF_IM_HERMITE = 2,
+    CF_IM_STARCAST = 3,          /* + 0..3: 3, 6, 9, 12 directions */
+    CF_IM_BILINEAR_STARCAST = 7, /* + 0..3 */
+    CF_IM_HERMITE_STARCAST = 11  /* + 0..3 */
+};
+
+/* the provider: the base type's 2-argument call (unification: offset-wrapped) */
+CF_INLINE double cf_ir_prov(int base, int br, cf_i32 s32, double ox, double oz, double a, double b)
+{
+    if (br == CF_IR_UNIFICATION) a = a + ox, b = b + oz;
+    if (base == CF_IR_BASE_WHITE)
+        return (double)cf_ir_val2_32(s32, cf_ir_whitebits(fmod(a, 8192.0) * 1024), cf_ir_whitebits(fmod(b, 8192.0) * 1024)) / 2.0 + 0.5;
+    return (double)cf_ir_cellvalue2_32(s32, (float)a * 0.01f, (float)b * 0.01f) / 2.0 + 0.5;
+}
+#define CF_IR_P(a, b) cf_ir_prov(base, br, s32, ox, oz, (double)(a), (double)(b))
+
+/* Math.round(double) -> long (ties toward +inf, exact) */
+CF_INLINE cf_i64 cf_ir_jround(double x)
+{
+    double f = cf_floor(x);
+    cf_i64 r = cf_ir_d2l(f);
+    if (x - f >= 0.5) r += 1;
+    return r;
+}
+/* grid coordinate k (-1..2) around the i32 c with radius r (§8.1) */
+CF_INLINE cf_i32 cf_ir_grid(cf_i32 c, double r, int k)
+{
+    cf_i32 f = cf_ir_d2i(cf_floor((double)c / r));
+    return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround((double)(cf_i32)((cf_u32)f + (cf_u32)k) * r);
+}
+CF_INLINE double cf_ir_bilinear(int base, int br, cf_i32 s32, double ox, double oz, cf_i32 x, cf_i32 z, double r)
+{
+    cf_i32 x0 = cf_ir_grid(x, r, 0), x1 = cf_ir_grid(x, r, 1), z0 = cf_ir_grid(z, r, 0), z1 = cf_ir_grid(z, r, 1);
+    double tx = 0 + 1 * (((double)x - (double)x0) / ((double)x1 - (double)x0));
+    double tz = 0 + 1 * (((double)z - (double)z0) / ((double)z1 - (double)z0));
+    double p00 = CF_IR_P(x0, z0), p10 = CF_IR_P(x1, z0), p01 = CF_IR_P(x0, z1), p11 = CF_IR_P(x1, z1);
+    return cf_ir_lerp(cf_ir_lerp(p00, p10, tx), cf_ir_lerp(p01, p11, tx), tz);
+}
+CF_INLINE double cf_ir_herm(double p0, double p1, double p2, double p3, double mu, double tn, double bs)
+{
+    double mu2 = mu * mu, mu3 = mu2 * mu;
+    double m0 = (p1 - p0) * (1 + bs) * (1 - tn) / 2;
+    m0 += (p2 - p1) * (1 - bs) * (1 - tn) / 2;
+    double m1 = (p2 - p1) * (1 + bs) * (1 - tn) / 2;
+    m1 += (p3 - p2) * (1 - bs) * (1 - tn) / 2;
+    double a0 = 2 * mu3 - 3 * mu2 + 1, a1 = mu3 - 2 * mu2 + mu, a2 = mu3 - mu2, a3 = -2 * mu3 + 3 * mu2;
+    return a0 * p1 + a1 * m0 + a2 * m1 + a3 * p2;
+}
+CF_INLINE double cf_ir_bihermite(int base, int br, cf_i32 s32, double ox, double oz, cf_i32 x, cf_i32 z, double r, double tn,
+                                 double bs)
+{
+    cf_i32 gx[4], gz[4];
+    for (int k = 0; k < 4; k++) gx[k] = cf_ir_grid(x, r, k - 1), gz[k] = cf_ir_grid(z, r, k - 1);
+    double tx = 0 + 1 * (((double)x - (double)gx[1]) / ((double)gx[2] - (double)gx[1]));
+    double tz = 0 + 1 * (((double)z - (double)gz[1]) / ((double)gz[2] - (double)gz[1]));
+    double col[4];
+    for (int i = 0; i < 4; i++)
+        col[i] = cf_ir_herm(CF_IR_P(gx[i], gz[0]), CF_IR_P(gx[i], gz[1]), CF_IR_P(gx[i], gz[2]), CF_IR_P(gx[i], gz[3]), tz, tn, bs);
+    return cf_ir_herm(col[0], col[1], col[2], col[3], tx, tn, bs);
+}
+/* starcast (§8.4), binary32; q: 0 the provider, 1 bilinear, 2 bihermite(0, 0) at (d2i(a), d2i(b)) */
+CF_INLINE double cf_ir_star(int base, int br, cf_i32 s32, double ox, double oz, int nd, int q, cf_i32 x, cf_i32 z, double r)
+{
+    const int off[4] = {0, 6, 18, 36};
+    const cf_u32 inv[4] = {0x3eaaaaabu, 0x3e2aaaabu, 0x3de38e39u, 0x3daaaaabu};
+    int n = 3 * (nd + 1);
+    float X = (float)x, Z = (float)z, R = (float)r, acc = 0.0f;
+    for (int i = 0; i < n; i++) {
+        float c = cf_ir_f32(cf_ir_star_dirs[off[nd] + 2 * i]), s = cf_ir_f32(cf_ir_star_dirs[off[nd] + 2 * i + 1]);
+        float cx = X + ((R * c) - (R * s));
+        float cz = Z + ((R * s) + (R * c));
+        double a = (double)cx, b = (double)cz, v;
+        if (q == 0) v = CF_IR_P(a, b);
+        else if (q == 1) v = cf_ir_bilinear(base, br, s32, ox, oz, cf_ir_d2i(a), cf_ir_d2i(b), r);
+        else v = cf_ir_bihermite(base, br, s32, ox, oz, cf_ir_d2i(a), cf_ir_d2i(b), r, 0.0, 0.0);
+        acc = i == 0 ? (float)v : acc + (float)v;
+    }
+    return (double)(acc * cf_ir_f32(inv[nd]));
+}
+/* the interpolated generator's n3 (after the unification offset): the grid
+ * point is (d2i(x), d2i(z)), or (d2i(x), d2i(y)) when z == 0 */
+CF_INLINE double cf_ir_interp3(int t, int br, cf_i32 s32, double ox, double oz, double x, double y, double z)
+{
+    int base = (t - CF_IG_INTERP) / 16, m = (t - CF_IG_INTERP) % 16;
+    cf_i32 a = cf_ir_d2i(x), b = cf_ir_d2i(z == 0 ? y : z);
+    const double r = 32.0;
+    if (m == CF_IM_BILINEAR || m == CF_IM_BICUBIC) return cf_ir_bilinear(base, br, s32, ox, oz, a, b, r);
+    if (m == CF_IM_HERMITE) return cf_ir_bihermite(base, br, s32, ox, oz, a, b, r, 0.5, 0.0);
+    if (m < CF_IM_BILINEAR_STARCAST) return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_STARCAST, 0, a, b, r);
+    if (m < CF_IM_HERMITE_STARCAST) return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_BILINEAR_STARCAST, 1, a, b, r);
+    return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_HERMITE_STARCAST, 2, a, b, r);
+}
+
 /* ------------------------------------------------------------------ generators (§4.1, §4.2) */
 CF_INLINE double cf_ir_half(double v) { return (v / 2.0) + 0.5; }
 CF_INLINE double cf_ir_clip01(double v) { return v < 0 ? 0.0 : v > 1 ? 1.0 : v; }
@@ -488,6 +630,7 @@ CF_INLINE double cf_ir_octloop(int perlin, cf_i64 s, double x, double y, double 
 CF_INLINE double cf_ir_gen3(int t, int br, int oct, cf_i64 s, cf_i32 s32, double ox, double oz, double x, double y, double z)
 {
     if (br == CF_IR_UNIFICATION) x = x + ox, z = z + oz, oct = 1;
+    if (t >= CF_IG_INTERP) return cf_ir_interp3(t, br, s32, ox, oz, x, y, z);
     switch (t) {
     case CF_IG_SIMPLEX:
         if (oct > 1) return cf_ir_octloop(0, s, x, y, z, oct);

@@ -265,8 +265,10 @@ Test(iris, all_rows_are_the_styles)
     cr_assert_eq(cf_program_compile(&pg, pk, "iris:master", fns, 3, &err), CF_OK, "%s", err.message);
     cf_world *w;
     cr_assert_eq(cf_world_new(&w, pg, 5, &err), CF_OK);
-    /* IRIS is the first implemented style after STATIC: rows 2 (3-D) and 3 (2-D) */
-    double p[3] = {10, 2, -3}, q[3] = {10, 3, -3}, a, b, c, d;
+    /* IRIS's rows: 2k (3-D) and 2k + 1 (2-D), k its rank among the implemented master styles */
+    int k = 0;
+    for (int i = 0; strcmp(iris_style_name(i, NULL), "IRIS") != 0; i++) k += iris_style_status(iris_style_name(i, NULL), 0, NULL, 0) == 1;
+    double p[3] = {10, 2 * k, -3}, q[3] = {10, 2 * k + 1, -3}, a, b, c, d;
     cr_assert_eq(cf_sample_f64(w, 0, 1, p, &a, &err), CF_OK);
     cr_assert_eq(cf_sample_f64(w, 1, 1, p, &b, &err), CF_OK);
     cr_assert_eq(cf_sample_f64(w, 0, 1, q, &c, &err), CF_OK);
