@@ -547,13 +547,13 @@ EMIT64(LN_TURBULENCE)
 }
 EMIT64(LN_CACHE) { SRC(0); }
 /* Iris CNG: the same steps as eval64_IRIS_CNG; seeds from the world's table
- * (t: 16-byte header, then 4 x i64 per node, iris_seeds) */
+ * (t: 16-byte header, then 6 x i64 per node, iris_seeds) */
 EMIT64(IRIS_CNG)
 {
     int t = n->i[0], oct = n->i[1], br = n->i[2];
     char gen[160];
-    snprintf(gen, sizeof gen, "cf_ir_gen3(%d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3), ", t, br,
-             oct, id, id, id, id);
+    snprintf(gen, sizeof gen, "cf_ir_gen3(%d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3), IRS(%d, 4), IRS(%d, 5), ",
+             t, br, oct, id, id, id, id, id, id);
     sbf(b, "cf_ir_post(");
     if (n->nin == 0) {
         sbf(b, "%s", gen);
@@ -572,8 +572,9 @@ EMIT64(IRIS_CNG)
     } else {
         /* master: f = F * m; (x + f, [y - f,] z - f), f computed once */
         sbf(b, "cf_ir_frac_m(%d, n%d(t, ws, x, %s, z) * ", n->i[3], n->in[0], n->i[3] == 2 ? "0.0" : "y"), D(2);
-        sbf(b, ", x, y, z, "), D(0), sbf(b, ", %d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3))",
-                                        t, br, oct, id, id, id, id);
+        sbf(b, ", x, y, z, "), D(0);
+        sbf(b, ", %d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3), IRS(%d, 4), IRS(%d, 5))", t, br, oct,
+            id, id, id, id, id, id);
     }
     sbf(b, ", "), D(3), sbf(b, ", "), D(1), sbf(b, ")");
 }
@@ -641,7 +642,7 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
     sbf(&o, "/* chunkfill: generated OpenCL C for %s, output %s (double dialect, seed-independent) */\n", p->settings_id,
         p->output_names[fn]);
     sbf(&o, "%s\n%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise, emit_header_iris);
-    sbf(&o, "#define IRS(id, k) (((__global const long *)((__global const uchar *)t + 16))[4 * (id) + (k)])\n");
+    sbf(&o, "#define IRS(id, k) (((__global const long *)((__global const uchar *)t + 16))[6 * (id) + (k)])\n");
     sbf(&o, "CF_INLINE double cf_ln_clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }\n");
     sbf(&o, "CF_INLINE double cf_ln_max(double a, double b) { return a > b ? a : b; }\n");
     sbf(&o, "CF_INLINE double cf_ln_min(double a, double b) { return a < b ? a : b; }\n\n");

@@ -50,7 +50,8 @@ static int32_t jr_next_int(jrng *r, int32_t origin, int32_t bound)
 {
     int32_t rv = jr_next(r, 32);
     int32_t n = (int32_t)((uint32_t)bound - (uint32_t)origin);
-    if (n > 0 && (n & (n - 1)) == 0) return (int32_t)(((uint32_t)rv & (uint32_t)(n - 1)) + (uint32_t)origin);
+    if (n <= 0) return rv; /* not reached: Iris asks for (-32768, 32767) */
+    if ((n & (n - 1)) == 0) return (int32_t)(((uint32_t)rv & (uint32_t)(n - 1)) + (uint32_t)origin);
     uint32_t u = (uint32_t)rv >> 1;
     for (;;) {
         rv = (int32_t)(u % (uint32_t)n);
@@ -262,6 +263,11 @@ static const struct {
     {"GLOB", CF_IG_GLOB},
     {"CELLULAR", CF_IG_CELLULAR},
     {"WHITE", CF_IG_WHITE},
+    {"HEXAGON", CF_IG_HEXAGON},
+    {"HEX_SIMPLEX", CF_IG_HEX_SIMPLEX},
+    {"HEX_JAMES", CF_IG_HEX_JAMES},
+    {"HEX_RANDOM_SIZE", CF_IG_HEX_RANDOM},
+    {"SIERPINSKI_TRIANGLE", CF_IG_SIERPINSKI},
 };
 
 /* ------------------------------------------------------------------ construction notation */
@@ -568,13 +574,22 @@ cf_status iris_parse(cf_program *p, const char *settings_id, const char *const *
     return CF_OK;
 }
 
-/* Per world: the seeds of every CNG node (IRIS.md §2.3), 4 x i64 per node after
+/* a SIMPLEX generator built from RNG(gseed) + k: its kernel seed */
+static int64_t heat_seed(int64_t g, int64_t k)
+{
+    jrng r = jr_new((int64_t)((uint64_t)g + (uint64_t)k));
+    r = jr_new(jr_lmax(&r));
+    return jr_lmax(&r);
+}
+
+/* Per world: the seeds of every CNG node (IRIS.md §2.3), 6 x i64 per node after
  * the 16-byte header of the double dialects: kernel seed S, the FastNoise seed
- * S32, the unification offsets ox, oz. gseed = RNG(seed + k + kcng).lmax(). */
+ * S32, the unification offsets ox, oz, and the hexagon family's heat (and
+ * structure) simplex seeds. gseed = RNG(seed + k + kcng).lmax(). */
 cf_status iris_seeds(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
-    size_t len = 16 + 32 * ((size_t)p->nnodes + 1);
+    size_t len = 16 + 48 * ((size_t)p->nnodes + 1);
     w->tab = calloc(1, len);
     if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");
     w->tablen = len;
@@ -582,7 +597,7 @@ cf_status iris_seeds(cf_world *w, cf_error *err)
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
         if (n->kind != NK_IRIS_CNG) continue;
-        int64_t v[4];
+        int64_t v[6] = {0};
         jrng r = jr_new((int64_t)((uint64_t)w->seed + (uint64_t)(int64_t)n->d[4]));
         int64_t g = jr_lmax(&r);
         r = jr_new(g);
@@ -592,7 +607,14 @@ cf_status iris_seeds(cf_world *w, cf_error *err)
         r = jr_new(g);
         v[2] = jr_next_int(&r, -32768, 32767);
         v[3] = jr_next_int(&r, -32768, 32767);
-        memcpy(w->tab + 16 + 32 * (size_t)i, v, sizeof v);
+        switch (n->i[0]) {
+        case CF_IG_HEX_SIMPLEX: v[4] = heat_seed(g, 811); break;
+        case CF_IG_HEX_JAMES: v[4] = heat_seed(g, 877); break;
+        case CF_IG_HEX_RANDOM: v[4] = heat_seed(g, 221), v[5] = heat_seed(g, 442); break;
+        case CF_IG_SIERPINSKI: v[4] = heat_seed(g, 177); break;
+        default: break;
+        }
+        memcpy(w->tab + 16 + 48 * (size_t)i, v, sizeof v);
     }
     return CF_OK;
 }

@@ -42,6 +42,11 @@ enum {
     CF_IG_GLOB,
     CF_IG_CELLULAR,
     CF_IG_WHITE,
+    CF_IG_HEXAGON, /* unification only, these five */
+    CF_IG_HEX_SIMPLEX,
+    CF_IG_HEX_JAMES,
+    CF_IG_HEX_RANDOM,
+    CF_IG_SIERPINSKI,
     CF_IG_COUNT
 };
 
@@ -294,6 +299,10 @@ CF_INLINE double cf_ir_grad3c(cf_i64 s, cf_i64 x, cf_i64 y, cf_i64 z, double dx,
 {
     return cf_ir_gdot3(cf_ir_hash3(s, x, y, z), dx, dy, dz);
 }
+
+/* half(v) of the generator table, clip01 */
+CF_INLINE double cf_ir_half(double v) { return (v / 2.0) + 0.5; }
+CF_INLINE double cf_ir_clip01(double v) { return v < 0 ? 0.0 : v > 1 ? 1.0 : v; }
 
 /* ------------------------------------------------------------------ simplex 3-D (§3.2) */
 CF_INLINE double cf_ir_scorner(cf_i64 s, cf_i64 i, cf_i64 j, cf_i64 k, double x, double y, double z)
@@ -609,9 +618,173 @@ CF_INLINE double cf_ir_interp3(int t, int br, cf_i32 s32, double ox, double oz, 
     return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_HERMITE_STARCAST, 2, a, b, r);
 }
 
+/* ------------------------------------------------------------------ hexagon family [unification] (§3.3, §3.10, §3.11) */
+/* simplex 2-D with unification's constants (the heat fields) */
+CF_CONST cf_i32 cf_ir_grad2[16] = {-1, -1, 1, -1, -1, 1, 1, 1, 0, -1, -1, 0, 0, 1, 1, 0};
+CF_INLINE cf_u64 cf_ir_hash2(cf_i64 s, cf_i64 x, cf_i64 y)
+{
+    cf_u64 h = (cf_u64)s;
+    h ^= CF_IR_PX * (cf_u64)x;
+    h ^= CF_IR_PY * (cf_u64)y;
+    h = h * h * h * 60493UL;
+    return cf_ir_sar13(h) ^ h;
+}
+CF_INLINE double cf_ir_s2corner(cf_i64 s, cf_i64 i, cf_i64 j, double x, double y)
+{
+    double t = 0.5 - x * x - y * y;
+    if (t < 0) return 0.0;
+    t = t * t;
+    int g = (int)(cf_ir_hash2(s, i, j) & 7UL) * 2;
+    return t * t * (x * (double)cf_ir_grad2[g] + y * (double)cf_ir_grad2[g + 1]);
+}
+CF_INLINE double cf_ir_simplex2u(cf_i64 s, double x, double y)
+{
+    const double F2 = 0x1.76cf5d0b09954p-2, G2 = 0x1.b0cb174df99c8p-3, C2 = 0x1.b0cb174df99c8p-2;
+    double t = (x + y) * F2;
+    cf_i64 i = cf_ir_ffloor(x + t), j = cf_ir_ffloor(y + t);
+    t = (double)(cf_i64)((cf_u64)i + (cf_u64)j) * G2;
+    double x0 = x - ((double)i - t), y0 = y - ((double)j - t);
+    int i1 = x0 > y0 ? 1 : 0, j1 = x0 > y0 ? 0 : 1;
+    double x1 = x0 - (double)i1 + G2, y1 = y0 - (double)j1 + G2;
+    double x2 = x0 - 1 + C2, y2 = y0 - 1 + C2;
+    double n0 = cf_ir_s2corner(s, i, j, x0, y0);
+    double n1 = cf_ir_s2corner(s, i + i1, j + j1, x1, y1);
+    double n2 = cf_ir_s2corner(s, i + 1, j + 1, x2, y2);
+    return 50 * (n0 + n1 + n2);
+}
+/* a heat field: a SIMPLEX generator's 2-argument call (kernel seed s) */
+CF_INLINE double cf_ir_hs(cf_i64 s, double a, double b) { return cf_ir_half(cf_ir_simplex2u(s, a * 0.01, b * 0.01)); }
+
+#define CF_IR_GX 0x9E3779B97F4A7C15UL
+#define CF_IR_GZ 0xC2B2AE3D27D4EB4FUL
+CF_INLINE cf_u64 cf_ir_mix(cf_u64 v)
+{
+    v = (v ^ (v >> 33)) * 0xff51afd7ed558ccdUL;
+    v = (v ^ (v >> 33)) * 0xc4ceb9fe1a85ec53UL;
+    return v ^ (v >> 33);
+}
+CF_INLINE double cf_ir_unit(cf_u64 v) { return (double)(cf_i64)(v & 0x7FFFFFFFFFFFFFFFUL) / 9223372036854775808.0; }
+#define CF_IR_R33 0x1.279a74590331cp-1
+#define CF_IR_SQ3 0x1.bb67ae8584caap+0
+#define CF_IR_T23 (2.0 / 3.0)
+#define CF_IR_O13 (1.0 / 3.0)
+CF_INLINE double cf_ir_fabsd(double v) { return v < 0 ? -v : v; }
+/* the axial cell (rx, rz) of axial coordinates (q, r) */
+CF_INLINE void cf_ir_round_axial(double q, double r, cf_i64 *ra, cf_i64 *rb)
+{
+    double cx = q, cz = r, cy = -cx - cz;
+    cf_i64 rx = cf_ir_jround(cx), ry = cf_ir_jround(cy), rz = cf_ir_jround(cz);
+    double ex = cf_fabs((double)rx - cx), ey = cf_fabs((double)ry - cy), ez = cf_fabs((double)rz - cz);
+    if (ex > ey && ex > ez) rx = (cf_i64)(0UL - (cf_u64)ry - (cf_u64)rz);
+    else if (ey > ez) ry = (cf_i64)(0UL - (cf_u64)rx - (cf_u64)rz);
+    else rz = (cf_i64)(0UL - (cf_u64)rx - (cf_u64)ry);
+    *ra = rx, *rb = rz;
+}
+CF_INLINE double cf_ir_hexdist(double q, double r, double cq, double cr)
+{
+    double dq = q - cq, dr = r - cr, dy = -dq - dr;
+    double a = cf_fabs(dq), b = cf_fabs(dr), c = cf_fabs(dy);
+    double m = b >= c ? b : c;
+    return a >= m ? a : m;
+}
+/* JAMES (random = 0) / RANDOM_SIZE (random = 1) helpers */
+CF_INLINE double cf_ir_hrnd(int random, cf_u64 nh, cf_i64 salt)
+{
+    return cf_ir_unit(cf_ir_mix(nh ^ (CF_IR_GX * (cf_u64)(salt + 1)) ^ (CF_IR_GZ * (cf_u64)(salt + (random ? 31 : 7)))));
+}
+CF_INLINE cf_u64 cf_ir_hnext(int random, cf_u64 nh, cf_i64 ci, cf_i64 lv)
+{
+    if (random) return cf_ir_mix(nh ^ (CF_IR_GZ * (cf_u64)(ci + 1)) ^ (CF_IR_GX * (cf_u64)(lv + 1)));
+    return cf_ir_mix(nh ^ (CF_IR_GX * (cf_u64)(ci + 11)) ^ (CF_IR_GZ * (cf_u64)(lv + 1)));
+}
+CF_INLINE double cf_ir_hheat(int random, cf_i64 hs, double cq, double cr, cf_u64 nh, int lv)
+{
+    double wx = CF_IR_SQ3 * (cq + cr * 0.5), wz = 1.5 * cr;
+    if (random) {
+        double sc = 0.24 * (1 + (double)lv * 0.2);
+        return cf_ir_clip01(cf_ir_hs(hs, wx * sc, wz * sc) * 0.74 + cf_ir_hrnd(1, nh, 11 + lv) * 0.26);
+    }
+    double sc = 0.31 * (1 + (double)lv * 0.24);
+    return cf_ir_clip01(cf_ir_hs(hs, wx * sc, wz * sc) * 0.82 + cf_ir_hrnd(0, nh, 31 + lv) * 0.18);
+}
+CF_INLINE double cf_ir_hexrec(int random, cf_i64 s, cf_i64 hs, cf_i64 hs2, double x, double z)
+{
+    const int dq[7] = {0, 1, 1, 0, -1, -1, 0}, dr[7] = {0, 0, -1, -1, 0, 1, 1};
+    double qw = (CF_IR_R33 * x) - (z / 3.0), rw = CF_IR_T23 * z;
+    cf_i64 a, b;
+    cf_ir_round_axial(qw, rw, &a, &b);
+    double cq = (double)a, cr = (double)b, rad = 0.5;
+    double lq = (qw - cq) / rad, lr = (rw - cr) / rad;
+    cf_u64 nh = cf_ir_mix((cf_u64)s ^ ((cf_u64)a * CF_IR_GX) ^ ((cf_u64)b * CF_IR_GZ));
+    double heat = cf_ir_hheat(random, hs, cq, cr, nh, 0);
+    int depth = random ? 8 : 7;
+    for (int lv = 0; lv < depth; lv++) {
+        if (random) {
+            if (lv >= 7) return heat;
+            double wx = CF_IR_SQ3 * (cq + cr * 0.5), wz = 1.5 * cr, sc = 0.36 * (1 + (double)lv * 0.31);
+            double score = cf_ir_clip01(cf_ir_hs(hs2, wx * sc, wz * sc) * 0.68 + cf_ir_hrnd(1, nh, 71 + lv) * 0.32);
+            if (!(score > 0.22 + (double)lv * 0.11)) return heat;
+        }
+        int ci = -1;
+        double bd = 1.0 / 0.0;
+        for (int idx = 0; idx < 7; idx++) {
+            double d = cf_ir_hexdist(lq, lr, (double)dq[idx] * CF_IR_T23, (double)dr[idx] * CF_IR_T23) / CF_IR_O13;
+            if (d <= 1 && d < bd) bd = d, ci = idx;
+        }
+        if (ci < 0) return heat;
+        double ccq = (double)dq[ci] * CF_IR_T23, ccr = (double)dr[ci] * CF_IR_T23;
+        cq += ccq * rad;
+        cr += ccr * rad;
+        rad *= CF_IR_O13;
+        lq = (lq - ccq) / CF_IR_O13;
+        lr = (lr - ccr) / CF_IR_O13;
+        nh = cf_ir_hnext(random, nh, ci, lv);
+        heat = cf_ir_hheat(random, hs, cq, cr, nh, lv + 1);
+        if (!random) {
+            if (lv >= 6) return heat;
+            double gate = 0.58;
+            if (ci != 0) {
+                cf_i32 rot = cf_ir_d2i(cf_floor(cf_ir_hrnd(0, nh, 3) * 6));
+                rot = rot < 0 ? 0 : rot > 5 ? 5 : rot;
+                int par = cf_ir_hrnd(0, nh, 5) >= 0.5 ? 1 : 0;
+                int ring = ((ci - 1 - rot) % 6 + 6) % 6;
+                gate = ring % 2 == par ? 0.26 : 0.79;
+            }
+            if (!(cf_ir_hrnd(0, nh, 97 + lv) <= gate)) return heat;
+        }
+    }
+    return heat;
+}
+/* one 2-argument sample of a hexagon-family type */
+CF_INLINE double cf_ir_hex2(int t, cf_i64 s, cf_i64 h1, cf_i64 h2, double x, double z)
+{
+    if (t == CF_IG_HEXAGON || t == CF_IG_HEX_SIMPLEX) {
+        cf_i64 a, b;
+        cf_ir_round_axial((CF_IR_R33 * x) - (z / 3.0), CF_IR_T23 * z, &a, &b);
+        if (t == CF_IG_HEX_SIMPLEX) {
+            double wx = CF_IR_SQ3 * ((double)a + (double)b * 0.5), wz = 1.5 * (double)b;
+            return cf_ir_clip01(cf_ir_hs(h1, wx * 2.7, wz * 2.7) * 1 / 1);
+        }
+        cf_u64 h = (cf_u64)s ^ cf_ir_mix((cf_u64)a + CF_IR_GX);
+        h ^= cf_ir_mix((cf_u64)b + CF_IR_GZ);
+        return cf_ir_unit(cf_ir_mix(h));
+    }
+    if (t == CF_IG_SIERPINSKI) {
+        double sx = (x * 0.18) + ((z * 0.18) * 0.5), sz = (z * 0.18) * 0.8660254037844386;
+        cf_i64 ix = cf_ir_d2l(cf_floor(cf_fabs(sx))), iz = cf_ir_d2l(cf_floor(cf_fabs(sz)));
+        double heat = cf_ir_clip01(cf_ir_hs(h1, x * 0.33, z * 0.33) * 1 / 1);
+        return (ix & iz) == 0 ? cf_ir_clip01(heat * 0.65 + 0.35) : cf_ir_clip01(heat * 0.12);
+    }
+    return cf_ir_hexrec(t == CF_IG_HEX_RANDOM, s, h1, h2, x, z);
+}
+/* the 3-argument rule of the hexagon family */
+CF_INLINE double cf_ir_hex3(int t, cf_i64 s, cf_i64 h1, cf_i64 h2, double x, double y, double z)
+{
+    if (z == 0) return cf_ir_hex2(t, s, h1, h2, x, y);
+    return (cf_ir_hex2(t, s, h1, h2, x, z) + cf_ir_hex2(t, s, h1, h2, y, x) + cf_ir_hex2(t, s, h1, h2, z, y)) / 3;
+}
+
 /* ------------------------------------------------------------------ generators (§4.1, §4.2) */
-CF_INLINE double cf_ir_half(double v) { return (v / 2.0) + 0.5; }
-CF_INLINE double cf_ir_clip01(double v) { return v < 0 ? 0.0 : v > 1 ? 1.0 : v; }
 /* Iris's own octave loop of SIMPLEX/PERLIN (o > 1, master only): frequencies 2, 4, ... weighted by themselves */
 CF_INLINE double cf_ir_octloop(int perlin, cf_i64 s, double x, double y, double z, int oct)
 {
@@ -627,10 +800,12 @@ CF_INLINE double cf_ir_octloop(int perlin, cf_i64 s, double x, double y, double 
 /* NoiseType T's 3-argument call n3(x, y, z); oct: the CNG's octave parameter
  * (reaches octave-capable types on master only); unification: the offset
  * wrapper adds (ox, oz) first and hides the octaves */
-CF_INLINE double cf_ir_gen3(int t, int br, int oct, cf_i64 s, cf_i32 s32, double ox, double oz, double x, double y, double z)
+CF_INLINE double cf_ir_gen3(int t, int br, int oct, cf_i64 s, cf_i32 s32, double ox, double oz, cf_i64 h1, cf_i64 h2, double x,
+                            double y, double z)
 {
     if (br == CF_IR_UNIFICATION) x = x + ox, z = z + oz, oct = 1;
     if (t >= CF_IG_INTERP) return cf_ir_interp3(t, br, s32, ox, oz, x, y, z);
+    if (t >= CF_IG_HEXAGON) return cf_ir_hex3(t, s, h1, h2, x, y, z);
     switch (t) {
     case CF_IG_SIMPLEX:
         if (oct > 1) return cf_ir_octloop(0, s, x, y, z, oct);
@@ -661,10 +836,10 @@ CF_INLINE double cf_ir_gen3(int t, int br, int oct, cf_i64 s, cf_i32 s32, double
  * computed; the generator at ((x + f) * es, (z - f) * es, 0) in 2-D, at
  * ((x + f) * es, (y - f) * es, (z - f) * es) in 3-D */
 CF_INLINE double cf_ir_frac_m(int dims, double f, double x, double y, double z, double es, int t, int br, int oct, cf_i64 s,
-                              cf_i32 s32, double ox, double oz)
+                              cf_i32 s32, double ox, double oz, cf_i64 h1, cf_i64 h2)
 {
-    if (dims == 2) return cf_ir_gen3(t, br, oct, s, s32, ox, oz, (x + f) * es, (z - f) * es, 0.0);
-    return cf_ir_gen3(t, br, oct, s, s32, ox, oz, (x + f) * es, (y - f) * es, (z - f) * es);
+    if (dims == 2) return cf_ir_gen3(t, br, oct, s, s32, ox, oz, h1, h2, (x + f) * es, (z - f) * es, 0.0);
+    return cf_ir_gen3(t, br, oct, s, s32, ox, oz, h1, h2, (x + f) * es, (y - f) * es, (z - f) * es);
 }
 
 /* IRIS_ROWS: the source index of block row y */
