@@ -537,7 +537,7 @@ EMIT64(LN_TURBULENCE)
                                           {"CF_LN_TURB_X1", "CF_LN_TURB_Y1", "CF_LN_TURB_Z1"},
                                           {"CF_LN_TURB_X2", "CF_LN_TURB_Y2", "CF_LN_TURB_Z2"}};
     static const char axis[3] = {'x', 'y', 'z'};
-    sbf(b, "n%d(ws", n->in[0]);
+    sbf(b, "n%d(t, ws", n->in[0]);
     for (int a = 0; a < 3; a++) {
         sbf(b, ", %c + (cf_ln_fbm(%d, x + %s, y + %s, z + %s, ", axis[a], n->i[5] ? 2 : 0, off[a][0], off[a][1], off[a][2]);
         D(0), sbf(b, ", 2.0, 0.5, %d, cf_ln_seed(cf_ln_seed(ws, %d), %d), CF_LN_STD) * ", n->i[0], n->i[1], a), D(1);

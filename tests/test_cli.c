@@ -124,13 +124,13 @@ Test(cli, help_everywhere)
     cr_assert_eq(run("nodes --help", out, sizeof out, err, sizeof err), 0);
     cr_assert_eq(run("info --help", out, sizeof out, err, sizeof err), 0);
 }
-Test(cli, nodes_lists_all_44_minecraft_and_29_libnoise_kinds)
+Test(cli, nodes_lists_all_44_minecraft_29_libnoise_and_2_iris_kinds)
 {
     char out[32768], err[4096];
     cr_assert_eq(run("nodes", out, sizeof out, err, sizeof err), 0);
-    cr_assert_eq(lines(out), 2 * (44 + 29));
+    cr_assert_eq(lines(out), 2 * (44 + 29 + 2));
     const char *must[] = {"old_blended_noise", "find_top_surface", "end_outer_islands", "interval_select", "truncate", "pow",
-                          "libnoise:Perlin", "libnoise:Turbulence", "libnoise:terrain"};
+                          "libnoise:Perlin", "libnoise:Turbulence", "libnoise:terrain", "iris:cng", "iris:rows"};
     for (size_t i = 0; i < sizeof must / sizeof *must; i++) cr_assert(strstr(out, must[i]), "%s missing", must[i]);
 }
 Test(cli, info_prints_the_graph)
