@@ -675,9 +675,10 @@ CF_INLINE void cf_ir_round_axial(double q, double r, cf_i64 *ra, cf_i64 *rb)
     double cx = q, cz = r, cy = -cx - cz;
     cf_i64 rx = cf_ir_jround(cx), ry = cf_ir_jround(cy), rz = cf_ir_jround(cz);
     double ex = cf_fabs((double)rx - cx), ey = cf_fabs((double)ry - cy), ez = cf_fabs((double)rz - cz);
+    /* the component with the largest rounding error is rebuilt from the other two
+     * (ry, when it is that one, is not returned) */
     if (ex > ey && ex > ez) rx = (cf_i64)(0UL - (cf_u64)ry - (cf_u64)rz);
-    else if (ey > ez) ry = (cf_i64)(0UL - (cf_u64)rx - (cf_u64)rz);
-    else rz = (cf_i64)(0UL - (cf_u64)rx - (cf_u64)ry);
+    else if (!(ey > ez)) rz = (cf_i64)(0UL - (cf_u64)rx - (cf_u64)ry);
     *ra = rx, *rb = rz;
 }
 CF_INLINE double cf_ir_hexdist(double q, double r, double cq, double cr)
