@@ -605,7 +605,7 @@ static void function64(sb *b, const cf_program *p, int id)
     sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
     sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
     if (n->kind == NK_IRIS_ROWS) {
-        sbf(b, "    switch (cf_ir_row(y, %d)) {\n", n->nin);
+        sbf(b, "    switch (cf_ir_row(x, y, %d)) {\n", n->nin);
         for (int k = 0; k < n->nin; k++) sbf(b, "    case %d: return n%d(t, ws, x, y, z);\n", k, n->in[k]);
         sbf(b, "    }\n    return 0.0;\n}\n");
         return;

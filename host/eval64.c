@@ -152,7 +152,7 @@ EVAL64(IRIS_CNG)
 #undef GEN
     return cf_ir_post(v, n->d[3], n->d[1]);
 }
-EVAL64(IRIS_ROWS) { return ev64_node(c, n->in[cf_ir_row(y, n->nin)], x, y, z); }
+EVAL64(IRIS_ROWS) { return ev64_node(c, n->in[cf_ir_row(x, y, n->nin)], x, y, z); }
 EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
 typedef double (*eval64_fn)(ev64_ctx *, const cf_node *, double, double, double);

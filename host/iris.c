@@ -268,6 +268,7 @@ static const struct {
     {"HEX_JAMES", CF_IG_HEX_JAMES},
     {"HEX_RANDOM_SIZE", CF_IG_HEX_RANDOM},
     {"SIERPINSKI_TRIANGLE", CF_IG_SIERPINSKI},
+    {"CLOVER", CF_IG_CLOVER},
 };
 
 /* ------------------------------------------------------------------ construction notation */
@@ -325,11 +326,11 @@ static int type_of(ic *c)
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strlen(types[i].name) == l && strncmp(types[i].name, c->s, l) == 0) t = types[i].t;
     /* interpolated types BASE_METHOD (IRIS.md §4.3) */
-    static const char *const bases[] = {"CELLULAR_", "WHITE_"};
+    static const char *const bases[] = {"CELLULAR_", "WHITE_", "CLOVER_"};
     static const char *const methods[] = {"BILINEAR", "BICUBIC", "HERMITE", "STARCAST_3", "STARCAST_6", "STARCAST_9", "STARCAST_12",
                                           "BILINEAR_STARCAST_3", "BILINEAR_STARCAST_6", "BILINEAR_STARCAST_9", "BILINEAR_STARCAST_12",
                                           "HERMITE_STARCAST_3", "HERMITE_STARCAST_6", "HERMITE_STARCAST_9", "HERMITE_STARCAST_12"};
-    for (int b = 0; b < 2 && t < 0; b++) {
+    for (int b = 0; b < 3 && t < 0; b++) {
         size_t bl = strlen(bases[b]);
         if (l <= bl || strncmp(c->s, bases[b], bl) != 0) continue;
         for (int m = 0; m < 15; m++)
@@ -612,7 +613,10 @@ cf_status iris_seeds(cf_world *w, cf_error *err)
         case CF_IG_HEX_JAMES: v[4] = heat_seed(g, 877); break;
         case CF_IG_HEX_RANDOM: v[4] = heat_seed(g, 221), v[5] = heat_seed(g, 442); break;
         case CF_IG_SIERPINSKI: v[4] = heat_seed(g, 177); break;
-        default: break;
+        case CF_IG_CLOVER: v[4] = g; break;
+        default:
+            if (n->i[0] >= CF_IG_INTERP + 16 * CF_IR_BASE_CLOVER) v[4] = g; /* interpolated CLOVER: its base's K */
+            break;
         }
         memcpy(w->tab + 16 + 48 * (size_t)i, v, sizeof v);
     }

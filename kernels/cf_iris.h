@@ -47,6 +47,7 @@ enum {
     CF_IG_HEX_JAMES,
     CF_IG_HEX_RANDOM,
     CF_IG_SIERPINSKI,
+    CF_IG_CLOVER, /* both branches; kernel seed K = gseed */
     CF_IG_COUNT
 };
 
@@ -476,6 +477,304 @@ CF_INLINE float cf_ir_white3_32(cf_i32 s, double a, double b, double c)
     return cf_ir_val3_32(s, cf_ir_whitebits(a), cf_ir_whitebits(b), cf_ir_whitebits(c));
 }
 
+/* the MurmurHash3 64-bit finaliser and the golden-ratio constants (Clover [U], hexagons) */
+#define CF_IR_GX 0x9E3779B97F4A7C15UL
+#define CF_IR_GZ 0xC2B2AE3D27D4EB4FUL
+CF_INLINE cf_u64 cf_ir_mix(cf_u64 v)
+{
+    v = (v ^ (v >> 33)) * 0xff51afd7ed558ccdUL;
+    v = (v ^ (v >> 33)) * 0xc4ceb9fe1a85ec53UL;
+    return v ^ (v >> 33);
+}
+
+/* ------------------------------------------------------------------ sin / cos (fdlibm 5.3, i.e. Java's StrictMath) */
+/* Clover noise calls Math.sin/cos; the project follows StrictMath (fdlibm's
+ * algorithms, written here from + - * / only), so a golden record equals its
+ * strict_bits when it has one, else bits. Arguments on Iris's paths stay below
+ * 2^19 * pi/2 (fdlibm's medium range); larger ones use the same reduction. */
+CF_INLINE cf_u32 cf_ir_hi(double x) { return (cf_u32)(cf_bits(x) >> 32); }
+CF_INLINE double cf_ir_ksin(double x, double y, int iy)
+{
+    const double S1 = -1.66666666666666324348e-01, S2 = 8.33333333332248946124e-03, S3 = -1.98412698298579493134e-04,
+                 S4 = 2.75573137070700676789e-06, S5 = -2.50507602534068634195e-08, S6 = 1.58969099521155010221e-10;
+    cf_u32 ix = cf_ir_hi(x) & 0x7fffffffu;
+    if (ix < 0x3e400000u && (int)x == 0) return x;
+    double z = x * x, v = z * x, r = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
+    if (iy == 0) return x + v * (S1 + z * r);
+    return x - ((z * (0.5 * y - v * r) - y) - v * S1);
+}
+CF_INLINE double cf_ir_kcos(double x, double y)
+{
+    const double C1 = 4.16666666666666019037e-02, C2 = -1.38888888888741095749e-03, C3 = 2.48015872894767294178e-05,
+                 C4 = -2.75573143513906633035e-07, C5 = 2.08757232129817482790e-09, C6 = -1.13596475577881948265e-11;
+    cf_u32 ix = cf_ir_hi(x) & 0x7fffffffu;
+    if (ix < 0x3e400000u && (int)x == 0) return 1.0;
+    double z = x * x, r = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
+    if (ix < 0x3FD33333u) return 1.0 - (0.5 * z - (z * r - x * y));
+    double qx = ix > 0x3fe90000u ? 0.28125 : cf_from_bits((cf_u64)(ix - 0x00200000u) << 32);
+    double hz = 0.5 * z - qx, a = 1.0 - qx;
+    return a - (hz - (z * r - x * y));
+}
+CF_CONST cf_u32 cf_ir_npio2_hw[32] = {
+    0x3ff921fbu, 0x400921fbu, 0x4012d97cu, 0x401921fbu, 0x401f6a7au, 0x4022d97cu, 0x4025fdbbu, 0x402921fbu,
+    0x402c463au, 0x402f6a7au, 0x4031475cu, 0x4032d97cu, 0x40346b9cu, 0x4035fdbbu, 0x40378fdbu, 0x403921fbu,
+    0x403ab41bu, 0x403c463au, 0x403dd85au, 0x403f6a7au, 0x40407e4cu, 0x4041475cu, 0x4042106cu, 0x4042d97cu,
+    0x4043a28cu, 0x40446b9cu, 0x404534acu, 0x4045fdbbu, 0x4046c6cbu, 0x40478fdbu, 0x404858ebu, 0x404921fbu};
+/* x - n*pi/2 as y0 + y1; returns n (|x| > pi/4) */
+CF_INLINE int cf_ir_rem_pio2(double x, double *y0, double *y1)
+{
+    const double invpio2 = 6.36619772367581382433e-01, pio2_1 = 1.57079632673412561417e+00, pio2_1t = 6.07710050650619224932e-11,
+                 pio2_2 = 6.07710050630396597660e-11, pio2_2t = 2.02226624879595063154e-21, pio2_3 = 2.02226624871116645580e-21,
+                 pio2_3t = 8.47842766036889956997e-32;
+    cf_u32 hx = cf_ir_hi(x), ix = hx & 0x7fffffffu;
+    int neg = (hx >> 31) != 0;
+    if (ix < 0x4002d97cu) { /* |x| < 3pi/4: n = +-1 */
+        double z;
+        if (!neg) {
+            z = x - pio2_1;
+            if (ix != 0x3ff921fbu) *y0 = z - pio2_1t, *y1 = (z - *y0) - pio2_1t;
+            else z -= pio2_2, *y0 = z - pio2_2t, *y1 = (z - *y0) - pio2_2t;
+            return 1;
+        }
+        z = x + pio2_1;
+        if (ix != 0x3ff921fbu) *y0 = z + pio2_1t, *y1 = (z - *y0) + pio2_1t;
+        else z += pio2_2, *y0 = z + pio2_2t, *y1 = (z - *y0) + pio2_2t;
+        return -1;
+    }
+    double t = cf_fabs(x);
+    int n = (int)(t * invpio2 + 0.5);
+    double fn = (double)n, r = t - fn * pio2_1, w = fn * pio2_1t, a;
+    if (n < 32 && ix != cf_ir_npio2_hw[n - 1]) {
+        a = r - w;
+    } else {
+        int j = (int)(ix >> 20);
+        a = r - w;
+        int i = j - (int)((cf_ir_hi(a) >> 20) & 0x7ffu);
+        if (i > 16) {
+            t = r;
+            w = fn * pio2_2;
+            r = t - w;
+            w = fn * pio2_2t - ((t - r) - w);
+            a = r - w;
+            i = j - (int)((cf_ir_hi(a) >> 20) & 0x7ffu);
+            if (i > 49) {
+                t = r;
+                w = fn * pio2_3;
+                r = t - w;
+                w = fn * pio2_3t - ((t - r) - w);
+                a = r - w;
+            }
+        }
+    }
+    double b = (r - a) - w;
+    if (neg) {
+        *y0 = -a, *y1 = -b;
+        return -n;
+    }
+    *y0 = a, *y1 = b;
+    return n;
+}
+CF_INLINE double cf_ir_sin(double x)
+{
+    if ((cf_ir_hi(x) & 0x7fffffffu) <= 0x3fe921fbu) return cf_ir_ksin(x, 0.0, 0);
+    double a, b;
+    int n = cf_ir_rem_pio2(x, &a, &b) & 3;
+    if (n == 0) return cf_ir_ksin(a, b, 1);
+    if (n == 1) return cf_ir_kcos(a, b);
+    if (n == 2) return -cf_ir_ksin(a, b, 1);
+    return -cf_ir_kcos(a, b);
+}
+CF_INLINE double cf_ir_cos(double x)
+{
+    if ((cf_ir_hi(x) & 0x7fffffffu) <= 0x3fe921fbu) return cf_ir_kcos(x, 0.0);
+    double a, b;
+    int n = cf_ir_rem_pio2(x, &a, &b) & 3;
+    if (n == 0) return cf_ir_kcos(a, b);
+    if (n == 1) return -cf_ir_ksin(a, b, 1);
+    if (n == 2) return -cf_ir_kcos(a, b);
+    return cf_ir_ksin(a, b, 1);
+}
+
+/* ------------------------------------------------------------------ Clover noise (§3.9) */
+#define CF_IR_PI 3.141592653589793
+#define CF_IR_HM 281474976710656L
+CF_INLINE cf_i64 cf_ir_cstep(cf_i64 v, cf_i64 a)
+{
+    v = (cf_i64)((cf_u64)v + (cf_u64)a);
+    if (v < 0) v = (cf_i64)((cf_u64)v + (cf_u64)CF_IR_HM);
+    v = (cf_i64)((cf_u64)v * 25214903917UL + 11UL);
+    return v % CF_IR_HM;
+}
+/* the cell hash of a whole-number point, in [0, 1); dims 2 ignores pz */
+CF_INLINE double cf_ir_chash(int br, cf_i64 k, int dims, double px, double py, double pz)
+{
+    cf_i64 qx = cf_ir_d2l(cf_floor(px)), qy = cf_ir_d2l(cf_floor(py)), qz = cf_ir_d2l(cf_floor(pz)), h;
+    if (br == CF_IR_UNIFICATION) {
+        cf_u64 u = (cf_u64)k;
+        u ^= cf_ir_mix((cf_u64)qx + CF_IR_GX);
+        u ^= cf_ir_mix((cf_u64)qy + CF_IR_GZ);
+        if (dims == 3) u ^= cf_ir_mix((cf_u64)qz + 0x165667B19E3779F9UL);
+        h = (cf_i64)(cf_ir_mix(u) & (cf_u64)(CF_IR_HM - 1));
+    } else {
+        h = cf_ir_cstep(k, qx);
+        h = cf_ir_cstep(h, qy);
+        if (dims == 3) {
+            h = cf_ir_cstep(h, qz);
+            h = cf_ir_cstep(h, (cf_i64)((cf_u64)h * (cf_u64)cf_ir_d2l(cf_floor(px + py + pz))));
+        } else {
+            h = cf_ir_cstep(h, (cf_i64)((cf_u64)h * (cf_u64)cf_ir_d2l(cf_floor(px + py))));
+        }
+    }
+    if (h < 0) h += CF_IR_HM;
+    return (double)h / (double)CF_IR_HM;
+}
+/* 2-D feature point of cell corner (cx, cy) */
+CF_INLINE void cf_ir_o2(int br, cf_i64 k, double cx, double cy, double *ox, double *oy)
+{
+    double h = cf_ir_chash(br, k, 2, cx, cy, 0.0);
+    double sc = cf_floor(h * 50 + 1) / 100, a = h * CF_IR_PI * 100;
+    double vx = cf_ir_sin(a) * sc + 0.5, vy = cf_ir_cos(a) * sc + 0.5;
+    *ox = (cx + vx * (0.3 * 2.0)) + (0.5 - 0.3);
+    *oy = (cy + vy * (0.3 * 2.0)) + (0.5 - 0.3);
+}
+CF_INLINE double cf_ir_clover2(int br, cf_i64 k, double px, double py)
+{
+    double fx = cf_floor(px), fy = cf_floor(py);
+    double c11x, c11y, c10x, c10y, c12x, c12y, c01x, c01y, c21x, c21y;
+    cf_ir_o2(br, k, fx, fy, &c11x, &c11y);
+    cf_ir_o2(br, k, fx, fy + -1.0, &c10x, &c10y);
+    cf_ir_o2(br, k, fx, fy + 1.0, &c12x, &c12y);
+    cf_ir_o2(br, k, fx + -1.0, fy, &c01x, &c01y);
+    cf_ir_o2(br, k, fx + 1.0, fy, &c21x, &c21y);
+    double dx = py - c11y, dy = px - c11x, mx = dx * c11x, my = dy * c11y;
+#define CF_IR_SIDE(cx, cy) ((my - dy * (cy)) - (mx - dx * (cx)))
+    double ax, ay, ccx, ccy, ddx, ddy;
+    if ((CF_IR_SIDE(c01x, c01y) < 0 && px < c11x) || (CF_IR_SIDE(c21x, c21y) > 0 && px > c11x)) {
+        if (CF_IR_SIDE(c12x, c12y) > 0) ax = c12x, ay = c12y, ccx = c01x, ccy = c01y, ddx = -1, ddy = 1;
+        else ax = c21x, ay = c21y, ccx = c12x, ccy = c12y, ddx = 1, ddy = 1;
+    } else if (CF_IR_SIDE(c10x, c10y) > 0) {
+        ax = c10x, ay = c10y, ccx = c21x, ccy = c21y, ddx = 1, ddy = -1;
+    } else {
+        ax = c01x, ay = c01y, ccx = c10x, ccy = c10y, ddx = -1, ddy = -1;
+    }
+#undef CF_IR_SIDE
+    double dfx, dfy;
+    cf_ir_o2(br, k, fx + ddx, fy + ddy, &dfx, &dfy);
+    double Fx = ax, Fy = ay, Gx = ccx, Gy = ccy, Hx = dfx, Hy = dfy;
+    double acx = ax - ccx, acy = ay - ccy, bdx = c11x - dfx, bdy = c11y - dfy;
+    if (acx * acx + acy * acy < bdx * bdx + bdy * bdy) {
+        double pax = px - ax, pay = py - ay;
+        if (pax * acy - pay * acx > 0) Hx = c11x, Hy = c11y;
+    } else {
+        double pbx = px - c11x, pby = py - c11y;
+        if (pbx * bdy - pby * bdx > 0) Fx = c11x, Fy = c11y;
+        else Gx = c11x, Gy = c11y;
+    }
+    double v0x = Gx - Fx, v0y = Gy - Fy, v1x = Hx - Fx, v1y = Hy - Fy, v2x = px - Fx, v2y = py - Fy;
+    double den = 1 / (v0x * v1y - v1x * v0y);
+    double v = (v2x * v1y - v1x * v2y) * den, w = (v0x * v2y - v2x * v0y) * den, u = 1 - v - w;
+    v = v * v * v, w = w * w * w, u = u * u * u;
+    double s = 1 / (u + v + w);
+    v *= s, w *= s, u *= s;
+    return u * cf_ir_chash(br, k, 2, cf_floor(Fx), cf_floor(Fy), 0.0) + v * cf_ir_chash(br, k, 2, cf_floor(Gx), cf_floor(Gy), 0.0)
+           + w * cf_ir_chash(br, k, 2, cf_floor(Hx), cf_floor(Hy), 0.0);
+}
+typedef struct cf_ir_v3 {
+    double x, y, z;
+} cf_ir_v3;
+CF_INLINE cf_ir_v3 cf_ir_v(double x, double y, double z)
+{
+    cf_ir_v3 r;
+    r.x = x, r.y = y, r.z = z;
+    return r;
+}
+CF_INLINE cf_ir_v3 cf_ir_sub(cf_ir_v3 a, cf_ir_v3 b) { return cf_ir_v(a.x - b.x, a.y - b.y, a.z - b.z); }
+CF_INLINE cf_ir_v3 cf_ir_cross(cf_ir_v3 a, cf_ir_v3 b)
+{
+    return cf_ir_v(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+/* dot3(a ∘ b) = a.x*b.x + a.y*b.y + a.z*b.z, left to right */
+CF_INLINE double cf_ir_dotp(cf_ir_v3 a, cf_ir_v3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+CF_INLINE cf_ir_v3 cf_ir_o3(int br, cf_i64 k, double cx, double cy, double cz)
+{
+    double h = cf_ir_chash(br, k, 3, cx, cy, cz);
+    double th = h * CF_IR_PI * 2000;
+    double ht = ((fmod((cf_floor(h * 1000) + 0.5) / 100, 1.0) - 0.5) * CF_IR_PI) / 2;
+    double ly = cf_floor(h * 10 + 1) / 10;
+    double st = cf_ir_sin(th), ct = cf_ir_cos(th), sh = cf_ir_sin(ht), ch = cf_ir_cos(ht);
+    double ox = (st * ch) * ly + 0.5, oy = sh * ly + 0.5, oz = (ct * ch) * ly + 0.5;
+    return cf_ir_v(cx + (ox * (0.2 * 2.0) + (0.5 - 0.2)), cy + (oy * (0.2 * 2.0) + (0.5 - 0.2)), cz + (oz * (0.2 * 2.0) + (0.5 - 0.2)));
+}
+/* the boundary test B of §3.9 (x, y of the points; z decides) */
+CF_INLINE int cf_ir_cb(cf_ir_v3 p, cf_ir_v3 c00, cf_ir_v3 c10, cf_ir_v3 c20, cf_ir_v3 c01, cf_ir_v3 c11, cf_ir_v3 c21, cf_ir_v3 c02,
+                       cf_ir_v3 c12, cf_ir_v3 c22)
+{
+    double dx = p.y - c11.y, dy = p.x - c11.x, mx = dx * c11.x, my = dy * c11.y;
+#define CF_IR_SIDE(c) ((my - dy * (c).y) - (mx - dx * (c).x))
+    cf_ir_v3 a, b, c, d;
+    if ((CF_IR_SIDE(c01) < 0 && p.x < c11.x) || (CF_IR_SIDE(c21) > 0 && p.x >= c11.x)) {
+        if (CF_IR_SIDE(c12) > 0) a = c01, b = c02, c = c12, d = c11;
+        else a = c11, b = c12, c = c22, d = c21;
+    } else if (CF_IR_SIDE(c10) > 0) {
+        a = c10, b = c11, c = c21, d = c20;
+    } else {
+        a = c00, b = c01, c = c11, d = c10;
+    }
+#undef CF_IR_SIDE
+    cf_ir_v3 f = a, g = c, h = d;
+    if ((p.x - a.x) * (a.y - c.y) - (p.y - a.y) * (a.x - c.x) > 0) h = b;
+    double v0x = g.x - f.x, v0y = g.y - f.y, v1x = h.x - f.x, v1y = h.y - f.y, v2x = p.x - f.x, v2y = p.y - f.y;
+    double den = 1 / (v0x * v1y - v1x * v0y);
+    double v = (v2x * v1y - v1x * v2y) * den, w = (v0x * v2y - v2x * v0y) * den, u = 1 - v - w;
+    return p.z < u * f.z + v * g.z + w * h.z;
+}
+CF_INLINE cf_ir_v3 cf_ir_yzx(cf_ir_v3 v) { return cf_ir_v(v.y, v.z, v.x); }
+CF_INLINE cf_ir_v3 cf_ir_xzy(cf_ir_v3 v) { return cf_ir_v(v.x, v.z, v.y); }
+CF_INLINE double cf_ir_clover3(int br, cf_i64 k, double x, double y, double z)
+{
+    cf_ir_v3 p = cf_ir_v(x, y, z), C[27];
+    double fx = cf_floor(x), fy = cf_floor(y), fz = cf_floor(z);
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 3; c++) C[a * 9 + b * 3 + c] = cf_ir_o3(br, k, fx + (double)(a - 1), fy + (double)(b - 1), fz + (double)(c - 1));
+#define CC(a, b, c) C[(a) * 9 + (b) * 3 + (c)]
+#define YZX(a, b, c) cf_ir_yzx(CC(a, b, c))
+#define XZY(a, b, c) cf_ir_xzy(CC(a, b, c))
+    int bx = cf_ir_cb(cf_ir_yzx(p), YZX(1, 0, 0), YZX(1, 1, 0), YZX(1, 2, 0), YZX(1, 0, 1), YZX(1, 1, 1), YZX(1, 2, 1), YZX(1, 0, 2),
+                      YZX(1, 1, 2), YZX(1, 2, 2));
+    int by = cf_ir_cb(cf_ir_xzy(p), XZY(0, 1, 0), XZY(1, 1, 0), XZY(2, 1, 0), XZY(0, 1, 1), XZY(1, 1, 1), XZY(2, 1, 1), XZY(0, 1, 2),
+                      XZY(1, 1, 2), XZY(2, 1, 2));
+    int bz = cf_ir_cb(p, CC(0, 0, 1), CC(1, 0, 1), CC(2, 0, 1), CC(0, 1, 1), CC(1, 1, 1), CC(2, 1, 1), CC(0, 2, 1), CC(1, 2, 1), CC(2, 2, 1));
+    int x0 = bx ? 0 : 1, y0 = by ? 0 : 1, z0 = bz ? 0 : 1;
+    cf_ir_v3 ca = CC(x0, y0, z0), cb = CC(x0, y0, z0 + 1), cc = CC(x0, y0 + 1, z0), cd = CC(x0, y0 + 1, z0 + 1);
+    cf_ir_v3 ce = CC(x0 + 1, y0, z0), cf = CC(x0 + 1, y0, z0 + 1), cg = CC(x0 + 1, y0 + 1, z0), ch = CC(x0 + 1, y0 + 1, z0 + 1);
+#undef XZY
+#undef YZX
+#undef CC
+    cf_ir_v3 ah = cf_ir_sub(ca, ch), pa = cf_ir_sub(p, ca);
+#define PL(q) cf_ir_dotp(cf_ir_cross(ah, cf_ir_sub((q), ch)), pa)
+    double pb = PL(cb), pc = PL(cc), pd = PL(cd), pe = PL(ce), pf = PL(cf), pg = PL(cg);
+#undef PL
+    cf_ir_v3 i = ca, j = ch, kk, l;
+    if (pb > 0 && pd <= 0) kk = cb, l = cd;
+    else if (pd > 0 && pc <= 0) kk = cd, l = cc;
+    else if (pc > 0 && pg <= 0) kk = cc, l = cg;
+    else if (pg > 0 && pe <= 0) kk = cg, l = ce;
+    else if (pe > 0 && pf <= 0) kk = ce, l = cf;
+    else kk = cf, l = cb;
+    cf_ir_v3 AP = cf_ir_sub(p, i), BP = cf_ir_sub(p, j), AB = cf_ir_sub(j, i), AC = cf_ir_sub(kk, i), AD = cf_ir_sub(l, i);
+    cf_ir_v3 BC = cf_ir_sub(kk, j), BD = cf_ir_sub(l, j);
+    double va = cf_ir_dotp(BP, cf_ir_cross(BD, BC)), vb = cf_ir_dotp(AP, cf_ir_cross(AC, AD));
+    double vc = cf_ir_dotp(AP, cf_ir_cross(AD, AB)), vd = cf_ir_dotp(AP, cf_ir_cross(AB, AC));
+    double r = 1 / cf_ir_dotp(AB, cf_ir_cross(AC, AD));
+    double v = va * r, w = vb * r, t = vc * r, u = vd * r;
+    double Fu = u * u * u * (1 - v * w * t), Fv = v * v * v * (1 - u * w * t), Fw = w * w * w * (1 - v * u * t), Ft = t * t * t * (1 - v * w * u);
+    double s = Fu + Fv + Fw + Ft;
+    Fu /= s, Fv /= s, Fw /= s, Ft /= s;
+    return Fv * cf_ir_chash(br, k, 3, cf_floor(i.x), cf_floor(i.y), cf_floor(i.z)) + Fw * cf_ir_chash(br, k, 3, cf_floor(j.x), cf_floor(j.y), cf_floor(j.z))
+           + Ft * cf_ir_chash(br, k, 3, cf_floor(kk.x), cf_floor(kk.y), cf_floor(kk.z)) + Fu * cf_ir_chash(br, k, 3, cf_floor(l.x), cf_floor(l.y), cf_floor(l.z));
+}
+
 /* ------------------------------------------------------------------ interpolated NoiseTypes (§4.3, §8) */
 /* Starcast directions (IRIS.md Appendix C): (cos, sin) as binary32 bit patterns,
  * tables 3, 6, 9, 12 one after the other (offsets 0, 6, 18, 36) */
@@ -523,7 +822,7 @@ CF_INLINE float cf_ir_cellvalue2_32(cf_i32 s, float x, float y)
 
 /* interpolated types: t = CF_IG_INTERP + 16 * base + method */
 #define CF_IG_INTERP 32
-enum { CF_IR_BASE_CELLULAR = 0, CF_IR_BASE_WHITE = 1 };
+enum { CF_IR_BASE_CELLULAR = 0, CF_IR_BASE_WHITE = 1, CF_IR_BASE_CLOVER = 2 };
 enum {
     CF_IM_BILINEAR = 0, CF_IM_BICUBIC = 1, CF_IM_HERMITE = 2,
     CF_IM_STARCAST = 3,          /* + 0..3: 3, 6, 9, 12 directions */
@@ -532,14 +831,15 @@ enum {
 };
 
 /* the provider: the base type's 2-argument call (unification: offset-wrapped) */
-CF_INLINE double cf_ir_prov(int base, int br, cf_i32 s32, double ox, double oz, double a, double b)
+CF_INLINE double cf_ir_prov(int base, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, double a, double b)
 {
     if (br == CF_IR_UNIFICATION) a = a + ox, b = b + oz;
+    if (base == CF_IR_BASE_CLOVER) return cf_ir_clover2(br, kc, a, b);
     if (base == CF_IR_BASE_WHITE)
         return (double)cf_ir_val2_32(s32, cf_ir_whitebits(fmod(a, 8192.0) * 1024), cf_ir_whitebits(fmod(b, 8192.0) * 1024)) / 2.0 + 0.5;
     return (double)cf_ir_cellvalue2_32(s32, (float)a * 0.01f, (float)b * 0.01f) / 2.0 + 0.5;
 }
-#define CF_IR_P(a, b) cf_ir_prov(base, br, s32, ox, oz, (double)(a), (double)(b))
+#define CF_IR_P(a, b) cf_ir_prov(base, br, s32, ox, oz, kc, (double)(a), (double)(b))
 
 /* Math.round(double) -> long (ties toward +inf, exact) */
 CF_INLINE cf_i64 cf_ir_jround(double x)
@@ -555,7 +855,7 @@ CF_INLINE cf_i32 cf_ir_grid(cf_i32 c, double r, int k)
     cf_i32 f = cf_ir_d2i(cf_floor((double)c / r));
     return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround((double)(cf_i32)((cf_u32)f + (cf_u32)k) * r);
 }
-CF_INLINE double cf_ir_bilinear(int base, int br, cf_i32 s32, double ox, double oz, cf_i32 x, cf_i32 z, double r)
+CF_INLINE double cf_ir_bilinear(int base, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, cf_i32 x, cf_i32 z, double r)
 {
     cf_i32 x0 = cf_ir_grid(x, r, 0), x1 = cf_ir_grid(x, r, 1), z0 = cf_ir_grid(z, r, 0), z1 = cf_ir_grid(z, r, 1);
     double tx = 0 + 1 * (((double)x - (double)x0) / ((double)x1 - (double)x0));
@@ -573,7 +873,7 @@ CF_INLINE double cf_ir_herm(double p0, double p1, double p2, double p3, double m
     double a0 = 2 * mu3 - 3 * mu2 + 1, a1 = mu3 - 2 * mu2 + mu, a2 = mu3 - mu2, a3 = -2 * mu3 + 3 * mu2;
     return a0 * p1 + a1 * m0 + a2 * m1 + a3 * p2;
 }
-CF_INLINE double cf_ir_bihermite(int base, int br, cf_i32 s32, double ox, double oz, cf_i32 x, cf_i32 z, double r, double tn,
+CF_INLINE double cf_ir_bihermite(int base, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, cf_i32 x, cf_i32 z, double r, double tn,
                                  double bs)
 {
     cf_i32 gx[4], gz[4];
@@ -586,7 +886,7 @@ CF_INLINE double cf_ir_bihermite(int base, int br, cf_i32 s32, double ox, double
     return cf_ir_herm(col[0], col[1], col[2], col[3], tx, tn, bs);
 }
 /* starcast (§8.4), binary32; q: 0 the provider, 1 bilinear, 2 bihermite(0, 0) at (d2i(a), d2i(b)) */
-CF_INLINE double cf_ir_star(int base, int br, cf_i32 s32, double ox, double oz, int nd, int q, cf_i32 x, cf_i32 z, double r)
+CF_INLINE double cf_ir_star(int base, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, int nd, int q, cf_i32 x, cf_i32 z, double r)
 {
     const int off[4] = {0, 6, 18, 36};
     const cf_u32 inv[4] = {0x3eaaaaabu, 0x3e2aaaabu, 0x3de38e39u, 0x3daaaaabu};
@@ -598,24 +898,24 @@ CF_INLINE double cf_ir_star(int base, int br, cf_i32 s32, double ox, double oz, 
         float cz = Z + ((R * s) + (R * c));
         double a = (double)cx, b = (double)cz, v;
         if (q == 0) v = CF_IR_P(a, b);
-        else if (q == 1) v = cf_ir_bilinear(base, br, s32, ox, oz, cf_ir_d2i(a), cf_ir_d2i(b), r);
-        else v = cf_ir_bihermite(base, br, s32, ox, oz, cf_ir_d2i(a), cf_ir_d2i(b), r, 0.0, 0.0);
+        else if (q == 1) v = cf_ir_bilinear(base, br, s32, ox, oz, kc, cf_ir_d2i(a), cf_ir_d2i(b), r);
+        else v = cf_ir_bihermite(base, br, s32, ox, oz, kc, cf_ir_d2i(a), cf_ir_d2i(b), r, 0.0, 0.0);
         acc = i == 0 ? (float)v : acc + (float)v;
     }
     return (double)(acc * cf_ir_f32(inv[nd]));
 }
 /* the interpolated generator's n3 (after the unification offset): the grid
  * point is (d2i(x), d2i(z)), or (d2i(x), d2i(y)) when z == 0 */
-CF_INLINE double cf_ir_interp3(int t, int br, cf_i32 s32, double ox, double oz, double x, double y, double z)
+CF_INLINE double cf_ir_interp3(int t, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, double x, double y, double z)
 {
     int base = (t - CF_IG_INTERP) / 16, m = (t - CF_IG_INTERP) % 16;
     cf_i32 a = cf_ir_d2i(x), b = cf_ir_d2i(z == 0 ? y : z);
     const double r = 32.0;
-    if (m == CF_IM_BILINEAR || m == CF_IM_BICUBIC) return cf_ir_bilinear(base, br, s32, ox, oz, a, b, r);
-    if (m == CF_IM_HERMITE) return cf_ir_bihermite(base, br, s32, ox, oz, a, b, r, 0.5, 0.0);
-    if (m < CF_IM_BILINEAR_STARCAST) return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_STARCAST, 0, a, b, r);
-    if (m < CF_IM_HERMITE_STARCAST) return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_BILINEAR_STARCAST, 1, a, b, r);
-    return cf_ir_star(base, br, s32, ox, oz, m - CF_IM_HERMITE_STARCAST, 2, a, b, r);
+    if (m == CF_IM_BILINEAR || m == CF_IM_BICUBIC) return cf_ir_bilinear(base, br, s32, ox, oz, kc, a, b, r);
+    if (m == CF_IM_HERMITE) return cf_ir_bihermite(base, br, s32, ox, oz, kc, a, b, r, 0.5, 0.0);
+    if (m < CF_IM_BILINEAR_STARCAST) return cf_ir_star(base, br, s32, ox, oz, kc, m - CF_IM_STARCAST, 0, a, b, r);
+    if (m < CF_IM_HERMITE_STARCAST) return cf_ir_star(base, br, s32, ox, oz, kc, m - CF_IM_BILINEAR_STARCAST, 1, a, b, r);
+    return cf_ir_star(base, br, s32, ox, oz, kc, m - CF_IM_HERMITE_STARCAST, 2, a, b, r);
 }
 
 /* ------------------------------------------------------------------ hexagon family [unification] (§3.3, §3.10, §3.11) */
@@ -655,14 +955,6 @@ CF_INLINE double cf_ir_simplex2u(cf_i64 s, double x, double y)
 /* a heat field: a SIMPLEX generator's 2-argument call (kernel seed s) */
 CF_INLINE double cf_ir_hs(cf_i64 s, double a, double b) { return cf_ir_half(cf_ir_simplex2u(s, a * 0.01, b * 0.01)); }
 
-#define CF_IR_GX 0x9E3779B97F4A7C15UL
-#define CF_IR_GZ 0xC2B2AE3D27D4EB4FUL
-CF_INLINE cf_u64 cf_ir_mix(cf_u64 v)
-{
-    v = (v ^ (v >> 33)) * 0xff51afd7ed558ccdUL;
-    v = (v ^ (v >> 33)) * 0xc4ceb9fe1a85ec53UL;
-    return v ^ (v >> 33);
-}
 CF_INLINE double cf_ir_unit(cf_u64 v) { return (double)(cf_i64)(v & 0x7FFFFFFFFFFFFFFFUL) / 9223372036854775808.0; }
 #define CF_IR_R33 0x1.279a74590331cp-1
 #define CF_IR_SQ3 0x1.bb67ae8584caap+0
@@ -805,7 +1097,8 @@ CF_INLINE double cf_ir_gen3(int t, int br, int oct, cf_i64 s, cf_i32 s32, double
                             double y, double z)
 {
     if (br == CF_IR_UNIFICATION) x = x + ox, z = z + oz, oct = 1;
-    if (t >= CF_IG_INTERP) return cf_ir_interp3(t, br, s32, ox, oz, x, y, z);
+    if (t >= CF_IG_INTERP) return cf_ir_interp3(t, br, s32, ox, oz, h1, x, y, z);
+    if (t == CF_IG_CLOVER) return z == 0 ? cf_ir_clover2(br, h1, x, y) : cf_ir_clover3(br, h1, x, y, z);
     if (t >= CF_IG_HEXAGON) return cf_ir_hex3(t, s, h1, h2, x, y, z);
     switch (t) {
     case CF_IG_SIMPLEX:
@@ -843,10 +1136,11 @@ CF_INLINE double cf_ir_frac_m(int dims, double f, double x, double y, double z, 
     return cf_ir_gen3(t, br, oct, s, s32, ox, oz, h1, h2, (x + f) * es, (y - f) * es, (z - f) * es);
 }
 
-/* IRIS_ROWS: the source index of block row y */
-CF_INLINE int cf_ir_row(double y, int n)
+/* IRIS_ROWS: the source index of block (x, y): floorMod(floor(y) + 256 * floor(x / 16), n)
+ * (each chunk column starts 256 rows further, so that a few chunks reach every source) */
+CF_INLINE int cf_ir_row(double x, double y, int n)
 {
-    cf_i64 r = cf_ir_d2l(cf_floor(y)) % (cf_i64)n;
+    cf_i64 r = (cf_i64)((cf_u64)cf_ir_d2l(cf_floor(y)) + 256UL * (cf_u64)cf_ir_d2l(cf_floor(x / 16.0))) % (cf_i64)n;
     return (int)(r < 0 ? r + n : r);
 }
 
