@@ -113,9 +113,13 @@ typedef struct cf_noisedef {
  *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build);
  *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/libnoise.md);
  *   DIALECT_MC121     double values at block positions (Minecraft 1.18-1.21, host/mc121.c).
+ *   DIALECT_IRIS_*  Iris's NoiseStyles, master or unification branch (host/iris.c).
  * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
  * fill.c's f64 path and emitted by emit.c's f64 generator. */
-enum { DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3, DIALECT_MC121 = 4 };
+enum {
+    DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3, DIALECT_MC121 = 4,
+    DIALECT_IRIS_MASTER = 5, DIALECT_IRIS_UNIFICATION = 6
+};
 
 struct cf_program {
     cf_arena arena;
@@ -222,6 +226,19 @@ int mc121_wanted(cf_pack *pk, const char *settings_id);
 /* mc121.c: builds prog->nodes (NF_F64 kinds of mc121.def) from old-format data */
 cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
                       cf_error *err);
+/* iris.c: 1 when the request is for the Iris front-end (iris: settings or functions) */
+int iris_wanted(const char *settings_id, const char *const *functions, int n);
+/* iris.c: builds prog->nodes (IRIS_CNG) for iris:style/NAME[#2d] functions; the
+ * dialect from settings "iris:master" (default) or "iris:unification" */
+cf_status iris_parse(cf_program *p, const char *settings_id, const char *const *functions, int n, cf_error *err);
+/* iris.c: the style table: count, name and branches (1 master, 2 unification, 3 both) */
+int iris_style_count(void);
+const char *iris_style_name(int i, int *branches);
+/* iris.c: 1 implemented, 0 a NoiseType missing (its name in missing), -1 no such style on the branch */
+int iris_style_status(const char *name, int unification, char *missing, size_t msz);
+struct cf_world;
+/* iris.c: the per-world CNG seeds (w->tab: 16-byte header, then 4 x i64 per node) */
+cf_status iris_seeds(struct cf_world *w, cf_error *err);
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);
 int node_is_literal(const cf_program *p, int id, float *value);

@@ -41,20 +41,23 @@ static const char *const usage_main =
 
 static const char *const usage_sample =
     "usage: chunkfill sample [--pack PATH]... [--settings ID] --seed SEED --function ID\n"
-    "                        (--at X,Y,Z)... | --points FILE\n"
+    "                        [--dialect master|unification] (--at X,Y,Z | --at X,Z)... | --points FILE\n"
     "Prints one line per point: X Y Z VALUE (VALUE round-trips exactly: %.9g for float, %.17g for\n"
     "double). A libnoise program (--function libnoise:NAME/ID) takes fractional positions and\n"
-    "echoes them as given.\n"
+    "echoes them as given. An Iris style (--function iris:style/NAME, no pack needed) also takes\n"
+    "2-D points X,Z (Iris's noise(x, z)) and prints X Z VALUE for them.\n"
     "  --pack PATH      a data pack folder (data/<ns>/worldgen/...); repeat to layer packs,\n"
     "                   later ones override earlier ones; none: the embedded default pack\n"
     "  --settings ID    noise settings id (default minecraft:overworld)\n"
     "  --seed SEED      a signed 64-bit decimal; other text is hashed like Minecraft (String.hashCode)\n"
     "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
     "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain);\n"
-    "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions)\n"
+    "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions);\n"
+    "                   iris:style/NAME (an Iris NoiseStyle, README.md 'Iris')\n"
     "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable)\n"
-    "  --at X,Y,Z       a block position (repeatable; fractional for libnoise)\n"
-    "  --points FILE    one 'X Y Z' per line ('-' reads standard input; # starts a comment)\n"
+    "  --dialect D      Iris's branch for iris: functions: master (default) or unification\n"
+    "  --at X,Y,Z       a block position (repeatable; fractional for libnoise, Hytale and Iris; X,Z: Iris 2-D)\n"
+    "  --points FILE    one 'X Y Z' (Iris also 'X Z') per line ('-' reads standard input; # starts a comment)\n"
     "  --max-file-bytes N  refuse larger JSON files, by size, before reading (default 67108864)\n"
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
     "  --max-depth N       nesting of JSON values and of references (default 512)\n"
@@ -109,7 +112,7 @@ typedef struct opts {
     int npacks;
     const char *ext[64];   /* --external NAME=VALUE (Hytale context inputs) */
     int next;
-    const char *settings, *seed, *points;
+    const char *settings, *seed, *points, *irisd; /* irisd: --dialect master|unification (Iris) */
     const char *functions[64];
     int nfunctions;
     double *at;           /* sample positions, 3 per point */
@@ -171,7 +174,7 @@ static int parse_num(const char *s, double *out)
 
 /* three fields separated by sep (' ' also takes tabs and runs of blanks); with
  * tok, numbers (and their text), else integers in int range */
-static int parse_fields(const char *s, char sep, long v[3], double d[3], char tok[3][48])
+static int parse_fields(const char *s, char sep, long v[3], double d[3], char tok[3][48], int two)
 {
     char buf[160];
     if (strlen(s) >= sizeof buf) return -1;
@@ -189,13 +192,20 @@ static int parse_fields(const char *s, char sep, long v[3], double d[3], char to
         } else if (parse_long(p, INT32_MIN, INT32_MAX, &v[i]) < 0) {
             return -1;
         }
+        if (i == 1 && c == 0 && two && tok) {
+            /* two numbers X,Z (an Iris 2-D point): y's text stays empty */
+            d[2] = d[1], d[1] = 0.0;
+            strcpy(tok[2], tok[1]);
+            tok[1][0] = 0;
+            return 0;
+        }
         if (i < 2 && c == 0) return -1;
         p = e + (c ? 1 : 0);
     }
     while (sep == ' ' && (*p == ' ' || *p == '\t')) p++;
     return *p ? -1 : 0;
 }
-static int parse_xyz(const char *s, char sep, long v[3]) { return parse_fields(s, sep, v, NULL, NULL); }
+static int parse_xyz(const char *s, char sep, long v[3]) { return parse_fields(s, sep, v, NULL, NULL, 0); }
 
 static int read_points(opts *o, const char *path)
 {
@@ -222,8 +232,8 @@ static int read_points(opts *o, const char *path)
         if (!*s) continue;
         double v[3];
         char tok[3][48];
-        if (parse_fields(s, ' ', NULL, v, tok) < 0) {
-            fprintf(stderr, "chunkfill: %s:%d: expected three integers 'X Y Z' in int range (numbers for libnoise)\n", path, ln);
+        if (parse_fields(s, ' ', NULL, v, tok, 1) < 0) {
+            fprintf(stderr, "chunkfill: %s:%d: expected three integers 'X Y Z' in int range (numbers for libnoise; 'X Z' for Iris)\n", path, ln);
             rc = 1;
             break;
         }
@@ -264,7 +274,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
         } else if (strcmp(a, "--dialect") == 0) {
             if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
             else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
-            else return die_usage("--dialect takes 1.21 or 26.3", usage), 2;
+            else o->irisd = v; /* Iris's branch (sample checks it: master or unification) */
         } else if (strcmp(a, "--function") == 0) {
             if (o->nfunctions == 64) return die_usage("too many --function options (at most 64)", usage), 2;
             o->functions[o->nfunctions++] = v;
@@ -336,6 +346,8 @@ static int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *u
     }
     for (optdef *q = defs; q && q->name; q++)
         if (q->required && !q->seen) return die_usage(q->required, usage);
+    if (o->irisd && usage != usage_sample)
+        return die_usage("--dialect takes 1.21 or 26.3 (Minecraft data; master or unification: Iris styles in sample)", usage);
     return -1;
 }
 
@@ -371,8 +383,8 @@ static int at_option(opts *o, const char *v)
 {
     double xyz[3];
     char tok[3][48];
-    if (parse_fields(v, ',', NULL, xyz, tok) < 0)
-        return die_usage("--at takes X,Y,Z (integers in int range; numbers for a libnoise program)", usage_sample);
+    if (parse_fields(v, ',', NULL, xyz, tok, 1) < 0)
+        return die_usage("--at takes X,Y,Z (integers in int range; numbers for a libnoise program; X,Z for Iris)", usage_sample);
     if (push_point(o, xyz, tok) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
     return 0;
 }
@@ -393,8 +405,33 @@ static int cmd_sample(int argc, char **argv)
     if (o.nfunctions != 1) return free(o.at), free(o.tok), die_usage("exactly one --function is required", usage_sample);
     if (o.points && read_points(&o, o.points)) return free(o.at), free(o.tok), 1;
     if (o.nat == 0 && !o.points) return free(o.at), free(o.tok), die_usage("give --at X,Y,Z or --points FILE", usage_sample);
-    /* fractional positions (and beyond int) are for libnoise programs only */
-    int lnoise = strncmp(o.functions[0], "libnoise:", 9) == 0 || strncmp(o.settings, "libnoise:", 9) == 0
+    /* Iris: --dialect selects the branch (settings iris:BRANCH); 2-D points X,Z */
+    int iris = strncmp(o.functions[0], "iris:", 5) == 0;
+    if (o.irisd && !iris)
+        return free(o.at), free(o.tok),
+               die_usage("--dialect takes 1.21 or 26.3 (Minecraft data; master or unification: Iris functions iris:style/NAME)",
+                         usage_sample);
+    if (o.irisd && strcmp(o.irisd, "master") != 0 && strcmp(o.irisd, "unification") != 0) {
+        fprintf(stderr, "chunkfill: --dialect %s: unknown Iris dialect (master or unification)\n", o.irisd);
+        return free(o.at), free(o.tok), 1;
+    }
+    char iris_settings[64], iris_2d[512];
+    if (iris) {
+        if (o.irisd || strncmp(o.settings, "iris:", 5) != 0) {
+            snprintf(iris_settings, sizeof iris_settings, "iris:%s", o.irisd ? o.irisd : "master");
+            o.settings = iris_settings;
+        }
+        snprintf(iris_2d, sizeof iris_2d, "%s#2d", o.functions[0]);
+        o.functions[1] = iris_2d;
+    }
+    for (size_t i = 0; !iris && i < o.nat; i++)
+        if (!o.tok[i][1][0]) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "point %zu: two numbers (X,Z) are an Iris 2-D point: give X,Y,Z", i + 1);
+            return free(o.at), free(o.tok), die_usage(msg, usage_sample);
+        }
+    /* fractional positions (and beyond int) are for the double dialects: libnoise, Hytale, Iris */
+    int lnoise = iris || strncmp(o.functions[0], "libnoise:", 9) == 0 || strncmp(o.settings, "libnoise:", 9) == 0
                  || strncmp(o.functions[0], "hytale:", 7) == 0;
     for (size_t i = 0; !lnoise && i < 3 * o.nat; i++)
         if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
@@ -413,7 +450,7 @@ static int cmd_sample(int argc, char **argv)
     int rc = 1;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if (cf_program_compile(&pg, pk, o.settings, o.functions, iris ? 2 : 1, &err) != CF_OK) goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     out = malloc(sizeof(double) * (o.nat ? o.nat : 1));
     if (!out) {
@@ -428,9 +465,17 @@ static int cmd_sample(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
-    if (cf_sample_f64(w, 0, o.nat, o.at, out, &err) != CF_OK) goto done;
+    if (iris) {
+        /* output 0: the style in 3-D, output 1: in 2-D (x and z of the position) */
+        for (size_t i = 0; i < o.nat; i++)
+            if (cf_sample_f64(w, o.tok[i][1][0] ? 0 : 1, 1, o.at + 3 * i, out + i, &err) != CF_OK) goto done;
+    } else if (cf_sample_f64(w, 0, o.nat, o.at, out, &err) != CF_OK) {
+        goto done;
+    }
     for (size_t i = 0; i < o.nat; i++) {
-        if (prec == 32)
+        if (iris && !o.tok[i][1][0])
+            printf("%s %s %.17g\n", o.tok[i][0], o.tok[i][2], out[i]);
+        else if (prec == 32)
             printf("%d %d %d %.9g\n", (int32_t)o.at[3 * i], (int32_t)o.at[3 * i + 1], (int32_t)o.at[3 * i + 2], out[i]);
         else
             printf("%s %s %s %.17g\n", o.tok[i][0], o.tok[i][1], o.tok[i][2], out[i]);
@@ -1244,6 +1289,7 @@ static int cmd_print(int argc, char **argv, const char *usage, int what)
             return die_usage(msg, usage);
         }
     }
+    if (o.irisd) return die_usage("--dialect takes 1.21 or 26.3 (Minecraft data; master or unification: Iris styles in sample)", usage);
     if (what != PRINT_INFO && o.nfunctions > 1) return die_usage("at most one --function", usage);
     if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
     cf_error err = {0};

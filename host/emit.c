@@ -24,6 +24,7 @@
 #include "emit.h"
 #include "../kernels/cf_nodes.h"
 #include "../kernels/cf_aquifer.h"
+#include "../kernels/cf_iris.h"
 
 /* ------------------------------------------------------------------ text */
 typedef struct sb {
@@ -462,7 +463,7 @@ static void function(gen *g, int mode, int id)
  * A shared module may run more than once per block: values never change. */
 #define U64 __attribute__((unused))
 #define EMIT64(K) static void emit64_##K(U64 sb *b, U64 const cf_node *n, U64 int id)
-#define SRC(k) sbf(b, "n%d(ws, x, y, z)", n->in[k])
+#define SRC(k) sbf(b, "n%d(t, ws, x, y, z)", n->in[k])
 #define D(k) dlit(b, n->d[k])
 
 static void octave_args(sb *b, const cf_node *n, int pers)
@@ -511,11 +512,11 @@ EMIT64(LN_SELECT)
 }
 EMIT64(LN_DISPLACE)
 {
-    sbf(b, "n%d(ws, x + ", n->in[0]), SRC(1), sbf(b, ", y + "), SRC(2), sbf(b, ", z + "), SRC(3), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x + ", n->in[0]), SRC(1), sbf(b, ", y + "), SRC(2), sbf(b, ", z + "), SRC(3), sbf(b, ")");
 }
 EMIT64(LN_ROTATEPOINT)
 {
-    sbf(b, "n%d(ws, ", n->in[0]);
+    sbf(b, "n%d(t, ws, ", n->in[0]);
     for (int r = 0; r < 3; r++) {
         sbf(b, "%s(", r ? ", " : "");
         dlit(b, n->da[3 * r]), sbf(b, " * x) + ("), dlit(b, n->da[3 * r + 1]), sbf(b, " * y) + ("), dlit(b, n->da[3 * r + 2]);
@@ -525,11 +526,11 @@ EMIT64(LN_ROTATEPOINT)
 }
 EMIT64(LN_SCALEPOINT)
 {
-    sbf(b, "n%d(ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(2), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(2), sbf(b, ")");
 }
 EMIT64(LN_TRANSLATEPOINT)
 {
-    sbf(b, "n%d(ws, x + ", n->in[0]), D(0), sbf(b, ", y + "), D(1), sbf(b, ", z + "), D(2), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x + ", n->in[0]), D(0), sbf(b, ", y + "), D(1), sbf(b, ", z + "), D(2), sbf(b, ")");
 }
 EMIT64(LN_TURBULENCE)
 {
@@ -537,7 +538,7 @@ EMIT64(LN_TURBULENCE)
                                           {"CF_LN_TURB_X1", "CF_LN_TURB_Y1", "CF_LN_TURB_Z1"},
                                           {"CF_LN_TURB_X2", "CF_LN_TURB_Y2", "CF_LN_TURB_Z2"}};
     static const char axis[3] = {'x', 'y', 'z'};
-    sbf(b, "n%d(ws", n->in[0]);
+    sbf(b, "n%d(t, ws", n->in[0]);
     for (int a = 0; a < 3; a++) {
         sbf(b, ", %c + (cf_ln_fbm(%d, x + %s, y + %s, z + %s, ", axis[a], n->i[5] ? 2 : 0, off[a][0], off[a][1], off[a][2]);
         D(0), sbf(b, ", 2.0, 0.5, %d, cf_ln_seed(cf_ln_seed(ws, %d), %d), CF_LN_STD) * ", n->i[0], n->i[1], a), D(1);
@@ -546,21 +547,54 @@ EMIT64(LN_TURBULENCE)
     sbf(b, ")");
 }
 EMIT64(LN_CACHE) { SRC(0); }
+/* Iris CNG: the same steps as eval64_IRIS_CNG; seeds from the world's table
+ * (t: 16-byte header, then 6 x i64 per node, iris_seeds) */
+EMIT64(IRIS_CNG)
+{
+    int t = n->i[0], oct = n->i[1], br = n->i[2];
+    char gen[160];
+    snprintf(gen, sizeof gen, "cf_ir_gen3(%d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3), IRS(%d, 4), IRS(%d, 5), ",
+             t, br, oct, id, id, id, id, id, id);
+    sbf(b, "cf_ir_post(");
+    if (n->nin == 0) {
+        sbf(b, "%s", gen);
+        if (n->i[3] == 2) sbf(b, "x * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ", 0.0)");
+        else sbf(b, "x * "), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
+    } else if (br == CF_IR_UNIFICATION || n->i[4]) {
+        int c2 = n->in[n->nin - 1];
+        if (n->i[3] == 2) {
+            sbf(b, "%s(x + (n%d(t, ws, x, 0.0, z) - 0.5) * ", gen, n->in[0]), D(2), sbf(b, ") * "), D(0);
+            sbf(b, ", (z + (n%d(t, ws, z, 0.0, x) - 0.5) * ", n->in[0]), D(2), sbf(b, ") * "), D(0), sbf(b, ", 0.0)");
+        } else {
+            sbf(b, "%s(x + (n%d(t, ws, x, y, z) - 0.5) * ", gen, n->in[0]), D(2), sbf(b, ") * "), D(0);
+            sbf(b, ", (y + (n%d(t, ws, y, 0.0, x) - 0.5) * ", c2), D(2), sbf(b, ") * "), D(0);
+            sbf(b, ", (z + (n%d(t, ws, z, x, y) - 0.5) * ", n->in[0]), D(2), sbf(b, ") * "), D(0), sbf(b, ")");
+        }
+    } else {
+        /* master: f = F * m; (x + f, [y - f,] z - f), f computed once */
+        sbf(b, "cf_ir_frac_m(%d, n%d(t, ws, x, %s, z) * ", n->i[3], n->in[0], n->i[3] == 2 ? "0.0" : "y"), D(2);
+        sbf(b, ", x, y, z, "), D(0);
+        sbf(b, ", %d, %d, %d, IRS(%d, 0), (int)IRS(%d, 1), (double)IRS(%d, 2), (double)IRS(%d, 3), IRS(%d, 4), IRS(%d, 5))", t, br, oct,
+            id, id, id, id, id, id);
+    }
+    sbf(b, ", "), D(3), sbf(b, ", "), D(1), sbf(b, ")");
+}
+EMIT64(IRIS_ROWS) { (void)b; /* a switch: written by function64 */ }
 EMIT64(LN_TERRAIN)
 {
-    sbf(b, "((n%d(ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
+    sbf(b, "((n%d(t, ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
 }
 
 /* ---- Hytale (kernels/cf_hytale.h); multi-statement bodies are written by hy_body */
 #define HS(n) sbf(b, "cf_hy_wadd(ws, %d)", (n)->i[0])
-#define AT3(k, X, Y, Z) sbf(b, "n%d(ws, %s, %s, %s)", n->in[k], X, Y, Z)
+#define AT3(k, X, Y, Z) sbf(b, "n%d(t, ws, %s, %s, %s)", n->in[k], X, Y, Z)
 EMIT64(HY_CONSTANT) { D(0); }
 EMIT64(HY_XVALUE) { sbf(b, "x"); }
 EMIT64(HY_YVALUE) { sbf(b, "y"); }
 EMIT64(HY_ZVALUE) { sbf(b, "z"); }
-EMIT64(HY_XOVERRIDE) { sbf(b, "n%d(ws, ", n->in[0]), D(0), sbf(b, ", y, z)"); }
-EMIT64(HY_YOVERRIDE) { sbf(b, "n%d(ws, x, ", n->in[0]), D(0), sbf(b, ", z)"); }
-EMIT64(HY_ZOVERRIDE) { sbf(b, "n%d(ws, x, y, ", n->in[0]), D(0), sbf(b, ")"); }
+EMIT64(HY_XOVERRIDE) { sbf(b, "n%d(t, ws, ", n->in[0]), D(0), sbf(b, ", y, z)"); }
+EMIT64(HY_YOVERRIDE) { sbf(b, "n%d(t, ws, x, ", n->in[0]), D(0), sbf(b, ", z)"); }
+EMIT64(HY_ZOVERRIDE) { sbf(b, "n%d(t, ws, x, y, ", n->in[0]), D(0), sbf(b, ")"); }
 static void fold(sb *b, const cf_node *n, const char *fn, const char *op)
 {
     if (n->nin == 0) {
@@ -605,11 +639,11 @@ EMIT64(HY_MULTIMIX) { (void)b; }
 EMIT64(HY_CURVEMAPPER) { sbf(b, "cf_hy_curve(hyc%d, ", id), SRC(0), sbf(b, ")"); }
 EMIT64(HY_SCALE)
 {
-    sbf(b, "n%d(ws, x / ", n->in[0]), D(0), sbf(b, ", y / "), D(1), sbf(b, ", z / "), D(2), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x / ", n->in[0]), D(0), sbf(b, ", y / "), D(1), sbf(b, ", z / "), D(2), sbf(b, ")");
 }
 EMIT64(HY_SLIDER)
 {
-    sbf(b, "n%d(ws, x - ", n->in[0]), D(0), sbf(b, ", y - "), D(1), sbf(b, ", z - "), D(2), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x - ", n->in[0]), D(0), sbf(b, ", y - "), D(1), sbf(b, ", z - "), D(2), sbf(b, ")");
 }
 EMIT64(HY_DISTANCE) { sbf(b, "cf_hy_curve(hyc%d, sqrt(((x * x) + (y * y)) + (z * z)))", id); }
 EMIT64(HY_CUBE) { sbf(b, "cf_hy_curve(hyc%d, cf_hy_jmax(cf_hy_jmax(fabs(x), fabs(y)), fabs(z)))", id); }
@@ -632,7 +666,7 @@ EMIT64(HY_SIMPLEX2D)
 EMIT64(HY_CACHE) { SRC(0); }
 EMIT64(HY_LSCALE)
 {
-    sbf(b, "n%d(ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
+    sbf(b, "n%d(t, ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
 }
 EMIT64(HY_EXTERNAL) { D(0); }
 
@@ -657,13 +691,13 @@ static int hy_body(sb *b, const cf_node *n)
         return 1;
     case NK_HY_MULTIMIX: {
         int m = n->nin - 1;
-        sbf(b, "    double g = "), SRC(m), sbf(b, ", t = 0.0, lo = 0.0, hi = 0.0;\n    int i = 0, j = -1;\n");
+        sbf(b, "    double g = "), SRC(m), sbf(b, ", mt = 0.0, lo = 0.0, hi = 0.0;\n    int i = 0, j = -1;\n");
         sbf(b, "    if (g <= "), dlit(b, n->da[0]), sbf(b, ") i = 0;\n    else if (g >= "), dlit(b, n->da[m - 1]);
         sbf(b, ") i = %d;\n    else if (g != g) return g;\n    else {\n", m - 1);
         for (int i = 1; i + 1 < m; i++) sbf(b, "        if (g >= "), dlit(b, n->da[i]), sbf(b, ") i = %d;\n", i);
         sbf(b, "        j = i + 1;\n");
         for (int i = 0; i + 1 < m; i++) {
-            sbf(b, "        if (i == %d) t = (g - ", i), dlit(b, n->da[i]), sbf(b, ") / ("), dlit(b, n->da[i + 1]), sbf(b, " - ");
+            sbf(b, "        if (i == %d) mt = (g - ", i), dlit(b, n->da[i]), sbf(b, ") / ("), dlit(b, n->da[i + 1]), sbf(b, " - ");
             dlit(b, n->da[i]), sbf(b, ");\n");
         }
         sbf(b, "    }\n");
@@ -671,14 +705,14 @@ static int hy_body(sb *b, const cf_node *n)
             sbf(b, "    if (i == %d || j == %d) { double v = ", k, k), SRC(k);
             sbf(b, "; if (i == %d) lo = v; else hi = v; }\n", k);
         }
-        sbf(b, "    if (j < 0) return lo;\n    return (lo * (1.0 - t)) + (hi * t);\n}\n");
+        sbf(b, "    if (j < 0) return lo;\n    return (lo * (1.0 - mt)) + (hi * mt);\n}\n");
         return 1;
     }
     case NK_HY_FASTWARP:
         sbf(b, "    double wx = x, wy = y, wz = z;\n");
         if (n->i[2]) sbf(b, "    cf_hy_fastwarp2("), HS(n), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ", %d, ", n->i[1]), D(2), sbf(b, ", "), D(3), sbf(b, ", &wx, &wz);\n");
         else sbf(b, "    cf_hy_fastwarp3("), HS(n), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ", %d, ", n->i[1]), D(2), sbf(b, ", "), D(3), sbf(b, ", &wx, &wy, &wz);\n");
-        sbf(b, "    return n%d(ws, wx, wy, wz);\n}\n", n->in[0]);
+        sbf(b, "    return n%d(t, ws, wx, wy, wz);\n}\n", n->in[0]);
         return 1;
     default: return 0;
     }
@@ -810,18 +844,24 @@ static void function64(sb *b, const cf_program *p, int id)
         sbf(b, "};\n");
     }
     src_comment(b, n, "");
-    sbf(b, "static double n%d(int ws, double x, double y, double z)\n{\n", id);
-    sbf(b, "    (void)ws, (void)x, (void)y, (void)z;\n");
+    sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
+    sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
     if (hy_body(b, n)) return;
+    if (n->kind == NK_IRIS_ROWS) {
+        sbf(b, "    switch (cf_ir_row(x, y, %d)) {\n", n->nin);
+        for (int k = 0; k < n->nin; k++) sbf(b, "    case %d: return n%d(t, ws, x, y, z);\n", k, n->in[k]);
+        sbf(b, "    }\n    return 0.0;\n}\n");
+        return;
+    }
     if (n->kind == NK_LN_SELECT) {
         /* libnoise evaluates only the sources the control value selects */
-        sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(ws, x, y, z), ", n->in[2]);
+        sbf(b, "    double alpha;\n    switch (cf_ln_select(n%d(t, ws, x, y, z), ", n->in[2]);
         dlit(b, n->d[0]), sbf(b, ", "), dlit(b, n->d[1]), sbf(b, ", "), dlit(b, n->d[2]);
         sbf(b, ", &alpha)) {\n");
-        sbf(b, "    case 0: return n%d(ws, x, y, z);\n", n->in[0]);
-        sbf(b, "    case 1: return n%d(ws, x, y, z);\n", n->in[1]);
-        sbf(b, "    case 2: { double a = n%d(ws, x, y, z); return cf_ln_lerp(a, n%d(ws, x, y, z), alpha); }\n", n->in[0], n->in[1]);
-        sbf(b, "    default: { double c = n%d(ws, x, y, z); return cf_ln_lerp(c, n%d(ws, x, y, z), alpha); }\n    }\n}\n",
+        sbf(b, "    case 0: return n%d(t, ws, x, y, z);\n", n->in[0]);
+        sbf(b, "    case 1: return n%d(t, ws, x, y, z);\n", n->in[1]);
+        sbf(b, "    case 2: { double a = n%d(t, ws, x, y, z); return cf_ln_lerp(a, n%d(t, ws, x, y, z), alpha); }\n", n->in[0], n->in[1]);
+        sbf(b, "    default: { double c = n%d(t, ws, x, y, z); return cf_ln_lerp(c, n%d(t, ws, x, y, z), alpha); }\n    }\n}\n",
             n->in[1], n->in[0]);
         return;
     }
@@ -1010,6 +1050,10 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
         p->output_names[fn]);
     sbf(&o, "%s\n%s\n%s\n", emit_header_math, emit_header_nodes, emit_header_libnoise);
     if (p->dialect == DIALECT_HYTALE) sbf(&o, "%s\n", emit_header_hytale);
+    if (p->dialect == DIALECT_IRIS_MASTER || p->dialect == DIALECT_IRIS_UNIFICATION) {
+        sbf(&o, "%s\n", emit_header_iris);
+        sbf(&o, "#define IRS(id, k) (((__global const long *)((__global const uchar *)t + 16))[6 * (id) + (k)])\n");
+    }
     sbf(&o, "CF_INLINE double cf_ln_clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }\n");
     sbf(&o, "CF_INLINE double cf_ln_max(double a, double b) { return a > b ? a : b; }\n");
     sbf(&o, "CF_INLINE double cf_ln_min(double a, double b) { return a < b ? a : b; }\n\n");
@@ -1028,14 +1072,14 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
     sbf(&o, "    double x = (double)((long)chunks[2 * c] * 16 + q %% 16), z = (double)((long)chunks[2 * c + 1] * 16 + q / 16);\n");
     if (r->kind == NK_LN_TERRAIN) {
         /* the height once per column, as the CPU's memo does */
-        sbf(&o, "    double h = n%d(ws, x, 0.0, z);\n", r->in[0]);
+        sbf(&o, "    double h = n%d(t, ws, x, 0.0, z);\n", r->in[0]);
         sbf(&o, "    for (int yi = 0; yi < %d; yi++) {\n", p->height);
         sbf(&o, "        double y = (double)(y0 + yi);\n");
         sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = ((h * ", p->height);
         dlit(&o, r->d[0]), sbf(&o, ") + "), dlit(&o, r->d[1]), sbf(&o, ") - y;\n    }\n}\n");
     } else {
         sbf(&o, "    for (int yi = 0; yi < %d; yi++)\n", p->height);
-        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = n%d(ws, x, (double)(y0 + yi), z);\n}\n",
+        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = n%d(t, ws, x, (double)(y0 + yi), z);\n}\n",
             p->height, root);
     }
     free(reach);

@@ -37,5 +37,6 @@ extern const char emit_header_aquifer[];
 extern const char emit_header_libnoise[];
 extern const char emit_header_hytale[];
 extern const char emit_header_mc121[];
+extern const char emit_header_iris[];
 
 #endif

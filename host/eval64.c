@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../kernels/cf_hytale.h"
+#include "../kernels/cf_iris.h"
 #include "../kernels/cf_libnoise.h"
 #include "../kernels/cf_mc121.h"
 #include "cf.h"
@@ -118,6 +119,42 @@ EVAL64(LN_TURBULENCE)
     return ev64_node(c, n->in[0], dx, dy, dz);
 }
 EVAL64(LN_CACHE) { return IN(0); }
+/* Iris CNG (IRIS.md §5.2): fracture displacement of the unscaled position,
+ * times the effective scale, the NoiseType's n3, then cf_ir_post. 2-D nodes
+ * read Iris's (x, z) from the position's x and z; their 2-D children are
+ * evaluated at (a, 0, b). Seeds: per world, w->tab (iris_seeds: 6 x i64 per node). */
+#define IRIS2(k, a, b) ev64_node(c, n->in[k], (a), 0.0, (b))
+EVAL64(IRIS_CNG)
+{
+    cf_i64 sd[6];
+    memcpy(sd, c->w->tab + 16 + 48 * (size_t)(n - c->w->prog->nodes), sizeof sd);
+    int t = n->i[0], oct = n->i[1], br = n->i[2];
+    double es = n->d[0], fs = n->d[2], v;
+#define GEN(a, b, cc) cf_ir_gen3(t, br, oct, sd[0], (cf_i32)sd[1], (double)sd[2], (double)sd[3], sd[4], sd[5], (a), (b), (cc))
+    if (n->i[3] == 2) {
+        if (n->nin == 0) v = GEN(x * es, z * es, 0.0);
+        else if (br == CF_IR_UNIFICATION || n->i[4]) {
+            double fx = x + (IRIS2(0, x, z) - 0.5) * fs;
+            double fz = z + (IRIS2(0, z, x) - 0.5) * fs;
+            v = GEN(fx * es, fz * es, 0.0);
+        } else {
+            v = cf_ir_frac_m(2, IRIS2(0, x, z) * fs, x, y, z, es, t, br, oct, sd[0], (cf_i32)sd[1], (double)sd[2], (double)sd[3], sd[4], sd[5]);
+        }
+    } else {
+        if (n->nin == 0) v = GEN(x * es, y * es, z * es);
+        else if (br == CF_IR_UNIFICATION || n->i[4]) {
+            double fx = x + (ev64_node(c, n->in[0], x, y, z) - 0.5) * fs;
+            double fy = y + (IRIS2(n->nin - 1, y, x) - 0.5) * fs;
+            double fz = z + (ev64_node(c, n->in[0], z, x, y) - 0.5) * fs;
+            v = GEN(fx * es, fy * es, fz * es);
+        } else {
+            v = cf_ir_frac_m(3, IN(0) * fs, x, y, z, es, t, br, oct, sd[0], (cf_i32)sd[1], (double)sd[2], (double)sd[3], sd[4], sd[5]);
+        }
+    }
+#undef GEN
+    return cf_ir_post(v, n->d[3], n->d[1]);
+}
+EVAL64(IRIS_ROWS) { return ev64_node(c, n->in[cf_ir_row(x, y, n->nin)], x, y, z); }
 EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
 /* ---- Hytale (host/hytale.def, kernels/cf_hytale.h); i[0] of a seeded node: the label's hash */

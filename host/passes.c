@@ -273,7 +273,10 @@ static void describe(cf_program *p)
 #define OUT(...) len += (size_t)snprintf(s + len, len < cap ? cap - len : 0, __VA_ARGS__)
     if (p->prec == PREC_F64 && p->dialect != DIALECT_MC121)
         OUT("settings %s: min_y %d, height %d, sea_level %d, double values at double positions (%s dialect)\n",
-            p->settings_id, p->min_y, p->height, p->sea_level, p->dialect == DIALECT_SHARPNOISE ? "sharpnoise" : "libnoise");
+            p->settings_id, p->min_y, p->height, p->sea_level, p->dialect == DIALECT_SHARPNOISE         ? "sharpnoise"
+            : p->dialect == DIALECT_IRIS_MASTER      ? "iris master"
+            : p->dialect == DIALECT_IRIS_UNIFICATION ? "iris unification"
+                                                     : "libnoise");
     else
         OUT("settings %s: min_y %d, height %d, sea_level %d, %s random\n", p->settings_id, p->min_y, p->height,
             p->sea_level, p->legacy_random ? "legacy" : "xoroshiro");

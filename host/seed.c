@@ -612,6 +612,7 @@ cf_status seed_bind(cf_world *w, cf_error *err)
         /* libnoise hashes positions with the seed: no tables, only the seed's low
          * 32 bits (added to every module's seed), as the device's table buffer */
         w->lseed = (int32_t)(uint32_t)(uint64_t)w->seed;
+        if (p->dialect == DIALECT_IRIS_MASTER || p->dialect == DIALECT_IRIS_UNIFICATION) return iris_seeds(w, err);
         w->tab = calloc(1, 16);
         if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");
         memcpy(w->tab, &w->lseed, sizeof w->lseed);
