@@ -75,6 +75,12 @@ typedef struct cf_loc {
 /* Renders ptr as RFC 6901 text ("" for the root) into buf (size n >= 64); a
  * pointer longer than the buffer keeps its start and end around "/...". Returns buf. */
 const char *ptr_text(const cf_ptr *ptr, char *buf, size_t n);
+/* util.c: what every JSON front-end reports errors with (one line, FILE#POINTER: message) */
+int loc_vfail(cf_error *err, cf_loc at, cf_status st, const char *fmt, va_list ap); /* returns -1 */
+cf_loc loc_key(cf_arena *a, cf_loc at, const char *key); /* at plus one key (arena-allocated) */
+cf_loc loc_index(cf_arena *a, cf_loc at, int i);         /* at plus one array index */
+struct cJSON;
+const char *json_type(const struct cJSON *v);             /* "a number", "an object", ... */
 
 /* One IR node. Children come before parents in program order. */
 typedef struct cf_node {

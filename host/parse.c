@@ -71,12 +71,10 @@ typedef struct pc {
 static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...)
 {
-    char msg[512], ptr[320];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    loc_vfail(c->err, at, st, fmt, ap);
     va_end(ap);
-    err_set(c->err, st, "%s#%s: %s", at.file, ptr_text(at.ptr, ptr, sizeof ptr), msg);
     return -1;
 }
 
@@ -88,36 +86,11 @@ static int nomem(pc *c)
 
 /* JSON pointer of a child: one more step (rendered, with RFC 6901 escapes, only
  * when a message or a comment needs it) */
-static cf_loc at_key(pc *c, cf_loc at, const char *key)
-{
-    cf_ptr *p = arena_alloc(&c->p->arena, sizeof *p);
-    char *k = p ? arena_strdup(&c->p->arena, key) : NULL;
-    if (!p || !k) return at;
-    p->parent = at.ptr;
-    p->key = k;
-    return (cf_loc){at.file, p};
-}
+static cf_loc at_key(pc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
 
-static cf_loc at_index(pc *c, cf_loc at, int i)
-{
-    cf_ptr *p = arena_alloc(&c->p->arena, sizeof *p);
-    if (!p) return at;
-    p->parent = at.ptr;
-    p->index = i;
-    return (cf_loc){at.file, p};
-}
+static cf_loc at_index(pc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
 
-static const char *jtype(const cJSON *v)
-{
-    if (!v) return "nothing";
-    if (cJSON_IsNumber(v)) return "a number";
-    if (cJSON_IsString(v)) return "a string";
-    if (cJSON_IsObject(v)) return "an object";
-    if (cJSON_IsArray(v)) return "an array";
-    if (cJSON_IsBool(v)) return "a boolean";
-    if (cJSON_IsNull(v)) return "null";
-    return "an invalid value";
-}
+static const char *jtype(const cJSON *v) { return json_type(v); }
 
 /* ------------------------------------------------------------------ JSON files */
 

@@ -4,9 +4,12 @@
  * graph and tables live in its arena. Errors: the first one recorded wins
  * (later stages return early once err_failed()).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cf.h"
 
@@ -184,4 +187,46 @@ const char *ptr_text(const cf_ptr *ptr, char *buf, size_t n)
     int m = snprintf(buf + head, 48, "/...(%zu more steps)...", depth - headsteps - tailsteps);
     memmove(buf + head + (size_t)m, end - tail, tail + 1);
     return buf;
+}
+
+/* ------------------------------------------------------------------ located JSON errors
+ * Shared by every front-end (parse.c, libnoise.c, hytale.c, mc121.c): one line
+ * "FILE#POINTER: message", pointers built on the program's arena. */
+int loc_vfail(cf_error *err, cf_loc at, cf_status st, const char *fmt, va_list ap)
+{
+    char msg[512], ptr[320];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    err_set(err, st, "%s#%s: %s", at.file, ptr_text(at.ptr, ptr, sizeof ptr), msg);
+    return -1;
+}
+
+cf_loc loc_key(cf_arena *a, cf_loc at, const char *key)
+{
+    cf_ptr *p = arena_alloc(a, sizeof *p);
+    char *k = p ? arena_strdup(a, key) : NULL;
+    if (!p || !k) return at;
+    p->parent = at.ptr;
+    p->key = k;
+    return (cf_loc){at.file, p};
+}
+
+cf_loc loc_index(cf_arena *a, cf_loc at, int i)
+{
+    cf_ptr *p = arena_alloc(a, sizeof *p);
+    if (!p) return at;
+    p->parent = at.ptr;
+    p->index = i;
+    return (cf_loc){at.file, p};
+}
+
+const char *json_type(const cJSON *v)
+{
+    if (!v) return "nothing";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsObject(v)) return "an object";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNull(v)) return "null";
+    return "an invalid value";
 }
