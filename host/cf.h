@@ -81,6 +81,9 @@ cf_loc loc_key(cf_arena *a, cf_loc at, const char *key); /* at plus one key (are
 cf_loc loc_index(cf_arena *a, cf_loc at, int i);         /* at plus one array index */
 struct cJSON;
 const char *json_type(const struct cJSON *v);             /* "a number", "an object", ... */
+int loc_fail(cf_error *err, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* util.c: the text of a reference cycle, "A -> B -> ... -> id", from the first id in chain */
+const char *cycle_text(char *buf, size_t n, const char *const *chain, int nchain, const char *id);
 
 /* One IR node. Children come before parents in program order. */
 typedef struct cf_node {
@@ -157,6 +160,12 @@ struct cf_program {
     uint8_t *vop;            /* per node: 1 = computed from child buffers, 0 = per element */
     char *plan;              /* `chunkfill plan` text */
 };
+
+/* util.c: append node n to p (its depth computed; the depth and the node count checked
+ * against lim unless NULL: "the WHAT is nested deeper than N"); its id, or -1 with err set */
+int ir_node_add(struct cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err);
+/* util.c: count inputs for n on p's arena, each -1; 0, or -1 with err set (memory) */
+int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
 
 /* resolution stages of a chunk fill */
 enum { STAGE_CONST = 0, STAGE_COLUMN, STAGE_CORNER, STAGE_BLOCK, STAGE_PROBE };

@@ -195,28 +195,7 @@ static int name_of(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key
 /* ------------------------------------------------------------------ nodes */
 static int node(hc *c, const cJSON *v, cf_loc at);
 
-static int node_add(hc *c, cf_node *n)
-{
-    cf_program *p = c->p;
-    int depth = 1;
-    for (int k = 0; k < n->nin; k++)
-        if (p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
-    if (depth > c->pk->lim.max_depth)
-        return fail(c, n->loc, CF_ERR_LIMIT, "the density graph is nested deeper than %d", c->pk->lim.max_depth);
-    if ((size_t)p->nnodes >= c->pk->lim.max_nodes)
-        return fail(c, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", c->pk->lim.max_nodes);
-    if (p->nnodes == p->cap) {
-        int cap = p->cap ? p->cap * 2 : 64;
-        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
-        if (!nn) return nomem(c);
-        p->nodes = nn;
-        p->cap = cap;
-    }
-    n->depth = depth;
-    p->nodes[p->nnodes] = *n;
-    p->parsed_nodes++;
-    return p->nnodes++;
-}
+static int node_add(hc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->lim, n, "density graph", c->err); }
 
 static int new_node(__attribute__((unused)) hc *c, int kind, cf_loc at, cf_node *n)
 {

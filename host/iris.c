@@ -414,24 +414,7 @@ static int expr(ic *c)
 }
 
 /* ------------------------------------------------------------------ nodes */
-static int node_add(ic *c, cf_node *n)
-{
-    cf_program *p = c->p;
-    if (p->nnodes == p->cap) {
-        int cap = p->cap ? p->cap * 2 : 64;
-        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
-        if (!nn) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
-        p->nodes = nn;
-        p->cap = cap;
-    }
-    int depth = 1;
-    for (int k = 0; k < n->nin; k++)
-        if (p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
-    n->depth = depth;
-    p->nodes[p->nnodes] = *n;
-    p->parsed_nodes++;
-    return p->nnodes++;
-}
+static int node_add(ic *c, const cf_node *n) { return ir_node_add(c->p, NULL, n, "graph", c->err); }
 
 /* the CNG of spec i sampled in dims (2 or 3), children first */
 static int build(ic *c, int i, int dims)

@@ -165,35 +165,9 @@ static int check_keys(mc *c, const keyset *ks, const cJSON *o, cf_loc at, const 
 }
 
 /* ------------------------------------------------------------------ nodes */
-static int node_add(mc *c, cf_node *n)
-{
-    cf_program *p = c->p;
-    int depth = 1;
-    for (int k = 0; k < n->nin; k++)
-        if (p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
-    if (depth > c->pk->lim.max_depth)
-        return fail(c, n->loc, CF_ERR_LIMIT, "the graph is nested deeper than %d", c->pk->lim.max_depth);
-    if ((size_t)p->nnodes >= c->pk->lim.max_nodes)
-        return fail(c, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", c->pk->lim.max_nodes);
-    if (p->nnodes == p->cap) {
-        int cap = p->cap ? p->cap * 2 : 64;
-        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
-        if (!nn) return nomem(c);
-        p->nodes = nn;
-        p->cap = cap;
-    }
-    n->depth = depth;
-    p->nodes[p->nnodes] = *n;
-    p->parsed_nodes++;
-    return p->nnodes++;
-}
+static int node_add(mc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->lim, n, "graph", c->err); }
 
-static int set_inputs(mc *c, cf_node *n, int count)
-{
-    n->nin = count;
-    n->in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(count ? count : 1));
-    return n->in ? 0 : nomem(c);
-}
+static int set_inputs(mc *c, cf_node *n, int count) { return ir_set_inputs(c->p, n, count, c->err); }
 
 static void node_init(cf_node *n, int kind, cf_loc at)
 {
@@ -483,15 +457,8 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
     }
     if (f->state == 2) return f->node;
     if (f->state == 1) {
-        char chain[512] = "";
-        int from = 0;
-        for (int i = 0; i < c->nchain; i++)
-            if (strcmp(c->chain[i], f->id) == 0) from = i;
-        for (int i = from; i < c->nchain; i++) {
-            strncat(chain, c->chain[i], sizeof chain - strlen(chain) - 1);
-            strncat(chain, " -> ", sizeof chain - strlen(chain) - 1);
-        }
-        strncat(chain, f->id, sizeof chain - strlen(chain) - 1);
+        char chain[512];
+        cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
         return fail(c, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
     if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);

@@ -429,38 +429,9 @@ static const char *const axis_names[] = {"x", "y", "z", NULL};
 
 /* ------------------------------------------------------------------ nodes */
 
-static int node_add(pc *c, const cf_node *n)
-{
-    cf_program *p = c->p;
-    /* the depth of the graph, through references too: evaluation recurses that deep */
-    int depth = 1;
-    for (int k = 0; k < n->nin; k++)
-        if (n->in[k] >= 0 && p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
-    if (depth > c->pk->lim.max_depth)
-        return fail(c, n->loc, CF_ERR_LIMIT, "the graph is nested deeper than %d through references", c->pk->lim.max_depth);
-    if ((size_t)p->nnodes >= c->pk->lim.max_nodes)
-        return fail(c, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", c->pk->lim.max_nodes);
-    if (p->nnodes == p->cap) {
-        int cap = p->cap ? p->cap * 2 : 256;
-        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
-        if (!nn) return nomem(c);
-        p->nodes = nn;
-        p->cap = cap;
-    }
-    p->nodes[p->nnodes] = *n;
-    p->nodes[p->nnodes].depth = depth;
-    p->parsed_nodes++;
-    return p->nnodes++;
-}
+static int node_add(pc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->lim, n, "graph, through references,", c->err); }
 
-static int set_inputs(pc *c, cf_node *n, int count)
-{
-    n->nin = count;
-    n->in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(count ? count : 1));
-    if (!n->in) return nomem(c);
-    for (int i = 0; i < count; i++) n->in[i] = -1;
-    return 0;
-}
+static int set_inputs(pc *c, cf_node *n, int count) { return ir_set_inputs(c->p, n, count, c->err); }
 
 static int literal(pc *c, cf_loc at, float v)
 {
@@ -885,15 +856,8 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
     }
     if (f->state == 2) return f->node;
     if (f->state == 1) {
-        char chain[512] = "";
-        int from = 0;
-        for (int i = 0; i < c->nchain; i++)
-            if (strcmp(c->chain[i], f->id) == 0) from = i;
-        for (int i = from; i < c->nchain; i++) {
-            strncat(chain, c->chain[i], sizeof chain - strlen(chain) - 1);
-            strncat(chain, " -> ", sizeof chain - strlen(chain) - 1);
-        }
-        strncat(chain, f->id, sizeof chain - strlen(chain) - 1);
+        char chain[512];
+        cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
         return fail(c, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
     if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);

@@ -230,3 +230,62 @@ const char *json_type(const cJSON *v)
     if (cJSON_IsNull(v)) return "null";
     return "an invalid value";
 }
+
+int loc_fail(cf_error *err, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ building the IR
+ * Shared by every front-end: a node appended to the program, its depth (the
+ * evaluators recurse that deep) and the node count bounded by the pack's limits. */
+int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err)
+{
+    int depth = 1;
+    for (int k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
+    if (lim && depth > lim->max_depth)
+        return loc_fail(err, n->loc, CF_ERR_LIMIT, "the %s is nested deeper than %d", what, lim->max_depth);
+    if (lim && (size_t)p->nnodes >= lim->max_nodes)
+        return loc_fail(err, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", lim->max_nodes);
+    if (p->nnodes == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 256;
+        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
+        if (!nn) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+        p->nodes = nn;
+        p->cap = cap;
+    }
+    p->nodes[p->nnodes] = *n;
+    p->nodes[p->nnodes].depth = depth;
+    p->parsed_nodes++;
+    return p->nnodes++;
+}
+
+int ir_set_inputs(cf_program *p, cf_node *n, int count, cf_error *err)
+{
+    n->nin = count;
+    n->in = arena_alloc(&p->arena, sizeof(int) * (size_t)(count ? count : 1));
+    if (!n->in) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < count; i++) n->in[i] = -1;
+    return 0;
+}
+
+/* "A -> B -> ... -> id": the part of a reference chain from the first id on (a cycle's
+ * text in errors), cut to fit n bytes */
+const char *cycle_text(char *buf, size_t n, const char *const *chain, int nchain, const char *id)
+{
+    int from = 0;
+    buf[0] = 0;
+    for (int i = 0; i < nchain; i++)
+        if (strcmp(chain[i], id) == 0) from = i;
+    for (int i = from; i < nchain; i++) {
+        strncat(buf, chain[i], n - strlen(buf) - 1);
+        strncat(buf, " -> ", n - strlen(buf) - 1);
+    }
+    strncat(buf, id, n - strlen(buf) - 1);
+    return buf;
+}
