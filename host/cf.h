@@ -243,16 +243,19 @@ cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id, const
                       cf_error *err);
 /* iris.c: 1 when the request is for the Iris front-end (iris: settings or functions) */
 int iris_wanted(const char *settings_id, const char *const *functions, int n);
-/* iris.c: builds prog->nodes (IRIS_CNG) for iris:style/NAME[#2d] functions; the
+/* iris.c: builds prog->nodes (IRIS_* kinds) for iris:style/NAME[#2d] and
+ * iris:generator/KEY[#2d][#super][#interpolated] functions (host/iris.h); the
  * dialect from settings "iris:master" (default) or "iris:unification" */
-cf_status iris_parse(cf_program *p, const char *settings_id, const char *const *functions, int n, cf_error *err);
+cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n, cf_error *err);
 /* iris.c: the style table: count, name and branches (1 master, 2 unification, 3 both) */
 int iris_style_count(void);
 const char *iris_style_name(int i, int *branches);
 /* iris.c: 1 implemented, 0 a NoiseType missing (its name in missing), -1 no such style on the branch */
 int iris_style_status(const char *name, int unification, char *missing, size_t msz);
+/* iris.c: 1 when the node is one of Iris's 2-D ones (its value reads x and z only) */
+int iris_node_2d(const cf_node *n);
 struct cf_world;
-/* iris.c: the per-world CNG seeds (w->tab: 16-byte header, then 4 x i64 per node) */
+/* iris.c: the per-world seeds of the seeded Iris nodes (w->tab: 16-byte header, then 6 x i64 per node) */
 cf_status iris_seeds(struct cf_world *w, cf_error *err);
 /* passes.c */
 cf_status passes_run(cf_program *p, cf_error *err);

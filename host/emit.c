@@ -580,6 +580,70 @@ EMIT64(IRIS_CNG)
     sbf(b, ", "), D(3), sbf(b, ", "), D(1), sbf(b, ")");
 }
 EMIT64(IRIS_ROWS) { (void)b; /* a switch: written by function64 */ }
+/* the JSON layers: bodies with statements, written by iris_body */
+EMIT64(IRIS_CELLZ) { (void)b; }
+EMIT64(IRIS_LAYER) { (void)b; }
+EMIT64(IRIS_GEN) { (void)b; }
+EMIT64(IRIS_CELLGEN) { (void)b; }
+EMIT64(IRIS_INTERP) { (void)b; }
+#define AT2(k, A, B) sbf(b, "n%d(t, ws, %s, 0.0, %s)", n->in[k], A, B)
+/* the statements of eval64_IRIS_CELLZ ... eval64_IRIS_INTERP (eval64.c); 1 when written */
+static int iris_body(sb *b, const cf_node *n, int id)
+{
+    switch (n->kind) {
+    case NK_IRIS_CELLZ:
+        sbf(b, "    double es = "), D(0), sbf(b, ", a = x * es, c = %s, px, pz;\n", n->i[3] == 2 ? "z * es + 0.0" : "y * es + z * es");
+        sbf(b, "    cf_ir_cellz_at((int)IRS(%d, 1), (float)", id), D(1), sbf(b, ", a, c, &px, &pz);\n");
+        sbf(b, "    return cf_ir_cellz_value("), AT2(0, "px", "pz"), sbf(b, ");\n}\n");
+        return 1;
+    case NK_IRIS_LAYER:
+        if (!n->i[1]) return sbf(b, "    return "), D(3), sbf(b, ";\n}\n"), 1;
+        sbf(b, "    double lx = x, lz = z;\n");
+        for (int k = 1; k < n->nin; k++) {
+            sbf(b, "    lx = cf_ir_layer_frac(%d, 0, lx, ", n->i[2]), AT2(k, "x", "z"), sbf(b, ", "), dlit(b, n->da[k]);
+            sbf(b, ", "), D(1), sbf(b, ");\n");
+            sbf(b, "    lz = cf_ir_layer_frac(%d, 1, lz, ", n->i[2]), AT2(k, "z", "x"), sbf(b, ", "), dlit(b, n->da[k]);
+            sbf(b, ", "), D(1), sbf(b, ");\n");
+        }
+        sbf(b, "    double v = n%d(t, ws, lx / ", n->in[0]), D(0), sbf(b, " + "), D(2), sbf(b, ", 0.0, lz / "), D(0);
+        sbf(b, " + "), D(4), sbf(b, ");\n");
+        sbf(b, "    return cf_ir_layer(%d, %d, v, ", n->i[2], n->i[0]), D(1), sbf(b, ", "), dlit(b, n->da[0]);
+        sbf(b, ", "), D(3), sbf(b, ");\n}\n");
+        return 1;
+    case NK_IRIS_GEN: {
+        int nl = n->i[1];
+        if (nl == 0) return sbf(b, "    return 0.0;\n}\n"), 1;
+        sbf(b, "    double px = (x + "), D(2), sbf(b, ") / "), D(0), sbf(b, ", pz = (z + "), D(3), sbf(b, ") / "), D(0);
+        sbf(b, ", h = %s, v;\n", n->i[0] ? "1" : "0");
+        for (int k = 0; k < nl; k++) sbf(b, "    h %s= ", n->i[0] ? "*" : "+"), AT2(k, "px", "pz"), sbf(b, ";\n");
+        if (n->i[0]) sbf(b, "    v = h * "), D(1), sbf(b, ";\n");
+        else sbf(b, "    v = (h / "), D(4), sbf(b, ") * "), D(1), sbf(b, ";\n");
+        sbf(b, "    if (v != v) v = 0;\n");
+        if (n->i[2]) {
+            sbf(b, "    v = cf_ir_cliff(v, "), dlit(b, n->da[0]), sbf(b, ", "), dlit(b, n->da[1]), sbf(b, ", ");
+            AT2(nl, "px", "pz"), sbf(b, ");\n");
+        }
+        if (n->i[3]) {
+            sbf(b, "    if (n%d(t, ws, x / ", n->in[n->nin - 1]), dlit(b, n->da[2]), sbf(b, ", 0.0, z / "), dlit(b, n->da[2]);
+            sbf(b, ") > "), dlit(b, n->da[4]), sbf(b, ") v = v * "), dlit(b, n->da[3]), sbf(b, ";\n");
+        }
+        sbf(b, "    return v;\n}\n");
+        return 1;
+    }
+    case NK_IRIS_CELLGEN:
+        sbf(b, "    return cf_ir_cellgen(IRS(%d, 0), ", id), D(0), sbf(b, ", x, z, "), AT2(0, "x", "z"), sbf(b, ", ");
+        AT2(0, "z", "x"), sbf(b, ");\n}\n");
+        return 1;
+    case NK_IRIS_INTERP:
+        sbf(b, "    double v[%d], r = ", cf_ir_inpts(n->i[0])), D(0), sbf(b, ";\n");
+        sbf(b, "    int xi = cf_ir_l2i_round(x), zi = cf_ir_l2i_round(z);\n");
+        sbf(b, "    for (int k = 0; k < %d; k++) {\n        double a, c;\n", cf_ir_inpts(n->i[0]));
+        sbf(b, "        cf_ir_ipt(%d, xi, zi, r, k, &a, &c);\n        v[k] = ", n->i[0]), AT2(0, "a", "c"), sbf(b, ";\n    }\n");
+        sbf(b, "    return cf_ir_icomb(%d, xi, zi, r, v);\n}\n", n->i[0]);
+        return 1;
+    default: return 0;
+    }
+}
 EMIT64(LN_TERRAIN)
 {
     sbf(b, "((n%d(t, ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
@@ -846,7 +910,7 @@ static void function64(sb *b, const cf_program *p, int id)
     src_comment(b, n, "");
     sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
     sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
-    if (hy_body(b, n)) return;
+    if (hy_body(b, n) || iris_body(b, n, id)) return;
     if (n->kind == NK_IRIS_ROWS) {
         sbf(b, "    switch (cf_ir_row(x, y, %d)) {\n", n->nin);
         for (int k = 0; k < n->nin; k++) sbf(b, "    case %d: return n%d(t, ws, x, y, z);\n", k, n->in[k]);
@@ -1070,7 +1134,12 @@ static char *emit_program_f64(const cf_program *p, int fn, emit_layout *lay, cf_
     sbf(&o, "    if (c >= nchunks) return;\n");
     sbf(&o, "    int ws = *(__global const int *)t;\n");
     sbf(&o, "    double x = (double)((long)chunks[2 * c] * 16 + q %% 16), z = (double)((long)chunks[2 * c + 1] * 16 + q / 16);\n");
-    if (r->kind == NK_LN_TERRAIN) {
+    if (iris_node_2d(r)) {
+        /* a 2-D Iris node: its value once per column (it does not read y), as fill.c does */
+        sbf(&o, "    double v = n%d(t, ws, x, 0.0, z);\n", root);
+        sbf(&o, "    for (int yi = 0; yi < %d; yi++)\n", p->height);
+        sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = v;\n}\n", p->height);
+    } else if (r->kind == NK_LN_TERRAIN) {
         /* the height once per column, as the CPU's memo does */
         sbf(&o, "    double h = n%d(t, ws, x, 0.0, z);\n", r->in[0]);
         sbf(&o, "    for (int yi = 0; yi < %d; yi++) {\n", p->height);

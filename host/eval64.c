@@ -155,6 +155,64 @@ EVAL64(IRIS_CNG)
     return cf_ir_post(v, n->d[3], n->d[1]);
 }
 EVAL64(IRIS_ROWS) { return ev64_node(c, n->in[cf_ir_row(x, y, n->nin)], x, y, z); }
+/* the JSON layers (host/iris.def): the steps are kernels/cf_iris.h's, the sources sampled here */
+EVAL64(IRIS_CELLZ)
+{
+    double es = n->d[0], a = x * es, b = n->i[3] == 2 ? z * es + 0.0 : y * es + z * es, px, pz;
+    cf_i64 s32;
+    memcpy(&s32, c->w->tab + 16 + 48 * (size_t)(n - c->w->prog->nodes) + 8, sizeof s32);
+    cf_ir_cellz_at((cf_i32)s32, (float)n->d[1], a, b, &px, &pz);
+    return cf_ir_cellz_value(IRIS2(0, px, pz));
+}
+EVAL64(IRIS_LAYER)
+{
+    const double *d = n->d;
+    if (!n->i[1]) return d[3];
+    double lx = x, lz = z;
+    for (int k = 1; k < n->nin; k++) {
+        lx = cf_ir_layer_frac(n->i[2], 0, lx, IRIS2(k, x, z), n->da[k], d[1]);
+        lz = cf_ir_layer_frac(n->i[2], 1, lz, IRIS2(k, z, x), n->da[k], d[1]);
+    }
+    double v = IRIS2(0, lx / d[0] + d[2], lz / d[0] + d[4]);
+    return cf_ir_layer(n->i[2], n->i[0], v, d[1], n->da[0], d[3]);
+}
+EVAL64(IRIS_GEN)
+{
+    int nl = n->i[1];
+    if (nl == 0) return 0.0;
+    double px = (x + n->d[2]) / n->d[0], pz = (z + n->d[3]) / n->d[0], h, v;
+    if (n->i[0]) {
+        h = 1;
+        for (int k = 0; k < nl; k++) h *= IRIS2(k, px, pz);
+        v = h * n->d[1];
+    } else {
+        h = 0;
+        for (int k = 0; k < nl; k++) h += IRIS2(k, px, pz);
+        v = (h / n->d[4]) * n->d[1];
+    }
+    if (v != v) v = 0;
+    if (n->i[2]) v = cf_ir_cliff(v, n->da[0], n->da[1], IRIS2(nl, px, pz));
+    if (n->i[3] && IRIS2(n->nin - 1, x / n->da[2], z / n->da[2]) > n->da[4]) v = v * n->da[3];
+    return v;
+}
+EVAL64(IRIS_CELLGEN)
+{
+    cf_i64 sc;
+    memcpy(&sc, c->w->tab + 16 + 48 * (size_t)(n - c->w->prog->nodes), sizeof sc);
+    return cf_ir_cellgen(sc, n->d[0], x, z, IRIS2(0, x, z), IRIS2(0, z, x));
+}
+EVAL64(IRIS_INTERP)
+{
+    double v[CF_IR_MAXPTS], r = n->d[0];
+    int m = n->i[0], np = cf_ir_inpts(m);
+    cf_i32 xi = cf_ir_l2i_round(x), zi = cf_ir_l2i_round(z);
+    for (int k = 0; k < np; k++) {
+        double a, b;
+        cf_ir_ipt(m, xi, zi, r, k, &a, &b);
+        v[k] = IRIS2(0, a, b);
+    }
+    return cf_ir_icomb(m, xi, zi, r, v);
+}
 EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
 /* ---- Hytale (host/hytale.def, kernels/cf_hytale.h); i[0] of a seeded node: the label's hash */

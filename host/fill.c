@@ -665,6 +665,12 @@ static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
             double bx = (double)((int64_t)cx * 16 + x), bz = (double)((int64_t)cz * 16 + z);
+            if (iris_node_2d(r)) {
+                /* a 2-D Iris node does not read y: once per column */
+                double v = eval_f64(c, node, bx, 0.0, bz);
+                for (int y = 0; y < p->height; y++) out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = v;
+                continue;
+            }
             if (r->kind == NK_LN_TERRAIN) {
                 /* eval64's terrain, its height once per column */
                 double h = eval_f64(c, r->in[0], bx, 0.0, bz);

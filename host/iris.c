@@ -18,8 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+#include <md5.h>
+
 #include "../kernels/cf_iris.h"
 #include "cf.h"
+#include "iris.h"
 
 /* ------------------------------------------------------------------ Java RNG (IRIS.md §2) */
 typedef struct jrng {
@@ -272,12 +276,16 @@ static const struct {
 };
 
 /* ------------------------------------------------------------------ construction notation */
-#define MAX_SPECS 48
+#define MAX_SPECS 256
 typedef struct cspec {
     int64_t k;      /* seed offset from the style's RNG (k + kcng) */
     int t, oct;
     double scale, power, fm;
     int frac;       /* index of the fracture CNG, or -1 */
+    int axial;      /* IrisGeneratorStyle.axialFracturing: trueFrac (master, when this CNG is a fracture) */
+    int cell;       /* cellularized (IRIS.md §5.5): */
+    double cfr, czs; /* f32(cellularFrequency) * 0.01f, 1 / cellularZoom */
+    int64_t ck;     /* the cellularize RNG's offset */
 } cspec;
 
 typedef struct ic {
@@ -289,7 +297,19 @@ typedef struct ic {
     cspec sp[MAX_SPECS];
     int nsp;
     char missing[64];    /* first NoiseType without a kernel */
+    cf_loc at;           /* the JSON object being built (nodes' locations), or none */
+    /* the JSON layers (IRIS.md §7): the RNG seeds of the nodes being built are
+     * base + k, base by smode (SB_*), k = kbase + the style's own offsets */
+    int64_t kbase;
+    int smode;
+    double cgseed, chc;  /* SB_CLIFF: the generator's seed and hc */
+    int overflow;        /* more than MAX_SPECS CNGs in one style */
 } ic;
+
+/* the seed base of a seeded node (i[5]): the super seed (a style function:
+ * the world seed; a generator: SeedManager's height + 239945, or the world seed
+ * itself with SB_DIRECT), the cliff layer's seed computed from it, or 0 */
+enum { SB_SUP = 0, SB_CLIFF = 1, SB_ZERO = 2, SB_MANAGER = 4 };
 
 static void skip(ic *c)
 {
@@ -342,9 +362,10 @@ static int type_of(ic *c)
 }
 static int spec(ic *c, int64_t k, int t, int oct)
 {
-    if (c->nsp >= MAX_SPECS) return -1;
+    if (c->nsp >= MAX_SPECS) return c->overflow = 1, -1;
     /* kcng(1, o) = (long)(1113334944.0 * 1 + 12922.0 + o) */
-    c->sp[c->nsp] = (cspec){(int64_t)((uint64_t)k + 1113347866ULL + (uint64_t)oct), t, oct, 1.0, 1.0, 1.0, -1};
+    c->sp[c->nsp] = (cspec){(int64_t)((uint64_t)c->kbase + (uint64_t)k + 1113347866ULL + (uint64_t)oct), t, oct, 1.0, 1.0, 1.0, -1,
+                            0, 0, 0.0, 0.0, 0};
     return c->nsp++;
 }
 static int fracture(ic *c, int base, int f, double m)
@@ -416,8 +437,25 @@ static int expr(ic *c)
 /* ------------------------------------------------------------------ nodes */
 static int node_add(ic *c, const cf_node *n) { return ir_node_add(c->p, NULL, n, "graph", c->err); }
 
+/* the seed fields of a seeded node: RNG seed = base(i[5]) + d[4] (|k| < 2^53) */
+static int seed_fields(ic *c, cf_node *n, int64_t k)
+{
+    if (k > (1LL << 53) || k < -(1LL << 53))
+        return loc_fail(c->err, n->loc, CF_ERR_LIMIT, "seed offsets beyond 2^53 are not supported (%lld)", (long long)k);
+    n->d[4] = (double)k;
+    n->i[5] = c->smode;
+    if ((c->smode & 3) == SB_CLIFF) {
+        n->nda = 2;
+        n->da = arena_alloc(&c->p->arena, 2 * sizeof(double));
+        if (!n->da) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
+        n->da[0] = c->cgseed, n->da[1] = c->chc;
+    }
+    return 0;
+}
+
+static int build(ic *c, int i, int dims);
 /* the CNG of spec i sampled in dims (2 or 3), children first */
-static int build(ic *c, int i, int dims)
+static int build_cng(ic *c, int i, int dims)
 {
     const cspec *s = &c->sp[i];
     cf_node n = {0};
@@ -425,11 +463,15 @@ static int build(ic *c, int i, int dims)
     n.flags = node_flags[NK_IRIS_CNG];
     n.prec = PREC_F64;
     n.noise = -1;
-    n.loc = (cf_loc){"<arguments>", NULL};
+    n.loc = c->at.file ? c->at : (cf_loc){"<arguments>", NULL};
     n.i[0] = s->t, n.i[1] = s->oct, n.i[2] = c->br, n.i[3] = dims, n.i[4] = 0;
-    n.d[0] = s->scale, n.d[1] = s->power, n.d[2] = s->fm, n.d[3] = 1.0, n.d[4] = (double)s->k;
+    /* WHITE is no-scale: CNG ignores its scale and fracture (IRIS.md §4.1) */
+    n.d[0] = s->t == CF_IG_WHITE ? 1.0 : s->scale, n.d[1] = s->power, n.d[2] = s->fm, n.d[3] = 1.0;
+    if (seed_fields(c, &n, s->k) < 0) return -1;
     int kids[2], nk = 0;
-    if (s->frac >= 0 && s->t != CF_IG_WHITE) { /* WHITE is no-scale: CNG ignores scale and fracture */
+    if (s->frac >= 0 && s->t != CF_IG_WHITE) {
+        const cspec *f = &c->sp[s->frac];
+        n.i[4] = f->axial && !f->cell; /* the fracture's trueFrac (a cellularized CNG is a new one) */
         if ((kids[nk++] = build(c, s->frac, dims)) < 0) return -1;
         if (dims == 3 && c->br == CF_IR_UNIFICATION && (kids[nk++] = build(c, s->frac, 2)) < 0) return -1;
     }
@@ -437,6 +479,26 @@ static int build(ic *c, int i, int dims)
     n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nk ? nk : 1));
     if (!n.in) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
     for (int k = 0; k < nk; k++) n.in[k] = kids[k];
+    return node_add(c, &n);
+}
+
+/* spec i in dims: its CNG, or the cellularize node around its 2-D CNG (§5.5) */
+static int build(ic *c, int i, int dims)
+{
+    const cspec *s = &c->sp[i];
+    if (!s->cell) return build_cng(c, i, dims);
+    int src = build_cng(c, i, 2);
+    if (src < 0) return -1;
+    cf_node n = {0};
+    n.kind = NK_IRIS_CELLZ;
+    n.flags = node_flags[NK_IRIS_CELLZ];
+    n.prec = PREC_F64;
+    n.noise = -1;
+    n.loc = c->at.file ? c->at : (cf_loc){"<arguments>", NULL};
+    n.i[3] = dims;
+    n.d[0] = s->czs, n.d[1] = s->cfr;
+    if (seed_fields(c, &n, s->ck) < 0 || ir_set_inputs(c->p, &n, 1, c->err) < 0) return -1;
+    n.in[0] = src;
     return node_add(c, &n);
 }
 
@@ -466,7 +528,395 @@ static int build_all(ic *c)
     return node_add(c, &n);
 }
 
+/* ------------------------------------------------------------------ the JSON layers (IRIS.md §7)
+ * Gson semantics: a missing (or null) field keeps the class default; unknown
+ * fields are ignored. Wrong types are located errors (FILE#POINTER: ...). */
+static const cJSON *jget(const cJSON *o, const char *key)
+{
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    return v && !cJSON_IsNull(v) ? v : NULL;
+}
+static int jnum(ic *c, const cJSON *o, cf_loc at, const char *key, double def, double *out)
+{
+    const cJSON *v = jget(o, key);
+    *out = def;
+    if (!v) return 0;
+    if (!cJSON_IsNumber(v))
+        return loc_fail(c->err, loc_key(&c->p->arena, at, key), CF_ERR_SCHEMA, "expected a number, got %s", json_type(v));
+    *out = v->valuedouble;
+    return 0;
+}
+static int jbool(ic *c, const cJSON *o, cf_loc at, const char *key, int def, int *out)
+{
+    const cJSON *v = jget(o, key);
+    *out = def;
+    if (!v) return 0;
+    if (!cJSON_IsBool(v))
+        return loc_fail(c->err, loc_key(&c->p->arena, at, key), CF_ERR_SCHEMA, "expected true or false, got %s", json_type(v));
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+/* a long field: an integer of at most 2^53 in magnitude (JSON numbers are read as doubles) */
+static int jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def, int64_t *out)
+{
+    double d;
+    *out = def;
+    if (!jget(o, key)) return 0;
+    if (jnum(c, o, at, key, 0, &d) < 0) return -1;
+    if (!(d == floor(d) && d >= -9007199254740992.0 && d <= 9007199254740992.0))
+        return loc_fail(c->err, loc_key(&c->p->arena, at, key), CF_ERR_SCHEMA, "expected an integer of at most 2^53 in magnitude, got %.17g", d);
+    *out = (int64_t)d;
+    return 0;
+}
+static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+
+/* THE HOOK for IrisGeneratorStyle's other value sources (IRIS.md §7.1): a style
+ * whose `expression` (expressions/<key>.json) or `imageMap` (images/<key>.png)
+ * is set. This is the single place where the expression and image-map builders
+ * (branch iris-expr) plug in: they return the spec of the source CNG the rest
+ * of style_json then zooms, powers, fractures and cellularizes like a NoiseStyle
+ * (or -1 with a located error). Until then: a located "not supported yet". */
+static int style_source_hook(ic *c, const cJSON *o, cf_loc at, const char *field)
+{
+    (void)o;
+    return loc_fail(c->err, loc_key(&c->p->arena, at, field), CF_ERR_SCHEMA, "%s: not supported yet", field);
+}
+
+static int style_index(int br, const char *name)
+{
+    for (int i = 0; i < NSTYLES; i++)
+        if (strcmp(styles[i].name, name) == 0 && (styles[i].br & (br == CF_IR_MASTER ? BR_M : BR_U))) return i;
+    return -1;
+}
+
+/* IrisGeneratorStyle (IRIS.md §7.1) at `at`, its RNG at offset kb from the seed
+ * base: the spec index of the CNG create() returns, or -1 (err set). o NULL:
+ * every field at its default, the NoiseStyle defname. */
+static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, const char *defname)
+{
+    if (o && !cJSON_IsObject(o))
+        return loc_fail(c->err, at, CF_ERR_SCHEMA, "expected an IrisGeneratorStyle object, got %s", json_type(o));
+    if (depth > 16) return loc_fail(c->err, at, CF_ERR_LIMIT, "fractures are nested deeper than 16");
+    static const char *const others[3] = {"expression", "imageMap", "script"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *v = jget(o, others[i]);
+        if (v && !(cJSON_IsString(v) && !v->valuestring[0])) return style_source_hook(c, o, at, others[i]);
+    }
+    const char *name = defname;
+    const cJSON *sv = jget(o, "style");
+    if (sv && !cJSON_IsString(sv))
+        return loc_fail(c->err, loc_key(&c->p->arena, at, "style"), CF_ERR_SCHEMA, "expected a NoiseStyle name, got %s", json_type(sv));
+    if (sv) name = sv->valuestring;
+    double zoom, exponent, cfreq, czoom, cache;
+    int axial;
+    if (jnum(c, o, at, "zoom", 1, &zoom) < 0 || jnum(c, o, at, "exponent", 1, &exponent) < 0 ||
+        jbool(c, o, at, "axialFracturing", 0, &axial) < 0 || jnum(c, o, at, "cellularFrequency", 0, &cfreq) < 0 ||
+        jnum(c, o, at, "cellularZoom", 1, &czoom) < 0 || jnum(c, o, at, "cacheSize", 0, &cache) < 0)
+        return -1;
+    if (cache > 0)
+        return loc_fail(c->err, loc_key(&c->p->arena, at, "cacheSize"), CF_ERR_SCHEMA,
+                        "cacheSize: not supported (Iris's FloatCache of f32 values); remove it");
+    int row = style_index(c->br, name);
+    if (row < 0)
+        return loc_fail(c->err, sv ? loc_key(&c->p->arena, at, "style") : at, CF_ERR_REF, "unknown NoiseStyle \"%s\" on Iris's %s branch",
+                        name, c->br == CF_IR_MASTER ? "master" : "unification");
+    c->kbase = kb;
+    c->s = styles[row].cons;
+    c->missing[0] = 0;
+    int top = expr(c);
+    if (c->overflow) return loc_fail(c->err, at, CF_ERR_LIMIT, "the style and its fractures make more than %d CNGs", MAX_SPECS);
+    if (top < 0 || c->missing[0])
+        return loc_fail(c->err, at, CF_ERR_SCHEMA, "NoiseStyle %s cannot be built (%s)", name, c->missing[0] ? c->missing : "construction");
+    c->sp[top].scale = c->sp[top].scale * (1.0 / zoom);
+    c->sp[top].power = exponent;
+    c->sp[top].axial = axial;
+    const cJSON *fr = jget(o, "fracture");
+    if (fr) {
+        cf_loc fat = loc_key(&c->p->arena, at, "fracture");
+        double m;
+        m = 1;
+        if (cJSON_IsObject(fr) && jnum(c, fr, fat, "multiplier", 1, &m) < 0) return -1;
+        int f = style_json(c, fr, fat, wadd(kb, 2934), depth + 1, "FLAT");
+        if (f < 0) return -1;
+        c->sp[top].frac = f, c->sp[top].fm = m;
+    }
+    if (cfreq > 0) {
+        c->sp[top].cell = 1;
+        c->sp[top].cfr = (double)((float)cfreq * 0.01f);
+        c->sp[top].czs = 1.0 / czoom;
+        c->sp[top].ck = wadd(kb, 884466);
+    }
+    return top;
+}
+
+/* IrisNoiseGenerator (IRIS.md §7.2) at `at` whose super seed is base + kl: its
+ * IRIS_LAYER node (2-D), or -1. o NULL: every field at its default. */
+static int layer_json(ic *c, const cJSON *o, cf_loc at, int64_t kl, int depth)
+{
+    if (o && !cJSON_IsObject(o))
+        return loc_fail(c->err, at, CF_ERR_SCHEMA, "expected an IrisNoiseGenerator object, got %s", json_type(o));
+    if (depth > 16) return loc_fail(c->err, at, CF_ERR_LIMIT, "layer fractures are nested deeper than 16");
+    double d[5], exponent, oct;
+    int64_t seed;
+    int en, fl[4];
+    static const char *const flags[4] = {"negative", "parametric", "bezier", "sinCentered"};
+    if (jnum(c, o, at, "zoom", 1, &d[0]) < 0 || jnum(c, o, at, "opacity", 1, &d[1]) < 0 || jnum(c, o, at, "offsetX", 0, &d[2]) < 0 ||
+        jnum(c, o, at, "offsetY", 0, &d[3]) < 0 || jnum(c, o, at, "offsetZ", 0, &d[4]) < 0 ||
+        jnum(c, o, at, "exponent", 1, &exponent) < 0 || jnum(c, o, at, "octaves", 1, &oct) < 0 ||
+        jseed(c, o, at, "seed", 0, &seed) < 0 || jbool(c, o, at, "enabled", 1, &en) < 0)
+        return -1;
+    int fmask = 0;
+    for (int i = 0; i < 4; i++) {
+        if (jbool(c, o, at, flags[i], 0, &fl[i]) < 0) return -1;
+        fmask |= fl[i] ? 1 << i : 0;
+    }
+    const cJSON *fr = jget(o, "fracture"), *st = jget(o, "style");
+    cf_loc fat = loc_key(&c->p->arena, at, "fracture");
+    if (fr && !cJSON_IsArray(fr)) return loc_fail(c->err, fat, CF_ERR_SCHEMA, "expected an array of layers, got %s", json_type(fr));
+    int nf = fr ? cJSON_GetArraySize(fr) : 0;
+    if (nf > 64) return loc_fail(c->err, fat, CF_ERR_LIMIT, "more than 64 fracture layers");
+    int kids[65], nk = 1;
+    double cop[65];
+    if (en) {
+        int64_t g = 33;
+        for (int i = 0; i < nf; i++, g += 819) {
+            const cJSON *ch = cJSON_GetArrayItem(fr, i);
+            cf_loc cat = loc_index(&c->p->arena, fat, i);
+            int cen;
+            if (!cJSON_IsObject(ch)) return loc_fail(c->err, cat, CF_ERR_SCHEMA, "expected an IrisNoiseGenerator object, got %s", json_type(ch));
+            if (jbool(c, ch, cat, "enabled", 1, &cen) < 0 || jnum(c, ch, cat, "opacity", 1, &cop[nk]) < 0) return -1;
+            if (!cen) continue;
+            if ((kids[nk] = layer_json(c, ch, cat, wadd(wadd(kl, seed), g), depth + 1)) < 0) return -1;
+            nk++;
+        }
+        cf_loc sat = st ? loc_key(&c->p->arena, at, "style") : at;
+        int top = style_json(c, st, sat, wadd(wadd(kl, 33955677), -seed), 0, st ? "FLAT" : "IRIS");
+        if (top < 0) return -1;
+        cf_loc keep = c->at;
+        c->at = sat;
+        kids[0] = build(c, top, 2);
+        c->at = keep;
+        if (kids[0] < 0) return -1;
+    }
+    cf_node n = {0};
+    n.kind = NK_IRIS_LAYER;
+    n.flags = node_flags[NK_IRIS_LAYER];
+    n.prec = PREC_F64;
+    n.noise = -1;
+    n.loc = at;
+    for (int i = 0; i < 5; i++) n.d[i] = d[i];
+    n.i[0] = fmask, n.i[1] = en, n.i[2] = c->br;
+    n.nda = nk;
+    n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)nk);
+    if (!n.da || ir_set_inputs(c->p, &n, en ? nk : 0, c->err) < 0) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
+    n.da[0] = exponent;
+    for (int k = 1; k < nk; k++) n.da[k] = cop[k];
+    for (int k = 0; en && k < nk; k++) n.in[k] = kids[k];
+    return node_add(c, &n);
+}
+
+/* InterpolationMethod names, in CF_IIM_* order */
+static const char *const imethods[CF_IIM_COUNT] = {
+    "NONE", "BILINEAR", "BICUBIC", "BILINEAR_BEZIER", "BILINEAR_PARAMETRIC_2", "BILINEAR_PARAMETRIC_4", "BILINEAR_PARAMETRIC_1_5",
+    "HERMITE", "HERMITE_TENSE", "CATMULL_ROM_SPLINE", "HERMITE_LOOSE", "HERMITE_LOOSE_HALF_POSITIVE_BIAS",
+    "HERMITE_LOOSE_HALF_NEGATIVE_BIAS", "HERMITE_LOOSE_FULL_POSITIVE_BIAS", "HERMITE_LOOSE_FULL_NEGATIVE_BIAS", "STARCAST_3",
+    "STARCAST_6", "STARCAST_9", "STARCAST_12", "BILINEAR_STARCAST_3", "BILINEAR_STARCAST_6", "BILINEAR_STARCAST_9",
+    "BILINEAR_STARCAST_12", "HERMITE_STARCAST_3", "HERMITE_STARCAST_6", "HERMITE_STARCAST_9", "HERMITE_STARCAST_12"};
+
+const char *iris_interp_method_name(int m) { return m >= 0 && m < CF_IIM_COUNT ? imethods[m] : NULL; }
+
+int iris_interpolator_parse(cf_program *p, const cJSON *obj, cf_loc at, int *method, double *scale, cf_error *err)
+{
+    ic c = {0};
+    c.p = p, c.err = err;
+    *method = CF_IIM_BILINEAR_STARCAST + 1, *scale = 7;
+    if (!obj) return 0;
+    if (!cJSON_IsObject(obj)) return loc_fail(err, at, CF_ERR_SCHEMA, "expected an IrisInterpolator object, got %s", json_type(obj));
+    const cJSON *f = jget(obj, "function");
+    cf_loc fat = loc_key(&p->arena, at, "function");
+    if (f && !cJSON_IsString(f)) return loc_fail(err, fat, CF_ERR_SCHEMA, "expected an InterpolationMethod name, got %s", json_type(f));
+    if (f) {
+        int m = -1;
+        for (int i = 0; i < CF_IIM_COUNT; i++)
+            if (strcmp(imethods[i], f->valuestring) == 0) m = i;
+        if (m < 0) return loc_fail(err, fat, CF_ERR_REF, "unknown interpolation function \"%s\" (InterpolationMethod: BILINEAR, HERMITE, STARCAST_6, ...)", f->valuestring);
+        *method = m;
+    }
+    if (jnum(&c, obj, at, "horizontalScale", 7, scale) < 0) return -1;
+    if (!(*scale > 0 && *scale <= 1e9))
+        return loc_fail(err, loc_key(&p->arena, at, "horizontalScale"), CF_ERR_SCHEMA, "expected a number in (0, 1e9], got %.17g", *scale);
+    return 0;
+}
+
+int iris_interp_node(cf_program *p, int src, int method, double scale, cf_loc at, cf_error *err)
+{
+    if (method < 0 || method >= CF_IIM_COUNT || src < 0 || src >= p->nnodes)
+        return err_set(err, CF_ERR_ARG, "iris_interp_node: bad arguments"), -1;
+    cf_node n = {0};
+    n.kind = NK_IRIS_INTERP;
+    n.flags = node_flags[NK_IRIS_INTERP];
+    n.prec = PREC_F64;
+    n.noise = -1;
+    n.loc = at;
+    n.i[0] = method;
+    n.d[0] = scale;
+    if (ir_set_inputs(p, &n, 1, err) < 0) return -1;
+    n.in[0] = src;
+    return ir_node_add(p, NULL, &n, "graph", err);
+}
+
+/* IrisGenerator (IRIS.md §7.3) */
+static int gen_json(ic *c, const cJSON *o, cf_loc at)
+{
+    if (!cJSON_IsObject(o)) return loc_fail(c->err, at, CF_ERR_SCHEMA, "expected an IrisGenerator object, got %s", json_type(o));
+    double d[5], da[6], cmin, cmax;
+    int mult, im;
+    int64_t seed;
+    double isc;
+    if (jnum(c, o, at, "zoom", 1, &d[0]) < 0 || jnum(c, o, at, "opacity", 1, &d[1]) < 0 || jnum(c, o, at, "offsetX", 0, &d[2]) < 0 ||
+        jnum(c, o, at, "offsetZ", 0, &d[3]) < 0 || jbool(c, o, at, "multiplicitive", 0, &mult) < 0 ||
+        jseed(c, o, at, "seed", 1, &seed) < 0 || jnum(c, o, at, "cliffHeightMin", 0, &cmin) < 0 ||
+        jnum(c, o, at, "cliffHeightMax", 0, &cmax) < 0 || jnum(c, o, at, "cellFractureZoom", 1, &da[2]) < 0 ||
+        jnum(c, o, at, "cellFractureShuffle", 12, &da[5]) < 0 || jnum(c, o, at, "cellFractureHeight", 0, &da[3]) < 0 ||
+        jnum(c, o, at, "cellPercentSize", 0.75, &da[4]) < 0)
+        return -1;
+    if (iris_interpolator_parse(c->p, jget(o, "interpolator"), loc_key(&c->p->arena, at, "interpolator"), &im, &isc, c->err) < 0) return -1;
+    da[0] = cmin, da[1] = cmax;
+    const cJSON *comp = jget(o, "composite"), *chg = jget(o, "cliffHeightGenerator");
+    cf_loc cat = loc_key(&c->p->arena, at, "composite");
+    if (comp && !cJSON_IsArray(comp)) return loc_fail(c->err, cat, CF_ERR_SCHEMA, "expected an array of layers, got %s", json_type(comp));
+    int nl = comp ? cJSON_GetArraySize(comp) : 0;
+    if (nl > 256) return loc_fail(c->err, cat, CF_ERR_LIMIT, "more than 256 composite layers");
+    /* hc = d2i(cliffHeightMin * 10 + 10 + cliffHeightMax * seed + offsetX + offsetZ) */
+    int32_t hc = cf_ir_d2i(cmin * 10 + 10 + cmax * (double)seed + d[2] + d[3]);
+    int kids[260], nk = 0;
+    double tp = 0;
+    for (int i = 0; i < nl; i++) {
+        const cJSON *l = cJSON_GetArrayItem(comp, i);
+        cf_loc lat = loc_index(&c->p->arena, cat, i);
+        double op = 1;
+        if (cJSON_IsObject(l) && jnum(c, l, lat, "opacity", 1, &op) < 0) return -1;
+        if ((kids[nk++] = layer_json(c, l, lat, wadd(seed, hc), 0)) < 0) return -1;
+        tp += op;
+    }
+    d[4] = tp;
+    int cliff = cmax > 0 && nl > 0, cells = da[3] != 0 && nl > 0;
+    if (cliff) {
+        int keep = c->smode;
+        c->smode = (c->smode & SB_MANAGER) | SB_CLIFF;
+        c->cgseed = (double)seed, c->chc = hc;
+        kids[nk] = layer_json(c, chg, chg ? loc_key(&c->p->arena, at, "cliffHeightGenerator") : at, 0, 0);
+        c->smode = keep;
+        if (kids[nk++] < 0) return -1;
+    }
+    if (cells) {
+        /* CellGenerator(RNG(seed + 46222 + 239466)): SIG(SIMPLEX) from + 3204, kernel seed from + 8735652 */
+        int keep = c->smode;
+        int64_t r = wadd(wadd(seed, 46222), 239466);
+        c->smode = SB_ZERO;
+        c->kbase = wadd(r, 3204);
+        c->s = "SIG(SIMPLEX)";
+        c->at = at;
+        int top = expr(c), sig = top < 0 ? -1 : build(c, top, 2);
+        c->at = (cf_loc){0};
+        cf_node n = {0};
+        n.kind = NK_IRIS_CELLGEN;
+        n.flags = node_flags[NK_IRIS_CELLGEN];
+        n.prec = PREC_F64;
+        n.noise = -1;
+        n.loc = at;
+        n.d[0] = da[5];
+        int bad = sig < 0 || seed_fields(c, &n, wadd(r, 8735652)) < 0 || ir_set_inputs(c->p, &n, 1, c->err) < 0;
+        c->smode = keep;
+        if (bad) return c->overflow ? loc_fail(c->err, at, CF_ERR_LIMIT, "too many CNGs") : -1;
+        n.in[0] = sig;
+        if ((kids[nk++] = node_add(c, &n)) < 0) return -1;
+    }
+    cf_node n = {0};
+    n.kind = NK_IRIS_GEN;
+    n.flags = node_flags[NK_IRIS_GEN];
+    n.prec = PREC_F64;
+    n.noise = -1;
+    n.loc = at;
+    for (int i = 0; i < 5; i++) n.d[i] = d[i];
+    n.i[0] = mult, n.i[1] = nl, n.i[2] = cliff, n.i[3] = cells;
+    n.nda = 5;
+    n.da = arena_alloc(&c->p->arena, sizeof(double) * 5);
+    if (!n.da || ir_set_inputs(c->p, &n, nk, c->err) < 0) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
+    memcpy(n.da, da, sizeof(double) * 5);
+    for (int k = 0; k < nk; k++) n.in[k] = kids[k];
+    return node_add(c, &n);
+}
+
+int iris_generator_node(cf_program *p, const cJSON *gen, cf_loc at, int super_rule, cf_error *err)
+{
+    ic c = {0};
+    c.p = p, c.err = err;
+    if (p->dialect != DIALECT_IRIS_MASTER && p->dialect != DIALECT_IRIS_UNIFICATION)
+        return err_set(err, CF_ERR_ARG, "iris_generator_node: the program is not an Iris one"), -1;
+    c.br = p->dialect == DIALECT_IRIS_MASTER ? CF_IR_MASTER : CF_IR_UNIFICATION;
+    c.smode = super_rule == IRIS_SUPER_ENGINE ? SB_MANAGER : 0;
+    return gen_json(&c, gen, at);
+}
+
+/* iris:generator/KEY[#2d][#super][#interpolated] (KEY: generators/KEY.json in the pack) */
+static int generator_function(cf_program *p, cf_pack *pk, const char *fn, cf_error *err)
+{
+    const char *key = fn + 15, *hash = strchr(key, '#');
+    size_t kl = hash ? (size_t)(hash - key) : strlen(key);
+    int direct = 0, interp = 0;
+    for (const char *h = hash; h; h = strchr(h + 1, '#')) {
+        const char *e = strchr(h + 1, '#');
+        size_t l = e ? (size_t)(e - h - 1) : strlen(h + 1);
+        if (l == 2 && strncmp(h + 1, "2d", 2) == 0) continue;
+        if (l == 5 && strncmp(h + 1, "super", 5) == 0) direct = 1;
+        else if (l == 12 && strncmp(h + 1, "interpolated", 12) == 0) interp = 1;
+        else
+            return err_set(err, CF_ERR_ARG, "<arguments>: function \"%s\": unknown suffix \"#%.*s\" (#2d, #super, #interpolated)", fn,
+                           (int)l, h + 1),
+                   -1;
+    }
+    int ok = kl > 0 && kl < 200 && key[0] != '/' && key[kl - 1] != '/';
+    for (size_t i = 0; ok && i < kl; i++)
+        ok = (key[i] >= 'a' && key[i] <= 'z') || (key[i] >= 'A' && key[i] <= 'Z') || (key[i] >= '0' && key[i] <= '9') ||
+             strchr("_-./", key[i]);
+    if (ok && (strstr(key, "..") != NULL && (size_t)(strstr(key, "..") - key) < kl)) ok = 0;
+    if (!ok)
+        return err_set(err, CF_ERR_ARG, "<arguments>: function \"%s\": expected iris:generator/KEY (letters, digits, _ - . /)", fn), -1;
+    char rel[256];
+    snprintf(rel, sizeof rel, "generators/%.*s.json", (int)kl, key);
+    if (!pk) return err_set(err, CF_ERR_ARG, "<arguments>: function \"%s\": a generator needs a pack (--pack)", fn), -1;
+    cJSON *root = NULL;
+    const char *display = NULL;
+    int r = json_load_rel(p, pk, rel, &root, &display, err);
+    if (r < 0) return -1;
+    if (r == 0) return err_set(err, CF_ERR_REF, "<arguments>: function \"%s\": no %s in the pack", fn, rel), -1;
+    cf_loc at = {display, NULL};
+    int node = iris_generator_node(p, root, at, direct ? IRIS_SUPER_DIRECT : IRIS_SUPER_ENGINE, err);
+    if (node >= 0 && interp) {
+        int m;
+        double sc;
+        if (iris_interpolator_parse(p, jget(root, "interpolator"), loc_key(&p->arena, at, "interpolator"), &m, &sc, err) < 0) node = -1;
+        else node = iris_interp_node(p, node, m, sc, at, err);
+    }
+    cJSON_Delete(root);
+    return node;
+}
+
 /* ------------------------------------------------------------------ public */
+int iris_node_2d(const cf_node *n)
+{
+    switch (n->kind) {
+    case NK_IRIS_LAYER:
+    case NK_IRIS_GEN:
+    case NK_IRIS_CELLGEN:
+    case NK_IRIS_INTERP: return 1;
+    case NK_IRIS_CNG:
+    case NK_IRIS_CELLZ: return n->i[3] == 2;
+    default: return 0;
+    }
+}
+
 int iris_wanted(const char *settings_id, const char *const *functions, int n)
 {
     if (settings_id && strncmp(settings_id, "iris:", 5) == 0) return 1;
@@ -499,7 +949,7 @@ int iris_style_status(const char *name, int unification, char *missing, size_t m
     return -1;
 }
 
-cf_status iris_parse(cf_program *p, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
+cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
 {
     cf_loc cli = {"<arguments>", NULL};
     ic c = {0};
@@ -524,8 +974,12 @@ cf_status iris_parse(cf_program *p, const char *settings_id, const char *const *
             if ((p->outputs[f] = build_all(&c)) < 0) return err->status;
             continue;
         }
+        if (strncmp(fn, "iris:generator/", 15) == 0) {
+            if ((p->outputs[f] = generator_function(p, pk, fn, err)) < 0) return err->status;
+            continue;
+        }
         if (strncmp(fn, "iris:style/", 11) != 0)
-            return err_set(err, CF_ERR_ARG, "%s: function \"%s\": an Iris program takes iris:style/NAME", cli.file, fn);
+            return err_set(err, CF_ERR_ARG, "%s: function \"%s\": an Iris program takes iris:style/NAME or iris:generator/KEY", cli.file, fn);
         char name[128];
         const char *nm = fn + 11, *hash = strchr(nm, '#');
         int dims = 3;
@@ -566,10 +1020,130 @@ static int64_t heat_seed(int64_t g, int64_t k)
     return jr_lmax(&r);
 }
 
-/* Per world: the seeds of every CNG node (IRIS.md §2.3), 6 x i64 per node after
- * the 16-byte header of the double dialects: kernel seed S, the FastNoise seed
- * S32, the unification offsets ox, oz, and the hexagon family's heat (and
- * structure) simplex seeds. gseed = RNG(seed + k + kcng).lmax(). */
+/* ------------------------------------------------------------------ SeedManager (IRIS.md §7.5) */
+/* RNG(String): UUID.nameUUIDFromBytes's MD5 recipe, lsb + msb + len * 32564 */
+static jrng jr_string(const char *str)
+{
+    uint8_t md[16];
+    MD5_CTX m;
+    MD5Init(&m);
+    MD5Update(&m, (const uint8_t *)str, strlen(str));
+    MD5Final(md, &m);
+    md[6] = (uint8_t)((md[6] & 0x0f) | 0x30);
+    md[8] = (uint8_t)((md[8] & 0x3f) | 0x80);
+    uint64_t msb = 0, lsb = 0;
+    for (int i = 0; i < 8; i++) msb = (msb << 8) | md[i], lsb = (lsb << 8) | md[8 + i];
+    return jr_new((int64_t)(lsb + msb + (uint64_t)strlen(str) * 32564u));
+}
+static double jr_double(jrng *r) { return (double)jr_k53(r) * 0x1.0p-53; }
+static double jr_d(jrng *r, double lo, double hi)
+{
+    if (lo > hi) {
+        double t = lo;
+        lo = hi, hi = t;
+    }
+    return cf_ir_lerp(lo, hi, jr_double(r));
+}
+static int32_t jr_i(jrng *r, double lo, double hi) { return cf_ir_d2i(floor(jr_d(r, lo, hi))); }
+static int64_t dbits(double d)
+{
+    if (d != d) return 0x7ff8000000000000LL; /* Double.doubleToLongBits: NaN canonical */
+    int64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+/* the STATIC NoiseStyle made from RNG(seed): noise3(a, b, c) (IRIS.md §6: C(0, WHITE)) */
+typedef struct staticn {
+    int br;
+    int64_t s;
+    int32_t s32;
+    double ox, oz;
+} staticn;
+static staticn static_new(int64_t seed, int br)
+{
+    jrng r = jr_new(wadd(seed, 1113347867));
+    int64_t g = jr_lmax(&r);
+    staticn n = {br, 0, 0, 0, 0};
+    r = jr_new(g);
+    n.s = jr_lmax(&r);
+    r = jr_new(g);
+    n.s32 = jr_imax(&r);
+    r = jr_new(g);
+    n.ox = jr_next_int(&r, -32768, 32767);
+    n.oz = jr_next_int(&r, -32768, 32767);
+    return n;
+}
+static double static_fit(const staticn *n, double a, double b, double c)
+{
+    double v = cf_ir_post(cf_ir_gen3(CF_IG_WHITE, n->br, 1, n->s, n->s32, n->ox, n->oz, 0, 0, a, b, c), 1.0, 1.0);
+    return 4.9e-324 + v * (1.7976931348623157e308 - 4.9e-324);
+}
+
+int64_t iris_seedmanager_height(int64_t seed, int br)
+{
+    const double PI = 3.141592653589793, E = 2.718281828459045;
+    jrng A = jr_new((int64_t)((uint64_t)wadd(seed, -2043905) * 4385677888ULL));
+    jrng B = jr_new(wadd((int64_t)((uint64_t)seed * (uint64_t)-305LL), 45858458555LL));
+    int64_t a1 = jr_lmax(&A), b1 = jr_lmax(&B);
+    jrng Cr = jr_new(wadd((int64_t)((uint64_t)seed * (uint64_t)wadd(a1, -b1)), java_string_hash("Iris World Generator")));
+    int64_t cl = jr_lmax(&Cr);
+    jrng Dr = jr_new(wadd(wadd(seed, (int64_t)((uint64_t)cl * 1ULL)), 1)); /* seed - cl * -1 + 1 */
+    jrng Er = jr_string("42Iris World Generator");
+    int32_t gk = jr_i(&A, 1000, 10000);
+    jrng *all[5] = {&A, &B, &Cr, &Dr, &Er};
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 4; i++) jr_i(all[k], 0, 95);
+    double g = 0.0;
+    for (int i = 0; i < 20; i++) {
+        double bd = jr_d(&B, 3, PI), cd = jr_d(&Cr, 10, 18 * E);
+        g += (((double)gk * bd) / cd) + 6549;
+        g *= jr_d(&Dr, 90.5, 1234567);
+        g += jr_d(&Er, 39.95, 99.25);
+    }
+    double ai = jr_imax(&A), bi = jr_imax(&B), cl2 = (double)jr_lmax(&Cr), dl = (double)jr_lmax(&Dr), el = (double)jr_lmax(&Er);
+    double t = ((((g * ai) + bi) + cl2) + dl) * el;
+    staticn P = static_new((int64_t)((uint64_t)4966866 * (uint64_t)dbits(t)), br);
+    jrng lock = jr_new(dbits(static_fit(&P, (double)wadd(seed, 1337), (double)(int64_t)((uint64_t)seed * 69u), (double)seed)));
+    static const char *const names[4] = {"complex", "complex_streams", "basic", "height"};
+    int64_t f = 0;
+    for (int k = 0; k < 4; k++) {
+        int32_t li = jr_imax(&lock);
+        int64_t ll = jr_lmax(&lock);
+        char str[160];
+        snprintf(str, sizeof str, "%sIris World Generator::1%lld", names[k], (long long)(int64_t)((uint64_t)wadd(seed, li) * (uint64_t)ll));
+        jrng R = jr_string(str);
+        int32_t i0 = jr_imax(&lock);
+        int64_t sgn = jr_double(&lock) <= 0.5 ? 1 : -1; /* chance(0.5): 0.5 >= nextDouble() */
+        double r1 = jr_imax(&R), r2 = jr_imax(&R), r3 = jr_imax(&R);
+        int64_t inner = wadd(java_string_hash(names[k]), dbits(static_fit(&P, r1, r2, r3)));
+        f = (int64_t)((uint64_t)(int64_t)i0 * ((uint64_t)sgn * (uint64_t)inner));
+        jr_imax(&lock);
+    }
+    return f;
+}
+
+/* the RNG seed base of seeded node n (i[5], SB_*) under world seed ws */
+static int64_t seed_base(const cf_node *n, int64_t ws, int64_t sm)
+{
+    int64_t sup = (n->i[5] & SB_MANAGER) ? sm : ws;
+    switch (n->i[5] & 3) {
+    case SB_CLIFF: {
+        /* cs = (f64)(sup + 294596 + hc); lsc = d2l(seed + (cs - 34857) + hc), in f64 */
+        int64_t hc = (int64_t)n->da[1];
+        double cs = (double)wadd(wadd(sup, 294596), hc), cs2 = cs - 34857;
+        return cf_ir_d2l(n->da[0] + cs2 + (double)hc);
+    }
+    case SB_ZERO: return 0;
+    default: return sup;
+    }
+}
+
+/* Per world: the seeds of every seeded node (IRIS.md §2.3), 6 x i64 per node
+ * after the 16-byte header of the double dialects. IRIS_CNG: kernel seed S, the
+ * FastNoise seed S32, the unification offsets ox, oz, and the hexagon family's
+ * heat (and structure) simplex seeds, from gseed = RNG(rs + kcng).lmax();
+ * IRIS_CELLZ: S32 = RNG(rs).imax() in slot 1; IRIS_CELLGEN: RNG(rs).lmax() in
+ * slot 0; rs = the node's base (seed_base) + d[4]. */
 cf_status iris_seeds(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
@@ -578,30 +1152,85 @@ cf_status iris_seeds(cf_world *w, cf_error *err)
     if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");
     w->tablen = len;
     memcpy(w->tab, &w->lseed, sizeof w->lseed);
+    int64_t sm = 0;
+    int have_sm = 0;
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
-        if (n->kind != NK_IRIS_CNG) continue;
-        int64_t v[6] = {0};
-        jrng r = jr_new((int64_t)((uint64_t)w->seed + (uint64_t)(int64_t)n->d[4]));
-        int64_t g = jr_lmax(&r);
-        r = jr_new(g);
-        v[0] = jr_lmax(&r);
-        r = jr_new(g);
-        v[1] = jr_imax(&r);
-        r = jr_new(g);
-        v[2] = jr_next_int(&r, -32768, 32767);
-        v[3] = jr_next_int(&r, -32768, 32767);
-        switch (n->i[0]) {
-        case CF_IG_HEX_SIMPLEX: v[4] = heat_seed(g, 811); break;
-        case CF_IG_HEX_JAMES: v[4] = heat_seed(g, 877); break;
-        case CF_IG_HEX_RANDOM: v[4] = heat_seed(g, 221), v[5] = heat_seed(g, 442); break;
-        case CF_IG_SIERPINSKI: v[4] = heat_seed(g, 177); break;
-        case CF_IG_CLOVER: v[4] = g; break;
-        default:
-            if (n->i[0] >= CF_IG_INTERP + 16 * CF_IR_BASE_CLOVER) v[4] = g; /* interpolated CLOVER: its base's K */
-            break;
+        if (n->kind != NK_IRIS_CNG && n->kind != NK_IRIS_CELLZ && n->kind != NK_IRIS_CELLGEN) continue;
+        if ((n->i[5] & SB_MANAGER) && !have_sm) {
+            sm = wadd(iris_seedmanager_height(w->seed, p->dialect == DIALECT_IRIS_UNIFICATION ? CF_IR_UNIFICATION : CF_IR_MASTER), 239945);
+            have_sm = 1;
+        }
+        int64_t v[6] = {0}, rs = wadd(seed_base(n, w->seed, sm), (int64_t)n->d[4]);
+        jrng r = jr_new(rs);
+        if (n->kind == NK_IRIS_CELLZ) {
+            v[1] = jr_imax(&r);
+        } else if (n->kind == NK_IRIS_CELLGEN) {
+            v[0] = jr_lmax(&r);
+        } else {
+            int64_t g = jr_lmax(&r);
+            r = jr_new(g);
+            v[0] = jr_lmax(&r);
+            r = jr_new(g);
+            v[1] = jr_imax(&r);
+            r = jr_new(g);
+            v[2] = jr_next_int(&r, -32768, 32767);
+            v[3] = jr_next_int(&r, -32768, 32767);
+            switch (n->i[0]) {
+            case CF_IG_HEX_SIMPLEX: v[4] = heat_seed(g, 811); break;
+            case CF_IG_HEX_JAMES: v[4] = heat_seed(g, 877); break;
+            case CF_IG_HEX_RANDOM: v[4] = heat_seed(g, 221), v[5] = heat_seed(g, 442); break;
+            case CF_IG_SIERPINSKI: v[4] = heat_seed(g, 177); break;
+            case CF_IG_CLOVER: v[4] = g; break;
+            default:
+                if (n->i[0] >= CF_IG_INTERP + 16 * CF_IR_BASE_CLOVER) v[4] = g; /* interpolated CLOVER: its base's K */
+                break;
+            }
         }
         memcpy(w->tab + 16 + 48 * (size_t)i, v, sizeof v);
     }
     return CF_OK;
+}
+
+/* tests: one program of one output from the JSON text of an Iris object, its
+ * RNG (style) or super seed (layer, generator) the world seed itself */
+cf_status iris_compile_json(cf_program **out, const char *kind, const char *json, int unification, int dims, cf_error *err)
+{
+    *out = NULL;
+    cf_program *p = calloc(1, sizeof *p);
+    if (!p) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cJSON *root = cJSON_Parse(json);
+    ic c = {0};
+    c.p = p, c.err = err;
+    c.br = unification ? CF_IR_UNIFICATION : CF_IR_MASTER;
+    p->prec = PREC_F64;
+    p->min_y = 0, p->height = 256, p->sea_level = 64;
+    p->dialect = unification ? DIALECT_IRIS_UNIFICATION : DIALECT_IRIS_MASTER;
+    p->settings_id = arena_printf(&p->arena, "iris:%s", unification ? "unification" : "master");
+    p->noutputs = 1;
+    p->outputs = arena_alloc(&p->arena, sizeof(int));
+    p->output_names = arena_alloc(&p->arena, sizeof(char *));
+    p->max_fill_bytes = (size_t)1 << 30;
+    cf_loc at = {"<json>", NULL};
+    int node = -1;
+    if (!root) err_set(err, CF_ERR_JSON, "<json>: not JSON");
+    else if (!p->outputs || !p->output_names || !p->settings_id) err_set(err, CF_ERR_NOMEM, "out of memory");
+    else if (strcmp(kind, "style") == 0) {
+        c.at = at;
+        int top = style_json(&c, root, at, 0, 0, "FLAT");
+        node = top < 0 ? -1 : build(&c, top, dims);
+    } else if (strcmp(kind, "layer") == 0) node = layer_json(&c, root, at, 0, 0);
+    else if (strcmp(kind, "generator") == 0) node = gen_json(&c, root, at);
+    else err_set(err, CF_ERR_ARG, "iris_compile_json: unknown kind %s", kind);
+    cJSON_Delete(root);
+    if (node >= 0) {
+        p->outputs[0] = node;
+        p->output_names[0] = kind;
+        if (passes_run(p, err) == CF_OK && plan_build(p, err) == CF_OK) {
+            *out = p;
+            return CF_OK;
+        }
+    }
+    cf_program_free(p);
+    return err->status;
 }

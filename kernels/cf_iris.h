@@ -13,7 +13,8 @@
  * Java semantics: every expression left to right, each operation rounded to its
  * type, no contraction; i64/i32 arithmetic wraps (done in unsigned types); Java
  * casts saturate (cf_ir_d2l, cf_ir_d2i). The only transcendental on these paths
- * is the CNG power (style VASCULAR_THIN): cf_pow_c of cf_math.h (see cf_ir_post).
+ * are the CNG power (style VASCULAR_THIN, exponents): fdlibm's pow (cf_ir_pow) and
+ * Clover's sin/cos (cf_ir_sin, cf_ir_cos): Java's StrictMath.
  * The seeds (i64 kernel seed S, i32 seed S32, offsets ox/oz) come from Iris's
  * RNG on the host (host/iris.c) and are arguments here.
  * Compile C with -ffp-contract=off; OpenCL programs set FP_CONTRACT OFF.
@@ -1144,15 +1145,387 @@ CF_INLINE int cf_ir_row(double x, double y, int n)
     return (int)(r < 0 ? r + n : r);
 }
 
+/* ------------------------------------------------------------------ pow (fdlibm 5.3's e_pow.c, i.e. Java's StrictMath.pow) */
+/* The project follows StrictMath on Iris's paths (IRIS.md §9): pow is
+ * fdlibm's algorithm, written here from + - * / and bit operations (the same
+ * steps, constants given by their bit patterns), so a golden record equals its
+ * strict_bits where it carries one, else bits. */
+CF_INLINE double cf_ir_setlo0(double x) { return cf_from_bits(cf_bits(x) & 0xffffffff00000000UL); }
+CF_INLINE double cf_ir_sethi(double x, cf_u32 hi) { return cf_from_bits(((cf_u64)hi << 32) | (cf_bits(x) & 0xffffffffUL)); }
+CF_INLINE cf_u32 cf_ir_lo(double x) { return (cf_u32)(cf_bits(x) & 0xffffffffUL); }
+#define CF_IR_D(b) cf_from_bits(b##UL)
+CF_INLINE double cf_ir_pow(double x, double y)
+{
+    const double two53 = 9007199254740992.0, huge = 1.0e300, tiny = 1.0e-300;
+    cf_i32 hx = (cf_i32)cf_ir_hi(x), hy = (cf_i32)cf_ir_hi(y);
+    cf_u32 lx = cf_ir_lo(x), ly = cf_ir_lo(y);
+    cf_i32 ix = hx & 0x7fffffff, iy = hy & 0x7fffffff;
+    if ((iy | (cf_i32)ly) == 0) return 1.0;
+    if (ix > 0x7ff00000 || (ix == 0x7ff00000 && lx != 0) || iy > 0x7ff00000 || (iy == 0x7ff00000 && ly != 0)) return x + y;
+    int yisint = 0;
+    if (hx < 0) {
+        if (iy >= 0x43400000) yisint = 2;
+        else if (iy >= 0x3ff00000) {
+            int k = (iy >> 20) - 0x3ff;
+            if (k > 20) {
+                cf_u32 j = ly >> (52 - k);
+                if ((j << (52 - k)) == ly) yisint = 2 - (int)(j & 1);
+            } else if (ly == 0) {
+                cf_i32 j = iy >> (20 - k);
+                if ((j << (20 - k)) == iy) yisint = 2 - (int)(j & 1);
+            }
+        }
+    }
+    if (ly == 0) {
+        if (iy == 0x7ff00000) {
+            if (((ix - 0x3ff00000) | (cf_i32)lx) == 0) return y - y;
+            if (ix >= 0x3ff00000) return hy >= 0 ? y : 0.0;
+            return hy < 0 ? -y : 0.0;
+        }
+        if (iy == 0x3ff00000) return hy < 0 ? 1.0 / x : x;
+        if (hy == 0x40000000) return x * x;
+        if (hy == 0x3fe00000 && hx >= 0) return cf_sqrt(x);
+    }
+    double ax = cf_fabs(x), z;
+    if (lx == 0 && (ix == 0x7ff00000 || ix == 0 || ix == 0x3ff00000)) {
+        z = ax;
+        if (hy < 0) z = 1.0 / z;
+        if (hx < 0) {
+            if (((ix - 0x3ff00000) | yisint) == 0) z = (z - z) / (z - z);
+            else if (yisint == 1) z = -z;
+        }
+        return z;
+    }
+    int n = hx < 0 ? 0 : 1;
+    if ((n | yisint) == 0) return (x - x) / (x - x);
+    double s = 1.0;
+    if ((n | (yisint - 1)) == 0) s = -1.0;
+    double t1, t2;
+    const double ivln2 = CF_IR_D(0x3ff71547652b82fe), ivln2_h = CF_IR_D(0x3ff7154760000000), ivln2_l = CF_IR_D(0x3e54ae0bf85ddf44);
+    if (iy > 0x41e00000) {
+        if (iy > 0x43f00000) {
+            if (ix <= 0x3fefffff) return hy < 0 ? huge * huge : tiny * tiny;
+            if (ix >= 0x3ff00000) return hy > 0 ? huge * huge : tiny * tiny;
+        }
+        if (ix < 0x3fefffff) return hy < 0 ? s * huge * huge : s * tiny * tiny;
+        if (ix > 0x3ff00000) return hy > 0 ? s * huge * huge : s * tiny * tiny;
+        double t = ax - 1.0;
+        double w = (t * t) * (0.5 - t * (0.3333333333333333333333 - t * 0.25));
+        double u = ivln2_h * t, v = t * ivln2_l - w * ivln2;
+        t1 = cf_ir_setlo0(u + v);
+        t2 = v - (t1 - u);
+    } else {
+        const double bp[2] = {1.0, 1.5}, dp_h[2] = {0.0, CF_IR_D(0x3fe2b80340000000)}, dp_l[2] = {0.0, CF_IR_D(0x3e4cfdeb43cfd006)};
+        const double L1 = CF_IR_D(0x3fe3333333333303), L2 = CF_IR_D(0x3fdb6db6db6fabff), L3 = CF_IR_D(0x3fd55555518f264d),
+                     L4 = CF_IR_D(0x3fd17460a91d4101), L5 = CF_IR_D(0x3fcd864a93c9db65), L6 = CF_IR_D(0x3fca7e284a454eef);
+        const double cp = CF_IR_D(0x3feec709dc3a03fd), cp_h = CF_IR_D(0x3feec709e0000000), cp_l = CF_IR_D(0xbe3e2fe0145b01f5);
+        n = 0;
+        if (ix < 0x00100000) {
+            ax *= two53;
+            n -= 53;
+            ix = (cf_i32)cf_ir_hi(ax);
+        }
+        n += (ix >> 20) - 0x3ff;
+        cf_i32 j = ix & 0x000fffff;
+        int k;
+        ix = j | 0x3ff00000;
+        if (j <= 0x3988E) k = 0;
+        else if (j < 0xBB67A) k = 1;
+        else {
+            k = 0;
+            n += 1;
+            ix -= 0x00100000;
+        }
+        ax = cf_ir_sethi(ax, (cf_u32)ix);
+        double u = ax - bp[k], v = 1.0 / (ax + bp[k]);
+        double ss = u * v, s_h = cf_ir_setlo0(ss);
+        double t_h = cf_from_bits((cf_u64)(cf_u32)(((ix >> 1) | 0x20000000) + 0x00080000 + (k << 18)) << 32);
+        double t_l = ax - (t_h - bp[k]);
+        double s_l = v * ((u - s_h * t_h) - s_h * t_l);
+        double s2 = ss * ss;
+        double r = s2 * s2 * (L1 + s2 * (L2 + s2 * (L3 + s2 * (L4 + s2 * (L5 + s2 * L6)))));
+        r += s_l * (s_h + ss);
+        s2 = s_h * s_h;
+        t_h = cf_ir_setlo0(3.0 + s2 + r);
+        t_l = r - ((t_h - 3.0) - s2);
+        u = s_h * t_h;
+        v = s_l * t_h + t_l * ss;
+        double p_h = cf_ir_setlo0(u + v);
+        double p_l = v - (p_h - u);
+        double z_h = cp_h * p_h;
+        double z_l = cp_l * p_h + p_l * cp + dp_l[k];
+        double t = (double)n;
+        t1 = cf_ir_setlo0(((z_h + z_l) + dp_h[k]) + t);
+        t2 = z_l - (((t1 - t) - dp_h[k]) - z_h);
+    }
+    const double P1 = CF_IR_D(0x3fc555555555553e), P2 = CF_IR_D(0xbf66c16c16bebd93), P3 = CF_IR_D(0x3f11566aaf25de2c),
+                 P4 = CF_IR_D(0xbebbbd41c5d26bf1), P5 = CF_IR_D(0x3e66376972bea4d0);
+    const double lg2 = CF_IR_D(0x3fe62e42fefa39ef), lg2_h = CF_IR_D(0x3fe62e4300000000), lg2_l = CF_IR_D(0xbe205c610ca86c39),
+                 ovt = CF_IR_D(0x3c971547652b82fe);
+    double y1 = cf_ir_setlo0(y);
+    double p_l = (y - y1) * t1 + y * t2, p_h = y1 * t1;
+    z = p_l + p_h;
+    cf_i32 j = (cf_i32)cf_ir_hi(z);
+    cf_i32 i = (cf_i32)cf_ir_lo(z);
+    if (j >= 0x40900000) {
+        if (((j - 0x40900000) | i) != 0) return s * huge * huge;
+        if (p_l + ovt > z - p_h) return s * huge * huge;
+    } else if ((j & 0x7fffffff) >= 0x4090cc00) {
+        if ((cf_i32)(((cf_u32)j - 0xc090cc00u) | (cf_u32)i) != 0) return s * tiny * tiny;
+        if (p_l <= z - p_h) return s * tiny * tiny;
+    }
+    i = j & 0x7fffffff;
+    int k = (i >> 20) - 0x3ff;
+    n = 0;
+    if (i > 0x3fe00000) {
+        n = j + (0x00100000 >> (k + 1));
+        k = ((n & 0x7fffffff) >> 20) - 0x3ff;
+        double t = cf_from_bits((cf_u64)(cf_u32)(n & ~(0x000fffff >> k)) << 32);
+        n = ((n & 0x000fffff) | 0x00100000) >> (20 - k);
+        if (j < 0) n = -n;
+        p_h -= t;
+    }
+    double t = cf_ir_setlo0(p_l + p_h);
+    double u = t * lg2_h, v = (p_l - (t - p_h)) * lg2 + t * lg2_l;
+    z = u + v;
+    double w = v - (z - u);
+    t = z * z;
+    double tt = z - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    double r = (z * tt) / (tt - 2.0) - (w + z * w);
+    z = 1.0 - (r - z);
+    j = (cf_i32)cf_ir_hi(z);
+    j += (cf_i32)((cf_u32)n << 20);
+    if ((j >> 20) <= 0) {
+        /* scalbn(z, n) with a subnormal result: one rounding */
+        int e = (int)((cf_ir_hi(z) >> 20) & 0x7ff) + n;
+        if (e <= -54) return s * tiny * tiny;
+        z = cf_from_bits((cf_bits(z) & 0x800fffffffffffffUL) | ((cf_u64)(e + 54) << 52)) * CF_IR_D(0x3c90000000000000);
+    } else {
+        z = cf_ir_sethi(z, (cf_u32)j);
+    }
+    return s * z;
+}
+#undef CF_IR_D
+
 /* CNG post-processing without children (§5.3): opacity, signed power, then
- * ((n / 1) - 0 + 0) * 1 (turns -0 into +0, as Iris does). The power is the
- * project's pow (cf_pow_c: correctly rounded in practice), which may differ by
- * 1 ulp from Java's Math.pow or StrictMath.pow (tests accept either record). */
+ * ((n / 1) - 0 + 0) * 1 (turns -0 into +0, as Iris does). The power is
+ * fdlibm's (cf_ir_pow, Java's StrictMath.pow), as the project follows StrictMath. */
 CF_INLINE double cf_ir_post(double n, double opacity, double power)
 {
     n = n * opacity;
-    if (power != 1) n = n < 0 ? -cf_pow_c(-n, power) : cf_pow_c(n, power);
+    if (power != 1) n = n < 0 ? -cf_ir_pow(-n, power) : cf_ir_pow(n, power);
     return ((n / 1.0) - 0.0 + 0.0) * 1.0;
 }
+
+/* ================================================================== the JSON layers (IRIS.md §5.5, §7, §8.5)
+ * Shared by eval64.c (IRIS_CELLZ, IRIS_LAYER, IRIS_GEN, IRIS_CELLGEN, IRIS_INTERP)
+ * and the OpenCL generator: the steps between source samples; the sources
+ * themselves (a CNG, a layer, any 2-D node) are sampled by the callers. */
+
+/* cellularize (§5.5): the nearest cell of (x, y) (f32, already times the
+ * frequency) by Manhattan distance |vx| + |vy|, first minimum wins */
+CF_INLINE void cf_ir_cellz_cell(cf_i32 s, float x, float y, cf_i32 *xc, cf_i32 *yc)
+{
+    cf_i32 xr = cf_ir_fround32(x), yr = cf_ir_fround32(y);
+    float best = 999999.0f;
+    *xc = 0, *yc = 0;
+    for (cf_i32 xi = xr - 1; xi <= xr + 1; xi++)
+        for (cf_i32 yi = yr - 1; yi <= yr + 1; yi++) {
+            int c = (int)(cf_ir_hash2_32(s, xi, yi) & 255u) * 2;
+            float vx = ((float)xi - x) + cf_ir_f32(cf_iris_cell2[c]);
+            float vy = ((float)yi - y) + cf_ir_f32(cf_iris_cell2[c + 1]);
+            float nd = cf_fabsf(vx) + cf_fabsf(vy);
+            if (nd < best) best = nd, *xc = xi, *yc = yi;
+        }
+}
+/* the cellularized generator's lookup point: n3(a, b, c) = n2(a, b + c) */
+CF_INLINE void cf_ir_cellz_at(cf_i32 s, float fr, double a, double b, double *px, double *pz)
+{
+    cf_i32 xc, yc;
+    cf_ir_cellz_cell(s, (float)a * fr, (float)b * fr, &xc, &yc);
+    *px = (double)xc, *pz = (double)yc;
+}
+/* the value from the source sample v: f32(v) * 0.5 + 0.5, then CNG post (§5.3) */
+CF_INLINE double cf_ir_cellz_value(double v) { return cf_ir_post((double)(float)v * 0.5 + 0.5, 1.0, 1.0); }
+
+/* FND 2-D two-edge cellular, Natural distance (§3.7; CellGenerator) */
+CF_INLINE double cf_ir_cell2(cf_i64 s, double x, double y, int div)
+{
+    cf_i64 xr = cf_ir_fround(x), yr = cf_ir_fround(y);
+    double d1 = 999999.0, d2 = 999999.0;
+    for (cf_i64 xi = xr - 1; xi <= xr + 1; xi++)
+        for (cf_i64 yi = yr - 1; yi <= yr + 1; yi++) {
+            cf_u64 h = (cf_u64)s;
+            h ^= CF_IR_PX * (cf_u64)xi;
+            h ^= CF_IR_PY * (cf_u64)yi;
+            h = h * h * h * 60493UL;
+            h = cf_ir_sar13(h) ^ h;
+            int c = (int)(h & 255UL) * 2;
+            double vx = (double)xi - x + (double)cf_ir_f32(cf_iris_cell2[c]);
+            double vy = (double)yi - y + (double)cf_ir_f32(cf_iris_cell2[c + 1]);
+            double nd = (cf_fabs(vx) + cf_fabs(vy)) + (vx * vx + vy * vy);
+            double m = d2 <= nd ? d2 : nd;
+            d2 = m >= d1 ? m : d1;
+            d1 = d1 <= nd ? d1 : nd;
+        }
+    return div ? d1 / d2 - 1 : d2 - d1 - 1;
+}
+/* CellGenerator.distance (§7.4) from the signature samples sx = sig(x, z), sz = sig(z, x) */
+CF_INLINE double cf_ir_cellgen(cf_i64 sc, double shuffle, double x, double z, double sx, double sz)
+{
+    double a = (x * 0.73) + sx * shuffle, b = (z * 0.73) + sz * shuffle;
+    return (cf_ir_cell2(sc, a * 0.01, b * 0.01, 0) + 1.0) / 2.0;
+}
+
+/* IrisNoiseGenerator (§7.2): the layer's flags */
+enum { CF_IR_NEGATIVE = 1, CF_IR_PARAMETRIC = 2, CF_IR_BEZIER = 4, CF_IR_SINCENTERED = 8 };
+/* the remaps after the style sample v, in Iris's order: opacity, negative,
+ * exponent, offsetY, parametric, bezier, sinCentered. pow and sin are
+ * fdlibm's (StrictMath) */
+CF_INLINE double cf_ir_layer(int br, int flags, double v, double opacity, double exponent, double offy)
+{
+    double n;
+    if (br == CF_IR_MASTER) n = opacity == 0 ? 0.0 : 0.0 + v * (opacity - 0.0);
+    else n = v * opacity;
+    if (flags & CF_IR_NEGATIVE) n = -n + opacity;
+    if (exponent != 1) n = n < 0 ? -cf_ir_pow(-n, exponent) : cf_ir_pow(n, exponent);
+    n = n + offy;
+    if (flags & CF_IR_PARAMETRIC) n = n / ((n - 1) + 1);
+    if (flags & CF_IR_BEZIER) n = n * n * (3 - 2 * n);
+    if (flags & CF_IR_SINCENTERED) n = cf_ir_sin(n * CF_IR_PI);
+    return n;
+}
+/* a fracture child's displacement of x (dz 0) or z (dz 1) from its sample c:
+ * unification subtracts the child's opacity / 2 and adds; master the parent's
+ * and subtracts for z */
+CF_INLINE double cf_ir_layer_frac(int br, int dz, double p, double c, double copacity, double popacity)
+{
+    if (br == CF_IR_UNIFICATION) return p + (c - copacity / 2);
+    return dz ? p - (c - popacity / 2) : p + (c - popacity / 2);
+}
+/* IrisGenerator cliffs (§7.3): v snapped to multiples of ch / 255 */
+CF_INLINE double cf_ir_cliff(double v, double lo, double hi, double t)
+{
+    double ch = cf_ir_lerp(lo, hi, t);
+    return ((double)cf_ir_jround((v * 255) / ch) * ch) / 255;
+}
+
+/* ------------------------------------------------------------------ IrisInterpolator (§8, §8.5)
+ * interp(m, x, z, r, P) over any provider P, in two steps: the caller samples
+ * P at the points cf_ir_ipt(m, x, z, r, k, ..) for k < cf_ir_inpts(m), then
+ * cf_ir_icomb combines the samples. Methods: InterpolationMethod's 27 values. */
+enum {
+    CF_IIM_NONE = 0, CF_IIM_BILINEAR, CF_IIM_BICUBIC, CF_IIM_BILINEAR_BEZIER, CF_IIM_PARAMETRIC_2, CF_IIM_PARAMETRIC_4,
+    CF_IIM_PARAMETRIC_1_5, CF_IIM_HERMITE, CF_IIM_HERMITE_TENSE, CF_IIM_CATMULL_ROM, CF_IIM_HERMITE_LOOSE,
+    CF_IIM_HL_HALF_POS, CF_IIM_HL_HALF_NEG, CF_IIM_HL_FULL_POS, CF_IIM_HL_FULL_NEG,
+    CF_IIM_STARCAST = 15,          /* + 0..3: 3, 6, 9, 12 directions */
+    CF_IIM_BILINEAR_STARCAST = 19, /* + 0..3 */
+    CF_IIM_HERMITE_STARCAST = 23,  /* + 0..3 */
+    CF_IIM_COUNT = 27
+};
+#define CF_IR_MAXPTS 192
+/* the inner interpolation of a method: 0 the provider, 1 a bilinear form, 2 a bihermite */
+CF_INLINE int cf_ir_iform(int m)
+{
+    if (m == CF_IIM_NONE || (m >= CF_IIM_STARCAST && m < CF_IIM_BILINEAR_STARCAST)) return 0;
+    if (m <= CF_IIM_PARAMETRIC_1_5 || (m >= CF_IIM_BILINEAR_STARCAST && m < CF_IIM_HERMITE_STARCAST)) return 1;
+    return 2;
+}
+CF_INLINE int cf_ir_istar(int m) { return m >= CF_IIM_STARCAST ? (m - CF_IIM_STARCAST) % 4 + 1 : 0; } /* 1..4: 3..12 directions */
+CF_INLINE int cf_ir_inpts(int m)
+{
+    int f = cf_ir_iform(m), per = f == 0 ? 1 : f == 1 ? 4 : 16, s = cf_ir_istar(m);
+    return s ? per * 3 * s : per;
+}
+/* direction i of star nd (0..3) around (x, z): the f32 sample point */
+CF_INLINE void cf_ir_istarpt(int nd, cf_i32 x, cf_i32 z, double r, int i, double *a, double *b)
+{
+    const int off[4] = {0, 6, 18, 36};
+    float X = (float)x, Z = (float)z, R = (float)r;
+    float c = cf_ir_f32(cf_ir_star_dirs[off[nd] + 2 * i]), s = cf_ir_f32(cf_ir_star_dirs[off[nd] + 2 * i + 1]);
+    float cx = X + ((R * c) - (R * s));
+    float cz = Z + ((R * s) + (R * c));
+    *a = (double)cx, *b = (double)cz;
+}
+/* the k-th sample point of interp(m, x, z, r) */
+CF_INLINE void cf_ir_ipt(int m, cf_i32 x, cf_i32 z, double r, int k, double *a, double *b)
+{
+    int f = cf_ir_iform(m), per = f == 0 ? 1 : f == 1 ? 4 : 16, s = cf_ir_istar(m);
+    if (s) {
+        double sa, sb;
+        cf_ir_istarpt(s - 1, x, z, r, k / per, &sa, &sb);
+        if (f == 0) {
+            *a = sa, *b = sb;
+            return;
+        }
+        x = cf_ir_d2i(sa), z = cf_ir_d2i(sb);
+        k = k % per;
+    }
+    if (f == 0) {
+        *a = (double)x, *b = (double)z;
+    } else if (f == 1) { /* (X0, Z0), (X1, Z0), (X0, Z1), (X1, Z1) */
+        *a = (double)cf_ir_grid(x, r, k & 1), *b = (double)cf_ir_grid(z, r, k >> 1);
+    } else { /* (X_i, Z_j), k = 4 i + j, i and j for grid k - 1 */
+        *a = (double)cf_ir_grid(x, r, k / 4 - 1), *b = (double)cf_ir_grid(z, r, k % 4 - 1);
+    }
+}
+/* BILINEAR_PARAMETRIC's par(t, a) = t^a / (a * (t^a - t^(a-1)) + 1) (pow: fdlibm's) */
+CF_INLINE double cf_ir_par(double t, double al)
+{
+    double ta = cf_ir_pow(t, al);
+    return ta / (al * (ta - cf_ir_pow(t, al - 1)) + 1);
+}
+CF_INLINE double cf_ir_ilerp(int m, double a, double b, double t)
+{
+    if (m == CF_IIM_BILINEAR_BEZIER) return a + (t * t * (3 - 2 * t)) * (b - a);
+    if (m == CF_IIM_PARAMETRIC_2) return a + cf_ir_par(t, 2) * (b - a);
+    if (m == CF_IIM_PARAMETRIC_4) return a + cf_ir_par(t, 4) * (b - a);
+    if (m == CF_IIM_PARAMETRIC_1_5) return a + cf_ir_par(t, 1.5) * (b - a);
+    return cf_ir_lerp(a, b, t);
+}
+/* one inner interpolation at the integer point (x, z) from its samples v */
+CF_INLINE double cf_ir_iform_comb(int m, cf_i32 x, cf_i32 z, double r, const double *v)
+{
+    int f = cf_ir_iform(m);
+    if (f == 0) return v[0];
+    if (f == 1) {
+        cf_i32 x0 = cf_ir_grid(x, r, 0), x1 = cf_ir_grid(x, r, 1), z0 = cf_ir_grid(z, r, 0), z1 = cf_ir_grid(z, r, 1);
+        double tx = 0 + 1 * (((double)x - (double)x0) / ((double)x1 - (double)x0));
+        double tz = 0 + 1 * (((double)z - (double)z0) / ((double)z1 - (double)z0));
+        int lm = m >= CF_IIM_STARCAST ? CF_IIM_BILINEAR : m;
+        return cf_ir_ilerp(lm, cf_ir_ilerp(lm, v[0], v[1], tx), cf_ir_ilerp(lm, v[2], v[3], tx), tz);
+    }
+    double tn = 0, bs = 0;
+    if (m == CF_IIM_HERMITE) tn = 0.5;
+    else if (m == CF_IIM_HERMITE_TENSE) tn = 0.8;
+    else if (m == CF_IIM_CATMULL_ROM) tn = 1;
+    else if (m == CF_IIM_HL_HALF_POS) bs = 0.5;
+    else if (m == CF_IIM_HL_HALF_NEG) bs = -0.5;
+    else if (m == CF_IIM_HL_FULL_POS) bs = 1;
+    else if (m == CF_IIM_HL_FULL_NEG) bs = -1;
+    cf_i32 gx1 = cf_ir_grid(x, r, 0), gx2 = cf_ir_grid(x, r, 1), gz1 = cf_ir_grid(z, r, 0), gz2 = cf_ir_grid(z, r, 1);
+    double tx = 0 + 1 * (((double)x - (double)gx1) / ((double)gx2 - (double)gx1));
+    double tz = 0 + 1 * (((double)z - (double)gz1) / ((double)gz2 - (double)gz1));
+    double col[4];
+    for (int i = 0; i < 4; i++) col[i] = cf_ir_herm(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3], tz, tn, bs);
+    return cf_ir_herm(col[0], col[1], col[2], col[3], tx, tn, bs);
+}
+CF_INLINE double cf_ir_icomb(int m, cf_i32 x, cf_i32 z, double r, const double *v)
+{
+    int s = cf_ir_istar(m);
+    if (!s) return cf_ir_iform_comb(m, x, z, r, v);
+    const cf_u32 inv[4] = {0x3eaaaaabu, 0x3e2aaaabu, 0x3de38e39u, 0x3daaaaabu};
+    int f = cf_ir_iform(m), per = f == 0 ? 1 : f == 1 ? 4 : 16, n = 3 * s;
+    float acc = 0.0f;
+    for (int i = 0; i < n; i++) {
+        double a, b;
+        cf_ir_istarpt(s - 1, x, z, r, i, &a, &b);
+        double q = cf_ir_iform_comb(m, cf_ir_d2i(a), cf_ir_d2i(b), r, v + per * i);
+        acc = i == 0 ? (float)q : acc + (float)q;
+    }
+    return (double)(acc * cf_ir_f32(inv[s - 1]));
+}
+/* IrisInterpolator.interpolate's grid point: l2i(jround(x)) */
+CF_INLINE cf_i32 cf_ir_l2i_round(double x) { return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround(x); }
 
 #endif
