@@ -1192,6 +1192,54 @@ cf_status iris_seeds(cf_world *w, cf_error *err)
     return CF_OK;
 }
 
+/* IRIS_ROWS over kids[0..n) */
+static int rows_node(ic *c, const int *kids, int n)
+{
+    cf_node r = {0};
+    r.kind = NK_IRIS_ROWS;
+    r.flags = node_flags[NK_IRIS_ROWS];
+    r.prec = PREC_F64;
+    r.noise = -1;
+    r.loc = (cf_loc){"<json>", NULL};
+    if (ir_set_inputs(c->p, &r, n, c->err) < 0) return -1;
+    memcpy(r.in, kids, sizeof(int) * (size_t)n);
+    return node_add(c, &r);
+}
+/* tests: an array of {kind, name, json} objects (../shared/iris/definitions.json)
+ * as IRIS_ROWS over each object (styles in 3-D and 2-D) */
+static int all_json(ic *c, const cJSON *arr, cf_loc at)
+{
+    int n = cJSON_GetArraySize(arr), k = 0;
+    int *kids = malloc(sizeof(int) * (size_t)(2 * n + 1));
+    if (!kids) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < n; i++) {
+        const cJSON *o = cJSON_GetArrayItem(arr, i), *kd = jget(o, "kind"), *js = jget(o, "json");
+        cf_loc oat = loc_index(&c->p->arena, at, i);
+        if (!cJSON_IsString(kd) || !js) {
+            free(kids);
+            return loc_fail(c->err, oat, CF_ERR_SCHEMA, "expected {kind, name, json}");
+        }
+        int node = -1;
+        c->smode = 0;
+        if (strcmp(kd->valuestring, "style") == 0) {
+            c->at = oat;
+            int top = style_json(c, js, oat, 0, 0, "FLAT");
+            node = top < 0 ? -1 : build(c, top, 3);
+            kids[k++] = node;
+            node = node < 0 ? -1 : build(c, top, 2);
+        } else if (strcmp(kd->valuestring, "layer") == 0) node = layer_json(c, js, oat, 0, 0);
+        else node = gen_json(c, js, oat);
+        if (node < 0) {
+            free(kids);
+            return -1;
+        }
+        kids[k++] = node;
+    }
+    int r = rows_node(c, kids, k);
+    free(kids);
+    return r;
+}
+
 /* tests: one program of one output from the JSON text of an Iris object, its
  * RNG (style) or super seed (layer, generator) the world seed itself */
 cf_status iris_compile_json(cf_program **out, const char *kind, const char *json, int unification, int dims, cf_error *err)
@@ -1221,7 +1269,17 @@ cf_status iris_compile_json(cf_program **out, const char *kind, const char *json
         node = top < 0 ? -1 : build(&c, top, dims);
     } else if (strcmp(kind, "layer") == 0) node = layer_json(&c, root, at, 0, 0);
     else if (strcmp(kind, "generator") == 0) node = gen_json(&c, root, at);
-    else err_set(err, CF_ERR_ARG, "iris_compile_json: unknown kind %s", kind);
+    else if (strcmp(kind, "all") == 0 && cJSON_IsArray(root)) node = all_json(&c, root, at);
+    else if (strcmp(kind, "interpolators") == 0) {
+        /* every InterpolationMethod over the generator, its horizontalScale */
+        int src = gen_json(&c, root, at), m;
+        double sc;
+        int kids[CF_IIM_COUNT];
+        if (src >= 0 && iris_interpolator_parse(p, jget(root, "interpolator"), at, &m, &sc, err) == 0) {
+            for (m = 0; m < CF_IIM_COUNT && src >= 0; m++) src = (kids[m] = iris_interp_node(p, src, m, sc, at, err)) < 0 ? -1 : src;
+            if (src >= 0) node = rows_node(&c, kids, CF_IIM_COUNT);
+        }
+    } else err_set(err, CF_ERR_ARG, "iris_compile_json: unknown kind %s", kind);
     cJSON_Delete(root);
     if (node >= 0) {
         p->outputs[0] = node;

@@ -50,7 +50,11 @@ int64_t iris_seedmanager_height(int64_t world_seed, int branch);
 /* tests: a program with one output built from the JSON text of an Iris
  * object, kind "style" (IrisGeneratorStyle.create(RNG(world seed)), sampled in
  * dims 2 or 3), "layer" (IrisNoiseGenerator.getNoise(world seed, x, z)) or
- * "generator" (IrisGenerator.getHeight(x, z, world seed)); branch unification or master */
+ * "generator" (IrisGenerator.getHeight(x, z, world seed)); branch unification or
+ * master. Also "all": json an array of {kind, name, json} objects, the output
+ * IRIS_ROWS over each of them (styles in 3-D and 2-D), and "interpolators": json
+ * a generator, the output IRIS_ROWS over it in each InterpolationMethod (CF_IIM_*
+ * order) at its horizontalScale. */
 cf_status iris_compile_json(cf_program **out, const char *kind, const char *json, int unification, int dims, cf_error *err);
 
 #endif

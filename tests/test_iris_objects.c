@@ -262,3 +262,91 @@ static void full_file(const char *name)
 TestSuite(iris_objects, .timeout = 1200);
 Test(iris_objects, every_record_master) { full_file("objects_master.jsonl"); }
 Test(iris_objects, every_record_unification) { full_file("objects_unification.jsonl"); }
+
+/* ------------------------------------------------------------------ OpenCL (PoCL) == CPU */
+/* fills of chunks of prog on PoCL and on the CPU, two seeds: the differing values */
+static size_t device_vs_cpu(cf_program *pg, const int32_t *chunks, size_t n)
+{
+    static const int64_t seeds[2] = {1337, -7};
+    cf_error err = {0};
+    cf_device *dev;
+    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t per = (size_t)height * 256, diff = 0;
+    double *a = malloc(sizeof(double) * per * n), *b = malloc(sizeof(double) * per * n);
+    cr_assert(a && b);
+    for (int s = 0; s < 2; s++) {
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_device_fill(dev, w, n, chunks, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_chunks(w, 0, n, chunks, b, 0, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < per * n; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
+        cf_world_free(w);
+    }
+    free(a), free(b);
+    cf_device_free(dev);
+    return diff;
+}
+
+/* the objects of definitions.json, or of the committed subset's definition lines */
+static cJSON *objects_or_subset(void)
+{
+    cJSON *defs = load_definitions();
+    if (defs) {
+        cJSON *o = cJSON_DetachItemFromObject(defs, "objects");
+        cJSON_Delete(defs);
+        return o;
+    }
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/iris-objects.jsonl", "r");
+    cr_assert(f);
+    cJSON *arr = cJSON_CreateArray();
+    static char line[65536];
+    while (fgets(line, sizeof line, f)) {
+        cJSON *j = cJSON_Parse(line);
+        const cJSON *def = j ? cJSON_GetObjectItem(j, "definition") : NULL;
+        if (def) cJSON_AddItemToArray(arr, cJSON_Duplicate(def, 1));
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    return arr;
+}
+
+/* every object (styles in 3-D and 2-D, layers, generators) of one branch in one
+ * program: rows of iris:rows; chunks (0, 0), (-1, -1) reach all 2 * 18 + 64 + 5 rows;
+ * a chunk at |block| ~ 3e7 */
+static void objects_on_device(int unif)
+{
+    cJSON *objs = objects_or_subset();
+    char *text = cJSON_PrintUnformatted(objs);
+    cJSON_Delete(objs);
+    cf_error err = {0};
+    cf_program *pg;
+    cr_assert_eq(iris_compile_json(&pg, "all", text, unif, 0, &err), CF_OK, "%s", err.message);
+    free(text);
+    static const int32_t chunks[6] = {0, 0, -1, -1, 1874999, -1875000};
+    cr_expect_eq(device_vs_cpu(pg, chunks, 3), 0u);
+    cf_program_free(pg);
+}
+TestSuite(iris_objects_device, .timeout = 1200);
+Test(iris_objects_device, opencl_equals_cpu_on_every_object_master) { objects_on_device(0); }
+Test(iris_objects_device, opencl_equals_cpu_on_every_object_unification) { objects_on_device(1); }
+
+/* a cheap 2-D source for the interpolators: one SIMPLEX layer */
+static const char *interp_gen = "{\"seed\": 5, \"interpolator\": {\"horizontalScale\": %s},"
+                                " \"composite\": [{\"seed\": 3, \"style\": {\"style\": \"SIMPLEX\", \"zoom\": 0.3}}]}";
+
+Test(iris_objects_device, opencl_equals_cpu_on_every_interpolation_method)
+{
+    static const char *const scales[2] = {"7", "5.5"};
+    for (int s = 0; s < 2; s++) {
+        char json[512];
+        snprintf(json, sizeof json, interp_gen, scales[s]);
+        cf_error err = {0};
+        cf_program *pg;
+        cr_assert_eq(iris_compile_json(&pg, "interpolators", json, s, 0, &err), CF_OK, "%s", err.message);
+        static const int32_t chunks[4] = {0, 0, -1, 1874999};
+        cr_expect_eq(device_vs_cpu(pg, chunks, 2), 0u, "horizontalScale %s", scales[s]);
+        cf_program_free(pg);
+    }
+}
