@@ -350,3 +350,117 @@ Test(iris_objects_device, opencl_equals_cpu_on_every_interpolation_method)
         cf_program_free(pg);
     }
 }
+
+/* ------------------------------------------------------------------ IrisInterpolator, independently (IRIS.md §8) */
+/* The source P and its interpolation in every method come from the library;
+ * the expected value is computed here from P's samples by the formulas of
+ * §8.1-8.4, written again without the library's kernels. Exact for every method
+ * but the parametric ones (C's pow instead of fdlibm's: 1e-12) and the
+ * starcasts (directions from C's cos/sin rounded to float: 1e-6). */
+static cf_world *isrc_w, *iall_w;
+static double P(double a, double b)
+{
+    double p[3] = {a, 0, b}, v;
+    cf_error err = {0};
+    cr_assert_eq(cf_sample_f64(isrc_w, 0, 1, p, &v, &err), CF_OK);
+    return v;
+}
+static int32_t gridk(int32_t c, double r, int k)
+{
+    int32_t f = (int32_t)floor((double)c / r);
+    return (int32_t)(int64_t)floor((double)(f + k) * r + 0.5);
+}
+static double lerp(double a, double b, double t) { return a + t * (b - a); }
+static double herm(double p0, double p1, double p2, double p3, double mu, double tn, double bs)
+{
+    double mu2 = mu * mu, mu3 = mu2 * mu;
+    double m0 = (p1 - p0) * (1 + bs) * (1 - tn) / 2 + (p2 - p1) * (1 - bs) * (1 - tn) / 2;
+    double m1 = (p2 - p1) * (1 + bs) * (1 - tn) / 2 + (p3 - p2) * (1 - bs) * (1 - tn) / 2;
+    return (2 * mu3 - 3 * mu2 + 1) * p1 + (mu3 - 2 * mu2 + mu) * m0 + (mu3 - mu2) * m1 + (-2 * mu3 + 3 * mu2) * p2;
+}
+/* form: 0 bilinear lerp, 1 bezier, 2..4 parametric 2, 4, 1.5 */
+static double tmap(int form, double t)
+{
+    static const double al[5] = {0, 0, 2, 4, 1.5};
+    if (form == 0) return t;
+    if (form == 1) return t * t * (3 - 2 * t);
+    return pow(t, al[form]) / (al[form] * (pow(t, al[form]) - pow(t, al[form] - 1)) + 1);
+}
+static double bil(int form, int32_t x, int32_t z, double r)
+{
+    int32_t x0 = gridk(x, r, 0), x1 = gridk(x, r, 1), z0 = gridk(z, r, 0), z1 = gridk(z, r, 1);
+    double tx = tmap(form, (x - (double)x0) / ((double)x1 - x0)), tz = tmap(form, (z - (double)z0) / ((double)z1 - z0));
+    return lerp(lerp(P(x0, z0), P(x1, z0), tx), lerp(P(x0, z1), P(x1, z1), tx), tz);
+}
+static double bih(int32_t x, int32_t z, double r, double tn, double bs)
+{
+    double col[4];
+    double tx = (x - (double)gridk(x, r, 0)) / ((double)gridk(x, r, 1) - gridk(x, r, 0));
+    double tz = (z - (double)gridk(z, r, 0)) / ((double)gridk(z, r, 1) - gridk(z, r, 0));
+    for (int i = 0; i < 4; i++) {
+        double gx = gridk(x, r, i - 1);
+        col[i] = herm(P(gx, gridk(z, r, -1)), P(gx, gridk(z, r, 0)), P(gx, gridk(z, r, 1)), P(gx, gridk(z, r, 2)), tz, tn, bs);
+    }
+    return herm(col[0], col[1], col[2], col[3], tx, tn, bs);
+}
+static double star(int n, int inner, int32_t x, int32_t z, double r)
+{
+    float acc = 0, R = (float)r;
+    for (int i = 0; i < n; i++) {
+        double rad = (double)i * (360.0 / n) / 180.0 * M_PI;
+        float c = (float)cos(rad), s = (float)sin(rad);
+        float cx = (float)x + ((R * c) - (R * s)), cz = (float)z + ((R * s) + (R * c));
+        double v = inner == 0 ? P(cx, cz) : inner == 1 ? bil(0, (int32_t)cx, (int32_t)cz, r) : bih((int32_t)cx, (int32_t)cz, r, 0, 0);
+        acc = i == 0 ? (float)v : acc + (float)v;
+    }
+    return (double)(acc * (float)(1.0 / n));
+}
+static double expected(int m, double xd, double zd, double r)
+{
+    int32_t x = (int32_t)(int64_t)floor(xd + 0.5), z = (int32_t)(int64_t)floor(zd + 0.5);
+    static const double tn[8] = {0.5, 0.8, 1, 0, 0, 0, 0, 0}, bs[8] = {0, 0, 0, 0, 0.5, -0.5, 1, -1};
+    if (m == 0) return P(x, z);
+    if (m <= 2) return bil(0, x, z, r); /* BICUBIC is bilinear in Iris */
+    if (m <= 6) return bil(m - 2, x, z, r);
+    if (m <= 14) return bih(x, z, r, tn[m - 7], bs[m - 7]);
+    return star(3 * ((m - 15) % 4 + 1), (m - 15) / 4, x, z, r);
+}
+
+Test(iris_objects, every_interpolation_method_against_the_spec)
+{
+    static const char *const scales[3] = {"7", "5.5", "32"};
+    static const double pts[6][2] = {{0, 0}, {3.4, -2.6}, {-17.5, 40.49}, {1000.2, -333.7}, {123456.7, 89.1}, {14, 21}};
+    cf_error err = {0};
+    for (int s = 0; s < 3; s++) {
+        char json[512];
+        snprintf(json, sizeof json, interp_gen, scales[s]);
+        cf_program *src, *all;
+        cr_assert_eq(iris_compile_json(&src, "generator", json, s & 1, 0, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(iris_compile_json(&all, "interpolators", json, s & 1, 0, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_world_new(&isrc_w, src, 99, &err), CF_OK);
+        cr_assert_eq(cf_world_new(&iall_w, all, 99, &err), CF_OK);
+        double r = atof(scales[s]);
+        for (int m = 0; m < CF_IIM_COUNT; m++)
+            for (int k = 0; k < 6; k++) {
+                double x = pts[k][0], z = pts[k][1];
+                /* iris:rows picks row floorMod(floor(y) + 256 * floor(x / 16), 27) */
+                long y = ((m - 256L * (long)floor(x / 16)) % 27 + 27) % 27;
+                double p[3] = {x, (double)y, z}, got;
+                cr_assert_eq(cf_sample_f64(iall_w, 0, 1, p, &got, &err), CF_OK);
+                double want = expected(m, x, z, r);
+                double tol = (m >= 4 && m <= 6) ? 1e-12 : m >= 15 ? 1e-6 : 0;
+                cr_expect(fabs(got - want) <= tol, "%s r %s at (%g, %g): got %.17g, the spec %.17g", iris_interp_method_name(m),
+                          scales[s], x, z, got, want);
+            }
+        /* a property independent of the formulas: on grid points the bilinear forms are P itself */
+        int32_t gx = gridk(41, r, 0), gz = gridk(-9, r, 1);
+        for (int m = 1; m <= 6; m++) {
+            long y = ((m - 256L * (long)floor(gx / 16.0)) % 27 + 27) % 27;
+            double p[3] = {gx, (double)y, gz}, got;
+            cr_assert_eq(cf_sample_f64(iall_w, 0, 1, p, &got, &err), CF_OK);
+            cr_expect_eq(bits_of(got), bits_of(P(gx, gz)), "%s on the grid point (%d, %d)", iris_interp_method_name(m), gx, gz);
+        }
+        cf_world_free(isrc_w), cf_world_free(iall_w);
+        cf_program_free(src), cf_program_free(all);
+    }
+}
