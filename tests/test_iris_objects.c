@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -463,4 +464,133 @@ Test(iris_objects, every_interpolation_method_against_the_spec)
         cf_world_free(isrc_w), cf_world_free(iall_w);
         cf_program_free(src), cf_program_free(all);
     }
+}
+
+/* the committed subset: every object of both branches, with its definition inside */
+Test(iris_objects, committed_subset)
+{
+    size_t n;
+    orec *r = load_records(CF_SOURCE_DIR "/tests/golden/iris-objects.jsonl", &n);
+    cr_assert(r);
+    cr_assert_geq(n, 500u);
+    cJSON *objs = cJSON_CreateArray();
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/iris-objects.jsonl", "r");
+    static char line[65536];
+    while (fgets(line, sizeof line, f)) {
+        cJSON *j = cJSON_Parse(line);
+        const cJSON *def = j ? cJSON_GetObjectItem(j, "definition") : NULL;
+        if (def) cJSON_AddItemToArray(objs, cJSON_Duplicate(def, 1));
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    cr_assert_eq(cJSON_GetArraySize(objs), 87);
+    otally t;
+    check_records("iris-objects.jsonl", r, n, objs, &t);
+    cr_assert_eq(t.objects, 2 * 122, "every (object, seed) group of both branches: %d", t.objects);
+    cr_assert_eq(t.bad, 0, "%zu of %zu records differ from Iris", t.bad, t.records);
+    free(r);
+    cJSON_Delete(objs);
+}
+
+/* SeedManager.getHeight() against definitions.json's generator_seeds (both
+ * branches, 4 world seeds); read as text (the values exceed 2^53) */
+Test(iris_objects, seedmanager_heights)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/iris/definitions.json", shared_dir());
+    char *s = slurp(p);
+    if (!s) cr_skip_test("no %s (../shared; CF_SHARED overrides)", p);
+    int n = 0;
+    for (int b = 0; b < 2; b++) {
+        const char *at = strstr(s, b ? "\"unification\"" : "\"master\"");
+        at = strstr(at, "\"engine\"");
+        for (int k = 0; k < 4; k++) {
+            int64_t ws, h;
+            at = strstr(at, "\"world_seed\"");
+            cr_assert(at && raw_int(at, "world_seed", &ws) && raw_int(at, "seedmanager_height", &h));
+            cr_expect_eq(iris_seedmanager_height(ws, b), h, "%s world seed %" PRId64, b ? "unification" : "master", ws);
+            at++;
+            n++;
+        }
+    }
+    cr_assert_eq(n, 8);
+    free(s);
+}
+
+/* ------------------------------------------------------------------ command line and bad input */
+static int run(const char *args, char *out, size_t n)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+static void put(const char *dir, const char *name, const char *text)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/generators/%s.json", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* the CLI contract: iris:generator/KEY from --pack, --seed the world seed
+ * (super seed = SeedManager height + 239945), 2-D points echoed; expected
+ * values: golden records (objects_*.jsonl, generator cracked-cliffs and plain
+ * at world seed 1337 and point (123.456, 789.012)) */
+Test(iris_objects_cli, sample_generators)
+{
+    char dir[] = "/tmp/cf_iris_cli_XXXXXX", p[600], out[4096], args[1024];
+    cr_assert(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/generators", dir);
+    mkdir(p, 0755);
+    put(dir, "cracked-cliffs",
+        "{\"interpolator\": {\"function\": \"BILINEAR_STARCAST_9\", \"horizontalScale\": 12}, \"seed\": 7246661,"
+        " \"composite\": [{\"style\": {\"style\": \"GLOB\", \"zoom\": 0.4, \"exponent\": 0.7, \"fracture\": {\"style\": \"NOWHERE\","
+        " \"zoom\": 0.1, \"multiplier\": 5}}, \"negative\": true, \"seed\": 10056}], \"cliffHeightMax\": 80, \"cliffHeightMin\": 35,"
+        " \"cliffHeightGenerator\": {\"seed\": 2348, \"style\": {\"style\": \"CELLULAR_HEIGHT\"}, \"zoom\": 0.4}}");
+    snprintf(args, sizeof args, "sample --pack %s --function iris:generator/cracked-cliffs --seed 1337 --dialect unification --at 123.456,789.012", dir);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "123.456 789.012 0.2606970676006482\n"); /* 3fd0af42c0e08131 */
+    /* bad input: one located line each, exit 1 */
+    put(dir, "style", "{\"composite\": [{\"style\": {\"style\": \"NOPE\"}}]}");
+    put(dir, "interp", "{\"interpolator\": {\"function\": \"BICUBE\"}, \"composite\": [{}]}");
+    put(dir, "types", "{\"composite\": [{\"zoom\": \"2\"}]}");
+    put(dir, "array", "{\"composite\": {\"seed\": 1}}");
+    put(dir, "seed", "{\"seed\": 1.5, \"composite\": [{}]}");
+    put(dir, "expr", "{\"composite\": [{\"style\": {\"expression\": \"mountains\"}}]}");
+    put(dir, "image", "{\"composite\": [{\"fracture\": [{\"style\": {\"imageMap\": {\"image\": \"a\"}}}]}]}");
+    put(dir, "notjson", "{\"composite\": [");
+    static const char *const cases[][2] = {
+        {"style", "generators/style.json#/composite/0/style/style: unknown NoiseStyle \"NOPE\" on Iris's master branch"},
+        {"interp", "generators/interp.json#/interpolator/function: unknown interpolation function \"BICUBE\" (InterpolationMethod: BILINEAR, HERMITE, STARCAST_6, ...)"},
+        {"types", "generators/types.json#/composite/0/zoom: expected a number, got a string"},
+        {"array", "generators/array.json#/composite: expected an array of layers, got an object"},
+        {"seed", "generators/seed.json#/seed: expected an integer of at most 2^53 in magnitude, got 1.5"},
+        {"expr", "generators/expr.json#/composite/0/style/expression: expression: not supported yet"},
+        {"image", "generators/image.json#/composite/0/fracture/0/style/imageMap: imageMap: not supported yet"},
+        {"none", "<arguments>: function \"iris:generator/none\": no generators/none.json in the pack"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "sample --pack %s --function iris:generator/%s --seed 1 --at 1,2", dir, cases[i][0]);
+        cr_expect_eq(run(args, out, sizeof out), 1, "%s: %s", cases[i][0], out);
+        char want[600];
+        snprintf(want, sizeof want, "%s/%s\n", dir, cases[i][1]);
+        if (cases[i][1][0] == '<') snprintf(want, sizeof want, "%s\n", cases[i][1]);
+        cr_expect_str_eq(out, want);
+    }
+    /* not JSON: located by the shared JSON loader, one line */
+    snprintf(args, sizeof args, "sample --pack %s --function iris:generator/notjson --seed 1 --at 1,2", dir);
+    cr_expect_eq(run(args, out, sizeof out), 1);
+    cr_expect(strstr(out, "generators/notjson.json") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+    /* a bad key and a bad suffix */
+    snprintf(args, sizeof args, "sample --pack %s --function iris:generator/../x --seed 1 --at 1,2", dir);
+    cr_expect_eq(run(args, out, sizeof out), 1);
+    cr_expect_str_eq(out, "<arguments>: function \"iris:generator/../x\": expected iris:generator/KEY (letters, digits, _ - . /)\n");
+    rm_pack(dir);
 }
