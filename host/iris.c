@@ -571,11 +571,13 @@ static int jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def,
 static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
 /* THE HOOK for IrisGeneratorStyle's other value sources (IRIS.md §7.1): a style
- * whose `expression` (expressions/<key>.json) or `imageMap` (images/<key>.png)
- * is set. This is the single place where the expression and image-map builders
- * (branch iris-expr) plug in: they return the spec of the source CNG the rest
- * of style_json then zooms, powers, fractures and cellularizes like a NoiseStyle
- * (or -1 with a located error). Until then: a located "not supported yet". */
+ * whose `expression` (expressions/<key>.json), `imageMap` (images/<key>.png)
+ * or, on master, `script` is set (field names which). This is the single place
+ * where the expression and image-map builders (branch iris-expr) plug in: build
+ * the source as a spec in c->sp (seed offsets relative to c->kbase, the style's
+ * RNG) and return its index; style_json then applies zoom, exponent, fracture
+ * and cellularize to it exactly as to a NoiseStyle's CNG. Return -1 with a
+ * located error otherwise. Until then: a located "not supported yet". */
 static int style_source_hook(ic *c, const cJSON *o, cf_loc at, const char *field)
 {
     (void)o;
@@ -598,9 +600,10 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
         return loc_fail(c->err, at, CF_ERR_SCHEMA, "expected an IrisGeneratorStyle object, got %s", json_type(o));
     if (depth > 16) return loc_fail(c->err, at, CF_ERR_LIMIT, "fractures are nested deeper than 16");
     static const char *const others[3] = {"expression", "imageMap", "script"};
-    for (int i = 0; i < 3; i++) {
+    const char *other = NULL;
+    for (int i = 0; i < 3 && !other; i++) {
         const cJSON *v = jget(o, others[i]);
-        if (v && !(cJSON_IsString(v) && !v->valuestring[0])) return style_source_hook(c, o, at, others[i]);
+        if (v && !(cJSON_IsString(v) && !v->valuestring[0])) other = others[i];
     }
     const char *name = defname;
     const cJSON *sv = jget(o, "style");
@@ -616,15 +619,21 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     if (cache > 0)
         return loc_fail(c->err, loc_key(&c->p->arena, at, "cacheSize"), CF_ERR_SCHEMA,
                         "cacheSize: not supported (Iris's FloatCache of f32 values); remove it");
-    int row = style_index(c->br, name);
-    if (row < 0)
-        return loc_fail(c->err, sv ? loc_key(&c->p->arena, at, "style") : at, CF_ERR_REF, "unknown NoiseStyle \"%s\" on Iris's %s branch",
-                        name, c->br == CF_IR_MASTER ? "master" : "unification");
     if (depth == 0) c->nsp = 0; /* the specs of the styles built before are nodes already */
     c->kbase = kb;
-    c->s = styles[row].cons;
     c->missing[0] = 0;
-    int top = expr(c);
+    int top;
+    if (other) {
+        /* an expression or image map replaces the NoiseStyle: the hook builds it */
+        if ((top = style_source_hook(c, o, at, other)) < 0) return -1;
+    } else {
+        int row = style_index(c->br, name);
+        if (row < 0)
+            return loc_fail(c->err, sv ? loc_key(&c->p->arena, at, "style") : at, CF_ERR_REF,
+                            "unknown NoiseStyle \"%s\" on Iris's %s branch", name, c->br == CF_IR_MASTER ? "master" : "unification");
+        c->s = styles[row].cons;
+        top = expr(c);
+    }
     if (c->overflow) return loc_fail(c->err, at, CF_ERR_LIMIT, "the style and its fractures make more than %d CNGs", MAX_SPECS);
     if (top < 0 || c->missing[0])
         return loc_fail(c->err, at, CF_ERR_SCHEMA, "NoiseStyle %s cannot be built (%s)", name, c->missing[0] ? c->missing : "construction");
