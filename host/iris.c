@@ -725,6 +725,8 @@ static int layer_json(ic *c, const cJSON *o, cf_loc at, int64_t kl, int depth)
     return node_add(c, &n);
 }
 
+static int check_cost(cf_program *p, int id, cf_loc at, cf_error *err);
+
 /* InterpolationMethod names, in CF_IIM_* order */
 static const char *const imethods[CF_IIM_COUNT] = {
     "NONE", "BILINEAR", "BICUBIC", "BILINEAR_BEZIER", "BILINEAR_PARAMETRIC_2", "BILINEAR_PARAMETRIC_4", "BILINEAR_PARAMETRIC_1_5",
@@ -772,7 +774,43 @@ int iris_interp_node(cf_program *p, int src, int method, double scale, cf_loc at
     n.d[0] = scale;
     if (ir_set_inputs(p, &n, 1, err) < 0) return -1;
     n.in[0] = src;
-    return ir_node_add(p, NULL, &n, "graph", err);
+    return check_cost(p, ir_node_add(p, NULL, &n, "graph", err), at, err);
+}
+
+/* Evaluation cost: source samples per sample of node id (nested fractures
+ * multiply: a CNG samples its fracture up to 3 times, a layer each child twice,
+ * an interpolator its source at up to 192 points). Iris's own cost, but a
+ * hostile file could nest it into years per sample: builders refuse more than
+ * IRIS_MAX_COST (a located error). */
+#define IRIS_MAX_COST 1e6
+static double node_cost(const cf_program *p, int id, double *memo)
+{
+    if (memo[id] >= 0) return memo[id];
+    const cf_node *n = &p->nodes[id];
+    double c = 1;
+    for (int k = 0; k < n->nin; k++) {
+        double m = 1;
+        if (n->kind == NK_IRIS_CNG) m = 3;
+        else if (n->kind == NK_IRIS_LAYER && k > 0) m = 2;
+        else if (n->kind == NK_IRIS_CELLGEN) m = 2;
+        else if (n->kind == NK_IRIS_INTERP) m = cf_ir_inpts(n->i[0]);
+        c += m * node_cost(p, n->in[k], memo);
+        if (c > 1e30) c = 1e30;
+    }
+    return memo[id] = c;
+}
+static int check_cost(cf_program *p, int id, cf_loc at, cf_error *err)
+{
+    if (id < 0) return id;
+    double *memo = malloc(sizeof(double) * (size_t)p->nnodes);
+    if (!memo) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < p->nnodes; i++) memo[i] = -1;
+    double c = node_cost(p, id, memo);
+    free(memo);
+    if (c > IRIS_MAX_COST)
+        return loc_fail(err, at, CF_ERR_LIMIT, "about %.3g noise samples per height (nested fractures multiply), more than %.0g", c,
+                        IRIS_MAX_COST);
+    return id;
 }
 
 /* IrisGenerator (IRIS.md §7.3) */
@@ -867,7 +905,7 @@ int iris_generator_node(cf_program *p, const cJSON *gen, cf_loc at, int super_ru
         return err_set(err, CF_ERR_ARG, "iris_generator_node: the program is not an Iris one"), -1;
     c.br = p->dialect == DIALECT_IRIS_MASTER ? CF_IR_MASTER : CF_IR_UNIFICATION;
     c.smode = super_rule == IRIS_SUPER_ENGINE ? SB_MANAGER : 0;
-    return gen_json(&c, gen, at);
+    return check_cost(p, gen_json(&c, gen, at), at, err);
 }
 
 /* iris:generator/KEY[#2d][#super][#interpolated] (KEY: generators/KEY.json in the pack) */

@@ -546,6 +546,19 @@ static void put(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
+static void deep_layer(char *t, size_t cap, size_t *l, int d)
+{
+    if (d == 0) {
+        *l += (size_t)snprintf(t + *l, cap - *l, "{}");
+        return;
+    }
+    *l += (size_t)snprintf(t + *l, cap - *l, "{\"fracture\": [");
+    deep_layer(t, cap, l, d - 1);
+    *l += (size_t)snprintf(t + *l, cap - *l, ", ");
+    deep_layer(t, cap, l, d - 1);
+    *l += (size_t)snprintf(t + *l, cap - *l, "]}");
+}
+
 /* the CLI contract: iris:generator/KEY from --pack, --seed the world seed
  * (super seed = SeedManager height + 239945), 2-D points echoed; expected
  * values: golden records (objects_*.jsonl, generator cracked-cliffs and plain
@@ -589,6 +602,23 @@ Test(iris_objects_cli, sample_generators)
         char want[600];
         snprintf(want, sizeof want, "%s/%s\n", dir, cases[i][1]);
         if (cases[i][1][0] == '<') snprintf(want, sizeof want, "%s\n", cases[i][1]);
+        cr_expect_str_eq(out, want);
+    }
+    /* nested fractures multiply the cost (here 12 levels of 2 children, each sampled
+     * twice): refused before any sampling */
+    {
+        size_t cap = 1 << 20, l = 0;
+        char *text = malloc(cap);
+        cr_assert(text);
+        l += (size_t)snprintf(text, cap, "{\"composite\": [");
+        deep_layer(text, cap, &l, 12);
+        snprintf(text + l, cap - l, "]}");
+        put(dir, "deep", text);
+        free(text);
+        snprintf(args, sizeof args, "sample --pack %s --function iris:generator/deep --seed 1 --at 1,2", dir);
+        cr_expect_eq(run(args, out, sizeof out), 1);
+        char want[600];
+        snprintf(want, sizeof want, "%s/generators/deep.json#: about 9.17e+08 noise samples per height (nested fractures multiply), more than 1e+06\n", dir);
         cr_expect_str_eq(out, want);
     }
     /* not JSON: located by the shared JSON loader, one line */
