@@ -549,7 +549,7 @@ CF_INLINE int cf_ir_rem_pio2(double x, double *y0, double *y1)
         return -1;
     }
     double t = cf_fabs(x);
-    int n = (int)(t * invpio2 + 0.5);
+    int n = cf_ir_d2i(t * invpio2 + 0.5); /* saturates beyond the medium range (not reached by Iris; no UB) */
     double fn = (double)n, r = t - fn * pio2_1, w = fn * pio2_1t, a;
     if (n < 32 && ix != cf_ir_npio2_hw[n - 1]) {
         a = r - w;
@@ -583,6 +583,7 @@ CF_INLINE int cf_ir_rem_pio2(double x, double *y0, double *y1)
 }
 CF_INLINE double cf_ir_sin(double x)
 {
+    if ((cf_ir_hi(x) & 0x7fffffffu) >= 0x7ff00000u) return x - x; /* NaN, +-inf: NaN */
     if ((cf_ir_hi(x) & 0x7fffffffu) <= 0x3fe921fbu) return cf_ir_ksin(x, 0.0, 0);
     double a, b;
     int n = cf_ir_rem_pio2(x, &a, &b) & 3;
@@ -593,6 +594,7 @@ CF_INLINE double cf_ir_sin(double x)
 }
 CF_INLINE double cf_ir_cos(double x)
 {
+    if ((cf_ir_hi(x) & 0x7fffffffu) >= 0x7ff00000u) return x - x;
     if ((cf_ir_hi(x) & 0x7fffffffu) <= 0x3fe921fbu) return cf_ir_kcos(x, 0.0);
     double a, b;
     int n = cf_ir_rem_pio2(x, &a, &b) & 3;
