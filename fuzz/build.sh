@@ -1,7 +1,8 @@
 #!/bin/sh
 # build.sh - builds the libFuzzer harnesses into fuzz/out/ (not part of the CMake build).
 #
-#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise
+#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise,
+#                               fuzz/out/fuzz_hytale, fuzz/out/fuzz_iris
 #                               and the dictionaries fuzz/out/json.dict, fuzz/out/args.dict
 # The library (host/*.c but cli.c) is compiled once per change with coverage
 # instrumentation and ASan + UBSan (every UBSan finding aborts); the generated
