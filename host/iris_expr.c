@@ -346,7 +346,7 @@ static int function_call(xp *x)
 {
     const tok *f = consume(x);
     consume(x); /* ( */
-    int args[8], na = 0;
+    int args[8] = {0}, na = 0;
     while (!is_sym(cur(x), ")") && cur(x)->type != TK_EOI) {
         if (na) expect(x, ",");
         int pos = x->pos;
@@ -725,15 +725,15 @@ static int engine_bound(iris_ctx *c, const cJSON *o, cf_loc at)
     return 0;
 }
 
-static int name_of(iris_ctx *c, const cJSON *o, cf_loc at, const char **out)
+/* the "name" of a variable or function object, or NULL (err set) */
+static const char *name_of(iris_ctx *c, const cJSON *o, cf_loc at)
 {
     cf_program *p = iris_ctx_program(c);
     const cJSON *nm = jfield(o, "name");
-    if (!cJSON_IsString(nm) || !nm->valuestring[0] || strlen(nm->valuestring) >= 60)
-        return loc_fail(iris_ctx_error(c), loc_key(&p->arena, at, "name"), CF_ERR_SCHEMA, "expected a name (a string of 1 to 59 characters), got %s",
-                        nm ? json_type(nm) : "nothing");
-    *out = nm->valuestring;
-    return 0;
+    if (cJSON_IsString(nm) && nm->valuestring[0] && strlen(nm->valuestring) < 60) return nm->valuestring;
+    loc_fail(iris_ctx_error(c), loc_key(&p->arena, at, "name"), CF_ERR_SCHEMA, "expected a name (a string of 1 to 59 characters), got %s",
+             nm ? json_type(nm) : "nothing");
+    return NULL;
 }
 
 int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int dims)
@@ -784,12 +784,12 @@ int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int
     cJSON_ArrayForEach(v, vars)
     {
         cf_loc at1 = loc_index(&p->arena, vat, nv);
-        const char *nm;
+        const char *nm = NULL;
         if (!cJSON_IsObject(v)) {
             loc_fail(err, at1, CF_ERR_SCHEMA, "expected an IrisExpressionLoad object, got %s", json_type(v));
             goto done;
         }
-        if (name_of(c, v, at1, &nm) < 0 || engine_bound(c, v, at1) < 0) goto done;
+        if (!(nm = name_of(c, v, at1)) || engine_bound(c, v, at1) < 0) goto done;
         for (int k = 0; k < nv; k++)
             if (strcmp(x->vars[k], nm) == 0) {
                 loc_fail(err, loc_key(&p->arena, at1, "name"), CF_ERR_SCHEMA, "variable \"%s\" is declared twice", nm);
@@ -826,7 +826,7 @@ int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int
     cJSON_ArrayForEach(v, fns)
     {
         cf_loc at1 = loc_index(&p->arena, fnat, nf++);
-        const char *nm;
+        const char *nm = NULL;
         double args = 2;
         if (!cJSON_IsObject(v)) {
             loc_fail(err, at1, CF_ERR_SCHEMA, "expected an IrisExpressionFunction object, got %s", json_type(v));
@@ -835,7 +835,7 @@ int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int
         if (engine_bound(c, v, at1) < 0) goto done;
         const cJSON *sv = jfield(v, "styleValue"), *ar = jfield(v, "args");
         if (!sv) continue; /* Iris skips functions without a value (isValid) */
-        if (name_of(c, v, at1, &nm) < 0) goto done;
+        if (!(nm = name_of(c, v, at1))) goto done;
         if (ar && !cJSON_IsNumber(ar)) {
             loc_fail(err, loc_key(&p->arena, at1, "args"), CF_ERR_SCHEMA, "expected a number, got %s", json_type(ar));
             goto done;
