@@ -645,10 +645,10 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
         return loc_fail(c->err, at, CF_ERR_SCHEMA, "expected an IrisGeneratorStyle object, got %s", json_type(o));
     if (depth > 16) return loc_fail(c->err, at, CF_ERR_LIMIT, "fractures are nested deeper than 16");
     static const char *const others[3] = {"expression", "imageMap", "script"};
-    int src = -1;
-    for (int i = 0; i < 3 && src < 0; i++) {
+    const char *other = NULL;
+    for (int i = 0; i < 3 && !other; i++) {
         const cJSON *v = jget(o, others[i]);
-        if (v && !(cJSON_IsString(v) && !v->valuestring[0]) && (src = style_source_hook(c, o, at, others[i], kb)) < 0) return -1;
+        if (v && !(cJSON_IsString(v) && !v->valuestring[0])) other = others[i];
     }
     const char *name = defname;
     const cJSON *sv = jget(o, "style");
@@ -664,20 +664,24 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     if (cache > 0)
         return loc_fail(c->err, loc_key(&c->p->arena, at, "cacheSize"), CF_ERR_SCHEMA,
                         "cacheSize: not supported (Iris's FloatCache of f32 values); remove it");
-    int top = src;
-    if (top < 0) { /* a NoiseStyle (Iris ignores `style` when an expression or image map is set) */
+    if (depth == 0) c->nsp = 0; /* the specs of the styles built before are nodes already */
+    c->kbase = kb;
+    c->missing[0] = 0;
+    int top;
+    if (other) {
+        /* an expression or image map replaces the NoiseStyle: the hook builds it */
+        if ((top = style_source_hook(c, o, at, other, kb)) < 0) return -1;
+    } else {
         int row = style_index(c->br, name);
         if (row < 0)
-            return loc_fail(c->err, sv ? loc_key(&c->p->arena, at, "style") : at, CF_ERR_REF, "unknown NoiseStyle \"%s\" on Iris's %s branch",
-                            name, c->br == CF_IR_MASTER ? "master" : "unification");
-        c->kbase = kb;
+            return loc_fail(c->err, sv ? loc_key(&c->p->arena, at, "style") : at, CF_ERR_REF,
+                            "unknown NoiseStyle \"%s\" on Iris's %s branch", name, c->br == CF_IR_MASTER ? "master" : "unification");
         c->s = styles[row].cons;
-        c->missing[0] = 0;
         top = expr(c);
-        if (c->overflow) return loc_fail(c->err, at, CF_ERR_LIMIT, "the style and its fractures make more than %d CNGs", MAX_SPECS);
-        if (top < 0 || c->missing[0])
-            return loc_fail(c->err, at, CF_ERR_SCHEMA, "NoiseStyle %s cannot be built (%s)", name, c->missing[0] ? c->missing : "construction");
     }
+    if (c->overflow) return loc_fail(c->err, at, CF_ERR_LIMIT, "the style and its fractures make more than %d CNGs", MAX_SPECS);
+    if (top < 0 || c->missing[0])
+        return loc_fail(c->err, at, CF_ERR_SCHEMA, "NoiseStyle %s cannot be built (%s)", name, c->missing[0] ? c->missing : "construction");
     c->sp[top].scale = c->sp[top].scale * (1.0 / zoom);
     c->sp[top].power = exponent;
     c->sp[top].axial = axial;
@@ -708,7 +712,7 @@ int iris_ctx_style(iris_ctx *x, const cJSON *o, cf_loc at, int64_t kb, int dims)
     int keep_nsp = c->nsp;
     cf_loc keep = c->at;
     c->depth++;
-    int top = style_json(c, o, at, kb, 0, "FLAT");
+    int top = style_json(c, o, at, kb, 1, "FLAT"); /* depth 1: keeps the caller's specs (no reset) */
     c->at = at;
     int node = top < 0 ? -1 : build(c, top, dims);
     c->at = keep;
@@ -787,6 +791,8 @@ static int layer_json(ic *c, const cJSON *o, cf_loc at, int64_t kl, int depth)
     return node_add(c, &n);
 }
 
+static int check_cost(cf_program *p, int id, cf_loc at, cf_error *err);
+
 /* InterpolationMethod names, in CF_IIM_* order */
 static const char *const imethods[CF_IIM_COUNT] = {
     "NONE", "BILINEAR", "BICUBIC", "BILINEAR_BEZIER", "BILINEAR_PARAMETRIC_2", "BILINEAR_PARAMETRIC_4", "BILINEAR_PARAMETRIC_1_5",
@@ -834,7 +840,43 @@ int iris_interp_node(cf_program *p, int src, int method, double scale, cf_loc at
     n.d[0] = scale;
     if (ir_set_inputs(p, &n, 1, err) < 0) return -1;
     n.in[0] = src;
-    return ir_node_add(p, NULL, &n, "graph", err);
+    return check_cost(p, ir_node_add(p, NULL, &n, "graph", err), at, err);
+}
+
+/* Evaluation cost: source samples per sample of node id (nested fractures
+ * multiply: a CNG samples its fracture up to 3 times, a layer each child twice,
+ * an interpolator its source at up to 192 points). Iris's own cost, but a
+ * hostile file could nest it into years per sample: builders refuse more than
+ * IRIS_MAX_COST (a located error). */
+#define IRIS_MAX_COST 1e6
+static double node_cost(const cf_program *p, int id, double *memo)
+{
+    if (memo[id] >= 0) return memo[id];
+    const cf_node *n = &p->nodes[id];
+    double c = 1;
+    for (int k = 0; k < n->nin; k++) {
+        double m = 1;
+        if (n->kind == NK_IRIS_CNG || (n->kind == NK_IRIS_SCNG && k > 0)) m = 3;
+        else if (n->kind == NK_IRIS_LAYER && k > 0) m = 2;
+        else if (n->kind == NK_IRIS_CELLGEN) m = 2;
+        else if (n->kind == NK_IRIS_INTERP) m = cf_ir_inpts(n->i[0]);
+        c += m * node_cost(p, n->in[k], memo);
+        if (c > 1e30) c = 1e30;
+    }
+    return memo[id] = c;
+}
+static int check_cost(cf_program *p, int id, cf_loc at, cf_error *err)
+{
+    if (id < 0) return id;
+    double *memo = malloc(sizeof(double) * (size_t)p->nnodes);
+    if (!memo) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < p->nnodes; i++) memo[i] = -1;
+    double c = node_cost(p, id, memo);
+    free(memo);
+    if (c > IRIS_MAX_COST)
+        return loc_fail(err, at, CF_ERR_LIMIT, "about %.3g noise samples per height (nested fractures multiply), more than %.0g", c,
+                        IRIS_MAX_COST);
+    return id;
 }
 
 /* IrisGenerator (IRIS.md §7.3) */
@@ -886,6 +928,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
         int keep = c->smode;
         int64_t r = wadd(wadd(seed, 46222), 239466);
         c->smode = SB_ZERO;
+        c->nsp = 0;
         c->kbase = wadd(r, 3204);
         c->s = "SIG(SIMPLEX)";
         c->at = at;
@@ -932,7 +975,7 @@ int iris_generator_node_pk(cf_program *p, cf_pack *pk, const cJSON *gen, cf_loc 
         return err_set(err, CF_ERR_ARG, "iris_generator_node: the program is not an Iris one"), -1;
     c.br = p->dialect == DIALECT_IRIS_MASTER ? CF_IR_MASTER : CF_IR_UNIFICATION;
     c.smode = super_rule == IRIS_SUPER_ENGINE ? SB_MANAGER : 0;
-    return gen_json(&c, gen, at);
+    return check_cost(p, gen_json(&c, gen, at), at, err);
 }
 
 /* iris:generator/KEY[#2d][#super][#interpolated] (KEY: generators/KEY.json in the pack) */

@@ -349,6 +349,41 @@ Test(iris_expr, style_with_expression)
     rm_pack();
 }
 
+/* an expression that only reads a SIMPLEX variable, used as the fracture of
+ * FRACTAL_SMOKE (whose own CNG is the first of its construction, so a variable
+ * style that reused the parent's construction slots would change it), equals
+ * that style with the SIMPLEX style as its fracture: same RNG (rng + 2934),
+ * noise(x, z) = noise(x, z, 0) for an unfractured CNG */
+Test(iris_expr, expression_as_a_nested_fracture)
+{
+    make_pack();
+    put_expr("sv", "{\"expression\": \"v\", \"variables\": [{\"name\": \"v\", \"styleValue\": {\"style\": \"SIMPLEX\", \"zoom\": 0.5}}]}");
+    cf_error err = {0};
+    const char *roots[1] = {pack_dir};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open(&pk, roots, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *a = "{\"style\": \"FRACTAL_SMOKE\", \"zoom\": 3, \"fracture\": {\"expression\": \"sv\", \"multiplier\": 40}}";
+    const char *b = "{\"style\": \"FRACTAL_SMOKE\", \"zoom\": 3, \"fracture\": {\"style\": \"SIMPLEX\", \"zoom\": 0.5, \"multiplier\": 40}}";
+    for (int u = 0; u < 2; u++) {
+        cf_program *pa, *pb;
+        cf_world *wa, *wb;
+        cr_assert_eq(iris_compile_json_pk(&pa, pk, "style", a, u, 2, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(iris_compile_json_pk(&pb, pk, "style", b, u, 2, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_world_new(&wa, pa, 99, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_world_new(&wb, pb, 99, &err), CF_OK, "%s", err.message);
+        for (int i = 0; i < 40; i++) {
+            double xyz[3] = {i * 37.25 - 700, 0, i * -11.5 + 90}, va, vb;
+            cr_assert_eq(cf_sample_f64(wa, 0, 1, xyz, &va, &err), CF_OK, "%s", err.message);
+            cr_assert_eq(cf_sample_f64(wb, 0, 1, xyz, &vb, &err), CF_OK, "%s", err.message);
+            cr_expect_eq(bits_of(va), bits_of(vb), "%s point %d: %.17g vs %.17g", u ? "unification" : "master", i, va, vb);
+        }
+        cf_world_free(wa), cf_world_free(wb);
+        cf_program_free(pa), cf_program_free(pb);
+    }
+    cf_pack_free(pk);
+    rm_pack();
+}
+
 /* ------------------------------------------------------------------ images */
 #define IW 7
 #define IH 5

@@ -98,8 +98,11 @@ static orec *load_records(const char *path, size_t *n)
             cJSON_Delete(j);
             continue;
         }
-        if (k == cap) r = realloc(r, (cap *= 2) * sizeof *r);
-        cr_assert(r);
+        if (k == cap) {
+            orec *nr = realloc(r, (cap *= 2) * sizeof *r);
+            cr_assert(nr);
+            r = nr;
+        }
         orec *e = &r[k++];
         memset(e, 0, sizeof *e);
         e->unif = strcmp(cJSON_GetObjectItem(j, "branch")->valuestring, "unification") == 0;
@@ -314,11 +317,15 @@ static cJSON *objects_or_subset(void)
 }
 
 /* every object (styles in 3-D and 2-D, layers, generators) of one branch in one
- * program: rows of iris:rows; chunks (0, 0), (-1, -1) reach all 2 * 18 + 64 + 5 rows;
- * a chunk at |block| ~ 3e7 */
+ * program: rows of iris:rows; chunks (0, 0), (-1, -1) reach all 2 * 18 + 64 + 5 + 1
+ * rows; a chunk at |block| ~ 3e7 */
 static void objects_on_device(int unif)
 {
     cJSON *objs = objects_or_subset();
+    /* and what no golden object has: multiplicitive composites, cell cracks */
+    cJSON_AddItemToArray(objs, cJSON_Parse("{\"kind\": \"generator\", \"name\": \"mult-cells\", \"json\": {\"seed\": 4,"
+                                           " \"multiplicitive\": true, \"cellFractureHeight\": 0.3, \"cellFractureZoom\": 0.5,"
+                                           " \"composite\": [{\"style\": {\"style\": \"SIMPLEX\"}}, {\"seed\": 8}]}}"));
     char *text = cJSON_PrintUnformatted(objs);
     cJSON_Delete(objs);
     cf_error err = {0};
@@ -539,6 +546,19 @@ static void put(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
+static void deep_layer(char *t, size_t cap, size_t *l, int d)
+{
+    if (d == 0) {
+        *l += (size_t)snprintf(t + *l, cap - *l, "{}");
+        return;
+    }
+    *l += (size_t)snprintf(t + *l, cap - *l, "{\"fracture\": [");
+    deep_layer(t, cap, l, d - 1);
+    *l += (size_t)snprintf(t + *l, cap - *l, ", ");
+    deep_layer(t, cap, l, d - 1);
+    *l += (size_t)snprintf(t + *l, cap - *l, "]}");
+}
+
 /* the CLI contract: iris:generator/KEY from --pack, --seed the world seed
  * (super seed = SeedManager height + 239945), 2-D points echoed; expected
  * values: golden records (objects_*.jsonl, generator cracked-cliffs and plain
@@ -572,8 +592,8 @@ Test(iris_objects_cli, sample_generators)
         {"types", "generators/types.json#/composite/0/zoom: expected a number, got a string"},
         {"array", "generators/array.json#/composite: expected an array of layers, got an object"},
         {"seed", "generators/seed.json#/seed: expected an integer of at most 2^53 in magnitude, got 1.5"},
-        {"expr", "generators/expr.json#/composite/0/style/expression: expression: not supported yet"},
-        {"image", "generators/image.json#/composite/0/fracture/0/style/imageMap: imageMap: not supported yet"},
+        {"expr", "generators/expr.json#/composite/0/style/expression: expression \"mountains\": no expressions/mountains.json in the pack"},
+        {"image", "generators/image.json#/composite/0/fracture/0/style/imageMap/image: image \"a\": no images/a.png in the pack"},
         {"none", "<arguments>: function \"iris:generator/none\": no generators/none.json in the pack"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -582,6 +602,23 @@ Test(iris_objects_cli, sample_generators)
         char want[600];
         snprintf(want, sizeof want, "%s/%s\n", dir, cases[i][1]);
         if (cases[i][1][0] == '<') snprintf(want, sizeof want, "%s\n", cases[i][1]);
+        cr_expect_str_eq(out, want);
+    }
+    /* nested fractures multiply the cost (here 12 levels of 2 children, each sampled
+     * twice): refused before any sampling */
+    {
+        size_t cap = 1 << 20, l = 0;
+        char *text = malloc(cap);
+        cr_assert(text);
+        l += (size_t)snprintf(text, cap, "{\"composite\": [");
+        deep_layer(text, cap, &l, 12);
+        snprintf(text + l, cap - l, "]}");
+        put(dir, "deep", text);
+        free(text);
+        snprintf(args, sizeof args, "sample --pack %s --function iris:generator/deep --seed 1 --at 1,2", dir);
+        cr_expect_eq(run(args, out, sizeof out), 1);
+        char want[600];
+        snprintf(want, sizeof want, "%s/generators/deep.json#: about 9.17e+08 noise samples per height (nested fractures multiply), more than 1e+06\n", dir);
         cr_expect_str_eq(out, want);
     }
     /* not JSON: located by the shared JSON loader, one line */
@@ -593,4 +630,50 @@ Test(iris_objects_cli, sample_generators)
     cr_expect_eq(run(args, out, sizeof out), 1);
     cr_expect_str_eq(out, "<arguments>: function \"iris:generator/../x\": expected iris:generator/KEY (letters, digits, _ - . /)\n");
     rm_pack(dir);
+}
+
+/* properties of IRIS.md §7.3 that no golden record covers (Iris's own values
+ * for multiplicitive generators and cell cracks are not in ../shared):
+ * - multiplicitive: h = 1 * A * B, so getHeight of [A, B] is getHeight of [A]
+ *   times getHeight of [B] exactly (same generator seed, no cliffs);
+ * - cell cracks: cellPercentSize above every distance leaves the height as
+ *   without cracks; below every distance (distance >= 0) multiplies it by
+ *   cellFractureHeight; in between, both values occur */
+static double gen_at(const char *json, double x, double z)
+{
+    cf_error err = {0};
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(iris_compile_json(&pg, "generator", json, 0, 0, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 4242, &err), CF_OK);
+    double p[3] = {x, 0, z}, v;
+    cr_assert_eq(cf_sample_f64(w, 0, 1, p, &v, &err), CF_OK);
+    cf_world_free(w);
+    cf_program_free(pg);
+    return v;
+}
+Test(iris_objects, multiplicitive_and_cell_crack_properties)
+{
+    const char *A = "{\"seed\": 2, \"style\": {\"style\": \"SIMPLEX\"}}", *B = "{\"seed\": 9, \"opacity\": 0.7, \"style\": {\"style\": \"GLOB\"}}";
+    char ab[512], a[512], b[512], plain[512], never[512], always[512], some[512];
+    snprintf(ab, sizeof ab, "{\"seed\": 77, \"multiplicitive\": true, \"composite\": [%s, %s]}", A, B);
+    snprintf(a, sizeof a, "{\"seed\": 77, \"multiplicitive\": true, \"composite\": [%s]}", A);
+    snprintf(b, sizeof b, "{\"seed\": 77, \"multiplicitive\": true, \"composite\": [%s]}", B);
+    snprintf(plain, sizeof plain, "{\"seed\": 77, \"composite\": [%s]}", A);
+    snprintf(never, sizeof never, "{\"seed\": 77, \"composite\": [%s], \"cellFractureHeight\": 0.25, \"cellPercentSize\": 1e9}", A);
+    snprintf(always, sizeof always, "{\"seed\": 77, \"composite\": [%s], \"cellFractureHeight\": 0.25, \"cellPercentSize\": -1}", A);
+    snprintf(some, sizeof some, "{\"seed\": 77, \"composite\": [%s], \"cellFractureHeight\": 0.25, \"cellFractureZoom\": 0.5}", A);
+    int cracked = 0, whole = 0;
+    for (int i = 0; i < 40; i++) {
+        double x = i * 37.25 - 700, z = i * -11.5 + 90;
+        cr_expect_eq(bits_of(gen_at(ab, x, z)), bits_of(gen_at(a, x, z) * gen_at(b, x, z)), "multiplicitive at (%g, %g)", x, z);
+        double h = gen_at(plain, x, z);
+        cr_expect_eq(bits_of(gen_at(never, x, z)), bits_of(h));
+        cr_expect_eq(bits_of(gen_at(always, x, z)), bits_of(h * 0.25));
+        double s = gen_at(some, x, z);
+        cracked += bits_of(s) == bits_of(h * 0.25) && h != 0;
+        whole += bits_of(s) == bits_of(h);
+        cr_expect(bits_of(s) == bits_of(h) || bits_of(s) == bits_of(h * 0.25));
+    }
+    cr_expect(cracked > 0 && whole > 0, "cracks at %d of 40 points, none at %d", cracked, whole);
 }
