@@ -82,6 +82,7 @@ typedef struct xn {
 #define MAX_XN 8192
 #define MAX_VARS 64
 #define MAX_LOCALS 64
+#define MAX_NEST 200
 
 /* built-in functions: name, arguments, CF_IX_* (-1: no StrictMath implementation here) */
 static const struct {
@@ -120,6 +121,7 @@ typedef struct xp {
         int depth;
     } loc[MAX_LOCALS];
     int nloc, letdepth;
+    int depth; /* expression() nesting */
     xfun *fn;
     int nfn;
     /* first error */
@@ -298,6 +300,7 @@ static int reorder(xp *x, int left, int right, int op)
 }
 
 static int expression(xp *x);
+static int expression_in(xp *x);
 static void expect(xp *x, const char *s)
 {
     if (is_sym(cur(x), s)) consume(x);
@@ -434,7 +437,15 @@ static int atom(xp *x)
 {
     if (is_sym(cur(x), "-")) {
         consume(x);
-        return node(x, XK_NEG, 0, atom(x), 0, 0, 0);
+        if (x->depth >= 4 * MAX_NEST) {
+            perr(x, cur(x)->col, "more than %d signs in a row", 4 * MAX_NEST);
+            x->pos = x->nt - 1;
+            return 0;
+        }
+        x->depth++;
+        int a = atom(x);
+        x->depth--;
+        return node(x, XK_NEG, 0, a, 0, 0, 0);
     }
     if (is_sym(cur(x), "+") && is_sym(nxt(x), "(")) consume(x);
     if (is_sym(cur(x), "(")) {
@@ -504,6 +515,18 @@ static int relational(xp *x)
     return left;
 }
 static int expression(xp *x)
+{
+    if (x->depth >= MAX_NEST) { /* hostile nesting: stop before the stack does */
+        perr(x, cur(x)->col, "the expression is nested deeper than %d", MAX_NEST);
+        x->pos = x->nt - 1;
+        return 0;
+    }
+    x->depth++;
+    int r = expression_in(x);
+    x->depth--;
+    return r;
+}
+static int expression_in(xp *x)
 {
     int left = relational(x);
     if (is_sym(cur(x), "&&")) {

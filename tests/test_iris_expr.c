@@ -658,6 +658,12 @@ Test(iris_expr_cli, bad_input_located)
     put_expr("bad6", "{\"expression\": \"2 x\"}");
     put_expr("bad7", "{\"expression\": 3}");
     put_expr("bad8", "{\"expression\": \"max(x)\"}");
+    {
+        char deep[700] = "{\"expression\": \"";
+        for (int i = 0; i < 250; i++) strcat(deep, "(");
+        strcat(deep, "x\"}");
+        put_expr("bad9", deep);
+    }
     put("generators/g1.json", "{\"composite\": [{\"style\": {\"expression\": \"missing\"}}]}");
     put("generators/g2.json", "{\"composite\": [{\"style\": {\"imageMap\": {\"image\": \"m\", \"channel\": \"PURPLE\"}}}]}");
     put("generators/g3.json", "{\"composite\": [{\"style\": {\"imageMap\": {\"image\": \"text\"}}}]}");
@@ -671,6 +677,7 @@ Test(iris_expr_cli, bad_input_located)
     bad("iris:expression/bad6", "expressions/bad6.json#/expression: column 3: unexpected 'x' after a number");
     bad("iris:expression/bad7", "expressions/bad7.json#/expression: expected an expression (a string)");
     bad("iris:expression/bad8", "expressions/bad8.json#/expression: column 1: function 'max' takes 2 arguments, found 1");
+    bad("iris:expression/bad9", "expressions/bad9.json#/expression: column 201: the expression is nested deeper than 200");
     bad("iris:expression/none", "no expressions/none.json in the pack");
     bad("iris:generator/g1", "generators/g1.json#/composite/0/style/expression: expression \"missing\": no expressions/missing.json in the pack");
     bad("iris:generator/g2", "generators/g2.json#/composite/0/style/imageMap/channel: unknown image channel \"PURPLE\"");
