@@ -671,9 +671,8 @@ static int iris_body(sb *b, const cf_program *p, const cf_node *n, int id)
         sbf(b, "    return cf_ir_icomb(%d, xi, zi, r, v);\n}\n", n->i[0]);
         return 1;
     case NK_IRIS_SCNG: {
-        int nf = n->nin - 1, br = n->i[2];
+        int nf = n->nin - 1;
         sbf(b, "    double es = "), D(0), sbf(b, ", fs = "), D(2), sbf(b, ", ga, gb, gc;\n");
-        (void)br;
         if (n->i[3] == 2) {
             sbf(b, "    gc = 0.0 * es;\n");
             if (nf == 0) sbf(b, "    ga = x * es, gb = z * es;\n");
