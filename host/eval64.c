@@ -261,7 +261,7 @@ EVAL64(IRIS_XCALL)
 }
 EVAL64(IRIS_IMAGE)
 {
-    double v[CF_IR_MAXPTS], r = n->d[0];
+    double v[CF_IR_MAXPTS] = {0}, r = n->d[0];
     int m = n->i[2], np = cf_ir_inpts(m);
     long off = (long)iris_table_offset(c->w->prog, (int)(n - c->w->prog->nodes));
     cf_i32 xi = cf_ir_d2i(x), zi = cf_ir_d2i(n->i[3] == 2 ? z : z + y);

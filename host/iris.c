@@ -857,8 +857,7 @@ static double node_cost(const cf_program *p, int id, double *memo)
     for (int k = 0; k < n->nin; k++) {
         double m = 1;
         if (n->kind == NK_IRIS_CNG || (n->kind == NK_IRIS_SCNG && k > 0)) m = 3;
-        else if (n->kind == NK_IRIS_LAYER && k > 0) m = 2;
-        else if (n->kind == NK_IRIS_CELLGEN) m = 2;
+        else if ((n->kind == NK_IRIS_LAYER && k > 0) || n->kind == NK_IRIS_CELLGEN) m = 2;
         else if (n->kind == NK_IRIS_INTERP) m = cf_ir_inpts(n->i[0]);
         c += m * node_cost(p, n->in[k], memo);
         if (c > 1e30) c = 1e30;
