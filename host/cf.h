@@ -254,6 +254,11 @@ const char *iris_style_name(int i, int *branches);
 int iris_style_status(const char *name, int unification, char *missing, size_t msz);
 /* iris.c: 1 when the node is one of Iris's 2-D ones (its value reads x and z only) */
 int iris_node_2d(const cf_node *n);
+/* iris_expr.c: the byte offset in the world table of image node id's pixel
+ * values (after the per-node seeds of iris_seeds, image nodes in node order) */
+size_t iris_table_offset(const cf_program *p, int id);
+/* iris_expr.c: the world table's length for p (seeds and image pixels) */
+size_t iris_table_len(const cf_program *p);
 struct cf_world;
 /* iris.c: the per-world seeds of the seeded Iris nodes (w->tab: 16-byte header, then 6 x i64 per node) */
 cf_status iris_seeds(struct cf_world *w, cf_error *err);
