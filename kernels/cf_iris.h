@@ -1528,4 +1528,26 @@ CF_INLINE double cf_ir_icomb(int m, cf_i32 x, cf_i32 z, double r, const double *
 /* IrisInterpolator.interpolate's grid point: l2i(jround(x)) */
 CF_INLINE cf_i32 cf_ir_l2i_round(double x) { return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround(x); }
 
+/* ------------------------------------------------------------------ terrains (IRIS.md §7.6, host/iris_pack.c) */
+/* Java Math.min / Math.max on doubles: NaN wins, -0 below +0 */
+CF_INLINE double cf_ir_jmin(double a, double b)
+{
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == 0.0 && b == 0.0) return cf_signbit(a) ? a : b;
+    return a <= b ? a : b;
+}
+CF_INLINE double cf_ir_jmax(double a, double b)
+{
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == 0.0 && b == 0.0) return cf_signbit(a) ? b : a;
+    return a >= b ? a : b;
+}
+/* IrisComplex.getHeight: (h + fluid) + the overlay's 0.0, clamped to [0, height] */
+CF_INLINE double cf_ir_height(double h, double fluid, double height)
+{
+    return cf_ir_jmax(cf_ir_jmin((h + fluid) + 0.0, height), 0.0);
+}
+
 #endif
