@@ -192,9 +192,11 @@ static int build(tc *c, const cJSON *m, cf_loc ma, terrain *t)
         cJSON_Delete(d);
         if (r < 0) return -1;
     }
+    cf_loc fat = dkey ? at_key(c, ma, "dimension") : ma; /* where the fluid height came from */
+    if (cJSON_GetObjectItemCaseSensitive(m, "fluidHeight")) fat = at_key(c, ma, "fluidHeight");
     if (dimension_fields(c, m, ma, &fluid, &min, &max) < 0) return -1;
     if (fluid < min || fluid > max)
-        return loc_fail(c->err, ma, CF_ERR_SCHEMA, "fluidHeight %d outside dimensionHeight [%d, %d]", fluid, min, max);
+        return loc_fail(c->err, fat, CF_ERR_SCHEMA, "fluidHeight %d outside dimensionHeight [%d, %d]", fluid, min, max);
     p->min_y = min, p->height = max - min, p->sea_level = fluid;
 
     link *ls = calloc(MAX_LINKS, sizeof *ls);
@@ -307,7 +309,7 @@ int iris_pack_wanted(cf_pack *pk, const char *settings_id, const char *const *fu
 {
     if (settings_id && strncmp(settings_id, "iris:terrain/", 13) == 0) return 1;
     for (int i = 0; i < n; i++)
-        if (functions[i] && terrain_function(functions[i]) >= 0) return 1;
+        if (functions[i] && strncmp(functions[i], "iris:", 5) == 0 && terrain_function(functions[i]) >= 0) return 1;
     if (settings_id && strncmp(settings_id, "iris:", 5) == 0) return 0; /* iris:master, iris:unification: styles */
     if (!pk || (settings_id && strcmp(settings_id, "minecraft:overworld") != 0)) return 0;
     for (int i = 0; i < n; i++)
@@ -333,15 +335,14 @@ cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, c
     if (!key) {
         const char *names[1];
         int nt = pk ? pack_list(pk, TERRAIN_DIR, names, 1) : 0;
-        return loc_fail(err, cli, CF_ERR_ARG, nt > 1 ? "the pack has %d terrains: name one with --settings iris:terrain/KEY"
-                                                     : "no terrains/KEY.json in the packs (%d)", nt),
-               err->status;
+        return nt > 1 ? err_set(err, CF_ERR_ARG, "<arguments>: the packs have %d terrains: name one with --settings iris:terrain/KEY", nt)
+                      : err_set(err, CF_ERR_REF, "<arguments>: no terrains/KEY.json in the packs");
     }
     p->settings_id = arena_printf(&p->arena, "iris:terrain/%s", key);
     if (!p->settings_id) return err_set(err, CF_ERR_NOMEM, "out of memory");
     cJSON *m = NULL;
     cf_loc ma;
-    if (!key_ok(key)) return loc_fail(err, cli, CF_ERR_ARG, "settings \"%s\": bad terrain key (letters, digits, _ - . /)", settings_id), err->status;
+    if (!key_ok(key)) return err_set(err, CF_ERR_ARG, "<arguments>: settings \"%s\": bad terrain key (letters, digits, _ - . /)", settings_id);
     if (load(&c, TERRAIN_DIR, key, cli, &m, &ma) < 0) return err->status;
     terrain t = {-1, -1};
     int r = build(&c, m, ma, &t);
@@ -356,9 +357,7 @@ cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, c
         int k = terrain_function(f);
         if (k >= 0) p->outputs[i] = k ? t.height : t.density;
         else
-            return loc_fail(err, cli, CF_ERR_ARG, "function \"%s\": an Iris terrain program takes router:final_density (or iris:terrain) and iris:height",
-                            f),
-                   err->status;
+            return err_set(err, CF_ERR_ARG, "<arguments>: function \"%s\": an Iris terrain program takes router:final_density (or iris:terrain) and iris:height", f);
         p->output_names[i] = arena_strdup(&p->arena, f);
     }
     return CF_OK;
