@@ -620,6 +620,7 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     if (row < 0)
         return loc_fail(c->err, sv ? loc_key(&c->p->arena, at, "style") : at, CF_ERR_REF, "unknown NoiseStyle \"%s\" on Iris's %s branch",
                         name, c->br == CF_IR_MASTER ? "master" : "unification");
+    if (depth == 0) c->nsp = 0; /* the specs of the styles built before are nodes already */
     c->kbase = kb;
     c->s = styles[row].cons;
     c->missing[0] = 0;
@@ -814,6 +815,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
         int keep = c->smode;
         int64_t r = wadd(wadd(seed, 46222), 239466);
         c->smode = SB_ZERO;
+        c->nsp = 0;
         c->kbase = wadd(r, 3204);
         c->s = "SIG(SIMPLEX)";
         c->at = at;

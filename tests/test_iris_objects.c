@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -97,8 +98,11 @@ static orec *load_records(const char *path, size_t *n)
             cJSON_Delete(j);
             continue;
         }
-        if (k == cap) r = realloc(r, (cap *= 2) * sizeof *r);
-        cr_assert(r);
+        if (k == cap) {
+            orec *nr = realloc(r, (cap *= 2) * sizeof *r);
+            cr_assert(nr);
+            r = nr;
+        }
         orec *e = &r[k++];
         memset(e, 0, sizeof *e);
         e->unif = strcmp(cJSON_GetObjectItem(j, "branch")->valuestring, "unification") == 0;
@@ -313,11 +317,15 @@ static cJSON *objects_or_subset(void)
 }
 
 /* every object (styles in 3-D and 2-D, layers, generators) of one branch in one
- * program: rows of iris:rows; chunks (0, 0), (-1, -1) reach all 2 * 18 + 64 + 5 rows;
- * a chunk at |block| ~ 3e7 */
+ * program: rows of iris:rows; chunks (0, 0), (-1, -1) reach all 2 * 18 + 64 + 5 + 1
+ * rows; a chunk at |block| ~ 3e7 */
 static void objects_on_device(int unif)
 {
     cJSON *objs = objects_or_subset();
+    /* and what no golden object has: multiplicitive composites, cell cracks */
+    cJSON_AddItemToArray(objs, cJSON_Parse("{\"kind\": \"generator\", \"name\": \"mult-cells\", \"json\": {\"seed\": 4,"
+                                           " \"multiplicitive\": true, \"cellFractureHeight\": 0.3, \"cellFractureZoom\": 0.5,"
+                                           " \"composite\": [{\"style\": {\"style\": \"SIMPLEX\"}}, {\"seed\": 8}]}}"));
     char *text = cJSON_PrintUnformatted(objs);
     cJSON_Delete(objs);
     cf_error err = {0};
@@ -463,4 +471,179 @@ Test(iris_objects, every_interpolation_method_against_the_spec)
         cf_world_free(isrc_w), cf_world_free(iall_w);
         cf_program_free(src), cf_program_free(all);
     }
+}
+
+/* the committed subset: every object of both branches, with its definition inside */
+Test(iris_objects, committed_subset)
+{
+    size_t n;
+    orec *r = load_records(CF_SOURCE_DIR "/tests/golden/iris-objects.jsonl", &n);
+    cr_assert(r);
+    cr_assert_geq(n, 500u);
+    cJSON *objs = cJSON_CreateArray();
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/iris-objects.jsonl", "r");
+    static char line[65536];
+    while (fgets(line, sizeof line, f)) {
+        cJSON *j = cJSON_Parse(line);
+        const cJSON *def = j ? cJSON_GetObjectItem(j, "definition") : NULL;
+        if (def) cJSON_AddItemToArray(objs, cJSON_Duplicate(def, 1));
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    cr_assert_eq(cJSON_GetArraySize(objs), 87);
+    otally t;
+    check_records("iris-objects.jsonl", r, n, objs, &t);
+    cr_assert_eq(t.objects, 2 * 122, "every (object, seed) group of both branches: %d", t.objects);
+    cr_assert_eq(t.bad, 0, "%zu of %zu records differ from Iris", t.bad, t.records);
+    free(r);
+    cJSON_Delete(objs);
+}
+
+/* SeedManager.getHeight() against definitions.json's generator_seeds (both
+ * branches, 4 world seeds); read as text (the values exceed 2^53) */
+Test(iris_objects, seedmanager_heights)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/iris/definitions.json", shared_dir());
+    char *s = slurp(p);
+    if (!s) cr_skip_test("no %s (../shared; CF_SHARED overrides)", p);
+    int n = 0;
+    for (int b = 0; b < 2; b++) {
+        const char *at = strstr(s, b ? "\"unification\"" : "\"master\"");
+        at = strstr(at, "\"engine\"");
+        for (int k = 0; k < 4; k++) {
+            int64_t ws, h;
+            at = strstr(at, "\"world_seed\"");
+            cr_assert(at && raw_int(at, "world_seed", &ws) && raw_int(at, "seedmanager_height", &h));
+            cr_expect_eq(iris_seedmanager_height(ws, b), h, "%s world seed %" PRId64, b ? "unification" : "master", ws);
+            at++;
+            n++;
+        }
+    }
+    cr_assert_eq(n, 8);
+    free(s);
+}
+
+/* ------------------------------------------------------------------ command line and bad input */
+static int run(const char *args, char *out, size_t n)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+static void put(const char *dir, const char *name, const char *text)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/generators/%s.json", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* the CLI contract: iris:generator/KEY from --pack, --seed the world seed
+ * (super seed = SeedManager height + 239945), 2-D points echoed; expected
+ * values: golden records (objects_*.jsonl, generator cracked-cliffs and plain
+ * at world seed 1337 and point (123.456, 789.012)) */
+Test(iris_objects_cli, sample_generators)
+{
+    char dir[] = "/tmp/cf_iris_cli_XXXXXX", p[600], out[4096], args[1024];
+    cr_assert(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/generators", dir);
+    mkdir(p, 0755);
+    put(dir, "cracked-cliffs",
+        "{\"interpolator\": {\"function\": \"BILINEAR_STARCAST_9\", \"horizontalScale\": 12}, \"seed\": 7246661,"
+        " \"composite\": [{\"style\": {\"style\": \"GLOB\", \"zoom\": 0.4, \"exponent\": 0.7, \"fracture\": {\"style\": \"NOWHERE\","
+        " \"zoom\": 0.1, \"multiplier\": 5}}, \"negative\": true, \"seed\": 10056}], \"cliffHeightMax\": 80, \"cliffHeightMin\": 35,"
+        " \"cliffHeightGenerator\": {\"seed\": 2348, \"style\": {\"style\": \"CELLULAR_HEIGHT\"}, \"zoom\": 0.4}}");
+    snprintf(args, sizeof args, "sample --pack %s --function iris:generator/cracked-cliffs --seed 1337 --dialect unification --at 123.456,789.012", dir);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "123.456 789.012 0.2606970676006482\n"); /* 3fd0af42c0e08131 */
+    /* bad input: one located line each, exit 1 */
+    put(dir, "style", "{\"composite\": [{\"style\": {\"style\": \"NOPE\"}}]}");
+    put(dir, "interp", "{\"interpolator\": {\"function\": \"BICUBE\"}, \"composite\": [{}]}");
+    put(dir, "types", "{\"composite\": [{\"zoom\": \"2\"}]}");
+    put(dir, "array", "{\"composite\": {\"seed\": 1}}");
+    put(dir, "seed", "{\"seed\": 1.5, \"composite\": [{}]}");
+    put(dir, "expr", "{\"composite\": [{\"style\": {\"expression\": \"mountains\"}}]}");
+    put(dir, "image", "{\"composite\": [{\"fracture\": [{\"style\": {\"imageMap\": {\"image\": \"a\"}}}]}]}");
+    put(dir, "notjson", "{\"composite\": [");
+    static const char *const cases[][2] = {
+        {"style", "generators/style.json#/composite/0/style/style: unknown NoiseStyle \"NOPE\" on Iris's master branch"},
+        {"interp", "generators/interp.json#/interpolator/function: unknown interpolation function \"BICUBE\" (InterpolationMethod: BILINEAR, HERMITE, STARCAST_6, ...)"},
+        {"types", "generators/types.json#/composite/0/zoom: expected a number, got a string"},
+        {"array", "generators/array.json#/composite: expected an array of layers, got an object"},
+        {"seed", "generators/seed.json#/seed: expected an integer of at most 2^53 in magnitude, got 1.5"},
+        {"expr", "generators/expr.json#/composite/0/style/expression: expression: not supported yet"},
+        {"image", "generators/image.json#/composite/0/fracture/0/style/imageMap: imageMap: not supported yet"},
+        {"none", "<arguments>: function \"iris:generator/none\": no generators/none.json in the pack"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "sample --pack %s --function iris:generator/%s --seed 1 --at 1,2", dir, cases[i][0]);
+        cr_expect_eq(run(args, out, sizeof out), 1, "%s: %s", cases[i][0], out);
+        char want[600];
+        snprintf(want, sizeof want, "%s/%s\n", dir, cases[i][1]);
+        if (cases[i][1][0] == '<') snprintf(want, sizeof want, "%s\n", cases[i][1]);
+        cr_expect_str_eq(out, want);
+    }
+    /* not JSON: located by the shared JSON loader, one line */
+    snprintf(args, sizeof args, "sample --pack %s --function iris:generator/notjson --seed 1 --at 1,2", dir);
+    cr_expect_eq(run(args, out, sizeof out), 1);
+    cr_expect(strstr(out, "generators/notjson.json") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+    /* a bad key and a bad suffix */
+    snprintf(args, sizeof args, "sample --pack %s --function iris:generator/../x --seed 1 --at 1,2", dir);
+    cr_expect_eq(run(args, out, sizeof out), 1);
+    cr_expect_str_eq(out, "<arguments>: function \"iris:generator/../x\": expected iris:generator/KEY (letters, digits, _ - . /)\n");
+    rm_pack(dir);
+}
+
+/* properties of IRIS.md §7.3 that no golden record covers (Iris's own values
+ * for multiplicitive generators and cell cracks are not in ../shared):
+ * - multiplicitive: h = 1 * A * B, so getHeight of [A, B] is getHeight of [A]
+ *   times getHeight of [B] exactly (same generator seed, no cliffs);
+ * - cell cracks: cellPercentSize above every distance leaves the height as
+ *   without cracks; below every distance (distance >= 0) multiplies it by
+ *   cellFractureHeight; in between, both values occur */
+static double gen_at(const char *json, double x, double z)
+{
+    cf_error err = {0};
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(iris_compile_json(&pg, "generator", json, 0, 0, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 4242, &err), CF_OK);
+    double p[3] = {x, 0, z}, v;
+    cr_assert_eq(cf_sample_f64(w, 0, 1, p, &v, &err), CF_OK);
+    cf_world_free(w);
+    cf_program_free(pg);
+    return v;
+}
+Test(iris_objects, multiplicitive_and_cell_crack_properties)
+{
+    const char *A = "{\"seed\": 2, \"style\": {\"style\": \"SIMPLEX\"}}", *B = "{\"seed\": 9, \"opacity\": 0.7, \"style\": {\"style\": \"GLOB\"}}";
+    char ab[512], a[512], b[512], plain[512], never[512], always[512], some[512];
+    snprintf(ab, sizeof ab, "{\"seed\": 77, \"multiplicitive\": true, \"composite\": [%s, %s]}", A, B);
+    snprintf(a, sizeof a, "{\"seed\": 77, \"multiplicitive\": true, \"composite\": [%s]}", A);
+    snprintf(b, sizeof b, "{\"seed\": 77, \"multiplicitive\": true, \"composite\": [%s]}", B);
+    snprintf(plain, sizeof plain, "{\"seed\": 77, \"composite\": [%s]}", A);
+    snprintf(never, sizeof never, "{\"seed\": 77, \"composite\": [%s], \"cellFractureHeight\": 0.25, \"cellPercentSize\": 1e9}", A);
+    snprintf(always, sizeof always, "{\"seed\": 77, \"composite\": [%s], \"cellFractureHeight\": 0.25, \"cellPercentSize\": -1}", A);
+    snprintf(some, sizeof some, "{\"seed\": 77, \"composite\": [%s], \"cellFractureHeight\": 0.25, \"cellFractureZoom\": 0.5}", A);
+    int cracked = 0, whole = 0;
+    for (int i = 0; i < 40; i++) {
+        double x = i * 37.25 - 700, z = i * -11.5 + 90;
+        cr_expect_eq(bits_of(gen_at(ab, x, z)), bits_of(gen_at(a, x, z) * gen_at(b, x, z)), "multiplicitive at (%g, %g)", x, z);
+        double h = gen_at(plain, x, z);
+        cr_expect_eq(bits_of(gen_at(never, x, z)), bits_of(h));
+        cr_expect_eq(bits_of(gen_at(always, x, z)), bits_of(h * 0.25));
+        double s = gen_at(some, x, z);
+        cracked += bits_of(s) == bits_of(h * 0.25) && h != 0;
+        whole += bits_of(s) == bits_of(h);
+        cr_expect(bits_of(s) == bits_of(h) || bits_of(s) == bits_of(h * 0.25));
+    }
+    cr_expect(cracked > 0 && whole > 0, "cracks at %d of 40 points, none at %d", cracked, whole);
 }
