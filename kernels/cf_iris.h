@@ -1658,4 +1658,11 @@ CF_INLINE double cf_ir_img_raw(CF_IR_TAB t, long off, int w, int h, int flags, d
     return (flags & CF_IR_IMG_INVERTED) ? 1.0 - v : v;
 }
 
+/* ------------------------------------------------------------------ terrains (IRIS.md §7.6, host/iris_pack.c) */
+/* IrisComplex.getHeight: (h + fluid) + the overlay's 0.0, clamped to [0, height] with Java's Math.min/max */
+CF_INLINE double cf_ir_height(double h, double fluid, double height)
+{
+    return cf_ir_jmax(cf_ir_jmin((h + fluid) + 0.0, height), 0.0);
+}
+
 #endif
