@@ -247,6 +247,11 @@ int iris_wanted(const char *settings_id, const char *const *functions, int n);
  * iris:generator/KEY[#2d][#super][#interpolated] functions (host/iris.h); the
  * dialect from settings "iris:master" (default) or "iris:unification" */
 cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n, cf_error *err);
+/* iris_pack.c: 1 for an Iris terrain (settings iris:terrain/KEY, or the default
+ * request on a pack with terrains/ and no Minecraft overworld settings) */
+int iris_pack_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
+/* iris_pack.c: a terrain's program: router:final_density (= iris:terrain) and iris:height */
+cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n, cf_error *err);
 /* iris.c: the style table: count, name and branches (1 master, 2 unification, 3 both) */
 int iris_style_count(void);
 const char *iris_style_name(int i, int *branches);
@@ -254,6 +259,11 @@ const char *iris_style_name(int i, int *branches);
 int iris_style_status(const char *name, int unification, char *missing, size_t msz);
 /* iris.c: 1 when the node is one of Iris's 2-D ones (its value reads x and z only) */
 int iris_node_2d(const cf_node *n);
+/* iris_expr.c: the byte offset in the world table of image node id's pixel
+ * values (after the per-node seeds of iris_seeds, image nodes in node order) */
+size_t iris_table_offset(const cf_program *p, int id);
+/* iris_expr.c: the world table's length for p (seeds and image pixels) */
+size_t iris_table_len(const cf_program *p);
 struct cf_world;
 /* iris.c: the per-world seeds of the seeded Iris nodes (w->tab: 16-byte header, then 6 x i64 per node) */
 cf_status iris_seeds(struct cf_world *w, cf_error *err);

@@ -586,9 +586,41 @@ EMIT64(IRIS_LAYER) { (void)b; }
 EMIT64(IRIS_GEN) { (void)b; }
 EMIT64(IRIS_CELLGEN) { (void)b; }
 EMIT64(IRIS_INTERP) { (void)b; }
+EMIT64(IRIS_SCNG) { (void)b; }
+EMIT64(IRIS_IMAGE) { (void)b; }
+/* expressions: one operation (cf_ir_xop, kernels/cf_iris.h) */
+EMIT64(IRIS_XOP)
+{
+    int op = n->i[0];
+    if (op == CF_IX_X || op == CF_IX_Y || op == CF_IX_Z) {
+        sbf(b, "%c", "xyz"[op - CF_IX_X]);
+        return;
+    }
+    if (op == CF_IX_IF) {
+        sbf(b, "("), SRC(0), sbf(b, " == 0.0 ? "), SRC(2), sbf(b, " : "), SRC(1), sbf(b, ")");
+        return;
+    }
+    sbf(b, "cf_ir_xop(%d, ", op);
+    if (n->nin > 0) SRC(0);
+    else sbf(b, "0.0");
+    sbf(b, ", ");
+    if (n->nin > 1) SRC(1);
+    else sbf(b, "0.0");
+    sbf(b, ", "), D(0), sbf(b, ")");
+}
+EMIT64(IRIS_XCALL)
+{
+    sbf(b, "n%d(t, ws, ", n->in[0]), SRC(1);
+    if (n->i[0] == 2) sbf(b, ", 0.0, "), SRC(2);
+    else sbf(b, ", "), SRC(2), sbf(b, ", "), SRC(3);
+    sbf(b, ")");
+}
+EMIT64(IRIS_CONST) { D(0); }
+EMIT64(IRIS_GROUP) { (void)b; }
+EMIT64(IRIS_HEIGHT) { (void)b; }
 #define AT2(k, A, B) sbf(b, "n%d(t, ws, %s, 0.0, %s)", n->in[k], A, B)
 /* the statements of eval64_IRIS_CELLZ ... eval64_IRIS_INTERP (eval64.c); 1 when written */
-static int iris_body(sb *b, const cf_node *n, int id)
+static int iris_body(sb *b, const cf_program *p, const cf_node *n, int id)
 {
     switch (n->kind) {
     case NK_IRIS_CELLZ:
@@ -640,6 +672,51 @@ static int iris_body(sb *b, const cf_node *n, int id)
         sbf(b, "    for (int k = 0; k < %d; k++) {\n        double a, c;\n", cf_ir_inpts(n->i[0]));
         sbf(b, "        cf_ir_ipt(%d, xi, zi, r, k, &a, &c);\n        v[k] = ", n->i[0]), AT2(0, "a", "c"), sbf(b, ";\n    }\n");
         sbf(b, "    return cf_ir_icomb(%d, xi, zi, r, v);\n}\n", n->i[0]);
+        return 1;
+    case NK_IRIS_SCNG: {
+        int nf = n->nin - 1;
+        sbf(b, "    double es = "), D(0), sbf(b, ", fs = "), D(2), sbf(b, ", ga, gb, gc;\n");
+        if (n->i[3] == 2) {
+            sbf(b, "    gc = 0.0 * es;\n");
+            if (nf == 0) sbf(b, "    ga = x * es, gb = z * es;\n");
+            else if (n->i[2] == CF_IR_UNIFICATION || n->i[4]) {
+                sbf(b, "    ga = (x + ("), AT2(1, "x", "z"), sbf(b, " - 0.5) * fs) * es;\n");
+                sbf(b, "    gb = (z + ("), AT2(1, "z", "x"), sbf(b, " - 0.5) * fs) * es;\n");
+            } else {
+                sbf(b, "    double f = "), AT2(1, "x", "z"), sbf(b, " * fs;\n    ga = (x + f) * es, gb = (z - f) * es;\n");
+            }
+        } else {
+            if (nf == 0) sbf(b, "    ga = x * es, gb = y * es, gc = z * es;\n");
+            else if (n->i[2] == CF_IR_UNIFICATION || n->i[4]) {
+                sbf(b, "    ga = (x + (n%d(t, ws, x, y, z) - 0.5) * fs) * es;\n", n->in[1]);
+                sbf(b, "    gb = (y + ("), AT2(n->nin - 1, "y", "x"), sbf(b, " - 0.5) * fs) * es;\n");
+                sbf(b, "    gc = (z + (n%d(t, ws, z, x, y) - 0.5) * fs) * es;\n", n->in[1]);
+            } else {
+                sbf(b, "    double f = n%d(t, ws, x, y, z) * fs;\n    ga = (x + f) * es, gb = (y - f) * es, gc = (z - f) * es;\n", n->in[1]);
+            }
+        }
+        sbf(b, "    return cf_ir_post(n%d(t, ws, ga, gb, gc), 1.0, ", n->in[0]), D(1), sbf(b, ");\n}\n");
+        return 1;
+    }
+    case NK_IRIS_IMAGE: {
+        int m = n->i[2], np = cf_ir_inpts(m);
+        sbf(b, "    double v[%d], r = ", np), D(0), sbf(b, ";\n");
+        sbf(b, "    int xi = cf_ir_d2i(x), zi = cf_ir_d2i(%s);\n", n->i[3] == 2 ? "z" : "z + y");
+        sbf(b, "    for (int k = 0; k < %d; k++) {\n        double a, c;\n", np);
+        sbf(b, "        cf_ir_ipt(%d, xi, zi, r, k, &a, &c);\n", m);
+        sbf(b, "        v[k] = cf_ir_img_raw(t, %ldL, %d, %d, %d, r, a, c);\n    }\n", (long)iris_table_offset(p, id), n->i[0], n->i[1], n->i[4]);
+        sbf(b, "    return cf_ir_icomb(%d, xi, zi, r, v);\n}\n", m);
+        return 1;
+    }
+    case NK_IRIS_GROUP:
+        sbf(b, "    double lo = "), AT2(0, "x", "z"), sbf(b, ", hi = "), AT2(1, "x", "z"), sbf(b, ", d = 0;\n");
+        for (int k = 2; k < n->nin; k++) sbf(b, "    d += cf_ir_lerp(lo, hi, "), AT2(k, "x", "z"), sbf(b, ");\n");
+        sbf(b, "    return d / %d.0;\n}\n", n->nin - 2);
+        return 1;
+    case NK_IRIS_HEIGHT:
+        sbf(b, "    double h = 0;\n");
+        for (int k = 0; k < n->nin; k++) sbf(b, "    h += "), AT2(k, "x", "z"), sbf(b, ";\n");
+        sbf(b, "    return cf_ir_height(h, "), D(0), sbf(b, ", "), D(1), sbf(b, ");\n}\n");
         return 1;
     default: return 0;
     }
@@ -910,7 +987,7 @@ static void function64(sb *b, const cf_program *p, int id)
     src_comment(b, n, "");
     sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
     sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
-    if (hy_body(b, n) || iris_body(b, n, id)) return;
+    if (hy_body(b, n) || iris_body(b, p, n, id)) return;
     if (n->kind == NK_IRIS_ROWS) {
         sbf(b, "    switch (cf_ir_row(x, y, %d)) {\n", n->nin);
         for (int k = 0; k < n->nin; k++) sbf(b, "    case %d: return n%d(t, ws, x, y, z);\n", k, n->in[k]);

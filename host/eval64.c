@@ -213,6 +213,78 @@ EVAL64(IRIS_INTERP)
     }
     return cf_ir_icomb(m, xi, zi, r, v);
 }
+/* Iris expressions and image maps (host/iris_expr.c): a CNG around a
+ * generator sub-graph (in[0], sampled at the generator's 3 arguments), the
+ * expression operations, style-backed functions and image maps */
+EVAL64(IRIS_SCNG)
+{
+    int br = n->i[2], nf = n->nin - 1;
+    double es = n->d[0], fs = n->d[2], a, b, cc;
+    if (n->i[3] == 2) {
+        cc = 0.0 * es;
+        if (nf == 0) a = x * es, b = z * es;
+        else if (br == CF_IR_UNIFICATION || n->i[4]) {
+            a = (x + (IRIS2(1, x, z) - 0.5) * fs) * es;
+            b = (z + (IRIS2(1, z, x) - 0.5) * fs) * es;
+        } else {
+            double f = IRIS2(1, x, z) * fs;
+            a = (x + f) * es, b = (z - f) * es;
+        }
+    } else {
+        if (nf == 0) a = x * es, b = y * es, cc = z * es;
+        else if (br == CF_IR_UNIFICATION || n->i[4]) {
+            a = (x + (ev64_node(c, n->in[1], x, y, z) - 0.5) * fs) * es;
+            b = (y + (IRIS2(n->nin - 1, y, x) - 0.5) * fs) * es;
+            cc = (z + (ev64_node(c, n->in[1], z, x, y) - 0.5) * fs) * es;
+        } else {
+            double f = ev64_node(c, n->in[1], x, y, z) * fs;
+            a = (x + f) * es, b = (y - f) * es, cc = (z - f) * es;
+        }
+    }
+    return cf_ir_post(ev64_node(c, n->in[0], a, b, cc), 1.0, n->d[1]);
+}
+EVAL64(IRIS_XOP)
+{
+    int op = n->i[0];
+    if (op == CF_IX_X) return x;
+    if (op == CF_IX_Y) return y;
+    if (op == CF_IX_Z) return z;
+    if (op == CF_IX_IF) return IN(0) == 0.0 ? IN(2) : IN(1);
+    double a = n->nin > 0 ? IN(0) : 0.0, b = n->nin > 1 ? IN(1) : 0.0;
+    return cf_ir_xop(op, a, b, n->d[0]);
+}
+EVAL64(IRIS_XCALL)
+{
+    double a = IN(1), b = IN(2);
+    if (n->i[0] == 2) return ev64_node(c, n->in[0], a, 0.0, b);
+    return ev64_node(c, n->in[0], a, b, IN(3));
+}
+EVAL64(IRIS_IMAGE)
+{
+    double v[CF_IR_MAXPTS] = {0}, r = n->d[0];
+    int m = n->i[2], np = cf_ir_inpts(m);
+    long off = (long)iris_table_offset(c->w->prog, (int)(n - c->w->prog->nodes));
+    cf_i32 xi = cf_ir_d2i(x), zi = cf_ir_d2i(n->i[3] == 2 ? z : z + y);
+    for (int k = 0; k < np; k++) {
+        double a, b;
+        cf_ir_ipt(m, xi, zi, r, k, &a, &b);
+        v[k] = cf_ir_img_raw(c->w->tab, off, n->i[0], n->i[1], n->i[4], r, a, b);
+    }
+    return cf_ir_icomb(m, xi, zi, r, v);
+}
+EVAL64(IRIS_CONST) { return n->d[0]; }
+EVAL64(IRIS_GROUP)
+{
+    double lo = IRIS2(0, x, z), hi = IRIS2(1, x, z), d = 0;
+    for (int k = 2; k < n->nin; k++) d += cf_ir_lerp(lo, hi, IRIS2(k, x, z));
+    return d / (double)(n->nin - 2);
+}
+EVAL64(IRIS_HEIGHT)
+{
+    double h = 0;
+    for (int k = 0; k < n->nin; k++) h += IRIS2(k, x, z);
+    return cf_ir_height(h, n->d[0], n->d[1]);
+}
 EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
 /* ---- Hytale (host/hytale.def, kernels/cf_hytale.h); i[0] of a seeded node: the label's hash */

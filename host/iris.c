@@ -286,9 +286,12 @@ typedef struct cspec {
     int cell;       /* cellularized (IRIS.md §5.5): */
     double cfr, czs; /* f32(cellularFrequency) * 0.01f, 1 / cellularZoom */
     int64_t ck;     /* the cellularize RNG's offset */
+    int gnode;      /* t == CF_IG_SOURCE: the generator sub-graph's node (expression, image map) */
 } cspec;
+/* a CNG whose generator is a sub-graph (IrisGeneratorStyle expression / imageMap) */
+#define CF_IG_SOURCE (-100)
 
-typedef struct ic {
+struct iris_ctx {
     cf_program *p;
     cf_error *err;
     int br;
@@ -304,7 +307,10 @@ typedef struct ic {
     int smode;
     double cgseed, chc;  /* SB_CLIFF: the generator's seed and hc */
     int overflow;        /* more than MAX_SPECS CNGs in one style */
-} ic;
+    cf_pack *pk;         /* expressions/ and images/ (NULL: none) */
+    int depth;           /* expression variables nested in styles */
+};
+typedef struct iris_ctx ic;
 
 /* the seed base of a seeded node (i[5]): the super seed (a style function:
  * the world seed; a generator: SeedManager's height + 239945, or the world seed
@@ -365,7 +371,7 @@ static int spec(ic *c, int64_t k, int t, int oct)
     if (c->nsp >= MAX_SPECS) return c->overflow = 1, -1;
     /* kcng(1, o) = (long)(1113334944.0 * 1 + 12922.0 + o) */
     c->sp[c->nsp] = (cspec){(int64_t)((uint64_t)c->kbase + (uint64_t)k + 1113347866ULL + (uint64_t)oct), t, oct, 1.0, 1.0, 1.0, -1,
-                            0, 0, 0.0, 0.0, 0};
+                            0, 0, 0.0, 0.0, 0, 0};
     return c->nsp++;
 }
 static int fracture(ic *c, int base, int f, double m)
@@ -455,9 +461,11 @@ static int seed_fields(ic *c, cf_node *n, int64_t k)
 
 static int build(ic *c, int i, int dims);
 /* the CNG of spec i sampled in dims (2 or 3), children first */
+static int build_scng(ic *c, int i, int dims);
 static int build_cng(ic *c, int i, int dims)
 {
     const cspec *s = &c->sp[i];
+    if (s->t == CF_IG_SOURCE) return build_scng(c, i, dims);
     cf_node n = {0};
     n.kind = NK_IRIS_CNG;
     n.flags = node_flags[NK_IRIS_CNG];
@@ -478,6 +486,31 @@ static int build_cng(ic *c, int i, int dims)
     n.nin = nk;
     n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nk ? nk : 1));
     if (!n.in) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int k = 0; k < nk; k++) n.in[k] = kids[k];
+    return node_add(c, &n);
+}
+
+/* a CNG around the generator sub-graph s->gnode (IRIS_SCNG): no seeds, opacity 1 */
+static int build_scng(ic *c, int i, int dims)
+{
+    const cspec *s = &c->sp[i];
+    cf_node n = {0};
+    n.kind = NK_IRIS_SCNG;
+    n.flags = node_flags[NK_IRIS_SCNG];
+    n.prec = PREC_F64;
+    n.noise = -1;
+    n.loc = c->at.file ? c->at : (cf_loc){"<arguments>", NULL};
+    n.i[2] = c->br, n.i[3] = dims;
+    n.d[0] = s->scale, n.d[1] = s->power, n.d[2] = s->fm, n.d[3] = 1.0;
+    int kids[3], nk = 0;
+    kids[nk++] = s->gnode;
+    if (s->frac >= 0) {
+        const cspec *f = &c->sp[s->frac];
+        n.i[4] = f->axial && !f->cell;
+        if ((kids[nk++] = build(c, s->frac, dims)) < 0) return -1;
+        if (dims == 3 && c->br == CF_IR_UNIFICATION && (kids[nk++] = build(c, s->frac, 2)) < 0) return -1;
+    }
+    if (ir_set_inputs(c->p, &n, nk, c->err) < 0) return -1;
     for (int k = 0; k < nk; k++) n.in[k] = kids[k];
     return node_add(c, &n);
 }
@@ -570,18 +603,30 @@ static int jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def,
 }
 static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
-/* THE HOOK for IrisGeneratorStyle's other value sources (IRIS.md §7.1): a style
- * whose `expression` (expressions/<key>.json), `imageMap` (images/<key>.png)
- * or, on master, `script` is set (field names which). This is the single place
- * where the expression and image-map builders (branch iris-expr) plug in: build
- * the source as a spec in c->sp (seed offsets relative to c->kbase, the style's
- * RNG) and return its index; style_json then applies zoom, exponent, fracture
- * and cellularize to it exactly as to a NoiseStyle's CNG. Return -1 with a
- * located error otherwise. Until then: a located "not supported yet". */
-static int style_source_hook(ic *c, const cJSON *o, cf_loc at, const char *field)
+/* IrisGeneratorStyle's other value sources (IRIS.md §7.1): a style whose
+ * `expression` (expressions/<key>.json) or `imageMap` (an IrisImageMap object,
+ * images/<key>.png) is set: the generator sub-graph comes from iris_expr.c
+ * (iris_expr_generator, iris_image_generator), wrapped in a spec of kind
+ * CF_IG_SOURCE (new CNG(rng, generator, 1, 1): no seed offset, scale 1) that
+ * style_json then zooms, powers, fractures and cellularizes like a NoiseStyle.
+ * `script` (master) is refused. Returns the spec index, or -1 (located error). */
+static int style_source_hook(ic *c, const cJSON *o, cf_loc at, const char *field, int64_t kb)
 {
-    (void)o;
-    return loc_fail(c->err, loc_key(&c->p->arena, at, field), CF_ERR_SCHEMA, "%s: not supported yet", field);
+    cf_loc fat = loc_key(&c->p->arena, at, field);
+    const cJSON *v = jget(o, field);
+    int g;
+    if (strcmp(field, "expression") == 0) {
+        if (!cJSON_IsString(v)) return loc_fail(c->err, fat, CF_ERR_SCHEMA, "expected an expression key (a string), got %s", json_type(v));
+        g = iris_expr_generator(c, v->valuestring, fat, kb, 3);
+    } else if (strcmp(field, "imageMap") == 0) {
+        g = iris_image_generator(c, v, fat, 3);
+    } else {
+        return loc_fail(c->err, fat, CF_ERR_SCHEMA, "%s: not supported (JavaScript noise)", field);
+    }
+    if (g < 0) return -1;
+    if (c->nsp >= MAX_SPECS) return loc_fail(c->err, at, CF_ERR_LIMIT, "the style and its fractures make more than %d CNGs", MAX_SPECS);
+    c->sp[c->nsp] = (cspec){0, CF_IG_SOURCE, 1, 1.0, 1.0, 1.0, -1, 0, 0, 0.0, 0.0, 0, g};
+    return c->nsp++;
 }
 
 static int style_index(int br, const char *name)
@@ -625,7 +670,7 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     int top;
     if (other) {
         /* an expression or image map replaces the NoiseStyle: the hook builds it */
-        if ((top = style_source_hook(c, o, at, other)) < 0) return -1;
+        if ((top = style_source_hook(c, o, at, other, kb)) < 0) return -1;
     } else {
         int row = style_index(c->br, name);
         if (row < 0)
@@ -658,6 +703,27 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     }
     return top;
 }
+
+/* ------------------------------------------------------------------ for iris_expr.c (iris.h) */
+int iris_ctx_style(iris_ctx *x, const cJSON *o, cf_loc at, int64_t kb, int dims)
+{
+    ic *c = x;
+    if (c->depth >= 8) return loc_fail(c->err, at, CF_ERR_LIMIT, "expressions and their styles are nested deeper than 8");
+    int keep_nsp = c->nsp;
+    cf_loc keep = c->at;
+    c->depth++;
+    int top = style_json(c, o, at, kb, 1, "FLAT"); /* depth 1: keeps the caller's specs (no reset) */
+    c->at = at;
+    int node = top < 0 ? -1 : build(c, top, dims);
+    c->at = keep;
+    c->depth--;
+    c->nsp = keep_nsp; /* the style's specs are built: free them for the caller's */
+    return node;
+}
+cf_program *iris_ctx_program(iris_ctx *x) { return x->p; }
+cf_error *iris_ctx_error(iris_ctx *x) { return x->err; }
+cf_pack *iris_ctx_pack(iris_ctx *x) { return x->pk; }
+int iris_ctx_branch(iris_ctx *x) { return x->br; }
 
 /* IrisNoiseGenerator (IRIS.md §7.2) at `at` whose super seed is base + kl: its
  * IRIS_LAYER node (2-D), or -1. o NULL: every field at its default. */
@@ -790,7 +856,7 @@ static double node_cost(const cf_program *p, int id, double *memo)
     double c = 1;
     for (int k = 0; k < n->nin; k++) {
         double m = 1;
-        if (n->kind == NK_IRIS_CNG) m = 3;
+        if (n->kind == NK_IRIS_CNG || (n->kind == NK_IRIS_SCNG && k > 0)) m = 3;
         else if ((n->kind == NK_IRIS_LAYER && k > 0) || n->kind == NK_IRIS_CELLGEN) m = 2;
         else if (n->kind == NK_IRIS_INTERP) m = cf_ir_inpts(n->i[0]);
         c += m * node_cost(p, n->in[k], memo);
@@ -898,8 +964,12 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
 
 int iris_generator_node(cf_program *p, const cJSON *gen, cf_loc at, int super_rule, cf_error *err)
 {
+    return iris_generator_node_pk(p, NULL, gen, at, super_rule, err);
+}
+int iris_generator_node_pk(cf_program *p, cf_pack *pk, const cJSON *gen, cf_loc at, int super_rule, cf_error *err)
+{
     ic c = {0};
-    c.p = p, c.err = err;
+    c.p = p, c.err = err, c.pk = pk;
     if (p->dialect != DIALECT_IRIS_MASTER && p->dialect != DIALECT_IRIS_UNIFICATION)
         return err_set(err, CF_ERR_ARG, "iris_generator_node: the program is not an Iris one"), -1;
     c.br = p->dialect == DIALECT_IRIS_MASTER ? CF_IR_MASTER : CF_IR_UNIFICATION;
@@ -940,7 +1010,7 @@ static int generator_function(cf_program *p, cf_pack *pk, const char *fn, cf_err
     if (r < 0) return -1;
     if (r == 0) return err_set(err, CF_ERR_REF, "<arguments>: function \"%s\": no %s in the pack", fn, rel), -1;
     cf_loc at = {display, NULL};
-    int node = iris_generator_node(p, root, at, direct ? IRIS_SUPER_DIRECT : IRIS_SUPER_ENGINE, err);
+    int node = iris_generator_node_pk(p, pk, root, at, direct ? IRIS_SUPER_DIRECT : IRIS_SUPER_ENGINE, err);
     if (node >= 0 && interp) {
         int m;
         double sc;
@@ -958,8 +1028,13 @@ int iris_node_2d(const cf_node *n)
     case NK_IRIS_LAYER:
     case NK_IRIS_GEN:
     case NK_IRIS_CELLGEN:
-    case NK_IRIS_INTERP: return 1;
+    case NK_IRIS_INTERP:
+    case NK_IRIS_CONST:
+    case NK_IRIS_GROUP:
+    case NK_IRIS_HEIGHT: return 1;
     case NK_IRIS_CNG:
+    case NK_IRIS_SCNG:
+    case NK_IRIS_IMAGE:
     case NK_IRIS_CELLZ: return n->i[3] == 2;
     default: return 0;
     }
@@ -1003,6 +1078,7 @@ cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const 
     ic c = {0};
     c.p = p;
     c.err = err;
+    c.pk = pk;
     p->prec = PREC_F64;
     p->min_y = 0, p->height = 256, p->sea_level = 64;
     const char *dl = settings_id && strncmp(settings_id, "iris:", 5) == 0 ? settings_id + 5 : "master";
@@ -1026,8 +1102,12 @@ cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const 
             if ((p->outputs[f] = generator_function(p, pk, fn, err)) < 0) return err->status;
             continue;
         }
+        if (strncmp(fn, "iris:expression/", 16) == 0 || strncmp(fn, "iris:image/", 11) == 0) {
+            if ((p->outputs[f] = iris_expr_function(&c, fn)) < 0) return err->status;
+            continue;
+        }
         if (strncmp(fn, "iris:style/", 11) != 0)
-            return err_set(err, CF_ERR_ARG, "%s: function \"%s\": an Iris program takes iris:style/NAME or iris:generator/KEY", cli.file, fn);
+            return err_set(err, CF_ERR_ARG, "%s: function \"%s\": an Iris program takes iris:style/NAME, iris:generator/KEY, iris:expression/KEY or iris:image/KEY", cli.file, fn);
         char name[128];
         const char *nm = fn + 11, *hash = strchr(nm, '#');
         int dims = 3;
@@ -1195,7 +1275,7 @@ static int64_t seed_base(const cf_node *n, int64_t ws, int64_t sm)
 cf_status iris_seeds(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
-    size_t len = 16 + 48 * ((size_t)p->nnodes + 1);
+    size_t len = iris_table_len(p);
     w->tab = calloc(1, len);
     if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");
     w->tablen = len;
@@ -1237,6 +1317,8 @@ cf_status iris_seeds(cf_world *w, cf_error *err)
         }
         memcpy(w->tab + 16 + 48 * (size_t)i, v, sizeof v);
     }
+    for (int i = 0; i < p->nnodes; i++) /* image maps: their pixel values (iris_expr.c) */
+        if (p->nodes[i].kind == NK_IRIS_IMAGE) memcpy(w->tab + iris_table_offset(p, i), p->nodes[i].da, sizeof(double) * (size_t)p->nodes[i].nda);
     return CF_OK;
 }
 
@@ -1292,12 +1374,16 @@ static int all_json(ic *c, const cJSON *arr, cf_loc at)
  * RNG (style) or super seed (layer, generator) the world seed itself */
 cf_status iris_compile_json(cf_program **out, const char *kind, const char *json, int unification, int dims, cf_error *err)
 {
+    return iris_compile_json_pk(out, NULL, kind, json, unification, dims, err);
+}
+cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, const char *json, int unification, int dims, cf_error *err)
+{
     *out = NULL;
     cf_program *p = calloc(1, sizeof *p);
     if (!p) return err_set(err, CF_ERR_NOMEM, "out of memory");
     cJSON *root = cJSON_Parse(json);
     ic c = {0};
-    c.p = p, c.err = err;
+    c.p = p, c.err = err, c.pk = pk;
     c.br = unification ? CF_IR_UNIFICATION : CF_IR_MASTER;
     p->prec = PREC_F64;
     p->min_y = 0, p->height = 256, p->sea_level = 64;

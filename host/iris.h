@@ -57,4 +57,40 @@ int64_t iris_seedmanager_height(int64_t world_seed, int branch);
  * order) at its horizontalScale. */
 cf_status iris_compile_json(cf_program **out, const char *kind, const char *json, int unification, int dims, cf_error *err);
 
+/* the same as iris_generator_node, with the pack whose expressions/ and images/
+ * the generator's styles may name (pk NULL: such a style is a located error) */
+int iris_generator_node_pk(cf_program *p, cf_pack *pk, const struct cJSON *gen, cf_loc at, int super_rule, cf_error *err);
+/* iris_compile_json with a pack for expressions/ and images/ */
+cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, const char *json, int unification, int dims, cf_error *err);
+
+/* ------------------------------------------------------------------ expressions and image maps (iris_expr.c, iris-expr.md)
+ * iris_ctx is iris.c's build context (the program, the error, the pack, the
+ * branch and the seed rule of the object being built). */
+typedef struct iris_ctx iris_ctx;
+
+/* IrisGeneratorStyle's `"expression": "KEY"`: the generator sub-graph of
+ * ExpressionNoise(rng, expressions/KEY.json) where rng = RNG(seed base + kb):
+ * a node whose value at the position (a, b, c) is the generator's noise(a, b, c)
+ * (dims 3; dims 2: noise(x, z) at (x, 0, z), i.e. IrisExpression.evaluate(rng,
+ * x, z)). `at` locates the key (errors). Node id, or -1 (err set, located). */
+int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int dims);
+
+/* IrisGeneratorStyle's `"imageMap": {...}` (an IrisImageMap object at `at`):
+ * the ImageNoise generator sub-graph, value at (a, b, c) = noise(a, b, c) =
+ * IrisImageMap.getNoise((int) a, (int) (c + b)) (dims 3), or at (x, 0, z)
+ * getNoise((int) x, (int) z) (dims 2). Node id, or -1 (located error). */
+int iris_image_generator(iris_ctx *c, const struct cJSON *map, cf_loc at, int dims);
+
+/* the functions iris:expression/KEY[#2d] and iris:image/KEY[?field=value&...][#2d]
+ * of iris_parse: node id, or -1 */
+int iris_expr_function(iris_ctx *c, const char *fn);
+
+/* iris.c for iris_expr.c: IrisGeneratorStyle.createNoCache(RNG(base + kb)) of
+ * the style object o (NULL: all defaults, FLAT) sampled in dims: node id or -1 */
+int iris_ctx_style(iris_ctx *c, const struct cJSON *o, cf_loc at, int64_t kb, int dims);
+cf_program *iris_ctx_program(iris_ctx *c);
+cf_error *iris_ctx_error(iris_ctx *c);
+cf_pack *iris_ctx_pack(iris_ctx *c);
+int iris_ctx_branch(iris_ctx *c);
+
 #endif

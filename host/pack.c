@@ -37,16 +37,19 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
         if (!S_ISDIR(st.st_mode))
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/", paths[i]);
-        char data[PATH_MAX], ln[PATH_MAX], hy[PATH_MAX], ir[PATH_MAX];
+        char data[PATH_MAX], ln[PATH_MAX], hy[PATH_MAX], ir[PATH_MAX], ie[PATH_MAX], ii[PATH_MAX];
         snprintf(data, sizeof data, "%s/data", paths[i]);
         snprintf(ln, sizeof ln, "%s/libnoise", paths[i]);
         snprintf(hy, sizeof hy, "%s/hytale", paths[i]);
         snprintf(ir, sizeof ir, "%s/generators", paths[i]); /* an Iris pack (host/iris.c) */
-        struct stat st2, st3, st4;
+        snprintf(ie, sizeof ie, "%s/expressions", paths[i]); /* Iris expressions and images (host/iris_expr.c) */
+        snprintf(ii, sizeof ii, "%s/images", paths[i]);
+        struct stat st2, st3, st4, st5, st6;
         if ((stat(data, &st) != 0 || !S_ISDIR(st.st_mode)) && (stat(ln, &st2) != 0 || !S_ISDIR(st2.st_mode))
-            && (stat(hy, &st3) != 0 || !S_ISDIR(st3.st_mode)) && (stat(ir, &st4) != 0 || !S_ISDIR(st4.st_mode)))
+            && (stat(hy, &st3) != 0 || !S_ISDIR(st3.st_mode)) && (stat(ir, &st4) != 0 || !S_ISDIR(st4.st_mode))
+            && (stat(ie, &st5) != 0 || !S_ISDIR(st5.st_mode)) && (stat(ii, &st6) != 0 || !S_ISDIR(st6.st_mode)))
             return cf_pack_free(pk),
-                   err_set(err, CF_ERR_IO, "%s: not a data pack (no data/, libnoise/, hytale/ or generators/ folder)", paths[i]);
+                   err_set(err, CF_ERR_IO, "%s: not a data pack (no data/, libnoise/, hytale/, generators/, expressions/ or images/ folder)", paths[i]);
         pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
         if (!pk->roots[i]) goto nomem;
     }

@@ -1542,4 +1542,127 @@ CF_INLINE double cf_ir_icomb(int m, cf_i32 x, cf_i32 z, double r, const double *
 /* IrisInterpolator.interpolate's grid point: l2i(jround(x)) */
 CF_INLINE cf_i32 cf_ir_l2i_round(double x) { return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround(x); }
 
+
+/* ================================================================== expressions and image maps (host/iris_expr.c, host/iris-expr.md)
+ * IRIS_XOP: one operation of a Paralithic expression as Iris runs it (the
+ * compiled bytecode's semantics: comparisons via DCMPG, so NaN compares as
+ * "greater"; |v| keeps -0.0; if() takes the first branch unless the predicate
+ * == 0). Native functions are Java's Math.* with the project's StrictMath
+ * choice (fdlibm sin, cos, pow: cf_ir_sin, cf_ir_cos, cf_ir_pow). */
+enum {
+    CF_IX_CONST = 0, CF_IX_X, CF_IX_Y, CF_IX_Z,
+    CF_IX_ADD, CF_IX_SUB, CF_IX_MUL, CF_IX_DIV, CF_IX_MOD,
+    CF_IX_LT, CF_IX_LE, CF_IX_EQ, CF_IX_GE, CF_IX_GT, CF_IX_NE, CF_IX_AND, CF_IX_OR,
+    CF_IX_NEG, CF_IX_ABSOP, CF_IX_IF,
+    CF_IX_POW, CF_IX_MAX, CF_IX_MIN, CF_IX_SIN, CF_IX_COS, CF_IX_ROUND, CF_IX_FLOOR, CF_IX_CEIL, CF_IX_SQRT,
+    CF_IX_RAD, CF_IX_DEG, CF_IX_ABS, CF_IX_SIGN, CF_IX_POW2, CF_IX_INTPOW,
+    CF_IX_COUNT
+};
+/* Java's Math.min / Math.max (NaN wins; -0.0 below +0.0) */
+CF_INLINE double cf_ir_jmin(double a, double b)
+{
+    if (a != a) return a;
+    if (a == 0.0 && b == 0.0 && (cf_bits(b) >> 63)) return b;
+    return a <= b ? a : b;
+}
+CF_INLINE double cf_ir_jmax(double a, double b)
+{
+    if (a != a) return a;
+    if (a == 0.0 && b == 0.0 && (cf_bits(a) >> 63)) return b;
+    return a >= b ? a : b;
+}
+/* the JVM's dcmpg: 1 if a > b or either is NaN, 0 if equal, -1 if less */
+CF_INLINE int cf_ir_dcmpg(double a, double b) { return a > b ? 1 : a == b ? 0 : a < b ? -1 : 1; }
+/* Paralithic's intPow(x, y) for the integral y > 0 of a constant exponent */
+CF_INLINE double cf_ir_intpow(double x, double yd)
+{
+    cf_i64 y = cf_ir_d2l(yd);
+    double r = 1;
+    while (y > 0) {
+        if ((y & 1) == 0) x *= x, y = (cf_i64)((cf_u64)y >> 1);
+        else r *= x, y--;
+    }
+    return r;
+}
+/* one operation on its operands a, b (k: the constant) */
+CF_INLINE double cf_ir_xop(int op, double a, double b, double k)
+{
+    switch (op) {
+    case CF_IX_CONST: return k;
+    case CF_IX_ADD: return a + b;
+    case CF_IX_SUB: return a - b;
+    case CF_IX_MUL: return a * b;
+    case CF_IX_DIV: return a / b;
+    case CF_IX_MOD: return fmod(a, b);
+    case CF_IX_LT: return cf_ir_dcmpg(a, b) < 0 ? 1.0 : 0.0;
+    case CF_IX_LE: return cf_ir_dcmpg(a, b) <= 0 ? 1.0 : 0.0;
+    case CF_IX_EQ: return cf_ir_dcmpg(a, b) == 0 ? 1.0 : 0.0;
+    case CF_IX_GE: return cf_ir_dcmpg(a, b) >= 0 ? 1.0 : 0.0;
+    case CF_IX_GT: return cf_ir_dcmpg(a, b) > 0 ? 1.0 : 0.0;
+    case CF_IX_NE: return cf_ir_dcmpg(a, b) != 0 ? 1.0 : 0.0;
+    case CF_IX_AND: return (cf_ir_dcmpg(a, 0.0) != 0 && cf_ir_dcmpg(b, 0.0) != 0) ? 1.0 : 0.0;
+    case CF_IX_OR: return (cf_ir_dcmpg(a, 0.0) != 0 || cf_ir_dcmpg(b, 0.0) != 0) ? 1.0 : 0.0;
+    case CF_IX_NEG: return -a;
+    case CF_IX_ABSOP: return cf_ir_dcmpg(a, 0.0) >= 0 ? a : -a;
+    case CF_IX_POW: return cf_ir_pow(a, b);
+    case CF_IX_MAX: return cf_ir_jmax(a, b);
+    case CF_IX_MIN: return cf_ir_jmin(a, b);
+    case CF_IX_SIN: return cf_ir_sin(a);
+    case CF_IX_COS: return cf_ir_cos(a);
+    case CF_IX_ROUND: return (double)cf_ir_jround(a);
+    case CF_IX_FLOOR: return cf_floor(a);
+    case CF_IX_CEIL: return -cf_floor(-a);
+    case CF_IX_SQRT: return cf_sqrt(a);
+    case CF_IX_RAD: return a * 0.017453292519943295;
+    case CF_IX_DEG: return a * 57.29577951308232;
+    case CF_IX_ABS: return cf_fabs(a);
+    case CF_IX_SIGN: return (a == 0.0 || a != a) ? a : (cf_bits(a) >> 63) ? -1.0 : 1.0;
+    case CF_IX_POW2: return a * a;
+    case CF_IX_INTPOW: return cf_ir_intpow(a, b);
+    default: return 0.0;
+    }
+}
+
+/* IRIS_IMAGE: IrisImageMap.rawNoise (IRIS expr doc) of the provider point (a, b):
+ * pix[0..w*h) the channel value of each pixel (row-major, row z), pix[w*h] the
+ * value outside the image (Java's getRGB there is 0); flags 1 tiled, 2 centered,
+ * 4 inverted; cs coordinateScale */
+enum { CF_IR_IMG_TILED = 1, CF_IR_IMG_CENTERED = 2, CF_IR_IMG_INVERTED = 4 };
+#ifdef __OPENCL_VERSION__
+#define CF_IR_TAB __global const uchar *
+#define CF_IR_PIX(t, off, i) (((__global const double *)((t) + (off)))[i])
+#else
+#include <string.h>
+#define CF_IR_TAB const uint8_t *
+CF_INLINE double cf_ir_pix_c(const uint8_t *t, size_t off, long i)
+{
+    double v;
+    memcpy(&v, t + off + 8 * (size_t)i, sizeof v);
+    return v;
+}
+#define CF_IR_PIX(t, off, i) cf_ir_pix_c((t), (off), (i))
+#endif
+CF_INLINE double cf_ir_img_raw(CF_IR_TAB t, long off, int w, int h, int flags, double cs, double a, double b)
+{
+    double x = a / cs, z = b / cs;
+    if (flags & CF_IR_IMG_CENTERED) x += (double)w / 2.0, z += (double)h / 2.0;
+    if (flags & CF_IR_IMG_TILED) {
+        x = fmod(x, (double)w);
+        x = x < 0 ? x + (double)w : x;
+        z = fmod(z, (double)h);
+        z = z < 0 ? z + (double)h : z;
+    }
+    cf_i32 xi = cf_ir_d2i(x), zi = cf_ir_d2i(z);
+    long i = (xi >= w || zi >= h || xi < 0 || zi < 0) ? (long)w * (long)h : (long)zi * (long)w + (long)xi;
+    double v = CF_IR_PIX(t, (size_t)off, i);
+    return (flags & CF_IR_IMG_INVERTED) ? 1.0 - v : v;
+}
+
+/* ------------------------------------------------------------------ terrains (IRIS.md §7.6, host/iris_pack.c) */
+/* IrisComplex.getHeight: (h + fluid) + the overlay's 0.0, clamped to [0, height] with Java's Math.min/max */
+CF_INLINE double cf_ir_height(double h, double fluid, double height)
+{
+    return cf_ir_jmax(cf_ir_jmin((h + fluid) + 0.0, height), 0.0);
+}
+
 #endif

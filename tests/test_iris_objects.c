@@ -592,8 +592,8 @@ Test(iris_objects_cli, sample_generators)
         {"types", "generators/types.json#/composite/0/zoom: expected a number, got a string"},
         {"array", "generators/array.json#/composite: expected an array of layers, got an object"},
         {"seed", "generators/seed.json#/seed: expected an integer of at most 2^53 in magnitude, got 1.5"},
-        {"expr", "generators/expr.json#/composite/0/style/expression: expression: not supported yet"},
-        {"image", "generators/image.json#/composite/0/fracture/0/style/imageMap: imageMap: not supported yet"},
+        {"expr", "generators/expr.json#/composite/0/style/expression: expression \"mountains\": no expressions/mountains.json in the pack"},
+        {"image", "generators/image.json#/composite/0/fracture/0/style/imageMap/image: image \"a\": no images/a.png in the pack"},
         {"none", "<arguments>: function \"iris:generator/none\": no generators/none.json in the pack"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
