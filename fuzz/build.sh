@@ -1,7 +1,8 @@
 #!/bin/sh
 # build.sh - builds the libFuzzer harnesses into fuzz/out/ (not part of the CMake build).
 #
-#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise
+#   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise,
+#                               fuzz/out/fuzz_hytale, fuzz/out/fuzz_iris
 #                               and the dictionaries fuzz/out/json.dict, fuzz/out/args.dict
 # The library (host/*.c but cli.c) is compiled once per change with coverage
 # instrumentation and ASan + UBSan (every UBSan finding aborts); the generated
@@ -94,7 +95,7 @@ fi
 [ -n "$KNOWN" ] && echo "build.sh: known open findings masked: $KNOWN (FUZZ_STRICT=1 unmasks them)"
 
 failed=""
-for h in pack graph args libnoise hytale; do
+for h in pack graph args libnoise hytale iris; do
   extra=""
   for k in $KNOWN; do
     if [ "${k%%:*}" = harness ]; then extra="$extra ${k#*:}"; fi
@@ -133,6 +134,10 @@ done
   grep -o '"[A-Z][a-zA-Z0-9]*"' "$ROOT/host/hytale.c" | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
+  # the Iris front-end: keys and NoiseStyle / InterpolationMethod names (host/iris.c)
+  grep -o '"[A-Za-z_0-9]*"' "$ROOT/host/iris.c" | sort -u | while read -r k; do
+    printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
+  done
   printf '"1e39"\n"-0.0"\n"2147483647"\n"-2147483648"\n"NaN"\n"\\\\u0000"\n"\\xef\\xbb\\xbf"\n'
 } > "$OUT/json.dict"
 {
@@ -147,4 +152,4 @@ if [ -n "$failed" ]; then
   echo "build.sh: FAILED to build:$failed" >&2
   exit 1
 fi
-echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale"
+echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale $OUT/fuzz_iris"

@@ -50,8 +50,11 @@ flat() { echo "$1" | sed 's|.*/worldgen/density_function/||; s|/|_|g; s|\.json$|
 
 if [ "${1:-}" = seeds ]; then
   C="$FUZZ/corpus"
-  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale"
-  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale"
+  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale" "$C/iris"
+  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale" "$C/iris"
+  # Iris generator files (fuzz_iris.c), written here
+  printf '{"seed": 12, "interpolator": {"function": "HERMITE_STARCAST_3", "horizontalScale": 5.5}, "composite": [{"seed": 3, "negative": true, "exponent": 1.3, "style": {"style": "IRIS_DOUBLE", "zoom": 0.5, "fracture": {"style": "NOWHERE", "multiplier": 9, "axialFracturing": true}}, "fracture": [{"seed": 4, "opacity": 0.5, "style": {"style": "SIMPLEX"}}, {"enabled": false}]}]}' > "$C/iris/layers"
+  printf '{"multiplicitive": true, "zoom": 2, "offsetX": -7.5, "cliffHeightMin": 10, "cliffHeightMax": 40, "cliffHeightGenerator": {"style": {"style": "CELLULAR_HEIGHT"}}, "cellFractureHeight": 0.5, "composite": [{"style": {"style": "VASCULAR", "cellularFrequency": 2.5, "cellularZoom": 1.5}, "sinCentered": true, "bezier": true, "parametric": true}, {"opacity": 0.3, "style": {"style": "STATIC", "zoom": 3}}]}' > "$C/iris/composite"
   # Hytale V2 density files and a legacy asset (fuzz_hytale.c)
   cp "$ROOT/packs/hytale-biome-tiles/hytale/Density/Recipes.json" "$C/hytale/recipes"
   cp "$ROOT/packs/hytale-biome-tiles/hytale/Density/Tiles.json" "$C/hytale/tiles"
@@ -95,13 +98,13 @@ if [ "${1:-}" = seeds ]; then
   a devices-help '\011' --help
   a help '\012' --help
   a unknown '\013' bogus --seed 1
-  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise, $(ls "$C/hytale" | wc -l) hytale seeds"
+  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise, $(ls "$C/hytale" | wc -l) hytale, $(ls "$C/iris" | wc -l) iris seeds"
   exit 0
 fi
 
 W="$FUZZ/corpus-work"
-mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale"
-for h in pack graph args libnoise hytale; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
+mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale" "$W/iris"
+for h in pack graph args libnoise hytale iris; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
 if [ -d "$VANILLA/data" ]; then
   n=0
   for f in $(find "$VANILLA/data" -path '*worldgen/density_function/*' -name '*.json' | sort); do

@@ -24,7 +24,9 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     cf_error local = {0};
     cf_error *e = err ? err : &local;
     cf_status st;
-    if (iris_wanted(settings_id, functions, nfunctions)) {
+    if (iris_pack_wanted(pack, settings_id, functions, nfunctions)) {
+        st = iris_pack_parse(p, pack, settings_id, functions, nfunctions, e);
+    } else if (iris_wanted(settings_id, functions, nfunctions)) {
         st = iris_parse(p, pack, settings_id, functions, nfunctions, e);
         if (st == CF_OK) p->max_fill_bytes = pack->lim.max_fill_bytes;
     } else if (hytale_wanted(pack, settings_id, functions, nfunctions)) {

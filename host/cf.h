@@ -247,6 +247,11 @@ int iris_wanted(const char *settings_id, const char *const *functions, int n);
  * iris:generator/KEY[#2d][#super][#interpolated] functions (host/iris.h); the
  * dialect from settings "iris:master" (default) or "iris:unification" */
 cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n, cf_error *err);
+/* iris_pack.c: 1 for an Iris terrain (settings iris:terrain/KEY, or the default
+ * request on a pack with terrains/ and no Minecraft overworld settings) */
+int iris_pack_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
+/* iris_pack.c: a terrain's program: router:final_density (= iris:terrain) and iris:height */
+cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n, cf_error *err);
 /* iris.c: the style table: count, name and branches (1 master, 2 unification, 3 both) */
 int iris_style_count(void);
 const char *iris_style_name(int i, int *branches);

@@ -615,6 +615,9 @@ EMIT64(IRIS_XCALL)
     else sbf(b, ", "), SRC(2), sbf(b, ", "), SRC(3);
     sbf(b, ")");
 }
+EMIT64(IRIS_CONST) { D(0); }
+EMIT64(IRIS_GROUP) { (void)b; }
+EMIT64(IRIS_HEIGHT) { (void)b; }
 #define AT2(k, A, B) sbf(b, "n%d(t, ws, %s, 0.0, %s)", n->in[k], A, B)
 /* the statements of eval64_IRIS_CELLZ ... eval64_IRIS_INTERP (eval64.c); 1 when written */
 static int iris_body(sb *b, const cf_program *p, const cf_node *n, int id)
@@ -705,6 +708,16 @@ static int iris_body(sb *b, const cf_program *p, const cf_node *n, int id)
         sbf(b, "    return cf_ir_icomb(%d, xi, zi, r, v);\n}\n", m);
         return 1;
     }
+    case NK_IRIS_GROUP:
+        sbf(b, "    double lo = "), AT2(0, "x", "z"), sbf(b, ", hi = "), AT2(1, "x", "z"), sbf(b, ", d = 0;\n");
+        for (int k = 2; k < n->nin; k++) sbf(b, "    d += cf_ir_lerp(lo, hi, "), AT2(k, "x", "z"), sbf(b, ");\n");
+        sbf(b, "    return d / %d.0;\n}\n", n->nin - 2);
+        return 1;
+    case NK_IRIS_HEIGHT:
+        sbf(b, "    double h = 0;\n");
+        for (int k = 0; k < n->nin; k++) sbf(b, "    h += "), AT2(k, "x", "z"), sbf(b, ";\n");
+        sbf(b, "    return cf_ir_height(h, "), D(0), sbf(b, ", "), D(1), sbf(b, ");\n}\n");
+        return 1;
     default: return 0;
     }
 }

@@ -272,6 +272,19 @@ EVAL64(IRIS_IMAGE)
     }
     return cf_ir_icomb(m, xi, zi, r, v);
 }
+EVAL64(IRIS_CONST) { return n->d[0]; }
+EVAL64(IRIS_GROUP)
+{
+    double lo = IRIS2(0, x, z), hi = IRIS2(1, x, z), d = 0;
+    for (int k = 2; k < n->nin; k++) d += cf_ir_lerp(lo, hi, IRIS2(k, x, z));
+    return d / (double)(n->nin - 2);
+}
+EVAL64(IRIS_HEIGHT)
+{
+    double h = 0;
+    for (int k = 0; k < n->nin; k++) h += IRIS2(k, x, z);
+    return cf_ir_height(h, n->d[0], n->d[1]);
+}
 EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
 /* ---- Hytale (host/hytale.def, kernels/cf_hytale.h); i[0] of a seeded node: the label's hash */

@@ -719,6 +719,12 @@ static void *surface64(void *arg)
         for (int32_t x = 0; x < j->nx; x++) {
             int32_t h = p->min_y - 1;
             double bx = (double)((int64_t)j->x0 + x), bz = (double)((int64_t)j->z0 + (int64_t)r);
+            if (iris_node_2d(&p->nodes[j->node])) {
+                /* a 2-D Iris node does not read y: the top row, or none */
+                if (top >= p->min_y && eval_f64(&c, j->node, bx, 0.0, bz) > 0.0) h = (int32_t)top;
+                j->hout[r * (size_t)j->nx + (size_t)x] = h;
+                continue;
+            }
             for (int64_t y = top; y >= p->min_y; y--)
                 if (eval_f64(&c, j->node, bx, (double)y, bz) > 0.0) {
                     h = (int32_t)y;

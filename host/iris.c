@@ -1028,7 +1028,10 @@ int iris_node_2d(const cf_node *n)
     case NK_IRIS_LAYER:
     case NK_IRIS_GEN:
     case NK_IRIS_CELLGEN:
-    case NK_IRIS_INTERP: return 1;
+    case NK_IRIS_INTERP:
+    case NK_IRIS_CONST:
+    case NK_IRIS_GROUP:
+    case NK_IRIS_HEIGHT: return 1;
     case NK_IRIS_CNG:
     case NK_IRIS_SCNG:
     case NK_IRIS_IMAGE:

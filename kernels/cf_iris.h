@@ -271,7 +271,9 @@ CF_CONST cf_u32 cf_iris_cell3[768] = {
 #define CF_IR_PY 31337UL
 #define CF_IR_PZ 6971UL
 
-CF_INLINE cf_i64 cf_ir_ffloor(double x) { return x >= 0 ? cf_ir_d2l(x) : cf_ir_d2l(x) - 1; }
+/* Java long + (wraps; used where saturated coordinates reach the ends of the range) */
+CF_INLINE cf_i64 cf_ir_ladd(cf_i64 a, cf_i64 b) { return (cf_i64)((cf_u64)a + (cf_u64)b); }
+CF_INLINE cf_i64 cf_ir_ffloor(double x) { return x >= 0 ? cf_ir_d2l(x) : cf_ir_ladd(cf_ir_d2l(x), -1); }
 CF_INLINE cf_i64 cf_ir_fround(double x) { return x >= 0 ? cf_ir_d2l(x + 0.5) : cf_ir_d2l(x - 0.5); }
 
 CF_INLINE cf_u64 cf_ir_hash3(cf_i64 s, cf_i64 x, cf_i64 y, cf_i64 z)
@@ -335,9 +337,9 @@ CF_INLINE double cf_ir_simplex3(cf_i64 s, double x, double y, double z)
     double x2 = x0 - (double)i2 + F3, y2 = y0 - (double)j2 + F3, z2 = z0 - (double)k2 + F3;
     double x3 = x0 + G33, y3 = y0 + G33, z3 = z0 + G33;
     double n0 = cf_ir_scorner(s, i, j, k, x0, y0, z0);
-    double n1 = cf_ir_scorner(s, i + i1, j + j1, k + k1, x1, y1, z1);
-    double n2 = cf_ir_scorner(s, i + i2, j + j2, k + k2, x2, y2, z2);
-    double n3 = cf_ir_scorner(s, i + 1, j + 1, k + 1, x3, y3, z3);
+    double n1 = cf_ir_scorner(s, cf_ir_ladd(i, i1), cf_ir_ladd(j, j1), cf_ir_ladd(k, k1), x1, y1, z1);
+    double n2 = cf_ir_scorner(s, cf_ir_ladd(i, i2), cf_ir_ladd(j, j2), cf_ir_ladd(k, k2), x2, y2, z2);
+    double n3 = cf_ir_scorner(s, cf_ir_ladd(i, 1), cf_ir_ladd(j, 1), cf_ir_ladd(k, 1), x3, y3, z3);
     return 32 * (n0 + n1 + n2 + n3);
 }
 
@@ -346,7 +348,7 @@ CF_INLINE double cf_ir_lerp(double a, double b, double t) { return a + t * (b - 
 CF_INLINE double cf_ir_perlin3(cf_i64 s, double x, double y, double z, int hermite)
 {
     cf_i64 x0 = cf_ir_ffloor(x), y0 = cf_ir_ffloor(y), z0 = cf_ir_ffloor(z);
-    cf_i64 x1 = x0 + 1, y1 = y0 + 1, z1 = z0 + 1;
+    cf_i64 x1 = cf_ir_ladd(x0, 1), y1 = cf_ir_ladd(y0, 1), z1 = cf_ir_ladd(z0, 1);
     double dx0 = x - (double)x0, dy0 = y - (double)y0, dz0 = z - (double)z0;
     double dx1 = dx0 - 1, dy1 = dy0 - 1, dz1 = dz0 - 1;
     double sx = dx0, sy = dy0, sz = dz0;
@@ -374,12 +376,12 @@ CF_INLINE double cf_ir_cubic3(cf_i64 s, double x, double y, double z)
     double xs = x - (double)x1, ys = y - (double)y1, zs = z - (double)z1;
     double q[4];
     for (int c = 0; c < 4; c++) {
-        cf_i64 zz = z1 - 1 + c;
+        cf_i64 zz = cf_ir_ladd(z1, c - 1);
         double r[4];
         for (int b = 0; b < 4; b++) {
-            cf_i64 yy = y1 - 1 + b;
-            r[b] = cf_ir_cl(cf_ir_val3(s, x1 - 1, yy, zz), cf_ir_val3(s, x1, yy, zz), cf_ir_val3(s, x1 + 1, yy, zz),
-                            cf_ir_val3(s, x1 + 2, yy, zz), xs);
+            cf_i64 yy = cf_ir_ladd(y1, b - 1);
+            r[b] = cf_ir_cl(cf_ir_val3(s, cf_ir_ladd(x1, -1), yy, zz), cf_ir_val3(s, x1, yy, zz), cf_ir_val3(s, cf_ir_ladd(x1, 1), yy, zz),
+                            cf_ir_val3(s, cf_ir_ladd(x1, 2), yy, zz), xs);
         }
         q[c] = cf_ir_cl(r[0], r[1], r[2], r[3], ys);
     }
@@ -419,9 +421,11 @@ CF_INLINE double cf_ir_cell3(cf_i64 s, double x, double y, double z, int div)
 {
     cf_i64 xr = cf_ir_fround(x), yr = cf_ir_fround(y), zr = cf_ir_fround(z);
     double d1 = 999999.0, d2 = 999999.0;
-    for (cf_i64 xi = xr - 1; xi <= xr + 1; xi++)
-        for (cf_i64 yi = yr - 1; yi <= yr + 1; yi++)
-            for (cf_i64 zi = zr - 1; zi <= zr + 1; zi++) {
+    for (int ka = -1; ka <= 1; ka++)
+        for (int kb = -1; kb <= 1; kb++)
+            for (int kc = -1; kc <= 1; kc++) {
+                /* Java int/long arithmetic: the neighbours wrap (3 steps, never an overflow) */
+                cf_i64 xi = (cf_i64)((cf_u64)xr + (cf_u64)(cf_i64)ka), yi = (cf_i64)((cf_u64)yr + (cf_u64)(cf_i64)kb), zi = (cf_i64)((cf_u64)zr + (cf_u64)(cf_i64)kc);
                 int c = (int)(cf_ir_hash3(s, xi, yi, zi) & 255UL) * 3;
                 double vx = (double)xi - x + (double)cf_ir_f32(cf_iris_cell3[c]);
                 double vy = (double)yi - y + (double)cf_ir_f32(cf_iris_cell3[c + 1]);
@@ -456,9 +460,11 @@ CF_INLINE float cf_ir_cellvalue3_32(cf_i32 s, float x, float y, float z)
     cf_i32 xr = cf_ir_fround32(x), yr = cf_ir_fround32(y), zr = cf_ir_fround32(z);
     float best = 999999.0f;
     cf_i32 xc = 0, yc = 0, zc = 0;
-    for (cf_i32 xi = xr - 1; xi <= xr + 1; xi++)
-        for (cf_i32 yi = yr - 1; yi <= yr + 1; yi++)
-            for (cf_i32 zi = zr - 1; zi <= zr + 1; zi++) {
+    for (int ka = -1; ka <= 1; ka++)
+        for (int kb = -1; kb <= 1; kb++)
+            for (int kc = -1; kc <= 1; kc++) {
+                /* Java int/long arithmetic: the neighbours wrap (3 steps, never an overflow) */
+                cf_i32 xi = (cf_i32)((cf_u32)xr + (cf_u32)(cf_i32)ka), yi = (cf_i32)((cf_u32)yr + (cf_u32)(cf_i32)kb), zi = (cf_i32)((cf_u32)zr + (cf_u32)(cf_i32)kc);
                 int c = (int)(cf_ir_hash3_32(s, xi, yi, zi) & 255u) * 3;
                 float vx = ((float)xi - x) + cf_ir_f32(cf_iris_cell3[c]);
                 float vy = ((float)yi - y) + cf_ir_f32(cf_iris_cell3[c + 1]);
@@ -543,7 +549,7 @@ CF_INLINE int cf_ir_rem_pio2(double x, double *y0, double *y1)
         return -1;
     }
     double t = cf_fabs(x);
-    int n = (int)(t * invpio2 + 0.5);
+    int n = cf_ir_d2i(t * invpio2 + 0.5); /* saturates beyond the medium range (not reached by Iris; no UB) */
     double fn = (double)n, r = t - fn * pio2_1, w = fn * pio2_1t, a;
     if (n < 32 && ix != cf_ir_npio2_hw[n - 1]) {
         a = r - w;
@@ -577,6 +583,7 @@ CF_INLINE int cf_ir_rem_pio2(double x, double *y0, double *y1)
 }
 CF_INLINE double cf_ir_sin(double x)
 {
+    if ((cf_ir_hi(x) & 0x7fffffffu) >= 0x7ff00000u) return x - x; /* NaN, +-inf: NaN */
     if ((cf_ir_hi(x) & 0x7fffffffu) <= 0x3fe921fbu) return cf_ir_ksin(x, 0.0, 0);
     double a, b;
     int n = cf_ir_rem_pio2(x, &a, &b) & 3;
@@ -587,6 +594,7 @@ CF_INLINE double cf_ir_sin(double x)
 }
 CF_INLINE double cf_ir_cos(double x)
 {
+    if ((cf_ir_hi(x) & 0x7fffffffu) >= 0x7ff00000u) return x - x;
     if ((cf_ir_hi(x) & 0x7fffffffu) <= 0x3fe921fbu) return cf_ir_kcos(x, 0.0);
     double a, b;
     int n = cf_ir_rem_pio2(x, &a, &b) & 3;
@@ -810,8 +818,10 @@ CF_INLINE float cf_ir_cellvalue2_32(cf_i32 s, float x, float y)
     cf_i32 xr = cf_ir_fround32(x), yr = cf_ir_fround32(y);
     float best = 999999.0f;
     cf_i32 xc = 0, yc = 0;
-    for (cf_i32 xi = xr - 1; xi <= xr + 1; xi++)
-        for (cf_i32 yi = yr - 1; yi <= yr + 1; yi++) {
+    for (int ka = -1; ka <= 1; ka++)
+        for (int kb = -1; kb <= 1; kb++) {
+            /* Java int/long arithmetic: the neighbours wrap (3 steps, never an overflow) */
+            cf_i32 xi = (cf_i32)((cf_u32)xr + (cf_u32)(cf_i32)ka), yi = (cf_i32)((cf_u32)yr + (cf_u32)(cf_i32)kb);
             int c = (int)(cf_ir_hash2_32(s, xi, yi) & 255u) * 2;
             float vx = ((float)xi - x) + cf_ir_f32(cf_iris_cell2[c]);
             float vy = ((float)yi - y) + cf_ir_f32(cf_iris_cell2[c + 1]);
@@ -949,8 +959,8 @@ CF_INLINE double cf_ir_simplex2u(cf_i64 s, double x, double y)
     double x1 = x0 - (double)i1 + G2, y1 = y0 - (double)j1 + G2;
     double x2 = x0 - 1 + C2, y2 = y0 - 1 + C2;
     double n0 = cf_ir_s2corner(s, i, j, x0, y0);
-    double n1 = cf_ir_s2corner(s, i + i1, j + j1, x1, y1);
-    double n2 = cf_ir_s2corner(s, i + 1, j + 1, x2, y2);
+    double n1 = cf_ir_s2corner(s, cf_ir_ladd(i, i1), cf_ir_ladd(j, j1), x1, y1);
+    double n2 = cf_ir_s2corner(s, cf_ir_ladd(i, 1), cf_ir_ladd(j, 1), x2, y2);
     return 50 * (n0 + n1 + n2);
 }
 /* a heat field: a SIMPLEX generator's 2-argument call (kernel seed s) */
@@ -1329,8 +1339,10 @@ CF_INLINE void cf_ir_cellz_cell(cf_i32 s, float x, float y, cf_i32 *xc, cf_i32 *
     cf_i32 xr = cf_ir_fround32(x), yr = cf_ir_fround32(y);
     float best = 999999.0f;
     *xc = 0, *yc = 0;
-    for (cf_i32 xi = xr - 1; xi <= xr + 1; xi++)
-        for (cf_i32 yi = yr - 1; yi <= yr + 1; yi++) {
+    for (int ka = -1; ka <= 1; ka++)
+        for (int kb = -1; kb <= 1; kb++) {
+            /* Java int/long arithmetic: the neighbours wrap (3 steps, never an overflow) */
+            cf_i32 xi = (cf_i32)((cf_u32)xr + (cf_u32)(cf_i32)ka), yi = (cf_i32)((cf_u32)yr + (cf_u32)(cf_i32)kb);
             int c = (int)(cf_ir_hash2_32(s, xi, yi) & 255u) * 2;
             float vx = ((float)xi - x) + cf_ir_f32(cf_iris_cell2[c]);
             float vy = ((float)yi - y) + cf_ir_f32(cf_iris_cell2[c + 1]);
@@ -1353,8 +1365,10 @@ CF_INLINE double cf_ir_cell2(cf_i64 s, double x, double y, int div)
 {
     cf_i64 xr = cf_ir_fround(x), yr = cf_ir_fround(y);
     double d1 = 999999.0, d2 = 999999.0;
-    for (cf_i64 xi = xr - 1; xi <= xr + 1; xi++)
-        for (cf_i64 yi = yr - 1; yi <= yr + 1; yi++) {
+    for (int ka = -1; ka <= 1; ka++)
+        for (int kb = -1; kb <= 1; kb++) {
+            /* Java int/long arithmetic: the neighbours wrap (3 steps, never an overflow) */
+            cf_i64 xi = (cf_i64)((cf_u64)xr + (cf_u64)(cf_i64)ka), yi = (cf_i64)((cf_u64)yr + (cf_u64)(cf_i64)kb);
             cf_u64 h = (cf_u64)s;
             h ^= CF_IR_PX * (cf_u64)xi;
             h ^= CF_IR_PY * (cf_u64)yi;
@@ -1642,6 +1656,13 @@ CF_INLINE double cf_ir_img_raw(CF_IR_TAB t, long off, int w, int h, int flags, d
     long i = (xi >= w || zi >= h || xi < 0 || zi < 0) ? (long)w * (long)h : (long)zi * (long)w + (long)xi;
     double v = CF_IR_PIX(t, (size_t)off, i);
     return (flags & CF_IR_IMG_INVERTED) ? 1.0 - v : v;
+}
+
+/* ------------------------------------------------------------------ terrains (IRIS.md §7.6, host/iris_pack.c) */
+/* IrisComplex.getHeight: (h + fluid) + the overlay's 0.0, clamped to [0, height] with Java's Math.min/max */
+CF_INLINE double cf_ir_height(double h, double fluid, double height)
+{
+    return cf_ir_jmax(cf_ir_jmin((h + fluid) + 0.0, height), 0.0);
 }
 
 #endif
