@@ -387,7 +387,7 @@ static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
         if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || cput(c, b, ty[0] == 'I' ? CF_HY_C_INV : CF_HY_C_NOT) < 0) return -1;
     } else if (strcmp(ty, "SmoothMax") == 0 || strcmp(ty, "SmoothMin") == 0) {
         if (curve_slot(c, &cs, v, ca, "CurveA", b, depth) < 0 || curve_slot(c, &cs, v, ca, "CurveB", b, depth) < 0) return -1;
-        if (cput(c, b, ty[8] == 'a' ? CF_HY_C_SMAX : CF_HY_C_SMIN) < 0 || curve_range(c, &cs, v, ca, b) < 0) return -1;
+        if (cput(c, b, ty[7] == 'a' ? CF_HY_C_SMAX : CF_HY_C_SMIN) < 0 || curve_range(c, &cs, v, ca, b) < 0) return -1;
         b->sp--;
     } else if (strcmp(ty, "Max") == 0 || strcmp(ty, "Min") == 0 || strcmp(ty, "Multiplier") == 0 || strcmp(ty, "Sum") == 0) {
         const cJSON *cv = get(&cs, v, "Curves");
