@@ -1304,3 +1304,40 @@ Test(v2_cli, external_maps_from_npy_files)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* the example pack's pairwise edge blending (HYTALE.md §9.1 step 5, §9.3 acceptance 3 and 5):
+ * weight m in [0.5, 1]; where m = 1 (32 blocks and more from the border) the terrain is the
+ * tile's own recipe bitwise; borders (m < 1) exist */
+Test(v2_more, example_pack_blends_pairwise_over_32_blocks)
+{
+    static const char *const paths[1] = {CF_SOURCE_DIR "/packs/hytale-biome-tiles"};
+    cf_error err = {0};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fns[4] = {"hytale:Terrain", "hytale:Edge", "hytale:Recipes", "hytale:EdgeDist"};
+    cf_program *pg;
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fns, 4, &err), CF_OK, "%s", err.message);
+    cf_world *w;
+    cr_assert_eq(cf_world_new(&w, pg, 7, &err), CF_OK);
+    int own = 0, blended = 0;
+    for (int i = 0; i < 400; i++) {
+        double p[3] = {floor(rnd(-3000, 3000)), floor(rnd(0, 320)), floor(rnd(-3000, 3000))}, t, m, h, d;
+        cr_assert_eq(cf_sample_f64(w, 0, 1, p, &t, &err), CF_OK);
+        cr_assert_eq(cf_sample_f64(w, 1, 1, p, &m, &err), CF_OK);
+        cr_assert_eq(cf_sample_f64(w, 2, 1, p, &h, &err), CF_OK);
+        cr_assert_eq(cf_sample_f64(w, 3, 1, p, &d, &err), CF_OK);
+        cr_assert(m >= 0.5 && m <= 1.0, "weight %g", m);
+        cr_assert((d >= 32) == (m == 1.0), "m = 1 exactly from 32 blocks (d %g, m %.17g)", d, m);
+        if (d <= 0) cr_assert(same(m, 0.5), "0.5 on the border");
+        if (m == 1.0) {
+            cr_assert(same(t, ((-p[1]) + 100.0) + h), "away from borders: the tile's own recipe");
+            own++;
+        } else {
+            blended++;
+        }
+    }
+    cr_assert(own > 20 && blended > 40, "own %d, blended %d", own, blended);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
