@@ -738,7 +738,7 @@ HYPARSE(HY_ANGLE)
     cf_loc va = at_key(c, at, "VectorProvider");
     if (!vp) return fail(c, at, CF_ERR_SCHEMA, "missing \"VectorProvider\"");
     const cJSON *t = cJSON_IsObject(vp) ? cJSON_GetObjectItemCaseSensitive(vp, "Type") : NULL;
-    if (!cJSON_IsString(t)) return fail(c, va, CF_ERR_SCHEMA, "expected a vector provider (an object with \"Type\"), found %s", jtype(vp));
+    if (!t || !cJSON_IsString(t)) return fail(c, va, CF_ERR_SCHEMA, "expected a vector provider (an object with \"Type\"), found %s", jtype(vp));
     if (strcmp(t->valuestring, "DensityGradient") != 0)
         return fail(c, at_key(c, va, "Type"), HY_ERR_UNSUPPORTED, "Angle: vector provider \"%s\" is not implemented yet (Constant, DensityGradient)",
                     t->valuestring);
@@ -878,9 +878,9 @@ static int angle_const(hc *c, const cJSON *o, cf_loc at, int *out)
 {
     const cJSON *vp = cJSON_GetObjectItemCaseSensitive(o, "VectorProvider");
     const cJSON *t = cJSON_IsObject(vp) ? cJSON_GetObjectItemCaseSensitive(vp, "Type") : NULL;
-    if (!cJSON_IsString(t) || strcmp(t->valuestring, "Constant") != 0) return 0;
+    if (!t || !cJSON_IsString(t) || strcmp(t->valuestring, "Constant") != 0) return 0;
     keyset ks = {{0}, 0};
-    double a[3], b[3];
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
     get(&ks, o, "Type");
     if (vec3(c, &ks, o, at, "Vector", NULL, a) < 0 || vec3(c, &ks, o, at, "VectorProvider", NULL, b) < 0) return -1;
     for (const cJSON *k = o->child; k; k = k->next) {

@@ -1148,6 +1148,8 @@ enum {
     CF_HY_C_SUM          /* n */
 };
 #define CF_HY_CURVE_STACK 16
+/* the NaN of a map outside its extent and of a malformed curve (the same bits on both sides) */
+CF_INLINE double cf_hy_nan(void) { return cf_from_bits((cf_u64)0x7ff8000000000000UL); }
 
 CF_INLINE double cf_hy_curve_manual(CF_HY_PTS c, double x)
 {
@@ -1183,9 +1185,12 @@ CF_INLINE double cf_hy_curve(CF_HY_PTS c, double x)
 {
     double s[CF_HY_CURVE_STACK];
     int sp = 0, len = (int)c[0], k = 1;
-    s[0] = 0.0;
+    for (int i = 0; i < CF_HY_CURVE_STACK; i++) s[i] = 0.0;
     while (k <= len) {
         int op = (int)c[k];
+        /* operands needed; a malformed program (never made by the parser) gives NaN */
+        int need = op <= CF_HY_C_DISTS ? 0 : op <= CF_HY_C_NOT ? 1 : op <= CF_HY_C_SMIN ? 2 : (int)c[k + 1];
+        if (need < 0 || need > sp || (need == 0 && sp >= CF_HY_CURVE_STACK)) return cf_hy_nan();
         if (op == CF_HY_C_MANUAL) {
             s[sp++] = cf_hy_curve_manual(c + k + 1, x);
             k += 2 + 2 * (int)c[k + 1];
@@ -1399,7 +1404,5 @@ CF_INLINE long cf_hy_map_index(double x, double z, double x0, double z0, double 
     if (!(u >= 0.0 && u < (double)w && v >= 0.0 && v < (double)h)) return -1;
     return (long)cf_floor(v) * (long)w + (long)cf_floor(u);
 }
-/* the NaN a map returns outside its extent (the same bits on both sides) */
-CF_INLINE double cf_hy_nan(void) { return cf_from_bits((cf_u64)0x7ff8000000000000UL); }
 
 #endif /* CF_HYTALE_H */
