@@ -1,7 +1,8 @@
 /* fuzz_hytale.c - libFuzzer harness: the Hytale front-end (host/hytale.c).
  *
  * The input is the text of one V2 density file, hytale/Density/Terrain.json, alone
- * in an in-memory pack (with the external input hytale.base_height.Base set), and
+ * in an in-memory pack (with the external inputs hytale.base_height.Base, hytale.anchor.x/y/z
+ * and a 2-D map hytale.distance_to_biome_edge set), and
  * the same text as a legacy noise asset hytale/Noise/t.json. Compiled with small
  * limits as the default request (Terrain) and as hytale:noise/t; a program that
  * compiles is bound to seed -7, sampled at integer, fractional and far positions,
@@ -30,6 +31,14 @@ static void one(const cf_memfile *files, const char *function)
     if (st != CF_OK) return;
     st = cf_pack_set_external(pk, "hytale.base_height.Base", 100, &err);
     fuzz_check_status("cf_pack_set_external", st, &err);
+    static const char *const anchor[3] = {"hytale.anchor.x", "hytale.anchor.y", "hytale.anchor.z"};
+    for (int k = 0; k < 3; k++) {
+        st = cf_pack_set_external(pk, anchor[k], 3.5 * k - 2, &err);
+        fuzz_check_status("cf_pack_set_external", st, &err);
+    }
+    static const double map[3 * 2] = {0, 1.5, -2, 40, 7, -0.25};
+    st = cf_pack_set_external_map(pk, "hytale.distance_to_biome_edge", 3, 2, -20, -8, 16, map, &err);
+    fuzz_check_status("cf_pack_set_external_map", st, &err);
     const char *fn[] = {function};
     cf_program *pg = NULL;
     memset(&err, 0, sizeof err);

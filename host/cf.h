@@ -159,6 +159,8 @@ struct cf_program {
     int *vlist, nvlist;      /* block-stage nodes evaluated as whole buffers, children first */
     uint8_t *vop;            /* per node: 1 = computed from child buffers, 0 = per element */
     char *plan;              /* `chunkfill plan` text */
+    double *hy_maps;         /* DIALECT_HYTALE: the external maps' samples, appended to the seed table */
+    size_t hy_nmaps;         /* their count (doubles) */
 };
 
 /* util.c: append node n to p (its depth computed; the depth and the node count checked
@@ -176,6 +178,13 @@ cf_status plan_build(cf_program *p, cf_error *err);
 #define CF_MAX_SURFACE_BOUND 65536   /* |find_top_surface.upper_bound|: bounds the probes per column */
 
 /* ------------------------------------------------------------------ packs */
+/* a caller's 2-D external map: w x h samples data[iz * w + ix], sample (ix, iz) covering the
+ * columns [x0 + ix*step, x0 + (ix+1)*step) x [z0 + iz*step, ...) */
+typedef struct cf_extmap {
+    int w, h;
+    double x0, z0, step;
+    const double *data;
+} cf_extmap;
 struct cf_pack {
     cf_arena arena;
     cf_limits lim;
@@ -186,6 +195,7 @@ struct cf_pack {
     int next;            /* named external inputs (Hytale context nodes): cf_pack_set_external */
     const char **ext_names;
     double *ext_values;
+    struct cf_extmap *ext_maps; /* per external: a 2-D map (cf_pack_set_external_map), w == 0 for a constant */
     int dialect;         /* CF_DIALECT_*: forced by cf_pack_set_dialect, else detected per settings */
 };
 

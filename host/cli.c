@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,9 @@ static const char *const usage_sample =
     "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions);\n"
     "                   iris:style/NAME (an Iris NoiseStyle, README.md 'Iris'), iris:generator/KEY,\n"
     "                   iris:expression/KEY (expressions/KEY.json), iris:image/KEY[?channel=..&..] (images/KEY.png)\n"
-    "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable)\n"
+    "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable); a 2-D map:\n"
+    "                   NAME=@MAP.npy[,X0,Z0[,STEP]] (float64/float32 .npy of shape (rows z, columns x);\n"
+    "                   sample (ix, iz) holds the columns from X0 + ix*STEP, Z0 + iz*STEP; default 0,0,1)\n"
     "  --dialect D      Iris's branch for iris: functions: master (default) or unification\n"
     "  --at X,Y,Z       a block position (repeatable; fractional for libnoise, Hytale and Iris; X,Z: Iris 2-D)\n"
     "  --points FILE    one 'X Y Z' (Iris also 'X Z') per line ('-' reads standard input; # starts a comment)\n"
@@ -269,9 +272,10 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
         } else if (strcmp(a, "--external") == 0) {
             const char *eq = strchr(v, '=');
             char *end = NULL;
-            double d = eq ? strtod(eq + 1, &end) : 0;
-            if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
-                return die_usage("--external takes NAME=VALUE (a finite number)", usage), 2;
+            double d = eq && eq[1] != '@' ? strtod(eq + 1, &end) : 0;
+            if (eq && eq != v && eq[1] == '@' && eq[2]) end = (char *)"";
+            else if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
+                return die_usage("--external takes NAME=VALUE (a finite number) or NAME=@MAP.npy[,X0,Z0[,STEP]]", usage), 2;
             if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
             o->ext[o->next++] = v;
         } else if (strcmp(a, "--dialect") == 0) {
@@ -362,6 +366,94 @@ static int one_function(opts *o, const char *usage)
     return -1;
 }
 
+static cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    return e->status = st;
+}
+
+/* --external NAME=@MAP.npy[,X0,Z0[,STEP]]: a 2-D .npy (little-endian float64 or float32, C
+ * order, shape (rows z, columns x)) as the external map NAME; errors name the file */
+static cf_status external_map(cf_pack *pk, const char *name, const char *spec, cf_error *err)
+{
+    char path[4096];
+    const char *comma = strchr(spec, ',');
+    size_t plen = comma ? (size_t)(comma - spec) : strlen(spec);
+    if (plen == 0 || plen >= sizeof path) return xerr(err, CF_ERR_ARG, "--external %s: expected =@MAP.npy[,X0,Z0[,STEP]]", name);
+    memcpy(path, spec, plen);
+    path[plen] = 0;
+    double org[3] = {0, 0, 1};
+    int norg = 0;
+    for (const char *q = comma; q && *q == ','; norg++) {
+        char *end = NULL;
+        if (norg == 3) return xerr(err, CF_ERR_ARG, "--external %s: at most X0,Z0,STEP after the file", name);
+        org[norg] = strtod(q + 1, &end);
+        if (end == q + 1 || (*end && *end != ',') || !isfinite(org[norg]))
+            return xerr(err, CF_ERR_ARG, "--external %s: expected numbers X0,Z0[,STEP] after the file, found \"%s\"", name, q + 1);
+        q = end;
+    }
+    if (norg == 1) return xerr(err, CF_ERR_ARG, "--external %s: give both X0 and Z0", name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return xerr(err, CF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    unsigned char pre[10];
+    char hdr[4096];
+    cf_status st = CF_OK;
+    double *data = NULL;
+    void *raw = NULL;
+    if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0 || pre[6] != 1) {
+        st = xerr(err, CF_ERR_ARG, "%s: not a version 1 .npy file", path);
+        goto done;
+    }
+    size_t hl = (size_t)pre[8] | ((size_t)pre[9] << 8);
+    if (hl >= sizeof hdr || fread(hdr, 1, hl, f) != hl) {
+        st = xerr(err, CF_ERR_ARG, "%s: truncated .npy header", path);
+        goto done;
+    }
+    hdr[hl] = 0;
+    int f8 = strstr(hdr, "'descr': '<f8'") != NULL, f4 = strstr(hdr, "'descr': '<f4'") != NULL;
+    const char *sh = strstr(hdr, "'shape': (");
+    long h = 0, w = 0;
+    if ((!f8 && !f4) || !strstr(hdr, "'fortran_order': False") || !sh || sscanf(sh + 10, "%ld, %ld)", &h, &w) != 2 || h < 1 || w < 1
+        || h > (1L << 24) || w > (1L << 24) || h * w > (1L << 24)) {
+        st = xerr(err, CF_ERR_ARG, "%s: expected a 2-D C-order array of <f8 or <f4 with at most 2^24 samples (rows z, columns x)", path);
+        goto done;
+    }
+    size_t n = (size_t)h * (size_t)w, es = f8 ? 8 : 4;
+    data = malloc(sizeof(double) * n);
+    raw = malloc(es * n);
+    if (!data || !raw) {
+        st = xerr(err, CF_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (fread(raw, es, n, f) != n) {
+        st = xerr(err, CF_ERR_ARG, "%s: truncated data (%zu samples expected)", path, n);
+        goto done;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (f8) memcpy(&data[k], (char *)raw + 8 * k, 8);
+        else {
+            float v;
+            memcpy(&v, (char *)raw + 4 * k, 4);
+            data[k] = v;
+        }
+    }
+    st = cf_pack_set_external_map(pk, name, (int)w, (int)h, org[0], org[1], org[2], data, err);
+    if (st != CF_OK) {
+        char msg[sizeof err->message];
+        snprintf(msg, sizeof msg, "%s", err->message);
+        st = xerr(err, st, "%s: %s", path, msg);
+    }
+done:
+    free(data);
+    free(raw);
+    fclose(f);
+    return st;
+}
+
 /* opens the packs and sets the --external inputs on them */
 static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
 {
@@ -371,7 +463,7 @@ static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
         const char *eq = strchr(o->ext[i], '=');
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(eq - o->ext[i]), o->ext[i]);
-        st = cf_pack_set_external(*pk, name, strtod(eq + 1, NULL), err);
+        st = eq[1] == '@' ? external_map(*pk, name, eq + 2, err) : cf_pack_set_external(*pk, name, strtod(eq + 1, NULL), err);
     }
     return st;
 }

@@ -810,6 +810,80 @@ EMIT64(HY_LSCALE)
     sbf(b, "n%d(t, ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
 }
 EMIT64(HY_EXTERNAL) { D(0); }
+/* ---- V2 (hytale-v2); hyc<id> holds the node's da (matrix, curves) */
+#define QXYZ(id) sbf(b, "CF_HY_MX(hyc%d, x, y, z), CF_HY_MY(hyc%d, x, y, z), CF_HY_MZ(hyc%d, x, y, z)", id, id, id)
+EMIT64(HY_ROTATOR) { sbf(b, "n%d(t, ws, ", n->in[0]), QXYZ(id), sbf(b, ")"); }
+EMIT64(HY_ELLIPSOID) { sbf(b, "cf_hy_curve(hyc%d + 9, cf_hy_len3(", id), QXYZ(id), sbf(b, "))"); }
+EMIT64(HY_CUBOID) { sbf(b, "cf_hy_curve(hyc%d + 9, cf_hy_cheb3(", id), QXYZ(id), sbf(b, "))"); }
+EMIT64(HY_CYLINDER) { (void)b; }
+EMIT64(HY_AXIS) { sbf(b, "cf_hy_curve(hyc%d, cf_hy_axisdist(", id), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", x, y, z))"); }
+EMIT64(HY_PLANE)
+{
+    sbf(b, "cf_hy_curve(hyc%d, ((x * ", id), D(0), sbf(b, ") + (y * "), D(1), sbf(b, ")) + (z * "), D(2), sbf(b, "))");
+}
+EMIT64(HY_SHELL) { sbf(b, "cf_hy_shell(hyc%d, ", id), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d, x, y, z)", n->i[0]); }
+EMIT64(HY_ANGLE) { (void)b; }
+EMIT64(HY_GRADIENT) { sbf(b, "cf_hy_ramp(y, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", "), D(3), sbf(b, ")"); }
+EMIT64(HY_YSAMPLED) { (void)b; }
+EMIT64(HY_GRADWARP) { (void)b; }
+EMIT64(HY_VECWARP) { (void)b; }
+EMIT64(HY_SIMPLEX3D)
+{
+    sbf(b, "cf_hy_simplex3d("), HS(n), sbf(b, ", x, y, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", "), D(3);
+    sbf(b, ", %d)", n->i[1]);
+}
+EMIT64(HY_ANCHOR) { (void)b; }
+EMIT64(HY_EXTMAP) { (void)b; }
+/* the V2 bodies that need statements; 1 when written */
+static int hy_body_v2(sb *b, const cf_node *n, int id)
+{
+#define AT1(k, X, Y, Z) sbf(b, "n%d(t, ws, %s, %s, %s)", n->in[k], X, Y, Z)
+    switch (n->kind) {
+    case NK_HY_CYLINDER:
+        sbf(b, "    double qx = CF_HY_MX(hyc%d, x, y, z), qy = CF_HY_MY(hyc%d, x, y, z), qz = CF_HY_MZ(hyc%d, x, y, z);\n", id, id, id);
+        sbf(b, "    return cf_hy_curve(hyc%d + 9, qy) * cf_hy_curve(cf_hy_curve2(hyc%d + 9), sqrt((qx * qx) + (qz * qz)));\n}\n", id, id);
+        return 1;
+    case NK_HY_ANGLE:
+        sbf(b, "    double h = "), D(3), sbf(b, ", g0 = "), AT1(0, "x", "y", "z"), sbf(b, ";\n");
+        sbf(b, "    double gx = ("), AT1(0, "x + h", "y", "z"), sbf(b, " - g0) / h, gy = ("), AT1(0, "x", "y + h", "z");
+        sbf(b, " - g0) / h, gz = ("), AT1(0, "x", "y", "z + h"), sbf(b, " - g0) / h;\n");
+        sbf(b, "    return cf_hy_angle("), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", gx, gy, gz);\n}\n");
+        return 1;
+    case NK_HY_YSAMPLED:
+        sbf(b, "    double tt, y1, y0 = cf_hy_ysample(y, "), D(0), sbf(b, ", "), D(1), sbf(b, ", &tt, &y1);\n");
+        sbf(b, "    double a = "), AT1(0, "x", "y0", "z"), sbf(b, ";\n");
+        sbf(b, "    if (%s tt == 0.0) return a;\n", n->i[0] ? "" : "1 ||");
+        sbf(b, "    return (a * (1.0 - tt)) + ("), AT1(0, "x", "y1", "z"), sbf(b, " * tt);\n}\n");
+        return 1;
+    case NK_HY_GRADWARP:
+        sbf(b, "    double k = "), D(0), sbf(b, ", h = "), D(1), sbf(b, ";\n");
+        if (n->i[0]) {
+            sbf(b, "    double yy = "), D(2), sbf(b, ", g0 = "), AT1(1, "x", "yy", "z"), sbf(b, ";\n");
+            sbf(b, "    double gx = ("), AT1(1, "x + h", "yy", "z"), sbf(b, " - g0) / h, gz = ("), AT1(1, "x", "yy", "z + h"), sbf(b, " - g0) / h;\n");
+            sbf(b, "    return "), AT1(0, "x + (k * gx)", "y", "z + (k * gz)"), sbf(b, ";\n}\n");
+        } else {
+            sbf(b, "    double g0 = "), AT1(1, "x", "y", "z"), sbf(b, ";\n");
+            sbf(b, "    double gx = ("), AT1(1, "x + h", "y", "z"), sbf(b, " - g0) / h, gy = ("), AT1(1, "x", "y + h", "z");
+            sbf(b, " - g0) / h, gz = ("), AT1(1, "x", "y", "z + h"), sbf(b, " - g0) / h;\n");
+            sbf(b, "    return "), AT1(0, "x + (k * gx)", "y + (k * gy)", "z + (k * gz)"), sbf(b, ";\n}\n");
+        }
+        return 1;
+    case NK_HY_VECWARP:
+        sbf(b, "    double s = "), D(0), sbf(b, " * "), AT1(1, "x", "y", "z"), sbf(b, ";\n    return ");
+        sbf(b, "n%d(t, ws, x + (s * ", n->in[0]), D(1), sbf(b, "), y + (s * "), D(2), sbf(b, "), z + (s * "), D(3), sbf(b, "));\n}\n");
+        return 1;
+    case NK_HY_ANCHOR:
+        sbf(b, "    double ax = "), AT1(1, "x", "y", "z"), sbf(b, ", ay = "), AT1(2, "x", "y", "z"), sbf(b, ", az = "), AT1(3, "x", "y", "z");
+        sbf(b, ";\n    return n%d(t, ws, x %c ax, y %c ay, z %c az);\n}\n", n->in[0], n->i[0] ? '+' : '-', n->i[0] ? '+' : '-', n->i[0] ? '+' : '-');
+        return 1;
+    case NK_HY_EXTMAP:
+        sbf(b, "    long k = cf_hy_map_index(x, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d, %d);\n", n->i[2], n->i[3]);
+        sbf(b, "    if (k < 0) return cf_hy_nan();\n    return cf_ld_f64(t + 16 + 8 * (%dL + k));\n}\n", n->i[1]);
+        return 1;
+    default: return 0;
+    }
+#undef AT1
+}
 
 /* the bodies that need statements (laziness, position updates); 1 when written */
 static int hy_body(sb *b, const cf_node *n)
@@ -979,7 +1053,7 @@ static void function64(sb *b, const cf_program *p, int id)
         for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
         sbf(b, "};\n");
     }
-    if (n->kind == NK_HY_CURVEMAPPER || n->kind == NK_HY_DISTANCE || n->kind == NK_HY_CUBE) {
+    if (n->nda > 0 && strncmp(node_name[n->kind], "hytale:", 7) == 0 && n->kind != NK_HY_MULTIMIX) {
         sbf(b, "__constant double hyc%d[%d] = {", id, n->nda);
         for (int k = 0; k < n->nda; k++) sbf(b, "%s", k ? ", " : ""), dlit(b, n->da[k]);
         sbf(b, "};\n");
@@ -987,7 +1061,7 @@ static void function64(sb *b, const cf_program *p, int id)
     src_comment(b, n, "");
     sbf(b, "static double n%d(CF_TAB t, int ws, double x, double y, double z)\n{\n", id);
     sbf(b, "    (void)t, (void)ws, (void)x, (void)y, (void)z;\n");
-    if (hy_body(b, n) || iris_body(b, p, n, id)) return;
+    if (hy_body(b, n) || hy_body_v2(b, n, id) || iris_body(b, p, n, id)) return;
     if (n->kind == NK_IRIS_ROWS) {
         sbf(b, "    switch (cf_ir_row(x, y, %d)) {\n", n->nin);
         for (int k = 0; k < n->nin; k++) sbf(b, "    case %d: return n%d(t, ws, x, y, z);\n", k, n->in[k]);

@@ -403,6 +403,77 @@ EVAL64(HY_SIMPLEX2D) { return cf_hy_simplex2d(HSEED(n), x, z, n->d[0], n->d[1], 
 EVAL64(HY_CACHE) { return IN(0); }
 EVAL64(HY_LSCALE) { return AT(0, x * n->d[0], y * n->d[0], z * n->d[0]); }
 EVAL64(HY_EXTERNAL) { return n->d[0]; }
+/* ---- V2 (hytale-v2) */
+EVAL64(HY_ROTATOR)
+{
+    const double *m = n->da;
+    return AT(0, CF_HY_MX(m, x, y, z), CF_HY_MY(m, x, y, z), CF_HY_MZ(m, x, y, z));
+}
+EVAL64(HY_ELLIPSOID)
+{
+    const double *m = n->da;
+    return cf_hy_curve(m + 9, cf_hy_len3(CF_HY_MX(m, x, y, z), CF_HY_MY(m, x, y, z), CF_HY_MZ(m, x, y, z)));
+}
+EVAL64(HY_CUBOID)
+{
+    const double *m = n->da;
+    return cf_hy_curve(m + 9, cf_hy_cheb3(CF_HY_MX(m, x, y, z), CF_HY_MY(m, x, y, z), CF_HY_MZ(m, x, y, z)));
+}
+EVAL64(HY_CYLINDER)
+{
+    const double *m = n->da;
+    double qx = CF_HY_MX(m, x, y, z), qy = CF_HY_MY(m, x, y, z), qz = CF_HY_MZ(m, x, y, z);
+    return cf_hy_curve(m + 9, qy) * cf_hy_curve(cf_hy_curve2(m + 9), cf_sqrt((qx * qx) + (qz * qz)));
+}
+EVAL64(HY_AXIS) { return cf_hy_curve(n->da, cf_hy_axisdist(n->d[0], n->d[1], n->d[2], x, y, z)); }
+EVAL64(HY_PLANE) { return cf_hy_curve(n->da, ((x * n->d[0]) + (y * n->d[1])) + (z * n->d[2])); }
+EVAL64(HY_SHELL) { return cf_hy_shell(n->da, n->d[0], n->d[1], n->d[2], n->i[0], x, y, z); }
+EVAL64(HY_ANGLE)
+{
+    double h = n->d[3], g0 = IN(0);
+    double gx = (AT(0, x + h, y, z) - g0) / h, gy = (AT(0, x, y + h, z) - g0) / h, gz = (AT(0, x, y, z + h) - g0) / h;
+    return cf_hy_angle(n->d[0], n->d[1], n->d[2], gx, gy, gz);
+}
+EVAL64(HY_GRADIENT) { return cf_hy_ramp(y, n->d[0], n->d[1], n->d[2], n->d[3]); }
+EVAL64(HY_YSAMPLED)
+{
+    double t, y1, y0 = cf_hy_ysample(y, n->d[0], n->d[1], &t, &y1);
+    double a = AT(0, x, y0, z);
+    if (!n->i[0] || t == 0.0) return a;
+    return (a * (1.0 - t)) + (AT(0, x, y1, z) * t);
+}
+EVAL64(HY_GRADWARP)
+{
+    double k = n->d[0], h = n->d[1];
+    if (n->i[0]) {
+        double yy = n->d[2], g0 = AT(1, x, yy, z);
+        double gx = (AT(1, x + h, yy, z) - g0) / h, gz = (AT(1, x, yy, z + h) - g0) / h;
+        return AT(0, x + (k * gx), y, z + (k * gz));
+    }
+    double g0 = AT(1, x, y, z);
+    double gx = (AT(1, x + h, y, z) - g0) / h, gy = (AT(1, x, y + h, z) - g0) / h, gz = (AT(1, x, y, z + h) - g0) / h;
+    return AT(0, x + (k * gx), y + (k * gy), z + (k * gz));
+}
+EVAL64(HY_VECWARP)
+{
+    double s = n->d[0] * IN(1);
+    return AT(0, x + (s * n->d[1]), y + (s * n->d[2]), z + (s * n->d[3]));
+}
+EVAL64(HY_SIMPLEX3D) { return cf_hy_simplex3d(HSEED(n), x, y, z, n->d[0], n->d[1], n->d[2], n->d[3], n->i[1]); }
+EVAL64(HY_ANCHOR)
+{
+    double ax = IN(1), ay = IN(2), az = IN(3);
+    if (n->i[0]) return AT(0, x + ax, y + ay, z + az);
+    return AT(0, x - ax, y - ay, z - az);
+}
+EVAL64(HY_EXTMAP)
+{
+    long k = cf_hy_map_index(x, z, n->d[0], n->d[1], n->d[2], n->i[2], n->i[3]);
+    if (k < 0) return cf_hy_nan();
+    double v;
+    memcpy(&v, c->w->tab + 16 + 8 * ((size_t)n->i[1] + (size_t)k), sizeof v);
+    return v;
+}
 
 /* ------------------------------------------------------------------ Minecraft 1.18-1.21 (mc121.def)
  * Double values at block positions; the leaf math is kernels/cf_mc121.h. Markers

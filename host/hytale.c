@@ -35,6 +35,14 @@
 #define HY_CELL_DEFAULT_JITTER 1.0
 /* §4.5: a FastGradientWarp without "2D" is the 3D warp */
 #define HY_WARP_DEFAULT_2D 0
+/* §4.6: a YSampled without "Interpolate" interpolates linearly between its sample planes */
+#define HY_YSAMPLED_DEFAULT_INTERPOLATE 1
+/* §6: the SwitchState at the root of every requested function */
+#define HY_ROOT_SWITCH_STATE "Default"
+/* further V2 choices, each in one function: hy_rotation() (Rotator/Ellipsoid/Cuboid/Cylinder
+ * construction), cf_hy_curve_distexp/_dists, cf_hy_angle (degrees, 0 at the zero vector),
+ * cf_hy_ramp (Gradient), the GradientWarp/VectorWarp evaluators (eval64.c: + signs, forward
+ * differences), switch_node(), HY_ANCHOR (external anchor), external() (maps: NaN outside) */
 /* §4.2 Mix with other than 3 inputs: chunkfill refuses it (the spec's choice is a warning and
  * constant +0.0; chunkfill has no warning channel, so it is an error instead) */
 
@@ -58,6 +66,7 @@ typedef struct hexp {
     cf_loc at;
     int state;       /* 0 not parsed, 1 being parsed, 2 parsed */
     int node;
+    const char *sw;  /* the SwitchState node was parsed under (an import under another state parses again) */
 } hexp;
 
 typedef struct hc {
@@ -70,6 +79,10 @@ typedef struct hc {
     hexp *exps;
     int nexps, capexps;
     int depth;
+    const char *state;   /* V2 SwitchState of the subtree being parsed (HYTALE.md §6), "Default" at the root */
+    const char **mapname; /* external maps copied into p->hy_maps: name -> offset */
+    size_t *mapoff;
+    int nmaps;
 } hc;
 
 static int fail(hc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -235,25 +248,90 @@ static int inputs(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int 
     return 0;
 }
 
-/* curves (HYTALE.md §5): Manual and DistanceExponential; da = {type, ...} */
-static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cf_node *n)
+/* ---- V2 (hytale-v2): curves, vectors, rotations ---- */
+struct cbuf;
+static int import_curve(hc *c, const char *name, cf_loc at, struct cbuf *b, int depth);
+static int range(hc *c, keyset *ks, const cJSON *o, cf_loc at, double *k);
+static int external(hc *c, const char *name, cf_loc at);
+
+/* a growing array of doubles (curve programs, matrices) */
+typedef struct cbuf {
+    double *d;
+    int n, cap;
+    int sp, maxsp; /* curve value-stack depth while parsing */
+} cbuf;
+static int cput(hc *c, cbuf *b, double v)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        if (cap > (1 << 22)) return fail(c, (cf_loc){"<curves>", NULL}, CF_ERR_LIMIT, "curve programs larger than %d numbers", 1 << 22);
+        double *d = realloc(b->d, sizeof(double) * (size_t)cap);
+        if (!d) return nomem(c);
+        b->d = d, b->cap = cap;
+    }
+    b->d[b->n++] = v;
+    return 0;
+}
+/* the arena copy of a buffer as a node's da */
+static int cbuf_to_node(hc *c, cbuf *b, cf_node *n)
+{
+    double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(b->n ? b->n : 1));
+    if (!d) return free(b->d), nomem(c);
+    if (b->n) memcpy(d, b->d, sizeof(double) * (size_t)b->n);
+    n->da = d, n->nda = b->n;
+    free(b->d);
+    b->d = NULL;
+    return 0;
+}
+static int stack_push(hc *c, cbuf *b, cf_loc at, int k)
+{
+    b->sp += k;
+    if (b->sp > b->maxsp) b->maxsp = b->sp;
+    if (b->sp > CF_HY_CURVE_STACK) return fail(c, at, CF_ERR_LIMIT, "curve combinators nested deeper than %d operands", CF_HY_CURVE_STACK);
+    return 0;
+}
+
+static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth);
+/* a curve slot `key` of object o (which has its keys checked by the caller) */
+static int curve_slot(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cbuf *b, int depth)
 {
     const cJSON *v = get(ks, o, key);
     if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a curve)", key);
-    cf_loc ca = at_key(c, at, key);
+    return curve_ops(c, v, at_key(c, at, key), b, depth + 1);
+}
+static int curve_num(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, cbuf *b, double *out)
+{
+    double d = 0;
+    if (num(c, ks, o, at, key, def, &d) < 0) return -1;
+    if (out) *out = d;
+    return b ? cput(c, b, d) : 0;
+}
+static int curve_range(hc *c, keyset *ks, const cJSON *o, cf_loc at, cbuf *b)
+{
+    double k = 0;
+    if (range(c, ks, o, at, &k) < 0) return -1;
+    return cput(c, b, k);
+}
+
+/* one curve (HYTALE.md §5) appended to b as postfix ops (kernels/cf_hytale.h CF_HY_C_*) */
+static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
+{
+    if (err_failed(c->err)) return -1;
+    if (depth > c->pk->lim.max_depth) return fail(c, ca, CF_ERR_LIMIT, "curves nested deeper than %d", c->pk->lim.max_depth);
     if (!cJSON_IsObject(v)) return fail(c, ca, CF_ERR_SCHEMA, "expected a curve (an object with \"Type\"), found %s", jtype(v));
     keyset cs = {{0}, 0};
     const cJSON *t = get(&cs, v, "Type");
+    get(&cs, v, "ExportAs");
     if (!cJSON_IsString(t)) return fail(c, t ? at_key(c, ca, "Type") : ca, CF_ERR_SCHEMA, "expected a curve \"Type\" (a string), found %s", jtype(t));
-    if (strcmp(t->valuestring, "Manual") == 0) {
+    const char *ty = t->valuestring;
+    int r = 0;
+    if (strcmp(ty, "Manual") == 0) {
         const cJSON *pts = get(&cs, v, "Points");
         cf_loc pa = at_key(c, ca, "Points");
         if (!cJSON_IsArray(pts) || cJSON_GetArraySize(pts) < 1 || cJSON_GetArraySize(pts) > 4096)
             return fail(c, pts ? pa : ca, CF_ERR_SCHEMA, "expected \"Points\": an array of 1 to 4096 {In, Out}");
-        int m = cJSON_GetArraySize(pts);
-        double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(2 + 2 * m));
-        if (!d) return nomem(c);
-        d[0] = CF_HY_CURVE_MANUAL, d[1] = m;
+        int m = cJSON_GetArraySize(pts), base = b->n + 2;
+        if (cput(c, b, CF_HY_C_MANUAL) < 0 || cput(c, b, m) < 0) return -1;
         int i = 0;
         for (const cJSON *e = pts->child; e; e = e->next, i++) {
             cf_loc ea = at_index(c, pa, i);
@@ -265,35 +343,186 @@ static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, 
                 if (k->string[0] != '$' && strcmp(k->string, "In") && strcmp(k->string, "Out"))
                     return fail(c, at_key(c, ea, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (In, Out)", k->string);
             /* sorted by In; a duplicate In is an error (choice) */
+            if (cput(c, b, 0) < 0 || cput(c, b, 0) < 0) return -1;
+            double *d = b->d + base;
             int pos = 0;
-            while (pos < i && d[2 + 2 * pos] < in) pos++;
-            if (pos < i && d[2 + 2 * pos] == in) return fail(c, ea, CF_ERR_SCHEMA, "curve point In %.17g appears twice", in);
-            memmove(d + 2 + 2 * (pos + 1), d + 2 + 2 * pos, sizeof(double) * (size_t)(2 * (i - pos)));
-            d[2 + 2 * pos] = in, d[3 + 2 * pos] = out;
+            while (pos < i && d[2 * pos] < in) pos++;
+            if (pos < i && d[2 * pos] == in) return fail(c, ea, CF_ERR_SCHEMA, "curve point In %.17g appears twice", in);
+            memmove(d + 2 * (pos + 1), d + 2 * pos, sizeof(double) * (size_t)(2 * (i - pos)));
+            d[2 * pos] = in, d[2 * pos + 1] = out;
         }
-        n->da = d, n->nda = 2 + 2 * m;
-    } else if (strcmp(t->valuestring, "DistanceExponential") == 0) {
-        double e = 0, r = 0;
-        if (num(c, &cs, v, ca, "Exponent", NAN, &e) < 0 || num(c, &cs, v, ca, "Range", NAN, &r) < 0) return -1;
-        if (!(e > 0) || !(r > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceExponential needs Exponent > 0 and Range > 0");
-        double *d = arena_alloc(&c->p->arena, sizeof(double) * 3);
-        if (!d) return nomem(c);
-        d[0] = CF_HY_CURVE_DISTEXP, d[1] = e, d[2] = r;
-        n->da = d, n->nda = 3;
+        r = stack_push(c, b, ca, 1);
+    } else if (strcmp(ty, "DistanceExponential") == 0) {
+        double e = 0, rr = 0;
+        if (cput(c, b, CF_HY_C_DISTEXP) < 0 || curve_num(c, &cs, v, ca, "Exponent", NAN, b, &e) < 0 || curve_num(c, &cs, v, ca, "Range", NAN, b, &rr) < 0)
+            return -1;
+        if (!(e > 0) || !(rr > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceExponential needs Exponent > 0 and Range > 0");
+        r = stack_push(c, b, ca, 1);
+    } else if (strcmp(ty, "DistanceS") == 0) {
+        double ea = 0, eb = 0, rr = 0, tr = 0, ts = 0;
+        if (cput(c, b, CF_HY_C_DISTS) < 0 || curve_num(c, &cs, v, ca, "ExponentA", NAN, b, &ea) < 0
+            || curve_num(c, &cs, v, ca, "ExponentB", NAN, b, &eb) < 0 || curve_num(c, &cs, v, ca, "Range", NAN, b, &rr) < 0
+            || curve_num(c, &cs, v, ca, "Transition", 1.0, NULL, &tr) < 0 || curve_num(c, &cs, v, ca, "TransitionSmooth", 1.0, NULL, &ts) < 0)
+            return -1;
+        if (!(ea > 0) || !(eb > 0) || !(rr > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceS needs ExponentA, ExponentB and Range > 0");
+        if (tr != 1.0 || ts != 1.0)
+            return fail(c, ca, HY_ERR_UNSUPPORTED, "DistanceS with Transition/TransitionSmooth other than 1 has no documented formula (not implemented)");
+        r = stack_push(c, b, ca, 1);
+    } else if (strcmp(ty, "Ceiling") == 0 || strcmp(ty, "Floor") == 0) {
+        if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || cput(c, b, ty[0] == 'C' ? CF_HY_C_CEIL : CF_HY_C_FLOOR) < 0
+            || curve_num(c, &cs, v, ca, ty, NAN, b, NULL) < 0)
+            return -1;
+    } else if (strcmp(ty, "SmoothCeiling") == 0 || strcmp(ty, "SmoothFloor") == 0) {
+        if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || cput(c, b, ty[6] == 'C' ? CF_HY_C_SCEIL : CF_HY_C_SFLOOR) < 0
+            || curve_num(c, &cs, v, ca, ty + 6, NAN, b, NULL) < 0 || curve_range(c, &cs, v, ca, b) < 0)
+            return -1;
+    } else if (strcmp(ty, "Clamp") == 0 || strcmp(ty, "SmoothClamp") == 0) {
+        double wa = 0, wb = 0;
+        if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || num(c, &cs, v, ca, "WallA", NAN, &wa) < 0 || num(c, &cs, v, ca, "WallB", NAN, &wb) < 0)
+            return -1;
+        if (cput(c, b, ty[0] == 'C' ? CF_HY_C_CLAMP : CF_HY_C_SCLAMP) < 0 || cput(c, b, cf_hy_jmin(wa, wb)) < 0 || cput(c, b, cf_hy_jmax(wa, wb)) < 0)
+            return -1;
+        if (ty[0] == 'S' && curve_range(c, &cs, v, ca, b) < 0) return -1;
+    } else if (strcmp(ty, "Inverter") == 0 || strcmp(ty, "Not") == 0) {
+        if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || cput(c, b, ty[0] == 'I' ? CF_HY_C_INV : CF_HY_C_NOT) < 0) return -1;
+    } else if (strcmp(ty, "SmoothMax") == 0 || strcmp(ty, "SmoothMin") == 0) {
+        if (curve_slot(c, &cs, v, ca, "CurveA", b, depth) < 0 || curve_slot(c, &cs, v, ca, "CurveB", b, depth) < 0) return -1;
+        if (cput(c, b, ty[7] == 'a' ? CF_HY_C_SMAX : CF_HY_C_SMIN) < 0 || curve_range(c, &cs, v, ca, b) < 0) return -1;
+        b->sp--;
+    } else if (strcmp(ty, "Max") == 0 || strcmp(ty, "Min") == 0 || strcmp(ty, "Multiplier") == 0 || strcmp(ty, "Sum") == 0) {
+        const cJSON *cv = get(&cs, v, "Curves");
+        cf_loc cva = at_key(c, ca, "Curves");
+        if (cv && !cJSON_IsArray(cv)) return fail(c, cva, CF_ERR_SCHEMA, "expected an array of curves, found %s", jtype(cv));
+        int m = cv ? cJSON_GetArraySize(cv) : 0, i = 0;
+        if (m > CF_HY_CURVE_STACK) return fail(c, cva, CF_ERR_LIMIT, "more than %d curves", CF_HY_CURVE_STACK);
+        for (const cJSON *e = cv ? cv->child : NULL; e; e = e->next, i++)
+            if (curve_ops(c, e, at_index(c, cva, i), b, depth + 1) < 0) return -1;
+        int op = ty[1] == 'a' ? CF_HY_C_MAX : ty[1] == 'i' ? CF_HY_C_MIN : ty[1] == 'u' && ty[2] == 'l' ? CF_HY_C_MUL : CF_HY_C_SUM;
+        if (cput(c, b, op) < 0 || cput(c, b, m) < 0) return -1;
+        r = m ? (b->sp -= m - 1, 0) : stack_push(c, b, ca, 1);
+    } else if (strcmp(ty, "Imported") == 0) {
+        const cJSON *nm = get(&cs, v, "Name");
+        if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, ca, "Name") : ca, CF_ERR_SCHEMA, "Imported needs \"Name\" (a string)");
+        r = import_curve(c, nm->valuestring, at_key(c, ca, "Name"), b, depth);
     } else {
-        static const char *const known[] = {"DistanceS", "Ceiling", "Floor", "SmoothCeiling", "SmoothFloor", "SmoothClamp", "SmoothMax",
-                                            "SmoothMin", "Clamp", "Inverter", "Not", "Max", "Min", "Multiplier", "Sum", "Imported"};
-        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            if (strcmp(t->valuestring, known[k]) == 0)
-                return fail(c, at_key(c, ca, "Type"), HY_ERR_UNSUPPORTED, "curve type \"%s\" is not implemented yet (Manual, DistanceExponential)",
-                            t->valuestring);
-        return fail(c, at_key(c, ca, "Type"), CF_ERR_SCHEMA, "unknown curve type \"%s\"", t->valuestring);
+        return fail(c, at_key(c, ca, "Type"), CF_ERR_SCHEMA, "unknown curve type \"%s\"", ty);
     }
+    if (r < 0) return -1;
     for (const cJSON *k = v->child; k; k = k->next) {
         int ok = k->string[0] == '$';
         for (int i = 0; i < cs.n; i++) ok |= strcmp(cs.k[i], k->string) == 0;
-        if (!ok) return fail(c, at_key(c, ca, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for curve \"%s\"", k->string, t->valuestring);
+        if (!ok) return fail(c, at_key(c, ca, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for curve \"%s\"", k->string, ty);
     }
+    return 0;
+}
+
+/* a curve program [L, ops...] appended to b */
+static int curve_prog(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cbuf *b)
+{
+    int head = b->n;
+    if (cput(c, b, 0) < 0) return -1;
+    b->sp = 0;
+    if (curve_slot(c, ks, o, at, key, b, 0) < 0) return -1;
+    b->d[head] = b->n - head - 1;
+    return 0;
+}
+/* a node's single curve: da = [L, ops...] */
+static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cf_node *n)
+{
+    cbuf b = {0};
+    if (curve_prog(c, ks, o, at, key, &b) < 0) return free(b.d), -1;
+    return cbuf_to_node(c, &b, n);
+}
+
+/* a 3-D vector field: {"X","Y","Z"} (missing components 0), [x, y, z], or a VectorProvider
+ * {"Type": "Constant", "Vector": {...}} (HYTALE.md §3.1 choice); def NULL = required */
+static int vec3_value(hc *c, const cJSON *v, cf_loc va, double *out)
+{
+    if (cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, "Type")) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type"), *vec = cJSON_GetObjectItemCaseSensitive(v, "Vector");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "Constant") != 0)
+            return fail(c, at_key(c, va, "Type"), CF_ERR_SCHEMA, "a vector field takes a Constant vector provider (folded when compiling), found %s",
+                        cJSON_IsString(t) ? t->valuestring : jtype(t));
+        for (const cJSON *k = v->child; k; k = k->next)
+            if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "Vector"))
+                return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (Type, Vector)", k->string);
+        if (!vec) return fail(c, va, CF_ERR_SCHEMA, "missing \"Vector\"");
+        return vec3_value(c, vec, at_key(c, va, "Vector"), out);
+    }
+    if (cJSON_IsArray(v)) {
+        if (cJSON_GetArraySize(v) != 3) return fail(c, va, CF_ERR_SCHEMA, "expected [x, y, z], found %d numbers", cJSON_GetArraySize(v));
+        int i = 0;
+        for (const cJSON *e = v->child; e; e = e->next, i++) {
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+                return fail(c, at_index(c, va, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+            out[i] = e->valuedouble;
+        }
+        return 0;
+    }
+    if (!cJSON_IsObject(v)) return fail(c, va, CF_ERR_SCHEMA, "expected a vector {\"X\", \"Y\", \"Z\"}, found %s", jtype(v));
+    keyset vs = {{0}, 0};
+    if (num(c, &vs, v, va, "X", 0, &out[0]) < 0 || num(c, &vs, v, va, "Y", 0, &out[1]) < 0 || num(c, &vs, v, va, "Z", 0, &out[2]) < 0) return -1;
+    for (const cJSON *k = v->child; k; k = k->next)
+        if (k->string[0] != '$' && strcmp(k->string, "X") && strcmp(k->string, "Y") && strcmp(k->string, "Z"))
+            return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (X, Y, Z)", k->string);
+    return 0;
+}
+static int vec3(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const double *def, double *out)
+{
+    const cJSON *v = get(ks, o, key);
+    if (!v) {
+        if (!def) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a vector {\"X\", \"Y\", \"Z\"})", key);
+        return out[0] = def[0], out[1] = def[1], out[2] = def[2], 0;
+    }
+    return vec3_value(c, v, at_key(c, at, key), out);
+}
+/* the unit vector of a vector field; zero length is an error */
+static int unit3(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const double *def, double *out)
+{
+    if (vec3(c, ks, o, at, key, def, out) < 0) return -1;
+    double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+    if (!(l > 0) || !isfinite(l)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "%s has zero (or infinite) length", key);
+    out[0] /= l, out[1] /= l, out[2] /= l;
+    return 0;
+}
+static const double vec_y[3] = {0, 1, 0}, vec_one[3] = {1, 1, 1};
+
+/* HYTALE.md §4.3 choice, one place: M = Spin(n, spin) * Align(+Y -> n), Align the minimal
+ * (Rodrigues) rotation, n = -Y as 180 degrees about +X, spin right-handed about n, in
+ * degrees. Folded on the host in double; the matrix bits travel to CPU and GPU. */
+static void hy_rotation(const double n[3], double spin_deg, double m[9])
+{
+    double a[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, s[9];
+    if (n[0] == 0 && n[2] == 0) {
+        if (n[1] < 0) a[4] = -1, a[8] = -1;
+    } else {
+        double k[3] = {n[2], 0.0, -n[0]}, f = 1.0 / (1.0 + n[1]); /* +Y x n, 1 / (1 + cos) */
+        double K[9] = {0, -k[2], k[1], k[2], 0, -k[0], -k[1], k[0], 0}, K2[9];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) K2[3 * i + j] = K[3 * i] * K[j] + K[3 * i + 1] * K[3 + j] + K[3 * i + 2] * K[6 + j];
+        for (int i = 0; i < 9; i++) a[i] = a[i] + K[i] + K2[i] * f;
+    }
+    double th = spin_deg * (3.14159265358979323846 / 180.0), cs = cos(th), sn = sin(th);
+    if (spin_deg == 0) cs = 1, sn = 0;
+    double N[9] = {0, -n[2], n[1], n[2], 0, -n[0], -n[1], n[0], 0};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) s[3 * i + j] = (i == j ? cs : 0.0) + sn * N[3 * i + j] + (1.0 - cs) * n[i] * n[j];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m[3 * i + j] = s[3 * i] * a[j] + s[3 * i + 1] * a[3 + j] + s[3 * i + 2] * a[6 + j];
+}
+/* Q = S^-1 M^T (a shape's inverse deformation, HYTALE.md §4.6), row-major into b */
+static int shape_matrix(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *spin_key, int scaled, cbuf *b)
+{
+    double n[3], sc[3] = {1, 1, 1}, spin = 0, m[9];
+    if (unit3(c, ks, o, at, "NewYAxis", vec_y, n) < 0 || num(c, ks, o, at, spin_key, 0, &spin) < 0) return -1;
+    if (scaled) {
+        if (vec3(c, ks, o, at, "Scale", vec_one, sc) < 0) return -1;
+        if (sc[0] == 0 || sc[1] == 0 || sc[2] == 0) return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "a Scale component is 0");
+    }
+    hy_rotation(n, spin, m);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (cput(c, b, m[3 * j + i] / sc[i]) < 0) return -1;
     return 0;
 }
 
@@ -460,6 +689,208 @@ HYPARSE(HY_CACHE)
 HYPARSE(HY_LSCALE) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
 HYPARSE(HY_EXTERNAL) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
+/* ---- V2 (hytale-v2): node parsers ---- */
+/* shapes: da = [Q (9, row-major), curve program(s)] */
+static int shape(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, const char *spin_key, int scaled,
+                 const char *c1, const char *c2)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
+    cbuf b = {0};
+    if (shape_matrix(c, ks, o, at, spin_key, scaled, &b) < 0 || curve_prog(c, ks, o, at, c1, &b) < 0
+        || (c2 && curve_prog(c, ks, o, at, c2, &b) < 0))
+        return free(b.d), -1;
+    return cbuf_to_node(c, &b, n);
+}
+HYPARSE(HY_ROTATOR)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
+    cbuf b = {0};
+    if (shape_matrix(c, ks, o, at, "SpinAngle", 0, &b) < 0) return free(b.d), -1;
+    return cbuf_to_node(c, &b, n);
+}
+HYPARSE(HY_ELLIPSOID) { return shape(c, ks, o, at, n, type, "Spin", 1, "Curve", NULL); }
+HYPARSE(HY_CUBOID) { return shape(c, ks, o, at, n, type, "Spin", 1, "Curve", NULL); }
+HYPARSE(HY_CYLINDER) { return shape(c, ks, o, at, n, type, "Spin", 0, "AxialCurve", "RadialCurve"); }
+/* Axis / Plane: d[0..2] the unit vector, i[0] IsAnchored (measured in the local frame, which an
+ * enclosing Anchor already moved to the anchor: choice), da the curve */
+static int axis_like(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, const char *key)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || unit3(c, ks, o, at, key, NULL, n->d) < 0 || boolean(c, ks, o, at, "IsAnchored", 0, &n->i[0]) < 0)
+        return -1;
+    return curve(c, ks, o, at, "Curve", n);
+}
+HYPARSE(HY_AXIS) { return axis_like(c, ks, o, at, n, type, "Axis"); }
+HYPARSE(HY_PLANE) { return axis_like(c, ks, o, at, n, type, "PlaneNormal"); }
+HYPARSE(HY_SHELL)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || unit3(c, ks, o, at, "Axis", NULL, n->d) < 0 || boolean(c, ks, o, at, "Mirror", 0, &n->i[0]) < 0)
+        return -1;
+    cbuf b = {0};
+    if (curve_prog(c, ks, o, at, "AngleCurve", &b) < 0 || curve_prog(c, ks, o, at, "DistanceCurve", &b) < 0) return free(b.d), -1;
+    return cbuf_to_node(c, &b, n);
+}
+/* Angle with a DensityGradient provider (a Constant provider folds to a Constant in node_obj):
+ * d[0..2] Vector, d[3] SampleDistance, in[0] the provider's Density */
+HYPARSE(HY_ANGLE)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || vec3(c, ks, o, at, "Vector", NULL, n->d) < 0) return -1;
+    const cJSON *vp = get(ks, o, "VectorProvider");
+    cf_loc va = at_key(c, at, "VectorProvider");
+    if (!vp) return fail(c, at, CF_ERR_SCHEMA, "missing \"VectorProvider\"");
+    const cJSON *t = cJSON_IsObject(vp) ? cJSON_GetObjectItemCaseSensitive(vp, "Type") : NULL;
+    if (!t || !cJSON_IsString(t)) return fail(c, va, CF_ERR_SCHEMA, "expected a vector provider (an object with \"Type\"), found %s", jtype(vp));
+    if (strcmp(t->valuestring, "DensityGradient") != 0)
+        return fail(c, at_key(c, va, "Type"), HY_ERR_UNSUPPORTED, "Angle: vector provider \"%s\" is not implemented yet (Constant, DensityGradient)",
+                    t->valuestring);
+    keyset vs = {{0}, 0};
+    get(&vs, vp, "Type");
+    if (num(c, &vs, vp, va, "SampleDistance", 1.0, &n->d[3]) < 0) return -1;
+    if (!(n->d[3] > 0)) return fail(c, at_key(c, va, "SampleDistance"), CF_ERR_SCHEMA, "SampleDistance must be > 0");
+    const cJSON *dn = get(&vs, vp, "Density");
+    if (!dn) return fail(c, va, CF_ERR_SCHEMA, "missing \"Density\" (the density whose gradient is the vector)");
+    for (const cJSON *k = vp->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (int i = 0; i < vs.n; i++) ok |= strcmp(vs.k[i], k->string) == 0;
+        if (!ok) return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for vector provider \"DensityGradient\"", k->string);
+    }
+    n->nin = 1;
+    n->in = arena_alloc(&c->p->arena, sizeof(int));
+    if (!n->in) return nomem(c);
+    return (n->in[0] = node(c, dn, at_key(c, va, "Density"))) < 0 ? -1 : 0;
+}
+HYPARSE(HY_GRADIENT)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || num(c, ks, o, at, "From", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "To", NAN, &n->d[1]) < 0
+        || num(c, ks, o, at, "FromY", NAN, &n->d[2]) < 0 || num(c, ks, o, at, "ToY", NAN, &n->d[3]) < 0)
+        return -1;
+    if (!(n->d[2] < n->d[3])) return fail(c, at_key(c, at, "ToY"), CF_ERR_SCHEMA, "Gradient needs FromY < ToY");
+    return 0;
+}
+HYPARSE(HY_YSAMPLED)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0 || num(c, ks, o, at, "SampleDistance", NAN, &n->d[0]) < 0
+        || num(c, ks, o, at, "SampleOffset", 0, &n->d[1]) < 0 || boolean(c, ks, o, at, "Interpolate", HY_YSAMPLED_DEFAULT_INTERPOLATE, &n->i[0]) < 0)
+        return -1;
+    if (!(n->d[0] > 0)) return fail(c, at_key(c, at, "SampleDistance"), CF_ERR_SCHEMA, "SampleDistance must be > 0");
+    return 0;
+}
+/* d[0] WarpFactor, d[1] SampleRange, d[2] YFor2D; i[0] 2D */
+HYPARSE(HY_GRADWARP)
+{
+    if (inputs(c, ks, o, at, n, 2, type) < 0 || num(c, ks, o, at, "WarpFactor", NAN, &n->d[0]) < 0
+        || num(c, ks, o, at, "SampleRange", 1.0, &n->d[1]) < 0 || boolean(c, ks, o, at, "2D", 0, &n->i[0]) < 0
+        || num(c, ks, o, at, "YFor2D", 0, &n->d[2]) < 0)
+        return -1;
+    if (!(n->d[1] > 0)) return fail(c, at_key(c, at, "SampleRange"), CF_ERR_SCHEMA, "SampleRange must be > 0");
+    return 0;
+}
+/* d[0] WarpFactor, d[1..3] the unit WarpVector */
+HYPARSE(HY_VECWARP)
+{
+    return inputs(c, ks, o, at, n, 2, type) < 0 || num(c, ks, o, at, "WarpFactor", NAN, &n->d[0]) < 0 ? -1
+                                                                                                       : unit3(c, ks, o, at, "WarpVector", NULL, n->d + 1);
+}
+/* d[0] ScaleXZ, d[1] ScaleY, d[2] lacunarity, d[3] persistence; i[0] seed, i[1] octaves */
+HYPARSE(HY_SIMPLEX3D)
+{
+    if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
+    if (num(c, ks, o, at, "ScaleXZ", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "ScaleY", NAN, &n->d[1]) < 0
+        || num(c, ks, o, at, "Lacunarity", NAN, &n->d[2]) < 0 || num(c, ks, o, at, "Persistence", NAN, &n->d[3]) < 0
+        || integer(c, ks, o, at, "Octaves", NAN, 1, 32, &n->i[1]) < 0)
+        return -1;
+    if (n->d[0] == 0 || n->d[1] == 0) return fail(c, at, CF_ERR_SCHEMA, "ScaleXZ and ScaleY must not be 0");
+    return seed(c, ks, o, at, n);
+}
+/* Anchor (HYTALE.md §6): no positions node supplies an anchor, so the anchor is the external
+ * input hytale.anchor.x/y/z (a constant or a map): in = {child, ax, ay, az}; i[0] Reverse */
+HYPARSE(HY_ANCHOR)
+{
+    if (inputs(c, ks, o, at, n, 1, type) < 0 || boolean(c, ks, o, at, "Reverse", 0, &n->i[0]) < 0) return -1;
+    int *in = arena_alloc(&c->p->arena, 4 * sizeof(int));
+    if (!in) return nomem(c);
+    in[0] = n->in[0];
+    static const char *const axis[3] = {"hytale.anchor.x", "hytale.anchor.y", "hytale.anchor.z"};
+    for (int k = 0; k < 3; k++)
+        if ((in[k + 1] = external(c, axis[k], at)) < 0) return -1;
+    n->in = in, n->nin = 4;
+    return 0;
+}
+HYPARSE(HY_EXTMAP) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
+
+/* Switch (HYTALE.md §6 choice): SwitchCases [{"Case": state, "Density": node}] ("State"/"Name"
+ * for the key, "Inputs": [node] for the node); folded while compiling: the case of the
+ * current SwitchState, else the "Default" case; neither is an error (no silent zero) */
+static int switch_node(hc *c, const cJSON *o, cf_loc at)
+{
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(o, "SwitchCases");
+    cf_loc ca = at_key(c, at, "SwitchCases");
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "SwitchCases") && strcmp(k->string, "Skip") && strcmp(k->string, "ExportAs"))
+            return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"Switch\"", k->string);
+    if (!cJSON_IsArray(cs)) return fail(c, cs ? ca : at, CF_ERR_SCHEMA, "Switch needs \"SwitchCases\" (an array of {\"Case\", \"Density\"})");
+    const cJSON *pick = NULL, *dflt = NULL;
+    int i = 0, pi = -1, di = -1;
+    for (const cJSON *e = cs->child; e; e = e->next, i++) {
+        cf_loc ea = at_index(c, ca, i);
+        if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected a case {\"Case\": state, \"Density\": node}, found %s", jtype(e));
+        const cJSON *key = NULL;
+        int nk = 0, nd = 0;
+        for (const cJSON *k = e->child; k; k = k->next) {
+            if (k->string[0] == '$') continue;
+            if (!strcmp(k->string, "Case") || !strcmp(k->string, "State") || !strcmp(k->string, "Name")) key = k, nk++;
+            else if (!strcmp(k->string, "Density") || !strcmp(k->string, "Inputs")) nd++;
+            else return fail(c, at_key(c, ea, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (Case, Density)", k->string);
+        }
+        if (nk != 1 || !cJSON_IsString(key)) return fail(c, ea, CF_ERR_SCHEMA, "a case needs one \"Case\" (a state name string)");
+        if (nd != 1) return fail(c, ea, CF_ERR_SCHEMA, "a case needs one \"Density\" (or \"Inputs\": [node])");
+        if (!pick && strcmp(key->valuestring, c->state) == 0) pick = e, pi = i;
+        if (!dflt && strcmp(key->valuestring, "Default") == 0) dflt = e, di = i;
+    }
+    if (!pick) pick = dflt, pi = di;
+    if (!pick) return fail(c, ca, CF_ERR_SCHEMA, "no case for SwitchState \"%s\" and no \"Default\" case", c->state);
+    cf_loc pa = at_index(c, ca, pi);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(pick, "Density");
+    if (d) return node(c, d, at_key(c, pa, "Density"));
+    d = cJSON_GetObjectItemCaseSensitive(pick, "Inputs");
+    cf_loc ia = at_key(c, pa, "Inputs");
+    if (!cJSON_IsArray(d) || cJSON_GetArraySize(d) != 1) return fail(c, ia, CF_ERR_SCHEMA, "a case takes 1 input");
+    return node(c, d->child, at_index(c, ia, 0));
+}
+/* SwitchState {SwitchState, Inputs[1]}: the input compiled under that state */
+static int switch_state(hc *c, const cJSON *o, cf_loc at)
+{
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "SwitchState"), *in = cJSON_GetObjectItemCaseSensitive(o, "Inputs");
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "SwitchState") && strcmp(k->string, "Inputs")
+            && strcmp(k->string, "Skip") && strcmp(k->string, "ExportAs"))
+            return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"SwitchState\"", k->string);
+    if (!cJSON_IsString(st)) return fail(c, st ? at_key(c, at, "SwitchState") : at, CF_ERR_SCHEMA, "SwitchState needs \"SwitchState\" (a state name string)");
+    if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1)
+        return fail(c, in ? at_key(c, at, "Inputs") : at, CF_ERR_SCHEMA, "SwitchState takes 1 input, found %d", cJSON_IsArray(in) ? cJSON_GetArraySize(in) : 0);
+    const char *old = c->state;
+    c->state = st->valuestring;
+    int r = node(c, in->child, at_index(c, at_key(c, at, "Inputs"), 0));
+    c->state = old;
+    return r;
+}
+/* Angle with a Constant provider: a constant (the same cf_hy_angle as the kernels) */
+static int angle_const(hc *c, const cJSON *o, cf_loc at, int *out)
+{
+    const cJSON *vp = cJSON_GetObjectItemCaseSensitive(o, "VectorProvider");
+    const cJSON *t = cJSON_IsObject(vp) ? cJSON_GetObjectItemCaseSensitive(vp, "Type") : NULL;
+    if (!t || !cJSON_IsString(t) || strcmp(t->valuestring, "Constant") != 0) return 0;
+    keyset ks = {{0}, 0};
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    get(&ks, o, "Type");
+    if (vec3(c, &ks, o, at, "Vector", NULL, a) < 0 || vec3(c, &ks, o, at, "VectorProvider", NULL, b) < 0) return -1;
+    for (const cJSON *k = o->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
+        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"Angle\"", k->string);
+    }
+    return (*out = constant(c, cf_hy_angle(a[0], a[1], a[2], b[0], b[1], b[2]), at)) < 0 ? -1 : 1;
+}
+
 typedef int (*hyparse_fn)(hc *, keyset *, const cJSON *, cf_loc, cf_node *, const char *);
 static const hyparse_fn hyparsers[NK_COUNT] = {
 #define NODE64(K, name, flags, fields, summary) [NK_##K] = hyparse_##K,
@@ -471,22 +902,50 @@ static const hyparse_fn hyparsers[NK_COUNT] = {
 static const char *const undocumented[] = {"Pipeline", "Selector", "Comparator", "Equal", "GreaterThan", "GreaterOrEqual", "LessThan",
                                            "LessOrEqual", "And", "Or", "Not", "Nor", "Xor", "Trig", "Positions3D", "CellWallDistance",
                                            "Graph", "DistanceToGraphEdge"};
-static const char *const not_yet[] = {"Rotator", "Ellipsoid", "Cuboid", "Cylinder", "Axis", "Plane", "Shell", "Angle", "Gradient",
-                                      "YSampled", "GradientWarp", "VectorWarp", "SimplexNoise3D", "PositionsCellNoise", "PositionsPinch",
-                                      "PositionsTwist", "Switch", "SwitchState", "Anchor"};
+static const char *const not_yet[] = {"PositionsCellNoise"};
+/* HYTALE.md §6: displacement maths UNK, CF_ERR_UNSUPPORTED in v1 */
+static const char *const no_maths[] = {"PositionsPinch", "PositionsTwist"};
 
-/* an external input: its value from the pack's externals (cf_pack_set_external) */
+/* an external input: a constant or a 2-D map from the pack's externals (cf_pack_set_external,
+ * cf_pack_set_external_map); a map's samples are copied once into p->hy_maps */
 static int external(hc *c, const char *name, cf_loc at)
 {
     for (int i = 0; i < c->pk->next; i++)
         if (strcmp(c->pk->ext_names[i], name) == 0) {
             cf_node n;
-            new_node(c, NK_HY_EXTERNAL, at, &n);
-            n.d[0] = c->pk->ext_values[i];
-            n.i[0] = java_string_hash(name);
+            const cf_extmap *m = c->pk->ext_maps ? &c->pk->ext_maps[i] : NULL;
+            if (!m || m->w == 0) {
+                new_node(c, NK_HY_EXTERNAL, at, &n);
+                n.d[0] = c->pk->ext_values[i];
+                n.i[0] = java_string_hash(name);
+                return node_add(c, &n);
+            }
+            size_t off = 0, cnt = (size_t)m->w * (size_t)m->h;
+            int k = 0;
+            while (k < c->nmaps && strcmp(c->mapname[k], name) != 0) k++;
+            if (k < c->nmaps) {
+                off = c->mapoff[k];
+            } else {
+                if (c->p->hy_nmaps + cnt > ((size_t)1 << 27))
+                    return fail(c, at, CF_ERR_LIMIT, "external maps larger than %d samples in all", 1 << 27);
+                double *all = arena_alloc(&c->p->arena, sizeof(double) * (c->p->hy_nmaps + cnt));
+                const char **nm = realloc(c->mapname, sizeof(char *) * (size_t)(c->nmaps + 1));
+                if (nm) c->mapname = nm;
+                size_t *mo = nm ? realloc(c->mapoff, sizeof(size_t) * (size_t)(c->nmaps + 1)) : NULL;
+                if (mo) c->mapoff = mo;
+                if (!all || !nm || !mo) return nomem(c);
+                if (c->p->hy_nmaps) memcpy(all, c->p->hy_maps, sizeof(double) * c->p->hy_nmaps);
+                memcpy(all + c->p->hy_nmaps, m->data, sizeof(double) * cnt);
+                off = c->p->hy_nmaps;
+                c->p->hy_maps = all, c->p->hy_nmaps += cnt;
+                c->mapname[c->nmaps] = c->pk->ext_names[i], c->mapoff[c->nmaps++] = off;
+            }
+            new_node(c, NK_HY_EXTMAP, at, &n);
+            n.i[0] = java_string_hash(name), n.i[1] = (int)off, n.i[2] = m->w, n.i[3] = m->h;
+            n.d[0] = m->x0, n.d[1] = m->z0, n.d[2] = m->step;
             return node_add(c, &n);
         }
-    return fail(c, at, CF_ERR_REF, "needs external input \"%s\" (supply it: --external %s=VALUE)", name, name);
+    return fail(c, at, CF_ERR_REF, "needs external input \"%s\" (supply it: --external %s=VALUE or =@MAP.npy)", name, name);
 }
 
 static int import(hc *c, const char *name, cf_loc at);
@@ -584,15 +1043,26 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
         c->depth--;
         return external(c, strcmp(type, "Terrain") == 0 ? "hytale.terrain" : "hytale.distance_to_biome_edge", at);
     }
+    if (strcmp(type, "Switch") == 0 || strcmp(type, "SwitchState") == 0) {
+        c->depth--;
+        return type[6] == 0 ? switch_node(c, o, at) : switch_state(c, o, at);
+    }
+    if (strcmp(type, "Angle") == 0) {
+        int folded = -1, r = angle_const(c, o, at, &folded);
+        if (r != 0) return c->depth--, r < 0 ? -1 : folded;
+    }
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
-        if (hyparsers[k] && k != NK_HY_EXTERNAL && k != NK_HY_LSCALE && strcmp(node_name[k] + 7, type) == 0) kind = k;
+        if (hyparsers[k] && k != NK_HY_EXTERNAL && k != NK_HY_EXTMAP && k != NK_HY_LSCALE && strcmp(node_name[k] + 7, type) == 0) kind = k;
     if (kind < 0) {
         for (size_t i = 0; i < sizeof undocumented / sizeof *undocumented; i++)
             if (strcmp(type, undocumented[i]) == 0)
                 return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented semantics", type);
         for (size_t i = 0; i < sizeof not_yet / sizeof *not_yet; i++)
             if (strcmp(type, not_yet[i]) == 0) return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s is not implemented yet", type);
+        for (size_t i = 0; i < sizeof no_maths / sizeof *no_maths; i++)
+            if (strcmp(type, no_maths[i]) == 0)
+                return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented displacement maths (not implemented)", type);
         return fail(c, ta, CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
     }
     cf_node n;
@@ -630,7 +1100,7 @@ static int add_export(hc *c, const char *name, const cJSON *v, cf_loc at, cf_loc
         if (!e) return nomem(c);
         c->exps = e, c->capexps = cap;
     }
-    c->exps[c->nexps++] = (hexp){name, v, at, 0, -1};
+    c->exps[c->nexps++] = (hexp){name, v, at, 0, -1, NULL};
     return 0;
 }
 
@@ -660,14 +1130,44 @@ static int import(hc *c, const char *name, cf_loc at)
     for (int i = 0; i < c->nexps; i++)
         if (strcmp(c->exps[i].name, name) == 0) e = &c->exps[i];
     if (!e) return fail(c, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
-    if (e->state == 2) return e->node;
     if (e->state == 1) return fail(c, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
+    if (e->state == 2 && strcmp(e->sw, c->state) == 0) return e->node;
+    /* the exported node itself, parsed without re-registering its ExportAs; an import
+     * under another SwitchState is specialized (parsed again under that state) */
+    int keep = e->state, keep_node = e->node;
+    const char *keep_sw = e->sw;
     e->state = 1;
-    /* the exported node itself, parsed without re-registering its ExportAs */
     int n = node(c, e->v, e->at);
-    e->state = 2;
-    e->node = n;
+    if (keep == 2 && n >= 0) {
+        e->state = 2, e->node = keep_node, e->sw = keep_sw;
+    } else {
+        e->state = 2, e->node = n, e->sw = c->state;
+    }
     return n;
+}
+
+/* Imported curves (HYTALE.md §5): a curve object carrying ExportAs, or an Exported node whose
+ * input is a curve */
+static int import_curve(hc *c, const char *name, cf_loc at, cbuf *b, int depth)
+{
+    hexp *e = NULL;
+    for (int i = 0; i < c->nexps; i++)
+        if (strcmp(c->exps[i].name, name) == 0) e = &c->exps[i];
+    if (!e) return fail(c, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
+    if (e->state == 1) return fail(c, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
+    const cJSON *v = e->v;
+    cf_loc va = e->at;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type");
+    if (cJSON_IsString(t) && strcmp(t->valuestring, "Exported") == 0) {
+        const cJSON *in = cJSON_GetObjectItemCaseSensitive(v, "Inputs");
+        if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1) return fail(c, va, CF_ERR_SCHEMA, "Exported takes 1 input");
+        v = in->child, va = at_index(c, at_key(c, va, "Inputs"), 0);
+    }
+    int keep = e->state;
+    e->state = 1;
+    int r = curve_ops(c, v, va, b, depth + 1);
+    e->state = keep;
+    return r;
 }
 
 /* ------------------------------------------------------------------ Part A: legacy noise assets
@@ -1060,6 +1560,7 @@ cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, cons
     c.p = p;
     c.pk = pk;
     c.err = err;
+    c.state = HY_ROOT_SWITCH_STATE;
     p->dialect = DIALECT_HYTALE;
     p->prec = PREC_F64;
     p->max_fill_bytes = pk->lim.max_fill_bytes;
@@ -1128,6 +1629,8 @@ done:
     free(c.roots);
     free(c.files);
     free(c.exps);
+    free(c.mapname);
+    free(c.mapoff);
     free(names);
     return err_failed(err) ? err->status : CF_OK;
 }

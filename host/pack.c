@@ -91,20 +91,55 @@ cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, 
     return CF_OK;
 }
 
+/* the slot of external `name` (a new one when absent), or -1 with err set */
+static int ext_slot(cf_pack *pk, const char *name, cf_error *err)
+{
+    for (int i = 0; i < pk->next; i++)
+        if (strcmp(pk->ext_names[i], name) == 0) return i;
+    if (pk->next >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 external inputs"), -1;
+    const char **names = arena_alloc(&pk->arena, sizeof(char *) * (size_t)(pk->next + 1));
+    double *values = arena_alloc(&pk->arena, sizeof(double) * (size_t)(pk->next + 1));
+    cf_extmap *maps = arena_alloc(&pk->arena, sizeof(cf_extmap) * (size_t)(pk->next + 1));
+    char *copy = arena_strdup(&pk->arena, name);
+    if (!names || !values || !maps || !copy) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < pk->next; i++) names[i] = pk->ext_names[i], values[i] = pk->ext_values[i], maps[i] = pk->ext_maps[i];
+    names[pk->next] = copy, values[pk->next] = 0, memset(&maps[pk->next], 0, sizeof *maps);
+    pk->ext_names = names, pk->ext_values = values, pk->ext_maps = maps;
+    return pk->next++;
+}
+
 cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err)
 {
     if (!pk || !name || !*name || !isfinite(value)) return err_set(err, CF_ERR_ARG, "cf_pack_set_external: bad arguments");
-    for (int i = 0; i < pk->next; i++)
-        if (strcmp(pk->ext_names[i], name) == 0) return pk->ext_values[i] = value, CF_OK;
-    if (pk->next >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 external inputs");
-    const char **names = arena_alloc(&pk->arena, sizeof(char *) * (size_t)(pk->next + 1));
-    double *values = arena_alloc(&pk->arena, sizeof(double) * (size_t)(pk->next + 1));
-    char *copy = arena_strdup(&pk->arena, name);
-    if (!names || !values || !copy) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < pk->next; i++) names[i] = pk->ext_names[i], values[i] = pk->ext_values[i];
-    names[pk->next] = copy, values[pk->next] = value;
-    pk->ext_names = names, pk->ext_values = values;
-    pk->next++;
+    int i = ext_slot(pk, name, err);
+    if (i < 0) return err->status;
+    pk->ext_values[i] = value;
+    memset(&pk->ext_maps[i], 0, sizeof pk->ext_maps[i]);
+    return CF_OK;
+}
+
+#define CF_MAX_MAP_SAMPLES (1 << 24)
+cf_status cf_pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0, double step,
+                                   const double *data, cf_error *err)
+{
+    if (!pk || !name || !*name || !data) return err_set(err, CF_ERR_ARG, "cf_pack_set_external_map: bad arguments");
+    if (width < 1 || height < 1 || (int64_t)width * height > CF_MAX_MAP_SAMPLES)
+        return err_set(err, CF_ERR_ARG, "external map \"%s\": %d x %d samples (each side >= 1, at most %d in all)", name, width, height,
+                       CF_MAX_MAP_SAMPLES);
+    if (!isfinite(x0) || !isfinite(z0) || !(step > 0) || !isfinite(step))
+        return err_set(err, CF_ERR_ARG, "external map \"%s\": origin (%g, %g) and step %g (finite, step > 0)", name, x0, z0, step);
+    size_t n = (size_t)width * (size_t)height;
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(data[k]))
+            return err_set(err, CF_ERR_ARG, "external map \"%s\": sample %zu (x %zu, z %zu) is not finite", name, k, k % (size_t)width,
+                           k / (size_t)width);
+    double *copy = arena_alloc(&pk->arena, sizeof(double) * n);
+    if (!copy) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    memcpy(copy, data, sizeof(double) * n);
+    int i = ext_slot(pk, name, err);
+    if (i < 0) return err->status;
+    pk->ext_values[i] = 0;
+    pk->ext_maps[i] = (cf_extmap){width, height, x0, z0, step, copy};
     return CF_OK;
 }
 

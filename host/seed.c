@@ -613,10 +613,13 @@ cf_status seed_bind(cf_world *w, cf_error *err)
          * 32 bits (added to every module's seed), as the device's table buffer */
         w->lseed = (int32_t)(uint32_t)(uint64_t)w->seed;
         if (p->dialect == DIALECT_IRIS_MASTER || p->dialect == DIALECT_IRIS_UNIFICATION) return iris_seeds(w, err);
-        w->tab = calloc(1, 16);
+        /* Hytale: the external maps' samples follow the 16-byte header (hytale.c external()) */
+        size_t extra = p->dialect == DIALECT_HYTALE ? 8 * p->hy_nmaps : 0;
+        w->tab = calloc(1, 16 + extra);
         if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");
         memcpy(w->tab, &w->lseed, sizeof w->lseed);
-        w->tablen = 16;
+        if (extra) memcpy(w->tab + 16, p->hy_maps, extra);
+        w->tablen = 16 + extra;
         return CF_OK;
     }
     bind b = {w, err, 0, 0, 0};

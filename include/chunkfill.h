@@ -84,6 +84,14 @@ cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, 
  * README "Hytale"). Programs compiled from the pack afterwards read it; a program that
  * needs an external input that was not set fails to compile with a located error. */
 cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err);
+/* Sets a named external input to a 2-D map over the x/z plane instead: width x height
+ * samples, data[iz * width + ix] (copied; every sample finite), sample (ix, iz) holding the
+ * columns x0 + ix*step <= x < x0 + (ix+1)*step, z0 + iz*step <= z < z0 + (iz+1)*step
+ * (step > 0). A node reading it takes the sample of its column at any y; outside the map
+ * the value is NaN. Replaces an earlier constant or map of that name; on the OpenCL
+ * device the samples travel in the world's table buffer. */
+cf_status cf_pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0, double step,
+                                   const double *data, cf_error *err);
 
 /* Compiles functions[0..n-1] in the context of noise settings settings_id
  * ("minecraft:overworld"). A function is a density function id

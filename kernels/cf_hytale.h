@@ -1055,26 +1055,6 @@ CF_INLINE double cf_hy_normalize(double x, double fmin, double fmax, double tmin
 #else
 #define CF_HY_PTS const double *
 #endif
-enum { CF_HY_CURVE_MANUAL = 0, CF_HY_CURVE_DISTEXP = 1 };
-/* curves (HYTALE.md §5): c = {CF_HY_CURVE_MANUAL, n, in0, out0, ...} (sorted by in) or
- * {CF_HY_CURVE_DISTEXP, exponent, range} */
-CF_INLINE double cf_hy_curve(CF_HY_PTS c, double x)
-{
-    if (x != x) return x;
-    if (c[0] == (double)CF_HY_CURVE_DISTEXP) {
-        if (x < 0.0) return 1.0;
-        if (x >= c[2]) return 0.0;
-        return cf_pow_c(1.0 - (x / c[2]), c[1]);
-    }
-    int n = (int)c[1];
-    if (x <= c[2]) return c[3];
-    if (x >= c[2 + 2 * (n - 1)]) return c[3 + 2 * (n - 1)];
-    int i = 0;
-    while (i + 2 < n && x >= c[2 + 2 * (i + 1)]) i++;
-    double i0 = c[2 + 2 * i], o0 = c[3 + 2 * i], i1 = c[4 + 2 * i], o1 = c[5 + 2 * i];
-    return o0 + (((x - i0) * (o1 - o0)) / (i1 - i0));
-}
-
 /* WhiteNoise (choice): the FNL 3D hash of the block (floor x, floor y, floor z) times 2^-31 */
 CF_INLINE double cf_hy_white(cf_i32 seed, double x, double y, double z)
 {
@@ -1141,6 +1121,288 @@ CF_INLINE double cf_hy_simplex2d(cf_i32 seed, double x, double z, double scale, 
         f *= lac;
     }
     return sum / norm;
+}
+
+/* ---- V2 (hytale-v2) ---- */
+/* Curves (HYTALE.md §5) as a postfix program over a value stack, so that combinators need
+ * no recursion (OpenCL has none): c[0] = the program's length L, c[1..L] the ops. Leaves
+ * push Curve(x); combinators pop their operands and push the result. A program leaves one
+ * value. The parser (host/hytale.c curve()) checks the depth against CF_HY_CURVE_STACK. */
+enum {
+    CF_HY_C_MANUAL = 0,  /* n, in0, out0, ... (sorted by in): push */
+    CF_HY_C_DISTEXP,     /* e, R: push */
+    CF_HY_C_DISTS,       /* A, B, R: push */
+    CF_HY_C_CEIL,        /* c: top = min(top, c) */
+    CF_HY_C_FLOOR,       /* f: top = max(top, f) */
+    CF_HY_C_SCEIL,       /* c, k */
+    CF_HY_C_SFLOOR,      /* f, k */
+    CF_HY_C_SCLAMP,      /* lo, hi, k */
+    CF_HY_C_CLAMP,       /* lo, hi */
+    CF_HY_C_INV,         /* top = -top */
+    CF_HY_C_NOT,         /* top = 1 - top */
+    CF_HY_C_SMAX,        /* k: pop b, a; push smax_k(a, b) */
+    CF_HY_C_SMIN,        /* k */
+    CF_HY_C_MAX,         /* n: pop n, push their max left to right (n = 0: push 0) */
+    CF_HY_C_MIN,         /* n */
+    CF_HY_C_MUL,         /* n */
+    CF_HY_C_SUM          /* n */
+};
+#define CF_HY_CURVE_STACK 16
+/* the NaN of a map outside its extent and of a malformed curve (the same bits on both sides) */
+CF_INLINE double cf_hy_nan(void) { return cf_from_bits((cf_u64)0x7ff8000000000000UL); }
+
+CF_INLINE double cf_hy_curve_manual(CF_HY_PTS c, double x)
+{
+    int n = (int)c[0];
+    if (x != x) return x;
+    if (x <= c[1]) return c[2];
+    if (x >= c[1 + 2 * (n - 1)]) return c[2 + 2 * (n - 1)];
+    int i = 0;
+    while (i + 2 < n && x >= c[1 + 2 * (i + 1)]) i++;
+    double i0 = c[1 + 2 * i], o0 = c[2 + 2 * i], i1 = c[3 + 2 * i], o1 = c[4 + 2 * i];
+    return o0 + (((x - i0) * (o1 - o0)) / (i1 - i0));
+}
+/* DistanceExponential (choice): 1 for x < 0, (1 - x/R)^e on [0, R), 0 from R */
+CF_INLINE double cf_hy_curve_distexp(double e, double r, double x)
+{
+    if (x != x) return x;
+    if (x < 0.0) return 1.0;
+    if (x >= r) return 0.0;
+    return cf_pow_c(1.0 - (x / r), e);
+}
+/* DistanceS with Transition = TransitionSmooth = 1 (choice): u = x/R; 1 - (2u)^A / 2 below
+ * u = 1/2, (2 - 2u)^B / 2 above; 1 for x < 0, 0 from R */
+CF_INLINE double cf_hy_curve_dists(double a, double b, double r, double x)
+{
+    if (x != x) return x;
+    if (x < 0.0) return 1.0;
+    if (x >= r) return 0.0;
+    double u = x / r;
+    if (u < 0.5) return 1.0 - (cf_pow_c(2.0 * u, a) * 0.5);
+    return cf_pow_c(2.0 - (2.0 * u), b) * 0.5;
+}
+CF_INLINE double cf_hy_curve(CF_HY_PTS c, double x)
+{
+    double s[CF_HY_CURVE_STACK];
+    int sp = 0, len = (int)c[0], k = 1;
+    for (int i = 0; i < CF_HY_CURVE_STACK; i++) s[i] = 0.0;
+    while (k <= len) {
+        int op = (int)c[k];
+        /* operands needed; a malformed program (never made by the parser) gives NaN */
+        int need = op <= CF_HY_C_DISTS ? 0 : op <= CF_HY_C_NOT ? 1 : op <= CF_HY_C_SMIN ? 2 : (int)c[k + 1];
+        if (need < 0 || need > sp || (need == 0 && sp >= CF_HY_CURVE_STACK)) return cf_hy_nan();
+        if (op == CF_HY_C_MANUAL) {
+            s[sp++] = cf_hy_curve_manual(c + k + 1, x);
+            k += 2 + 2 * (int)c[k + 1];
+        } else if (op == CF_HY_C_DISTEXP) {
+            s[sp++] = cf_hy_curve_distexp(c[k + 1], c[k + 2], x);
+            k += 3;
+        } else if (op == CF_HY_C_DISTS) {
+            s[sp++] = cf_hy_curve_dists(c[k + 1], c[k + 2], c[k + 3], x);
+            k += 4;
+        } else if (op == CF_HY_C_CEIL) {
+            s[sp - 1] = cf_hy_jmin(s[sp - 1], c[k + 1]);
+            k += 2;
+        } else if (op == CF_HY_C_FLOOR) {
+            s[sp - 1] = cf_hy_jmax(s[sp - 1], c[k + 1]);
+            k += 2;
+        } else if (op == CF_HY_C_SCEIL) {
+            s[sp - 1] = cf_hy_smin(s[sp - 1], c[k + 1], c[k + 2]);
+            k += 3;
+        } else if (op == CF_HY_C_SFLOOR) {
+            s[sp - 1] = cf_hy_smax(s[sp - 1], c[k + 1], c[k + 2]);
+            k += 3;
+        } else if (op == CF_HY_C_SCLAMP) {
+            s[sp - 1] = cf_hy_smax(c[k + 1], cf_hy_smin(s[sp - 1], c[k + 2], c[k + 3]), c[k + 3]);
+            k += 4;
+        } else if (op == CF_HY_C_CLAMP) {
+            s[sp - 1] = cf_hy_jmin(cf_hy_jmax(s[sp - 1], c[k + 1]), c[k + 2]);
+            k += 3;
+        } else if (op == CF_HY_C_INV) {
+            s[sp - 1] = -s[sp - 1];
+            k += 1;
+        } else if (op == CF_HY_C_NOT) {
+            s[sp - 1] = 1.0 - s[sp - 1];
+            k += 1;
+        } else if (op == CF_HY_C_SMAX || op == CF_HY_C_SMIN) {
+            double b = s[--sp], a = s[sp - 1];
+            s[sp - 1] = op == CF_HY_C_SMAX ? cf_hy_smax(a, b, c[k + 1]) : cf_hy_smin(a, b, c[k + 1]);
+            k += 2;
+        } else {
+            int n = (int)c[k + 1];
+            double v = 0.0;
+            if (n > 0) {
+                sp -= n;
+                v = s[sp];
+                for (int i = 1; i < n; i++) {
+                    double w = s[sp + i];
+                    v = op == CF_HY_C_MAX ? cf_hy_jmax(v, w) : op == CF_HY_C_MIN ? cf_hy_jmin(v, w) : op == CF_HY_C_MUL ? v * w : v + w;
+                }
+            }
+            s[sp++] = v;
+            k += 2;
+        }
+    }
+    return s[0];
+}
+/* the second curve of a two-curve node (Cylinder, Shell): it follows the first program */
+CF_INLINE CF_HY_PTS cf_hy_curve2(CF_HY_PTS c) { return c + 1 + (int)c[0]; }
+
+/* atan for the angle nodes (no device atan: the same text on both sides): reduction to
+ * |t| <= tan(pi/12), then the odd Taylor series (30 terms, Horner) */
+#define CF_HY_PI 3.141592653589793115997963468544185161590576171875
+CF_INLINE double cf_hy_atan(double t)
+{
+    if (t != t) return t;
+    double a = cf_fabs(t), off = 0.0;
+    int inv = 0;
+    if (a > 1.0) {
+        a = 1.0 / a;
+        inv = 1;
+    }
+    if (a > 0.2679491924311227) {
+        a = ((a * 1.7320508075688772) - 1.0) / (1.7320508075688772 + a);
+        off = CF_HY_PI / 6.0;
+    }
+    double a2 = a * a, s = 0.0;
+    for (int i = 29; i >= 0; i--) s = (((i & 1) ? -1.0 : 1.0) / (double)(2 * i + 1)) + (a2 * s);
+    double r = off + (a * s);
+    if (inv) r = (CF_HY_PI / 2.0) - r;
+    return t < 0.0 ? -r : r;
+}
+/* the angle in degrees [0, 180] between (ax, ay, az) and (bx, by, bz): atan2(|a x b|, a . b);
+ * 0 when either is the zero vector (HYTALE.md §4.6 choice for Shell at p = 0) */
+CF_INLINE double cf_hy_angle(double ax, double ay, double az, double bx, double by, double bz)
+{
+    double cx = (ay * bz) - (az * by), cy = (az * bx) - (ax * bz), cz = (ax * by) - (ay * bx);
+    double cr = cf_sqrt(((cx * cx) + (cy * cy)) + (cz * cz)), d = ((ax * bx) + (ay * by)) + (az * bz);
+    if (cr != cr || d != d) return cr + d;
+    double r;
+    if (cr == 0.0) r = d < 0.0 ? CF_HY_PI : 0.0;
+    else if (d == 0.0) r = CF_HY_PI / 2.0;
+    else if (d > 0.0) r = cf_hy_atan(cr / d);
+    else r = CF_HY_PI - cf_hy_atan(cr / -d);
+    return r * (180.0 / CF_HY_PI);
+}
+/* Ellipsoid / Cuboid / Cylinder / Rotator: q = M p with a host-folded row-major 3x3 */
+#define CF_HY_MX(m, x, y, z) ((((m)[0] * (x)) + ((m)[1] * (y))) + ((m)[2] * (z)))
+#define CF_HY_MY(m, x, y, z) ((((m)[3] * (x)) + ((m)[4] * (y))) + ((m)[5] * (z)))
+#define CF_HY_MZ(m, x, y, z) ((((m)[6] * (x)) + ((m)[7] * (y))) + ((m)[8] * (z)))
+CF_INLINE double cf_hy_len3(double x, double y, double z) { return cf_sqrt(((x * x) + (y * y)) + (z * z)); }
+CF_INLINE double cf_hy_cheb3(double x, double y, double z) { return cf_hy_jmax(cf_hy_jmax(cf_fabs(x), cf_fabs(y)), cf_fabs(z)); }
+/* Shell: AngleCurve(theta) * DistanceCurve(|p|), theta the angle to the axis, mirrored */
+CF_INLINE double cf_hy_shell(CF_HY_PTS c, double ax, double ay, double az, int mirror, double x, double y, double z)
+{
+    double t = cf_hy_angle(x, y, z, ax, ay, az);
+    if (mirror) t = cf_hy_jmin(t, 180.0 - t);
+    return cf_hy_curve(c, t) * cf_hy_curve(cf_hy_curve2(c), cf_hy_len3(x, y, z));
+}
+/* Axis: Curve(|p - (p . a) a|), a a unit vector */
+CF_INLINE double cf_hy_axisdist(double ax, double ay, double az, double x, double y, double z)
+{
+    double d = ((x * ax) + (y * ay)) + (z * az);
+    return cf_hy_len3(x - (d * ax), y - (d * ay), z - (d * az));
+}
+/* Gradient (ramp choice): From for y <= FromY, To for y >= ToY, linear between */
+CF_INLINE double cf_hy_ramp(double y, double from, double to, double fy, double ty)
+{
+    if (y <= fy) return from;
+    if (y >= ty) return to;
+    return from + (((y - fy) / (ty - fy)) * (to - from));
+}
+/* YSampled: k = floor((y - o)/d), y_k = o + k d */
+CF_INLINE double cf_hy_ysample(double y, double d, double o, double *t, double *y1)
+{
+    double k = cf_floor((y - o) / d), y0 = o + (k * d);
+    *y1 = o + ((k + 1.0) * d);
+    *t = (y - y0) / d;
+    return y0;
+}
+
+/* FNL OpenSimplex2 3D noise (rotation None) with FNLfloat = double: the skew and the lattice
+ * rounding in double, the rest in float as FNL's Java file (the second corner's falloff is
+ * (a + ax) + ax > 1, then - 1); frequency 1 */
+CF_INLINE float cf_hy_grad3c(cf_i32 seed, cf_i32 xp, cf_i32 yp, cf_i32 zp, float xd, float yd, float zd)
+{
+    cf_i32 h = cf_hy_hash3(seed, xp, yp, zp);
+    h ^= cf_hy_asr(h, 15);
+    h &= 0xFC;
+    return ((xd * cf_hy_grad3[h]) + (yd * cf_hy_grad3[h | 1])) + (zd * cf_hy_grad3[h | 2]);
+}
+CF_INLINE cf_i32 cf_hy_roundd(double f) { return f >= 0.0 ? cf_hy_d2i(f + 0.5) : cf_hy_d2i(f - 0.5); }
+CF_INLINE float cf_hy_os2_3d(cf_i32 seed, double x, double y, double z)
+{
+    double r0 = ((x + y) + z) * (2.0 / 3.0);
+    x = r0 - x;
+    y = r0 - y;
+    z = r0 - z;
+    cf_i32 i = cf_hy_roundd(x), j = cf_hy_roundd(y), k = cf_hy_roundd(z);
+    float x0 = (float)(x - (double)i), y0 = (float)(y - (double)j), z0 = (float)(z - (double)k);
+    int sx = cf_hy_f2i(-1.0f - x0) | 1, sy = cf_hy_f2i(-1.0f - y0) | 1, sz = cf_hy_f2i(-1.0f - z0) | 1;
+    float ax = (float)sx * -x0, ay = (float)sy * -y0, az = (float)sz * -z0;
+    cf_i32 ip = cf_hy_wmul(i, CF_HY_PRIME_X), jp = cf_hy_wmul(j, CF_HY_PRIME_Y), kp = cf_hy_wmul(k, CF_HY_PRIME_Z);
+    float v = 0.0f;
+    float a = (0.6f - (x0 * x0)) - ((y0 * y0) + (z0 * z0));
+    for (int l = 0;; l++) {
+        if (a > 0.0f) v += ((a * a) * (a * a)) * cf_hy_grad3c(seed, ip, jp, kp, x0, y0, z0);
+        if (ax >= ay && ax >= az) {
+            float b = (a + ax) + ax;
+            if (b > 1.0f) {
+                b -= 1.0f;
+                v += ((b * b) * (b * b)) * cf_hy_grad3c(seed, cf_hy_wadd(ip, -cf_hy_wmul(sx, CF_HY_PRIME_X)), jp, kp, x0 + (float)sx, y0, z0);
+            }
+        } else if (ay > ax && ay >= az) {
+            float b = (a + ay) + ay;
+            if (b > 1.0f) {
+                b -= 1.0f;
+                v += ((b * b) * (b * b)) * cf_hy_grad3c(seed, ip, cf_hy_wadd(jp, -cf_hy_wmul(sy, CF_HY_PRIME_Y)), kp, x0, y0 + (float)sy, z0);
+            }
+        } else {
+            float b = (a + az) + az;
+            if (b > 1.0f) {
+                b -= 1.0f;
+                v += ((b * b) * (b * b)) * cf_hy_grad3c(seed, ip, jp, cf_hy_wadd(kp, -cf_hy_wmul(sz, CF_HY_PRIME_Z)), x0, y0, z0 + (float)sz);
+            }
+        }
+        if (l == 1) break;
+        ax = 0.5f - ax;
+        ay = 0.5f - ay;
+        az = 0.5f - az;
+        x0 = (float)sx * ax;
+        y0 = (float)sy * ay;
+        z0 = (float)sz * az;
+        a += (0.75f - ax) - (ay + az);
+        ip = cf_hy_wadd(ip, sx < 0 ? CF_HY_PRIME_X : 0);
+        jp = cf_hy_wadd(jp, sy < 0 ? CF_HY_PRIME_Y : 0);
+        kp = cf_hy_wadd(kp, sz < 0 ? CF_HY_PRIME_Z : 0);
+        sx = -sx;
+        sy = -sy;
+        sz = -sz;
+        seed = ~seed;
+    }
+    return v * 0x1.058de4p+5f; /* 32.69428253173828125 */
+}
+/* SimplexNoise3D (choice): as SimplexNoise2D at (x / ScaleXZ, y / ScaleY, z / ScaleXZ) */
+CF_INLINE double cf_hy_simplex3d(cf_i32 seed, double x, double y, double z, double sxz, double sy, double lac, double pers, int octaves)
+{
+    double fxz = 1.0 / sxz, fy = 1.0 / sy, amp = 1.0, sum = 0.0, norm = 0.0;
+    for (int i = 0; i < octaves; i++) {
+        sum += amp * (double)cf_hy_os2_3d(cf_hy_wadd(seed, i), x * fxz, y * fy, z * fxz);
+        norm += amp;
+        amp *= pers;
+        fxz *= lac;
+        fy *= lac;
+    }
+    return sum / norm;
+}
+
+/* an external 2-D map (cf_pack_set_external_map): the index of the sample holding column
+ * (x, z), -1 outside the map */
+CF_INLINE long cf_hy_map_index(double x, double z, double x0, double z0, double step, int w, int h)
+{
+    double u = (x - x0) / step, v = (z - z0) / step;
+    if (!(u >= 0.0 && u < (double)w && v >= 0.0 && v < (double)h)) return -1;
+    return (long)cf_floor(v) * (long)w + (long)cf_floor(u);
 }
 
 #endif /* CF_HYTALE_H */

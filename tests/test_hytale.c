@@ -244,6 +244,7 @@ Test(fnl, cellnoise3d_all_records) { full("cellnoise3d.jsonl", 5376); }
 Test(fnl, fastgradientwarp_all_records) { full("fastgradientwarp.jsonl", 3712); }
 
 /* ================================================================== the V2 front-end */
+#include <stdarg.h>
 #include <sys/wait.h>
 
 #include "chunkfill.h"
@@ -554,7 +555,7 @@ Test(v2, exports_imports_skip_and_externals)
     cf_program_free(pg);
     cr_assert_eq(compile_files(&b, "hytale:t", NULL, 0, &pg, &err), CF_ERR_REF);
     cr_assert_str_eq(err.message, "<memory>/hytale/Density/t.json#: needs external input \"hytale.base_height.Base\" (supply it: "
-                                  "--external hytale.base_height.Base=VALUE)");
+                                  "--external hytale.base_height.Base=VALUE or =@MAP.npy)");
 }
 
 /* ------------------------------------------------------------------ bad input */
@@ -580,7 +581,7 @@ Test(v2_errors, unknown_types_and_values)
     bad("{\"Type\":\"Sum\",\"Inputs\":[{\"Type\":\"Abs\",\"Inputs\":[{\"Inputs\":[]}]}]}", NULL, CF_ERR_SCHEMA, "t.json#/Inputs/0/Inputs/0",
         "missing \"Type\"");
     bad("{\"Type\":\"Comparator\"}", NULL, CF_ERR_SCHEMA, "t.json#/Type", "node type Comparator has no documented semantics");
-    bad("{\"Type\":\"Rotator\"}", NULL, CF_ERR_SCHEMA, "t.json#/Type", "node type Rotator is not implemented yet");
+    bad("{\"Type\":\"PositionsCellNoise\"}", NULL, CF_ERR_SCHEMA, "t.json#/Type", "node type PositionsCellNoise is not implemented yet");
     bad("{\"Type\":\"CellNoise2D\",\"Scale\":4,\"CellType\":\"Distance3\",\"Seed\":\"a\"}", NULL, CF_ERR_SCHEMA, "t.json#/CellType",
         "unknown value \"Distance3\"");
     bad("{\"Type\":\"CellNoise2D\",\"Scale\":4,\"CellType\":\"Distance\",\"Seed\":\"a\",\"DistanceFunction\":{\"Type\":\"Chebyshev\"}}", NULL,
@@ -590,8 +591,8 @@ Test(v2_errors, unknown_types_and_values)
         "both \"Value\" and its alias \"Offset\"");
     bad("{\"Type\":\"Constant\",\"Value\":\"1\"}", NULL, CF_ERR_SCHEMA, "t.json#/Value", "expected a number, found a string");
     bad("{\"Type\":\"CellNoise2D\",\"Scale\":4,\"CellType\":\"Distance\"}", NULL, CF_ERR_SCHEMA, "t.json#", "missing \"Seed\"");
-    bad("{\"Type\":\"CurveMapper\",\"Curve\":{\"Type\":\"DistanceS\"},\"Inputs\":[" C(1) "]}", NULL, CF_ERR_SCHEMA, "t.json#/Curve/Type",
-        "curve type \"DistanceS\" is not implemented yet");
+    bad("{\"Type\":\"CurveMapper\",\"Curve\":{\"Type\":\"DistanceS\",\"ExponentA\":1,\"ExponentB\":1,\"Range\":2,\"Transition\":2},"
+        "\"Inputs\":[" C(1) "]}", NULL, CF_ERR_SCHEMA, "t.json#/Curve", "DistanceS with Transition/TransitionSmooth other than 1");
 }
 
 Test(v2_errors, wrong_input_counts)
@@ -674,7 +675,7 @@ static const int32_t chunks3[6] = {0, 0, -3, 7, 40000, -40000};
 TestSuite(v2_device, .timeout = 1200);
 Test(v2_device, every_node_type_opencl_equals_cpu)
 {
-    /* case k occupies y = 4k .. 4k+3: Mix(inner, case_k, Clamp(y - 4k + 1, 0, 1)) selects exactly */
+    /* case k occupies y = 3k .. 3k+2: Mix(inner, case_k, Clamp(y - 3k + 1, 0, 1)) selects exactly */
     char *text = slurp(CF_SOURCE_DIR "/tests/packs/hytale-nodes/cases.json");
     cJSON *cases = cJSON_Parse(text);
     cr_assert(cJSON_IsArray(cases));
@@ -687,7 +688,7 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
         }
         char gauge[300];
         snprintf(gauge, sizeof gauge, "{\"Type\":\"Clamp\",\"WallA\":0,\"WallB\":1,\"Inputs\":[{\"Type\":\"OffsetConstant\",\"Value\":%d,"
-                 "\"Inputs\":[{\"Type\":\"YValue\"}]}]}", 1 - 4 * k);
+                 "\"Inputs\":[{\"Type\":\"YValue\"}]}]}", 1 - 3 * k);
         cJSON *mix = cJSON_CreateObject(), *in = cJSON_CreateArray();
         cJSON_AddStringToObject(mix, "Type", "Mix");
         cJSON_AddItemToArray(in, chain);
@@ -696,7 +697,7 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
         cJSON_AddItemToObject(mix, "Inputs", in);
         chain = mix;
     }
-    cr_assert(4 * k <= 320, "%d cases do not fit the height", k);
+    cr_assert(3 * k <= 320, "%d cases do not fit the height", k);
     char *json = cJSON_PrintUnformatted(chain);
     /* and a legacy asset (its wrappers lower to their own kinds) */
     static const char legacy_json[] = "{\"Type\":\"SUM\",\"Factors\":[0.5],\"Offset\":3.25,\"Scale\":0.03,\"Noise\":["
@@ -707,6 +708,13 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
     cf_pack *pk;
     cr_assert_eq(cf_pack_open_memory(&pk, f, 2, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_pack_set_external(pk, "hytale.base_height.Base", 100.5, &err), CF_OK);
+    /* external maps (table data on the device): partly covering the chunks (NaN outside) */
+    static double map[60 * 50];
+    for (int i = 0; i < 60 * 50; i++) map[i] = (double)((i * 7919) % 1000) / 37.0 - 11.0;
+    cr_assert_eq(cf_pack_set_external_map(pk, "hytale.distance_to_biome_edge", 60, 50, -64.5, -40, 3, map, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_set_external_map(pk, "hytale.anchor.x", 50, 60, -70, -70, 2.5, map, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_set_external(pk, "hytale.anchor.y", -3.25, &err), CF_OK);
+    cr_assert_eq(cf_pack_set_external(pk, "hytale.anchor.z", 17, &err), CF_OK);
     cf_program *pg;
     size_t d = device_vs_cpu(pk, "hytale:t", seeds2, 2, chunks3, 3, &pg);
     cr_assert_eq(d, 0u, "%zu values differ between OpenCL and the CPU", d);
@@ -960,4 +968,376 @@ Test(v2, unwarped_unjittered_tiles_are_the_120_block_lattice)
     }
     cr_assert(borders >= 76, "the neighbouring cells start at the edges (%d of 80 differ)", borders);
     cf_program_free(t);
+}
+
+/* ================================================================== V2 (hytale-v2): the nodes added for the whole V2 list */
+#define S3D "{\"Type\":\"SimplexNoise3D\",\"ScaleXZ\":31,\"ScaleY\":17,\"Octaves\":2,\"Lacunarity\":2,\"Persistence\":0.5,\"Seed\":\"q\"}"
+#define CELL3 "{\"Type\":\"CellNoise3D\",\"Scale\":13,\"Jitter\":0.8,\"CellType\":\"Distance2Add\",\"Seed\":\"c\"}"
+#define IDCURVE "{\"Type\":\"Manual\",\"Points\":[{\"In\":-1e6,\"Out\":-1e6},{\"In\":1e6,\"Out\":1e6}]}"
+static int near(double a, double b, double tol) { return fabs(a - b) <= tol * (1 + fabs(b)); }
+static cf_program *compilef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static cf_program *compilef(const char *fmt, ...)
+{
+    static char buf[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return compile1(buf);
+}
+
+Test(v2_more, rotator_aligns_spins_and_preserves_distance)
+{
+    cf_program *n = compile1(CELL3), *id = compilef("{\"Type\":\"Rotator\",\"NewYAxis\":{\"Y\":1},\"Inputs\":[%s]}", CELL3);
+    cf_program *ny = compile1("{\"Type\":\"Rotator\",\"NewYAxis\":{\"X\":1,\"Y\":2,\"Z\":-2},\"Inputs\":[{\"Type\":\"YValue\"}]}");
+    cf_program *sp = compile1("{\"Type\":\"Rotator\",\"NewYAxis\":[0,1,0],\"SpinAngle\":90,\"Inputs\":[{\"Type\":\"XValue\"}]}");
+    cf_program *fl = compile1("{\"Type\":\"Rotator\",\"NewYAxis\":[0,-3,0],\"Inputs\":[{\"Type\":\"YValue\"}]}");
+    cf_program *d = compile1("{\"Type\":\"Distance\",\"Curve\":" IDCURVE "}");
+    cf_program *rd = compile1("{\"Type\":\"Rotator\",\"NewYAxis\":{\"X\":-0.3,\"Y\":0.2,\"Z\":0.9},\"SpinAngle\":71,\"Inputs\":[{\"Type\":\"Distance\","
+                              "\"Curve\":" IDCURVE "}]}");
+    cf_program *rp = compile1("{\"Type\":\"Rotator\",\"NewYAxis\":{\"X\":-0.3,\"Y\":0.2,\"Z\":0.9},\"SpinAngle\":71,\"Inputs\":[{\"Type\":\"Plane\","
+                              "\"PlaneNormal\":{\"X\":1,\"Y\":1},\"Curve\":" IDCURVE "}]}");
+    for (int i = 0; i < 100; i++) {
+        double x = rnd(-500, 500), y = rnd(-64, 300), z = rnd(-500, 500);
+        cr_assert(same(at(id, 2, x, y, z), at(n, 2, x, y, z)), "NewYAxis +Y, spin 0: the identity");
+        cr_assert(near(at(ny, 0, x, y, z), (x + 2 * y - 2 * z) / 3.0, 1e-12), "the new Y axis is NewYAxis");
+        cr_assert(near(at(sp, 0, x, y, z), -z, 1e-12), "spin 90 about +Y takes +X to -Z (right-handed)");
+        cr_assert(same(at(fl, 0, x, y, z), -y), "NewYAxis -Y: 180 degrees about +X");
+        cr_assert(near(at(rd, 0, x, y, z), at(d, 0, x, y, z), 1e-12), "a rotation keeps distances");
+        /* and angles: a rotated plane through the origin is still at distance |p.n'| with |n'| = 1 */
+        double pv = at(rp, 0, x, y, z);
+        cr_assert(fabs(pv) <= at(d, 0, x, y, z) * (1 + 1e-12));
+    }
+    cf_program_free(n), cf_program_free(id), cf_program_free(ny), cf_program_free(sp), cf_program_free(fl), cf_program_free(d);
+    cf_program_free(rd), cf_program_free(rp);
+}
+
+Test(v2_more, shapes)
+{
+    const char *de = "{\"Type\":\"DistanceExponential\",\"Exponent\":2,\"Range\":50}";
+    cf_program *dist = compilef("{\"Type\":\"Distance\",\"Curve\":%s}", de), *ell = compilef("{\"Type\":\"Ellipsoid\",\"Curve\":%s}", de);
+    cf_program *cube = compilef("{\"Type\":\"Cube\",\"Curve\":%s}", de), *cub = compilef("{\"Type\":\"Cuboid\",\"Scale\":[1,1,1],\"Curve\":%s}", de);
+    cf_program *ell2 = compilef("{\"Type\":\"Ellipsoid\",\"Scale\":{\"X\":2,\"Y\":4,\"Z\":8},\"Curve\":%s}", de);
+    cf_program *cyl = compilef("{\"Type\":\"Cylinder\",\"AxialCurve\":" IDCURVE ",\"RadialCurve\":%s}", de);
+    cf_program *shell = compile1("{\"Type\":\"Shell\",\"Axis\":{\"Y\":2},\"Mirror\":true,\"AngleCurve\":" IDCURVE ",\"DistanceCurve\":"
+                                 "{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":1}]}}");
+    cf_program *axis = compile1("{\"Type\":\"Axis\",\"Axis\":{\"X\":1,\"Y\":1,\"Z\":1},\"Curve\":" IDCURVE "}");
+    cf_program *plane = compile1("{\"Type\":\"Plane\",\"PlaneNormal\":{\"Y\":5},\"Curve\":" IDCURVE "}");
+    for (int i = 0; i < 100; i++) {
+        double x = rnd(-60, 60), y = rnd(-60, 60), z = rnd(-60, 60);
+        cr_assert(same(at(ell, 0, x, y, z), at(dist, 0, x, y, z)), "Ellipsoid with Scale 1, +Y, Spin 0 is Distance");
+        cr_assert(same(at(cub, 0, x, y, z), at(cube, 0, x, y, z)), "Cuboid with Scale 1 is Cube");
+        cr_assert(same(at(ell2, 0, 2 * x, 4 * y, 8 * z), at(dist, 0, x, y, z)), "Scale stretches each axis (powers of two: exact)");
+        double c = at(cyl, 0, x, y, z);
+        cr_assert(same(at(cyl, 0, -x, y, -z), c) && same(at(cyl, 0, z, y, x), c), "a cylinder is symmetric about its axis");
+        cr_assert(near(at(shell, 0, x, -y, z), at(shell, 0, x, y, z), 1e-12), "Mirror: symmetric across the plane normal to the axis");
+        double sh = at(shell, 0, x, y, z);
+        cr_assert(sh >= 0 && sh <= 90 + 1e-9, "the mirrored angle is in [0, 90]: %g", sh);
+        double s = rnd(-30, 30);
+        cr_assert(near(at(axis, 0, x + s, y + s, z + s), at(axis, 0, x, y, z), 1e-9), "Axis: constant along the axis");
+        cr_assert(near(at(plane, 0, x, y, z), y, 1e-9), "Plane: the signed distance along the unit normal");
+    }
+    cr_assert(same(at(shell, 0, 0, 0, 0), 0.0), "Shell at p = 0: angle 0 (choice)");
+    cr_assert(near(at(shell, 0, 1, 0, 0), 90.0, 1e-12) && near(at(shell, 0, 0, -5, 0), 0.0, 1e-12));
+    cf_program_free(dist), cf_program_free(ell), cf_program_free(cube), cf_program_free(cub), cf_program_free(ell2);
+    cf_program_free(cyl), cf_program_free(shell), cf_program_free(axis), cf_program_free(plane);
+}
+
+Test(v2_more, angle_gradient_and_ysampled)
+{
+    cr_assert(near(one("{\"Type\":\"Angle\",\"Vector\":{\"X\":1},\"VectorProvider\":{\"Type\":\"Constant\",\"Vector\":{\"Y\":3}}}", 1, 2, 3), 90, 1e-13));
+    cr_assert(near(one("{\"Type\":\"Angle\",\"Vector\":[1,1,0],\"VectorProvider\":{\"Type\":\"Constant\",\"Vector\":[1,0,0]}}", 1, 2, 3), 45, 1e-13));
+    const char *g = "{\"Type\":\"Angle\",\"Vector\":%s,\"VectorProvider\":{\"Type\":\"DensityGradient\",\"SampleDistance\":1,\"Density\":{\"Type\":\"YValue\"}}}";
+    cf_program *up = compilef(g, "{\"Y\":1}"), *side = compilef(g, "{\"Z\":1}"), *down = compilef(g, "{\"Y\":-2}");
+    cr_assert(same(at(up, 0, 3, 70, 5), 0.0) && near(at(side, 0, 3, 70, 5), 90, 1e-13) && near(at(down, 0, 3, 70, 5), 180, 1e-13));
+    cf_program_free(up), cf_program_free(side), cf_program_free(down);
+    const char *ramp = "{\"Type\":\"Gradient\",\"From\":1,\"To\":-1,\"FromY\":60,\"ToY\":100}";
+    cr_assert(same(one(ramp, 5, 60, 5), 1.0) && same(one(ramp, 5, -1e9, 5), 1.0) && same(one(ramp, 5, 100, 5), -1.0) && same(one(ramp, 5, 80, 5), 0.0));
+    cr_assert(same(one(ramp, 5, 70, 5), 0.5) && same(one(ramp, 1e6, 70, -3), 0.5));
+    cf_program *ch = compile1(S3D);
+    cf_program *yi = compilef("{\"Type\":\"YSampled\",\"SampleDistance\":8,\"SampleOffset\":3,\"Inputs\":[%s]}", S3D);
+    cf_program *yc = compilef("{\"Type\":\"YSampled\",\"SampleDistance\":8,\"SampleOffset\":3,\"Interpolate\":false,\"Inputs\":[%s]}", S3D);
+    for (int i = 0; i < 60; i++) {
+        double x = rnd(-300, 300), z = rnd(-300, 300), k = floor(rnd(-8, 40)), y0 = 3 + 8 * k, f = rnd(0, 1);
+        double a = at(ch, 0, x, y0, z), b = at(ch, 0, x, y0 + 8, z);
+        cr_assert(same(at(yi, 0, x, y0, z), a) && same(at(yc, 0, x, y0, z), a), "at a sample plane: the child");
+        cr_assert(same(at(yc, 0, x, y0 + 8 * f, z), a), "Interpolate false: piecewise constant");
+        double v = at(yi, 0, x, y0 + 8 * f, z);
+        cr_assert(v >= fmin(a, b) - 1e-12 && v <= fmax(a, b) + 1e-12, "linear between the planes");
+    }
+    cf_program_free(ch), cf_program_free(yi), cf_program_free(yc);
+}
+
+Test(v2_more, warps)
+{
+    cf_program *n = compile1(CELL3);
+    cf_program *gc = compilef("{\"Type\":\"GradientWarp\",\"WarpFactor\":30,\"Inputs\":[%s," C(7) "]}", CELL3);
+    cf_program *gx = compilef("{\"Type\":\"GradientWarp\",\"WarpFactor\":-6,\"Inputs\":[%s,{\"Type\":\"XValue\"}]}", CELL3);
+    cf_program *g2 = compilef("{\"Type\":\"GradientWarp\",\"WarpFactor\":4,\"2D\":true,\"YFor2D\":-5,\"SampleRange\":2,\"Inputs\":[%s,"
+                              "{\"Type\":\"Sum\",\"Inputs\":[{\"Type\":\"ZValue\"},{\"Type\":\"AmplitudeConstant\",\"Value\":1000,\"Inputs\":[{\"Type\":\"YValue\"}]}]}]}",
+                              CELL3);
+    cf_program *v0 = compilef("{\"Type\":\"VectorWarp\",\"WarpFactor\":15,\"WarpVector\":{\"X\":1,\"Z\":1},\"Inputs\":[%s," C(0) "]}", CELL3);
+    cf_program *vh = compile1("{\"Type\":\"VectorWarp\",\"WarpFactor\":15,\"WarpVector\":{\"X\":1,\"Z\":1},\"Inputs\":[{\"Type\":\"Distance\",\"Curve\":" IDCURVE
+                              "}," C(0.5) "]}");
+    for (int i = 0; i < 100; i++) {
+        double x = floor(rnd(-500, 500)) + 0.25, y = floor(rnd(-64, 300)) + 0.5, z = floor(rnd(-500, 500)) + 0.75, v = at(n, 3, x, y, z);
+        cr_assert(same(at(gc, 3, x, y, z), v), "a constant warp source: the identity");
+        cr_assert(same(at(gx, 3, x, y, z), at(n, 3, x - 6, y, z)), "source x: displaced by k along +x (forward differences)");
+        cr_assert(same(at(g2, 3, x, y, z), at(n, 3, x, y, z + 4)), "2D: the source sampled at YFor2D, y untouched");
+        cr_assert(same(at(v0, 3, x, y, z), v), "VectorWarp with w = 0: the identity");
+    }
+    cr_assert(near(at(vh, 0, 0, 0, 0), 7.5, 1e-12), "w 0.5 and k 15 move 7.5 blocks along the unit vector (HYTALE.md §4.5)");
+    cf_program_free(n), cf_program_free(gc), cf_program_free(gx), cf_program_free(g2), cf_program_free(v0), cf_program_free(vh);
+}
+
+Test(v2_more, simplex3d_range_scale_and_seeds)
+{
+    cf_program *a = compile1("{\"Type\":\"SimplexNoise3D\",\"ScaleXZ\":32,\"ScaleY\":16,\"Octaves\":1,\"Lacunarity\":2,\"Persistence\":0.5,\"Seed\":\"q\"}");
+    cf_program *a2 = compile1("{\"Type\":\"SimplexNoise3D\",\"ScaleXZ\":64,\"ScaleY\":32,\"Octaves\":1,\"Lacunarity\":2,\"Persistence\":0.5,\"Seed\":\"q\"}");
+    cf_program *b = compile1(S3D), *c = compile1("{\"Type\":\"SimplexNoise3D\",\"ScaleXZ\":31,\"ScaleY\":17,\"Octaves\":2,\"Lacunarity\":2,"
+                                                 "\"Persistence\":0.5,\"Seed\":\"r\"}");
+    int differ = 0, ydep = 0;
+    double lo = 1, hi = -1;
+    for (int i = 0; i < 2000; i++) {
+        double x = rnd(-5000, 5000), y = rnd(-300, 300), z = rnd(-5000, 5000), v = at(b, 0, x, y, z);
+        lo = fmin(lo, v), hi = fmax(hi, v);
+        cr_assert(v >= -1 && v <= 1, "in [-1, 1]: %g", v);
+        differ += !same(at(c, 0, x, y, z), v) && !same(at(b, 1, x, y, z), v);
+        ydep += !same(at(b, 0, x, y + 3, z), v);
+        if (i < 200) cr_assert(same(at(a2, 0, 2 * x, 2 * y, 2 * z), at(a, 0, x, y, z)), "scales are periods in blocks");
+    }
+    cr_assert(differ > 1990 && ydep > 1990, "seed labels and world seeds change it; it varies with y (%d, %d)", differ, ydep);
+    cr_assert(lo < -0.5 && hi > 0.5, "it spans its range: [%g, %g]", lo, hi);
+    cf_program_free(a), cf_program_free(a2), cf_program_free(b), cf_program_free(c);
+}
+
+Test(v2_more, curves)
+{
+    const char *cm = "{\"Type\":\"CurveMapper\",\"Curve\":%s,\"Inputs\":[{\"Type\":\"XValue\"}]}";
+    const char *man = "{\"Type\":\"Manual\",\"Points\":[{\"In\":-1,\"Out\":0.5},{\"In\":0.25,\"Out\":-0.75},{\"In\":2,\"Out\":1}]}";
+    char buf[2000];
+    cf_program *m = compilef(cm, man);
+    const char *comb[] = {"{\"Type\":\"Max\",\"Curves\":[%s]}", "{\"Type\":\"Min\",\"Curves\":[%s]}", "{\"Type\":\"Sum\",\"Curves\":[%s]}",
+                          "{\"Type\":\"Multiplier\",\"Curves\":[%s]}", "{\"Type\":\"SmoothMax\",\"Range\":0.2,\"CurveA\":%s,\"CurveB\":"
+                                                                       "{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":-10}]}}"};
+    cf_program *one_of[5], *inv, *not_, *cl, *sc, *fl, *ce;
+    for (int k = 0; k < 5; k++) {
+        snprintf(buf, sizeof buf, comb[k], man);
+        one_of[k] = compilef(cm, buf);
+    }
+    snprintf(buf, sizeof buf, "{\"Type\":\"Inverter\",\"Curve\":%s}", man), inv = compilef(cm, buf);
+    snprintf(buf, sizeof buf, "{\"Type\":\"Not\",\"Curve\":%s}", man), not_ = compilef(cm, buf);
+    snprintf(buf, sizeof buf, "{\"Type\":\"Clamp\",\"WallA\":0.25,\"WallB\":-0.5,\"Curve\":%s}", man), cl = compilef(cm, buf);
+    snprintf(buf, sizeof buf, "{\"Type\":\"SmoothClamp\",\"WallA\":0.25,\"WallB\":-0.5,\"Range\":0.1,\"Curve\":%s}", man), sc = compilef(cm, buf);
+    snprintf(buf, sizeof buf, "{\"Type\":\"SmoothFloor\",\"Floor\":0,\"Range\":0.3,\"Curve\":%s}", man), fl = compilef(cm, buf);
+    snprintf(buf, sizeof buf, "{\"Type\":\"Ceiling\",\"Ceiling\":0,\"Curve\":%s}", man), ce = compilef(cm, buf);
+    for (int i = 0; i < 200; i++) {
+        double x = i < 100 ? rnd(-3, 3) : rnd(-1e6, 1e6), v = at(m, 0, x, 0, 0);
+        for (int k = 0; k < 5; k++) cr_assert(same(at(one_of[k], 0, x, 0, 0), v), "a combinator of one curve is that curve (%d)", k);
+        cr_assert(same(at(inv, 0, x, 0, 0), -v) && same(at(not_, 0, x, 0, 0), 1.0 - v));
+        double c = at(cl, 0, x, 0, 0), s = at(sc, 0, x, 0, 0);
+        cr_assert(c >= -0.5 && c <= 0.25 && same(c, fmin(fmax(v, -0.5), 0.25)), "Clamp with walls in either order");
+        if (v <= -0.5 - 0.1 || v >= 0.25 + 0.1 || (v >= -0.4 && v <= 0.15)) cr_assert(same(s, c), "SmoothClamp = Clamp away from the walls");
+        cr_assert(at(fl, 0, x, 0, 0) >= fmax(v, 0.0) && same(at(ce, 0, x, 0, 0), fmin(v, 0.0)));
+    }
+    cr_assert(same(at(m, 0, -1, 0, 0), 0.5) && same(at(m, 0, 0.25, 0, 0), -0.75) && same(at(m, 0, 2, 0, 0), 1.0) && same(at(m, 0, -7, 0, 0), 0.5));
+    cf_program *e = compilef(cm, "{\"Type\":\"Min\",\"Curves\":[]}");
+    cr_assert(same(at(e, 0, 3, 0, 0), 0.0), "an empty combinator is 0 (choice)");
+    cf_program *ds = compilef(cm, "{\"Type\":\"DistanceS\",\"ExponentA\":2,\"ExponentB\":3,\"Range\":10}");
+    cr_assert(same(at(ds, 0, 0, 0, 0), 1.0) && same(at(ds, 0, 10, 0, 0), 0.0) && same(at(ds, 0, 1e9, 0, 0), 0.0) && same(at(ds, 0, 5, 0, 0), 0.5));
+    cr_assert(same(at(ds, 0, 2.5, 0, 0), 0.875) && same(at(ds, 0, 7.5, 0, 0), 0.0625), "the two halves (A = 2 below R/2, B = 3 above)");
+    cf_program *dx = compilef(cm, "{\"Type\":\"DistanceExponential\",\"Exponent\":2,\"Range\":4}");
+    cr_assert(same(at(dx, 0, 0, 0, 0), 1.0) && same(at(dx, 0, 4, 0, 0), 0.0) && same(at(dx, 0, 2, 0, 0), 0.25) && same(at(dx, 0, -3, 0, 0), 1.0));
+    for (int k = 0; k < 5; k++) cf_program_free(one_of[k]);
+    cf_program_free(m), cf_program_free(inv), cf_program_free(not_), cf_program_free(cl), cf_program_free(sc), cf_program_free(fl);
+    cf_program_free(ce), cf_program_free(e), cf_program_free(ds), cf_program_free(dx);
+    /* Imported curves: a curve with ExportAs anywhere in hytale/Density */
+    const char *t = "{\"Type\":\"CurveMapper\",\"Curve\":{\"Type\":\"Imported\",\"Name\":\"K\"},\"Inputs\":[" C(0.25) "]}";
+    const char *u = "{\"Type\":\"CurveMapper\",\"Curve\":{\"Type\":\"Inverter\",\"ExportAs\":\"K\",\"Curve\":{\"Type\":\"Manual\",\"Points\":"
+                    "[{\"In\":0,\"Out\":0},{\"In\":1,\"Out\":4}]}},\"Inputs\":[" C(1) "]}";
+    mpack mp = {{{"hytale/Density/t.json", t, strlen(t)}, {"hytale/Density/u.json", u, strlen(u)}}, 2};
+    cf_error err = {0};
+    cf_program *pg;
+    cr_assert_eq(compile_files(&mp, "hytale:t", NULL, 0, &pg, &err), CF_OK, "%s", err.message);
+    cr_assert(same(at(pg, 0, 0, 0, 0), -1.0));
+    cf_program_free(pg);
+}
+
+Test(v2_more, switch_states_and_specialized_imports)
+{
+    const char *sw = "{\"Type\":\"Switch\",\"SwitchCases\":[{\"Case\":\"Default\",\"Density\":" C(1) "},{\"Case\":\"Cave\",\"Density\":" C(2) "},"
+                     "{\"State\":\"Sky\",\"Inputs\":[" C(3) "]}]}";
+    char buf[1000];
+    cr_assert(same(one(sw, 0, 0, 0), 1.0), "the root state is Default");
+    snprintf(buf, sizeof buf, "{\"Type\":\"SwitchState\",\"SwitchState\":\"Cave\",\"Inputs\":[%s]}", sw);
+    cr_assert(same(one(buf, 0, 0, 0), 2.0));
+    snprintf(buf, sizeof buf, "{\"Type\":\"SwitchState\",\"SwitchState\":\"Sky\",\"Inputs\":[%s]}", sw);
+    cr_assert(same(one(buf, 0, 0, 0), 3.0));
+    snprintf(buf, sizeof buf, "{\"Type\":\"SwitchState\",\"SwitchState\":\"Nether\",\"Inputs\":[%s]}", sw);
+    cr_assert(same(one(buf, 0, 0, 0), 1.0), "no case: the Default case");
+    /* one export imported under two states is specialized per state */
+    const char *t = "{\"Type\":\"Sum\",\"Inputs\":[{\"Type\":\"Imported\",\"Name\":\"S\"},{\"Type\":\"SwitchState\",\"SwitchState\":\"Cave\","
+                    "\"Inputs\":[{\"Type\":\"AmplitudeConstant\",\"Value\":10,\"Inputs\":[{\"Type\":\"Imported\",\"Name\":\"S\"}]}]},"
+                    "{\"Type\":\"Imported\",\"Name\":\"S\"}]}";
+    snprintf(buf, sizeof buf, "{\"Type\":\"Exported\",\"ExportAs\":\"S\",\"Inputs\":[%s]}", sw);
+    mpack m = {{{"hytale/Density/t.json", t, strlen(t)}, {"hytale/Density/u.json", buf, strlen(buf)}}, 2};
+    cf_error err = {0};
+    cf_program *pg;
+    cr_assert_eq(compile_files(&m, "hytale:t", NULL, 0, &pg, &err), CF_OK, "%s", err.message);
+    cr_assert(same(at(pg, 0, 0, 0, 0), 22.0), "1 + 10 * 2 + 1: %g", at(pg, 0, 0, 0, 0));
+    cf_program_free(pg);
+}
+
+static cf_program *with_maps(const char *json, cf_pack **keep)
+{
+    mpack m = {{{"hytale/Density/t.json", json, strlen(json)}}, 1};
+    cf_error err = {0};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open_memory(&pk, m.f, 1, NULL, &err), CF_OK);
+    static const double map[6] = {1, 2, 3, 4, 5, 6}; /* 3 columns x 2 rows */
+    cr_assert_eq(cf_pack_set_external_map(pk, "hytale.distance_to_biome_edge", 3, 2, -10, 20, 4, map, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_set_external_map(pk, "hytale.anchor.x", 3, 2, -10, 20, 4, map, &err), CF_OK);
+    cr_assert_eq(cf_pack_set_external(pk, "hytale.anchor.y", 0.5, &err), CF_OK);
+    cr_assert_eq(cf_pack_set_external(pk, "hytale.anchor.z", -2, &err), CF_OK);
+    const char *fns[1] = {"hytale:t"};
+    cf_program *pg = NULL;
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fns, 1, &err), CF_OK, "%s", err.message);
+    *keep = pk;
+    return pg;
+}
+
+Test(v2_more, external_maps_and_anchors)
+{
+    cf_pack *pk;
+    cf_program *pg = with_maps("{\"Type\":\"DistanceToBiomeEdge\"}", &pk);
+    cr_assert(same(at(pg, 0, -10, 0, 20), 1.0) && same(at(pg, 0, -6.5, 99, 23.9), 1.0) && same(at(pg, 0, -6, 0, 20), 2.0));
+    cr_assert(same(at(pg, 0, 1.99, -50, 27.99), 6.0) && same(at(pg, 0, -2, 0, 24), 6.0), "sample (ix, iz) = data[iz * w + ix]");
+    cr_assert(isnan(at(pg, 0, 2, 0, 24)) && isnan(at(pg, 0, -10.001, 0, 20)) && isnan(at(pg, 0, 0, 0, 28)), "NaN outside the map");
+    cf_program_free(pg), cf_pack_free(pk);
+    pg = with_maps("{\"Type\":\"Anchor\",\"Inputs\":[{\"Type\":\"Sum\",\"Inputs\":[{\"Type\":\"XValue\"},{\"Type\":\"AmplitudeConstant\",\"Value\":100,"
+                   "\"Inputs\":[{\"Type\":\"YValue\"}]},{\"Type\":\"AmplitudeConstant\",\"Value\":10000,\"Inputs\":[{\"Type\":\"ZValue\"}]}]}]}", &pk);
+    cr_assert(same(at(pg, 0, -6, 3, 24), (-6.0 - 5.0) + 100 * 2.5 + 10000 * 26.0), "the child sees p - anchor");
+    cf_program_free(pg), cf_pack_free(pk);
+    pg = with_maps("{\"Type\":\"Anchor\",\"Reverse\":true,\"Inputs\":[{\"Type\":\"YValue\"}]}", &pk);
+    cr_assert(same(at(pg, 0, -6, 3, 24), 3.5), "Reverse: p + anchor");
+    cf_program_free(pg), cf_pack_free(pk);
+    /* bad maps: one-line CF_ERR_ARG errors */
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open_memory(&pk, NULL, 0, NULL, &err), CF_OK);
+    double bad[4] = {1, 2, NAN, 4};
+    cr_assert_eq(cf_pack_set_external_map(pk, "m", 2, 2, 0, 0, 1, bad, &err), CF_ERR_ARG);
+    cr_assert_str_eq(err.message, "external map \"m\": sample 2 (x 0, z 1) is not finite");
+    err = (cf_error){0};
+    cr_assert_eq(cf_pack_set_external_map(pk, "m", 2, 2, 0, 0, 0, bad, &err), CF_ERR_ARG);
+    cr_assert(strstr(err.message, "step > 0"), "%s", err.message);
+    cr_assert_eq(cf_pack_set_external_map(pk, "m", 0, 2, 0, 0, 1, bad, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_pack_set_external_map(pk, "m", 1 << 13, 1 << 13, 0, 0, 1, bad, &err), CF_ERR_ARG);
+    cf_pack_free(pk);
+}
+
+Test(v2_errors, new_kinds_bad_input)
+{
+    bad("{\"Type\":\"Rotator\",\"NewYAxis\":{\"Y\":1}}", NULL, CF_ERR_SCHEMA, "t.json#", "Rotator takes 1 input, found 0");
+    bad("{\"Type\":\"GradientWarp\",\"WarpFactor\":1,\"Inputs\":[" C(1) "]}", NULL, CF_ERR_SCHEMA, "t.json#/Inputs", "GradientWarp takes 2 inputs, found 1");
+    bad("{\"Type\":\"VectorWarp\",\"WarpFactor\":1,\"WarpVector\":{},\"Inputs\":[" C(1) "," C(1) "]}", NULL, CF_ERR_SCHEMA, "t.json#/WarpVector",
+        "WarpVector has zero (or infinite) length");
+    bad("{\"Type\":\"Rotator\",\"NewYAxis\":{\"Y\":1,\"W\":2},\"Inputs\":[" C(1) "]}", NULL, CF_ERR_SCHEMA, "t.json#/NewYAxis/W", "unknown key \"W\"");
+    bad("{\"Type\":\"Ellipsoid\",\"Curve\":{\"Type\":\"Bezier\"}}", NULL, CF_ERR_SCHEMA, "t.json#/Curve/Type", "unknown curve type \"Bezier\"");
+    bad("{\"Type\":\"Cylinder\",\"AxialCurve\":{\"Type\":\"Not\",\"Curve\":{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":1}]}}}", NULL, CF_ERR_SCHEMA,
+        "t.json#", "missing \"RadialCurve\"");
+    bad("{\"Type\":\"Angle\",\"Vector\":[0,1,0],\"VectorProvider\":{\"Type\":\"Random\",\"Seed\":\"a\"}}", NULL, CF_ERR_SCHEMA,
+        "t.json#/VectorProvider/Type", "vector provider \"Random\" is not implemented yet");
+    bad("{\"Type\":\"PositionsTwist\"}", NULL, CF_ERR_SCHEMA, "t.json#/Type", "no documented displacement maths");
+    bad("{\"Type\":\"YSampled\",\"SampleDistance\":0,\"Inputs\":[" C(1) "]}", NULL, CF_ERR_SCHEMA, "t.json#/SampleDistance", "must be > 0");
+    bad("{\"Type\":\"Gradient\",\"From\":0,\"To\":1,\"FromY\":5,\"ToY\":5}", NULL, CF_ERR_SCHEMA, "t.json#/ToY", "FromY < ToY");
+    bad("{\"Type\":\"Switch\",\"SwitchCases\":[{\"Case\":\"A\",\"Density\":" C(1) "}]}", NULL, CF_ERR_SCHEMA, "t.json#/SwitchCases",
+        "no case for SwitchState \"Default\" and no \"Default\" case");
+    bad("{\"Type\":\"Switch\",\"SwitchCases\":[{\"Case\":\"A\"}]}", NULL, CF_ERR_SCHEMA, "t.json#/SwitchCases/0", "a case needs one \"Density\"");
+    bad("{\"Type\":\"Anchor\",\"Inputs\":[" C(1) "]}", NULL, CF_ERR_REF, "t.json#", "needs external input \"hytale.anchor.x\"");
+    bad("{\"Type\":\"CurveMapper\",\"Curve\":{\"Type\":\"Imported\",\"Name\":\"Q\"},\"Inputs\":[" C(1) "]}", NULL, CF_ERR_REF, "t.json#/Curve/Name",
+        "no export named \"Q\"");
+    bad("{\"Type\":\"CurveMapper\",\"Curve\":{\"Type\":\"Not\",\"ExportAs\":\"Q\",\"Curve\":{\"Type\":\"Imported\",\"Name\":\"Q\"}},\"Inputs\":[" C(1) "]}",
+        NULL, CF_ERR_CYCLE, "t.json#/Curve/Curve/Name", "import cycle through \"Q\"");
+    /* 17 nested operands overflow the curve stack */
+    char deep[4000] = "{\"Type\":\"CurveMapper\",\"Inputs\":[" C(1) "],\"Curve\":{\"Type\":\"Sum\",\"Curves\":[";
+    for (int i = 0; i < 15; i++) strcat(deep, "{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":1}]},");
+    strcat(deep, "{\"Type\":\"Sum\",\"Curves\":[{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":1}]},{\"Type\":\"SmoothMax\",\"Range\":1,"
+                 "\"CurveA\":{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":1}]},\"CurveB\":{\"Type\":\"Manual\",\"Points\":[{\"In\":0,\"Out\":1}]}}]}]}}");
+    bad(deep, NULL, CF_ERR_LIMIT, "t.json#/Curve/Curves/15/Curves/1/CurveA", "curve combinators nested deeper than 16 operands");
+}
+
+Test(v2_cli, external_maps_from_npy_files)
+{
+    char dir[] = "/tmp/cf_hyv2_XXXXXX", path[300], out[4096], cmd[1500];
+    cr_assert(mkdtemp(dir));
+    /* a 2 x 3 float64 map: rows z, columns x */
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    FILE *f = fopen(path, "wb");
+    char hdr[128];
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }");
+    while ((10 + hl + 1) % 64) hdr[hl++] = ' ';
+    hdr[hl++] = '\n';
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)hl, 0};
+    double v[6] = {1.5, 2.5, 3.5, 4.5, 5.5, 6.5};
+    fwrite(pre, 1, 10, f), fwrite(hdr, 1, (size_t)hl, f), fwrite(v, 8, 6, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/hytale/Density", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && echo '{\"Type\":\"DistanceToBiomeEdge\"}' > %s/Terrain.json", path, path);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "sample --pack %s --function hytale:Terrain --seed 0 --external hytale.distance_to_biome_edge=@%s/m.npy,-1,-1,2 --at 3,0,1 --at -1,5,-1",
+             dir, dir);
+    int rc = run(cmd, out, sizeof out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_str_eq(out, "3 0 1 6.5\n-1 5 -1 1.5\n");
+    snprintf(cmd, sizeof cmd, "check --pack %s --seed 0 --chunks 0,0:0,0 --external hytale.distance_to_biome_edge=@%s/m.npy", dir, dir);
+    rc = run(cmd, out, sizeof out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "0 differ"), "%s", out);
+    snprintf(cmd, sizeof cmd, "sample --pack %s --function hytale:Terrain --seed 0 --external hytale.distance_to_biome_edge=@%s/none.npy --at 3,0,1", dir, dir);
+    rc = run(cmd, out, sizeof out);
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert(strstr(out, "/none.npy: cannot open") && !strchr(out, '\n') == 0 && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+    snprintf(cmd, sizeof cmd, "sample --pack %s --function hytale:Terrain --seed 0 --external hytale.distance_to_biome_edge=@%s/m.npy,1 --at 3,0,1", dir, dir);
+    rc = run(cmd, out, sizeof out);
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert(strstr(out, "give both X0 and Z0"), "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* the example pack's pairwise edge blending (HYTALE.md §9.1 step 5, §9.3 acceptance 3 and 5):
+ * weight m in [0.5, 1]; where m = 1 (32 blocks and more from the border) the terrain is the
+ * tile's own recipe bitwise; borders (m < 1) exist */
+Test(v2_more, example_pack_blends_pairwise_over_32_blocks)
+{
+    static const char *const paths[1] = {CF_SOURCE_DIR "/packs/hytale-biome-tiles"};
+    cf_error err = {0};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fns[4] = {"hytale:Terrain", "hytale:Edge", "hytale:Recipes", "hytale:EdgeDist"};
+    cf_program *pg;
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fns, 4, &err), CF_OK, "%s", err.message);
+    cf_world *w;
+    cr_assert_eq(cf_world_new(&w, pg, 7, &err), CF_OK);
+    int own = 0, blended = 0;
+    for (int i = 0; i < 400; i++) {
+        double p[3] = {floor(rnd(-3000, 3000)), floor(rnd(0, 320)), floor(rnd(-3000, 3000))}, t, m, h, d;
+        cr_assert_eq(cf_sample_f64(w, 0, 1, p, &t, &err), CF_OK);
+        cr_assert_eq(cf_sample_f64(w, 1, 1, p, &m, &err), CF_OK);
+        cr_assert_eq(cf_sample_f64(w, 2, 1, p, &h, &err), CF_OK);
+        cr_assert_eq(cf_sample_f64(w, 3, 1, p, &d, &err), CF_OK);
+        cr_assert(m >= 0.5 && m <= 1.0, "weight %g", m);
+        cr_assert((d >= 32) == (m == 1.0), "m = 1 exactly from 32 blocks (d %g, m %.17g)", d, m);
+        if (d <= 0) cr_assert(same(m, 0.5), "0.5 on the border");
+        if (m == 1.0) {
+            cr_assert(same(t, ((-p[1]) + 100.0) + h), "away from borders: the tile's own recipe");
+            own++;
+        } else {
+            blended++;
+        }
+    }
+    cr_assert(own > 20 && blended > 40, "own %d, blended %d", own, blended);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
 }
