@@ -1143,4 +1143,108 @@ CF_INLINE double cf_hy_simplex2d(cf_i32 seed, double x, double z, double scale, 
     return sum / norm;
 }
 
+/* ---- legacy (hytale-legacy) ----------------------------------------------------------------
+ * The leaf maths of the legacy noise assets (HYTALE.md Part A, host/hytale.c legacy_*).
+ * Every algorithm here is a chunkfill choice (HYTALE.md §2.6, §2.8 UNK), not verified
+ * against Hytale. Leaves are 2-D on (x, z); their base noises are FNL's Perlin, Value,
+ * OpenSimplex2 and cellular with FNLfloat = double for the coordinate skew/floor and the
+ * rest in float, mapped from [-1, 1] to [0, 1] as v * 0.5 + 0.5. */
+enum { CF_HY_L_SIMPLEX = 0, CF_HY_L_PERLIN = 1, CF_HY_L_VALUE = 2, CF_HY_L_CELL = 3 };
+enum { CF_HY_L_QUINTIC = 0, CF_HY_L_HERMITE = 1, CF_HY_L_LINEAR = 2 };
+enum { CF_HY_L_FBM = 0, CF_HY_L_FMAX = 1 };
+enum {
+    CF_HY_F_NORMAL = 0, CF_HY_F_INVERTED, CF_HY_F_SQRT, CF_HY_F_INVERTED_SQRT, CF_HY_F_SQUARED, CF_HY_F_INVERTED_SQUARED,
+    CF_HY_F_RIDGED, CF_HY_F_INVERTED_RIDGED, CF_HY_F_RIDGED_SQRT, CF_HY_F_INVERTED_RIDGED_SQRT
+};
+
+CF_INLINE float cf_hy_linterp(int mode, float t)
+{
+    if (mode == CF_HY_L_LINEAR) return t;
+    if (mode == CF_HY_L_HERMITE) return (t * t) * (3.0f - (2.0f * t));
+    return ((t * t) * t) * ((t * ((t * 6.0f) - 15.0f)) + 10.0f);
+}
+CF_INLINE float cf_hy_lerpf(float a, float b, float t) { return a + (t * (b - a)); }
+/* FNL's value at a lattice point: hash * hash, ^ << 19, scaled by 2^-31 */
+CF_INLINE float cf_hy_valcoord(cf_i32 seed, cf_i32 xp, cf_i32 yp)
+{
+    cf_i32 h = cf_hy_hash2(seed, xp, yp);
+    h = cf_hy_wmul(h, h);
+    h ^= (cf_i32)((cf_u32)h << 19);
+    return (float)h * (1.0f / 2147483648.0f);
+}
+/* FNL Perlin 2D (choice), the fade selected by InterpolationMode */
+CF_INLINE float cf_hy_perlin2(cf_i32 seed, double x, double y, int interp)
+{
+    cf_i32 x0 = cf_hy_floord(x), y0 = cf_hy_floord(y);
+    float xd0 = (float)(x - (double)x0), yd0 = (float)(y - (double)y0);
+    float xd1 = xd0 - 1.0f, yd1 = yd0 - 1.0f;
+    float xs = cf_hy_linterp(interp, xd0), ys = cf_hy_linterp(interp, yd0);
+    cf_i32 xp = cf_hy_wmul(x0, CF_HY_PRIME_X), yp = cf_hy_wmul(y0, CF_HY_PRIME_Y);
+    cf_i32 xq = cf_hy_wadd(xp, CF_HY_PRIME_X), yq = cf_hy_wadd(yp, CF_HY_PRIME_Y);
+    float xf0 = cf_hy_lerpf(cf_hy_grad2c(seed, xp, yp, xd0, yd0), cf_hy_grad2c(seed, xq, yp, xd1, yd0), xs);
+    float xf1 = cf_hy_lerpf(cf_hy_grad2c(seed, xp, yq, xd0, yd1), cf_hy_grad2c(seed, xq, yq, xd1, yd1), xs);
+    return cf_hy_lerpf(xf0, xf1, ys) * 1.4247691104677813f;
+}
+/* FNL Value 2D (choice), the fade selected by InterpolationMode */
+CF_INLINE float cf_hy_value2(cf_i32 seed, double x, double y, int interp)
+{
+    cf_i32 x0 = cf_hy_floord(x), y0 = cf_hy_floord(y);
+    float xs = cf_hy_linterp(interp, (float)(x - (double)x0)), ys = cf_hy_linterp(interp, (float)(y - (double)y0));
+    cf_i32 xp = cf_hy_wmul(x0, CF_HY_PRIME_X), yp = cf_hy_wmul(y0, CF_HY_PRIME_Y);
+    cf_i32 xq = cf_hy_wadd(xp, CF_HY_PRIME_X), yq = cf_hy_wadd(yp, CF_HY_PRIME_Y);
+    float xf0 = cf_hy_lerpf(cf_hy_valcoord(seed, xp, yp), cf_hy_valcoord(seed, xq, yp), xs);
+    float xf1 = cf_hy_lerpf(cf_hy_valcoord(seed, xp, yq), cf_hy_valcoord(seed, xq, yq), xs);
+    return cf_hy_lerpf(xf0, xf1, ys);
+}
+/* one octave of a legacy leaf's base noise in [-1, 1] at 2-D (x, y) = world (x, z) */
+CF_INLINE float cf_hy_lbase(int type, cf_i32 seed, double x, double y, int a, int b, float jitter)
+{
+    if (type == CF_HY_L_PERLIN) return cf_hy_perlin2(seed, x, y, a);
+    if (type == CF_HY_L_VALUE) return cf_hy_value2(seed, x, y, a);
+    if (type == CF_HY_L_CELL) return cf_hy_cell2_single(seed, (float)x, (float)y, jitter, a, b);
+    return cf_hy_os2_2d(seed, x, y);
+}
+/* a legacy leaf with its fractal (HYTALE.md §2.8 choice): octave i at frequency L^i with
+ * seed + i and weight P^i; FBM: sum_i P^i n_i / sum_i P^i; MAX: max_i (P^i n_i / sum P^i);
+ * the result mapped to [0, 1] as v * 0.5 + 0.5 */
+CF_INLINE double cf_hy_lnoise(cf_i32 seed, double x, double z, int type, int octaves, int mode, double lac, double pers, int a,
+                              int b, float jitter)
+{
+    double f = 1.0, amp = 1.0, norm = 0.0, v = 0.0;
+    for (int i = 0; i < octaves; i++) {
+        norm += amp;
+        amp *= pers;
+    }
+    amp = 1.0;
+    for (int i = 0; i < octaves; i++) {
+        double w = (amp * (double)cf_hy_lbase(type, cf_hy_wadd(seed, i), x * f, z * f, a, b, jitter)) / norm;
+        v = (mode == CF_HY_L_FMAX && i > 0) ? cf_hy_jmax(v, w) : (i > 0 ? v + w : w);
+        amp *= pers;
+        f *= lac;
+    }
+    return (v * 0.5) + 0.5;
+}
+/* Formula (HYTALE.md §2.7 choice, for values in [0, 1]); SQRT of a negative is the odd extension */
+CF_INLINE double cf_hy_lformula(int f, double v)
+{
+    double r = v;
+    int base = f & ~1; /* the INVERTED_ variant is the odd member of each pair */
+    if (base == CF_HY_F_SQRT) r = cf_hy_sqrt(v);
+    else if (base == CF_HY_F_SQUARED) r = v * v;
+    else if (base == CF_HY_F_RIDGED) r = 1.0 - cf_fabs((2.0 * v) - 1.0);
+    else if (base == CF_HY_F_RIDGED_SQRT) r = cf_hy_sqrt(1.0 - cf_fabs((2.0 * v) - 1.0));
+    return (f & 1) ? 1.0 - r : r;
+}
+/* POINT (HYTALE.md §2.6 choice): 3-D Euclidean distance d to (cx, cy, cz); d <= inner -> 1,
+ * d >= outer -> 0, linear in between */
+CF_INLINE double cf_hy_lpoint(double x, double y, double z, double cx, double cy, double cz, double inner, double outer)
+{
+    double dx = x - cx, dy = y - cy, dz = z - cz;
+    double d = cf_sqrt(((dx * dx) + (dy * dy)) + (dz * dz));
+    if (d <= inner) return 1.0;
+    if (d >= outer) return 0.0;
+    return (outer - d) / (outer - inner);
+}
+/* ---- end legacy (hytale-legacy) ---- */
+
 #endif /* CF_HYTALE_H */
