@@ -690,6 +690,7 @@ static int import(hc *c, const char *name, cf_loc at)
  * leaf or wrapper field is a located "not implemented yet" error. */
 static int valid_name(const char *s);
 #define HY_LEGACY_MAX_CHAIN 64
+#define HY_L_LIST 4096
 
 typedef struct lchain {
     const char *ids[HY_LEGACY_MAX_CHAIN];
@@ -1371,6 +1372,22 @@ done:
     return r;
 }
 
+/* 1 when hytale/Noise/<id>.json is in the packs */
+static int legacy_has(hc *c, const char *id)
+{
+    const char *names[HY_L_LIST];
+    int n = pack_list(c->pk, "hytale/Noise", names, HY_L_LIST);
+    for (int i = 0; i < n && i < HY_L_LIST; i++)
+        if (strcmp(names[i], id) == 0) return 1;
+    return 0;
+}
+static int has_file(const char *const *names, int n, const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], id) == 0) return 1;
+    return 0;
+}
+
 static int legacy_function(hc *c, const char *id, cf_loc cli)
 {
     cJSON *root = NULL;
@@ -1394,7 +1411,7 @@ int hytale_wanted(cf_pack *pk, const char *settings_id, const char *const *funct
     for (int i = 0; i < n; i++)
         if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
     const char *names[2];
-    if (pack_list(pk, "hytale/Density", names, 2) < 1) return 0;
+    if (pack_list(pk, "hytale/Density", names, 2) < 1 && pack_list(pk, "hytale/Noise", names, 2) < 1) return 0;
     char *text = NULL;
     size_t len;
     const char *disp;
@@ -1462,6 +1479,14 @@ cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, cons
         if (strncmp(f, "hytale:noise/", 13) == 0) {
             p->output_names[i] = arena_strdup(&p->arena, f);
             int nd = legacy_function(&c, f + 13, cli);
+            if (nd < 0) goto done;
+            p->outputs[i] = nd;
+            continue;
+        }
+        if (strcmp(f, "router:final_density") == 0 && !has_file(names, c.nfiles, "Terrain") && legacy_has(&c, "Terrain")) {
+            /* a legacy-only pack: the default request is the noise asset hytale/Noise/Terrain.json */
+            p->output_names[i] = arena_strdup(&p->arena, f);
+            int nd = legacy_function(&c, "Terrain", cli);
             if (nd < 0) goto done;
             p->outputs[i] = nd;
             continue;
