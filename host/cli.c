@@ -53,6 +53,7 @@ static const char *const usage_sample =
     "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
     "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain);\n"
     "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions);\n"
+    "                   hytale:noise/ID (the legacy noise asset hytale/Noise/ID.json);\n"
     "                   iris:style/NAME (an Iris NoiseStyle, README.md 'Iris')\n"
     "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable)\n"
     "  --dialect D      Iris's branch for iris: functions: master (default) or unification\n"
