@@ -130,7 +130,7 @@ done
   sed -n 's/^NODE64([A-Z_0-9]*, *"hytale:\([A-Za-z0-9]*\)".*/\1/p' "$ROOT/host/hytale.def" | while read -r n; do
     printf '"\\"%s\\""\n' "$n"
   done
-  grep -o '"[A-Z][a-zA-Z0-9]*"' "$ROOT/host/hytale.c" | sort -u | while read -r k; do
+  grep -o '"[A-Z][a-zA-Z0-9_]*"' "$ROOT/host/hytale.c" | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
   printf '"1e39"\n"-0.0"\n"2147483647"\n"-2147483648"\n"NaN"\n"\\\\u0000"\n"\\xef\\xbb\\xbf"\n'

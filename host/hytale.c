@@ -862,6 +862,8 @@ static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi
  *    (NoiseLookup), Measurement other than CENTRE_DISTANCE, OLDSCHOOL, *_FIX: a located
  *    "unsupported (tier 3)" error naming the field or value */
 static const char *const HY_L_AXIS[3] = {"/X", "/Y", "/Z"};
+/* a limit, not a choice: GRADIENTs nested on one path (6^n evaluations of the innermost noise) */
+#define HY_L_MAX_GRADIENTS 4
 
 /* every S1 field and the Types / NoiseTypes it applies to ("*" = every asset) */
 typedef struct lfield {
@@ -977,6 +979,18 @@ static int legacy_rotate(hc *c, const cJSON *obj, cf_loc at, int base)
     return node_add(c, &n);
 }
 
+/* the most GRADIENT nodes on one path below node k (each evaluates its child 6 times) */
+static int legacy_gdepth(const cf_program *p, int k, int *memo)
+{
+    if (memo[k] >= 0) return memo[k];
+    int m = 0;
+    for (int i = 0; i < p->nodes[k].nin; i++) {
+        int d = legacy_gdepth(p, p->nodes[k].in[i], memo);
+        if (d > m) m = d;
+    }
+    return memo[k] = m + (p->nodes[k].kind == NK_HY_LGRADIENT);
+}
+
 /* MAGNITUDE gradient of base: Mode, Distance, divisor */
 static int legacy_gradient(hc *c, const cJSON *obj, cf_loc at, int base, int is_type)
 {
@@ -998,6 +1012,13 @@ static int legacy_gradient(hc *c, const cJSON *obj, cf_loc at, int base, int is_
     if (!(n.d[0] > 0) || !isfinite(n.d[1]) || n.d[1] == 0)
         return fail(c, at, CF_ERR_SCHEMA, "GRADIENT needs Distance > 0 and a non-zero Normalize divisor");
     n.d[2] = 2.0 * n.d[0];
+    int *memo = malloc(sizeof(int) * (size_t)c->p->nnodes);
+    if (!memo) return nomem(c);
+    for (int i = 0; i < c->p->nnodes; i++) memo[i] = -1;
+    int gd = legacy_gdepth(c->p, base, memo);
+    free(memo);
+    if (gd >= HY_L_MAX_GRADIENTS)
+        return fail(c, at, CF_ERR_LIMIT, "GRADIENT nested more than %d deep (each one evaluates its noise 6 times)", HY_L_MAX_GRADIENTS);
     n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
     if (!n.in) return nomem(c);
     n.in[0] = base;

@@ -657,6 +657,8 @@ Test(legacy_errors, wrong_field_types_and_values)
     bad1("{\"NoiseType\":\"CONSTANT\",\"Gradient\":{\"Distance\":1,\"Normalize\":[1]}}", CF_ERR_SCHEMA, "/Gradient/Normalize",
          "expected a number (the gradient divisor)");
     bad1("{\"NoiseType\":\"CONSTANT\",\"Tags\":[\"x\"]}", CF_ERR_SCHEMA, "/Tags", "expected a map");
+    bad1("{\"Type\":\"GRADIENT\",\"Noise\":{\"Type\":\"GRADIENT\",\"Noise\":{\"Type\":\"GRADIENT\",\"Noise\":{\"Type\":\"GRADIENT\",\"Noise\":"
+         "{\"NoiseType\":\"SIMPLEX\",\"Gradient\":{}}}}}}", CF_ERR_LIMIT, "", "GRADIENT nested more than 4 deep");
 }
 
 Test(legacy_errors, parents_and_references)
