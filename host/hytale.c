@@ -684,10 +684,11 @@ static int import(hc *c, const char *name, cf_loc at)
  * hytale/Noise/<ID>.json, function hytale:noise/ID. `Parent` inheritance is resolved
  * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
  * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
- * and a cycle are errors), then the asset is lowered to V2 kinds. Supported (tier 1/2
- * subset): leaves CONSTANT and SIMPLEX (FBM octaves), composites SUM (Factors), MULTIPLY,
- * MAX, MIN, INVERT, NORMALIZE, SCALE, and the Scale and Offset wrappers; every other type,
- * leaf or wrapper field is a located "not implemented yet" error. */
+ * and a cycle are errors), then the asset is lowered to V2 kinds and the legacy kinds of
+ * hytale.def (legacy-noise, -point, -formula, -rotate, -distort, -gradient, -scale). Every
+ * Type and NoiseType of HYTALE.md §2.5/§2.6 and every wrapper (§2.9 order) of tiers 1 and 2
+ * is lowered; the tier-3 types and values (§2.10) are located "not supported" errors, as the
+ * spec prescribes. The UNK choices are the "legacy choices" block below. */
 static int valid_name(const char *s);
 #define HY_LEGACY_MAX_CHAIN 64
 #define HY_L_LIST 4096
