@@ -682,6 +682,7 @@ EMIT64(HY_LPOINT)
     sbf(b, ")");
 }
 EMIT64(HY_LFORMULA) { sbf(b, "cf_hy_lformula(%d, ", n->i[0]), SRC(0), sbf(b, ")"); }
+EMIT64(HY_LCURVE) { sbf(b, "cf_hy_lcurve("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
 EMIT64(HY_LROTATE) { (void)b; }
 EMIT64(HY_LDISTORT) { (void)b; }
 EMIT64(HY_LGRADIENT) { (void)b; }

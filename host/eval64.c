@@ -277,6 +277,7 @@ EVAL64(HY_EXTERNAL) { return n->d[0]; }
 EVAL64(HY_LNOISE) { return cf_hy_lnoise(HSEED(n), x, z, n->i[1], n->i[2], n->i[3], n->d[0], n->d[1], n->i[4], n->i[5], n->f[0]); }
 EVAL64(HY_LPOINT) { return cf_hy_lpoint(x, y, z, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4]); }
 EVAL64(HY_LFORMULA) { return cf_hy_lformula(n->i[0], IN(0)); }
+EVAL64(HY_LCURVE) { return cf_hy_lcurve(IN(0), n->d[0], n->d[1]); }
 EVAL64(HY_LROTATE)
 {
     const double *m = n->da;

@@ -467,6 +467,7 @@ HY_LEGACY_KIND(HY_LFORMULA)
 HY_LEGACY_KIND(HY_LROTATE)
 HY_LEGACY_KIND(HY_LDISTORT)
 HY_LEGACY_KIND(HY_LGRADIENT)
+HY_LEGACY_KIND(HY_LCURVE)
 /* ---- end legacy ---- */
 HYPARSE(HY_EXTERNAL) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
@@ -685,7 +686,7 @@ static int import(hc *c, const char *name, cf_loc at)
  * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
  * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
  * and a cycle are errors), then the asset is lowered to V2 kinds and the legacy kinds of
- * hytale.def (legacy-noise, -point, -formula, -rotate, -distort, -gradient, -scale). Every
+ * hytale.def (legacy-noise, -point, -formula, -curve, -rotate, -distort, -gradient, -scale). Every
  * Type and NoiseType of HYTALE.md §2.5/§2.6 and every wrapper (§2.9 order) of tiers 1 and 2
  * is lowered; the tier-3 types and values (§2.10) are located "not supported" errors, as the
  * spec prescribes. The UNK choices are the "legacy choices" block below. */
@@ -833,8 +834,11 @@ static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi
  *  - label -> int: hytale_seed() above (shared with V2)
  *  - Seed "parent" (§2.3): after Parent inheritance, the nearest enclosing asset's label; "" at the root
  *  - Parent (§2.2): arrays replaced whole; another Type/NoiseType, a cycle, a missing parent: errors
- *  - dimension: SIMPLEX/PERLIN/VALUE/CELL/DISTANCE leaves are 2-D on (x, z); POINT is 3-D
+ *  - dimension: SIMPLEX/OLD_SIMPLEX/PERLIN/VALUE/CELL/DISTANCE leaves are 2-D on (x, z); POINT is 3-D
  *  - base noises: FNL OpenSimplex2 / Perlin / Value / cellular, [-1, 1] mapped as v * 0.5 + 0.5
+ *  - OLD_SIMPLEX (the spec's named choice): classic 2-D simplex in double (12 edge gradients,
+ *    radius 0.5, x70) over a permutation shuffled by java.util.Random(seed), i = 255 .. 1,
+ *    swap(p[i], p[nextInt(i + 1)])
  *  - fractal (§2.8): FBM = sum P^i n_i(L^i p) / sum P^i with seed + i; MAX = max_i of the same
  *    weighted terms; OLDSCHOOL is tier 3 (unsupported)
  *  - DISTANCE Distance2Mode: SUB/ADD/MUL/DIV = FNL Distance2Sub/Add/Mul/Div, MIN = FNL Distance
@@ -857,8 +861,10 @@ static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi
  *    whose thresholds bracket Alpha (only those two are evaluated)
  *  - Formula: NORMAL v, INVERTED 1 - v, SQRT sqrt(v) (odd for v < 0), SQUARED v*v,
  *    RIDGED 1 - |2v - 1|, RIDGED_SQRT sqrt(RIDGED), INVERTED_X 1 - X; *_FIX unsupported
+ *  - CURVE / Curve wrapper: v < 0.5: 0.5 (2v)^A, else 1 - 0.5 (2 (1 - v))^(-B) (A 2, B -2: the
+ *    quadratic S curve), powers by cf_hy_pow (odd extension; integer exponents by multiplication)
  *  - wrapper order (§2.9): Formula, Curve, Scale, Normalize, Offset, rotation, Gradient
- *  - tier 3 (HYTALE.md §2.10): OLD_SIMPLEX, MESH, GRID, BRANCH, CURVE (and the Curve wrapper),
+ *  - tier 3 (HYTALE.md §2.10): MESH, GRID, BRANCH,
  *    HEX cells, NATURAL / MAX distance, Density, DistanceRange, Skip > 0, CellMode lookups
  *    (NoiseLookup), Measurement other than CENTRE_DISTANCE, OLDSCHOOL, *_FIX: a located
  *    "unsupported (tier 3)" error naming the field or value */
@@ -1026,6 +1032,19 @@ static int legacy_gradient(hc *c, const cJSON *obj, cf_loc at, int base, int is_
     return node_add(c, &n);
 }
 
+/* the power curve of base: A (2), B (-2) */
+static int legacy_curve(hc *c, const cJSON *obj, cf_loc at, int base)
+{
+    keyset ks = {{0}, 0};
+    cf_node n;
+    new_node(c, NK_HY_LCURVE, at, &n);
+    if (num(c, &ks, obj, at, "A", 2.0, &n.d[0]) < 0 || num(c, &ks, obj, at, "B", -2.0, &n.d[1]) < 0) return -1;
+    n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+    if (!n.in) return nomem(c);
+    n.in[0] = base;
+    return node_add(c, &n);
+}
+
 /* check a sub-object's keys */
 static int legacy_keys(hc *c, const cJSON *o, cf_loc at, const char *what, const char *const *keys, int nk)
 {
@@ -1038,7 +1057,7 @@ static int legacy_keys(hc *c, const cJSON *o, cf_loc at, const char *what, const
     return 0;
 }
 
-/* a noise leaf of the FNL family: SIMPLEX, PERLIN, VALUE, CELL, DISTANCE */
+/* a noise leaf: SIMPLEX, OLD_SIMPLEX, PERLIN, VALUE, CELL, DISTANCE */
 static int legacy_noise_leaf(hc *c, const cJSON *a, cf_loc at, const char *leaf, const char *label)
 {
     static const char *const fmodes[] = {"FBM", "MAX"}, *const fmodes3[] = {"OLDSCHOOL"};
@@ -1058,6 +1077,7 @@ static int legacy_noise_leaf(hc *c, const cJSON *a, cf_loc at, const char *leaf,
         return -1;
     n.i[2] = oct, n.i[3] = fm == 1 ? CF_HY_L_FMAX : CF_HY_L_FBM;
     if (strcmp(leaf, "SIMPLEX") == 0) n.i[1] = CF_HY_L_SIMPLEX;
+    else if (strcmp(leaf, "OLD_SIMPLEX") == 0) n.i[1] = CF_HY_L_OLDSIMPLEX;
     else if (strcmp(leaf, "PERLIN") == 0 || strcmp(leaf, "VALUE") == 0) {
         n.i[1] = leaf[0] == 'P' ? CF_HY_L_PERLIN : CF_HY_L_VALUE;
         int im = lenum(c, a, at, "InterpolationMode", interps, 3, 0, NULL, 0);
@@ -1201,7 +1221,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
         }
     }
     if (leaf) {
-        static const char *const tier3[] = {"OLD_SIMPLEX", "MESH", "GRID", "BRANCH"};
+        static const char *const tier3[] = {"MESH", "GRID", "BRANCH"};
         for (size_t i = 0; i < sizeof tier3 / sizeof *tier3; i++)
             if (strcmp(leaf, tier3[i]) == 0) {
                 unsup(c, at_key(c, at, "NoiseType"), "NoiseType", leaf);
@@ -1221,9 +1241,6 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
         } else {
             base = legacy_noise_leaf(c, a, at, leaf, label);
         }
-    } else if (strcmp(type, "CURVE") == 0) {
-        unsup(c, at_key(c, at, "Type"), "Type", "CURVE");
-        goto done;
     } else {
         int many = !strcmp(type, "SUM") || !strcmp(type, "MULTIPLY") || !strcmp(type, "MAX") || !strcmp(type, "MIN") || !strcmp(type, "BLEND");
         int *in = NULL, m = legacy_noises(c, a, at, type, label, ch, !many, &in);
@@ -1278,6 +1295,8 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             base = legacy_rotate(c, ro, at_key(c, at, "Rotate"), in[0]);
         } else if (!strcmp(type, "GRADIENT")) {
             base = legacy_gradient(c, a, at, in[0], 1);
+        } else if (!strcmp(type, "CURVE")) {
+            base = legacy_curve(c, a, at, in[0]);
         } else if (!strcmp(type, "DISTORTED")) {
             base = legacy_distort(c, a, at, in[0], label, ch);
         } else if (!strcmp(type, "BLEND")) {
@@ -1339,9 +1358,11 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             if ((base = node_add(c, &n)) < 0) goto done;
         }
     }
-    if (cJSON_GetObjectItemCaseSensitive(a, "Curve")) {
-        unsup(c, at_key(c, at, "Curve"), "the Curve wrapper (a power curve with an unknown formula)", NULL);
-        goto done;
+    {
+        static const char *const ckeys[] = {"A", "B"};
+        const cJSON *cv = cJSON_GetObjectItemCaseSensitive(a, "Curve");
+        if (cv && (legacy_keys(c, cv, at_key(c, at, "Curve"), "Curve", ckeys, 2) < 0 || (base = legacy_curve(c, cv, at_key(c, at, "Curve"), base)) < 0))
+            goto done;
     }
     if (cJSON_GetObjectItemCaseSensitive(a, "Scale")) {
         double sv = 0;

@@ -181,12 +181,13 @@ Test(legacy, leaves_lie_in_zero_one_and_fractals_keep_the_bound)
 {
     static const char *const leaves[] = {
         "{\"NoiseType\":\"SIMPLEX\",\"Scale\":0.03}", "{\"NoiseType\":\"SIMPLEX\",\"Scale\":0.03,\"Octaves\":5,\"FractalMode\":\"MAX\"}",
+        "{\"NoiseType\":\"OLD_SIMPLEX\",\"Scale\":0.03}", "{\"NoiseType\":\"OLD_SIMPLEX\",\"Scale\":0.05,\"Octaves\":3}",
         "{\"NoiseType\":\"PERLIN\",\"Scale\":0.07,\"Octaves\":3}", "{\"NoiseType\":\"PERLIN\",\"Scale\":0.07,\"InterpolationMode\":\"LINEAR\"}",
         "{\"NoiseType\":\"VALUE\",\"Scale\":0.05,\"Octaves\":4,\"Persistence\":0.8}",
         "{\"NoiseType\":\"VALUE\",\"Scale\":0.05,\"InterpolationMode\":\"HERMITE\",\"FractalMode\":\"MAX\",\"Octaves\":2}",
         "{\"NoiseType\":\"CELL\",\"Scale\":0.02}", "{\"NoiseType\":\"CELL\",\"Scale\":0.02,\"Octaves\":3}",
         "{\"NoiseType\":\"DISTANCE\",\"Distance2Mode\":\"DIV\",\"Scale\":0.02}",
-        "{\"NoiseType\":\"POINT\",\"X\":3,\"Y\":60,\"Z\":-4,\"InnerRadius\":30,\"OuterRadius\":90}"};
+        "{\"NoiseType\":\"POINT\",\"X\":3,\"Y\":60,\"Z\":-4,\"InnerRadius\":30,\"OuterRadius\":2900}"};
     for (size_t i = 0; i < sizeof leaves / sizeof *leaves; i++) {
         cf_program *pg = prog(leaves[i]);
         double lo = 1, hi = 0;
@@ -226,8 +227,8 @@ Test(legacy, fbm_is_the_weighted_mean_of_single_octaves)
 {
     /* octave i uses seed + i (= world seed + i for the label "") at L^i p, weight P^i:
      * rebuilt from single-octave samples (value v = n * 0.5 + 0.5, so n = (v - 0.5) * 2) */
-    static const char *const kinds[] = {"SIMPLEX", "PERLIN", "VALUE", "CELL"};
-    for (int t = 0; t < 4; t++) {
+    static const char *const kinds[] = {"SIMPLEX", "OLD_SIMPLEX", "PERLIN", "VALUE", "CELL"};
+    for (int t = 0; t < 5; t++) {
         char j1[200], j3[200], jm[200], j0[200];
         snprintf(j1, sizeof j1, "{\"NoiseType\":\"%s\"}", kinds[t]);
         snprintf(j3, sizeof j3, "{\"NoiseType\":\"%s\",\"Octaves\":3,\"Lacunarity\":2,\"Persistence\":0.5}", kinds[t]);
@@ -241,12 +242,37 @@ Test(legacy, fbm_is_the_weighted_mean_of_single_octaves)
             for (int i = 0; i < 3; i++) n[i] = (at(p1, ws + i, x * (1 << i), 0, z * (1 << i)) - 0.5) * 2.0;
             double fbm = (((1.0 * n[0]) / 1.75) + ((0.5 * n[1]) / 1.75)) + ((0.25 * n[2]) / 1.75);
             double mx = fmax(fmax((1.0 * n[0]) / 1.75, (0.5 * n[1]) / 1.75), (0.25 * n[2]) / 1.75);
-            cr_assert(same(at(p3, ws, x, 0, z), (fbm * 0.5) + 0.5), "%s FBM", kinds[t]);
-            cr_assert(same(at(pm, ws, x, 0, z), (mx * 0.5) + 0.5), "%s MAX", kinds[t]);
+            /* float-based kinds: v -> n is exact; OLD_SIMPLEX is double (n * 0.5 + 0.5 rounds) */
+            double tol = t == 1 ? 1e-15 : 0.0;
+            cr_assert(fabs(at(p3, ws, x, 0, z) - ((fbm * 0.5) + 0.5)) <= tol, "%s FBM", kinds[t]);
+            cr_assert(fabs(at(pm, ws, x, 0, z) - ((mx * 0.5) + 0.5)) <= tol, "%s MAX", kinds[t]);
             cr_assert(same(at(p0, ws, x, 0, z), at(p1, ws, x, 0, z)), "%s one octave", kinds[t]);
         }
         cf_program_free(p1), cf_program_free(p3), cf_program_free(pm), cf_program_free(p0);
     }
+}
+
+/* OLD_SIMPLEX's permutation comes from java.util.Random: its generator against values Java
+ * prints (new Random(0).nextInt() = -1155484576, new Random(42).nextInt() = -1170105035,
+ * new Random(42).nextInt(10) = 0, new Random(0).nextInt(256): the top 8 bits of the first
+ * next(31) call, i.e. ((-1155484576 >>> 1) >> 23) = 151) */
+#include "../kernels/cf_hytale.h"
+Test(legacy, old_simplex_uses_java_util_random)
+{
+    cf_u64 s = (0ULL ^ 0x5DEECE66DULL) & 0xFFFFFFFFFFFFULL;
+    cr_assert_eq(cf_hy_jrnext(&s, 32), -1155484576);
+    s = (42ULL ^ 0x5DEECE66DULL) & 0xFFFFFFFFFFFFULL;
+    cr_assert_eq(cf_hy_jrnext(&s, 32), -1170105035);
+    s = (42ULL ^ 0x5DEECE66DULL) & 0xFFFFFFFFFFFFULL;
+    cr_assert_eq(cf_hy_jrint(&s, 10), 0);
+    s = (0ULL ^ 0x5DEECE66DULL) & 0xFFFFFFFFFFFFULL;
+    cr_assert_eq(cf_hy_jrint(&s, 256), (int)(((uint32_t)-1155484576 >> 1) >> 23));
+    /* the classic simplex is 0 at the lattice origin's corner only through its gradients: at
+     * (0, 0) the first corner contributes 0 (x0 = y0 = 0), so the value is that of the two others;
+     * different seeds shuffle differently */
+    int differ = 0;
+    for (int k = 0; k < 50; k++) differ += cf_hy_oldsimplex2(k, 0.3, 0.7) != cf_hy_oldsimplex2(k + 1, 0.3, 0.7);
+    cr_assert(differ > 40);
 }
 
 Test(legacy, seed_labels)
@@ -333,6 +359,15 @@ Test(legacy, normalize_formula_and_the_wrapper_order)
         snprintf(j, sizeof j, "{\"NoiseType\":\"CONSTANT\",\"Value\":%.17g,\"Formula\":\"%s\"}", fs[i].v, fs[i].f);
         cr_assert(same(one(j, 0, 0, 0), fs[i].want), "%s(%g) = %.17g, want %g", fs[i].f, fs[i].v, one(j, 0, 0, 0), fs[i].want);
     }
+    /* CURVE (choice): 0.5 (2v)^A below 0.5, 1 - 0.5 (2 (1 - v))^-B above; defaults A 2, B -2 */
+    cr_assert(same(one("{\"Type\":\"CURVE\",\"Noise\":" K(0.25) "}", 0, 0, 0), 0.125));
+    cr_assert(same(one("{\"Type\":\"CURVE\",\"Noise\":" K(0.75) "}", 0, 0, 0), 0.875));
+    cr_assert(same(one("{\"Type\":\"CURVE\",\"Noise\":" K(0.5) "}", 0, 0, 0), 0.5));
+    cr_assert(same(one("{\"Type\":\"CURVE\",\"A\":3,\"B\":-1,\"Noise\":" K(0.25) "}", 0, 0, 0), 0.0625));
+    cr_assert(same(one("{\"Type\":\"CURVE\",\"A\":3,\"B\":-1,\"Noise\":" K(0.875) "}", 0, 0, 0), 0.875));
+    cr_assert(same(one("{\"NoiseType\":\"CONSTANT\",\"Value\":0.25,\"Curve\":{\"B\":-3}}", 0, 0, 0), 0.125), "the Curve wrapper");
+    /* §2.9: Formula before Curve: SQUARED(0.25) = 0.0625 -> 0.5 * 0.125^2 (the other order: 0.125^2) */
+    cr_assert(same(one("{\"NoiseType\":\"CONSTANT\",\"Value\":0.25,\"Formula\":\"SQUARED\",\"Curve\":{}}", 0, 0, 0), 0.0078125));
     /* §2.9: Formula before Normalize: SQUARED(0.25) = 0.0625 -> [0, 2]: 0.125 (the other order: 0.25) */
     cr_assert(same(one("{\"NoiseType\":\"CONSTANT\",\"Value\":0.25,\"Formula\":\"SQUARED\",\"Normalize\":[0,2]}", 0, 0, 0), 0.125));
     /* §2.9: Scale closest to the base, then Offset, then the rotation: child(Scale (R (p - o) + o + off)) */
@@ -474,12 +509,12 @@ static const struct lcase {
     {"OFFSET", "{\"Type\":\"OFFSET\",\"Offset\":0.5,\"OffsetY\":-3.25,\"Noise\":" X_ "}"},
     {"ROTATE", "{\"Type\":\"ROTATE\",\"Rotate\":{\"Pitch\":30,\"Yaw\":-45,\"OriginX\":8,\"OriginZ\":-3},\"Noise\":{\"NoiseType\":\"SIMPLEX\",\"Scale\":0.05}}"},
     {"GRADIENT", "{\"Type\":\"GRADIENT\",\"Distance\":2,\"Normalize\":[0.05,1],\"Noise\":" X_ "}"},
-    {"CURVE", NULL},
+    {"CURVE", "{\"Type\":\"CURVE\",\"A\":1.5,\"B\":-3,\"Noise\":" X_ ",\"Curve\":{\"A\":3}}"},
     {"BLEND", "{\"Type\":\"BLEND\",\"Thresholds\":[0.4,0.5,0.6],\"Alpha\":{\"NoiseType\":\"VALUE\",\"Scale\":0.02},\"Noise\":[" X_ "," K(0.2)
               ",{\"NoiseType\":\"CELL\",\"Scale\":0.03}]}"},
     {"CONSTANT", "{\"NoiseType\":\"CONSTANT\",\"Value\":0.3,\"Formula\":\"SQUARED\",\"Normalize\":[-1,3]}"},
     {"SIMPLEX", "{\"NoiseType\":\"SIMPLEX\",\"Scale\":0.013,\"Octaves\":4,\"Lacunarity\":1.9,\"Persistence\":0.6,\"Gradient\":{\"Distance\":1.5}}"},
-    {"OLD_SIMPLEX", NULL},
+    {"OLD_SIMPLEX", "{\"NoiseType\":\"OLD_SIMPLEX\",\"Seed\":\"o\",\"Scale\":0.017,\"Octaves\":2,\"Normalize\":[-0.5,0.5]}"},
     {"PERLIN", "{\"NoiseType\":\"PERLIN\",\"Scale\":0.021,\"Octaves\":3,\"FractalMode\":\"MAX\",\"Pitch\":20,\"Yaw\":110,\"OriginY\":64}"},
     {"VALUE", "{\"NoiseType\":\"VALUE\",\"Scale\":0.05,\"InterpolationMode\":\"LINEAR\",\"Octaves\":2,\"Offset\":0.25}"},
     {"CELL", "{\"NoiseType\":\"CELL\",\"Scale\":0.02,\"Jitter\":0.8,\"DistanceMode\":\"MANHATTAN\",\"CellMode\":\"DISTANCE\",\"Octaves\":2}"},
@@ -598,6 +633,8 @@ Test(legacy_errors, unknown_names_and_keys)
     bad1("{\"NoiseType\":\"SIMPLEX\",\"FractalMode\":\"RIDGED\"}", CF_ERR_SCHEMA, "/FractalMode", "unknown FractalMode \"RIDGED\"");
     bad1("{\"Type\":\"GRADIENT\",\"Mode\":\"DIRECTION\",\"Noise\":" K(1) "}", CF_ERR_SCHEMA, "/Mode", "unknown Mode \"DIRECTION\"");
     bad1("{\"Type\":\"ROTATE\",\"Rotate\":{\"Roll\":3},\"Noise\":" K(1) "}", CF_ERR_SCHEMA, "/Rotate/Roll", "unknown key \"Roll\" in Rotate");
+    bad1("{\"NoiseType\":\"CONSTANT\",\"Curve\":{\"C\":3}}", CF_ERR_SCHEMA, "/Curve/C", "unknown key \"C\" in Curve");
+    bad1("{\"NoiseType\":\"CONSTANT\",\"Curve\":[2,-2]}", CF_ERR_SCHEMA, "/Curve", "expected an object (Curve), found an array");
     bad1("{\"Type\":\"DISTORTED\",\"Randomizer\":{\"Generators\":[{\"Type\":\"SUM\",\"Noise\":[]}]},\"Noise\":" K(1) "}", CF_ERR_SCHEMA,
          "/Randomizer/Generators/0/Type", "a noise generator is a leaf");
 }
@@ -609,9 +646,6 @@ Test(legacy_errors, malformed_formula_and_tier_3)
     bad1("{\"Type\":\"FORMULA\",\"Noise\":" K(1) "}", CF_ERR_SCHEMA, "", "missing \"Formula\" (FORMULA needs it)");
     static const char *const t3[][3] = {
         {"{\"NoiseType\":\"CONSTANT\",\"Formula\":\"SQRT_FIX\"}", "/Formula", "Formula \"SQRT_FIX\" is not supported"},
-        {"{\"NoiseType\":\"CONSTANT\",\"Curve\":{\"A\":2}}", "/Curve", "the Curve wrapper"},
-        {"{\"Type\":\"CURVE\",\"A\":2,\"B\":-2,\"Noise\":" K(1) "}", "/Type", "Type \"CURVE\" is not supported"},
-        {"{\"NoiseType\":\"OLD_SIMPLEX\"}", "/NoiseType", "NoiseType \"OLD_SIMPLEX\""},
         {"{\"NoiseType\":\"GRID\",\"Thickness\":0.1}", "/NoiseType", "NoiseType \"GRID\""},
         {"{\"NoiseType\":\"BRANCH\"}", "/NoiseType", "NoiseType \"BRANCH\""},
         {"{\"NoiseType\":\"MESH\",\"LinesX\":false}", "/NoiseType", "NoiseType \"MESH\""},
