@@ -131,7 +131,7 @@ done
   sed -n 's/^NODE64([A-Z_0-9]*, *"hytale:\([A-Za-z0-9]*\)".*/\1/p' "$ROOT/host/hytale.def" | while read -r n; do
     printf '"\\"%s\\""\n' "$n"
   done
-  grep -o '"[A-Z][a-zA-Z0-9]*"' "$ROOT/host/hytale.c" | sort -u | while read -r k; do
+  grep -o '"[A-Z][a-zA-Z0-9_]*"' "$ROOT/host/hytale.c" | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
   # the Iris front-end: keys and NoiseStyle / InterpolationMethod names (host/iris.c)

@@ -7,7 +7,7 @@
  * limits as the default request (Terrain) and as hytale:noise/t; a program that
  * compiles is bound to seed -7, sampled at integer, fractional and far positions,
  * one chunk is filled and its surface compared, then the plan is read and the
- * OpenCL program generated (text only). Not in run.sh's default list (CI time):
+ * OpenCL program generated (text only). In run.sh's default list; alone:
  * FUZZ_HARNESSES=hytale fuzz/run.sh 180.
  * Every failure must be a clean status with a one-line message (fuzz_common.h).
  */

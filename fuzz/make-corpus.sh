@@ -59,6 +59,10 @@ if [ "${1:-}" = seeds ]; then
   cp "$ROOT/packs/hytale-biome-tiles/hytale/Density/Recipes.json" "$C/hytale/recipes"
   cp "$ROOT/packs/hytale-biome-tiles/hytale/Density/Tiles.json" "$C/hytale/tiles"
   printf '{"Type":"SUM","Factors":[2],"Scale":0.5,"Noise":[{"NoiseType":"SIMPLEX","Seed":"s","Octaves":2},{"NoiseType":"CONSTANT"}]}' > "$C/hytale/legacy"
+  # legacy assets with every Type / NoiseType chunkfill lowers (test_hytale_legacy.c's device cases)
+  printf '{"Type":"DISTORTED","Seed":"w","Noise":{"Type":"BLEND","Thresholds":[0.3,0.6],"Alpha":{"NoiseType":"VALUE","InterpolationMode":"HERMITE","Scale":0.02},"Noise":[{"NoiseType":"PERLIN","Octaves":3,"FractalMode":"MAX"},{"NoiseType":"CELL","CellMode":"DISTANCE","Jitter":0.7}]},"Randomizer":{"Rotate":{"Yaw":30},"Generators":[{"NoiseType":"SIMPLEX","Scale":0.01,"Amplitude":9}]}}' > "$C/hytale/legacy-distorted"
+  printf '{"Type":"ROTATE","Rotate":{"Pitch":20,"OriginY":64},"Formula":"INVERTED_RIDGED_SQRT","Normalize":[-1,1],"Noise":{"Type":"GRADIENT","Distance":2,"Noise":{"Type":"MIN","Noise":[{"NoiseType":"POINT","Y":64,"OuterRadius":90},{"NoiseType":"DISTANCE","Distance2Mode":"DIV","Scale":0.05}]}}}' > "$C/hytale/legacy-rotate"
+  printf '{"Type":"NORMALIZE","Range":[0.6,1.6],"Noise":{"Type":"SUM","Factors":[1,0.3],"Noise":[{"Type":"MULTIPLY","Noise":[{"NoiseType":"POINT","Y":40,"OuterRadius":200},{"Type":"INVERT","Noise":{"Type":"OFFSET","OffsetX":3,"Noise":{"NoiseType":"CONSTANT","Value":0.2}}}]},{"Type":"SCALE","Scale":0.02,"Noise":{"Type":"FORMULA","Formula":"SQRT","Noise":{"NoiseType":"SIMPLEX","Octaves":4}}}]}}' > "$C/hytale/legacy-terrain"
   # libnoise files: our test pack and example pack as they are
   cp "$ROOT/tests/packs/libnoise/libnoise/modules.json" "$C/libnoise/modules"
   cp "$ROOT/packs/libnoise-obsidian/libnoise/overworld.json" "$C/libnoise/obsidian"

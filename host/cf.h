@@ -245,6 +245,10 @@ cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, cons
                        cf_error *err);
 /* hytale.c: HYTALE.md §1 choice: the int seed of a seed label under a world seed */
 int32_t hytale_seed(const char *label, int64_t world);
+/* hytale.c: the legacy noise assets' 14 composite Types and 11 leaf NoiseTypes (HYTALE.md
+ * §2.5, §2.6), NULL-terminated (tests enumerate them) */
+extern const char *const hytale_legacy_types[];
+extern const char *const hytale_legacy_noise_types[];
 /* mc121.c: 1 when the request is for the 1.18-1.21 front-end (forced on the pack,
  * or noise settings with noise.size_horizontal) */
 int mc121_wanted(cf_pack *pk, const char *settings_id);

@@ -56,6 +56,7 @@ static const char *const usage_sample =
     "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
     "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain);\n"
     "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions);\n"
+    "                   hytale:noise/ID (the legacy noise asset hytale/Noise/ID.json);\n"
     "                   iris:style/NAME (an Iris NoiseStyle, README.md 'Iris'), iris:generator/KEY,\n"
     "                   iris:expression/KEY (expressions/KEY.json), iris:image/KEY[?channel=..&..] (images/KEY.png)\n"
     "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable); a 2-D map:\n"

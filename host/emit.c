@@ -884,6 +884,59 @@ static int hy_body_v2(sb *b, const cf_node *n, int id)
     }
 #undef AT1
 }
+/* ---- legacy (hytale-legacy) ---- */
+EMIT64(HY_LNOISE)
+{
+    sbf(b, "cf_hy_lnoise("), HS(n), sbf(b, ", x, z, %d, %d, %d, ", n->i[1], n->i[2], n->i[3]), D(0), sbf(b, ", "), D(1);
+    sbf(b, ", %d, %d, ", n->i[4], n->i[5]), flit(b, n->f[0]), sbf(b, ")");
+}
+EMIT64(HY_LPOINT)
+{
+    sbf(b, "cf_hy_lpoint(x, y, z");
+    for (int k = 0; k < 5; k++) sbf(b, ", "), D(k);
+    sbf(b, ")");
+}
+EMIT64(HY_LFORMULA) { sbf(b, "cf_hy_lformula(%d, ", n->i[0]), SRC(0), sbf(b, ")"); }
+EMIT64(HY_LCURVE) { sbf(b, "cf_hy_lcurve("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
+EMIT64(HY_LROTATE) { (void)b; }
+EMIT64(HY_LDISTORT) { (void)b; }
+EMIT64(HY_LGRADIENT) { (void)b; }
+/* the legacy bodies that need statements; 1 when written */
+static int hy_legacy_body(sb *b, const cf_node *n)
+{
+    switch (n->kind) {
+    case NK_HY_LROTATE: {
+        const double *m = n->da;
+        sbf(b, "    double qx = x - "), dlit(b, m[9]), sbf(b, ", qy = y - "), dlit(b, m[10]), sbf(b, ", qz = z - "), dlit(b, m[11]);
+        sbf(b, ";\n");
+        for (int r = 0; r < 3; r++) {
+            sbf(b, "    double r%c = (((", "xyz"[r]), dlit(b, m[3 * r]), sbf(b, " * qx) + ("), dlit(b, m[3 * r + 1]), sbf(b, " * qy)) + (");
+            dlit(b, m[3 * r + 2]), sbf(b, " * qz)) + "), dlit(b, m[9 + r]), sbf(b, ";\n");
+        }
+        sbf(b, "    return n%d(t, ws, rx, ry, rz);\n}\n", n->in[0]);
+        return 1;
+    }
+    case NK_HY_LDISTORT:
+        sbf(b, "    double d0 = 0.0, d1 = 0.0, d2 = 0.0, g;\n");
+        for (int k = 1; k < n->nin; k++) {
+            sbf(b, "    g = "), SRC(k), sbf(b, ";\n    d%d = d%d + (", (k - 1) % 3, (k - 1) % 3), dlit(b, n->da[(k - 1) / 3]);
+            sbf(b, " * ((2.0 * g) - 1.0));\n");
+        }
+        sbf(b, "    return n%d(t, ws, x + d0, y + d1, z + d2);\n}\n", n->in[0]);
+        return 1;
+    case NK_HY_LGRADIENT: {
+        int c0 = n->in[0];
+        sbf(b, "    double h = "), D(0), sbf(b, ", h2 = "), D(2), sbf(b, ";\n");
+        sbf(b, "    double gx = (n%d(t, ws, x + h, y, z) - n%d(t, ws, x - h, y, z)) / h2;\n", c0, c0);
+        sbf(b, "    double gy = (n%d(t, ws, x, y + h, z) - n%d(t, ws, x, y - h, z)) / h2;\n", c0, c0);
+        sbf(b, "    double gz = (n%d(t, ws, x, y, z + h) - n%d(t, ws, x, y, z - h)) / h2;\n", c0, c0);
+        sbf(b, "    return sqrt(((gx * gx) + (gy * gy)) + (gz * gz)) / "), D(1), sbf(b, ";\n}\n");
+        return 1;
+    }
+    default: return 0;
+    }
+}
+/* ---- end legacy (hytale-legacy) ---- */
 
 /* the bodies that need statements (laziness, position updates); 1 when written */
 static int hy_body(sb *b, const cf_node *n)
@@ -929,7 +982,7 @@ static int hy_body(sb *b, const cf_node *n)
         else sbf(b, "    cf_hy_fastwarp3("), HS(n), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ", %d, ", n->i[1]), D(2), sbf(b, ", "), D(3), sbf(b, ", &wx, &wy, &wz);\n");
         sbf(b, "    return n%d(t, ws, wx, wy, wz);\n}\n", n->in[0]);
         return 1;
-    default: return 0;
+    default: return hy_legacy_body(b, n);
     }
 }
 /* ---- Minecraft 1.18-1.21 (mc121.def): each writes the function's whole body

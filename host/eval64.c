@@ -474,6 +474,38 @@ EVAL64(HY_EXTMAP)
     memcpy(&v, c->w->tab + 16 + 8 * ((size_t)n->i[1] + (size_t)k), sizeof v);
     return v;
 }
+/* ---- legacy (hytale-legacy) ---- */
+EVAL64(HY_LNOISE) { return cf_hy_lnoise(HSEED(n), x, z, n->i[1], n->i[2], n->i[3], n->d[0], n->d[1], n->i[4], n->i[5], n->f[0]); }
+EVAL64(HY_LPOINT) { return cf_hy_lpoint(x, y, z, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4]); }
+EVAL64(HY_LFORMULA) { return cf_hy_lformula(n->i[0], IN(0)); }
+EVAL64(HY_LCURVE) { return cf_hy_lcurve(IN(0), n->d[0], n->d[1]); }
+EVAL64(HY_LROTATE)
+{
+    const double *m = n->da;
+    double qx = x - m[9], qy = y - m[10], qz = z - m[11];
+    double rx = (((m[0] * qx) + (m[1] * qy)) + (m[2] * qz)) + m[9];
+    double ry = (((m[3] * qx) + (m[4] * qy)) + (m[5] * qz)) + m[10];
+    double rz = (((m[6] * qx) + (m[7] * qy)) + (m[8] * qz)) + m[11];
+    return AT(0, rx, ry, rz);
+}
+EVAL64(HY_LDISTORT)
+{
+    double d[3] = {0.0, 0.0, 0.0};
+    for (int k = 1; k < n->nin; k++) {
+        double g = IN(k);
+        d[(k - 1) % 3] = d[(k - 1) % 3] + (n->da[(k - 1) / 3] * ((2.0 * g) - 1.0));
+    }
+    return AT(0, x + d[0], y + d[1], z + d[2]);
+}
+EVAL64(HY_LGRADIENT)
+{
+    double h = n->d[0], h2 = n->d[2];
+    double gx = (AT(0, x + h, y, z) - AT(0, x - h, y, z)) / h2;
+    double gy = (AT(0, x, y + h, z) - AT(0, x, y - h, z)) / h2;
+    double gz = (AT(0, x, y, z + h) - AT(0, x, y, z - h)) / h2;
+    return cf_sqrt(((gx * gx) + (gy * gy)) + (gz * gz)) / n->d[1];
+}
+/* ---- end legacy (hytale-legacy) ---- */
 
 /* ------------------------------------------------------------------ Minecraft 1.18-1.21 (mc121.def)
  * Double values at block positions; the leaf math is kernels/cf_mc121.h. Markers

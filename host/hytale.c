@@ -687,6 +687,17 @@ HYPARSE(HY_CACHE)
     return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : integer(c, ks, o, at, "Capacity", 3, 0, 1 << 20, &cap);
 }
 HYPARSE(HY_LSCALE) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
+/* ---- legacy (hytale-legacy): lowered legacy forms, never written in V2 JSON ---- */
+#define HY_LEGACY_KIND(K) \
+    HYPARSE(K) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy forms are not written in JSON"); }
+HY_LEGACY_KIND(HY_LNOISE)
+HY_LEGACY_KIND(HY_LPOINT)
+HY_LEGACY_KIND(HY_LFORMULA)
+HY_LEGACY_KIND(HY_LROTATE)
+HY_LEGACY_KIND(HY_LDISTORT)
+HY_LEGACY_KIND(HY_LGRADIENT)
+HY_LEGACY_KIND(HY_LCURVE)
+/* ---- end legacy ---- */
 HYPARSE(HY_EXTERNAL) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
 /* ---- V2 (hytale-v2): node parsers ---- */
@@ -1053,7 +1064,7 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
     }
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
-        if (hyparsers[k] && k != NK_HY_EXTERNAL && k != NK_HY_EXTMAP && k != NK_HY_LSCALE && strcmp(node_name[k] + 7, type) == 0) kind = k;
+        if (hyparsers[k] && k != NK_HY_EXTERNAL && k != NK_HY_EXTMAP && strncmp(node_name[k] + 7, "legacy-", 7) != 0 && strcmp(node_name[k] + 7, type) == 0) kind = k;
     if (kind < 0) {
         for (size_t i = 0; i < sizeof undocumented / sizeof *undocumented; i++)
             if (strcmp(type, undocumented[i]) == 0)
@@ -1174,12 +1185,14 @@ static int import_curve(hc *c, const char *name, cf_loc at, cbuf *b, int depth)
  * hytale/Noise/<ID>.json, function hytale:noise/ID. `Parent` inheritance is resolved
  * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
  * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
- * and a cycle are errors), then the asset is lowered to V2 kinds. Supported (tier 1/2
- * subset): leaves CONSTANT and SIMPLEX (FBM octaves), composites SUM (Factors), MULTIPLY,
- * MAX, MIN, INVERT, NORMALIZE, SCALE, and the Scale and Offset wrappers; every other type,
- * leaf or wrapper field is a located "not implemented yet" error. */
+ * and a cycle are errors), then the asset is lowered to V2 kinds and the legacy kinds of
+ * hytale.def (legacy-noise, -point, -formula, -curve, -rotate, -distort, -gradient, -scale). Every
+ * Type and NoiseType of HYTALE.md §2.5/§2.6 and every wrapper (§2.9 order) of tiers 1 and 2
+ * is lowered; the tier-3 types and values (§2.10) are located "not supported" errors, as the
+ * spec prescribes. The UNK choices are the "legacy choices" block below. */
 static int valid_name(const char *s);
 #define HY_LEGACY_MAX_CHAIN 64
+#define HY_L_LIST 4096
 
 typedef struct lchain {
     const char *ids[HY_LEGACY_MAX_CHAIN];
@@ -1316,13 +1329,342 @@ static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi
     return fail(c, at, CF_ERR_SCHEMA, "expected a range: [min, max], {\"Min\": a, \"Max\": b} or a number");
 }
 
-static const char *const legacy_known[] = {"Type", "NoiseType", "Parent", "Seed", "Noise", "Factors", "Value", "Scale", "Offset", "OffsetX",
-                                           "OffsetY", "OffsetZ", "Octaves", "FractalMode", "Lacunarity", "Persistence", "Range", "Tags"};
-static const char *const legacy_later[] = {"Alpha", "NoiseLookup", "Thresholds", "Formula", "Curve", "Normalize", "Pitch", "Yaw", "OriginX",
-                                           "OriginY", "OriginZ", "Rotate", "Gradient", "Randomizer", "CellMode", "CellType", "DistanceMode",
-                                           "Distance2Mode", "Measurement", "Jitter", "JitterX", "JitterY", "JitterZ", "Density",
-                                           "DistanceRange", "Skip", "SkipMode", "Thickness", "X", "Y", "Z", "InnerRadius", "OuterRadius",
-                                           "A", "B", "Mode", "Distance", "InterpolationMode"};
+/* ---- legacy choices (HYTALE.md UNK; the one place, mirrored in README "Unknowns and the
+ * choices made (legacy)"). The leaf algorithms are kernels/cf_hytale.h's legacy block.
+ *  - label -> int: hytale_seed() above (shared with V2)
+ *  - Seed "parent" (§2.3): after Parent inheritance, the nearest enclosing asset's label; "" at the root
+ *  - Parent (§2.2): arrays replaced whole; another Type/NoiseType, a cycle, a missing parent: errors
+ *  - dimension: SIMPLEX/OLD_SIMPLEX/PERLIN/VALUE/CELL/DISTANCE leaves are 2-D on (x, z); POINT is 3-D
+ *  - base noises: FNL OpenSimplex2 / Perlin / Value / cellular, [-1, 1] mapped as v * 0.5 + 0.5
+ *  - OLD_SIMPLEX (the spec's named choice): classic 2-D simplex in double (12 edge gradients,
+ *    radius 0.5, x70) over a permutation shuffled by java.util.Random(seed), i = 255 .. 1,
+ *    swap(p[i], p[nextInt(i + 1)])
+ *  - fractal (§2.8): FBM = sum P^i n_i(L^i p) / sum P^i with seed + i; MAX = max_i of the same
+ *    weighted terms; OLDSCHOOL is tier 3 (unsupported)
+ *  - DISTANCE Distance2Mode: SUB/ADD/MUL/DIV = FNL Distance2Sub/Add/Mul/Div, MIN = FNL Distance
+ *    (F1), MAX = FNL Distance2 (F2); CELL CellMode CELL_VALUE / DISTANCE = FNL CellValue / Distance
+ *  - Jitter: FNL's jitter (1 = FNL 1); JitterX != JitterZ is unsupported (FNL has one jitter)
+ *  - InterpolationMode: QUINTIC, HERMITE, LINEAR select the lattice fade of PERLIN and VALUE
+ *  - POINT: 1 within InnerRadius, 0 beyond OuterRadius, linear in between
+ *  - SUM Factors: a missing factor is 1, more factors than noises is an error
+ *  - MAX / MIN / SUM / MULTIPLY with no noise: error
+ *  - NORMALIZE: (child - a) / (b - a), no clamp; Range / Normalize number n = [0, n], [a, b], {Min, Max}
+ *  - Normalize wrapper: [0, 1] -> [min, max]; for GRADIENT, Normalize is the divisor (a number,
+ *    or element 0 / Min of a range)
+ *  - OFFSET and the Offset wrapper: child(p + o)
+ *  - ROTATE / Pitch+Yaw wrapper: child(R (p - origin) + origin), R = pitch about +X after yaw
+ *    about +Y, right-handed, degrees, matrix folded on the host (libm sin/cos); 0/0 is no node
+ *  - GRADIENT: MAGNITUDE only, central differences of step Distance in x, y and z, no clamp
+ *  - DISTORTED: p' = p + sum_g Amplitude_g (2 g(p; label + HY_L_AXIS[a]) - 1) per axis a, the
+ *    generators in order, x then y then z; Randomizer.Rotate rotates p' afterwards
+ *  - BLEND: below T0 -> child 0, above the last -> the last child, linear between the two children
+ *    whose thresholds bracket Alpha (only those two are evaluated)
+ *  - Formula: NORMAL v, INVERTED 1 - v, SQRT sqrt(v) (odd for v < 0), SQUARED v*v,
+ *    RIDGED 1 - |2v - 1|, RIDGED_SQRT sqrt(RIDGED), INVERTED_X 1 - X; *_FIX unsupported
+ *  - CURVE / Curve wrapper: v < 0.5: 0.5 (2v)^A, else 1 - 0.5 (2 (1 - v))^(-B) (A 2, B -2: the
+ *    quadratic S curve), powers by cf_hy_pow (odd extension; integer exponents by multiplication)
+ *  - wrapper order (§2.9): Formula, Curve, Scale, Normalize, Offset, rotation, Gradient
+ *  - tier 3 (HYTALE.md §2.10): MESH, GRID, BRANCH,
+ *    HEX cells, NATURAL / MAX distance, Density, DistanceRange, Skip > 0, CellMode lookups
+ *    (NoiseLookup), Measurement other than CENTRE_DISTANCE, OLDSCHOOL, *_FIX: a located
+ *    "unsupported (tier 3)" error naming the field or value */
+static const char *const HY_L_AXIS[3] = {"/X", "/Y", "/Z"};
+/* a limit, not a choice: GRADIENTs nested on one path (6^n evaluations of the innermost noise) */
+#define HY_L_MAX_GRADIENTS 4
+
+/* every S1 field and the Types / NoiseTypes it applies to ("*" = every asset) */
+typedef struct lfield {
+    const char *name, *applies;
+} lfield;
+#define HY_L_NOISES " SIMPLEX OLD_SIMPLEX PERLIN VALUE CELL DISTANCE MESH GRID BRANCH "
+#define HY_L_CELLS " CELL DISTANCE MESH BRANCH "
+static const lfield legacy_fields[] = {
+    {"Type", "*"}, {"NoiseType", "*"}, {"Parent", "*"}, {"Seed", "*"}, {"Tags", "*"},
+    {"Formula", "*"}, {"Curve", "*"}, {"Scale", "*"}, {"Normalize", "*"}, {"Offset", "*"}, {"OffsetX", "*"}, {"OffsetY", "*"},
+    {"OffsetZ", "*"}, {"Pitch", "*"}, {"Yaw", "*"}, {"OriginX", "*"}, {"OriginY", "*"}, {"OriginZ", "*"}, {"Gradient", "*"},
+    {"Noise", " MAX MIN SUM MULTIPLY SCALE FORMULA DISTORTED NORMALIZE INVERT OFFSET ROTATE GRADIENT CURVE BLEND "},
+    {"Factors", " SUM "}, {"Alpha", " BLEND "}, {"Thresholds", " BLEND "}, {"Range", " NORMALIZE "}, {"Rotate", " ROTATE "},
+    {"Randomizer", " DISTORTED "}, {"Mode", " GRADIENT "}, {"Distance", " GRADIENT "}, {"A", " CURVE "}, {"B", " CURVE "},
+    {"Octaves", HY_L_NOISES}, {"FractalMode", HY_L_NOISES}, {"Lacunarity", HY_L_NOISES}, {"Persistence", HY_L_NOISES},
+    {"InterpolationMode", " PERLIN VALUE "}, {"Value", " CONSTANT "},
+    {"CellMode", " CELL "}, {"NoiseLookup", " CELL "}, {"CellType", HY_L_CELLS}, {"DistanceMode", HY_L_CELLS},
+    {"Distance2Mode", " DISTANCE "}, {"Measurement", " DISTANCE "}, {"Jitter", HY_L_CELLS}, {"JitterX", HY_L_CELLS},
+    {"JitterY", HY_L_CELLS}, {"JitterZ", HY_L_CELLS}, {"Density", HY_L_CELLS}, {"DistanceRange", HY_L_CELLS},
+    {"Skip", HY_L_CELLS}, {"SkipMode", HY_L_CELLS}, {"Thickness", " GRID MESH "}, {"ThicknessX", " GRID "},
+    {"ThicknessY", " GRID "}, {"ThicknessZ", " GRID "}, {"LinesX", " MESH "}, {"LinesY", " MESH "}, {"LinesZ", " MESH "},
+    {"X", " POINT "}, {"Y", " POINT "}, {"Z", " POINT "}, {"InnerRadius", " POINT "}, {"OuterRadius", " POINT "},
+    {"ParentType", " BRANCH "}, {"ParentDistanceMode", " BRANCH "}, {"ParentDistanceType", " BRANCH "},
+    {"ParentFormula", " BRANCH "}, {"ParentJitter", " BRANCH "}, {"ParentJitterX", " BRANCH "}, {"ParentJitterY", " BRANCH "},
+    {"ParentValue", " BRANCH "}, {"ParentFade", " BRANCH "}, {"ParentDensity", " BRANCH "}, {"LineType", " BRANCH "},
+    {"LineDirection", " BRANCH "}, {"LineScale", " BRANCH "}, {"LineJitter", " BRANCH "}, {"LineJitterX", " BRANCH "},
+    {"LineJitterY", " BRANCH "}, {"LineThickness", " BRANCH "},
+};
+/* the 14 composite Types and 11 leaf NoiseTypes of HYTALE.md §2.5 / §2.6 (tests enumerate them) */
+const char *const hytale_legacy_types[] = {"MAX", "MIN", "SUM", "MULTIPLY", "SCALE", "FORMULA", "DISTORTED", "NORMALIZE",
+                                           "INVERT", "OFFSET", "ROTATE", "GRADIENT", "CURVE", "BLEND", NULL};
+const char *const hytale_legacy_noise_types[] = {"CONSTANT", "SIMPLEX", "OLD_SIMPLEX", "PERLIN", "VALUE", "CELL", "DISTANCE",
+                                                 "MESH", "GRID", "POINT", "BRANCH", NULL};
+static const char *const legacy_formulas[] = {"NORMAL", "INVERTED", "SQRT", "INVERTED_SQRT", "SQUARED", "INVERTED_SQUARED",
+                                              "RIDGED", "INVERTED_RIDGED", "RIDGED_SQRT", "INVERTED_RIDGED_SQRT"};
+
+static int unsup(hc *c, cf_loc at, const char *what, const char *value)
+{
+    return fail(c, at, HY_ERR_UNSUPPORTED, "%s%s%s%s is not supported (HYTALE.md §2.10 tier 3: no documented semantics)", what,
+                value ? " \"" : "", value ? value : "", value ? "\"" : "");
+}
+
+/* a string enum field: index into names, or -1 after a located error; tier3 values are unsupported */
+static int lenum(hc *c, const cJSON *a, cf_loc at, const char *key, const char *const *names, int count, int def,
+                 const char *const *tier3, int n3)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, key);
+    if (!v) {
+        if (def < 0) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\"", key);
+        return def;
+    }
+    cf_loc va = at_key(c, at, key);
+    if (!cJSON_IsString(v)) return fail(c, va, CF_ERR_SCHEMA, "expected a string, found %s", jtype(v));
+    for (int i = 0; i < count; i++)
+        if (strcmp(v->valuestring, names[i]) == 0) return i;
+    for (int i = 0; i < n3; i++)
+        if (strcmp(v->valuestring, tier3[i]) == 0) return unsup(c, va, key, v->valuestring);
+    size_t fl = strlen(v->valuestring);
+    if (fl > 4 && strcmp(v->valuestring + fl - 4, "_FIX") == 0 && strcmp(key, "Formula") == 0) return unsup(c, va, key, v->valuestring);
+    char list[400] = "";
+    for (int i = 0; i < count; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    return fail(c, va, CF_ERR_SCHEMA, "unknown %s \"%s\" (expected one of %s)", key, v->valuestring, list);
+}
+
+/* the noise slot(s) of a composite: out[m]; single: exactly one */
+static int legacy_noises(hc *c, const cJSON *a, cf_loc at, const char *type, const char *label, lchain *ch, int single, int **out)
+{
+    const cJSON *ns = cJSON_GetObjectItemCaseSensitive(a, "Noise");
+    cf_loc na = at_key(c, at, "Noise");
+    if (!ns) return fail(c, at, CF_ERR_SCHEMA, "missing \"Noise\" (%s needs it)", type);
+    int m = cJSON_IsArray(ns) ? cJSON_GetArraySize(ns) : 1;
+    if (single && m != 1) return fail(c, na, CF_ERR_SCHEMA, "%s takes one noise, found %d", type, m);
+    if (m == 0 || m > 4096) return fail(c, na, CF_ERR_SCHEMA, "%s takes 1 to 4096 noises, found %d", type, m);
+    int *in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(m + 1));
+    if (!in) return nomem(c);
+    if (cJSON_IsArray(ns)) {
+        int i = 0;
+        for (const cJSON *e = ns->child; e; e = e->next, i++)
+            if ((in[i] = legacy_slot(c, e, at_index(c, na, i), label, ch)) < 0) return -1;
+    } else if ((in[0] = legacy_slot(c, ns, na, label, ch)) < 0) {
+        return -1;
+    }
+    *out = in;
+    return m;
+}
+
+/* a rotation node (no node for 0/0): obj holds Pitch, Yaw, OriginX/Y/Z */
+static int legacy_rotate(hc *c, const cJSON *obj, cf_loc at, int base)
+{
+    keyset ks = {{0}, 0};
+    double pitch = 0, yaw = 0, o[3] = {0, 0, 0};
+    if (num(c, &ks, obj, at, "Pitch", 0, &pitch) < 0 || num(c, &ks, obj, at, "Yaw", 0, &yaw) < 0 || num(c, &ks, obj, at, "OriginX", 0, &o[0]) < 0
+        || num(c, &ks, obj, at, "OriginY", 0, &o[1]) < 0 || num(c, &ks, obj, at, "OriginZ", 0, &o[2]) < 0)
+        return -1;
+    if (pitch == 0 && yaw == 0) return base;
+    const double deg = 3.14159265358979323846 / 180.0;
+    double cx = cos(pitch * deg), sx = sin(pitch * deg), cy = cos(yaw * deg), sy = sin(yaw * deg);
+    double *m = arena_alloc(&c->p->arena, sizeof(double) * 12);
+    if (!m) return nomem(c);
+    /* R = Rx(pitch) * Ry(yaw) */
+    m[0] = cy, m[1] = 0.0, m[2] = sy;
+    m[3] = sx * sy, m[4] = cx, m[5] = -(sx * cy);
+    m[6] = -(cx * sy), m[7] = sx, m[8] = cx * cy;
+    m[9] = o[0], m[10] = o[1], m[11] = o[2];
+    cf_node n;
+    new_node(c, NK_HY_LROTATE, at, &n);
+    n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+    if (!n.in) return nomem(c);
+    n.in[0] = base, n.da = m, n.nda = 12;
+    return node_add(c, &n);
+}
+
+/* the most GRADIENT nodes on one path below node k (each evaluates its child 6 times) */
+static int legacy_gdepth(const cf_program *p, int k, int *memo)
+{
+    if (memo[k] >= 0) return memo[k];
+    int m = 0;
+    for (int i = 0; i < p->nodes[k].nin; i++) {
+        int d = legacy_gdepth(p, p->nodes[k].in[i], memo);
+        if (d > m) m = d;
+    }
+    return memo[k] = m + (p->nodes[k].kind == NK_HY_LGRADIENT);
+}
+
+/* MAGNITUDE gradient of base: Mode, Distance, divisor */
+static int legacy_gradient(hc *c, const cJSON *obj, cf_loc at, int base, int is_type)
+{
+    static const char *const modes[] = {"MAGNITUDE"};
+    keyset ks = {{0}, 0};
+    cf_node n;
+    new_node(c, NK_HY_LGRADIENT, at, &n);
+    if (lenum(c, obj, at, "Mode", modes, 1, 0, NULL, 0) < 0 || num(c, &ks, obj, at, "Distance", 5.0, &n.d[0]) < 0) return -1;
+    const cJSON *nv = cJSON_GetObjectItemCaseSensitive(obj, "Normalize");
+    n.d[1] = 0.1;
+    if (nv && cJSON_IsNumber(nv)) n.d[1] = nv->valuedouble;
+    else if (nv && is_type) {
+        double lo = 0, hi = 0;
+        if (legacy_range(c, nv, at_key(c, at, "Normalize"), &lo, &hi) < 0) return -1;
+        n.d[1] = lo;
+    } else if (nv) {
+        return fail(c, at_key(c, at, "Normalize"), CF_ERR_SCHEMA, "expected a number (the gradient divisor), found %s", jtype(nv));
+    }
+    if (!(n.d[0] > 0) || !isfinite(n.d[1]) || n.d[1] == 0)
+        return fail(c, at, CF_ERR_SCHEMA, "GRADIENT needs Distance > 0 and a non-zero Normalize divisor");
+    n.d[2] = 2.0 * n.d[0];
+    int *memo = malloc(sizeof(int) * (size_t)c->p->nnodes);
+    if (!memo) return nomem(c);
+    for (int i = 0; i < c->p->nnodes; i++) memo[i] = -1;
+    int gd = legacy_gdepth(c->p, base, memo);
+    free(memo);
+    if (gd >= HY_L_MAX_GRADIENTS)
+        return fail(c, at, CF_ERR_LIMIT, "GRADIENT nested more than %d deep (each one evaluates its noise 6 times)", HY_L_MAX_GRADIENTS);
+    n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+    if (!n.in) return nomem(c);
+    n.in[0] = base;
+    return node_add(c, &n);
+}
+
+/* the power curve of base: A (2), B (-2) */
+static int legacy_curve(hc *c, const cJSON *obj, cf_loc at, int base)
+{
+    keyset ks = {{0}, 0};
+    cf_node n;
+    new_node(c, NK_HY_LCURVE, at, &n);
+    if (num(c, &ks, obj, at, "A", 2.0, &n.d[0]) < 0 || num(c, &ks, obj, at, "B", -2.0, &n.d[1]) < 0) return -1;
+    n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+    if (!n.in) return nomem(c);
+    n.in[0] = base;
+    return node_add(c, &n);
+}
+
+/* check a sub-object's keys */
+static int legacy_keys(hc *c, const cJSON *o, cf_loc at, const char *what, const char *const *keys, int nk)
+{
+    if (!cJSON_IsObject(o)) return fail(c, at, CF_ERR_SCHEMA, "expected an object (%s), found %s", what, jtype(o));
+    for (const cJSON *k = o->child; k; k = k->next) {
+        int ok = k->string[0] == '$';
+        for (int i = 0; i < nk; i++) ok |= strcmp(k->string, keys[i]) == 0;
+        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" in %s", k->string, what);
+    }
+    return 0;
+}
+
+/* a noise leaf: SIMPLEX, OLD_SIMPLEX, PERLIN, VALUE, CELL, DISTANCE */
+static int legacy_noise_leaf(hc *c, const cJSON *a, cf_loc at, const char *leaf, const char *label)
+{
+    static const char *const fmodes[] = {"FBM", "MAX"}, *const fmodes3[] = {"OLDSCHOOL"};
+    static const char *const interps[] = {"QUINTIC", "HERMITE", "LINEAR"};
+    static const char *const cmodes[] = {"CELL_VALUE", "DISTANCE"}, *const cmodes3[] = {"NOISE_LOOKUP", "DIRECTION"};
+    static const char *const ctypes[] = {"SQUARE"}, *const ctypes3[] = {"HEX"};
+    static const char *const dmodes[] = {"EUCLIDEAN", "MANHATTAN"}, *const dmodes3[] = {"NATURAL", "MAX"};
+    static const char *const d2modes[] = {"SUB", "ADD", "MUL", "DIV", "MIN", "MAX"};
+    static const char *const meas[] = {"CENTRE_DISTANCE"}, *const skipm[] = {"CHECKERBOARD"};
+    keyset ks = {{0}, 0};
+    cf_node n;
+    new_node(c, NK_HY_LNOISE, at, &n);
+    n.i[0] = java_string_hash(label);
+    int oct = 1, fm;
+    if (integer(c, &ks, a, at, "Octaves", 1, 1, 32, &oct) < 0 || (fm = lenum(c, a, at, "FractalMode", fmodes, 2, 0, fmodes3, 1)) < 0
+        || num(c, &ks, a, at, "Lacunarity", 2.0, &n.d[0]) < 0 || num(c, &ks, a, at, "Persistence", 0.5, &n.d[1]) < 0)
+        return -1;
+    n.i[2] = oct, n.i[3] = fm == 1 ? CF_HY_L_FMAX : CF_HY_L_FBM;
+    if (strcmp(leaf, "SIMPLEX") == 0) n.i[1] = CF_HY_L_SIMPLEX;
+    else if (strcmp(leaf, "OLD_SIMPLEX") == 0) n.i[1] = CF_HY_L_OLDSIMPLEX;
+    else if (strcmp(leaf, "PERLIN") == 0 || strcmp(leaf, "VALUE") == 0) {
+        n.i[1] = leaf[0] == 'P' ? CF_HY_L_PERLIN : CF_HY_L_VALUE;
+        int im = lenum(c, a, at, "InterpolationMode", interps, 3, 0, NULL, 0);
+        if (im < 0) return -1;
+        n.i[4] = im == 0 ? CF_HY_L_QUINTIC : im == 1 ? CF_HY_L_HERMITE : CF_HY_L_LINEAR;
+    } else {
+        int dist = strcmp(leaf, "DISTANCE") == 0;
+        n.i[1] = CF_HY_L_CELL;
+        if (cJSON_GetObjectItemCaseSensitive(a, "NoiseLookup")) return unsup(c, at_key(c, at, "NoiseLookup"), "NoiseLookup", NULL);
+        if (cJSON_GetObjectItemCaseSensitive(a, "Density")) return unsup(c, at_key(c, at, "Density"), "Density", NULL);
+        if (cJSON_GetObjectItemCaseSensitive(a, "DistanceRange")) return unsup(c, at_key(c, at, "DistanceRange"), "DistanceRange", NULL);
+        int skip = 0, cm = 0, dm, rt;
+        if (integer(c, &ks, a, at, "Skip", 0, 0, 1 << 20, &skip) < 0 || lenum(c, a, at, "SkipMode", skipm, 1, 0, NULL, 0) < 0
+            || lenum(c, a, at, "CellType", ctypes, 1, 0, ctypes3, 1) < 0 || (dm = lenum(c, a, at, "DistanceMode", dmodes, 2, 0, dmodes3, 2)) < 0)
+            return -1;
+        if (skip > 0) return unsup(c, at_key(c, at, "Skip"), "Skip > 0", NULL);
+        if (!dist && (cm = lenum(c, a, at, "CellMode", cmodes, 2, 0, cmodes3, 2)) < 0) return -1;
+        if (dist) {
+            static const int rts[] = {CF_HY_D2SUB, CF_HY_D2ADD, CF_HY_D2MUL, CF_HY_D2DIV, CF_HY_DISTANCE, CF_HY_DISTANCE2};
+            int m2 = lenum(c, a, at, "Distance2Mode", d2modes, 6, 0, NULL, 0);
+            if (m2 < 0 || lenum(c, a, at, "Measurement", meas, 1, 0, NULL, 0) < 0) return -1;
+            rt = rts[m2];
+        } else {
+            rt = cm == 0 ? CF_HY_CELLVALUE : CF_HY_DISTANCE;
+        }
+        double j = 1, jx = 1, jy = 1, jz = 1;
+        if (num(c, &ks, a, at, "Jitter", 1.0, &j) < 0 || num(c, &ks, a, at, "JitterX", j, &jx) < 0 || num(c, &ks, a, at, "JitterY", j, &jy) < 0
+            || num(c, &ks, a, at, "JitterZ", j, &jz) < 0)
+            return -1;
+        if (jx != jz) return unsup(c, at_key(c, at, "JitterZ"), "JitterX != JitterZ (one FNL jitter)", NULL);
+        n.i[4] = dm == 0 ? CF_HY_EUCLIDEAN : CF_HY_MANHATTAN, n.i[5] = rt, n.f[0] = (float)jx;
+    }
+    return node_add(c, &n);
+}
+
+/* DISTORTED: Randomizer {Generators: [...], Rotate?}; base is the child */
+static int legacy_distort(hc *c, const cJSON *a, cf_loc at, int base, const char *label, lchain *ch)
+{
+    static const char *const rkeys[] = {"Generators", "Rotate"}, *const rotkeys[] = {"Pitch", "Yaw", "OriginX", "OriginY", "OriginZ"};
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(a, "Randomizer");
+    cf_loc ra = at_key(c, at, "Randomizer");
+    if (!r) return fail(c, at, CF_ERR_SCHEMA, "missing \"Randomizer\" (DISTORTED needs it)");
+    if (legacy_keys(c, r, ra, "Randomizer", rkeys, 2) < 0) return -1;
+    const cJSON *rot = cJSON_GetObjectItemCaseSensitive(r, "Rotate");
+    if (rot) {
+        cf_loc ro = at_key(c, ra, "Rotate");
+        if (legacy_keys(c, rot, ro, "Rotate", rotkeys, 5) < 0 || (base = legacy_rotate(c, rot, ro, base)) < 0) return -1;
+    }
+    const cJSON *gs = cJSON_GetObjectItemCaseSensitive(r, "Generators");
+    cf_loc ga = at_key(c, ra, "Generators");
+    if (!gs) return fail(c, ra, CF_ERR_SCHEMA, "missing \"Generators\"");
+    int ng = cJSON_IsArray(gs) ? cJSON_GetArraySize(gs) : -1;
+    if (ng < 1 || ng > 256) return fail(c, ga, CF_ERR_SCHEMA, "expected an array of 1 to 256 noise generators, found %s", jtype(gs));
+    cf_node n;
+    new_node(c, NK_HY_LDISTORT, at, &n);
+    n.nin = 1 + 3 * ng;
+    n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)n.nin);
+    n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)ng);
+    if (!n.in || !n.da) return nomem(c);
+    n.nda = ng, n.in[0] = base;
+    int i = 0;
+    for (const cJSON *g = gs->child; g; g = g->next, i++) {
+        cf_loc gi = at_index(c, ga, i);
+        if (!cJSON_IsObject(g)) return fail(c, gi, CF_ERR_SCHEMA, "expected a noise generator (an object), found %s", jtype(g));
+        cJSON *gr = legacy_resolve(c, g, gi, ch);
+        if (!gr) return -1;
+        keyset ks = {{0}, 0};
+        int rc = num(c, &ks, gr, gi, "Amplitude", 1.0, &n.da[i]);
+        const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gr, "Seed");
+        if (rc == 0 && sd && !cJSON_IsString(sd)) rc = fail(c, at_key(c, gi, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(sd));
+        if (rc == 0 && cJSON_GetObjectItemCaseSensitive(gr, "Type"))
+            rc = fail(c, at_key(c, gi, "Type"), CF_ERR_SCHEMA, "a noise generator is a leaf (NoiseType), not a Type");
+        const char *gl = sd ? arena_strdup(&c->p->arena, sd->valuestring) : label;
+        if (!gl) rc = nomem(c);
+        cJSON_DeleteItemFromObjectCaseSensitive(gr, "Amplitude");
+        for (int ax = 0; ax < 3 && rc == 0; ax++) {
+            char lab[520];
+            snprintf(lab, sizeof lab, "%.500s%s", gl, HY_L_AXIS[ax]);
+            cJSON_DeleteItemFromObjectCaseSensitive(gr, "Seed");
+            if (!cJSON_AddStringToObject(gr, "Seed", lab)) rc = nomem(c);
+            else if ((n.in[1 + 3 * i + ax] = legacy_asset(c, gr, gi, label, ch)) < 0) rc = -1;
+        }
+        cJSON_Delete(gr);
+        if (rc < 0) return -1;
+    }
+    return node_add(c, &n);
+}
 
 static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
 {
@@ -1330,23 +1672,40 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
     if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cJSON *a = legacy_resolve(c, v, at, ch);
     if (!a) return -1;
-    int r = -1;
-    const char *type = str_field(a, "Type"), *leaf = str_field(a, "NoiseType");
-    for (const cJSON *k = a->child; k; k = k->next) {
-        int ok = k->string[0] == '$';
-        for (size_t i = 0; i < sizeof legacy_known / sizeof *legacy_known; i++) ok |= strcmp(k->string, legacy_known[i]) == 0;
-        if (ok) continue;
-        for (size_t i = 0; i < sizeof legacy_later / sizeof *legacy_later; i++)
-            if (strcmp(k->string, legacy_later[i]) == 0) {
-                fail(c, at_key(c, at, k->string), HY_ERR_UNSUPPORTED, "legacy field \"%s\" is not implemented yet", k->string);
-                goto done;
-            }
-        fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for a legacy noise asset", k->string);
-        goto done;
+    int r = -1, base = -1;
+    keyset ks = {{0}, 0};
+    const char *type = str_field(a, "Type"), *leaf = str_field(a, "NoiseType"), *what = type ? type : leaf;
+    {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "Type"), *nt = cJSON_GetObjectItemCaseSensitive(a, "NoiseType");
+        if ((t && !type) || (nt && !leaf)) {
+            fail(c, at_key(c, at, t && !type ? "Type" : "NoiseType"), CF_ERR_SCHEMA, "expected a string, found %s", jtype(t && !type ? t : nt));
+            goto done;
+        }
     }
     if ((type != NULL) == (leaf != NULL)) {
         fail(c, at, CF_ERR_SCHEMA, type ? "both \"Type\" and \"NoiseType\"" : "missing \"Type\" (a composite) or \"NoiseType\" (a leaf)");
         goto done;
+    }
+    {
+        const char *const *list = type ? hytale_legacy_types : hytale_legacy_noise_types;
+        int known = 0;
+        for (int i = 0; list[i]; i++) known |= strcmp(list[i], what) == 0;
+        if (!known) {
+            fail(c, at_key(c, at, type ? "Type" : "NoiseType"), CF_ERR_SCHEMA, "unknown %s \"%s\"", type ? "Type" : "NoiseType", what);
+            goto done;
+        }
+    }
+    for (const cJSON *k = a->child; k; k = k->next) {
+        if (k->string[0] == '$') continue;
+        const lfield *f = NULL;
+        for (size_t i = 0; i < sizeof legacy_fields / sizeof *legacy_fields; i++)
+            if (strcmp(k->string, legacy_fields[i].name) == 0) f = &legacy_fields[i];
+        char pat[40];
+        snprintf(pat, sizeof pat, " %s ", what);
+        if (!f || (strcmp(f->applies, "*") != 0 && !strstr(f->applies, pat))) {
+            fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s \"%s\"", k->string, type ? "Type" : "NoiseType", what);
+            goto done;
+        }
     }
     {
         const cJSON *sd = cJSON_GetObjectItemCaseSensitive(a, "Seed");
@@ -1354,87 +1713,43 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             fail(c, at_key(c, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(sd));
             goto done;
         }
-        if (sd) label = arena_strdup(&c->p->arena, sd->valuestring); /* §2.3 choice: own label, else the enclosing asset's */
-    }
-    keyset ks = {{0}, 0};
-    int base = -1;
-    if (leaf && strcmp(leaf, "CONSTANT") == 0) {
-        double val = 0;
-        if (num(c, &ks, a, at, "Value", 0.5, &val) < 0) goto done;
-        base = constant(c, val, at);
-    } else if (leaf && strcmp(leaf, "SIMPLEX") == 0) {
-        /* choice: FNL OpenSimplex2 2D on (x, z), FBM = sum P^i n_i(L^i p) / sum P^i, seed + i, mapped v*0.5 + 0.5 */
-        int oct = 0;
-        cf_node n;
-        new_node(c, NK_HY_SIMPLEX2D, at, &n);
-        const char *fm = str_field(a, "FractalMode");
-        if (fm && strcmp(fm, "FBM") != 0) {
-            fail(c, at_key(c, at, "FractalMode"), HY_ERR_UNSUPPORTED, "FractalMode \"%s\" is not implemented yet (FBM)", fm);
+        if (sd) label = arena_strdup(&c->p->arena, sd->valuestring);
+        const cJSON *tg = cJSON_GetObjectItemCaseSensitive(a, "Tags");
+        if (tg && !cJSON_IsObject(tg)) {
+            fail(c, at_key(c, at, "Tags"), CF_ERR_SCHEMA, "expected a map of string arrays, found %s", jtype(tg));
             goto done;
         }
-        if (integer(c, &ks, a, at, "Octaves", 1, 1, 32, &oct) < 0 || num(c, &ks, a, at, "Lacunarity", 2.0, &n.d[1]) < 0
-            || num(c, &ks, a, at, "Persistence", 0.5, &n.d[2]) < 0)
-            goto done;
-        n.d[0] = 1.0, n.i[1] = oct, n.i[0] = java_string_hash(label);
-        int s = node_add(c, &n);
-        int am = s < 0 ? -1 : add_node(c, NK_HY_AMPC, at, &s, 1, 0.5);
-        int in[2] = {am, constant(c, 0.5, at)};
-        base = am < 0 || in[1] < 0 ? -1 : add_node(c, NK_HY_SUM, at, in, 2, 0);
-    } else if (leaf) {
-        static const char *const later[] = {"OLD_SIMPLEX", "PERLIN", "VALUE", "CELL", "DISTANCE", "MESH", "GRID", "POINT", "BRANCH"};
-        for (size_t i = 0; i < sizeof later / sizeof *later; i++)
-            if (strcmp(leaf, later[i]) == 0) {
-                fail(c, at_key(c, at, "NoiseType"), HY_ERR_UNSUPPORTED, "NoiseType %s is not implemented yet", leaf);
+    }
+    if (leaf) {
+        static const char *const tier3[] = {"MESH", "GRID", "BRANCH"};
+        for (size_t i = 0; i < sizeof tier3 / sizeof *tier3; i++)
+            if (strcmp(leaf, tier3[i]) == 0) {
+                unsup(c, at_key(c, at, "NoiseType"), "NoiseType", leaf);
                 goto done;
             }
-        fail(c, at_key(c, at, "NoiseType"), CF_ERR_SCHEMA, "unknown NoiseType \"%s\"", leaf);
-        goto done;
+        if (strcmp(leaf, "CONSTANT") == 0) {
+            double val = 0;
+            if (num(c, &ks, a, at, "Value", 0.5, &val) < 0) goto done;
+            base = constant(c, val, at);
+        } else if (strcmp(leaf, "POINT") == 0) {
+            cf_node n;
+            new_node(c, NK_HY_LPOINT, at, &n);
+            if (num(c, &ks, a, at, "X", 0, &n.d[0]) < 0 || num(c, &ks, a, at, "Y", 0, &n.d[1]) < 0 || num(c, &ks, a, at, "Z", 0, &n.d[2]) < 0
+                || num(c, &ks, a, at, "InnerRadius", 0, &n.d[3]) < 0 || num(c, &ks, a, at, "OuterRadius", 0, &n.d[4]) < 0)
+                goto done;
+            base = node_add(c, &n);
+        } else {
+            base = legacy_noise_leaf(c, a, at, leaf, label);
+        }
     } else {
-        static const char *const later[] = {"FORMULA", "DISTORTED", "OFFSET", "ROTATE", "GRADIENT", "CURVE", "BLEND"};
-        int op = strcmp(type, "SUM") == 0 ? 1 : strcmp(type, "MULTIPLY") == 0 ? 2 : strcmp(type, "MAX") == 0 ? 3 : strcmp(type, "MIN") == 0 ? 4
-                 : strcmp(type, "INVERT") == 0 ? 5 : strcmp(type, "NORMALIZE") == 0 ? 6 : strcmp(type, "SCALE") == 0 ? 7 : 0;
-        if (!op) {
-            for (size_t i = 0; i < sizeof later / sizeof *later; i++)
-                if (strcmp(type, later[i]) == 0) {
-                    fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED, "Type %s is not implemented yet", type);
-                    goto done;
-                }
-            fail(c, at_key(c, at, "Type"), CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
-            goto done;
-        }
-        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(a, "Noise");
-        cf_loc na = at_key(c, at, "Noise");
-        if (!ns) {
-            fail(c, at, CF_ERR_SCHEMA, "missing \"Noise\" (%s needs it)", type);
-            goto done;
-        }
-        int m = cJSON_IsArray(ns) ? cJSON_GetArraySize(ns) : 1;
-        int single = op >= 5;
-        if (single && m != 1) {
-            fail(c, na, CF_ERR_SCHEMA, "%s takes one noise, found %d", type, m);
-            goto done;
-        }
-        if (m == 0 || m > 4096) {
-            fail(c, na, CF_ERR_SCHEMA, "%s takes 1 to 4096 noises, found %d", type, m);
-            goto done;
-        }
-        int *in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)m);
-        if (!in) {
-            nomem(c);
-            goto done;
-        }
-        if (cJSON_IsArray(ns)) {
-            int i = 0;
-            for (const cJSON *e = ns->child; e; e = e->next, i++)
-                if ((in[i] = legacy_slot(c, e, at_index(c, na, i), label, ch)) < 0) goto done;
-        } else if ((in[0] = legacy_slot(c, ns, na, label, ch)) < 0) {
-            goto done;
-        }
-        if (op == 1) {
+        int many = !strcmp(type, "SUM") || !strcmp(type, "MULTIPLY") || !strcmp(type, "MAX") || !strcmp(type, "MIN") || !strcmp(type, "BLEND");
+        int *in = NULL, m = legacy_noises(c, a, at, type, label, ch, !many, &in);
+        if (m < 0) goto done;
+        if (!strcmp(type, "SUM")) {
             const cJSON *f = cJSON_GetObjectItemCaseSensitive(a, "Factors");
             cf_loc fa = at_key(c, at, "Factors");
             if (f && (!cJSON_IsArray(f) || cJSON_GetArraySize(f) > m)) {
-                fail(c, fa, CF_ERR_SCHEMA, "expected at most %d factors (one per noise), found %s", m, jtype(f));
+                fail(c, fa, CF_ERR_SCHEMA, "expected at most %d factors (one per noise), found %s", m, cJSON_IsArray(f) ? "more" : jtype(f));
                 goto done;
             }
             int i = 0;
@@ -1443,21 +1758,21 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
                     fail(c, at_index(c, fa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
                     goto done;
                 }
-                if ((in[i] = add_node(c, NK_HY_AMPC, at, &in[i], 1, e->valuedouble)) < 0) goto done; /* missing factors are 1 (choice) */
+                if ((in[i] = add_node(c, NK_HY_AMPC, at, &in[i], 1, e->valuedouble)) < 0) goto done;
             }
             base = add_node(c, NK_HY_SUM, at, in, m, 0);
-        } else if (op == 2) {
+        } else if (!strcmp(type, "MULTIPLY")) {
             base = in[0];
             for (int i = 1; i < m && base >= 0; i++) {
                 int two[2] = {base, in[i]};
                 base = add_node(c, NK_HY_AMPLITUDE, at, two, 2, 0);
             }
-        } else if (op == 3 || op == 4) {
-            base = add_node(c, op == 3 ? NK_HY_MAX : NK_HY_MIN, at, in, m, 0);
-        } else if (op == 5) {
+        } else if (!strcmp(type, "MAX") || !strcmp(type, "MIN")) {
+            base = add_node(c, type[1] == 'A' ? NK_HY_MAX : NK_HY_MIN, at, in, m, 0);
+        } else if (!strcmp(type, "INVERT")) {
             int neg = add_node(c, NK_HY_INVERTER, at, in, 1, 0), two[2] = {constant(c, 1.0, at), neg};
             base = neg < 0 || two[0] < 0 ? -1 : add_node(c, NK_HY_SUM, at, two, 2, 0); /* 1 - child */
-        } else if (op == 6) {
+        } else if (!strcmp(type, "NORMALIZE")) {
             const cJSON *rg = cJSON_GetObjectItemCaseSensitive(a, "Range");
             double lo = 0, hi = 0;
             if (!rg) {
@@ -1469,23 +1784,106 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             new_node(c, NK_HY_NORMALIZER, at, &n);
             n.nin = 1, n.in = in, n.d[0] = lo, n.d[1] = hi, n.d[2] = 0, n.d[3] = 1;
             base = node_add(c, &n);
+        } else if (!strcmp(type, "ROTATE")) {
+            static const char *const rotkeys[] = {"Pitch", "Yaw", "OriginX", "OriginY", "OriginZ"};
+            const cJSON *ro = cJSON_GetObjectItemCaseSensitive(a, "Rotate");
+            if (!ro) {
+                fail(c, at, CF_ERR_SCHEMA, "missing \"Rotate\" (ROTATE needs it)");
+                goto done;
+            }
+            if (legacy_keys(c, ro, at_key(c, at, "Rotate"), "Rotate", rotkeys, 5) < 0) goto done;
+            base = legacy_rotate(c, ro, at_key(c, at, "Rotate"), in[0]);
+        } else if (!strcmp(type, "GRADIENT")) {
+            base = legacy_gradient(c, a, at, in[0], 1);
+        } else if (!strcmp(type, "CURVE")) {
+            base = legacy_curve(c, a, at, in[0]);
+        } else if (!strcmp(type, "DISTORTED")) {
+            base = legacy_distort(c, a, at, in[0], label, ch);
+        } else if (!strcmp(type, "BLEND")) {
+            const cJSON *al = cJSON_GetObjectItemCaseSensitive(a, "Alpha"), *th = cJSON_GetObjectItemCaseSensitive(a, "Thresholds");
+            cf_loc ta = at_key(c, at, "Thresholds");
+            if (!al || !th) {
+                fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (BLEND needs it)", al ? "Thresholds" : "Alpha");
+                goto done;
+            }
+            if (!cJSON_IsArray(th) || cJSON_GetArraySize(th) != m) {
+                fail(c, ta, CF_ERR_SCHEMA, "expected %d thresholds (one per noise), found %s", m, cJSON_IsArray(th) ? "a different count" : jtype(th));
+                goto done;
+            }
+            double *k = arena_alloc(&c->p->arena, sizeof(double) * (size_t)m);
+            if (!k) {
+                nomem(c);
+                goto done;
+            }
+            int i = 0;
+            for (const cJSON *e = th->child; e; e = e->next, i++) {
+                if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
+                    fail(c, at_index(c, ta, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                    goto done;
+                }
+                k[i] = e->valuedouble;
+                if (i && !(k[i] > k[i - 1])) {
+                    fail(c, at_index(c, ta, i), CF_ERR_SCHEMA, "thresholds must increase strictly (%.17g after %.17g)", k[i], k[i - 1]);
+                    goto done;
+                }
+            }
+            if ((in[m] = legacy_slot(c, al, at_key(c, at, "Alpha"), label, ch)) < 0) goto done;
+            cf_node n;
+            new_node(c, NK_HY_MULTIMIX, at, &n);
+            n.nin = m + 1, n.in = in, n.da = k, n.nda = m;
+            base = node_add(c, &n);
         } else {
-            base = in[0]; /* SCALE: the Scale wrapper below */
+            base = in[0]; /* SCALE, FORMULA, OFFSET: the wrapper of the same field below */
+            const char *need = !strcmp(type, "SCALE") ? "Scale" : !strcmp(type, "FORMULA") ? "Formula" : NULL;
+            if (need && !cJSON_GetObjectItemCaseSensitive(a, need)) {
+                fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (%s needs it)", need, type);
+                goto done;
+            }
         }
     }
     if (base < 0) goto done;
-    /* wrappers (§2.9 order): Scale closest to the base (coordinates times Scale), then Offset */
+    /* wrappers, HYTALE.md §2.9 order: Formula, Curve, Scale, Normalize, Offset, rotation, Gradient */
+    if (cJSON_GetObjectItemCaseSensitive(a, "Formula")) {
+        int f = lenum(c, a, at, "Formula", legacy_formulas, 10, 0, NULL, 0);
+        if (f < 0) goto done;
+        if (f != 0) {
+            cf_node n;
+            new_node(c, NK_HY_LFORMULA, at, &n);
+            n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+            if (!n.in) {
+                nomem(c);
+                goto done;
+            }
+            n.in[0] = base, n.i[0] = f;
+            if ((base = node_add(c, &n)) < 0) goto done;
+        }
+    }
     {
-        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(a, "Scale");
-        if (sc) {
-            double sv = 0;
-            if (num(c, &ks, a, at, "Scale", NAN, &sv) < 0) goto done;
-            base = add_node(c, NK_HY_LSCALE, at, &base, 1, sv);
-            if (base < 0) goto done;
-        } else if (strcmp(type ? type : "", "SCALE") == 0) {
-            fail(c, at, CF_ERR_SCHEMA, "missing \"Scale\" (SCALE needs it)");
+        static const char *const ckeys[] = {"A", "B"};
+        const cJSON *cv = cJSON_GetObjectItemCaseSensitive(a, "Curve");
+        if (cv && (legacy_keys(c, cv, at_key(c, at, "Curve"), "Curve", ckeys, 2) < 0 || (base = legacy_curve(c, cv, at_key(c, at, "Curve"), base)) < 0))
+            goto done;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(a, "Scale")) {
+        double sv = 0;
+        if (num(c, &ks, a, at, "Scale", NAN, &sv) < 0) goto done;
+        if ((base = add_node(c, NK_HY_LSCALE, at, &base, 1, sv)) < 0) goto done;
+    }
+    const cJSON *nz = cJSON_GetObjectItemCaseSensitive(a, "Normalize");
+    if (nz && strcmp(type ? type : "", "GRADIENT") != 0) {
+        double lo = 0, hi = 0;
+        if (legacy_range(c, nz, at_key(c, at, "Normalize"), &lo, &hi) < 0) goto done;
+        cf_node n;
+        new_node(c, NK_HY_NORMALIZER, at, &n);
+        n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
+        if (!n.in) {
+            nomem(c);
             goto done;
         }
+        n.in[0] = base, n.d[0] = 0, n.d[1] = 1, n.d[2] = lo, n.d[3] = hi; /* [0, 1] -> [lo, hi] */
+        if ((base = node_add(c, &n)) < 0) goto done;
+    }
+    {
         double o = 0, ox = 0, oy = 0, oz = 0;
         if (num(c, &ks, a, at, "Offset", 0, &o) < 0 || num(c, &ks, a, at, "OffsetX", o, &ox) < 0 || num(c, &ks, a, at, "OffsetY", o, &oy) < 0
             || num(c, &ks, a, at, "OffsetZ", o, &oz) < 0)
@@ -1500,14 +1898,37 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
                 goto done;
             }
             n.in[0] = base, n.d[0] = -ox, n.d[1] = -oy, n.d[2] = -oz;
-            base = node_add(c, &n);
+            if ((base = node_add(c, &n)) < 0) goto done;
         }
+    }
+    if ((base = legacy_rotate(c, a, at, base)) < 0) goto done;
+    {
+        static const char *const gkeys[] = {"Mode", "Distance", "Normalize"};
+        const cJSON *g = cJSON_GetObjectItemCaseSensitive(a, "Gradient");
+        if (g && (legacy_keys(c, g, at_key(c, at, "Gradient"), "Gradient", gkeys, 3) < 0 || (base = legacy_gradient(c, g, at_key(c, at, "Gradient"), base, 0)) < 0))
+            goto done;
     }
     r = base;
 done:
     cJSON_Delete(a);
     c->depth--;
     return r;
+}
+
+/* 1 when hytale/Noise/<id>.json is in the packs */
+static int legacy_has(hc *c, const char *id)
+{
+    const char *names[HY_L_LIST];
+    int n = pack_list(c->pk, "hytale/Noise", names, HY_L_LIST);
+    for (int i = 0; i < n && i < HY_L_LIST; i++)
+        if (strcmp(names[i], id) == 0) return 1;
+    return 0;
+}
+static int has_file(const char *const *names, int n, const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], id) == 0) return 1;
+    return 0;
 }
 
 static int legacy_function(hc *c, const char *id, cf_loc cli)
@@ -1533,7 +1954,7 @@ int hytale_wanted(cf_pack *pk, const char *settings_id, const char *const *funct
     for (int i = 0; i < n; i++)
         if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
     const char *names[2];
-    if (pack_list(pk, "hytale/Density", names, 2) < 1) return 0;
+    if (pack_list(pk, "hytale/Density", names, 2) < 1 && pack_list(pk, "hytale/Noise", names, 2) < 1) return 0;
     char *text = NULL;
     size_t len;
     const char *disp;
@@ -1602,6 +2023,14 @@ cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_id, cons
         if (strncmp(f, "hytale:noise/", 13) == 0) {
             p->output_names[i] = arena_strdup(&p->arena, f);
             int nd = legacy_function(&c, f + 13, cli);
+            if (nd < 0) goto done;
+            p->outputs[i] = nd;
+            continue;
+        }
+        if (strcmp(f, "router:final_density") == 0 && !has_file(names, c.nfiles, "Terrain") && legacy_has(&c, "Terrain")) {
+            /* a legacy-only pack: the default request is the noise asset hytale/Noise/Terrain.json */
+            p->output_names[i] = arena_strdup(&p->arena, f);
+            int nd = legacy_function(&c, "Terrain", cli);
             if (nd < 0) goto done;
             p->outputs[i] = nd;
             continue;

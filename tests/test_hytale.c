@@ -726,7 +726,8 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
     cr_assert_eq(d, 0u, "legacy: %zu values differ between OpenCL and the CPU", d);
     for (int i = 0; i < pg->nnodes; i++) seen[pg->nodes[i].kind] = 1;
 #define NODE(K, name, flags, fields, summary)
-#define NODE64(K, name, flags, fields, summary) cr_expect(strncmp(name, "hytale:", 7) != 0 || seen[NK_##K], "no case uses %s", name);
+#define NODE64(K, name, flags, fields, summary)                                                                          \
+    cr_expect(strncmp(name, "hytale:", 7) != 0 || strncmp(name, "hytale:legacy-", 14) == 0 || seen[NK_##K], "no case uses %s", name);
 #include "nodes.def"
 #undef NODE64
 #undef NODE
@@ -934,13 +935,13 @@ Test(legacy_errors, cycles_missing_parents_and_unknown_types)
     legacy_bad(&m, "E", CF_ERR_SCHEMA, "E.json#/Parent", "parent \"F\" is a Type MAX, this asset a Type SUM");
     legacy_bad(&m, "G", CF_ERR_SCHEMA, "G.json#/NoiseType", "unknown NoiseType \"WHATEVER\"");
     legacy_bad(&m, "H", CF_ERR_SCHEMA, "G.json#/NoiseType", "unknown NoiseType \"WHATEVER\"");
-    mpack m2 = {{F("T", "{\"Type\":\"SUMM\",\"Noise\":[]}"), F("U", "{\"NoiseType\":\"CELL\"}"), F("V", "{\"NoiseType\":\"CONSTANT\",\"Formula\":\"SQRT\"}"),
+    mpack m2 = {{F("T", "{\"Type\":\"SUMM\",\"Noise\":[]}"), F("U", "{\"NoiseType\":\"MESH\"}"), F("V", "{\"NoiseType\":\"CONSTANT\",\"Formula\":\"SQRTT\"}"),
                  F("W", "{\"NoiseType\":\"CONSTANT\",\"Valu\":1}"), F("X", "{\"Type\":\"SUM\",\"Noise\":[\"X\"]}"),
                  F("Y", "{\"Type\":\"SUM\",\"Noise\":[{\"NoiseType\":\"CONSTANT\"}],\"Factors\":[1,2]}")},
                 6};
     legacy_bad(&m2, "T", CF_ERR_SCHEMA, "T.json#/Type", "unknown Type \"SUMM\"");
-    legacy_bad(&m2, "U", CF_ERR_SCHEMA, "U.json#/NoiseType", "NoiseType CELL is not implemented yet");
-    legacy_bad(&m2, "V", CF_ERR_SCHEMA, "V.json#/Formula", "legacy field \"Formula\" is not implemented yet");
+    legacy_bad(&m2, "U", CF_ERR_SCHEMA, "U.json#/NoiseType", "NoiseType \"MESH\" is not supported (HYTALE.md §2.10 tier 3");
+    legacy_bad(&m2, "V", CF_ERR_SCHEMA, "V.json#/Formula", "unknown Formula \"SQRTT\"");
     legacy_bad(&m2, "W", CF_ERR_SCHEMA, "W.json#/Valu", "unknown key \"Valu\"");
     legacy_bad(&m2, "X", CF_ERR_CYCLE, "X.json#/Noise/0", "noise reference cycle through \"X\"");
     legacy_bad(&m2, "Y", CF_ERR_SCHEMA, "Y.json#/Factors", "expected at most 1 factors");
