@@ -207,6 +207,11 @@ int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const 
 /* Names (without ".json") of the files <dir>/NAME.json in any pack, each once;
  * fills names[0..max-1] (strings in the pack's arena) and returns the count (may exceed max). */
 int pack_list(cf_pack *pk, const char *dir, const char **names, int max);
+/* 1 when the packs hold Minecraft noise settings minecraft:overworld (a front-end that
+ * answers the default request on its own files leaves such packs to Minecraft) */
+int pack_has_overworld(cf_pack *pk);
+/* 1 for the default request: settings minecraft:overworld, every function router:final_density */
+int request_is_default(const char *settings_id, const char *const *functions, int n);
 int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
               char **text, size_t *len, const char **display, cf_error *err);
 

@@ -1950,18 +1950,10 @@ int hytale_wanted(cf_pack *pk, const char *settings_id, const char *const *funct
     if (settings_id && strncmp(settings_id, "hytale:", 7) == 0) return 1;
     for (int i = 0; i < n; i++)
         if (functions[i] && strncmp(functions[i], "hytale:", 7) == 0) return 1;
-    if (!settings_id || strcmp(settings_id, "minecraft:overworld") != 0) return 0;
-    for (int i = 0; i < n; i++)
-        if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
+    if (!request_is_default(settings_id, functions, n)) return 0;
     const char *names[2];
     if (pack_list(pk, "hytale/Density", names, 2) < 1 && pack_list(pk, "hytale/Noise", names, 2) < 1) return 0;
-    char *text = NULL;
-    size_t len;
-    const char *disp;
-    cf_error e = {0};
-    int r = pack_read(pk, "noise_settings", "minecraft", "overworld", &text, &len, &disp, &e);
-    free(text);
-    return r == 0;
+    return !pack_has_overworld(pk);
 }
 
 static int valid_name(const char *s)

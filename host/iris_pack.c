@@ -311,18 +311,9 @@ int iris_pack_wanted(cf_pack *pk, const char *settings_id, const char *const *fu
     for (int i = 0; i < n; i++)
         if (functions[i] && strncmp(functions[i], "iris:", 5) == 0 && terrain_function(functions[i]) >= 0) return 1;
     if (settings_id && strncmp(settings_id, "iris:", 5) == 0) return 0; /* iris:master, iris:unification: styles */
-    if (!pk || (settings_id && strcmp(settings_id, "minecraft:overworld") != 0)) return 0;
-    for (int i = 0; i < n; i++)
-        if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
+    if (!pk || !request_is_default(settings_id, functions, n)) return 0;
     const char *names[2];
-    if (pack_list(pk, TERRAIN_DIR, names, 2) < 1) return 0;
-    char *text = NULL;
-    size_t len;
-    const char *disp;
-    cf_error e = {0};
-    int r = pack_read(pk, "noise_settings", "minecraft", "overworld", &text, &len, &disp, &e);
-    free(text);
-    return r == 0;
+    return pack_list(pk, TERRAIN_DIR, names, 2) >= 1 && !pack_has_overworld(pk);
 }
 
 cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)

@@ -314,3 +314,22 @@ int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
     }
     return n;
 }
+
+int pack_has_overworld(cf_pack *pk)
+{
+    char *text = NULL;
+    size_t len;
+    const char *disp;
+    cf_error e = {0};
+    int r = pack_read(pk, "noise_settings", "minecraft", "overworld", &text, &len, &disp, &e);
+    free(text);
+    return r != 0;
+}
+
+int request_is_default(const char *settings_id, const char *const *functions, int n)
+{
+    if (!settings_id || strcmp(settings_id, "minecraft:overworld") != 0) return 0;
+    for (int i = 0; i < n; i++)
+        if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
+    return 1;
+}
