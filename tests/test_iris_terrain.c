@@ -106,6 +106,8 @@ static void expected_heights(const char *pack, const char *manifest, int64_t see
     {
         const char *k = cJSON_GetObjectItem(e, "generator")->valuestring;
         int i = 0;
+        /* i stays in [0, nl): cppcheck's negativeIndex here is a false positive */
+        // cppcheck-suppress negativeIndex
         while (i < nl && strcmp(l[i].key, k) != 0) i++;
         if (i == nl) {
             cr_assert_lt(nl, 16);
