@@ -843,7 +843,7 @@ static int keys_only(hc *c, const cJSON *o, cf_loc at, const char *what, const c
 static int provider(hc *c, const cJSON *v, cf_loc at, pinfo *pi, int depth)
 {
     const cJSON *t = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "Type") : NULL;
-    if (!cJSON_IsString(t)) return fail(c, at, CF_ERR_SCHEMA, "expected a positions provider (an object with \"Type\"), found %s", jtype(v));
+    if (!t || !cJSON_IsString(t)) return fail(c, at, CF_ERR_SCHEMA, "expected a positions provider (an object with \"Type\"), found %s", jtype(v));
     if (depth > 32) return fail(c, at, CF_ERR_LIMIT, "positions providers nested deeper than 32");
     const char *ty = t->valuestring;
     keyset ks = {{0}, 0};
@@ -862,7 +862,7 @@ static int provider(hc *c, const cJSON *v, cf_loc at, pinfo *pi, int depth)
         int m = cJSON_GetArraySize(ps), i = 0;
         if (m < 1 || m > HY_PCELL_MAX_LIST) return fail(c, pa, CF_ERR_LIMIT, "List holds %d positions (1 to %d)", m, HY_PCELL_MAX_LIST);
         for (const cJSON *e = ps->child; e; e = e->next, i++) {
-            double q[3];
+            double q[3] = {0, 0, 0};
             if (vec3_value(c, e, at_index(c, pa, i), q) < 0) return -1;
             for (int a = 0; a < 3; a++)
                 if (cput(c, &pi->pts, q[a]) < 0) return -1;
