@@ -834,6 +834,7 @@ EMIT64(HY_SIMPLEX3D)
 }
 EMIT64(HY_ANCHOR) { (void)b; }
 EMIT64(HY_EXTMAP) { (void)b; }
+EMIT64(HY_PCELL) { (void)b; }
 /* the V2 bodies that need statements; 1 when written */
 static int hy_body_v2(sb *b, const cf_node *n, int id)
 {
@@ -875,6 +876,12 @@ static int hy_body_v2(sb *b, const cf_node *n, int id)
     case NK_HY_ANCHOR:
         sbf(b, "    double ax = "), AT1(1, "x", "y", "z"), sbf(b, ", ay = "), AT1(2, "x", "y", "z"), sbf(b, ", az = "), AT1(3, "x", "y", "z");
         sbf(b, ";\n    return n%d(t, ws, x %c ax, y %c ay, z %c az);\n}\n", n->in[0], n->i[0] ? '+' : '-', n->i[0] ? '+' : '-', n->i[0] ? '+' : '-');
+        return 1;
+    case NK_HY_PCELL:
+        sbf(b, "    double f1, f2, px, py, pz;\n    int found = cf_hy_pcell(hyc%d, ws, x, y, z, &f1, &f2, &px, &py, &pz);\n", id);
+        if (n->i[0] == 0 /* CellValue */) sbf(b, "    if (!found) return "), D(0), sbf(b, ";\n    return n%d(t, ws, px, py, pz);\n}\n", n->in[0]);
+        else if (n->i[0] == 1 /* Curve */) sbf(b, "    return cf_hy_curve(hyc%d + %d, f1);\n}\n", id, (int)n->da[9 /* CF_HY_PC_CURVE */]);
+        else sbf(b, "    (void)found;\n    return cf_hy_pcell_result(%d, f1, f2);\n}\n", n->i[0]);
         return 1;
     case NK_HY_EXTMAP:
         sbf(b, "    long k = cf_hy_map_index(x, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d, %d);\n", n->i[2], n->i[3]);

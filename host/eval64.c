@@ -466,6 +466,14 @@ EVAL64(HY_ANCHOR)
     if (n->i[0]) return AT(0, x + ax, y + ay, z + az);
     return AT(0, x - ax, y - ay, z - az);
 }
+EVAL64(HY_PCELL)
+{
+    double f1, f2, px, py, pz;
+    int found = cf_hy_pcell(n->da, c->w->lseed, x, y, z, &f1, &f2, &px, &py, &pz), rt = n->i[0];
+    if (rt == CF_HY_PR_CELLVALUE) return found ? AT(0, px, py, pz) : n->d[0];
+    if (rt == CF_HY_PR_CURVE) return cf_hy_curve(n->da + (int)n->da[CF_HY_PC_CURVE], f1);
+    return cf_hy_pcell_result(rt, f1, f2);
+}
 EVAL64(HY_EXTMAP)
 {
     long k = cf_hy_map_index(x, z, n->d[0], n->d[1], n->d[2], n->i[2], n->i[3]);

@@ -43,6 +43,15 @@
  * construction), cf_hy_curve_distexp/_dists, cf_hy_angle (degrees, 0 at the zero vector),
  * cf_hy_ramp (Gradient), the GradientWarp/VectorWarp evaluators (eval64.c: + signs, forward
  * differences), switch_node(), HY_ANCHOR (external anchor), external() (maps: NaN outside) */
+/* §6 PositionsCellNoise (all in hyparse_HY_PCELL / cf_hy_pcell): 2-D providers place their points at
+ * the query's y (distances in x/z); only positions within MaxDistance count, and a missing F1/F2
+ * reads MaxDistance; Jitter: FNL hash of the lattice index (2-D providers: hash2 of (i, j), 3-D:
+ * hash3), direction = FNL's RandVecs entry of that hash (256 directions, not a continuous angle),
+ * distance = Magnitude * (bits 16..31 of the hash) / 65536; TriangularGrid2d: rows along x,
+ * row j at z = j*sqrt(3)/2 shifted by j/2 in x; Scaler scales must be > 0; the Density return
+ * type, Bound, Anchor, Jitter of a List and other providers are refused (not implemented) */
+#define HY_PCELL_MAX_CELLS 4096
+#define HY_PCELL_MAX_LIST 256
 /* §4.2 Mix with other than 3 inputs: chunkfill refuses it (the spec's choice is a warning and
  * constant +0.0; chunkfill has no warning channel, so it is an error instead) */
 
@@ -826,6 +835,174 @@ HYPARSE(HY_ANCHOR)
     n->in = in, n->nin = 4;
     return 0;
 }
+/* PositionsCellNoise (HYTALE.md §6): da = the cf_hy_pcell program (kernels/cf_hytale.h), then the
+ * Curve's program; in[0] the CellValue Density; d[0] DefaultValue */
+typedef struct pinfo {
+    int base, nops, nl;
+    double s[3], dmax; /* the product of the scales, the bound on the jitter displacement */
+    cbuf ops, pts;
+} pinfo;
+static int keys_only(hc *c, const cJSON *o, cf_loc at, const char *what, const char *const *keys, int nk)
+{
+    for (const cJSON *k = o->child; k; k = k->next) {
+        int ok = k->string[0] == '$' || strcmp(k->string, "Type") == 0;
+        for (int i = 0; i < nk; i++) ok |= strcmp(k->string, keys[i]) == 0;
+        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, what);
+    }
+    return 0;
+}
+static int provider(hc *c, const cJSON *v, cf_loc at, pinfo *pi, int depth)
+{
+    const cJSON *t = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "Type") : NULL;
+    if (!t || !cJSON_IsString(t)) return fail(c, at, CF_ERR_SCHEMA, "expected a positions provider (an object with \"Type\"), found %s", jtype(v));
+    if (depth > 32) return fail(c, at, CF_ERR_LIMIT, "positions providers nested deeper than 32");
+    const char *ty = t->valuestring;
+    keyset ks = {{0}, 0};
+    static const char *const none[1] = {""};
+    if (!strcmp(ty, "SquareGrid2d") || !strcmp(ty, "SquareGrid3d") || !strcmp(ty, "TriangularGrid2d")) {
+        pi->base = ty[0] == 'T' ? CF_HY_PB_TRI2 : ty[10] == '3' ? CF_HY_PB_SQ3 : CF_HY_PB_SQ2;
+        pi->s[0] = pi->s[1] = pi->s[2] = 1.0, pi->dmax = 0;
+        return keys_only(c, v, at, ty, none, 0);
+    }
+    if (!strcmp(ty, "List")) {
+        static const char *const k[1] = {"Positions"};
+        if (keys_only(c, v, at, "List", k, 1) < 0) return -1;
+        const cJSON *ps = cJSON_GetObjectItemCaseSensitive(v, "Positions");
+        cf_loc pa = at_key(c, at, "Positions");
+        if (!cJSON_IsArray(ps)) return fail(c, ps ? pa : at, CF_ERR_SCHEMA, "List needs \"Positions\" (an array of {\"X\", \"Y\", \"Z\"})");
+        int m = cJSON_GetArraySize(ps), i = 0;
+        if (m < 1 || m > HY_PCELL_MAX_LIST) return fail(c, pa, CF_ERR_LIMIT, "List holds %d positions (1 to %d)", m, HY_PCELL_MAX_LIST);
+        for (const cJSON *e = ps->child; e; e = e->next, i++) {
+            double q[3] = {0, 0, 0};
+            if (vec3_value(c, e, at_index(c, pa, i), q) < 0) return -1;
+            for (int a = 0; a < 3; a++)
+                if (cput(c, &pi->pts, q[a]) < 0) return -1;
+        }
+        pi->base = CF_HY_PB_LIST, pi->nl = m, pi->s[0] = pi->s[1] = pi->s[2] = 1.0, pi->dmax = 0;
+        return 0;
+    }
+    int sc = !strcmp(ty, "Scaler"), j2 = !strcmp(ty, "Jitter2d"), j3 = !strcmp(ty, "Jitter3d");
+    if (!sc && !j2 && !j3)
+        return fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED,
+                    "positions provider \"%s\" is not implemented (SquareGrid2d, SquareGrid3d, TriangularGrid2d, Scaler, Jitter2d, Jitter3d, List)", ty);
+    const cJSON *inner = get(&ks, v, "Positions");
+    if (!inner) return fail(c, at, CF_ERR_SCHEMA, "%s needs \"Positions\" (the provider it changes)", ty);
+    if (provider(c, inner, at_key(c, at, "Positions"), pi, depth + 1) < 0) return -1;
+    double op[4] = {0, 0, 0, 0};
+    if (sc) {
+        if (vec3(c, &ks, v, at, "Scale", NULL, op + 1) < 0) return -1;
+        for (int a = 0; a < 3; a++)
+            if (!(op[a + 1] > 0)) return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "Scaler scales must be > 0");
+        for (int a = 0; a < 3; a++) pi->s[a] *= op[a + 1];
+        pi->dmax *= cf_hy_jmax(cf_hy_jmax(op[1], op[2]), op[3]);
+    } else {
+        if (pi->base == CF_HY_PB_LIST) return fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED, "%s of a List is not implemented", ty);
+        if (j3 && pi->base != CF_HY_PB_SQ3) return fail(c, at_key(c, at, "Type"), CF_ERR_SCHEMA, "Jitter3d needs a 3-D provider (SquareGrid3d)");
+        cf_node tmp;
+        memset(&tmp, 0, sizeof tmp);
+        if (num(c, &ks, v, at, "Magnitude", NAN, &op[1]) < 0 || seed(c, &ks, v, at, &tmp) < 0) return -1;
+        if (!(op[1] >= 0)) return fail(c, at_key(c, at, "Magnitude"), CF_ERR_SCHEMA, "Magnitude must be >= 0");
+        op[0] = j2 ? 1 : 2, op[2] = (double)tmp.i[0];
+        pi->dmax += op[1];
+    }
+    for (const cJSON *k = v->child; k; k = k->next) {
+        int ok = k->string[0] == '$' || strcmp(k->string, "Type") == 0;
+        for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
+        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, ty);
+    }
+    for (int a = 0; a < 4; a++)
+        if (cput(c, &pi->ops, op[a]) < 0) return -1;
+    pi->nops++;
+    return 0;
+}
+static const char *const pcell_types[] = {"CellValue", "Curve", "Distance", "Distance2", "Distance2Add", "Distance2Sub", "Distance2Mul", "Distance2Div", "Density"};
+static int pcell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, pinfo *pi, cbuf *b)
+{
+    double R = 0;
+    int df = 0, rt = 0;
+    static const char *const dfn[] = {"Euclidean", "Manhattan"};
+    if (num(c, ks, o, at, "MaxDistance", NAN, &R) < 0 || name_of(c, ks, o, at, "DistanceFunction", NULL, dfn, 2, 0, 1, &df) < 0) return -1;
+    if (!(R > 0)) return fail(c, at_key(c, at, "MaxDistance"), CF_ERR_SCHEMA, "MaxDistance must be > 0");
+    const cJSON *pv = get(ks, o, "Positions");
+    if (!pv) return fail(c, at, CF_ERR_SCHEMA, "missing \"Positions\" (a positions provider)");
+    if (provider(c, pv, at_key(c, at, "Positions"), pi, 0) < 0) return -1;
+    const cJSON *rv = get(ks, o, "ReturnType");
+    cf_loc ra = at_key(c, at, "ReturnType");
+    if (!rv) return fail(c, at, CF_ERR_SCHEMA, "missing \"ReturnType\"");
+    const cJSON *rtn = cJSON_IsObject(rv) ? cJSON_GetObjectItemCaseSensitive(rv, "Type") : rv;
+    cf_loc ta = cJSON_IsObject(rv) ? at_key(c, ra, "Type") : ra;
+    if (!cJSON_IsString(rtn)) return fail(c, ta, CF_ERR_SCHEMA, "expected a return type name, found %s", jtype(rtn));
+    rt = -1;
+    for (int i = 0; i < 9; i++)
+        if (strcmp(rtn->valuestring, pcell_types[i]) == 0) rt = i;
+    if (rt < 0)
+        return fail(c, ta, CF_ERR_SCHEMA, "unknown return type \"%s\" (CellValue, Curve, Distance, Distance2, Distance2Add, Distance2Sub, Distance2Mul, Distance2Div, Density)",
+                    rtn->valuestring);
+    if (rt == 8) return fail(c, ta, HY_ERR_UNSUPPORTED, "return type Density is not implemented (the cell centre cannot be pushed as the Anchor)");
+    keyset rs = {{0}, 0};
+    n->nin = 0;
+    if (rt == CF_HY_PR_CELLVALUE) {
+        const cJSON *dn = get(&rs, rv, "Density");
+        if (!dn) return fail(c, ra, CF_ERR_SCHEMA, "CellValue needs \"Density\"");
+        if (num(c, &rs, rv, ra, "DefaultValue", 0.0, &n->d[0]) < 0) return -1;
+        n->in = arena_alloc(&c->p->arena, sizeof(int));
+        if (!n->in) return nomem(c);
+        n->nin = 1;
+        if ((n->in[0] = node(c, dn, at_key(c, ra, "Density"))) < 0) return -1;
+    }
+    int cnt[3] = {1, 1, 1};
+    double rd = R + pi->dmax;
+    if (pi->base == CF_HY_PB_LIST) {
+        cnt[0] = pi->nl;
+    } else {
+        double sz = pi->base == CF_HY_PB_TRI2 ? pi->s[2] * CF_HY_TRI_H : pi->s[2];
+        double w[3] = {pi->s[0], pi->base == CF_HY_PB_SQ3 ? pi->s[1] : 0, sz}, cells = 1;
+        for (int a = 0; a < 3; a++) {
+            if (w[a] == 0) continue;
+            double k = ceil((2 * rd) / w[a]) + 3;
+            cells *= k;
+            if (!(cells <= HY_PCELL_MAX_CELLS))
+                return fail(c, at_key(c, at, "MaxDistance"), CF_ERR_LIMIT,
+                            "the nearest-position search would visit more than %d lattice cells (lower MaxDistance or Jitter, or scale the grid up)",
+                            HY_PCELL_MAX_CELLS);
+            cnt[a] = (int)k;
+        }
+    }
+    double h[CF_HY_PC_HEAD] = {0};
+    h[CF_HY_PC_R] = R, h[CF_HY_PC_BASE] = pi->base, h[CF_HY_PC_DF] = df, h[CF_HY_PC_SX] = pi->s[0], h[CF_HY_PC_SY] = pi->s[1];
+    h[CF_HY_PC_SZ] = pi->s[2], h[CF_HY_PC_D] = pi->dmax, h[CF_HY_PC_NOPS] = pi->nops, h[CF_HY_PC_NL] = pi->nl;
+    h[CF_HY_PC_NX] = cnt[0], h[CF_HY_PC_NY] = cnt[1], h[CF_HY_PC_NZ] = cnt[2], h[CF_HY_PC_RT] = rt;
+    for (int k = 0; k < CF_HY_PC_HEAD; k++)
+        if (cput(c, b, h[k]) < 0) return -1;
+    for (int k = 0; k < pi->ops.n; k++)
+        if (cput(c, b, pi->ops.d[k]) < 0) return -1;
+    for (int k = 0; k < pi->pts.n; k++)
+        if (cput(c, b, pi->pts.d[k]) < 0) return -1;
+    if (rt == CF_HY_PR_CURVE) {
+        b->d[CF_HY_PC_CURVE] = b->n;
+        if (curve_prog(c, &rs, rv, ra, "Curve", b) < 0) return -1;
+    }
+    n->i[0] = rt;
+    if (cJSON_IsObject(rv)) {
+        for (const cJSON *k = rv->child; k; k = k->next) {
+            int ok = k->string[0] == '$' || strcmp(k->string, "Type") == 0;
+            for (int i = 0; i < rs.n; i++) ok |= strcmp(rs.k[i], k->string) == 0;
+            if (!ok) return fail(c, at_key(c, ra, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for return type %s", k->string, rtn->valuestring);
+        }
+    }
+    return 0;
+}
+HYPARSE(HY_PCELL)
+{
+    (void)type;
+    pinfo pi;
+    memset(&pi, 0, sizeof pi);
+    cbuf b = {0};
+    int r = pcell(c, ks, o, at, n, &pi, &b);
+    free(pi.ops.d), free(pi.pts.d);
+    if (r < 0) return free(b.d), -1;
+    return cbuf_to_node(c, &b, n);
+}
 HYPARSE(HY_EXTMAP) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
 /* Switch (HYTALE.md §6 choice): SwitchCases [{"Case": state, "Density": node}] ("State"/"Name"
@@ -913,7 +1090,6 @@ static const hyparse_fn hyparsers[NK_COUNT] = {
 static const char *const undocumented[] = {"Pipeline", "Selector", "Comparator", "Equal", "GreaterThan", "GreaterOrEqual", "LessThan",
                                            "LessOrEqual", "And", "Or", "Not", "Nor", "Xor", "Trig", "Positions3D", "CellWallDistance",
                                            "Graph", "DistanceToGraphEdge"};
-static const char *const not_yet[] = {"PositionsCellNoise"};
 /* HYTALE.md §6: displacement maths UNK, CF_ERR_UNSUPPORTED in v1 */
 static const char *const no_maths[] = {"PositionsPinch", "PositionsTwist"};
 
@@ -1069,8 +1245,6 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
         for (size_t i = 0; i < sizeof undocumented / sizeof *undocumented; i++)
             if (strcmp(type, undocumented[i]) == 0)
                 return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented semantics", type);
-        for (size_t i = 0; i < sizeof not_yet / sizeof *not_yet; i++)
-            if (strcmp(type, not_yet[i]) == 0) return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s is not implemented yet", type);
         for (size_t i = 0; i < sizeof no_maths / sizeof *no_maths; i++)
             if (strcmp(type, no_maths[i]) == 0)
                 return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented displacement maths (not implemented)", type);

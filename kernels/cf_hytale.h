@@ -1581,4 +1581,109 @@ CF_INLINE double cf_hy_lpoint(double x, double y, double z, double cx, double cy
 }
 /* ---- end legacy (hytale-legacy) ---- */
 
+/* ------------------------------------------------------------------ PositionsCellNoise (HYTALE.md §6)
+ * a = the node's program: header (CF_HY_PC_*), then nops ops of 4 numbers applied in order to the
+ * base point of a lattice index (or a List point): scale {0, sx, sy, sz}, jitter {1|2, magnitude,
+ * seed label hash, 0} (1 = Jitter2d: x/z, 2 = Jitter3d), then the List points (3 each).
+ * 2-D providers (SquareGrid2d, TriangularGrid2d) place their points at the query's y: distances
+ * are measured in x/z (choice). Only points within MaxDistance count; the search visits a fixed
+ * window of lattice cells (counts computed when compiling) that holds every such point. */
+enum { CF_HY_PC_R = 0, CF_HY_PC_BASE, CF_HY_PC_DF, CF_HY_PC_SX, CF_HY_PC_SY, CF_HY_PC_SZ, CF_HY_PC_D, CF_HY_PC_NOPS, CF_HY_PC_NL,
+       CF_HY_PC_CURVE, CF_HY_PC_NX, CF_HY_PC_NY, CF_HY_PC_NZ, CF_HY_PC_RT, CF_HY_PC_HEAD };
+enum { CF_HY_PB_SQ2 = 0, CF_HY_PB_SQ3, CF_HY_PB_TRI2, CF_HY_PB_LIST };
+/* return types: CellValue, Curve, then the distances in CF_HY_DISTANCE.. order, + 1 */
+enum { CF_HY_PR_CELLVALUE = 0, CF_HY_PR_CURVE = 1 };
+#define CF_HY_TRI_H 0x1.bb67ae8584caap-1 /* sqrt(3) / 2, the row spacing of TriangularGrid2d */
+
+/* the point of lattice index (i, j, l) (2-D: (i, j) over x/z) after the ops; py the query y */
+CF_INLINE void cf_hy_ppoint(CF_HY_PTS a, cf_i32 ws, int i, int j, int l, double py, double *px, double *pyo, double *pz)
+{
+    int base = (int)a[CF_HY_PC_BASE], nops = (int)a[CF_HY_PC_NOPS];
+    double X, Y, Z;
+    if (base == CF_HY_PB_SQ3) X = (double)i, Y = (double)j, Z = (double)l;
+    else if (base == CF_HY_PB_TRI2) X = (double)i + (0.5 * (double)j), Y = 0.0, Z = (double)j * CF_HY_TRI_H;
+    else if (base == CF_HY_PB_LIST) {
+        CF_HY_PTS q = a + CF_HY_PC_HEAD + 4 * nops + 3 * i;
+        X = q[0], Y = q[1], Z = q[2];
+    } else X = (double)i, Y = 0.0, Z = (double)j;
+    for (int k = 0; k < nops; k++) {
+        CF_HY_PTS o = a + CF_HY_PC_HEAD + 4 * k;
+        if (o[0] == 0.0) {
+            X = X * o[1], Y = Y * o[2], Z = Z * o[3];
+            continue;
+        }
+        cf_i32 seed = cf_hy_wadd(ws, (cf_i32)o[2]);
+        cf_i32 xp = cf_hy_wmul(i, CF_HY_PRIME_X), yp = cf_hy_wmul(j, CF_HY_PRIME_Y), zp = cf_hy_wmul(l, CF_HY_PRIME_Z);
+        cf_i32 h = base == CF_HY_PB_SQ3 ? cf_hy_hash3(seed, xp, yp, zp) : cf_hy_hash2(seed, xp, yp);
+        double r = o[1] * ((double)((h >> 16) & 0xFFFF) * (1.0 / 65536.0));
+        if (o[0] == 1.0) {
+            int idx = h & 0x1FE;
+            X = X + (r * (double)cf_hy_rand2[idx]), Z = Z + (r * (double)cf_hy_rand2[idx | 1]);
+        } else {
+            int idx = h & 0x3FC;
+            X = X + (r * (double)cf_hy_rand3[idx]), Y = Y + (r * (double)cf_hy_rand3[idx | 1]), Z = Z + (r * (double)cf_hy_rand3[idx | 2]);
+        }
+    }
+    *px = X, *pyo = (base == CF_HY_PB_SQ2 || base == CF_HY_PB_TRI2) ? py : Y, *pz = Z;
+}
+CF_INLINE double cf_hy_pdist(int manhattan, double dx, double dy, double dz)
+{
+    if (manhattan) return (cf_fabs(dx) + cf_fabs(dy)) + cf_fabs(dz);
+    return cf_sqrt(((dx * dx) + (dy * dy)) + (dz * dz));
+}
+/* the nearest (F1, nearest point) and second nearest (F2) position within MaxDistance R;
+ * returns how many of the two were found; missing distances read R. Ties: the first visited. */
+CF_INLINE int cf_hy_pcell(CF_HY_PTS a, cf_i32 ws, double x, double y, double z, double *f1, double *f2, double *nx, double *ny, double *nz)
+{
+    double R = a[CF_HY_PC_R], RD = R + a[CF_HY_PC_D];
+    int base = (int)a[CF_HY_PC_BASE], man = a[CF_HY_PC_DF] != 0.0, found = 0;
+    int cx = (int)a[CF_HY_PC_NX], cy = (int)a[CF_HY_PC_NY], cz = (int)a[CF_HY_PC_NZ];
+    double d1 = R, d2 = R, bx = x, by = y, bz = z;
+    int i0 = 0, j0 = 0, l0 = 0;
+    if (base == CF_HY_PB_SQ3) {
+        i0 = cf_hy_wadd(cf_hy_floord((x - RD) / a[CF_HY_PC_SX]), -1), j0 = cf_hy_wadd(cf_hy_floord((y - RD) / a[CF_HY_PC_SY]), -1);
+        l0 = cf_hy_wadd(cf_hy_floord((z - RD) / a[CF_HY_PC_SZ]), -1);
+    } else if (base == CF_HY_PB_TRI2) {
+        j0 = cf_hy_wadd(cf_hy_floord((z - RD) / (a[CF_HY_PC_SZ] * CF_HY_TRI_H)), -1);
+    } else if (base == CF_HY_PB_SQ2) {
+        i0 = cf_hy_wadd(cf_hy_floord((x - RD) / a[CF_HY_PC_SX]), -1), j0 = cf_hy_wadd(cf_hy_floord((z - RD) / a[CF_HY_PC_SZ]), -1);
+    }
+    for (int c = 0; c < cz; c++)
+        for (int b = 0; b < cy; b++)
+            for (int q = 0; q < cx; q++) {
+                int i, j, l;
+                if (base == CF_HY_PB_LIST) i = q, j = 0, l = 0;
+                else if (base == CF_HY_PB_SQ3) i = cf_hy_wadd(i0, q), j = cf_hy_wadd(j0, b), l = cf_hy_wadd(l0, c);
+                else {
+                    j = cf_hy_wadd(j0, c), l = 0;
+                    i = base == CF_HY_PB_TRI2 ? cf_hy_wadd(cf_hy_floord(((x - RD) / a[CF_HY_PC_SX]) - (0.5 * (double)j)), q - 1) : cf_hy_wadd(i0, q);
+                }
+                double X, Y, Z;
+                cf_hy_ppoint(a, ws, i, j, l, y, &X, &Y, &Z);
+                double d = cf_hy_pdist(man, X - x, Y - y, Z - z);
+                if (!(d <= R)) continue;
+                if (found == 0 || d < d1) {
+                    if (found > 0) d2 = d1;
+                    d1 = d, bx = X, by = Y, bz = Z;
+                    found = found < 2 ? found + 1 : 2;
+                } else if (found == 1 || d < d2) {
+                    d2 = d, found = 2;
+                }
+            }
+    *f1 = d1, *f2 = d2, *nx = bx, *ny = by, *nz = bz;
+    return found;
+}
+/* Distance .. Distance2Div from F1, F2 in blocks, FNL's combinations without the "- 1" (choice) */
+CF_INLINE double cf_hy_pcell_result(int rt, double f1, double f2)
+{
+    switch (rt - 2 + CF_HY_DISTANCE) {
+    case CF_HY_DISTANCE: return f1;
+    case CF_HY_DISTANCE2: return f2;
+    case CF_HY_D2ADD: return (f1 + f2) * 0.5;
+    case CF_HY_D2SUB: return f2 - f1;
+    case CF_HY_D2MUL: return (f1 * f2) * 0.5;
+    default: return f1 / f2;
+    }
+}
+
 #endif /* CF_HYTALE_H */

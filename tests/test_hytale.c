@@ -581,7 +581,7 @@ Test(v2_errors, unknown_types_and_values)
     bad("{\"Type\":\"Sum\",\"Inputs\":[{\"Type\":\"Abs\",\"Inputs\":[{\"Inputs\":[]}]}]}", NULL, CF_ERR_SCHEMA, "t.json#/Inputs/0/Inputs/0",
         "missing \"Type\"");
     bad("{\"Type\":\"Comparator\"}", NULL, CF_ERR_SCHEMA, "t.json#/Type", "node type Comparator has no documented semantics");
-    bad("{\"Type\":\"PositionsCellNoise\"}", NULL, CF_ERR_SCHEMA, "t.json#/Type", "node type PositionsCellNoise is not implemented yet");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4}", NULL, CF_ERR_SCHEMA, "t.json#", "missing \"Positions\"");
     bad("{\"Type\":\"CellNoise2D\",\"Scale\":4,\"CellType\":\"Distance3\",\"Seed\":\"a\"}", NULL, CF_ERR_SCHEMA, "t.json#/CellType",
         "unknown value \"Distance3\"");
     bad("{\"Type\":\"CellNoise2D\",\"Scale\":4,\"CellType\":\"Distance\",\"Seed\":\"a\",\"DistanceFunction\":{\"Type\":\"Chebyshev\"}}", NULL,
@@ -1341,4 +1341,133 @@ Test(v2_more, example_pack_blends_pairwise_over_32_blocks)
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
+}
+
+/* ---- PositionsCellNoise (HYTALE.md §6) */
+#define SQ2 "{\"Type\":\"SquareGrid2d\"}"
+static cf_program *pcell(const char *rt, const char *pos, double maxd, const char *df)
+{
+    return compilef("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":%.17g,\"DistanceFunction\":{\"Type\":\"%s\"},\"ReturnType\":%s,"
+                    "\"Positions\":%s}", maxd, df, rt, pos);
+}
+Test(v2_pcell, square_grid_distance_is_the_distance_to_the_nearest_lattice_point)
+{
+    cf_program *e = pcell("{\"Type\":\"Distance\"}", SQ2, 5, "Euclidean"), *m = pcell("{\"Type\":\"Distance\"}", SQ2, 5, "Manhattan");
+    cf_program *s = pcell("{\"Type\":\"Distance\"}", "{\"Type\":\"Scaler\",\"Scale\":{\"X\":8,\"Y\":1,\"Z\":8},\"Positions\":" SQ2 "}", 40, "Euclidean");
+    cf_program *d2 = pcell("{\"Type\":\"Distance2\"}", SQ2, 5, "Euclidean");
+    for (int k = 0; k < 300; k++) {
+        double x = rnd(-1000, 1000), y = rnd(-50, 300), z = rnd(-1000, 1000);
+        /* the test's own nearest lattice point: round each coordinate */
+        double dx = x - floor(x + 0.5), dz = z - floor(z + 0.5);
+        double want = sqrt(dx * dx + dz * dz), got = at(e, 0, x, y, z);
+        cr_assert(near(got, want, 1e-12), "(%g, %g): %.17g vs %.17g", x, z, got, want);
+        cr_assert(near(at(m, 0, x, y, z), fabs(dx) + fabs(dz), 1e-12));
+        cr_assert(got <= sqrt(0.5) + 1e-12);
+        /* Scaler 8 scales the distance by exactly 8 (powers of two are exact) */
+        cr_assert(same(at(s, 0, 8 * x, y, 8 * z), 8 * got), "%.17g vs %.17g", at(s, 0, 8 * x, y, 8 * z), 8 * got);
+        /* F2: the second nearest lattice point, brute force over a 5x5 window */
+        double f1 = 1e9, f2 = 1e9;
+        for (int i = -2; i <= 2; i++)
+            for (int j = -2; j <= 2; j++) {
+                double ax = x - (floor(x) + i), az = z - (floor(z) + j), d = sqrt(ax * ax + az * az);
+                if (d < f1) f2 = f1, f1 = d;
+                else if (d < f2) f2 = d;
+            }
+        cr_assert(near(at(d2, 0, x, y, z), f2, 1e-12));
+    }
+    cf_program_free(e), cf_program_free(m), cf_program_free(s), cf_program_free(d2);
+}
+Test(v2_pcell, jitter_zero_is_no_jitter_and_jitter_moves_at_most_magnitude)
+{
+    const char *grid = "{\"Type\":\"Scaler\",\"Scale\":{\"X\":10,\"Y\":1,\"Z\":10},\"Positions\":" SQ2 "}";
+    char j0[400], j3[400];
+    snprintf(j0, sizeof j0, "{\"Type\":\"Jitter2d\",\"Magnitude\":0,\"Seed\":\"a\",\"Positions\":%s}", grid);
+    snprintf(j3, sizeof j3, "{\"Type\":\"Jitter2d\",\"Magnitude\":3,\"Seed\":\"a\",\"Positions\":%s}", grid);
+    cf_program *p = pcell("{\"Type\":\"Distance\"}", grid, 20, "Euclidean"), *q = pcell("{\"Type\":\"Distance\"}", j0, 20, "Euclidean");
+    cf_program *r = pcell("{\"Type\":\"Distance\"}", j3, 20, "Euclidean");
+    /* CellValue with XValue/ZValue: the nearest position itself */
+    cf_program *px = pcell("{\"Type\":\"CellValue\",\"Density\":{\"Type\":\"XValue\"}}", j3, 20, "Euclidean");
+    cf_program *pz = pcell("{\"Type\":\"CellValue\",\"Density\":{\"Type\":\"ZValue\"}}", j3, 20, "Euclidean");
+    int moved = 0;
+    for (int k = 0; k < 300; k++) {
+        double x = rnd(-3000, 3000), y = rnd(0, 100), z = rnd(-3000, 3000);
+        cr_assert(same(at(p, 0, x, y, z), at(q, 0, x, y, z)));
+        double nx = at(px, 7, x, y, z), nz = at(pz, 7, x, y, z);
+        double gx = 10 * floor(nx / 10 + 0.5), gz = 10 * floor(nz / 10 + 0.5);
+        double off = sqrt((nx - gx) * (nx - gx) + (nz - gz) * (nz - gz));
+        cr_assert(off <= 3.0, "moved %.17g", off);
+        moved += off > 0.1;
+        /* the distance is the distance to that position */
+        double d = at(r, 7, x, y, z), w = sqrt((nx - x) * (nx - x) + (nz - z) * (nz - z));
+        cr_assert(near(d, w, 1e-12), "%.17g vs %.17g", d, w);
+    }
+    cr_assert(moved > 200, "jitter moved only %d points", moved);
+    cf_program_free(p), cf_program_free(q), cf_program_free(r), cf_program_free(px), cf_program_free(pz);
+}
+Test(v2_pcell, cell_value_is_constant_per_cell_and_default_beyond_max_distance)
+{
+    const char *grid = "{\"Type\":\"Scaler\",\"Scale\":{\"X\":16,\"Y\":1,\"Z\":16},\"Positions\":" SQ2 "}";
+    cf_program *p = pcell("{\"Type\":\"CellValue\",\"DefaultValue\":-5,\"Density\":{\"Type\":\"WhiteNoise\",\"Seed\":\"w\"}}", grid, 6, "Euclidean");
+    cf_program *w = compile1("{\"Type\":\"WhiteNoise\",\"Seed\":\"w\"}");
+    for (int k = 0; k < 300; k++) {
+        double x = rnd(-2000, 2000), y = 64, z = rnd(-2000, 2000);
+        double cx = 16 * floor(x / 16 + 0.5), cz = 16 * floor(z / 16 + 0.5);
+        double d = sqrt((x - cx) * (x - cx) + (z - cz) * (z - cz)), v = at(p, 3, x, y, z);
+        if (d <= 6) cr_assert(same(v, at(w, 3, cx, y, cz)), "(%g, %g)", x, z);
+        else cr_assert(same(v, -5.0), "(%g, %g): %.17g at distance %g", x, z, v, d);
+    }
+    cf_program_free(p), cf_program_free(w);
+}
+Test(v2_pcell, list_equals_a_brute_force_search)
+{
+    static const double pts[3][3] = {{3, 0, 4}, {-20, 10, 5}, {10.5, 2, -17}};
+    const char *list = "{\"Type\":\"List\",\"Positions\":[{\"X\":3,\"Y\":0,\"Z\":4},{\"X\":-20,\"Y\":10,\"Z\":5},{\"X\":10.5,\"Y\":2,\"Z\":-17}]}";
+    for (int man = 0; man < 2; man++) {
+        cf_program *a = pcell("{\"Type\":\"Distance\"}", list, 25, man ? "Manhattan" : "Euclidean");
+        cf_program *b = pcell("{\"Type\":\"Distance2Add\"}", list, 25, man ? "Manhattan" : "Euclidean");
+        for (int k = 0; k < 400; k++) {
+            double x = rnd(-40, 40), y = rnd(-10, 20), z = rnd(-40, 40), f1 = 25, f2 = 25;
+            for (int i = 0; i < 3; i++) {
+                double dx = x - pts[i][0], dy = y - pts[i][1], dz = z - pts[i][2];
+                double d = man ? fabs(dx) + fabs(dy) + fabs(dz) : sqrt(dx * dx + dy * dy + dz * dz);
+                if (d > 25) continue;
+                if (d < f1) f2 = f1, f1 = d;
+                else if (d < f2) f2 = d;
+            }
+            cr_assert(near(at(a, 0, x, y, z), f1, 1e-12), "man %d (%g,%g,%g): %.17g vs %.17g", man, x, y, z, at(a, 0, x, y, z), f1);
+            cr_assert(near(at(b, 0, x, y, z), (f1 + f2) / 2, 1e-12));
+        }
+        cf_program_free(a), cf_program_free(b);
+    }
+}
+Test(v2_pcell, manhattan_is_at_least_euclidean_and_triangular_neighbours_are_one_apart)
+{
+    const char *tri = "{\"Type\":\"TriangularGrid2d\"}";
+    cf_program *e = pcell("{\"Type\":\"Distance\"}", tri, 3, "Euclidean"), *m = pcell("{\"Type\":\"Distance\"}", tri, 3, "Manhattan");
+    for (int k = 0; k < 300; k++) {
+        double x = rnd(-500, 500), z = rnd(-500, 500), de = at(e, 0, x, 0, z), dm = at(m, 0, x, 0, z);
+        cr_assert(dm >= de - 1e-12 && dm <= sqrt(2.0) * de + 1e-12, "%.17g %.17g", dm, de);
+        /* a triangular lattice with spacing 1: no point farther than 1/sqrt(3) from a position */
+        cr_assert(de <= 1 / sqrt(3.0) + 1e-12, "%.17g", de);
+    }
+    /* on a position: 0 */
+    cr_assert(same(at(e, 0, 0.5, 0, sqrt(3.0) / 2), 0.0) || at(e, 0, 0.5, 0, sqrt(3.0) / 2) < 1e-15);
+    cf_program_free(e), cf_program_free(m);
+}
+Test(v2_errors, positions_cell_noise_bad_input)
+{
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4,\"ReturnType\":{\"Type\":\"Distance\"},\"Positions\":{\"Type\":\"Mesh2D\"}}", NULL,
+        CF_ERR_SCHEMA, "t.json#/Positions/Type", "positions provider \"Mesh2D\" is not implemented");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4,\"ReturnType\":{\"Type\":\"Distance9\"},\"Positions\":" SQ2 "}", NULL, CF_ERR_SCHEMA,
+        "t.json#/ReturnType/Type", "unknown return type \"Distance9\"");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4,\"ReturnType\":{\"Type\":\"Distance\"}}", NULL, CF_ERR_SCHEMA, "t.json#",
+        "missing \"Positions\"");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":1000,\"ReturnType\":{\"Type\":\"Distance\"},\"Positions\":" SQ2 "}", NULL, CF_ERR_LIMIT,
+        "t.json#/MaxDistance", "would visit more than 4096 lattice cells");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4,\"ReturnType\":{\"Type\":\"Density\"},\"Positions\":" SQ2 "}", NULL, CF_ERR_SCHEMA,
+        "t.json#/ReturnType/Type", "return type Density is not implemented");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4,\"ReturnType\":{\"Type\":\"Distance\"},\"Positions\":{\"Type\":\"Jitter3d\",\"Magnitude\":1,"
+        "\"Seed\":\"a\",\"Positions\":" SQ2 "}}", NULL, CF_ERR_SCHEMA, "t.json#/Positions/Type", "Jitter3d needs a 3-D provider");
+    bad("{\"Type\":\"PositionsCellNoise\",\"MaxDistance\":4,\"ReturnType\":{\"Type\":\"Distance\"},\"Positions\":{\"Type\":\"Scaler\",\"Scale\":{\"X\":0},"
+        "\"Positions\":" SQ2 "}}", NULL, CF_ERR_SCHEMA, "t.json#/Positions/Scale", "Scaler scales must be > 0");
 }
