@@ -21,4 +21,6 @@ one nodes_legacy --pack "$src/tests/packs/nodes" --settings test:nodes_legacy --
 one default --seed 1 --chunks 0,0
 one default_blocks --seed 1 --chunks 0,0 --blocks
 one libnoise --pack "$src/packs/libnoise-obsidian" --seed 3 --chunks 0,0
+one iris --pack "$src/packs/iris-example" --seed 1 --chunks 0,0
+one hytale_legacy --pack "$src/packs/hytale-legacy-islands" --seed 1 --chunks 0,0
 echo "oclgrind: no invalid access, no data race, no API error; device equals CPU on every test pack"
