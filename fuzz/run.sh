@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh 600                 10 minutes per harness, two at a time
 # Environment:
-#   FUZZ_HARNESSES  which harnesses (default "pack graph args libnoise hytale")
+#   FUZZ_HARNESSES  which harnesses (default "pack graph args libnoise hytale iris")
 #   FUZZ_PARALLEL   harness processes at a time (default 2; one process each; batches of
 #                   that many start together)
 #   FUZZ_TIMEOUT    seconds before one input counts as a hang (default 10)
@@ -18,7 +18,7 @@ set -eu
 FUZZ=$(cd "$(dirname "$0")" && pwd)
 OUT="$FUZZ/out"
 SECS=${1:-60}
-HARNESSES=${FUZZ_HARNESSES:-pack graph args libnoise hytale}
+HARNESSES=${FUZZ_HARNESSES:-pack graph args libnoise hytale iris}
 PAR=${FUZZ_PARALLEL:-2}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 
