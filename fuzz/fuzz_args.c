@@ -1,6 +1,6 @@
-/* fuzz_args.c - libFuzzer harness: the command-line parser of host/cli.c.
+/* fuzz_args.c - libFuzzer harness: the command-line parser of host/cli/cli.c.
  *
- * host/cli.c is compiled into this file (#include, with main renamed cli_main by
+ * host/cli/cli.c is compiled into this file (#include, with main renamed cli_main by
  * -Dmain=cli_main) so that its own parsers (parse_chunks, parse_long) can vet the
  * input. The first input byte chooses the command; the rest, split at 0x00,
  * are the arguments. Byte % 16 picks one of
@@ -50,7 +50,7 @@
 #ifndef main
 #define main cli_main
 #endif
-#include "cli.c"
+#include "cli/cli.c"
 #undef main
 
 static const char *const commands[10] = {"sample", "fill",  "check", "render", "slice",

@@ -1,4 +1,4 @@
-/* fuzz_iris.c - libFuzzer harness: the Iris generator front-end (host/iris.c).
+/* fuzz_iris.c - libFuzzer harness: the Iris generator front-end (host/frontend/iris/iris.c).
  *
  * The input is the text of one generator file, generators/g.json, alone in an
  * in-memory pack. Compiled with small limits as iris:generator/g (master, the

@@ -1,4 +1,4 @@
-/* chunkfill_net.h - the offload server and its C client (host/PROTOCOL.md).
+/* chunkfill_net.h - the offload server and its C client (host/net/PROTOCOL.md).
  *
  * Server: cf_serve() loads packs, compiles one program per configuration,
  * listens on TCP and/or Unix sockets and answers fill requests until SIGTERM or

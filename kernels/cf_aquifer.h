@@ -1,6 +1,6 @@
 /* cf_aquifer.h - the blocks of the noise stage: vanilla 26.3's aquifer
  * (MINECRAFT-26.3.md §14, the oracle's M10/M11), shared by the CPU reference
- * (host/aquifer.c) and the generated OpenCL programs (host/emit.c).
+ * (host/cpu/aquifer.c) and the generated OpenCL programs (host/opencl/emit.c).
  *
  * A template: the includer defines, before including it,
  *   CF_AQ_CTX                      the context parameter's declaration
@@ -25,7 +25,7 @@
 #define CF_BK_FLUID 4 /* a default fluid that is neither air, water nor lava */
 #define CF_BK_COUNT 5
 
-/* the aquifer functions, in the order of cf_aquifer_fields (host/parse.c) */
+/* the aquifer functions, in the order of cf_aquifer_fields (host/frontend/mc263/parse.c) */
 #define CF_AQF_BARRIER 0
 #define CF_AQF_FLOODEDNESS 1
 #define CF_AQF_SPREAD 2
@@ -53,7 +53,7 @@ CF_INLINE cf_i32 cf_aq_ny(cf_i32 min_y, cf_i32 height)
 #define CF_AQ_SQX 27
 #define CF_AQ_SQZ 19
 #if CF_AQ_SQX * CF_AQ_SQZ != 27 * 19
-#error "host/aquifer.c sizes its surface grid as 27 x 19"
+#error "host/cpu/aquifer.c sizes its surface grid as 27 x 19"
 #endif
 #define CF_AQ_SQ (CF_AQ_SQX * CF_AQ_SQZ)
 #define CF_AQ_BOX 11

@@ -1,6 +1,6 @@
 /* cf_iris.h - the leaf noise kernels of Iris's NoiseStyles (shared/IRIS.md),
- * shared by the CPU reference (host/eval64.c) and the generated OpenCL programs
- * (host/emit.c), as text.
+ * shared by the CPU reference (host/cpu/eval64.c) and the generated OpenCL programs
+ * (host/opencl/emit.c), as text.
  *
  * Kernel families, as IRIS.md §3/§4 groups them:
  *  - FND (f64 values, i64 lattice hashes; §3.1-3.7): simplex3, perlin3 (hermite
@@ -16,7 +16,7 @@
  * are the CNG power (style VASCULAR_THIN, exponents): fdlibm's pow (cf_ir_pow) and
  * Clover's sin/cos (cf_ir_sin, cf_ir_cos): Java's StrictMath.
  * The seeds (i64 kernel seed S, i32 seed S32, offsets ox/oz) come from Iris's
- * RNG on the host (host/iris.c) and are arguments here.
+ * RNG on the host (host/frontend/iris/iris.c) and are arguments here.
  * Compile C with -ffp-contract=off; OpenCL programs set FP_CONTRACT OFF.
  */
 #ifndef CF_IRIS_H
@@ -1543,7 +1543,7 @@ CF_INLINE double cf_ir_icomb(int m, cf_i32 x, cf_i32 z, double r, const double *
 CF_INLINE cf_i32 cf_ir_l2i_round(double x) { return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround(x); }
 
 
-/* ================================================================== expressions and image maps (host/iris_expr.c, host/iris-expr.md)
+/* ================================================================== expressions and image maps (host/frontend/iris/iris_expr.c, host/frontend/iris/expressions.md)
  * IRIS_XOP: one operation of a Paralithic expression as Iris runs it (the
  * compiled bytecode's semantics: comparisons via DCMPG, so NaN compares as
  * "greater"; |v| keeps -0.0; if() takes the first branch unless the predicate
@@ -1658,7 +1658,7 @@ CF_INLINE double cf_ir_img_raw(CF_IR_TAB t, long off, int w, int h, int flags, d
     return (flags & CF_IR_IMG_INVERTED) ? 1.0 - v : v;
 }
 
-/* ------------------------------------------------------------------ terrains (IRIS.md §7.6, host/iris_pack.c) */
+/* ------------------------------------------------------------------ terrains (IRIS.md §7.6, host/frontend/iris/iris_pack.c) */
 /* IrisComplex.getHeight: (h + fluid) + the overlay's 0.0, clamped to [0, height] with Java's Math.min/max */
 CF_INLINE double cf_ir_height(double h, double fluid, double height)
 {

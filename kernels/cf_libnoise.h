@@ -1,6 +1,6 @@
 /* cf_libnoise.h - the module math of libnoise (1.0, as Debian's libnoise-dev
- * builds it), shared by the CPU reference (host/eval64.c) and the generated
- * OpenCL programs (host/emit.c), in double precision throughout.
+ * builds it), shared by the CPU reference (host/cpu/eval64.c) and the generated
+ * OpenCL programs (host/opencl/emit.c), in double precision throughout.
  *
  * Written from libnoise's documented algorithms: gradient coherent noise with
  * the 256-vector table, integer value noise, MakeInt32Range, S-curves, octave

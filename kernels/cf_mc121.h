@@ -1,5 +1,5 @@
 /* cf_mc121.h - the leaf math of the Minecraft 1.18-1.21 dialect, in double,
- * shared by the CPU reference (host/eval64.c) and the generated OpenCL programs.
+ * shared by the CPU reference (host/cpu/eval64.c) and the generated OpenCL programs.
  *
  * The arithmetic is the pre-26.3 one (MINECRAFT-26.3.md §15, the legacy oracle's
  * fixes L1-L10): ImprovedNoise in double, PerlinNoise sums amp*noise*valueFactor
@@ -7,7 +7,7 @@
  * BlendedNoise in double with the smear epsilon (double)1.0E-7f, splines in float
  * (float locations and derivatives), end islands as 1.21.
  *
- * Seed tables (one little-endian blob, built by host/seed.c, uploaded as is):
+ * Seed tables (one little-endian blob, built by host/ir/seed.c, uploaded as is):
  *   header   [0] int32 directory offset, [4] int32 directory entries, [8] int32 octaves, [12] int32 record base
  *   octave k at 16 + 288k: double ox, oy, oz, q (unused), then 256 permutation bytes (cf_nodes.h layout)
  *   directory: int32 per node index: the node's record, or -1

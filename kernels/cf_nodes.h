@@ -1,7 +1,7 @@
 /* cf_nodes.h - the seed tables and the math of every non-trivial node kind,
- * shared by the CPU reference (host/eval.c) and the generated OpenCL programs.
+ * shared by the CPU reference (host/cpu/eval.c) and the generated OpenCL programs.
  *
- * The seed tables are one little-endian byte blob (built by host/seed.c,
+ * The seed tables are one little-endian byte blob (built by host/ir/seed.c,
  * uploaded as is to a device):
  *   header   [0] int32 layer offset, [4] int32 stack offset, [8] int32 octaves, [12] int32 layers
  *   octave k at 16 + 288k: double ox, oy, oz, q (smear scale, 0 = plain), then 256 permutation bytes

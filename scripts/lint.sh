@@ -22,6 +22,7 @@ for d in host kernels bench tests fuzz; do
 done
 
 status=0
+sh scripts/layers.sh || status=1
 echo "cppcheck:$dirs"
 # shellcheck disable=SC2086
 cppcheck --enable=warning,performance,portability --std=c11 --platform=unix64 \
@@ -29,7 +30,7 @@ cppcheck --enable=warning,performance,portability --std=c11 --platform=unix64 \
     -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCF_SOURCE_DIR='"."' -DCF_BINARY='"chunkfill"' \
     --error-exitcode=1 --inline-suppr --suppressions-list=.cppcheck-suppressions \
     --quiet -j "$jobs" --template='{file}:{line}:{column}: {severity}: {message} [{id}]' \
-    -I include -I host $dirs || status=1
+    -I include -I host -I . $dirs || status=1
 
 tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
 if [ "${CF_LINT_NO_TIDY:-0}" = 1 ]; then
@@ -45,7 +46,7 @@ else
     log="$build/clang-tidy.log"
     # one file per process: several files in one clang-tidy 14 process give false
     # "uninitialized va_list" reports (clang-analyzer-valist) after the first file
-    ls host/*.c | xargs -P "$jobs" -n 1 "$tidy" -p "$build" --quiet >"$log" 2>/dev/null || true
+    find host -name "*.c" | xargs -P "$jobs" -n 1 "$tidy" -p "$build" --quiet >"$log" 2>/dev/null || true
     # bench_fill is a one-shot program: main() returns without freeing its buffers
     for f in bench/*.c; do
         if [ -f "$f" ]; then "$tidy" -p "$build" --quiet --checks=-clang-analyzer-unix.Malloc "$f" >>"$log" 2>/dev/null || true; fi

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cf.h"
+#include "cpu/cpu.h"
 
 static const char *shared_dir(void)
 {

@@ -1,4 +1,4 @@
-/* test_clrt.c - the OpenCL runtime layer (host/clrt.c) on the machine's
+/* test_clrt.c - the OpenCL runtime layer (host/opencl/clrt.c) on the machine's
  * OpenCL devices (PoCL's CPU device at least): listing, opening, the disk cache
  * of program binaries (hits, corrupt and truncated entries, key), failed builds
  * (source and log saved), and the exactness probes, including a kernel that
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clrt.h"
+#include "opencl/clrt.h"
 
 #define OPTS "-cl-fp32-correctly-rounded-divide-sqrt"
 

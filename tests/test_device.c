@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "emit.h"
+#include "opencl/emit.h"
 
 static const char *shared_dir(void)
 {

@@ -29,7 +29,7 @@ static const char *T(const char *fmt)
     return b;
 }
 
-#include "cf.h"
+#include "cpu/cpu.h"
 
 static const char *shared_dir(void)
 {

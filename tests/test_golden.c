@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../kernels/cf_nodes.h"
-#include "cf.h"
+#include "kernels/cf_nodes.h"
+#include "cpu/cpu.h"
 
 typedef struct block {
     char pack[64], settings[128], seedtext[128], function[256];

@@ -1,4 +1,4 @@
-/* test_hytale.c - the Hytale front-end (host/hytale.c, kernels/cf_hytale.h).
+/* test_hytale.c - the Hytale front-end (host/frontend/hytale/hytale.c, kernels/cf_hytale.h).
  *
  * fnl_*: the FastNoiseLite-compatible kernels against the values of the upstream
  * Java file (shared/fastnoiselite/ *.jsonl, HYTALE.md §8.1; the oracle data and
@@ -19,8 +19,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "../kernels/cf_hytale.h"
-#include "cf.h"
+#include "kernels/cf_hytale.h"
+#include "cpu/cpu.h"
+#include "frontend/hytale/hytale.h"
 
 static const char *shared_dir(void)
 {
@@ -728,7 +729,7 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
 #define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary)                                                                          \
     cr_expect(strncmp(name, "hytale:", 7) != 0 || strncmp(name, "hytale:legacy-", 14) == 0 || seen[NK_##K], "no case uses %s", name);
-#include "nodes.def"
+#include "ir/nodes.def"
 #undef NODE64
 #undef NODE
     cf_program_free(pg);

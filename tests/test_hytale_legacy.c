@@ -1,5 +1,5 @@
 /* test_hytale_legacy.c - the legacy noise assets of the Hytale front-end (HYTALE.md Part A;
- * host/hytale.c legacy_*, kernels/cf_hytale.h legacy block).
+ * host/frontend/hytale/hytale.c legacy_*, kernels/cf_hytale.h legacy block).
  *
  * fnl_oracle: the CELL and DISTANCE leaves against FastNoiseLite's upstream Java values
  *   (tests/golden/fnl-subset.jsonl, committed, and ../shared/fastnoiselite/cellnoise2d.jsonl
@@ -21,7 +21,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "cf.h"
+#include "cpu/cpu.h"
+#include "frontend/hytale/hytale.h"
 #include "chunkfill.h"
 
 static uint64_t dbits(double d)
@@ -260,7 +261,7 @@ Test(legacy, fbm_is_the_weighted_mean_of_single_octaves)
  *     System.out.println(r.nextInt() + " " + new java.util.Random(42).nextInt() + " "
  *       + new java.util.Random(42).nextInt(10) + " " + new java.util.Random(0).nextInt(256)); } }
  * run as `java R.java` gives "-1155484576 -1170105035 0 187". */
-#include "../kernels/cf_hytale.h"
+#include "kernels/cf_hytale.h"
 Test(legacy, old_simplex_uses_java_util_random)
 {
     cf_u64 s = (0ULL ^ 0x5DEECE66DULL) & 0xFFFFFFFFFFFFULL;
@@ -598,7 +599,7 @@ Test(legacy_device, every_type_and_noise_type_opencl_equals_cpu)
     /* every legacy lowering kind ran on the device */
 #define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary) cr_expect(strncmp(name, "hytale:legacy-", 14) != 0 || seen[NK_##K], "no case uses %s", name);
-#include "nodes.def"
+#include "ir/nodes.def"
 #undef NODE64
 #undef NODE
 }

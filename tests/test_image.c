@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "image.h"
+#include "image/image.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/cf_math.h"
-#include "cf.h"
+#include "kernels/cf_math.h"
+#include "cpu/cpu.h"
 
 /* ---------------------------------------------------------------- seeds */
 Test(seed, decimal_and_text)

@@ -1,5 +1,5 @@
-/* test_iris_expr.c - Iris expressions and image maps (host/iris_expr.c,
- * host/iris-expr.md).
+/* test_iris_expr.c - Iris expressions and image maps (host/frontend/iris/iris_expr.c,
+ * host/frontend/iris/expressions.md).
  *
  * Oracles, independent of the parser and of the IR:
  * - expressions: each case pairs an expression text with the same computation
@@ -34,10 +34,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "../kernels/cf_iris.h"
-#include "cf.h"
+#include "kernels/cf_iris.h"
+#include "cpu/cpu.h"
 #include "chunkfill.h"
-#include "iris.h"
+#include "frontend/iris/iris.h"
 
 static uint64_t bits_of(double d)
 {

@@ -1,4 +1,4 @@
-/* test_iris_objects.c - Iris's JSON layers (host/iris.c: IrisGeneratorStyle,
+/* test_iris_objects.c - Iris's JSON layers (host/frontend/iris/iris.c: IrisGeneratorStyle,
  * IrisNoiseGenerator, IrisGenerator, SeedManager, IrisInterpolator) against
  * values computed by Iris's own Java classes (../shared/iris/, see its README).
  *
@@ -31,10 +31,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "../kernels/cf_iris.h"
-#include "cf.h"
+#include "kernels/cf_iris.h"
+#include "cpu/cpu.h"
 #include "chunkfill.h"
-#include "iris.h"
+#include "frontend/iris/iris.h"
 
 static const char *shared_dir(void)
 {

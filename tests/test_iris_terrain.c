@@ -1,4 +1,4 @@
-/* test_iris_terrain.c - Iris terrains (host/iris_pack.c): the height that a
+/* test_iris_terrain.c - Iris terrains (host/frontend/iris/iris_pack.c): the height that a
  * terrain manifest builds from its generators, as IrisComplex does (IRIS.md
  * §7.6), the density (H + min) - y, OpenCL == CPU, and bad manifests.
  *

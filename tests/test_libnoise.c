@@ -23,7 +23,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../kernels/cf_math.h"
+#include "kernels/cf_math.h"
 #include "chunkfill.h"
 
 #define PACK CF_SOURCE_DIR "/tests/packs/libnoise"

@@ -1,4 +1,4 @@
-/* test_mc121.c - the Minecraft 1.18-1.21 dialect (host/mc121.c, kernels/cf_mc121.h).
+/* test_mc121.c - the Minecraft 1.18-1.21 dialect (host/frontend/mc121/mc121.c, kernels/cf_mc121.h).
  *
  * Golden values: tests/golden/legacy-df.txt, made by tests/golden/make-legacy.sh
  * from the legacy oracle (deepslate-oracle-legacy.mjs, deepslate 0.26.2) on
@@ -18,7 +18,7 @@
 
 #include <md5.h>
 
-#include "cf.h"
+#include "cpu/cpu.h"
 
 static const char *shared_dir(void)
 {

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "image.h"
+#include "image/image.h"
 
 static char dir[64];
 static void setup(void)

@@ -1,4 +1,4 @@
-/* test_serve.c - the offload server (`chunkfill serve`, host/PROTOCOL.md) end to end:
+/* test_serve.c - the offload server (`chunkfill serve`, host/net/PROTOCOL.md) end to end:
  * the server runs as a child process (the chunkfill binary) on an ephemeral
  * loopback port or a Unix socket; its results are compared bit for bit with
  * local fills (`chunkfill fill` files, cf_fill_chunks buffers). Hostile clients
@@ -30,7 +30,7 @@
 
 #include "chunkfill.h"
 #include "chunkfill_net.h"
-#include "proto.h"
+#include "net/proto.h"
 
 #define TINY CF_SOURCE_DIR "/tests/packs/tiny"
 
@@ -446,7 +446,7 @@ Test(serve, java_client_equals_cli_fill, .timeout = 180)
                  "javac/java not found: install openjdk-17-jdk-headless (scripts/deps.sh)");
     char dir[128], cmd[2048], loc[160], rem[160];
     tmpname(dir, sizeof dir, "-java");
-    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/clients/java/chunkfill/*.java", dir, dir,
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/net/clients/java/chunkfill/*.java", dir, dir,
              CF_SOURCE_DIR);
     cr_assert_eq(run(cmd), 0, "javac failed");
     snprintf(loc, sizeof loc, "%s/local.npy", dir);
@@ -487,7 +487,7 @@ Test(serve, blocks_through_server_equal_local_fill, .timeout = 240)
                  "javac/java not found: install openjdk-17-jdk-headless (scripts/deps.sh)");
     char dir[128], cmd[2048], loc[160], rem[160], jav[160], a[200], b[200];
     tmpname(dir, sizeof dir, "-blocks");
-    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/clients/java/chunkfill/*.java", dir, dir,
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/net/clients/java/chunkfill/*.java", dir, dir,
              CF_SOURCE_DIR);
     cr_assert_eq(run(cmd), 0, "javac failed");
     snprintf(loc, sizeof loc, "%s/local.npy", dir);
@@ -1003,7 +1003,7 @@ static int have_opencl(void)
 Test(serve, falls_back_to_the_cpu_when_the_device_fails, .timeout = 180)
 {
     if (!have_opencl()) cr_skip_test("no OpenCL device");
-    /* fault injection (test builds, host/device.c): the program build fails */
+    /* fault injection (test builds, host/opencl/device.c): the program build fails */
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "CHUNKFILL_FAULT=build %s serve --pack %s --settings t:tiny --device opencl --listen 127.0.0.1:0 >/dev/null 2>&1",

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../kernels/cf_math.h"
-#include "cf.h"
+#include "kernels/cf_math.h"
+#include "cpu/cpu.h"
 
 static const char *shared_dir(void)
 {

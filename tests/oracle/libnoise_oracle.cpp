@@ -1,6 +1,6 @@
 // libnoise_oracle.cpp - the test oracle for the libnoise front-end: builds the
 // module graph of one of our JSON test packs (libnoise/<NAME>.json, the format of
-// host/libnoise.c) from Debian's libnoise-dev (the real library) and prints the
+// host/frontend/libnoise/libnoise.c) from Debian's libnoise-dev (the real library) and prints the
 // value of one module at each point read from standard input.
 //
 //   libnoise_oracle FILE.json MODULE_ID WORLD_SEED < points   ("X Y Z" per line)

@@ -1,0 +1,219 @@
+/* api.c - the public API (include/chunkfill.h): the pipeline as one function.
+ *
+ * cf_program_compile = parse_program -> passes_run; cf_world_new = seed_bind;
+ * cf_sample = the CPU reference's point path. The program owns its arena and
+ * node array; a world owns its seed tables.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu.h"
+#include "frontend/frontend.h"
+#include "opencl/emit.h"
+#include "image/image.h"
+
+/* constant folding evaluates with the CPU reference's point path (no seed: folded
+ * nodes read no tables) */
+static float fold_eval(const cf_program *p, int id)
+{
+    cf_world w;
+    memset(&w, 0, sizeof w);
+    w.prog = p;
+    return eval_point_f32(&w, id, 0, 0, 0);
+}
+
+cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settings_id,
+                             const char *const *functions, int nfunctions, cf_error *err)
+{
+    *out = NULL;
+    if (!pack || !settings_id || nfunctions < 0 || (nfunctions > 0 && !functions))
+        return err_set(err, CF_ERR_ARG, "cf_program_compile: bad arguments");
+    cf_program *p = calloc(1, sizeof *p);
+    if (!p) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cf_error local = {0};
+    cf_error *e = err ? err : &local;
+    p->fe = frontend_find(pack, settings_id, functions, nfunctions);
+    cf_status st = p->fe->parse(p, pack, settings_id, functions, nfunctions, e);
+    if (st == CF_OK) st = passes_run(p, fold_eval, e);
+    if (st == CF_OK) st = plan_build(p, e);
+    if (st != CF_OK) {
+        cf_program_free(p);
+        return st;
+    }
+    *out = p;
+    return CF_OK;
+}
+
+cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err)
+{
+    static const char *const fns[7] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
+                                       "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
+                                       "aquifer?:surface_level"};
+    cf_status st = cf_program_compile(out, pack, settings_id, fns, 7, err);
+    if (st == CF_OK && *out && (*out)->dialect == DIALECT_MC121) {
+        cf_program_free(*out);
+        *out = NULL;
+        return err_set(err, CF_ERR_ARG, "%s: block fills of the 1.18-1.21 dialect are not implemented yet (its aquifer): fill densities",
+                       settings_id);
+    }
+    if (st == CF_OK && *out && (*out)->prec != PREC_F32) {
+        cf_program_free(*out);
+        *out = NULL;
+        return err_set(err, CF_ERR_ARG, "%s: block fills need Minecraft noise settings (this graph has no aquifer or blocks)",
+                       settings_id);
+    }
+    if (st == CF_OK && *out) (*out)->blocks = 1;
+    return st;
+}
+
+int cf_block_palette(const cf_program *p, const char **names) { return aquifer_palette(p, names); }
+
+void cf_program_free(cf_program *p)
+{
+    if (!p) return;
+    free(p->nodes);
+    free(p->noises);
+    arena_free(&p->arena);
+    free(p);
+}
+
+int cf_program_precision(const cf_program *p) { return p && p->prec == PREC_F64 ? PREC_F64 : PREC_F32; }
+size_t cf_program_node_count(const cf_program *p) { return (size_t)p->nnodes; }
+const char *cf_program_describe(const cf_program *p) { return p->describe ? p->describe : ""; }
+
+void cf_program_settings(const cf_program *p, int *min_y, int *height, int *sea_level)
+{
+    if (min_y) *min_y = p->min_y;
+    if (height) *height = p->height;
+    if (sea_level) *sea_level = p->sea_level;
+}
+
+cf_status cf_seed_parse(const char *text, int64_t *seed, cf_error *err)
+{
+    if (!text || !*text) return err_set(err, CF_ERR_ARG, "seed: empty text");
+    /* Minecraft: Long.parseLong if it is a decimal long, else String.hashCode */
+    const char *s = text;
+    int neg = 0;
+    if (*s == '-' || *s == '+') neg = *s == '-', s++;
+    int digits = *s != 0;
+    for (const char *q = s; *q; q++)
+        if (!isdigit((unsigned char)*q)) digits = 0;
+    if (digits) {
+        uint64_t v = 0, lim = neg ? (1ULL << 63) : (1ULL << 63) - 1;
+        int ok = 1;
+        for (const char *q = s; *q && ok; q++) {
+            unsigned d = (unsigned)(*q - '0');
+            if (v > (lim - d) / 10) ok = 0;
+            else v = v * 10 + d;
+        }
+        if (ok) {
+            *seed = neg ? (int64_t)(0 - v) : (int64_t)v;
+            return CF_OK;
+        }
+    }
+    *seed = (int64_t)java_string_hash(text);
+    return CF_OK;
+}
+
+cf_status cf_world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err)
+{
+    *out = NULL;
+    if (!prog) return err_set(err, CF_ERR_ARG, "cf_world_new: no program");
+    cf_world *w = calloc(1, sizeof *w);
+    if (!w) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    w->prog = prog;
+    w->seed = seed;
+    cf_error local = {0};
+    cf_status st = seed_bind(w, err ? err : &local);
+    if (st != CF_OK) {
+        cf_world_free(w);
+        return st;
+    }
+    *out = w;
+    return CF_OK;
+}
+
+void cf_world_free(cf_world *w)
+{
+    if (!w) return;
+    seed_free(w);
+    free(w);
+}
+
+cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!xyz || !out)))
+        return err_set(err, CF_ERR_ARG, "cf_sample: bad arguments");
+    int node = w->prog->outputs[fn];
+    if (w->prog->prec == PREC_F64) {
+        ev64_ctx c;
+        if (eval64_init(&c, w) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            out[i] = eval_f64(&c, node, (double)xyz[3 * i], (double)xyz[3 * i + 1], (double)xyz[3 * i + 2]);
+        eval64_free(&c);
+        return CF_OK;
+    }
+    for (size_t i = 0; i < n; i++) out[i] = (double)eval_point_f32(w, node, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    return CF_OK;
+}
+
+cf_status cf_sample_f64(const cf_world *w, int fn, size_t n, const double *xyz, double *out, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!xyz || !out)))
+        return err_set(err, CF_ERR_ARG, "cf_sample_f64: bad arguments");
+    int node = w->prog->outputs[fn];
+    if (w->prog->prec != PREC_F64) {
+        for (size_t i = 0; i < 3 * n; i++)
+            if (!(xyz[i] == (double)(int32_t)xyz[i] && xyz[i] >= -2147483648.0 && xyz[i] <= 2147483647.0))
+                return err_set(err, CF_ERR_ARG, "position %.17g: this program (%s) takes integer block positions", xyz[i],
+                               w->prog->settings_id ? w->prog->settings_id : "Minecraft 26.3");
+        for (size_t i = 0; i < n; i++)
+            out[i] = (double)eval_point_f32(w, node, (int32_t)xyz[3 * i], (int32_t)xyz[3 * i + 1], (int32_t)xyz[3 * i + 2]);
+        return CF_OK;
+    }
+    ev64_ctx c;
+    if (eval64_init(&c, w) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) out[i] = eval_f64(&c, node, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+    eval64_free(&c);
+    return CF_OK;
+}
+
+char *cf_emit_opencl(const cf_program *p, int fn, cf_error *err)
+{
+    if (!p || fn < 0 || fn >= p->noutputs) {
+        err_set(err, CF_ERR_ARG, "cf_emit_opencl: bad arguments");
+        return NULL;
+    }
+    /* table indices do not depend on the seed: bind seed 0 to learn them */
+    cf_world *w;
+    if (cf_world_new(&w, p, 0, err) != CF_OK) return NULL;
+    emit_layout lay;
+    char *src = emit_program(p, w, fn, &lay, err);
+    cf_world_free(w);
+    return src;
+}
+
+cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz, const cf_program *p, cf_error *err)
+{
+    if (!path || !heights || !p || nx <= 0 || nz <= 0 || (uint64_t)nx * (uint64_t)nz > ((uint64_t)1 << 29))
+        return err_set(err, CF_ERR_ARG, "cf_png_relief: bad arguments");
+    uint8_t *rgb = malloc((size_t)nx * (size_t)nz * 3);
+    if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory for a %d x %d picture", nx, nz);
+    image_relief(heights, nx, nz, p->min_y, p->height, p->sea_level, rgb);
+    cf_status st = image_write_png(path, rgb, nx, nz, err);
+    free(rgb);
+    return st;
+}
+
+cf_status cf_png_slice(const char *path, const float *density, int n, const cf_program *p, int mode, cf_error *err)
+{
+    if (!path || !density || !p || n <= 0 || n > (1 << 20)) return err_set(err, CF_ERR_ARG, "cf_png_slice: bad arguments");
+    uint8_t *rgb = malloc((size_t)n * (size_t)p->height * 3);
+    if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    image_slice(density, n, p->height, p->min_y, p->sea_level, mode, rgb);
+    cf_status st = image_write_png(path, rgb, n, p->height, err);
+    free(rgb);
+    return st;
+}

@@ -1,0 +1,131 @@
+/* base.h - what every stage of host/ shares: arenas, one-line located errors,
+ * JSON pointers and the typed JSON field reader (json.c), and packs (pack.c).
+ *
+ * host/ is laid out by pipeline stage; a folder includes only folders before it:
+ *   base/      arenas, errors, JSON reading, packs on disk or embedded
+ *   ir/        node kinds, the program (graph IR), passes, the fill plan, seed tables,
+ *              the front-end record (cf_frontend)
+ *   frontend/  one folder per input format (parser + format notes) and registry.c,
+ *              the one table of front-ends
+ *   cpu/       the CPU reference: evaluators, chunk fills, aquifer
+ *   opencl/    generated OpenCL C, the runtime, device fills
+ *   image/     pictures (PNG, relief and slice colours)
+ *   api/       include/chunkfill.h: the pipeline as one library
+ *   net/       the fill server, its protocol, the C and Java clients
+ *   cli/       the command line (a client of the public headers only)
+ * Front-ends and back ends meet only in ir/ (scripts/layers.sh checks the includes).
+ * Memory: a program owns one arena (graph, tables); compile-time scratch
+ * (JSON trees, file cache) lives in the compile context and dies with it.
+ */
+#ifndef CF_BASE_H
+#define CF_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chunkfill.h"
+
+/* ------------------------------------------------------------------ arena */
+typedef struct cf_arena {
+    struct arena_block *head;
+} cf_arena;
+
+void *arena_alloc(cf_arena *a, size_t n);                     /* zeroed; NULL on OOM */
+char *arena_strdup(cf_arena *a, const char *s);
+char *arena_printf(cf_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void arena_free(cf_arena *a);
+
+/* ------------------------------------------------------------------ errors */
+/* Records the first error only; returns the status it recorded (or the one
+ * already there). e may be NULL. */
+cf_status err_set(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int err_failed(const cf_error *e);
+
+
+
+/* A JSON pointer as a chain of steps (shared by all the pointers below it, so a
+ * deep graph costs a step per node, not a string per node). NULL is the root. */
+typedef struct cf_ptr {
+    const struct cf_ptr *parent;
+    const char *key; /* an object key, or NULL for an array index */
+    int index;
+} cf_ptr;
+
+typedef struct cf_loc {
+    const char *file;   /* display path of the JSON file */
+    const cf_ptr *ptr;  /* JSON pointer inside it (NULL for the root) */
+} cf_loc;
+
+/* Renders ptr as RFC 6901 text ("" for the root) into buf (size n >= 64); a
+ * pointer longer than the buffer keeps its start and end around "/...". Returns buf. */
+const char *ptr_text(const cf_ptr *ptr, char *buf, size_t n);
+/* util.c: what every JSON front-end reports errors with (one line, FILE#POINTER: message) */
+int loc_vfail(cf_error *err, cf_loc at, cf_status st, const char *fmt, va_list ap); /* returns -1 */
+cf_loc loc_key(cf_arena *a, cf_loc at, const char *key); /* at plus one key (arena-allocated) */
+cf_loc loc_index(cf_arena *a, cf_loc at, int i);         /* at plus one array index */
+struct cJSON;
+const char *json_type(const struct cJSON *v);             /* "a number", "an object", ... */
+int loc_fail(cf_error *err, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* util.c: the text of a reference cycle, "A -> B -> ... -> id", from the first id in chain */
+const char *cycle_text(char *buf, size_t n, const char *const *chain, int nchain, const char *id);
+
+/* One IR node. Children come before parents in program order. */
+/* ------------------------------------------------------------------ fixed limits */
+#define CF_MAX_JSON_VALUES 4000000   /* per file: bounds the JSON tree's memory (~64 bytes a value) */
+#define CF_MAX_SURFACE_BOUND 65536   /* |find_top_surface.upper_bound|: bounds the probes per column */
+
+/* ------------------------------------------------------------------ packs */
+/* a caller's 2-D external map: w x h samples data[iz * w + ix], sample (ix, iz) covering the
+ * columns [x0 + ix*step, x0 + (ix+1)*step) x [z0 + iz*step, ...) */
+typedef struct cf_extmap {
+    int w, h;
+    double x0, z0, step;
+    const double *data;
+} cf_extmap;
+struct cf_pack {
+    cf_arena arena;
+    cf_limits lim;
+    int n;
+    const char **roots;  /* NULL root = the embedded default pack (or mem, when set) */
+    const struct cf_embedded_file *mem; /* a pack in memory (cf_pack_open_memory) */
+    size_t nmem;
+    int next;            /* named external inputs (Hytale context nodes): cf_pack_set_external */
+    const char **ext_names;
+    double *ext_values;
+    struct cf_extmap *ext_maps; /* per external: a 2-D map (cf_pack_set_external_map), w == 0 for a constant */
+    int dialect;         /* CF_DIALECT_*: forced by cf_pack_set_dialect, else detected per settings */
+};
+
+/* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
+ * Returns 1 and a malloc'd NUL-terminated *text (caller frees) and its display
+ * path (arena of the pack); 0 when absent; -1 on error (err set). */
+/* pack_read by a path relative to the pack root ("libnoise/terrain.json"). */
+int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err);
+/* Names (without ".json") of the files <dir>/NAME.json in any pack, each once;
+ * fills names[0..max-1] (strings in the pack's arena) and returns the count (may exceed max). */
+int pack_list(cf_pack *pk, const char *dir, const char **names, int max);
+/* 1 when the packs hold Minecraft noise settings minecraft:overworld (a front-end that
+ * answers the default request on its own files leaves such packs to Minecraft) */
+int pack_has_overworld(cf_pack *pk);
+/* 1 for the default request: settings minecraft:overworld, every function router:final_density */
+int request_is_default(const char *settings_id, const char *const *functions, int n);
+int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
+              char **text, size_t *len, const char **display, cf_error *err);
+
+/* the embedded default pack (generated at build time from packs/default) */
+struct cf_embedded_file;
+typedef struct cf_embedded_file {
+    const char *path; /* "data/minecraft/worldgen/noise_settings/overworld.json" */
+    const unsigned char *data;
+    size_t len;
+} cf_embedded_file;
+extern const cf_embedded_file cf_default_pack[];
+extern const size_t cf_default_pack_count;
+
+/* json.c: reads and parses the pack file at rel with the JSON checks of every
+ * front-end (size, UTF-8, NUL, value count, duplicate keys). Returns 1 with *root
+ * (the caller deletes it) and *display (in arena a); 0 when absent; -1 on error. */
+int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, struct cJSON **root, const char **display, cf_error *err);
+
+#endif /* CF_BASE_H */

@@ -1,0 +1,217 @@
+/* json.c - JSON files of a pack: read, checked and parsed once for every front-end.
+ *
+ * The checks (all with a located one-line error): size (pack.c), empty file,
+ * UTF-8, no \u0000 in strings, a bounded number of values, malformed JSON with
+ * its line and column, duplicate keys. The tree is cJSON's; the caller deletes it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/base.h"
+
+typedef struct jc {
+    cf_arena *a;
+    cf_error *err;
+} jc;
+
+static int fail(jc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(jc *c, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(c->err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int nomem(jc *c)
+{
+    err_set(c->err, CF_ERR_NOMEM, "out of memory");
+    return -1;
+}
+
+static cf_loc at_key(jc *c, cf_loc at, const char *key) { return loc_key(c->a, at, key); }
+static cf_loc at_index(jc *c, cf_loc at, int i) { return loc_index(c->a, at, i); }
+
+/* 1 when s[0..n) is valid UTF-8; else 0 and *bad = offset of the first bad byte */
+static int utf8_valid(const unsigned char *s, size_t n, size_t *bad)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        size_t k;
+        unsigned cp;
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        if ((b & 0xe0) == 0xc0) k = 1, cp = b & 0x1fu;
+        else if ((b & 0xf0) == 0xe0) k = 2, cp = b & 0x0fu;
+        else if ((b & 0xf8) == 0xf0) k = 3, cp = b & 0x07u;
+        else return *bad = i, 0;
+        for (size_t j = 1; j <= k; j++) {
+            if (i + j >= n || (s[i + j] & 0xc0) != 0x80) return *bad = i, 0;
+            cp = (cp << 6) | (s[i + j] & 0x3fu);
+        }
+        if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10ffff))
+            || (cp >= 0xd800 && cp <= 0xdfff))
+            return *bad = i, 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+static void line_col(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off && text[i]; i++) {
+        if (text[i] == '\n') (*line)++, *col = 1;
+        else (*col)++;
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* duplicate keys are an error (the JSON a pack author meant is ambiguous) */
+static int check_tree(jc *c, const cJSON *v, cf_loc at)
+{
+    if (cJSON_IsObject(v)) {
+        int n = 0;
+        for (const cJSON *k = v->child; k; k = k->next) n++;
+        if (n > 1) {
+            const char **keys = malloc(sizeof(char *) * (size_t)n);
+            if (!keys) return nomem(c);
+            int i = 0;
+            for (const cJSON *k = v->child; k; k = k->next) keys[i++] = k->string;
+            qsort(keys, (size_t)n, sizeof *keys, cmp_str);
+            for (i = 1; i < n; i++)
+                if (strcmp(keys[i - 1], keys[i]) == 0) {
+                    int r = fail(c, at_key(c, at, keys[i]), CF_ERR_JSON, "duplicate key \"%s\"", keys[i]);
+                    free(keys);
+                    return r;
+                }
+            free(keys);
+        }
+        for (const cJSON *k = v->child; k; k = k->next)
+            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && check_tree(c, k, at_key(c, at, k->string)) < 0)
+                return -1;
+    } else if (cJSON_IsArray(v)) {
+        int i = 0;
+        for (const cJSON *k = v->child; k; k = k->next, i++)
+            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && check_tree(c, k, at_index(c, at, i)) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const char **out_display, cf_error *err)
+{
+    jc cc = {a, err}, *c = &cc;
+    *out = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    const char *display = NULL;
+    int r = pack_read_rel(pk, rel, &text, &len, &display, c->err);
+    if (r <= 0) return r;
+    /* the display path lives as long as the program (its nodes' locations name it),
+     * not as long as the pack */
+    display = arena_strdup(a, display);
+    if (!display) {
+        free(text);
+        nomem(c);
+        return -1;
+    }
+    cf_loc root = {display, NULL};
+    size_t bad;
+    if (len == 0 || strspn(text, " \t\r\n") == len) {
+        fail(c, root, CF_ERR_JSON, "empty file");
+        free(text);
+        return -1;
+    }
+    if (!utf8_valid((const unsigned char *)text, len, &bad)) {
+        int line, col;
+        line_col(text, bad, &line, &col);
+        fail(c, root, CF_ERR_JSON, "not UTF-8 (byte 0x%02x at line %d, column %d)",
+             (unsigned char)text[bad], line, col);
+        free(text);
+        return -1;
+    }
+    /* before building a tree: a bounded number of values, and no \u0000 (cJSON
+     * would cut the string there, silently changing an id or a key) */
+    {
+        size_t values = 1;
+        int in_str = 0;
+        for (size_t i = 0; i < len; i++) {
+            char ch = text[i];
+            if (in_str) {
+                if (ch == '\\') {
+                    if (i + 5 < len && text[i + 1] == 'u' && text[i + 2] == '0' && text[i + 3] == '0' && text[i + 4] == '0'
+                        && text[i + 5] == '0') {
+                        int line, col;
+                        line_col(text, i, &line, &col);
+                        fail(c, root, CF_ERR_JSON, "a string holds \\u0000 (NUL) at line %d, column %d", line, col);
+                        free(text);
+                        return -1;
+                    }
+                    i++;
+                } else if (ch == '"') {
+                    in_str = 0;
+                }
+            } else if (ch == '"') {
+                in_str = 1;
+            } else if (ch == ',' || ch == '[' || ch == '{') {
+                values++;
+            }
+        }
+        if (values > CF_MAX_JSON_VALUES) {
+            fail(c, root, CF_ERR_LIMIT, "more than %d JSON values in one file (the limit: %d)", CF_MAX_JSON_VALUES,
+                 CF_MAX_JSON_VALUES);
+            free(text);
+            return -1;
+        }
+    }
+    const char *end = NULL;
+    const char *start = text;
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) start += 3;
+    cJSON *j = cJSON_ParseWithLengthOpts(start, len - (size_t)(start - text), &end, 0);
+    if (!j) {
+        size_t off = end ? (size_t)(end - text) : 0;
+        int line, col;
+        line_col(text, off, &line, &col);
+        const char *e = text + off;
+        const char *why = "";
+        if (strncmp(e, "NaN", 3) == 0 || strncmp(e, "Infinity", 8) == 0 || strncmp(e, "-Infinity", 9) == 0)
+            why = " (NaN and Infinity are not JSON numbers)";
+        else {
+            int d = 0, maxd = 0, in_str = 0;
+            for (const char *q = text; q < e; q++) {
+                if (in_str) {
+                    if (*q == '\\' && q + 1 < e) q++;
+                    else if (*q == '"') in_str = 0;
+                } else if (*q == '"') in_str = 1;
+                else if (*q == '[' || *q == '{') d++, maxd = d > maxd ? d : maxd;
+                else if (*q == ']' || *q == '}') d--;
+            }
+            if (maxd >= CJSON_NESTING_LIMIT) why = " (nested deeper than the JSON reader's limit)";
+        }
+        fail(c, root, CF_ERR_JSON, "malformed JSON at line %d, column %d%s", line, col, why);
+        free(text);
+        return -1;
+    }
+    if (check_tree(c, j, root) < 0) {
+        cJSON_Delete(j);
+        free(text);
+        return -1;
+    }
+    free(text);
+    *out = j;
+    *out_display = display;
+    return 1;
+}

@@ -1,0 +1,335 @@
+/* pack.c - data packs: folders on disk and the embedded default pack.
+ *
+ * Input: the pack roots given to cf_pack_open (later ones override earlier ones).
+ * Output: the text of data/<ns>/worldgen/<kind>/<path>.json from the last pack
+ * that has it. Files are refused by size before they are read, must be regular
+ * files, and may not lead out of their pack through symlinks.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/base.h"
+
+cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
+                       const cf_limits *limits, cf_error *err)
+{
+    *out = NULL;
+    if (npaths < 0 || (npaths > 0 && !paths))
+        return err_set(err, CF_ERR_ARG, "cf_pack_open: bad path list");
+    cf_pack *pk = calloc(1, sizeof *pk);
+    if (!pk) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (limits) pk->lim = *limits;
+    else cf_limits_default(&pk->lim);
+    pk->n = npaths ? npaths : 1;
+    pk->roots = arena_alloc(&pk->arena, sizeof(char *) * (size_t)pk->n);
+    if (!pk->roots) goto nomem;
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0)
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/", paths[i]);
+        char data[PATH_MAX], ln[PATH_MAX], hy[PATH_MAX], ir[PATH_MAX], ie[PATH_MAX], ii[PATH_MAX];
+        snprintf(data, sizeof data, "%s/data", paths[i]);
+        snprintf(ln, sizeof ln, "%s/libnoise", paths[i]);
+        snprintf(hy, sizeof hy, "%s/hytale", paths[i]);
+        snprintf(ir, sizeof ir, "%s/generators", paths[i]); /* an Iris pack (host/frontend/iris/iris.c) */
+        snprintf(ie, sizeof ie, "%s/expressions", paths[i]); /* Iris expressions and images (frontend/iris) */
+        snprintf(ii, sizeof ii, "%s/images", paths[i]);
+        struct stat st2, st3, st4, st5, st6;
+        if ((stat(data, &st) != 0 || !S_ISDIR(st.st_mode)) && (stat(ln, &st2) != 0 || !S_ISDIR(st2.st_mode))
+            && (stat(hy, &st3) != 0 || !S_ISDIR(st3.st_mode)) && (stat(ir, &st4) != 0 || !S_ISDIR(st4.st_mode))
+            && (stat(ie, &st5) != 0 || !S_ISDIR(st5.st_mode)) && (stat(ii, &st6) != 0 || !S_ISDIR(st6.st_mode)))
+            return cf_pack_free(pk),
+                   err_set(err, CF_ERR_IO, "%s: not a data pack (no data/, libnoise/, hytale/, generators/, expressions/ or images/ folder)", paths[i]);
+        pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
+        if (!pk->roots[i]) goto nomem;
+    }
+    *out = pk;
+    return CF_OK;
+nomem:
+    cf_pack_free(pk);
+    return err_set(err, CF_ERR_NOMEM, "out of memory");
+}
+
+cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits, cf_error *err)
+{
+    *out = NULL;
+    if (n && !files) return err_set(err, CF_ERR_ARG, "cf_pack_open_memory: no files");
+    cf_pack *pk = calloc(1, sizeof *pk);
+    if (!pk) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (limits) pk->lim = *limits;
+    else cf_limits_default(&pk->lim);
+    pk->n = 1;
+    pk->roots = arena_alloc(&pk->arena, sizeof(char *));
+    cf_embedded_file *m = arena_alloc(&pk->arena, sizeof *m * (n ? n : 1));
+    if (!pk->roots || !m) {
+        cf_pack_free(pk);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *path = arena_strdup(&pk->arena, files[i].path ? files[i].path : "");
+        unsigned char *data = arena_alloc(&pk->arena, files[i].len + 1);
+        if (!path || !data) {
+            cf_pack_free(pk);
+            return err_set(err, CF_ERR_NOMEM, "out of memory");
+        }
+        if (files[i].len) memcpy(data, files[i].data, files[i].len);
+        m[i] = (cf_embedded_file){path, data, files[i].len};
+    }
+    pk->mem = m;
+    pk->nmem = n;
+    *out = pk;
+    return CF_OK;
+}
+
+/* the slot of external `name` (a new one when absent), or -1 with err set */
+static int ext_slot(cf_pack *pk, const char *name, cf_error *err)
+{
+    for (int i = 0; i < pk->next; i++)
+        if (strcmp(pk->ext_names[i], name) == 0) return i;
+    if (pk->next >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 external inputs"), -1;
+    const char **names = arena_alloc(&pk->arena, sizeof(char *) * (size_t)(pk->next + 1));
+    double *values = arena_alloc(&pk->arena, sizeof(double) * (size_t)(pk->next + 1));
+    cf_extmap *maps = arena_alloc(&pk->arena, sizeof(cf_extmap) * (size_t)(pk->next + 1));
+    char *copy = arena_strdup(&pk->arena, name);
+    if (!names || !values || !maps || !copy) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < pk->next; i++) names[i] = pk->ext_names[i], values[i] = pk->ext_values[i], maps[i] = pk->ext_maps[i];
+    names[pk->next] = copy, values[pk->next] = 0, memset(&maps[pk->next], 0, sizeof *maps);
+    pk->ext_names = names, pk->ext_values = values, pk->ext_maps = maps;
+    return pk->next++;
+}
+
+cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err)
+{
+    if (!pk || !name || !*name || !isfinite(value)) return err_set(err, CF_ERR_ARG, "cf_pack_set_external: bad arguments");
+    int i = ext_slot(pk, name, err);
+    if (i < 0) return err->status;
+    pk->ext_values[i] = value;
+    memset(&pk->ext_maps[i], 0, sizeof pk->ext_maps[i]);
+    return CF_OK;
+}
+
+#define CF_MAX_MAP_SAMPLES (1 << 24)
+cf_status cf_pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0, double step,
+                                   const double *data, cf_error *err)
+{
+    if (!pk || !name || !*name || !data) return err_set(err, CF_ERR_ARG, "cf_pack_set_external_map: bad arguments");
+    if (width < 1 || height < 1 || (int64_t)width * height > CF_MAX_MAP_SAMPLES)
+        return err_set(err, CF_ERR_ARG, "external map \"%s\": %d x %d samples (each side >= 1, at most %d in all)", name, width, height,
+                       CF_MAX_MAP_SAMPLES);
+    if (!isfinite(x0) || !isfinite(z0) || !(step > 0) || !isfinite(step))
+        return err_set(err, CF_ERR_ARG, "external map \"%s\": origin (%g, %g) and step %g (finite, step > 0)", name, x0, z0, step);
+    size_t n = (size_t)width * (size_t)height;
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(data[k]))
+            return err_set(err, CF_ERR_ARG, "external map \"%s\": sample %zu (x %zu, z %zu) is not finite", name, k, k % (size_t)width,
+                           k / (size_t)width);
+    double *copy = arena_alloc(&pk->arena, sizeof(double) * n);
+    if (!copy) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    memcpy(copy, data, sizeof(double) * n);
+    int i = ext_slot(pk, name, err);
+    if (i < 0) return err->status;
+    pk->ext_values[i] = 0;
+    pk->ext_maps[i] = (cf_extmap){width, height, x0, z0, step, copy};
+    return CF_OK;
+}
+
+void cf_pack_free(cf_pack *pk)
+{
+    if (!pk) return;
+    arena_free(&pk->arena);
+    free(pk);
+}
+
+void cf_pack_set_dialect(cf_pack *pk, int dialect)
+{
+    if (pk) pk->dialect = dialect == CF_DIALECT_MC263 || dialect == CF_DIALECT_MC121 ? dialect : CF_DIALECT_AUTO;
+}
+
+static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
+                         const char **display, cf_error *err)
+{
+    const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
+    size_t n = pk->mem ? pk->nmem : cf_default_pack_count;
+    for (size_t i = 0; i < n; i++) {
+        if (!files[i].path || strcmp(files[i].path, rel) != 0) continue;
+        if (files[i].len > pk->lim.max_file_bytes) {
+            err_set(err, CF_ERR_LIMIT, "<%s>/%s#: file is %zu bytes, over the limit of %zu bytes", pk->mem ? "memory" : "default",
+                    rel, files[i].len, pk->lim.max_file_bytes);
+            return -1;
+        }
+        char *t = malloc(files[i].len + 1);
+        *display = arena_printf(&pk->arena, "<%s>/%s", pk->mem ? "memory" : "default", rel);
+        if (!t || !*display) {
+            free(t);
+            err_set(err, CF_ERR_NOMEM, "out of memory");
+            return -1;
+        }
+        memcpy(t, files[i].data, files[i].len);
+        t[files[i].len] = 0;
+        *text = t;
+        *len = files[i].len;
+        return 1;
+    }
+    return 0;
+}
+
+static int read_folder(cf_pack *pk, const char *root, const char *rel, char **text, size_t *len,
+                       const char **display, cf_error *err)
+{
+    char full[PATH_MAX];
+    if ((size_t)snprintf(full, sizeof full, "%s/%s", root, rel) >= sizeof full) return 0;
+    struct stat st;
+    if (stat(full, &st) != 0) return 0;
+    const char *disp = arena_strdup(&pk->arena, full);
+    if (!disp) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    if (!S_ISREG(st.st_mode)) {
+        err_set(err, CF_ERR_IO, "%s#: not a regular file", disp);
+        return -1;
+    }
+    /* a symlink may not lead out of its pack */
+    char rroot[PATH_MAX], rfile[PATH_MAX];
+    if (!realpath(root, rroot) || !realpath(full, rfile)) {
+        err_set(err, CF_ERR_IO, "%s#: cannot resolve path: %s", disp, strerror(errno));
+        return -1;
+    }
+    size_t rl = strlen(rroot);
+    if (strncmp(rroot, rfile, rl) != 0 || (rfile[rl] != '/' && rfile[rl] != 0)) {
+        err_set(err, CF_ERR_IO, "%s#: leads out of its pack (to %s)", disp, rfile);
+        return -1;
+    }
+    /* open without blocking (a FIFO swapped in after the stat above must not hang
+     * us) and check the file we hold, not the name */
+    int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        err_set(err, CF_ERR_IO, "%s#: cannot read: %s", disp, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        err_set(err, CF_ERR_IO, "%s#: not a regular file", disp);
+        return -1;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
+        close(fd);
+        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes", disp,
+                (long long)st.st_size, pk->lim.max_file_bytes);
+        return -1;
+    }
+    size_t n = (size_t)st.st_size;
+    char *t = malloc(n + 1);
+    if (!t) {
+        close(fd);
+        err_set(err, CF_ERR_NOMEM, "%s#: out of memory", disp);
+        return -1;
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, t + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != n) {
+        free(t);
+        err_set(err, CF_ERR_IO, "%s#: read error (the file changed while it was read?)", disp);
+        return -1;
+    }
+    t[n] = 0;
+    *text = t;
+    *len = n;
+    *display = disp;
+    return 1;
+}
+
+int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
+              char **text, size_t *len, const char **display, cf_error *err)
+{
+    char rel[PATH_MAX];
+    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel)
+        return 0;
+    return pack_read_rel(pk, rel, text, len, display, err);
+}
+
+int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err)
+{
+    for (int i = pk->n - 1; i >= 0; i--) {
+        int r = pk->roots[i] ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
+                             : read_embedded(pk, rel, text, len, display, err);
+        if (r != 0) return r;
+    }
+    return 0;
+}
+
+/* a name of <dir>/NAME.json, NAME without '/', once */
+static int list_add(cf_pack *pk, const char *name, size_t nlen, const char **names, int n, int max)
+{
+    if (nlen == 0 || memchr(name, '/', nlen)) return n;
+    for (int i = 0; i < n && i < max; i++) /* past max, names[] holds no more (the count may exceed max) */
+        if (strlen(names[i]) == nlen && memcmp(names[i], name, nlen) == 0) return n;
+    if (n >= max) return n + 1;
+    char *c = arena_alloc(&pk->arena, nlen + 1);
+    if (!c) return n;
+    memcpy(c, name, nlen);
+    names[n] = c;
+    return n + 1;
+}
+
+int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
+{
+    int n = 0;
+    size_t dl = strlen(dir);
+    for (int i = 0; i < pk->n; i++) {
+        if (!pk->roots[i]) {
+            const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
+            size_t nf = pk->mem ? pk->nmem : cf_default_pack_count;
+            for (size_t k = 0; k < nf; k++) {
+                const char *p = files[k].path;
+                if (!p || strncmp(p, dir, dl) != 0 || p[dl] != '/') continue;
+                size_t l = strlen(p + dl + 1);
+                if (l > 5 && strcmp(p + dl + 1 + l - 5, ".json") == 0) n = list_add(pk, p + dl + 1, l - 5, names, n, max);
+            }
+            continue;
+        }
+        char full[PATH_MAX];
+        if ((size_t)snprintf(full, sizeof full, "%s/%s", pk->roots[i], dir) >= sizeof full) continue;
+        DIR *d = opendir(full);
+        if (!d) continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            size_t l = strlen(e->d_name);
+            if (l > 5 && e->d_name[0] != '.' && strcmp(e->d_name + l - 5, ".json") == 0)
+                n = list_add(pk, e->d_name, l - 5, names, n, max);
+        }
+        closedir(d);
+    }
+    return n;
+}
+
+int pack_has_overworld(cf_pack *pk)
+{
+    char *text = NULL;
+    size_t len;
+    const char *disp;
+    cf_error e = {0};
+    int r = pack_read(pk, "noise_settings", "minecraft", "overworld", &text, &len, &disp, &e);
+    free(text);
+    return r != 0;
+}
+
+int request_is_default(const char *settings_id, const char *const *functions, int n)
+{
+    if (!settings_id || strcmp(settings_id, "minecraft:overworld") != 0) return 0;
+    for (int i = 0; i < n; i++)
+        if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
+    return 1;
+}

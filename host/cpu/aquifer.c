@@ -1,0 +1,196 @@
+/* aquifer.c - the blocks of the noise stage on the CPU (MINECRAFT-26.3.md §14).
+ *
+ * Input: a seeded world whose program holds the aquifer's six functions
+ * (outputs "aquifer:<field>", see cf_aquifer_fields) and a chunk's final
+ * density. Output: one block kind (CF_BK_*, the palette index) per block.
+ * The decision itself is kernels/cf_aquifer.h, shared with the device; this
+ * file supplies what the template asks for, lazily, as vanilla does: cell
+ * centres, fluid statuses (computed once per chunk and cell), surface levels
+ * (the box around the chunk from the volume path, the columns outside it from
+ * the point path, each once per chunk) and the functions on the point path.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_nodes.h"
+#include "cpu/cpu.h"
+
+struct cf_aquifer {
+    const cf_world *w;
+    int fn[6];          /* node of each aquifer function, or -1 */
+    int enabled;        /* the settings have aquifers */
+    int32_t sea, fluid; /* sea level, the default fluid's kind */
+    int32_t gy0, ny;    /* the grid's y cells */
+    int32_t cx, cz;     /* the chunk */
+    int32_t *cen;       /* 3 per cell */
+    struct cf_aq_fluid *st; /* per cell */
+    uint8_t *have;      /* per cell: status computed */
+    int32_t surf[27 * 19]; /* CF_AQ_SQ */
+    uint8_t shave[27 * 19];
+    /* surface levels across the chunks of one thread, by (quart column, path): neighbouring
+     * chunks share most of their box and their outside columns (exact: a pure function) */
+    struct aq_slot {
+        int32_t qx, qz, v;
+        int32_t used; /* 0 empty, 1 point path, 2 volume path */
+    } *cache;
+};
+#define AQ_CACHE 16384 /* slots, a power of two */
+
+typedef struct cf_aquifer aqc;
+static float aq_fn(const aqc *a, int k, int32_t x, int32_t y, int32_t z);
+static int32_t aq_surface(aqc *a, int32_t x, int32_t z);
+static struct cf_aq_fluid aq_status(aqc *a, int32_t i);
+#define CF_AQ_CTX aqc *a
+#define CF_AQ_ARG a
+#define CF_AQ_SEA (a->sea)
+#define CF_AQ_FLUID (a->fluid)
+#define CF_AQ_SURFACE(x, z) aq_surface(a, (x), (z))
+#define CF_AQ_FN(k, x, y, z) aq_fn(a, (k), (x), (y), (z))
+#define CF_AQ_STATUS(i) aq_status(a, (i))
+#define CF_AQ_CENTRES const int32_t *
+#include "kernels/cf_aquifer.h"
+
+
+static float aq_fn(const aqc *a, int k, int32_t x, int32_t y, int32_t z)
+{
+    return eval_f32(a->w, NULL, MODE_POINT, a->fn[k], x, y, z);
+}
+
+/* floor(surface_level) at quart column (qx, qz) on the point (path 1) or the volume
+ * path (2, a volume whose min y is 0), through the thread's cache */
+static int32_t aq_level(aqc *a, int32_t qx, int32_t qz, int32_t path)
+{
+    uint32_t h = ((uint32_t)qx * 0x9e3779b1u) ^ ((uint32_t)qz * 0x85ebca77u) ^ (uint32_t)path;
+    h ^= h >> 15;
+    struct aq_slot *e = NULL;
+    for (uint32_t k = 0; k < 8; k++) {
+        struct aq_slot *c = &a->cache[(h + k) & (AQ_CACHE - 1)];
+        if (c->used == path && c->qx == qx && c->qz == qz) return c->v;
+        if (!c->used && !e) e = c;
+    }
+    if (!e) e = &a->cache[h & (AQ_CACHE - 1)]; /* full: replace */
+    int node = a->fn[CF_AQF_SURFACE];
+    float v = path == 2 ? eval_volume_f32(a->w, node, qx * 4, 0, qz * 4, 0) : eval_f32(a->w, NULL, MODE_POINT, node, qx * 4, 0, qz * 4);
+    e->qx = qx, e->qz = qz, e->used = path, e->v = cf_jfloor((double)v);
+    return e->v;
+}
+
+/* floor(surface_level) at the quart column of block (x, z), as the chunk's aquifer reads it */
+static int32_t aq_surface(aqc *a, int32_t x, int32_t z)
+{
+    int32_t qx = (int32_t)cf_floordiv(x, 4), qz = (int32_t)cf_floordiv(z, 4);
+    int32_t ix = qx - (4 * a->cx - 16), iz = qz - (4 * a->cz - 8);
+    if (ix < 0 || ix >= CF_AQ_SQX || iz < 0 || iz >= CF_AQ_SQZ) /* cannot happen: the grid covers every read */
+        return aq_level(a, qx, qz, 1);
+    int k = iz * CF_AQ_SQX + ix;
+    if (!a->shave[k]) {
+        a->surf[k] = aq_level(a, qx, qz, 1);
+        a->shave[k] = 1;
+    }
+    return a->surf[k];
+}
+
+
+static cf_aq_fluid aq_status(aqc *a, int32_t i)
+{
+    if (!a->have[i]) {
+        a->st[i] = cf_aq_compute_fluid(a, a->cen[3 * i], a->cen[3 * i + 1], a->cen[3 * i + 2]);
+        a->have[i] = 1;
+    }
+    return a->st[i];
+}
+
+/* the kind of a block id of the settings */
+static int32_t fluid_kind(const char *id)
+{
+    if (strcmp(id, "minecraft:air") == 0) return CF_BK_AIR;
+    if (strcmp(id, "minecraft:water") == 0) return CF_BK_WATER;
+    if (strcmp(id, "minecraft:lava") == 0) return CF_BK_LAVA;
+    return CF_BK_FLUID;
+}
+
+int aquifer_palette(const cf_program *p, const char **names)
+{
+    names[CF_BK_SOLID] = p->default_block ? p->default_block : "minecraft:stone";
+    names[CF_BK_AIR] = "minecraft:air";
+    names[CF_BK_WATER] = "minecraft:water";
+    names[CF_BK_LAVA] = "minecraft:lava";
+    const char *fl = p->default_fluid ? p->default_fluid : "minecraft:water";
+    names[CF_BK_FLUID] = fluid_kind(fl) == CF_BK_FLUID ? fl : "";
+    return names[CF_BK_FLUID][0] ? CF_BK_COUNT : CF_BK_COUNT - 1;
+}
+
+size_t aquifer_bytes(const cf_program *p)
+{
+    size_t cells = (size_t)cf_aq_ny(p->min_y, p->height) * 9;
+    return sizeof(aqc) + cells * (3 * sizeof(int32_t) + sizeof(cf_aq_fluid) + 1) + AQ_CACHE * sizeof(struct aq_slot);
+}
+
+cf_aquifer *aquifer_new(const cf_world *w)
+{
+    const cf_program *p = w->prog;
+    aqc *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    a->w = w;
+    a->enabled = p->has_aquifers;
+    a->sea = p->sea_level;
+    a->fluid = fluid_kind(p->default_fluid ? p->default_fluid : "minecraft:water");
+    for (int k = 0; k < 6; k++) a->fn[k] = p->aq_out[k] >= 0 ? p->outputs[p->aq_out[k]] : -1;
+    a->gy0 = cf_aq_gy0(p->min_y);
+    a->ny = cf_aq_ny(p->min_y, p->height);
+    size_t cells = (size_t)a->ny * 9;
+    a->cen = malloc(sizeof(int32_t) * 3 * cells);
+    a->st = malloc(sizeof(cf_aq_fluid) * cells);
+    a->have = malloc(cells);
+    a->cache = calloc(AQ_CACHE, sizeof *a->cache);
+    if (!a->cen || !a->st || !a->have || !a->cache) {
+        aquifer_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void aquifer_free(cf_aquifer *a)
+{
+    if (!a) return;
+    free(a->cen), free(a->st), free(a->have), free(a->cache);
+    free(a);
+}
+
+void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)
+{
+    const cf_program *p = a->w->prog;
+    int32_t h = p->height, y0 = p->min_y, skip = 0;
+    a->cx = cx, a->cz = cz;
+    if (a->enabled) {
+        for (int32_t gy = 0; gy < a->ny; gy++)
+            for (int32_t gz = 0; gz < 3; gz++)
+                for (int32_t gx = 0; gx < 3; gx++) {
+                    size_t i = ((size_t)gy * 3 + (size_t)gz) * 3 + (size_t)gx;
+                    cf_aq_centre(a->w->aq_lo, a->w->aq_hi, p->legacy_random, cx - 1 + gx, a->gy0 + gy, cz - 1 + gz,
+                                 &a->cen[3 * i]);
+                }
+        memset(a->have, 0, (size_t)a->ny * 9);
+        memset(a->shave, 0, sizeof a->shave);
+        /* the box: the volume path (NoiseBasedAquifer's maxSurfaceLevel fills the cache) */
+        int32_t mx = INT32_MIN;
+        for (int32_t iz = 0; iz < CF_AQ_BOX; iz++)
+            for (int32_t ix = 0; ix < CF_AQ_BOX; ix++) {
+                int32_t qx = 4 * cx - 4 + ix, qz = 4 * cz - 4 + iz;
+                int k = (qz - (4 * cz - 8)) * CF_AQ_SQX + (qx - (4 * cx - 16));
+                a->surf[k] = aq_level(a, qx, qz, 2);
+                a->shave[k] = 1;
+                if (a->surf[k] > mx) mx = a->surf[k];
+            }
+        skip = cf_aq_skip(mx);
+    }
+    int32_t gy0 = a->gy0;
+    for (int32_t z = 0; z < 16; z++)
+        for (int32_t x = 0; x < 16; x++)
+            for (int32_t y = h - 1; y >= 0; y--) {
+                size_t i = ((size_t)y * 16 + (size_t)z) * 16 + (size_t)x;
+                out[i] = (uint8_t)cf_aq_block(a, a->cen, cx, cz, gy0, skip, a->enabled, cx * 16 + x, y0 + y, cz * 16 + z,
+                                              density[i]);
+            }
+}

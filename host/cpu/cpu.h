@@ -1,0 +1,108 @@
+/* cpu.h - the CPU reference: single-point and volume evaluation of 26.3 graphs
+ * (eval.c), of the double dialects (eval64.c), chunk fills and surfaces (fill.c),
+ * the aquifer's blocks (aquifer.c).
+ */
+#ifndef CF_CPU_H
+#define CF_CPU_H
+
+#include "ir/ir.h"
+
+/* ------------------------------------------------------------------ evaluation */
+
+
+typedef struct cf_memo {
+    int32_t x, y, z;
+    uint32_t stamp;
+    float v;
+} cf_memo;
+
+/* Per-thread state of a chunk fill: the block region, per-node memos and the
+ * corner and block buffers of `interpolated` nodes. Built by fill.c. */
+typedef struct cf_fill {
+    const cf_world *w;
+    int32_t x0, y0, z0, sx, sy, sz; /* block region [x0, x0+sx) x [y0, y0+sy) x [z0, z0+sz) */
+    int32_t vol_min_y;              /* min y of the volume being filled (incremental y start) */
+    uint32_t stamp;                 /* changes per chunk: invalidates every memo */
+    const uint8_t *memo;            /* per node: MEMO_* */
+    float *col[2];                  /* [mode-1]: per node (sx+1)*(sz+1) column values */
+    uint32_t *colstamp[2];
+    int colstride;                  /* (sx+1)*(sz+1) */
+    int *colslot;                   /* per node: slot in col, or -1 */
+    cf_memo *last[2];               /* [mode-1][node] */
+    /* interpolated nodes (slot per node, -1 if none) */
+    int *islot;
+    struct cf_interp {
+        int32_t cx0, cy0, cz0;  /* first corner cell index */
+        int ncx, ncy, ncz;      /* corners per axis */
+        float *corner;
+        uint32_t *cstamp;
+        float *block;           /* (y*sz + z)*sx + x */
+        uint32_t bstamp;
+    } *interp;
+    int ninterp;
+    float **vbuf;                   /* per node of the block-stage list: its buffer */
+    uint32_t *vstamp;               /* per node: window stamp of the rows its buffer holds */
+    int32_t wy0, wy1;               /* the window of rows the block stage computes: [wy0, wy1) */
+    uint32_t wstamp;                /* changes per window (and per chunk) */
+    float *scratch;                 /* 2*sx*sz floats for the interpolation */
+    uint32_t *count;                /* tests: per node evaluation counts, or NULL */
+} cf_fill;
+
+/* tests: fills one chunk of output fn; counts (per node, may be NULL) receive
+ * how often each node was evaluated. Returns 0, or -1 when out of memory. */
+int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts);
+
+/* surface.c-style helper in fill.c: the top solid block of each column of chunk
+ * (cx, cz) (min_y - 1 where none), scanning windows of rows from the top; out[z*16 + x].
+ * *rows receives how many rows were computed (tests, benchmarks). Returns 0 or -1 (memory). */
+int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows);
+
+/* aquifer.c: the blocks of the noise stage (kernels/cf_aquifer.h) */
+typedef struct cf_aquifer cf_aquifer;
+cf_aquifer *aquifer_new(const cf_world *w); /* NULL when out of memory */
+void aquifer_free(cf_aquifer *a);
+size_t aquifer_bytes(const cf_program *p); /* what aquifer_new allocates */
+/* the block kinds (CF_BK_*) of chunk (cx, cz) from its final density ([y][z][x]) */
+void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out);
+/* the palette of a program's block fills: names[CF_BK_*] ("" where unused) */
+int aquifer_palette(const cf_program *p, const char **names);
+
+float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
+float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
+/* one point of a volume whose min y is vmin, without a fill context (MODE_VOLUME) */
+float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin);
+/* eval64.c: the double dialects. A context memoizes the last point of every
+ * node (libnoise's Cache, and "a module used twice is computed once"). */
+typedef struct ev64_memo {
+    double x, y, z, v;
+    uint32_t stamp;
+} ev64_memo;
+typedef struct ev64_ctx {
+    const cf_world *w;
+    ev64_memo *memo; /* per node, or NULL (no memo) */
+    uint32_t stamp;  /* memo entries of another stamp are empty */
+    /* DIALECT_MC121 chunk fills (1.21's NoiseChunk): flat_cache reads its quart
+     * cell, interpolated lerps cell corners; mode EV64_POINT outside a chunk */
+    int mode;                /* EV64_* */
+    int *slot;               /* per node: flat_cache / interpolated slot, or -1 */
+    int nflat, ninterp;
+    int32_t fqx, fqz;        /* first quart of the chunk */
+    int32_t fcx, fcz, fcy;   /* first cell x, z; cell y of min_y */
+    int ncxz, ncy;           /* cells per axis */
+    double *flat, *corner;   /* per slot: 5x5 quart values; (ncxz+1)^2 (ncy+1) corners */
+    uint32_t *flatst, *cornst, cstamp; /* entries of another chunk stamp are empty */
+} ev64_ctx;
+enum { EV64_POINT = 0, EV64_CELL = 1, EV64_VALUE = 2, EV64_CORNER = 3 };
+/* eval64.c: starts chunk (cx, cz) of a DIALECT_MC121 fill; mode EV64_CELL (block
+ * densities through the cell cache: lerp x, y, z) or EV64_VALUE (y, x, z);
+ * EV64_POINT goes back to single points */
+void eval64_chunk(ev64_ctx *c, int32_t cx, int32_t cz, int mode);
+/* a context with a memo per node; returns 0, or -1 when out of memory */
+int eval64_init(ev64_ctx *c, const cf_world *w);
+void eval64_free(ev64_ctx *c);
+double eval_f64(ev64_ctx *c, int node, double x, double y, double z);
+
+/* fill.c: the block values of interpolated node `node` over the fill region */
+void fill_interp_blocks(cf_fill *f, int node);
+
+#endif /* CF_CPU_H */

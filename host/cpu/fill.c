@@ -1,0 +1,795 @@
+/* fill.c - chunk fills on the CPU: the volume driver over the fill plan (ir/plan.c).
+ *
+ * cf_fill_chunks: per thread a cf_fill context; chunks are
+ * handed out one at a time; each block of the volume is the root evaluated on
+ * the volume path (eval.c), with the memos above. Output layout: per chunk
+ * [y][z][x], y from min_y upward.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels/cf_math.h"
+#include "cpu/cpu.h"
+
+/* ------------------------------------------------------------------ contexts */
+
+static void fill_free(cf_fill *f)
+{
+    if (!f) return;
+    for (int m = 0; m < 2; m++) free(f->col[m]), free(f->colstamp[m]), free(f->last[m]);
+    for (int i = 0; i < f->ninterp; i++) free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
+    free(f->interp);
+    if (f->vbuf) {
+        const cf_program *p = f->w->prog;
+        for (int k = 0; k < p->nvlist; k++)
+            if (p->nodes[p->vlist[k]].kind != NK_INTERPOLATED) free(f->vbuf[p->vlist[k]]);
+        free(f->vbuf);
+    }
+    free(f->vstamp);
+    free(f->scratch);
+    free(f);
+}
+
+/* the buffer shape of a block-stage node: 1 along axes it does not read */
+static void vdims(const cf_fill *f, const cf_node *n, int *dx, int *dy, int *dz)
+{
+    unsigned a = n->kind == NK_INTERPOLATED ? (AX_X | AX_Y | AX_Z) : n->axes;
+    *dx = (a & AX_X) ? f->sx : 1;
+    *dy = (a & AX_Y) ? f->sy : 1;
+    *dz = (a & AX_Z) ? f->sz : 1;
+}
+
+static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
+{
+    const cf_program *p = w->prog;
+    cf_fill *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    f->w = w;
+    f->sx = sx, f->sy = sy, f->sz = sz;
+    f->memo = p->memo;
+    f->colslot = p->colslot;
+    f->islot = p->islot;
+    f->colstride = (sx + 1) * (sz + 1);
+    size_t ncol = (size_t)(p->ncol ? p->ncol : 1) * (size_t)f->colstride;
+    for (int m = 0; m < 2; m++) {
+        f->col[m] = malloc(sizeof(float) * ncol);
+        f->colstamp[m] = calloc(ncol, sizeof(uint32_t));
+        f->last[m] = calloc((size_t)p->nnodes + 1, sizeof(cf_memo));
+        if (!f->col[m] || !f->colstamp[m] || !f->last[m]) goto fail;
+    }
+    f->ninterp = p->ninterp;
+    f->interp = calloc((size_t)p->ninterp + 1, sizeof *f->interp);
+    if (!f->interp) goto fail;
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        const cf_node *n = &p->nodes[i];
+        struct cf_interp *ip = &f->interp[p->islot[i]];
+        size_t nc = (size_t)(sx / n->i[0] + 3) * (size_t)(sy / n->i[1] + 3) * (size_t)(sz / n->i[0] + 3);
+        ip->corner = malloc(sizeof(float) * nc);
+        ip->cstamp = calloc(nc, sizeof(uint32_t));
+        ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
+        if (!ip->corner || !ip->cstamp || !ip->block) goto fail;
+    }
+    f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
+    f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
+    /* interpolation scratch: running values, steps, corner offsets (size_t), x and z weights */
+    f->scratch = malloc(sizeof(float) * 8 * (size_t)sx * (size_t)sz);
+    if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
+    for (int k = 0; k < p->nvlist; k++) {
+        int id = p->vlist[k];
+        const cf_node *n = &p->nodes[id];
+        if (n->kind == NK_INTERPOLATED) continue; /* aliases the block buffer */
+        int dx, dy, dz;
+        vdims(f, n, &dx, &dy, &dz);
+        if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
+    }
+    return f;
+fail:
+    fill_free(f);
+    return NULL;
+}
+
+/* the block stage's buffers and the interpolation rows become stale */
+static void next_window(cf_fill *f)
+{
+    if (++f->wstamp == 0) {
+        const cf_program *p = f->w->prog;
+        memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
+        for (int i = 0; i < f->ninterp; i++) f->interp[i].bstamp = 0;
+        f->wstamp = 1;
+    }
+}
+
+/* points a context at a new region; every memo becomes stale */
+static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
+{
+    const cf_program *p = f->w->prog;
+    f->x0 = x0, f->y0 = y0, f->z0 = z0;
+    f->vol_min_y = y0;
+    f->wy0 = 0, f->wy1 = f->sy;
+    if (++f->stamp == 0) { /* wrapped: clear every stamp */
+        size_t ncol = (size_t)(p->ncol ? p->ncol : 1) * (size_t)f->colstride;
+        for (int m = 0; m < 2; m++) {
+            memset(f->colstamp[m], 0, ncol * sizeof(uint32_t));
+            memset(f->last[m], 0, ((size_t)p->nnodes + 1) * sizeof(cf_memo));
+        }
+        for (int i = 0; i < p->nnodes; i++) {
+            if (p->islot[i] < 0) continue;
+            const cf_node *n = &p->nodes[i];
+            size_t nc = (size_t)(f->sx / n->i[0] + 3) * (size_t)(f->sy / n->i[1] + 3) * (size_t)(f->sz / n->i[0] + 3);
+            memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
+            f->interp[p->islot[i]].bstamp = 0;
+        }
+        memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
+        f->stamp = 1;
+        f->wstamp = 0;
+    }
+    next_window(f);
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        const cf_node *n = &p->nodes[i];
+        struct cf_interp *ip = &f->interp[p->islot[i]];
+        int32_t w = n->i[0], h = n->i[1];
+        ip->cx0 = (int32_t)cf_floordiv(x0, w), ip->cy0 = (int32_t)cf_floordiv(y0, h), ip->cz0 = (int32_t)cf_floordiv(z0, w);
+        ip->ncx = (int)(cf_floordiv((int64_t)x0 + f->sx - 1, w) + 1 - ip->cx0 + 1);
+        ip->ncy = (int)(cf_floordiv((int64_t)y0 + f->sy - 1, h) + 1 - ip->cy0 + 1);
+        ip->ncz = (int)(cf_floordiv((int64_t)z0 + f->sz - 1, w) + 1 - ip->cz0 + 1);
+    }
+}
+
+/* one block-stage node over the region, from its children's buffers (the volume
+ * forms of eval.c, element by element) or per element through eval_f32 */
+static void vec_node(cf_fill *f, int id);
+
+/* a block-stage node's buffer for this chunk, computed on first use */
+static const float *vec_get(cf_fill *f, int id)
+{
+    if (f->vstamp[id] != f->wstamp) {
+        vec_node(f, id);
+        f->vstamp[id] = f->wstamp;
+    }
+    return f->vbuf[id];
+}
+
+/* 1 when every element of node id's buffer satisfies lo <= v < hi (mode 0), fails
+ * it (mode 1), or equals v0 (mode 2) */
+static int vec_all(cf_fill *f, int id, int mode, float lo, float hi)
+{
+    int dx, dy, dz;
+    vdims(f, &f->w->prog->nodes[id], &dx, &dy, &dz);
+    const float *b = vec_get(f, id);
+    size_t plane = (size_t)dx * (size_t)dz;
+    size_t i0 = dy > 1 ? (size_t)f->wy0 * plane : 0, n = dy > 1 ? (size_t)f->wy1 * plane : plane;
+    for (size_t i = i0; i < n; i++) {
+        float v = b[i];
+        int in = v >= lo && v < hi;
+        if (mode == 0 ? !in : mode == 1 ? in : !(v == lo)) return 0;
+    }
+    return 1;
+}
+
+static void vec_node(cf_fill *f, int id)
+{
+    const cf_program *p = f->w->prog;
+    const cf_node *n = &p->nodes[id];
+    int dx, dy, dz;
+    vdims(f, n, &dx, &dy, &dz);
+    if (n->kind == NK_INTERPOLATED) {
+        struct cf_interp *ip = &f->interp[p->islot[id]];
+        if (ip->bstamp != f->wstamp) fill_interp_blocks(f, id);
+        f->vbuf[id] = ip->block;
+        return;
+    }
+    float *out = f->vbuf[id];
+    /* rows of the window only (a node without y has one row) */
+    int ylo = dy > 1 ? f->wy0 : 0, yhi = dy > 1 ? f->wy1 : 1;
+    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * (yhi - ylo) * dz);
+    if (!p->vop[id]) {
+        for (int y = ylo; y < yhi; y++)
+            for (int z = 0; z < dz; z++)
+                for (int x = 0; x < dx; x++)
+                    out[((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
+                        eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + y, f->z0 + z);
+        return;
+    }
+    /* children: buffer and strides (0 along axes the child does not read); a branch
+     * that no element takes is not computed at all (range_choice, lerp) */
+    int need[3] = {1, 1, 1};
+    if (n->kind == NK_RANGE_CHOICE) {
+        if (vec_all(f, n->in[0], 0, n->f[0], n->f[1])) need[2] = 0;
+        else if (vec_all(f, n->in[0], 1, n->f[0], n->f[1])) need[1] = 0;
+    } else if (n->kind == NK_LERP) {
+        if (vec_all(f, n->in[0], 2, 0.0f, 0.0f)) need[2] = 0;
+        else if (vec_all(f, n->in[0], 2, 1.0f, 0.0f)) need[1] = 0;
+    }
+    const float *cb[3] = {0};
+    size_t sx[3] = {0}, sy[3] = {0}, sz[3] = {0};
+    for (int k = 0; k < n->nin && k < 3; k++) {
+        if (!need[k]) continue;
+        const cf_node *c = &p->nodes[n->in[k]];
+        int cx, cy, cz;
+        vdims(f, c, &cx, &cy, &cz);
+        cb[k] = vec_get(f, n->in[k]);
+        sx[k] = cx > 1 ? 1 : 0;
+        sz[k] = cz > 1 ? (size_t)cx : 0;
+        sy[k] = cy > 1 ? (size_t)cx * (size_t)cz : 0;
+    }
+    /* a node without y reads its children's y-dependent buffers (an interpolated
+     * node always has rows) at a row of the window: its value is the same at every y */
+    size_t yb = dy > 1 ? 0 : (size_t)f->wy0;
+    int contiguous = dx > 1;
+    for (int k = 0; k < n->nin && k < 3; k++)
+        if (need[k] && sx[k] != 1) contiguous = 0;
+    /* every input spans x and z fully: one run of dx*dz per y */
+    int planar = contiguous && dz > 1;
+    for (int k = 0; k < n->nin && k < 3; k++)
+        if (need[k] && sz[k] != (size_t)dx) planar = 0;
+    if (planar) dx *= dz, dz = 1;
+#define LOOP(EXPR)                                                                                       \
+    for (int y = ylo; y < yhi; y++)                                                                      \
+        for (int z = 0; z < dz; z++) {                                                                   \
+            float *o = out + ((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx;                          \
+            const float *A = cb[0] + (y + yb) * sy[0] + z * sz[0];                                       \
+            const float *B = cb[1] ? cb[1] + (y + yb) * sy[1] + z * sz[1] : A;                           \
+            const float *C = cb[2] ? cb[2] + (y + yb) * sy[2] + z * sz[2] : A;                           \
+            size_t sxb = cb[1] ? sx[1] : sx[0], sxc = cb[2] ? sx[2] : sx[0];                              \
+            if (contiguous) {                                                                            \
+                for (int x = 0; x < dx; x++) {                                                           \
+                    float a = A[x], b = B[x], c = C[x];                                                  \
+                    (void)b, (void)c;                                                                    \
+                    o[x] = (EXPR);                                                                       \
+                }                                                                                        \
+            } else {                                                                                     \
+                for (int x = 0; x < dx; x++) {                                                           \
+                    float a = A[x * sx[0]], b = B[x * sxb], c = C[x * sxc];                              \
+                    (void)b, (void)c;                                                                    \
+                    o[x] = (EXPR);                                                                       \
+                }                                                                                        \
+            }                                                                                            \
+        }
+    float lo = n->f[0], hi = n->f[1];
+    /* every vop kind has an input, so cb[0] is set (the analyzer cannot know) */
+    /* NOLINTBEGIN(clang-analyzer-core.NullDereference) */
+    switch (n->kind) {
+    case NK_ADD: LOOP(a + b); break;
+    case NK_SUB: LOOP(a - b); break;
+    case NK_MUL: LOOP(a * b); break;
+    case NK_DIV:
+        if (p->nodes[n->in[1]].flags & NF_LITERAL) {
+            float r = 1.0f / p->nodes[n->in[1]].f[0];
+            LOOP(a * r);
+        } else {
+            LOOP(a / b);
+        }
+        break;
+    case NK_MIN: LOOP(b < a ? b : a); break;
+    case NK_MAX: LOOP(b > a ? b : a); break;
+    case NK_ABS: LOOP(cf_fabsf(a)); break;
+    case NK_NEGATE: LOOP(-a); break;
+    case NK_SQUARE: LOOP(a * a); break;
+    case NK_CUBE: LOOP((a * a) * a); break;
+    case NK_HALF_NEGATIVE: LOOP(a > 0.0f ? a : a * 0.5f); break;
+    case NK_QUARTER_NEGATIVE: LOOP(a > 0.0f ? a : a * 0.25f); break;
+    case NK_SQUEEZE: {
+        LOOP((cf_clampf(a, -1.0f, 1.0f) / 2.0f) - ((cf_clampf(a, -1.0f, 1.0f) * cf_clampf(a, -1.0f, 1.0f)) * cf_clampf(a, -1.0f, 1.0f)) / 24.0f);
+        break;
+    }
+    case NK_CLAMP: LOOP(cf_clampf(a, lo, hi)); break;
+    case NK_RANGE_CHOICE: LOOP((a >= lo && a < hi) ? b : c); break;
+    case NK_LERP: LOOP(a == 0.0f ? b : a == 1.0f ? c : cf_lerpf(a, b, c)); break;
+    default: LOOP(a); break; /* cache, blend_density: the input */
+    }
+    /* NOLINTEND(clang-analyzer-core.NullDereference) */
+#undef LOOP
+}
+
+/* one chunk into out[(y*16 + z)*16 + x] */
+static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
+{
+    const cf_program *p = f->w->prog;
+    fill_region(f, cx * 16, p->min_y, cz * 16);
+    int dx, dy, dz;
+    vdims(f, &p->nodes[node], &dx, &dy, &dz);
+    const float *r = vec_get(f, node);
+    int32_t h = p->height;
+    if (dx == 16 && dz == 16 && dy == h) {
+        memcpy(out, r, sizeof(float) * (size_t)h * 256);
+        return;
+    }
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t z = 0; z < 16; z++)
+            for (int32_t x = 0; x < 16; x++)
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
+                    r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
+}
+
+/* what fill_new allocates for a 16 x height x 16 region */
+size_t cf_fill_bytes_per_thread(const cf_program *p)
+{
+    if (p->dialect == DIALECT_MC121) { /* the memo, flat caches, corners, a chunk of doubles (surfaces) */
+        size_t nf = 0, ni = 0, ncxz = 16 / (size_t)p->cell_xz, ncy = (size_t)p->height / (size_t)p->cell_y;
+        for (int i = 0; i < p->nnodes; i++) nf += p->nodes[i].kind == NK_M_FLAT_CACHE, ni += p->nodes[i].kind == NK_M_INTERPOLATED;
+        return (sizeof(ev64_memo) + sizeof(int)) * ((size_t)p->nnodes + 1) + 12 * 25 * nf
+               + 12 * (ncxz + 1) * (ncxz + 1) * (ncy + 1) * ni + sizeof(double) * (size_t)p->height * 256;
+    }
+    if (p->prec == PREC_F64) return sizeof(ev64_memo) * ((size_t)p->nnodes + 1);
+    size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
+    size_t b = sizeof(cf_fill);
+    b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
+    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 8 * sx * sz * sizeof(float);
+    if (p->blocks) b += sx * sy * sz * sizeof(float) + aquifer_bytes(p); /* the density of a chunk, the aquifer */
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *nd = &p->nodes[i];
+        if (p->islot[i] >= 0) {
+            size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
+            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float);
+        }
+    }
+    for (int k = 0; k < p->nvlist; k++) {
+        const cf_node *nd = &p->nodes[p->vlist[k]];
+        if (nd->kind == NK_INTERPOLATED) continue;
+        b += sizeof(float) * ((nd->axes & AX_X) ? sx : 1) * ((nd->axes & AX_Y) ? sy : 1) * ((nd->axes & AX_Z) ? sz : 1);
+    }
+    return b;
+}
+
+/* refuses a fill over the memory limit, with the figures */
+static cf_status check_memory(const cf_program *p, int threads, cf_error *err)
+{
+    size_t per = cf_fill_bytes_per_thread(p);
+    if (p->max_fill_bytes && (double)per * threads > (double)p->max_fill_bytes)
+        return err_set(err, CF_ERR_LIMIT,
+                       "%s: a fill needs %.1f MiB per thread (%.1f MiB for %d threads), over the limit of %.1f MiB"
+                       " (--max-memory)",
+                       p->settings_id, per / 1048576.0, per * (double)threads / 1048576.0, threads,
+                       p->max_fill_bytes / 1048576.0);
+    return CF_OK;
+}
+
+/* ------------------------------------------------------------------ threads */
+
+/* runs fn(arg) on `threads` threads (the caller's thread alone when 1, or when none
+ * can be started) and waits for them; -1 when out of memory */
+static int run_threads(void *(*fn)(void *), void *arg, int threads)
+{
+    if (threads <= 1) {
+        fn(arg);
+        return 0;
+    }
+    pthread_t *t = malloc(sizeof(pthread_t) * (size_t)threads);
+    if (!t) return -1;
+    int started = 0;
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&t[i], NULL, fn, arg) != 0) break;
+        started++;
+    }
+    if (started == 0) fn(arg);
+    for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+    free(t);
+    return 0;
+}
+
+typedef struct job {
+    const cf_world *w;
+    int node;
+    size_t n;
+    const int32_t *chunks;
+    float *out;
+    size_t per_chunk;
+    atomic_size_t next;
+    atomic_int failed;
+    uint8_t *bytes; /* block fills: the palette indices */
+} job;
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    if (!f) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
+    }
+    fill_free(f);
+    return NULL;
+}
+
+/* block fills: the density of a chunk into a scratch buffer, then the aquifer */
+static void *block_worker(void *arg)
+{
+    job *j = arg;
+    const cf_program *p = j->w->prog;
+    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_aquifer *a = aquifer_new(j->w);
+    float *dens = malloc(sizeof(float) * j->per_chunk);
+    if (!f || !a || !dens) {
+        atomic_store(&j->failed, 1);
+    } else {
+        for (;;) {
+            size_t i = atomic_fetch_add(&j->next, 1);
+            if (i >= j->n || atomic_load(&j->failed)) break;
+            int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+            fill_chunk(f, j->node, cx, cz, dens);
+            aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+        }
+    }
+    free(dens);
+    aquifer_free(a);
+    if (f) fill_free(f);
+    return NULL;
+}
+
+cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+{
+    if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
+    if (!w->prog->blocks)
+        return err_set(err, CF_ERR_ARG, "cf_fill_blocks: the program was not compiled for block fills"
+                       " (cf_program_compile_blocks)");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
+                           CF_MAX_CHUNK);
+    if (n == 0) return CF_OK;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > n) threads = (int)n;
+    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out};
+    if (run_threads(block_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    return CF_OK;
+}
+
+int cf_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+/* ------------------------------------------------------------------ double dialects
+ * Every block on its own through eval64.c; column by column, y innermost, so a
+ * terrain's height (x, 0, z) is computed once per column (the memo). */
+typedef struct job64 {
+    const cf_world *w;
+    int node;
+    size_t n;
+    const int32_t *chunks;  /* fills: (x, z) chunk pairs */
+    double *out;
+    int32_t x0, z0, nx, nz, below; /* surfaces: the area */
+    int32_t *hout;
+    atomic_size_t next;
+    atomic_int failed;
+    int final; /* DIALECT_MC121: the output is router:final_density (cell-cache order, + beardifier 0.0) */
+} job64;
+
+/* a 1.21 chunk: NoiseChunk's markers (eval64_chunk); block densities go through
+ * the cell cache (lerp x, y, z) and get the beardifier's 0.0 added, other outputs
+ * interpolate y, x, z (as the oracle's chunk mode) */
+static void fill121_chunk(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    eval64_chunk(c, cx, cz, final ? EV64_CELL : EV64_VALUE);
+    for (int y = 0; y < p->height; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                double v = eval_f64(c, node, (double)((int64_t)cx * 16 + x), (double)(p->min_y + y), (double)((int64_t)cz * 16 + z));
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = final ? v + 0.0 : v;
+            }
+    eval64_chunk(c, 0, 0, EV64_POINT);
+}
+
+static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    const cf_node *r = &p->nodes[node];
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            double bx = (double)((int64_t)cx * 16 + x), bz = (double)((int64_t)cz * 16 + z);
+            if (node_is_2d(p, r)) {
+                /* a 2-D Iris node does not read y: once per column */
+                double v = eval_f64(c, node, bx, 0.0, bz);
+                for (int y = 0; y < p->height; y++) out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = v;
+                continue;
+            }
+            if (r->kind == NK_LN_TERRAIN) {
+                /* eval64's terrain, its height once per column */
+                double h = eval_f64(c, r->in[0], bx, 0.0, bz);
+                for (int y = 0; y < p->height; y++)
+                    out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = ((h * r->d[0]) + r->d[1]) - (double)(p->min_y + y);
+                continue;
+            }
+            for (int y = 0; y < p->height; y++)
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = eval_f64(c, node, bx, (double)(p->min_y + y), bz);
+        }
+}
+
+static void *worker64(void *arg)
+{
+    job64 *j = arg;
+    ev64_ctx c;
+    if (eval64_init(&c, j->w) < 0) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    size_t per = (size_t)j->w->prog->height * 256;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&c, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        else fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+    }
+    eval64_free(&c);
+    return NULL;
+}
+
+/* surfaces: one work item per row of the area */
+static void *surface64(void *arg)
+{
+    job64 *j = arg;
+    const cf_program *p = j->w->prog;
+    ev64_ctx c;
+    if (eval64_init(&c, j->w) < 0) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    for (;;) {
+        size_t r = atomic_fetch_add(&j->next, 1);
+        if (r >= (size_t)j->nz || atomic_load(&j->failed)) break;
+        for (int32_t x = 0; x < j->nx; x++) {
+            int32_t h = p->min_y - 1;
+            double bx = (double)((int64_t)j->x0 + x), bz = (double)((int64_t)j->z0 + (int64_t)r);
+            if (node_is_2d(p, &p->nodes[j->node])) {
+                /* a 2-D Iris node does not read y: the top row, or none */
+                if (top >= p->min_y && eval_f64(&c, j->node, bx, 0.0, bz) > 0.0) h = (int32_t)top;
+                j->hout[r * (size_t)j->nx + (size_t)x] = h;
+                continue;
+            }
+            for (int64_t y = top; y >= p->min_y; y--)
+                if (eval_f64(&c, j->node, bx, (double)y, bz) > 0.0) {
+                    h = (int32_t)y;
+                    break;
+                }
+            j->hout[r * (size_t)j->nx + (size_t)x] = h;
+        }
+    }
+    eval64_free(&c);
+    return NULL;
+}
+
+/* 1.21 surfaces: the value of a column depends on its chunk (NoiseChunk's caches),
+ * so each work item fills one chunk of the covering grid and scans its columns */
+static void *surface121(void *arg)
+{
+    job64 *j = arg;
+    const cf_program *p = j->w->prog;
+    ev64_ctx c;
+    double *v = malloc(sizeof(double) * (size_t)p->height * 256);
+    if (!v || eval64_init(&c, j->w) < 0) {
+        free(v);
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int64_t cx0 = cf_floordiv(j->x0, 16), cz0 = cf_floordiv(j->z0, 16);
+    int64_t ncx = cf_floordiv((int64_t)j->x0 + j->nx - 1, 16) - cx0 + 1;
+    int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        int64_t cx = cx0 + (int64_t)(i % (size_t)ncx), cz = cz0 + (int64_t)(i / (size_t)ncx);
+        fill121_chunk(&c, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                int64_t bx = cx * 16 + x - j->x0, bz = cz * 16 + z - j->z0;
+                if (bx < 0 || bz < 0 || bx >= j->nx || bz >= j->nz) continue;
+                int32_t h = p->min_y - 1;
+                for (int64_t y = top; y >= p->min_y; y--)
+                    if (v[((size_t)(y - p->min_y) * 16 + (size_t)z) * 16 + (size_t)x] > 0.0) {
+                        h = (int32_t)y;
+                        break;
+                    }
+                j->hout[(size_t)bz * (size_t)j->nx + (size_t)bx] = h;
+            }
+    }
+    eval64_free(&c);
+    free(v);
+    return NULL;
+}
+
+cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
+                         cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!chunks || !out)))
+        return err_set(err, CF_ERR_ARG, "cf_fill_chunks: bad arguments");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
+                           CF_MAX_CHUNK);
+    if (n == 0) return CF_OK;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > n) threads = (int)n;
+    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    if (w->prog->prec == PREC_F64) {
+        job64 j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn], j.n = n, j.chunks = chunks, j.out = out;
+        j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
+        if (run_threads(worker64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+        return CF_OK;
+    }
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL};
+    if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    return CF_OK;
+}
+
+/* the window height: a multiple of every interpolation cell height (windows start
+ * on cell boundaries, so each row's float walk is the full fill's) */
+static int32_t window_rows(const cf_program *p)
+{
+    int32_t wh = 8;
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->nodes[i].kind != NK_INTERPOLATED) continue;
+        int32_t h = p->nodes[i].i[1], a = wh, b = h;
+        while (b) { int32_t t = a % b; a = b; b = t; }
+        wh = wh / a * h;
+        if (wh > 64) return p->height;
+    }
+    return wh;
+}
+
+static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t below, int32_t *out, int *rows)
+{
+    const cf_program *p = f->w->prog;
+    fill_region(f, cx * 16, p->min_y, cz * 16);
+    int32_t wh = window_rows(p), h = p->height;
+    int dx, dy, dz;
+    vdims(f, &p->nodes[node], &dx, &dy, &dz);
+    int left = 256;
+    for (int c = 0; c < 256; c++) out[c] = p->min_y - 1;
+    uint8_t done[256] = {0};
+    /* windows [k*wh, (k+1)*wh) in absolute y, from the top down */
+    int64_t ymax = (int64_t)p->min_y + h - 1 < below ? (int64_t)p->min_y + h - 1 : below;
+    int64_t top = cf_floordiv(ymax, wh) * wh;
+    *rows = 0;
+    for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
+        int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
+        int32_t b = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+        f->wy0 = a, f->wy1 = b;
+        next_window(f);
+        *rows += b - a;
+        const float *r = vec_get(f, node);
+        int32_t ystart = (int32_t)(ymax - p->min_y) < b - 1 ? (int32_t)(ymax - p->min_y) : b - 1;
+        for (int c = 0; c < 256; c++) {
+            if (done[c]) continue;
+            int x = c % 16, z = c / 16;
+            for (int32_t y = ystart; y >= a; y--) {
+                float v = r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
+                if (v > 0.0f) {
+                    out[c] = p->min_y + y;
+                    done[c] = 1;
+                    left--;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows)
+{
+    cf_fill *f = fill_new(w, 16, w->prog->height, 16);
+    if (!f) return -1;
+    surface_chunk(f, w->prog->outputs[fn], cx, cz, INT32_MAX, out, rows);
+    fill_free(f);
+    return 0;
+}
+
+int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts)
+{
+    cf_fill *f = fill_new(w, 16, w->prog->height, 16);
+    if (!f) return -1;
+    f->count = counts;
+    fill_chunk(f, w->prog->outputs[fn], cx, cz, out);
+    f->count = NULL;
+    fill_free(f);
+    return 0;
+}
+
+const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }
+
+/* ------------------------------------------------------------------ surface heights */
+
+typedef struct sjob {
+    const cf_world *w;
+    int node;
+    int32_t x0, z0, nx, nz, below;
+    int32_t cx0, cz0, ncx;
+    size_t nchunks;
+    int32_t *out;
+    atomic_size_t next;
+    atomic_int failed;
+    atomic_llong rows;
+} sjob;
+
+static void *surface_worker(void *arg)
+{
+    sjob *j = arg;
+    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    if (!f) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int32_t h[256];
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->nchunks || atomic_load(&j->failed)) break;
+        int32_t cx = j->cx0 + (int32_t)(i % (size_t)j->ncx), cz = j->cz0 + (int32_t)(i / (size_t)j->ncx);
+        int rows;
+        surface_chunk(f, j->node, cx, cz, j->below, h, &rows);
+        atomic_fetch_add(&j->rows, rows);
+        for (int z = 0; z < 16; z++) {
+            int64_t gz = (int64_t)cz * 16 + z - j->z0;
+            if (gz < 0 || gz >= j->nz) continue;
+            for (int x = 0; x < 16; x++) {
+                int64_t gx = (int64_t)cx * 16 + x - j->x0;
+                if (gx < 0 || gx >= j->nx) continue;
+                j->out[(size_t)gz * (size_t)j->nx + (size_t)gx] = h[z * 16 + x];
+            }
+        }
+    }
+    fill_free(f);
+    return NULL;
+}
+
+cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
+                             int32_t *out, int threads, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || !out)
+        return err_set(err, CF_ERR_ARG, "cf_surface_heights: bad arguments");
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    if (x0 < -lim || z0 < -lim || (int64_t)x0 + nx - 1 > lim + 15 || (int64_t)z0 + nz - 1 > lim + 15)
+        return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
+    if (w->prog->prec == PREC_F64) {
+        job64 j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn], j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.hout = out;
+        if (threads <= 0) threads = cf_cpu_count();
+        if (w->prog->dialect == DIALECT_MC121) {
+            j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
+            j.n = (size_t)(cf_floordiv((int64_t)x0 + nx - 1, 16) - cf_floordiv(x0, 16) + 1)
+                  * (size_t)(cf_floordiv((int64_t)z0 + nz - 1, 16) - cf_floordiv(z0, 16) + 1);
+            if ((size_t)threads > j.n) threads = (int)j.n;
+            if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+            if (run_threads(surface121, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+            if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+            return CF_OK;
+        }
+        if (threads > nz) threads = nz;
+        if (run_threads(surface64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+        return CF_OK;
+    }
+    sjob j;
+    memset(&j, 0, sizeof j);
+    j.w = w, j.node = w->prog->outputs[fn];
+    j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.out = out;
+    j.cx0 = (int32_t)cf_floordiv(x0, 16), j.cz0 = (int32_t)cf_floordiv(z0, 16);
+    j.ncx = (int32_t)(cf_floordiv((int64_t)x0 + nx - 1, 16) - j.cx0 + 1);
+    int32_t ncz = (int32_t)(cf_floordiv((int64_t)z0 + nz - 1, 16) - j.cz0 + 1);
+    j.nchunks = (size_t)j.ncx * (size_t)ncz;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > j.nchunks) threads = (int)j.nchunks;
+    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    if (run_threads(surface_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    return CF_OK;
+}

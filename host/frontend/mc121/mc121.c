@@ -1,0 +1,645 @@
+/* mc121.c - the Minecraft 1.18-1.21 front-end: old-format JSON -> graph IR.
+ *
+ * Input: noise settings with noise.size_horizontal/size_vertical and a
+ * noise_router, density functions with argument/argument1/argument2 fields,
+ * noises with firstOctave/amplitudes. Output: prog->nodes of the NF_F64 kinds
+ * of host/ir/nodes_mc121.def, children first; the program's dialect is DIALECT_MC121
+ * (double values at block positions, kernels/cf_mc121.h). A file referenced
+ * twice becomes one node; a reference back into a file being parsed is a
+ * cycle. Errors are one line, "file.json#/pointer: message". JSON trees are
+ * scratch, freed before returning; nodes and locations live in the program arena.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ir/ir.h"
+
+typedef struct mfile {
+    const char *kind, *id, *display;
+    cJSON *root;
+    int state; /* 0 loaded, 1 being parsed, 2 parsed */
+    int node;
+} mfile;
+
+typedef struct mc {
+    cf_program *p;
+    cf_pack *pk;
+    cf_error *err;
+    mfile *files;
+    int nfiles, capfiles;
+    const char **chain;
+    int nchain, depth;
+} mc;
+
+static int fail(mc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(mc *c, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(c->err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+static int nomem(mc *c) { return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1; }
+
+static cf_loc at_key(mc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
+static cf_loc at_index(mc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
+static const char *jtype(const cJSON *v) { return json_type(v); }
+
+/* ------------------------------------------------------------------ files */
+static int split_id(mc *c, cf_loc at, const char *s, char *ns, size_t nsz, char *path, size_t psz)
+{
+    const char *colon = strchr(s, ':');
+    const char *p = colon ? colon + 1 : s;
+    size_t nl = colon ? (size_t)(colon - s) : strlen("minecraft");
+    const char *n = colon ? s : "minecraft";
+    if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz) return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\"", s);
+    for (size_t i = 0; i < nl; i++)
+        if (!(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) || strchr("_.-", n[i])))
+            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in namespace", s);
+    for (const char *q = p; *q; q++)
+        if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || strchr("_.-/", *q)))
+            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in path", s);
+    const char *seg = p;
+    for (;;) {
+        const char *e = strchr(seg, '/');
+        size_t l = e ? (size_t)(e - seg) : strlen(seg);
+        if (l == 0 || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.'))
+            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": empty, \".\" or \"..\" path segment", s);
+        if (!e) break;
+        seg = e + 1;
+    }
+    memcpy(ns, n, nl);
+    ns[nl] = 0;
+    strcpy(path, p);
+    return 0;
+}
+
+/* the file data/<ns>/worldgen/<kind>/<path>.json, loaded once; NULL with c->err
+ * set on an error, unset when absent */
+static mfile *load(mc *c, const char *kind, const char *ns, const char *path)
+{
+    char id[512], rel[1024];
+    snprintf(id, sizeof id, "%s:%s", ns, path);
+    for (int i = 0; i < c->nfiles; i++)
+        if (strcmp(c->files[i].kind, kind) == 0 && strcmp(c->files[i].id, id) == 0) return &c->files[i];
+    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel) return NULL;
+    cJSON *root = NULL;
+    const char *display = NULL;
+    int r = json_load_rel(&c->p->arena, c->pk, rel, &root, &display, c->err);
+    if (r <= 0) return NULL;
+    if (c->nfiles == c->capfiles) {
+        int cap = c->capfiles ? c->capfiles * 2 : 32;
+        mfile *f = realloc(c->files, sizeof *f * (size_t)cap);
+        if (!f) {
+            cJSON_Delete(root);
+            nomem(c);
+            return NULL;
+        }
+        c->files = f;
+        c->capfiles = cap;
+    }
+    mfile *f = &c->files[c->nfiles];
+    f->kind = kind;
+    f->id = arena_strdup(&c->p->arena, id);
+    f->display = display;
+    f->root = root;
+    f->state = 0;
+    f->node = -1;
+    c->nfiles++;
+    if (!f->id) {
+        nomem(c);
+        return NULL;
+    }
+    return f;
+}
+
+/* ------------------------------------------------------------------ fields */
+/* An object's keys are checked against what its type reads: a misspelt key is
+ * an error, not a silently ignored default. */
+typedef struct keyset {
+    const char *k[12];
+    int n;
+} keyset;
+
+static const cJSON *get(keyset *ks, const cJSON *o, const char *key)
+{
+    if (ks->n < 12) ks->k[ks->n++] = key;
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static int get_num(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double lo, double hi, double *out)
+{
+    const cJSON *v = get(ks, o, key);
+    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    if (!cJSON_IsNumber(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
+    if (!isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
+        return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "number %.17g out of range [%g, %g]", v->valuedouble, lo, hi);
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int get_int(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double lo, double hi, int *out)
+{
+    double d = 0;
+    if (get_num(c, ks, o, at, key, lo, hi, &d) < 0) return -1;
+    if (d != floor(d)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer, found %.17g", d);
+    *out = (int)d;
+    return 0;
+}
+
+static int check_keys(mc *c, const keyset *ks, const cJSON *o, cf_loc at, const char *what)
+{
+    for (const cJSON *k = o->child; k; k = k->next) {
+        int known = 0;
+        for (int i = 0; i < ks->n; i++)
+            if (strcmp(ks->k[i], k->string) == 0) known = 1;
+        if (!known) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, what);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ nodes */
+static int node_add(mc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->lim, n, "graph", c->err); }
+
+static int set_inputs(mc *c, cf_node *n, int count) { return ir_set_inputs(c->p, n, count, c->err); }
+
+static void node_init(cf_node *n, int kind, cf_loc at)
+{
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->flags = node_flags[kind];
+    n->prec = PREC_F64;
+    n->noise = -1;
+    n->loc = at;
+}
+
+static int constant(mc *c, cf_loc at, double v)
+{
+    cf_node n;
+    node_init(&n, NK_M_CONSTANT, at);
+    n.d[0] = v;
+    return node_add(c, &n);
+}
+
+static int parse_df(mc *c, const cJSON *v, cf_loc at);
+static int parse_ref(mc *c, const char *id, cf_loc at);
+
+static int df_field(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key)
+{
+    const cJSON *v = get(ks, o, key);
+    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    return parse_df(c, v, at_key(c, at, key));
+}
+
+/* a noise reference (firstOctave/amplitudes files); returns the program noise index */
+static int noise_ref(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key)
+{
+    const cJSON *v = get(ks, o, key);
+    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    at = at_key(c, at, key);
+    if (cJSON_IsObject(v)) return fail(c, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
+    if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", jtype(v));
+    char ns[128], path[384], id[520];
+    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
+    snprintf(id, sizeof id, "%s:%s", ns, path);
+    cf_program *p = c->p;
+    for (int i = 0; i < p->nnoises; i++)
+        if (strcmp(p->noises[i].id, id) == 0) return i;
+    mfile *f = load(c, "noise", ns, path);
+    if (!f) {
+        if (err_failed(c->err)) return -1;
+        return fail(c, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)", id,
+                    ns, path);
+    }
+    cf_loc r = {f->display, NULL};
+    const cJSON *no = f->root;
+    if (!cJSON_IsObject(no)) return fail(c, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", jtype(no));
+    keyset nks = {{0}, 0};
+    cf_noisedef d = {0};
+    d.id = f->id;
+    d.loc = r;
+    d.base_amplitude = 1.0;
+    if (get_int(c, &nks, no, r, "firstOctave", -64, 64, &d.base_octave) < 0) return -1;
+    const cJSON *amps = get(&nks, no, "amplitudes");
+    if (!amps) return fail(c, r, CF_ERR_SCHEMA, "missing field \"amplitudes\"");
+    cf_loc aa = at_key(c, r, "amplitudes");
+    if (!cJSON_IsArray(amps)) return fail(c, aa, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(amps));
+    d.nmods = cJSON_GetArraySize(amps);
+    if (d.nmods < 1 || d.nmods > 64) return fail(c, aa, CF_ERR_LIMIT, "%d amplitudes (1 to 64)", d.nmods);
+    d.octave_count = d.nmods;
+    d.mods = arena_alloc(&p->arena, sizeof(double) * (size_t)d.nmods);
+    if (!d.mods) return nomem(c);
+    int i = 0;
+    for (const cJSON *m = amps->child; m; m = m->next, i++) {
+        if (!cJSON_IsNumber(m) || !isfinite(m->valuedouble))
+            return fail(c, at_index(c, aa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(m));
+        d.mods[i] = m->valuedouble;
+    }
+    if (check_keys(c, &nks, no, r, "a 1.21 noise (firstOctave, amplitudes)") < 0) return -1;
+    cf_noisedef *nd = realloc(p->noises, sizeof *nd * (size_t)(p->nnoises + 1));
+    if (!nd) return nomem(c);
+    p->noises = nd;
+    p->noises[p->nnoises] = d;
+    return p->nnoises++;
+}
+
+static int is_literal(mc *c, int id)
+{
+    int k = c->p->nodes[id].kind;
+    return k == NK_M_CONSTANT || k == NK_M_BLEND_ALPHA || k == NK_M_BLEND_OFFSET || k == NK_M_BEARDIFIER;
+}
+
+static int parse_spline(mc *c, const cJSON *v, cf_loc at);
+
+/* a spline object {coordinate, points} (or a number: a constant spline) */
+static int parse_spline(mc *c, const cJSON *v, cf_loc at)
+{
+    if (err_failed(c->err)) return -1;
+    if (cJSON_IsNumber(v)) {
+        if (!isfinite(v->valuedouble) || !isfinite((float)v->valuedouble))
+            return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", v->valuedouble);
+        return constant(c, at, (double)(float)v->valuedouble);
+    }
+    if (!cJSON_IsObject(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", jtype(v));
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    keyset ks = {{0}, 0};
+    cf_node n;
+    node_init(&n, NK_M_SPLINE, at);
+    const cJSON *pts = get(&ks, v, "points");
+    get(&ks, v, "coordinate");
+    if (!pts) return fail(c, at, CF_ERR_SCHEMA, "missing field \"points\"");
+    cf_loc pa = at_key(c, at, "points");
+    if (!cJSON_IsArray(pts)) return fail(c, pa, CF_ERR_SCHEMA, "expected an array of points, found %s", jtype(pts));
+    int np = cJSON_GetArraySize(pts);
+    if (np < 1 || np > 4096) return fail(c, pa, CF_ERR_SCHEMA, "a spline needs 1 to 4096 points, found %d", np);
+    if (set_inputs(c, &n, np + 1) < 0) return -1;
+    n.nda = 2 * np;
+    n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)n.nda);
+    if (!n.da) return nomem(c);
+    {
+        keyset cks = {{0}, 0};
+        if ((n.in[0] = df_field(c, &cks, v, at, "coordinate")) < 0) return -1;
+    }
+    int i = 0;
+    for (const cJSON *e = pts->child; e; e = e->next, i++) {
+        cf_loc ea = at_index(c, pa, i);
+        if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected a point (an object), found %s", jtype(e));
+        keyset pks = {{0}, 0};
+        if (get_num(c, &pks, e, ea, "location", -1e30, 1e30, &n.da[2 * i]) < 0) return -1;
+        if (get_num(c, &pks, e, ea, "derivative", -1e30, 1e30, &n.da[2 * i + 1]) < 0) return -1;
+        n.da[2 * i] = (double)(float)n.da[2 * i]; /* CubicSpline keeps float locations and derivatives */
+        n.da[2 * i + 1] = (double)(float)n.da[2 * i + 1];
+        const cJSON *val = get(&pks, e, "value");
+        if (!val) return fail(c, ea, CF_ERR_SCHEMA, "missing field \"value\"");
+        if (i > 0 && n.da[2 * i] < n.da[2 * i - 2])
+            return fail(c, at_key(c, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)", n.da[2 * i],
+                        n.da[2 * i - 2]);
+        if ((n.in[i + 1] = parse_spline(c, val, at_key(c, ea, "value"))) < 0) return -1;
+        if (check_keys(c, &pks, e, ea, "a spline point (location, value, derivative)") < 0) return -1;
+    }
+    if (check_keys(c, &ks, v, at, "a spline (coordinate, points)") < 0) return -1;
+    c->depth--;
+    return node_add(c, &n);
+}
+
+static int parse_obj(mc *c, const cJSON *o, cf_loc at)
+{
+    keyset ks = {{0}, 0};
+    const cJSON *t = get(&ks, o, "type");
+    if (!t) return fail(c, at, CF_ERR_SCHEMA, "missing field \"type\"");
+    cf_loc ta = at_key(c, at, "type");
+    if (!cJSON_IsString(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected a type name (a string), found %s", jtype(t));
+    const char *name = t->valuestring;
+    if (strncmp(name, "minecraft:", 10) == 0) name += 10;
+    int kind = -1;
+    for (int k = 0; k < NK_COUNT; k++)
+        if (strncmp(node_name[k], "mc121:", 6) == 0 && strcmp(node_name[k] + 6, name) == 0) kind = k;
+    if (kind < 0) return fail(c, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", t->valuestring);
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    cf_node n;
+    node_init(&n, kind, at);
+    const double B = 1e6; /* Java's codec bound of constants, clamp bounds and range_choice bounds */
+    switch (kind) {
+    case NK_M_CONSTANT:
+        if (get_num(c, &ks, o, at, "argument", -B, B, &n.d[0]) < 0) return -1;
+        break;
+    case NK_M_ADD:
+    case NK_M_MUL:
+    case NK_M_MIN:
+    case NK_M_MAX:
+        if (set_inputs(c, &n, 2) < 0) return -1;
+        if ((n.in[0] = df_field(c, &ks, o, at, "argument1")) < 0 || (n.in[1] = df_field(c, &ks, o, at, "argument2")) < 0)
+            return -1;
+        if (kind == NK_M_MUL && (is_literal(c, n.in[0]) || is_literal(c, n.in[1]))) n.i[0] = 1; /* MulOrAdd */
+        break;
+    case NK_M_ABS:
+    case NK_M_SQUARE:
+    case NK_M_CUBE:
+    case NK_M_HALF_NEGATIVE:
+    case NK_M_QUARTER_NEGATIVE:
+    case NK_M_INVERT:
+    case NK_M_SQUEEZE:
+    case NK_M_INTERPOLATED:
+    case NK_M_FLAT_CACHE:
+    case NK_M_CACHE_2D:
+    case NK_M_CACHE_ONCE:
+    case NK_M_CACHE_ALL_IN_CELL:
+    case NK_M_BLEND_DENSITY:
+        if (set_inputs(c, &n, 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "argument")) < 0) return -1;
+        break;
+    case NK_M_CLAMP:
+        if (set_inputs(c, &n, 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
+        if (get_num(c, &ks, o, at, "min", -B, B, &n.d[0]) < 0 || get_num(c, &ks, o, at, "max", -B, B, &n.d[1]) < 0) return -1;
+        if (n.d[1] < n.d[0]) return fail(c, at_key(c, at, "max"), CF_ERR_SCHEMA, "max %g is below min %g", n.d[1], n.d[0]);
+        break;
+    case NK_M_Y_CLAMPED_GRADIENT: {
+        int fy = 0, ty = 0;
+        if (get_int(c, &ks, o, at, "from_y", -8128, 8128, &fy) < 0 || get_int(c, &ks, o, at, "to_y", -8128, 8128, &ty) < 0)
+            return -1;
+        n.d[0] = fy, n.d[1] = ty;
+        if (get_num(c, &ks, o, at, "from_value", -B, B, &n.d[2]) < 0 || get_num(c, &ks, o, at, "to_value", -B, B, &n.d[3]) < 0)
+            return -1;
+        break;
+    }
+    case NK_M_NOISE:
+    case NK_M_SHIFTED_NOISE:
+        if (kind == NK_M_SHIFTED_NOISE) {
+            if (set_inputs(c, &n, 3) < 0) return -1;
+            if ((n.in[0] = df_field(c, &ks, o, at, "shift_x")) < 0 || (n.in[1] = df_field(c, &ks, o, at, "shift_y")) < 0
+                || (n.in[2] = df_field(c, &ks, o, at, "shift_z")) < 0)
+                return -1;
+        }
+        if ((n.noise = noise_ref(c, &ks, o, at, "noise")) < 0) return -1;
+        if (get_num(c, &ks, o, at, "xz_scale", -B, B, &n.d[0]) < 0 || get_num(c, &ks, o, at, "y_scale", -B, B, &n.d[1]) < 0)
+            return -1;
+        break;
+    case NK_M_SHIFT_A:
+    case NK_M_SHIFT_B:
+    case NK_M_SHIFT:
+        if ((n.noise = noise_ref(c, &ks, o, at, "argument")) < 0) return -1;
+        break;
+    case NK_M_OLD_BLENDED_NOISE:
+        if (get_num(c, &ks, o, at, "xz_scale", 0.001, 1000, &n.d[0]) < 0 || get_num(c, &ks, o, at, "y_scale", 0.001, 1000, &n.d[1]) < 0
+            || get_num(c, &ks, o, at, "xz_factor", 0.001, 1000, &n.d[2]) < 0
+            || get_num(c, &ks, o, at, "y_factor", 0.001, 1000, &n.d[3]) < 0
+            || get_num(c, &ks, o, at, "smear_scale_multiplier", 1, 8, &n.d[4]) < 0)
+            return -1;
+        break;
+    case NK_M_WEIRD_SCALED_SAMPLER: {
+        if (set_inputs(c, &n, 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
+        const cJSON *m = get(&ks, o, "rarity_value_mapper");
+        if (!m) return fail(c, at, CF_ERR_SCHEMA, "missing field \"rarity_value_mapper\"");
+        if (!cJSON_IsString(m) || (strcmp(m->valuestring, "type_1") && strcmp(m->valuestring, "type_2")))
+            return fail(c, at_key(c, at, "rarity_value_mapper"), CF_ERR_SCHEMA, "expected \"type_1\" or \"type_2\", found %s",
+                        jtype(m));
+        n.i[0] = m->valuestring[5] - '0';
+        if ((n.noise = noise_ref(c, &ks, o, at, "noise")) < 0) return -1;
+        break;
+    }
+    case NK_M_RANGE_CHOICE:
+        if (set_inputs(c, &n, 3) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
+        if (get_num(c, &ks, o, at, "min_inclusive", -B, B, &n.d[0]) < 0
+            || get_num(c, &ks, o, at, "max_exclusive", -B, B, &n.d[1]) < 0)
+            return -1;
+        if ((n.in[1] = df_field(c, &ks, o, at, "when_in_range")) < 0 || (n.in[2] = df_field(c, &ks, o, at, "when_out_of_range")) < 0)
+            return -1;
+        break;
+    case NK_M_SPLINE: {
+        const cJSON *s = get(&ks, o, "spline");
+        if (!s) return fail(c, at, CF_ERR_SCHEMA, "missing field \"spline\"");
+        if (check_keys(c, &ks, o, at, "spline") < 0) return -1;
+        c->depth--;
+        return parse_spline(c, s, at_key(c, at, "spline"));
+    }
+    case NK_M_FIND_TOP_SURFACE:
+        if (set_inputs(c, &n, 2) < 0) return -1;
+        if ((n.in[0] = df_field(c, &ks, o, at, "density")) < 0 || (n.in[1] = df_field(c, &ks, o, at, "upper_bound")) < 0) return -1;
+        if (get_int(c, &ks, o, at, "lower_bound", -4064, 4062, &n.i[0]) < 0 || get_int(c, &ks, o, at, "cell_height", 1, 4064, &n.i[1]) < 0)
+            return -1;
+        break;
+    case NK_M_BLEND_ALPHA: n.d[0] = 1.0; break;
+    default: break; /* end_islands, blend_offset, beardifier: no fields */
+    }
+    if (check_keys(c, &ks, o, at, name) < 0) return -1;
+    c->depth--;
+    return node_add(c, &n);
+}
+
+static int parse_df(mc *c, const cJSON *v, cf_loc at)
+{
+    if (err_failed(c->err)) return -1;
+    if (cJSON_IsNumber(v)) {
+        if (!isfinite(v->valuedouble) || fabs(v->valuedouble) > 1e6)
+            return fail(c, at, CF_ERR_SCHEMA, "constant %.17g out of range [-1000000, 1000000]", v->valuedouble);
+        return constant(c, at, v->valuedouble);
+    }
+    if (cJSON_IsString(v)) return parse_ref(c, v->valuestring, at);
+    if (cJSON_IsObject(v)) return parse_obj(c, v, at);
+    return fail(c, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", jtype(v));
+}
+
+static int parse_ref(mc *c, const char *id, cf_loc at)
+{
+    char ns[128], path[384];
+    if (split_id(c, at, id, ns, sizeof ns, path, sizeof path) < 0) return -1;
+    mfile *f = load(c, "density_function", ns, path);
+    if (!f) {
+        if (err_failed(c->err)) return -1;
+        return fail(c, at, CF_ERR_REF,
+                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
+                    ns, path, ns, path);
+    }
+    if (f->state == 2) return f->node;
+    if (f->state == 1) {
+        char chain[512];
+        cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
+        return fail(c, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
+    }
+    if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    f->state = 1;
+    const char *fid = f->id;
+    c->chain[c->nchain++] = fid;
+    cf_loc root = {f->display, NULL};
+    int node = parse_df(c, f->root, root);
+    c->nchain--;
+    for (int i = 0; i < c->nfiles; i++) /* c->files may have moved */
+        if (c->files[i].id == fid) {
+            c->files[i].state = node < 0 ? 1 : 2;
+            c->files[i].node = node;
+        }
+    return node;
+}
+
+/* ------------------------------------------------------------------ settings */
+
+static int mc121_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n)
+{
+    (void)functions, (void)n;
+    if (pk->dialect == CF_DIALECT_MC121) return 1;
+    if (pk->dialect == CF_DIALECT_MC263 || !settings_id) return 0;
+    const char *colon = strchr(settings_id, ':');
+    char ns[128], path[384];
+    size_t nl = colon ? (size_t)(colon - settings_id) : 9;
+    const char *ps = colon ? colon + 1 : settings_id;
+    if (nl >= sizeof ns || strlen(ps) >= sizeof path || strstr(settings_id, "..")) return 0;
+    memcpy(ns, colon ? settings_id : "minecraft", nl);
+    ns[nl] = 0;
+    strcpy(path, ps);
+    char *text = NULL;
+    size_t len = 0;
+    const char *disp;
+    cf_error e = {0};
+    if (pack_read(pk, "noise_settings", ns, path, &text, &len, &disp, &e) != 1) return 0;
+    /* the old settings carry noise.size_horizontal (a cheap test: the parser checks the rest) */
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    const cJSON *noise = cJSON_GetObjectItemCaseSensitive(root, "noise");
+    int r = cJSON_IsObject(noise) && cJSON_GetObjectItemCaseSensitive(noise, "size_horizontal") != NULL;
+    cJSON_Delete(root);
+    return r;
+}
+
+static const char *const router_fields[] = {"barrier", "fluid_level_floodedness", "fluid_level_spread", "lava", "temperature",
+                                            "vegetation", "continents", "erosion", "depth", "ridges",
+                                            "initial_density_without_jaggedness", "preliminary_surface_level", "final_density",
+                                            "vein_toggle", "vein_ridged", "vein_gap", NULL};
+
+static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
+{
+    mc c = {0};
+    c.p = p;
+    c.pk = pk;
+    c.err = err;
+    p->dialect = DIALECT_MC121;
+    p->prec = PREC_F64;
+    p->max_fill_bytes = pk->lim.max_fill_bytes;
+    c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
+    if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cf_loc cli = {"<arguments>", NULL};
+    char ns[128], path[384];
+    keyset ks = {{0}, 0}, nks = {{0}, 0};
+    const cJSON *router = NULL, *noise, *so;
+    cf_loc ra, sa, na;
+    mfile *sf;
+    if (split_id(&c, cli, settings_id ? settings_id : "", ns, sizeof ns, path, sizeof path) < 0) goto done;
+    sf = load(&c, "noise_settings", ns, path);
+    if (!sf) {
+        if (!err_failed(err))
+            err_set(err, CF_ERR_REF, "%s:%s: no such noise settings (no data/%s/worldgen/noise_settings/%s.json in any pack)", ns,
+                    path, ns, path);
+        goto done;
+    }
+    p->settings_id = sf->id;
+    sa = (cf_loc){sf->display, NULL};
+    so = sf->root;
+    if (!cJSON_IsObject(so)) {
+        fail(&c, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", jtype(so));
+        goto done;
+    }
+    noise = cJSON_GetObjectItemCaseSensitive(so, "noise");
+    if (!noise) {
+        fail(&c, sa, CF_ERR_SCHEMA, "missing field \"noise\"");
+        goto done;
+    }
+    na = at_key(&c, sa, "noise");
+    if (!cJSON_IsObject(noise)) {
+        fail(&c, na, CF_ERR_SCHEMA, "expected an object, found %s", jtype(noise));
+        goto done;
+    }
+    if (get_int(&c, &nks, noise, na, "min_y", -2032, 2031, &p->min_y) < 0 || get_int(&c, &nks, noise, na, "height", 0, 4064, &p->height) < 0
+        || get_int(&c, &nks, noise, na, "size_horizontal", 1, 4, &p->cell_xz) < 0
+        || get_int(&c, &nks, noise, na, "size_vertical", 1, 4, &p->cell_y) < 0)
+        goto done;
+    if (check_keys(&c, &nks, noise, na, "noise (min_y, height, size_horizontal, size_vertical)") < 0) goto done;
+    p->cell_xz *= 4, p->cell_y *= 4;
+    if (p->min_y % 16 != 0 || p->height % 16 != 0) {
+        fail(&c, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
+        goto done;
+    }
+    if (p->min_y + p->height > 2032) {
+        fail(&c, at_key(&c, na, "height"), CF_ERR_SCHEMA, "min_y + height must be at most 2032");
+        goto done;
+    }
+    if (p->height % p->cell_y != 0) {
+        fail(&c, na, CF_ERR_SCHEMA, "height %d is not a multiple of the cell height %d", p->height, p->cell_y);
+        goto done;
+    }
+    {
+        const cJSON *sl = get(&ks, so, "sea_level");
+        p->sea_level = 63;
+        if (sl && (!cJSON_IsNumber(sl) || sl->valuedouble != floor(sl->valuedouble) || fabs(sl->valuedouble) > 2147483647.0)) {
+            fail(&c, at_key(&c, sa, "sea_level"), CF_ERR_SCHEMA, "expected an integer, found %s", jtype(sl));
+            goto done;
+        }
+        if (sl) p->sea_level = (int)sl->valuedouble;
+        const cJSON *lr = get(&ks, so, "legacy_random_source");
+        if (lr && !cJSON_IsBool(lr)) {
+            fail(&c, at_key(&c, sa, "legacy_random_source"), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(lr));
+            goto done;
+        }
+        p->legacy_random = lr && cJSON_IsTrue(lr);
+    }
+    router = cJSON_GetObjectItemCaseSensitive(so, "noise_router");
+    if (!router) {
+        fail(&c, sa, CF_ERR_SCHEMA, "missing field \"noise_router\"");
+        goto done;
+    }
+    ra = at_key(&c, sa, "noise_router");
+    if (!cJSON_IsObject(router)) {
+        fail(&c, ra, CF_ERR_SCHEMA, "expected an object, found %s", jtype(router));
+        goto done;
+    }
+    for (const cJSON *k = router->child; k; k = k->next) {
+        int known = 0;
+        for (int i = 0; router_fields[i]; i++)
+            if (strcmp(router_fields[i], k->string) == 0) known = 1;
+        if (!known) {
+            fail(&c, at_key(&c, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
+            goto done;
+        }
+    }
+    p->noutputs = nfn;
+    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
+    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
+    if (!p->outputs || !p->output_names) {
+        nomem(&c);
+        goto done;
+    }
+    for (int i = 0; i < nfn; i++) {
+        const char *f = functions[i];
+        int id;
+        p->output_names[i] = arena_strdup(&p->arena, f);
+        if (strncmp(f, "router:", 7) == 0) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
+            if (!v) {
+                fail(&c, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
+                goto done;
+            }
+            id = parse_df(&c, v, at_key(&c, ra, f + 7));
+        } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0 || strncmp(f, "aquifer", 7) == 0) {
+            fail(&c, cli, CF_ERR_ARG, "%s: not available in the 1.18-1.21 dialect (density functions and router:FIELD only)", f);
+            goto done;
+        } else {
+            id = parse_ref(&c, f, cli);
+        }
+        if (id < 0) goto done;
+        p->outputs[i] = id;
+    }
+done:
+    for (int i = 0; i < c.nfiles; i++) cJSON_Delete(c.files[i].root);
+    free(c.files);
+    free(c.chain);
+    return err_failed(err) ? err->status : CF_OK;
+}
+
+const cf_frontend cf_frontend_mc121 = {
+    .name = "mc121", .title = "Minecraft 1.18.2-1.21 (and 26.1-26.2) data", .prefix = NULL,
+    .first_kind = NK_M_CONSTANT, .last_kind = NK_M_BEARDIFIER,
+    .claims = mc121_wanted, .parse = mc121_parse,
+};

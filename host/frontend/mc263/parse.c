@@ -1,0 +1,852 @@
+/* parse.c - the Minecraft 26.3 front-end: pack JSON -> graph IR.
+ *
+ * Input: a cf_pack, a noise settings id and the requested functions.
+ * Output: prog->nodes (children before parents), prog->noises, prog->outputs.
+ * References are inlined as they are met (each file becomes one subgraph,
+ * shared by every reference to it); a reference back into a file still being
+ * parsed is a cycle. Every node records file + JSON pointer; every error is
+ * "file.json#/pointer: message". JSON trees and file texts are scratch, freed
+ * when parsing returns.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ir/ir.h"
+
+/* ------------------------------------------------------------------ context */
+typedef struct pfile {
+    const char *kind, *id, *display;
+    char *text;
+    cJSON *root;
+    int state; /* 0 loaded, 1 being parsed, 2 parsed */
+    int node;
+} pfile;
+
+typedef struct pc {
+    cf_program *p;
+    cf_pack *pk;
+    cf_error *err;
+    pfile *files;
+    int nfiles, capfiles;
+    int depth;
+    const char **chain; /* ids of density function files being parsed */
+    int nchain;
+} pc;
+
+static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(c->err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int nomem(pc *c)
+{
+    err_set(c->err, CF_ERR_NOMEM, "out of memory");
+    return -1;
+}
+
+/* JSON pointer of a child: one more step (rendered, with RFC 6901 escapes, only
+ * when a message or a comment needs it) */
+static cf_loc at_key(pc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
+
+static cf_loc at_index(pc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
+
+static const char *jtype(const cJSON *v) { return json_type(v); }
+
+/* ------------------------------------------------------------------ JSON files */
+
+/* Loads (once) data/<ns>/worldgen/<kind>/<path>.json. Returns the file, or NULL:
+ * with c->err set on a real error, unset when the file does not exist. */
+static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel);
+static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
+{
+    char id[512], rel[1024];
+    snprintf(id, sizeof id, "%s:%s", ns, path);
+    for (int i = 0; i < c->nfiles; i++)
+        if (strcmp(c->files[i].kind, kind) == 0 && strcmp(c->files[i].id, id) == 0) return &c->files[i];
+    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel) return NULL;
+    return load_rel(c, kind, id, rel);
+}
+
+static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel)
+{
+    cJSON *j = NULL;
+    const char *display = NULL;
+    if (json_load_rel(&c->p->arena, c->pk, rel, &j, &display, c->err) <= 0) return NULL;
+    if (c->nfiles == c->capfiles) {
+        int cap = c->capfiles ? c->capfiles * 2 : 32;
+        pfile *nf = realloc(c->files, sizeof *nf * (size_t)cap);
+        if (!nf) {
+            cJSON_Delete(j);
+            nomem(c);
+            return NULL;
+        }
+        c->files = nf;
+        c->capfiles = cap;
+    }
+    pfile *f = &c->files[c->nfiles++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->id = arena_strdup(&c->p->arena, id);
+    f->display = display;
+    f->root = j;
+    f->node = -1;
+    if (!f->id) {
+        nomem(c);
+        return NULL;
+    }
+    return f;
+}
+
+/* "ns:path" or "path" (namespace minecraft); lower-case [a-z0-9_.-], '/' in
+ * paths, no empty or ".." segments. Returns 0, or -1 with an error at `at`. */
+static int split_id(pc *c, cf_loc at, const char *s, char *ns, size_t nsz, char *path, size_t psz)
+{
+    const char *colon = strchr(s, ':');
+    const char *p = colon ? colon + 1 : s;
+    size_t nl = colon ? (size_t)(colon - s) : strlen("minecraft");
+    const char *n = colon ? s : "minecraft";
+    if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz)
+        return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\"", s);
+    for (size_t i = 0; i < nl; i++)
+        if (!(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) || strchr("_.-", n[i])))
+            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in namespace", s);
+    for (const char *q = p; *q; q++)
+        if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || strchr("_.-/", *q)))
+            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in path", s);
+    /* segments: not empty, not "." or ".." */
+    const char *seg = p;
+    for (;;) {
+        const char *e = strchr(seg, '/');
+        size_t l = e ? (size_t)(e - seg) : strlen(seg);
+        if (l == 0 || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.'))
+            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\": empty, \".\" or \"..\" path segment", s);
+        if (!e) break;
+        seg = e + 1;
+    }
+    memcpy(ns, n, nl);
+    ns[nl] = 0;
+    strcpy(path, p);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ fields */
+
+static const cJSON *field(pc *c, const cJSON *o, cf_loc at, const char *key, int required)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v && required) fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    return v;
+}
+
+static int num_value(pc *c, const cJSON *v, cf_loc at, double *out)
+{
+    if (!cJSON_IsNumber(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
+    if (!isfinite(v->valuedouble))
+        return fail(c, at, CF_ERR_SCHEMA, "number out of range (not finite)");
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int get_double(pc *c, const cJSON *o, cf_loc at, const char *key, int required, double def, double *out)
+{
+    const cJSON *v = field(c, o, at, key, required);
+    if (!v) return required ? -1 : (*out = def, 0);
+    return num_value(c, v, at_key(c, at, key), out);
+}
+
+/* a float field: the JSON double rounded to float (Codec.FLOAT), finite */
+static int get_float(pc *c, const cJSON *o, cf_loc at, const char *key, int required, float def, float *out)
+{
+    double d = 0;
+    if (get_double(c, o, at, key, required, def, &d) < 0) return -1;
+    if (!isfinite((float)d)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "number %g is out of float range", d);
+    *out = (float)d;
+    return 0;
+}
+
+static int int_value(pc *c, const cJSON *v, cf_loc at, long lo, long hi, int *out)
+{
+    double d = 0;
+    if (num_value(c, v, at, &d) < 0) return -1;
+    if (d != floor(d)) return fail(c, at, CF_ERR_SCHEMA, "expected an integer, found %.17g", d);
+    if (d < (double)lo || d > (double)hi)
+        return fail(c, at, CF_ERR_SCHEMA, "integer %.17g out of range [%ld, %ld]", d, lo, hi);
+    *out = (int)d;
+    return 0;
+}
+
+static int get_int(pc *c, const cJSON *o, cf_loc at, const char *key, int required, int def, long lo, long hi, int *out)
+{
+    const cJSON *v = field(c, o, at, key, required);
+    if (!v) return required ? -1 : (*out = def, 0);
+    return int_value(c, v, at_key(c, at, key), lo, hi, out);
+}
+
+static int get_enum(pc *c, const cJSON *o, cf_loc at, const char *key, int required, int def,
+                    const char *const *names, int *out)
+{
+    const cJSON *v = field(c, o, at, key, required);
+    if (!v) return required ? -1 : (*out = def, 0);
+    cf_loc a = at_key(c, at, key);
+    if (!cJSON_IsString(v)) return fail(c, a, CF_ERR_SCHEMA, "expected a string, found %s", jtype(v));
+    char allowed[256] = "";
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(v->valuestring, names[i]) == 0) return *out = i, 0;
+        strncat(allowed, i ? ", " : "", sizeof allowed - strlen(allowed) - 1);
+        strncat(allowed, names[i], sizeof allowed - strlen(allowed) - 1);
+    }
+    return fail(c, a, CF_ERR_SCHEMA, "unknown value \"%s\" (expected one of %s)", v->valuestring, allowed);
+}
+
+static const char *const axis_names[] = {"x", "y", "z", NULL};
+
+/* ------------------------------------------------------------------ nodes */
+
+static int node_add(pc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->lim, n, "graph, through references,", c->err); }
+
+static int set_inputs(pc *c, cf_node *n, int count) { return ir_set_inputs(c->p, n, count, c->err); }
+
+static int literal(pc *c, cf_loc at, float v)
+{
+    cf_node n = {0};
+    n.kind = NK_CONSTANT;
+    n.flags = NF_LITERAL;
+    n.prec = PREC_F32;
+    n.f[0] = v;
+    n.noise = -1;
+    n.loc = at;
+    return node_add(c, &n);
+}
+
+static int parse_df(pc *c, const cJSON *v, cf_loc at);
+static int parse_ref(pc *c, const char *id, cf_loc at);
+
+static int node_is_literal_value(pc *c, int id, float *v)
+{
+    if (id < 0 || !(c->p->nodes[id].flags & NF_LITERAL)) return 0;
+    *v = c->p->nodes[id].f[0];
+    return 1;
+}
+
+static int df_field(pc *c, const cJSON *o, cf_loc at, const char *key)
+{
+    const cJSON *v = field(c, o, at, key, 1);
+    if (!v) return -1;
+    return parse_df(c, v, at_key(c, at, key));
+}
+
+static int noise_ref(pc *c, const cJSON *v, cf_loc at)
+{
+    if (cJSON_IsObject(v))
+        return fail(c, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
+    if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", jtype(v));
+    char ns[128], path[384], id[520];
+    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
+    snprintf(id, sizeof id, "%s:%s", ns, path);
+    cf_program *p = c->p;
+    for (int i = 0; i < p->nnoises; i++)
+        if (strcmp(p->noises[i].id, id) == 0) return i;
+    pfile *f = load(c, "noise", ns, path);
+    if (!f) {
+        if (err_failed(c->err)) return -1;
+        return fail(c, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)",
+                    id, ns, path);
+    }
+    cf_loc r = {f->display, NULL};
+    const cJSON *o = f->root;
+    if (!cJSON_IsObject(o)) return fail(c, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", jtype(o));
+    cf_noisedef d = {0};
+    d.id = f->id;
+    d.loc = r;
+    if (field(c, o, r, "firstOctave", 0) || field(c, o, r, "amplitudes", 0))
+        return fail(c, r, CF_ERR_SCHEMA, "noise in the 1.18-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
+    if (get_double(c, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
+    if (get_int(c, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
+    if (get_int(c, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
+    d.normalize = 1;
+    const cJSON *nz = field(c, o, r, "normalize", 0);
+    if (nz) {
+        if (cJSON_IsBool(nz)) d.normalize = cJSON_IsTrue(nz) ? 1 : 0;
+        else {
+            static const char *const norm_names[] = {"disabled", "enabled", "legacy", NULL};
+            if (get_enum(c, o, r, "normalize", 1, 1, norm_names, &d.normalize) < 0) return -1;
+        }
+    }
+    const cJSON *mods = field(c, o, r, "amplitude_modifiers", 0);
+    if (mods) {
+        cf_loc ma = at_key(c, r, "amplitude_modifiers");
+        if (!cJSON_IsArray(mods)) return fail(c, ma, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(mods));
+        d.nmods = cJSON_GetArraySize(mods);
+        if (d.nmods > 64) return fail(c, ma, CF_ERR_LIMIT, "%d amplitude modifiers (at most 64)", d.nmods);
+        d.mods = arena_alloc(&p->arena, sizeof(double) * (size_t)(d.nmods + 1));
+        if (!d.mods) return nomem(c);
+        int i = 0;
+        for (const cJSON *m = mods->child; m; m = m->next, i++)
+            if (num_value(c, m, at_index(c, ma, i), &d.mods[i]) < 0) return -1;
+    }
+    cf_noisedef *nd = realloc(p->noises, sizeof *nd * (size_t)(p->nnoises + 1));
+    if (!nd) return nomem(c);
+    p->noises = nd;
+    p->noises[p->nnoises] = d;
+    return p->nnoises++;
+}
+
+/* ---- one parser per node kind (named by the table: parse_<KIND>) */
+#define PARSER(K) static int parse_##K(pc *c, const cJSON *o, cf_loc at, cf_node *n)
+
+static int unary(pc *c, const cJSON *o, cf_loc at, cf_node *n)
+{
+    if (set_inputs(c, n, 1) < 0) return -1;
+    return (n->in[0] = df_field(c, o, at, "input")) < 0 ? -1 : 0;
+}
+static int binary(pc *c, const cJSON *o, cf_loc at, cf_node *n)
+{
+    if (set_inputs(c, n, 2) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "left")) < 0) return -1;
+    return (n->in[1] = df_field(c, o, at, "right")) < 0 ? -1 : 0;
+}
+static int nothing(pc *c, const cJSON *o, cf_loc at, cf_node *n)
+{
+    (void)c, (void)o, (void)at;
+    return set_inputs(c, n, 0);
+}
+
+PARSER(CONSTANT)
+{
+    set_inputs(c, n, 0);
+    const char *key = field(c, o, at, "value", 0) ? "value" : field(c, o, at, "argument", 0) ? "argument" : "value";
+    return get_float(c, o, at, key, 1, 0, &n->f[0]);
+}
+PARSER(ADD) { return binary(c, o, at, n); }
+PARSER(SUB) { return binary(c, o, at, n); }
+PARSER(MUL) { return binary(c, o, at, n); }
+PARSER(DIV) { return binary(c, o, at, n); }
+PARSER(MIN) { return binary(c, o, at, n); }
+PARSER(MAX) { return binary(c, o, at, n); }
+PARSER(ABS) { return unary(c, o, at, n); }
+PARSER(NEGATE) { return unary(c, o, at, n); }
+PARSER(SQUARE) { return unary(c, o, at, n); }
+PARSER(CUBE) { return unary(c, o, at, n); }
+PARSER(SQRT) { return unary(c, o, at, n); }
+PARSER(RECIPROCAL) { return unary(c, o, at, n); }
+PARSER(LOG) { return unary(c, o, at, n); }
+PARSER(SIGN) { return unary(c, o, at, n); }
+PARSER(HALF_NEGATIVE) { return unary(c, o, at, n); }
+PARSER(QUARTER_NEGATIVE) { return unary(c, o, at, n); }
+PARSER(SQUEEZE) { return unary(c, o, at, n); }
+PARSER(CACHE) { return unary(c, o, at, n); }
+PARSER(BLEND_DENSITY) { return unary(c, o, at, n); }
+PARSER(CLAMP)
+{
+    if (unary(c, o, at, n) < 0) return -1;
+    if (get_float(c, o, at, "min", 1, 0, &n->f[0]) < 0) return -1;
+    if (get_float(c, o, at, "max", 1, 0, &n->f[1]) < 0) return -1;
+    if (n->f[0] > n->f[1]) return fail(c, at_key(c, at, "min"), CF_ERR_SCHEMA, "min %g is greater than max %g", n->f[0], n->f[1]);
+    return 0;
+}
+static int rounding(pc *c, const cJSON *o, cf_loc at, cf_node *n)
+{
+    if (set_inputs(c, n, 2) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
+    const cJSON *m = field(c, o, at, "multiple", 0);
+    n->in[1] = m ? parse_df(c, m, at_key(c, at, "multiple")) : literal(c, at, 1.0f);
+    return n->in[1] < 0 ? -1 : 0;
+}
+PARSER(FLOOR) { return rounding(c, o, at, n); }
+PARSER(ROUND) { return rounding(c, o, at, n); }
+PARSER(CEIL) { return rounding(c, o, at, n); }
+PARSER(TRUNCATE) { return rounding(c, o, at, n); }
+PARSER(POW)
+{
+    if (set_inputs(c, n, 2) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "base")) < 0) return -1;
+    return (n->in[1] = df_field(c, o, at, "exponent")) < 0 ? -1 : 0;
+}
+PARSER(RANGE_CHOICE)
+{
+    if (set_inputs(c, n, 3) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
+    if (get_float(c, o, at, "min_inclusive", 1, 0, &n->f[0]) < 0) return -1;
+    if (get_float(c, o, at, "max_exclusive", 1, 0, &n->f[1]) < 0) return -1;
+    if ((n->in[1] = df_field(c, o, at, "when_in_range")) < 0) return -1;
+    return (n->in[2] = df_field(c, o, at, "when_out_of_range")) < 0 ? -1 : 0;
+}
+PARSER(INTERVAL_SELECT)
+{
+    const cJSON *th = field(c, o, at, "thresholds", 1);
+    const cJSON *fn = th ? field(c, o, at, "functions", 1) : NULL;
+    if (!th || !fn) return -1;
+    cf_loc ta = at_key(c, at, "thresholds"), fa = at_key(c, at, "functions");
+    if (!cJSON_IsArray(th)) return fail(c, ta, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(th));
+    if (!cJSON_IsArray(fn)) return fail(c, fa, CF_ERR_SCHEMA, "expected an array of density functions, found %s", jtype(fn));
+    int nt = cJSON_GetArraySize(th), nf = cJSON_GetArraySize(fn);
+    if (nf != nt + 1)
+        return fail(c, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
+    if (nt > 4096) return fail(c, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
+    if (set_inputs(c, n, nf + 1) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
+    n->nfa = nt;
+    n->fa = arena_alloc(&c->p->arena, sizeof(float) * (size_t)(nt + 1));
+    if (!n->fa) return nomem(c);
+    int i = 0;
+    for (const cJSON *t = th->child; t; t = t->next, i++) {
+        double d = 0;
+        if (num_value(c, t, at_index(c, ta, i), &d) < 0) return -1;
+        n->fa[i] = (float)d;
+    }
+    i = 0;
+    for (const cJSON *f = fn->child; f; f = f->next, i++)
+        if ((n->in[1 + i] = parse_df(c, f, at_index(c, fa, i))) < 0) return -1;
+    return 0;
+}
+PARSER(LERP)
+{
+    if (set_inputs(c, n, 3) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "alpha")) < 0) return -1;
+    if ((n->in[1] = df_field(c, o, at, "first")) < 0) return -1;
+    return (n->in[2] = df_field(c, o, at, "second")) < 0 ? -1 : 0;
+}
+PARSER(GRADIENT)
+{
+    static const char *const tiles[] = {"clamp_to_edge", "repeat", "mirrored_repeat", NULL};
+    if (set_inputs(c, n, 0) < 0) return -1;
+    if (get_enum(c, o, at, "axis", 1, 0, axis_names, &n->i[0]) < 0) return -1;
+    if (get_int(c, o, at, "from_coordinate", 1, 0, -2147483647L - 1, 2147483647L, &n->i[1]) < 0) return -1;
+    if (get_int(c, o, at, "to_coordinate", 1, 0, -2147483647L - 1, 2147483647L, &n->i[2]) < 0) return -1;
+    if (get_float(c, o, at, "from_value", 1, 0, &n->f[0]) < 0) return -1;
+    if (get_float(c, o, at, "to_value", 1, 0, &n->f[1]) < 0) return -1;
+    if (get_enum(c, o, at, "tiling", 0, TILE_CLAMP, tiles, &n->i[3]) < 0) return -1;
+    long range = (long)n->i[2] - (long)n->i[1];
+    if (range == 0) return fail(c, at_key(c, at, "to_coordinate"), CF_ERR_SCHEMA, "to_coordinate equals from_coordinate");
+    if (range > 2147483647L || range < -2147483647L - 1)
+        return fail(c, at_key(c, at, "to_coordinate"), CF_ERR_SCHEMA, "to_coordinate - from_coordinate overflows an int");
+    return 0;
+}
+PARSER(DISTANCE_TO_POINT)
+{
+    static const char *const metrics[] = {"euclidean", "euclidean_squared", "manhattan", "chebyshev", NULL};
+    if (set_inputs(c, n, 0) < 0) return -1;
+    const cJSON *pt = field(c, o, at, "point", 1);
+    if (!pt) return -1;
+    cf_loc pa = at_key(c, at, "point");
+    if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 3)
+        return fail(c, pa, CF_ERR_SCHEMA, "expected an array of three integers, found %s", jtype(pt));
+    int i = 0;
+    for (const cJSON *q = pt->child; q; q = q->next, i++)
+        if (int_value(c, q, at_index(c, pa, i), -2147483647L - 1, 2147483647L, &n->i[i]) < 0) return -1;
+    return get_enum(c, o, at, "metric", 1, 0, metrics, &n->i[3]);
+}
+PARSER(SLICE)
+{
+    if (unary(c, o, at, n) < 0) return -1;
+    if (get_enum(c, o, at, "axis", 1, 0, axis_names, &n->i[0]) < 0) return -1;
+    return get_int(c, o, at, "coordinate", 1, 0, -2147483647L - 1, 2147483647L, &n->i[1]);
+}
+
+/* a spline object {coordinate, points: [{location, value, derivative}]} into n;
+ * a point value is a number or a nested spline */
+static int parse_spline(pc *c, const cJSON *v, cf_loc at);
+static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
+{
+    if (!cJSON_IsObject(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", jtype(v));
+    const cJSON *pts = field(c, v, at, "points", 1);
+    if (!pts) return -1;
+    cf_loc pa = at_key(c, at, "points");
+    if (!cJSON_IsArray(pts)) return fail(c, pa, CF_ERR_SCHEMA, "expected an array of spline points, found %s", jtype(pts));
+    int np = cJSON_GetArraySize(pts);
+    if (np == 0) return fail(c, pa, CF_ERR_SCHEMA, "a spline needs at least one point");
+    if (np > 65536) return fail(c, pa, CF_ERR_LIMIT, "%d spline points (at most 65536)", np);
+    if (set_inputs(c, n, np + 1) < 0) return -1;
+    if ((n->in[0] = df_field(c, v, at, "coordinate")) < 0) return -1;
+    n->nfa = 2 * np;
+    n->fa = arena_alloc(&c->p->arena, sizeof(float) * (size_t)n->nfa);
+    if (!n->fa) return nomem(c);
+    int i = 0;
+    for (const cJSON *q = pts->child; q; q = q->next, i++) {
+        cf_loc qa = at_index(c, pa, i);
+        if (!cJSON_IsObject(q)) return fail(c, qa, CF_ERR_SCHEMA, "expected a spline point (an object), found %s", jtype(q));
+        if (get_float(c, q, qa, "location", 1, 0, &n->fa[2 * i]) < 0) return -1;
+        if (get_float(c, q, qa, "derivative", 0, 0, &n->fa[2 * i + 1]) < 0) return -1;
+        const cJSON *val = field(c, q, qa, "value", 1);
+        if (!val) return -1;
+        if ((n->in[1 + i] = parse_spline(c, val, at_key(c, qa, "value"))) < 0) return -1;
+        if (i > 0 && !(n->fa[2 * i] > n->fa[2 * i - 2]))
+            return fail(c, at_key(c, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
+                        n->fa[2 * i], n->fa[2 * i - 2]);
+    }
+    return 0;
+}
+static int parse_spline(pc *c, const cJSON *v, cf_loc at)
+{
+    if (cJSON_IsNumber(v)) {
+        double d = 0;
+        if (num_value(c, v, at, &d) < 0) return -1;
+        if (!isfinite((float)d)) return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
+        return literal(c, at, (float)d);
+    }
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    cf_node n = {0};
+    n.kind = NK_SPLINE;
+    n.prec = PREC_F32;
+    n.noise = -1;
+    n.loc = at;
+    if (spline_into(c, v, at, &n) < 0) return -1;
+    c->depth--;
+    return node_add(c, &n);
+}
+PARSER(SPLINE)
+{
+    const cJSON *s = field(c, o, at, "spline", 1);
+    if (!s) return -1;
+    cf_loc sa = at_key(c, at, "spline");
+    if (cJSON_IsNumber(s)) { /* a constant spline is a constant */
+        double d = 0;
+        if (num_value(c, s, sa, &d) < 0) return -1;
+        n->kind = NK_CONSTANT;
+        n->flags = NF_LITERAL;
+        n->f[0] = (float)d;
+        return set_inputs(c, n, 0);
+    }
+    return spline_into(c, s, sa, n);
+}
+PARSER(NOISE)
+{
+    const cJSON *nz = field(c, o, at, "noise", 1);
+    if (!nz) return -1;
+    if ((n->noise = noise_ref(c, nz, at_key(c, at, "noise"))) < 0) return -1;
+    if (get_double(c, o, at, "xz_scale", 1, 1.0, &n->d[0]) < 0) return -1;
+    if (get_double(c, o, at, "y_scale", 1, 1.0, &n->d[1]) < 0) return -1;
+    if (set_inputs(c, n, 3) < 0) return -1;
+    static const char *const shifts[] = {"shift_x", "shift_y", "shift_z"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *s = field(c, o, at, shifts[i], 0);
+        n->in[i] = s ? parse_df(c, s, at_key(c, at, shifts[i])) : literal(c, at, 0.0f);
+        if (n->in[i] < 0) return -1;
+    }
+    return 0;
+}
+static int shift_noise(pc *c, const cJSON *o, cf_loc at, cf_node *n)
+{
+    if (set_inputs(c, n, 0) < 0) return -1;
+    const char *key = field(c, o, at, "noise", 0) ? "noise" : field(c, o, at, "argument", 0) ? "argument" : "noise";
+    const cJSON *nz = field(c, o, at, key, 1);
+    if (!nz) return -1;
+    return (n->noise = noise_ref(c, nz, at_key(c, at, key))) < 0 ? -1 : 0;
+}
+PARSER(SHIFT_A) { return shift_noise(c, o, at, n); }
+PARSER(SHIFT_B) { return shift_noise(c, o, at, n); }
+PARSER(SHIFT) { return shift_noise(c, o, at, n); }
+PARSER(OLD_BLENDED_NOISE)
+{
+    static const char *const keys[] = {"xz_scale", "y_scale", "xz_factor", "y_factor", "smear_scale_multiplier"};
+    static const double defs[] = {1, 1, 80, 160, 8}, lo[] = {0.001, 0.001, 0.001, 0.001, 1}, hi[] = {1000, 1000, 1000, 1000, 8};
+    if (set_inputs(c, n, 0) < 0) return -1;
+    for (int i = 0; i < 5; i++) {
+        if (get_double(c, o, at, keys[i], 0, defs[i], &n->d[i]) < 0) return -1;
+        if (!(n->d[i] >= lo[i] && n->d[i] <= hi[i]))
+            return fail(c, at_key(c, at, keys[i]), CF_ERR_SCHEMA, "%s %g out of range [%g, %g]", keys[i], n->d[i], lo[i], hi[i]);
+    }
+    return 0;
+}
+PARSER(END_OUTER_ISLANDS) { return nothing(c, o, at, n); }
+PARSER(FIND_TOP_SURFACE)
+{
+    if (set_inputs(c, n, 2) < 0) return -1;
+    if ((n->in[0] = df_field(c, o, at, "density")) < 0) return -1;
+    if ((n->in[1] = df_field(c, o, at, "upper_bound")) < 0) return -1;
+    /* vanilla: lower_bound in [MIN_Y*2, MAX_Y*2] */
+    if (get_int(c, o, at, "lower_bound", 1, 0, -4064, 4062, &n->i[0]) < 0) return -1;
+    if (get_int(c, o, at, "cell_height", 1, 1, 1, 4096, &n->i[1]) < 0) return -1;
+    float u;
+    if (node_is_literal_value(c, n->in[1], &u) && !(u >= -CF_MAX_SURFACE_BOUND && u <= CF_MAX_SURFACE_BOUND))
+        return fail(c, at_key(c, at, "upper_bound"), CF_ERR_SCHEMA,
+                    "upper_bound %g is beyond +-%d (the probes would not end)", u, CF_MAX_SURFACE_BOUND);
+    return 0;
+}
+PARSER(INTERPOLATED)
+{
+    if (unary(c, o, at, n) < 0) return -1;
+    if (get_int(c, o, at, "cell_size_xz", 0, 4, 1, 256, &n->i[0]) < 0) return -1;
+    return get_int(c, o, at, "cell_size_y", 0, 4, 1, 4096, &n->i[1]);
+}
+PARSER(BLEND_ALPHA) { n->f[0] = 1.0f; return nothing(c, o, at, n); }
+PARSER(BLEND_OFFSET) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
+PARSER(BEARDIFIER) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
+
+typedef int (*parse_fn)(pc *, const cJSON *, cf_loc, cf_node *);
+static const parse_fn parsers[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary) [NK_##K] = parse_##K,
+#define NODE64(K, name, flags, fields, summary) /* libnoise.c parses these */
+#include "ir/nodes.def"
+#undef NODE64
+#undef NODE
+};
+
+static int parse_df(pc *c, const cJSON *v, cf_loc at)
+{
+    if (err_failed(c->err)) return -1;
+    if (cJSON_IsNumber(v)) {
+        double d = 0;
+        if (num_value(c, v, at, &d) < 0) return -1;
+        if (!isfinite((float)d)) return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
+        return literal(c, at, (float)d);
+    }
+    if (cJSON_IsString(v)) return parse_ref(c, v->valuestring, at);
+    if (!cJSON_IsObject(v))
+        return fail(c, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", jtype(v));
+    const cJSON *t = field(c, v, at, "type", 1);
+    if (!t) return -1;
+    cf_loc ta = at_key(c, at, "type");
+    if (!cJSON_IsString(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected a type name (a string), found %s", jtype(t));
+    const char *name = t->valuestring;
+    if (strncmp(name, "minecraft:", 10) == 0) name += 10;
+    int kind = -1;
+    for (int k = 0; k < NK_COUNT; k++)
+        if (!(node_flags[k] & NF_F64) && strcmp(node_name[k], name) == 0) kind = k;
+    if (kind < 0) return fail(c, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", t->valuestring);
+    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    cf_node n = {0};
+    n.kind = kind;
+    n.flags = node_flags[kind];
+    n.prec = PREC_F32;
+    n.noise = -1;
+    n.loc = at;
+    if (parsers[kind](c, v, at, &n) < 0) return -1;
+    c->depth--;
+    return node_add(c, &n);
+}
+
+static int parse_ref(pc *c, const char *id, cf_loc at)
+{
+    char ns[128], path[384];
+    if (split_id(c, at, id, ns, sizeof ns, path, sizeof path) < 0) return -1;
+    pfile *f = load(c, "density_function", ns, path);
+    if (!f) {
+        if (err_failed(c->err)) return -1;
+        return fail(c, at, CF_ERR_REF,
+                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
+                    ns, path, ns, path);
+    }
+    if (f->state == 2) return f->node;
+    if (f->state == 1) {
+        char chain[512];
+        cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
+        return fail(c, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
+    }
+    if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    f->state = 1;
+    c->chain[c->nchain++] = f->id;
+    const char *fid = f->id;
+    cf_loc root = {f->display, NULL};
+    cJSON *froot = f->root;
+    int node = parse_df(c, froot, root);
+    /* c->files may have moved: look the file up again */
+    c->nchain--;
+    for (int i = 0; i < c->nfiles; i++)
+        if (c->files[i].id == fid) {
+            c->files[i].state = node < 0 ? 1 : 2;
+            c->files[i].node = node;
+        }
+    return node;
+}
+
+/* ------------------------------------------------------------------ settings and outputs */
+
+
+/* a block state of the settings: "minecraft:stone", or {"Name": ..., "Properties": ...}
+ * (the 1.18-1.21 form); the id only, with "minecraft:" added to a bare name */
+static int block_name(pc *c, const cJSON *o, cf_loc at, const char *key, const char *def, const char **out)
+{
+    const cJSON *v = field(c, o, at, key, 0);
+    cf_loc a = at_key(c, at, key);
+    if (!v) return *out = def, 0;
+    if (cJSON_IsObject(v)) {
+        v = field(c, v, a, "Name", 1);
+        if (!v) return -1;
+        a = at_key(c, a, "Name");
+    }
+    if (!cJSON_IsString(v)) return fail(c, a, CF_ERR_SCHEMA, "expected a block id (a string), found %s", jtype(v));
+    const char *s = v->valuestring;
+    size_t n = strlen(s);
+    if (n == 0 || n > 200) return fail(c, a, CF_ERR_SCHEMA, "expected a block id, found \"%.40s\"", s);
+    for (size_t k = 0; k < n; k++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_-./:", s[k]))
+            return fail(c, a, CF_ERR_SCHEMA, "invalid character in block id \"%.40s\"", s);
+    char buf[224];
+    snprintf(buf, sizeof buf, "%s%s", strchr(s, ':') ? "" : "minecraft:", s);
+    *out = arena_strdup(&c->p->arena, buf);
+    return *out ? 0 : nomem(c);
+}
+
+static int raw_noise(pc *c, const char *id, cf_loc at)
+{
+    cJSON *s = cJSON_CreateString(id);
+    if (!s) return nomem(c);
+    cf_node n = {0};
+    n.kind = NK_NOISE;
+    n.flags = node_flags[NK_NOISE];
+    n.prec = PREC_F32;
+    n.loc = at;
+    n.d[0] = n.d[1] = 1.0;
+    n.noise = noise_ref(c, s, at);
+    cJSON_Delete(s);
+    if (n.noise < 0) return -1;
+    if (set_inputs(c, &n, 3) < 0) return -1;
+    for (int i = 0; i < 3; i++)
+        if ((n.in[i] = literal(c, at, 0.0f)) < 0) return -1;
+    return node_add(c, &n);
+}
+
+static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
+                        const char *const *functions, int nfn, cf_error *err)
+{
+    pc c = {0};
+    c.p = p;
+    c.pk = pk;
+    c.err = err;
+    p->max_fill_bytes = pk->lim.max_fill_bytes;
+    c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
+    if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cf_loc cli = {"<arguments>", NULL};
+    char ns[128], path[384];
+    const cJSON *router = NULL;
+    cf_loc ra = cli; /* NOLINT(clang-analyzer-deadcode.DeadStores): set before every use */
+    if (split_id(&c, cli, settings_id, ns, sizeof ns, path, sizeof path) < 0) goto done;
+    pfile *sf = load(&c, "noise_settings", ns, path);
+    if (!sf) {
+        if (!err_failed(err))
+            err_set(err, CF_ERR_REF, "%s:%s: no such noise settings (no data/%s/worldgen/noise_settings/%s.json in any pack)",
+                    ns, path, ns, path);
+        goto done;
+    }
+    p->settings_id = sf->id;
+    cf_loc sa = {sf->display, NULL};
+    const cJSON *so = sf->root;
+    if (!cJSON_IsObject(so)) {
+        fail(&c, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", jtype(so));
+        goto done;
+    }
+    const cJSON *noise = field(&c, so, sa, "noise", 1);
+    if (!noise) goto done;
+    cf_loc na = at_key(&c, sa, "noise");
+    if (!cJSON_IsObject(noise)) {
+        fail(&c, na, CF_ERR_SCHEMA, "expected an object, found %s", jtype(noise));
+        goto done;
+    }
+    if (field(&c, noise, na, "size_horizontal", 0)) {
+        fail(&c, at_key(&c, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18-1.21 noise settings (size_horizontal): not the 26.3 dialect");
+        goto done;
+    }
+    if (get_int(&c, noise, na, "min_y", 1, 0, -2032, 2031, &p->min_y) < 0) goto done;
+    if (get_int(&c, noise, na, "height", 1, 0, 0, 4064, &p->height) < 0) goto done;
+    if (p->min_y % 16 != 0 || p->height % 16 != 0) {
+        fail(&c, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
+        goto done;
+    }
+    if (p->min_y + p->height > 2032) {
+        fail(&c, at_key(&c, na, "height"), CF_ERR_SCHEMA, "min_y + height must be at most 2032");
+        goto done;
+    }
+    if (get_int(&c, so, sa, "sea_level", 0, 63, -2147483647L - 1, 2147483647L, &p->sea_level) < 0) goto done;
+    const cJSON *lr = field(&c, so, sa, "legacy_random_source", 0);
+    if (lr && !cJSON_IsBool(lr)) {
+        fail(&c, at_key(&c, sa, "legacy_random_source"), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(lr));
+        goto done;
+    }
+    p->legacy_random = lr && cJSON_IsTrue(lr);
+    if (block_name(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0) goto done;
+    if (block_name(&c, so, sa, "default_fluid", "minecraft:water", &p->default_fluid) < 0) goto done;
+    const cJSON *aq = field(&c, so, sa, "aquifers", 0);
+    cf_loc aqa = at_key(&c, sa, "aquifers");
+    if (aq && !cJSON_IsObject(aq)) {
+        fail(&c, aqa, CF_ERR_SCHEMA, "expected an object (the aquifer's density functions), found %s", jtype(aq));
+        goto done;
+    }
+    p->has_aquifers = aq != NULL;
+    for (int i = 0; i < 6; i++) p->aq_out[i] = -1;
+    router = field(&c, so, sa, "noise_router", 1);
+    if (!router) goto done;
+    ra = at_key(&c, sa, "noise_router");
+    if (!cJSON_IsObject(router)) {
+        fail(&c, ra, CF_ERR_SCHEMA, "expected an object, found %s", jtype(router));
+        goto done;
+    }
+    p->noutputs = nfn;
+    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
+    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
+    if (!p->outputs || !p->output_names) {
+        nomem(&c);
+        goto done;
+    }
+    for (int i = 0; i < nfn; i++) {
+        const char *f = functions[i];
+        int id;
+        p->output_names[i] = arena_strdup(&p->arena, f);
+        if (strncmp(f, "router:", 7) == 0) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
+            if (!v) {
+                fail(&c, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
+                goto done;
+            }
+            id = parse_df(&c, v, at_key(&c, ra, f + 7));
+        } else if (strncmp(f, "aquifer?:", 9) == 0 && !aq) {
+            id = literal(&c, cli, 0.0f); /* optional (block fills): no aquifers, no function */
+        } else if (strncmp(f, "aquifer:", 8) == 0 || strncmp(f, "aquifer?:", 9) == 0) {
+            const char *name = strchr(f, ':') + 1;
+            int k = 0;
+            while (k < 6 && strcmp(name, cf_aquifer_fields[k]) != 0) k++;
+            if (k == 6) {
+                fail(&c, cli, CF_ERR_ARG, "%s: no such aquifer function (barrier, fluid_level_floodedness,"
+                     " fluid_level_spread, lava, exclusion, surface_level)", f);
+                goto done;
+            }
+            if (!aq) {
+                fail(&c, sa, CF_ERR_REF, "no \"aquifers\" object: these settings have aquifers disabled");
+                goto done;
+            }
+            const cJSON *v = field(&c, aq, aqa, name, 1);
+            if (!v) goto done;
+            id = parse_df(&c, v, at_key(&c, aqa, name));
+            p->aq_out[k] = i;
+        } else if (strncmp(f, "noise:", 6) == 0) {
+            id = raw_noise(&c, f + 6, cli);
+        } else {
+            id = parse_ref(&c, f, cli);
+        }
+        if (id < 0) goto done;
+        p->outputs[i] = id;
+    }
+done:
+    for (int i = 0; i < c.nfiles; i++) {
+        cJSON_Delete(c.files[i].root);
+        free(c.files[i].text);
+    }
+    free(c.files);
+    free(c.chain);
+    if (err_failed(err)) return err->status;
+    return CF_OK;
+}
+
+static cf_status front_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
+                             cf_error *err)
+{
+    p->dialect = DIALECT_MC263;
+    p->prec = PREC_F32;
+    return parse_program(p, pk, settings_id, functions, n, err);
+}
+
+const cf_frontend cf_frontend_mc263 = {
+    .name = "mc263", .title = "Minecraft 26.3 data", .prefix = NULL,
+    .first_kind = NK_CONSTANT, .last_kind = NK_BEARDIFIER,
+    .claims = NULL, .parse = front_parse,
+};

@@ -1,0 +1,71 @@
+/* ir.c - the node table (ir/nodes.def and the front-ends' rows it includes) as data,
+ * and appending nodes to a program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+const char *const node_name[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary) [NK_##K] = name,
+#include "ir/nodes.def"
+#undef NODE
+};
+const unsigned node_flags[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary) [NK_##K] = (flags),
+#include "ir/nodes.def"
+#undef NODE
+};
+static const char *const node_fields[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary) [NK_##K] = fields,
+#include "ir/nodes.def"
+#undef NODE
+};
+static const char *const node_summary[NK_COUNT] = {
+#define NODE(K, name, flags, fields, summary) [NK_##K] = summary,
+#include "ir/nodes.def"
+#undef NODE
+};
+
+int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary)
+{
+    if (i < 0 || i >= NK_COUNT) return 0;
+    if (name) *name = node_name[i];
+    if (fields) *fields = node_fields[i];
+    if (summary) *summary = node_summary[i];
+    return 1;
+}
+
+const char *const cf_aquifer_fields[6] = {"barrier", "fluid_level_floodedness", "fluid_level_spread",
+                                           "lava", "exclusion", "surface_level"};
+
+int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err)
+{
+    int depth = 1;
+    for (int k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
+    if (lim && depth > lim->max_depth)
+        return loc_fail(err, n->loc, CF_ERR_LIMIT, "the %s is nested deeper than %d", what, lim->max_depth);
+    if (lim && (size_t)p->nnodes >= lim->max_nodes)
+        return loc_fail(err, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", lim->max_nodes);
+    if (p->nnodes == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 256;
+        cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);
+        if (!nn) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+        p->nodes = nn;
+        p->cap = cap;
+    }
+    p->nodes[p->nnodes] = *n;
+    p->nodes[p->nnodes].depth = depth;
+    p->parsed_nodes++;
+    return p->nnodes++;
+}
+
+int ir_set_inputs(cf_program *p, cf_node *n, int count, cf_error *err)
+{
+    n->nin = count;
+    n->in = arena_alloc(&p->arena, sizeof(int) * (size_t)(count ? count : 1));
+    if (!n->in) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < count; i++) n->in[i] = -1;
+    return 0;
+}

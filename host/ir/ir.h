@@ -1,0 +1,210 @@
+/* ir.h - the graph IR: node kinds (nodes.def and the front-ends' rows beside it),
+ * programs, the passes, the fill plan, per-seed tables, and the front-end record
+ * through which the back ends reach what a front-end's node kinds need.
+ */
+#ifndef CF_IR_H
+#define CF_IR_H
+
+#include "base/base.h"
+
+/* ------------------------------------------------------------------ node kinds */
+enum {
+#define NODE(K, name, flags, fields, summary) NK_##K,
+#include "ir/nodes.def"
+#undef NODE
+    NK_COUNT
+};
+
+enum {
+    NF_LITERAL = 1u, /* a JSON constant or a constant marker (blend_alpha, ...) */
+    NF_SEEDED = 2u,  /* reads the seed's tables */
+    NF_MARKER = 4u,  /* value-transparent wrapper (cache, interpolated, blend_density) */
+    NF_F64 = 8u      /* a double-dialect kind (NODE64 rows): double values at double positions */
+};
+
+extern const char *const node_name[NK_COUNT];
+extern const unsigned node_flags[NK_COUNT];
+
+enum { AX_X = 1, AX_Y = 2, AX_Z = 4 };
+enum { TILE_CLAMP, TILE_REPEAT, TILE_MIRROR };
+enum { MET_EUCLID, MET_EUCLID_SQ, MET_MANHATTAN, MET_CHEBYSHEV };
+enum { PREC_F32 = 32, PREC_F64 = 64 };
+
+/* One IR node. Children come before parents in program order. */
+typedef struct cf_node {
+    int kind;
+    unsigned flags;
+    int prec;           /* PREC_F32 for 26.3 */
+    int nin;
+    int *in;            /* children, node indices */
+    double d[5];        /* double parameters (noise scales, blended noise) */
+    float f[4];         /* float parameters (constant, bounds, gradient values) */
+    int i[6];           /* int parameters (axis, tiling, coordinates, cell sizes) */
+    int nfa;
+    float *fa;          /* float arrays: interval thresholds; spline loc,der pairs */
+    int nda;
+    double *da;         /* double arrays (f64 kinds): curve and terrace points, rotation matrix */
+    int noise;          /* index into program noises, or -1 */
+    unsigned axes;      /* AX_* the value depends on */
+    int depth;          /* longest path to a leaf, counting this node (bounded by limits.max_depth) */
+    double lo, hi;      /* value range (conservative) */
+    cf_loc loc;
+} cf_node;
+
+/* A noise definition (data/<ns>/worldgen/noise/<path>.json). */
+typedef struct cf_noisedef {
+    const char *id;      /* "minecraft:offset" */
+    double base_amplitude;
+    int base_octave, octave_count;
+    int normalize;       /* 0 disabled, 1 enabled, 2 legacy */
+    int nmods;
+    double *mods;        /* amplitude_modifiers (nmods may be 0: all 1) */
+    cf_loc loc;
+} cf_noisedef;
+
+/* The value type of a program, from its front-end (one per program):
+ *   DIALECT_MC263     float values at int32 block positions (Minecraft 26.3);
+ *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build);
+ *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/frontend/libnoise/README.md);
+ *   DIALECT_MC121     double values at block positions (Minecraft 1.18-1.21, host/frontend/mc121/mc121.c).
+ *   DIALECT_IRIS_*  Iris's NoiseStyles, master or unification branch (host/frontend/iris/iris.c).
+ * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
+ * fill.c's f64 path and emitted by emit.c's f64 generator. */
+enum {
+    DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3, DIALECT_MC121 = 4,
+    DIALECT_IRIS_MASTER = 5, DIALECT_IRIS_UNIFICATION = 6
+};
+
+struct cf_frontend;
+struct cf_program {
+    cf_arena arena;
+    const struct cf_frontend *fe; /* the front-end that parsed it (frontend/registry.c) */
+    int dialect;             /* DIALECT_* */
+    int prec;                /* PREC_F32 or PREC_F64: the values of outputs and fills */
+    int nnodes, cap;
+    cf_node *nodes;
+    int nnoises;
+    cf_noisedef *noises;
+    int noutputs;
+    int *outputs;
+    const char **output_names;
+    int min_y, height, sea_level, legacy_random;
+    int cell_xz, cell_y;     /* DIALECT_MC121: cell size in blocks (size_horizontal*4, size_vertical*4) */
+    const char *settings_id;
+    const char *default_block, *default_fluid; /* block ids of the settings */
+    int has_aquifers;        /* the settings have an "aquifers" object */
+    int aq_out[6];           /* output index of each aquifer function (cf_aquifer_fields), or -1 */
+    int blocks;              /* compiled for block fills (cf_program_compile_blocks): output 0 is final_density */
+    size_t parsed_nodes;     /* before the passes */
+    size_t max_fill_bytes;   /* from the pack's limits */
+    char *describe;
+    /* the fill plan (fill.c) */
+    uint8_t *memo;           /* per node: MEMO_* */
+    int *colslot, ncol;      /* per node: column-memo slot or -1 */
+    int *islot, ninterp;     /* per node: interpolated slot or -1 */
+    uint8_t *stage;          /* per node: STAGE_* */
+    int *vlist, nvlist;      /* block-stage nodes evaluated as whole buffers, children first */
+    uint8_t *vop;            /* per node: 1 = computed from child buffers, 0 = per element */
+    char *plan;              /* `chunkfill plan` text */
+    double *hy_maps;         /* DIALECT_HYTALE: the external maps' samples, appended to the seed table */
+    size_t hy_nmaps;         /* their count (doubles) */
+};
+
+/* util.c: append node n to p (its depth computed; the depth and the node count checked
+ * against lim unless NULL: "the WHAT is nested deeper than N"); its id, or -1 with err set */
+int ir_node_add(struct cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err);
+/* util.c: count inputs for n on p's arena, each -1; 0, or -1 with err set (memory) */
+int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
+
+/* Evaluation paths (MINECRAFT-26.3.md §9): SAMPLE = single point with
+ * `interpolated` passing its input through (chunkfill sample, the oracle's df
+ * mode); POINT = vanilla's sampleValue (find_top_surface probes); VOLUME = the
+ * chunk fill's sampleVolume forms. */
+enum { MODE_SAMPLE = 0, MODE_POINT = 1, MODE_VOLUME = 2 };
+
+/* resolution stages of a chunk fill */
+enum { STAGE_CONST = 0, STAGE_COLUMN, STAGE_CORNER, STAGE_BLOCK, STAGE_PROBE };
+/* memo classes of a node during a fill (plan.c decides, cpu/eval.c applies) */
+enum { MEMO_NONE = 0, MEMO_COLUMN = 1, MEMO_LAST = 2 };
+cf_status plan_build(cf_program *p, cf_error *err);
+
+/* the aquifer's density functions, in the order of cf_program.aq_out (ir/passes.c) */
+extern const char *const cf_aquifer_fields[6];
+/* passes.c */
+/* the value of node id at a point, all of whose inputs are constants (the CPU
+ * reference's point path, given by the library: passes fold with it) */
+typedef float (*cf_fold_eval)(const cf_program *p, int id);
+cf_status passes_run(cf_program *p, cf_fold_eval fold, cf_error *err); /* fold may be NULL: no folding */
+int node_is_literal(const cf_program *p, int id, float *value);
+
+/* ------------------------------------------------------------------ seed tables */
+typedef struct cf_octave {
+    double ox, oy, oz, q;  /* offsets; q = smear fudge scale (smeared octaves) */
+    uint8_t p[256];
+} cf_octave;
+typedef struct cf_layer {
+    int octave;
+    float amp;
+    double freq;
+} cf_layer;
+typedef struct cf_stack {
+    int first, count;
+} cf_stack;
+
+struct cf_world {
+    const cf_program *prog;
+    int64_t seed;
+    int noct, nlayers, nstacks;
+    cf_octave *oct;
+    cf_layer *layers;
+    cf_stack *stacks;
+    int *noise_stack;   /* per program noise: stack index */
+    int *node_stack;    /* per node: first stack index (old_blended_noise: 3), or -1 */
+    int islands;        /* octave index of the end islands simplex, or -1 */
+    uint64_t aq_lo, aq_hi; /* the aquifer's positional random factory (legacy: the seed in aq_lo) */
+    int32_t lseed;      /* double dialects: the seed's low 32 bits, added to every module seed */
+    uint8_t *tab;       /* the packed tables (kernels/cf_nodes.h), what a device receives */
+    size_t tablen;
+};
+
+cf_status seed_bind(cf_world *w, cf_error *err);
+void seed_free(cf_world *w);
+/* sum of |layer amplitudes| of a noise's stack (seed-independent) */
+double noise_amplitude_sum(const cf_noisedef *d);
+
+/* Java String.hashCode of UTF-8 text (UTF-16 code units). */
+int32_t java_string_hash(const char *utf8);
+
+/* ------------------------------------------------------------------ front-ends */
+/* One input format. frontend/registry.c holds the one table of them; cf_program_compile
+ * asks it once which front-end a request is for and calls that one's parse. The back
+ * ends reach a front-end's node kinds only through the record of their program (p->fe). */
+typedef struct cf_frontend {
+    const char *name;     /* "mc263", "mc121", "libnoise", "iris", "hytale" */
+    const char *title;    /* "Minecraft 26.3", ... */
+    const char *prefix;   /* "iris:": settings or functions with it are this front-end's; NULL none */
+    int first_kind, last_kind; /* its node rows in the IR table: NK_first .. NK_last; -1 none of its own */
+    /* 1 when the request is this front-end's beyond prefix and pack_dir (NULL: no other rule) */
+    int (*claims)(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
+    /* builds p->nodes (and settings, noises, outputs) for the request */
+    cf_status (*parse)(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n,
+                       cf_error *err);
+    /* back ends: 1 when node n's value reads x and z only (computed once per column), or NULL */
+    int (*node_2d)(const cf_program *p, const cf_node *n);
+    /* seed.c: the world table of a program whose tables are not noise stacks, or NULL */
+    cf_status (*bind_seed)(cf_world *w, cf_error *err);
+    /* the byte offset in the world table of node id's data (image pixels), or NULL */
+    size_t (*table_offset)(const cf_program *p, int id);
+} cf_frontend;
+
+/* what a back end asks of a node through its program's front-end */
+static inline int node_is_2d(const cf_program *p, const cf_node *n)
+{
+    return p->fe && p->fe->node_2d && p->fe->node_2d(p, n);
+}
+static inline size_t node_table_offset(const cf_program *p, int id)
+{
+    return p->fe && p->fe->table_offset ? p->fe->table_offset(p, id) : 0;
+}
+
+#endif /* CF_IR_H */

@@ -1,0 +1,389 @@
+/* device.c - chunk fills on an OpenCL device (the device backend's back half).
+ *
+ * cf_device_open: picks the device (clrt), runs the exactness probes, generates
+ * the program (emit.c), builds it through the binary cache, creates the kernels
+ * and the buffers for one batch. cf_device_fill: uploads the seed tables when
+ * the world changed (switching seeds never rebuilds the program), then per
+ * batch of chunks: chunk coordinates -> k_columns -> k_corners_<k> -> k_blocks ->
+ * read-back into the caller's buffer ([chunk][y][z][x], like the CPU). Times
+ * are kept per phase. Every OpenCL call is checked (clrt_check).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "opencl/clrt.h"
+#include "opencl/emit.h"
+#include "kernels/cf_nodes.h"
+#include "kernels/cf_aquifer.h"
+
+#define EXACT_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
+
+/* Fault injection (test builds only: CF_FAULT_INJECTION): CHUNKFILL_FAULT=build,
+ * alloc or launch:N makes the build fail, a buffer allocation fail, or the N-th
+ * batch's kernel launch fail, as a broken or exhausted device would. */
+#ifdef CF_FAULT_INJECTION
+static int fault(const char *what, int batch)
+{
+    const char *f = getenv("CHUNKFILL_FAULT");
+    if (!f) return 0;
+    size_t n = strlen(what);
+    if (strncmp(f, what, n) != 0) return 0;
+    if (f[n] == ':') return atoi(f + n + 1) == batch;
+    return f[n] == 0;
+}
+#else
+static int fault(const char *what, int batch)
+{
+    (void)what, (void)batch;
+    return 0;
+}
+#endif
+
+struct cf_device {
+    clrt rt;
+    const cf_program *prog;
+    int fn;
+    emit_layout lay;
+    char *src;
+    cl_program program;
+    cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP];
+    cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
+    size_t batch;
+    cl_mem tab, chunks, col, corner, out;
+    cl_mem surf, cen, status, skip, bout; /* block fills */
+    size_t tablen;
+    const cf_world *bound;
+    int64_t bound_seed;
+    int noct, nlayers, nstacks; /* the table shape the program was generated for */
+    int cache_hit;
+    int nbatches;               /* batches launched so far */
+    double ms[4];               /* compile, upload, kernels, read-back */
+    char name[300];
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void cf_device_free(cf_device *d)
+{
+    if (!d) return;
+    cl_mem extra[5] = {d->surf, d->cen, d->status, d->skip, d->bout};
+    for (int k = 0; k < 5; k++)
+        if (extra[k]) clReleaseMemObject(extra[k]);
+    if (d->kaqs) clReleaseKernel(d->kaqs);
+    if (d->kaqc) clReleaseKernel(d->kaqc);
+    if (d->kaqb) clReleaseKernel(d->kaqb);
+    if (d->out) clReleaseMemObject(d->out);
+    if (d->corner) clReleaseMemObject(d->corner);
+    if (d->col) clReleaseMemObject(d->col);
+    if (d->chunks) clReleaseMemObject(d->chunks);
+    if (d->tab) clReleaseMemObject(d->tab);
+    if (d->kblocks) clReleaseKernel(d->kblocks);
+    for (int k = 0; k < EMIT_MAX_INTERP; k++)
+        if (d->kcorner[k]) clReleaseKernel(d->kcorner[k]);
+    if (d->kcol) clReleaseKernel(d->kcol);
+    if (d->program) clReleaseProgram(d->program);
+    clrt_close(&d->rt);
+    free(d->src);
+    free(d);
+}
+
+/* "opencl" (-1: the first GPU with fp64, else any device with fp64) or "opencl:N" */
+static int parse_spec(const char *spec, int *index)
+{
+    if (strcmp(spec, "opencl") == 0) return *index = -1, 0;
+    if (strncmp(spec, "opencl:", 7) != 0) return -1;
+    char *end;
+    long v = strtol(spec + 7, &end, 10);
+    if (end == spec + 7 || *end || v < 0 || v > 1000) return -1;
+    *index = (int)v;
+    return 0;
+}
+
+static cl_mem buffer(cf_device *d, cl_mem_flags fl, size_t bytes, const char *what, cf_error *err)
+{
+    cl_int e;
+    if (fault("alloc", 0)) {
+        clrt_check(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, what);
+        return NULL;
+    }
+    cl_mem m = clCreateBuffer(d->rt.ctx, fl, bytes ? bytes : 4, NULL, &e);
+    if (clrt_check(err, e, what)) return NULL;
+    return m;
+}
+
+cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p, int fn, size_t batch, cf_error *err)
+{
+    *out = NULL;
+    int index;
+    if (!spec || parse_spec(spec, &index) < 0)
+        return err_set(err, CF_ERR_ARG, "device '%s': expected cpu, opencl or opencl:N", spec ? spec : "");
+    if (!p || fn < 0 || fn >= p->noutputs) return err_set(err, CF_ERR_ARG, "cf_device_open: bad program or output");
+    cf_device *d = calloc(1, sizeof *d);
+    if (!d) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    d->prog = p;
+    d->fn = fn;
+    double t0 = now_ms();
+    cf_world *w0 = NULL;
+    if (clrt_open(&d->rt, index, err) != CF_OK) goto fail;
+    snprintf(d->name, sizeof d->name, "opencl:%d (%s, %s)", d->rt.info.index, d->rt.info.name, d->rt.info.platform);
+    if (clrt_probe_exact(&d->rt, EXACT_OPTIONS, err) != CF_OK) goto fail;
+    /* the program: seed-independent; table indices from a seed-0 binding */
+    if (cf_world_new(&w0, p, 0, err) != CF_OK) goto fail;
+    d->noct = w0->noct, d->nlayers = w0->nlayers, d->nstacks = w0->nstacks;
+    d->src = emit_program(p, w0, fn, &d->lay, err);
+    cf_world_free(w0);
+    if (!d->src) goto fail;
+    if (fault("build", 0)) {
+        err_set(err, CF_ERR_DEVICE, "%s: program build failed: CL_BUILD_PROGRAM_FAILURE (injected fault)", d->name);
+        goto fail;
+    }
+    if (clrt_build(&d->rt, d->src, EXACT_OPTIONS, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
+    cl_int e;
+    d->kcol = clCreateKernel(d->program, "k_columns", &e);
+    if (clrt_check(err, e, "clCreateKernel(k_columns)")) goto fail;
+    d->kblocks = clCreateKernel(d->program, "k_blocks", &e);
+    if (clrt_check(err, e, "clCreateKernel(k_blocks)")) goto fail;
+    for (int k = 0; k < d->lay.ninterp; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "k_corners_%d", k);
+        d->kcorner[k] = clCreateKernel(d->program, name, &e);
+        if (clrt_check(err, e, "clCreateKernel(k_corners)")) goto fail;
+    }
+    if (d->lay.blocks) {
+        d->kaqb = clCreateKernel(d->program, "k_aq_blocks", &e);
+        if (clrt_check(err, e, "clCreateKernel(k_aq_blocks)")) goto fail;
+        if (d->lay.aquifers) {
+            d->kaqs = clCreateKernel(d->program, "k_aq_surface", &e);
+            if (clrt_check(err, e, "clCreateKernel(k_aq_surface)")) goto fail;
+            d->kaqc = clCreateKernel(d->program, "k_aq_cells", &e);
+            if (clrt_check(err, e, "clCreateKernel(k_aq_cells)")) goto fail;
+        }
+    }
+    /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
+     * GPU and 64 elsewhere */
+    size_t per_out = (size_t)p->height * 256 * (p->prec == PREC_F64 ? sizeof(double) : sizeof(float));
+    size_t per_corner = d->lay.corners * sizeof(float), per_col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
+    size_t cap = d->rt.info.is_gpu ? 4096 : 64;
+    if (batch == 0) {
+        batch = cap;
+        uint64_t ma = d->rt.info.max_alloc ? d->rt.info.max_alloc : ((uint64_t)128 << 20);
+        while (batch > 1 && ((uint64_t)batch * per_out > ma || (uint64_t)batch * per_corner > ma || (uint64_t)batch * per_col > ma))
+            batch /= 2;
+    }
+    d->batch = batch;
+    if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
+    if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
+    if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
+    if (!(d->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)",
+                          err)))
+        goto fail;
+    if (d->lay.blocks) {
+        size_t nc = (size_t)d->lay.ncell;
+        if (!(d->surf = buffer(d, CL_MEM_READ_WRITE, batch * CF_AQ_SQ * sizeof(cl_int), "clCreateBuffer(surface)", err)) ||
+            !(d->cen = buffer(d, CL_MEM_READ_WRITE, batch * nc * 3 * sizeof(cl_int), "clCreateBuffer(centres)", err)) ||
+            !(d->status = buffer(d, CL_MEM_READ_WRITE, batch * nc * 2 * sizeof(cl_int), "clCreateBuffer(status)", err)) ||
+            !(d->skip = buffer(d, CL_MEM_READ_WRITE, batch * sizeof(cl_int), "clCreateBuffer(skip)", err)) ||
+            !(d->bout = buffer(d, CL_MEM_WRITE_ONLY, batch * per_out / sizeof(float), "clCreateBuffer(blocks)", err)))
+            goto fail;
+    }
+    d->ms[0] = now_ms() - t0;
+    *out = d;
+    return CF_OK;
+fail:
+    cf_device_free(d);
+    return err->status ? err->status : CF_ERR_DEVICE;
+}
+
+static cf_status upload_tables(cf_device *d, const cf_world *w, cf_error *err)
+{
+    if (w->noct != d->noct || w->nlayers != d->nlayers || w->nstacks != d->nstacks)
+        return err_set(err, CF_ERR_ARG, "seed tables do not have the program's shape (a world of another program?)");
+    if (d->tab && d->tablen != w->tablen) {
+        clReleaseMemObject(d->tab);
+        d->tab = NULL;
+    }
+    if (!d->tab) {
+        if (!(d->tab = buffer(d, CL_MEM_READ_ONLY, w->tablen, "clCreateBuffer(tables)", err))) return CF_ERR_DEVICE;
+        d->tablen = w->tablen;
+    }
+    if (CLRT_CHECK(err, clEnqueueWriteBuffer(d->rt.queue, d->tab, CL_TRUE, 0, w->tablen, w->tab, 0, NULL, NULL),
+                   "clEnqueueWriteBuffer(tables)"))
+        return CF_ERR_DEVICE;
+    d->bound = w;
+    d->bound_seed = w->seed;
+    return CF_OK;
+}
+
+static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+static int setargs(cf_error *err, cl_kernel k, int n, const size_t *size, const void *const *val)
+{
+    for (int i = 0; i < n; i++)
+        if (CLRT_CHECK(err, clSetKernelArg(k, (cl_uint)i, size[i], val[i]), "clSetKernelArg")) return -1;
+    return 0;
+}
+
+static int launch(cf_error *err, cl_command_queue q, cl_kernel k, size_t items, const char *what)
+{
+    size_t g = round_up(items, 64);
+    return CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), what) ? -1 : 0;
+}
+
+/* after the densities of a batch of b chunks are in d->out: their blocks into d->bout */
+static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_error *err)
+{
+    cl_command_queue q = d->rt.queue;
+    cl_ulong lo = w->aq_lo, hi = w->aq_hi;
+    if (d->lay.aquifers) {
+        const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem)};
+        const void *v[] = {&d->tab, &d->chunks, &b, &d->surf};
+        if (setargs(err, d->kaqs, 4, sz, v) < 0 || launch(err, q, d->kaqs, (size_t)b * CF_AQ_SQ, "clEnqueueNDRangeKernel(k_aq_surface)") < 0)
+            return CF_ERR_DEVICE;
+        const size_t sz2[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_ulong), sizeof(cl_ulong),
+                              sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+        const void *v2[] = {&d->tab, &d->chunks, &b, &lo, &hi, &d->surf, &d->cen, &d->status, &d->skip};
+        if (setargs(err, d->kaqc, 9, sz2, v2) < 0 ||
+            launch(err, q, d->kaqc, (size_t)b * (size_t)d->lay.ncell, "clEnqueueNDRangeKernel(k_aq_cells)") < 0)
+            return CF_ERR_DEVICE;
+    }
+    const size_t sz3[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem),
+                          sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+    const void *v3[] = {&d->tab, &d->chunks, &b, &d->out, &d->surf, &d->cen, &d->status, &d->skip, &d->bout};
+    if (setargs(err, d->kaqb, 9, sz3, v3) < 0 || launch(err, q, d->kaqb, (size_t)b * 256, "clEnqueueNDRangeKernel(k_aq_blocks)") < 0)
+        return CF_ERR_DEVICE;
+    return CF_OK;
+}
+
+static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
+                              cf_error *err);
+
+cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
+                                cf_error *err)
+{
+    if (d && !d->lay.blocks)
+        return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks: the device was opened for a program without block fills"
+                       " (cf_program_compile_blocks)");
+    return fill_batches(d, w, n, chunks, out, 1, err);
+}
+
+cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)
+{
+    return fill_batches(d, w, n, chunks, outp, 0, err);
+}
+
+static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
+                              cf_error *err)
+{
+    if (!d || !w || w->prog != d->prog || (n && (!chunks || !outp)))
+        return err_set(err, CF_ERR_ARG, "cf_device_fill: bad arguments (the world must bind the device's program)");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK, CF_MAX_CHUNK);
+    double t0 = now_ms();
+    if (d->bound != w || d->bound_seed != w->seed)
+        if (upload_tables(d, w, err) != CF_OK) return err->status;
+    d->ms[1] += now_ms() - t0;
+    char *out = outp;
+    size_t esz = d->prog->prec == PREC_F64 ? sizeof(double) : sizeof(float);
+    size_t per = (size_t)d->prog->height * 256;
+    cl_int y0 = d->prog->min_y;
+    cl_command_queue q = d->rt.queue;
+    for (size_t done = 0; done < n; d->nbatches++) {
+        if (fault("launch", d->nbatches))
+            return clrt_check(err, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel(k_blocks) (injected fault)");
+        cl_int b = (cl_int)(n - done < d->batch ? n - done : d->batch);
+        double a = now_ms();
+        if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->chunks, CL_TRUE, 0, (size_t)b * 2 * sizeof(int32_t), chunks + 2 * done,
+                                                 0, NULL, NULL), "clEnqueueWriteBuffer(chunks)"))
+            return CF_ERR_DEVICE;
+        double t1 = now_ms();
+        d->ms[1] += t1 - a;
+        size_t g;
+        cl_kernel k = d->kcol;
+        if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg"))
+            return CF_ERR_DEVICE;
+        g = round_up((size_t)b * 289, 64);
+        if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_columns)"))
+            return CF_ERR_DEVICE;
+        for (int c = 0; c < d->lay.ninterp; c++) {
+            k = d->kcorner[c];
+            if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg"))
+                return CF_ERR_DEVICE;
+            g = round_up((size_t)b * (size_t)d->lay.ncorner[c], 64);
+            if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                           "clEnqueueNDRangeKernel(k_corners)"))
+                return CF_ERR_DEVICE;
+        }
+        k = d->kblocks;
+        if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->out), "clSetKernelArg"))
+            return CF_ERR_DEVICE;
+        g = round_up((size_t)b * 256, 64);
+        if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_blocks)"))
+            return CF_ERR_DEVICE;
+        if (blocks && aquifer_batch(d, w, b, err) != CF_OK) return CF_ERR_DEVICE;
+        if (CLRT_CHECK(err, clFinish(q), "clFinish")) return CF_ERR_DEVICE;
+        double t2 = now_ms();
+        d->ms[2] += t2 - t1;
+        if (blocks ? CLRT_CHECK(err, clEnqueueReadBuffer(q, d->bout, CL_TRUE, 0, (size_t)b * per, (uint8_t *)outp + done * per,
+                                                         0, NULL, NULL), "clEnqueueReadBuffer(blocks)")
+                   : CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * esz, out + done * per * esz,
+                                                         0, NULL, NULL), "clEnqueueReadBuffer(out)"))
+            return CF_ERR_DEVICE;
+        d->ms[3] += now_ms() - t2;
+        done += (size_t)b;
+    }
+    return CF_OK;
+}
+
+const char *cf_device_name(const cf_device *d) { return d ? d->name : ""; }
+size_t cf_device_batch(const cf_device *d) { return d ? d->batch : 0; }
+int cf_device_cache_hit(const cf_device *d) { return d ? d->cache_hit : 0; }
+
+void cf_device_times(const cf_device *d, double ms[4])
+{
+    for (int i = 0; i < 4; i++) ms[i] = d ? d->ms[i] : 0;
+}
+
+char *cf_devices_list(cf_error *err)
+{
+    clrt_devinfo info[64];
+    int n = clrt_list(info, 64, err);
+    if (n < 0) return NULL;
+    size_t cap = 512 + (size_t)(n < 64 ? n : 64) * 600;
+    char *s = malloc(cap);
+    if (!s) {
+        err_set(err, CF_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    size_t len = 0;
+    if (n == 0) len += (size_t)snprintf(s + len, cap - len, "no OpenCL device (install pocl-opencl-icd for a CPU device)\n");
+    for (int i = 0; i < n && i < 64; i++)
+        len += (size_t)snprintf(s + len, cap - len, "opencl:%d  %s  [%s, %s]  %s, fp64 %s, %u compute units, %llu MiB\n",
+                                info[i].index, info[i].name, info[i].platform, info[i].version,
+                                info[i].is_gpu ? "GPU" : "not a GPU", info[i].fp64 ? "yes" : "no", info[i].compute_units,
+                                (unsigned long long)(info[i].global_mem >> 20));
+    return s;
+}
+

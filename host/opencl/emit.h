@@ -1,0 +1,42 @@
+/* emit.h - the OpenCL code generator (emit.c) and its batch layout. */
+#ifndef CF_EMIT_H
+#define CF_EMIT_H
+
+#include "ir/ir.h"
+
+#define EMIT_MAX_INTERP 32
+
+/* what the host needs to size buffers and launch the kernels of one program */
+typedef struct emit_layout {
+    int h;                              /* blocks per column */
+    int ncol;                           /* column-buffer slots per chunk (x 289 columns) */
+    int ninterp;                        /* interpolated nodes read by the block stage */
+    int interp[EMIT_MAX_INTERP];        /* their node ids; kernel k_corners_<k> */
+    int ncx[EMIT_MAX_INTERP], ncy[EMIT_MAX_INTERP];
+    int ncorner[EMIT_MAX_INTERP];       /* corners per chunk */
+    size_t corner_off[EMIT_MAX_INTERP]; /* prefix sums: node k's corners start at nchunks * off */
+    size_t corners;                     /* corners per chunk, all nodes */
+    int blocks;                         /* block fills: the k_aq_* kernels exist */
+    int aquifers;                       /* ... with the aquifer (k_aq_surface, k_aq_cells) */
+    int ncell;                          /* aquifer cells per chunk */
+} emit_layout;
+
+/* Generates the OpenCL C program that fills output fn of p. w supplies the table
+ * indices (stack and octave numbers, the same for every seed). Returns malloc'd
+ * source, or NULL with err set. */
+char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err);
+
+/* tests only: when set, the generated program fuses the lerps (fma), a
+ * deliberately wrong kernel that `check` must catch */
+extern int emit_test_break;
+
+/* kernels/cf_math.h and kernels/cf_nodes.h as text (generated at build time) */
+extern const char emit_header_math[];
+extern const char emit_header_nodes[];
+extern const char emit_header_aquifer[];
+extern const char emit_header_libnoise[];
+extern const char emit_header_hytale[];
+extern const char emit_header_mc121[];
+extern const char emit_header_iris[];
+
+#endif
