@@ -1081,8 +1081,9 @@ static const char *const usage_render =
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
     "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
-    "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel\n"
-    "(the block at every N-th x and z). --below Y searches from Y down (in the nether the top\n"
+    "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel:\n"
+    "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
+    "and only those columns are computed. --below Y searches from Y down (in the nether the top\n"
     "solid block is the roof: --below 100 shows the floor of its caverns). --heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. The area is computed one chunk row at a time; only the picture is kept.\n"
@@ -1192,25 +1193,25 @@ static int cmd_render(int argc, char **argv)
     int64_t cz0 = floordiv16(r[1]), cz1 = floordiv16(r[3]), cx0 = floordiv16(r[0]), cx1 = floordiv16(r[2]);
     int64_t ncx = cx1 - cx0 + 1;
     pic = malloc(sizeof(int32_t) * (size_t)(px * pz));
-    strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
     if (use_dev) {
+        strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
         list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
         vol = malloc((cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
     }
-    if (!pic || !strip || (use_dev && (!list || !vol))) {
+    if (!pic || (use_dev && (!strip || !list || !vol))) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
         goto done;
     }
     int tty = isatty(2);
-    for (int64_t cz = cz0; cz <= cz1; cz++) {
+    /* the CPU computes the sampled columns only (cf_surface_samples) */
+    if (!use_dev && cf_surface_samples(w, 0, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                                       (int32_t)below, pic, (int)threads, &err) != CF_OK)
+        goto done;
+    for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
         int32_t rows = (int32_t)(zhi - zlo + 1);
-        if (!use_dev) {
-            if (cf_surface_heights(w, 0, (int32_t)r[0], (int32_t)zlo, (int32_t)nx, rows, (int32_t)below, strip,
-                                   (int)threads, &err) != CF_OK)
-                goto done;
-        } else {
+        {
             for (int64_t i = 0; i < ncx; i++) list[2 * i] = (int32_t)(cx0 + i), list[2 * i + 1] = (int32_t)cz;
             if (cf_device_fill(dev, w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
             for (int32_t zz = 0; zz < rows; zz++)
@@ -1238,7 +1239,7 @@ static int cmd_render(int argc, char **argv)
         }
         if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1)); /* NOLINT(bugprone-misplaced-widening-cast): int64_t for %lld */
     }
-    if (tty) fputc('\n', stderr);
+    if (tty && use_dev) fputc('\n', stderr);
     if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
     if (cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK) goto done;
     {
