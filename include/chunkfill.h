@@ -187,7 +187,7 @@ cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, 
 /* Surface heights at a grid of sample columns (maps drawn at a scale): out[k*nx + i]
  * is the height cf_surface_heights gives for column (x0 + i*step, z0 + k*step),
  * i < nx, k < nz (step >= 1; step 1 is cf_surface_heights). Only the sampled columns
- * are computed: from 16 blocks between samples on, each on its own (its interpolation
+ * are computed: from 8 blocks between samples on, each on its own (its interpolation
  * cells' corners only), below that whole chunks holding samples (which share
  * corners). Errors as cf_surface_heights. */
 cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
@@ -201,6 +201,43 @@ cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz
                         cf_error *err);
 cf_status cf_png_slice(const char *path, const float *density, int n, const cf_program *prog, int mode,
                        cf_error *err);
+
+/* ------------------------------------------------------------------ maps
+ * Map layers (`render --layer`, `tiles`, `serve --http`), one table with a row per
+ * layer. A map with first column (x0, z0) and step s (blocks per pixel) has pixel
+ * (i, k) at column (x0 + i*s, z0 + k*s): the first block of its s x s square. */
+enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2 }; /* what a layer needs per column */
+/* Layer i's name, what it needs (CF_MAP_*) and a one-line summary (may be NULL);
+ * NULL past the last layer. */
+const char *cf_map_layer(int i, int *needs, const char **summary);
+/* The index of the layer called name, or -1. */
+int cf_map_layer_find(const char *name);
+/* Draws nx x nz pixels of layer into rgb[(k*nx + i)*3 + c] (8-bit RGB). heights (may
+ * be NULL) receives per pixel the top solid block the layer used (relief: as
+ * cf_surface_samples; water: the top block of the noise stage's blocks that is the
+ * default block, aquifer barriers included; min_y - 1 where none). below as
+ * cf_surface_heights. A layer that needs CF_MAP_BLOCKS needs a world of a program
+ * from cf_program_compile_blocks (CF_ERR_ARG otherwise); every layer needs output 0
+ * to be router:final_density. At most 2^28 pixels, 1,000,000 on a side. */
+cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                      int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err);
+/* What the map shows at one column (`/at`): height as cf_surface_heights; block the
+ * noise stage's block there (NULL where none, or without a block program); fluid
+ * the aquifer's fluid directly above it (NULL where air) and its top block's y
+ * (fluid_top, min_y - 1 without fluid). Names are the program's palette (owned by it). */
+typedef struct cf_map_column_info {
+    int32_t height;
+    const char *block;
+    const char *fluid;
+    int32_t fluid_top;
+} cf_map_column_info;
+cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_info *out, cf_error *err);
+/* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,
+ * renamed over it once complete; nothing new appears at path on error. */
+cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);
+/* The map viewer (one self-contained HTML page, no network fetches but its tiles and
+ * /at queries), NUL-terminated, static. */
+const char *cf_map_viewer_html(void);
 
 /* The fill plan of a program (`chunkfill plan`): stages, node counts, memo and
  * cache classes, interpolation cells. Owned by the program. */

@@ -1,7 +1,7 @@
 /* test_maps.c - maps at a scale and tile pyramids: cf_surface_samples equals the
  * full-resolution heights (cf_surface_heights) at the documented sample columns
- * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 16 blocks
- * between samples, single columns from 16 on) and on the double dialects; the
+ * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 8 blocks
+ * between samples, single columns from 8 on) and on the double dialects; the
  * tiles command writes tiles that equal render of their area (decoded pixels),
  * level Z tiles equal the documented downscale, and bad input is refused. */
 #include <criterion/criterion.h>
@@ -64,7 +64,7 @@ static void check_samples(const char *pack, const char *settings, int64_t seed, 
 
 Test(maps, samples_equal_full_heights_default_pack)
 {
-    static const int steps[] = {2, 3, 5, 16, 17, 40, 0};
+    static const int steps[] = {2, 3, 5, 8, 17, 40, 0};
     check_samples(NULL, "minecraft:overworld", 42, -77, -45, 96, steps); /* chunk borders, negative, unaligned */
 }
 
@@ -96,4 +96,202 @@ Test(maps, samples_bad_arguments)
     cr_assert_eq(cf_surface_samples(w, 0, 0, 0, 1 << 30, 4, 1, INT32_MAX, h, 1, &err), CF_ERR_ARG);
     cf_world_free(w);
     cf_program_free(pg);
+}
+
+/* ------------------------------------------------------------------ tiles (the CLI) */
+#define TINY "--pack " CF_SOURCE_DIR "/tests/packs/tiny --settings t:tiny --seed 5"
+
+static char dir[64];
+static void tsetup(void)
+{
+    strcpy(dir, "/tmp/cf-maps-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+static void tteardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(tiles, .init = tsetup, .fini = tteardown, .timeout = 300);
+
+static int run(const char *args, char *err, size_t m)
+{
+    char cmd[4096], ef[128];
+    snprintf(ef, sizeof ef, "%s/stderr.txt", dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s >/dev/null", CF_BINARY, args, ef);
+    int st = system(cmd);
+    FILE *e = fopen(ef, "r");
+    size_t len = e ? fread(err, 1, m - 1, e) : 0;
+    err[len] = 0;
+    if (e) fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* decoded RGB pixels of a PNG (malloc'd), its size in *w, *h */
+static uint8_t *read_png(const char *path, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    cr_assert(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
+    img.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
+    cr_assert(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path, img.message);
+    *w = (int)img.width, *h = (int)img.height;
+    return px;
+}
+
+static int32_t *read_npy(const char *path, int *nz, int *nx)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no %s", path);
+    unsigned char h[10];
+    cr_assert_eq(fread(h, 1, 10, f), 10u);
+    unsigned hl = h[8] | h[9] << 8;
+    char dict[512] = {0};
+    cr_assert_eq(fread(dict, 1, hl, f), hl);
+    cr_assert_eq(sscanf(strstr(dict, "'shape': (") + 10, "%d, %d", nz, nx), 2);
+    int32_t *v = malloc(sizeof(int32_t) * (size_t)*nz * (size_t)*nx);
+    cr_assert_eq(fread(v, sizeof(int32_t), (size_t)*nz * (size_t)*nx, f), (size_t)*nz * (size_t)*nx);
+    fclose(f);
+    return v;
+}
+
+/* tile L/z/x/y.png equals `render --scale 2^z` of its blocks, decoded pixel for pixel */
+static void tile_equals_render(const char *layer, int z, int x, int y)
+{
+    char args[1024], err[4096], tile[256], png[256];
+    long span = 256L << z;
+    snprintf(tile, sizeof tile, "%s/t/%s/%d/%d/%d.png", dir, layer, z, x, y);
+    snprintf(png, sizeof png, "%s/r.png", dir);
+    snprintf(args, sizeof args, "render " TINY " --layer %s --scale %ld --area %ld,%ld:%ld,%ld --out %s", layer, 1L << z,
+             x * span, y * span, x * span + span - 1, y * span + span - 1, png);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    int w1, h1, w2, h2;
+    uint8_t *a = read_png(tile, &w1, &h1), *b = read_png(png, &w2, &h2);
+    cr_assert(w1 == 256 && h1 == 256 && w2 == 256 && h2 == 256, "%dx%d %dx%d", w1, h1, w2, h2);
+    cr_assert_eq(memcmp(a, b, 256 * 256 * 3), 0, "%s differs from render of its area", tile);
+    free(a), free(b);
+}
+
+Test(tiles, level0_tiles_equal_render_of_their_area)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles " TINY " --area -300,-10:20,100 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    /* every tile that meets the area, none more: x tiles -2..0, z tiles -1..0 */
+    struct stat sb;
+    for (int x = -3; x <= 1; x++)
+        for (int y = -2; y <= 1; y++) {
+            char p[256];
+            snprintf(p, sizeof p, "%s/t/relief/0/%d/%d.png", dir, x, y);
+            int want = x >= -2 && x <= 0 && y >= -1 && y <= 0;
+            cr_assert_eq(stat(p, &sb) == 0, want, "%s", p);
+        }
+    tile_equals_render("relief", 0, -2, -1);
+    tile_equals_render("relief", 0, 0, 0);
+    /* the viewer, configured for the static folder */
+    char p[256];
+    snprintf(p, sizeof p, "%s/t/index.html", dir);
+    FILE *f = fopen(p, "r");
+    cr_assert_not_null(f);
+    static char html[1 << 16];
+    size_t n = fread(html, 1, sizeof html - 1, f);
+    html[n] = 0;
+    fclose(f);
+    cr_assert(strstr(html, "CF_CONFIG = {\"mode\": \"static\", \"layers\": [\"relief\"], \"zmin\": 0, \"zmax\": 0"), "%.300s",
+              strstr(html, "CF_CONFIG"));
+    cr_assert(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "src=\"//"),
+              "the page fetches nothing from the network");
+}
+
+/* a tile equals the same blocks inside a larger render made in one piece: the same
+ * heights everywhere, the same pixels but on its outermost ring (the hillshade takes
+ * one-sided slopes at a picture's edge) */
+Test(tiles, tile_on_chunk_borders_equals_one_piece)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles " TINY " --area -1,-1:0,0 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render " TINY " --area -300,-280:40,20 --out %s/big.png --heights %s/big.npy", dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render " TINY " --area -256,-256:-1,-1 --out %s/one.png --heights %s/one.npy", dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    char p[256];
+    int bw, bh, tw, th, nz, nx, mz, mx;
+    snprintf(p, sizeof p, "%s/big.png", dir);
+    uint8_t *big = read_png(p, &bw, &bh);
+    snprintf(p, sizeof p, "%s/t/relief/0/-1/-1.png", dir);
+    uint8_t *t = read_png(p, &tw, &th);
+    snprintf(p, sizeof p, "%s/big.npy", dir);
+    int32_t *bhts = read_npy(p, &nz, &nx);
+    snprintf(p, sizeof p, "%s/one.npy", dir);
+    int32_t *ohts = read_npy(p, &mz, &mx);
+    cr_assert(mz == 256 && mx == 256 && nx == bw && nz == bh);
+    /* tile (-1, -1) is blocks -256..-1: at (44, 24) in the big picture (-300, -280) */
+    for (int z = 0; z < 256; z++)
+        for (int x = 0; x < 256; x++) {
+            size_t bi = (size_t)(z + 24) * (size_t)bw + (size_t)(x + 44), ti = (size_t)z * 256 + (size_t)x;
+            cr_assert_eq(ohts[ti], bhts[bi], "height at block (%d, %d)", x - 256, z - 256);
+            if (x == 0 || z == 0 || x == 255 || z == 255) continue;
+            cr_assert_eq(memcmp(t + 3 * ti, big + 3 * bi, 3), 0, "pixel at block (%d, %d)", x - 256, z - 256);
+        }
+    tile_equals_render("relief", 0, -1, -1);
+    free(big), free(t), free(bhts), free(ohts);
+}
+
+/* level z tile (x, y): pixel (i, k) shows column (x*256*2^z + i*2^z, y*256*2^z + k*2^z):
+ * its heights are the full-resolution heights there, and it equals render --scale 2^z */
+Test(tiles, level_z_tiles_are_the_documented_downscale)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles " TINY " --area -1,-1:0,0 --zoom 1..3 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render " TINY " --area -1024,-1024:1023,1023 --out %s/full.png --heights %s/full.npy", dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    char p[256];
+    int nz, nx;
+    snprintf(p, sizeof p, "%s/full.npy", dir);
+    int32_t *full = read_npy(p, &nz, &nx);
+    cr_assert(nz == 2048 && nx == 2048);
+    for (int z = 1; z <= 2; z++)
+        for (int ty = -1; ty <= 0; ty++)
+            for (int tx = ty; tx <= ty; tx++) {
+                long span = 256L << z, s = 1L << z;
+                snprintf(args, sizeof args, "render " TINY " --scale %ld --area %ld,%ld:%ld,%ld --out %s/s.png --heights %s/s.npy",
+                         s, tx * span, ty * span, tx * span + span - 1, ty * span + span - 1, dir, dir);
+                cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+                int mz, mx;
+                snprintf(p, sizeof p, "%s/s.npy", dir);
+                int32_t *h = read_npy(p, &mz, &mx);
+                cr_assert(mz == 256 && mx == 256);
+                for (int k = 0; k < 256; k++)
+                    for (int i = 0; i < 256; i++) {
+                        long bx = tx * span + i * s, bz = ty * span + k * s;
+                        cr_assert_eq(h[k * 256 + i], full[(bz + 1024) * 2048 + (bx + 1024)], "level %d pixel (%d, %d)", z, i, k);
+                    }
+                free(h);
+                tile_equals_render("relief", z, tx, ty);
+            }
+    tile_equals_render("relief", 3, -1, 0);
+    free(full);
+}
+
+Test(tiles, bad_input_is_refused_with_one_line)
+{
+    static const char *const bad[] = {
+        "--area 0,0:10,10 --zoom 3..1", "--area 0,0:10,10 --zoom 0..21", "--area 0,0:10,10 --zoom x",
+        "--area 0,0:10,10 --layer nosuch", "--area 10,0:0,10", "--area 0,0", "--area -2000000000,0:2000000000,0 --zoom 0..0",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[1024], err[4096];
+        snprintf(args, sizeof args, "tiles " TINY " %s --out %s/t", bad[i], dir);
+        cr_assert_neq(run(args, err, sizeof err), 0, "%s", bad[i]);
+        cr_assert(strchr(err, '\n') == strrchr(err, '\n') || strstr(err, "usage:"), "%s: %s", bad[i], err);
+        char p[256];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/t/index.html", dir);
+        cr_assert_neq(stat(p, &sb), 0, "%s wrote a viewer", bad[i]);
+    }
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ static const char *const usage_main =
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
+    "  tiles    write a pyramid of map tiles and a viewer (DIR/L/Z/X/Y.png, DIR/index.html)\n"
     "  emit     print the generated OpenCL C program of a pack\n"
     "  check    fill on an OpenCL device and on the CPU and compare every block\n"
     "  devices  list the OpenCL devices\n"
@@ -1077,7 +1079,7 @@ static int cmd_devices(int argc, char **argv)
 static const char *const usage_render =
     "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
-    "                        --out FILE.png [--heights FILE.npy]\n"
+    "                        [--layer NAME] --out FILE.png [--heights FILE.npy]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
     "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
@@ -1086,8 +1088,8 @@ static const char *const usage_render =
     "and only those columns are computed. --below Y searches from Y down (in the nether the top\n"
     "solid block is the roof: --below 100 shows the floor of its caverns). --heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
-    "index [z][x]. The area is computed one chunk row at a time; only the picture is kept.\n"
-    "Files appear only when complete.\n";
+    "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
+    "them; --device draws relief only). Files appear only when complete.\n";
 
 static const char *const usage_slice =
     "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
@@ -1129,11 +1131,12 @@ static int cmd_render(int argc, char **argv)
     opts o = {0};
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
-    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu";
+    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--layer", .str = &layer_name},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--heights", .str = &heights_path},
         {.name = "--device", .str = &device},
@@ -1145,6 +1148,10 @@ static int cmd_render(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
     if (rc0 >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
+    int layer = cf_map_layer_find(layer_name), needs = 0;
+    if (layer < 0) return die_usage("--layer: no such layer (see chunkfill tiles --help)", usage_render);
+    cf_map_layer(layer, &needs, NULL);
+    if (strcmp(device, "cpu") != 0 && layer != 0) return die_usage("--device draws the relief layer only", usage_render);
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_render);
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
@@ -1172,6 +1179,7 @@ static int cmd_render(int argc, char **argv)
     cf_world *w = NULL;
     cf_device *dev = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
+    uint8_t *rgb = NULL;
     void *vol = NULL;
     int rc = 1;
     char msg[1024] = "";
@@ -1183,7 +1191,9 @@ static int cmd_render(int argc, char **argv)
     }
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if ((needs & CF_MAP_BLOCKS) ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+                                : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+        goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -1204,10 +1214,16 @@ static int cmd_render(int argc, char **argv)
         goto done;
     }
     int tty = isatty(2);
-    /* the CPU computes the sampled columns only (cf_surface_samples) */
-    if (!use_dev && cf_surface_samples(w, 0, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
-                                       (int32_t)below, pic, (int)threads, &err) != CF_OK)
-        goto done;
+    /* the CPU computes the sampled columns only (cf_map_draw) */
+    if (!use_dev) {
+        if (!(rgb = malloc((size_t)(px * pz) * 3))) {
+            snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+            goto done;
+        }
+        if (cf_map_draw(w, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, (int32_t)below,
+                        rgb, pic, (int)threads, &err) != CF_OK)
+            goto done;
+    }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
         int32_t rows = (int32_t)(zhi - zlo + 1);
@@ -1241,7 +1257,9 @@ static int cmd_render(int argc, char **argv)
     }
     if (tty && use_dev) fputc('\n', stderr);
     if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
-    if (cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK) goto done;
+    if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK
+                : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
+        goto done;
     {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1255,8 +1273,202 @@ done:
         if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
         else report(&err);
     }
-    free(pic), free(strip), free(list), free(vol);
+    free(pic), free(strip), free(list), free(vol), free(rgb);
     cf_device_free(dev);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+static const char *const usage_tiles =
+    "usage: chunkfill tiles [--pack PATH]... [--settings ID] --seed SEED [--layer NAME]...\n"
+    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] --out DIR\n"
+    "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
+    "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
+    "x in [X*256*2^Z, (X+1)*256*2^Z), z likewise from Y (negative indices for negative\n"
+    "coordinates), its pixel (i, k) the column (X*256*2^Z + i*2^Z, Y*256*2^Z + k*2^Z), so\n"
+    "L/Z/X/Y.png has exactly the pixels of `render --layer L --scale 2^Z --area` of its blocks\n"
+    "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
+    "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
+    "Layers (--layer, repeatable, default relief):\n";
+
+/* mkdir -p of path's folders (not its last component) */
+static int make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        int r = mkdir(path, 0777);
+        *p = '/';
+        if (r != 0 && errno != EEXIST) return -1;
+    }
+    return 0;
+}
+
+/* writes text to path atomically (temporary beside it, then rename) */
+static int write_text_atomic(const char *path, const char *a, size_t alen, const char *b, size_t blen, const char *c,
+                             char *msg, size_t msglen)
+{
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
+        return snprintf(msg, msglen, "%.900s: path too long", path), -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return snprintf(msg, msglen, "%.900s: cannot create: %s", path, strerror(errno)), -1;
+    int bad = write_all(f, a, alen) || write_all(f, b, blen) || write_all(f, c, strlen(c));
+    if (fflush(f) != 0) bad = 1;
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%.900s: write error: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int64_t floordiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static int cmd_tiles(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outdir = NULL, *zoom = "0..0";
+    const char *layer_names[8];
+    int nlayers = 0;
+    long threads = 0, below = INT32_MAX;
+    for (int i = 2; i < argc; i++) /* --layer is repeatable: taken out before the common parser */
+        if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc) {
+            if (nlayers == 8) return die_usage("at most 8 --layer", usage_tiles);
+            layer_names[nlayers++] = argv[i + 1];
+            for (int k = i; k + 2 < argc; k++) argv[k] = argv[k + 2];
+            argc -= 2, i--;
+        }
+    if (nlayers == 0) layer_names[nlayers++] = "relief";
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outdir, .required = "--out is required"},
+        {.name = "--zoom", .str = &zoom},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_tiles, stdout);
+            const char *sum;
+            for (int k = 0; cf_map_layer(k, NULL, &sum); k++) printf("  %-8s %s\n", cf_map_layer(k, NULL, NULL), sum);
+            return 0;
+        }
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
+    int layers[8], need_blocks = 0;
+    for (int i = 0; i < nlayers; i++) {
+        int needs = 0;
+        if ((layers[i] = cf_map_layer_find(layer_names[i])) < 0) {
+            fprintf(stderr, "chunkfill: --layer %s: no such layer (chunkfill tiles --help lists them)\n", layer_names[i]);
+            return 1;
+        }
+        cf_map_layer(layers[i], &needs, NULL);
+        if (needs & CF_MAP_BLOCKS) need_blocks = 1;
+    }
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int za, zb, used = 0;
+    if (sscanf(zoom, "%d..%d%n", &za, &zb, &used) != 2 || zoom[used] || za < 0 || zb < za || zb > 20) {
+        fprintf(stderr, "chunkfill: --zoom %s: takes A..B with 0 <= A <= B <= 20\n", zoom);
+        return 1;
+    }
+    if (strlen(outdir) > 3000 || !*outdir) return die_usage("--out: bad folder name", usage_tiles);
+    /* tiles to write, refused above a million */
+    int64_t total = 0;
+    for (int z = za; z <= zb; z++) {
+        int64_t span = (int64_t)256 << z;
+        total += (floordiv64(r[2], span) - floordiv64(r[0], span) + 1) * (floordiv64(r[3], span) - floordiv64(r[1], span) + 1);
+    }
+    if (total > 1000000) {
+        fprintf(stderr, "chunkfill: --area %s --zoom %s: %lld tiles (at most 1,000,000)\n", area, zoom, (long long)total);
+        return 1;
+    }
+
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    uint8_t *rgb = malloc(256 * 256 * 3);
+    int rc = 1;
+    char msg[1024] = "", path[4200];
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (!rgb) {
+        snprintf(msg, sizeof msg, "out of memory");
+        goto done;
+    }
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
+    if (need_blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+                    : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+        goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    int64_t done_tiles = 0;
+    int tty = isatty(2);
+    for (int li = 0; li < nlayers; li++)
+        for (int z = za; z <= zb; z++) {
+            int64_t span = (int64_t)256 << z;
+            for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
+                for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
+                    if (cf_map_draw(w, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, 256, 256,
+                                    (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
+                        goto done;
+                    snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
+                             (long long)ty);
+                    if (make_parents(path) < 0) {
+                        snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+                        goto done;
+                    }
+                    if (cf_png_write(path, rgb, 256, 256, &err) != CF_OK) goto done;
+                    if (tty) fprintf(stderr, "\rtiles: %lld/%lld", (long long)++done_tiles, (long long)(total * nlayers));
+                }
+        }
+    if (tty) fputc('\n', stderr);
+    {
+        /* the viewer, its configuration in place of the page's default */
+        const char *html = cf_map_viewer_html(), *mark = strstr(html, "/*CF_CONFIG*/");
+        const char *end = mark ? strstr(mark, ";\n") : NULL;
+        if (!end) {
+            snprintf(msg, sizeof msg, "the embedded viewer has no configuration mark (a chunkfill bug)");
+            goto done;
+        }
+        char cfgtext[2048];
+        int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"static\", \"layers\": [");
+        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
+        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld]}", za, zb,
+                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2);
+        snprintf(path, sizeof path, "%s/index.html", outdir);
+        if (make_parents(path) < 0) {
+            snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+            goto done;
+        }
+        if (write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg) < 0) goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)(total * nlayers), t, (double)(total * nlayers) / t);
+    rc = 0;
+done:
+    if (rc) {
+        if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
+        else report(&err);
+    }
+    free(rgb);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
@@ -1543,6 +1755,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "emit") == 0) return cmd_print(argc, argv, usage_emit, PRINT_EMIT);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
     if (strcmp(c, "render") == 0) return cmd_render(argc, argv);
+    if (strcmp(c, "tiles") == 0) return cmd_tiles(argc, argv);
     if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
     if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);

@@ -747,7 +747,7 @@ const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""
  * the top), so the cost follows the samples, not the blocks between them. The two
  * give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
-enum { SPARSE_STEP = 16 };
+enum { SPARSE_STEP = 8 };
 
 typedef struct sjob {
     const cf_world *w;
