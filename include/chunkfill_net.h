@@ -63,6 +63,33 @@ void cf_serve_defaults(cf_serve_opts *o);
  * clean shutdown, or an error (start-up failure) with err set. */
 cf_status cf_serve(const cf_serve_opts *o, cf_error *err);
 
+/* ------------------------------------------------------------------ maps over HTTP
+ * `chunkfill serve --http`: the map viewer at /, tiles /L/Z/X/Y.png?seed=S[&settings=ID]
+ * (as `chunkfill tiles` writes them) rendered on demand into a bounded disk cache (a
+ * tile that several requests want is computed once), and /at?x=X&z=Z&seed=S[&settings=ID]
+ * -> {"height": H, "block": B, "biome": null, "fluid": F} (cf_map_column). Loopback
+ * addresses only. HTTP/1.0-style: one request per connection, GET only. */
+typedef struct cf_http_opts {
+    const char *const *packs; /* pack folders (none: the embedded default pack) */
+    int npacks;
+    cf_limits limits;
+    const char *const *settings; /* the settings ids served (the first is the default) */
+    int nsettings;               /* 0: minecraft:overworld */
+    const char *listen;          /* "127.0.0.1:PORT" (port 0: any free port) */
+    const char *cache_dir;       /* tiles cache folder (NULL: a fresh folder under TMPDIR, removed at exit) */
+    long cache_mb;               /* cache bound in MiB (default 256) */
+    int workers;                 /* requests answered at once (default 4) */
+    int max_conns;               /* connections waiting for a worker before 503 (default 256) */
+    int threads;                 /* fill threads per tile (default 0: one per core) */
+    int read_timeout_ms;         /* a request's head must arrive within this (default 5000) */
+    int max_zoom;                /* highest level served (default 16) */
+    FILE *ready;                 /* "listening on http://ADDR/" line (stdout when NULL) */
+} cf_http_opts;
+void cf_http_defaults(cf_http_opts *o);
+/* Serves until SIGTERM or SIGINT. Logs one line per request on stderr. Returns CF_OK
+ * after a clean shutdown, or a start-up error with err set. */
+cf_status cf_http_serve(const cf_http_opts *o, cf_error *err);
+
 /* ------------------------------------------------------------------ client */
 typedef struct cf_client cf_client;
 

@@ -1664,8 +1664,64 @@ static int listen_option(opts *o, const char *v)
     return 0;
 }
 
+static const char *const usage_serve_http =
+    "usage: chunkfill serve --http 127.0.0.1:PORT [--pack PATH]... [--settings ID]...\n"
+    "                       [--cache DIR] [--cache-mb N] [--workers N] [--threads N] [--max-zoom Z]\n"
+    "                       [--max-connections N] [--read-timeout-ms N]\n"
+    "Serves maps over HTTP (loopback only): the viewer at /, tiles /LAYER/Z/X/Y.png?seed=S\n"
+    "[&settings=ID] exactly as `chunkfill tiles` writes them, drawn on demand into a disk cache\n"
+    "of at most --cache-mb MiB (default 256; default folder: a fresh one under TMPDIR, removed\n"
+    "at exit), and /at?x=X&z=Z&seed=S[&settings=ID] -> {\"height\", \"block\", \"biome\", \"fluid\"}\n"
+    "(height as render --heights; block: the noise stage's block there; fluid: the aquifer's\n"
+    "fluid above it; biome: null until the biome stage exists). --workers requests at once\n"
+    "(default 4), --max-connections more waiting (default 256; 503 beyond). Stops on SIGINT or\n"
+    "SIGTERM. One log line per request on stderr.\n";
+
+static int cmd_serve_http(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    cf_http_opts ho;
+    cf_http_defaults(&ho);
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    const char **settings = calloc((size_t)argc + 1, sizeof *settings);
+    if (!av || !settings) return free(av), free(settings), fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    int ac = 0, ns = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
+        else av[ac++] = argv[i];
+    }
+    const char *addr = NULL, *cache = NULL;
+    long cache_mb = ho.cache_mb, workers = ho.workers, threads = 0, max_zoom = ho.max_zoom, conns = ho.max_conns,
+         rto = ho.read_timeout_ms;
+    optdef defs[] = {
+        {.name = "--http", .str = &addr, .required = "--http is required"},
+        {.name = "--cache", .str = &cache},
+        {.name = "--cache-mb", .num = &cache_mb, .lo = 1, .hi = 1L << 20},
+        {.name = "--workers", .num = &workers, .lo = 1, .hi = 256},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--max-zoom", .num = &max_zoom, .lo = 0, .hi = 20},
+        {.name = "--max-connections", .num = &conns, .lo = 1, .hi = 65536},
+        {.name = "--read-timeout-ms", .num = &rto, .lo = 1, .hi = 86400000},
+        {0},
+    };
+    int rc = parse_cmd(&o, ac, av, defs, usage_serve_http);
+    cf_error err = {0};
+    if (rc < 0) {
+        ho.packs = o.packs, ho.npacks = o.npacks, ho.limits = o.lim;
+        ho.settings = settings, ho.nsettings = ns;
+        ho.listen = addr, ho.cache_dir = cache, ho.cache_mb = cache_mb, ho.workers = (int)workers;
+        ho.threads = (int)threads, ho.max_zoom = (int)max_zoom, ho.max_conns = (int)conns, ho.read_timeout_ms = (int)rto;
+        rc = cf_http_serve(&ho, &err) == CF_OK ? 0 : report(&err);
+    }
+    free(av), free(settings);
+    return rc;
+}
+
 static int cmd_serve(int argc, char **argv)
 {
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--http") == 0) return cmd_serve_http(argc, argv);
     opts o = {0};
     cf_limits_default(&o.lim);
     cf_serve_opts so;
