@@ -295,3 +295,338 @@ Test(tiles, bad_input_is_refused_with_one_line)
         cr_assert_neq(stat(p, &sb), 0, "%s wrote a viewer", bad[i]);
     }
 }
+
+/* ------------------------------------------------------------------ serve --http */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+static pid_t srv_pid;
+static int srv_port;
+static char srv_log[128], cache_dir[128];
+
+/* starts `serve --http` on a free loopback port with the tiny pack */
+static void start_server(const char *extra)
+{
+    tsetup();
+    snprintf(srv_log, sizeof srv_log, "%s/server.log", dir);
+    snprintf(cache_dir, sizeof cache_dir, "%s/cache", dir);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    srv_pid = fork();
+    cr_assert(srv_pid >= 0);
+    if (srv_pid == 0) {
+        dup2(p[1], 1);
+        close(p[0]);
+        FILE *e = freopen(srv_log, "w", stderr);
+        (void)e;
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd,
+                 "exec '%s' serve --http 127.0.0.1:0 --pack %s/tests/packs/tiny --settings t:tiny --cache %s "
+                 "--read-timeout-ms 1000 %s",
+                 CF_BINARY, CF_SOURCE_DIR, cache_dir, extra);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    FILE *f = fdopen(p[0], "r");
+    char line[256] = "";
+    cr_assert_not_null(fgets(line, sizeof line, f), "the server printed no address");
+    cr_assert_eq(sscanf(line, "listening on http://127.0.0.1:%d/", &srv_port), 1, "%s", line);
+    fclose(f);
+}
+
+static void stop_server(void)
+{
+    if (srv_pid > 0) {
+        kill(srv_pid, SIGTERM);
+        int st;
+        waitpid(srv_pid, &st, 0);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the server did not stop cleanly");
+        srv_pid = 0;
+    }
+    tteardown();
+}
+TestSuite(http, .init = NULL, .fini = stop_server, .timeout = 300);
+
+static int connect_srv(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)srv_port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* sends raw bytes, reads the whole answer; returns the status (0: none), the body in
+ * *body (malloc'd) */
+static int http_raw(const char *req, size_t reqlen, char **body, size_t *blen)
+{
+    int fd = connect_srv();
+    if (fd < 0) return -1;
+    size_t off = 0;
+    while (off < reqlen) {
+        ssize_t k = send(fd, req + off, reqlen - off, MSG_NOSIGNAL);
+        if (k <= 0) break;
+        off += (size_t)k;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n == cap) buf = realloc(buf, cap *= 2);
+        ssize_t k = recv(fd, buf + n, cap - n, 0);
+        if (k <= 0) break;
+        n += (size_t)k;
+    }
+    close(fd);
+    int code = 0;
+    if (n > 12) sscanf(buf, "HTTP/1.1 %d", &code);
+    char *sep = NULL;
+    for (size_t i = 0; i + 3 < n; i++)
+        if (memcmp(buf + i, "\r\n\r\n", 4) == 0) {
+            sep = buf + i + 4;
+            break;
+        }
+    if (body) {
+        *blen = sep ? n - (size_t)(sep - buf) : 0;
+        *body = malloc(*blen + 1);
+        if (sep) memcpy(*body, sep, *blen);
+        (*body)[*blen] = 0;
+    }
+    free(buf);
+    return code;
+}
+
+static int http_get(const char *target, char **body, size_t *blen)
+{
+    char req[4096];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", target);
+    return http_raw(req, (size_t)n, body, blen);
+}
+
+/* decodes PNG bytes to RGB */
+static uint8_t *decode_png(const char *data, size_t n, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    cr_assert(png_image_begin_read_from_memory(&img, data, n), "%s", img.message);
+    img.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
+    cr_assert(png_image_finish_read(&img, NULL, px, 0, NULL), "%s", img.message);
+    *w = (int)img.width, *h = (int)img.height;
+    return px;
+}
+
+static size_t count_in_log(const char *needle)
+{
+    FILE *f = fopen(srv_log, "r");
+    char line[1024];
+    size_t c = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strstr(line, needle)) c++;
+    if (f) fclose(f);
+    return c;
+}
+
+/* the tile equals render of its area; /at gives render's height there */
+static void check_tile_and_at(int tx, int ty)
+{
+    char t[256], args[1024], err[4096], *body;
+    size_t n;
+    snprintf(t, sizeof t, "/relief/0/%d/%d.png?seed=5", tx, ty);
+    cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+    int w, h, w2, h2;
+    uint8_t *a = decode_png(body, n, &w, &h);
+    free(body);
+    snprintf(args, sizeof args, "render " TINY " --area %d,%d:%d,%d --out %s/r.png --heights %s/r.npy", tx * 256, ty * 256,
+             tx * 256 + 255, ty * 256 + 255, dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    char p[256];
+    snprintf(p, sizeof p, "%s/r.png", dir);
+    uint8_t *b = read_png(p, &w2, &h2);
+    cr_assert(w == 256 && h == 256 && w2 == 256 && h2 == 256);
+    cr_assert_eq(memcmp(a, b, 256 * 256 * 3), 0, "%s differs from render", t);
+    int nz, nx;
+    snprintf(p, sizeof p, "%s/r.npy", dir);
+    int32_t *hts = read_npy(p, &nz, &nx);
+    snprintf(t, sizeof t, "/at?x=%d&z=%d&seed=5", tx * 256 + 17, ty * 256 + 200);
+    cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+    char want[64];
+    snprintf(want, sizeof want, "\"height\": %d,", hts[200 * 256 + 17]);
+    cr_assert(strstr(body, want) && strstr(body, "\"biome\": null"), "%s: %s (want %s)", t, body, want);
+    free(body), free(a), free(b), free(hts);
+}
+
+Test(http, tiles_equal_render_and_at_equals_heights)
+{
+    start_server("");
+    check_tile_and_at(0, 0);
+    check_tile_and_at(-1, -1);
+    char *body;
+    size_t n;
+    cr_assert_eq(http_get("/", &body, &n), 200);
+    cr_assert(strstr(body, "\"mode\": \"server\"") && strstr(body, "\"settings\": \"t:tiny\""), "%.200s", body);
+    free(body);
+    cr_assert_eq(count_in_log("GET /relief/0/0/0.png?seed=5 200 computed"), 1u);
+}
+
+Test(http, hostile_requests_get_errors_and_the_server_stays_correct)
+{
+    start_server("--max-zoom 8");
+    static const struct {
+        const char *target;
+        int code;
+    } bad[] = {
+        {"/../../../etc/passwd", 404},
+        {"/relief/0/../../../etc/passwd.png?seed=1", 404},
+        {"/%2e%2e/%2e%2e/etc/passwd", 404},
+        {"/relief/0/0/0.png/..?seed=1", 404},
+        {"/relief/999999999999999999999/0/0.png?seed=1", 404},
+        {"/relief/9/0/0.png?seed=1", 404},
+        {"/relief/0/99999999999999999999/0.png?seed=1", 404},
+        {"/relief/0/8400000/0.png?seed=1", 404},
+        {"/relief/0/-8400000/0.png?seed=1", 404},
+        {"/relief/0/1e3/0.png?seed=1", 404},
+        {"/nosuch/0/0/0.png?seed=1", 404},
+        {"/relief/0/0/0.png", 400},
+        {"/relief/0/0/0.png?seed", 400},
+        {"/relief/0/0/0.png?seed=1&seed=2", 400},
+        {"/relief/0/0/0.png?seed=%", 400},
+        {"/relief/0/0/0.png?seed=%4", 400},
+        {"/relief/0/0/0.png?seed=%00", 400},
+        {"/relief/0/0/0.png?seed=", 400},
+        {"/relief/0/0/0.png?seed=1&settings=nope", 404},
+        {"/at?x=abc&z=1&seed=1", 400},
+        {"/at?x=1&seed=1", 400},
+        {"/at?x=99999999999&z=1&seed=1", 400},
+        {"/at?x=--1&z=1&seed=1", 400},
+        {"relief/0/0/0.png?seed=1", 400},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *body;
+        size_t n;
+        int code = http_get(bad[i].target, &body, &n);
+        cr_assert_eq(code, bad[i].code, "%s: %d %s", bad[i].target, code, body);
+        cr_assert(n > 0 && body[n - 1] == '\n' && strchr(body, '\n') == body + n - 1, "%s: one line: %s", bad[i].target, body);
+        free(body);
+    }
+    static const char *const raw[] = {
+        "POST / HTTP/1.1\r\n\r\n", "GET /\r\n\r\n", "GET / SMTP/1.0\r\n\r\n", "\r\n\r\n", "GET  HTTP/1.1\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+        int code = http_raw(raw[i], strlen(raw[i]), NULL, NULL);
+        cr_assert(code == 400 || code == 405, "%s: %d", raw[i], code);
+    }
+    /* an endless head, and a binary one */
+    char *big = malloc(20000);
+    memset(big, 'A', 20000);
+    memcpy(big, "GET /", 5);
+    cr_assert_eq(http_raw(big, 20000, NULL, NULL), 431);
+    for (int i = 0; i < 20000; i++) big[i] = (char)(i * 7919 % 256);
+    int code = http_raw(big, 20000, NULL, NULL);
+    cr_assert(code == 400 || code == 431 || code == 0, "%d", code);
+    free(big);
+    check_tile_and_at(0, 0);
+}
+
+typedef struct getter {
+    char target[128];
+    int code;
+    char *body;
+    size_t n;
+} getter;
+
+static void *get_thread(void *arg)
+{
+    getter *g = arg;
+    g->code = http_get(g->target, &g->body, &g->n);
+    return NULL;
+}
+
+/* 200 concurrent requests for one tile: all answered with the same bytes, computed
+ * once; 40 more for different tiles keep the cache under its bound */
+Test(http, concurrent_requests_compute_a_tile_once_and_the_cache_stays_bounded)
+{
+    start_server("--cache-mb 1 --workers 4");
+    enum { SAME = 200, OTHER = 40 };
+    static getter g[SAME + OTHER];
+    static pthread_t th[SAME + OTHER];
+    for (int i = 0; i < SAME + OTHER; i++) {
+        if (i < SAME) snprintf(g[i].target, sizeof g[i].target, "/relief/0/3/-2.png?seed=5");
+        else snprintf(g[i].target, sizeof g[i].target, "/relief/1/%d/%d.png?seed=5", i % 7 - 3, i / 7 - 8);
+        cr_assert_eq(pthread_create(&th[i], NULL, get_thread, &g[i]), 0);
+    }
+    for (int i = 0; i < SAME + OTHER; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < SAME + OTHER; i++) {
+        cr_assert_eq(g[i].code, 200, "%s: %d", g[i].target, g[i].code);
+        if (i > 0 && i < SAME) cr_assert(g[i].n == g[0].n && memcmp(g[i].body, g[0].body, g[0].n) == 0);
+    }
+    for (int i = 0; i < SAME + OTHER; i++) free(g[i].body);
+    cr_assert_eq(count_in_log("GET /relief/0/3/-2.png?seed=5 200 computed"), 1u);
+    cr_assert_eq(count_in_log("/relief/0/3/-2.png?seed=5 200"), (size_t)SAME);
+    /* the cache folder holds at most 1 MiB (and the tile being written) */
+    DIR *d = opendir(cache_dir);
+    cr_assert_not_null(d);
+    struct dirent *de;
+    long long bytes = 0;
+    while ((de = readdir(d))) {
+        char p[512];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", cache_dir, de->d_name);
+        if (de->d_name[0] != '.' && stat(p, &sb) == 0) bytes += sb.st_size;
+    }
+    closedir(d);
+    cr_assert(bytes <= (1 << 20), "cache holds %lld bytes", bytes);
+    check_tile_and_at(0, 0);
+}
+
+/* clients that go away mid-tile or stall in the head: no crash, bounded memory,
+ * correct answers after */
+Test(http, clients_that_disconnect_or_stall)
+{
+    start_server("--workers 2");
+    for (int i = 0; i < 30; i++) {
+        int fd = connect_srv();
+        cr_assert(fd >= 0);
+        char req[256];
+        int n = snprintf(req, sizeof req, "GET /relief/0/%d/7.png?seed=5 HTTP/1.1\r\n\r\n", i % 6);
+        cr_assert_eq(send(fd, req, (size_t)n, MSG_NOSIGNAL), n);
+        close(fd); /* before the tile is drawn */
+    }
+    int stall[3];
+    for (int i = 0; i < 3; i++) {
+        stall[i] = connect_srv();
+        cr_assert_eq(send(stall[i], "GET /relief/0/0/", 16, MSG_NOSIGNAL), 16);
+    }
+    check_tile_and_at(1, 1);
+    for (int i = 0; i < 3; i++) close(stall[i]);
+    char status[128];
+    snprintf(status, sizeof status, "/proc/%d/status", (int)srv_pid);
+    FILE *f = fopen(status, "r");
+    char line[256];
+    long rss = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &rss) == 1) break;
+    if (f) fclose(f);
+    cr_assert(rss > 0 && rss < 300 * 1024, "server RSS %ld kB", rss);
+    cr_assert_eq(kill(srv_pid, 0), 0, "the server is gone");
+}
+
+Test(http, only_loopback_addresses)
+{
+    char err[4096];
+    tsetup();
+    cr_assert_neq(run("serve --http 0.0.0.0:0 --pack " CF_SOURCE_DIR "/tests/packs/tiny --settings t:tiny", err, sizeof err), 0);
+    cr_assert(strstr(err, "only loopback"), "%s", err);
+    cr_assert_neq(run("serve --http nonsense", err, sizeof err), 0);
+    tteardown();
+}
