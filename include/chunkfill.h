@@ -187,7 +187,7 @@ cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, 
 /* Surface heights at a grid of sample columns (maps drawn at a scale): out[k*nx + i]
  * is the height cf_surface_heights gives for column (x0 + i*step, z0 + k*step),
  * i < nx, k < nz (step >= 1; step 1 is cf_surface_heights). Only the sampled columns
- * are computed: from 8 blocks between samples on, each on its own (its interpolation
+ * are computed: from 10 blocks between samples on, each on its own (its interpolation
  * cells' corners only), below that whole chunks holding samples (which share
  * corners). Errors as cf_surface_heights. */
 cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,

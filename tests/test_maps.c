@@ -1,7 +1,7 @@
 /* test_maps.c - maps at a scale and tile pyramids: cf_surface_samples equals the
  * full-resolution heights (cf_surface_heights) at the documented sample columns
- * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 8 blocks
- * between samples, single columns from 8 on) and on the double dialects; the
+ * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 10 blocks
+ * between samples, single columns from 10 on) and on the double dialects; the
  * tiles command writes tiles that equal render of their area (decoded pixels),
  * level Z tiles equal the documented downscale, and bad input is refused. */
 #include <criterion/criterion.h>
@@ -381,7 +381,11 @@ static int http_raw(const char *req, size_t reqlen, char **body, size_t *blen)
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     for (;;) {
-        if (n == cap) buf = realloc(buf, cap *= 2);
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            cr_assert_not_null(nb);
+            buf = nb;
+        }
         ssize_t k = recv(fd, buf + n, cap - n, 0);
         if (k <= 0) break;
         n += (size_t)k;

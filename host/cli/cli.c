@@ -1085,8 +1085,9 @@ static const char *const usage_render =
     "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
     "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel:\n"
     "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
-    "and only those columns are computed. --below Y searches from Y down (in the nether the top\n"
-    "solid block is the roof: --below 100 shows the floor of its caverns). --heights writes\n"
+    "and only those columns are computed (below --scale 10, the chunks that hold them).\n"
+    "--below Y searches from Y down (in the nether the top solid block is the roof: --below\n"
+    "100 shows the floor of its caverns). --heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
     "them; --device draws relief only). Files appear only when complete.\n";
@@ -1435,7 +1436,7 @@ static int cmd_tiles(int argc, char **argv)
                         goto done;
                     }
                     if (cf_png_write(path, rgb, 256, 256, &err) != CF_OK) goto done;
-                    if (tty) fprintf(stderr, "\rtiles: %lld/%lld", (long long)++done_tiles, (long long)(total * nlayers));
+                    if (tty) fprintf(stderr, "\rtiles: %lld/%lld", (long long)++done_tiles, (long long)total * nlayers);
                 }
         }
     if (tty) fputc('\n', stderr);
@@ -1461,7 +1462,7 @@ static int cmd_tiles(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
-    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)(total * nlayers), t, (double)(total * nlayers) / t);
+    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
     rc = 0;
 done:
     if (rc) {

@@ -664,6 +664,7 @@ static int32_t window_rows(const cf_program *p)
         if (p->nodes[i].kind != NK_INTERPOLATED) continue;
         int32_t h = p->nodes[i].i[1], a = wh, b = h;
         while (b) { int32_t t = a % b; a = b; b = t; }
+        if (a <= 0) continue; /* cell heights are positive (the parser checks) */
         wh = wh / a * h;
         if (wh > 64) return p->height;
     }
@@ -747,7 +748,7 @@ const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""
  * the top), so the cost follows the samples, not the blocks between them. The two
  * give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
-enum { SPARSE_STEP = 8 };
+enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
 
 typedef struct sjob {
     const cf_world *w;
@@ -770,7 +771,7 @@ static void *surface_worker(void *arg)
         atomic_store(&j->failed, 1);
         return NULL;
     }
-    int32_t h[256];
+    int32_t h[256] = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->nitems || atomic_load(&j->failed)) break;

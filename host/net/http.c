@@ -417,9 +417,11 @@ static int serve_viewer(hsrv *s, int fd)
     snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": 0, \"zmax\": %d, \"seed\": \"0\", \"settings\": \"%s\"}",
              s->o->max_zoom, s->names[0]);
     size_t a = (size_t)(mark - html), c = strlen(cfgtext), b = strlen(end);
-    char *page = malloc(a + b + c);
+    char *page = malloc(a + b + c + 1);
     if (!page) return fail(fd, 500, "out of memory");
-    memcpy(page, html, a), memcpy(page + a, cfgtext, c), memcpy(page + a + c, end, b);
+    memcpy(page, html, a);
+    memcpy(page + a, cfgtext, c + 1);
+    memcpy(page + a + c, end, b + 1);
     respond(fd, 200, "text/html; charset=utf-8", page, a + b + c);
     free(page);
     return 200;
@@ -457,7 +459,7 @@ static int handle(hsrv *s, int fd, char *target_out, size_t tcap, const char **h
     *sp1 = 0, *sp2 = 0;
     const char *target = sp1 + 1;
     size_t k = 0;
-    for (const char *c = target; *c && k + 1 < tcap; c++) target_out[k++] = *c >= 32 && *c < 127 ? *c : '?';
+    for (const char *c = target; *c && k + 1 < tcap; c++) target_out[k++] = (char)(*c >= 32 && *c < 127 ? *c : '?');
     target_out[k] = 0;
     if (strcmp(head, "GET") != 0) return fail(fd, 405, "only GET");
     if (target[0] != '/' || strlen(target) > 2048) return fail(fd, 400, "bad target");
