@@ -1327,6 +1327,21 @@ static int write_text_atomic(const char *path, const char *a, size_t alen, const
     return 0;
 }
 
+/* text as a JSON string inside a <script>: quotes, backslashes, controls and '<' escaped */
+static void json_script_str(char *out, size_t cap, const char *v)
+{
+    size_t k = 0;
+    if (cap < 8) return;
+    out[k++] = '"';
+    for (const unsigned char *c = (const unsigned char *)v; *c && k + 8 < cap; c++) {
+        if (*c == '"' || *c == '\\') out[k++] = '\\', out[k++] = (char)*c;
+        else if (*c < 32 || *c == '<' || *c == '>' || *c == '&') k += (size_t)snprintf(out + k, cap - k, "\\u%04x", *c);
+        else out[k++] = (char)*c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+}
+
 static int64_t floordiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 static int cmd_tiles(int argc, char **argv)
@@ -1451,8 +1466,12 @@ static int cmd_tiles(int argc, char **argv)
         char cfgtext[2048];
         int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"static\", \"layers\": [");
         for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
-        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld]}", za, zb,
-                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2);
+        char js[2][600];
+        json_script_str(js[0], sizeof js[0], o.seed);
+        json_script_str(js[1], sizeof js[1], o.settings);
+        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n,
+                 "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s}", za, zb,
+                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
         snprintf(path, sizeof path, "%s/index.html", outdir);
         if (make_parents(path) < 0) {
             snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));

@@ -372,10 +372,22 @@ static int serve_tile(hsrv *s, int fd, int layer, int z, long long tx, long long
     return code;
 }
 
+/* v as a JSON string (null for NULL); a pack's block names may hold anything */
 static void json_str(char *out, size_t cap, const char *v)
 {
-    if (!v) snprintf(out, cap, "null");
-    else snprintf(out, cap, "\"%s\"", v); /* palette names: ids without quotes or backslashes */
+    if (!v) {
+        snprintf(out, cap, "null");
+        return;
+    }
+    size_t k = 0;
+    out[k++] = '"';
+    for (const unsigned char *c = (const unsigned char *)v; *c && k + 8 < cap; c++) {
+        if (*c == '"' || *c == '\\') out[k++] = '\\', out[k++] = (char)*c;
+        else if (*c < 32) k += (size_t)snprintf(out + k, cap - k, "\\u%04x", *c);
+        else out[k++] = (char)*c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
 }
 
 static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed)
