@@ -161,7 +161,7 @@ static int scan(struct cf_archive *a, zip_t *za, const char *disp, zip_uint64_t 
             goto fail;
         }
         if ((st.valid & ZIP_STAT_COMP_METHOD) && !zip_compression_method_supported((zip_int32_t)st.comp_method, 0)) {
-            err_set(err, CF_ERR_IO, "%s!/%.300s#: compression method %u is not supported (store and deflate are)", disp, name,
+            err_set(err, CF_ERR_IO, "%s!/%.300s#: compression method %u is not supported (this libzip cannot read it)", disp, name,
                     (unsigned)st.comp_method);
             goto fail;
         }
