@@ -114,6 +114,7 @@ static void make_form(int form, const char *dir, char *out, size_t n)
     const char *prefix = form == FORM_TOP ? "My Pack v1.2/data" : "data";
     add_tree(z, data, prefix);
     if (form == FORM_TOP) add_text(z, "My Pack v1.2/pack.mcmeta", "{\"pack\": {\"pack_format\": 48, \"description\": \"\"}}");
+    if (form == FORM_TOP) add_text(z, "__MACOSX/My Pack v1.2/._pack.mcmeta", "resource fork"); /* a zip made by macOS */
     if (form == FORM_ZIP) add_text(z, "pack.mcmeta", "{\"pack\": {\"pack_format\": 48, \"description\": \"\"}}");
     if (form == FORM_MOD || form == FORM_CLIENT) {
         add_text(z, "META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n");
@@ -147,7 +148,9 @@ static size_t values(const char *const *paths, int n, int dialect, unsigned char
     size_t total = sizeof(double) * NPTS + 2 * per;
     unsigned char *v = malloc(total);
     cr_assert_not_null(v);
-    cr_assert_eq(cf_sample(w, 0, NPTS, pts, (double *)v, &err), CF_OK, "%s", err.message);
+    double sv[NPTS];
+    cr_assert_eq(cf_sample(w, 0, NPTS, pts, sv, &err), CF_OK, "%s", err.message);
+    memcpy(v, sv, sizeof sv);
     cr_assert_eq(cf_fill_chunks(w, 0, 2, chunks, v + sizeof(double) * NPTS, 2, &err), CF_OK, "%s", err.message);
     cf_world_free(w);
     cf_program_free(pg);

@@ -185,9 +185,10 @@ static int scan(struct cf_archive *a, zip_t *za, const char *disp, zip_uint64_t 
         }
         if (has_marker(name, 0)) root_here = 1;
         size_t tl = strcspn(name, "/");
-        if (!name[tl]) one_top = 0; /* a file at the top */
-        else if (!top) top = name, toplen = tl;
-        else if (tl != toplen || strncmp(name, top, tl) != 0) one_top = 0;
+        if (strncmp(name, "__MACOSX/", 9) == 0) {
+            /* macOS's resource forks beside the pack folder: not a second top folder */
+        } else if (name[tl] && !top) top = name, toplen = tl;
+        else if (!name[tl] || tl != toplen || strncmp(name, top, tl) != 0) one_top = 0; /* a file at the top, or another folder */
         size_t l = strlen(name);
         if (strncmp(name, "META-INF/versions/", 18) == 0 && l > 4 && strcmp(name + l - 4, ".jar") == 0) njars++, jar = (zip_uint64_t)i;
         e[ne].name = malloc(l + 1);
