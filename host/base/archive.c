@@ -248,6 +248,46 @@ fail:
     return -1;
 }
 
+/* the entry count the end of the central directory declares (zip64 included) in the last
+ * n bytes tail of an archive, or -1 when not found: read before libzip parses the whole
+ * directory, so that an archive of too many entries is refused at once */
+static uint64_t le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int k = n - 1; k >= 0; k--) v = v << 8 | p[k];
+    return v;
+}
+static int64_t declared_entries(const unsigned char *tail, size_t n, uint64_t start)
+{
+    for (size_t i = n >= 22 ? n - 22 + 1 : 0; i-- > 0;) {
+        const unsigned char *e = tail + i;
+        if (memcmp(e, "PK\x05\x06", 4) != 0) continue;
+        int64_t count = (int64_t)le(e + 10, 2);
+        /* zip64: the locator just before the record gives the zip64 record's offset */
+        if (count != 0xffff || i < 20 || memcmp(e - 20, "PK\x06\x07", 4) != 0) return count;
+        uint64_t off = le(e - 20 + 8, 8);
+        if (off < start || off - start + 40 > n || memcmp(tail + (off - start), "PK\x06\x06", 4) != 0) return count;
+        uint64_t c64 = le(tail + (off - start) + 32, 8);
+        return c64 > INT64_MAX ? INT64_MAX : (int64_t)c64;
+    }
+    return -1;
+}
+/* the same for the file at path */
+static int64_t file_entries(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    unsigned char tail[65536 + 22 + 20 + 56];
+    long n = -1, size = -1;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        size = ftell(f);
+        long k = size < (long)sizeof tail ? size : (long)sizeof tail;
+        if (size >= 0 && fseek(f, size - k, SEEK_SET) == 0 && fread(tail, 1, (size_t)k, f) == (size_t)k) n = k;
+    }
+    fclose(f);
+    return n < 0 ? -1 : declared_entries(tail, (size_t)n, (uint64_t)(size - n));
+}
+
 void archive_close(struct cf_archive *a)
 {
     if (!a) return;
@@ -272,6 +312,12 @@ int archive_open(struct cf_archive **out, const char *path, cf_error *err)
     struct cf_archive *a = calloc(1, sizeof *a);
     if (!a) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
     pthread_mutex_init(&a->mu, NULL);
+    int64_t declared = file_entries(path);
+    if (declared > CF_MAX_ARCHIVE_ENTRIES) {
+        err_set(err, CF_ERR_LIMIT, "%s: %lld entries, over the limit of %d", path, (long long)declared, CF_MAX_ARCHIVE_ENTRIES);
+        archive_close(a);
+        return -1;
+    }
     int code = 0;
     zip_t *za = zip_open(path, ZIP_RDONLY, &code);
     if (!za) {
