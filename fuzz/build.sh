@@ -2,7 +2,7 @@
 # build.sh - builds the libFuzzer harnesses into fuzz/out/ (not part of the CMake build).
 #
 #   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise,
-#                               fuzz/out/fuzz_hytale, fuzz/out/fuzz_iris
+#                               fuzz/out/fuzz_hytale, fuzz/out/fuzz_iris, fuzz/out/fuzz_archive
 #                               and the dictionaries fuzz/out/json.dict, fuzz/out/args.dict
 # The library (host/*.c but cli.c) is compiled once per change with coverage
 # instrumentation and ASan + UBSan (every UBSan finding aborts); the generated
@@ -95,7 +95,7 @@ fi
 [ -n "$KNOWN" ] && echo "build.sh: known open findings masked: $KNOWN (FUZZ_STRICT=1 unmasks them)"
 
 failed=""
-for h in pack graph args libnoise hytale iris; do
+for h in pack graph args libnoise hytale iris archive; do
   extra=""
   for k in $KNOWN; do
     if [ "${k%%:*}" = harness ]; then extra="$extra ${k#*:}"; fi
@@ -152,4 +152,4 @@ if [ -n "$failed" ]; then
   echo "build.sh: FAILED to build:$failed" >&2
   exit 1
 fi
-echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale $OUT/fuzz_iris"
+echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale $OUT/fuzz_iris $OUT/fuzz_archive"

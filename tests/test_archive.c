@@ -394,6 +394,16 @@ Test(archive, dotdot_name)
     refused(path, "!/data/minecraft/../../evil.json#: a name with a '..' component", "lead out of the pack");
 }
 
+Test(archive, control_character_in_a_name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/ctl.zip", tmp);
+    zip_t *z = create(path);
+    add_text(z, "data/minecraft/a\nb.json", "{}");
+    finish(z);
+    refused(path, "!/data/minecraft/a?b.json#: a name with a control character", "");
+}
+
 Test(archive, absolute_name)
 {
     char path[512];

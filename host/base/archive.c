@@ -56,18 +56,29 @@ static int has_marker(const char *name, size_t skip)
     return 0;
 }
 
-/* a name that could lead out of a folder it was extracted to */
+/* a name that could lead out of a folder it was extracted to, or break a message line */
 static const char *bad_name(const char *s)
 {
     if (!*s) return "an empty name";
-    if (s[0] == '/' || s[0] == '\\' || (s[0] && s[1] == ':')) return "an absolute name";
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) return "a name with a control character (shown as '?')";
+    if (s[0] == '/' || s[0] == '\\' || (s[0] && s[1] == ':')) return "an absolute name (it could lead out of the pack)";
     for (const char *p = s; *p;) {
         size_t l = strcspn(p, "/\\");
-        if (l == 2 && p[0] == '.' && p[1] == '.') return "a name with a '..' component";
+        if (l == 2 && p[0] == '.' && p[1] == '.') return "a name with a '..' component (it could lead out of the pack)";
         p += l;
         if (*p) p++;
     }
     return NULL;
+}
+
+/* an entry name for a message: at most 300 bytes, control characters as '?' (one line) */
+static const char *shown(const char *name, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (; name[k] && k + 1 < n && k < 300; k++) buf[k] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
+    buf[k] = 0;
+    return buf;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -152,35 +163,37 @@ static int scan(struct cf_archive *a, zip_t *za, const char *disp, zip_uint64_t 
             goto fail;
         }
         const char *name = st.name, *why = bad_name(name);
+        char nb[304];
+        const char *sn = shown(name, nb, sizeof nb);
         if (why) {
-            err_set(err, CF_ERR_IO, "%s!/%.300s#: %s (refused: it could lead out of the pack)", disp, name, why);
+            err_set(err, CF_ERR_IO, "%s!/%s#: %s (refused)", disp, sn, why);
             goto fail;
         }
         if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE) {
-            err_set(err, CF_ERR_IO, "%s!/%.300s#: an encrypted entry (encrypted archives are not supported)", disp, name);
+            err_set(err, CF_ERR_IO, "%s!/%s#: an encrypted entry (encrypted archives are not supported)", disp, sn);
             goto fail;
         }
         if ((st.valid & ZIP_STAT_COMP_METHOD) && !zip_compression_method_supported((zip_int32_t)st.comp_method, 0)) {
-            err_set(err, CF_ERR_IO, "%s!/%.300s#: compression method %u is not supported (this libzip cannot read it)", disp, name,
+            err_set(err, CF_ERR_IO, "%s!/%s#: compression method %u is not supported (this libzip cannot read it)", disp, sn,
                     (unsigned)st.comp_method);
             goto fail;
         }
         uint64_t size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0, csize = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
         if (size > CF_MAX_ARCHIVE_ENTRY_BYTES) {
-            err_set(err, CF_ERR_LIMIT, "%s!/%.300s#: declares %llu bytes uncompressed, over the limit of %u bytes for one entry", disp,
-                    name, (unsigned long long)size, CF_MAX_ARCHIVE_ENTRY_BYTES);
+            err_set(err, CF_ERR_LIMIT, "%s!/%s#: declares %llu bytes uncompressed, over the limit of %u bytes for one entry", disp,
+                    sn, (unsigned long long)size, CF_MAX_ARCHIVE_ENTRY_BYTES);
             goto fail;
         }
         if (size > (1u << 20) && size / (csize ? csize : 1) > CF_MAX_ARCHIVE_RATIO) {
-            err_set(err, CF_ERR_LIMIT, "%s!/%.300s#: compression ratio %llu:1 (%llu bytes from %llu), over the limit of %d:1 (a zip bomb?)",
-                    disp, name, (unsigned long long)(size / (csize ? csize : 1)), (unsigned long long)size,
+            err_set(err, CF_ERR_LIMIT, "%s!/%s#: compression ratio %llu:1 (%llu bytes from %llu), over the limit of %d:1 (a zip bomb?)",
+                    disp, sn, (unsigned long long)(size / (csize ? csize : 1)), (unsigned long long)size,
                     (unsigned long long)csize, CF_MAX_ARCHIVE_RATIO);
             goto fail;
         }
         total += size;
         if (total > CF_MAX_ARCHIVE_TOTAL_BYTES) {
-            err_set(err, CF_ERR_LIMIT, "%s!/%.300s#: the entries up to this one declare %llu bytes uncompressed, over the limit of %llu",
-                    disp, name, (unsigned long long)total, (unsigned long long)CF_MAX_ARCHIVE_TOTAL_BYTES);
+            err_set(err, CF_ERR_LIMIT, "%s!/%s#: the entries up to this one declare %llu bytes uncompressed, over the limit of %llu",
+                    disp, sn, (unsigned long long)total, (unsigned long long)CF_MAX_ARCHIVE_TOTAL_BYTES);
             goto fail;
         }
         if (has_marker(name, 0)) root_here = 1;
@@ -202,9 +215,11 @@ static int scan(struct cf_archive *a, zip_t *za, const char *disp, zip_uint64_t 
         ne++;
     }
     qsort(e, ne, sizeof *e, cmp_name);
+    char nb2[304];
     for (size_t i = 1; i < ne; i++)
         if (strcmp(e[i].name, e[i - 1].name) == 0) {
-            err_set(err, CF_ERR_IO, "%s!/%.300s#: a duplicate name (two entries; which one is meant is ambiguous)", disp, e[i].name);
+            err_set(err, CF_ERR_IO, "%s!/%s#: a duplicate name (two entries; which one is meant is ambiguous)", disp,
+                    shown(e[i].name, nb2, sizeof nb2));
             goto fail;
         }
     /* the pack root: the archive's root, or its single top folder */
@@ -230,7 +245,9 @@ static int scan(struct cf_archive *a, zip_t *za, const char *disp, zip_uint64_t 
     size_t k = 0;
     for (size_t i = 0; i < ne; i++) {
         size_t l = strlen(e[i].name);
-        if (l <= skip || e[i].name[l - 1] == '/') {
+        /* folders, and entries outside the top folder (__MACOSX/): dropped; stripping the
+         * common prefix keeps the others sorted */
+        if (l <= skip || e[i].name[l - 1] == '/' || (skip && strncmp(e[i].name, top, skip) != 0)) {
             free(e[i].name);
             continue;
         }
