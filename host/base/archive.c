@@ -76,7 +76,11 @@ static const char *bad_name(const char *s)
 static const char *shown(const char *name, char *buf, size_t n)
 {
     size_t k = 0;
-    for (; name[k] && k + 1 < n && k < 300; k++) buf[k] = (unsigned char)name[k] < 0x20 || name[k] == 0x7f ? '?' : name[k];
+    for (; name[k] && k + 1 < n && k < 300; k++) {
+        unsigned char c = (unsigned char)name[k];
+        buf[k] = name[k];
+        if (c < 0x20 || c == 0x7f) buf[k] = '?';
+    }
     buf[k] = 0;
     return buf;
 }
