@@ -534,8 +534,9 @@ static void *worker(void *arg)
         const char *how;
         double t0 = now_s();
         int code = handle(s, fd, target, sizeof target, &how);
-        close(fd);
+        /* logged before the close: a client that has read the whole answer finds its line */
         if (code) fprintf(stderr, "http: GET %s %d%s%s %.3f s\n", target, code, *how ? " " : "", how, now_s() - t0);
+        close(fd);
     }
 }
 
