@@ -29,6 +29,7 @@ static const char *const usage_main =
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
+    "  biome    biome ids at quarts, blocks, a 1:4 grid; fill --biomes: the biomes of chunks\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
@@ -1530,6 +1531,9 @@ static int cmd_nodes(int argc, char **argv)
     return 0;
 }
 
+int cmd_biome(int argc, char **argv);       /* cli_biome.c */
+int cmd_fill_biomes(int argc, char **argv); /* cli_biome.c: fill --biomes */
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return fputs(usage_main, stderr), 2;
@@ -1537,7 +1541,12 @@ int main(int argc, char **argv)
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return fputs(usage_main, stdout), 0;
     if (strcmp(c, "sample") == 0) return cmd_sample(argc, argv);
     if (strcmp(c, "info") == 0) return cmd_print(argc, argv, usage_info, PRINT_INFO);
-    if (strcmp(c, "fill") == 0) return cmd_fill(argc, argv);
+    if (strcmp(c, "fill") == 0) {
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--biomes") == 0) return cmd_fill_biomes(argc, argv);
+        return cmd_fill(argc, argv);
+    }
+    if (strcmp(c, "biome") == 0) return cmd_biome(argc, argv);
     if (strcmp(c, "plan") == 0) return cmd_print(argc, argv, usage_plan, PRINT_PLAN);
     if (strcmp(c, "emit") == 0) return cmd_print(argc, argv, usage_emit, PRINT_EMIT);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
