@@ -635,3 +635,62 @@ Test(biome, cli_lines_grid_and_fill, .init = setup_dir, .fini = rm_dir)
     cr_expect_eq(run(args, out, sizeof out), 1);
     cr_expect(strstr(out, "no dimension file") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
 }
+
+/* ------------------------------------------------------------------ OpenCL */
+/* the device (PoCL on these machines) equals the CPU bit for bit: quarts on the point path
+ * (near, far, every golden quart of the version) and chunk fills on the volume path */
+static void device_equals_cpu(const char *settings, const char *seed)
+{
+    cf_biomes *b = source_for("26.3", settings, seed);
+    cf_biome_device *d = NULL;
+    cf_error err = {0};
+    cf_status st = cf_biomes_device_open(&d, "opencl", b, &err);
+    if (st != CF_OK && strstr(err.message, "no ") && strstr(err.message, "device")) cr_skip_test("no OpenCL device: %s", err.message);
+    cr_assert_eq(st, CF_OK, "%s", err.message);
+    enum { NQ = 3000, NC = 12 };
+    static int32_t q[3 * NQ];
+    static uint8_t a[NQ], c[NQ];
+    unsigned r = 12345;
+    for (int i = 0; i < NQ; i++) {
+        int far = i % 3 == 0;
+        r = r * 1103515245u + 12345u;
+        q[3 * i] = (int32_t)(r >> 8) % (far ? 7000000 : 3000);
+        r = r * 1103515245u + 12345u;
+        q[3 * i + 1] = (int32_t)((r >> 8) % 96) - 16;
+        r = r * 1103515245u + 12345u;
+        q[3 * i + 2] = (int32_t)(r >> 8) % (far ? 7000000 : 3000) * (i & 1 ? -1 : 1);
+    }
+    cr_assert_eq(cf_biomes_quarts(b, NQ, q, a, NULL), CF_OK);
+    cr_assert_eq(cf_biomes_device_quarts(d, NQ, q, c, &err), CF_OK, "%s", err.message);
+    cr_expect_eq(memcmp(a, c, NQ), 0, "%s %s: device quarts differ from the CPU", settings, seed);
+    int32_t ch[2 * NC];
+    for (int i = 0; i < NC; i++) ch[2 * i] = i * 37 - 200, ch[2 * i + 1] = (i % 4) * 1000003 - 1500000;
+    int min_y, height;
+    cf_biomes_range(b, &min_y, &height);
+    size_t per = (size_t)(height / 4) * 16;
+    uint8_t *fa = malloc(NC * per), *fc = malloc(NC * per);
+    cr_assert(fa && fc);
+    cr_assert_eq(cf_fill_biomes(b, NC, ch, fa, 2, NULL), CF_OK);
+    cr_assert_eq(cf_biomes_device_fill(d, NC, ch, fc, &err), CF_OK, "%s", err.message);
+    cr_expect_eq(memcmp(fa, fc, NC * per), 0, "%s %s: device chunk fill differs from the CPU", settings, seed);
+    free(fa);
+    free(fc);
+    cf_biomes_device_free(d);
+    source_done();
+}
+
+Test(biome_device, overworld_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:overworld", "1"); }
+Test(biome_device, large_biomes_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:large_biomes", "0"); }
+Test(biome_device, nether_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:nether", "-4172144997902289642"); }
+Test(biome_device, end_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:end", "0"); }
+
+Test(biome_device, refuses_1_21_data)
+{
+    cf_biomes *b = source_for("1.21.11", "minecraft:overworld", "0");
+    cf_biome_device *d = NULL;
+    cf_error err = {0};
+    cr_expect_eq(cf_biomes_device_open(&d, "opencl", b, &err), CF_ERR_ARG);
+    cr_expect(strstr(err.message, "not implemented") != NULL, "%s", err.message);
+    cr_expect_eq(cf_biomes_device_open(&d, "gpu", b, &err), CF_ERR_ARG);
+    source_done();
+}

@@ -10,9 +10,10 @@
 #ifndef CF_BIOME_INTERNAL_H
 #define CF_BIOME_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
-#include "chunkfill.h"
+#include "cf.h"
 
 /* ------------------------------------------------------------------ presets.c (generated) */
 #define BP_NAMES 56
@@ -69,6 +70,27 @@ enum { BS_MULTI = 1, BS_END, BS_FIXED, BS_CHECKER };
 enum { BF_T, BF_H, BF_C, BF_E, BF_D, BF_W }; /* the climate fields, TargetPoint order */
 /* the query paths: 26.3's point and volume paths (1.18-1.21 have one) */
 enum { BP_POINT = 0, BP_VOLUME = 1 };
+
+/* an open biome source (include/chunkfill.h's cf_biomes) */
+struct cf_biomes {
+    cf_arena arena;
+    int kind;                  /* BS_* */
+    int npal;
+    const char *pal[CF_BIOME_PALETTE_MAX];
+    struct cf_program *prog;          /* the climate fields (multi_noise: six; the_end: erosion) */
+    struct cf_world *w;
+    int f64;                   /* 1.18-1.21: f64 fields cast to float */
+    int min_y, height;
+    bm_list list;              /* multi_noise */
+    int32_t *tree;
+    int nnodes, k;
+    int fixed;                 /* BS_FIXED: its palette index */
+    int chk[CF_BIOME_PALETTE_MAX], nchk, shift; /* BS_CHECKER: palette index per list slot */
+    int64_t zseed;             /* BiomeManager's obfuscated seed */
+    int count_ties;
+    atomic_uint_fast64_t lookups, ties;
+    char *describe;
+};
 
 /* one lookup of a multi_noise source: target t (6 quantized values), warm leaf or -1;
  * returns the leaf; *fit its fitness; *ties the entries at that fitness when ties != NULL */

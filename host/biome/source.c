@@ -10,7 +10,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <sha2.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +19,6 @@
 #include "../../kernels/cf_biome.h"
 #include "biome.h"
 
-struct cf_biomes {
-    cf_arena arena;
-    int kind;                  /* BS_* */
-    int npal;
-    const char *pal[CF_BIOME_PALETTE_MAX];
-    cf_program *prog;          /* the climate fields (multi_noise: six; the_end: erosion) */
-    cf_world *w;
-    int f64;                   /* 1.18-1.21: f64 fields cast to float */
-    int min_y, height;
-    bm_list list;              /* multi_noise */
-    int32_t *tree;
-    int nnodes, k;
-    int fixed;                 /* BS_FIXED: its palette index */
-    int chk[CF_BIOME_PALETTE_MAX], nchk, shift; /* BS_CHECKER: palette index per list slot */
-    int64_t zseed;             /* BiomeManager's obfuscated seed */
-    int count_ties;
-    atomic_uint_fast64_t lookups, ties;
-    char *describe;
-};
 
 static const char *const field_fn[6] = {"router:temperature", "router:vegetation", "router:continents",
                                         "router:erosion",     "router:depth",      "router:ridges"};
