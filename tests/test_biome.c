@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cf.h"
-#include "../kernels/cf_math.h"
-#include "../kernels/cf_biome.h"
+#include "cpu/cpu.h"
+#include "kernels/cf_math.h"
+#include "kernels/cf_biome.h"
 #include "biome/biome.h"
 
 static const char *shared_dir(void)

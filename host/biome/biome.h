@@ -13,7 +13,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "cf.h"
+#include "ir/ir.h"
 
 /* ------------------------------------------------------------------ presets.c (generated) */
 #define BP_NAMES 56

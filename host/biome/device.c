@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clrt.h"
-#include "emit.h"
-#include "../../kernels/cf_math.h"
-#include "../../kernels/cf_biome.h"
-#include "biome.h"
+#include "opencl/clrt.h"
+#include "opencl/emit.h"
+#include "kernels/cf_math.h"
+#include "kernels/cf_biome.h"
+#include "biome/biome.h"
 
 #define EXACT_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
 

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf.h"
-#include "../../kernels/cf_math.h"
-#include "../../kernels/cf_biome.h"
-#include "biome.h"
+#include "cpu/cpu.h"
+#include "kernels/cf_math.h"
+#include "kernels/cf_biome.h"
+#include "biome/biome.h"
 
 
 static const char *const field_fn[6] = {"router:temperature", "router:vegetation", "router:continents",
@@ -90,7 +90,7 @@ static const char *full_id(cf_biomes *b, const char *id)
 typedef struct rd {
     cf_biomes *b;
     cf_pack *pk;
-    cf_program scratch; /* json_load_rel's arena (display paths) */
+    cf_arena scratch; /* json_load_rel's arena (display paths) */
     cf_error *err;
 } rd;
 
@@ -103,8 +103,8 @@ static int rfail(rd *r, cf_loc at, cf_status st, const char *fmt, ...)
     va_end(ap);
     return -1;
 }
-static cf_loc at_key(rd *r, cf_loc at, const char *k) { return loc_key(&r->scratch.arena, at, k); }
-static cf_loc at_index(rd *r, cf_loc at, int i) { return loc_index(&r->scratch.arena, at, i); }
+static cf_loc at_key(rd *r, cf_loc at, const char *k) { return loc_key(&r->scratch, at, k); }
+static cf_loc at_index(rd *r, cf_loc at, int i) { return loc_index(&r->scratch, at, i); }
 
 /* loads data/<ns>/<dir>/<path>.json: 1 (root, display), 0 absent, -1 error */
 static int load(rd *r, const char *dir, const char *id, cJSON **root, cf_loc *at)
@@ -452,13 +452,13 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         b->describe = arena_printf(&b->arena, "%s; settings %s", what, sid);
     cJSON_Delete(dim);
     cJSON_Delete(def);
-    arena_free(&r.scratch.arena);
+    arena_free(&r.scratch);
     *out = b;
     return CF_OK;
 fail:
     cJSON_Delete(dim);
     cJSON_Delete(def);
-    arena_free(&r.scratch.arena);
+    arena_free(&r.scratch);
     cf_biomes_free(b);
     return e->status ? e->status : CF_ERR_ARG;
 }

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/cf_math.h"
-#include "../../kernels/cf_biome.h"
-#include "biome.h"
+#include "kernels/cf_math.h"
+#include "kernels/cf_biome.h"
+#include "biome/biome.h"
 
 /* ------------------------------------------------------------------ versions */
 /* "1.21.11" -> {1, 21, 11}; "26.3" -> {26, 3, 0}. Returns the part count, or -1. */
