@@ -32,13 +32,15 @@ CF_INLINE cf_i64 cf_b_quantize(float v)
     return (cf_i64)p;
 }
 
-/* the distance of one axis: 0 inside [lo, hi] (inclusive), else to the nearer end */
+/* the distance of one axis: 0 inside [lo, hi] (inclusive), else to the nearer end; Java's
+ * `t - max > 0 ? t - max : Math.max(min - t, 0)` in wrapping long arithmetic, written so
+ * that compilers choose conditional moves (the search's time is mostly here) */
 CF_INLINE cf_i64 cf_b_axis(cf_i64 t, cf_i64 lo, cf_i64 hi)
 {
-    cf_i64 a = (cf_i64)((cf_u64)t - (cf_u64)hi); /* Java's long arithmetic wraps */
-    if (a > 0) return a;
+    cf_i64 a = (cf_i64)((cf_u64)t - (cf_u64)hi);
     cf_i64 b = (cf_i64)((cf_u64)lo - (cf_u64)t);
-    return b > 0 ? b : 0;
+    cf_i64 r = b > 0 ? b : 0;
+    return a > 0 ? a : r;
 }
 
 /* RTree node distance (= an entry's fitness for a leaf): the sum of the squared
@@ -48,12 +50,11 @@ CF_INLINE cf_i64 cf_b_axis(cf_i64 t, cf_i64 lo, cf_i64 hi)
 CF_INLINE cf_i64 cf_b_dist(CF_GLOBAL const cf_i32 *tree, cf_i32 node, const cf_i64 *t)
 {
     CF_GLOBAL const cf_i32 *n = tree + (long)node * CF_BN_STRIDE;
-    cf_u64 s = 0;
-    for (int a = 0; a < 7; a++) {
-        cf_i64 d = cf_b_axis(a < 6 ? t[a] : 0, (cf_i64)n[CF_BN_LO + a], (cf_i64)n[CF_BN_HI + a]);
-        s += (cf_u64)d * (cf_u64)d;
-    }
-    return (cf_i64)s;
+    cf_u64 d0 = (cf_u64)cf_b_axis(t[0], n[0], n[7]), d1 = (cf_u64)cf_b_axis(t[1], n[1], n[8]);
+    cf_u64 d2 = (cf_u64)cf_b_axis(t[2], n[2], n[9]), d3 = (cf_u64)cf_b_axis(t[3], n[3], n[10]);
+    cf_u64 d4 = (cf_u64)cf_b_axis(t[4], n[4], n[11]), d5 = (cf_u64)cf_b_axis(t[5], n[5], n[12]);
+    cf_u64 d6 = (cf_u64)cf_b_axis(0, n[6], n[13]);
+    return (cf_i64)(d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4 + d5 * d5 + d6 * d6);
 }
 
 /* Climate.RTree.search: depth-first in build order, children whose box is not
@@ -86,6 +87,50 @@ CF_INLINE cf_i32 cf_b_search(CF_GLOBAL const cf_i32 *tree, const cf_i64 *t, cf_i
         if (tree[(long)c * CF_BN_STRIDE + CF_BN_COUNT] == 0) {
             best = c;
             bestd = d;
+        } else if (sp + 1 < CF_B_MAXDEPTH) {
+            sp++;
+            sn[sp] = c;
+            si[sp] = 0;
+        }
+    }
+    *fit = bestd;
+    return best;
+}
+
+/* The cold search's answer (the first leaf of minimum fitness in depth-first order, what
+ * cf_b_search gives with warm -1), found faster from a hint leaf (a neighbour's answer, or
+ * -1) whose fitness bounds the search from the start: until a leaf is taken, boxes are
+ * skipped only when strictly farther than the bound and a leaf at the bound is taken;
+ * afterwards the search is cf_b_search's. */
+CF_INLINE cf_i32 cf_b_search_hint(CF_GLOBAL const cf_i32 *tree, const cf_i64 *t, cf_i32 hint, cf_i64 *fit)
+{
+    if (hint < 0) return cf_b_search(tree, t, -1, fit);
+    cf_i32 best = hint;
+    cf_i64 bestd = cf_b_dist(tree, hint, t);
+    int found = 0;
+    if (tree[CF_BN_COUNT] == 0) {
+        *fit = cf_b_dist(tree, 0, t);
+        return 0;
+    }
+    cf_i32 sn[CF_B_MAXDEPTH], si[CF_B_MAXDEPTH];
+    int sp = 0;
+    sn[0] = 0;
+    si[0] = 0;
+    while (sp >= 0) {
+        CF_GLOBAL const cf_i32 *n = tree + (long)sn[sp] * CF_BN_STRIDE;
+        cf_i32 i = si[sp];
+        if (i >= n[CF_BN_COUNT]) {
+            sp--;
+            continue;
+        }
+        si[sp] = i + 1;
+        cf_i32 c = n[CF_BN_FIRST] + i;
+        cf_i64 d = cf_b_dist(tree, c, t);
+        if (found ? bestd <= d : bestd < d) continue;
+        if (tree[(long)c * CF_BN_STRIDE + CF_BN_COUNT] == 0) {
+            best = c;
+            bestd = d;
+            found = 1;
         } else if (sp + 1 < CF_B_MAXDEPTH) {
             sp++;
             sn[sp] = c;

@@ -142,7 +142,7 @@ Test(biome, lookups_on_box_boundaries)
 {
     FILE *f = golden();
     char line[1024], cl[32] = "";
-    int ck = 0, n = 0, ties = 0;
+    int ck = 0, n = 0, ties = 0, nn_cur = 0;
     bm_list l = {0};
     const char *names[BP_NAMES];
     int32_t *tree = NULL;
@@ -157,8 +157,7 @@ Test(biome, lookups_on_box_boundaries)
             free(tree);
             bm_list_free(&l);
             list_by_name(list, &l, names);
-            int nn;
-            tree = bm_tree_build(&l, k, &nn);
+            tree = bm_tree_build(&l, k, &nn_cur);
             cr_assert(tree);
             snprintf(cl, sizeof cl, "%s", list);
             ck = k;
@@ -175,6 +174,15 @@ Test(biome, lookups_on_box_boundaries)
         cr_expect_eq(cf_b_count_at(tree, tt, got_fit), nt, "%s: ties in the tree", line);
         cr_expect_str_eq(names[l.pal[be]], brute, "%s: brute force", line);
         cr_expect_str_eq(got, cold, "%s: cold search", line);
+        /* the hinted search gives the cold answer from any hint: the previous leaf, every leaf */
+        static int32_t prev = -1;
+        int64_t hf;
+        cr_expect_eq(cf_b_search_hint(tree, tt, prev, &hf), leaf, "%s: hint %d", line, prev);
+        cr_expect_eq(hf, fit);
+        for (int32_t h = 0; h < nn_cur; h += 97)
+            if (tree[(size_t)h * CF_BN_STRIDE + CF_BN_COUNT] == 0)
+                cr_expect_eq(cf_b_search_hint(tree, tt, h, &hf), leaf, "%s: hint %d", line, h);
+        prev = leaf;
         if (nt == 1) cr_expect_str_eq(got, rtree, "%s: RTree", line);
         ties += nt > 1;
         n++;

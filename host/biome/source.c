@@ -508,24 +508,60 @@ int32_t biome_lookup(const cf_biomes *b, const int64_t *t, int32_t warm, int64_t
 /* per-thread state of a query run */
 typedef struct qctx {
     cf_biomes *b;
-    ev64_ctx c; /* 1.18-1.21 */
+    ev64_ctx c; /* 1.18-1.21 (it remembers every node's last point) */
     int has_c;
+    cf_fill f;  /* 26.3: a last-point memo on every node, so that the six fields share their
+                 * common subgraphs (shift noises; depth's offset spline reads the other fields) */
+    uint8_t *memo;
+    int32_t hint; /* the last point query's leaf (cf_b_search_hint), or -1 */
     uint64_t lookups, ties;
 } qctx;
+
+static void qctx_free(qctx *q)
+{
+    if (q->has_c) eval64_free(&q->c);
+    q->has_c = 0;
+    free(q->memo);
+    free(q->f.last[0]);
+    free(q->f.last[1]);
+    free(q->f.islot);
+    q->memo = NULL;
+    q->f.last[0] = q->f.last[1] = NULL;
+    q->f.islot = NULL;
+}
 
 static int qctx_init(qctx *q, cf_biomes *b)
 {
     memset(q, 0, sizeof *q);
     q->b = b;
+    q->hint = -1;
     if (b->f64) {
         if (eval64_init(&q->c, b->w) < 0) return -1;
         q->has_c = 1;
+        return 0;
     }
+    const cf_program *p = b->prog;
+    size_t n = (size_t)p->nnodes + 1;
+    q->memo = malloc(n);
+    q->f.last[0] = calloc(n, sizeof(cf_memo));
+    q->f.last[1] = calloc(n, sizeof(cf_memo));
+    q->f.islot = malloc(n * sizeof(int));
+    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot) {
+        qctx_free(q);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        q->memo[i] = i < (size_t)p->nnodes && !(p->nodes[i].flags & NF_LITERAL) ? MEMO_LAST : MEMO_NONE;
+        q->f.islot[i] = -1; /* no interpolation buffers: interpolated nodes compute their corners */
+    }
+    q->f.w = b->w;
+    q->f.memo = q->memo;
+    q->f.stamp = 1;
     return 0;
 }
 static void qctx_done(qctx *q)
 {
-    if (q->has_c) eval64_free(&q->c);
+    qctx_free(q);
     atomic_fetch_add(&q->b->lookups, q->lookups);
     atomic_fetch_add(&q->b->ties, q->ties);
 }
@@ -537,8 +573,11 @@ static float field(qctx *q, int k, int path, int32_t vmin, int32_t x, int32_t y,
     const cf_world *w = q->b->w;
     int node = w->prog->outputs[k];
     if (q->b->f64) return (float)eval_f64(&q->c, node, (double)x, (double)y, (double)z);
-    if (path == BP_VOLUME) return eval_volume_f32(w, node, x, y, z, vmin);
-    return eval_f32(w, NULL, MODE_POINT, node, x, y, z);
+    if (q->f.y0 != vmin) { /* the memo is per volume (26.3's volume values do not depend on it; safe) */
+        q->f.y0 = vmin;
+        q->f.stamp++;
+    }
+    return eval_f32(w, &q->f, path == BP_VOLUME ? MODE_VOLUME : MODE_POINT, node, x, y, z);
 }
 
 int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, float *v)
@@ -547,7 +586,7 @@ int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, f
     if (qctx_init(&c, (cf_biomes *)b) < 0) return -1;
     int32_t x = (int32_t)((uint32_t)q[0] << 2), y = (int32_t)((uint32_t)q[1] << 2), z = (int32_t)((uint32_t)q[2] << 2);
     for (int k = 0; k < b->prog->noutputs; k++) v[k] = field(&c, k, path, (int32_t)((uint32_t)qy0 << 2), x, y, z);
-    if (c.has_c) eval64_free(&c.c);
+    qctx_free(&c);
     return 0;
 }
 
@@ -577,8 +616,11 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
         int64_t t[6], fit;
         int32_t vmin = (int32_t)((uint32_t)qy0 << 2);
         for (int k = 0; k < 6; k++) t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
-        int32_t leaf = cf_b_search(b->tree, t, warm ? *warm : -1, &fit);
+        /* chunk fills: vanilla's warm start; point queries: the cold answer, found from the
+         * previous answer of this thread as a hint */
+        int32_t leaf = warm ? cf_b_search(b->tree, t, *warm, &fit) : cf_b_search_hint(b->tree, t, c->hint, &fit);
         if (warm) *warm = leaf;
+        else c->hint = leaf;
         c->lookups++;
         if (b->count_ties && cf_b_count_at(b->tree, t, fit) > 1) c->ties++;
         return cf_b_leaf_value(b->tree, leaf);
