@@ -21,6 +21,7 @@ static const char *const usage_biome =
     "usage: chunkfill biome [--pack PATH]... [--settings ID | --dimension ID] [--version V] --seed SEED\n"
     "                       (--quart QX,QY,QZ)... | (--at X,Y,Z)... | --quarts FILE | --points FILE\n"
     "       chunkfill biome ... --seed SEED --grid QX0,QZ0:QX1,QZ1 --qy QY --out F.npy [--threads N]\n"
+    "                       [--device cpu|opencl[:N]]\n"
     "Prints one line per position: the coordinates as given, then the biome id. --quart/--quarts take\n"
     "quart coordinates (block >> 2) and query the biome source directly (the point path, as /locate\n"
     "and structure checks do); --at/--points take block coordinates and pick the quart through\n"
@@ -37,19 +38,27 @@ static const char *const usage_biome =
     "  --dialect D      the data format: 1.21 or 26.3 (default: detected)\n"
     "  --quart Q        QX,QY,QZ (repeatable); --at X,Y,Z a block (repeatable)\n"
     "  --quarts FILE    one 'QX QY QZ' per line; --points FILE one 'X Y Z' ('-': standard input; # comments)\n"
-    "  --verbose        the source and its statistics (lookups, ties at the minimum fitness) on stderr\n";
+    "  --verbose        the source and its statistics (lookups, ties at the minimum fitness) on stderr\n"
+    "  --device D       --grid on cpu (default) or an OpenCL device (26.3 data; equal byte for byte)\n"
+    "Ties: where several entries of the list share the minimum fitness vanilla's answer depends on the\n"
+    "thread's previous lookup; these queries take the first tied leaf in the RTree's depth-first order\n"
+    "(a cold search). --verbose counts them.\n";
 
 static const char *const usage_fill_biomes =
     "usage: chunkfill fill --biomes [--pack PATH]... [--settings ID | --dimension ID] [--version V]\n"
     "                      --seed SEED --chunks X0,Z0[:X1,Z1] --out F.npy [--threads N] [--verbose]\n"
+    "                      [--device cpu|opencl[:N]]\n"
     "Writes the stored biomes of the chunks (x fastest, then z; inclusive) as a chunk fill makes them\n"
     "(26.3: the volume path): uint8 palette indices of shape (nchunks, height/4, 4, 4), index\n"
-    "[chunk][qy][qz][qx], qy from min_y/4 up, and F.palette.json (the biome ids) beside F.npy.\n";
+    "[chunk][qy][qz][qx], qy from min_y/4 up, and F.palette.json (the biome ids) beside F.npy.\n"
+    "Each chunk replays vanilla's fill order (sections bottom to top; x, y, z) with the RTree's warm\n"
+    "start, cold at the chunk's first quart: equal to vanilla except at ties. --device opencl fills on\n"
+    "an OpenCL device (26.3 data), byte for byte the CPU's result. Options as `chunkfill biome`.\n";
 
 typedef struct bopts {
     const char *packs[64];
     int npacks;
-    const char *settings, *dimension, *version, *seed, *quarts, *points, *grid, *out, *chunks, *dialect;
+    const char *settings, *dimension, *version, *seed, *quarts, *points, *grid, *out, *chunks, *dialect, *device;
     long qy, threads, max_chunks;
     int has_qy, verbose;
     int32_t *pos; /* positions given on the command line or in a file */
@@ -177,6 +186,7 @@ static int parse_opts(bopts *o, int argc, char **argv, const char *usage)
         else if (strcmp(a, "--dimension") == 0) o->dimension = v;
         else if (strcmp(a, "--version") == 0) o->version = v;
         else if (strcmp(a, "--dialect") == 0) o->dialect = v;
+        else if (strcmp(a, "--device") == 0 ) o->device = v;
         else if (strcmp(a, "--seed") == 0) o->seed = v;
         else if (strcmp(a, "--quarts") == 0 && usage == usage_biome) o->quarts = v;
         else if (strcmp(a, "--points") == 0 && usage == usage_biome) o->points = v;
@@ -208,6 +218,9 @@ static int parse_opts(bopts *o, int argc, char **argv, const char *usage)
     }
     if (!o->seed) return usage_fail("--seed is required", usage);
     if (o->settings && o->dimension) return usage_fail("give --settings or --dimension, not both", usage);
+    if (o->device && strcmp(o->device, "cpu") != 0 && strncmp(o->device, "opencl", 6) != 0)
+        return usage_fail("--device takes cpu, opencl or opencl:N", usage);
+    if (o->device && strcmp(o->device, "cpu") == 0) o->device = NULL;
     if (o->dialect && strcmp(o->dialect, "1.21") != 0 && strcmp(o->dialect, "26.3") != 0)
         return usage_fail("--dialect takes 1.21 or 26.3", usage);
     return -1; /* parsed: go on */
@@ -339,7 +352,24 @@ int cmd_biome(int argc, char **argv)
             snprintf(err.message, sizeof err.message, "out of memory");
             goto done;
         }
-        if (cf_biomes_grid(b, (int32_t)g[0], (int32_t)g[1], nx, nz, (int32_t)o.qy, v, (int)o.threads, &err) != CF_OK) goto done;
+        if (o.device) {
+            size_t cells = (size_t)nx * (size_t)nz;
+            int32_t *q = malloc(cells * 3 * sizeof *q);
+            cf_biome_device *d = NULL;
+            if (!q) {
+                snprintf(err.message, sizeof err.message, "out of memory");
+                goto done;
+            }
+            for (size_t i = 0; i < cells; i++)
+                q[3 * i] = (int32_t)(g[0] + (long)(i % (size_t)nx)), q[3 * i + 1] = (int32_t)o.qy, q[3 * i + 2] = (int32_t)(g[1] + (long)(i / (size_t)nx));
+            cf_status st = cf_biomes_device_open(&d, o.device, b, &err);
+            if (st == CF_OK) st = cf_biomes_device_quarts(d, cells, q, v, &err);
+            cf_biomes_device_free(d);
+            free(q);
+            if (st != CF_OK) goto done;
+        } else if (cf_biomes_grid(b, (int32_t)g[0], (int32_t)g[1], nx, nz, (int32_t)o.qy, v, (int)o.threads, &err) != CF_OK) {
+            goto done;
+        }
         long long shape[2] = {nz, nx};
         if (write_npy_u8(o.out, v, shape, 2, b, &err) < 0) goto done;
     } else {
@@ -410,7 +440,15 @@ int cmd_fill_biomes(int argc, char **argv)
         goto done;
     }
     for (long long i = 0; i < n; i++) list[2 * i] = (int32_t)(a[0] + i % nx), list[2 * i + 1] = (int32_t)(a[1] + i / nx);
-    if (cf_fill_biomes(b, (size_t)n, list, v, (int)o.threads, &err) != CF_OK) goto done;
+    if (o.device) {
+        cf_biome_device *d = NULL;
+        cf_status st = cf_biomes_device_open(&d, o.device, b, &err);
+        if (st == CF_OK) st = cf_biomes_device_fill(d, (size_t)n, list, v, &err);
+        cf_biomes_device_free(d);
+        if (st != CF_OK) goto done;
+    } else if (cf_fill_biomes(b, (size_t)n, list, v, (int)o.threads, &err) != CF_OK) {
+        goto done;
+    }
     long long shape[4] = {n, height / 4, 4, 4};
     if (write_npy_u8(o.out, v, shape, 4, b, &err) < 0) goto done;
     stats(&o, b);
