@@ -143,6 +143,7 @@ Test(biome, lookups_on_box_boundaries)
     FILE *f = golden();
     char line[1024], cl[32] = "";
     int ck = 0, n = 0, ties = 0, nn_cur = 0;
+    bm_fast fast = {0};
     bm_list l = {0};
     const char *names[BP_NAMES];
     int32_t *tree = NULL;
@@ -157,8 +158,12 @@ Test(biome, lookups_on_box_boundaries)
             free(tree);
             bm_list_free(&l);
             list_by_name(list, &l, names);
-            tree = bm_tree_build(&l, k, &nn_cur);
+            int32_t *eo;
+            bm_fast_free(&fast);
+            tree = bm_tree_build_ex(&l, k, &nn_cur, &eo);
             cr_assert(tree);
+            cr_assert_eq(bm_fast_build(&fast, &l, k, tree, nn_cur, eo), 0);
+            free(eo);
             snprintf(cl, sizeof cl, "%s", list);
             ck = k;
         }
@@ -182,6 +187,21 @@ Test(biome, lookups_on_box_boundaries)
         for (int32_t h = 0; h < nn_cur; h += 97)
             if (tree[(size_t)h * CF_BN_STRIDE + CF_BN_COUNT] == 0)
                 cr_expect_eq(cf_b_search_hint(tree, tt, h, &hf), leaf, "%s: hint %d", line, h);
+        /* the fast search (grouped trees with ranks): the same answers, cold, hinted, warm */
+        cr_expect_eq(bm_fast_search(&fast, tree, tt, -1, -1, &hf), leaf, "%s: fast search", line);
+        cr_expect_eq(hf, fit);
+        cr_expect_eq(bm_fast_search(&fast, tree, tt, prev, -1, &hf), leaf, "%s: fast search, hint %d", line, prev);
+        if (prev >= 0) {
+            int64_t wf;
+            cr_expect_eq(bm_fast_search(&fast, tree, tt, -1, prev, &hf), cf_b_search(tree, tt, prev, &wf), "%s: fast search, warm %d", line,
+                         prev);
+        }
+        for (int32_t h = 0; h < nn_cur; h += 211)
+            if (tree[(size_t)h * CF_BN_STRIDE + CF_BN_COUNT] == 0) {
+                int64_t wf;
+                cr_expect_eq(bm_fast_search(&fast, tree, tt, h, -1, &hf), leaf, "%s: fast, hint %d", line, h);
+                cr_expect_eq(bm_fast_search(&fast, tree, tt, -1, h, &hf), cf_b_search(tree, tt, h, &wf), "%s: fast, warm %d", line, h);
+            }
         prev = leaf;
         if (nt == 1) cr_expect_str_eq(got, rtree, "%s: RTree", line);
         ties += nt > 1;
@@ -189,6 +209,7 @@ Test(biome, lookups_on_box_boundaries)
     }
     fclose(f);
     free(tree);
+    bm_fast_free(&fast);
     bm_list_free(&l);
     cr_assert_geq(n, 400, "only %d target lines", n);
     cr_log_info("%d boundary targets, %d of them ties", n, ties);
@@ -370,6 +391,42 @@ Test(biome, volume_path_against_point_path_26_3, .timeout = 600)
     fprintf(stderr, "volume vs point, 26.3 seed 0, %d chunks, %ld quarts: targets differ in %ld, biomes differ in %ld (%ld at ties)\n", N,
             total, tdiff, diff, tie);
     free(vol);
+    source_done();
+}
+
+/* a chunk fill is vanilla's warm-start replay exactly: the reference search (cf_b_search, the
+ * tree as vanilla walks it) over the volume-path targets in fill order gives the same bytes */
+Test(biome, fill_replays_vanilla_warm_start)
+{
+    static const char *const set[3] = {"minecraft:overworld", "minecraft:amplified", "minecraft:nether"};
+    for (int s = 0; s < 3; s++) {
+        cf_biomes *b = source_for("26.3", set[s], "-4172144997902289642");
+        int min_y, height;
+        cf_biomes_range(b, &min_y, &height);
+        int ny = height / 4, qy0 = min_y >> 2;
+        int32_t ch[6] = {0, 0, -77, 1234, 250000, -9};
+        uint8_t *got = malloc((size_t)3 * (size_t)ny * 16);
+        cr_assert(got);
+        cr_assert_eq(cf_fill_biomes(b, 3, ch, got, 1, NULL), CF_OK);
+        const int32_t *tree = biome_tree(b, NULL, NULL);
+        for (int c = 0; c < 3; c++) {
+            int32_t warm = -1;
+            for (int sec = 0; sec < ny; sec += 4)
+                for (int x = 0; x < 4; x++)
+                    for (int y = sec; y < sec + 4 && y < ny; y++)
+                        for (int z = 0; z < 4; z++) {
+                            int32_t q[3] = {ch[2 * c] * 4 + x, qy0 + y, ch[2 * c + 1] * 4 + z};
+                            float v[6];
+                            int64_t t[6], fit;
+                            cr_assert_eq(biome_climate(b, BP_VOLUME, qy0, q, v), 0);
+                            for (int a = 0; a < 6; a++) t[a] = cf_b_quantize(v[a]);
+                            warm = cf_b_search(tree, t, warm, &fit);
+                            cr_expect_eq(got[(((size_t)c * (size_t)ny + (size_t)y) * 4 + (size_t)z) * 4 + (size_t)x],
+                                         cf_b_leaf_value(tree, warm), "%s chunk %d quart %d %d %d", set[s], c, q[0], q[1], q[2]);
+                        }
+        }
+        free(got);
+    }
     source_done();
 }
 

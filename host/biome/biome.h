@@ -58,6 +58,24 @@ int bm_version_k(const char *version);
  * table of kernels/cf_biome.h; *nnodes its node count. malloc'd, or NULL when out of memory
  * or deeper than CF_B_MAXDEPTH. */
 int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes);
+/* the same, and *entry_of (malloc'd, per node: the list index of a leaf, -1 for a subtree) */
+int32_t *bm_tree_build_ex(const bm_list *l, int k, int *nnodes, int32_t **entry_of);
+/* An exact faster search (tree.c): the entries grouped by depth interval, a tree per group
+ * whose boxes know the smallest depth-first rank (in vanilla's tree) of their leaves. */
+#define BM_FAST_GROUPS 8
+typedef struct bm_fast {
+    int ngroups;
+    int32_t *tree[BM_FAST_GROUPS]; /* flat trees; a leaf's CF_BN_FIRST is vanilla's leaf node */
+    int nnodes[BM_FAST_GROUPS];
+    int32_t *minrank[BM_FAST_GROUPS];
+    int32_t *rank; /* per node of vanilla's tree: a leaf's depth-first rank, -1 for a subtree */
+} bm_fast;
+/* from list l, vanilla's tree vtree (vn nodes) and its entry_of; 0, or -1 out of memory */
+int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int vn, const int32_t *ventry);
+void bm_fast_free(bm_fast *f);
+/* vanilla's answer (a node of vtree) for target t: with warm >= 0, cf_b_search(vtree, t, warm);
+ * with warm -1, the cold answer; hint (a leaf of vtree, or -1) only bounds the search */
+int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit);
 /* SHA-256 of the tree in a canonical text (depth-first: per node its seven min,max then
  * "b NAME" or "c COUNT", one line a node): what tests compare with the oracle's dump */
 void bm_tree_digest(const int32_t *tree, const char *const *names, char hex[65]);
@@ -84,6 +102,7 @@ struct cf_biomes {
     bm_list list;              /* multi_noise */
     int32_t *tree;
     int nnodes, k;
+    bm_fast fast;              /* the same answers, found faster (CPU) */
     int fixed;                 /* BS_FIXED: its palette index */
     int chk[CF_BIOME_PALETTE_MAX], nchk, shift; /* BS_CHECKER: palette index per list slot */
     int64_t zseed;             /* BiomeManager's obfuscated seed */

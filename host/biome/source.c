@@ -438,7 +438,13 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
     if (biome_source(&r, src, sat, version, what, sizeof what) < 0) goto fail;
     if (b->kind == BS_MULTI) {
         b->k = bm_version_k(version);
-        b->tree = bm_tree_build(&b->list, b->k, &b->nnodes);
+        int32_t *entry_of = NULL;
+        b->tree = bm_tree_build_ex(&b->list, b->k, &b->nnodes, &entry_of);
+        if (b->tree && bm_fast_build(&b->fast, &b->list, b->k, b->tree, b->nnodes, entry_of) < 0) {
+            free(b->tree);
+            b->tree = NULL;
+        }
+        free(entry_of);
         if (!b->tree) {
             err_set(e, CF_ERR_NOMEM, "out of memory (or a parameter list nested deeper than %d)", CF_B_MAXDEPTH);
             goto fail;
@@ -469,6 +475,7 @@ void cf_biomes_free(cf_biomes *b)
     cf_world_free(b->w);
     cf_program_free(b->prog);
     bm_list_free(&b->list);
+    bm_fast_free(&b->fast);
     free(b->tree);
     arena_free(&b->arena);
     free(b);
@@ -618,7 +625,7 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
         for (int k = 0; k < 6; k++) t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
         /* chunk fills: vanilla's warm start; point queries: the cold answer, found from the
          * previous answer of this thread as a hint */
-        int32_t leaf = warm ? cf_b_search(b->tree, t, *warm, &fit) : cf_b_search_hint(b->tree, t, c->hint, &fit);
+        int32_t leaf = warm ? bm_fast_search(&b->fast, b->tree, t, -1, *warm, &fit) : bm_fast_search(&b->fast, b->tree, t, c->hint, -1, &fit);
         if (warm) *warm = leaf;
         else c->hint = leaf;
         c->lookups++;

@@ -310,9 +310,13 @@ out:
     return r;
 }
 
-int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes)
+int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes) { return bm_tree_build_ex(l, k, nnodes, NULL); }
+
+int32_t *bm_tree_build_ex(const bm_list *l, int k, int *nnodes, int32_t **entry_of)
 {
     *nnodes = 0;
+    if (entry_of) *entry_of = NULL;
+    int32_t *eo = NULL;
     if (l->n < 1 || k < 2) return NULL;
     builder b = {0};
     b.k = k;
@@ -333,6 +337,7 @@ int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes)
     queue = malloc((size_t)b.n * sizeof *queue);
     depth = malloc((size_t)b.n * sizeof *depth);
     out = calloc((size_t)b.n, CF_BN_STRIDE * sizeof *out);
+    if (entry_of && !(eo = malloc((size_t)b.n * sizeof *eo))) goto fail;
     if (!queue || !depth || !out) goto fail;
     int head = 0, tail = 0;
     queue[tail] = root, depth[tail++] = 0;
@@ -344,6 +349,7 @@ int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes)
             o[CF_BN_LO + a] = (int32_t)t->lo[a];
             o[CF_BN_HI + a] = (int32_t)t->hi[a];
         }
+        if (eo) eo[head] = t->entry;
         if (t->entry >= 0) {
             o[CF_BN_FIRST] = l->pal[t->entry];
             o[CF_BN_COUNT] = 0;
@@ -355,11 +361,14 @@ int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes)
         head++;
     }
     *nnodes = tail;
+    if (entry_of) *entry_of = eo;
+    eo = NULL;
     goto done;
 fail:
     free(out);
     out = NULL;
 done:
+    free(eo);
     for (int i = 0; i < b.n; i++) free(b.nodes[i].ch);
     free(b.nodes);
     free(ids);
@@ -389,4 +398,158 @@ void bm_tree_digest(const int32_t *tree, const char *const *names, char hex[65])
     digest_node(&c, tree, 0, names);
     SHA256Final(d, &c);
     for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+/* ------------------------------------------------------------------ fast exact search
+ * The answer of vanilla's cold search is the first leaf of minimum fitness in the
+ * tree's depth-first order (cf_b_search_hint's comment). Any structure that finds the
+ * minimum fitness and, among the leaves at it, the smallest depth-first rank gives the
+ * same answer. Vanilla's boxes mix the surface entries' depth 0 and depth 1 (and the
+ * underground ones), so at a surface target every upper box is near and the search
+ * walks much of the tree; here the entries are grouped by their depth interval, each
+ * group gets its own tree, and boxes carry the smallest rank below them. */
+void bm_fast_free(bm_fast *f)
+{
+    for (int g = 0; g < f->ngroups; g++) {
+        free(f->tree[g]);
+        free(f->minrank[g]);
+    }
+    free(f->rank);
+    memset(f, 0, sizeof *f);
+}
+
+int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int vn, const int32_t *ventry)
+{
+    memset(f, 0, sizeof *f);
+    int32_t *node_of = malloc((size_t)l->n * sizeof *node_of), *stk = malloc((size_t)vn * sizeof *stk);
+    int *grp = malloc((size_t)l->n * sizeof *grp);
+    f->rank = malloc((size_t)vn * sizeof *f->rank);
+    bm_list sub = {0};
+    int32_t *sub_entry = NULL;
+    int rc = -1;
+    if (!node_of || !stk || !grp || !f->rank) goto out;
+    for (int i = 0; i < vn; i++) {
+        f->rank[i] = -1;
+        if (ventry[i] >= 0) node_of[ventry[i]] = i;
+    }
+    /* depth-first ranks of vanilla's leaves (children in order) */
+    int sp = 0, r = 0;
+    stk[sp++] = 0;
+    while (sp > 0) {
+        int32_t nd = stk[--sp];
+        const int32_t *n = vtree + (size_t)nd * CF_BN_STRIDE;
+        if (n[CF_BN_COUNT] == 0) {
+            f->rank[nd] = r++;
+            continue;
+        }
+        for (int i = n[CF_BN_COUNT] - 1; i >= 0; i--) stk[sp++] = n[CF_BN_FIRST] + i;
+    }
+    /* groups: the distinct depth intervals (one group when there are too many) */
+    int32_t glo[BM_FAST_GROUPS], ghi[BM_FAST_GROUPS];
+    int ng = 0;
+    for (int i = 0; i < l->n && ng <= BM_FAST_GROUPS; i++) {
+        int g = 0;
+        while (g < ng && !(glo[g] == l->lo[i][4] && ghi[g] == l->hi[i][4])) g++;
+        if (g == ng) {
+            if (ng == BM_FAST_GROUPS) {
+                ng = BM_FAST_GROUPS + 1;
+                break;
+            }
+            glo[ng] = l->lo[i][4], ghi[ng] = l->hi[i][4], ng++;
+        }
+        grp[i] = g;
+    }
+    if (ng > BM_FAST_GROUPS) {
+        ng = 1;
+        for (int i = 0; i < l->n; i++) grp[i] = 0;
+    }
+    f->ngroups = ng;
+    for (int g = 0; g < ng; g++) {
+        int m = 0;
+        for (int i = 0; i < l->n; i++) m += grp[i] == g;
+        sub.n = m;
+        sub.lo = malloc((size_t)m * sizeof *sub.lo);
+        sub.hi = malloc((size_t)m * sizeof *sub.hi);
+        sub.pal = malloc((size_t)m * sizeof *sub.pal);
+        if (!sub.lo || !sub.hi || !sub.pal) goto out;
+        int j = 0;
+        for (int i = 0; i < l->n; i++)
+            if (grp[i] == g) {
+                memcpy(sub.lo[j], l->lo[i], sizeof sub.lo[j]);
+                memcpy(sub.hi[j], l->hi[i], sizeof sub.hi[j]);
+                sub.pal[j++] = i; /* the entry, mapped below */
+            }
+        int nn;
+        if (!(f->tree[g] = bm_tree_build_ex(&sub, k, &nn, &sub_entry))) goto out;
+        f->nnodes[g] = nn;
+        if (!(f->minrank[g] = malloc((size_t)nn * sizeof *f->minrank[g]))) goto out;
+        for (int i = nn - 1; i >= 0; i--) { /* children sit after their parent */
+            int32_t *n = f->tree[g] + (size_t)i * CF_BN_STRIDE;
+            if (n[CF_BN_COUNT] == 0) {
+                n[CF_BN_FIRST] = node_of[sub.pal[sub_entry[i]]]; /* a leaf holds vanilla's leaf node */
+                f->minrank[g][i] = f->rank[n[CF_BN_FIRST]];
+            } else {
+                int32_t mr = INT32_MAX;
+                for (int c = 0; c < n[CF_BN_COUNT]; c++)
+                    if (f->minrank[g][n[CF_BN_FIRST] + c] < mr) mr = f->minrank[g][n[CF_BN_FIRST] + c];
+                f->minrank[g][i] = mr;
+            }
+        }
+        free(sub_entry);
+        sub_entry = NULL;
+        bm_list_free(&sub);
+    }
+    rc = 0;
+out:
+    free(sub_entry);
+    bm_list_free(&sub);
+    free(node_of);
+    free(stk);
+    free(grp);
+    if (rc < 0) bm_fast_free(f);
+    return rc;
+}
+
+int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
+{
+    int32_t best = -1, bestr = INT32_MAX;
+    int64_t bestd = INT64_MAX;
+    if (hint >= 0) best = hint, bestd = cf_b_dist(vtree, hint, t), bestr = f->rank[hint];
+    for (int g = 0; g < f->ngroups; g++) {
+        const int32_t *tree = f->tree[g], *mr = f->minrank[g];
+        if (tree[CF_BN_COUNT] == 0) { /* a group of one entry */
+            int64_t d = cf_b_dist(tree, 0, t);
+            int32_t v = tree[CF_BN_FIRST];
+            if (d < bestd || (d == bestd && f->rank[v] < bestr)) best = v, bestd = d, bestr = f->rank[v];
+            continue;
+        }
+        int32_t sn[CF_B_MAXDEPTH], si[CF_B_MAXDEPTH];
+        int sp = 0;
+        sn[0] = 0, si[0] = 0;
+        int64_t d0 = cf_b_dist(tree, 0, t);
+        if (d0 > bestd || (d0 == bestd && mr[0] >= bestr)) continue;
+        while (sp >= 0) {
+            const int32_t *n = tree + (size_t)sn[sp] * CF_BN_STRIDE;
+            int32_t i = si[sp];
+            if (i >= n[CF_BN_COUNT]) {
+                sp--;
+                continue;
+            }
+            si[sp] = i + 1;
+            int32_t c = n[CF_BN_FIRST] + i;
+            int64_t d = cf_b_dist(tree, c, t);
+            if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
+            const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
+            if (cn[CF_BN_COUNT] == 0) {
+                best = cn[CF_BN_FIRST], bestd = d, bestr = mr[c];
+            } else if (sp + 1 < CF_B_MAXDEPTH) {
+                sp++;
+                sn[sp] = c, si[sp] = 0;
+            }
+        }
+    }
+    *fit = bestd;
+    /* vanilla's warm start: the warm leaf wins whenever it is at the minimum */
+    if (warm >= 0 && cf_b_dist(vtree, warm, t) == bestd) return warm;
+    return best;
 }
