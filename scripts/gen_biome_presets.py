@@ -132,9 +132,9 @@ o.append('const bp_list bp_lists[BP_LISTS] = {')
 for v in LISTS:
     n = len(rows[v])
     if v == BASE:
-        o.append('    {"%s", %d, NULL, 0, rows_26_3},' % (v, n))
+        o.append('    {"%s", NULL, rows_26_3, %d, 0},' % (v, n))
     else:
-        o.append('    {"%s", %d, ops_%s, %d, extra_%s},' % (v, n, cname(v), len(patches[v][0]), cname(v)))
+        o.append('    {"%s", ops_%s, extra_%s, %d, %d},' % (v, cname(v), cname(v), n, len(patches[v][0])))
 o.append('};')
 o.append('const bp_point bp_nether[BP_NETHER] = {')
 for e in nether['entries']:
@@ -148,4 +148,4 @@ tmp = out + '.tmp'
 with open(tmp, 'w') as f:
     f.write('\n'.join(o))
 os.replace(tmp, out)
-print('%s: %d names, %d intervals, %d lists' % (out, len(names), len(intervals), len(LISTS)))
+print('%s: %d names, %d intervals, %d lists' % (os.path.normpath(out), len(names), len(intervals), len(LISTS)))

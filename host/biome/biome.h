@@ -22,10 +22,10 @@
 #define BP_NETHER 5
 typedef struct bp_list {
     const char *version;       /* the first version of the list: "1.18" ... "26.3" */
-    int count;                 /* entries */
     const int32_t (*ops)[2];   /* the patch of the 26.3 list: {base, n} copies n rows from base, {-1, n} takes n rows */
-    int nops;                  /*   of rows; 0: rows is the list itself */
-    const uint8_t *rows;       /* 7 bytes a row: biome (bp_names), six intervals (bp_intervals) */
+    const uint8_t *rows;       /*   of rows (7 bytes a row: biome (bp_names), six intervals (bp_intervals)); */
+    int count;                 /* entries */
+    int nops;                  /* 0: rows is the list itself */
 } bp_list;
 typedef struct bp_point {
     const char *biome;

@@ -167,13 +167,14 @@ static int quant_value(rd *r, const cJSON *v, cf_loc at, float lo, float hi, int
 /* a Parameter: a number, [min, max] or {"min", "max"} */
 static int parameter(rd *r, const cJSON *v, cf_loc at, int32_t *lo, int32_t *hi)
 {
+    *lo = *hi = 0;
     if (cJSON_IsNumber(v)) {
         if (quant_value(r, v, at, -2.0f, 2.0f, lo) < 0) return -1;
         *hi = *lo;
         return 0;
     }
     const cJSON *a = NULL, *c = NULL;
-    cf_loc la = at, lc = at;
+    cf_loc la, lc;
     if (cJSON_IsArray(v)) {
         if (cJSON_GetArraySize(v) != 2) return rfail(r, at, CF_ERR_SCHEMA, "expected [min, max], found %d values", cJSON_GetArraySize(v));
         a = cJSON_GetArrayItem(v, 0), c = cJSON_GetArrayItem(v, 1);
@@ -529,11 +530,16 @@ static void qctx_free(qctx *q)
     if (q->has_c) eval64_free(&q->c);
     q->has_c = 0;
     free(q->memo);
-    free(q->f.last[0]);
-    free(q->f.last[1]);
+    for (int m = 0; m < 2; m++) {
+        free(q->f.last[m]);
+        free(q->f.col[m]);
+        free(q->f.colstamp[m]);
+        q->f.last[m] = NULL;
+        q->f.col[m] = NULL;
+        q->f.colstamp[m] = NULL;
+    }
     free(q->f.islot);
     q->memo = NULL;
-    q->f.last[0] = q->f.last[1] = NULL;
     q->f.islot = NULL;
 }
 
@@ -553,16 +559,27 @@ static int qctx_init(qctx *q, cf_biomes *b)
     q->f.last[0] = calloc(n, sizeof(cf_memo));
     q->f.last[1] = calloc(n, sizeof(cf_memo));
     q->f.islot = malloc(n * sizeof(int));
-    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot) {
+    /* the plan's column memo (2-D nodes once per quart column of a chunk: 17 x 17 slots,
+     * as fill.c's), the other nodes a last-point memo */
+    size_t cols = (size_t)(p->ncol > 0 ? p->ncol : 1) * 289;
+    for (int m = 0; m < 2; m++) {
+        q->f.col[m] = malloc(cols * sizeof(float));
+        q->f.colstamp[m] = calloc(cols, sizeof(uint32_t));
+    }
+    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot || !q->f.col[0] || !q->f.col[1] || !q->f.colstamp[0] ||
+        !q->f.colstamp[1]) {
         qctx_free(q);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        q->memo[i] = i < (size_t)p->nnodes && !(p->nodes[i].flags & NF_LITERAL) ? MEMO_LAST : MEMO_NONE;
+        int lit = i >= (size_t)p->nnodes || (p->nodes[i].flags & NF_LITERAL);
+        q->memo[i] = lit ? MEMO_NONE : p->memo[i] == MEMO_COLUMN ? MEMO_COLUMN : MEMO_LAST;
         q->f.islot[i] = -1; /* no interpolation buffers: interpolated nodes compute their corners */
     }
     q->f.w = b->w;
     q->f.memo = q->memo;
+    q->f.colslot = p->colslot;
+    q->f.colstride = 289;
     q->f.stamp = 1;
     return 0;
 }
@@ -573,6 +590,14 @@ static void qctx_done(qctx *q)
     atomic_fetch_add(&q->b->ties, q->ties);
 }
 
+/* the memo's region: the columns [x0, x0 + size] x [z0, z0 + size] (a chunk: 16; a point: 0);
+ * a new region forgets every memo */
+static void qctx_region(qctx *q, int32_t x0, int32_t z0, int32_t size)
+{
+    q->f.x0 = x0, q->f.z0 = z0, q->f.sx = q->f.sz = size;
+    if (++q->f.stamp == 0) q->f.stamp = 1;
+}
+
 /* one field at block (x, y, z): the point path, the volume path (26.3; vmin: the volume's min y),
  * or 1.18-1.21's double value cast to float */
 static float field(qctx *q, int k, int path, int32_t vmin, int32_t x, int32_t y, int32_t z)
@@ -580,10 +605,7 @@ static float field(qctx *q, int k, int path, int32_t vmin, int32_t x, int32_t y,
     const cf_world *w = q->b->w;
     int node = w->prog->outputs[k];
     if (q->b->f64) return (float)eval_f64(&q->c, node, (double)x, (double)y, (double)z);
-    if (q->f.y0 != vmin) { /* the memo is per volume (26.3's volume values do not depend on it; safe) */
-        q->f.y0 = vmin;
-        q->f.stamp++;
-    }
+    q->f.y0 = vmin; /* the volume's min y (interpolated nodes' corners; set per chunk) */
     return eval_f32(w, &q->f, path == BP_VOLUME ? MODE_VOLUME : MODE_POINT, node, x, y, z);
 }
 
@@ -592,6 +614,7 @@ int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, f
     qctx c;
     if (qctx_init(&c, (cf_biomes *)b) < 0) return -1;
     int32_t x = (int32_t)((uint32_t)q[0] << 2), y = (int32_t)((uint32_t)q[1] << 2), z = (int32_t)((uint32_t)q[2] << 2);
+    if (!b->f64) qctx_region(&c, x, z, 0);
     for (int k = 0; k < b->prog->noutputs; k++) v[k] = field(&c, k, path, (int32_t)((uint32_t)qy0 << 2), x, y, z);
     qctx_free(&c);
     return 0;
@@ -622,10 +645,11 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
     default: {
         int64_t t[6], fit;
         int32_t vmin = (int32_t)((uint32_t)qy0 << 2);
+        if (!warm && !b->f64) qctx_region(c, x, z, 0); /* a point query: the memo holds this point */
         for (int k = 0; k < 6; k++) t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
         /* chunk fills: vanilla's warm start; point queries: the cold answer, found from the
          * previous answer of this thread as a hint */
-        int32_t leaf = warm ? bm_fast_search(&b->fast, b->tree, t, -1, *warm, &fit) : bm_fast_search(&b->fast, b->tree, t, c->hint, -1, &fit);
+        int32_t leaf = warm ? bm_fast_search(&b->fast, b->tree, t, *warm, *warm, &fit) : bm_fast_search(&b->fast, b->tree, t, c->hint, -1, &fit);
         if (warm) *warm = leaf;
         else c->hint = leaf;
         c->lookups++;
@@ -691,6 +715,7 @@ static void chunk_fill(qctx *c, job *j, size_t ci)
     uint8_t *o = j->out + ci * (size_t)ny * 16;
     int32_t warm = -1;
     int path = b->f64 ? BP_POINT : BP_VOLUME;
+    if (!b->f64) qctx_region(c, (int32_t)((uint32_t)cx * 16u), (int32_t)((uint32_t)cz * 16u), 16);
     for (int32_t s = 0; s < ny; s += 4)
         for (int x = 0; x < 4; x++)
             for (int32_t y = s; y < s + 4 && y < ny; y++)
