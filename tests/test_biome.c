@@ -704,9 +704,9 @@ Test(biome, cli_lines_grid_and_fill, .init = setup_dir, .fini = rm_dir)
 /* ------------------------------------------------------------------ OpenCL */
 /* the device (PoCL on these machines) equals the CPU bit for bit: quarts on the point path
  * (near, far, every golden quart of the version) and chunk fills on the volume path */
-static void device_equals_cpu(const char *settings, const char *seed)
+static void device_equals_cpu(const char *ver, const char *settings, const char *seed)
 {
-    cf_biomes *b = source_for("26.3", settings, seed);
+    cf_biomes *b = source_for(ver, settings, seed);
     cf_biome_device *d = NULL;
     cf_error err = {0};
     cf_status st = cf_biomes_device_open(&d, "opencl", b, &err);
@@ -744,18 +744,22 @@ static void device_equals_cpu(const char *settings, const char *seed)
     source_done();
 }
 
-Test(biome_device, overworld_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:overworld", "1"); }
-Test(biome_device, large_biomes_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:large_biomes", "0"); }
-Test(biome_device, nether_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:nether", "-4172144997902289642"); }
-Test(biome_device, end_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:end", "0"); }
+Test(biome_device, overworld_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:overworld", "1"); }
+Test(biome_device, large_biomes_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:large_biomes", "0"); }
+Test(biome_device, nether_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:nether", "-4172144997902289642"); }
+Test(biome_device, end_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:end", "0"); }
+Test(biome_device, overworld_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:overworld", "0"); }
+Test(biome_device, amplified_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:amplified", "1"); }
+Test(biome_device, nether_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:nether", "1"); }
+Test(biome_device, end_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:end", "-4172144997902289642"); }
 
-Test(biome_device, refuses_1_21_data)
+Test(biome_device, bad_spec)
 {
-    cf_biomes *b = source_for("1.21.11", "minecraft:overworld", "0");
+    cf_biomes *b = source_for("26.3", "minecraft:overworld", "0");
     cf_biome_device *d = NULL;
     cf_error err = {0};
-    cr_expect_eq(cf_biomes_device_open(&d, "opencl", b, &err), CF_ERR_ARG);
-    cr_expect(strstr(err.message, "not implemented") != NULL, "%s", err.message);
     cr_expect_eq(cf_biomes_device_open(&d, "gpu", b, &err), CF_ERR_ARG);
+    cr_expect(strstr(err.message, "expected opencl or opencl:N") != NULL, "%s", err.message);
+    cr_expect_null(d);
     source_done();
 }

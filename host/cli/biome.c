@@ -39,7 +39,7 @@ static const char *const usage_biome =
     "  --quart Q        QX,QY,QZ (repeatable); --at X,Y,Z a block (repeatable)\n"
     "  --quarts FILE    one 'QX QY QZ' per line; --points FILE one 'X Y Z' ('-': standard input; # comments)\n"
     "  --verbose        the source and its statistics (lookups, ties at the minimum fitness) on stderr\n"
-    "  --device D       --grid on cpu (default) or an OpenCL device (26.3 data; equal byte for byte)\n"
+    "  --device D       --grid on cpu (default) or an OpenCL device (equal byte for byte)\n"
     "Ties: where several entries of the list share the minimum fitness vanilla's answer depends on the\n"
     "thread's previous lookup; these queries take the first tied leaf in the RTree's depth-first order\n"
     "(a cold search). --verbose counts them.\n";
@@ -53,7 +53,7 @@ static const char *const usage_fill_biomes =
     "[chunk][qy][qz][qx], qy from min_y/4 up, and F.palette.json (the biome ids) beside F.npy.\n"
     "Each chunk replays vanilla's fill order (sections bottom to top; x, y, z) with the RTree's warm\n"
     "start, cold at the chunk's first quart: equal to vanilla except at ties. --device opencl fills on\n"
-    "an OpenCL device (26.3 data), byte for byte the CPU's result. Options as `chunkfill biome`.\n";
+    "an OpenCL device, byte for byte the CPU's result. Options as `chunkfill biome`.\n";
 
 typedef struct bopts {
     const char *packs[64];
