@@ -259,6 +259,9 @@ typedef struct cf_biomes cf_biomes;
 cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings,
                          const char *version, int64_t seed, cf_error *err);
 void cf_biomes_free(cf_biomes *b);
+/* Rebinds b to another seed (the climate tables and the zoom seed; the lists, trees and
+ * program stay). Not while another call uses b. */
+cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err);
 /* names[i] = biome id of palette index i (owned by b; names may be NULL); returns the count */
 int cf_biomes_palette(const cf_biomes *b, const char **names);
 /* min_y and height (blocks) of the dimension's noise settings: what a chunk fill covers */
