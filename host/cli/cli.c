@@ -29,7 +29,7 @@ static const char *const usage_main =
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
-    "  biome    biome ids at quarts, blocks, a 1:4 grid; fill --biomes: the biomes of chunks\n"
+    "  biome    biome ids at quarts and blocks, and 1:4 maps (fill --biomes: the biomes of chunks)\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
