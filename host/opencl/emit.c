@@ -1062,6 +1062,12 @@ EMIT64(M_RANGE_CHOICE)
     sbf(b, "    double v = "), S21(0), sbf(b, ";\n    if ("), D(0), sbf(b, " <= v && v < "), D(1), sbf(b, ") return "), S21(1);
     sbf(b, ";\n    return "), S21(2), sbf(b, ";\n");
 }
+EMIT64(M_INTERVAL_SELECT)
+{
+    sbf(b, "    double v = "), S21(0), sbf(b, ";\n");
+    for (int k = 0; k < n->nda; k++) sbf(b, "    if (v < "), dlit(b, n->da[k]), sbf(b, ") return "), S21(1 + k), sbf(b, ";\n");
+    sbf(b, "    return "), S21(1 + n->nda), sbf(b, ";\n");
+}
 EMIT64(M_SPLINE)
 {
     int np = n->nda / 2;
