@@ -125,9 +125,6 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     if (!spec || parse_spec(spec, &index) < 0)
         return err_set(err, CF_ERR_ARG, "device '%s': expected cpu, opencl or opencl:N", spec ? spec : "");
     if (!p || fn < 0 || fn >= p->noutputs) return err_set(err, CF_ERR_ARG, "cf_device_open: bad program or output");
-    if (p->blocks && p->dialect == DIALECT_MC121)
-        return err_set(err, CF_ERR_ARG, "%s: block fills of 1.18-1.21 data (aquifer and ore veins in double) run on the CPU only:"
-                       " no OpenCL noise stage for this dialect yet (drop --device)", p->settings_id ? p->settings_id : "settings");
     cf_device *d = calloc(1, sizeof *d);
     if (!d) return err_set(err, CF_ERR_NOMEM, "out of memory");
     d->prog = p;
@@ -270,6 +267,10 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
 cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
                                 cf_error *err)
 {
+    if (d && d->prog->blocks && d->prog->dialect == DIALECT_MC121) /* the device fills its densities only */
+        return err_set(err, CF_ERR_ARG, "%s: block fills of 1.18-1.21 data (aquifer and ore veins in double) run on the CPU only:"
+                       " no OpenCL noise stage for this dialect yet (fill without --device)",
+                       d->prog->settings_id ? d->prog->settings_id : "settings");
     if (d && !d->lay.blocks)
         return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks: the device was opened for a program without block fills"
                        " (cf_program_compile_blocks)");
