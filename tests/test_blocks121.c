@@ -349,32 +349,136 @@ Test(blocks121, minimal_router_and_palette)
     cf_program_free(pg);
 }
 
-/* the device has no 1.21 noise stage: it opens (its densities) and refuses block fills
- * with one clear line, no wrong blocks */
-Test(blocks121, device_refuses_1_21_block_fills)
+/* ---------------------------------------------------------------- OpenCL equals the CPU */
+
+/* a small 1.21 pack with every part of the noise stage: aquifers (water, lava below -54,
+ * barriers, the deep dark exclusion through a flat-cached erosion), ore veins of both kinds
+ * (toggle and ridged interpolated, gap per block), find_top_surface as the surface level */
+static const char *DEV_SETTINGS =
+    "{\"sea_level\": 20, \"aquifers_enabled\": true, \"ore_veins_enabled\": true,"
+    " \"default_block\": {\"Name\": \"minecraft:stone\"}, \"default_fluid\": {\"Name\": \"minecraft:water\", \"Properties\": {\"level\": \"0\"}},"
+    " \"noise\": {\"min_y\": -64, \"height\": 128, \"size_horizontal\": 1, \"size_vertical\": 2}, \"noise_router\": {"
+    " \"final_density\": {\"type\": \"minecraft:interpolated\", \"argument\": \"t:f\"},"
+    " \"barrier\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 0.5},"
+    " \"fluid_level_floodedness\": {\"type\": \"minecraft:noise\", \"noise\": \"t:m\", \"xz_scale\": 1, \"y_scale\": 0.67},"
+    " \"fluid_level_spread\": {\"type\": \"minecraft:noise\", \"noise\": \"t:m\", \"xz_scale\": 1, \"y_scale\": 0.7142857142857143},"
+    " \"lava\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1},"
+    " \"erosion\": {\"type\": \"minecraft:flat_cache\", \"argument\": {\"type\": \"minecraft:noise\", \"noise\": \"t:m\", \"xz_scale\": 0.5, \"y_scale\": 0}},"
+    " \"depth\": {\"type\": \"minecraft:y_clamped_gradient\", \"from_y\": -64, \"to_y\": 64, \"from_value\": 1.5, \"to_value\": -1.5},"
+    " \"preliminary_surface_level\": {\"type\": \"minecraft:find_top_surface\", \"density\": \"t:f\", \"upper_bound\": 64,"
+    " \"lower_bound\": -64, \"cell_height\": 8},"
+    " \"vein_toggle\": {\"type\": \"minecraft:interpolated\", \"argument\": {\"type\": \"minecraft:range_choice\", \"input\":"
+    " {\"type\": \"minecraft:y_clamped_gradient\", \"from_y\": -4064, \"to_y\": 4064, \"from_value\": -4064, \"to_value\": 4064},"
+    " \"min_inclusive\": -60, \"max_exclusive\": 51, \"when_in_range\": {\"type\": \"minecraft:mul\", \"argument1\": 2.5,"
+    " \"argument2\": {\"type\": \"minecraft:noise\", \"noise\": \"t:m\", \"xz_scale\": 1.5, \"y_scale\": 1.5}}, \"when_out_of_range\": 0}},"
+    " \"vein_ridged\": {\"type\": \"minecraft:add\", \"argument1\": -0.07999999821186066, \"argument2\": {\"type\": \"minecraft:abs\","
+    " \"argument\": {\"type\": \"minecraft:interpolated\", \"argument\": {\"type\": \"minecraft:mul\", \"argument1\": 0.2,"
+    " \"argument2\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 4, \"y_scale\": 4}}}}},"
+    " \"vein_gap\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}}}";
+static const char *DEV_F =
+    "{\"type\": \"minecraft:add\", \"argument1\": {\"type\": \"minecraft:y_clamped_gradient\", \"from_y\": -64, \"to_y\": 64,"
+    " \"from_value\": 0.4, \"to_value\": -1.2}, \"argument2\": {\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 2,"
+    " \"y_scale\": 3}}";
+
+static cf_program *dev_program(void)
 {
-    const char *s = "{\"aquifers_enabled\": true, \"ore_veins_enabled\": true, \"noise\": {\"min_y\": 0, \"height\": 64,"
-                    " \"size_horizontal\": 1, \"size_vertical\": 2}, \"noise_router\": {\"final_density\": {\"type\":"
-                    " \"minecraft:y_clamped_gradient\", \"from_y\": 0, \"to_y\": 64, \"from_value\": 1, \"to_value\": -1}}}";
-    cf_program *pg;
+    const char *n = "{\"firstOctave\": -5, \"amplitudes\": [1.0, 1.0, 0.5]}", *m = "{\"firstOctave\": -4, \"amplitudes\": [1.0, 0.5]}";
+    cf_memfile files[4] = {
+        {"data/t/worldgen/noise_settings/s.json", DEV_SETTINGS, strlen(DEV_SETTINGS)},
+        {"data/t/worldgen/density_function/f.json", DEV_F, strlen(DEV_F)},
+        {"data/t/worldgen/noise/n.json", n, strlen(n)},
+        {"data/t/worldgen/noise/m.json", m, strlen(m)},
+    };
+    cf_pack *pk = NULL;
     cf_error err = {0};
-    cr_assert_eq(compile_mem(s, "0", &pg, &err, 1), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 4, NULL, &err), CF_OK, "%s", err.message);
+    cf_program *pg = NULL;
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "t:s", &err), CF_OK, "%s", err.message);
+    cf_pack_free(pk);
+    return pg;
+}
+
+/* the generated OpenCL (PoCL here) fills the same blocks as the CPU, every kind of the palette met */
+Test(blocks121, opencl_equals_cpu)
+{
+    cf_program *pg = dev_program();
+    cf_error err = {0};
     cf_device *d = NULL;
-    if (cf_device_open(&d, "opencl", pg, 0, 4, &err) != CF_OK) {
+    if (cf_device_open(&d, "opencl", pg, 0, 8, &err) != CF_OK) {
         cf_program_free(pg);
         cr_skip_test("no OpenCL device: %s", err.message);
     }
+    const int32_t c[16] = {0, 0, 1, 0, -3, 2, 5, -7, 40000, -70000, -1874999, 1874999, 123, 456, -9, -9};
+    enum { N = 8, PER = 128 * 256 };
+    size_t counts[CF_PALETTE_MAX] = {0}, bad = 0;
+    const char *names[CF_PALETTE_MAX];
+    cr_assert_eq(cf_block_palette(pg, names), 11);
+    uint8_t *a = malloc((size_t)N * PER), *b = malloc((size_t)N * PER);
+    for (int64_t seed = 1; seed <= 2; seed++) {
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_device_fill_blocks(d, w, N, c, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks(w, N, c, b, 1, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < (size_t)N * PER; i++) {
+            if (a[i] != b[i] && bad++ < 5)
+                cr_log_error("seed %lld chunk (%d, %d) index %zu: device %u, CPU %u", (long long)seed, c[2 * (i / PER)],
+                             c[2 * (i / PER) + 1], i % PER, a[i], b[i]);
+            counts[b[i]]++;
+        }
+        cf_world_free(w);
+    }
+    free(a), free(b);
+    cf_device_free(d);
+    cf_program_free(pg);
+    cr_assert_eq(bad, 0, "%zu blocks differ", bad);
+    for (int k = 0; k < 11; k++)
+        if (k != 4) cr_expect_gt(counts[k], 0, "no %s in the chunks", names[k]);
+    cr_log_info("OpenCL == CPU: 16 chunks; stone %zu air %zu water %zu lava %zu copper %zu/%zu/%zu iron %zu/%zu/%zu", counts[0],
+                counts[1], counts[2], counts[3], counts[5], counts[6], counts[7], counts[8], counts[9], counts[10]);
+}
+
+/* the device on real vanilla output: the nether (lava, no aquifers) of the 26.2 dumps */
+Test(blocks121, opencl_vanilla_26_2_nether_dump)
+{
+    char dump[4096], pack[4096];
+    if (!have("vanilla-dumps/26.2/nether_seed0_x7_z4_noise.json.gz", dump, sizeof dump) || !have("vanilla/26.2/data", pack, sizeof pack))
+        cr_skip_test("no %s/vanilla-dumps/26.2 or vanilla/26.2", shared_dir());
+    have("vanilla/26.2", pack, sizeof pack);
+    cf_pack *pk = open_dir(pack);
+    cf_program *pg = compile_blocks(pk, "minecraft:nether");
+    cf_error err = {0};
+    cf_device *d = NULL;
+    if (cf_device_open(&d, "opencl", pg, 0, 1, &err) != CF_OK) {
+        cf_program_free(pg);
+        cf_pack_free(pk);
+        cr_skip_test("no OpenCL device: %s", err.message);
+    }
     cf_world *w;
-    cr_assert_eq(cf_world_new(&w, pg, 1, &err), CF_OK, "%s", err.message);
-    uint8_t out[64 * 256];
-    int32_t c[2] = {0, 0};
-    cr_assert_eq(cf_device_fill_blocks(d, w, 1, c, out, &err), CF_ERR_ARG);
-    cr_assert_null(strchr(err.message, '\n'), "%s", err.message);
-    cr_assert_not_null(strstr(err.message, "run on the CPU only"), "%s", err.message);
-    double dens[64 * 256];
-    cr_assert_eq(cf_device_fill(d, w, 1, c, dens, &err), CF_OK, "%s", err.message); /* the densities still fill */
-    cr_assert_eq(dens[0], 1.0);
+    cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
+    uint8_t a[128 * 256];
+    int32_t c[2] = {7, 4};
+    cr_assert_eq(cf_device_fill_blocks(d, w, 1, c, a, &err), CF_OK, "%s", err.message);
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "gzip -dc '%s'", dump);
+    char *text = slurp_cmd(cmd);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    const cJSON *pal = cJSON_GetObjectItem(j, "palette"), *st = cJSON_GetObjectItem(j, "states");
+    const char *names[CF_PALETTE_MAX];
+    cf_block_palette(pg, names);
+    size_t i = 0, bad = 0, lava = 0;
+    for (const cJSON *e = st->child; e; e = e->next, i++) {
+        char want[128];
+        strip(cJSON_GetArrayItem(pal, e->valueint)->valuestring, want, sizeof want);
+        bad += strcmp(want, names[a[i]]) != 0;
+        lava += a[i] == 3;
+    }
+    cr_assert_eq(i, sizeof a);
+    cr_assert_eq(bad, 0, "%zu blocks differ from vanilla", bad);
+    cr_assert_eq(lava, 1786);
+    cJSON_Delete(j);
     cf_world_free(w);
     cf_device_free(d);
     cf_program_free(pg);
+    cf_pack_free(pk);
 }
