@@ -437,48 +437,69 @@ Test(blocks121, opencl_equals_cpu)
                 counts[1], counts[2], counts[3], counts[5], counts[6], counts[7], counts[8], counts[9], counts[10]);
 }
 
-/* the device on real vanilla output: the nether (lava, no aquifers) of the 26.2 dumps */
-Test(blocks121, opencl_vanilla_26_2_nether_dump)
+/* the device on real vanilla output: every noise-stage dump of the 26.2 data (one program
+ * per settings), block for block */
+Test(blocks121, opencl_vanilla_26_2_dumps)
 {
-    char dump[4096], pack[4096];
-    if (!have("vanilla-dumps/26.2/nether_seed0_x7_z4_noise.json.gz", dump, sizeof dump) || !have("vanilla/26.2/data", pack, sizeof pack))
+    char dir[4096], pack[4096];
+    if (!have("vanilla-dumps/26.2", dir, sizeof dir) || !have("vanilla/26.2/data", pack, sizeof pack))
         cr_skip_test("no %s/vanilla-dumps/26.2 or vanilla/26.2", shared_dir());
     have("vanilla/26.2", pack, sizeof pack);
     cf_pack *pk = open_dir(pack);
-    cf_program *pg = compile_blocks(pk, "minecraft:nether");
-    cf_error err = {0};
-    cf_device *d = NULL;
-    if (cf_device_open(&d, "opencl", pg, 0, 1, &err) != CF_OK) {
+    static const char *const settings[3] = {"overworld", "nether", "end"};
+    size_t files = 0, bad = 0, veins = 0;
+    for (int s = 0; s < 3; s++) {
+        char id[64];
+        snprintf(id, sizeof id, "minecraft:%s", settings[s]);
+        cf_program *pg = compile_blocks(pk, id);
+        cf_error err = {0};
+        cf_device *d = NULL;
+        if (cf_device_open(&d, "opencl", pg, 0, 1, &err) != CF_OK) {
+            cf_program_free(pg);
+            cf_pack_free(pk);
+            cr_skip_test("no OpenCL device: %s", err.message);
+        }
+        const char *names[CF_PALETTE_MAX];
+        cf_block_palette(pg, names);
+        DIR *dd = opendir(dir);
+        cr_assert_not_null(dd);
+        for (struct dirent *e; (e = readdir(dd));) {
+            size_t l = strlen(e->d_name), sl = strlen(settings[s]);
+            if (l < 14 || strcmp(e->d_name + l - 14, "_noise.json.gz") != 0 || strncmp(e->d_name, settings[s], sl) != 0
+                || e->d_name[sl] != '_')
+                continue;
+            char cmd[8400];
+            snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s'", dir, e->d_name);
+            char *text = slurp_cmd(cmd);
+            cJSON *j = cJSON_Parse(text);
+            free(text);
+            cr_assert_not_null(j, "%s", e->d_name);
+            const cJSON *meta = cJSON_GetObjectItem(j, "meta"), *pal = cJSON_GetObjectItem(j, "palette"), *st = cJSON_GetObjectItem(j, "states");
+            const cJSON *ch = cJSON_GetObjectItem(meta, "chunk");
+            int32_t c[2] = {(int32_t)cJSON_GetObjectItem(ch, "x")->valueint, (int32_t)cJSON_GetObjectItem(ch, "z")->valueint};
+            cf_world *w;
+            cr_assert_eq(cf_world_new(&w, pg, (int64_t)cJSON_GetObjectItem(meta, "seed")->valuedouble, &err), CF_OK, "%s", err.message);
+            size_t n = (size_t)cJSON_GetArraySize(st), i = 0, b = 0;
+            uint8_t *a = malloc(n);
+            cr_assert_eq(cf_device_fill_blocks(d, w, 1, c, a, &err), CF_OK, "%s", err.message);
+            for (const cJSON *v = st->child; v; v = v->next, i++) {
+                char want[128];
+                strip(cJSON_GetArrayItem(pal, v->valueint)->valuestring, want, sizeof want);
+                b += strcmp(want, names[a[i]]) != 0;
+                veins += a[i] >= 5;
+            }
+            cr_expect_eq(b, 0, "%s: %zu blocks differ from vanilla on the device", e->d_name, b);
+            bad += b, files++;
+            free(a);
+            cf_world_free(w);
+            cJSON_Delete(j);
+        }
+        closedir(dd);
+        cf_device_free(d);
         cf_program_free(pg);
-        cf_pack_free(pk);
-        cr_skip_test("no OpenCL device: %s", err.message);
     }
-    cf_world *w;
-    cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
-    uint8_t a[128 * 256];
-    int32_t c[2] = {7, 4};
-    cr_assert_eq(cf_device_fill_blocks(d, w, 1, c, a, &err), CF_OK, "%s", err.message);
-    char cmd[8400];
-    snprintf(cmd, sizeof cmd, "gzip -dc '%s'", dump);
-    char *text = slurp_cmd(cmd);
-    cJSON *j = cJSON_Parse(text);
-    free(text);
-    const cJSON *pal = cJSON_GetObjectItem(j, "palette"), *st = cJSON_GetObjectItem(j, "states");
-    const char *names[CF_PALETTE_MAX];
-    cf_block_palette(pg, names);
-    size_t i = 0, bad = 0, lava = 0;
-    for (const cJSON *e = st->child; e; e = e->next, i++) {
-        char want[128];
-        strip(cJSON_GetArrayItem(pal, e->valueint)->valuestring, want, sizeof want);
-        bad += strcmp(want, names[a[i]]) != 0;
-        lava += a[i] == 3;
-    }
-    cr_assert_eq(i, sizeof a);
-    cr_assert_eq(bad, 0, "%zu blocks differ from vanilla", bad);
-    cr_assert_eq(lava, 1786);
-    cJSON_Delete(j);
-    cf_world_free(w);
-    cf_device_free(d);
-    cf_program_free(pg);
     cf_pack_free(pk);
+    cr_assert_eq(files, 9);
+    cr_assert_eq(bad, 0);
+    cr_assert_eq(veins, 271);
 }

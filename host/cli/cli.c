@@ -90,7 +90,7 @@ static const char *const usage_fill =
     "                   and are not applied. 1.18-1.21 (and 26.1-26.2) data: that version's\n"
     "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
     "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
-    "                   deepslate_iron_ore, raw_iron_block, tuff); on the CPU only\n"
+    "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --device DEV     cpu (the reference, default), opencl (the first GPU with fp64, else any\n"
     "                   OpenCL device with fp64), opencl:N (see 'chunkfill devices'), or auto:\n"

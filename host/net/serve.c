@@ -355,8 +355,7 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, siz
 {
     config *k = &s->cfg[cfg];
     int blocks = kind == CFP_BLOCKS_U8;
-    /* 1.18-1.21 block fills have no OpenCL noise stage: the CPU fills them, the device keeps the densities */
-    if (k->dev && !(blocks && k->prog->dialect == DIALECT_MC121)) {
+    if (k->dev) {
         /* launch sizes from a small set (powers of two, padded with copies of the last
          * chunk): an OpenCL implementation may compile work-group code per size (PoCL does) */
         size_t m = 16;
