@@ -37,7 +37,11 @@ static char *slurp_cmd(const char *cmd)
     char *b = malloc(cap);
     for (size_t k; b && (k = fread(b + n, 1, cap - n - 1, f)) > 0;) {
         n += k;
-        if (cap - n < 2) b = realloc(b, cap *= 2);
+        if (cap - n < 2) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) free(b);
+            b = nb;
+        }
     }
     if (pclose(f) != 0 || !b) return free(b), NULL;
     b[n] = 0;
@@ -221,7 +225,8 @@ Test(blocks121, veins_oracle_on_every_positive_block)
             got_veins = 0;
             continue;
         }
-        for (char *t = strtok(line, " \n"); t; t = strtok(NULL, " \n")) {
+        char *save = NULL;
+        for (char *t = strtok_r(line, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
             size_t idx;
             char k;
             cr_assert_eq(sscanf(t, "%zu:%c", &idx, &k), 2, "bad entry %s", t);
