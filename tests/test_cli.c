@@ -143,3 +143,33 @@ Test(cli, info_prints_the_graph)
     cr_assert_eq(run("info", out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert(strstr(out, "nodes:") && strstr(out, "output router:final_density"), "%s", out);
 }
+
+/* fill and check show progress (done/total, chunks/s, ETA) on a terminal only, never with
+ * --quiet; the terminal is a pseudo-terminal made by script(1) (util-linux) */
+static int run_tty(const char *args, char *out, size_t n)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' %s\" /dev/null", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+Test(cli, progress_on_a_terminal_only)
+{
+    char out[8192], err[4096], args[1024];
+    const char *f1 = T("/tmp/cf-prog-%d.npy");
+    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
+    cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "\rfill: 4/4 chunks (100%), "), "no progress line on a terminal: '%s'", out);
+    cr_assert(strstr(out, " chunks/s, ETA 0:00"), "'%s'", out);
+    snprintf(args, sizeof args, "fill --quiet --seed 3 --chunks 0,0:1,1 --out %s", f1);
+    cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
+    cr_assert_null(strstr(out, "fill:"), "--quiet printed '%s'", out);
+    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
+    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 0, "%s", err); /* not a terminal: silent */
+    cr_assert_eq(err[0], 0, "stderr not a terminal, yet: '%s'", err);
+    remove(f1);
+}
