@@ -389,6 +389,34 @@ Test(libnoise_errors, wrong_parameter_type)
                "[[0, 1], [1, 2], [0, 3], [2, 2]]}}}",
                "libnoise:t/a", CF_ERR_SCHEMA, "/modules/a/controlPoints/2", "appears twice");
 }
+/* Const's field is constValue (libnoise's SetConstValue), value its alias: either gives the
+ * constant, both are refused (the module pack's "const" uses constValue against the oracle) */
+Test(libnoise_errors, const_value_and_its_alias)
+{
+    static const char *const json[2] = {"{\"modules\": {\"a\": {\"module\": \"Const\", \"constValue\": -0.625}}}",
+                                        "{\"modules\": {\"a\": {\"module\": \"Const\", \"value\": -0.625}}}"};
+    for (int i = 0; i < 2; i++) {
+        cf_memfile f = {"libnoise/t.json", json[i], strlen(json[i])};
+        cf_error err = {0};
+        cf_pack *pk;
+        cf_program *pg;
+        cf_world *w;
+        const char *fn[1] = {"libnoise:t/a"};
+        double pos[3] = {1.5, -2.25, 3.0}, got = 0;
+        cr_assert_eq(cf_pack_open_memory(&pk, &f, 1, NULL, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_sample_f64(w, 0, 1, pos, &got, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(got, -0.625, "%s: %.17g", json[i], got);
+        cf_world_free(w);
+        cf_program_free(pg);
+        cf_pack_free(pk);
+    }
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\", \"constValue\": 1, \"value\": 1}}}", "libnoise:t/a",
+               CF_ERR_SCHEMA, "/modules/a/value", "both \"constValue\" and its alias \"value\": give one");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\", \"constValue\": \"1\"}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/constValue", "expected a number, found a string");
+}
 Test(libnoise_errors, cycles_and_unknown_ids)
 {
     expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\", \"sources\": [\"b\"]}, \"b\": {\"module\": \"Invert\", "
