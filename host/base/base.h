@@ -107,6 +107,8 @@ cf_loc field_key(const cf_fields *r, cf_loc at, const char *key);
 cf_loc field_index(const cf_fields *r, cf_loc at, int i);
 /* the value of key in o (NULL when absent or o is not an object); records key in ks (may be NULL) */
 const struct cJSON *field_get(const cf_fields *r, cf_keys *ks, const struct cJSON *o, const char *key);
+/* field_get of a required field: NULL after a "missing" error at `at` */
+const struct cJSON *field_need(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key);
 /* key or its alias (NULL: none): both present is an error; *used = the one found */
 int field_alias(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, const char *alias,
                 const struct cJSON **out, const char **used);

@@ -57,6 +57,13 @@ static int missing(const cf_fields *r, cf_loc at, const char *key, const char *w
     return field_fail(r, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
 }
 
+const cJSON *field_need(const cf_fields *r, cf_keys *ks, const cJSON *o, cf_loc at, const char *key)
+{
+    const cJSON *v = field_get(r, ks, o, key);
+    if (!v) missing(r, at, key, "");
+    return v;
+}
+
 int field_value_num(const cf_fields *r, const cJSON *v, cf_loc at, double lo, double hi, double *out)
 {
     if (!cJSON_IsNumber(v)) return field_fail(r, at, CF_ERR_SCHEMA, "expected a number, %s %s", found(r), json_type(v));
