@@ -10,36 +10,22 @@
 
 #include "chunkfill.h"
 
+#include "testutil.h"
+
 static char root[256];
 
-static void put(const char *rel, const char *text, size_t len)
-{
-    char p[1024], cmd[1200];
-    snprintf(p, sizeof p, "%s/%s", root, rel);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
-    cr_assert_eq(system(cmd), 0);
-    FILE *f = fopen(p, "wb");
-    cr_assert_not_null(f);
-    fwrite(text, 1, len, f);
-    fclose(f);
-}
+static void put(const char *rel, const char *text, size_t len) { tmp_put_len(root, rel, text, len); }
 static void puts_(const char *rel, const char *text) { put(rel, text, strlen(text)); }
 
 static void setup(void)
 {
-    strcpy(root, "/tmp/cf-errors-XXXXXX");
-    cr_assert_not_null(mkdtemp(root));
+    tmp_dir(root, sizeof root, "errors");
     puts_("data/t/worldgen/noise_settings/s.json",
           "{\"noise\": {\"min_y\": -64, \"height\": 384}, \"sea_level\": 63,\n"
           " \"noise_router\": {\"final_density\": \"t:f\", \"bad\": {\"type\": \"minecraft:abs\"}}}\n");
     puts_("data/t/worldgen/noise/n.json", "{\"base_octave\": -3, \"octave_count\": 2}");
 }
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(root); }
 
 /* compiles `function` and checks the status and the exact "file#pointer: " prefix
  * plus a message substring */

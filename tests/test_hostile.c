@@ -18,6 +18,8 @@
 
 #include "chunkfill.h"
 
+#include "testutil.h"
+
 /* sanitizers make allocation-heavy parsing several times slower */
 #if defined(__SANITIZE_ADDRESS__)
 #define SLOW 4.0
@@ -71,17 +73,11 @@ static void put(const char *rel, const char *text)
 }
 static void setup(void)
 {
-    strcpy(root, "/tmp/cf-hostile-XXXXXX");
-    cr_assert_not_null(mkdtemp(root));
+    tmp_dir(root, sizeof root, "hostile");
     put(SETTINGS, "{\"noise\": {\"min_y\": -64, \"height\": 384}, \"sea_level\": 63,\n"
                   " \"noise_router\": {\"final_density\": \"t:f\"}}\n");
 }
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(root); }
 
 static double now_s(void)
 {

@@ -12,12 +12,8 @@
 
 #include "kernels/cf_math.h"
 #include "cpu/cpu.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 /* heights from full fills of the chunks covering the area */
 static void reference(cf_world *w, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below, int32_t *ref)

@@ -1244,7 +1244,7 @@ static int import_curve(hc *c, const char *name, cf_loc at, cbuf *b, int depth)
  * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
  * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
  * and a cycle are errors), then the asset is lowered to V2 kinds and the legacy kinds of
- * hytale.def (legacy-noise, -point, -formula, -curve, -rotate, -distort, -gradient, -scale). Every
+ * nodes_hytale.def (legacy-noise, -point, -formula, -curve, -rotate, -distort, -gradient, -scale). Every
  * Type and NoiseType of HYTALE.md §2.5/§2.6 and every wrapper (§2.9 order) of tiers 1 and 2
  * is lowered; the tier-3 types and values (§2.10) are located "not supported" errors, as the
  * spec prescribes. The UNK choices are the "legacy choices" block below. */
