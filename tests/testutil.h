@@ -96,6 +96,25 @@ static inline int line_field(const char *line, const char *key, char *out, size_
     return 0;
 }
 
+/* the data of a .npy file (version 1) whose header says descr ("<f8") and shape
+ * ("(1, 320, 16, 16)"): exactly size bytes, copied into out */
+static inline void npy_read(const char *path, const char *descr, const char *shape, void *out, size_t size)
+{
+    size_t n = 0;
+    char *b = slurp_if(path, &n);
+    cr_assert_not_null(b, "cannot open %s", path);
+    cr_assert(n >= 10 && memcmp(b, "\x93NUMPY\x01", 7) == 0, "%s: not a version 1 .npy file", path);
+    size_t hl = 10 + (size_t)((unsigned char)b[8] | (unsigned char)b[9] << 8);
+    cr_assert_leq(hl, n, "%s: header longer than the file", path);
+    char hdr[512] = "", want[64];
+    memcpy(hdr, b + 10, hl - 10 < sizeof hdr - 1 ? hl - 10 : sizeof hdr - 1);
+    snprintf(want, sizeof want, "'descr': '%s'", descr);
+    cr_assert(strstr(hdr, want) && strstr(hdr, shape), "%s: header %s, expected %s and %s", path, hdr, want, shape);
+    cr_assert_eq(n - hl, size, "%s: %zu bytes of data, expected %zu", path, n - hl, size);
+    memcpy(out, b + hl, size);
+    free(b);
+}
+
 /* ------------------------------------------------------------------ temporary files and packs */
 /* a unique path /tmp/cf-test-XXXXXX-NAME, NAME the last part of fmt ("%d" in it gets 0): the
  * base name is reserved (created empty), the path itself is not created. The text lives in one

@@ -101,8 +101,18 @@ typedef struct cf_keys {
     const char *k[CF_MAX_KEYS];
     int n;
 } cf_keys;
-int field_fail(const cf_fields *r, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-int field_nomem(const cf_fields *r);
+/* a located error (the first one is kept); returns -1. Defined here, so that every caller
+ * (and the static analyzer) sees the -1. */
+static inline int field_fail(const cf_fields *r, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static inline int field_fail(const cf_fields *r, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(r->err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+static inline int field_nomem(const cf_fields *r) { return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1; }
 cf_loc field_key(const cf_fields *r, cf_loc at, const char *key);
 cf_loc field_index(const cf_fields *r, cf_loc at, int i);
 /* the value of key in o (NULL when absent or o is not an object); records key in ks (may be NULL) */
@@ -137,8 +147,14 @@ int field_nums(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at
  * (fmt NULL: nothing after the key) */
 int field_unknown(const cf_fields *r, const cf_keys *ks, const struct cJSON *o, cf_loc at, unsigned flags, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
-/* *r zeroed: refuse unknown keys, "missing field", CF_INTS_SPLIT, "found" */
-void field_init(cf_fields *r, cf_arena *a, cf_error *err);
+/* *r zeroed: refuse unknown keys, "missing field", CF_INTS_SPLIT, "found" (inline: the
+ * static analyzer then sees that only *r changes, not the context around it) */
+static inline void field_init(cf_fields *r, cf_arena *a, cf_error *err)
+{
+    *r = (cf_fields){0};
+    r->a = a;
+    r->err = err;
+}
 
 /* ------------------------------------------------------------------ fixed limits */
 #define CF_MAX_JSON_VALUES 4000000   /* per file: bounds the JSON tree's memory (~64 bytes a value) */

@@ -15,17 +15,6 @@
 
 #include "base/base.h"
 
-int field_fail(const cf_fields *r, cf_loc at, cf_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    loc_vfail(r->err, at, st, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-int field_nomem(const cf_fields *r) { return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1; }
-
 cf_loc field_key(const cf_fields *r, cf_loc at, const char *key) { return loc_key(r->a, at, key); }
 
 cf_loc field_index(const cf_fields *r, cf_loc at, int i) { return loc_index(r->a, at, i); }
@@ -195,13 +184,6 @@ int field_nums(const cf_fields *r, cf_keys *ks, const cJSON *o, cf_loc at, const
     for (const cJSON *e = a ? a->child : NULL; e; e = e->next, i++)
         if (field_value_num(r, e, field_index(r, va, i), -HUGE_VAL, HUGE_VAL, &out[i]) < 0) return -1;
     return 0;
-}
-
-void field_init(cf_fields *r, cf_arena *a, cf_error *err)
-{
-    memset(r, 0, sizeof *r);
-    r->a = a;
-    r->err = err;
 }
 
 int field_unknown(const cf_fields *r, const cf_keys *ks, const cJSON *o, cf_loc at, unsigned flags, const char *fmt, ...)

@@ -672,7 +672,7 @@ static int lower(lw *L, int i)
     if (n->lowered) return n->lowered - 1;
     cf_program *p = iris_ctx_program(L->c);
     cf_error *err = iris_ctx_error(L->c);
-    int in[4], r = -1;
+    int in[4] = {0}, r = -1;
     switch (n->kind) {
     case XK_CONST: r = xop(p, CF_IX_CONST, NULL, 0, n->v, L->at, err); break;
     case XK_INV: r = L->var[n->op]; break;
@@ -700,6 +700,7 @@ static int lower(lw *L, int i)
         break;
     case XK_DYN: {
         int na = n->nargs, args[3] = {n->a, n->b, n->c};
+        if (na > 3) return loc_fail(err, L->at, CF_ERR_SCHEMA, "a function call with %d arguments (at most 3)", na); /* the parser's bound */
         xfun *f = &x->fn[n->op];
         if ((in[0] = lower_fn(L, f, na)) < 0) return -1;
         for (int k = 0; k < na; k++)
