@@ -271,11 +271,7 @@ Test(fill_cli, writes_npy_atomically)
     /* the same volume through the library, chunk order z outer, x inner */
     cf_pack *pk;
     cf_program *pg;
-    cf_world *w;
-    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, NULL), CF_OK);
-    const char *fn[1] = {"router:final_density"};
-    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL), CF_OK);
-    cr_assert_eq(cf_world_new(&w, pg, 3, NULL), CF_OK);
+    cf_world *w = world_open(NULL, "minecraft:overworld", "router:final_density", 3, &pk, &pg);
     int32_t c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
     float *v = malloc(sizeof(float) * 4 * 384 * 256), *u = malloc(sizeof(float) * 4 * 384 * 256);
     cr_assert_eq(cf_fill_chunks(w, 0, 4, c, v, 0, NULL), CF_OK);
@@ -285,9 +281,7 @@ Test(fill_cli, writes_npy_atomically)
     fclose(f);
     cr_assert_eq(memcmp(u, v, sizeof(float) * 4 * 384 * 256), 0);
     free(u), free(v);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    world_close(w, pg, pk);
     remove(np);
 }
 Test(fill_cli, bad_ranges)

@@ -206,6 +206,41 @@ static inline int cli_run(const char *env, const char *args, char *out, size_t n
 /* chunkfill ARGS, stdout and stderr together into out */
 static inline int run(const char *args, char *out, size_t n) { return cli_run(NULL, args, out, n, NULL, 0); }
 
+/* ------------------------------------------------------------------ errors */
+/* a failed call's error: status st (got is what the call returned), one line that starts
+ * with prefix ("file.json#/pointer: ") and holds msg */
+static inline void expect_located(const cf_error *err, cf_status got, cf_status st, const char *prefix, const char *msg)
+{
+    cr_assert_eq(got, st, "status %s, expected %s: %s", cf_status_str(got), cf_status_str(st), err->message);
+    cr_assert_eq(err->status, got);
+    cr_assert(strncmp(err->message, prefix, strlen(prefix)) == 0, "message '%.300s' does not start with '%.300s'", err->message,
+              prefix);
+    cr_assert(strstr(err->message, msg), "message '%.300s' lacks '%s'", err->message, msg);
+    cr_assert_null(strchr(err->message, '\n'));
+    cr_assert_null(strchr(err->message, '\r'));
+}
+
+/* ------------------------------------------------------------------ worlds */
+/* a world of function (e.g. "router:final_density") of the pack at dir (NULL: the embedded
+ * default pack) under settings, for a seed; world_close frees all three */
+static inline cf_world *world_open(const char *dir, const char *settings, const char *function, int64_t seed, cf_pack **pk,
+                                   cf_program **pg)
+{
+    const char *paths[1] = {dir}, *fn[1] = {function};
+    cf_error err = {0};
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(pk, dir ? paths : NULL, dir ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile(pg, *pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
+    return w;
+}
+static inline void world_close(cf_world *w, cf_program *pg, cf_pack *pk)
+{
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
 /* ------------------------------------------------------------------ values */
 /* the value of pg's first function at (x, y, z) for a seed */
 static inline double sample_at(const cf_program *pg, int64_t seed, double x, double y, double z)
