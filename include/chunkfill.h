@@ -81,7 +81,7 @@ cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, 
                               cf_error *err);
 /* Sets a named external input of the Hytale front-end (a constant read by a context
  * node: "hytale.base_height.<Name>", "hytale.distance_to_biome_edge", "hytale.terrain";
- * README "Hytale"). Programs compiled from the pack afterwards read it; a program that
+ * host/frontend/hytale/README.md). Programs compiled from the pack afterwards read it; a program that
  * needs an external input that was not set fails to compile with a located error. */
 cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err);
 /* Sets a named external input to a 2-D map over the x/z plane instead: width x height

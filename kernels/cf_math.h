@@ -365,7 +365,7 @@ CF_INLINE double cf_exp(double x)
     return y * cf_from_bits((cf_u64)(k + 1023) << 52);
 }
 
-/* Math.pow(b, e) for the values density functions reach (see README: exact to
+/* Math.pow(b, e) for the values density functions reach (host/frontend/mc263/README.md: exact to
  * the float result except where the double result lies within ~1e-14 of a float
  * rounding boundary). */
 CF_INLINE double cf_pow(double b, double e)

@@ -23,6 +23,7 @@ done
 
 status=0
 sh scripts/layers.sh || status=1
+python3 scripts/checklinks.py || status=1
 echo "cppcheck:$dirs"
 # shellcheck disable=SC2086
 cppcheck --enable=warning,performance,portability --std=c11 --platform=unix64 \

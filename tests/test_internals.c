@@ -314,3 +314,50 @@ Test(pack, fill_at_the_coordinate_limit)
     cf_program_free(pg);
     cf_pack_free(pk);
 }
+
+/* ---------------------------------------------------------------- front-end table */
+#include "frontend/frontend.h"
+
+/* compiles the default request (or settings/function) on pack and checks which
+ * front-end took it and that every node is of that front-end's rows */
+static void expect_frontend(const char *pack, const char *settings, const char *fn, const char *want)
+{
+    cf_pack *pk = NULL;
+    cf_error e = {0};
+    const char *paths[1] = {pack};
+    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &e), CF_OK, "%s", e.message);
+    const char *fns[1] = {fn};
+    const cf_frontend *fe = frontend_find(pk, settings, fns, 1);
+    cr_assert_str_eq(fe->name, want, "%s %s %s: %s, not %s", pack ? pack : "(embedded)", settings, fn, fe->name, want);
+    cf_program *p = NULL;
+    cr_assert_eq(cf_program_compile(&p, pk, settings, fns, 1, &e), CF_OK, "%s", e.message);
+    cr_assert_eq(p->fe, fe);
+    for (int i = 0; i < p->nnodes; i++) {
+        int k = p->nodes[i].kind, borrowed = 0;
+        for (const int *b = fe->borrows; b && *b >= 0; b++) borrowed |= *b == k;
+        cr_expect((k >= fe->first_kind && k <= fe->last_kind) || borrowed,
+                  "%s: node %d is %s, outside the front-end's rows", want, i, node_name[k]);
+    }
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
+Test(frontends, one_table_finds_the_front_end_of_a_request)
+{
+    cr_assert_eq(cf_nfrontends, 5);
+    for (int i = 0; i < cf_nfrontends; i++) {
+        const cf_frontend *fe = cf_frontends[i];
+        cr_assert(fe->name && fe->title && fe->parse, "front-end %d is incomplete", i);
+        cr_assert(fe->first_kind >= 0 && fe->first_kind <= fe->last_kind && fe->last_kind < NK_COUNT, "%s rows", fe->name);
+        for (int j = 0; j < i; j++) /* the rows of two front-ends never overlap */
+            cr_assert(fe->last_kind < cf_frontends[j]->first_kind || fe->first_kind > cf_frontends[j]->last_kind,
+                      "%s and %s share node rows", fe->name, cf_frontends[j]->name);
+    }
+    cr_assert_str_eq(cf_frontends[cf_nfrontends - 1]->name, "mc263", "Minecraft 26.3 takes what no other claims");
+    expect_frontend(NULL, "minecraft:overworld", "router:final_density", "mc263");
+    expect_frontend(CF_SOURCE_DIR "/../shared/vanilla/1.21.11", "minecraft:overworld", "router:final_density", "mc121");
+    expect_frontend(CF_SOURCE_DIR "/packs/libnoise-obsidian", "minecraft:overworld", "router:final_density", "libnoise");
+    expect_frontend(CF_SOURCE_DIR "/packs/hytale-legacy-islands", "minecraft:overworld", "router:final_density", "hytale");
+    expect_frontend(CF_SOURCE_DIR "/packs/iris-example", "minecraft:overworld", "router:final_density", "iris");
+    expect_frontend(NULL, "iris:master", "iris:style/SIMPLEX", "iris");
+}

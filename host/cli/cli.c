@@ -57,7 +57,7 @@ static const char *const usage_sample =
     "                   libnoise:NAME/ID (module ID of libnoise/NAME.json) or libnoise:NAME (its terrain);\n"
     "                   hytale:NAME (the density node of hytale/Density/NAME.json; fractional positions);\n"
     "                   hytale:noise/ID (the legacy noise asset hytale/Noise/ID.json);\n"
-    "                   iris:style/NAME (an Iris NoiseStyle, README.md 'Iris'), iris:generator/KEY,\n"
+    "                   iris:style/NAME (an Iris NoiseStyle, host/frontend/iris/README.md), iris:generator/KEY,\n"
     "                   iris:expression/KEY (expressions/KEY.json), iris:image/KEY[?channel=..&..] (images/KEY.png)\n"
     "  --external NAME=VALUE  a Hytale external input (hytale.base_height.NAME, ...; repeatable); a 2-D map:\n"
     "                   NAME=@MAP.npy[,X0,Z0[,STEP]] (float64/float32 .npy of shape (rows z, columns x);\n"

@@ -183,7 +183,8 @@ typedef struct cf_frontend {
     const char *name;     /* "mc263", "mc121", "libnoise", "iris", "hytale" */
     const char *title;    /* "Minecraft 26.3", ... */
     const char *prefix;   /* "iris:": settings or functions with it are this front-end's; NULL none */
-    int first_kind, last_kind; /* its node rows in the IR table: NK_first .. NK_last; -1 none of its own */
+    int first_kind, last_kind; /* its node rows in the IR table: NK_first .. NK_last */
+    const int *borrows;   /* kinds of other front-ends' rows it also builds, -1-terminated, or NULL */
     /* 1 when the request is this front-end's beyond prefix and pack_dir (NULL: no other rule) */
     int (*claims)(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
     /* builds p->nodes (and settings, noises, outputs) for the request */

@@ -13,7 +13,7 @@
  * Terrain) read named external inputs the caller supplies (cf_pack_set_external,
  * CLI --external NAME=VALUE); a missing one is a located error, never a zero.
  * Every HYTALE.md UNK choice this file applies is a named constant in the
- * "choices" block below (README "Hytale" lists them). Errors are one line,
+ * "choices" block below (host/frontend/hytale/README.md lists them). Errors are one line,
  * "file.json#/pointer: message". JSON trees are scratch, freed before returning.
  */
 #include <math.h>
@@ -1387,7 +1387,7 @@ static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi
     return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a range: [min, max], {\"Min\": a, \"Max\": b} or a number");
 }
 
-/* ---- legacy choices (HYTALE.md UNK; the one place, mirrored in README "Unknowns and the
+/* ---- legacy choices (HYTALE.md UNK; the one place, mirrored in host/frontend/hytale/README.md "Unknowns and the
  * choices made (legacy)"). The leaf algorithms are kernels/cf_hytale.h's legacy block.
  *  - label -> int: hytale_seed() above (shared with V2)
  *  - Seed "parent" (§2.3): after Parent inheritance, the nearest enclosing asset's label; "" at the root

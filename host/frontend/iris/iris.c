@@ -1430,6 +1430,7 @@ static cf_status front_parse(cf_program *p, cf_pack *pk, const char *settings_id
 const cf_frontend cf_frontend_iris = {
     .name = "iris", .title = "Iris (generators, terrains, NoiseStyles)", .prefix = "iris:",
     .first_kind = NK_IRIS_CNG, .last_kind = NK_IRIS_HEIGHT,
+    .borrows = (const int[]){NK_LN_TERRAIN, -1}, /* a terrain's density from its height (iris_pack.c) */
     .claims = iris_pack_wanted, .parse = front_parse,
     .node_2d = iris_node_2d, .bind_seed = iris_seeds, .table_offset = iris_table_offset,
 };

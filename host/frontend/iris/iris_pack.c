@@ -2,7 +2,7 @@
  * generators (generators/KEY.json) into one height, as Iris's IrisComplex does
  * for a single biome (IRIS.md §7.6), and the density height - y.
  *
- * Manifest (our format; README "Iris terrains"):
+ * Manifest (our format; host/frontend/iris/README.md "Iris terrains"):
  *   {"branch": "master" | "unification",           default "master"
  *    "fluidHeight": INT,                             default 63 (world y)
  *    "dimensionHeight": {"min": INT, "max": INT},    default -64, 320
