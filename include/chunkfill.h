@@ -152,14 +152,19 @@ int cf_cpu_count(void);
  * default fluid or lava elsewhere. Surface rules, ore veins and carvers are
  * later stages: not part of this output.
  * A program for block fills: router:final_density (output 0) and, when the
- * settings have "aquifers", their six functions. */
+ * settings have "aquifers", their six functions.
+ * 1.18-1.21 (and 26.1-26.2) data: vanilla's fillFromNoise in that version's
+ * double arithmetic, the aquifer and then, where the settings have
+ * ore_veins_enabled, the copper and iron ore veins (OreVeinifier). */
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err);
 
 /* The palette of a block fill: names[i] is the block id of index i ("" for an
  * index the settings never produce); returns the count (at most CF_PALETTE_MAX).
  * Index 0 is the settings' default block, 1 air, 2 water, 3 lava, 4 the
- * default fluid when it is none of these. */
-#define CF_PALETTE_MAX 5
+ * default fluid when it is none of these; 1.18-1.21 settings with ore veins add
+ * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
+ * 9 raw_iron_block, 10 tuff. */
+#define CF_PALETTE_MAX 11
 int cf_block_palette(const cf_program *prog, const char **names);
 
 /* Fills chunks with palette indices, one byte per block, index [chunk][y][z][x]
@@ -279,6 +284,68 @@ char *cf_devices_list(cf_error *err);
 
 /* The node table, for listings: returns 0 past the last kind. */
 int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary);
+
+
+/* ------------------------------------------------------------------ biomes
+ * The biome stage (../shared/BIOMES.md): the biome of each quart cell (4x4x4
+ * blocks, quart q = block >> 2) as the dimension's biome source gives it:
+ * minecraft:multi_noise (the overworld and nether presets built in, or a pack's
+ * list), minecraft:the_end, minecraft:fixed, minecraft:checkerboard. Biomes are
+ * palette indices (uint8); cf_biomes_palette names them.
+ * Ties: where several entries share the minimum fitness vanilla's answer depends
+ * on a per-thread warm start. chunkfill answers a point query with a cold search
+ * (the first tied leaf in the tree's depth-first order) and a chunk fill by
+ * replaying vanilla's fill order with the warm start, cold at the chunk's first
+ * quart; both equal vanilla wherever there is no tie (cf_biomes_stats counts ties). */
+typedef struct cf_biomes cf_biomes;
+#define CF_BIOME_PALETTE_MAX 256
+/* Opens the biome source of a dimension for one seed. dimension: a dimension id
+ * (data/<ns>/dimension/<path>.json in the packs, or the vanilla default of
+ * minecraft:overworld, minecraft:the_nether, minecraft:the_end); settings: a noise
+ * settings id instead (its vanilla biome source: nether -> the nether preset,
+ * end -> the_end, others -> the overworld preset), or with a dimension, the settings
+ * that replace the dimension's. version: the game version whose presets and RTree
+ * (children per node 10, 6 or 19) are used, "1.18" ... "26.3"; NULL follows the
+ * pack's dialect (26.3, or 1.21.11 for 1.18-1.21 data). */
+cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings,
+                         const char *version, int64_t seed, cf_error *err);
+void cf_biomes_free(cf_biomes *b);
+/* Rebinds b to another seed (the climate tables and the zoom seed; the lists, trees and
+ * program stay). Not while another call uses b. */
+cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err);
+/* names[i] = biome id of palette index i (owned by b; names may be NULL); returns the count */
+int cf_biomes_palette(const cf_biomes *b, const char **names);
+/* min_y and height (blocks) of the dimension's noise settings: what a chunk fill covers */
+void cf_biomes_range(const cf_biomes *b, int *min_y, int *height);
+/* one line: the source, its list, version, tree and the settings */
+const char *cf_biomes_describe(const cf_biomes *b);
+/* Quart queries, the point path (locate, structure checks): out[i] = biome at quart
+ * (q[3i], q[3i+1], q[3i+2]). */
+cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+/* Block queries: BiomeManager's zoom (SHA-256 of the seed) picks the quart, whose
+ * point-path biome out[i] receives. */
+cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);
+/* A 1:4 map: out[iz*nx + ix] = point-path biome of quart (qx0 + ix, qy, qz0 + iz).
+ * threads <= 0: one per CPU. */
+cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
+                         int threads, cf_error *err);
+/* The stored biomes of chunks (x, z pairs in chunks), as a chunk fill makes them
+ * (26.3: the volume path): out[((c*(height/4) + qy)*4 + qz)*4 + qx], qy from min_y/4 up. */
+cf_status cf_fill_biomes(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err);
+/* counts since open: multi-noise lookups and, when counting is on, ties among them */
+void cf_biomes_count_ties(cf_biomes *b, int on);
+void cf_biomes_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);
+/* Biomes on an OpenCL device (spec as cf_device_open: "opencl" or "opencl:N"), bit for
+ * bit equal to the CPU calls above: the climate comes from a program generated from the
+ * same graph (26.3: point and volume paths; 1.18-1.21: the double fields cast to float),
+ * the RTree travels as a table buffer; fixed and checkerboard sources need no device and
+ * run on the CPU. */
+typedef struct cf_biome_device cf_biome_device;
+cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biomes *b, cf_error *err);
+cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+cf_status cf_biomes_device_fill(cf_biome_device *d, size_t n, const int32_t *chunks, uint8_t *out, cf_error *err);
+const char *cf_biomes_device_name(const cf_biome_device *d);
+void cf_biomes_device_free(cf_biome_device *d);
 
 #ifdef __cplusplus
 }

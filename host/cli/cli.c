@@ -30,6 +30,7 @@ static const char *const usage_main =
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
+    "  biome    biome ids at quarts and blocks, and 1:4 maps (fill --biomes: the biomes of chunks)\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
@@ -90,8 +91,11 @@ static const char *const usage_fill =
     "                   indices, shape (nchunks, height, 16, 16), and FILE.palette.json, the block\n"
     "                   ids they index: the default block, air, water, lava (and the default fluid\n"
     "                   when it is none of these). Vanilla 26.3's aquifer decides fluids and\n"
-    "                   barriers exactly; surface rules, ore veins and carvers are later stages of\n"
-    "                   the game and are not applied\n"
+    "                   barriers exactly; surface rules and carvers are later stages of the game\n"
+    "                   and are not applied. 1.18-1.21 (and 26.1-26.2) data: that version's\n"
+    "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
+    "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
+    "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --quiet          no progress line (shown only when standard error is a terminal:\n"
     "                   chunks done of all, chunks/s, time left)\n"
@@ -839,14 +843,16 @@ static int cmd_fill(int argc, char **argv)
         if (token_file && read_token(token_file, token, &err) != 0) goto done;
         if (cf_client_connect(&cl, server, token_file ? token : NULL, &err) != CF_OK) goto done;
         int found = 0, prec = 0;
-        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)
-            if (strcmp(cf_client_config(cl, i, &min_y, &height, &prec), o.settings) == 0) found = 1;
+        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++) {
+            int my, h, pr;
+            if (strcmp(cf_client_config(cl, i, &my, &h, &pr), o.settings) == 0) found = 1, min_y = my, height = h, prec = pr;
+        }
         if (!found) {
             snprintf(err.message, sizeof err.message, "server %s: no configuration '%s' (see its --settings)", server, o.settings);
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (prec != 32) {
+        if (prec != 32 && !blocks) { /* block fills are bytes whatever the dialect */
             snprintf(err.message, sizeof err.message, "server %s: configuration '%s' is not a float32 dialect", server, o.settings);
             err.status = CF_ERR_ARG;
             goto done;
@@ -1748,6 +1754,7 @@ static const char *const usage_serve =
     "  --deadline-ms N    per-request deadline when the request sets none (60000)\n"
     "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
     "  --verbose          log every request\n"
+    "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
     "  plus the limits of 'chunkfill sample --help'\n";
 
 static const char *serve_listen[8];
@@ -1830,6 +1837,7 @@ static int cmd_serve(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (i >= 2 && strcmp(argv[i], "--allow-remote") == 0) so.allow_remote = 1;
         else if (i >= 2 && strcmp(argv[i], "--verbose") == 0) so.verbose = 1;
+        else if (i >= 2 && strcmp(argv[i], "--biomes") == 0) so.biomes = 1;
         else if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
         else av[ac++] = argv[i];
     }
@@ -1895,6 +1903,9 @@ static int cmd_nodes(int argc, char **argv)
     return 0;
 }
 
+int cmd_biome(int argc, char **argv);       /* cli_biome.c */
+int cmd_fill_biomes(int argc, char **argv); /* cli_biome.c: fill --biomes */
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return fputs(usage_main, stderr), 2;
@@ -1902,7 +1913,12 @@ int main(int argc, char **argv)
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return fputs(usage_main, stdout), 0;
     if (strcmp(c, "sample") == 0) return cmd_sample(argc, argv);
     if (strcmp(c, "info") == 0) return cmd_print(argc, argv, usage_info, PRINT_INFO);
-    if (strcmp(c, "fill") == 0) return cmd_fill(argc, argv);
+    if (strcmp(c, "fill") == 0) {
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--biomes") == 0) return cmd_fill_biomes(argc, argv);
+        return cmd_fill(argc, argv);
+    }
+    if (strcmp(c, "biome") == 0) return cmd_biome(argc, argv);
     if (strcmp(c, "plan") == 0) return cmd_print(argc, argv, usage_plan, PRINT_PLAN);
     if (strcmp(c, "emit") == 0) return cmd_print(argc, argv, usage_emit, PRINT_EMIT);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
