@@ -33,7 +33,7 @@ static const char *const usage_pregen =
     "DIR/manifest.json (the parameters, the palettes, the SHA-256 of every finished region). Each file is\n"
     "written to a temporary name and renamed. Rerunning skips the regions whose files match the manifest\n"
     "and makes the rest; a folder made with other parameters is refused. SIGTERM or ^C ends the run once\n"
-    "the regions in flight are written.\n"
+    "the regions in flight are written (under mpirun, signal the ranks: mpirun itself ends them).\n"
     "  --area X0,Z0:X1,Z1  block coordinates, inclusive: every chunk the rectangle touches\n"
     "  --radius R          the square of blocks within R of --center X,Z (default 0,0)\n"
     "  --format F          mca (default) or npy\n"
@@ -221,6 +221,8 @@ int cmd_pregen(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    signal(SIGTERM, on_stop); /* again, in case MPI_Init installed its own */
+    signal(SIGINT, on_stop);
     if (shard && size > 1) {
         if (rank == 0) fprintf(stderr, "chunkfill: --shard and MPI ranks do not mix: use one or the other\n");
         MPI_Finalize();
