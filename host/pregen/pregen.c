@@ -413,7 +413,8 @@ done:
 static int build_region(gen *g, const cf_pregen_params *p, const int32_t *list, size_t n, cf_buf *out, cf_error *err)
 {
     size_t per = (size_t)g->aw.height * 256, bper = (size_t)g->aw.height / 4 * 16, batch = 64;
-    uint8_t *blk = malloc(per * batch), *bio = malloc(bper * batch);
+    /* height > 0 (the settings are checked at compile): never a 0-byte allocation */
+    uint8_t *blk = malloc(per * batch + 1), *bio = malloc(bper * batch + 1);
     anvil_region *reg = p->format == CF_PREGEN_MCA ? calloc(1, sizeof *reg) : NULL;
     cf_buf nbt = {0};
     int rc = -1;
@@ -572,7 +573,7 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
                 break;
             }
             hex_digest(out.p, out.n, have);
-            if (!missing && (oldn != out.n || memcmp(old, out.p, oldn) != 0)) {
+            if (!missing && (oldn != out.n || (oldn && memcmp(old, out.p, oldn) != 0))) {
                 free(old);
                 failf(err, CF_ERR_ARG, "%s: not listed in %s and not what this run makes: not ours (remove it to regenerate)",
                       path, MANIFEST);
