@@ -347,6 +347,55 @@ cf_status cf_biomes_device_fill(cf_biome_device *d, size_t n, const int32_t *chu
 const char *cf_biomes_device_name(const cf_biome_device *d);
 void cf_biomes_device_free(cf_biome_device *d);
 
+
+/* ------------------------------------------------------------------ pregeneration
+ * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,
+ * host/pregen/README.md): one file per region, r.X.Z.mca (an Anvil region of
+ * proto-chunks at the noise stage: blocks, biomes, world-generation heightmaps;
+ * host/pregen/ANVIL.md) or r.X.Z.npy (uint8 block palette indices of the region's
+ * chunks that are in the area, shape (n, height, 16, 16), chunks z-major then x),
+ * each written to a temporary name and renamed, and DIR/manifest.json: the
+ * parameters and the SHA-256 of every finished region. The files depend only on the
+ * parameters, never on the threads, device, ranks or order of work. */
+enum { CF_PREGEN_MCA = 0, CF_PREGEN_NPY = 1 };
+typedef struct cf_pregen_progress {
+    long regions_done, regions_total; /* this process's share; skipped regions count as done */
+    long long chunks_done, chunks_total;
+    double seconds;                   /* since cf_pregen_run started */
+} cf_pregen_progress;
+typedef struct cf_pregen_params {
+    const char *const *packs; /* npacks == 0: the embedded default pack */
+    int npacks;
+    int dialect;              /* CF_DIALECT_* */
+    const char *seed;         /* as cf_seed_parse reads it */
+    const char *settings;     /* noise settings id; NULL: minecraft:overworld */
+    int32_t x0, z0, x1, z1;   /* chunks, inclusive */
+    const char *dir;          /* the output folder (created if missing) */
+    int format;               /* CF_PREGEN_MCA or CF_PREGEN_NPY */
+    const char *device;       /* NULL or "cpu": the CPU; "opencl[:N]": block fills on a device */
+    int threads;              /* <= 0: one per CPU */
+    int rank, nranks;         /* this process does the regions i with i % nranks == rank (nranks >= 1) */
+    /* or, when set, the regions next_region returns (indices, -1: no more) */
+    long (*next_region)(void *ctx);
+    void *next_ctx;
+    void (*progress)(void *ctx, const cf_pregen_progress *p); /* after each region; may be NULL */
+    void *progress_ctx;
+    volatile int *stop;       /* when it becomes nonzero the run ends after the region in flight */
+} cf_pregen_params;
+/* The number of regions the area touches (region indices 0..n-1, rows of z, then x). */
+long cf_pregen_regions(const cf_pregen_params *p);
+/* Creates DIR and its manifest, or checks that the manifest there holds the same
+ * parameters (CF_ERR_ARG: "DIR/manifest.json: ..." otherwise, nothing touched); removes
+ * temporaries left by killed runs. Run it once (one process) before cf_pregen_run. */
+cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err);
+/* Fills this process's regions: a region whose file matches the manifest's digest is
+ * skipped; a file the manifest does not list is kept only if it equals what this run
+ * makes (else CF_ERR_ARG: not ours); a listed file whose digest differs is refused.
+ * Each region is written atomically and then recorded in the manifest (under a lock,
+ * so that processes may share DIR). Returns CF_OK, or the first error; *stopped = 1
+ * when p->stop ended the run early (may be NULL). */
+cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,7 +30,8 @@ static const char *const usage_main =
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
-    "  biome    biome ids at quarts and blocks, and 1:4 maps (fill --biomes: the biomes of chunks)\n"
+    "  biome    biome ids at quarts, blocks, a 1:4 grid (fill --biomes: the biomes of chunks)\n"
+    "  pregen   fill an area into region files (Anvil .mca or .npy) with a manifest (MPI: chunkfill-mpi)\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
@@ -1905,6 +1906,7 @@ static int cmd_nodes(int argc, char **argv)
 
 int cmd_biome(int argc, char **argv);       /* cli_biome.c */
 int cmd_fill_biomes(int argc, char **argv); /* cli_biome.c: fill --biomes */
+int cmd_pregen(int argc, char **argv);      /* pregen.c */
 
 int main(int argc, char **argv)
 {
@@ -1919,6 +1921,7 @@ int main(int argc, char **argv)
         return cmd_fill(argc, argv);
     }
     if (strcmp(c, "biome") == 0) return cmd_biome(argc, argv);
+    if (strcmp(c, "pregen") == 0) return cmd_pregen(argc, argv);
     if (strcmp(c, "plan") == 0) return cmd_print(argc, argv, usage_plan, PRINT_PLAN);
     if (strcmp(c, "emit") == 0) return cmd_print(argc, argv, usage_emit, PRINT_EMIT);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
