@@ -410,6 +410,32 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         if ((n.in[1] = df_field(c, &ks, o, at, "when_in_range")) < 0 || (n.in[2] = df_field(c, &ks, o, at, "when_out_of_range")) < 0)
             return -1;
         break;
+    case NK_M_INTERVAL_SELECT: { /* 26.2 (old format): thresholds and functions, one more function */
+        const cJSON *th = get(&ks, o, "thresholds"), *fn = get(&ks, o, "functions");
+        if (!th) return fail(c, at, CF_ERR_SCHEMA, "missing field \"thresholds\"");
+        if (!fn) return fail(c, at, CF_ERR_SCHEMA, "missing field \"functions\"");
+        cf_loc ta = at_key(c, at, "thresholds"), fa = at_key(c, at, "functions");
+        if (!cJSON_IsArray(th)) return fail(c, ta, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(th));
+        if (!cJSON_IsArray(fn)) return fail(c, fa, CF_ERR_SCHEMA, "expected an array of density functions, found %s", jtype(fn));
+        int nt = cJSON_GetArraySize(th), nf = cJSON_GetArraySize(fn);
+        if (nt > 4096) return fail(c, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
+        if (nf != nt + 1)
+            return fail(c, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
+        if (set_inputs(c, &n, nf + 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
+        n.nda = nt;
+        n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(nt + 1));
+        if (!n.da) return nomem(c);
+        int i = 0;
+        for (const cJSON *e = th->child; e; e = e->next, i++) {
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > B)
+                return fail(c, at_index(c, ta, i), CF_ERR_SCHEMA, "expected a number in [-1000000, 1000000], found %s", jtype(e));
+            n.da[i] = e->valuedouble;
+        }
+        i = 0;
+        for (const cJSON *e = fn->child; e; e = e->next, i++)
+            if ((n.in[1 + i] = parse_df(c, e, at_index(c, fa, i))) < 0) return -1;
+        break;
+    }
     case NK_M_SPLINE: {
         const cJSON *s = get(&ks, o, "spline");
         if (!s) return fail(c, at, CF_ERR_SCHEMA, "missing field \"spline\"");
@@ -505,6 +531,31 @@ static int mc121_wanted(cf_pack *pk, const char *settings_id, const char *const 
     return r;
 }
 
+/* a block state of the settings: {"Name": id, "Properties": {...}} (the 1.21 codec) or an id;
+ * *out = the id (properties are not part of chunkfill's palette) */
+static int block_state(mc *c, const cJSON *so, cf_loc sa, const char *key, const char *dflt, const char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(so, key);
+    cf_loc at = at_key(c, sa, key);
+    *out = dflt;
+    if (!v) return 0;
+    if (cJSON_IsObject(v)) {
+        keyset bks = {{0}, 0};
+        const cJSON *nm = get(&bks, v, "Name");
+        get(&bks, v, "Properties");
+        if (!nm) return fail(c, at, CF_ERR_SCHEMA, "missing field \"Name\"");
+        if (check_keys(c, &bks, v, at, "a block state (Name, Properties)") < 0) return -1;
+        at = at_key(c, at, "Name");
+        v = nm;
+    }
+    if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a block id (a string), found %s", jtype(v));
+    char ns[128], path[384], id[520];
+    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
+    snprintf(id, sizeof id, "%s:%s", ns, path);
+    *out = arena_strdup(&c->p->arena, id);
+    return *out ? 0 : nomem(c);
+}
+
 static const char *const router_fields[] = {"barrier", "fluid_level_floodedness", "fluid_level_spread", "lava", "temperature",
                                             "vegetation", "continents", "erosion", "depth", "ridges",
                                             "initial_density_without_jaggedness", "preliminary_surface_level", "final_density",
@@ -584,6 +635,19 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
             goto done;
         }
         p->legacy_random = lr && cJSON_IsTrue(lr);
+        static const char *const flags[2] = {"aquifers_enabled", "ore_veins_enabled"};
+        int *dst[2] = {&p->has_aquifers, &p->ore_veins};
+        for (int k = 0; k < 2; k++) {
+            const cJSON *b = get(&ks, so, flags[k]);
+            if (b && !cJSON_IsBool(b)) {
+                fail(&c, at_key(&c, sa, flags[k]), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(b));
+                goto done;
+            }
+            *dst[k] = b && cJSON_IsTrue(b);
+        }
+        if (block_state(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0
+            || block_state(&c, so, sa, "default_fluid", "minecraft:water", &p->default_fluid) < 0)
+            goto done;
     }
     router = cJSON_GetObjectItemCaseSensitive(so, "noise_router");
     if (!router) {
@@ -615,7 +679,10 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         const char *f = functions[i];
         int id;
         p->output_names[i] = arena_strdup(&p->arena, f);
-        if (strncmp(f, "router:", 7) == 0) {
+        if (strncmp(f, "router?:", 8) == 0) { /* block fills: a field the router may lack (0) */
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 8);
+            id = v ? parse_df(&c, v, at_key(&c, ra, f + 8)) : constant(&c, ra, 0.0);
+        } else if (strncmp(f, "router:", 7) == 0) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
             if (!v) {
                 fail(&c, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
@@ -638,8 +705,15 @@ done:
     return err_failed(err) ? err->status : CF_OK;
 }
 
+/* the noise stage of a block fill (host/cpu/aquifer121.c), in the order of CF_B21_* (ir/ir.h) */
+static const char *const block_fields[CF_B21_COUNT] = {
+    "router:final_density", "router?:barrier", "router?:fluid_level_floodedness", "router?:fluid_level_spread",
+    "router?:lava", "router?:erosion", "router?:depth", "router?:preliminary_surface_level", "router?:vein_toggle",
+    "router?:vein_ridged", "router?:vein_gap"};
+
 const cf_frontend cf_frontend_mc121 = {
     .name = "mc121", .title = "Minecraft 1.18.2-1.21 (and 26.1-26.2) data", .prefix = NULL,
     .first_kind = NK_M_CONSTANT, .last_kind = NK_M_BEARDIFIER,
     .claims = mc121_wanted, .parse = mc121_parse,
+    .block_functions = block_fields, .nblock_functions = CF_B21_COUNT,
 };
