@@ -164,7 +164,9 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
  * default fluid when it is none of these; 1.18-1.21 settings with ore veins add
  * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
  * 9 raw_iron_block, 10 tuff. */
-#define CF_PALETTE_MAX 11
+#define CF_PALETTE_MAX 256
+/* Programs with a surface stage (1.18-1.21 settings with a surface_rule) append every block
+ * their rules can write (and snow_block, packed_ice of the frozen-ocean extension). */
 int cf_block_palette(const cf_program *prog, const char **names);
 
 /* Fills chunks with palette indices, one byte per block, index [chunk][y][z][x]
@@ -296,6 +298,15 @@ cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q
 cf_status cf_biomes_device_fill(cf_biome_device *d, size_t n, const int32_t *chunks, uint8_t *out, cf_error *err);
 const char *cf_biomes_device_name(const cf_biome_device *d);
 void cf_biomes_device_free(cf_biome_device *d);
+
+/* ------------------------------------------------------------------ surface stage
+ * The blocks after the surface stage (../shared/MATERIAL-RULES.md §6): the noise stage of
+ * cf_fill_blocks, then the settings' surface rule with biomes from b (opened for the same
+ * seed and settings), the eroded-badlands and frozen-ocean extensions. 1.18-1.21 data only
+ * (CF_ERR_ARG otherwise); out as cf_fill_blocks, palette cf_block_palette. */
+int cf_program_has_surface(const cf_program *prog);
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out,
+                                 int threads, cf_error *err);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "frontend/frontend.h"
 #include "opencl/emit.h"
 #include "image/image.h"
+#include "biome/biome.h"
 
 /* constant folding evaluates with the CPU reference's point path (no seed: folded
  * nodes read no tables) */
@@ -66,7 +67,44 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
     return st;
 }
 
-int cf_block_palette(const cf_program *p, const char **names) { return aquifer_palette(p, names); }
+int cf_block_palette(const cf_program *p, const char **names) { return surface_palette(p, names, NULL); }
+
+int cf_program_has_surface(const cf_program *p) { return p && p->blocks && p->rules && p->dialect == DIALECT_MC121; }
+
+/* the stored biomes around each chunk (3 x 3 chunks, the zoom reaches one quart beyond), then
+ * the noise and surface stages (cpu/fill.c) */
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+                                 cf_error *err)
+{
+    if (!w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: bad arguments");
+    const cf_program *p = w->prog;
+    if (!cf_program_has_surface(p))
+        return err_set(err, CF_ERR_ARG, "%s: no surface stage (1.18-1.21 noise settings with a surface_rule, compiled for blocks)",
+                       p->settings_id ? p->settings_id : "program");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK + 1 || chunks[i] > CF_MAX_CHUNK - 1)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK + 1, CF_MAX_CHUNK - 1);
+    if (b->min_y != p->min_y || b->height != p->height)
+        return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: the biome source covers y %d..%d, the settings %d..%d", b->min_y,
+                       b->min_y + b->height, p->min_y, p->min_y + p->height);
+    size_t ny = (size_t)p->height / 4, per = 144 * ny, one = 16 * ny;
+    uint8_t *grid = malloc(per * (n ? n : 1)), *bio = malloc(9 * one);
+    int32_t nb9[18];
+    cf_status st = grid && bio ? CF_OK : err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n && st == CF_OK; i++) {
+        for (int k = 0; k < 9; k++) nb9[2 * k] = chunks[2 * i] - 1 + k % 3, nb9[2 * k + 1] = chunks[2 * i + 1] - 1 + k / 3;
+        st = cf_fill_biomes(b, 9, nb9, bio, 1, err);
+        for (size_t qy = 0; st == CF_OK && qy < ny; qy++)
+            for (size_t iz = 0; iz < 12; iz++)
+                for (size_t ix = 0; ix < 12; ix++)
+                    grid[i * per + (qy * 12 + iz) * 12 + ix] = bio[(iz / 4 * 3 + ix / 4) * one + (qy * 4 + iz % 4) * 4 + ix % 4];
+    }
+    if (st == CF_OK)
+        st = fill_blocks_surface(w, n, chunks, grid, (const char *const *)b->pal, b->npal, b->zseed, out, threads, err);
+    free(grid);
+    free(bio);
+    return st;
+}
 
 void cf_program_free(cf_program *p)
 {
