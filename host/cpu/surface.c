@@ -341,6 +341,9 @@ int surface_palette(const cf_program *p, const char **names, int *map)
     int nb = r ? r->nblocks : 0;
     for (int i = 0; r && i < nb + 2; i++) {
         const char *id = i < nb ? r->blocks[i] : ext[i - nb];
+        /* a fluid's default state is the fluid of the noise stage (the frozen-ocean hole's water) */
+        if (strcmp(id, "minecraft:water[level=0]") == 0) id = "minecraft:water";
+        if (strcmp(id, "minecraft:lava[level=0]") == 0) id = "minecraft:lava";
         int k = 0;
         while (k < n && strcmp(names[k], id) != 0) k++;
         if (k == n) {
