@@ -49,13 +49,13 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
 
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err)
 {
-    static const char *const fns[7] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
+    static const char *const fns[9] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
                                        "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
-                                       "aquifer?:surface_level"};
+                                       "aquifer?:surface_level", "router?:chunk_surface_level", "rules?:material_rule"};
     /* a front-end with its own noise stage names the functions it needs */
     const cf_frontend *fe = pack && settings_id ? frontend_find(pack, settings_id, fns, 7) : NULL;
     const char *const *list = fe && fe->block_functions ? fe->block_functions : fns;
-    int nlist = fe && fe->block_functions ? fe->nblock_functions : 7;
+    int nlist = fe && fe->block_functions ? fe->nblock_functions : 9;
     cf_status st = cf_program_compile(out, pack, settings_id, list, nlist, err);
     if (st == CF_OK && *out && (*out)->prec != PREC_F32 && (*out)->dialect != DIALECT_MC121) {
         cf_program_free(*out);
@@ -69,7 +69,10 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
 
 int cf_block_palette(const cf_program *p, const char **names) { return surface_palette(p, names, NULL); }
 
-int cf_program_has_surface(const cf_program *p) { return p && p->blocks && p->rules && p->dialect == DIALECT_MC121; }
+int cf_program_has_surface(const cf_program *p)
+{
+    return p && p->blocks && p->rules && (p->dialect == DIALECT_MC121 || p->dialect == DIALECT_MC263);
+}
 
 /* the stored biomes around each chunk (3 x 3 chunks, the zoom reaches one quart beyond), then
  * the noise and surface stages (cpu/fill.c) */
@@ -79,7 +82,7 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
     if (!w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: bad arguments");
     const cf_program *p = w->prog;
     if (!cf_program_has_surface(p))
-        return err_set(err, CF_ERR_ARG, "%s: no surface stage (1.18-1.21 noise settings with a surface_rule, compiled for blocks)",
+        return err_set(err, CF_ERR_ARG, "%s: no surface stage (noise settings with a surface_rule or material_rule, compiled for blocks)",
                        p->settings_id ? p->settings_id : "program");
     for (size_t i = 0; i < 2 * n; i++)
         if (chunks[i] < -CF_MAX_CHUNK + 1 || chunks[i] > CF_MAX_CHUNK - 1)

@@ -118,7 +118,8 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out);
 double blocks121_output(cf_blocks121 *a, int out, double x, double y, double z);
 int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z);
 
-/* surface.c: the surface stage (ir/rules.h) of a DIALECT_MC121 program with rules */
+/* surface.c: the surface stage (ir/rules.h) of a block program with rules: 1.21 (a: the noise
+ * stage's context) or 26.3 (a NULL; vol in surface_apply gives volume-path values per chunk) */
 #define CF_BLOCK_PALETTE 256
 typedef struct cf_surface cf_surface;
 /* bnames[0..nb): the biome source's palette (what bgrid holds); zseed: BiomeManager's seed.
@@ -127,7 +128,10 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
 void surface_free(cf_surface *s);
 /* applies the stage to chunk (cx, cz) that blocks121_chunk just filled (blk, [y][z][x]);
  * bgrid: the stored biomes of quarts (4cx-4 .. 4cx+7, all y, 4cz-4 .. 4cz+7), [(qy*12 + qz)*12 + qx] */
-void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk);
+void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
+                   const float *(*vol)(void *u, int out), void *u);
+/* 26.3 (DIALECT_MC263 block programs): the outputs after the aquifer's seven */
+enum { CF_B263_SURFACE = 7, CF_B263_RULES = 8 };
 /* the palette of block fills of p: names[0..n), n returned (-1: more than CF_BLOCK_PALETTE);
  * map (may be NULL) receives the palette index of each rules block, then snow_block, packed_ice */
 int surface_palette(const cf_program *p, const char **names, int *map);

@@ -72,9 +72,17 @@ struct cf_surface {
     int biome, have_biome;
     double colnoise[64];
     uint8_t have_colnoise[64];
+    /* 26.3: the volume-path values of output `out` over the chunk ([y][z][x]) */
+    const float *(*vol)(void *u, int out);
+    void *u;
 };
 
-static double out_at(cf_surface *s, int out, double x, double y, double z) { return blocks121_output(s->a, out, x, y, z); }
+/* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
+static double out_at(cf_surface *s, int out, double x, double y, double z)
+{
+    if (!s->r->f32) return blocks121_output(s->a, out, x, y, z);
+    return (double)eval_point_f32(s->w, s->w->prog->outputs[out], (int32_t)x, (int32_t)y, (int32_t)z);
+}
 
 /* Xoroshiro / java.util.Random nextDouble */
 static double next_double(cf_aq_rnd *r, int legacy)
@@ -120,6 +128,11 @@ static int biome_src(const cf_surface *s, int32_t x, int32_t y, int32_t z)
 
 static int32_t min_surface(cf_surface *s)
 {
+    if (!s->have_min_surface && s->r->f32) { /* chunk_surface_level on the volume path of the 16 x 1 x 16 volume at y 0 */
+        float pv = eval_volume_f32(s->w, s->w->prog->outputs[CF_B263_SURFACE], s->x, 0, s->z, 0);
+        s->min_surface = (int32_t)floorf(pv) + s->depth - 8;
+        s->have_min_surface = 1;
+    }
     if (!s->have_min_surface) {
         int32_t x0 = (int32_t)cf_floordiv(s->x, 16) * 16, z0 = (int32_t)cf_floordiv(s->z, 16) * 16;
         double c00 = blocks121_surface_level(s->a, x0, z0), c10 = blocks121_surface_level(s->a, x0 + 16, z0);
@@ -161,7 +174,23 @@ static int rule(cf_surface *s, int row)
         }
         return -1;
     case SR_CONDITION: return cond(s, r->a[0]) ? rule(s, r->a[1]) : -1;
+    case SR_ORE_VEIN: { /* §5.3 */
+        size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
+        float d = s->vol(s->u, r->a[3])[i];
+        if (!(d > 0.0f)) return -1;
+        cf_aq_rnd q = cf_aq_at_pos(s->w->ore_lo, s->w->ore_hi, s->legacy, s->x, s->y, s->z);
+        if (cf_aq_next_float(&q, s->legacy) > d) return -1;
+        float rich = s->vol(s->u, r->a[4])[i];
+        if (cf_aq_next_float(&q, s->legacy) < rich && out_at(s, r->a[5], s->x, s->y, s->z) < 0.0)
+            return s->pal[cf_aq_next_float(&q, s->legacy) < r->f ? r->a[1] : r->a[0]];
+        return s->pal[r->a[2]];
+    }
     case SR_BANDLANDS: {
+        if (s->r->f32) { /* Math.round(f32 * 4f) */
+            float v = (float)col_noise(s, s->r->fixed[SN_BANDS_OFFSET]) * 4.0f;
+            int o = (int)floorf(v + 0.5f);
+            return s->pal[s->r->band_block[s->w->bands[((s->y + o) % 192 + 192) % 192]]];
+        }
         /* (int)Math.round(v * 4.0): floor(v * 4.0 + 0.5) */
         int o = (int)floor(col_noise(s, s->r->fixed[SN_BANDS_OFFSET]) * 4.0 + 0.5);
         int i = ((s->y + o + 192) % 192 + 192) % 192;
@@ -252,6 +281,7 @@ static void frozen_ocean(cf_surface *s, int lx, int lz, int32_t start, int biome
     double h = fabs(out_at(s, s->r->fixed[SN_ICEBERG_ROOF], x, 0, z) * 1.5);
     double top = fmin(e * e * 1.2, ceil(h * 40.0) + 14.0);
     if (temperature(s, biome, s->sea) > 0.1f) top -= 2.0;
+    if (top <= 2.0 && s->r->f32) return; /* 26.3 returns; 1.21 runs the loop with top = bottom = 0 */
     double bottom;
     if (top > 2.0) {
         bottom = (double)s->sea - top - 7.0;
@@ -278,9 +308,10 @@ static void frozen_ocean(cf_surface *s, int lx, int lz, int32_t start, int biome
     }
 }
 
-void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk)
+void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
+                   const float *(*vol)(void *u, int out), void *u)
 {
-    s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk;
+    s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
     for (int lz = 0; lz < 16; lz++)
         for (int lx = 0; lx < 16; lx++) {
             int32_t y = s->min_y + s->height - 1;
@@ -291,7 +322,7 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
         for (int lz = 0; lz < 16; lz++) {
             s->x = cx * 16 + lx, s->z = cz * 16 + lz;
             int32_t start = s->hmap[lz * 16 + lx] + 1;
-            int sb = biome_src(s, s->x, s->legacy ? 0 : start, s->z);
+            int sb = biome_src(s, s->x, s->legacy && !s->r->f32 ? 0 : start, s->z);
             memset(s->have_colnoise, 0, sizeof s->have_colnoise);
             s->have_steep = s->have_min_surface = s->have_secondary = 0;
             if (s->bkind[sb] == BIO_ERODED_BADLANDS) eroded_badlands(s, lx, lz, start);

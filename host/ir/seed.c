@@ -682,6 +682,13 @@ cf_status seed_bind(cf_world *w, cf_error *err)
         rnd a = pos_from_hash(&root, "minecraft:aquifer");
         posf ap = rnd_fork_positional(&a);
         w->aq_lo = ap.lo, w->aq_hi = ap.hi;
+        /* the material rules' factories (MATERIAL-RULES.md §2, §5.3, §6.3) */
+        rnd o = pos_from_hash(&root, "minecraft:ore");
+        posf op = rnd_fork_positional(&o);
+        w->ore_lo = op.lo, w->ore_hi = op.hi;
+        w->root_lo = root.lo, w->root_hi = root.hi;
+        rnd cb = pos_from_hash(&root, "minecraft:clay_bands");
+        make_bands(&cb, w->bands);
     }
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
