@@ -266,6 +266,9 @@ typedef struct cf_biomes cf_biomes;
 cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings,
                          const char *version, int64_t seed, cf_error *err);
 void cf_biomes_free(cf_biomes *b);
+/* Rebinds b to another seed (the climate tables and the zoom seed; the lists, trees and
+ * program stay). Not while another call uses b. */
+cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err);
 /* names[i] = biome id of palette index i (owned by b; names may be NULL); returns the count */
 int cf_biomes_palette(const cf_biomes *b, const char **names);
 /* min_y and height (blocks) of the dimension's noise settings: what a chunk fill covers */
@@ -290,8 +293,9 @@ void cf_biomes_count_ties(cf_biomes *b, int on);
 void cf_biomes_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);
 /* Biomes on an OpenCL device (spec as cf_device_open: "opencl" or "opencl:N"), bit for
  * bit equal to the CPU calls above: the climate comes from a program generated from the
- * same graph, the RTree travels as a table buffer. The 26.3 dialect (1.18-1.21 data:
- * CF_ERR_ARG); fixed and checkerboard sources need no device and run on the CPU. */
+ * same graph (26.3: point and volume paths; 1.18-1.21: the double fields cast to float),
+ * the RTree travels as a table buffer; fixed and checkerboard sources need no device and
+ * run on the CPU. */
 typedef struct cf_biome_device cf_biome_device;
 cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biomes *b, cf_error *err);
 cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, uint8_t *out, cf_error *err);

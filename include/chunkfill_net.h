@@ -25,7 +25,8 @@ extern "C" {
 enum {
     CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
     CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
-    CF_KIND_BLOCKS_U8 = 3    /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
+    CF_KIND_BLOCKS_U8 = 3,   /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
+    CF_KIND_BIOMES_U8 = 4    /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
 };
 
 typedef struct cf_serve_opts {
@@ -54,6 +55,7 @@ typedef struct cf_serve_opts {
     int deadline_ms;             /* per-request deadline when the request gives 0 */
     int drain_ms;                /* on SIGTERM: time to finish in-flight work */
     int verbose;                 /* log every request */
+    int biomes;                  /* offer BIOMES_U8 (each settings id's vanilla biome source; host/net/PROTOCOL.md) */
     FILE *ready;                 /* "listening on ADDR" lines (stdout when NULL) */
 } cf_serve_opts;
 void cf_serve_defaults(cf_serve_opts *o);
@@ -78,11 +80,15 @@ const char *cf_client_config(const cf_client *c, int i, int *min_y, int *height,
 /* The palette of configuration `config`'s BLOCKS_U8 values: names[0..n) (at most
  * CF_PALETTE_MAX, valid while the client is open); 0 when it offers no block fills. */
 int cf_client_palette(const cf_client *c, const char *config, const char **names);
+/* The biome palette of configuration `config`'s BIOMES_U8 values: names[0..n) (at most
+ * CF_BIOME_PALETTE_MAX, valid while the client is open); 0 when it offers no biomes. */
+int cf_client_biome_palette(const cf_client *c, const char *config, const char **names);
 /* limits announced by the server */
 int cf_client_max_chunks(const cf_client *c);
 
 /* Fills n chunks (xz pairs) of configuration config at seed into out, laid out
- * as cf_fill_chunks does ([chunk][y][z][x], values of the kind's size). Splits
+ * as cf_fill_chunks does ([chunk][y][z][x], values of the kind's size; BIOMES_U8 as
+ * cf_fill_biomes: height/4 * 16 bytes a chunk). Splits
  * requests larger than the server's max_chunks. A server error frame gives
  * CF_ERR_ARG (bad request), CF_ERR_LIMIT (deadline, busy, too large) or
  * CF_ERR_DEVICE (the fill failed, shutdown); cf_client_error_code tells the

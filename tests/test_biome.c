@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chunkfill_net.h"
 #include "cpu/cpu.h"
 #include "kernels/cf_math.h"
 #include "kernels/cf_biome.h"
@@ -704,9 +706,9 @@ Test(biome, cli_lines_grid_and_fill, .init = setup_dir, .fini = rm_dir)
 /* ------------------------------------------------------------------ OpenCL */
 /* the device (PoCL on these machines) equals the CPU bit for bit: quarts on the point path
  * (near, far, every golden quart of the version) and chunk fills on the volume path */
-static void device_equals_cpu(const char *settings, const char *seed)
+static void device_equals_cpu(const char *ver, const char *settings, const char *seed)
 {
-    cf_biomes *b = source_for("26.3", settings, seed);
+    cf_biomes *b = source_for(ver, settings, seed);
     cf_biome_device *d = NULL;
     cf_error err = {0};
     cf_status st = cf_biomes_device_open(&d, "opencl", b, &err);
@@ -744,18 +746,111 @@ static void device_equals_cpu(const char *settings, const char *seed)
     source_done();
 }
 
-Test(biome_device, overworld_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:overworld", "1"); }
-Test(biome_device, large_biomes_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:large_biomes", "0"); }
-Test(biome_device, nether_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:nether", "-4172144997902289642"); }
-Test(biome_device, end_equals_cpu, .timeout = 900) { device_equals_cpu("minecraft:end", "0"); }
+Test(biome_device, overworld_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:overworld", "1"); }
+Test(biome_device, large_biomes_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:large_biomes", "0"); }
+Test(biome_device, nether_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:nether", "-4172144997902289642"); }
+Test(biome_device, end_equals_cpu, .timeout = 900) { device_equals_cpu("26.3", "minecraft:end", "0"); }
+Test(biome_device, overworld_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:overworld", "0"); }
+Test(biome_device, amplified_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:amplified", "1"); }
+Test(biome_device, nether_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:nether", "1"); }
+Test(biome_device, end_1_21_equals_cpu, .timeout = 900) { device_equals_cpu("1.21.11", "minecraft:end", "-4172144997902289642"); }
 
-Test(biome_device, refuses_1_21_data)
+Test(biome_device, bad_spec)
 {
-    cf_biomes *b = source_for("1.21.11", "minecraft:overworld", "0");
+    cf_biomes *b = source_for("26.3", "minecraft:overworld", "0");
     cf_biome_device *d = NULL;
     cf_error err = {0};
-    cr_expect_eq(cf_biomes_device_open(&d, "opencl", b, &err), CF_ERR_ARG);
-    cr_expect(strstr(err.message, "not implemented") != NULL, "%s", err.message);
     cr_expect_eq(cf_biomes_device_open(&d, "gpu", b, &err), CF_ERR_ARG);
+    cr_expect(strstr(err.message, "expected opencl or opencl:N") != NULL, "%s", err.message);
+    cr_expect_null(d);
     source_done();
+}
+
+/* ------------------------------------------------------------------ server */
+/* `chunkfill serve --biomes`: the handshake's biome palette and BIOMES_U8 fills through the C
+ * client equal the library's (two configurations, two seeds: the source is rebound), density
+ * fills still work beside them, and the Java client's fillBiomes gives the same biomes */
+Test(biome_serve, server_c_and_java_clients, .init = setup_dir, .fini = rm_dir, .timeout = 600)
+{
+    char pack[4096], sock[300];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    snprintf(sock, sizeof sock, "unix:%s/s.sock", tdir);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(p[1], 1);
+        close(p[0]);
+        execl(CF_BINARY, CF_BINARY, "serve", "--pack", pack, "--settings", "minecraft:overworld", "--settings", "minecraft:nether",
+              "--listen", sock, "--device", "cpu", "--biomes", (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    FILE *f = fdopen(p[0], "r");
+    char line[256] = "";
+    int up = 0;
+    while (!up && fgets(line, sizeof line, f)) up = strncmp(line, "listening on ", 13) == 0;
+    fclose(f);
+    cr_assert(up, "the server did not start");
+    cf_client *cl = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_client_connect(&cl, sock, NULL, &err), CF_OK, "%s", err.message);
+    static const char *const cfg[2] = {"minecraft:overworld", "minecraft:nether"};
+    static const char *const seed[3] = {"7", "-4172144997902289642", "7"};
+    int32_t ch[6] = {-2, 3, 100, -100, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        const char *c = cfg[k % 2];
+        cf_biomes *b = source_for("26.3", c, seed[k]);
+        const char *names[CF_BIOME_PALETTE_MAX], *mine[CF_BIOME_PALETTE_MAX];
+        int n = cf_client_biome_palette(cl, c, names);
+        cr_assert_eq(n, cf_biomes_palette(b, mine));
+        for (int i = 0; i < n; i++) cr_expect_str_eq(names[i], mine[i]);
+        int min_y, height;
+        cf_biomes_range(b, &min_y, &height);
+        size_t per = (size_t)(height / 4) * 16;
+        uint8_t *got = malloc(3 * per), *want = malloc(3 * per);
+        cr_assert(got && want);
+        int64_t s;
+        cr_assert_eq(cf_seed_parse(seed[k], &s, NULL), CF_OK);
+        cr_assert_eq(cf_client_fill(cl, c, s, CF_KIND_BIOMES_U8, 3, ch, got, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_biomes(b, 3, ch, want, 1, NULL), CF_OK);
+        cr_expect_eq(memcmp(got, want, 3 * per), 0, "%s seed %s: server biomes differ", c, seed[k]);
+        free(got);
+        free(want);
+    }
+    static float dens[384 * 256];
+    cr_expect_eq(cf_client_fill(cl, "minecraft:overworld", 1, CF_KIND_DENSITY_F32, 1, ch, dens, &err), CF_OK, "%s", err.message);
+    cf_client_close(cl);
+    /* the Java client (compiled here; javac is part of the dependencies, as for test_serve) */
+    char cmd[4096], out[8192];
+    snprintf(cmd, sizeof cmd, "javac -Xlint:all -Werror -d %s/j %s/host/net/clients/java/chunkfill/*.java 2>&1 && "
+                              "java -cp %s/j chunkfill.Main --biomes %s minecraft:overworld 7 -2,3:-1,3 2>&1",
+             tdir, CF_SOURCE_DIR, tdir, sock);
+    FILE *j = popen(cmd, "r");
+    cr_assert(j);
+    size_t m = fread(out, 1, sizeof out - 1, j);
+    out[m] = 0;
+    cr_expect_eq(pclose(j), 0, "%s", out);
+    cf_biomes *b = source_for("26.3", "minecraft:overworld", "7");
+    int32_t two[4] = {-2, 3, -1, 3};
+    uint8_t v[2 * 96 * 16];
+    cr_assert_eq(cf_fill_biomes(b, 2, two, v, 1, NULL), CF_OK);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(b, names);
+    char want[2048];
+    size_t wl = 0;
+    for (int c = 0; c < 2; c++) {
+        int count[CF_BIOME_PALETTE_MAX] = {0};
+        for (int i = 0; i < 96 * 16; i++) count[v[c * 96 * 16 + i]]++;
+        wl += (size_t)snprintf(want + wl, sizeof want - wl, "chunk %d,%d:", two[2 * c], two[2 * c + 1]);
+        for (int i = 0; i < CF_BIOME_PALETTE_MAX; i++)
+            if (count[i]) wl += (size_t)snprintf(want + wl, sizeof want - wl, " %s %d", names[i], count[i]);
+        wl += (size_t)snprintf(want + wl, sizeof want - wl, "\n");
+    }
+    cr_expect_str_eq(out, want);
+    source_done();
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
 }

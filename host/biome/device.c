@@ -59,8 +59,6 @@ cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biom
         if (v < 0 || v > 1000 || *end) return err_set(err, CF_ERR_ARG, "device '%s': expected opencl or opencl:N", spec);
         index = (int)v;
     }
-    if (b->f64 && (b->kind == BS_MULTI || b->kind == BS_END))
-        return err_set(err, CF_ERR_ARG, "biomes of 1.18-1.21 data on an OpenCL device are not implemented: use the CPU");
     cf_biome_device *d = calloc(1, sizeof *d);
     if (!d) return err_set(err, CF_ERR_NOMEM, "out of memory");
     d->b = b;

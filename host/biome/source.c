@@ -470,6 +470,17 @@ fail:
     return e->status ? e->status : CF_ERR_ARG;
 }
 
+cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err)
+{
+    if (!b) return err_set(err, CF_ERR_ARG, "cf_biomes_set_seed: bad arguments");
+    cf_world *w;
+    if (cf_world_new(&w, b->prog, seed, err) != CF_OK) return err && err->status ? err->status : CF_ERR_NOMEM;
+    cf_world_free(b->w);
+    b->w = w;
+    b->zseed = biome_zoom_seed(seed);
+    return CF_OK;
+}
+
 void cf_biomes_free(cf_biomes *b)
 {
     if (!b) return;

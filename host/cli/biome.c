@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "chunkfill.h"
+#include "chunkfill_net.h"
 
 int cmd_biome(int argc, char **argv);
 int cmd_fill_biomes(int argc, char **argv);
@@ -39,7 +40,7 @@ static const char *const usage_biome =
     "  --quart Q        QX,QY,QZ (repeatable); --at X,Y,Z a block (repeatable)\n"
     "  --quarts FILE    one 'QX QY QZ' per line; --points FILE one 'X Y Z' ('-': standard input; # comments)\n"
     "  --verbose        the source and its statistics (lookups, ties at the minimum fitness) on stderr\n"
-    "  --device D       --grid on cpu (default) or an OpenCL device (26.3 data; equal byte for byte)\n"
+    "  --device D       --grid on cpu (default) or an OpenCL device (equal byte for byte)\n"
     "Ties: where several entries of the list share the minimum fitness vanilla's answer depends on the\n"
     "thread's previous lookup; these queries take the first tied leaf in the RTree's depth-first order\n"
     "(a cold search). --verbose counts them.\n";
@@ -48,17 +49,18 @@ static const char *const usage_fill_biomes =
     "usage: chunkfill fill --biomes [--pack PATH]... [--settings ID | --dimension ID] [--version V]\n"
     "                      --seed SEED --chunks X0,Z0[:X1,Z1] --out F.npy [--threads N] [--verbose]\n"
     "                      [--device cpu|opencl[:N]]\n"
+    "       chunkfill fill --biomes --server ADDR [--token-file F] [--settings ID] --seed SEED --chunks ... --out F.npy\n"
     "Writes the stored biomes of the chunks (x fastest, then z; inclusive) as a chunk fill makes them\n"
     "(26.3: the volume path): uint8 palette indices of shape (nchunks, height/4, 4, 4), index\n"
     "[chunk][qy][qz][qx], qy from min_y/4 up, and F.palette.json (the biome ids) beside F.npy.\n"
     "Each chunk replays vanilla's fill order (sections bottom to top; x, y, z) with the RTree's warm\n"
     "start, cold at the chunk's first quart: equal to vanilla except at ties. --device opencl fills on\n"
-    "an OpenCL device (26.3 data), byte for byte the CPU's result. Options as `chunkfill biome`.\n";
+    "an OpenCL device, byte for byte the CPU's result. Options as `chunkfill biome`.\n";
 
 typedef struct bopts {
     const char *packs[64];
     int npacks;
-    const char *settings, *dimension, *version, *seed, *quarts, *points, *grid, *out, *chunks, *dialect, *device;
+    const char *settings, *dimension, *version, *seed, *quarts, *points, *grid, *out, *chunks, *dialect, *device, *server, *token_file;
     long qy, threads, max_chunks;
     int has_qy, verbose;
     int32_t *pos; /* positions given on the command line or in a file */
@@ -186,7 +188,9 @@ static int parse_opts(bopts *o, int argc, char **argv, const char *usage)
         else if (strcmp(a, "--dimension") == 0) o->dimension = v;
         else if (strcmp(a, "--version") == 0) o->version = v;
         else if (strcmp(a, "--dialect") == 0) o->dialect = v;
-        else if (strcmp(a, "--device") == 0 ) o->device = v;
+        else if (strcmp(a, "--device") == 0) o->device = v;
+        else if (strcmp(a, "--server") == 0 && usage != usage_biome) o->server = v;
+        else if (strcmp(a, "--token-file") == 0 && usage != usage_biome) o->token_file = v;
         else if (strcmp(a, "--seed") == 0) o->seed = v;
         else if (strcmp(a, "--quarts") == 0 && usage == usage_biome) o->quarts = v;
         else if (strcmp(a, "--points") == 0 && usage == usage_biome) o->points = v;
@@ -255,7 +259,8 @@ static void stats(const bopts *o, const cf_biomes *b)
 }
 
 /* writes a uint8 .npy of the given shape and F.palette.json, both atomically */
-static int write_npy_u8(const char *out, const uint8_t *v, const long long *shape, int nd, const cf_biomes *b, cf_error *err)
+static int write_npy_u8(const char *out, const uint8_t *v, const long long *shape, int nd, const char *const *names, int k,
+                        cf_error *err)
 {
     char tmp[4096], ptmp[4096], ppath[4096];
     size_t n = strlen(out);
@@ -291,8 +296,6 @@ static int write_npy_u8(const char *out, const uint8_t *v, const long long *shap
     FILE *p = bad ? NULL : fopen(ptmp, "wb");
     if (!bad && !p) bad = 1;
     if (p) {
-        const char *names[CF_BIOME_PALETTE_MAX];
-        int k = cf_biomes_palette(b, names);
         bad |= fputc('[', p) == EOF;
         for (int i = 0; i < k; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", names[i]) < 0;
         bad |= fputs("]\n", p) == EOF;
@@ -371,7 +374,7 @@ int cmd_biome(int argc, char **argv)
             goto done;
         }
         long long shape[2] = {nz, nx};
-        if (write_npy_u8(o.out, v, shape, 2, b, &err) < 0) goto done;
+        if (write_npy_u8(o.out, v, shape, 2, names, cf_biomes_palette(b, NULL), &err) < 0) goto done;
     } else {
         v = malloc(o.npos ? o.npos : 1);
         if (!v) {
@@ -427,11 +430,56 @@ int cmd_fill_biomes(int argc, char **argv)
     cf_error err = {0};
     cf_pack *pk = NULL;
     cf_biomes *b = NULL;
+    cf_client *cl = NULL;
     uint8_t *v = NULL;
     int32_t *list = NULL;
+    const char *names[CF_BIOME_PALETTE_MAX];
+    int npal = 0, min_y = 0, height = 0;
+    char token[300];
     rc = 1;
+    if (o.server) { /* a chunkfill server started with --biomes (host/net/PROTOCOL.md) */
+        const char *cfg = o.settings ? o.settings : "minecraft:overworld";
+        int64_t seed;
+        if (o.npacks || o.dimension || o.device || o.version || o.dialect) {
+            free_opts(&o);
+            return usage_fail("--server fills with the server's packs and sources: no --pack, --dimension, --device, --version or --dialect",
+                              usage_fill_biomes);
+        }
+        if (o.token_file) {
+            FILE *tf = fopen(o.token_file, "r");
+            if (!tf || !fgets(token, sizeof token, tf)) {
+                snprintf(err.message, sizeof err.message, "%s: cannot read the token", o.token_file);
+                if (tf) fclose(tf);
+                goto done;
+            }
+            fclose(tf);
+            token[strcspn(token, "\r\n")] = 0;
+        }
+        if (cf_seed_parse(o.seed, &seed, &err) != CF_OK || cf_client_connect(&cl, o.server, o.token_file ? token : NULL, &err) != CF_OK)
+            goto done;
+        int found = 0;
+        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)
+            if (strcmp(cf_client_config(cl, i, NULL, NULL, NULL), cfg) == 0) found = 1, cf_client_config(cl, i, &min_y, &height, NULL);
+        if (!found || (npal = cf_client_biome_palette(cl, cfg, names)) == 0) {
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' %s", o.server, cfg,
+                     found ? "offers no biomes (start the server with --biomes)" : "does not exist");
+            goto done;
+        }
+        list = malloc((size_t)n * 2 * sizeof *list);
+        v = malloc((size_t)n * (size_t)(height / 4) * 16);
+        if (!list || !v) {
+            snprintf(err.message, sizeof err.message, "out of memory");
+            goto done;
+        }
+        for (long long i = 0; i < n; i++) list[2 * i] = (int32_t)(a[0] + i % nx), list[2 * i + 1] = (int32_t)(a[1] + i / nx);
+        if (cf_client_fill(cl, cfg, seed, CF_KIND_BIOMES_U8, (size_t)n, list, v, &err) != CF_OK) goto done;
+        long long shape[4] = {n, height / 4, 4, 4};
+        if (write_npy_u8(o.out, v, shape, 4, names, npal, &err) < 0) goto done;
+        rc = 0;
+        goto done;
+    }
     if (open_source(&o, &pk, &b, &err) != CF_OK) goto done;
-    int min_y, height;
+    npal = cf_biomes_palette(b, names);
     cf_biomes_range(b, &min_y, &height);
     list = malloc((size_t)n * 2 * sizeof *list);
     v = malloc((size_t)n * (size_t)(height / 4) * 16);
@@ -450,13 +498,14 @@ int cmd_fill_biomes(int argc, char **argv)
         goto done;
     }
     long long shape[4] = {n, height / 4, 4, 4};
-    if (write_npy_u8(o.out, v, shape, 4, b, &err) < 0) goto done;
+    if (write_npy_u8(o.out, v, shape, 4, names, npal, &err) < 0) goto done;
     stats(&o, b);
     rc = 0;
 done:
     if (rc) fprintf(stderr, "chunkfill: %s\n", err.message);
     free(v);
     free(list);
+    cf_client_close(cl);
     cf_biomes_free(b);
     cf_pack_free(pk);
     free_opts(&o);

@@ -805,10 +805,9 @@ static int cmd_fill(int argc, char **argv)
         if (token_file && read_token(token_file, token, &err) != 0) goto done;
         if (cf_client_connect(&cl, server, token_file ? token : NULL, &err) != CF_OK) goto done;
         int found = 0, prec = 0;
-        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++) {
-            int my, h, pr;
-            if (strcmp(cf_client_config(cl, i, &my, &h, &pr), o.settings) == 0) found = 1, min_y = my, height = h, prec = pr;
-        }
+        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)
+            if (strcmp(cf_client_config(cl, i, NULL, NULL, NULL), o.settings) == 0) /* that configuration's figures */
+                found = 1, cf_client_config(cl, i, &min_y, &height, &prec);
         if (!found) {
             snprintf(err.message, sizeof err.message, "server %s: no configuration '%s' (see its --settings)", server, o.settings);
             err.status = CF_ERR_ARG;
@@ -1479,6 +1478,7 @@ static const char *const usage_serve =
     "  --deadline-ms N    per-request deadline when the request sets none (60000)\n"
     "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
     "  --verbose          log every request\n"
+    "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
     "  plus the limits of 'chunkfill sample --help'\n";
 
 static const char *serve_listen[8];
@@ -1505,6 +1505,7 @@ static int cmd_serve(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (i >= 2 && strcmp(argv[i], "--allow-remote") == 0) so.allow_remote = 1;
         else if (i >= 2 && strcmp(argv[i], "--verbose") == 0) so.verbose = 1;
+        else if (i >= 2 && strcmp(argv[i], "--biomes") == 0) so.biomes = 1;
         else if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
         else av[ac++] = argv[i];
     }
