@@ -120,7 +120,7 @@ int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z);
 
 /* surface.c: the surface stage (ir/rules.h) of a block program with rules: 1.21 (a: the noise
  * stage's context) or 26.3 (a NULL; vol in surface_apply gives volume-path values per chunk) */
-#define CF_BLOCK_PALETTE 256
+#define CF_BLOCK_PALETTE 255 /* the protocol's u8 npalette */
 typedef struct cf_surface cf_surface;
 /* bnames[0..nb): the biome source's palette (what bgrid holds); zseed: BiomeManager's seed.
  * NULL when out of memory or the palette has more than CF_BLOCK_PALETTE blocks. */
