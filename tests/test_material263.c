@@ -188,18 +188,18 @@ static cf_pack *rule_pack263(const char *rule, const char *const *files, char *t
     cJSON_Delete(s);
     snprintf(tmpdir, n, "/tmp/cf-material-test-XXXXXX");
     cr_assert_not_null(mkdtemp(tmpdir));
-    for (int k = -1; k < 0 || (files && files[k]); k += 2) {
-        const char *rel = k < 0 ? "data/t/worldgen/noise_settings/s.json" : files[k];
-        const char *txt = k < 0 ? out : files[k + 1];
-        snprintf(path, sizeof path, "mkdir -p \"$(dirname '%s/%s')\"", tmpdir, rel);
-        cr_assert_eq(system(path), 0);
-        snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-        FILE *f = fopen(path, "w");
-        cr_assert_not_null(f);
-        fputs(txt, f);
-        fclose(f);
-        if (k < 0) k = -2;
-        if (!files) break;
+    const char *settings_file[3] = {"data/t/worldgen/noise_settings/s.json", out, NULL};
+    for (int pass = 0; pass < 2; pass++) {
+        const char *const *list = pass == 0 ? settings_file : files;
+        for (int k = 0; list && list[k]; k += 2) {
+            snprintf(path, sizeof path, "mkdir -p \"$(dirname '%s/%s')\"", tmpdir, list[k]);
+            cr_assert_eq(system(path), 0);
+            snprintf(path, sizeof path, "%s/%s", tmpdir, list[k]);
+            FILE *f = fopen(path, "w");
+            cr_assert_not_null(f);
+            fputs(list[k + 1], f);
+            fclose(f);
+        }
     }
     free(out);
     snprintf(base, sizeof base, "%s/vanilla/26.3", shared_dir());
