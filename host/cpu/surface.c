@@ -393,7 +393,7 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     cf_surface *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     const char *names[CF_BLOCK_PALETTE];
-    int map[CF_BLOCK_PALETTE + 2];
+    int map[CF_BLOCK_PALETTE + 2] = {0};
     s->w = w, s->r = p->rules, s->a = a, s->legacy = p->legacy_random, s->zseed = zseed;
     s->min_y = p->min_y, s->height = p->height, s->sea = p->sea_level;
     if (s->r->nblocks + 2 > CF_BLOCK_PALETTE || surface_palette(p, names, map) < 0) {

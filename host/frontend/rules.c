@@ -201,7 +201,7 @@ static int biome_set(rc *c, int row, const cJSON *v, cf_loc at)
 {
     int ids[512], n = 0;
     const cJSON *one = cJSON_IsString(v) ? v : NULL;
-    if (!one && !cJSON_IsArray(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a biome id or a list of them, found %s", json_type(v));
+    if (!v || (!one && !cJSON_IsArray(v))) return fail(c, at, CF_ERR_SCHEMA, "expected a biome id or a list of them, found %s", json_type(v));
     for (const cJSON *b = one ? one : v->child; b; b = one ? NULL : b->next) {
         cf_loc ba = one ? at : loc_index(arena(c), at, n);
         if (!cJSON_IsString(b)) return fail(c, ba, CF_ERR_SCHEMA, "expected a biome id (a string), found %s", json_type(b));
