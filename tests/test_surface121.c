@@ -412,3 +412,36 @@ Test(surface121, cli_stage_and_device)
     cr_expect(o && strstr(o, "--stage noise|surface") != NULL, "%s", o ? o : "");
     free(o);
 }
+
+/* a batch of chunks (shared neighbour biomes, threads) equals the chunks filled one by one */
+Test(surface121, batch_equals_single_chunks)
+{
+    char packdir[4096];
+    if (!have("vanilla/26.2", packdir, sizeof packdir)) cr_skip_test("no 26.2 data");
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *b = NULL;
+    cf_error err = {0};
+    const char *paths[1] = {packdir};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, "minecraft:overworld", NULL, 0, &err), CF_OK, "%s", err.message);
+    const int32_t c[8] = {7, 4, 6, 4, 7, 3, 40, -2};
+    size_t per = (size_t)384 * 256;
+    uint8_t *all = malloc(4 * per), *one = malloc(per);
+    cr_assert_eq(cf_fill_blocks_surface(w, b, 4, c, all, 2, &err), CF_OK, "%s", err.message);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c + 2 * i, one, 1, &err), CF_OK, "%s", err.message);
+        cr_expect_eq(memcmp(all + (size_t)i * per, one, per), 0, "chunk (%d, %d)", c[2 * i], c[2 * i + 1]);
+    }
+    /* the noise stage of the same program leaves the default block where the rules write */
+    cr_assert_eq(cf_fill_blocks(w, 1, c, one, 1, &err), CF_OK, "%s", err.message);
+    cr_expect_neq(memcmp(all, one, per), 0);
+    free(all), free(one);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}

@@ -74,6 +74,12 @@ int cf_program_has_surface(const cf_program *p)
     return p && p->blocks && p->rules && (p->dialect == DIALECT_MC121 || p->dialect == DIALECT_MC263);
 }
 
+static int chunk_cmp(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : 0;
+}
+
 /* the stored biomes around each chunk (3 x 3 chunks, the zoom reaches one quart beyond), then
  * the noise and surface stages (cpu/fill.c) */
 cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
@@ -91,17 +97,30 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
         return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: the biome source covers y %d..%d, the settings %d..%d", b->min_y,
                        b->min_y + b->height, p->min_y, p->min_y + p->height);
     size_t ny = (size_t)p->height / 4, per = 144 * ny, one = 16 * ny;
-    uint8_t *grid = malloc(per * (n ? n : 1)), *bio = malloc(9 * one);
-    int32_t nb9[18];
-    cf_status st = grid && bio ? CF_OK : err_set(err, CF_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n && st == CF_OK; i++) {
-        for (int k = 0; k < 9; k++) nb9[2 * k] = chunks[2 * i] - 1 + k % 3, nb9[2 * k + 1] = chunks[2 * i + 1] - 1 + k / 3;
-        st = cf_fill_biomes(b, 9, nb9, bio, 1, err);
-        for (size_t qy = 0; st == CF_OK && qy < ny; qy++)
-            for (size_t iz = 0; iz < 12; iz++)
-                for (size_t ix = 0; ix < 12; ix++)
-                    grid[i * per + (qy * 12 + iz) * 12 + ix] = bio[(iz / 4 * 3 + ix / 4) * one + (qy * 4 + iz % 4) * 4 + ix % 4];
-    }
+    /* the distinct chunks of the 3 x 3 neighbourhoods, filled once (with the threads) */
+    int32_t *nb = malloc(sizeof(int32_t) * 18 * (n ? n : 1));
+    uint8_t *grid = malloc(per * (n ? n : 1)), *bio = NULL;
+    size_t m = 0;
+    cf_status st = nb && grid ? CF_OK : err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n && st == CF_OK; i++)
+        for (int k = 0; k < 9; k++) nb[2 * m] = chunks[2 * i] - 1 + k % 3, nb[2 * m + 1] = chunks[2 * i + 1] - 1 + k / 3, m++;
+    if (st == CF_OK) qsort(nb, m, 2 * sizeof(int32_t), chunk_cmp);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (u == 0 || chunk_cmp(&nb[2 * i], &nb[2 * (u - 1)]) != 0) nb[2 * u] = nb[2 * i], nb[2 * u + 1] = nb[2 * i + 1], u++;
+    if (st == CF_OK && !(bio = malloc(one * (u ? u : 1)))) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (st == CF_OK) st = cf_fill_biomes(b, u, nb, bio, threads, err);
+    for (size_t i = 0; i < n && st == CF_OK; i++)
+        for (int k = 0; k < 9; k++) {
+            int32_t key[2] = {chunks[2 * i] - 1 + k % 3, chunks[2 * i + 1] - 1 + k / 3};
+            const int32_t *hit = bsearch(key, nb, u, 2 * sizeof(int32_t), chunk_cmp);
+            const uint8_t *src = bio + (size_t)(hit - nb) / 2 * one;
+            for (size_t qy = 0; qy < ny; qy++)
+                for (size_t qz = 0; qz < 4; qz++)
+                    for (size_t qx = 0; qx < 4; qx++)
+                        grid[i * per + (qy * 12 + (size_t)(k / 3) * 4 + qz) * 12 + (size_t)(k % 3) * 4 + qx] = src[(qy * 4 + qz) * 4 + qx];
+        }
+    free(nb);
     if (st == CF_OK)
         st = fill_blocks_surface(w, n, chunks, grid, (const char *const *)b->pal, b->npal, b->zseed, out, threads, err);
     free(grid);
