@@ -8,6 +8,7 @@
  * arithmetic: f64 noises, the rule tried on default blocks only.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 #include "cpu/cpu.h"
 
 /* vanilla biome climate the extensions and `temperature` read: base temperature and the
- * frozen modifier (facts of the game's biome data; biomes not listed are warm: 0.8) */
+ * frozen modifier (facts of the game's biome data; biomes not listed: 0.8, the plains') */
 static const struct {
     const char *id;
     float t;
@@ -42,6 +43,47 @@ static const struct {
 };
 
 enum { BIO_OTHER = 0, BIO_ERODED_BADLANDS = 1, BIO_FROZEN_OCEAN = 2 };
+
+/* Biome's fixed-seed climate noises (PerlinSimplexNoise of java.util.Random seeds, no origin
+ * offsets): TEMPERATURE_NOISE (1234, octave 0), FROZEN_TEMPERATURE_NOISE (3456, octaves -2..0),
+ * BIOME_INFO_NOISE (2345, octave 0); built once */
+typedef struct psn {
+    int n;
+    uint8_t p[3][256];
+    double in0, val0; /* highestFreqInputFactor, highestFreqValueFactor */
+} psn;
+static void simplex_init(cf_aq_rnd *r, uint8_t *p)
+{
+    for (int k = 0; k < 6; k++) cf_aq_next32(r, 1, k & 1 ? 27 : 26); /* xo, yo, zo: three nextDouble */
+    for (int i = 0; i < 256; i++) p[i] = (uint8_t)i;
+    for (int i = 0; i < 256; i++) {
+        int j = i + cf_aq_next_int(r, 1, 256 - i);
+        uint8_t t = p[i];
+        p[i] = p[j], p[j] = t;
+    }
+}
+static void psn_init(psn *o, int64_t seed, int octaves)
+{
+    cf_aq_rnd r = {((cf_u64)seed ^ (cf_u64)0x5deece66d) & (((cf_u64)1 << 48) - 1), 0};
+    o->n = octaves; /* octaves 1 - n .. 0: every level present */
+    for (int k = 0; k < octaves; k++) simplex_init(&r, o->p[k]);
+    o->in0 = 1.0;
+    o->val0 = 1.0 / (pow(2.0, octaves) - 1.0);
+}
+static double psn_value(const psn *o, double x, double y)
+{
+    double d = 0.0, e = o->in0, f = o->val0;
+    for (int k = 0; k < o->n; k++, e /= 2.0, f *= 2.0) d += cf_simplex2(o->p[k], 0.0, 0.0, x * e, y * e) * f;
+    return d;
+}
+static psn noise_temperature, noise_frozen, noise_info;
+static pthread_once_t climate_once = PTHREAD_ONCE_INIT;
+static void climate_init(void)
+{
+    psn_init(&noise_temperature, 1234, 1);
+    psn_init(&noise_frozen, 3456, 3);
+    psn_init(&noise_info, 2345, 1);
+}
 
 struct cf_surface {
     const cf_world *w;
@@ -153,11 +195,20 @@ static double col_noise(cf_surface *s, int out)
     return s->colnoise[k];
 }
 
-/* Biome.getHeightAdjustedTemperature (without the frozen modifier's noises: see the README) */
+/* Biome.getHeightAdjustedTemperature at (x, y, z): the frozen modifier, then the height term */
 static float temperature(const cf_surface *s, int b, int32_t y)
 {
     float t = s->btemp[b];
-    if (y > s->sea + 17) t -= (float)(y - (s->sea + 17)) * 0.05f / 40.0f; /* the simplex term omitted (I) */
+    if (s->bfrozen[b]) {
+        double d = psn_value(&noise_frozen, s->x * 0.05, s->z * 0.05) * 7.0;
+        double e = psn_value(&noise_info, s->x * 0.2, s->z * 0.2);
+        if (d + e < 0.3 && psn_value(&noise_info, s->x * 0.09, s->z * 0.09) < 0.8) t = 0.2f;
+    }
+    int32_t snow = s->sea + 17;
+    if (y > snow) {
+        float g = (float)(psn_value(&noise_temperature, (double)((float)s->x / 8.0f), (double)((float)s->z / 8.0f)) * 8.0);
+        t -= (g + (float)y - (float)snow) * 0.05f / 40.0f;
+    }
     return t;
 }
 
@@ -390,6 +441,7 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
 {
     const cf_program *p = w->prog;
     if (!p->rules || nb > 256) return NULL;
+    pthread_once(&climate_once, climate_init);
     cf_surface *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     const char *names[CF_BLOCK_PALETTE];
