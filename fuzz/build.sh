@@ -2,7 +2,7 @@
 # build.sh - builds the libFuzzer harnesses into fuzz/out/ (not part of the CMake build).
 #
 #   fuzz/build.sh            -> fuzz/out/fuzz_pack, fuzz/out/fuzz_graph, fuzz/out/fuzz_args, fuzz/out/fuzz_libnoise,
-#                               fuzz/out/fuzz_hytale, fuzz/out/fuzz_iris
+#                               fuzz/out/fuzz_hytale, fuzz/out/fuzz_iris, fuzz/out/fuzz_archive
 #                               and the dictionaries fuzz/out/json.dict, fuzz/out/args.dict
 # The library (host/*.c but cli.c) is compiled once per change with coverage
 # instrumentation and ASan + UBSan (every UBSan finding aborts); the generated
@@ -50,7 +50,7 @@ rm -rf "$OUT/gen/new"
 CFLAGS="-std=c11 -g $OPT -fno-omit-frame-pointer -ffp-contract=off -fno-fast-math
         -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I$ROOT/include -I$ROOT/host -I$ROOT"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-LIBS="-lcjson -lmd -lpng -lOpenCL -lm -lpthread"
+LIBS="-lcjson -lmd -lpng -lzip -lOpenCL -lm -lpthread"
 
 SRCS=""
 for f in "$ROOT"/host/*/*.c "$ROOT"/host/frontend/*/*.c; do
@@ -95,7 +95,7 @@ fi
 [ -n "$KNOWN" ] && echo "build.sh: known open findings masked: $KNOWN (FUZZ_STRICT=1 unmasks them)"
 
 failed=""
-for h in pack graph args libnoise hytale iris; do
+for h in pack graph args libnoise hytale iris archive; do
   extra=""
   for k in $KNOWN; do
     if [ "${k%%:*}" = harness ]; then extra="$extra ${k#*:}"; fi
@@ -152,4 +152,4 @@ if [ -n "$failed" ]; then
   echo "build.sh: FAILED to build:$failed" >&2
   exit 1
 fi
-echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale $OUT/fuzz_iris"
+echo "build.sh: built $OUT/fuzz_pack $OUT/fuzz_graph $OUT/fuzz_args $OUT/fuzz_libnoise $OUT/fuzz_hytale $OUT/fuzz_iris $OUT/fuzz_archive"

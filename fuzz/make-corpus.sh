@@ -9,7 +9,7 @@
 #                              packs (tests/packs/nodes, tests/packs/tiny, packs/default) and the
 #                              hand-written command lines below
 # Input formats: fuzz_pack.c (one file), fuzz_graph.c (pieces split at 0x00), fuzz_args.c,
-# fuzz_libnoise.c (one libnoise file).
+# fuzz_libnoise.c (one libnoise file), fuzz_archive.c (one zip archive).
 set -eu
 FUZZ=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$FUZZ")
@@ -50,8 +50,18 @@ flat() { echo "$1" | sed 's|.*/worldgen/density_function/||; s|/|_|g; s|\.json$|
 
 if [ "${1:-}" = seeds ]; then
   C="$FUZZ/corpus"
-  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale" "$C/iris"
-  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale" "$C/iris"
+  rm -rf "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale" "$C/iris" "$C/archive"
+  mkdir -p "$C/pack" "$C/graph" "$C/args" "$C/libnoise" "$C/hytale" "$C/iris" "$C/archive"
+  # archives of tests/packs/tiny (fuzz_archive.c): data/ at the root, in a single top folder,
+  # and a server jar's bundler holding it as a nested jar (zip -X: no time-dependent extras)
+  t=$(mktemp -d)
+  (cd "$ROOT/tests/packs/tiny" && zip -qrX "$C/archive/root.zip" data && zip -qrX "$t/server-1.21.jar" data)
+  mkdir -p "$t/top/Tiny Pack" "$t/b/META-INF/versions/1.21"
+  cp -r "$ROOT/tests/packs/tiny/data" "$t/top/Tiny Pack/"
+  (cd "$t/top" && zip -qrX "$C/archive/top.zip" "Tiny Pack")
+  cp "$t/server-1.21.jar" "$t/b/META-INF/versions/1.21/"
+  (cd "$t/b" && zip -qrX "$C/archive/bundler.jar" META-INF)
+  rm -rf "$t"
   # Iris generator files (fuzz_iris.c), written here
   printf '{"seed": 12, "interpolator": {"function": "HERMITE_STARCAST_3", "horizontalScale": 5.5}, "composite": [{"seed": 3, "negative": true, "exponent": 1.3, "style": {"style": "IRIS_DOUBLE", "zoom": 0.5, "fracture": {"style": "NOWHERE", "multiplier": 9, "axialFracturing": true}}, "fracture": [{"seed": 4, "opacity": 0.5, "style": {"style": "SIMPLEX"}}, {"enabled": false}]}]}' > "$C/iris/layers"
   printf '{"multiplicitive": true, "zoom": 2, "offsetX": -7.5, "cliffHeightMin": 10, "cliffHeightMax": 40, "cliffHeightGenerator": {"style": {"style": "CELLULAR_HEIGHT"}}, "cellFractureHeight": 0.5, "composite": [{"style": {"style": "VASCULAR", "cellularFrequency": 2.5, "cellularZoom": 1.5}, "sinCentered": true, "bezier": true, "parametric": true}, {"opacity": 0.3, "style": {"style": "STATIC", "zoom": 3}}]}' > "$C/iris/composite"
@@ -102,13 +112,13 @@ if [ "${1:-}" = seeds ]; then
   a devices-help '\011' --help
   a help '\012' --help
   a unknown '\013' bogus --seed 1
-  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise, $(ls "$C/hytale" | wc -l) hytale, $(ls "$C/iris" | wc -l) iris seeds"
+  echo "make-corpus.sh: $(ls "$C/pack" | wc -l) pack, $(ls "$C/graph" | wc -l) graph, $(ls "$C/args" | wc -l) args, $(ls "$C/libnoise" | wc -l) libnoise, $(ls "$C/hytale" | wc -l) hytale, $(ls "$C/iris" | wc -l) iris, $(ls "$C/archive" | wc -l) archive seeds"
   exit 0
 fi
 
 W="$FUZZ/corpus-work"
-mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale" "$W/iris"
-for h in pack graph args libnoise hytale iris; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
+mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale" "$W/iris" "$W/archive"
+for h in pack graph args libnoise hytale iris archive; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
 if [ -d "$VANILLA/data" ]; then
   n=0
   for f in $(find "$VANILLA/data" -path '*worldgen/density_function/*' -name '*.json' | sort); do

@@ -5,7 +5,8 @@
 #
 #   fuzz/run.sh 600                 10 minutes per harness, two at a time
 # Environment:
-#   FUZZ_HARNESSES  which harnesses (default "pack graph args libnoise hytale iris")
+#   FUZZ_HARNESSES  which harnesses (default "pack graph args libnoise hytale iris"; also
+#                   "archive": whole zip archives as packs, fuzz_archive.c)
 #   FUZZ_PARALLEL   harness processes at a time (default 2; one process each; batches of
 #                   that many start together)
 #   FUZZ_TIMEOUT    seconds before one input counts as a hang (default 10)

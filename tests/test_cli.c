@@ -128,10 +128,10 @@ Test(cli, nodes_lists_every_kind_of_every_front_end)
 {
     static char out[65536], err[4096];
     cr_assert_eq(run("nodes", out, sizeof out, err, sizeof err), 0);
-    cr_assert_eq(lines(out), 2 * (44 + 29 + 43 + 16 /* hytale-v2 */ + 7 /* hytale legacy */ + 35 /* mc121, with interval_select */ + 14));
+    cr_assert_eq(lines(out), 2 * (44 + 29 + 43 + 16 /* hytale-v2 */ + 7 /* hytale legacy */ + 35 /* mc121 */ + 14));
     const char *must[] = {"old_blended_noise", "find_top_surface", "end_outer_islands", "interval_select", "truncate", "pow",
                           "libnoise:Perlin", "libnoise:Turbulence", "libnoise:terrain", "hytale:CellNoise2D", "hytale:FastGradientWarp",
-                          "hytale:external", "hytale:Rotator", "hytale:external-map", "hytale:PositionsCellNoise", "mc121:flat_cache", "mc121:weird_scaled_sampler", "mc121:y_clamped_gradient",
+                          "hytale:external", "hytale:Rotator", "hytale:external-map", "hytale:PositionsCellNoise", "mc121:flat_cache", "mc121:weird_scaled_sampler", "mc121:interval_select", "mc121:y_clamped_gradient",
                           "iris:cng", "iris:rows", "iris:layer", "iris:generator", "iris:interpolator", "iris:cellularize", "iris:cellgen",
                           "iris:source-cng", "iris:expr-op", "iris:expr-call", "iris:image", "iris:constant", "iris:group",
                           "iris:height"};
@@ -142,4 +142,34 @@ Test(cli, info_prints_the_graph)
     char out[8192], err[4096];
     cr_assert_eq(run("info", out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert(strstr(out, "nodes:") && strstr(out, "output router:final_density"), "%s", out);
+}
+
+/* fill and check show progress (done/total, chunks/s, ETA) on a terminal only, never with
+ * --quiet; the terminal is a pseudo-terminal made by script(1) (util-linux) */
+static int run_tty(const char *args, char *out, size_t n)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' %s\" /dev/null", CF_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+Test(cli, progress_on_a_terminal_only)
+{
+    char out[8192], err[4096], args[1024];
+    const char *f1 = T("/tmp/cf-prog-%d.npy");
+    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
+    cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "\rfill: 4/4 chunks (100%), "), "no progress line on a terminal: '%s'", out);
+    cr_assert(strstr(out, " chunks/s, ETA 0:00"), "'%s'", out);
+    snprintf(args, sizeof args, "fill --quiet --seed 3 --chunks 0,0:1,1 --out %s", f1);
+    cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
+    cr_assert_null(strstr(out, "fill:"), "--quiet printed '%s'", out);
+    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
+    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 0, "%s", err); /* not a terminal: silent */
+    cr_assert_eq(err[0], 0, "stderr not a terminal, yet: '%s'", err);
+    remove(f1);
 }

@@ -88,6 +88,7 @@ struct cf_pack {
     cf_limits lim;
     int n;
     const char **roots;  /* NULL root = the embedded default pack (or mem, when set) */
+    struct cf_archive **arcs; /* per root: the open archive when it is a .zip/.jar, else NULL */
     const struct cf_embedded_file *mem; /* a pack in memory (cf_pack_open_memory) */
     size_t nmem;
     int next;            /* named external inputs (Hytale context nodes): cf_pack_set_external */
@@ -112,6 +113,18 @@ int pack_has_overworld(cf_pack *pk);
 int request_is_default(const char *settings_id, const char *const *functions, int n);
 int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
               char **text, size_t *len, const char **display, cf_error *err);
+
+/* archive.c: a pack in a zip archive (.zip, .jar; a server jar's nested jar). archive_open
+ * checks the whole archive against the limits of hostile archives (archive.c) and finds
+ * the pack root: 0, or -1 with err set. archive_read is pack_read_rel's step for one
+ * archive (display path in arena ar; files over max bytes refused): 1, 0 when absent, -1.
+ * archive_list calls add(ctx, NAME, len) for every <dir>/NAME.json. */
+struct cf_archive;
+int archive_open(struct cf_archive **out, const char *path, cf_error *err);
+int archive_read(struct cf_archive *a, cf_arena *ar, const char *rel, size_t max, char **text, size_t *len, const char **display,
+                 cf_error *err);
+int archive_list(struct cf_archive *a, const char *dir, void (*add)(void *ctx, const char *name, size_t len), void *ctx);
+void archive_close(struct cf_archive *a);
 
 /* the embedded default pack (generated at build time from packs/default) */
 struct cf_embedded_file;

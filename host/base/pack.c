@@ -1,6 +1,7 @@
-/* pack.c - data packs: folders on disk and the embedded default pack.
+/* pack.c - data packs: folders on disk, zip archives (archive.c) and the embedded default pack.
  *
- * Input: the pack roots given to cf_pack_open (later ones override earlier ones).
+ * Input: the pack roots given to cf_pack_open (later ones override earlier ones): folders,
+ * or .zip/.jar files (any regular file is opened as a zip archive).
  * Output: the text of data/<ns>/worldgen/<kind>/<path>.json from the last pack
  * that has it. Files are refused by size before they are read, must be regular
  * files, and may not lead out of their pack through symlinks.
@@ -30,13 +31,21 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
     else cf_limits_default(&pk->lim);
     pk->n = npaths ? npaths : 1;
     pk->roots = arena_alloc(&pk->arena, sizeof(char *) * (size_t)pk->n);
-    if (!pk->roots) goto nomem;
+    pk->arcs = arena_alloc(&pk->arena, sizeof(struct cf_archive *) * (size_t)pk->n);
+    if (!pk->roots || !pk->arcs) goto nomem;
     for (int i = 0; i < npaths; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0)
             return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
+        if (S_ISREG(st.st_mode)) {
+            if (archive_open(&pk->arcs[i], paths[i], err) < 0) return cf_pack_free(pk), err->status;
+            pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
+            if (!pk->roots[i]) goto nomem;
+            continue;
+        }
         if (!S_ISDIR(st.st_mode))
-            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/", paths[i]);
+            return cf_pack_free(pk),
+                   err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/, or a .zip or .jar", paths[i]);
         char data[PATH_MAX], ln[PATH_MAX], hy[PATH_MAX], ir[PATH_MAX], ie[PATH_MAX], ii[PATH_MAX];
         snprintf(data, sizeof data, "%s/data", paths[i]);
         snprintf(ln, sizeof ln, "%s/libnoise", paths[i]);
@@ -146,6 +155,7 @@ cf_status cf_pack_set_external_map(cf_pack *pk, const char *name, int width, int
 void cf_pack_free(cf_pack *pk)
 {
     if (!pk) return;
+    for (int i = 0; pk->arcs && i < pk->n; i++) archive_close(pk->arcs[i]);
     arena_free(&pk->arena);
     free(pk);
 }
@@ -264,7 +274,8 @@ int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
 int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err)
 {
     for (int i = pk->n - 1; i >= 0; i--) {
-        int r = pk->roots[i] ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
+        int r = pk->arcs && pk->arcs[i] ? archive_read(pk->arcs[i], &pk->arena, rel, pk->lim.max_file_bytes, text, len, display, err)
+                : pk->roots[i] ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
                              : read_embedded(pk, rel, text, len, display, err);
         if (r != 0) return r;
     }
@@ -285,11 +296,28 @@ static int list_add(cf_pack *pk, const char *name, size_t nlen, const char **nam
     return n + 1;
 }
 
+typedef struct list_ctx {
+    cf_pack *pk;
+    const char **names;
+    int n, max;
+} list_ctx;
+static void list_add_ctx(void *ctx, const char *name, size_t len)
+{
+    list_ctx *c = ctx;
+    c->n = list_add(c->pk, name, len, c->names, c->n, c->max);
+}
+
 int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
 {
     int n = 0;
     size_t dl = strlen(dir);
     for (int i = 0; i < pk->n; i++) {
+        if (pk->arcs && pk->arcs[i]) {
+            list_ctx c = {pk, names, n, max};
+            archive_list(pk->arcs[i], dir, list_add_ctx, &c);
+            n = c.n;
+            continue;
+        }
         if (!pk->roots[i]) {
             const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
             size_t nf = pk->mem ? pk->nmem : cf_default_pack_count;

@@ -50,8 +50,10 @@ static const char *const usage_sample =
     "2-D points X,Z (Iris's noise(x, z)) and prints X Z VALUE for them; so does an Iris generator\n"
     "(--function iris:generator/KEY: generators/KEY.json of --pack, getHeight(x, z, superSeed) with\n"
     "superSeed = SeedManager(SEED).getHeight() + 239945).\n"
-    "  --pack PATH      a data pack folder (data/<ns>/worldgen/...); repeat to layer packs,\n"
-    "                   later ones override earlier ones; none: the embedded default pack\n"
+    "  --pack PATH      a data pack: a folder (data/<ns>/worldgen/...), a .zip (data/ at its root or\n"
+    "                   in its single top folder), a mod .jar, the game's client .jar or server .jar;\n"
+    "                   repeat to layer packs, later ones override earlier ones; none: the embedded\n"
+    "                   default pack\n"
     "  --settings ID    noise settings id (default minecraft:overworld)\n"
     "  --seed SEED      a signed 64-bit decimal; other text is hashed like Minecraft (String.hashCode)\n"
     "  --function ID    a density function id, router:FIELD (a noise_router field) or noise:ID;\n"
@@ -77,7 +79,7 @@ static const char *const usage_sample =
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
     "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu|opencl[:N]|auto]\n"
-    "                      [--blocks [--stage noise|surface]] --out FILE.npy\n"
+    "                      [--blocks [--stage noise|surface]] [--quiet] --out FILE.npy\n"
     "Fills the chunks of the inclusive range (z outer, x inner) exactly as vanilla's chunk\n"
     "fill does and writes a NumPy .npy file: little-endian float32 (the 26.3 dialect), shape\n"
     "(nchunks, height, 16, 16), index [chunk][y][z][x], y from the settings' min_y upward.\n"
@@ -98,6 +100,8 @@ static const char *const usage_fill =
     "                   icebergs, ...); the palette adds every block the rules can write. CPU\n"
     "                   only: --device opencl refuses, auto fills on the CPU\n"
     "  --threads N      worker threads (default: all cores)\n"
+    "  --quiet          no progress line (shown only when standard error is a terminal:\n"
+    "                   chunks done of all, chunks/s, time left)\n"
     "  --device DEV     cpu (the reference, default), opencl (the first GPU with fp64, else any\n"
     "                   OpenCL device with fp64), opencl:N (see 'chunkfill devices'), or auto:\n"
     "                   opencl when a device passes the exactness probes, else the CPU; a device\n"
@@ -646,6 +650,48 @@ static int chunk_range(const char *chunks, long r[4], const char *usage)
 
 static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
 
+/* Progress of long work on a terminal (stderr), one line redrawn at most 5 times a second:
+ * "fill: 120/400 chunks (30%), 35.2 chunks/s, ETA 0:08". Silent when stderr is not a
+ * terminal or with --quiet. */
+typedef struct progress {
+    const char *what, *unit;
+    int64_t total;
+    double t0, last;
+    int on, shown;
+} progress;
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+static void progress_start(progress *p, const char *what, const char *unit, int64_t total, int quiet)
+{
+    *p = (progress){.what = what, .unit = unit, .total = total, .t0 = mono_s(), .on = !quiet && isatty(2)};
+}
+static void progress_show(progress *p, int64_t done)
+{
+    if (!p->on) return;
+    double t = mono_s();
+    if (done < p->total && t - p->last < 0.2) return;
+    p->last = t;
+    double el = t - p->t0, rate = el > 0 ? (double)done / el : 0;
+    char eta[32] = "?";
+    if (rate > 0) {
+        long s = (long)((double)(p->total - done) / rate + 0.5);
+        if (s >= 3600) snprintf(eta, sizeof eta, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+        else snprintf(eta, sizeof eta, "%ld:%02ld", s / 60, s % 60);
+    }
+    fprintf(stderr, "\r%s: %lld/%lld %s (%d%%), %.1f %s/s, ETA %s   ", p->what, (long long)done, (long long)p->total, p->unit,
+            p->total ? (int)(100 * done / p->total) : 100, rate, p->unit, eta);
+    p->shown = 1;
+}
+static void progress_end(progress *p)
+{
+    if (p->on && p->shown) fputc('\n', stderr);
+    p->shown = 0;
+}
+
 /* the temporary file being written: removed if the process is interrupted, so
  * that no partial file is ever left (a SIGKILL leaves the temporary, never the
  * target) */
@@ -750,7 +796,7 @@ static int cmd_fill(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *outpath = NULL, *device = "cpu", *server = NULL, *token_file = NULL;
     long threads = 0, max_chunks = 1048576, batchopt = 0;
-    int blocks = 0;
+    int blocks = 0, quiet = 0;
     const char *stage = NULL;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
@@ -758,6 +804,7 @@ static int cmd_fill(int argc, char **argv)
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--blocks", .flag = &blocks},
         {.name = "--stage", .str = &stage},
+        {.name = "--quiet", .flag = &quiet},
         {.name = "--device", .str = &device},
         {.name = "--server", .str = &server},
         {.name = "--token-file", .str = &token_file},
@@ -800,6 +847,7 @@ static int cmd_fill(int argc, char **argv)
     int surface = 0;
     char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "", token[CF_TOKEN_MAX + 1];
     int rc = 1, min_y = 0, height = 0;
+    progress *prog_on = NULL; /* the progress line to end before an error */
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (server) {
         if (token_file && read_token(token_file, token, &err) != 0) goto done;
@@ -897,6 +945,9 @@ static int cmd_fill(int argc, char **argv)
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
     int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen);
     int64_t done_n = 0;
+    progress prog;
+    progress_start(&prog, "fill", "chunks", n, quiet);
+    prog_on = &prog;
     while (!bad && done_n < n) {
         size_t k = 0;
         for (; k < batch && done_n + (int64_t)k < n; k++) {
@@ -907,6 +958,7 @@ static int cmd_fill(int argc, char **argv)
         if (use_dev && (blocks ? cf_device_fill_blocks(dev, w, k, list, bbuf, &err)
                                : cf_device_fill(dev, w, k, list, buf, &err)) != CF_OK) {
             if (!fallback) goto done;
+            progress_end(&prog);
             fprintf(stderr, "chunkfill: the device failed mid-fill (%s); the remaining chunks are filled on the CPU\n",
                     err.message);
             memset(&err, 0, sizeof err);
@@ -926,7 +978,9 @@ static int cmd_fill(int argc, char **argv)
             bad = write_all(f, buf, esz * per * k);
         }
         done_n += (int64_t)k;
+        progress_show(&prog, done_n);
     }
+    progress_end(&prog);
     if (bad || fflush(f) != 0 || ferror(f)) {
         snprintf(err.message, sizeof err.message, "%s: write error: %s", outpath, strerror(errno));
         err.status = CF_ERR_IO;
@@ -959,6 +1013,7 @@ static int cmd_fill(int argc, char **argv)
 done:
     if (f) fclose(f);
     if (tmp[0]) remove(tmp);
+    if (prog_on) progress_end(prog_on);
     if (ptmp[0]) remove(ptmp);
     unguard_tmp();
     if (rc) report(&err);
@@ -976,11 +1031,12 @@ done:
 
 static const char *const usage_check =
     "usage: chunkfill check [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]\n"
-    "                       [--device opencl[:N]] [--batch N] [--function ID | --blocks]\n"
+    "                       [--device opencl[:N]] [--batch N] [--function ID | --blocks] [--quiet]\n"
     "Fills the chunks on the device and on the CPU reference and compares every block bit for\n"
     "bit. Prints the number of differing blocks and the first few (position, both values);\n"
     "exits 0 only when every block is identical. --blocks compares block fills (the palette\n"
-    "indices of 'chunkfill fill --blocks') instead of densities.\n";
+    "indices of 'chunkfill fill --blocks') instead of densities. On a terminal a progress line\n"
+    "shows chunks done of all, chunks/s and the time left; --quiet turns it off.\n";
 
 static int cmd_check(int argc, char **argv)
 {
@@ -989,9 +1045,10 @@ static int cmd_check(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *device = "opencl";
     long batchopt = 0;
-    int blocks = 0;
+    int blocks = 0, quiet = 0;
     optdef defs[] = {
         {.name = "--blocks", .flag = &blocks},
+        {.name = "--quiet", .flag = &quiet},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
         {.name = "--device", .str = &device},
@@ -1039,12 +1096,31 @@ static int cmd_check(int argc, char **argv)
         goto done;
     }
     for (int64_t i = 0; i < n; i++) list[2 * i] = (int32_t)(r[0] + i % nx), list[2 * i + 1] = (int32_t)(r[1] + i / nx);
+    /* the device and the CPU fill a slice at a time (a device batch, at least 16 chunks), for
+     * the progress line */
+    {
+        size_t step = cf_device_batch(dev) > 16 ? cf_device_batch(dev) : 16;
+        progress prog;
+        progress_start(&prog, "check", "chunks", n, quiet);
+        for (size_t at = 0; at < (size_t)n; at += step) {
+            size_t k = (size_t)n - at < step ? (size_t)n - at : step;
+            cf_status st = blocks ? cf_device_fill_blocks(dev, w, k, list + 2 * at, (uint8_t *)a + per * at, &err)
+                                  : cf_device_fill(dev, w, k, list + 2 * at, a + esz * per * at, &err);
+            if (st == CF_OK)
+                st = blocks ? cf_fill_blocks(w, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
+                            : cf_fill_chunks(w, 0, k, list + 2 * at, b + esz * per * at, 0, &err);
+            if (st != CF_OK) {
+                progress_end(&prog);
+                goto done;
+            }
+            progress_show(&prog, (int64_t)(at + k));
+        }
+        progress_end(&prog);
+    }
     size_t diff = 0;
     if (blocks) {
         /* the byte buffers fit in the float ones */
         uint8_t *ba = (uint8_t *)a, *bb = (uint8_t *)b;
-        if (cf_device_fill_blocks(dev, w, (size_t)n, list, ba, &err) != CF_OK) goto done;
-        if (cf_fill_blocks(w, (size_t)n, list, bb, 0, &err) != CF_OK) goto done;
         const char *names[CF_PALETTE_MAX];
         int np = cf_block_palette(pg, names);
         for (size_t i = 0; i < per * (size_t)n; i++) {
@@ -1057,9 +1133,6 @@ static int cmd_check(int argc, char **argv)
                        ba[i] < np ? names[ba[i]] : "(not in the palette)", bb[i] < np ? names[bb[i]] : "(not in the palette)");
             }
         }
-    } else {
-        if (cf_device_fill(dev, w, (size_t)n, list, a, &err) != CF_OK) goto done;
-        if (cf_fill_chunks(w, 0, (size_t)n, list, b, 0, &err) != CF_OK) goto done;
     }
     for (size_t i = 0; !blocks && i < per * (size_t)n; i++) {
         if (memcmp(a + i * esz, b + i * esz, esz) == 0) continue;
@@ -1116,7 +1189,7 @@ static int cmd_devices(int argc, char **argv)
 static const char *const usage_render =
     "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
-    "                        --out FILE.png [--heights FILE.npy]\n"
+    "                        --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
     "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
@@ -1125,7 +1198,8 @@ static const char *const usage_render =
     "solid block is the roof: --below 100 shows the floor of its caverns). --heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. The area is computed one chunk row at a time; only the picture is kept.\n"
-    "Files appear only when complete.\n";
+    "Files appear only when complete. On a terminal a progress line counts the chunk rows;\n"
+    "--quiet turns it off.\n";
 
 static const char *const usage_slice =
     "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
@@ -1169,7 +1243,9 @@ static int cmd_render(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu";
     long scale = 1, threads = 0, below = INT32_MAX;
+    int quiet = 0;
     optdef defs[] = {
+        {.name = "--quiet", .flag = &quiet},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
@@ -1241,7 +1317,7 @@ static int cmd_render(int argc, char **argv)
         err.status = CF_ERR_NOMEM;
         goto done;
     }
-    int tty = isatty(2);
+    int tty = !quiet && isatty(2);
     for (int64_t cz = cz0; cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
         int32_t rows = (int32_t)(zhi - zlo + 1);

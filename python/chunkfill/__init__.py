@@ -1,0 +1,227 @@
+"""chunkfill: exact terrain density fills from Python (NumPy arrays over libchunkfill.so).
+
+    import chunkfill
+    w = chunkfill.World([], seed=42)           # [] : the embedded default pack (Minecraft 26.3)
+    v = w.fill(0, 0, 1, 1)                     # float32 (4, 384, 16, 16), [chunk][y][z][x]
+    h = w.heights((0, 0, 255, 255))            # int32 (256, 256), [z][x]
+
+A thin ctypes layer over include/chunkfill.h: every call goes to the C library, which
+releases the GIL while it works (ctypes does for every foreign call), so fills on other
+threads run in parallel. Errors raise ChunkfillError carrying the library's one-line
+message ("path/in/pack.json#/json/pointer: what was wrong").
+
+The library is found in this order: $CHUNKFILL_LIBRARY; the one installed beside this
+module (cmake --install writes its relative place to _config.py); libchunkfill.so.0 on
+the loader's path. Biomes are not offered yet (the C API has no biome stage).
+"""
+import ctypes
+import ctypes.util
+import os
+
+import numpy as np
+
+__all__ = ["World", "ChunkfillError", "library_path"]
+
+_STATUS = ["ok", "io", "json", "schema", "ref", "cycle", "limit", "nomem", "arg", "device"]
+
+
+class ChunkfillError(Exception):
+    """An error of the C library: .status ("io", "json", "schema", ...) and .message (one line)."""
+
+    def __init__(self, status, message):
+        self.status = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
+        self.message = message
+        super().__init__(message)
+
+
+class _Error(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("message", ctypes.c_char * 1024)]
+
+
+def _find_library():
+    env = os.environ.get("CHUNKFILL_LIBRARY")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        from . import _config  # written by cmake --install
+        cand = os.path.normpath(os.path.join(here, _config.LIBRARY))
+        if os.path.exists(cand):
+            return cand
+    except ImportError:
+        pass
+    return ctypes.util.find_library("chunkfill") or "libchunkfill.so.0"
+
+
+library_path = _find_library()
+_lib = ctypes.CDLL(library_path)
+
+_p = ctypes.c_void_p
+_err_p = ctypes.POINTER(_Error)
+_i32p = ctypes.POINTER(ctypes.c_int32)
+_SIG = {
+    "cf_pack_open": (ctypes.c_int, [ctypes.POINTER(_p), ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, _p, _err_p]),
+    "cf_pack_free": (None, [_p]),
+    "cf_pack_set_dialect": (None, [_p, ctypes.c_int]),
+    "cf_program_compile": (ctypes.c_int, [ctypes.POINTER(_p), _p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, _err_p]),
+    "cf_program_compile_blocks": (ctypes.c_int, [ctypes.POINTER(_p), _p, ctypes.c_char_p, _err_p]),
+    "cf_program_free": (None, [_p]),
+    "cf_program_precision": (ctypes.c_int, [_p]),
+    "cf_program_settings": (None, [_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]),
+    "cf_seed_parse": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64), _err_p]),
+    "cf_world_new": (ctypes.c_int, [ctypes.POINTER(_p), _p, ctypes.c_int64, _err_p]),
+    "cf_world_free": (None, [_p]),
+    "cf_sample": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_double), _err_p]),
+    "cf_fill_chunks": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_size_t, _i32p, _p, ctypes.c_int, _err_p]),
+    "cf_block_palette": (ctypes.c_int, [_p, ctypes.POINTER(ctypes.c_char_p)]),
+    "cf_fill_blocks": (ctypes.c_int, [_p, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int, _err_p]),
+    "cf_surface_heights": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
+                                          ctypes.c_int32, _i32p, ctypes.c_int, _err_p]),
+}
+for _name, (_res, _args) in _SIG.items():
+    _f = getattr(_lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+_DIALECTS = {None: 0, "auto": 0, "26.3": 1, "1.21": 2}
+_MAX_CHUNK = 134000000
+
+
+def _check(status, err):
+    if status != 0:
+        raise ChunkfillError(status, err.message.decode("utf-8", "replace"))
+
+
+def _chunk_list(x0, z0, x1, z1):
+    """the chunks of the inclusive range, z outer, x inner (as `chunkfill fill --chunks`)"""
+    for v in (x0, z0, x1, z1):
+        if not -_MAX_CHUNK <= int(v) <= _MAX_CHUNK:
+            raise ValueError("chunk coordinate %d out of range [%d, %d]" % (v, -_MAX_CHUNK, _MAX_CHUNK))
+    if x1 < x0 or z1 < z0:
+        raise ValueError("the second corner must not be below the first")
+    zs, xs = np.meshgrid(np.arange(z0, z1 + 1, dtype=np.int32), np.arange(x0, x1 + 1, dtype=np.int32), indexing="ij")
+    return np.ascontiguousarray(np.stack([xs.ravel(), zs.ravel()], axis=1))
+
+
+class World:
+    """Packs compiled for one noise settings id and bound to one seed.
+
+    packs: pack paths (folders, .zip, .jar), later ones override earlier ones; [] is the
+    embedded default pack. settings: the noise settings id. seed: an int or text (hashed
+    like Minecraft). function: what sample/fill/heights compute (a density function id,
+    router:FIELD or noise:ID). dialect: None (detected), "26.3" or "1.21". threads: fill
+    threads (0: one per CPU).
+    """
+
+    def __init__(self, packs=(), settings="minecraft:overworld", seed=0, function="router:final_density", dialect=None,
+                 threads=0):
+        if isinstance(packs, (str, bytes, os.PathLike)):
+            packs = [packs]
+        self._pack = self._prog = self._world = self._bprog = self._bworld = None
+        self.settings, self.function, self.threads = settings, function, int(threads)
+        err = _Error()
+        paths = [os.fsencode(p) for p in packs]
+        arr = (ctypes.c_char_p * max(1, len(paths)))(*paths)
+        pk = _p()
+        _check(_lib.cf_pack_open(ctypes.byref(pk), arr, len(paths), None, ctypes.byref(err)), err)
+        self._pack = pk
+        if dialect not in _DIALECTS:
+            raise ValueError("dialect takes None, '26.3' or '1.21'")
+        _lib.cf_pack_set_dialect(pk, _DIALECTS[dialect])
+        s = ctypes.c_int64()
+        _check(_lib.cf_seed_parse(str(seed).encode(), ctypes.byref(s), ctypes.byref(err)), err)
+        self.seed = s.value
+        fn = (ctypes.c_char_p * 1)(function.encode())
+        pg = _p()
+        _check(_lib.cf_program_compile(ctypes.byref(pg), pk, settings.encode(), fn, 1, ctypes.byref(err)), err)
+        self._prog = pg
+        w = _p()
+        _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
+        self._world = w
+        a, b, c = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        _lib.cf_program_settings(pg, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
+        self.min_y, self.height, self.sea_level = a.value, b.value, c.value
+        self.precision = _lib.cf_program_precision(pg)
+
+    def close(self):
+        """frees the C objects now (also done when the World is collected)"""
+        for attr, free in (("_bworld", "cf_world_free"), ("_world", "cf_world_free"), ("_bprog", "cf_program_free"),
+                           ("_prog", "cf_program_free"), ("_pack", "cf_pack_free")):
+            h = getattr(self, attr, None)
+            if h:
+                getattr(_lib, free)(h)
+                setattr(self, attr, None)
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _live(self):
+        if not self._world:
+            raise ValueError("the World is closed")
+
+    def sample(self, points):
+        """the function at integer block positions points (n, 3) [x, y, z]: float64 (n,), the
+        dialect's precision widened exactly (the single-point path)"""
+        self._live()
+        pts = np.ascontiguousarray(np.asarray(points, dtype=np.int64).reshape(-1, 3))
+        if pts.size and (pts.min() < -2**31 or pts.max() >= 2**31):
+            raise ValueError("positions must fit int32")
+        pts = pts.astype(np.int32)
+        out = np.empty(len(pts), dtype=np.float64)
+        err = _Error()
+        _check(_lib.cf_sample(self._world, 0, len(pts), pts.ctypes.data_as(_i32p),
+                              out.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), ctypes.byref(err)), err)
+        return out
+
+    def fill(self, x0, z0, x1=None, z1=None):
+        """the chunks x0..x1, z0..z1 (inclusive; z outer, x inner) as vanilla's chunk fill:
+        (n, height, 16, 16) float32 (26.3) or float64 (1.21, libnoise), [chunk][y][z][x]"""
+        self._live()
+        x1, z1 = x0 if x1 is None else x1, z0 if z1 is None else z1
+        lst = _chunk_list(x0, z0, x1, z1)
+        out = np.empty((len(lst), self.height, 16, 16), dtype=np.float64 if self.precision == 64 else np.float32)
+        err = _Error()
+        _check(_lib.cf_fill_chunks(self._world, 0, len(lst), lst.ctypes.data_as(_i32p), out.ctypes.data_as(_p),
+                                   self.threads, ctypes.byref(err)), err)
+        return out
+
+    def blocks(self, x0, z0, x1=None, z1=None):
+        """the blocks of the noise stage (final density and aquifer) of the chunks:
+        (indices uint8 (n, height, 16, 16), palette: list of block ids the indices name)"""
+        self._live()
+        err = _Error()
+        if not self._bworld:
+            pg, w = _p(), _p()
+            _check(_lib.cf_program_compile_blocks(ctypes.byref(pg), self._pack, self.settings.encode(), ctypes.byref(err)), err)
+            self._bprog = pg
+            _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
+            self._bworld = w
+        x1, z1 = x0 if x1 is None else x1, z0 if z1 is None else z1
+        lst = _chunk_list(x0, z0, x1, z1)
+        out = np.empty((len(lst), self.height, 16, 16), dtype=np.uint8)
+        _check(_lib.cf_fill_blocks(self._bworld, len(lst), lst.ctypes.data_as(_i32p),
+                                   out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)), self.threads, ctypes.byref(err)), err)
+        names = (ctypes.c_char_p * 8)()
+        k = _lib.cf_block_palette(self._bprog, names)
+        return out, [names[i].decode() for i in range(k)]
+
+    def heights(self, area, below=None):
+        """the exact surface heights of the block area (x0, z0, x1, z1) (inclusive): int32
+        (z1-z0+1, x1-x0+1), [z][x], the highest y (<= below) whose value is > 0, min_y - 1
+        where there is none (as `chunkfill render --heights`)"""
+        self._live()
+        x0, z0, x1, z1 = (int(v) for v in area)
+        if x1 < x0 or z1 < z0:
+            raise ValueError("area: the second corner must not be below the first")
+        nx, nz = x1 - x0 + 1, z1 - z0 + 1
+        out = np.empty((nz, nx), dtype=np.int32)
+        err = _Error()
+        _check(_lib.cf_surface_heights(self._world, 0, x0, z0, nx, nz, 2**31 - 1 if below is None else int(below),
+                                       out.ctypes.data_as(_i32p), self.threads, ctypes.byref(err)), err)
+        return out

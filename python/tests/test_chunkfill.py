@@ -1,0 +1,126 @@
+"""The Python module against the CLI: the arrays equal the CLI's .npy files byte for byte.
+
+Run by ctest (test 'python'): CHUNKFILL_LIBRARY names the build's libchunkfill.so,
+CHUNKFILL_CLI its chunkfill binary, PYTHONPATH holds python/.
+"""
+import json
+import os
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import chunkfill
+
+CLI = os.environ.get("CHUNKFILL_CLI", "chunkfill")
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def cli(*args):
+    subprocess.run([CLI, *args], check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def npy_bytes(arr, tmp_path, name):
+    p = tmp_path / name
+    np.save(p, arr)
+    return p.read_bytes()
+
+
+def test_fill_equals_cli_npy(tmp_path):
+    w = chunkfill.World([], seed=42)
+    got = w.fill(-1, 0, 1, 1)
+    assert got.shape == (6, 384, 16, 16) and got.dtype == np.float32
+    cli("fill", "--seed", "42", "--chunks", "-1,0:1,1", "--out", str(tmp_path / "cli.npy"))
+    assert npy_bytes(got, tmp_path, "py.npy") == (tmp_path / "cli.npy").read_bytes()
+
+
+def test_fill_mc121_float64_equals_cli_npy(tmp_path):
+    pack = os.path.join(os.environ.get("CF_SHARED", os.path.join(SRC, "..", "shared")), "vanilla", "1.21.11")
+    w = chunkfill.World([pack], seed="a seed")
+    got = w.fill(3, -2)
+    assert got.dtype == np.float64
+    cli("fill", "--pack", pack, "--seed", "a seed", "--chunks", "3,-2", "--out", str(tmp_path / "cli.npy"))
+    assert npy_bytes(got, tmp_path, "py.npy") == (tmp_path / "cli.npy").read_bytes()
+
+
+def test_blocks_equal_cli_npy(tmp_path):
+    w = chunkfill.World([], seed=7)
+    idx, palette = w.blocks(0, 0, 1, 0)
+    cli("fill", "--seed", "7", "--chunks", "0,0:1,0", "--blocks", "--out", str(tmp_path / "cli.npy"))
+    assert npy_bytes(idx, tmp_path, "py.npy") == (tmp_path / "cli.npy").read_bytes()
+    assert palette == json.loads((tmp_path / "cli.palette.json").read_text())
+
+
+def test_heights_equal_cli_npy(tmp_path):
+    w = chunkfill.World([], seed=42)
+    h = w.heights((-20, 5, 40, 37))
+    assert h.shape == (33, 61) and h.dtype == np.int32
+    cli("render", "--seed", "42", "--area", "-20,5:40,37", "--out", str(tmp_path / "m.png"),
+        "--heights", str(tmp_path / "cli.npy"))
+    assert npy_bytes(h, tmp_path, "py.npy") == (tmp_path / "cli.npy").read_bytes()
+
+
+def test_sample_equals_cli():
+    w = chunkfill.World([], seed=42)
+    pts = [(0, 64, 0), (100, 30, -7), (-5000, -60, 123)]
+    got = w.sample(pts)
+    out = subprocess.run([CLI, "sample", "--seed", "42", "--function", "router:final_density"]
+                         + sum((["--at", "%d,%d,%d" % p] for p in pts), []),
+                         check=True, stdout=subprocess.PIPE, text=True).stdout.split("\n")
+    want = [np.float32(line.split()[3]) for line in out if line]
+    assert [np.float32(v) for v in got] == want
+    assert all(float(np.float32(v)) == v for v in got)  # float32 values, widened exactly
+
+
+def test_sample_matches_fill():
+    w = chunkfill.World([], seed=3)
+    v = w.fill(0, 0)
+    # the single-point path differs from the chunk fill only inside interpolation cells:
+    # a cell corner (x, z multiples of 4, y a multiple of 8) is exact in both
+    pts = [(4, 8 * k, 12) for k in range(-8, 30)]
+    s = w.sample(pts)
+    want = [v[0, y - w.min_y, 12, 4] for (_, y, _) in pts]
+    assert [np.float32(x) for x in s] == want
+
+
+def test_bad_pack_raises_with_the_message(tmp_path):
+    with pytest.raises(chunkfill.ChunkfillError) as e:
+        chunkfill.World([str(tmp_path / "missing")])
+    assert e.value.status == "io"
+    assert str(e.value).startswith(str(tmp_path / "missing") + ": cannot open pack")
+    bad = tmp_path / "bad"
+    f = bad / "data" / "minecraft" / "worldgen" / "noise_settings" / "overworld.json"
+    f.parent.mkdir(parents=True)
+    f.write_text('{"sea_level": 63, "noise": [}')
+    with pytest.raises(chunkfill.ChunkfillError) as e:
+        chunkfill.World([str(bad)])
+    msg = str(e.value)
+    assert msg.startswith(str(f) + "#") and "\n" not in msg, msg
+
+
+def test_threads_run_in_parallel():
+    # ctypes releases the GIL during calls: two fills on two threads give the same arrays
+    w = chunkfill.World([], seed=42, threads=1)
+    res = [None, None]
+
+    def run(i):
+        res[i] = w.fill(i, 0)
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert np.array_equal(res[0], w.fill(0, 0)) and np.array_equal(res[1], w.fill(1, 0))
+
+
+def test_bad_arguments():
+    w = chunkfill.World([], seed=1)
+    with pytest.raises(ValueError):
+        w.fill(1, 0, 0, 0)
+    with pytest.raises(ValueError):
+        w.heights((0, 0, -1, 0))
+    w.close()
+    with pytest.raises(ValueError):
+        w.fill(0, 0)
