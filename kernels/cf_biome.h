@@ -98,10 +98,10 @@ CF_INLINE cf_i32 cf_b_search(CF_GLOBAL const cf_i32 *tree, const cf_i64 *t, cf_i
 }
 
 /* The cold search's answer (the first leaf of minimum fitness in depth-first order, what
- * cf_b_search gives with warm -1), found faster from a hint leaf (a neighbour's answer, or
- * -1) whose fitness bounds the search from the start: until a leaf is taken, boxes are
- * skipped only when strictly farther than the bound and a leaf at the bound is taken;
- * afterwards the search is cf_b_search's. */
+ * cf_b_search gives with warm -1), found faster from a hint (a neighbour's answer: a leaf
+ * of this tree, never a subtree, or -1) whose fitness bounds the search from the start:
+ * until a leaf is taken, boxes are skipped only when strictly farther than the bound and a
+ * leaf at the bound is taken; afterwards the search is cf_b_search's. */
 CF_INLINE cf_i32 cf_b_search_hint(CF_GLOBAL const cf_i32 *tree, const cf_i64 *t, cf_i32 hint, cf_i64 *fit)
 {
     if (hint < 0) return cf_b_search(tree, t, -1, fit);

@@ -29,7 +29,7 @@ static const char *const usage_main =
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
-    "  biome    biome ids at quarts, blocks, a 1:4 grid; fill --biomes: the biomes of chunks\n"
+    "  biome    biome ids at quarts and blocks, and 1:4 maps (fill --biomes: the biomes of chunks)\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
@@ -853,9 +853,10 @@ static int cmd_fill(int argc, char **argv)
         if (token_file && read_token(token_file, token, &err) != 0) goto done;
         if (cf_client_connect(&cl, server, token_file ? token : NULL, &err) != CF_OK) goto done;
         int found = 0, prec = 0;
-        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)
-            if (strcmp(cf_client_config(cl, i, NULL, NULL, NULL), o.settings) == 0) /* that configuration's figures */
-                found = 1, cf_client_config(cl, i, &min_y, &height, &prec);
+        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++) {
+            int my, h, pr;
+            if (strcmp(cf_client_config(cl, i, &my, &h, &pr), o.settings) == 0) found = 1, min_y = my, height = h, prec = pr;
+        }
         if (!found) {
             snprintf(err.message, sizeof err.message, "server %s: no configuration '%s' (see its --settings)", server, o.settings);
             err.status = CF_ERR_ARG;
