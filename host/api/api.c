@@ -101,10 +101,14 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
     int32_t *nb = malloc(sizeof(int32_t) * 18 * (n ? n : 1));
     uint8_t *grid = malloc(per * (n ? n : 1)), *bio = NULL;
     size_t m = 0;
-    cf_status st = nb && grid ? CF_OK : err_set(err, CF_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n && st == CF_OK; i++)
+    if (!nb || !grid) {
+        free(nb), free(grid);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    cf_status st = CF_OK;
+    for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 9; k++) nb[2 * m] = chunks[2 * i] - 1 + k % 3, nb[2 * m + 1] = chunks[2 * i + 1] - 1 + k / 3, m++;
-    if (st == CF_OK) qsort(nb, m, 2 * sizeof(int32_t), chunk_cmp);
+    qsort(nb, m, 2 * sizeof(int32_t), chunk_cmp);
     size_t u = 0;
     for (size_t i = 0; i < m; i++)
         if (u == 0 || chunk_cmp(&nb[2 * i], &nb[2 * (u - 1)]) != 0) nb[2 * u] = nb[2 * i], nb[2 * u + 1] = nb[2 * i + 1], u++;
