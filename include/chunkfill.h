@@ -164,7 +164,9 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
  * default fluid when it is none of these; 1.18-1.21 settings with ore veins add
  * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
  * 9 raw_iron_block, 10 tuff. */
-#define CF_PALETTE_MAX 11
+#define CF_PALETTE_MAX 256
+/* Programs with a surface stage (1.18-1.21 settings with a surface_rule) append every block
+ * their rules can write (and snow_block, packed_ice of the frozen-ocean extension). */
 int cf_block_palette(const cf_program *prog, const char **names);
 
 /* Fills chunks with palette indices, one byte per block, index [chunk][y][z][x]
@@ -395,6 +397,15 @@ cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err);
  * so that processes may share DIR). Returns CF_OK, or the first error; *stopped = 1
  * when p->stop ended the run early (may be NULL). */
 cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err);
+
+/* ------------------------------------------------------------------ surface stage
+ * The blocks after the surface stage (../shared/MATERIAL-RULES.md §6): the noise stage of
+ * cf_fill_blocks, then the settings' surface rule with biomes from b (opened for the same
+ * seed and settings), the eroded-badlands and frozen-ocean extensions. 1.18-1.21 data only
+ * (CF_ERR_ARG otherwise); out as cf_fill_blocks, palette cf_block_palette. */
+int cf_program_has_surface(const cf_program *prog);
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out,
+                                 int threads, cf_error *err);
 
 #ifdef __cplusplus
 }

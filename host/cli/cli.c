@@ -82,7 +82,7 @@ static const char *const usage_sample =
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
     "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu|opencl[:N]|auto]\n"
-    "                      [--blocks] [--quiet] --out FILE.npy\n"
+    "                      [--blocks [--stage noise|surface]] [--quiet] --out FILE.npy\n"
     "Fills the chunks of the inclusive range (z outer, x inner) exactly as vanilla's chunk\n"
     "fill does and writes a NumPy .npy file: little-endian float32 (the 26.3 dialect), shape\n"
     "(nchunks, height, 16, 16), index [chunk][y][z][x], y from the settings' min_y upward.\n"
@@ -97,6 +97,11 @@ static const char *const usage_fill =
     "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
     "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
     "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
+    "  --stage S        with --blocks: noise (the above) or surface (default where the settings\n"
+    "                   have a surface_rule, 1.18-1.21 data): then the surface rules with the\n"
+    "                   biome stage's biomes (grass, sand, terracotta bands, bedrock, deepslate,\n"
+    "                   icebergs, ...); the palette adds every block the rules can write. CPU\n"
+    "                   only: --device opencl refuses, auto fills on the CPU\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --quiet          no progress line (shown only when standard error is a terminal:\n"
     "                   chunks done of all, chunks/s, time left)\n"
@@ -795,11 +800,13 @@ static int cmd_fill(int argc, char **argv)
     const char *chunks = NULL, *outpath = NULL, *device = "cpu", *server = NULL, *token_file = NULL;
     long threads = 0, max_chunks = 1048576, batchopt = 0;
     int blocks = 0, quiet = 0;
+    const char *stage = NULL;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--blocks", .flag = &blocks},
+        {.name = "--stage", .str = &stage},
         {.name = "--quiet", .flag = &quiet},
         {.name = "--device", .str = &device},
         {.name = "--server", .str = &server},
@@ -812,6 +819,9 @@ static int cmd_fill(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_fill);
     if (rc0 >= 0) return rc0;
     if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
+    if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
+        return die_usage("--stage noise|surface goes with --blocks", usage_fill);
+    if (stage && server && strcmp(stage, "surface") == 0) return die_usage("--stage surface: not offered by the server yet", usage_fill);
     if (server && (o.npacks || o.nfunctions || strcmp(device, "cpu") != 0))
         return die_usage("--server fills with the server's packs and device: no --pack, --function or --device", usage_fill);
     if (token_file && !server) return die_usage("--token-file goes with --server", usage_fill);
@@ -836,6 +846,8 @@ static int cmd_fill(int argc, char **argv)
     FILE *f = NULL;
     cf_device *dev = NULL;
     cf_client *cl = NULL;
+    cf_biomes *bio = NULL;
+    int surface = 0;
     char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "", token[CF_TOKEN_MAX + 1];
     int rc = 1, min_y = 0, height = 0;
     progress *prog_on = NULL; /* the progress line to end before an error */
@@ -871,6 +883,25 @@ static int cmd_fill(int argc, char **argv)
             goto done;
         if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
         cf_program_settings(pg, &min_y, &height, NULL);
+        /* the surface stage: by default where the settings have one */
+        surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_program_has_surface(pg));
+        if (surface && !cf_program_has_surface(pg)) {
+            snprintf(err.message, sizeof err.message, "%s: --stage surface: these settings have no surface stage (1.18-1.21 "
+                     "noise settings with a surface_rule)", o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+        if (surface && strcmp(device, "cpu") != 0 && strcmp(device, "auto") != 0) {
+            snprintf(err.message, sizeof err.message, "--device %s: the surface stage runs on the CPU only (use --device cpu "
+                     "or auto, or --stage noise)", device);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+        if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    }
+    if (surface && strcmp(device, "auto") == 0) {
+        fprintf(stderr, "chunkfill: the surface stage runs on the CPU (no OpenCL form yet)\n");
+        device = "cpu";
     }
     int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
     if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
@@ -939,7 +970,9 @@ static int cmd_fill(int argc, char **argv)
         }
         if (blocks) {
             if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_BLOCKS_U8, k, list, bbuf, &err) != CF_OK) goto done;
-            if (!cl && !use_dev && cf_fill_blocks(w, k, list, bbuf, nthreads, &err) != CF_OK) goto done;
+            if (!cl && !use_dev && (surface ? cf_fill_blocks_surface(w, bio, k, list, bbuf, nthreads, &err)
+                                            : cf_fill_blocks(w, k, list, bbuf, nthreads, &err)) != CF_OK)
+                goto done;
             bad = write_all(f, bbuf, per * k);
         } else {
             if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
@@ -991,6 +1024,7 @@ done:
     free(list);
     free(buf);
     free(bbuf);
+    cf_biomes_free(bio);
     cf_client_close(cl);
     cf_device_free(dev);
     cf_world_free(w);

@@ -384,6 +384,12 @@ typedef struct job {
     atomic_size_t next;
     atomic_int failed;
     uint8_t *bytes; /* block fills: the palette indices */
+    /* the surface stage (surface.c): the biomes of each chunk's area, their names, the zoom seed */
+    const uint8_t *bgrid;
+    size_t bgrid_len;
+    const char *const *bnames;
+    int nb;
+    int64_t zseed;
 } job;
 
 static void *worker(void *arg)
@@ -446,6 +452,97 @@ static void *block121_worker(void *arg)
     return NULL;
 }
 
+/* the 1.18-1.21 noise stage, then the surface stage, a chunk at a time */
+static void *surface121_worker(void *arg)
+{
+    job *j = arg;
+    cf_blocks121 *a = blocks121_new(j->w);
+    cf_surface *s = a ? surface_new(j->w, a, j->bnames, j->nb, j->zseed) : NULL;
+    if (!s) {
+        blocks121_free(a);
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+        blocks121_chunk(a, cx, cz, j->bytes + i * j->per_chunk);
+        surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, NULL, NULL);
+    }
+    surface_free(s);
+    blocks121_free(a);
+    return NULL;
+}
+
+/* 26.3: the volume-path values of a rule input over the current chunk, filled on first use */
+typedef struct vols {
+    cf_fill *f;
+    int32_t cx, cz;
+    size_t per;
+    float *buf[64];
+    uint8_t have[64];
+} vols;
+static const float *vol_of(void *u, int out)
+{
+    vols *v = u;
+    int k = out & 63; /* outputs beyond the aquifer's: at most 64 (frontend) */
+    if (!v->buf[k]) v->buf[k] = malloc(sizeof(float) * v->per);
+    if (!v->buf[k]) abort(); /* NOLINT: out of memory mid-chunk */
+    if (!v->have[k]) fill_chunk(v->f, v->f->w->prog->outputs[out], v->cx, v->cz, v->buf[k]), v->have[k] = 1;
+    return v->buf[k];
+}
+
+/* 26.3: the noise stage (density, aquifer), then the material pass */
+static void *surface263_worker(void *arg)
+{
+    job *j = arg;
+    const cf_program *p = j->w->prog;
+    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_aquifer *a = aquifer_new(j->w);
+    float *dens = malloc(sizeof(float) * j->per_chunk);
+    cf_surface *s = surface_new(j->w, NULL, j->bnames, j->nb, j->zseed);
+    vols v = {f, 0, 0, j->per_chunk, {0}, {0}};
+    if (!f || !a || !dens || !s) {
+        atomic_store(&j->failed, 1);
+    } else {
+        for (;;) {
+            size_t i = atomic_fetch_add(&j->next, 1);
+            if (i >= j->n || atomic_load(&j->failed)) break;
+            int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+            fill_chunk(f, j->node, cx, cz, dens);
+            aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+            v.cx = cx, v.cz = cz;
+            memset(v.have, 0, sizeof v.have);
+            surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, vol_of, &v);
+        }
+    }
+    for (int k = 0; k < 64; k++) free(v.buf[k]);
+    surface_free(s);
+    free(dens);
+    aquifer_free(a);
+    if (f) fill_free(f);
+    return NULL;
+}
+
+cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
+                              const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err)
+{
+    const cf_program *p = w->prog;
+    if (!p->blocks || !p->rules || (p->dialect != DIALECT_MC121 && p->dialect != DIALECT_MC263))
+        return err_set(err, CF_ERR_ARG, "%s: the surface stage needs noise settings with a surface_rule or material_rule",
+                       p->settings_id ? p->settings_id : "program");
+    if (n == 0) return CF_OK;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > n) threads = (int)n;
+    if (check_memory(p, threads, err) != CF_OK) return err->status;
+    job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
+             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed};
+    if (run_threads(p->dialect == DIALECT_MC121 ? surface121_worker : surface263_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context (or a palette over 256 blocks)");
+    return CF_OK;
+}
+
 cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
     if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
@@ -460,7 +557,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out};
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0};
     if (run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
         return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
@@ -669,7 +766,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;
     }
-    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL};
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0};
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;

@@ -1177,7 +1177,7 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     need[root] = M21_B;
     /* a block fill (cf_program_compile_blocks): the aquifer's functions as NoiseChunk reads them at a
      * single point (_c), the barrier and the vein fields at the block (_v); host/cpu/aquifer121.c */
-    int blocks = p->blocks && fn == 0 && final && p->noutputs == CF_B21_COUNT;
+    int blocks = p->blocks && fn == 0 && final && p->noutputs >= CF_B21_COUNT; /* then the surface rule's noises */
     if (blocks) {
         for (int k = CF_B21_FLOODEDNESS; k <= CF_B21_SURFACE; k++) need[p->outputs[k]] |= M21_C;
         need[p->outputs[CF_B21_BARRIER]] |= M21_V;

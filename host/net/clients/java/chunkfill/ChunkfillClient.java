@@ -102,7 +102,7 @@ public final class ChunkfillClient implements AutoCloseable {
             r.get(name);
             int precision = r.get() & 0xff, kind = r.get() & 0xff, flags = r.get() & 0xff, npal = r.get() & 0xff;
             int minY = r.getInt(), height = r.getInt();
-            if (flags > 3 || npal > 11 || ((flags & 1) == 1 && npal == 0)) throw new IOException("server: malformed hello_ok");
+            if (flags > 3 || ((flags & 1) == 1 && npal == 0)) throw new IOException("server: malformed hello_ok");
             List<String> palette = new ArrayList<>();
             for (int k = 0; k < npal; k++) {
                 byte[] id = new byte[r.get() & 0xff];
