@@ -220,7 +220,7 @@ Test(pregen, independent_reader_agrees_with_fill_blocks_and_biomes)
                  chunks[2 * c], chunks[2 * c + 1], chunks[2 * c], chunks[2 * c + 1]);
         cr_assert(strstr(json, want), "%s not in %s", want, json);
     }
-    cr_assert_eq(nb, 4);
+    cr_assert_geq(nb, 4); /* the noise stage's blocks first; the settings' surface rules add the blocks they can write */
     free(got), free(json), free(blk), free(bio);
     cf_biomes_free(b);
     cf_world_free(w);
@@ -234,7 +234,7 @@ Test(pregen, npy_regions_equal_fill_blocks)
     const char *dir = TMP "/npy";
     fresh(dir);
     sh(BASE " --format npy --out %s", dir);
-    sh(CF_BINARY " fill --blocks --pack " VANILLA " --seed 5 --threads 1 --chunks 0,-2:1,-1 --out %s/fill.npy", dir);
+    sh(CF_BINARY " fill --blocks --stage noise --pack " VANILLA " --seed 5 --threads 1 --chunks 0,-2:1,-1 --out %s/fill.npy", dir);
     size_t n, m;
     uint8_t *a = slurp(TMP "/npy/r.0.-1.npy", &n), *b = slurp(TMP "/npy/fill.npy", &m);
     cr_assert_eq(n, m);
