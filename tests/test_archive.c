@@ -25,14 +25,9 @@
 #include <zlib.h>
 
 #include "chunkfill.h"
+#include "testutil.h"
 
 static char tmp[256];
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 static void setup(void)
 {

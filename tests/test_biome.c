@@ -20,12 +20,7 @@
 #include "kernels/cf_math.h"
 #include "kernels/cf_biome.h"
 #include "biome/biome.h"
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
+#include "testutil.h"
 
 static FILE *golden(void)
 {
@@ -633,17 +628,6 @@ static int has(const unsigned char *b, size_t n, const char *s)
     for (size_t i = 0; i + l <= n; i++)
         if (memcmp(b + i, s, l) == 0) return 1;
     return 0;
-}
-static int run(const char *args, char *out, size_t n)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", CF_BINARY, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 Test(biome, cli_lines_grid_and_fill, .init = setup_dir, .fini = rm_dir)

@@ -14,39 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "chunkfill.h"
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
-
-static int have(const char *rel, char *path, size_t n)
-{
-    struct stat st;
-    snprintf(path, n, "%s/%s", shared_dir(), rel);
-    return stat(path, &st) == 0;
-}
-
-/* the whole output of a command (gzip -dc), NUL-terminated; NULL on failure */
-static char *slurp_cmd(const char *cmd)
-{
-    FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
-    size_t n = 0, cap = 1 << 20;
-    char *b = malloc(cap);
-    for (size_t k; b && (k = fread(b + n, 1, cap - n - 1, f)) > 0;) {
-        n += k;
-        if (cap - n < 2) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    if (pclose(f) != 0 || !b) return free(b), NULL;
-    b[n] = 0;
-    return b;
-}
+#include "testutil.h"
 
 /* a block state without its properties: "minecraft:water[level=0]" -> "minecraft:water" */
 static void strip(const char *s, char *out, size_t n)
@@ -130,9 +98,9 @@ static size_t check_dump(cf_pack *pk, const char *file, size_t *blocks, size_t *
 Test(blocks121, vanilla_26_2_noise_stage_dumps)
 {
     char dir[4096], pack[4096];
-    if (!have("vanilla-dumps/26.2", dir, sizeof dir) || !have("vanilla/26.2/data", pack, sizeof pack))
+    if (!shared_have("vanilla-dumps/26.2", dir, sizeof dir) || !shared_have("vanilla/26.2/data", pack, sizeof pack))
         cr_skip_test("no %s/vanilla-dumps/26.2 or vanilla/26.2", shared_dir());
-    have("vanilla/26.2", pack, sizeof pack);
+    shared_have("vanilla/26.2", pack, sizeof pack);
     cf_pack *pk = open_dir(pack);
     DIR *dd = opendir(dir);
     cr_assert_not_null(dd);
@@ -163,8 +131,8 @@ static const char *const kind_names[6] = {"minecraft:granite",  "minecraft:coppe
 Test(blocks121, veins_oracle_on_every_positive_block)
 {
     char pack[4096];
-    if (!have("vanilla/1.21.11/data", pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
-    have("vanilla/1.21.11", pack, sizeof pack);
+    if (!shared_have("vanilla/1.21.11/data", pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    shared_have("vanilla/1.21.11", pack, sizeof pack);
     cf_pack *pk = open_dir(pack);
     FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/veins121.txt", "r");
     cr_assert_not_null(f);
@@ -447,9 +415,9 @@ Test(blocks121, opencl_equals_cpu)
 Test(blocks121, opencl_vanilla_26_2_dumps)
 {
     char dir[4096], pack[4096];
-    if (!have("vanilla-dumps/26.2", dir, sizeof dir) || !have("vanilla/26.2/data", pack, sizeof pack))
+    if (!shared_have("vanilla-dumps/26.2", dir, sizeof dir) || !shared_have("vanilla/26.2/data", pack, sizeof pack))
         cr_skip_test("no %s/vanilla-dumps/26.2 or vanilla/26.2", shared_dir());
-    have("vanilla/26.2", pack, sizeof pack);
+    shared_have("vanilla/26.2", pack, sizeof pack);
     cf_pack *pk = open_dir(pack);
     static const char *const settings[3] = {"overworld", "nether", "end"};
     size_t files = 0, bad = 0, veins = 0;

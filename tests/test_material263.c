@@ -20,38 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "chunkfill.h"
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
-
-static int have(const char *rel, char *path, size_t n)
-{
-    struct stat st;
-    snprintf(path, n, "%s/%s", shared_dir(), rel);
-    return stat(path, &st) == 0;
-}
-
-static char *slurp_cmd(const char *cmd)
-{
-    FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
-    size_t n = 0, cap = 1 << 20;
-    char *b = malloc(cap);
-    for (size_t k; b && (k = fread(b + n, 1, cap - n - 1, f)) > 0;) {
-        n += k;
-        if (cap - n < 2) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    if (pclose(f) != 0 || !b) return free(b), NULL;
-    b[n] = 0;
-    return b;
-}
+#include "testutil.h"
 
 /* noise stage + surface stage of one chunk through the library */
 static uint8_t *surface_fill(cf_pack *pk, const char *settings, int64_t seed, int32_t cx, int32_t cz, int stage,
@@ -85,7 +54,7 @@ static uint8_t *surface_fill(cf_pack *pk, const char *settings, int64_t seed, in
 static cf_pack *pack263(void)
 {
     char dir[4096];
-    if (!have("vanilla/26.3", dir, sizeof dir)) return NULL;
+    if (!shared_have("vanilla/26.3", dir, sizeof dir)) return NULL;
     cf_pack *pk = NULL;
     cf_error err = {0};
     const char *paths[1] = {dir};
@@ -128,7 +97,7 @@ Test(material263, consistent_with_vanilla_26_2_dumps)
 {
     char dir[4096];
     cf_pack *pk = pack263();
-    if (!pk || !have("vanilla-dumps/26.2", dir, sizeof dir)) cr_skip_test("no 26.3 data or 26.2 dumps");
+    if (!pk || !shared_have("vanilla-dumps/26.2", dir, sizeof dir)) cr_skip_test("no 26.3 data or 26.2 dumps");
     static const struct {
         const char *file;
         size_t differ;
@@ -175,7 +144,7 @@ static cf_pack *rule_pack263(const char *rule, const char *const *files, char *t
 {
     char base[4096], path[8400];
     *st = CF_OK;
-    if (!have("vanilla/26.3/data/minecraft/worldgen/noise_settings/overworld.json", base, sizeof base)) return NULL;
+    if (!shared_have("vanilla/26.3/data/minecraft/worldgen/noise_settings/overworld.json", base, sizeof base)) return NULL;
     snprintf(path, sizeof path, "cat '%s'", base);
     char *text = slurp_cmd(path);
     cr_assert_not_null(text);

@@ -17,38 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "chunkfill.h"
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
-
-static int have(const char *rel, char *path, size_t n)
-{
-    struct stat st;
-    snprintf(path, n, "%s/%s", shared_dir(), rel);
-    return stat(path, &st) == 0;
-}
-
-static char *slurp_cmd(const char *cmd)
-{
-    FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
-    size_t n = 0, cap = 1 << 20;
-    char *b = malloc(cap);
-    for (size_t k; b && (k = fread(b + n, 1, cap - n - 1, f)) > 0;) {
-        n += k;
-        if (cap - n < 2) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    if (pclose(f) != 0 || !b) return free(b), NULL;
-    b[n] = 0;
-    return b;
-}
+#include "testutil.h"
 
 /* fluids are written with their level in the dumps: "minecraft:water[level=0]" = "minecraft:water" */
 static void norm(const char *s, char *out, size_t n)
@@ -103,7 +72,7 @@ static const struct {
 Test(surface121, vanilla_26_2_surface_stage_dumps)
 {
     char dir[4096], packdir[4096];
-    if (!have("vanilla-dumps/26.2", dir, sizeof dir) || !have("vanilla/26.2", packdir, sizeof packdir))
+    if (!shared_have("vanilla-dumps/26.2", dir, sizeof dir) || !shared_have("vanilla/26.2", packdir, sizeof packdir))
         cr_skip_test("no %s/vanilla-dumps/26.2 or vanilla/26.2", shared_dir());
     cf_pack *pk = NULL;
     cf_error err = {0};
@@ -169,7 +138,7 @@ Test(surface121, vanilla_26_2_surface_stage_dumps)
 static cf_pack *rule_pack(const char *rule, char *tmpdir, size_t n, cf_error *err, cf_status *st)
 {
     char base[4096], path[8192];
-    if (!have("vanilla/26.2/data/minecraft/worldgen/noise_settings/overworld.json", base, sizeof base)) return NULL;
+    if (!shared_have("vanilla/26.2/data/minecraft/worldgen/noise_settings/overworld.json", base, sizeof base)) return NULL;
     char cmd[8400];
     snprintf(cmd, sizeof cmd, "cat '%s'", base);
     char *text = slurp_cmd(cmd);
@@ -386,7 +355,7 @@ Test(surface121, bad_rules_one_located_line)
 Test(surface121, cli_stage_and_device)
 {
     char pack[4096];
-    if (!have("vanilla/26.2", pack, sizeof pack)) cr_skip_test("no 26.2 data");
+    if (!shared_have("vanilla/26.2", pack, sizeof pack)) cr_skip_test("no 26.2 data");
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "'%s' fill --pack '%s' --seed 0 --chunks 0,0 --blocks --stage surface --device opencl --out /tmp/cf-s-%d.npy 2>&1",
              CF_BINARY, pack, (int)getpid());
@@ -417,7 +386,7 @@ Test(surface121, cli_stage_and_device)
 Test(surface121, batch_equals_single_chunks)
 {
     char packdir[4096];
-    if (!have("vanilla/26.2", packdir, sizeof packdir)) cr_skip_test("no 26.2 data");
+    if (!shared_have("vanilla/26.2", packdir, sizeof packdir)) cr_skip_test("no 26.2 data");
     cf_pack *pk = NULL;
     cf_program *pg = NULL;
     cf_world *w = NULL;

@@ -53,6 +53,35 @@ static inline const char *shared_dir(void)
     return s ? s : CF_SOURCE_DIR "/../shared";
 }
 
+/* 1 and the full path of ../shared/REL in path when it exists */
+static inline int shared_have(const char *rel, char *path, size_t n)
+{
+    struct stat st;
+    snprintf(path, n, "%s/%s", shared_dir(), rel);
+    return stat(path, &st) == 0;
+}
+
+/* the whole output of a command (e.g. gzip -dc FILE), NUL-terminated (malloc'd); NULL when
+ * it cannot run or exits non-zero */
+static inline char *slurp_cmd(const char *cmd)
+{
+    FILE *f = popen(cmd, "r");
+    if (!f) return NULL;
+    size_t n = 0, cap = 1 << 20;
+    char *b = malloc(cap);
+    for (size_t k; b && (k = fread(b + n, 1, cap - n - 1, f)) > 0;) {
+        n += k;
+        if (cap - n < 2) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) free(b);
+            b = nb;
+        }
+    }
+    if (pclose(f) != 0 || !b) return free(b), NULL;
+    b[n] = 0;
+    return b;
+}
+
 /* ------------------------------------------------------------------ bits */
 static inline uint64_t dbits(double d)
 {
