@@ -12,26 +12,8 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
-
-static int field(const char *line, const char *key, char *out, size_t n)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    if (!p) return -1;
-    p += strlen(pat);
-    size_t l = strcspn(p, " \n");
-    if (l >= n) return -1;
-    memcpy(out, p, l);
-    out[l] = 0;
-    return 0;
-}
 
 /* the packs a golden line names: vanilla, or packs/default + tests/packs/aquifer */
 static int open_pack(const char *tag, cf_pack **pk)
@@ -65,12 +47,12 @@ static int read_line(FILE *f, gline *g)
     while (fgets(line, sizeof line, f)) {
         if (line[0] != '@') continue;
         char seed[64], chunk[64], height[16];
-        cr_assert(field(line, "pack", g->pack, sizeof g->pack) == 0 && field(line, "settings", g->settings, sizeof g->settings) == 0
-                      && field(line, "seed", seed, sizeof seed) == 0 && field(line, "chunk", chunk, sizeof chunk) == 0
-                      && field(line, "height", height, sizeof height) == 0
-                      && field(line, "palette", g->palette, sizeof g->palette) == 0
-                      && field(line, "md5", g->md5, sizeof g->md5) == 0
-                      && field(line, "counts", g->counts, sizeof g->counts) == 0,
+        cr_assert(line_field(line, "pack", g->pack, sizeof g->pack) == 0 && line_field(line, "settings", g->settings, sizeof g->settings) == 0
+                      && line_field(line, "seed", seed, sizeof seed) == 0 && line_field(line, "chunk", chunk, sizeof chunk) == 0
+                      && line_field(line, "height", height, sizeof height) == 0
+                      && line_field(line, "palette", g->palette, sizeof g->palette) == 0
+                      && line_field(line, "md5", g->md5, sizeof g->md5) == 0
+                      && line_field(line, "counts", g->counts, sizeof g->counts) == 0,
                   "bad line %s", line);
         g->seed = strtoll(seed, NULL, 10);
         cr_assert_eq(sscanf(chunk, "%d,%d", &g->cx, &g->cz), 2);
@@ -298,30 +280,15 @@ Test(blocks, palette_of_settings)
 
 /* ---------------------------------------------------------------- the CLI and bad input */
 static char root[256];
-static void put(const char *rel, const char *text)
-{
-    char p[1024], cmd[1200];
-    snprintf(p, sizeof p, "%s/%s", root, rel);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
-    cr_assert_eq(system(cmd), 0);
-    FILE *f = fopen(p, "w");
-    fputs(text, f);
-    fclose(f);
-}
+static void put(const char *rel, const char *text) { tmp_put(root, rel, text); }
 static void setup(void)
 {
-    strcpy(root, "/tmp/cf-blocks-XXXXXX");
-    cr_assert_not_null(mkdtemp(root));
+    tmp_dir(root, sizeof root, "blocks");
     put("data/t/worldgen/noise/n.json", "{\"base_octave\": -4, \"octave_count\": 3}");
     put("data/t/worldgen/density_function/f.json",
         "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:y_clamped_gradient\"}, \"right\": 0}");
 }
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(root); }
 
 /* runs the CLI; returns the exit status, stderr's first line in *line */
 static int cli(const char *args, char *line, size_t n)

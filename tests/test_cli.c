@@ -6,42 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 /* temporary names are unique per call: tests run in parallel (and the plain and
  * sanitizer suites may run at once), so no two may share a file */
-static char tmpbuf[8][512];
-static int tmpn;
-static const char *T(const char *fmt)
-{
-    char base[64] = "/tmp/cf-test-XXXXXX";
-    int fd = mkstemp(base); /* reserves a unique base name */
-    cr_assert_geq(fd, 0);
-    close(fd);
-    char *b = tmpbuf[tmpn++ % 8];
-    char tail[256];
-    snprintf(tail, sizeof tail, fmt, 0);
-    const char *slash = strrchr(tail, '/');
-    snprintf(b, 512, "%s-%s", base, slash ? slash + 1 : tail);
-    return b;
-}
-
-/* runs a shell command; captures stdout and stderr; returns the exit status */
-static int run(const char *args, char *out, size_t n, char *err, size_t m)
-{
-    char cmd[4096];
-    const char *ef = T("/tmp/cf-cli-err-%d.txt");
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s", CF_BINARY, args, ef);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t len = fread(out, 1, n - 1, p);
-    out[len] = 0;
-    int st = pclose(p);
-    FILE *e = fopen(ef, "r");
-    len = e ? fread(err, 1, m - 1, e) : 0;
-    err[len] = 0;
-    if (e) fclose(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int lines(const char *s)
 {
     int n = 0;
@@ -52,7 +20,7 @@ static int lines(const char *s)
 Test(cli, sample_default_pack)
 {
     char out[4096], err[4096];
-    int rc = run("sample --seed 42 --function router:final_density --at 0,64,0 --at -100,-40,77", out, sizeof out, err, sizeof err);
+    int rc = cli_run(NULL, "sample --seed 42 --function router:final_density --at 0,64,0 --at -100,-40,77", out, sizeof out, err, sizeof err);
     cr_assert_eq(rc, 0, "%s", err);
     cr_assert_eq(lines(out), 2);
     int x, y, z;
@@ -64,31 +32,31 @@ Test(cli, text_seed_is_its_java_hash)
 {
     /* "hello".hashCode() == 99162322 */
     char a[4096], b[4096], err[4096];
-    cr_assert_eq(run("sample --seed hello --function router:final_density --at 5,70,5", a, sizeof a, err, sizeof err), 0);
-    cr_assert_eq(run("sample --seed 99162322 --function router:final_density --at 5,70,5", b, sizeof b, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "sample --seed hello --function router:final_density --at 5,70,5", a, sizeof a, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "sample --seed 99162322 --function router:final_density --at 5,70,5", b, sizeof b, err, sizeof err), 0);
     cr_assert_str_eq(a, b);
 }
 Test(cli, points_file)
 {
-    const char *pf = T("/tmp/cf-cli-points-%d.txt");
+    const char *pf = tmp_name("/tmp/cf-cli-points-%d.txt");
     FILE *f = fopen(pf, "w");
     fputs("# x y z\n1 2 3\n\n-4 5 -6  # a comment\n", f);
     fclose(f);
     char out[4096], err[4096], args[1024];
     snprintf(args, sizeof args, "sample --seed 1 --function router:final_density --points %s", pf);
-    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert_eq(lines(out), 2);
     cr_assert(strncmp(out, "1 2 3 ", 6) == 0);
 }
 Test(cli, bad_points_file_names_the_line)
 {
-    const char *pf = T("/tmp/cf-cli-points-%d.txt");
+    const char *pf = tmp_name("/tmp/cf-cli-points-%d.txt");
     FILE *f = fopen(pf, "w");
     fputs("1 2 3\n4 five 6\n", f);
     fclose(f);
     char out[4096], err[4096], args[1024], want[600];
     snprintf(args, sizeof args, "sample --seed 1 --function router:final_density --points %s", pf);
-    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
     snprintf(want, sizeof want, "%s:2: expected three integers", pf);
     cr_assert(strstr(err, want), "%s", err);
     cr_assert_eq(lines(err), 1);
@@ -97,37 +65,37 @@ Test(cli, bad_points_file_names_the_line)
 Test(cli, usage_errors_exit_2)
 {
     char out[4096], err[4096];
-    cr_assert_eq(run("sample --function router:final_density --at 0,0,0", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "sample --function router:final_density --at 0,0,0", out, sizeof out, err, sizeof err), 2);
     cr_assert(strstr(err, "--seed is required"));
-    cr_assert_eq(run("sample --seed 1 --function x --at 0,0", out, sizeof out, err, sizeof err), 2);
-    cr_assert_eq(run("sample --seed 1 --function x --at 0,0,99999999999", out, sizeof out, err, sizeof err), 2);
-    cr_assert_eq(run("sample --seed 1 --function x --bogus", out, sizeof out, err, sizeof err), 2);
-    cr_assert_eq(run("frobnicate", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "sample --seed 1 --function x --at 0,0", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "sample --seed 1 --function x --at 0,0,99999999999", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "sample --seed 1 --function x --bogus", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "frobnicate", out, sizeof out, err, sizeof err), 2);
 }
 Test(cli, input_errors_are_one_line)
 {
     char out[4096], err[4096];
-    cr_assert_eq(run("sample --pack /nonexistent --seed 1 --function router:final_density --at 0,0,0", out, sizeof out, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "sample --pack /nonexistent --seed 1 --function router:final_density --at 0,0,0", out, sizeof out, err, sizeof err), 1);
     cr_assert_eq(lines(err), 1, "%s", err);
     cr_assert(strstr(err, "/nonexistent: cannot open pack"));
-    cr_assert_eq(run("sample --seed 1 --function minecraft:nope --at 0,0,0", out, sizeof out, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "sample --seed 1 --function minecraft:nope --at 0,0,0", out, sizeof out, err, sizeof err), 1);
     cr_assert_eq(lines(err), 1, "%s", err);
     cr_assert(strstr(err, "unresolved reference to density function \"minecraft:nope\""), "%s", err);
 }
 Test(cli, help_everywhere)
 {
     char out[8192], err[4096];
-    cr_assert_eq(run("--help", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "--help", out, sizeof out, err, sizeof err), 0);
     cr_assert(strstr(out, "sample"));
-    cr_assert_eq(run("sample --help", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "sample --help", out, sizeof out, err, sizeof err), 0);
     cr_assert(strstr(out, "--points FILE"));
-    cr_assert_eq(run("nodes --help", out, sizeof out, err, sizeof err), 0);
-    cr_assert_eq(run("info --help", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "nodes --help", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "info --help", out, sizeof out, err, sizeof err), 0);
 }
 Test(cli, nodes_lists_every_kind_of_every_front_end)
 {
     static char out[65536], err[4096];
-    cr_assert_eq(run("nodes", out, sizeof out, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "nodes", out, sizeof out, err, sizeof err), 0);
     cr_assert_eq(lines(out), 2 * (44 + 29 + 43 + 16 /* hytale-v2 */ + 7 /* hytale legacy */ + 34 + 14));
     const char *must[] = {"old_blended_noise", "find_top_surface", "end_outer_islands", "interval_select", "truncate", "pow",
                           "libnoise:Perlin", "libnoise:Turbulence", "libnoise:terrain", "hytale:CellNoise2D", "hytale:FastGradientWarp",
@@ -140,7 +108,7 @@ Test(cli, nodes_lists_every_kind_of_every_front_end)
 Test(cli, info_prints_the_graph)
 {
     char out[8192], err[4096];
-    cr_assert_eq(run("info", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, "info", out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert(strstr(out, "nodes:") && strstr(out, "output router:final_density"), "%s", out);
 }
 

@@ -17,6 +17,8 @@
 
 #include "opencl/clrt.h"
 
+#include "testutil.h"
+
 #define OPTS "-cl-fp32-correctly-rounded-divide-sqrt"
 
 /* ------------------------------------------------------------------ helpers */
@@ -79,22 +81,6 @@ static int find_bins(const char *dir, char *path, size_t n)
     }
     closedir(d);
     return count;
-}
-
-static unsigned char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)n + 1);
-    cr_assert_not_null(b);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
 }
 
 static void write_all_file(const char *path, const void *p, size_t n)
@@ -175,7 +161,7 @@ static void build_and_check(clrt *rt, int hit)
 static void check_entry(const char *path)
 {
     size_t n = 0;
-    unsigned char *b = read_all(path, &n);
+    unsigned char *b = (unsigned char *)slurp_if(path, &n);
     cr_assert_not_null(b, "cache entry %s missing", path);
     cr_assert_gt(n, (size_t)CLRT_CACHE_HEADER);
     cr_assert_eq(memcmp(b, CLRT_CACHE_MAGIC, 8), 0, "bad magic");
@@ -427,7 +413,7 @@ Test(clrt, corrupt_cache_entry_is_rebuilt, .fini = cleanup_cache)
     char path[512];
     cr_assert_eq(find_bins(tmpdir, path, sizeof path), 1);
     size_t n = 0;
-    unsigned char *good = read_all(path, &n);
+    unsigned char *good = (unsigned char *)slurp_if(path, &n);
 
     /* bytes flipped in the middle of the binary */
     unsigned char *bad = malloc(n);
@@ -565,12 +551,12 @@ Test(clrt, failed_build_saves_source_and_log, .fini = cleanup_cache)
     cr_assert(!strcmp(lg + strlen(lg) - 4, ".log"), "%s", lg);
 
     size_t n = 0;
-    unsigned char *src = read_all(cl, &n);
+    unsigned char *src = (unsigned char *)slurp_if(cl, &n);
     cr_assert_not_null(src, "%s missing", cl);
     cr_assert_eq(n, strlen(broken));
     cr_assert_eq(memcmp(src, broken, n), 0);
     free(src);
-    unsigned char *log = read_all(lg, &n);
+    unsigned char *log = (unsigned char *)slurp_if(lg, &n);
     cr_assert_not_null(log, "%s missing", lg);
     cr_assert_gt(n, 0u);
     /* the message quotes the log's first non-blank line */

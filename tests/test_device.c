@@ -10,12 +10,8 @@
 #include <sys/stat.h>
 
 #include "opencl/emit.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 /* fills chunks on the device and the CPU; returns the number of differing values */
 static size_t compare(cf_device *dev, cf_world *w, const int32_t *chunks, size_t n, int height)

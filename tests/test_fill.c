@@ -11,31 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 /* temporary names are unique per call: tests run in parallel (and the plain and
  * sanitizer suites may run at once), so no two may share a file */
-static char tmpbuf[8][512];
-static int tmpn;
-static const char *T(const char *fmt)
-{
-    char base[64] = "/tmp/cf-test-XXXXXX";
-    int fd = mkstemp(base); /* reserves a unique base name */
-    cr_assert_geq(fd, 0);
-    close(fd);
-    char *b = tmpbuf[tmpn++ % 8];
-    char tail[256];
-    snprintf(tail, sizeof tail, fmt, 0);
-    const char *slash = strrchr(tail, '/');
-    snprintf(b, 512, "%s-%s", base, slash ? slash + 1 : tail);
-    return b;
-}
-
 #include "cpu/cpu.h"
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 static int pack_path(const char *pack, char *out, size_t n)
 {
@@ -44,20 +24,6 @@ static int pack_path(const char *pack, char *out, size_t n)
     else if (strcmp(pack, "default") == 0) out[0] = 0;
     else cr_assert_fail("unknown pack %s", pack);
     return out[0] ? 1 : 0;
-}
-
-static int field(const char *line, const char *key, char *out, size_t n)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    if (!p) return -1;
-    p += strlen(pat);
-    size_t l = strcspn(p, " \n");
-    if (l >= n) return -1;
-    memcpy(out, p, l);
-    out[l] = 0;
-    return 0;
 }
 
 typedef struct gchunk {
@@ -141,10 +107,10 @@ static void run_file(const char *name, int *chunks, int *bad)
             if (!got) break;
             memset(g, 0, sizeof *g);
             char seed[64], chunk[64], miny[16], height[16];
-            cr_assert(field(line, "pack", g->pack, sizeof g->pack) == 0 && field(line, "settings", g->settings, sizeof g->settings) == 0
-                          && field(line, "seed", seed, sizeof seed) == 0 && field(line, "chunk", chunk, sizeof chunk) == 0
-                          && field(line, "min_y", miny, sizeof miny) == 0 && field(line, "height", height, sizeof height) == 0
-                          && field(line, "md5", g->md5, sizeof g->md5) == 0,
+            cr_assert(line_field(line, "pack", g->pack, sizeof g->pack) == 0 && line_field(line, "settings", g->settings, sizeof g->settings) == 0
+                          && line_field(line, "seed", seed, sizeof seed) == 0 && line_field(line, "chunk", chunk, sizeof chunk) == 0
+                          && line_field(line, "min_y", miny, sizeof miny) == 0 && line_field(line, "height", height, sizeof height) == 0
+                          && line_field(line, "md5", g->md5, sizeof g->md5) == 0,
                       "bad header %s", line);
             g->seed = strtoll(seed, NULL, 10);
             cr_assert_eq(sscanf(chunk, "%d,%d", &g->cx, &g->cz), 2);
@@ -183,20 +149,10 @@ Test(fill, vanilla_equals_oracle_chunks, .timeout = 1200)
 
 /* ---------------------------------------------------------------- the plan */
 static char root[256];
-static void put(const char *rel, const char *text)
-{
-    char p[1024], cmd[1200];
-    snprintf(p, sizeof p, "%s/%s", root, rel);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
-    cr_assert_eq(system(cmd), 0);
-    FILE *f = fopen(p, "w");
-    fputs(text, f);
-    fclose(f);
-}
+static void put(const char *rel, const char *text) { tmp_put(root, rel, text); }
 static void setup(void)
 {
-    strcpy(root, "/tmp/cf-fill-XXXXXX");
-    cr_assert_not_null(mkdtemp(root));
+    tmp_dir(root, sizeof root, "fill");
     put("data/t/worldgen/noise/n.json", "{\"base_octave\": -4, \"octave_count\": 3}");
     put("data/t/worldgen/noise/m.json", "{\"base_octave\": -2, \"octave_count\": 2}");
     put("data/t/worldgen/noise_settings/s.json",
@@ -211,12 +167,7 @@ static void setup(void)
         " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
         " \"right\": \"t:flat\"}");
 }
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(root); }
 TestSuite(plan, .init = setup, .fini = teardown);
 
 Test(plan, stages_and_counts)
@@ -296,28 +247,14 @@ Test(plan, buffers_equal_pointwise_volume_path)
     cf_pack_free(pk);
 }
 
-/* ---------------------------------------------------------------- the command */
-static int run(const char *args, char *err, size_t m)
-{
-    char cmd[4096];
-    const char *ef = T("/tmp/cf-fill-err-%d.txt");
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s >/dev/null", CF_BINARY, args, ef);
-    int st = system(cmd);
-    FILE *e = fopen(ef, "r");
-    size_t len = e ? fread(err, 1, m - 1, e) : 0;
-    err[len] = 0;
-    if (e) fclose(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 Test(fill_cli, writes_npy_atomically)
 {
     char err[4096];
-    const char *np = T("/tmp/cf-fill-test-%d.npy");
+    const char *np = tmp_name("/tmp/cf-fill-test-%d.npy");
     char args[1024];
     remove(np);
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --threads 2 --out %s", np);
-    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
     FILE *f = fopen(np, "rb");
     cr_assert_not_null(f);
     unsigned char h[10];
@@ -334,11 +271,7 @@ Test(fill_cli, writes_npy_atomically)
     /* the same volume through the library, chunk order z outer, x inner */
     cf_pack *pk;
     cf_program *pg;
-    cf_world *w;
-    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, NULL), CF_OK);
-    const char *fn[1] = {"router:final_density"};
-    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL), CF_OK);
-    cr_assert_eq(cf_world_new(&w, pg, 3, NULL), CF_OK);
+    cf_world *w = world_open(NULL, "minecraft:overworld", "router:final_density", 3, &pk, &pg);
     int32_t c[8] = {0, 0, 1, 0, 0, 1, 1, 1};
     float *v = malloc(sizeof(float) * 4 * 384 * 256), *u = malloc(sizeof(float) * 4 * 384 * 256);
     cr_assert_eq(cf_fill_chunks(w, 0, 4, c, v, 0, NULL), CF_OK);
@@ -348,45 +281,43 @@ Test(fill_cli, writes_npy_atomically)
     fclose(f);
     cr_assert_eq(memcmp(u, v, sizeof(float) * 4 * 384 * 256), 0);
     free(u), free(v);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    world_close(w, pg, pk);
     remove(np);
 }
 Test(fill_cli, bad_ranges)
 {
     char err[4096];
-    cr_assert_eq(run("fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "out of range"), "%s", err);
-    cr_assert_eq(run("fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "must not be below"), "%s", err);
-    cr_assert_eq(run("fill --seed 1 --chunks -134000000,-134000000:134000000,134000000 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks -134000000,-134000000:134000000,134000000 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "more than --max-chunks"), "%s", err);
-    cr_assert_eq(run("fill --seed 1 --chunks 0,0:x --out /tmp/cf-x-never-written.npy", err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:x --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);
     struct stat st;
     cr_assert_neq(stat("/tmp/cf-x-never-written.npy", &st), 0);
 }
 Test(fill_cli, missing_settings)
 {
     char err[4096];
-    cr_assert_eq(run("fill --seed 1 --settings minecraft:nowhere --chunks 0,0 --out /tmp/cf-x-never-written.npy", err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --settings minecraft:nowhere --chunks 0,0 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "minecraft:nowhere: no such noise settings"), "%s", err);
 }
 Test(fill_cli, unwritable_output_leaves_nothing)
 {
     char err[4096];
-    cr_assert_eq(run("fill --seed 1 --chunks 0,0 --out /nonexistent-dir/x.npy", err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0 --out /nonexistent-dir/x.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "/nonexistent-dir/x.npy: cannot create"), "%s", err);
     int lines = 0;
     for (char *c = err; *c; c++) lines += *c == '\n';
     cr_assert_eq(lines, 1);
     /* a failure after the file was opened removes the temporary file */
-    const char *dir = T("/tmp/cf-fill-dir-%d");
+    const char *dir = tmp_name("/tmp/cf-fill-dir-%d");
     char cmd[1200], args[1024];
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
     cr_assert_eq(system(cmd), 0);
     snprintf(args, sizeof args, "fill --seed 1 --function minecraft:none --chunks 0,0 --out %s/x.npy", dir);
-    cr_assert_eq(run(args, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
     snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\" && rmdir %s", dir, dir);
     cr_assert_eq(system(cmd), 0, "a file was left behind");
 }

@@ -17,6 +17,8 @@
 
 #include "kernels/cf_nodes.h"
 #include "cpu/cpu.h"
+#include "testutil.h"
+
 
 typedef struct block {
     char pack[64], settings[128], seedtext[128], function[256];
@@ -26,12 +28,6 @@ typedef struct block {
     double *dxyz; /* the same points as written (raw noises take fractions) */
     uint32_t *bits;
 } block;
-
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 static int have_vanilla(void)
 {
@@ -105,20 +101,6 @@ static size_t run_block(const block *b, const char *file)
     return bad;
 }
 
-static int field(const char *line, const char *key, char *out, size_t n)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    if (!p) return -1;
-    p += strlen(pat);
-    size_t l = strcspn(p, " \n");
-    if (l >= n) return -1;
-    memcpy(out, p, l);
-    out[l] = 0;
-    return 0;
-}
-
 /* runs every block of every golden file whose name starts with prefix */
 static void run_files(const char *prefix, size_t *blocks, size_t *values)
 {
@@ -152,9 +134,9 @@ static void run_files(const char *prefix, size_t *blocks, size_t *values)
                 char seed[64];
                 free(b.xyz), free(b.bits), free(b.dxyz);
                 memset(&b, 0, sizeof b);
-                cr_assert(field(line, "pack", b.pack, sizeof b.pack) == 0 && field(line, "settings", b.settings, sizeof b.settings) == 0
-                              && field(line, "seed", seed, sizeof seed) == 0 && field(line, "seedtext", b.seedtext, sizeof b.seedtext) == 0
-                              && field(line, "function", b.function, sizeof b.function) == 0,
+                cr_assert(line_field(line, "pack", b.pack, sizeof b.pack) == 0 && line_field(line, "settings", b.settings, sizeof b.settings) == 0
+                              && line_field(line, "seed", seed, sizeof seed) == 0 && line_field(line, "seedtext", b.seedtext, sizeof b.seedtext) == 0
+                              && line_field(line, "function", b.function, sizeof b.function) == 0,
                           "%s: bad header %s", e->d_name, line);
                 b.seed = strtoll(seed, NULL, 10);
                 open = 1;

@@ -24,13 +24,8 @@
 #include "cpu/cpu.h"
 #include "frontend/hytale/hytale.h"
 #include "chunkfill.h"
+#include "testutil.h"
 
-static uint64_t dbits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
 static int same(double a, double b) { return dbits(a) == dbits(b); }
 
 #define MAXF 16
@@ -61,20 +56,10 @@ static cf_program *prog(const char *json)
     cr_assert_eq(compile(&m, "t", &pg, &err), CF_OK, "%s: %s", json, err.message);
     return pg;
 }
-static double at(const cf_program *pg, int64_t seed, double x, double y, double z)
-{
-    cf_world *w;
-    cf_error err = {0};
-    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
-    double p[3] = {x, y, z}, v;
-    cr_assert_eq(cf_sample_f64(w, 0, 1, p, &v, &err), CF_OK, "%s", err.message);
-    cf_world_free(w);
-    return v;
-}
 static double one(const char *json, double x, double y, double z)
 {
     cf_program *pg = prog(json);
-    double v = at(pg, 0, x, y, z);
+    double v = sample_at(pg, 0, x, y, z);
     cf_program_free(pg);
     return v;
 }
@@ -89,14 +74,6 @@ static double rndi(double lo, double hi) { return floor(rnd(lo, hi)); }
 #define K(v) "{\"NoiseType\":\"CONSTANT\",\"Value\":" #v "}"
 #define NAN_ASSET "{\"Type\":\"NORMALIZE\",\"Range\":[0,0],\"Noise\":" K(0) "}"
 
-/* ================================================================== the FNL oracle */
-static float bitsf(const char *hex)
-{
-    uint32_t u = (uint32_t)strtoul(hex, NULL, 16);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 static const char *str(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -121,7 +98,7 @@ static int oracle_file(const char *path)
         const cJSON *fnl = cJSON_GetObjectItemCaseSensitive(r, "fnl");
         const char *dist = str(fnl, "distance"), *ret = str(fnl, "return");
         if (strcmp(str(r, "node"), "CellNoise2D") != 0 || strcmp(str(fnl, "fractal"), "None") != 0
-            || (strcmp(dist, "Euclidean") != 0 && strcmp(dist, "Manhattan") != 0) || bitsf(str(fnl, "frequency")) != 1.0f) {
+            || (strcmp(dist, "Euclidean") != 0 && strcmp(dist, "Manhattan") != 0) || hexf(str(fnl, "frequency")) != 1.0f) {
             cJSON_Delete(r);
             continue;
         }
@@ -140,7 +117,7 @@ static int oracle_file(const char *path)
         long long seed = (long long)cJSON_GetObjectItemCaseSensitive(r, "seed")->valuedouble;
         char json[300];
         snprintf(json, sizeof json, "{\"NoiseType\":%s,\"DistanceMode\":\"%s\",\"Jitter\":%.9g}", nt,
-                 dist[0] == 'E' ? "EUCLIDEAN" : "MANHATTAN", (double)bitsf(str(fnl, "jitter")));
+                 dist[0] == 'E' ? "EUCLIDEAN" : "MANHATTAN", (double)hexf(str(fnl, "jitter")));
         char k2[340];
         snprintf(k2, sizeof k2, "%s %lld", json, seed);
         if (strcmp(k2, key) != 0) {
@@ -151,9 +128,9 @@ static int oracle_file(const char *path)
         }
         /* the label "" and the world seed give the record's FNL seed */
         const cJSON *in = cJSON_GetObjectItemCaseSensitive(r, "fnl_in");
-        double p[3] = {(double)bitsf(cJSON_GetArrayItem(in, 0)->valuestring), 0.0, (double)bitsf(cJSON_GetArrayItem(in, 1)->valuestring)}, v;
+        double p[3] = {(double)hexf(cJSON_GetArrayItem(in, 0)->valuestring), 0.0, (double)hexf(cJSON_GetArrayItem(in, 1)->valuestring)}, v;
         cr_assert_eq(cf_sample_f64(w, 0, 1, p, &v, &err), CF_OK, "%s", err.message);
-        float ref = bitsf(str(r, "bits"));
+        float ref = hexf(str(r, "bits"));
         double want = ((double)ref * 0.5) + 0.5;
         cr_assert(isnan(ref) ? isnan(v) : same(v, want), "%s:%d (%s seed %lld): %.17g, want %.17g", path, line, json, seed, v, want);
         checked++;
@@ -193,7 +170,7 @@ Test(legacy, leaves_lie_in_zero_one_and_fractals_keep_the_bound)
         cf_program *pg = prog(leaves[i]);
         double lo = 1, hi = 0;
         for (int k = 0; k < 400; k++) {
-            double v = at(pg, 77, rndi(-2000, 2000), rndi(0, 200), rndi(-2000, 2000));
+            double v = sample_at(pg, 77, rndi(-2000, 2000), rndi(0, 200), rndi(-2000, 2000));
             cr_assert(v >= 0 && v <= 1, "%s: %.17g", leaves[i], v);
             lo = fmin(lo, v), hi = fmax(hi, v);
         }
@@ -212,12 +189,12 @@ Test(legacy, lattice_properties_of_perlin_and_value)
     int differ = 0;
     for (int k = 0; k < 200; k++) {
         double x = rndi(-1e5, 1e5), z = rndi(-1e5, 1e5), y = rndi(0, 300);
-        cr_assert(same(at(pe, k, x, y, z), 0.5));
-        double q = at(vq, k, x, y, z);
-        cr_assert(same(q, at(vh, k, x, y, z)) && same(q, at(vl, k, x, y, z)));
-        differ += !same(at(vq, k, x + 0.3, y, z + 0.2), at(vh, k, x + 0.3, y, z + 0.2));
+        cr_assert(same(sample_at(pe, k, x, y, z), 0.5));
+        double q = sample_at(vq, k, x, y, z);
+        cr_assert(same(q, sample_at(vh, k, x, y, z)) && same(q, sample_at(vl, k, x, y, z)));
+        differ += !same(sample_at(vq, k, x + 0.3, y, z + 0.2), sample_at(vh, k, x + 0.3, y, z + 0.2));
         /* LINEAR is linear along an edge: the midpoint is the mean of the corners */
-        double a = at(vl, k, x, y, z), b = at(vl, k, x + 1, y, z), m = at(vl, k, x + 0.5, y, z);
+        double a = sample_at(vl, k, x, y, z), b = sample_at(vl, k, x + 1, y, z), m = sample_at(vl, k, x + 0.5, y, z);
         cr_assert(fabs(m - (a + b) / 2) < 1e-7, "%.17g vs %.17g", m, (a + b) / 2);
     }
     cr_assert(differ > 150);
@@ -240,14 +217,14 @@ Test(legacy, fbm_is_the_weighted_mean_of_single_octaves)
             double x = rnd(-300, 300), z = rnd(-300, 300);
             int64_t ws = 1000 + k;
             double n[3];
-            for (int i = 0; i < 3; i++) n[i] = (at(p1, ws + i, x * (1 << i), 0, z * (1 << i)) - 0.5) * 2.0;
+            for (int i = 0; i < 3; i++) n[i] = (sample_at(p1, ws + i, x * (1 << i), 0, z * (1 << i)) - 0.5) * 2.0;
             double fbm = (((1.0 * n[0]) / 1.75) + ((0.5 * n[1]) / 1.75)) + ((0.25 * n[2]) / 1.75);
             double mx = fmax(fmax((1.0 * n[0]) / 1.75, (0.5 * n[1]) / 1.75), (0.25 * n[2]) / 1.75);
             /* float-based kinds: v -> n is exact; OLD_SIMPLEX is double (n * 0.5 + 0.5 rounds) */
             double tol = t == 1 ? 1e-15 : 0.0;
-            cr_assert(fabs(at(p3, ws, x, 0, z) - ((fbm * 0.5) + 0.5)) <= tol, "%s FBM", kinds[t]);
-            cr_assert(fabs(at(pm, ws, x, 0, z) - ((mx * 0.5) + 0.5)) <= tol, "%s MAX", kinds[t]);
-            cr_assert(same(at(p0, ws, x, 0, z), at(p1, ws, x, 0, z)), "%s one octave", kinds[t]);
+            cr_assert(fabs(sample_at(p3, ws, x, 0, z) - ((fbm * 0.5) + 0.5)) <= tol, "%s FBM", kinds[t]);
+            cr_assert(fabs(sample_at(pm, ws, x, 0, z) - ((mx * 0.5) + 0.5)) <= tol, "%s MAX", kinds[t]);
+            cr_assert(same(sample_at(p0, ws, x, 0, z), sample_at(p1, ws, x, 0, z)), "%s one octave", kinds[t]);
         }
         cf_program_free(p1), cf_program_free(p3), cf_program_free(pm), cf_program_free(p0);
     }
@@ -298,15 +275,15 @@ Test(legacy, seed_labels)
     cr_assert_eq(compile(&m, "Inh", &inh, &err), CF_OK);
     int diff_label = 0, diff_world = 0;
     for (int k = 0; k < 100; k++) {
-        double x = rndi(-5000, 5000), z = rndi(-5000, 5000), v = at(a, 5, x, 0, z);
-        cr_assert(same(v, at(a2, 5, x, 0, z)), "the same label gives the same values");
-        cr_assert(same(v, at(enc, 5, x, 0, z)), "a leaf without Seed takes the enclosing asset's label");
-        cr_assert(same(v, at(own, 5, x, 0, z)), "a leaf's own label wins over the enclosing one");
-        cr_assert(same(v, at(inh, 5, x, 0, z)), "Seed is inherited through Parent");
-        diff_label += !same(v, at(b, 5, x, 0, z));
-        diff_world += !same(v, at(a, 6, x, 0, z));
+        double x = rndi(-5000, 5000), z = rndi(-5000, 5000), v = sample_at(a, 5, x, 0, z);
+        cr_assert(same(v, sample_at(a2, 5, x, 0, z)), "the same label gives the same values");
+        cr_assert(same(v, sample_at(enc, 5, x, 0, z)), "a leaf without Seed takes the enclosing asset's label");
+        cr_assert(same(v, sample_at(own, 5, x, 0, z)), "a leaf's own label wins over the enclosing one");
+        cr_assert(same(v, sample_at(inh, 5, x, 0, z)), "Seed is inherited through Parent");
+        diff_label += !same(v, sample_at(b, 5, x, 0, z));
+        diff_world += !same(v, sample_at(a, 6, x, 0, z));
         /* hytale_seed: label "" at world w == label "a" at world w - hash("a") */
-        cr_assert(same(at(u, (int64_t)hytale_seed("a", 5), x, 0, z), v));
+        cr_assert(same(sample_at(u, (int64_t)hytale_seed("a", 5), x, 0, z), v));
     }
     cr_assert(diff_label > 95 && diff_world > 95, "%d %d", diff_label, diff_world);
     cf_program_free(a), cf_program_free(a2), cf_program_free(b), cf_program_free(u), cf_program_free(enc), cf_program_free(own),
@@ -326,16 +303,16 @@ Test(legacy, composite_identities)
                *f1 = prog("{\"Type\":\"FORMULA\",\"Formula\":\"NORMAL\",\"Noise\":" X_ "}"),
                *f2 = prog("{\"Type\":\"FORMULA\",\"Formula\":\"SQUARED\",\"Noise\":" X_ "}");
     for (int k = 0; k < 100; k++) {
-        double px = rndi(-3000, 3000), py = rndi(0, 300), pz = rndi(-3000, 3000), v = at(x, 3, px, py, pz);
-        cr_assert(same(at(sum1, 3, px, py, pz), v) && same(at(max1, 3, px, py, pz), v) && same(at(min1, 3, px, py, pz), v));
-        cr_assert(same(at(maxx, 3, px, py, pz), v) && same(at(minc, 3, px, py, pz), v) && same(at(maxc, 3, px, py, pz), v));
-        cr_assert(same(at(mul1, 3, px, py, pz), v));
-        cr_assert(same(at(sum2, 3, px, py, pz), (v * 0.5) + -0.5));
-        cr_assert(same(at(inv, 3, px, py, pz), 1.0 - v));
-        cr_assert(same(at(sc, 3, px, py, pz), at(x, 3, px * 4, py * 4, pz * 4)));
-        cr_assert(same(at(off0, 3, px, py, pz), v));
-        cr_assert(same(at(off, 3, px, py, pz), at(x, 3, px + 3, py + 3, pz - 7)));
-        cr_assert(same(at(f1, 3, px, py, pz), v) && same(at(f2, 3, px, py, pz), v * v));
+        double px = rndi(-3000, 3000), py = rndi(0, 300), pz = rndi(-3000, 3000), v = sample_at(x, 3, px, py, pz);
+        cr_assert(same(sample_at(sum1, 3, px, py, pz), v) && same(sample_at(max1, 3, px, py, pz), v) && same(sample_at(min1, 3, px, py, pz), v));
+        cr_assert(same(sample_at(maxx, 3, px, py, pz), v) && same(sample_at(minc, 3, px, py, pz), v) && same(sample_at(maxc, 3, px, py, pz), v));
+        cr_assert(same(sample_at(mul1, 3, px, py, pz), v));
+        cr_assert(same(sample_at(sum2, 3, px, py, pz), (v * 0.5) + -0.5));
+        cr_assert(same(sample_at(inv, 3, px, py, pz), 1.0 - v));
+        cr_assert(same(sample_at(sc, 3, px, py, pz), sample_at(x, 3, px * 4, py * 4, pz * 4)));
+        cr_assert(same(sample_at(off0, 3, px, py, pz), v));
+        cr_assert(same(sample_at(off, 3, px, py, pz), sample_at(x, 3, px + 3, py + 3, pz - 7)));
+        cr_assert(same(sample_at(f1, 3, px, py, pz), v) && same(sample_at(f2, 3, px, py, pz), v * v));
     }
     cf_program *ps[] = {x, sum1, max1, min1, maxx, minc, maxc, mul1, sum2, inv, sc, off0, off, f1, f2};
     for (size_t i = 0; i < sizeof ps / sizeof *ps; i++) cf_program_free(ps[i]);
@@ -380,7 +357,7 @@ Test(legacy, normalize_formula_and_the_wrapper_order)
     for (int k = 0; k < 50; k++) {
         double px = rndi(-500, 500), py = rndi(0, 100), pz = rndi(-500, 500);
         /* Yaw 180 about (10, 0, 0): (x, y, z) -> (20 - x, y, -z) up to the rounding of cos/sin(pi) */
-        double want = at(x, 1, 2 * ((20 - px) + 1), 2 * (py + 1), 2 * (-pz + 1)), got = at(w, 1, px, py, pz);
+        double want = sample_at(x, 1, 2 * ((20 - px) + 1), 2 * (py + 1), 2 * (-pz + 1)), got = sample_at(w, 1, px, py, pz);
         cr_assert(fabs(got - want) < 1e-9, "%.17g vs %.17g", got, want);
     }
     cf_program_free(x), cf_program_free(w);
@@ -397,17 +374,17 @@ Test(legacy, rotate_preserves_distances_and_pins_the_axes)
     cf_program *r0 = prog(j);
     int moved = 0;
     for (int k = 0; k < 200; k++) {
-        double x = rndi(-100, 100), y = rndi(-100, 100), z = rndi(-100, 100), v = at(p, 0, x, y, z);
-        cr_assert(fabs(at(r, 0, x, y, z) - v) < 1e-12);
-        cr_assert(same(at(r0, 0, x, y, z), v), "ROTATE 0/0 is the identity");
+        double x = rndi(-100, 100), y = rndi(-100, 100), z = rndi(-100, 100), v = sample_at(p, 0, x, y, z);
+        cr_assert(fabs(sample_at(r, 0, x, y, z) - v) < 1e-12);
+        cr_assert(same(sample_at(r0, 0, x, y, z), v), "ROTATE 0/0 is the identity");
     }
     /* yaw +90 (right-handed about +Y) then pitch: the point (10, 0, 0) is seen at R^T (10, 0, 0) = (0, 0, 10) */
     cf_program *y90 = prog("{\"Type\":\"ROTATE\",\"Rotate\":{\"Yaw\":90},\"Noise\":{\"NoiseType\":\"POINT\",\"X\":10,\"InnerRadius\":1,\"OuterRadius\":4}}");
-    cr_assert(same(at(y90, 0, 0, 0, 10), 1.0) && same(at(y90, 0, 10, 0, 0), 0.0) && same(at(y90, 0, 0, 0, -10), 0.0));
+    cr_assert(same(sample_at(y90, 0, 0, 0, 10), 1.0) && same(sample_at(y90, 0, 10, 0, 0), 0.0) && same(sample_at(y90, 0, 0, 0, -10), 0.0));
     /* pitch +90 about +X: (0, 10, 0) is seen at (0, 0, -10)... R = Rx: y' = -z sin, so y' = 10 at z = -10 */
     cf_program *p90 = prog("{\"Type\":\"ROTATE\",\"Rotate\":{\"Pitch\":90},\"Noise\":{\"NoiseType\":\"POINT\",\"Y\":10,\"InnerRadius\":1,\"OuterRadius\":4}}");
-    cr_assert(same(at(p90, 0, 0, 0, -10), 1.0) && same(at(p90, 0, 0, 10, 0), 0.0));
-    moved += !same(at(y90, 0, 3, 0, 9), at(y90, 0, 9, 0, 3));
+    cr_assert(same(sample_at(p90, 0, 0, 0, -10), 1.0) && same(sample_at(p90, 0, 0, 10, 0), 0.0));
+    moved += !same(sample_at(y90, 0, 3, 0, 9), sample_at(y90, 0, 9, 0, 3));
     cr_assert(moved);
     cf_program_free(p), cf_program_free(r), cf_program_free(r0), cf_program_free(y90), cf_program_free(p90);
 }
@@ -417,19 +394,19 @@ Test(legacy, blend_gradient_and_distorted)
     /* BLEND: at T_i the child i bitwise; below T0 child 0 without evaluating child 1 (NaN); linear between */
     cf_program *x = prog(X_);
     for (int k = 0; k < 40; k++) {
-        double px = rndi(-900, 900), pz = rndi(-900, 900), v = at(x, 4, px, 0, pz);
+        double px = rndi(-900, 900), pz = rndi(-900, 900), v = sample_at(x, 4, px, 0, pz);
         char j[800];
         snprintf(j, sizeof j, "{\"Type\":\"BLEND\",\"Thresholds\":[0.3,0.7],\"Alpha\":" K(0.1) ",\"Noise\":[" X_ "," NAN_ASSET "]}");
         cf_program *b = prog(j);
-        cr_assert(same(at(b, 4, px, 0, pz), v));
+        cr_assert(same(sample_at(b, 4, px, 0, pz), v));
         cf_program_free(b);
         snprintf(j, sizeof j, "{\"Type\":\"BLEND\",\"Thresholds\":[0.3,0.7,0.9],\"Alpha\":" K(0.7) ",\"Noise\":[" K(0) "," X_ "," K(1) "]}");
         b = prog(j);
-        cr_assert(same(at(b, 4, px, 0, pz), v));
+        cr_assert(same(sample_at(b, 4, px, 0, pz), v));
         cf_program_free(b);
         snprintf(j, sizeof j, "{\"Type\":\"BLEND\",\"Thresholds\":[0.25,0.75],\"Alpha\":" K(0.375) ",\"Noise\":[" K(0) "," X_ "]}");
         b = prog(j);
-        cr_assert(same(at(b, 4, px, 0, pz), (0.0 * (1.0 - 0.25)) + (v * 0.25)));
+        cr_assert(same(sample_at(b, 4, px, 0, pz), (0.0 * (1.0 - 0.25)) + (v * 0.25)));
         cf_program_free(b);
     }
     /* GRADIENT of a radial ramp (POINT, slope 1/100 between the radii): central differences on the axis */
@@ -453,14 +430,14 @@ Test(legacy, blend_gradient_and_distorted)
     int decorrelated = 0;
     for (int k = 0; k < 60; k++) {
         double px = rndi(-900, 900), py = rndi(0, 200), pz = rndi(-900, 900);
-        cr_assert(same(at(d3, 8, px, py, pz), at(x, 8, px + 3, py + 3, pz + 3)));
-        cr_assert(same(at(d0, 8, px, py, pz), at(x, 8, px, py, pz)));
+        cr_assert(same(sample_at(d3, 8, px, py, pz), sample_at(x, 8, px + 3, py + 3, pz + 3)));
+        cr_assert(same(sample_at(d0, 8, px, py, pz), sample_at(x, 8, px, py, pz)));
         double d[3];
-        for (int a = 0; a < 3; a++) d[a] = 0.0 + (12.0 * ((2.0 * at(g[a], 8, px, py, pz)) - 1.0));
+        for (int a = 0; a < 3; a++) d[a] = 0.0 + (12.0 * ((2.0 * sample_at(g[a], 8, px, py, pz)) - 1.0));
         decorrelated += d[0] != d[2];
         double qx = px + d[0], qy = py + d[1], qz = pz + d[2];
         /* yaw 90: x' = cos x + sin z = z (+ rounding), z' = -x */
-        double want = at(x, 8, qz, qy, -qx), got = at(ds, 8, px, py, pz);
+        double want = sample_at(x, 8, qz, qy, -qx), got = sample_at(ds, 8, px, py, pz);
         cr_assert(fabs(got - want) < 1e-9, "%.17g vs %.17g", got, want);
     }
     cr_assert(decorrelated > 55);
@@ -488,11 +465,11 @@ Test(legacy, inheritance_merges_objects_field_by_field_and_replaces_arrays)
     cr_assert_eq(compile(&m, "LS", &ls, &err), CF_OK, "%s", err.message);
     for (int k = 0; k < 60; k++) {
         double px = rndi(-20, 20), py = rndi(-5, 5), pz = rndi(-20, 20);
-        cr_assert(same(at(c, 0, px, py, pz), at(y, 0, px, py, pz)), "Rotate: Yaw kept from the parent, OriginX replaced");
+        cr_assert(same(sample_at(c, 0, px, py, pz), sample_at(y, 0, px, py, pz)), "Rotate: Yaw kept from the parent, OriginX replaced");
         px = rndi(-3000, 3000), pz = rndi(-3000, 3000);
-        cr_assert(same(at(lc, 2, px, py, pz), at(ls, 2, px, py, pz)), "only CellMode overridden");
+        cr_assert(same(sample_at(lc, 2, px, py, pz), sample_at(ls, 2, px, py, pz)), "only CellMode overridden");
     }
-    cr_assert(same(at(bc, 0, 0, 0, 0), 0.125), "Noise and Thresholds replaced whole");
+    cr_assert(same(sample_at(bc, 0, 0, 0, 0), 0.125), "Noise and Thresholds replaced whole");
     cf_program_free(c), cf_program_free(y), cf_program_free(bc), cf_program_free(lc), cf_program_free(ls);
 }
 
@@ -540,32 +517,17 @@ static const struct lcase *lcase_of(const char *name)
 
 static size_t device_vs_cpu(const char *json, int *seen)
 {
-    cf_memfile f[1] = {{"hytale/Noise/t.json", json, strlen(json)}};
-    cf_error err = {0};
-    cf_pack *pk;
-    cr_assert_eq(cf_pack_open_memory(&pk, f, 1, NULL, &err), CF_OK, "%s", err.message);
-    cf_program *pg;
-    cf_device *dev;
-    const char *fn[1] = {"hytale:noise/t"};
-    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s: %s", json, err.message);
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
-    for (int i = 0; i < pg->nnodes; i++) seen[pg->nodes[i].kind] = 1;
-    int height;
-    cf_program_settings(pg, NULL, &height, NULL);
     static const int32_t chunks[4] = {0, -1, 3000, -4000};
     static const int64_t seeds[2] = {0, -2147483649LL};
-    size_t per = (size_t)height * 256, diff = 0;
-    double *a = malloc(sizeof(double) * per * 2), *b = malloc(sizeof(double) * per * 2);
-    for (int s = 0; s < 2; s++) {
-        cf_world *w;
-        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_device_fill(dev, w, 2, chunks, a, &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_fill_chunks(w, 0, 2, chunks, b, 0, &err), CF_OK, "%s", err.message);
-        for (size_t i = 0; i < per * 2; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
-        cf_world_free(w);
-    }
-    free(a), free(b);
-    cf_device_free(dev);
+    cf_memfile f[1] = {{"hytale/Noise/t.json", json, strlen(json)}};
+    const char *fn[1] = {"hytale:noise/t"};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cr_assert_eq(cf_pack_open_memory(&pk, f, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s: %s", json, err.message);
+    for (int i = 0; i < pg->nnodes; i++) seen[pg->nodes[i].kind] = 1;
+    size_t diff = device_diff(pg, seeds, 2, chunks, 2, NULL, NULL);
     cf_program_free(pg);
     cf_pack_free(pk);
     return diff;
@@ -600,6 +562,7 @@ Test(legacy_device, every_type_and_noise_type_opencl_equals_cpu)
 #define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary) cr_expect(strncmp(name, "hytale:legacy-", 14) != 0 || seen[NK_##K], "no case uses %s", name);
 #include "ir/nodes.def"
+
 #undef NODE64
 #undef NODE
 }
@@ -720,18 +683,6 @@ Test(legacy_errors, parents_and_references)
 }
 
 /* ================================================================== CLI */
-static int run(const char *args, char *out, size_t n)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    size_t len = fread(out, 1, n - 1, p);
-    out[len] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 #define ISLANDS CF_SOURCE_DIR "/packs/hytale-legacy-islands"
 Test(legacy_cli, the_example_pack_samples_fills_checks_and_renders_on_cpu_and_opencl, .timeout = 600)
 {
@@ -754,14 +705,8 @@ Test(legacy_cli, the_example_pack_samples_fills_checks_and_renders_on_cpu_and_op
     cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
     char path[512];
     snprintf(path, sizeof path, "%s/f.npy", dir);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f);
-    char hdr[129] = {0};
-    cr_assert_eq(fread(hdr, 1, 128, f), 128u);
-    cr_assert(strstr(hdr + 10, "'descr': '<f8'") && strstr(hdr + 10, "(1, 320, 16, 16)"), "%.100s", hdr + 10);
     static double v[320 * 256];
-    cr_assert_eq(fread(v, sizeof(double), 320 * 256, f), 320u * 256u);
-    fclose(f);
+    npy_read(path, "<f8", "(1, 320, 16, 16)", v, sizeof v);
     cr_assert(same(v[(40 * 16 + 0) * 16 + 0], a), "fill = sample at (0, 40, 0)");
     /* render: a PNG, the same on OpenCL */
     char pa[512], pb[512];

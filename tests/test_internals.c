@@ -9,6 +9,8 @@
 #include "kernels/cf_math.h"
 #include "cpu/cpu.h"
 
+#include "testutil.h"
+
 /* ---------------------------------------------------------------- seeds */
 Test(seed, decimal_and_text)
 {
@@ -96,30 +98,14 @@ Test(math, java_casts)
 
 /* ---------------------------------------------------------------- packs and passes */
 static char root[256];
-static void put(const char *rel, const char *text)
-{
-    char p[1024], cmd[1200];
-    snprintf(p, sizeof p, "%s/%s", root, rel);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
-    cr_assert_eq(system(cmd), 0);
-    FILE *f = fopen(p, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void put(const char *rel, const char *text) { tmp_put(root, rel, text); }
 static void setup(void)
 {
-    strcpy(root, "/tmp/cf-internals-XXXXXX");
-    cr_assert_not_null(mkdtemp(root));
+    tmp_dir(root, sizeof root, "internals");
     put("a/data/t/worldgen/noise_settings/s.json", "{\"noise\": {\"min_y\": 0, \"height\": 256}, \"noise_router\": {}}");
     put("a/data/t/worldgen/noise/n.json", "{\"base_octave\": -4, \"octave_count\": 3, \"amplitude_modifiers\": [1, 0, 2]}");
 }
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(root); }
 static cf_program *compile(const char *const *packs, int n, const char *fn)
 {
     char p[4][512];
@@ -370,9 +356,10 @@ Test(frontends, one_table_finds_the_front_end_of_a_request)
     cr_assert_str_eq(cf_frontends[cf_nfrontends - 1]->name, "mc263", "Minecraft 26.3 takes what no other claims");
     expect_frontend(NULL, "minecraft:overworld", "router:final_density", "mc263");
     char v121[4096];
-    const char *shared = getenv("CF_SHARED");
-    snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared ? shared : CF_SOURCE_DIR "/../shared");
-    expect_frontend(v121, "minecraft:overworld", "router:final_density", "mc121");
+    struct stat st;
+    snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
+    if (stat(v121, &st) == 0) expect_frontend(v121, "minecraft:overworld", "router:final_density", "mc121");
+    else cr_log_warn("no %s (CI has it): the 1.18-1.21 pack's front-end is not checked", v121);
     expect_frontend(CF_SOURCE_DIR "/packs/libnoise-obsidian", "minecraft:overworld", "router:final_density", "libnoise");
     expect_frontend(CF_SOURCE_DIR "/packs/hytale-legacy-islands", "minecraft:overworld", "router:final_density", "hytale");
     expect_frontend(CF_SOURCE_DIR "/packs/iris-example", "minecraft:overworld", "router:final_density", "iris");

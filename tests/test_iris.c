@@ -23,12 +23,8 @@
 #include "cpu/cpu.h"
 #include "frontend/iris/iris.h"
 #include "chunkfill.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 typedef struct rec {
     char style[64];
@@ -78,13 +74,6 @@ static int load(const char *path, rec **out, size_t *n)
     return 0;
 }
 
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
 typedef struct tally {
     int styles, implemented, missing;
     size_t records, exact, strict, bad;
@@ -132,7 +121,7 @@ static void check(const char *label, rec *recs, size_t n, tally *t)
             }
             double xyz[3] = {e->x, e->dims == 3 ? e->y : 0.0, e->z}, v;
             cr_assert_eq(cf_sample_f64(w, e->dims == 3 ? 0 : 1, 1, xyz, &v, &err), CF_OK, "%s", err.message);
-            uint64_t b = bits_of(v);
+            uint64_t b = dbits(v);
             t->records++;
             /* the project follows StrictMath: strict_bits where the record has it, else bits */
             if (!e->has_strict && b == e->bits) t->exact++;
@@ -208,8 +197,8 @@ Test(iris, worked_example_simplex)
         double p2[3] = {123.456, 0, 789.012}, p3[3] = {1, 2, 3}, v2, v3;
         cr_assert_eq(cf_sample_f64(w, 1, 1, p2, &v2, &err), CF_OK);
         cr_assert_eq(cf_sample_f64(w, 0, 1, p3, &v3, &err), CF_OK);
-        cr_expect_eq(bits_of(v2), want[b][0], "%s 2-D: %016" PRIx64, dl[b], bits_of(v2));
-        cr_expect_eq(bits_of(v3), want[b][1], "%s 3-D: %016" PRIx64, dl[b], bits_of(v3));
+        cr_expect_eq(dbits(v2), want[b][0], "%s 2-D: %016" PRIx64, dl[b], dbits(v2));
+        cr_expect_eq(dbits(v3), want[b][1], "%s 3-D: %016" PRIx64, dl[b], dbits(v3));
         cf_world_free(w);
         cf_program_free(pg);
     }
@@ -224,28 +213,13 @@ Test(iris, worked_example_simplex)
 static size_t device_vs_cpu(const char *dialect, const int32_t *chunks, size_t n)
 {
     static const int64_t seeds[2] = {1337, -7};
+    const char *fn[1] = {"iris:all"};
     cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_device *dev;
     cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
-    const char *fn[1] = {"iris:all"};
     cr_assert_eq(cf_program_compile(&pg, pk, dialect, fn, 1, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
-    int height;
-    cf_program_settings(pg, NULL, &height, NULL);
-    size_t per = (size_t)height * 256, diff = 0;
-    double *a = malloc(sizeof(double) * per * n), *b = malloc(sizeof(double) * per * n);
-    for (int s = 0; s < 2; s++) {
-        cf_world *w;
-        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_device_fill(dev, w, n, chunks, a, &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_fill_chunks(w, 0, n, chunks, b, 0, &err), CF_OK, "%s", err.message);
-        for (size_t i = 0; i < per * n; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
-        cf_world_free(w);
-    }
-    free(a), free(b);
-    cf_device_free(dev);
+    size_t diff = device_diff(pg, seeds, 2, chunks, n, NULL, NULL);
     cf_program_free(pg);
     cf_pack_free(pk);
     return diff;
@@ -280,26 +254,14 @@ Test(iris, all_rows_are_the_styles)
     cr_assert_eq(cf_sample_f64(w, 1, 1, p, &b, &err), CF_OK);
     cr_assert_eq(cf_sample_f64(w, 0, 1, q, &c, &err), CF_OK);
     cr_assert_eq(cf_sample_f64(w, 2, 1, q, &d, &err), CF_OK);
-    cr_expect_eq(bits_of(a), bits_of(b));
-    cr_expect_eq(bits_of(c), bits_of(d));
+    cr_expect_eq(dbits(a), dbits(b));
+    cr_expect_eq(dbits(c), dbits(d));
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
 }
 
 /* ------------------------------------------------------------------ command line */
-static int run(const char *args, char *out, size_t n)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* the CLI contract: 2-D and 3-D points, coordinates echoed as given, %.17g;
  * expected values: the worked example of IRIS.md §2.3 (golden records) */
 Test(iris_cli, sample_styles_both_dialects)

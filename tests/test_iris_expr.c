@@ -38,13 +38,8 @@
 #include "cpu/cpu.h"
 #include "chunkfill.h"
 #include "frontend/iris/iris.h"
+#include "testutil.h"
 
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
 
 /* ------------------------------------------------------------------ a pack in a temporary folder */
 static char pack_dir[64];
@@ -158,8 +153,8 @@ static void check_cases(const xcase *cs, int n, double x, double y, double z)
         prog r = open_fn("iris:expression/case", 5);
         double got = at(&r, x, y, z);
         close_fn(&r);
-        cr_expect_eq(bits_of(got), bits_of(cs[i].want), "\"%s\" at (%g, %g, %g): got %.17g (%016" PRIx64 "), want %.17g (%016" PRIx64 ")",
-                     cs[i].text, x, y, z, got, bits_of(got), cs[i].want, bits_of(cs[i].want));
+        cr_expect_eq(dbits(got), dbits(cs[i].want), "\"%s\" at (%g, %g, %g): got %.17g (%016" PRIx64 "), want %.17g (%016" PRIx64 ")",
+                     cs[i].text, x, y, z, got, dbits(got), cs[i].want, dbits(cs[i].want));
     }
 }
 
@@ -307,7 +302,7 @@ Test(iris_expr, variables_bound_to_styles_and_coordinates)
             double g = style_at(fstyle, 3, seed, ex, ey, ez);
             double want = (((((v * 2 + 0.25) - ex / 4) + ey * ez) + f) + g) + -1.0;
             double got = at(&r, x, y, z);
-            cr_expect_eq(bits_of(got), bits_of(want), "dims %d point %d: got %.17g want %.17g", d, i, got, want);
+            cr_expect_eq(dbits(got), dbits(want), "dims %d point %d: got %.17g want %.17g", d, i, got, want);
         }
         close_fn(&r);
     }
@@ -339,7 +334,7 @@ Test(iris_expr, style_with_expression)
             double want = n < 0 ? -cf_ir_pow(-n, 1.5) : cf_ir_pow(n, 1.5);
             double xyz[3] = {x, y, z}, got;
             cr_assert_eq(cf_sample_f64(w, 0, 1, xyz, &got, &err), CF_OK, "%s", err.message);
-            cr_expect_eq(bits_of(got), bits_of(want), "dims %d point %d: got %.17g want %.17g", d, i, got, want);
+            cr_expect_eq(dbits(got), dbits(want), "dims %d point %d: got %.17g want %.17g", d, i, got, want);
         }
         cf_world_free(w);
         cf_program_free(pg);
@@ -375,7 +370,7 @@ Test(iris_expr, expression_as_a_nested_fracture)
             double xyz[3] = {i * 37.25 - 700, 0, i * -11.5 + 90}, va, vb;
             cr_assert_eq(cf_sample_f64(wa, 0, 1, xyz, &va, &err), CF_OK, "%s", err.message);
             cr_assert_eq(cf_sample_f64(wb, 0, 1, xyz, &vb, &err), CF_OK, "%s", err.message);
-            cr_expect_eq(bits_of(va), bits_of(vb), "%s point %d: %.17g vs %.17g", u ? "unification" : "master", i, va, vb);
+            cr_expect_eq(dbits(va), dbits(vb), "%s point %d: %.17g vs %.17g", u ? "unification" : "master", i, va, vb);
         }
         cf_world_free(wa), cf_world_free(wb);
         cf_program_free(pa), cf_program_free(pb);
@@ -492,7 +487,7 @@ Test(iris_expr, image_every_channel_and_flags)
                         double px = x + 0.75, pz = z - 0.5; /* (int) truncates toward zero */
                         double want = raw_ref(ch, cs, tiled, centered, inverted, alpha, (double)(int)px, (double)(int)pz);
                         double got = at(&r, px, 0, pz);
-                        cr_expect_eq(bits_of(got), bits_of(want), "%s at (%g, %g): got %.17g want %.17g", fn, px, pz, got, want);
+                        cr_expect_eq(dbits(got), dbits(want), "%s at (%g, %g): got %.17g want %.17g", fn, px, pz, got, want);
                     }
                 close_fn(&r);
             }
@@ -522,10 +517,10 @@ Test(iris_expr, image_interpolation_and_3d)
             double p00 = RAW(x0, z0), p10 = RAW(x1, z0), p01 = RAW(x0, z1), p11 = RAW(x1, z1);
             double l0 = p00 + tx * (p10 - p00), l1 = p01 + tx * (p11 - p01), want = l0 + tz * (l1 - l0);
             double got = at(&r, x, 0, z);
-            cr_expect_eq(bits_of(got), bits_of(want), "bilinear at (%d, %d): got %.17g want %.17g", x, z, got, want);
+            cr_expect_eq(dbits(got), dbits(want), "bilinear at (%d, %d): got %.17g want %.17g", x, z, got, want);
             double y = 1.5, g3 = at(&r3, x / 4.0, y, z / 5.0);
             double w3 = raw_ref(0, 1, 0, 0, 0, 0, (double)(int)(x / 4.0), (double)(int)(z / 5.0 + y));
-            cr_expect_eq(bits_of(g3), bits_of(w3), "3-D at (%g, %g, %g): got %.17g want %.17g", x / 4.0, y, z / 5.0, g3, w3);
+            cr_expect_eq(dbits(g3), dbits(w3), "3-D at (%g, %g, %g): got %.17g want %.17g", x / 4.0, y, z / 5.0, g3, w3);
         }
     close_fn(&r);
     close_fn(&r3);
@@ -545,7 +540,7 @@ Test(iris_expr, style_with_image_map)
         for (int x = 0; x < 2 * IW; x++) {
             double want = raw_ref(1, 1, 0, 0, 0, 0, (double)(int)(x * 0.5), (double)(int)(z * 0.5 + 0.0));
             double got = at(&r, x, 0, z);
-            cr_expect_eq(bits_of(got), bits_of(want), "(%d, %d): got %.17g want %.17g", x, z, got, want);
+            cr_expect_eq(dbits(got), dbits(want), "(%d, %d): got %.17g want %.17g", x, z, got, want);
         }
     close_fn(&r);
     rm_pack();
@@ -599,18 +594,6 @@ Test(iris_expr_device, opencl_equals_cpu, .timeout = 900)
 }
 
 /* ------------------------------------------------------------------ command line and bad input */
-static int run(const char *args, char *out, size_t n)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* the sample contract: points echoed, values %.17g (values from the cases above) */
 Test(iris_expr_cli, sample)
 {

@@ -35,34 +35,8 @@
 #include "cpu/cpu.h"
 #include "chunkfill.h"
 #include "frontend/iris/iris.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
-
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert(s);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
 
 /* the integer after "key": in a JSON text (exact beyond 2^53, unlike cJSON) */
 static int raw_int(const char *text, const char *key, int64_t *v)
@@ -216,12 +190,12 @@ static void check_records(const char *label, const orec *recs, size_t n, const c
             double xyz[3] = {e->x, e->dims == 3 ? e->y : 0.0, e->z}, v;
             cr_assert_eq(cf_sample_f64(w[e->dims == 3 ? 1 : 0], 0, 1, xyz, &v, &err), CF_OK, "%s", err.message);
             t->records++;
-            if (bits_of(v) == e->want) t->good++;
+            if (dbits(v) == e->want) t->good++;
             else {
                 if (t->bad < 12)
                     cr_log_error("%s: %s %s %s seed %" PRId64 " (%.17g, %.17g, %.17g) dims %d: got %016" PRIx64 " (%.17g), Iris %016" PRIx64,
                                  label, a->unif ? "unification" : "master", e->kind, e->name, e->seed, e->x, e->y, e->z, e->dims,
-                                 bits_of(v), v, e->want);
+                                 dbits(v), v, e->want);
                 t->bad++;
             }
         }
@@ -239,7 +213,7 @@ static cJSON *load_definitions(void)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/iris/definitions.json", shared_dir());
-    char *s = slurp(p);
+    char *s = slurp_if(p, NULL);
     if (!s) return NULL;
     cJSON *d = cJSON_Parse(s);
     free(s);
@@ -272,25 +246,7 @@ Test(iris_objects, every_record_unification) { full_file("objects_unification.js
 static size_t device_vs_cpu(cf_program *pg, const int32_t *chunks, size_t n)
 {
     static const int64_t seeds[2] = {1337, -7};
-    cf_error err = {0};
-    cf_device *dev;
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
-    int height;
-    cf_program_settings(pg, NULL, &height, NULL);
-    size_t per = (size_t)height * 256, diff = 0;
-    double *a = malloc(sizeof(double) * per * n), *b = malloc(sizeof(double) * per * n);
-    cr_assert(a && b);
-    for (int s = 0; s < 2; s++) {
-        cf_world *w;
-        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_device_fill(dev, w, n, chunks, a, &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_fill_chunks(w, 0, n, chunks, b, 0, &err), CF_OK, "%s", err.message);
-        for (size_t i = 0; i < per * n; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
-        cf_world_free(w);
-    }
-    free(a), free(b);
-    cf_device_free(dev);
-    return diff;
+    return device_diff(pg, seeds, 2, chunks, n, NULL, NULL);
 }
 
 /* the objects of definitions.json, or of the committed subset's definition lines */
@@ -466,7 +422,7 @@ Test(iris_objects, every_interpolation_method_against_the_spec)
             long y = ((m - 256L * (long)floor(gx / 16.0)) % 27 + 27) % 27;
             double p[3] = {gx, (double)y, gz}, got;
             cr_assert_eq(cf_sample_f64(iall_w, 0, 1, p, &got, &err), CF_OK);
-            cr_expect_eq(bits_of(got), bits_of(P(gx, gz)), "%s on the grid point (%d, %d)", iris_interp_method_name(m), gx, gz);
+            cr_expect_eq(dbits(got), dbits(P(gx, gz)), "%s on the grid point (%d, %d)", iris_interp_method_name(m), gx, gz);
         }
         cf_world_free(isrc_w), cf_world_free(iall_w);
         cf_program_free(src), cf_program_free(all);
@@ -505,7 +461,7 @@ Test(iris_objects, seedmanager_heights)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/iris/definitions.json", shared_dir());
-    char *s = slurp(p);
+    char *s = slurp_if(p, NULL);
     if (!s) cr_skip_test("no %s (../shared; CF_SHARED overrides)", p);
     int n = 0;
     for (int b = 0; b < 2; b++) {
@@ -525,17 +481,6 @@ Test(iris_objects, seedmanager_heights)
 }
 
 /* ------------------------------------------------------------------ command line and bad input */
-static int run(const char *args, char *out, size_t n)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", CF_BINARY, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 static void put(const char *dir, const char *name, const char *text)
 {
     char p[600];
@@ -666,14 +611,14 @@ Test(iris_objects, multiplicitive_and_cell_crack_properties)
     int cracked = 0, whole = 0;
     for (int i = 0; i < 40; i++) {
         double x = i * 37.25 - 700, z = i * -11.5 + 90;
-        cr_expect_eq(bits_of(gen_at(ab, x, z)), bits_of(gen_at(a, x, z) * gen_at(b, x, z)), "multiplicitive at (%g, %g)", x, z);
+        cr_expect_eq(dbits(gen_at(ab, x, z)), dbits(gen_at(a, x, z) * gen_at(b, x, z)), "multiplicitive at (%g, %g)", x, z);
         double h = gen_at(plain, x, z);
-        cr_expect_eq(bits_of(gen_at(never, x, z)), bits_of(h));
-        cr_expect_eq(bits_of(gen_at(always, x, z)), bits_of(h * 0.25));
+        cr_expect_eq(dbits(gen_at(never, x, z)), dbits(h));
+        cr_expect_eq(dbits(gen_at(always, x, z)), dbits(h * 0.25));
         double s = gen_at(some, x, z);
-        cracked += bits_of(s) == bits_of(h * 0.25) && h != 0;
-        whole += bits_of(s) == bits_of(h);
-        cr_expect(bits_of(s) == bits_of(h) || bits_of(s) == bits_of(h * 0.25));
+        cracked += dbits(s) == dbits(h * 0.25) && h != 0;
+        whole += dbits(s) == dbits(h);
+        cr_expect(dbits(s) == dbits(h) || dbits(s) == dbits(h * 0.25));
     }
     cr_expect(cracked > 0 && whole > 0, "cracks at %d of 40 points, none at %d", cracked, whole);
 }

@@ -21,16 +21,11 @@
 #include <cjson/cJSON.h>
 
 #include "chunkfill.h"
+#include "testutil.h"
+
 
 #define EXAMPLE CF_SOURCE_DIR "/packs/iris-example"
 #define TPACK CF_SOURCE_DIR "/tests/packs/iris-terrain"
-
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
 
 static cJSON *read_json(const char *path)
 {
@@ -187,7 +182,7 @@ static void heights_match(const char *pack, const char *manifest)
         cr_assert_eq(cf_sample_f64(w, 0, n, xyz, got, &err), CF_OK, "%s", err.message);
         expected_heights(pack, manifest, seeds[s], n, xz, want);
         for (size_t i = 0; i < n; i++)
-            cr_expect_eq(bits_of(got[i]), bits_of(want[i]), "%s seed %lld at (%.17g, %.17g): %.17g, expected %.17g", manifest,
+            cr_expect_eq(dbits(got[i]), dbits(want[i]), "%s seed %lld at (%.17g, %.17g): %.17g, expected %.17g", manifest,
                          (long long)seeds[s], xz[2 * i], xz[2 * i + 1], got[i], want[i]);
         cf_world_free(w);
     }
@@ -251,7 +246,7 @@ Test(iris_terrain, fill_is_height_minus_y)
         for (int y = 0; y < height; y++)
             for (int q = 0; q < 256; q++) {
                 double want = (h[q] + min_y) - (double)(min_y + y), got = d[(size_t)c * per + (size_t)y * 256 + (size_t)q];
-                cr_expect_eq(bits_of(got), bits_of(want), "chunk %d block %d,%d: %.17g, expected %.17g", c, q, y, got, want);
+                cr_expect_eq(dbits(got), dbits(want), "chunk %d block %d,%d: %.17g, expected %.17g", c, q, y, got, want);
                 got >= 0 ? solid++ : air++;
             }
     }

@@ -25,23 +25,11 @@
 
 #include "kernels/cf_math.h"
 #include "chunkfill.h"
+#include "testutil.h"
+
 
 #define PACK CF_SOURCE_DIR "/tests/packs/libnoise"
 #define MODULES PACK "/libnoise/modules.json"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
 
 /* the test positions: small, fractional, lattice points, signed zeros, the
  * MakeInt32Range boundaries and far positions up to +-3e9 */
@@ -94,18 +82,6 @@ static void oracle(const char *id, int seed, const double *p, size_t n, uint64_t
     unlink(pf);
 }
 
-static uint64_t dbits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-static double bitsd(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
 static double ulp(double x)
 {
     x = fabs(x);
@@ -389,6 +365,34 @@ Test(libnoise_errors, wrong_parameter_type)
                "[[0, 1], [1, 2], [0, 3], [2, 2]]}}}",
                "libnoise:t/a", CF_ERR_SCHEMA, "/modules/a/controlPoints/2", "appears twice");
 }
+/* Const's field is constValue (libnoise's SetConstValue), value its alias: either gives the
+ * constant, both are refused (the module pack's "const" uses constValue against the oracle) */
+Test(libnoise_errors, const_value_and_its_alias)
+{
+    static const char *const json[2] = {"{\"modules\": {\"a\": {\"module\": \"Const\", \"constValue\": -0.625}}}",
+                                        "{\"modules\": {\"a\": {\"module\": \"Const\", \"value\": -0.625}}}"};
+    for (int i = 0; i < 2; i++) {
+        cf_memfile f = {"libnoise/t.json", json[i], strlen(json[i])};
+        cf_error err = {0};
+        cf_pack *pk;
+        cf_program *pg;
+        cf_world *w;
+        const char *fn[1] = {"libnoise:t/a"};
+        double pos[3] = {1.5, -2.25, 3.0}, got = 0;
+        cr_assert_eq(cf_pack_open_memory(&pk, &f, 1, NULL, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_sample_f64(w, 0, 1, pos, &got, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(got, -0.625, "%s: %.17g", json[i], got);
+        cf_world_free(w);
+        cf_program_free(pg);
+        cf_pack_free(pk);
+    }
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\", \"constValue\": 1, \"value\": 1}}}", "libnoise:t/a",
+               CF_ERR_SCHEMA, "/modules/a/value", "both \"constValue\" and its alias \"value\": give one");
+    expect_bad("{\"modules\": {\"a\": {\"module\": \"Const\", \"constValue\": \"1\"}}}", "libnoise:t/a", CF_ERR_SCHEMA,
+               "/modules/a/constValue", "expected a number, found a string");
+}
 Test(libnoise_errors, cycles_and_unknown_ids)
 {
     expect_bad("{\"modules\": {\"a\": {\"module\": \"Abs\", \"sources\": [\"b\"]}, \"b\": {\"module\": \"Invert\", "
@@ -420,18 +424,6 @@ Test(libnoise_errors, exponential_graphs_are_refused)
 }
 
 /* ------------------------------------------------------------------ CLI */
-static int run(const char *args, char *out, size_t n)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", CF_BINARY, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t len = fread(out, 1, n - 1, p);
-    out[len] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 Test(libnoise_cli, sample_echoes_fractional_positions_and_prints_libnoise_values)
 {
     char out[4096];
@@ -460,29 +452,13 @@ Test(libnoise_cli, a_single_libnoise_file_needs_no_settings)
 static size_t device_vs_cpu(const char *pack, const char *function, const int64_t *seeds, int nseeds, const int32_t *chunks,
                             size_t n)
 {
-    const char *paths[1] = {pack};
+    const char *paths[1] = {pack}, *fn[1] = {function};
     cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_device *dev;
     cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    const char *fn[1] = {function};
     cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
-    int height;
-    cf_program_settings(pg, NULL, &height, NULL);
-    size_t per = (size_t)height * 256, diff = 0;
-    double *a = malloc(sizeof(double) * per * n), *b = malloc(sizeof(double) * per * n);
-    for (int s = 0; s < nseeds; s++) {
-        cf_world *w;
-        cr_assert_eq(cf_world_new(&w, pg, seeds[s], &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_device_fill(dev, w, n, chunks, a, &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_fill_chunks(w, 0, n, chunks, b, 0, &err), CF_OK, "%s", err.message);
-        for (size_t i = 0; i < per * n; i++) diff += memcmp(&a[i], &b[i], sizeof(double)) != 0;
-        cf_world_free(w);
-    }
-    free(a), free(b);
-    cf_device_free(dev);
+    size_t diff = device_diff(pg, seeds, nseeds, chunks, n, NULL, NULL);
     cf_program_free(pg);
     cf_pack_free(pk);
     return diff;

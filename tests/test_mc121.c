@@ -19,12 +19,8 @@
 #include <md5.h>
 
 #include "cpu/cpu.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 static int have_121(char *pack, size_t n)
 {
@@ -72,20 +68,6 @@ static size_t run_block(cf_pack *pk, const block *b)
     return bad;
 }
 
-static int field(const char *line, const char *key, char *out, size_t n)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *p = strstr(line, pat);
-    if (!p) return -1;
-    p += strlen(pat);
-    size_t l = strcspn(p, " \n");
-    if (l >= n) return -1;
-    memcpy(out, p, l);
-    out[l] = 0;
-    return 0;
-}
-
 /* every block of golden file name (in tests/golden) against the pack at dir */
 static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
 {
@@ -114,8 +96,8 @@ static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *n
             char seed[64];
             free(b.xyz), free(b.bits);
             memset(&b, 0, sizeof b);
-            cr_assert(field(line, "settings", b.settings, sizeof b.settings) == 0 && field(line, "seed", seed, sizeof seed) == 0
-                          && field(line, "function", b.function, sizeof b.function) == 0,
+            cr_assert(line_field(line, "settings", b.settings, sizeof b.settings) == 0 && line_field(line, "seed", seed, sizeof seed) == 0
+                          && line_field(line, "function", b.function, sizeof b.function) == 0,
                       "bad header %s", line);
             b.seed = strtoll(seed, NULL, 10);
             open = 1;
@@ -158,7 +140,7 @@ Test(mc121, test_pack_points_equal_legacy_oracle)
     cr_assert_gt(blocks, 80, "found %zu blocks", blocks);
 }
 
-/* every node kind of mc121.def appears in the test pack */
+/* every node kind of nodes_mc121.def appears in the test pack */
 Test(mc121, test_pack_covers_every_kind)
 {
     FILE *p = popen("cat " CF_SOURCE_DIR "/tests/packs/mc121/data/t/worldgen/density_function/*.json", "r");
@@ -398,12 +380,12 @@ static void run_chunks(const char *name, const char *dir, int use_dev, int *chun
             if (!got) break;
             char seed[64], ch[64], my[16], h[16];
             memset(&g, 0, sizeof g);
-            cr_assert(field(line, "settings", g.settings, sizeof g.settings) == 0 && field(line, "seed", seed, sizeof seed) == 0
-                          && field(line, "chunk", ch, sizeof ch) == 0 && field(line, "min_y", my, sizeof my) == 0
-                          && field(line, "height", h, sizeof h) == 0 && field(line, "md5", g.md5, sizeof g.md5) == 0,
+            cr_assert(line_field(line, "settings", g.settings, sizeof g.settings) == 0 && line_field(line, "seed", seed, sizeof seed) == 0
+                          && line_field(line, "chunk", ch, sizeof ch) == 0 && line_field(line, "min_y", my, sizeof my) == 0
+                          && line_field(line, "height", h, sizeof h) == 0 && line_field(line, "md5", g.md5, sizeof g.md5) == 0,
                       "bad header %s", line);
             g.seed = strtoll(seed, NULL, 10);
-            if (field(line, "function", g.function, sizeof g.function) != 0) strcpy(g.function, "router:final_density");
+            if (line_field(line, "function", g.function, sizeof g.function) != 0) strcpy(g.function, "router:final_density");
             cr_assert_eq(sscanf(ch, "%d,%d", &g.cx, &g.cz), 2);
             g.min_y = atoi(my), g.height = atoi(h);
             open = 1;

@@ -13,32 +13,15 @@
 
 #include "image/image.h"
 
+#include "testutil.h"
+
 static char dir[64];
 static void setup(void)
 {
-    strcpy(dir, "/tmp/cf-render-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    tmp_dir(dir, sizeof dir, "render");
 }
-static void teardown(void)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(dir); }
 TestSuite(render, .init = setup, .fini = teardown, .timeout = 300);
-
-static int run(const char *args, char *err, size_t m)
-{
-    char cmd[4096], ef[128];
-    snprintf(ef, sizeof ef, "%s/stderr.txt", dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s >/dev/null", CF_BINARY, args, ef);
-    int st = system(cmd);
-    FILE *e = fopen(ef, "r");
-    size_t len = e ? fread(err, 1, m - 1, e) : 0;
-    err[len] = 0;
-    if (e) fclose(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* an int32 .npy of shape (nz, nx) */
 static int32_t *read_npy(const char *path, int *nz, int *nx)
@@ -80,7 +63,7 @@ Test(render, heights_equal_the_oracle)
     snprintf(png, sizeof png, "%s/m.png", dir);
     snprintf(npy, sizeof npy, "%s/h.npy", dir);
     snprintf(args, sizeof args, "render --seed 42 --area 0,0:63,63 --out %s --heights %s", png, npy);
-    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
     int32_t g[64][64];
     golden(g);
     int nz, nx;
@@ -107,7 +90,7 @@ Test(render, scale_samples_every_nth_block)
     snprintf(png, sizeof png, "%s/m.png", dir);
     snprintf(npy, sizeof npy, "%s/h.npy", dir);
     snprintf(args, sizeof args, "render --seed 42 --area 0,0:63,63 --scale 5 --out %s --heights %s", png, npy);
-    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
     int32_t g[64][64];
     golden(g);
     int nz, nx;
@@ -128,9 +111,9 @@ Test(render, opencl_gives_the_same_heights)
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(b, sizeof b, "%s/b.npy", dir);
     snprintf(args, sizeof args, "render --seed 9 --area -40,-17:30,20 --out %s --heights %s", png, a);
-    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
     snprintf(args, sizeof args, "render --seed 9 --area -40,-17:30,20 --device opencl --out %s --heights %s", png, b);
-    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
     int z1, x1, z2, x2;
     int32_t *h1 = read_npy(a, &z1, &x1), *h2 = read_npy(b, &z2, &x2);
     cr_assert(z1 == z2 && x1 == x2 && x1 == 71 && z1 == 38);
@@ -143,7 +126,7 @@ Test(render, slice_png)
     char args[1024], err[4096], png[128];
     snprintf(png, sizeof png, "%s/s.png", dir);
     snprintf(args, sizeof args, "slice --seed 42 --z 10 --span -20:99 --mode density --out %s", png);
-    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
     int w, h;
     cr_assert_eq(image_read_png_size(png, &w, &h, NULL), CF_OK);
     cr_assert(w == 120 && h == 384, "%d x %d", w, h);
@@ -154,14 +137,14 @@ Test(render, bad_input)
     char args[1024], err[4096], png[128];
     snprintf(png, sizeof png, "%s/x.png", dir);
     snprintf(args, sizeof args, "render --seed 1 --area 10,10:0,20 --out %s", png);
-    cr_assert_eq(run(args, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "empty or inverted area"), "%s", err);
     snprintf(args, sizeof args, "render --seed 1 --area -2000000000,0:2000000000,10 --out %s", png);
-    cr_assert_eq(run(args, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "pixels"), "%s", err);
     snprintf(args, sizeof args, "render --seed 1 --area 0,0:10 --out %s", png);
-    cr_assert_eq(run(args, err, sizeof err), 2);
-    cr_assert_eq(run("render --seed 1 --area 0,0:15,15 --out /nonexistent-dir/m.png", err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "render --seed 1 --area 0,0:15,15 --out /nonexistent-dir/m.png", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "/nonexistent-dir/m.png"), "%s", err);
     int lines = 0;
     for (char *c = err; *c; c++) lines += *c == '\n';
@@ -169,5 +152,5 @@ Test(render, bad_input)
     struct stat st;
     cr_assert_neq(stat(png, &st), 0, "a file was written for bad input");
     snprintf(args, sizeof args, "slice --seed 1 --x 0 --span 5:1 --out %s", png);
-    cr_assert_eq(run(args, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
 }

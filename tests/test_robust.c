@@ -12,33 +12,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 static char dir[64];
 static void setup(void)
 {
-    strcpy(dir, "/tmp/cf-robust-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    tmp_dir(dir, sizeof dir, "robust");
 }
-static void teardown(void)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
+static void teardown(void) { tmp_rm(dir); }
 TestSuite(robust, .init = setup, .fini = teardown, .timeout = 300);
 
-/* runs chunkfill with an environment prefix; stderr into err */
-static int run(const char *env, const char *args, char *err, size_t m)
-{
-    char cmd[4096], ef[128];
-    snprintf(ef, sizeof ef, "%s/stderr.txt", dir);
-    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>%s >/dev/null", env, CF_BINARY, args, ef);
-    int st = system(cmd);
-    FILE *e = fopen(ef, "r");
-    size_t len = e ? fread(err, 1, m - 1, e) : 0;
-    err[len] = 0;
-    if (e) fclose(e);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 static int lines(const char *s)
 {
     int n = 0;
@@ -63,11 +46,11 @@ Test(robust, device_fails_mid_fill_auto_falls_back)
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(b, sizeof b, "%s/b.npy", dir);
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:3,0 --device auto --batch 2 --out %s", a);
-    cr_assert_eq(run("CHUNKFILL_FAULT=launch:1", args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run("CHUNKFILL_FAULT=launch:1", args, NULL, 0, err, sizeof err), 0, "%s", err);
     cr_assert(strstr(err, "the device failed mid-fill") && strstr(err, "CL_OUT_OF_RESOURCES"), "%s", err);
     cr_assert_eq(lines(err), 1, "%s", err);
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:3,0 --out %s", b);
-    cr_assert_eq(run("", args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run("", args, NULL, 0, err, sizeof err), 0, "%s", err);
     cr_assert(same_files(a, b), "the fallback fill differs from the CPU fill");
 }
 Test(robust, device_fails_explicit_device_fails_cleanly)
@@ -75,7 +58,7 @@ Test(robust, device_fails_explicit_device_fails_cleanly)
     char a[128], args[512], err[4096];
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:3,0 --device opencl --batch 2 --out %s", a);
-    cr_assert_eq(run("CHUNKFILL_FAULT=launch:1", args, err, sizeof err), 1);
+    cr_assert_eq(cli_run("CHUNKFILL_FAULT=launch:1", args, NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "CL_OUT_OF_RESOURCES"), "%s", err);
     cr_assert_eq(lines(err), 1, "%s", err);
     cr_assert(!exists(a), "a partial file was left");
@@ -89,14 +72,14 @@ Test(robust, device_build_and_allocation_faults)
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(b, sizeof b, "%s/b.npy", dir);
     snprintf(args, sizeof args, "fill --seed 4 --chunks 1,1 --device auto --out %s", a);
-    cr_assert_eq(run("CHUNKFILL_FAULT=build", args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run("CHUNKFILL_FAULT=build", args, NULL, 0, err, sizeof err), 0, "%s", err);
     cr_assert(strstr(err, "no usable OpenCL device") && strstr(err, "CL_BUILD_PROGRAM_FAILURE"), "%s", err);
     snprintf(args, sizeof args, "fill --seed 4 --chunks 1,1 --out %s", b);
-    cr_assert_eq(run("", args, err, sizeof err), 0);
+    cr_assert_eq(cli_run("", args, NULL, 0, err, sizeof err), 0);
     cr_assert(same_files(a, b));
     remove(a);
     snprintf(args, sizeof args, "fill --seed 4 --chunks 1,1 --device opencl --out %s", a);
-    cr_assert_eq(run("CHUNKFILL_FAULT=alloc", args, err, sizeof err), 1);
+    cr_assert_eq(cli_run("CHUNKFILL_FAULT=alloc", args, NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "CL_MEM_OBJECT_ALLOCATION_FAILURE"), "%s", err);
     cr_assert(!exists(a));
 }
@@ -105,7 +88,7 @@ Test(robust, fill_over_memory_limit_is_refused_with_the_figure)
     char a[128], args[512], err[4096];
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(args, sizeof args, "fill --seed 1 --chunks 0,0 --threads 2 --max-memory 1000000 --out %s", a);
-    cr_assert_eq(run("", args, err, sizeof err), 1);
+    cr_assert_eq(cli_run("", args, NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "minecraft:overworld: a fill needs") && strstr(err, "MiB per thread") && strstr(err, "over the limit of 1.0 MiB"),
               "%s", err);
     cr_assert(!exists(a));
@@ -124,7 +107,7 @@ Test(robust, nan_density_is_reported_with_its_position)
     cr_assert_eq(system(cmd), 0);
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(args, sizeof args, "fill --pack %s/p --settings t:s --seed 1 --chunks 0,0 --out %s", dir, a);
-    cr_assert_eq(run("", args, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run("", args, NULL, 0, err, sizeof err), 0, "%s", err);
     /* log of the gradient is NaN where the gradient is negative: y > 8, first at y 9 */
     cr_assert(strstr(err, "warning: the density is NaN at x 0 y 9 z 0"), "%s", err);
     cr_assert_eq(lines(err), 1, "%s", err);

@@ -12,12 +12,8 @@
 
 #include "kernels/cf_math.h"
 #include "cpu/cpu.h"
+#include "testutil.h"
 
-static const char *shared_dir(void)
-{
-    const char *s = getenv("CF_SHARED");
-    return s ? s : CF_SOURCE_DIR "/../shared";
-}
 
 /* heights from full fills of the chunks covering the area */
 static void reference(cf_world *w, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below, int32_t *ref)
@@ -50,15 +46,10 @@ static void reference(cf_world *w, int32_t x0, int32_t z0, int32_t nx, int32_t n
 static void check(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t nx, int32_t nz,
                   int32_t below)
 {
-    const char *paths[1] = {pack};
-    cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_world *w;
-    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
-    const char *fn[1] = {"router:final_density"};
-    cr_assert_eq(cf_program_compile(&pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK);
+    cf_error err = {0};
+    cf_world *w = world_open(pack, settings, "router:final_density", seed, &pk, &pg);
     int32_t *h = malloc(sizeof(int32_t) * (size_t)nx * (size_t)nz), *ref = malloc(sizeof(int32_t) * (size_t)nx * (size_t)nz);
     cr_assert_eq(cf_surface_heights(w, 0, x0, z0, nx, nz, below, h, 0, &err), CF_OK, "%s", err.message);
     reference(w, x0, z0, nx, nz, below, ref);
@@ -72,9 +63,7 @@ static void check(const char *pack, const char *settings, int64_t seed, int32_t 
     cr_assert_eq(bad, 0, "%d columns differ", bad);
     cr_assert_gt(solid, 0, "no solid column at all: the comparison is empty");
     free(h), free(ref);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    world_close(w, pg, pk);
 }
 
 static char vanilla[4096];
@@ -112,11 +101,7 @@ Test(surface, computes_fewer_rows_than_a_fill)
 {
     cf_pack *pk;
     cf_program *pg;
-    cf_world *w;
-    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, NULL), CF_OK);
-    const char *fn[1] = {"router:final_density"};
-    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, NULL), CF_OK);
-    cr_assert_eq(cf_world_new(&w, pg, 42, NULL), CF_OK);
+    cf_world *w = world_open(NULL, "minecraft:overworld", "router:final_density", 42, &pk, &pg);
     int32_t h[256];
     int rows = 0, total = 0;
     for (int c = 0; c < 8; c++) {
@@ -126,9 +111,7 @@ Test(surface, computes_fewer_rows_than_a_fill)
         total += 384;
     }
     cr_assert_lt(rows, total * 3 / 4, "%d of %d rows computed", rows, total);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    world_close(w, pg, pk);
 }
 Test(surface, bad_areas)
 {

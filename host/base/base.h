@@ -1,5 +1,6 @@
 /* base.h - what every stage of host/ shares: arenas, one-line located errors,
- * JSON pointers and the typed JSON field reader (json.c), and packs (pack.c).
+ * JSON pointers (util.c), JSON files (json.c), the typed JSON field reader (fields.c)
+ * and packs (pack.c).
  *
  * host/ is laid out by pipeline stage; a folder includes only folders before it:
  *   base/      arenas, errors, JSON reading, packs on disk or embedded
@@ -70,7 +71,91 @@ int loc_fail(cf_error *err, cf_loc at, cf_status st, const char *fmt, ...) __att
 /* util.c: the text of a reference cycle, "A -> B -> ... -> id", from the first id in chain */
 const char *cycle_text(char *buf, size_t n, const char *const *chain, int nchain, const char *id);
 
-/* One IR node. Children come before parents in program order. */
+/* ------------------------------------------------------------------ fields (fields.c)
+ * The typed JSON field reader of every front-end. A front-end fills one cf_fields
+ * with its wording; each object read keeps the keys it read in a cf_keys, and
+ * field_unknown then refuses (CF_UNKNOWN_REFUSE) or reports through warn and skips
+ * (CF_UNKNOWN_WARN, issue 23) every other key. A read of an absent field leaves def
+ * in *out and returns 0, or fails "missing ..." at the object with CF_REQUIRED.
+ * Every field_* returns 0, or -1 after a located one-line error. */
+enum { CF_UNKNOWN_REFUSE, CF_UNKNOWN_WARN };
+enum { CF_MISSING_FIELD, CF_MISSING_NAME };             /* missing field "k" | missing "k" (a number) */
+enum { CF_INTS_SPLIT, CF_INTS_IN, CF_INTS_NUMBER };      /* how an integer's range is said, see field_value_int */
+#define CF_REQUIRED 1u        /* field_*: an absent field is an error */
+#define CF_DOLLAR_COMMENTS 2u /* field_unknown: keys starting with '$' are comments */
+#define CF_MAX_KEYS 32
+typedef struct cf_fields {
+    cf_arena *a;       /* where locations are allocated */
+    cf_error *err;
+    int unknown;       /* CF_UNKNOWN_REFUSE or CF_UNKNOWN_WARN */
+    void (*warn)(void *ctx, const char *line); /* CF_UNKNOWN_WARN: one "file#/ptr: unknown key ..." line */
+    void *warn_ctx;
+    int missing;       /* CF_MISSING_FIELD or CF_MISSING_NAME */
+    int ints;          /* CF_INTS_SPLIT: "expected an integer, found 1.5" / "integer 9 out of range [0, 4]";
+                        * CF_INTS_IN: "expected an integer in [0, 4], found 9";
+                        * CF_INTS_NUMBER: "number 9 out of range [0, 4]" (before integrality) */
+    int got;           /* 1: "expected a number, got a string" (Gson's words), else "found" */
+    int null_absent;   /* 1: a JSON null is an absent field (Gson) */
+} cf_fields;
+typedef struct cf_keys {
+    const char *k[CF_MAX_KEYS];
+    int n;
+} cf_keys;
+/* a located error (the first one is kept); returns -1. Defined here, so that every caller
+ * (and the static analyzer) sees the -1. */
+static inline int field_fail(const cf_fields *r, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static inline int field_fail(const cf_fields *r, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(r->err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+static inline int field_nomem(const cf_fields *r) { return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1; }
+cf_loc field_key(const cf_fields *r, cf_loc at, const char *key);
+cf_loc field_index(const cf_fields *r, cf_loc at, int i);
+/* the value of key in o (NULL when absent or o is not an object); records key in ks (may be NULL) */
+const struct cJSON *field_get(const cf_fields *r, cf_keys *ks, const struct cJSON *o, const char *key);
+/* field_get of a required field: NULL after a "missing" error at `at` */
+const struct cJSON *field_need(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key);
+/* key or its alias (NULL: none): both present is an error; *used = the one found */
+int field_alias(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, const char *alias,
+                const struct cJSON **out, const char **used);
+/* values already in hand, v located at `at`: a finite number in [lo, hi] (+-HUGE_VAL: no bound),
+ * an integer in [lo, hi], one of names[] (NULL-terminated; *out = its index) */
+int field_value_num(const cf_fields *r, const struct cJSON *v, cf_loc at, double lo, double hi, double *out);
+int field_value_int(const cf_fields *r, const struct cJSON *v, cf_loc at, long lo, long hi, int *out);
+int field_value_enum(const cf_fields *r, const struct cJSON *v, cf_loc at, const char *const *names, int *out);
+/* fields of o, located at at/key */
+int field_num(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, double def, double *out);
+int field_num_in(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, const char *alias, unsigned flags,
+                 double def, double lo, double hi, double *out);
+int field_float(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, float def, float *out);
+int field_int(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, int def, long lo,
+              long hi, int *out);
+int field_bool(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, int def, int *out);
+int field_str(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, const char **out);
+int field_enum(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, const char *alias, unsigned flags,
+               int def, const char *const *names, int *out);
+/* an array of min..max values (*out NULL and *n 0 when absent); field_nums: of finite numbers into out[max] */
+int field_array(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, int min, int max,
+                const struct cJSON **out, int *n);
+int field_nums(const cf_fields *r, cf_keys *ks, const struct cJSON *o, cf_loc at, const char *key, unsigned flags, int min, int max,
+               double *out, int *n);
+/* every key of o not in ks (nor a '$' comment with CF_DOLLAR_COMMENTS): unknown key "k" + " " + fmt
+ * (fmt NULL: nothing after the key) */
+int field_unknown(const cf_fields *r, const cf_keys *ks, const struct cJSON *o, cf_loc at, unsigned flags, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* *r zeroed: refuse unknown keys, "missing field", CF_INTS_SPLIT, "found" (inline: the
+ * static analyzer then sees that only *r changes, not the context around it) */
+static inline void field_init(cf_fields *r, cf_arena *a, cf_error *err)
+{
+    *r = (cf_fields){0};
+    r->a = a;
+    r->err = err;
+}
+
 /* ------------------------------------------------------------------ fixed limits */
 #define CF_MAX_JSON_VALUES 4000000   /* per file: bounds the JSON tree's memory (~64 bytes a value) */
 #define CF_MAX_SURFACE_BOUND 65536   /* |find_top_surface.upper_bound|: bounds the probes per column */

@@ -3,6 +3,7 @@
  * The checks (all with a located one-line error): size (pack.c), empty file,
  * UTF-8, no \u0000 in strings, a bounded number of values, malformed JSON with
  * its line and column, duplicate keys. The tree is cJSON's; the caller deletes it.
+ * Errors and locations go through the field reader's context (fields.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,30 +12,6 @@
 #include <cjson/cJSON.h>
 
 #include "base/base.h"
-
-typedef struct jc {
-    cf_arena *a;
-    cf_error *err;
-} jc;
-
-static int fail(jc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(jc *c, cf_loc at, cf_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    loc_vfail(c->err, at, st, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static int nomem(jc *c)
-{
-    err_set(c->err, CF_ERR_NOMEM, "out of memory");
-    return -1;
-}
-
-static cf_loc at_key(jc *c, cf_loc at, const char *key) { return loc_key(c->a, at, key); }
-static cf_loc at_index(jc *c, cf_loc at, int i) { return loc_index(c->a, at, i); }
 
 /* 1 when s[0..n) is valid UTF-8; else 0 and *bad = offset of the first bad byte */
 static int utf8_valid(const unsigned char *s, size_t n, size_t *bad)
@@ -80,32 +57,32 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* duplicate keys are an error (the JSON a pack author meant is ambiguous) */
-static int check_tree(jc *c, const cJSON *v, cf_loc at)
+static int check_tree(const cf_fields *c, const cJSON *v, cf_loc at)
 {
     if (cJSON_IsObject(v)) {
         int n = 0;
         for (const cJSON *k = v->child; k; k = k->next) n++;
         if (n > 1) {
             const char **keys = malloc(sizeof(char *) * (size_t)n);
-            if (!keys) return nomem(c);
+            if (!keys) return field_nomem(c);
             int i = 0;
             for (const cJSON *k = v->child; k; k = k->next) keys[i++] = k->string;
             qsort(keys, (size_t)n, sizeof *keys, cmp_str);
             for (i = 1; i < n; i++)
                 if (strcmp(keys[i - 1], keys[i]) == 0) {
-                    int r = fail(c, at_key(c, at, keys[i]), CF_ERR_JSON, "duplicate key \"%s\"", keys[i]);
+                    int r = field_fail(c, field_key(c, at, keys[i]), CF_ERR_JSON, "duplicate key \"%s\"", keys[i]);
                     free(keys);
                     return r;
                 }
             free(keys);
         }
         for (const cJSON *k = v->child; k; k = k->next)
-            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && check_tree(c, k, at_key(c, at, k->string)) < 0)
+            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && check_tree(c, k, field_key(c, at, k->string)) < 0)
                 return -1;
     } else if (cJSON_IsArray(v)) {
         int i = 0;
         for (const cJSON *k = v->child; k; k = k->next, i++)
-            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && check_tree(c, k, at_index(c, at, i)) < 0)
+            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && check_tree(c, k, field_index(c, at, i)) < 0)
                 return -1;
     }
     return 0;
@@ -113,7 +90,8 @@ static int check_tree(jc *c, const cJSON *v, cf_loc at)
 
 int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const char **out_display, cf_error *err)
 {
-    jc cc = {a, err}, *c = &cc;
+    cf_fields cc, *c = &cc;
+    field_init(c, a, err);
     *out = NULL;
     char *text = NULL;
     size_t len = 0;
@@ -125,20 +103,20 @@ int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const 
     display = arena_strdup(a, display);
     if (!display) {
         free(text);
-        nomem(c);
+        field_nomem(c);
         return -1;
     }
     cf_loc root = {display, NULL};
     size_t bad;
     if (len == 0 || strspn(text, " \t\r\n") == len) {
-        fail(c, root, CF_ERR_JSON, "empty file");
+        field_fail(c, root, CF_ERR_JSON, "empty file");
         free(text);
         return -1;
     }
     if (!utf8_valid((const unsigned char *)text, len, &bad)) {
         int line, col;
         line_col(text, bad, &line, &col);
-        fail(c, root, CF_ERR_JSON, "not UTF-8 (byte 0x%02x at line %d, column %d)",
+        field_fail(c, root, CF_ERR_JSON, "not UTF-8 (byte 0x%02x at line %d, column %d)",
              (unsigned char)text[bad], line, col);
         free(text);
         return -1;
@@ -156,7 +134,7 @@ int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const 
                         && text[i + 5] == '0') {
                         int line, col;
                         line_col(text, i, &line, &col);
-                        fail(c, root, CF_ERR_JSON, "a string holds \\u0000 (NUL) at line %d, column %d", line, col);
+                        field_fail(c, root, CF_ERR_JSON, "a string holds \\u0000 (NUL) at line %d, column %d", line, col);
                         free(text);
                         return -1;
                     }
@@ -171,7 +149,7 @@ int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const 
             }
         }
         if (values > CF_MAX_JSON_VALUES) {
-            fail(c, root, CF_ERR_LIMIT, "more than %d JSON values in one file (the limit: %d)", CF_MAX_JSON_VALUES,
+            field_fail(c, root, CF_ERR_LIMIT, "more than %d JSON values in one file (the limit: %d)", CF_MAX_JSON_VALUES,
                  CF_MAX_JSON_VALUES);
             free(text);
             return -1;
@@ -201,7 +179,7 @@ int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const 
             }
             if (maxd >= CJSON_NESTING_LIMIT) why = " (nested deeper than the JSON reader's limit)";
         }
-        fail(c, root, CF_ERR_JSON, "malformed JSON at line %d, column %d%s", line, col, why);
+        field_fail(c, root, CF_ERR_JSON, "malformed JSON at line %d, column %d%s", line, col, why);
         free(text);
         return -1;
     }

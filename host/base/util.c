@@ -240,9 +240,8 @@ int loc_fail(cf_error *err, cf_loc at, cf_status st, const char *fmt, ...)
     return -1;
 }
 
-/* ------------------------------------------------------------------ building the IR
- * Shared by every front-end: a node appended to the program, its depth (the
- * evaluators recurse that deep) and the node count bounded by the pack's limits. */
+/* ------------------------------------------------------------------ reference cycles
+ * (building the IR, shared by every front-end, is in host/ir/ir.c) */
 /* "A -> B -> ... -> id": the part of a reference chain from the first id on (a cycle's
  * text in errors), cut to fit n bytes */
 const char *cycle_text(char *buf, size_t n, const char *const *chain, int nchain, const char *id)

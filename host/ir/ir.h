@@ -110,10 +110,10 @@ struct cf_program {
     size_t hy_nmaps;         /* their count (doubles) */
 };
 
-/* util.c: append node n to p (its depth computed; the depth and the node count checked
+/* ir.c: append node n to p (its depth computed; the depth and the node count checked
  * against lim unless NULL: "the WHAT is nested deeper than N"); its id, or -1 with err set */
 int ir_node_add(struct cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err);
-/* util.c: count inputs for n on p's arena, each -1; 0, or -1 with err set (memory) */
+/* ir.c: count inputs for n on p's arena, each -1; 0, or -1 with err set (memory) */
 int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
 
 /* Evaluation paths (MINECRAFT-26.3.md §9): SAMPLE = single point with

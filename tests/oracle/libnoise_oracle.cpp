@@ -112,7 +112,7 @@ static module::Module *buildObj(Graph &g, const cJSON *o)
         m->SetSeed(seedOf(g, o, 0));
         return m;
     }
-    if (k == "Const" || k == "Constant") { auto m = make<module::Const>(g); m->SetConstValue(num(o, "value", 0.0)); return m; }
+    if (k == "Const" || k == "Constant") { auto m = make<module::Const>(g); m->SetConstValue(num(o, "constValue", num(o, "value", 0.0))); return m; }
     if (k == "Checkerboard") return make<module::Checkerboard>(g);
     if (k == "Cylinders") { auto m = make<module::Cylinders>(g); m->SetFrequency(num(o, "frequency", 1.0)); return m; }
     if (k == "Spheres") { auto m = make<module::Spheres>(g); m->SetFrequency(num(o, "frequency", 1.0)); return m; }

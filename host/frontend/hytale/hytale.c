@@ -82,6 +82,7 @@ typedef struct hc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
+    cf_fields f; /* the field reader (base.h): errors into err, locations in the program arena */
     cJSON **roots;
     const char **files; /* display paths */
     int nfiles;
@@ -94,124 +95,35 @@ typedef struct hc {
     int nmaps;
 } hc;
 
-static int fail(hc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(hc *c, cf_loc at, cf_status st, const char *fmt, ...)
+/* ------------------------------------------------------------------ fields
+ * Fields are read with base/fields.c (c->f: "missing \"Key\" (a number)", integers as
+ * "expected an integer in [lo, hi], found v"); the keys a node reads are kept in a
+ * cf_keys, and any other key (not starting with '$') is an error. */
+static int seed(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    loc_vfail(c->err, at, st, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-static int nomem(hc *c) { return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1; }
-
-static cf_loc at_key(hc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
-static cf_loc at_index(hc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
-static const char *jtype(const cJSON *v) { return json_type(v); }
-
-/* ------------------------------------------------------------------ fields */
-/* The keys a node reads; any other key (not starting with '$') is an error. */
-typedef struct keyset {
-    const char *k[24];
-    int n;
-} keyset;
-
-static const cJSON *get(keyset *ks, const cJSON *o, const char *key)
-{
-    if (ks->n < 24) ks->k[ks->n++] = key;
-    return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-/* a key with an alias: both given is an error; *used receives the key found */
-static int get2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, const cJSON **out,
-                const char **used)
-{
-    const cJSON *a = get(ks, o, key), *b = alias ? get(ks, o, alias) : NULL;
-    *out = NULL;
-    if (a && b) return fail(c, at_key(c, at, alias), CF_ERR_SCHEMA, "both \"%s\" and its alias \"%s\": give one", key, alias);
-    *out = a ? a : b;
-    if (used) *used = a ? key : alias;
-    return 0;
-}
-
-/* a number: required when def is NAN */
-static int num2(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, double def, double *out)
-{
-    const cJSON *v = NULL;
-    const char *used = key;
-    *out = def;
-    if (get2(c, ks, o, at, key, alias, &v, &used) < 0) return -1;
-    if (!v) {
-        if (isnan(def)) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a number)", key);
-        return *out = def, 0;
-    }
-    if (!cJSON_IsNumber(v)) return fail(c, at_key(c, at, used), CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
-    if (!isfinite(v->valuedouble)) return fail(c, at_key(c, at, used), CF_ERR_SCHEMA, "number out of range (not finite)");
-    *out = v->valuedouble;
-    return 0;
-}
-static int num(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, double *out)
-{
-    return num2(c, ks, o, at, key, NULL, def, out);
-}
-static int integer(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, int lo, int hi, int *out)
-{
-    double d = 0;
-    *out = 0;
-    if (num(c, ks, o, at, key, def, &d) < 0) return -1;
-    if (d != floor(d) || d < lo || d > hi)
-        return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer in [%d, %d], found %.17g", lo, hi, d);
-    *out = (int)d;
-    return 0;
-}
-static int boolean(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, int def, int *out)
-{
-    const cJSON *v = get(ks, o, key);
-    *out = def;
-    if (!v) return 0;
-    if (!cJSON_IsBool(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(v));
-    *out = cJSON_IsTrue(v);
-    return 0;
-}
-static int seed(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n)
-{
-    const cJSON *v = get(ks, o, "Seed");
-    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing \"Seed\" (a seed label string)");
-    if (!cJSON_IsString(v)) return fail(c, at_key(c, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(v));
+    const cJSON *v = field_get(&c->f, ks, o, "Seed");
+    if (!v) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Seed\" (a seed label string)");
+    if (!cJSON_IsString(v)) return field_fail(&c->f, field_key(&c->f, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", json_type(v));
     n->i[0] = java_string_hash(v->valuestring);
     return 0;
 }
-/* a string enum (or {"Type": name} where slot is set) */
-static int name_of(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, const char *const *names,
-                   int count, int def, int slot, int *out)
+/* a string enum (names NULL-terminated), or {"Type": name} where slot is set; def < 0: required */
+static int name_of(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, const char *alias, const char *const *names,
+                   int def, int slot, int *out)
 {
     const cJSON *v = NULL;
     const char *used = key;
-    *out = 0;
-    if (get2(c, ks, o, at, key, alias, &v, &used) < 0) return -1;
-    if (!v) {
-        if (def < 0) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\"", key);
-        return *out = def, 0;
-    }
-    cf_loc va = at_key(c, at, used);
+    *out = def < 0 ? 0 : def;
+    if (field_alias(&c->f, ks, o, at, key, alias, &v, &used) < 0) return -1;
+    if (!v) return def < 0 ? field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"%s\"", key) : 0;
+    cf_loc va = field_key(&c->f, at, used);
     if (slot && cJSON_IsObject(v)) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type");
-        for (const cJSON *k = v->child; k; k = k->next)
-            if (k->string[0] != '$' && strcmp(k->string, "Type") != 0)
-                return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\"", k->string);
-        va = at_key(c, va, "Type");
-        v = t;
+        static const cf_keys type = {{"Type"}, 1};
+        if (field_unknown(&c->f, &type, v, va, CF_DOLLAR_COMMENTS, NULL) < 0) return -1;
+        va = field_key(&c->f, va, "Type");
+        v = cJSON_GetObjectItemCaseSensitive(v, "Type");
     }
-    if (cJSON_IsString(v))
-        for (int i = 0; i < count; i++)
-            if (strcmp(v->valuestring, names[i]) == 0) return *out = i, 0;
-    char list[400] = "";
-    for (int i = 0; i < count; i++) {
-        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-        strncat(list, names[i], sizeof list - strlen(list) - 1);
-    }
-    if (cJSON_IsString(v)) return fail(c, va, CF_ERR_SCHEMA, "unknown value \"%s\" (expected one of %s)", v->valuestring, list);
-    return fail(c, va, CF_ERR_SCHEMA, "expected one of %s, found %s", list, jtype(v));
+    return field_value_enum(&c->f, v, va, names, out);
 }
 
 /* ------------------------------------------------------------------ nodes */
@@ -239,28 +151,28 @@ static int constant(hc *c, double v, cf_loc at)
 }
 
 /* "Inputs": count inputs (count < 0: any number, at least -count - 1) */
-static int inputs(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int count, const char *type)
+static int inputs(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, int count, const char *type)
 {
-    const cJSON *s = get(ks, o, "Inputs");
-    cf_loc sa = at_key(c, at, "Inputs");
-    if (s && !cJSON_IsArray(s)) return fail(c, sa, CF_ERR_SCHEMA, "expected an array of nodes, found %s", jtype(s));
+    const cJSON *s = field_get(&c->f, ks, o, "Inputs");
+    cf_loc sa = field_key(&c->f, at, "Inputs");
+    if (s && !cJSON_IsArray(s)) return field_fail(&c->f, sa, CF_ERR_SCHEMA, "expected an array of nodes, found %s", json_type(s));
     int m = s ? cJSON_GetArraySize(s) : 0;
     if (count >= 0 && m != count)
-        return fail(c, s ? sa : at, CF_ERR_SCHEMA, "%s takes %d input%s, found %d", type, count, count == 1 ? "" : "s", m);
-    if (count < 0 && m < -count - 1) return fail(c, s ? sa : at, CF_ERR_SCHEMA, "%s takes at least %d inputs, found %d", type, -count - 1, m);
+        return field_fail(&c->f, s ? sa : at, CF_ERR_SCHEMA, "%s takes %d input%s, found %d", type, count, count == 1 ? "" : "s", m);
+    if (count < 0 && m < -count - 1) return field_fail(&c->f, s ? sa : at, CF_ERR_SCHEMA, "%s takes at least %d inputs, found %d", type, -count - 1, m);
     n->nin = m;
     n->in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(m ? m : 1));
-    if (!n->in) return nomem(c);
+    if (!n->in) return field_nomem(&c->f);
     int i = 0;
     for (const cJSON *e = s ? s->child : NULL; e; e = e->next, i++)
-        if ((n->in[i] = node(c, e, at_index(c, sa, i))) < 0) return -1;
+        if ((n->in[i] = node(c, e, field_index(&c->f, sa, i))) < 0) return -1;
     return 0;
 }
 
 /* ---- V2 (hytale-v2): curves, vectors, rotations ---- */
 struct cbuf;
 static int import_curve(hc *c, const char *name, cf_loc at, struct cbuf *b, int depth);
-static int range(hc *c, keyset *ks, const cJSON *o, cf_loc at, double *k);
+static int range(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, double *k);
 static int external(hc *c, const char *name, cf_loc at);
 
 /* a growing array of doubles (curve programs, matrices) */
@@ -273,9 +185,9 @@ static int cput(hc *c, cbuf *b, double v)
 {
     if (b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 64;
-        if (cap > (1 << 22)) return fail(c, (cf_loc){"<curves>", NULL}, CF_ERR_LIMIT, "curve programs larger than %d numbers", 1 << 22);
+        if (cap > (1 << 22)) return field_fail(&c->f, (cf_loc){"<curves>", NULL}, CF_ERR_LIMIT, "curve programs larger than %d numbers", 1 << 22);
         double *d = realloc(b->d, sizeof(double) * (size_t)cap);
-        if (!d) return nomem(c);
+        if (!d) return field_nomem(&c->f);
         b->d = d, b->cap = cap;
     }
     b->d[b->n++] = v;
@@ -285,7 +197,7 @@ static int cput(hc *c, cbuf *b, double v)
 static int cbuf_to_node(hc *c, cbuf *b, cf_node *n)
 {
     double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(b->n ? b->n : 1));
-    if (!d) return free(b->d), nomem(c);
+    if (!d) return free(b->d), field_nomem(&c->f);
     if (b->n) memcpy(d, b->d, sizeof(double) * (size_t)b->n);
     n->da = d, n->nda = b->n;
     free(b->d);
@@ -296,26 +208,26 @@ static int stack_push(hc *c, cbuf *b, cf_loc at, int k)
 {
     b->sp += k;
     if (b->sp > b->maxsp) b->maxsp = b->sp;
-    if (b->sp > CF_HY_CURVE_STACK) return fail(c, at, CF_ERR_LIMIT, "curve combinators nested deeper than %d operands", CF_HY_CURVE_STACK);
+    if (b->sp > CF_HY_CURVE_STACK) return field_fail(&c->f, at, CF_ERR_LIMIT, "curve combinators nested deeper than %d operands", CF_HY_CURVE_STACK);
     return 0;
 }
 
 static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth);
 /* a curve slot `key` of object o (which has its keys checked by the caller) */
-static int curve_slot(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cbuf *b, int depth)
+static int curve_slot(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, cbuf *b, int depth)
 {
-    const cJSON *v = get(ks, o, key);
-    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a curve)", key);
-    return curve_ops(c, v, at_key(c, at, key), b, depth + 1);
+    const cJSON *v = field_get(&c->f, ks, o, key);
+    if (!v) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"%s\" (a curve)", key);
+    return curve_ops(c, v, field_key(&c->f, at, key), b, depth + 1);
 }
-static int curve_num(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, cbuf *b, double *out)
+static int curve_num(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, double def, cbuf *b, double *out)
 {
     double d = 0;
-    if (num(c, ks, o, at, key, def, &d) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, key, isnan(def) ? CF_REQUIRED : 0, def, &d) < 0) return -1;
     if (out) *out = d;
     return b ? cput(c, b, d) : 0;
 }
-static int curve_range(hc *c, keyset *ks, const cJSON *o, cf_loc at, cbuf *b)
+static int curve_range(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cbuf *b)
 {
     double k = 0;
     if (range(c, ks, o, at, &k) < 0) return -1;
@@ -326,37 +238,38 @@ static int curve_range(hc *c, keyset *ks, const cJSON *o, cf_loc at, cbuf *b)
 static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
 {
     if (err_failed(c->err)) return -1;
-    if (depth > c->pk->lim.max_depth) return fail(c, ca, CF_ERR_LIMIT, "curves nested deeper than %d", c->pk->lim.max_depth);
-    if (!cJSON_IsObject(v)) return fail(c, ca, CF_ERR_SCHEMA, "expected a curve (an object with \"Type\"), found %s", jtype(v));
-    keyset cs = {{0}, 0};
-    const cJSON *t = get(&cs, v, "Type");
-    get(&cs, v, "ExportAs");
-    if (!cJSON_IsString(t)) return fail(c, t ? at_key(c, ca, "Type") : ca, CF_ERR_SCHEMA, "expected a curve \"Type\" (a string), found %s", jtype(t));
+    if (depth > c->pk->lim.max_depth) return field_fail(&c->f, ca, CF_ERR_LIMIT, "curves nested deeper than %d", c->pk->lim.max_depth);
+    if (!cJSON_IsObject(v)) return field_fail(&c->f, ca, CF_ERR_SCHEMA, "expected a curve (an object with \"Type\"), found %s", json_type(v));
+    cf_keys cs = {{0}, 0};
+    const cJSON *t = field_get(&c->f, &cs, v, "Type");
+    field_get(&c->f, &cs, v, "ExportAs");
+    if (!cJSON_IsString(t)) return field_fail(&c->f, t ? field_key(&c->f, ca, "Type") : ca, CF_ERR_SCHEMA, "expected a curve \"Type\" (a string), found %s", json_type(t));
     const char *ty = t->valuestring;
     int r = 0;
     if (strcmp(ty, "Manual") == 0) {
-        const cJSON *pts = get(&cs, v, "Points");
-        cf_loc pa = at_key(c, ca, "Points");
+        const cJSON *pts = field_get(&c->f, &cs, v, "Points");
+        cf_loc pa = field_key(&c->f, ca, "Points");
         if (!cJSON_IsArray(pts) || cJSON_GetArraySize(pts) < 1 || cJSON_GetArraySize(pts) > 4096)
-            return fail(c, pts ? pa : ca, CF_ERR_SCHEMA, "expected \"Points\": an array of 1 to 4096 {In, Out}");
+            return field_fail(&c->f, pts ? pa : ca, CF_ERR_SCHEMA, "expected \"Points\": an array of 1 to 4096 {In, Out}");
         int m = cJSON_GetArraySize(pts), base = b->n + 2;
         if (cput(c, b, CF_HY_C_MANUAL) < 0 || cput(c, b, m) < 0) return -1;
         int i = 0;
         for (const cJSON *e = pts->child; e; e = e->next, i++) {
-            cf_loc ea = at_index(c, pa, i);
-            if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected {\"In\": x, \"Out\": y}, found %s", jtype(e));
-            keyset es = {{0}, 0};
+            cf_loc ea = field_index(&c->f, pa, i);
+            if (!cJSON_IsObject(e)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected {\"In\": x, \"Out\": y}, found %s", json_type(e));
+            cf_keys es = {{0}, 0};
             double in = 0, out = 0;
-            if (num(c, &es, e, ea, "In", NAN, &in) < 0 || num(c, &es, e, ea, "Out", NAN, &out) < 0) return -1;
-            for (const cJSON *k = e->child; k; k = k->next)
-                if (k->string[0] != '$' && strcmp(k->string, "In") && strcmp(k->string, "Out"))
-                    return fail(c, at_key(c, ea, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (In, Out)", k->string);
+            if (field_num(&c->f, &es, e, ea, "In", CF_REQUIRED, NAN, &in) < 0 || field_num(&c->f, &es, e, ea, "Out", CF_REQUIRED, NAN, &out) < 0) return -1;
+            {
+                static const cf_keys known = {{"In", "Out"}, 2};
+                if (field_unknown(&c->f, &known, e, ea, CF_DOLLAR_COMMENTS, "(In, Out)") < 0) return -1;
+            }
             /* sorted by In; a duplicate In is an error (choice) */
             if (cput(c, b, 0) < 0 || cput(c, b, 0) < 0) return -1;
             double *d = b->d + base;
             int pos = 0;
             while (pos < i && d[2 * pos] < in) pos++;
-            if (pos < i && d[2 * pos] == in) return fail(c, ea, CF_ERR_SCHEMA, "curve point In %.17g appears twice", in);
+            if (pos < i && d[2 * pos] == in) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "curve point In %.17g appears twice", in);
             memmove(d + 2 * (pos + 1), d + 2 * pos, sizeof(double) * (size_t)(2 * (i - pos)));
             d[2 * pos] = in, d[2 * pos + 1] = out;
         }
@@ -365,7 +278,7 @@ static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
         double e = 0, rr = 0;
         if (cput(c, b, CF_HY_C_DISTEXP) < 0 || curve_num(c, &cs, v, ca, "Exponent", NAN, b, &e) < 0 || curve_num(c, &cs, v, ca, "Range", NAN, b, &rr) < 0)
             return -1;
-        if (!(e > 0) || !(rr > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceExponential needs Exponent > 0 and Range > 0");
+        if (!(e > 0) || !(rr > 0)) return field_fail(&c->f, ca, CF_ERR_SCHEMA, "DistanceExponential needs Exponent > 0 and Range > 0");
         r = stack_push(c, b, ca, 1);
     } else if (strcmp(ty, "DistanceS") == 0) {
         double ea = 0, eb = 0, rr = 0, tr = 0, ts = 0;
@@ -373,9 +286,9 @@ static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
             || curve_num(c, &cs, v, ca, "ExponentB", NAN, b, &eb) < 0 || curve_num(c, &cs, v, ca, "Range", NAN, b, &rr) < 0
             || curve_num(c, &cs, v, ca, "Transition", 1.0, NULL, &tr) < 0 || curve_num(c, &cs, v, ca, "TransitionSmooth", 1.0, NULL, &ts) < 0)
             return -1;
-        if (!(ea > 0) || !(eb > 0) || !(rr > 0)) return fail(c, ca, CF_ERR_SCHEMA, "DistanceS needs ExponentA, ExponentB and Range > 0");
+        if (!(ea > 0) || !(eb > 0) || !(rr > 0)) return field_fail(&c->f, ca, CF_ERR_SCHEMA, "DistanceS needs ExponentA, ExponentB and Range > 0");
         if (tr != 1.0 || ts != 1.0)
-            return fail(c, ca, HY_ERR_UNSUPPORTED, "DistanceS with Transition/TransitionSmooth other than 1 has no documented formula (not implemented)");
+            return field_fail(&c->f, ca, HY_ERR_UNSUPPORTED, "DistanceS with Transition/TransitionSmooth other than 1 has no documented formula (not implemented)");
         r = stack_push(c, b, ca, 1);
     } else if (strcmp(ty, "Ceiling") == 0 || strcmp(ty, "Floor") == 0) {
         if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || cput(c, b, ty[0] == 'C' ? CF_HY_C_CEIL : CF_HY_C_FLOOR) < 0
@@ -387,7 +300,7 @@ static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
             return -1;
     } else if (strcmp(ty, "Clamp") == 0 || strcmp(ty, "SmoothClamp") == 0) {
         double wa = 0, wb = 0;
-        if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || num(c, &cs, v, ca, "WallA", NAN, &wa) < 0 || num(c, &cs, v, ca, "WallB", NAN, &wb) < 0)
+        if (curve_slot(c, &cs, v, ca, "Curve", b, depth) < 0 || field_num(&c->f, &cs, v, ca, "WallA", CF_REQUIRED, NAN, &wa) < 0 || field_num(&c->f, &cs, v, ca, "WallB", CF_REQUIRED, NAN, &wb) < 0)
             return -1;
         if (cput(c, b, ty[0] == 'C' ? CF_HY_C_CLAMP : CF_HY_C_SCLAMP) < 0 || cput(c, b, cf_hy_jmin(wa, wb)) < 0 || cput(c, b, cf_hy_jmax(wa, wb)) < 0)
             return -1;
@@ -399,34 +312,30 @@ static int curve_ops(hc *c, const cJSON *v, cf_loc ca, cbuf *b, int depth)
         if (cput(c, b, ty[7] == 'a' ? CF_HY_C_SMAX : CF_HY_C_SMIN) < 0 || curve_range(c, &cs, v, ca, b) < 0) return -1;
         b->sp--;
     } else if (strcmp(ty, "Max") == 0 || strcmp(ty, "Min") == 0 || strcmp(ty, "Multiplier") == 0 || strcmp(ty, "Sum") == 0) {
-        const cJSON *cv = get(&cs, v, "Curves");
-        cf_loc cva = at_key(c, ca, "Curves");
-        if (cv && !cJSON_IsArray(cv)) return fail(c, cva, CF_ERR_SCHEMA, "expected an array of curves, found %s", jtype(cv));
+        const cJSON *cv = field_get(&c->f, &cs, v, "Curves");
+        cf_loc cva = field_key(&c->f, ca, "Curves");
+        if (cv && !cJSON_IsArray(cv)) return field_fail(&c->f, cva, CF_ERR_SCHEMA, "expected an array of curves, found %s", json_type(cv));
         int m = cv ? cJSON_GetArraySize(cv) : 0, i = 0;
-        if (m > CF_HY_CURVE_STACK) return fail(c, cva, CF_ERR_LIMIT, "more than %d curves", CF_HY_CURVE_STACK);
+        if (m > CF_HY_CURVE_STACK) return field_fail(&c->f, cva, CF_ERR_LIMIT, "more than %d curves", CF_HY_CURVE_STACK);
         for (const cJSON *e = cv ? cv->child : NULL; e; e = e->next, i++)
-            if (curve_ops(c, e, at_index(c, cva, i), b, depth + 1) < 0) return -1;
+            if (curve_ops(c, e, field_index(&c->f, cva, i), b, depth + 1) < 0) return -1;
         int op = ty[1] == 'a' ? CF_HY_C_MAX : ty[1] == 'i' ? CF_HY_C_MIN : ty[1] == 'u' && ty[2] == 'l' ? CF_HY_C_MUL : CF_HY_C_SUM;
         if (cput(c, b, op) < 0 || cput(c, b, m) < 0) return -1;
         r = m ? (b->sp -= m - 1, 0) : stack_push(c, b, ca, 1);
     } else if (strcmp(ty, "Imported") == 0) {
-        const cJSON *nm = get(&cs, v, "Name");
-        if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, ca, "Name") : ca, CF_ERR_SCHEMA, "Imported needs \"Name\" (a string)");
-        r = import_curve(c, nm->valuestring, at_key(c, ca, "Name"), b, depth);
+        const cJSON *nm = field_get(&c->f, &cs, v, "Name");
+        if (!cJSON_IsString(nm)) return field_fail(&c->f, nm ? field_key(&c->f, ca, "Name") : ca, CF_ERR_SCHEMA, "Imported needs \"Name\" (a string)");
+        r = import_curve(c, nm->valuestring, field_key(&c->f, ca, "Name"), b, depth);
     } else {
-        return fail(c, at_key(c, ca, "Type"), CF_ERR_SCHEMA, "unknown curve type \"%s\"", ty);
+        return field_fail(&c->f, field_key(&c->f, ca, "Type"), CF_ERR_SCHEMA, "unknown curve type \"%s\"", ty);
     }
     if (r < 0) return -1;
-    for (const cJSON *k = v->child; k; k = k->next) {
-        int ok = k->string[0] == '$';
-        for (int i = 0; i < cs.n; i++) ok |= strcmp(cs.k[i], k->string) == 0;
-        if (!ok) return fail(c, at_key(c, ca, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for curve \"%s\"", k->string, ty);
-    }
+    if (field_unknown(&c->f, &cs, v, ca, CF_DOLLAR_COMMENTS, "for curve \"%s\"", ty) < 0) return -1;
     return 0;
 }
 
 /* a curve program [L, ops...] appended to b */
-static int curve_prog(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cbuf *b)
+static int curve_prog(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, cbuf *b)
 {
     int head = b->n;
     if (cput(c, b, 0) < 0) return -1;
@@ -436,7 +345,7 @@ static int curve_prog(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *
     return 0;
 }
 /* a node's single curve: da = [L, ops...] */
-static int curve(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, cf_node *n)
+static int curve(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, cf_node *n)
 {
     cbuf b = {0};
     if (curve_prog(c, ks, o, at, key, &b) < 0) return free(b.d), -1;
@@ -450,47 +359,49 @@ static int vec3_value(hc *c, const cJSON *v, cf_loc va, double *out)
     if (cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, "Type")) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type"), *vec = cJSON_GetObjectItemCaseSensitive(v, "Vector");
         if (!cJSON_IsString(t) || strcmp(t->valuestring, "Constant") != 0)
-            return fail(c, at_key(c, va, "Type"), CF_ERR_SCHEMA, "a vector field takes a Constant vector provider (folded when compiling), found %s",
-                        cJSON_IsString(t) ? t->valuestring : jtype(t));
-        for (const cJSON *k = v->child; k; k = k->next)
-            if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "Vector"))
-                return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (Type, Vector)", k->string);
-        if (!vec) return fail(c, va, CF_ERR_SCHEMA, "missing \"Vector\"");
-        return vec3_value(c, vec, at_key(c, va, "Vector"), out);
+            return field_fail(&c->f, field_key(&c->f, va, "Type"), CF_ERR_SCHEMA, "a vector field takes a Constant vector provider (folded when compiling), found %s",
+                        cJSON_IsString(t) ? t->valuestring : json_type(t));
+        {
+            static const cf_keys known = {{"Type", "Vector"}, 2};
+            if (field_unknown(&c->f, &known, v, va, CF_DOLLAR_COMMENTS, "(Type, Vector)") < 0) return -1;
+        }
+        if (!vec) return field_fail(&c->f, va, CF_ERR_SCHEMA, "missing \"Vector\"");
+        return vec3_value(c, vec, field_key(&c->f, va, "Vector"), out);
     }
     if (cJSON_IsArray(v)) {
-        if (cJSON_GetArraySize(v) != 3) return fail(c, va, CF_ERR_SCHEMA, "expected [x, y, z], found %d numbers", cJSON_GetArraySize(v));
+        if (cJSON_GetArraySize(v) != 3) return field_fail(&c->f, va, CF_ERR_SCHEMA, "expected [x, y, z], found %d numbers", cJSON_GetArraySize(v));
         int i = 0;
         for (const cJSON *e = v->child; e; e = e->next, i++) {
             if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-                return fail(c, at_index(c, va, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                return field_fail(&c->f, field_index(&c->f, va, i), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(e));
             out[i] = e->valuedouble;
         }
         return 0;
     }
-    if (!cJSON_IsObject(v)) return fail(c, va, CF_ERR_SCHEMA, "expected a vector {\"X\", \"Y\", \"Z\"}, found %s", jtype(v));
-    keyset vs = {{0}, 0};
-    if (num(c, &vs, v, va, "X", 0, &out[0]) < 0 || num(c, &vs, v, va, "Y", 0, &out[1]) < 0 || num(c, &vs, v, va, "Z", 0, &out[2]) < 0) return -1;
-    for (const cJSON *k = v->child; k; k = k->next)
-        if (k->string[0] != '$' && strcmp(k->string, "X") && strcmp(k->string, "Y") && strcmp(k->string, "Z"))
-            return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (X, Y, Z)", k->string);
+    if (!cJSON_IsObject(v)) return field_fail(&c->f, va, CF_ERR_SCHEMA, "expected a vector {\"X\", \"Y\", \"Z\"}, found %s", json_type(v));
+    cf_keys vs = {{0}, 0};
+    if (field_num(&c->f, &vs, v, va, "X", 0, 0, &out[0]) < 0 || field_num(&c->f, &vs, v, va, "Y", 0, 0, &out[1]) < 0 || field_num(&c->f, &vs, v, va, "Z", 0, 0, &out[2]) < 0) return -1;
+    {
+        static const cf_keys known = {{"X", "Y", "Z"}, 3};
+        if (field_unknown(&c->f, &known, v, va, CF_DOLLAR_COMMENTS, "(X, Y, Z)") < 0) return -1;
+    }
     return 0;
 }
-static int vec3(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const double *def, double *out)
+static int vec3(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, const double *def, double *out)
 {
-    const cJSON *v = get(ks, o, key);
+    const cJSON *v = field_get(&c->f, ks, o, key);
     if (!v) {
-        if (!def) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (a vector {\"X\", \"Y\", \"Z\"})", key);
+        if (!def) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"%s\" (a vector {\"X\", \"Y\", \"Z\"})", key);
         return out[0] = def[0], out[1] = def[1], out[2] = def[2], 0;
     }
-    return vec3_value(c, v, at_key(c, at, key), out);
+    return vec3_value(c, v, field_key(&c->f, at, key), out);
 }
 /* the unit vector of a vector field; zero length is an error */
-static int unit3(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const double *def, double *out)
+static int unit3(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, const double *def, double *out)
 {
     if (vec3(c, ks, o, at, key, def, out) < 0) return -1;
     double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-    if (!(l > 0) || !isfinite(l)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "%s has zero (or infinite) length", key);
+    if (!(l > 0) || !isfinite(l)) return field_fail(&c->f, field_key(&c->f, at, key), CF_ERR_SCHEMA, "%s has zero (or infinite) length", key);
     out[0] /= l, out[1] /= l, out[2] /= l;
     return 0;
 }
@@ -520,13 +431,13 @@ static void hy_rotation(const double n[3], double spin_deg, double m[9])
         for (int j = 0; j < 3; j++) m[3 * i + j] = s[3 * i] * a[j] + s[3 * i + 1] * a[3 + j] + s[3 * i + 2] * a[6 + j];
 }
 /* Q = S^-1 M^T (a shape's inverse deformation, HYTALE.md §4.6), row-major into b */
-static int shape_matrix(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char *spin_key, int scaled, cbuf *b)
+static int shape_matrix(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *spin_key, int scaled, cbuf *b)
 {
     double n[3], sc[3] = {1, 1, 1}, spin = 0, m[9];
-    if (unit3(c, ks, o, at, "NewYAxis", vec_y, n) < 0 || num(c, ks, o, at, spin_key, 0, &spin) < 0) return -1;
+    if (unit3(c, ks, o, at, "NewYAxis", vec_y, n) < 0 || field_num(&c->f, ks, o, at, spin_key, 0, 0, &spin) < 0) return -1;
     if (scaled) {
         if (vec3(c, ks, o, at, "Scale", vec_one, sc) < 0) return -1;
-        if (sc[0] == 0 || sc[1] == 0 || sc[2] == 0) return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "a Scale component is 0");
+        if (sc[0] == 0 || sc[1] == 0 || sc[2] == 0) return field_fail(&c->f, field_key(&c->f, at, "Scale"), CF_ERR_SCHEMA, "a Scale component is 0");
     }
     hy_rotation(n, spin, m);
     for (int i = 0; i < 3; i++)
@@ -537,15 +448,15 @@ static int shape_matrix(hc *c, keyset *ks, const cJSON *o, cf_loc at, const char
 
 /* ---- one parser per kind: hyparse_<KIND>(c, ks, o, at, n, type) */
 #define U __attribute__((unused))
-#define HYPARSE(K) static int hyparse_##K(U hc *c, U keyset *ks, U const cJSON *o, U cf_loc at, U cf_node *n, U const char *type)
+#define HYPARSE(K) static int hyparse_##K(U hc *c, U cf_keys *ks, U const cJSON *o, U cf_loc at, U cf_node *n, U const char *type)
 
-HYPARSE(HY_CONSTANT) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : num(c, ks, o, at, "Value", NAN, &n->d[0]); }
+HYPARSE(HY_CONSTANT) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : field_num(&c->f, ks, o, at, "Value", CF_REQUIRED, NAN, &n->d[0]); }
 HYPARSE(HY_XVALUE) { return inputs(c, ks, o, at, n, 0, type); }
 HYPARSE(HY_YVALUE) { return inputs(c, ks, o, at, n, 0, type); }
 HYPARSE(HY_ZVALUE) { return inputs(c, ks, o, at, n, 0, type); }
-static int override(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type)
+static int override(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type)
 {
-    return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num(c, ks, o, at, "Value", NAN, &n->d[0]);
+    return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_num(&c->f, ks, o, at, "Value", CF_REQUIRED, NAN, &n->d[0]);
 }
 HYPARSE(HY_XOVERRIDE) { return override(c, ks, o, at, n, type); }
 HYPARSE(HY_YOVERRIDE) { return override(c, ks, o, at, n, type); }
@@ -557,65 +468,65 @@ HYPARSE(HY_MIN) { return inputs(c, ks, o, at, n, -1, type); }
 HYPARSE(HY_ABS) { return inputs(c, ks, o, at, n, 1, type); }
 HYPARSE(HY_INVERTER) { return inputs(c, ks, o, at, n, 1, type); }
 HYPARSE(HY_SQRT) { return inputs(c, ks, o, at, n, 1, type); }
-HYPARSE(HY_POW) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num(c, ks, o, at, "Exponent", NAN, &n->d[0]); }
-HYPARSE(HY_OFFSETC) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Value", "Offset", NAN, &n->d[0]); }
-HYPARSE(HY_AMPC) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Value", "Amplitude", NAN, &n->d[0]); }
+HYPARSE(HY_POW) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_num(&c->f, ks, o, at, "Exponent", CF_REQUIRED, NAN, &n->d[0]); }
+HYPARSE(HY_OFFSETC) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_num_in(&c->f, ks, o, at, "Value", "Offset", CF_REQUIRED, NAN, -HUGE_VAL, HUGE_VAL, &n->d[0]); }
+HYPARSE(HY_AMPC) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_num_in(&c->f, ks, o, at, "Value", "Amplitude", CF_REQUIRED, NAN, -HUGE_VAL, HUGE_VAL, &n->d[0]); }
 HYPARSE(HY_OFFSET) { return inputs(c, ks, o, at, n, 2, type); }
 HYPARSE(HY_AMPLITUDE) { return inputs(c, ks, o, at, n, 2, type); }
 HYPARSE(HY_NORMALIZER)
 {
     if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
-    return num(c, ks, o, at, "FromMin", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "FromMax", NAN, &n->d[1]) < 0
-                   || num(c, ks, o, at, "ToMin", NAN, &n->d[2]) < 0 || num(c, ks, o, at, "ToMax", NAN, &n->d[3]) < 0
+    return field_num(&c->f, ks, o, at, "FromMin", CF_REQUIRED, NAN, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "FromMax", CF_REQUIRED, NAN, &n->d[1]) < 0
+                   || field_num(&c->f, ks, o, at, "ToMin", CF_REQUIRED, NAN, &n->d[2]) < 0 || field_num(&c->f, ks, o, at, "ToMax", CF_REQUIRED, NAN, &n->d[3]) < 0
                ? -1
                : 0;
 }
-static int walls(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n)
+static int walls(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n)
 {
     double a = 0, b = 0;
-    if (num(c, ks, o, at, "WallA", NAN, &a) < 0 || num(c, ks, o, at, "WallB", NAN, &b) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "WallA", CF_REQUIRED, NAN, &a) < 0 || field_num(&c->f, ks, o, at, "WallB", CF_REQUIRED, NAN, &b) < 0) return -1;
     n->d[0] = cf_hy_jmin(a, b), n->d[1] = cf_hy_jmax(a, b);
     return 0;
 }
-static int range(hc *c, keyset *ks, const cJSON *o, cf_loc at, double *k)
+static int range(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, double *k)
 {
-    if (num(c, ks, o, at, "Range", NAN, k) < 0) return -1;
-    if (*k < 0) return fail(c, at_key(c, at, "Range"), CF_ERR_SCHEMA, "expected Range >= 0, found %.17g", *k);
+    if (field_num(&c->f, ks, o, at, "Range", CF_REQUIRED, NAN, k) < 0) return -1;
+    if (*k < 0) return field_fail(&c->f, field_key(&c->f, at, "Range"), CF_ERR_SCHEMA, "expected Range >= 0, found %.17g", *k);
     return 0;
 }
 HYPARSE(HY_CLAMP) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : walls(c, ks, o, at, n); }
-HYPARSE(HY_FLOOR) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Limit", "Floor", NAN, &n->d[0]); }
-HYPARSE(HY_CEILING) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : num2(c, ks, o, at, "Limit", "Ceiling", NAN, &n->d[0]); }
+HYPARSE(HY_FLOOR) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_num_in(&c->f, ks, o, at, "Limit", "Floor", CF_REQUIRED, NAN, -HUGE_VAL, HUGE_VAL, &n->d[0]); }
+HYPARSE(HY_CEILING) { return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_num_in(&c->f, ks, o, at, "Limit", "Ceiling", CF_REQUIRED, NAN, -HUGE_VAL, HUGE_VAL, &n->d[0]); }
 HYPARSE(HY_SMAX) { return inputs(c, ks, o, at, n, 2, type) < 0 ? -1 : range(c, ks, o, at, &n->d[0]); }
 HYPARSE(HY_SMIN) { return inputs(c, ks, o, at, n, 2, type) < 0 ? -1 : range(c, ks, o, at, &n->d[0]); }
 HYPARSE(HY_SCLAMP) { return inputs(c, ks, o, at, n, 1, type) < 0 || walls(c, ks, o, at, n) < 0 ? -1 : range(c, ks, o, at, &n->d[2]); }
 HYPARSE(HY_SFLOOR)
 {
-    return inputs(c, ks, o, at, n, 1, type) < 0 || num2(c, ks, o, at, "Limit", "Floor", NAN, &n->d[0]) < 0 ? -1 : range(c, ks, o, at, &n->d[1]);
+    return inputs(c, ks, o, at, n, 1, type) < 0 || field_num_in(&c->f, ks, o, at, "Limit", "Floor", CF_REQUIRED, NAN, -HUGE_VAL, HUGE_VAL, &n->d[0]) < 0 ? -1 : range(c, ks, o, at, &n->d[1]);
 }
 HYPARSE(HY_SCEILING)
 {
-    return inputs(c, ks, o, at, n, 1, type) < 0 || num2(c, ks, o, at, "Limit", "Ceiling", NAN, &n->d[0]) < 0 ? -1
+    return inputs(c, ks, o, at, n, 1, type) < 0 || field_num_in(&c->f, ks, o, at, "Limit", "Ceiling", CF_REQUIRED, NAN, -HUGE_VAL, HUGE_VAL, &n->d[0]) < 0 ? -1
                                                                                                              : range(c, ks, o, at, &n->d[1]);
 }
 HYPARSE(HY_MIX) { return inputs(c, ks, o, at, n, 3, type); }
 HYPARSE(HY_MULTIMIX)
 {
     if (inputs(c, ks, o, at, n, -3, type) < 0) return -1;
-    const cJSON *k = get(ks, o, "Keys");
-    cf_loc ka = at_key(c, at, "Keys");
-    if (!k) return fail(c, at, CF_ERR_SCHEMA, "missing \"Keys\" (%d numbers, one per density input)", n->nin - 1);
+    const cJSON *k = field_get(&c->f, ks, o, "Keys");
+    cf_loc ka = field_key(&c->f, at, "Keys");
+    if (!k) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Keys\" (%d numbers, one per density input)", n->nin - 1);
     if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != n->nin - 1)
-        return fail(c, ka, CF_ERR_SCHEMA, "expected %d keys (one per density input; the last input is the gauge), found %s%s", n->nin - 1,
-                    cJSON_IsArray(k) ? "a different count" : jtype(k), "");
+        return field_fail(&c->f, ka, CF_ERR_SCHEMA, "expected %d keys (one per density input; the last input is the gauge), found %s%s", n->nin - 1,
+                    cJSON_IsArray(k) ? "a different count" : json_type(k), "");
     double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)n->nin);
-    if (!d) return nomem(c);
+    if (!d) return field_nomem(&c->f);
     int i = 0;
     for (const cJSON *e = k->child; e; e = e->next, i++) {
         if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-            return fail(c, at_index(c, ka, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+            return field_fail(&c->f, field_index(&c->f, ka, i), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(e));
         d[i] = e->valuedouble;
-        if (i && !(d[i] > d[i - 1])) return fail(c, at_index(c, ka, i), CF_ERR_SCHEMA, "keys must increase strictly (%.17g after %.17g)", d[i], d[i - 1]);
+        if (i && !(d[i] > d[i - 1])) return field_fail(&c->f, field_index(&c->f, ka, i), CF_ERR_SCHEMA, "keys must increase strictly (%.17g after %.17g)", d[i], d[i - 1]);
     }
     n->da = d, n->nda = n->nin - 1;
     return 0;
@@ -626,44 +537,44 @@ HYPARSE(HY_SCALE)
     if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
     static const char *const k[3][2] = {{"ScaleX", "X"}, {"ScaleY", "Y"}, {"ScaleZ", "Z"}};
     for (int a = 0; a < 3; a++) {
-        if (num2(c, ks, o, at, k[a][0], k[a][1], 1.0, &n->d[a]) < 0) return -1;
-        if (n->d[a] == 0) return fail(c, at, CF_ERR_SCHEMA, "%s is 0 (a scale must not be zero)", k[a][0]);
+        if (field_num_in(&c->f, ks, o, at, k[a][0], k[a][1], 0, 1.0, -HUGE_VAL, HUGE_VAL, &n->d[a]) < 0) return -1;
+        if (n->d[a] == 0) return field_fail(&c->f, at, CF_ERR_SCHEMA, "%s is 0 (a scale must not be zero)", k[a][0]);
     }
     return 0;
 }
 HYPARSE(HY_SLIDER)
 {
     if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
-    return num(c, ks, o, at, "SlideX", 0, &n->d[0]) < 0 || num(c, ks, o, at, "SlideY", 0, &n->d[1]) < 0
-                   || num(c, ks, o, at, "SlideZ", 0, &n->d[2]) < 0
+    return field_num(&c->f, ks, o, at, "SlideX", 0, 0, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "SlideY", 0, 0, &n->d[1]) < 0
+                   || field_num(&c->f, ks, o, at, "SlideZ", 0, 0, &n->d[2]) < 0
                ? -1
                : 0;
 }
 HYPARSE(HY_DISTANCE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : curve(c, ks, o, at, "Curve", n); }
 HYPARSE(HY_CUBE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : curve(c, ks, o, at, "Curve", n); }
 
-static const char *const cell_types[] = {"CellValue", "Distance", "Distance2", "Distance2Add", "Distance2Sub", "Distance2Mul", "Distance2Div"};
-static const char *const dist_names[] = {"Euclidean", "EuclideanSq", "Manhattan", "Hybrid"};
+static const char *const cell_types[] = {"CellValue", "Distance", "Distance2", "Distance2Add", "Distance2Sub", "Distance2Mul", "Distance2Div", NULL};
+static const char *const dist_names[] = {"Euclidean", "EuclideanSq", "Manhattan", "Hybrid", NULL};
 /* d[0..2] scales (x, y, z), f[0] jitter, i[0] seed hash, i[1] distance, i[2] return type, i[3] octaves */
-static int cell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, int three)
+static int cell(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, int three)
 {
     if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
     double s = NAN, j = 1;
-    const cJSON *sv = get(ks, o, "Scale");
-    if (sv && num(c, ks, o, at, "Scale", NAN, &s) < 0) return -1;
-    if (num(c, ks, o, at, "ScaleX", s, &n->d[0]) < 0 || (three && num(c, ks, o, at, "ScaleY", s, &n->d[1]) < 0)
-        || num(c, ks, o, at, "ScaleZ", s, &n->d[2]) < 0)
+    const cJSON *sv = field_get(&c->f, ks, o, "Scale");
+    if (sv && field_num(&c->f, ks, o, at, "Scale", CF_REQUIRED, NAN, &s) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "ScaleX", isnan(s) ? CF_REQUIRED : 0, s, &n->d[0]) < 0 || (three && field_num(&c->f, ks, o, at, "ScaleY", isnan(s) ? CF_REQUIRED : 0, s, &n->d[1]) < 0)
+        || field_num(&c->f, ks, o, at, "ScaleZ", isnan(s) ? CF_REQUIRED : 0, s, &n->d[2]) < 0)
         return -1;
     if (sv && (cJSON_GetObjectItemCaseSensitive(o, "ScaleX") || cJSON_GetObjectItemCaseSensitive(o, "ScaleZ")))
-        return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "both \"Scale\" and ScaleX/ScaleZ: give one");
+        return field_fail(&c->f, field_key(&c->f, at, "Scale"), CF_ERR_SCHEMA, "both \"Scale\" and ScaleX/ScaleZ: give one");
     if (!three) n->d[1] = 1.0;
     for (int a = 0; a < 3; a++)
-        if (n->d[a] == 0) return fail(c, at, CF_ERR_SCHEMA, "a cell scale is 0");
-    if (num(c, ks, o, at, "Jitter", HY_CELL_DEFAULT_JITTER, &j) < 0) return -1;
+        if (n->d[a] == 0) return field_fail(&c->f, at, CF_ERR_SCHEMA, "a cell scale is 0");
+    if (field_num(&c->f, ks, o, at, "Jitter", 0, HY_CELL_DEFAULT_JITTER, &j) < 0) return -1;
     n->f[0] = (float)j;
-    if (name_of(c, ks, o, at, "CellType", "ReturnType", cell_types, 7, -1, 0, &n->i[2]) < 0) return -1;
-    if (name_of(c, ks, o, at, "DistanceFunction", NULL, dist_names, 4, HY_CELL_DEFAULT_DISTANCE, 1, &n->i[1]) < 0) return -1;
-    if (integer(c, ks, o, at, "Octaves", 1, 1, 32, &n->i[3]) < 0) return -1;
+    if (name_of(c, ks, o, at, "CellType", "ReturnType", cell_types, -1, 0, &n->i[2]) < 0) return -1;
+    if (name_of(c, ks, o, at, "DistanceFunction", NULL, dist_names, HY_CELL_DEFAULT_DISTANCE, 1, &n->i[1]) < 0) return -1;
+    if (field_int(&c->f, ks, o, at, "Octaves", 0, 1, 1, 32, &n->i[3]) < 0) return -1;
     return seed(c, ks, o, at, n);
 }
 HYPARSE(HY_CELL2D) { return cell(c, ks, o, at, n, type, 0); }
@@ -672,11 +583,11 @@ HYPARSE(HY_CELL3D) { return cell(c, ks, o, at, n, type, 1); }
 HYPARSE(HY_FASTWARP)
 {
     if (inputs(c, ks, o, at, n, 1, type) < 0) return -1;
-    if (num(c, ks, o, at, "WarpScale", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "WarpFactor", NAN, &n->d[1]) < 0
-        || num(c, ks, o, at, "WarpLacunarity", 2.0, &n->d[2]) < 0 || num(c, ks, o, at, "WarpPersistence", 0.5, &n->d[3]) < 0
-        || integer(c, ks, o, at, "WarpOctaves", 1, 1, 32, &n->i[1]) < 0 || boolean(c, ks, o, at, "2D", HY_WARP_DEFAULT_2D, &n->i[2]) < 0)
+    if (field_num(&c->f, ks, o, at, "WarpScale", CF_REQUIRED, NAN, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "WarpFactor", CF_REQUIRED, NAN, &n->d[1]) < 0
+        || field_num(&c->f, ks, o, at, "WarpLacunarity", 0, 2.0, &n->d[2]) < 0 || field_num(&c->f, ks, o, at, "WarpPersistence", 0, 0.5, &n->d[3]) < 0
+        || field_int(&c->f, ks, o, at, "WarpOctaves", 0, 1, 1, 32, &n->i[1]) < 0 || field_bool(&c->f, ks, o, at, "2D", 0, HY_WARP_DEFAULT_2D, &n->i[2]) < 0)
         return -1;
-    if (n->d[0] == 0) return fail(c, at_key(c, at, "WarpScale"), CF_ERR_SCHEMA, "WarpScale is 0");
+    if (n->d[0] == 0) return field_fail(&c->f, field_key(&c->f, at, "WarpScale"), CF_ERR_SCHEMA, "WarpScale is 0");
     return seed(c, ks, o, at, n);
 }
 HYPARSE(HY_WHITENOISE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : seed(c, ks, o, at, n); }
@@ -684,21 +595,21 @@ HYPARSE(HY_WHITENOISE) { return inputs(c, ks, o, at, n, 0, type) < 0 ? -1 : seed
 HYPARSE(HY_SIMPLEX2D)
 {
     if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
-    if (num(c, ks, o, at, "Scale", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "Lacunarity", NAN, &n->d[1]) < 0
-        || num(c, ks, o, at, "Persistence", NAN, &n->d[2]) < 0 || integer(c, ks, o, at, "Octaves", NAN, 1, 32, &n->i[1]) < 0)
+    if (field_num(&c->f, ks, o, at, "Scale", CF_REQUIRED, NAN, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "Lacunarity", CF_REQUIRED, NAN, &n->d[1]) < 0
+        || field_num(&c->f, ks, o, at, "Persistence", CF_REQUIRED, NAN, &n->d[2]) < 0 || field_int(&c->f, ks, o, at, "Octaves", CF_REQUIRED, 0, 1, 32, &n->i[1]) < 0)
         return -1;
-    if (n->d[0] == 0) return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "Scale is 0");
+    if (n->d[0] == 0) return field_fail(&c->f, field_key(&c->f, at, "Scale"), CF_ERR_SCHEMA, "Scale is 0");
     return seed(c, ks, o, at, n);
 }
 HYPARSE(HY_CACHE)
 {
     int cap = 0;
-    return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : integer(c, ks, o, at, "Capacity", 3, 0, 1 << 20, &cap);
+    return inputs(c, ks, o, at, n, 1, type) < 0 ? -1 : field_int(&c->f, ks, o, at, "Capacity", 0, 3, 0, 1 << 20, &cap);
 }
-HYPARSE(HY_LSCALE) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
+HYPARSE(HY_LSCALE) { return field_fail(&c->f, at, CF_ERR_SCHEMA, "internal: legacy wrappers are not written in JSON"); }
 /* ---- legacy (hytale-legacy): lowered legacy forms, never written in V2 JSON ---- */
 #define HY_LEGACY_KIND(K) \
-    HYPARSE(K) { return fail(c, at, CF_ERR_SCHEMA, "internal: legacy forms are not written in JSON"); }
+    HYPARSE(K) { return field_fail(&c->f, at, CF_ERR_SCHEMA, "internal: legacy forms are not written in JSON"); }
 HY_LEGACY_KIND(HY_LNOISE)
 HY_LEGACY_KIND(HY_LPOINT)
 HY_LEGACY_KIND(HY_LFORMULA)
@@ -707,11 +618,11 @@ HY_LEGACY_KIND(HY_LDISTORT)
 HY_LEGACY_KIND(HY_LGRADIENT)
 HY_LEGACY_KIND(HY_LCURVE)
 /* ---- end legacy ---- */
-HYPARSE(HY_EXTERNAL) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
+HYPARSE(HY_EXTERNAL) { return field_fail(&c->f, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
 /* ---- V2 (hytale-v2): node parsers ---- */
 /* shapes: da = [Q (9, row-major), curve program(s)] */
-static int shape(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, const char *spin_key, int scaled,
+static int shape(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, const char *spin_key, int scaled,
                  const char *c1, const char *c2)
 {
     if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
@@ -733,9 +644,9 @@ HYPARSE(HY_CUBOID) { return shape(c, ks, o, at, n, type, "Spin", 1, "Curve", NUL
 HYPARSE(HY_CYLINDER) { return shape(c, ks, o, at, n, type, "Spin", 0, "AxialCurve", "RadialCurve"); }
 /* Axis / Plane: d[0..2] the unit vector, i[0] IsAnchored (measured in the local frame, which an
  * enclosing Anchor already moved to the anchor: choice), da the curve */
-static int axis_like(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, const char *key)
+static int axis_like(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, const char *type, const char *key)
 {
-    if (inputs(c, ks, o, at, n, 0, type) < 0 || unit3(c, ks, o, at, key, NULL, n->d) < 0 || boolean(c, ks, o, at, "IsAnchored", 0, &n->i[0]) < 0)
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || unit3(c, ks, o, at, key, NULL, n->d) < 0 || field_bool(&c->f, ks, o, at, "IsAnchored", 0, 0, &n->i[0]) < 0)
         return -1;
     return curve(c, ks, o, at, "Curve", n);
 }
@@ -743,7 +654,7 @@ HYPARSE(HY_AXIS) { return axis_like(c, ks, o, at, n, type, "Axis"); }
 HYPARSE(HY_PLANE) { return axis_like(c, ks, o, at, n, type, "PlaneNormal"); }
 HYPARSE(HY_SHELL)
 {
-    if (inputs(c, ks, o, at, n, 0, type) < 0 || unit3(c, ks, o, at, "Axis", NULL, n->d) < 0 || boolean(c, ks, o, at, "Mirror", 0, &n->i[0]) < 0)
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || unit3(c, ks, o, at, "Axis", NULL, n->d) < 0 || field_bool(&c->f, ks, o, at, "Mirror", 0, 0, &n->i[0]) < 0)
         return -1;
     cbuf b = {0};
     if (curve_prog(c, ks, o, at, "AngleCurve", &b) < 0 || curve_prog(c, ks, o, at, "DistanceCurve", &b) < 0) return free(b.d), -1;
@@ -754,80 +665,76 @@ HYPARSE(HY_SHELL)
 HYPARSE(HY_ANGLE)
 {
     if (inputs(c, ks, o, at, n, 0, type) < 0 || vec3(c, ks, o, at, "Vector", NULL, n->d) < 0) return -1;
-    const cJSON *vp = get(ks, o, "VectorProvider");
-    cf_loc va = at_key(c, at, "VectorProvider");
-    if (!vp) return fail(c, at, CF_ERR_SCHEMA, "missing \"VectorProvider\"");
+    const cJSON *vp = field_get(&c->f, ks, o, "VectorProvider");
+    cf_loc va = field_key(&c->f, at, "VectorProvider");
+    if (!vp) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"VectorProvider\"");
     const cJSON *t = cJSON_IsObject(vp) ? cJSON_GetObjectItemCaseSensitive(vp, "Type") : NULL;
-    if (!t || !cJSON_IsString(t)) return fail(c, va, CF_ERR_SCHEMA, "expected a vector provider (an object with \"Type\"), found %s", jtype(vp));
+    if (!t || !cJSON_IsString(t)) return field_fail(&c->f, va, CF_ERR_SCHEMA, "expected a vector provider (an object with \"Type\"), found %s", json_type(vp));
     if (strcmp(t->valuestring, "DensityGradient") != 0)
-        return fail(c, at_key(c, va, "Type"), HY_ERR_UNSUPPORTED, "Angle: vector provider \"%s\" is not implemented yet (Constant, DensityGradient)",
+        return field_fail(&c->f, field_key(&c->f, va, "Type"), HY_ERR_UNSUPPORTED, "Angle: vector provider \"%s\" is not implemented yet (Constant, DensityGradient)",
                     t->valuestring);
-    keyset vs = {{0}, 0};
-    get(&vs, vp, "Type");
-    if (num(c, &vs, vp, va, "SampleDistance", 1.0, &n->d[3]) < 0) return -1;
-    if (!(n->d[3] > 0)) return fail(c, at_key(c, va, "SampleDistance"), CF_ERR_SCHEMA, "SampleDistance must be > 0");
-    const cJSON *dn = get(&vs, vp, "Density");
-    if (!dn) return fail(c, va, CF_ERR_SCHEMA, "missing \"Density\" (the density whose gradient is the vector)");
-    for (const cJSON *k = vp->child; k; k = k->next) {
-        int ok = k->string[0] == '$';
-        for (int i = 0; i < vs.n; i++) ok |= strcmp(vs.k[i], k->string) == 0;
-        if (!ok) return fail(c, at_key(c, va, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for vector provider \"DensityGradient\"", k->string);
-    }
+    cf_keys vs = {{0}, 0};
+    field_get(&c->f, &vs, vp, "Type");
+    if (field_num(&c->f, &vs, vp, va, "SampleDistance", 0, 1.0, &n->d[3]) < 0) return -1;
+    if (!(n->d[3] > 0)) return field_fail(&c->f, field_key(&c->f, va, "SampleDistance"), CF_ERR_SCHEMA, "SampleDistance must be > 0");
+    const cJSON *dn = field_get(&c->f, &vs, vp, "Density");
+    if (!dn) return field_fail(&c->f, va, CF_ERR_SCHEMA, "missing \"Density\" (the density whose gradient is the vector)");
+    if (field_unknown(&c->f, &vs, vp, va, CF_DOLLAR_COMMENTS, "for vector provider \"DensityGradient\"") < 0) return -1;
     n->nin = 1;
     n->in = arena_alloc(&c->p->arena, sizeof(int));
-    if (!n->in) return nomem(c);
-    return (n->in[0] = node(c, dn, at_key(c, va, "Density"))) < 0 ? -1 : 0;
+    if (!n->in) return field_nomem(&c->f);
+    return (n->in[0] = node(c, dn, field_key(&c->f, va, "Density"))) < 0 ? -1 : 0;
 }
 HYPARSE(HY_GRADIENT)
 {
-    if (inputs(c, ks, o, at, n, 0, type) < 0 || num(c, ks, o, at, "From", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "To", NAN, &n->d[1]) < 0
-        || num(c, ks, o, at, "FromY", NAN, &n->d[2]) < 0 || num(c, ks, o, at, "ToY", NAN, &n->d[3]) < 0)
+    if (inputs(c, ks, o, at, n, 0, type) < 0 || field_num(&c->f, ks, o, at, "From", CF_REQUIRED, NAN, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "To", CF_REQUIRED, NAN, &n->d[1]) < 0
+        || field_num(&c->f, ks, o, at, "FromY", CF_REQUIRED, NAN, &n->d[2]) < 0 || field_num(&c->f, ks, o, at, "ToY", CF_REQUIRED, NAN, &n->d[3]) < 0)
         return -1;
-    if (!(n->d[2] < n->d[3])) return fail(c, at_key(c, at, "ToY"), CF_ERR_SCHEMA, "Gradient needs FromY < ToY");
+    if (!(n->d[2] < n->d[3])) return field_fail(&c->f, field_key(&c->f, at, "ToY"), CF_ERR_SCHEMA, "Gradient needs FromY < ToY");
     return 0;
 }
 HYPARSE(HY_YSAMPLED)
 {
-    if (inputs(c, ks, o, at, n, 1, type) < 0 || num(c, ks, o, at, "SampleDistance", NAN, &n->d[0]) < 0
-        || num(c, ks, o, at, "SampleOffset", 0, &n->d[1]) < 0 || boolean(c, ks, o, at, "Interpolate", HY_YSAMPLED_DEFAULT_INTERPOLATE, &n->i[0]) < 0)
+    if (inputs(c, ks, o, at, n, 1, type) < 0 || field_num(&c->f, ks, o, at, "SampleDistance", CF_REQUIRED, NAN, &n->d[0]) < 0
+        || field_num(&c->f, ks, o, at, "SampleOffset", 0, 0, &n->d[1]) < 0 || field_bool(&c->f, ks, o, at, "Interpolate", 0, HY_YSAMPLED_DEFAULT_INTERPOLATE, &n->i[0]) < 0)
         return -1;
-    if (!(n->d[0] > 0)) return fail(c, at_key(c, at, "SampleDistance"), CF_ERR_SCHEMA, "SampleDistance must be > 0");
+    if (!(n->d[0] > 0)) return field_fail(&c->f, field_key(&c->f, at, "SampleDistance"), CF_ERR_SCHEMA, "SampleDistance must be > 0");
     return 0;
 }
 /* d[0] WarpFactor, d[1] SampleRange, d[2] YFor2D; i[0] 2D */
 HYPARSE(HY_GRADWARP)
 {
-    if (inputs(c, ks, o, at, n, 2, type) < 0 || num(c, ks, o, at, "WarpFactor", NAN, &n->d[0]) < 0
-        || num(c, ks, o, at, "SampleRange", 1.0, &n->d[1]) < 0 || boolean(c, ks, o, at, "2D", 0, &n->i[0]) < 0
-        || num(c, ks, o, at, "YFor2D", 0, &n->d[2]) < 0)
+    if (inputs(c, ks, o, at, n, 2, type) < 0 || field_num(&c->f, ks, o, at, "WarpFactor", CF_REQUIRED, NAN, &n->d[0]) < 0
+        || field_num(&c->f, ks, o, at, "SampleRange", 0, 1.0, &n->d[1]) < 0 || field_bool(&c->f, ks, o, at, "2D", 0, 0, &n->i[0]) < 0
+        || field_num(&c->f, ks, o, at, "YFor2D", 0, 0, &n->d[2]) < 0)
         return -1;
-    if (!(n->d[1] > 0)) return fail(c, at_key(c, at, "SampleRange"), CF_ERR_SCHEMA, "SampleRange must be > 0");
+    if (!(n->d[1] > 0)) return field_fail(&c->f, field_key(&c->f, at, "SampleRange"), CF_ERR_SCHEMA, "SampleRange must be > 0");
     return 0;
 }
 /* d[0] WarpFactor, d[1..3] the unit WarpVector */
 HYPARSE(HY_VECWARP)
 {
-    return inputs(c, ks, o, at, n, 2, type) < 0 || num(c, ks, o, at, "WarpFactor", NAN, &n->d[0]) < 0 ? -1
+    return inputs(c, ks, o, at, n, 2, type) < 0 || field_num(&c->f, ks, o, at, "WarpFactor", CF_REQUIRED, NAN, &n->d[0]) < 0 ? -1
                                                                                                        : unit3(c, ks, o, at, "WarpVector", NULL, n->d + 1);
 }
 /* d[0] ScaleXZ, d[1] ScaleY, d[2] lacunarity, d[3] persistence; i[0] seed, i[1] octaves */
 HYPARSE(HY_SIMPLEX3D)
 {
     if (inputs(c, ks, o, at, n, 0, type) < 0) return -1;
-    if (num(c, ks, o, at, "ScaleXZ", NAN, &n->d[0]) < 0 || num(c, ks, o, at, "ScaleY", NAN, &n->d[1]) < 0
-        || num(c, ks, o, at, "Lacunarity", NAN, &n->d[2]) < 0 || num(c, ks, o, at, "Persistence", NAN, &n->d[3]) < 0
-        || integer(c, ks, o, at, "Octaves", NAN, 1, 32, &n->i[1]) < 0)
+    if (field_num(&c->f, ks, o, at, "ScaleXZ", CF_REQUIRED, NAN, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "ScaleY", CF_REQUIRED, NAN, &n->d[1]) < 0
+        || field_num(&c->f, ks, o, at, "Lacunarity", CF_REQUIRED, NAN, &n->d[2]) < 0 || field_num(&c->f, ks, o, at, "Persistence", CF_REQUIRED, NAN, &n->d[3]) < 0
+        || field_int(&c->f, ks, o, at, "Octaves", CF_REQUIRED, 0, 1, 32, &n->i[1]) < 0)
         return -1;
-    if (n->d[0] == 0 || n->d[1] == 0) return fail(c, at, CF_ERR_SCHEMA, "ScaleXZ and ScaleY must not be 0");
+    if (n->d[0] == 0 || n->d[1] == 0) return field_fail(&c->f, at, CF_ERR_SCHEMA, "ScaleXZ and ScaleY must not be 0");
     return seed(c, ks, o, at, n);
 }
 /* Anchor (HYTALE.md §6): no positions node supplies an anchor, so the anchor is the external
  * input hytale.anchor.x/y/z (a constant or a map): in = {child, ax, ay, az}; i[0] Reverse */
 HYPARSE(HY_ANCHOR)
 {
-    if (inputs(c, ks, o, at, n, 1, type) < 0 || boolean(c, ks, o, at, "Reverse", 0, &n->i[0]) < 0) return -1;
+    if (inputs(c, ks, o, at, n, 1, type) < 0 || field_bool(&c->f, ks, o, at, "Reverse", 0, 0, &n->i[0]) < 0) return -1;
     int *in = arena_alloc(&c->p->arena, 4 * sizeof(int));
-    if (!in) return nomem(c);
+    if (!in) return field_nomem(&c->f);
     in[0] = n->in[0];
     static const char *const axis[3] = {"hytale.anchor.x", "hytale.anchor.y", "hytale.anchor.z"};
     for (int k = 0; k < 3; k++)
@@ -842,39 +749,34 @@ typedef struct pinfo {
     double s[3], dmax; /* the product of the scales, the bound on the jitter displacement */
     cbuf ops, pts;
 } pinfo;
-static int keys_only(hc *c, const cJSON *o, cf_loc at, const char *what, const char *const *keys, int nk)
+/* an object of Type what that reads key (NULL: none) */
+static int keys_only(hc *c, const cJSON *o, cf_loc at, const char *what, const char *key)
 {
-    for (const cJSON *k = o->child; k; k = k->next) {
-        int ok = k->string[0] == '$' || strcmp(k->string, "Type") == 0;
-        for (int i = 0; i < nk; i++) ok |= strcmp(k->string, keys[i]) == 0;
-        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, what);
-    }
-    return 0;
+    const cf_keys ks = {{"Type", key}, key ? 2 : 1};
+    return field_unknown(&c->f, &ks, o, at, CF_DOLLAR_COMMENTS, "for %s", what);
 }
 static int provider(hc *c, const cJSON *v, cf_loc at, pinfo *pi, int depth)
 {
     const cJSON *t = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "Type") : NULL;
-    if (!t || !cJSON_IsString(t)) return fail(c, at, CF_ERR_SCHEMA, "expected a positions provider (an object with \"Type\"), found %s", jtype(v));
-    if (depth > 32) return fail(c, at, CF_ERR_LIMIT, "positions providers nested deeper than 32");
+    if (!t || !cJSON_IsString(t)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a positions provider (an object with \"Type\"), found %s", json_type(v));
+    if (depth > 32) return field_fail(&c->f, at, CF_ERR_LIMIT, "positions providers nested deeper than 32");
     const char *ty = t->valuestring;
-    keyset ks = {{0}, 0};
-    static const char *const none[1] = {""};
+    cf_keys ks = {{0}, 0};
     if (!strcmp(ty, "SquareGrid2d") || !strcmp(ty, "SquareGrid3d") || !strcmp(ty, "TriangularGrid2d")) {
         pi->base = ty[0] == 'T' ? CF_HY_PB_TRI2 : ty[10] == '3' ? CF_HY_PB_SQ3 : CF_HY_PB_SQ2;
         pi->s[0] = pi->s[1] = pi->s[2] = 1.0, pi->dmax = 0;
-        return keys_only(c, v, at, ty, none, 0);
+        return keys_only(c, v, at, ty, NULL);
     }
     if (!strcmp(ty, "List")) {
-        static const char *const k[1] = {"Positions"};
-        if (keys_only(c, v, at, "List", k, 1) < 0) return -1;
+        if (keys_only(c, v, at, "List", "Positions") < 0) return -1;
         const cJSON *ps = cJSON_GetObjectItemCaseSensitive(v, "Positions");
-        cf_loc pa = at_key(c, at, "Positions");
-        if (!cJSON_IsArray(ps)) return fail(c, ps ? pa : at, CF_ERR_SCHEMA, "List needs \"Positions\" (an array of {\"X\", \"Y\", \"Z\"})");
+        cf_loc pa = field_key(&c->f, at, "Positions");
+        if (!cJSON_IsArray(ps)) return field_fail(&c->f, ps ? pa : at, CF_ERR_SCHEMA, "List needs \"Positions\" (an array of {\"X\", \"Y\", \"Z\"})");
         int m = cJSON_GetArraySize(ps), i = 0;
-        if (m < 1 || m > HY_PCELL_MAX_LIST) return fail(c, pa, CF_ERR_LIMIT, "List holds %d positions (1 to %d)", m, HY_PCELL_MAX_LIST);
+        if (m < 1 || m > HY_PCELL_MAX_LIST) return field_fail(&c->f, pa, CF_ERR_LIMIT, "List holds %d positions (1 to %d)", m, HY_PCELL_MAX_LIST);
         for (const cJSON *e = ps->child; e; e = e->next, i++) {
             double q[3] = {0, 0, 0};
-            if (vec3_value(c, e, at_index(c, pa, i), q) < 0) return -1;
+            if (vec3_value(c, e, field_index(&c->f, pa, i), q) < 0) return -1;
             for (int a = 0; a < 3; a++)
                 if (cput(c, &pi->pts, q[a]) < 0) return -1;
         }
@@ -883,72 +785,69 @@ static int provider(hc *c, const cJSON *v, cf_loc at, pinfo *pi, int depth)
     }
     int sc = !strcmp(ty, "Scaler"), j2 = !strcmp(ty, "Jitter2d"), j3 = !strcmp(ty, "Jitter3d");
     if (!sc && !j2 && !j3)
-        return fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED,
+        return field_fail(&c->f, field_key(&c->f, at, "Type"), HY_ERR_UNSUPPORTED,
                     "positions provider \"%s\" is not implemented (SquareGrid2d, SquareGrid3d, TriangularGrid2d, Scaler, Jitter2d, Jitter3d, List)", ty);
-    const cJSON *inner = get(&ks, v, "Positions");
-    if (!inner) return fail(c, at, CF_ERR_SCHEMA, "%s needs \"Positions\" (the provider it changes)", ty);
-    if (provider(c, inner, at_key(c, at, "Positions"), pi, depth + 1) < 0) return -1;
+    const cJSON *inner = field_get(&c->f, &ks, v, "Positions");
+    if (!inner) return field_fail(&c->f, at, CF_ERR_SCHEMA, "%s needs \"Positions\" (the provider it changes)", ty);
+    if (provider(c, inner, field_key(&c->f, at, "Positions"), pi, depth + 1) < 0) return -1;
     double op[4] = {0, 0, 0, 0};
     if (sc) {
         if (vec3(c, &ks, v, at, "Scale", NULL, op + 1) < 0) return -1;
         for (int a = 0; a < 3; a++)
-            if (!(op[a + 1] > 0)) return fail(c, at_key(c, at, "Scale"), CF_ERR_SCHEMA, "Scaler scales must be > 0");
+            if (!(op[a + 1] > 0)) return field_fail(&c->f, field_key(&c->f, at, "Scale"), CF_ERR_SCHEMA, "Scaler scales must be > 0");
         for (int a = 0; a < 3; a++) pi->s[a] *= op[a + 1];
         pi->dmax *= cf_hy_jmax(cf_hy_jmax(op[1], op[2]), op[3]);
     } else {
-        if (pi->base == CF_HY_PB_LIST) return fail(c, at_key(c, at, "Type"), HY_ERR_UNSUPPORTED, "%s of a List is not implemented", ty);
-        if (j3 && pi->base != CF_HY_PB_SQ3) return fail(c, at_key(c, at, "Type"), CF_ERR_SCHEMA, "Jitter3d needs a 3-D provider (SquareGrid3d)");
+        if (pi->base == CF_HY_PB_LIST) return field_fail(&c->f, field_key(&c->f, at, "Type"), HY_ERR_UNSUPPORTED, "%s of a List is not implemented", ty);
+        if (j3 && pi->base != CF_HY_PB_SQ3) return field_fail(&c->f, field_key(&c->f, at, "Type"), CF_ERR_SCHEMA, "Jitter3d needs a 3-D provider (SquareGrid3d)");
         cf_node tmp;
         memset(&tmp, 0, sizeof tmp);
-        if (num(c, &ks, v, at, "Magnitude", NAN, &op[1]) < 0 || seed(c, &ks, v, at, &tmp) < 0) return -1;
-        if (!(op[1] >= 0)) return fail(c, at_key(c, at, "Magnitude"), CF_ERR_SCHEMA, "Magnitude must be >= 0");
+        if (field_num(&c->f, &ks, v, at, "Magnitude", CF_REQUIRED, NAN, &op[1]) < 0 || seed(c, &ks, v, at, &tmp) < 0) return -1;
+        if (!(op[1] >= 0)) return field_fail(&c->f, field_key(&c->f, at, "Magnitude"), CF_ERR_SCHEMA, "Magnitude must be >= 0");
         op[0] = j2 ? 1 : 2, op[2] = (double)tmp.i[0];
         pi->dmax += op[1];
     }
-    for (const cJSON *k = v->child; k; k = k->next) {
-        int ok = k->string[0] == '$' || strcmp(k->string, "Type") == 0;
-        for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
-        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, ty);
-    }
+    field_get(&c->f, &ks, v, "Type");
+    if (field_unknown(&c->f, &ks, v, at, CF_DOLLAR_COMMENTS, "for %s", ty) < 0) return -1;
     for (int a = 0; a < 4; a++)
         if (cput(c, &pi->ops, op[a]) < 0) return -1;
     pi->nops++;
     return 0;
 }
 static const char *const pcell_types[] = {"CellValue", "Curve", "Distance", "Distance2", "Distance2Add", "Distance2Sub", "Distance2Mul", "Distance2Div", "Density"};
-static int pcell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, pinfo *pi, cbuf *b)
+static int pcell(hc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, pinfo *pi, cbuf *b)
 {
     double R = 0;
     int df = 0, rt = 0;
-    static const char *const dfn[] = {"Euclidean", "Manhattan"};
-    if (num(c, ks, o, at, "MaxDistance", NAN, &R) < 0 || name_of(c, ks, o, at, "DistanceFunction", NULL, dfn, 2, 0, 1, &df) < 0) return -1;
-    if (!(R > 0)) return fail(c, at_key(c, at, "MaxDistance"), CF_ERR_SCHEMA, "MaxDistance must be > 0");
-    const cJSON *pv = get(ks, o, "Positions");
-    if (!pv) return fail(c, at, CF_ERR_SCHEMA, "missing \"Positions\" (a positions provider)");
-    if (provider(c, pv, at_key(c, at, "Positions"), pi, 0) < 0) return -1;
-    const cJSON *rv = get(ks, o, "ReturnType");
-    cf_loc ra = at_key(c, at, "ReturnType");
-    if (!rv) return fail(c, at, CF_ERR_SCHEMA, "missing \"ReturnType\"");
+    static const char *const dfn[] = {"Euclidean", "Manhattan", NULL};
+    if (field_num(&c->f, ks, o, at, "MaxDistance", CF_REQUIRED, NAN, &R) < 0 || name_of(c, ks, o, at, "DistanceFunction", NULL, dfn, 0, 1, &df) < 0) return -1;
+    if (!(R > 0)) return field_fail(&c->f, field_key(&c->f, at, "MaxDistance"), CF_ERR_SCHEMA, "MaxDistance must be > 0");
+    const cJSON *pv = field_get(&c->f, ks, o, "Positions");
+    if (!pv) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Positions\" (a positions provider)");
+    if (provider(c, pv, field_key(&c->f, at, "Positions"), pi, 0) < 0) return -1;
+    const cJSON *rv = field_get(&c->f, ks, o, "ReturnType");
+    cf_loc ra = field_key(&c->f, at, "ReturnType");
+    if (!rv) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"ReturnType\"");
     const cJSON *rtn = cJSON_IsObject(rv) ? cJSON_GetObjectItemCaseSensitive(rv, "Type") : rv;
-    cf_loc ta = cJSON_IsObject(rv) ? at_key(c, ra, "Type") : ra;
-    if (!cJSON_IsString(rtn)) return fail(c, ta, CF_ERR_SCHEMA, "expected a return type name, found %s", jtype(rtn));
+    cf_loc ta = cJSON_IsObject(rv) ? field_key(&c->f, ra, "Type") : ra;
+    if (!cJSON_IsString(rtn)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected a return type name, found %s", json_type(rtn));
     rt = -1;
     for (int i = 0; i < 9; i++)
         if (strcmp(rtn->valuestring, pcell_types[i]) == 0) rt = i;
     if (rt < 0)
-        return fail(c, ta, CF_ERR_SCHEMA, "unknown return type \"%s\" (CellValue, Curve, Distance, Distance2, Distance2Add, Distance2Sub, Distance2Mul, Distance2Div, Density)",
+        return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown return type \"%s\" (CellValue, Curve, Distance, Distance2, Distance2Add, Distance2Sub, Distance2Mul, Distance2Div, Density)",
                     rtn->valuestring);
-    if (rt == 8) return fail(c, ta, HY_ERR_UNSUPPORTED, "return type Density is not implemented (the cell centre cannot be pushed as the Anchor)");
-    keyset rs = {{0}, 0};
+    if (rt == 8) return field_fail(&c->f, ta, HY_ERR_UNSUPPORTED, "return type Density is not implemented (the cell centre cannot be pushed as the Anchor)");
+    cf_keys rs = {{0}, 0};
     n->nin = 0;
     if (rt == CF_HY_PR_CELLVALUE) {
-        const cJSON *dn = get(&rs, rv, "Density");
-        if (!dn) return fail(c, ra, CF_ERR_SCHEMA, "CellValue needs \"Density\"");
-        if (num(c, &rs, rv, ra, "DefaultValue", 0.0, &n->d[0]) < 0) return -1;
+        const cJSON *dn = field_get(&c->f, &rs, rv, "Density");
+        if (!dn) return field_fail(&c->f, ra, CF_ERR_SCHEMA, "CellValue needs \"Density\"");
+        if (field_num(&c->f, &rs, rv, ra, "DefaultValue", 0, 0.0, &n->d[0]) < 0) return -1;
         n->in = arena_alloc(&c->p->arena, sizeof(int));
-        if (!n->in) return nomem(c);
+        if (!n->in) return field_nomem(&c->f);
         n->nin = 1;
-        if ((n->in[0] = node(c, dn, at_key(c, ra, "Density"))) < 0) return -1;
+        if ((n->in[0] = node(c, dn, field_key(&c->f, ra, "Density"))) < 0) return -1;
     }
     int cnt[3] = {1, 1, 1};
     double rd = R + pi->dmax;
@@ -962,7 +861,7 @@ static int pcell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, pinfo
             double k = ceil((2 * rd) / w[a]) + 3;
             cells *= k;
             if (!(cells <= HY_PCELL_MAX_CELLS))
-                return fail(c, at_key(c, at, "MaxDistance"), CF_ERR_LIMIT,
+                return field_fail(&c->f, field_key(&c->f, at, "MaxDistance"), CF_ERR_LIMIT,
                             "the nearest-position search would visit more than %d lattice cells (lower MaxDistance or Jitter, or scale the grid up)",
                             HY_PCELL_MAX_CELLS);
             cnt[a] = (int)k;
@@ -984,11 +883,8 @@ static int pcell(hc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, pinfo
     }
     n->i[0] = rt;
     if (cJSON_IsObject(rv)) {
-        for (const cJSON *k = rv->child; k; k = k->next) {
-            int ok = k->string[0] == '$' || strcmp(k->string, "Type") == 0;
-            for (int i = 0; i < rs.n; i++) ok |= strcmp(rs.k[i], k->string) == 0;
-            if (!ok) return fail(c, at_key(c, ra, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for return type %s", k->string, rtn->valuestring);
-        }
+        field_get(&c->f, &rs, rv, "Type");
+        if (field_unknown(&c->f, &rs, rv, ra, CF_DOLLAR_COMMENTS, "for return type %s", rtn->valuestring) < 0) return -1;
     }
     return 0;
 }
@@ -1003,7 +899,7 @@ HYPARSE(HY_PCELL)
     if (r < 0) return free(b.d), -1;
     return cbuf_to_node(c, &b, n);
 }
-HYPARSE(HY_EXTMAP) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
+HYPARSE(HY_EXTMAP) { return field_fail(&c->f, at, CF_ERR_SCHEMA, "internal: external nodes are not written in JSON"); }
 
 /* Switch (HYTALE.md §6 choice): SwitchCases [{"Case": state, "Density": node}] ("State"/"Name"
  * for the key, "Inputs": [node] for the node); folded while compiling: the case of the
@@ -1011,53 +907,54 @@ HYPARSE(HY_EXTMAP) { return fail(c, at, CF_ERR_SCHEMA, "internal: external nodes
 static int switch_node(hc *c, const cJSON *o, cf_loc at)
 {
     const cJSON *cs = cJSON_GetObjectItemCaseSensitive(o, "SwitchCases");
-    cf_loc ca = at_key(c, at, "SwitchCases");
-    for (const cJSON *k = o->child; k; k = k->next)
-        if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "SwitchCases") && strcmp(k->string, "Skip") && strcmp(k->string, "ExportAs"))
-            return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"Switch\"", k->string);
-    if (!cJSON_IsArray(cs)) return fail(c, cs ? ca : at, CF_ERR_SCHEMA, "Switch needs \"SwitchCases\" (an array of {\"Case\", \"Density\"})");
+    cf_loc ca = field_key(&c->f, at, "SwitchCases");
+    {
+        static const cf_keys known = {{"Type", "SwitchCases", "Skip", "ExportAs"}, 4};
+        if (field_unknown(&c->f, &known, o, at, CF_DOLLAR_COMMENTS, "for Type \"Switch\"") < 0) return -1;
+    }
+    if (!cJSON_IsArray(cs)) return field_fail(&c->f, cs ? ca : at, CF_ERR_SCHEMA, "Switch needs \"SwitchCases\" (an array of {\"Case\", \"Density\"})");
     const cJSON *pick = NULL, *dflt = NULL;
     int i = 0, pi = -1, di = -1;
     for (const cJSON *e = cs->child; e; e = e->next, i++) {
-        cf_loc ea = at_index(c, ca, i);
-        if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected a case {\"Case\": state, \"Density\": node}, found %s", jtype(e));
+        cf_loc ea = field_index(&c->f, ca, i);
+        if (!cJSON_IsObject(e)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected a case {\"Case\": state, \"Density\": node}, found %s", json_type(e));
         const cJSON *key = NULL;
         int nk = 0, nd = 0;
         for (const cJSON *k = e->child; k; k = k->next) {
             if (k->string[0] == '$') continue;
             if (!strcmp(k->string, "Case") || !strcmp(k->string, "State") || !strcmp(k->string, "Name")) key = k, nk++;
             else if (!strcmp(k->string, "Density") || !strcmp(k->string, "Inputs")) nd++;
-            else return fail(c, at_key(c, ea, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (Case, Density)", k->string);
+            else return field_fail(&c->f, field_key(&c->f, ea, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (Case, Density)", k->string);
         }
-        if (nk != 1 || !cJSON_IsString(key)) return fail(c, ea, CF_ERR_SCHEMA, "a case needs one \"Case\" (a state name string)");
-        if (nd != 1) return fail(c, ea, CF_ERR_SCHEMA, "a case needs one \"Density\" (or \"Inputs\": [node])");
+        if (nk != 1 || !cJSON_IsString(key)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "a case needs one \"Case\" (a state name string)");
+        if (nd != 1) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "a case needs one \"Density\" (or \"Inputs\": [node])");
         if (!pick && strcmp(key->valuestring, c->state) == 0) pick = e, pi = i;
         if (!dflt && strcmp(key->valuestring, "Default") == 0) dflt = e, di = i;
     }
     if (!pick) pick = dflt, pi = di;
-    if (!pick) return fail(c, ca, CF_ERR_SCHEMA, "no case for SwitchState \"%s\" and no \"Default\" case", c->state);
-    cf_loc pa = at_index(c, ca, pi);
+    if (!pick) return field_fail(&c->f, ca, CF_ERR_SCHEMA, "no case for SwitchState \"%s\" and no \"Default\" case", c->state);
+    cf_loc pa = field_index(&c->f, ca, pi);
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(pick, "Density");
-    if (d) return node(c, d, at_key(c, pa, "Density"));
+    if (d) return node(c, d, field_key(&c->f, pa, "Density"));
     d = cJSON_GetObjectItemCaseSensitive(pick, "Inputs");
-    cf_loc ia = at_key(c, pa, "Inputs");
-    if (!cJSON_IsArray(d) || cJSON_GetArraySize(d) != 1) return fail(c, ia, CF_ERR_SCHEMA, "a case takes 1 input");
-    return node(c, d->child, at_index(c, ia, 0));
+    cf_loc ia = field_key(&c->f, pa, "Inputs");
+    if (!cJSON_IsArray(d) || cJSON_GetArraySize(d) != 1) return field_fail(&c->f, ia, CF_ERR_SCHEMA, "a case takes 1 input");
+    return node(c, d->child, field_index(&c->f, ia, 0));
 }
 /* SwitchState {SwitchState, Inputs[1]}: the input compiled under that state */
 static int switch_state(hc *c, const cJSON *o, cf_loc at)
 {
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "SwitchState"), *in = cJSON_GetObjectItemCaseSensitive(o, "Inputs");
-    for (const cJSON *k = o->child; k; k = k->next)
-        if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "SwitchState") && strcmp(k->string, "Inputs")
-            && strcmp(k->string, "Skip") && strcmp(k->string, "ExportAs"))
-            return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"SwitchState\"", k->string);
-    if (!cJSON_IsString(st)) return fail(c, st ? at_key(c, at, "SwitchState") : at, CF_ERR_SCHEMA, "SwitchState needs \"SwitchState\" (a state name string)");
+    {
+        static const cf_keys known = {{"Type", "SwitchState", "Inputs", "Skip", "ExportAs"}, 5};
+        if (field_unknown(&c->f, &known, o, at, CF_DOLLAR_COMMENTS, "for Type \"SwitchState\"") < 0) return -1;
+    }
+    if (!cJSON_IsString(st)) return field_fail(&c->f, st ? field_key(&c->f, at, "SwitchState") : at, CF_ERR_SCHEMA, "SwitchState needs \"SwitchState\" (a state name string)");
     if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1)
-        return fail(c, in ? at_key(c, at, "Inputs") : at, CF_ERR_SCHEMA, "SwitchState takes 1 input, found %d", cJSON_IsArray(in) ? cJSON_GetArraySize(in) : 0);
+        return field_fail(&c->f, in ? field_key(&c->f, at, "Inputs") : at, CF_ERR_SCHEMA, "SwitchState takes 1 input, found %d", cJSON_IsArray(in) ? cJSON_GetArraySize(in) : 0);
     const char *old = c->state;
     c->state = st->valuestring;
-    int r = node(c, in->child, at_index(c, at_key(c, at, "Inputs"), 0));
+    int r = node(c, in->child, field_index(&c->f, field_key(&c->f, at, "Inputs"), 0));
     c->state = old;
     return r;
 }
@@ -1067,19 +964,15 @@ static int angle_const(hc *c, const cJSON *o, cf_loc at, int *out)
     const cJSON *vp = cJSON_GetObjectItemCaseSensitive(o, "VectorProvider");
     const cJSON *t = cJSON_IsObject(vp) ? cJSON_GetObjectItemCaseSensitive(vp, "Type") : NULL;
     if (!t || !cJSON_IsString(t) || strcmp(t->valuestring, "Constant") != 0) return 0;
-    keyset ks = {{0}, 0};
+    cf_keys ks = {{0}, 0};
     double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
-    get(&ks, o, "Type");
+    field_get(&c->f, &ks, o, "Type");
     if (vec3(c, &ks, o, at, "Vector", NULL, a) < 0 || vec3(c, &ks, o, at, "VectorProvider", NULL, b) < 0) return -1;
-    for (const cJSON *k = o->child; k; k = k->next) {
-        int ok = k->string[0] == '$';
-        for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
-        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"Angle\"", k->string);
-    }
+    if (field_unknown(&c->f, &ks, o, at, CF_DOLLAR_COMMENTS, "for Type \"Angle\"") < 0) return -1;
     return (*out = constant(c, cf_hy_angle(a[0], a[1], a[2], b[0], b[1], b[2]), at)) < 0 ? -1 : 1;
 }
 
-typedef int (*hyparse_fn)(hc *, keyset *, const cJSON *, cf_loc, cf_node *, const char *);
+typedef int (*hyparse_fn)(hc *, cf_keys *, const cJSON *, cf_loc, cf_node *, const char *);
 static const hyparse_fn hyparsers[NK_COUNT] = {
 #define NODE64(K, name, flags, fields, summary) [NK_##K] = hyparse_##K,
 #include "ir/nodes_hytale.def"
@@ -1114,13 +1007,13 @@ static int external(hc *c, const char *name, cf_loc at)
                 off = c->mapoff[k];
             } else {
                 if (c->p->hy_nmaps + cnt > ((size_t)1 << 27))
-                    return fail(c, at, CF_ERR_LIMIT, "external maps larger than %d samples in all", 1 << 27);
+                    return field_fail(&c->f, at, CF_ERR_LIMIT, "external maps larger than %d samples in all", 1 << 27);
                 double *all = arena_alloc(&c->p->arena, sizeof(double) * (c->p->hy_nmaps + cnt));
                 const char **nm = realloc(c->mapname, sizeof(char *) * (size_t)(c->nmaps + 1));
                 if (nm) c->mapname = nm;
                 size_t *mo = nm ? realloc(c->mapoff, sizeof(size_t) * (size_t)(c->nmaps + 1)) : NULL;
                 if (mo) c->mapoff = mo;
-                if (!all || !nm || !mo) return nomem(c);
+                if (!all || !nm || !mo) return field_nomem(&c->f);
                 if (c->p->hy_nmaps) memcpy(all, c->p->hy_maps, sizeof(double) * c->p->hy_nmaps);
                 memcpy(all + c->p->hy_nmaps, m->data, sizeof(double) * cnt);
                 off = c->p->hy_nmaps;
@@ -1132,48 +1025,45 @@ static int external(hc *c, const char *name, cf_loc at)
             n.d[0] = m->x0, n.d[1] = m->z0, n.d[2] = m->step;
             return node_add(c, &n);
         }
-    return fail(c, at, CF_ERR_REF, "needs external input \"%s\" (supply it: --external %s=VALUE or =@MAP.npy)", name, name);
+    return field_fail(&c->f, at, CF_ERR_REF, "needs external input \"%s\" (supply it: --external %s=VALUE or =@MAP.npy)", name, name);
 }
 
 static int import(hc *c, const char *name, cf_loc at);
 
 static int node_obj(hc *c, const cJSON *o, cf_loc at)
 {
-    keyset ks = {{0}, 0};
-    const cJSON *t = get(&ks, o, "Type");
-    if (!t) return fail(c, at, CF_ERR_SCHEMA, "missing \"Type\" (a density node type such as \"Sum\")");
-    cf_loc ta = at_key(c, at, "Type");
-    if (!cJSON_IsString(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected a node type (a string), found %s", jtype(t));
+    cf_keys ks = {{0}, 0};
+    const cJSON *t = field_get(&c->f, &ks, o, "Type");
+    if (!t) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Type\" (a density node type such as \"Sum\")");
+    cf_loc ta = field_key(&c->f, at, "Type");
+    if (!cJSON_IsString(t)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected a node type (a string), found %s", json_type(t));
     const char *type = t->valuestring;
     int skip = 0, result;
-    if (boolean(c, &ks, o, at, "Skip", 0, &skip) < 0) return -1;
-    const cJSON *ex = get(&ks, o, "ExportAs");
-    if (ex && !cJSON_IsString(ex)) return fail(c, at_key(c, at, "ExportAs"), CF_ERR_SCHEMA, "expected a name (a string), found %s", jtype(ex));
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (field_bool(&c->f, &ks, o, at, "Skip", 0, 0, &skip) < 0) return -1;
+    const cJSON *ex = field_get(&c->f, &ks, o, "ExportAs");
+    if (ex && !cJSON_IsString(ex)) return field_fail(&c->f, field_key(&c->f, at, "ExportAs"), CF_ERR_SCHEMA, "expected a name (a string), found %s", json_type(ex));
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     if (strcmp(type, "Exported") == 0 || strcmp(type, "Cache2D") == 0 || (skip && HY_SKIP_PASSTHROUGH)) {
         /* value-transparent: the node is its input (Exported's name was registered by the scan) */
         int single = 0;
-        if (strcmp(type, "Exported") == 0 && boolean(c, &ks, o, at, "SingleInstance", 0, &single) < 0) return -1;
+        if (strcmp(type, "Exported") == 0 && field_bool(&c->f, &ks, o, at, "SingleInstance", 0, 0, &single) < 0) return -1;
         if (strcmp(type, "Cache2D") == 0) {
             int cap = 0;
-            if (integer(c, &ks, o, at, "Capacity", 3, 0, 1 << 20, &cap) < 0) return -1;
+            if (field_int(&c->f, &ks, o, at, "Capacity", 0, 3, 0, 1 << 20, &cap) < 0) return -1;
         }
-        const cJSON *in = get(&ks, o, "Inputs");
-        cf_loc ia = at_key(c, at, "Inputs");
+        const cJSON *in = field_get(&c->f, &ks, o, "Inputs");
+        cf_loc ia = field_key(&c->f, at, "Inputs");
         if (skip) {
-            if (in && !cJSON_IsArray(in)) return fail(c, ia, CF_ERR_SCHEMA, "expected an array of nodes, found %s", jtype(in));
+            if (in && !cJSON_IsArray(in)) return field_fail(&c->f, ia, CF_ERR_SCHEMA, "expected an array of nodes, found %s", json_type(in));
             c->depth--;
-            return in && cJSON_GetArraySize(in) > 0 ? node(c, in->child, at_index(c, ia, 0)) : constant(c, 0.0, at);
+            return in && cJSON_GetArraySize(in) > 0 ? node(c, in->child, field_index(&c->f, ia, 0)) : constant(c, 0.0, at);
         }
         if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1)
-            return fail(c, in ? ia : at, CF_ERR_SCHEMA, "%s takes 1 input, found %d", type, cJSON_IsArray(in) ? cJSON_GetArraySize(in) : 0);
-        for (const cJSON *k = o->child; k; k = k->next) {
-            int ok = k->string[0] == '$' || strcmp(k->string, "Inputs") == 0;
-            for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
-            if (strcmp(type, "Exported") == 0 && strcmp(k->string, "ExportAs") == 0) ok = 1;
-            if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"%s\"", k->string, type);
-        }
-        result = node(c, in->child, at_index(c, ia, 0));
+            return field_fail(&c->f, in ? ia : at, CF_ERR_SCHEMA, "%s takes 1 input, found %d", type, cJSON_IsArray(in) ? cJSON_GetArraySize(in) : 0);
+        field_get(&c->f, &ks, o, "Inputs");
+        if (strcmp(type, "Exported") == 0) field_get(&c->f, &ks, o, "ExportAs");
+        if (field_unknown(&c->f, &ks, o, at, CF_DOLLAR_COMMENTS, "for Type \"%s\"", type) < 0) return -1;
+        result = node(c, in->child, field_index(&c->f, ia, 0));
         c->depth--;
         return result;
     }
@@ -1182,25 +1072,22 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
         return constant(c, 0.0, at);
     }
     if (strcmp(type, "Imported") == 0) {
-        const cJSON *nm = get(&ks, o, "Name");
-        if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, at, "Name") : at, CF_ERR_SCHEMA, "Imported needs \"Name\" (a string)");
-        for (const cJSON *k = o->child; k; k = k->next)
-            if (k->string[0] != '$' && strcmp(k->string, "Type") && strcmp(k->string, "Name"))
-                return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"Imported\"", k->string);
+        const cJSON *nm = field_get(&c->f, &ks, o, "Name");
+        if (!cJSON_IsString(nm)) return field_fail(&c->f, nm ? field_key(&c->f, at, "Name") : at, CF_ERR_SCHEMA, "Imported needs \"Name\" (a string)");
+        {
+            static const cf_keys known = {{"Type", "Name"}, 2};
+            if (field_unknown(&c->f, &known, o, at, CF_DOLLAR_COMMENTS, "for Type \"Imported\"") < 0) return -1;
+        }
         c->depth--;
-        return import(c, nm->valuestring, at_key(c, at, "Name"));
+        return import(c, nm->valuestring, field_key(&c->f, at, "Name"));
     }
     if (strcmp(type, "BaseHeight") == 0) {
         /* an external scalar (no WorldStructure): hytale.base_height.<Name>; Distance: y - B */
-        const cJSON *nm = get(&ks, o, "BaseHeightName");
+        const cJSON *nm = field_get(&c->f, &ks, o, "BaseHeightName");
         int dist = 0;
-        if (!cJSON_IsString(nm)) return fail(c, nm ? at_key(c, at, "BaseHeightName") : at, CF_ERR_SCHEMA, "BaseHeight needs \"BaseHeightName\" (a string)");
-        if (boolean(c, &ks, o, at, "Distance", 0, &dist) < 0) return -1;
-        for (const cJSON *k = o->child; k; k = k->next) {
-            int ok = k->string[0] == '$';
-            for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
-            if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"BaseHeight\"", k->string);
-        }
+        if (!cJSON_IsString(nm)) return field_fail(&c->f, nm ? field_key(&c->f, at, "BaseHeightName") : at, CF_ERR_SCHEMA, "BaseHeight needs \"BaseHeightName\" (a string)");
+        if (field_bool(&c->f, &ks, o, at, "Distance", 0, 0, &dist) < 0) return -1;
+        if (field_unknown(&c->f, &ks, o, at, CF_DOLLAR_COMMENTS, "for Type \"BaseHeight\"") < 0) return -1;
         char name[300];
         snprintf(name, sizeof name, "hytale.base_height.%s", nm->valuestring);
         int b = external(c, name, at);
@@ -1213,20 +1100,21 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
         if (yi < 0) return -1;
         new_node(c, NK_HY_INVERTER, at, &neg);
         neg.nin = 1, neg.in = arena_alloc(&c->p->arena, sizeof(int));
-        if (!neg.in) return nomem(c);
+        if (!neg.in) return field_nomem(&c->f);
         neg.in[0] = b;
         int ni = node_add(c, &neg);
         if (ni < 0) return -1;
         new_node(c, NK_HY_SUM, at, &s);
         s.nin = 2, s.in = arena_alloc(&c->p->arena, 2 * sizeof(int));
-        if (!s.in) return nomem(c);
+        if (!s.in) return field_nomem(&c->f);
         s.in[0] = yi, s.in[1] = ni;
         return node_add(c, &s);
     }
     if (strcmp(type, "DistanceToBiomeEdge") == 0 || strcmp(type, "Terrain") == 0) {
-        for (const cJSON *k = o->child; k; k = k->next)
-            if (k->string[0] != '$' && strcmp(k->string, "Type"))
-                return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"%s\"", k->string, type);
+        {
+            static const cf_keys known = {{"Type"}, 1};
+            if (field_unknown(&c->f, &known, o, at, CF_DOLLAR_COMMENTS, "for Type \"%s\"", type) < 0) return -1;
+        }
         c->depth--;
         return external(c, strcmp(type, "Terrain") == 0 ? "hytale.terrain" : "hytale.distance_to_biome_edge", at);
     }
@@ -1244,20 +1132,16 @@ static int node_obj(hc *c, const cJSON *o, cf_loc at)
     if (kind < 0) {
         for (size_t i = 0; i < sizeof undocumented / sizeof *undocumented; i++)
             if (strcmp(type, undocumented[i]) == 0)
-                return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented semantics", type);
+                return field_fail(&c->f, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented semantics", type);
         for (size_t i = 0; i < sizeof no_maths / sizeof *no_maths; i++)
             if (strcmp(type, no_maths[i]) == 0)
-                return fail(c, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented displacement maths (not implemented)", type);
-        return fail(c, ta, CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
+                return field_fail(&c->f, ta, HY_ERR_UNSUPPORTED, "hytale: node type %s has no documented displacement maths (not implemented)", type);
+        return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown Type \"%s\"", type);
     }
     cf_node n;
     new_node(c, kind, at, &n);
     if (hyparsers[kind](c, &ks, o, at, &n, type) < 0) return -1;
-    for (const cJSON *k = o->child; k; k = k->next) {
-        int ok = k->string[0] == '$';
-        for (int i = 0; i < ks.n; i++) ok |= strcmp(ks.k[i], k->string) == 0;
-        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for Type \"%s\"", k->string, type);
-    }
+    if (field_unknown(&c->f, &ks, o, at, CF_DOLLAR_COMMENTS, "for Type \"%s\"", type) < 0) return -1;
     c->depth--;
     return node_add(c, &n);
 }
@@ -1267,7 +1151,7 @@ static int node(hc *c, const cJSON *v, cf_loc at)
     if (err_failed(c->err)) return -1;
     if (cJSON_IsObject(v)) return node_obj(c, v, at);
     if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) return constant(c, v->valuedouble, at); /* a bare number: Constant (choice) */
-    return fail(c, at, CF_ERR_SCHEMA, "expected a density node (an object with \"Type\"), found %s", jtype(v));
+    return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a density node (an object with \"Type\"), found %s", json_type(v));
 }
 
 /* ------------------------------------------------------------------ exports */
@@ -1276,13 +1160,13 @@ static int add_export(hc *c, const char *name, const cJSON *v, cf_loc at, cf_loc
     for (int i = 0; i < c->nexps; i++)
         if (strcmp(c->exps[i].name, name) == 0) {
             char ptr[320];
-            return fail(c, name_at, CF_ERR_SCHEMA, "duplicate export \"%s\" (also at %s#%s)", name, c->exps[i].at.file,
+            return field_fail(&c->f, name_at, CF_ERR_SCHEMA, "duplicate export \"%s\" (also at %s#%s)", name, c->exps[i].at.file,
                         ptr_text(c->exps[i].at.ptr, ptr, sizeof ptr));
         }
     if (c->nexps == c->capexps) {
         int cap = c->capexps ? 2 * c->capexps : 16;
         hexp *e = realloc(c->exps, sizeof *e * (size_t)cap);
-        if (!e) return nomem(c);
+        if (!e) return field_nomem(&c->f);
         c->exps = e, c->capexps = cap;
     }
     c->exps[c->nexps++] = (hexp){name, v, at, 0, -1, NULL};
@@ -1292,19 +1176,19 @@ static int add_export(hc *c, const char *name, const cJSON *v, cf_loc at, cf_loc
 /* finds Exported nodes and ExportAs keys anywhere in a file */
 static int scan(hc *c, const cJSON *v, cf_loc at, int depth)
 {
-    if (depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     if (cJSON_IsObject(v)) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type"), *ex = cJSON_GetObjectItemCaseSensitive(v, "ExportAs");
         if (cJSON_IsString(ex)) {
-            if (add_export(c, ex->valuestring, v, at, at_key(c, at, "ExportAs")) < 0) return -1;
+            if (add_export(c, ex->valuestring, v, at, field_key(&c->f, at, "ExportAs")) < 0) return -1;
         }
         (void)t;
         for (const cJSON *k = v->child; k; k = k->next)
-            if (k->string[0] != '$' && (cJSON_IsObject(k) || cJSON_IsArray(k)) && scan(c, k, at_key(c, at, k->string), depth + 1) < 0) return -1;
+            if (k->string[0] != '$' && (cJSON_IsObject(k) || cJSON_IsArray(k)) && scan(c, k, field_key(&c->f, at, k->string), depth + 1) < 0) return -1;
     } else if (cJSON_IsArray(v)) {
         int i = 0;
         for (const cJSON *k = v->child; k; k = k->next, i++)
-            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && scan(c, k, at_index(c, at, i), depth + 1) < 0) return -1;
+            if ((cJSON_IsObject(k) || cJSON_IsArray(k)) && scan(c, k, field_index(&c->f, at, i), depth + 1) < 0) return -1;
     }
     return 0;
 }
@@ -1314,8 +1198,8 @@ static int import(hc *c, const char *name, cf_loc at)
     hexp *e = NULL;
     for (int i = 0; i < c->nexps; i++)
         if (strcmp(c->exps[i].name, name) == 0) e = &c->exps[i];
-    if (!e) return fail(c, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
-    if (e->state == 1) return fail(c, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
+    if (!e) return field_fail(&c->f, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
+    if (e->state == 1) return field_fail(&c->f, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
     if (e->state == 2 && strcmp(e->sw, c->state) == 0) return e->node;
     /* the exported node itself, parsed without re-registering its ExportAs; an import
      * under another SwitchState is specialized (parsed again under that state) */
@@ -1338,15 +1222,15 @@ static int import_curve(hc *c, const char *name, cf_loc at, cbuf *b, int depth)
     hexp *e = NULL;
     for (int i = 0; i < c->nexps; i++)
         if (strcmp(c->exps[i].name, name) == 0) e = &c->exps[i];
-    if (!e) return fail(c, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
-    if (e->state == 1) return fail(c, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
+    if (!e) return field_fail(&c->f, at, CF_ERR_REF, "no export named \"%s\" in hytale/Density", name);
+    if (e->state == 1) return field_fail(&c->f, at, CF_ERR_CYCLE, "import cycle through \"%s\"", name);
     const cJSON *v = e->v;
     cf_loc va = e->at;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "Type");
     if (cJSON_IsString(t) && strcmp(t->valuestring, "Exported") == 0) {
         const cJSON *in = cJSON_GetObjectItemCaseSensitive(v, "Inputs");
-        if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1) return fail(c, va, CF_ERR_SCHEMA, "Exported takes 1 input");
-        v = in->child, va = at_index(c, at_key(c, va, "Inputs"), 0);
+        if (!cJSON_IsArray(in) || cJSON_GetArraySize(in) != 1) return field_fail(&c->f, va, CF_ERR_SCHEMA, "Exported takes 1 input");
+        v = in->child, va = field_index(&c->f, field_key(&c->f, va, "Inputs"), 0);
     }
     int keep = e->state;
     e->state = 1;
@@ -1360,7 +1244,7 @@ static int import_curve(hc *c, const char *name, cf_loc at, cbuf *b, int depth)
  * first (HYTALE.md §2.2: the child's fields replace the parent's; objects merge field by
  * field; arrays are replaced whole; a parent of another Type/NoiseType, a missing parent
  * and a cycle are errors), then the asset is lowered to V2 kinds and the legacy kinds of
- * hytale.def (legacy-noise, -point, -formula, -curve, -rotate, -distort, -gradient, -scale). Every
+ * nodes_hytale.def (legacy-noise, -point, -formula, -curve, -rotate, -distort, -gradient, -scale). Every
  * Type and NoiseType of HYTALE.md §2.5/§2.6 and every wrapper (§2.9 order) of tiers 1 and 2
  * is lowered; the tier-3 types and values (§2.10) are located "not supported" errors, as the
  * spec prescribes. The UNK choices are the "legacy choices" block below. */
@@ -1375,14 +1259,14 @@ typedef struct lchain {
 
 static int legacy_load(hc *c, const char *id, cf_loc at, cJSON **root, const char **display)
 {
-    if (!valid_name(id)) return fail(c, at, CF_ERR_REF, "bad noise asset id \"%s\"", id);
+    if (!valid_name(id)) return field_fail(&c->f, at, CF_ERR_REF, "bad noise asset id \"%s\"", id);
     char rel[600];
     snprintf(rel, sizeof rel, "hytale/Noise/%s.json", id);
     int r = json_load_rel(&c->p->arena, c->pk, rel, root, display, c->err);
     if (r < 0) return -1;
-    if (r == 0) return fail(c, at, CF_ERR_REF, "no noise asset \"%s\" (no %s in any pack)", id, rel);
+    if (r == 0) return field_fail(&c->f, at, CF_ERR_REF, "no noise asset \"%s\" (no %s in any pack)", id, rel);
     if (!cJSON_IsObject(*root)) {
-        fail(c, (cf_loc){*display, NULL}, CF_ERR_SCHEMA, "expected a noise asset (an object), found %s", jtype(*root));
+        field_fail(&c->f, (cf_loc){*display, NULL}, CF_ERR_SCHEMA, "expected a noise asset (an object), found %s", json_type(*root));
         cJSON_Delete(*root);
         return -1;
     }
@@ -1418,8 +1302,8 @@ static cJSON *legacy_resolve(hc *c, const cJSON *a, cf_loc at, lchain *ch)
 {
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(a, "Parent");
     if (!par) return cJSON_Duplicate(a, 1);
-    cf_loc pa = at_key(c, at, "Parent");
-    if (!cJSON_IsString(par)) return fail(c, pa, CF_ERR_SCHEMA, "expected a noise asset id (a string), found %s", jtype(par)), NULL;
+    cf_loc pa = field_key(&c->f, at, "Parent");
+    if (!cJSON_IsString(par)) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "expected a noise asset id (a string), found %s", json_type(par)), NULL;
     for (int i = 0; i < ch->n; i++)
         if (strcmp(ch->ids[i], par->valuestring) == 0) {
             char path[600] = "";
@@ -1428,9 +1312,9 @@ static cJSON *legacy_resolve(hc *c, const cJSON *a, cf_loc at, lchain *ch)
                 strncat(path, " -> ", sizeof path - strlen(path) - 1);
             }
             strncat(path, par->valuestring, sizeof path - strlen(path) - 1);
-            return fail(c, pa, CF_ERR_CYCLE, "Parent cycle: %s", path), NULL;
+            return field_fail(&c->f, pa, CF_ERR_CYCLE, "Parent cycle: %s", path), NULL;
         }
-    if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, pa, CF_ERR_LIMIT, "Parent chain longer than %d", HY_LEGACY_MAX_CHAIN), NULL;
+    if (ch->n >= HY_LEGACY_MAX_CHAIN) return field_fail(&c->f, pa, CF_ERR_LIMIT, "Parent chain longer than %d", HY_LEGACY_MAX_CHAIN), NULL;
     cJSON *proot = NULL;
     const char *pdisp = "";
     if (legacy_load(c, par->valuestring, pa, &proot, &pdisp) < 0) return NULL;
@@ -1442,14 +1326,14 @@ static cJSON *legacy_resolve(hc *c, const cJSON *a, cf_loc at, lchain *ch)
     /* UNK choice (§2.2 rule 5): a parent of another Type / NoiseType is an error */
     const char *kt = str_field(a, "Type"), *kn = str_field(a, "NoiseType"), *bt = str_field(base, "Type"), *bn = str_field(base, "NoiseType");
     if ((kt && (!bt || strcmp(kt, bt))) || (kn && (!bn || strcmp(kn, bn))) || (kt && bn) || (kn && bt)) {
-        fail(c, pa, CF_ERR_SCHEMA, "parent \"%s\" is a %s %s, this asset a %s %s", par->valuestring, bt ? "Type" : "NoiseType",
+        field_fail(&c->f, pa, CF_ERR_SCHEMA, "parent \"%s\" is a %s %s, this asset a %s %s", par->valuestring, bt ? "Type" : "NoiseType",
              bt ? bt : bn ? bn : "?", kt ? "Type" : "NoiseType", kt ? kt : kn ? kn : "?");
         cJSON_Delete(base);
         return NULL;
     }
     if (merge_into(base, a) < 0) {
         cJSON_Delete(base);
-        return nomem(c), NULL;
+        return field_nomem(&c->f), NULL;
     }
     cJSON_DeleteItemFromObjectCaseSensitive(base, "Parent");
     return base;
@@ -1463,7 +1347,7 @@ static int add_node(hc *c, int kind, cf_loc at, const int *in, int nin, double d
     new_node(c, kind, at, &n);
     n.nin = nin;
     n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nin ? nin : 1));
-    if (!n.in) return nomem(c);
+    if (!n.in) return field_nomem(&c->f);
     for (int k = 0; k < nin; k++) n.in[k] = in[k];
     n.d[0] = d0;
     return node_add(c, &n);
@@ -1473,11 +1357,11 @@ static int add_node(hc *c, int kind, cf_loc at, const int *in, int nin, double d
 static int legacy_slot(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
 {
     const cJSON *file = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "File") : NULL;
-    if (file && cJSON_GetArraySize(v) == 1) v = file, at = at_key(c, at, "File");
+    if (file && cJSON_GetArraySize(v) == 1) v = file, at = field_key(&c->f, at, "File");
     if (cJSON_IsString(v)) {
         for (int i = 0; i < ch->n; i++)
-            if (strcmp(ch->ids[i], v->valuestring) == 0) return fail(c, at, CF_ERR_CYCLE, "noise reference cycle through \"%s\"", v->valuestring);
-        if (ch->n >= HY_LEGACY_MAX_CHAIN) return fail(c, at, CF_ERR_LIMIT, "noise references nested deeper than %d", HY_LEGACY_MAX_CHAIN);
+            if (strcmp(ch->ids[i], v->valuestring) == 0) return field_fail(&c->f, at, CF_ERR_CYCLE, "noise reference cycle through \"%s\"", v->valuestring);
+        if (ch->n >= HY_LEGACY_MAX_CHAIN) return field_fail(&c->f, at, CF_ERR_LIMIT, "noise references nested deeper than %d", HY_LEGACY_MAX_CHAIN);
         cJSON *root = NULL;
         const char *disp = "";
         if (legacy_load(c, v->valuestring, at, &root, &disp) < 0) return -1;
@@ -1488,7 +1372,7 @@ static int legacy_slot(hc *c, const cJSON *v, cf_loc at, const char *label, lcha
         return r;
     }
     if (cJSON_IsObject(v)) return legacy_asset(c, v, at, label, ch);
-    return fail(c, at, CF_ERR_SCHEMA, "expected a noise asset (an id or an object), found %s", jtype(v));
+    return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a noise asset (an id or an object), found %s", json_type(v));
 }
 
 /* [min, max] of a range field: array, {"Min","Max"} map, or a number n = [0, n] (UNK choices) */
@@ -1500,7 +1384,7 @@ static int legacy_range(hc *c, const cJSON *v, cf_loc at, double *lo, double *hi
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "Min"), *b = cJSON_GetObjectItemCaseSensitive(v, "Max");
     if (cJSON_IsObject(v) && cJSON_IsNumber(a) && cJSON_IsNumber(b) && cJSON_GetArraySize(v) == 2)
         return *lo = a->valuedouble, *hi = b->valuedouble, 0;
-    return fail(c, at, CF_ERR_SCHEMA, "expected a range: [min, max], {\"Min\": a, \"Max\": b} or a number");
+    return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a range: [min, max], {\"Min\": a, \"Max\": b} or a number");
 }
 
 /* ---- legacy choices (HYTALE.md UNK; the one place, mirrored in host/frontend/hytale/README.md "Unknowns and the
@@ -1583,7 +1467,7 @@ static const char *const legacy_formulas[] = {"NORMAL", "INVERTED", "SQRT", "INV
 
 static int unsup(hc *c, cf_loc at, const char *what, const char *value)
 {
-    return fail(c, at, HY_ERR_UNSUPPORTED, "%s%s%s%s is not supported (HYTALE.md §2.10 tier 3: no documented semantics)", what,
+    return field_fail(&c->f, at, HY_ERR_UNSUPPORTED, "%s%s%s%s is not supported (HYTALE.md §2.10 tier 3: no documented semantics)", what,
                 value ? " \"" : "", value ? value : "", value ? "\"" : "");
 }
 
@@ -1593,11 +1477,11 @@ static int lenum(hc *c, const cJSON *a, cf_loc at, const char *key, const char *
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, key);
     if (!v) {
-        if (def < 0) return fail(c, at, CF_ERR_SCHEMA, "missing \"%s\"", key);
+        if (def < 0) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"%s\"", key);
         return def;
     }
-    cf_loc va = at_key(c, at, key);
-    if (!cJSON_IsString(v)) return fail(c, va, CF_ERR_SCHEMA, "expected a string, found %s", jtype(v));
+    cf_loc va = field_key(&c->f, at, key);
+    if (!cJSON_IsString(v)) return field_fail(&c->f, va, CF_ERR_SCHEMA, "expected a string, found %s", json_type(v));
     for (int i = 0; i < count; i++)
         if (strcmp(v->valuestring, names[i]) == 0) return i;
     for (int i = 0; i < n3; i++)
@@ -1609,24 +1493,24 @@ static int lenum(hc *c, const cJSON *a, cf_loc at, const char *key, const char *
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
         strncat(list, names[i], sizeof list - strlen(list) - 1);
     }
-    return fail(c, va, CF_ERR_SCHEMA, "unknown %s \"%s\" (expected one of %s)", key, v->valuestring, list);
+    return field_fail(&c->f, va, CF_ERR_SCHEMA, "unknown %s \"%s\" (expected one of %s)", key, v->valuestring, list);
 }
 
 /* the noise slot(s) of a composite: out[m]; single: exactly one */
 static int legacy_noises(hc *c, const cJSON *a, cf_loc at, const char *type, const char *label, lchain *ch, int single, int **out)
 {
     const cJSON *ns = cJSON_GetObjectItemCaseSensitive(a, "Noise");
-    cf_loc na = at_key(c, at, "Noise");
-    if (!ns) return fail(c, at, CF_ERR_SCHEMA, "missing \"Noise\" (%s needs it)", type);
+    cf_loc na = field_key(&c->f, at, "Noise");
+    if (!ns) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Noise\" (%s needs it)", type);
     int m = cJSON_IsArray(ns) ? cJSON_GetArraySize(ns) : 1;
-    if (single && m != 1) return fail(c, na, CF_ERR_SCHEMA, "%s takes one noise, found %d", type, m);
-    if (m == 0 || m > 4096) return fail(c, na, CF_ERR_SCHEMA, "%s takes 1 to 4096 noises, found %d", type, m);
+    if (single && m != 1) return field_fail(&c->f, na, CF_ERR_SCHEMA, "%s takes one noise, found %d", type, m);
+    if (m == 0 || m > 4096) return field_fail(&c->f, na, CF_ERR_SCHEMA, "%s takes 1 to 4096 noises, found %d", type, m);
     int *in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(m + 1));
-    if (!in) return nomem(c);
+    if (!in) return field_nomem(&c->f);
     if (cJSON_IsArray(ns)) {
         int i = 0;
         for (const cJSON *e = ns->child; e; e = e->next, i++)
-            if ((in[i] = legacy_slot(c, e, at_index(c, na, i), label, ch)) < 0) return -1;
+            if ((in[i] = legacy_slot(c, e, field_index(&c->f, na, i), label, ch)) < 0) return -1;
     } else if ((in[0] = legacy_slot(c, ns, na, label, ch)) < 0) {
         return -1;
     }
@@ -1637,16 +1521,16 @@ static int legacy_noises(hc *c, const cJSON *a, cf_loc at, const char *type, con
 /* a rotation node (no node for 0/0): obj holds Pitch, Yaw, OriginX/Y/Z */
 static int legacy_rotate(hc *c, const cJSON *obj, cf_loc at, int base)
 {
-    keyset ks = {{0}, 0};
+    cf_keys ks = {{0}, 0};
     double pitch = 0, yaw = 0, o[3] = {0, 0, 0};
-    if (num(c, &ks, obj, at, "Pitch", 0, &pitch) < 0 || num(c, &ks, obj, at, "Yaw", 0, &yaw) < 0 || num(c, &ks, obj, at, "OriginX", 0, &o[0]) < 0
-        || num(c, &ks, obj, at, "OriginY", 0, &o[1]) < 0 || num(c, &ks, obj, at, "OriginZ", 0, &o[2]) < 0)
+    if (field_num(&c->f, &ks, obj, at, "Pitch", 0, 0, &pitch) < 0 || field_num(&c->f, &ks, obj, at, "Yaw", 0, 0, &yaw) < 0 || field_num(&c->f, &ks, obj, at, "OriginX", 0, 0, &o[0]) < 0
+        || field_num(&c->f, &ks, obj, at, "OriginY", 0, 0, &o[1]) < 0 || field_num(&c->f, &ks, obj, at, "OriginZ", 0, 0, &o[2]) < 0)
         return -1;
     if (pitch == 0 && yaw == 0) return base;
     const double deg = 3.14159265358979323846 / 180.0;
     double cx = cos(pitch * deg), sx = sin(pitch * deg), cy = cos(yaw * deg), sy = sin(yaw * deg);
     double *m = arena_alloc(&c->p->arena, sizeof(double) * 12);
-    if (!m) return nomem(c);
+    if (!m) return field_nomem(&c->f);
     /* R = Rx(pitch) * Ry(yaw) */
     m[0] = cy, m[1] = 0.0, m[2] = sy;
     m[3] = sx * sy, m[4] = cx, m[5] = -(sx * cy);
@@ -1655,7 +1539,7 @@ static int legacy_rotate(hc *c, const cJSON *obj, cf_loc at, int base)
     cf_node n;
     new_node(c, NK_HY_LROTATE, at, &n);
     n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
-    if (!n.in) return nomem(c);
+    if (!n.in) return field_nomem(&c->f);
     n.in[0] = base, n.da = m, n.nda = 12;
     return node_add(c, &n);
 }
@@ -1676,32 +1560,32 @@ static int legacy_gdepth(const cf_program *p, int k, int *memo)
 static int legacy_gradient(hc *c, const cJSON *obj, cf_loc at, int base, int is_type)
 {
     static const char *const modes[] = {"MAGNITUDE"};
-    keyset ks = {{0}, 0};
+    cf_keys ks = {{0}, 0};
     cf_node n;
     new_node(c, NK_HY_LGRADIENT, at, &n);
-    if (lenum(c, obj, at, "Mode", modes, 1, 0, NULL, 0) < 0 || num(c, &ks, obj, at, "Distance", 5.0, &n.d[0]) < 0) return -1;
+    if (lenum(c, obj, at, "Mode", modes, 1, 0, NULL, 0) < 0 || field_num(&c->f, &ks, obj, at, "Distance", 0, 5.0, &n.d[0]) < 0) return -1;
     const cJSON *nv = cJSON_GetObjectItemCaseSensitive(obj, "Normalize");
     n.d[1] = 0.1;
     if (nv && cJSON_IsNumber(nv)) n.d[1] = nv->valuedouble;
     else if (nv && is_type) {
         double lo = 0, hi = 0;
-        if (legacy_range(c, nv, at_key(c, at, "Normalize"), &lo, &hi) < 0) return -1;
+        if (legacy_range(c, nv, field_key(&c->f, at, "Normalize"), &lo, &hi) < 0) return -1;
         n.d[1] = lo;
     } else if (nv) {
-        return fail(c, at_key(c, at, "Normalize"), CF_ERR_SCHEMA, "expected a number (the gradient divisor), found %s", jtype(nv));
+        return field_fail(&c->f, field_key(&c->f, at, "Normalize"), CF_ERR_SCHEMA, "expected a number (the gradient divisor), found %s", json_type(nv));
     }
     if (!(n.d[0] > 0) || !isfinite(n.d[1]) || n.d[1] == 0)
-        return fail(c, at, CF_ERR_SCHEMA, "GRADIENT needs Distance > 0 and a non-zero Normalize divisor");
+        return field_fail(&c->f, at, CF_ERR_SCHEMA, "GRADIENT needs Distance > 0 and a non-zero Normalize divisor");
     n.d[2] = 2.0 * n.d[0];
     int *memo = malloc(sizeof(int) * (size_t)c->p->nnodes);
-    if (!memo) return nomem(c);
+    if (!memo) return field_nomem(&c->f);
     for (int i = 0; i < c->p->nnodes; i++) memo[i] = -1;
     int gd = legacy_gdepth(c->p, base, memo);
     free(memo);
     if (gd >= HY_L_MAX_GRADIENTS)
-        return fail(c, at, CF_ERR_LIMIT, "GRADIENT nested more than %d deep (each one evaluates its noise 6 times)", HY_L_MAX_GRADIENTS);
+        return field_fail(&c->f, at, CF_ERR_LIMIT, "GRADIENT nested more than %d deep (each one evaluates its noise 6 times)", HY_L_MAX_GRADIENTS);
     n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
-    if (!n.in) return nomem(c);
+    if (!n.in) return field_nomem(&c->f);
     n.in[0] = base;
     return node_add(c, &n);
 }
@@ -1709,12 +1593,12 @@ static int legacy_gradient(hc *c, const cJSON *obj, cf_loc at, int base, int is_
 /* the power curve of base: A (2), B (-2) */
 static int legacy_curve(hc *c, const cJSON *obj, cf_loc at, int base)
 {
-    keyset ks = {{0}, 0};
+    cf_keys ks = {{0}, 0};
     cf_node n;
     new_node(c, NK_HY_LCURVE, at, &n);
-    if (num(c, &ks, obj, at, "A", 2.0, &n.d[0]) < 0 || num(c, &ks, obj, at, "B", -2.0, &n.d[1]) < 0) return -1;
+    if (field_num(&c->f, &ks, obj, at, "A", 0, 2.0, &n.d[0]) < 0 || field_num(&c->f, &ks, obj, at, "B", 0, -2.0, &n.d[1]) < 0) return -1;
     n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
-    if (!n.in) return nomem(c);
+    if (!n.in) return field_nomem(&c->f);
     n.in[0] = base;
     return node_add(c, &n);
 }
@@ -1722,13 +1606,10 @@ static int legacy_curve(hc *c, const cJSON *obj, cf_loc at, int base)
 /* check a sub-object's keys */
 static int legacy_keys(hc *c, const cJSON *o, cf_loc at, const char *what, const char *const *keys, int nk)
 {
-    if (!cJSON_IsObject(o)) return fail(c, at, CF_ERR_SCHEMA, "expected an object (%s), found %s", what, jtype(o));
-    for (const cJSON *k = o->child; k; k = k->next) {
-        int ok = k->string[0] == '$';
-        for (int i = 0; i < nk; i++) ok |= strcmp(k->string, keys[i]) == 0;
-        if (!ok) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" in %s", k->string, what);
-    }
-    return 0;
+    if (!cJSON_IsObject(o)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected an object (%s), found %s", what, json_type(o));
+    cf_keys ks = {{0}, 0};
+    for (int i = 0; i < nk; i++) field_get(&c->f, &ks, NULL, keys[i]);
+    return field_unknown(&c->f, &ks, o, at, CF_DOLLAR_COMMENTS, "in %s", what);
 }
 
 /* a noise leaf: SIMPLEX, OLD_SIMPLEX, PERLIN, VALUE, CELL, DISTANCE */
@@ -1741,13 +1622,13 @@ static int legacy_noise_leaf(hc *c, const cJSON *a, cf_loc at, const char *leaf,
     static const char *const dmodes[] = {"EUCLIDEAN", "MANHATTAN"}, *const dmodes3[] = {"NATURAL", "MAX"};
     static const char *const d2modes[] = {"SUB", "ADD", "MUL", "DIV", "MIN", "MAX"};
     static const char *const meas[] = {"CENTRE_DISTANCE"}, *const skipm[] = {"CHECKERBOARD"};
-    keyset ks = {{0}, 0};
+    cf_keys ks = {{0}, 0};
     cf_node n;
     new_node(c, NK_HY_LNOISE, at, &n);
     n.i[0] = java_string_hash(label);
     int oct = 1, fm;
-    if (integer(c, &ks, a, at, "Octaves", 1, 1, 32, &oct) < 0 || (fm = lenum(c, a, at, "FractalMode", fmodes, 2, 0, fmodes3, 1)) < 0
-        || num(c, &ks, a, at, "Lacunarity", 2.0, &n.d[0]) < 0 || num(c, &ks, a, at, "Persistence", 0.5, &n.d[1]) < 0)
+    if (field_int(&c->f, &ks, a, at, "Octaves", 0, 1, 1, 32, &oct) < 0 || (fm = lenum(c, a, at, "FractalMode", fmodes, 2, 0, fmodes3, 1)) < 0
+        || field_num(&c->f, &ks, a, at, "Lacunarity", 0, 2.0, &n.d[0]) < 0 || field_num(&c->f, &ks, a, at, "Persistence", 0, 0.5, &n.d[1]) < 0)
         return -1;
     n.i[2] = oct, n.i[3] = fm == 1 ? CF_HY_L_FMAX : CF_HY_L_FBM;
     if (strcmp(leaf, "SIMPLEX") == 0) n.i[1] = CF_HY_L_SIMPLEX;
@@ -1760,14 +1641,14 @@ static int legacy_noise_leaf(hc *c, const cJSON *a, cf_loc at, const char *leaf,
     } else {
         int dist = strcmp(leaf, "DISTANCE") == 0;
         n.i[1] = CF_HY_L_CELL;
-        if (cJSON_GetObjectItemCaseSensitive(a, "NoiseLookup")) return unsup(c, at_key(c, at, "NoiseLookup"), "NoiseLookup", NULL);
-        if (cJSON_GetObjectItemCaseSensitive(a, "Density")) return unsup(c, at_key(c, at, "Density"), "Density", NULL);
-        if (cJSON_GetObjectItemCaseSensitive(a, "DistanceRange")) return unsup(c, at_key(c, at, "DistanceRange"), "DistanceRange", NULL);
+        if (cJSON_GetObjectItemCaseSensitive(a, "NoiseLookup")) return unsup(c, field_key(&c->f, at, "NoiseLookup"), "NoiseLookup", NULL);
+        if (cJSON_GetObjectItemCaseSensitive(a, "Density")) return unsup(c, field_key(&c->f, at, "Density"), "Density", NULL);
+        if (cJSON_GetObjectItemCaseSensitive(a, "DistanceRange")) return unsup(c, field_key(&c->f, at, "DistanceRange"), "DistanceRange", NULL);
         int skip = 0, cm = 0, dm, rt;
-        if (integer(c, &ks, a, at, "Skip", 0, 0, 1 << 20, &skip) < 0 || lenum(c, a, at, "SkipMode", skipm, 1, 0, NULL, 0) < 0
+        if (field_int(&c->f, &ks, a, at, "Skip", 0, 0, 0, 1 << 20, &skip) < 0 || lenum(c, a, at, "SkipMode", skipm, 1, 0, NULL, 0) < 0
             || lenum(c, a, at, "CellType", ctypes, 1, 0, ctypes3, 1) < 0 || (dm = lenum(c, a, at, "DistanceMode", dmodes, 2, 0, dmodes3, 2)) < 0)
             return -1;
-        if (skip > 0) return unsup(c, at_key(c, at, "Skip"), "Skip > 0", NULL);
+        if (skip > 0) return unsup(c, field_key(&c->f, at, "Skip"), "Skip > 0", NULL);
         if (!dist && (cm = lenum(c, a, at, "CellMode", cmodes, 2, 0, cmodes3, 2)) < 0) return -1;
         if (dist) {
             static const int rts[] = {CF_HY_D2SUB, CF_HY_D2ADD, CF_HY_D2MUL, CF_HY_D2DIV, CF_HY_DISTANCE, CF_HY_DISTANCE2};
@@ -1778,10 +1659,10 @@ static int legacy_noise_leaf(hc *c, const cJSON *a, cf_loc at, const char *leaf,
             rt = cm == 0 ? CF_HY_CELLVALUE : CF_HY_DISTANCE;
         }
         double j = 1, jx = 1, jy = 1, jz = 1;
-        if (num(c, &ks, a, at, "Jitter", 1.0, &j) < 0 || num(c, &ks, a, at, "JitterX", j, &jx) < 0 || num(c, &ks, a, at, "JitterY", j, &jy) < 0
-            || num(c, &ks, a, at, "JitterZ", j, &jz) < 0)
+        if (field_num(&c->f, &ks, a, at, "Jitter", 0, 1.0, &j) < 0 || field_num(&c->f, &ks, a, at, "JitterX", 0, j, &jx) < 0 || field_num(&c->f, &ks, a, at, "JitterY", 0, j, &jy) < 0
+            || field_num(&c->f, &ks, a, at, "JitterZ", 0, j, &jz) < 0)
             return -1;
-        if (jx != jz) return unsup(c, at_key(c, at, "JitterZ"), "JitterX != JitterZ (one FNL jitter)", NULL);
+        if (jx != jz) return unsup(c, field_key(&c->f, at, "JitterZ"), "JitterX != JitterZ (one FNL jitter)", NULL);
         n.i[4] = dm == 0 ? CF_HY_EUCLIDEAN : CF_HY_MANHATTAN, n.i[5] = rt, n.f[0] = (float)jx;
     }
     return node_add(c, &n);
@@ -1792,46 +1673,46 @@ static int legacy_distort(hc *c, const cJSON *a, cf_loc at, int base, const char
 {
     static const char *const rkeys[] = {"Generators", "Rotate"}, *const rotkeys[] = {"Pitch", "Yaw", "OriginX", "OriginY", "OriginZ"};
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(a, "Randomizer");
-    cf_loc ra = at_key(c, at, "Randomizer");
-    if (!r) return fail(c, at, CF_ERR_SCHEMA, "missing \"Randomizer\" (DISTORTED needs it)");
+    cf_loc ra = field_key(&c->f, at, "Randomizer");
+    if (!r) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Randomizer\" (DISTORTED needs it)");
     if (legacy_keys(c, r, ra, "Randomizer", rkeys, 2) < 0) return -1;
     const cJSON *rot = cJSON_GetObjectItemCaseSensitive(r, "Rotate");
     if (rot) {
-        cf_loc ro = at_key(c, ra, "Rotate");
+        cf_loc ro = field_key(&c->f, ra, "Rotate");
         if (legacy_keys(c, rot, ro, "Rotate", rotkeys, 5) < 0 || (base = legacy_rotate(c, rot, ro, base)) < 0) return -1;
     }
     const cJSON *gs = cJSON_GetObjectItemCaseSensitive(r, "Generators");
-    cf_loc ga = at_key(c, ra, "Generators");
-    if (!gs) return fail(c, ra, CF_ERR_SCHEMA, "missing \"Generators\"");
+    cf_loc ga = field_key(&c->f, ra, "Generators");
+    if (!gs) return field_fail(&c->f, ra, CF_ERR_SCHEMA, "missing \"Generators\"");
     int ng = cJSON_IsArray(gs) ? cJSON_GetArraySize(gs) : -1;
-    if (ng < 1 || ng > 256) return fail(c, ga, CF_ERR_SCHEMA, "expected an array of 1 to 256 noise generators, found %s", jtype(gs));
+    if (ng < 1 || ng > 256) return field_fail(&c->f, ga, CF_ERR_SCHEMA, "expected an array of 1 to 256 noise generators, found %s", json_type(gs));
     cf_node n;
     new_node(c, NK_HY_LDISTORT, at, &n);
     n.nin = 1 + 3 * ng;
     n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)n.nin);
     n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)ng);
-    if (!n.in || !n.da) return nomem(c);
+    if (!n.in || !n.da) return field_nomem(&c->f);
     n.nda = ng, n.in[0] = base;
     int i = 0;
     for (const cJSON *g = gs->child; g; g = g->next, i++) {
-        cf_loc gi = at_index(c, ga, i);
-        if (!cJSON_IsObject(g)) return fail(c, gi, CF_ERR_SCHEMA, "expected a noise generator (an object), found %s", jtype(g));
+        cf_loc gi = field_index(&c->f, ga, i);
+        if (!cJSON_IsObject(g)) return field_fail(&c->f, gi, CF_ERR_SCHEMA, "expected a noise generator (an object), found %s", json_type(g));
         cJSON *gr = legacy_resolve(c, g, gi, ch);
         if (!gr) return -1;
-        keyset ks = {{0}, 0};
-        int rc = num(c, &ks, gr, gi, "Amplitude", 1.0, &n.da[i]);
+        cf_keys ks = {{0}, 0};
+        int rc = field_num(&c->f, &ks, gr, gi, "Amplitude", 0, 1.0, &n.da[i]);
         const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gr, "Seed");
-        if (rc == 0 && sd && !cJSON_IsString(sd)) rc = fail(c, at_key(c, gi, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(sd));
+        if (rc == 0 && sd && !cJSON_IsString(sd)) rc = field_fail(&c->f, field_key(&c->f, gi, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", json_type(sd));
         if (rc == 0 && cJSON_GetObjectItemCaseSensitive(gr, "Type"))
-            rc = fail(c, at_key(c, gi, "Type"), CF_ERR_SCHEMA, "a noise generator is a leaf (NoiseType), not a Type");
+            rc = field_fail(&c->f, field_key(&c->f, gi, "Type"), CF_ERR_SCHEMA, "a noise generator is a leaf (NoiseType), not a Type");
         const char *gl = sd ? arena_strdup(&c->p->arena, sd->valuestring) : label;
-        if (!gl) rc = nomem(c);
+        if (!gl) rc = field_nomem(&c->f);
         cJSON_DeleteItemFromObjectCaseSensitive(gr, "Amplitude");
         for (int ax = 0; ax < 3 && rc == 0; ax++) {
             char lab[520];
             snprintf(lab, sizeof lab, "%.500s%s", gl, HY_L_AXIS[ax]);
             cJSON_DeleteItemFromObjectCaseSensitive(gr, "Seed");
-            if (!cJSON_AddStringToObject(gr, "Seed", lab)) rc = nomem(c);
+            if (!cJSON_AddStringToObject(gr, "Seed", lab)) rc = field_nomem(&c->f);
             else if ((n.in[1 + 3 * i + ax] = legacy_asset(c, gr, gi, label, ch)) < 0) rc = -1;
         }
         cJSON_Delete(gr);
@@ -1843,21 +1724,21 @@ static int legacy_distort(hc *c, const cJSON *a, cf_loc at, int base, const char
 static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lchain *ch)
 {
     if (err_failed(c->err)) return -1;
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cJSON *a = legacy_resolve(c, v, at, ch);
     if (!a) return -1;
     int r = -1, base = -1;
-    keyset ks = {{0}, 0};
+    cf_keys ks = {{0}, 0};
     const char *type = str_field(a, "Type"), *leaf = str_field(a, "NoiseType"), *what = type ? type : leaf;
     {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "Type"), *nt = cJSON_GetObjectItemCaseSensitive(a, "NoiseType");
         if ((t && !type) || (nt && !leaf)) {
-            fail(c, at_key(c, at, t && !type ? "Type" : "NoiseType"), CF_ERR_SCHEMA, "expected a string, found %s", jtype(t && !type ? t : nt));
+            field_fail(&c->f, field_key(&c->f, at, t && !type ? "Type" : "NoiseType"), CF_ERR_SCHEMA, "expected a string, found %s", json_type(t && !type ? t : nt));
             goto done;
         }
     }
     if ((type != NULL) == (leaf != NULL)) {
-        fail(c, at, CF_ERR_SCHEMA, type ? "both \"Type\" and \"NoiseType\"" : "missing \"Type\" (a composite) or \"NoiseType\" (a leaf)");
+        field_fail(&c->f, at, CF_ERR_SCHEMA, type ? "both \"Type\" and \"NoiseType\"" : "missing \"Type\" (a composite) or \"NoiseType\" (a leaf)");
         goto done;
     }
     {
@@ -1865,7 +1746,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
         int known = 0;
         for (int i = 0; list[i]; i++) known |= strcmp(list[i], what) == 0;
         if (!known) {
-            fail(c, at_key(c, at, type ? "Type" : "NoiseType"), CF_ERR_SCHEMA, "unknown %s \"%s\"", type ? "Type" : "NoiseType", what);
+            field_fail(&c->f, field_key(&c->f, at, type ? "Type" : "NoiseType"), CF_ERR_SCHEMA, "unknown %s \"%s\"", type ? "Type" : "NoiseType", what);
             goto done;
         }
     }
@@ -1877,20 +1758,20 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
         char pat[40];
         snprintf(pat, sizeof pat, " %s ", what);
         if (!f || (strcmp(f->applies, "*") != 0 && !strstr(f->applies, pat))) {
-            fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s \"%s\"", k->string, type ? "Type" : "NoiseType", what);
+            field_fail(&c->f, field_key(&c->f, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s \"%s\"", k->string, type ? "Type" : "NoiseType", what);
             goto done;
         }
     }
     {
         const cJSON *sd = cJSON_GetObjectItemCaseSensitive(a, "Seed");
         if (sd && !cJSON_IsString(sd)) {
-            fail(c, at_key(c, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", jtype(sd));
+            field_fail(&c->f, field_key(&c->f, at, "Seed"), CF_ERR_SCHEMA, "expected a seed label (a string), found %s", json_type(sd));
             goto done;
         }
         if (sd) label = arena_strdup(&c->p->arena, sd->valuestring);
         const cJSON *tg = cJSON_GetObjectItemCaseSensitive(a, "Tags");
         if (tg && !cJSON_IsObject(tg)) {
-            fail(c, at_key(c, at, "Tags"), CF_ERR_SCHEMA, "expected a map of string arrays, found %s", jtype(tg));
+            field_fail(&c->f, field_key(&c->f, at, "Tags"), CF_ERR_SCHEMA, "expected a map of string arrays, found %s", json_type(tg));
             goto done;
         }
     }
@@ -1898,18 +1779,18 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
         static const char *const tier3[] = {"MESH", "GRID", "BRANCH"};
         for (size_t i = 0; i < sizeof tier3 / sizeof *tier3; i++)
             if (strcmp(leaf, tier3[i]) == 0) {
-                unsup(c, at_key(c, at, "NoiseType"), "NoiseType", leaf);
+                unsup(c, field_key(&c->f, at, "NoiseType"), "NoiseType", leaf);
                 goto done;
             }
         if (strcmp(leaf, "CONSTANT") == 0) {
             double val = 0;
-            if (num(c, &ks, a, at, "Value", 0.5, &val) < 0) goto done;
+            if (field_num(&c->f, &ks, a, at, "Value", 0, 0.5, &val) < 0) goto done;
             base = constant(c, val, at);
         } else if (strcmp(leaf, "POINT") == 0) {
             cf_node n;
             new_node(c, NK_HY_LPOINT, at, &n);
-            if (num(c, &ks, a, at, "X", 0, &n.d[0]) < 0 || num(c, &ks, a, at, "Y", 0, &n.d[1]) < 0 || num(c, &ks, a, at, "Z", 0, &n.d[2]) < 0
-                || num(c, &ks, a, at, "InnerRadius", 0, &n.d[3]) < 0 || num(c, &ks, a, at, "OuterRadius", 0, &n.d[4]) < 0)
+            if (field_num(&c->f, &ks, a, at, "X", 0, 0, &n.d[0]) < 0 || field_num(&c->f, &ks, a, at, "Y", 0, 0, &n.d[1]) < 0 || field_num(&c->f, &ks, a, at, "Z", 0, 0, &n.d[2]) < 0
+                || field_num(&c->f, &ks, a, at, "InnerRadius", 0, 0, &n.d[3]) < 0 || field_num(&c->f, &ks, a, at, "OuterRadius", 0, 0, &n.d[4]) < 0)
                 goto done;
             base = node_add(c, &n);
         } else {
@@ -1921,15 +1802,15 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
         if (m < 0) goto done;
         if (!strcmp(type, "SUM")) {
             const cJSON *f = cJSON_GetObjectItemCaseSensitive(a, "Factors");
-            cf_loc fa = at_key(c, at, "Factors");
+            cf_loc fa = field_key(&c->f, at, "Factors");
             if (f && (!cJSON_IsArray(f) || cJSON_GetArraySize(f) > m)) {
-                fail(c, fa, CF_ERR_SCHEMA, "expected at most %d factors (one per noise), found %s", m, cJSON_IsArray(f) ? "more" : jtype(f));
+                field_fail(&c->f, fa, CF_ERR_SCHEMA, "expected at most %d factors (one per noise), found %s", m, cJSON_IsArray(f) ? "more" : json_type(f));
                 goto done;
             }
             int i = 0;
             for (const cJSON *e = f ? f->child : NULL; e; e = e->next, i++) {
                 if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
-                    fail(c, at_index(c, fa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                    field_fail(&c->f, field_index(&c->f, fa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(e));
                     goto done;
                 }
                 if ((in[i] = add_node(c, NK_HY_AMPC, at, &in[i], 1, e->valuedouble)) < 0) goto done;
@@ -1950,10 +1831,10 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             const cJSON *rg = cJSON_GetObjectItemCaseSensitive(a, "Range");
             double lo = 0, hi = 0;
             if (!rg) {
-                fail(c, at, CF_ERR_SCHEMA, "missing \"Range\" (NORMALIZE needs it)");
+                field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Range\" (NORMALIZE needs it)");
                 goto done;
             }
-            if (legacy_range(c, rg, at_key(c, at, "Range"), &lo, &hi) < 0) goto done;
+            if (legacy_range(c, rg, field_key(&c->f, at, "Range"), &lo, &hi) < 0) goto done;
             cf_node n;
             new_node(c, NK_HY_NORMALIZER, at, &n);
             n.nin = 1, n.in = in, n.d[0] = lo, n.d[1] = hi, n.d[2] = 0, n.d[3] = 1;
@@ -1962,11 +1843,11 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             static const char *const rotkeys[] = {"Pitch", "Yaw", "OriginX", "OriginY", "OriginZ"};
             const cJSON *ro = cJSON_GetObjectItemCaseSensitive(a, "Rotate");
             if (!ro) {
-                fail(c, at, CF_ERR_SCHEMA, "missing \"Rotate\" (ROTATE needs it)");
+                field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"Rotate\" (ROTATE needs it)");
                 goto done;
             }
-            if (legacy_keys(c, ro, at_key(c, at, "Rotate"), "Rotate", rotkeys, 5) < 0) goto done;
-            base = legacy_rotate(c, ro, at_key(c, at, "Rotate"), in[0]);
+            if (legacy_keys(c, ro, field_key(&c->f, at, "Rotate"), "Rotate", rotkeys, 5) < 0) goto done;
+            base = legacy_rotate(c, ro, field_key(&c->f, at, "Rotate"), in[0]);
         } else if (!strcmp(type, "GRADIENT")) {
             base = legacy_gradient(c, a, at, in[0], 1);
         } else if (!strcmp(type, "CURVE")) {
@@ -1975,33 +1856,33 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             base = legacy_distort(c, a, at, in[0], label, ch);
         } else if (!strcmp(type, "BLEND")) {
             const cJSON *al = cJSON_GetObjectItemCaseSensitive(a, "Alpha"), *th = cJSON_GetObjectItemCaseSensitive(a, "Thresholds");
-            cf_loc ta = at_key(c, at, "Thresholds");
+            cf_loc ta = field_key(&c->f, at, "Thresholds");
             if (!al || !th) {
-                fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (BLEND needs it)", al ? "Thresholds" : "Alpha");
+                field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"%s\" (BLEND needs it)", al ? "Thresholds" : "Alpha");
                 goto done;
             }
             if (!cJSON_IsArray(th) || cJSON_GetArraySize(th) != m) {
-                fail(c, ta, CF_ERR_SCHEMA, "expected %d thresholds (one per noise), found %s", m, cJSON_IsArray(th) ? "a different count" : jtype(th));
+                field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected %d thresholds (one per noise), found %s", m, cJSON_IsArray(th) ? "a different count" : json_type(th));
                 goto done;
             }
             double *k = arena_alloc(&c->p->arena, sizeof(double) * (size_t)m);
             if (!k) {
-                nomem(c);
+                field_nomem(&c->f);
                 goto done;
             }
             int i = 0;
             for (const cJSON *e = th->child; e; e = e->next, i++) {
                 if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
-                    fail(c, at_index(c, ta, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                    field_fail(&c->f, field_index(&c->f, ta, i), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(e));
                     goto done;
                 }
                 k[i] = e->valuedouble;
                 if (i && !(k[i] > k[i - 1])) {
-                    fail(c, at_index(c, ta, i), CF_ERR_SCHEMA, "thresholds must increase strictly (%.17g after %.17g)", k[i], k[i - 1]);
+                    field_fail(&c->f, field_index(&c->f, ta, i), CF_ERR_SCHEMA, "thresholds must increase strictly (%.17g after %.17g)", k[i], k[i - 1]);
                     goto done;
                 }
             }
-            if ((in[m] = legacy_slot(c, al, at_key(c, at, "Alpha"), label, ch)) < 0) goto done;
+            if ((in[m] = legacy_slot(c, al, field_key(&c->f, at, "Alpha"), label, ch)) < 0) goto done;
             cf_node n;
             new_node(c, NK_HY_MULTIMIX, at, &n);
             n.nin = m + 1, n.in = in, n.da = k, n.nda = m;
@@ -2010,7 +1891,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             base = in[0]; /* SCALE, FORMULA, OFFSET: the wrapper of the same field below */
             const char *need = !strcmp(type, "SCALE") ? "Scale" : !strcmp(type, "FORMULA") ? "Formula" : NULL;
             if (need && !cJSON_GetObjectItemCaseSensitive(a, need)) {
-                fail(c, at, CF_ERR_SCHEMA, "missing \"%s\" (%s needs it)", need, type);
+                field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"%s\" (%s needs it)", need, type);
                 goto done;
             }
         }
@@ -2025,7 +1906,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             new_node(c, NK_HY_LFORMULA, at, &n);
             n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
             if (!n.in) {
-                nomem(c);
+                field_nomem(&c->f);
                 goto done;
             }
             n.in[0] = base, n.i[0] = f;
@@ -2035,23 +1916,23 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
     {
         static const char *const ckeys[] = {"A", "B"};
         const cJSON *cv = cJSON_GetObjectItemCaseSensitive(a, "Curve");
-        if (cv && (legacy_keys(c, cv, at_key(c, at, "Curve"), "Curve", ckeys, 2) < 0 || (base = legacy_curve(c, cv, at_key(c, at, "Curve"), base)) < 0))
+        if (cv && (legacy_keys(c, cv, field_key(&c->f, at, "Curve"), "Curve", ckeys, 2) < 0 || (base = legacy_curve(c, cv, field_key(&c->f, at, "Curve"), base)) < 0))
             goto done;
     }
     if (cJSON_GetObjectItemCaseSensitive(a, "Scale")) {
         double sv = 0;
-        if (num(c, &ks, a, at, "Scale", NAN, &sv) < 0) goto done;
+        if (field_num(&c->f, &ks, a, at, "Scale", CF_REQUIRED, NAN, &sv) < 0) goto done;
         if ((base = add_node(c, NK_HY_LSCALE, at, &base, 1, sv)) < 0) goto done;
     }
     const cJSON *nz = cJSON_GetObjectItemCaseSensitive(a, "Normalize");
     if (nz && strcmp(type ? type : "", "GRADIENT") != 0) {
         double lo = 0, hi = 0;
-        if (legacy_range(c, nz, at_key(c, at, "Normalize"), &lo, &hi) < 0) goto done;
+        if (legacy_range(c, nz, field_key(&c->f, at, "Normalize"), &lo, &hi) < 0) goto done;
         cf_node n;
         new_node(c, NK_HY_NORMALIZER, at, &n);
         n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
         if (!n.in) {
-            nomem(c);
+            field_nomem(&c->f);
             goto done;
         }
         n.in[0] = base, n.d[0] = 0, n.d[1] = 1, n.d[2] = lo, n.d[3] = hi; /* [0, 1] -> [lo, hi] */
@@ -2059,8 +1940,8 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
     }
     {
         double o = 0, ox = 0, oy = 0, oz = 0;
-        if (num(c, &ks, a, at, "Offset", 0, &o) < 0 || num(c, &ks, a, at, "OffsetX", o, &ox) < 0 || num(c, &ks, a, at, "OffsetY", o, &oy) < 0
-            || num(c, &ks, a, at, "OffsetZ", o, &oz) < 0)
+        if (field_num(&c->f, &ks, a, at, "Offset", 0, 0, &o) < 0 || field_num(&c->f, &ks, a, at, "OffsetX", 0, o, &ox) < 0 || field_num(&c->f, &ks, a, at, "OffsetY", 0, o, &oy) < 0
+            || field_num(&c->f, &ks, a, at, "OffsetZ", 0, o, &oz) < 0)
             goto done;
         if (ox != 0 || oy != 0 || oz != 0) {
             /* child(p + o) as a Slider by -o (p - (-o) == p + o exactly) */
@@ -2068,7 +1949,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
             new_node(c, NK_HY_SLIDER, at, &n);
             n.nin = 1, n.in = arena_alloc(&c->p->arena, sizeof(int));
             if (!n.in) {
-                nomem(c);
+                field_nomem(&c->f);
                 goto done;
             }
             n.in[0] = base, n.d[0] = -ox, n.d[1] = -oy, n.d[2] = -oz;
@@ -2079,7 +1960,7 @@ static int legacy_asset(hc *c, const cJSON *v, cf_loc at, const char *label, lch
     {
         static const char *const gkeys[] = {"Mode", "Distance", "Normalize"};
         const cJSON *g = cJSON_GetObjectItemCaseSensitive(a, "Gradient");
-        if (g && (legacy_keys(c, g, at_key(c, at, "Gradient"), "Gradient", gkeys, 3) < 0 || (base = legacy_gradient(c, g, at_key(c, at, "Gradient"), base, 0)) < 0))
+        if (g && (legacy_keys(c, g, field_key(&c->f, at, "Gradient"), "Gradient", gkeys, 3) < 0 || (base = legacy_gradient(c, g, field_key(&c->f, at, "Gradient"), base, 0)) < 0))
             goto done;
     }
     r = base;
@@ -2147,6 +2028,9 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
     c.p = p;
     c.pk = pk;
     c.err = err;
+    field_init(&c.f, &p->arena, err);
+    c.f.missing = CF_MISSING_NAME;
+    c.f.ints = CF_INTS_IN;
     c.state = HY_ROOT_SWITCH_STATE;
     p->dialect = DIALECT_HYTALE;
     p->prec = PREC_F64;
@@ -2154,19 +2038,19 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
     p->min_y = 0, p->height = 320, p->sea_level = 100;
     cf_loc cli = {"<arguments>", NULL};
     if (settings_id && strncmp(settings_id, "hytale:", 7) == 0 && strcmp(settings_id, "hytale:default") != 0)
-        return fail(&c, cli, CF_ERR_ARG, "settings \"%s\": a Hytale pack takes --settings hytale:default (or none)", settings_id), err->status;
+        return field_fail(&c.f, cli, CF_ERR_ARG, "settings \"%s\": a Hytale pack takes --settings hytale:default (or none)", settings_id), err->status;
     p->settings_id = "hytale:default";
     const char **names = calloc(HY_MAX_FILES, sizeof *names);
-    if (!names) return nomem(&c), err->status;
+    if (!names) return field_nomem(&c.f), err->status;
     int nf = pack_list(pk, "hytale/Density", names, HY_MAX_FILES);
     if (nf > HY_MAX_FILES) {
         free(names);
-        return fail(&c, cli, CF_ERR_LIMIT, "more than %d files in hytale/Density", HY_MAX_FILES), err->status;
+        return field_fail(&c.f, cli, CF_ERR_LIMIT, "more than %d files in hytale/Density", HY_MAX_FILES), err->status;
     }
     c.roots = calloc((size_t)nf + 1, sizeof *c.roots);
     c.files = calloc((size_t)nf + 1, sizeof *c.files);
     if (!c.roots || !c.files) {
-        nomem(&c);
+        field_nomem(&c.f);
         goto done;
     }
     for (int i = 0; i < nf; i++) {
@@ -2181,7 +2065,7 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
     p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
     p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
     if (!p->outputs || !p->output_names) {
-        nomem(&c);
+        field_nomem(&c.f);
         goto done;
     }
     for (int i = 0; i < nfn; i++) {
@@ -2204,14 +2088,14 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
         if (strcmp(f, "router:final_density") == 0) file = "Terrain";
         else if (strncmp(f, "hytale:", 7) == 0 && valid_name(f + 7)) file = f + 7;
         else {
-            fail(&c, cli, CF_ERR_ARG, "function \"%s\": a Hytale program takes hytale:NAME (the node of hytale/Density/NAME.json)", f);
+            field_fail(&c.f, cli, CF_ERR_ARG, "function \"%s\": a Hytale program takes hytale:NAME (the node of hytale/Density/NAME.json)", f);
             goto done;
         }
         int k = -1;
         for (int j = 0; j < c.nfiles; j++)
             if (strcmp(names[j], file) == 0) k = j;
         if (k < 0) {
-            fail(&c, cli, CF_ERR_REF, "function \"%s\": no hytale/Density/%s.json in the packs", f, file);
+            field_fail(&c.f, cli, CF_ERR_REF, "function \"%s\": no hytale/Density/%s.json in the packs", f, file);
             goto done;
         }
         p->output_names[i] = arena_strdup(&p->arena, f);

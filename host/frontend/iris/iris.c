@@ -296,6 +296,7 @@ typedef struct cspec {
 struct iris_ctx {
     cf_program *p;
     cf_error *err;
+    cf_fields f;         /* the field reader (base.h), in Gson's words: a null is absent */
     int br;
     const char *fn;      /* the function being built (errors) */
     const char *s;       /* parse position */
@@ -566,38 +567,19 @@ static int build_all(ic *c)
 /* ------------------------------------------------------------------ the JSON layers (IRIS.md §7)
  * Gson semantics: a missing (or null) field keeps the class default; unknown
  * fields are ignored. Wrong types are located errors (FILE#POINTER: ...). */
-static const cJSON *jget(const cJSON *o, const char *key)
+static const cf_fields gson = {.got = 1, .null_absent = 1}; /* field_get: a null is absent */
+static void ctx_fields(ic *c)
 {
-    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-    return v && !cJSON_IsNull(v) ? v : NULL;
-}
-static int jnum(ic *c, const cJSON *o, cf_loc at, const char *key, double def, double *out)
-{
-    const cJSON *v = jget(o, key);
-    *out = def;
-    if (!v) return 0;
-    if (!cJSON_IsNumber(v))
-        return loc_fail(c->err, loc_key(&c->p->arena, at, key), CF_ERR_SCHEMA, "expected a number, got %s", json_type(v));
-    *out = v->valuedouble;
-    return 0;
-}
-static int jbool(ic *c, const cJSON *o, cf_loc at, const char *key, int def, int *out)
-{
-    const cJSON *v = jget(o, key);
-    *out = def;
-    if (!v) return 0;
-    if (!cJSON_IsBool(v))
-        return loc_fail(c->err, loc_key(&c->p->arena, at, key), CF_ERR_SCHEMA, "expected true or false, got %s", json_type(v));
-    *out = cJSON_IsTrue(v);
-    return 0;
+    field_init(&c->f, &c->p->arena, c->err);
+    c->f.got = 1, c->f.null_absent = 1;
 }
 /* a long field: an integer of at most 2^53 in magnitude (JSON numbers are read as doubles) */
 static int jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def, int64_t *out)
 {
     double d;
     *out = def;
-    if (!jget(o, key)) return 0;
-    if (jnum(c, o, at, key, 0, &d) < 0) return -1;
+    if (!field_get(&gson, NULL, o, key)) return 0;
+    if (field_num(&c->f, NULL, o, at, key, 0, 0, &d) < 0) return -1;
     if (!(d == floor(d) && d >= -9007199254740992.0 && d <= 9007199254740992.0))
         return loc_fail(c->err, loc_key(&c->p->arena, at, key), CF_ERR_SCHEMA, "expected an integer of at most 2^53 in magnitude, got %.17g", d);
     *out = (int64_t)d;
@@ -615,7 +597,7 @@ static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint
 static int style_source_hook(ic *c, const cJSON *o, cf_loc at, const char *field, int64_t kb)
 {
     cf_loc fat = loc_key(&c->p->arena, at, field);
-    const cJSON *v = jget(o, field);
+    const cJSON *v = field_get(&gson, NULL, o, field);
     int g;
     if (strcmp(field, "expression") == 0) {
         if (!cJSON_IsString(v)) return loc_fail(c->err, fat, CF_ERR_SCHEMA, "expected an expression key (a string), got %s", json_type(v));
@@ -649,19 +631,19 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     static const char *const others[3] = {"expression", "imageMap", "script"};
     const char *other = NULL;
     for (int i = 0; i < 3 && !other; i++) {
-        const cJSON *v = jget(o, others[i]);
+        const cJSON *v = field_get(&gson, NULL, o, others[i]);
         if (v && !(cJSON_IsString(v) && !v->valuestring[0])) other = others[i];
     }
     const char *name = defname;
-    const cJSON *sv = jget(o, "style");
+    const cJSON *sv = field_get(&gson, NULL, o, "style");
     if (sv && !cJSON_IsString(sv))
         return loc_fail(c->err, loc_key(&c->p->arena, at, "style"), CF_ERR_SCHEMA, "expected a NoiseStyle name, got %s", json_type(sv));
     if (sv) name = sv->valuestring;
     double zoom, exponent, cfreq, czoom, cache;
     int axial;
-    if (jnum(c, o, at, "zoom", 1, &zoom) < 0 || jnum(c, o, at, "exponent", 1, &exponent) < 0 ||
-        jbool(c, o, at, "axialFracturing", 0, &axial) < 0 || jnum(c, o, at, "cellularFrequency", 0, &cfreq) < 0 ||
-        jnum(c, o, at, "cellularZoom", 1, &czoom) < 0 || jnum(c, o, at, "cacheSize", 0, &cache) < 0)
+    if (field_num(&c->f, NULL, o, at, "zoom", 0, 1, &zoom) < 0 || field_num(&c->f, NULL, o, at, "exponent", 0, 1, &exponent) < 0 ||
+        field_bool(&c->f, NULL, o, at, "axialFracturing", 0, 0, &axial) < 0 || field_num(&c->f, NULL, o, at, "cellularFrequency", 0, 0, &cfreq) < 0 ||
+        field_num(&c->f, NULL, o, at, "cellularZoom", 0, 1, &czoom) < 0 || field_num(&c->f, NULL, o, at, "cacheSize", 0, 0, &cache) < 0)
         return -1;
     if (cache > 0)
         return loc_fail(c->err, loc_key(&c->p->arena, at, "cacheSize"), CF_ERR_SCHEMA,
@@ -687,12 +669,12 @@ static int style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, c
     c->sp[top].scale = c->sp[top].scale * (1.0 / zoom);
     c->sp[top].power = exponent;
     c->sp[top].axial = axial;
-    const cJSON *fr = jget(o, "fracture");
+    const cJSON *fr = field_get(&gson, NULL, o, "fracture");
     if (fr) {
         cf_loc fat = loc_key(&c->p->arena, at, "fracture");
         double m;
         m = 1;
-        if (cJSON_IsObject(fr) && jnum(c, fr, fat, "multiplier", 1, &m) < 0) return -1;
+        if (cJSON_IsObject(fr) && field_num(&c->f, NULL, fr, fat, "multiplier", 0, 1, &m) < 0) return -1;
         int f = style_json(c, fr, fat, wadd(kb, 2934), depth + 1, "FLAT");
         if (f < 0) return -1;
         c->sp[top].frac = f, c->sp[top].fm = m;
@@ -738,17 +720,17 @@ static int layer_json(ic *c, const cJSON *o, cf_loc at, int64_t kl, int depth)
     int64_t seed;
     int en, fl[4];
     static const char *const flags[4] = {"negative", "parametric", "bezier", "sinCentered"};
-    if (jnum(c, o, at, "zoom", 1, &d[0]) < 0 || jnum(c, o, at, "opacity", 1, &d[1]) < 0 || jnum(c, o, at, "offsetX", 0, &d[2]) < 0 ||
-        jnum(c, o, at, "offsetY", 0, &d[3]) < 0 || jnum(c, o, at, "offsetZ", 0, &d[4]) < 0 ||
-        jnum(c, o, at, "exponent", 1, &exponent) < 0 || jnum(c, o, at, "octaves", 1, &oct) < 0 ||
-        jseed(c, o, at, "seed", 0, &seed) < 0 || jbool(c, o, at, "enabled", 1, &en) < 0)
+    if (field_num(&c->f, NULL, o, at, "zoom", 0, 1, &d[0]) < 0 || field_num(&c->f, NULL, o, at, "opacity", 0, 1, &d[1]) < 0 || field_num(&c->f, NULL, o, at, "offsetX", 0, 0, &d[2]) < 0 ||
+        field_num(&c->f, NULL, o, at, "offsetY", 0, 0, &d[3]) < 0 || field_num(&c->f, NULL, o, at, "offsetZ", 0, 0, &d[4]) < 0 ||
+        field_num(&c->f, NULL, o, at, "exponent", 0, 1, &exponent) < 0 || field_num(&c->f, NULL, o, at, "octaves", 0, 1, &oct) < 0 ||
+        jseed(c, o, at, "seed", 0, &seed) < 0 || field_bool(&c->f, NULL, o, at, "enabled", 0, 1, &en) < 0)
         return -1;
     int fmask = 0;
     for (int i = 0; i < 4; i++) {
-        if (jbool(c, o, at, flags[i], 0, &fl[i]) < 0) return -1;
+        if (field_bool(&c->f, NULL, o, at, flags[i], 0, 0, &fl[i]) < 0) return -1;
         fmask |= fl[i] ? 1 << i : 0;
     }
-    const cJSON *fr = jget(o, "fracture"), *st = jget(o, "style");
+    const cJSON *fr = field_get(&gson, NULL, o, "fracture"), *st = field_get(&gson, NULL, o, "style");
     cf_loc fat = loc_key(&c->p->arena, at, "fracture");
     if (fr && !cJSON_IsArray(fr)) return loc_fail(c->err, fat, CF_ERR_SCHEMA, "expected an array of layers, got %s", json_type(fr));
     int nf = fr ? cJSON_GetArraySize(fr) : 0;
@@ -762,7 +744,7 @@ static int layer_json(ic *c, const cJSON *o, cf_loc at, int64_t kl, int depth)
             cf_loc cat = loc_index(&c->p->arena, fat, i);
             int cen;
             if (!cJSON_IsObject(ch)) return loc_fail(c->err, cat, CF_ERR_SCHEMA, "expected an IrisNoiseGenerator object, got %s", json_type(ch));
-            if (jbool(c, ch, cat, "enabled", 1, &cen) < 0 || jnum(c, ch, cat, "opacity", 1, &cop[nk]) < 0) return -1;
+            if (field_bool(&c->f, NULL, ch, cat, "enabled", 0, 1, &cen) < 0 || field_num(&c->f, NULL, ch, cat, "opacity", 0, 1, &cop[nk]) < 0) return -1;
             if (!cen) continue;
             if ((kids[nk] = layer_json(c, ch, cat, wadd(wadd(kl, seed), g), depth + 1)) < 0) return -1;
             nk++;
@@ -809,10 +791,11 @@ int iris_interpolator_parse(cf_program *p, const cJSON *obj, cf_loc at, int *met
 {
     ic c = {0};
     c.p = p, c.err = err;
+    ctx_fields(&c);
     *method = CF_IIM_BILINEAR_STARCAST + 1, *scale = 7;
     if (!obj) return 0;
     if (!cJSON_IsObject(obj)) return loc_fail(err, at, CF_ERR_SCHEMA, "expected an IrisInterpolator object, got %s", json_type(obj));
-    const cJSON *f = jget(obj, "function");
+    const cJSON *f = field_get(&gson, NULL, obj, "function");
     cf_loc fat = loc_key(&p->arena, at, "function");
     if (f && !cJSON_IsString(f)) return loc_fail(err, fat, CF_ERR_SCHEMA, "expected an InterpolationMethod name, got %s", json_type(f));
     if (f) {
@@ -822,7 +805,7 @@ int iris_interpolator_parse(cf_program *p, const cJSON *obj, cf_loc at, int *met
         if (m < 0) return loc_fail(err, fat, CF_ERR_REF, "unknown interpolation function \"%s\" (InterpolationMethod: BILINEAR, HERMITE, STARCAST_6, ...)", f->valuestring);
         *method = m;
     }
-    if (jnum(&c, obj, at, "horizontalScale", 7, scale) < 0) return -1;
+    if (field_num(&c.f, NULL, obj, at, "horizontalScale", 0, 7, scale) < 0) return -1;
     if (!(*scale > 0 && *scale <= 1e9))
         return loc_fail(err, loc_key(&p->arena, at, "horizontalScale"), CF_ERR_SCHEMA, "expected a number in (0, 1e9], got %.17g", *scale);
     return 0;
@@ -888,16 +871,16 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
     int mult, im;
     int64_t seed;
     double isc;
-    if (jnum(c, o, at, "zoom", 1, &d[0]) < 0 || jnum(c, o, at, "opacity", 1, &d[1]) < 0 || jnum(c, o, at, "offsetX", 0, &d[2]) < 0 ||
-        jnum(c, o, at, "offsetZ", 0, &d[3]) < 0 || jbool(c, o, at, "multiplicitive", 0, &mult) < 0 ||
-        jseed(c, o, at, "seed", 1, &seed) < 0 || jnum(c, o, at, "cliffHeightMin", 0, &cmin) < 0 ||
-        jnum(c, o, at, "cliffHeightMax", 0, &cmax) < 0 || jnum(c, o, at, "cellFractureZoom", 1, &da[2]) < 0 ||
-        jnum(c, o, at, "cellFractureShuffle", 12, &da[5]) < 0 || jnum(c, o, at, "cellFractureHeight", 0, &da[3]) < 0 ||
-        jnum(c, o, at, "cellPercentSize", 0.75, &da[4]) < 0)
+    if (field_num(&c->f, NULL, o, at, "zoom", 0, 1, &d[0]) < 0 || field_num(&c->f, NULL, o, at, "opacity", 0, 1, &d[1]) < 0 || field_num(&c->f, NULL, o, at, "offsetX", 0, 0, &d[2]) < 0 ||
+        field_num(&c->f, NULL, o, at, "offsetZ", 0, 0, &d[3]) < 0 || field_bool(&c->f, NULL, o, at, "multiplicitive", 0, 0, &mult) < 0 ||
+        jseed(c, o, at, "seed", 1, &seed) < 0 || field_num(&c->f, NULL, o, at, "cliffHeightMin", 0, 0, &cmin) < 0 ||
+        field_num(&c->f, NULL, o, at, "cliffHeightMax", 0, 0, &cmax) < 0 || field_num(&c->f, NULL, o, at, "cellFractureZoom", 0, 1, &da[2]) < 0 ||
+        field_num(&c->f, NULL, o, at, "cellFractureShuffle", 0, 12, &da[5]) < 0 || field_num(&c->f, NULL, o, at, "cellFractureHeight", 0, 0, &da[3]) < 0 ||
+        field_num(&c->f, NULL, o, at, "cellPercentSize", 0, 0.75, &da[4]) < 0)
         return -1;
-    if (iris_interpolator_parse(c->p, jget(o, "interpolator"), loc_key(&c->p->arena, at, "interpolator"), &im, &isc, c->err) < 0) return -1;
+    if (iris_interpolator_parse(c->p, field_get(&gson, NULL, o, "interpolator"), loc_key(&c->p->arena, at, "interpolator"), &im, &isc, c->err) < 0) return -1;
     da[0] = cmin, da[1] = cmax;
-    const cJSON *comp = jget(o, "composite"), *chg = jget(o, "cliffHeightGenerator");
+    const cJSON *comp = field_get(&gson, NULL, o, "composite"), *chg = field_get(&gson, NULL, o, "cliffHeightGenerator");
     cf_loc cat = loc_key(&c->p->arena, at, "composite");
     if (comp && !cJSON_IsArray(comp)) return loc_fail(c->err, cat, CF_ERR_SCHEMA, "expected an array of layers, got %s", json_type(comp));
     int nl = comp ? cJSON_GetArraySize(comp) : 0;
@@ -910,7 +893,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
         const cJSON *l = cJSON_GetArrayItem(comp, i);
         cf_loc lat = loc_index(&c->p->arena, cat, i);
         double op = 1;
-        if (cJSON_IsObject(l) && jnum(c, l, lat, "opacity", 1, &op) < 0) return -1;
+        if (cJSON_IsObject(l) && field_num(&c->f, NULL, l, lat, "opacity", 0, 1, &op) < 0) return -1;
         if ((kids[nk++] = layer_json(c, l, lat, wadd(seed, hc), 0)) < 0) return -1;
         tp += op;
     }
@@ -972,6 +955,7 @@ int iris_generator_node_pk(cf_program *p, cf_pack *pk, const cJSON *gen, cf_loc 
 {
     ic c = {0};
     c.p = p, c.err = err, c.pk = pk;
+    ctx_fields(&c);
     if (p->dialect != DIALECT_IRIS_MASTER && p->dialect != DIALECT_IRIS_UNIFICATION)
         return err_set(err, CF_ERR_ARG, "iris_generator_node: the program is not an Iris one"), -1;
     c.br = p->dialect == DIALECT_IRIS_MASTER ? CF_IR_MASTER : CF_IR_UNIFICATION;
@@ -1016,7 +1000,7 @@ static int generator_function(cf_program *p, cf_pack *pk, const char *fn, cf_err
     if (node >= 0 && interp) {
         int m;
         double sc;
-        if (iris_interpolator_parse(p, jget(root, "interpolator"), loc_key(&p->arena, at, "interpolator"), &m, &sc, err) < 0) node = -1;
+        if (iris_interpolator_parse(p, field_get(&gson, NULL, root, "interpolator"), loc_key(&p->arena, at, "interpolator"), &m, &sc, err) < 0) node = -1;
         else node = iris_interp_node(p, node, m, sc, at, err);
     }
     cJSON_Delete(root);
@@ -1081,6 +1065,7 @@ cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const 
     ic c = {0};
     c.p = p;
     c.err = err;
+    ctx_fields(&c);
     c.pk = pk;
     p->prec = PREC_F64;
     p->min_y = 0, p->height = 256, p->sea_level = 64;
@@ -1346,7 +1331,7 @@ static int all_json(ic *c, const cJSON *arr, cf_loc at)
     int *kids = malloc(sizeof(int) * (size_t)(2 * n + 1));
     if (!kids) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;
     for (int i = 0; i < n; i++) {
-        const cJSON *o = cJSON_GetArrayItem(arr, i), *kd = jget(o, "kind"), *js = jget(o, "json");
+        const cJSON *o = cJSON_GetArrayItem(arr, i), *kd = field_get(&gson, NULL, o, "kind"), *js = field_get(&gson, NULL, o, "json");
         cf_loc oat = loc_index(&c->p->arena, at, i);
         if (!cJSON_IsString(kd) || !js) {
             free(kids);
@@ -1387,6 +1372,7 @@ cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, 
     cJSON *root = cJSON_Parse(json);
     ic c = {0};
     c.p = p, c.err = err, c.pk = pk;
+    ctx_fields(&c);
     c.br = unification ? CF_IR_UNIFICATION : CF_IR_MASTER;
     p->prec = PREC_F64;
     p->min_y = 0, p->height = 256, p->sea_level = 64;
@@ -1413,7 +1399,7 @@ cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, 
         int src = gen_json(&c, root, at), m;
         double sc;
         int kids[CF_IIM_COUNT];
-        if (src >= 0 && iris_interpolator_parse(p, jget(root, "interpolator"), at, &m, &sc, err) == 0) {
+        if (src >= 0 && iris_interpolator_parse(p, field_get(&gson, NULL, root, "interpolator"), at, &m, &sc, err) == 0) {
             for (m = 0; m < CF_IIM_COUNT && src >= 0; m++) src = (kids[m] = iris_interp_node(p, src, m, sc, at, err)) < 0 ? -1 : src;
             if (src >= 0) node = rows_node(&c, kids, CF_IIM_COUNT);
         }

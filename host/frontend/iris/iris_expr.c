@@ -672,7 +672,7 @@ static int lower(lw *L, int i)
     if (n->lowered) return n->lowered - 1;
     cf_program *p = iris_ctx_program(L->c);
     cf_error *err = iris_ctx_error(L->c);
-    int in[4], r = -1;
+    int in[4] = {0}, r = -1;
     switch (n->kind) {
     case XK_CONST: r = xop(p, CF_IX_CONST, NULL, 0, n->v, L->at, err); break;
     case XK_INV: r = L->var[n->op]; break;
@@ -700,6 +700,7 @@ static int lower(lw *L, int i)
         break;
     case XK_DYN: {
         int na = n->nargs, args[3] = {n->a, n->b, n->c};
+        if (na > 3) return loc_fail(err, L->at, CF_ERR_SCHEMA, "a function call with %d arguments (at most 3)", na); /* the parser's bound */
         xfun *f = &x->fn[n->op];
         if ((in[0] = lower_fn(L, f, na)) < 0) return -1;
         for (int k = 0; k < na; k++)
@@ -727,11 +728,7 @@ static int key_ok(const char *key)
     return 1;
 }
 
-static const cJSON *jfield(const cJSON *o, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return v && !cJSON_IsNull(v) ? v : NULL;
-}
+static const cf_fields gson = {.null_absent = 1}; /* field_get: a null is absent (Gson) */
 
 /* refuses the engine-bound fields of a variable or function object */
 static int engine_bound(iris_ctx *c, const cJSON *o, cf_loc at)
@@ -739,7 +736,7 @@ static int engine_bound(iris_ctx *c, const cJSON *o, cf_loc at)
     static const char *const f[2] = {"engineValue", "engineStreamValue"};
     cf_program *p = iris_ctx_program(c);
     for (int i = 0; i < 2; i++) {
-        const cJSON *v = jfield(o, f[i]);
+        const cJSON *v = field_get(&gson, NULL, o, f[i]);
         if (v)
             return loc_fail(iris_ctx_error(c), loc_key(&p->arena, at, f[i]), CF_ERR_SCHEMA,
                             "%s %s: a value of the running Iris engine, not available to chunkfill (use styleValue or staticValue)", f[i],
@@ -752,7 +749,7 @@ static int engine_bound(iris_ctx *c, const cJSON *o, cf_loc at)
 static const char *name_of(iris_ctx *c, const cJSON *o, cf_loc at)
 {
     cf_program *p = iris_ctx_program(c);
-    const cJSON *nm = jfield(o, "name");
+    const cJSON *nm = field_get(&gson, NULL, o, "name");
     if (cJSON_IsString(nm) && nm->valuestring[0] && strlen(nm->valuestring) < 60) return nm->valuestring;
     loc_fail(iris_ctx_error(c), loc_key(&p->arena, at, "name"), CF_ERR_SCHEMA, "expected a name (a string of 1 to 59 characters), got %s",
              nm ? json_type(nm) : "nothing");
@@ -786,7 +783,7 @@ int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int
         loc_fail(err, fat, CF_ERR_SCHEMA, "expected an IrisExpression object, got %s", json_type(root));
         goto done;
     }
-    const cJSON *ex = jfield(root, "expression"), *vars = jfield(root, "variables"), *fns = jfield(root, "functions");
+    const cJSON *ex = field_get(&gson, NULL, root, "expression"), *vars = field_get(&gson, NULL, root, "variables"), *fns = field_get(&gson, NULL, root, "functions");
     cf_loc eat = loc_key(&p->arena, fat, "expression"), vat = loc_key(&p->arena, fat, "variables"), fnat = loc_key(&p->arena, fat, "functions");
     if (!cJSON_IsString(ex)) {
         loc_fail(err, ex ? eat : fat, CF_ERR_SCHEMA, "expected an expression (a string), got %s", ex ? json_type(ex) : "none");
@@ -822,7 +819,7 @@ int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int
             loc_fail(err, loc_key(&p->arena, at1, "name"), CF_ERR_SCHEMA, "variable \"%s\": x, y and z are Iris's coordinates", nm);
             goto done;
         }
-        const cJSON *sv = jfield(v, "styleValue"), *st = jfield(v, "staticValue");
+        const cJSON *sv = field_get(&gson, NULL, v, "styleValue"), *st = field_get(&gson, NULL, v, "staticValue");
         int node;
         if (sv) node = iris_ctx_style(c, sv, loc_key(&p->arena, at1, "styleValue"), kb, dims);
         else {
@@ -856,7 +853,7 @@ int iris_expr_generator(iris_ctx *c, const char *key, cf_loc at, int64_t kb, int
             goto done;
         }
         if (engine_bound(c, v, at1) < 0) goto done;
-        const cJSON *sv = jfield(v, "styleValue"), *ar = jfield(v, "args");
+        const cJSON *sv = field_get(&gson, NULL, v, "styleValue"), *ar = field_get(&gson, NULL, v, "args");
         if (!sv) continue; /* Iris skips functions without a value (isValid) */
         if (!(nm = name_of(c, v, at1))) goto done;
         if (ar && !cJSON_IsNumber(ar)) {
@@ -1056,8 +1053,8 @@ int iris_image_generator(iris_ctx *c, const cJSON *map, cf_loc at, int dims)
     cf_error *err = iris_ctx_error(c);
     cf_pack *pk = iris_ctx_pack(c);
     if (!cJSON_IsObject(map)) return loc_fail(err, at, CF_ERR_SCHEMA, "expected an IrisImageMap object, got %s", json_type(map));
-    const cJSON *im = jfield(map, "image"), *cs = jfield(map, "coordinateScale"), *me = jfield(map, "interpolationMethod"),
-                *ch = jfield(map, "channel");
+    const cJSON *im = field_get(&gson, NULL, map, "image"), *cs = field_get(&gson, NULL, map, "coordinateScale"), *me = field_get(&gson, NULL, map, "interpolationMethod"),
+                *ch = field_get(&gson, NULL, map, "channel");
     cf_loc iat = loc_key(&p->arena, at, "image");
     if (!cJSON_IsString(im) || !im->valuestring[0])
         return loc_fail(err, im ? iat : at, CF_ERR_SCHEMA, "expected an image key (images/<key>.png), got %s", im ? json_type(im) : "none");
@@ -1086,7 +1083,7 @@ int iris_image_generator(iris_ctx *c, const cJSON *map, cf_loc at, int dims)
     }
     static const char *const fl[3] = {"tiled", "centered", "inverted"};
     for (int k = 0; k < 3; k++) {
-        const cJSON *b = jfield(map, fl[k]);
+        const cJSON *b = field_get(&gson, NULL, map, fl[k]);
         if (!b) continue;
         if (!cJSON_IsBool(b)) return loc_fail(err, loc_key(&p->arena, at, fl[k]), CF_ERR_SCHEMA, "expected true or false, got %s", json_type(b));
         flags = cJSON_IsTrue(b) ? flags | (1 << k) : flags & ~(1 << k);

@@ -50,22 +50,8 @@ typedef struct tc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
+    cf_fields f; /* the field reader (base.h): integers as "expected an integer in [lo, hi], found v" */
 } tc;
-
-static cf_loc at_key(tc *c, cf_loc at, const char *k) { return loc_key(&c->p->arena, at, k); }
-
-/* an integer field (Gson int: a JSON number with an integral value in int range) */
-static int get_int(tc *c, const cJSON *o, cf_loc at, const char *key, int def, int lo, int hi, int *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!v) return *out = def, 0;
-    cf_loc ka = at_key(c, at, key);
-    if (!cJSON_IsNumber(v)) return loc_fail(c->err, ka, CF_ERR_SCHEMA, "expected an integer, found %s", json_type(v));
-    double d = v->valuedouble;
-    if (d != floor(d) || d < lo || d > hi)
-        return loc_fail(c->err, ka, CF_ERR_SCHEMA, "expected an integer in [%d, %d], found %.17g", lo, hi, d);
-    return *out = (int)d, 0;
-}
 
 /* a pack key: letters, digits, _ - . /, no "..", not absolute */
 static int key_ok(const char *s)
@@ -80,7 +66,7 @@ static int get_key(tc *c, const cJSON *o, cf_loc at, const char *key, const char
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!v) return *out = NULL, 0;
-    cf_loc ka = at_key(c, at, key);
+    cf_loc ka = field_key(&c->f, at, key);
     if (!cJSON_IsString(v)) return loc_fail(c->err, ka, CF_ERR_SCHEMA, "expected a key (a string), found %s", json_type(v));
     const char *s = v->valuestring;
     if (!key_ok(s)) return loc_fail(c->err, ka, CF_ERR_SCHEMA, "bad key \"%s\" (letters, digits, _ - . /)", s);
@@ -104,12 +90,12 @@ static int load(tc *c, const char *dir, const char *key, cf_loc ref, cJSON **roo
 /* fluidHeight and dimensionHeight of an object (a manifest or an Iris dimension) */
 static int dimension_fields(tc *c, const cJSON *o, cf_loc at, int *fluid, int *min, int *max)
 {
-    if (get_int(c, o, at, "fluidHeight", *fluid, -2032, 2032, fluid) < 0) return -1;
+    if (field_int(&c->f, NULL, o, at, "fluidHeight", 0, *fluid, -2032, 2032, fluid) < 0) return -1;
     const cJSON *dh = cJSON_GetObjectItemCaseSensitive(o, "dimensionHeight");
     if (!dh) return 0;
-    cf_loc da = at_key(c, at, "dimensionHeight");
+    cf_loc da = field_key(&c->f, at, "dimensionHeight");
     if (!cJSON_IsObject(dh)) return loc_fail(c->err, da, CF_ERR_SCHEMA, "expected an object {min, max}, found %s", json_type(dh));
-    if (get_int(c, dh, da, "min", *min, -2032, 2032, min) < 0 || get_int(c, dh, da, "max", *max, -2032, 2032, max) < 0) return -1;
+    if (field_int(&c->f, NULL, dh, da, "min", 0, *min, -2032, 2032, min) < 0 || field_int(&c->f, NULL, dh, da, "max", 0, *max, -2032, 2032, max) < 0) return -1;
     if (*min % 16 || *max % 16 || *max <= *min)
         return loc_fail(c->err, da, CF_ERR_SCHEMA, "min and max must be multiples of 16 with min < max (found %d, %d)", *min, *max);
     return 0;
@@ -126,7 +112,7 @@ static int links(tc *c, const cJSON *a, cf_loc at, link *out, int *n)
         link l = {NULL, 0, 0, ea};
         if (get_key(c, e, ea, "generator", &l.key) < 0) return -1;
         if (!l.key) l.key = "default"; /* IrisBiomeGeneratorLink's default */
-        if (get_int(c, e, ea, "min", 0, -1000000, 1000000, &l.min) < 0 || get_int(c, e, ea, "max", 0, -1000000, 1000000, &l.max) < 0)
+        if (field_int(&c->f, NULL, e, ea, "min", 0, 0, -1000000, 1000000, &l.min) < 0 || field_int(&c->f, NULL, e, ea, "max", 0, 0, -1000000, 1000000, &l.max) < 0)
             return -1;
         int k = 0;
         while (k < *n && strcmp(out[k].key, l.key) != 0) k++;
@@ -161,21 +147,15 @@ typedef struct terrain {
 
 static int build(tc *c, const cJSON *m, cf_loc ma, terrain *t)
 {
-    static const char *const known[] = {"branch", "fluidHeight", "dimensionHeight", "dimension", "generators", "biome"};
+    static const cf_keys known = {{"branch", "fluidHeight", "dimensionHeight", "dimension", "generators", "biome"}, 6};
     if (!cJSON_IsObject(m)) return loc_fail(c->err, ma, CF_ERR_SCHEMA, "expected a terrain object, found %s", json_type(m));
-    for (const cJSON *k = m->child; k; k = k->next) {
-        size_t i = 0;
-        while (i < sizeof known / sizeof *known && strcmp(known[i], k->string) != 0) i++;
-        if (i == sizeof known / sizeof *known)
-            return loc_fail(c->err, at_key(c, ma, k->string), CF_ERR_SCHEMA,
-                            "unknown key \"%s\" (branch, fluidHeight, dimensionHeight, dimension, generators, biome)", k->string);
-    }
+    if (field_unknown(&c->f, &known, m, ma, 0, "(branch, fluidHeight, dimensionHeight, dimension, generators, biome)") < 0) return -1;
     cf_program *p = c->p;
     const cJSON *br = cJSON_GetObjectItemCaseSensitive(m, "branch");
     int uni = 0;
     if (br) {
         if (!cJSON_IsString(br) || (strcmp(br->valuestring, "master") != 0 && strcmp(br->valuestring, "unification") != 0))
-            return loc_fail(c->err, at_key(c, ma, "branch"), CF_ERR_SCHEMA, "expected \"master\" or \"unification\", found %s",
+            return loc_fail(c->err, field_key(&c->f, ma, "branch"), CF_ERR_SCHEMA, "expected \"master\" or \"unification\", found %s",
                             cJSON_IsString(br) ? br->valuestring : json_type(br));
         uni = strcmp(br->valuestring, "unification") == 0;
     }
@@ -186,14 +166,14 @@ static int build(tc *c, const cJSON *m, cf_loc ma, terrain *t)
     if (dkey) {
         cJSON *d = NULL;
         cf_loc da = {NULL, NULL};
-        if (load(c, "dimensions", dkey, at_key(c, ma, "dimension"), &d, &da) < 0) return -1;
+        if (load(c, "dimensions", dkey, field_key(&c->f, ma, "dimension"), &d, &da) < 0) return -1;
         int r = cJSON_IsObject(d) ? dimension_fields(c, d, da, &fluid, &min, &max)
                                   : loc_fail(c->err, da, CF_ERR_SCHEMA, "expected an Iris dimension object, found %s", json_type(d));
         cJSON_Delete(d);
         if (r < 0) return -1;
     }
-    cf_loc fat = dkey ? at_key(c, ma, "dimension") : ma; /* where the fluid height came from */
-    if (cJSON_GetObjectItemCaseSensitive(m, "fluidHeight")) fat = at_key(c, ma, "fluidHeight");
+    cf_loc fat = dkey ? field_key(&c->f, ma, "dimension") : ma; /* where the fluid height came from */
+    if (cJSON_GetObjectItemCaseSensitive(m, "fluidHeight")) fat = field_key(&c->f, ma, "fluidHeight");
     if (dimension_fields(c, m, ma, &fluid, &min, &max) < 0) return -1;
     if (fluid < min || fluid > max)
         return loc_fail(c->err, fat, CF_ERR_SCHEMA, "fluidHeight %d outside dimensionHeight [%d, %d]", fluid, min, max);
@@ -217,16 +197,16 @@ static int build(tc *c, const cJSON *m, cf_loc ma, terrain *t)
         goto done;
     }
     if (ga) {
-        if (links(c, ga, at_key(c, ma, "generators"), ls, &nl) < 0) goto done;
+        if (links(c, ga, field_key(&c->f, ma, "generators"), ls, &nl) < 0) goto done;
     } else {
         cf_loc ba = {NULL, NULL};
-        if (load(c, "biomes", bkey, at_key(c, ma, "biome"), &biome, &ba) < 0) goto done;
+        if (load(c, "biomes", bkey, field_key(&c->f, ma, "biome"), &biome, &ba) < 0) goto done;
         if (!cJSON_IsObject(biome)) {
             loc_fail(c->err, ba, CF_ERR_SCHEMA, "expected an Iris biome object, found %s", json_type(biome));
             goto done;
         }
         const cJSON *bg = cJSON_GetObjectItemCaseSensitive(biome, "generators");
-        if (bg && links(c, bg, at_key(c, ba, "generators"), ls, &nl) < 0) goto done;
+        if (bg && links(c, bg, field_key(&c->f, ba, "generators"), ls, &nl) < 0) goto done;
     }
     gen = calloc((size_t)nl + 1, sizeof *gen);
     meth = calloc((size_t)nl + 1, sizeof *meth);
@@ -240,10 +220,10 @@ static int build(tc *c, const cJSON *m, cf_loc ma, terrain *t)
     for (int i = 0; i < nl; i++) {
         cJSON *g = NULL;
         cf_loc gat = {NULL, NULL};
-        if (load(c, "generators", ls[i].key, at_key(c, ls[i].at, "generator"), &g, &gat) < 0) goto done;
+        if (load(c, "generators", ls[i].key, field_key(&c->f, ls[i].at, "generator"), &g, &gat) < 0) goto done;
         gen[i] = iris_generator_node_pk(p, c->pk, g, gat, IRIS_SUPER_ENGINE, c->err);
         int r = gen[i] < 0 ? -1
-                           : iris_interpolator_parse(p, cJSON_GetObjectItemCaseSensitive(g, "interpolator"), at_key(c, gat, "interpolator"),
+                           : iris_interpolator_parse(p, cJSON_GetObjectItemCaseSensitive(g, "interpolator"), field_key(&c->f, gat, "interpolator"),
                                                      &meth[i], &scale[i], c->err);
         cJSON_Delete(g);
         if (r < 0) goto done;
@@ -318,7 +298,9 @@ int iris_pack_wanted(cf_pack *pk, const char *settings_id, const char *const *fu
 
 cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
 {
-    tc c = {p, pk, err};
+    tc c = {p, pk, err, {0}};
+    field_init(&c.f, &p->arena, err);
+    c.f.ints = CF_INTS_IN;
     cf_loc cli = {"<arguments>", NULL};
     p->prec = PREC_F64;
     p->max_fill_bytes = pk ? pk->lim.max_fill_bytes : 0;

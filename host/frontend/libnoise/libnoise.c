@@ -36,6 +36,7 @@ typedef struct lc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
+    cf_fields f; /* the field reader (base.h): errors into err, locations in the program arena */
     cf_loc modules_at;
     lmod *mods;
     int nmods;
@@ -44,80 +45,25 @@ typedef struct lc {
     int sharp; /* "dialect": "sharpnoise" */
 } lc;
 
-static int fail(lc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(lc *c, cf_loc at, cf_status st, const char *fmt, ...)
+/* ------------------------------------------------------------------ parameters
+ * An object's keys are checked against what its module reads (field_unknown): a
+ * misspelt key is an error, not a silently ignored default. */
+static int get_quality(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, int *out)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    loc_vfail(c->err, at, st, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-static int nomem(lc *c) { return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1; }
-
-static cf_loc at_key(lc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
-static cf_loc at_index(lc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
-static const char *jtype(const cJSON *v) { return json_type(v); }
-
-/* ------------------------------------------------------------------ parameters */
-/* An object's keys are checked against what its module reads: a misspelt key
- * is an error, not a silently ignored default. */
-typedef struct keyset {
-    const char *k[16];
-    int n;
-} keyset;
-
-static const cJSON *get(keyset *ks, const cJSON *o, const char *key)
-{
-    if (ks->n < 16) ks->k[ks->n++] = key;
-    return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-static int get_num(lc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double def, double *out)
-{
-    const cJSON *v = get(ks, o, key);
-    if (!v) return *out = def, 0;
-    if (!cJSON_IsNumber(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
-    if (!isfinite(v->valuedouble)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "number out of range (not finite)");
-    *out = v->valuedouble;
-    return 0;
-}
-
-static int get_int(lc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, int def, double lo, double hi, int *out)
-{
-    double d = 0;
-    if (get_num(c, ks, o, at, key, def, &d) < 0) return -1;
-    if (d != floor(d) || d < lo || d > hi)
-        return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer in [%.0f, %.0f], found %.17g", lo, hi, d);
-    *out = (int)d;
-    return 0;
-}
-
-static int get_bool(lc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, int *out)
-{
-    const cJSON *v = get(ks, o, key);
-    if (!v) return *out = 0, 0;
-    if (!cJSON_IsBool(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(v));
-    *out = cJSON_IsTrue(v);
-    return 0;
-}
-
-static int get_quality(lc *c, keyset *ks, const cJSON *o, cf_loc at, int *out)
-{
-    const cJSON *v = get(ks, o, "noiseQuality");
+    const cJSON *v = field_get(&c->f, ks, o, "noiseQuality");
     *out = 1;
     if (!v) return 0;
     static const char *const names[] = {"fast", "std", "best"};
     if (cJSON_IsString(v))
         for (int i = 0; i < 3; i++)
             if (strcmp(v->valuestring, names[i]) == 0) return *out = i, 0;
-    return fail(c, at_key(c, at, "noiseQuality"), CF_ERR_SCHEMA, "expected \"fast\", \"std\" or \"best\", found %s%s%s%s",
-                jtype(v), cJSON_IsString(v) ? " \"" : "", cJSON_IsString(v) ? v->valuestring : "", cJSON_IsString(v) ? "\"" : "");
+    return field_fail(&c->f, field_key(&c->f, at, "noiseQuality"), CF_ERR_SCHEMA, "expected \"fast\", \"std\" or \"best\", found %s%s%s%s",
+                json_type(v), cJSON_IsString(v) ? " \"" : "", cJSON_IsString(v) ? v->valuestring : "", cJSON_IsString(v) ? "\"" : "");
 }
 
-static int seed_param(lc *c, keyset *ks, const cJSON *o, cf_loc at, int *out)
+static int seed_param(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, int *out)
 {
-    return get_int(c, ks, o, at, "seed", 0, -2147483648.0, 2147483647.0, out);
+    return field_int(&c->f, ks, o, at, "seed", 0, 0, INT32_MIN, INT32_MAX, out);
 }
 
 /* ------------------------------------------------------------------ nodes */
@@ -128,65 +74,65 @@ static int node_add(lc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->
 static int set_inputs(lc *c, cf_node *n, int count) { return ir_set_inputs(c->p, n, count, c->err); }
 
 /* an input field: an ID or an inline module, required */
-static int input(lc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, const char *mod)
+static int input(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key, const char *mod)
 {
-    const cJSON *v = get(ks, o, key);
-    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing source \"%s\" (%s needs it)", key, mod);
-    return module(c, v, at_key(c, at, key));
+    const cJSON *v = field_get(&c->f, ks, o, key);
+    if (!v) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing source \"%s\" (%s needs it)", key, mod);
+    return module(c, v, field_key(&c->f, at, key));
 }
 
 /* "sources": exactly n inputs, in libnoise's source-index order */
-static int sources(lc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int count, int extra, const char *mod)
+static int sources(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, int count, int extra, const char *mod)
 {
     if (set_inputs(c, n, count + extra) < 0) return -1;
-    const cJSON *s = get(ks, o, "sources");
-    if (!s) return fail(c, at, CF_ERR_SCHEMA, "missing source: \"sources\" (%s takes %d)", mod, count);
-    cf_loc sa = at_key(c, at, "sources");
-    if (!cJSON_IsArray(s)) return fail(c, sa, CF_ERR_SCHEMA, "expected an array of %d sources, found %s", count, jtype(s));
+    const cJSON *s = field_get(&c->f, ks, o, "sources");
+    if (!s) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing source: \"sources\" (%s takes %d)", mod, count);
+    cf_loc sa = field_key(&c->f, at, "sources");
+    if (!cJSON_IsArray(s)) return field_fail(&c->f, sa, CF_ERR_SCHEMA, "expected an array of %d sources, found %s", count, json_type(s));
     int m = cJSON_GetArraySize(s);
     if (m != count)
-        return fail(c, sa, CF_ERR_SCHEMA, "%s takes %d source%s, found %d%s", mod, count, count == 1 ? "" : "s", m,
+        return field_fail(&c->f, sa, CF_ERR_SCHEMA, "%s takes %d source%s, found %d%s", mod, count, count == 1 ? "" : "s", m,
                     m < count ? " (missing source)" : "");
     int i = 0;
     for (const cJSON *e = s->child; e; e = e->next, i++)
-        if ((n->in[i] = module(c, e, at_index(c, sa, i))) < 0) return -1;
+        if ((n->in[i] = module(c, e, field_index(&c->f, sa, i))) < 0) return -1;
     return 0;
 }
 
 /* controlPoints of Curve ([[in, out], ...], width 2) or Terrace ([in, ...], width 1) */
-static int points(lc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int width, int min)
+static int points(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, int width, int min)
 {
-    const cJSON *s = get(ks, o, "controlPoints");
-    if (!s) return fail(c, at, CF_ERR_SCHEMA, "missing \"controlPoints\" (at least %d)", min);
-    cf_loc sa = at_key(c, at, "controlPoints");
-    if (!cJSON_IsArray(s)) return fail(c, sa, CF_ERR_SCHEMA, "expected an array, found %s", jtype(s));
+    const cJSON *s = field_get(&c->f, ks, o, "controlPoints");
+    if (!s) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"controlPoints\" (at least %d)", min);
+    cf_loc sa = field_key(&c->f, at, "controlPoints");
+    if (!cJSON_IsArray(s)) return field_fail(&c->f, sa, CF_ERR_SCHEMA, "expected an array, found %s", json_type(s));
     int m = cJSON_GetArraySize(s);
-    if (m < min || m > 4096) return fail(c, sa, CF_ERR_SCHEMA, "expected %d to 4096 control points, found %d", min, m);
+    if (m < min || m > 4096) return field_fail(&c->f, sa, CF_ERR_SCHEMA, "expected %d to 4096 control points, found %d", min, m);
     double *d = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(m * width));
-    if (!d) return nomem(c);
+    if (!d) return field_nomem(&c->f);
     int i = 0;
     for (const cJSON *e = s->child; e; e = e->next, i++) {
-        cf_loc ea = at_index(c, sa, i);
+        cf_loc ea = field_index(&c->f, sa, i);
         double v[2] = {0, 0};
         if (width == 2) {
             if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != 2)
-                return fail(c, ea, CF_ERR_SCHEMA, "expected [input, output], found %s", jtype(e));
+                return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected [input, output], found %s", json_type(e));
             const cJSON *a = e->child, *b = a->next;
             if (!cJSON_IsNumber(a) || !isfinite(a->valuedouble))
-                return fail(c, at_index(c, ea, 0), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(a));
+                return field_fail(&c->f, field_index(&c->f, ea, 0), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(a));
             if (!cJSON_IsNumber(b) || !isfinite(b->valuedouble))
-                return fail(c, at_index(c, ea, 1), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(b));
+                return field_fail(&c->f, field_index(&c->f, ea, 1), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(b));
             v[0] = a->valuedouble, v[1] = b->valuedouble;
         } else {
             if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-                return fail(c, ea, CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(e));
+                return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(e));
             v[0] = e->valuedouble;
         }
         /* libnoise inserts in order and refuses an input it already has */
         int pos = 0;
         while (pos < i && !(v[0] < d[pos * width])) {
             if (v[0] == d[pos * width])
-                return fail(c, ea, CF_ERR_SCHEMA, "control point input %.17g appears twice", v[0]);
+                return field_fail(&c->f, ea, CF_ERR_SCHEMA, "control point input %.17g appears twice", v[0]);
             pos++;
         }
         memmove(d + (pos + 1) * width, d + pos * width, sizeof(double) * (size_t)((i - pos) * width));
@@ -197,23 +143,23 @@ static int points(lc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int 
     return 0;
 }
 
-static int bounds(lc *c, keyset *ks, const cJSON *o, cf_loc at, double *lo, double *hi)
+static int bounds(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, double *lo, double *hi)
 {
-    if (get_num(c, ks, o, at, "lowerBound", -1.0, lo) < 0 || get_num(c, ks, o, at, "upperBound", 1.0, hi) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "lowerBound", 0, -1.0, lo) < 0 || field_num(&c->f, ks, o, at, "upperBound", 0, 1.0, hi) < 0) return -1;
     if (!(*lo < *hi))
-        return fail(c, at, CF_ERR_SCHEMA, "lowerBound %.17g must be below upperBound %.17g (libnoise's SetBounds)", *lo, *hi);
+        return field_fail(&c->f, at, CF_ERR_SCHEMA, "lowerBound %.17g must be below upperBound %.17g (libnoise's SetBounds)", *lo, *hi);
     return 0;
 }
 
 #define U __attribute__((unused))
-#define LNPARSE(K) static int lnparse_##K(U lc *c, U keyset *ks, U const cJSON *o, U cf_loc at, U cf_node *n, U const char *mod)
+#define LNPARSE(K) static int lnparse_##K(U lc *c, U cf_keys *ks, U const cJSON *o, U cf_loc at, U cf_node *n, U const char *mod)
 
-static int octaves(lc *c, keyset *ks, const cJSON *o, cf_loc at, cf_node *n, int pers)
+static int octaves(lc *c, cf_keys *ks, const cJSON *o, cf_loc at, cf_node *n, int pers)
 {
-    if (get_num(c, ks, o, at, "frequency", 1.0, &n->d[0]) < 0) return -1;
-    if (get_num(c, ks, o, at, "lacunarity", 2.0, &n->d[1]) < 0) return -1;
-    if (pers && get_num(c, ks, o, at, "persistence", 0.5, &n->d[2]) < 0) return -1;
-    if (get_int(c, ks, o, at, "octaveCount", 6, 1, LN_MAX_OCTAVE, &n->i[0]) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "frequency", 0, 1.0, &n->d[0]) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "lacunarity", 0, 2.0, &n->d[1]) < 0) return -1;
+    if (pers && field_num(&c->f, ks, o, at, "persistence", 0, 0.5, &n->d[2]) < 0) return -1;
+    if (field_int(&c->f, ks, o, at, "octaveCount", 0, 6, 1, LN_MAX_OCTAVE, &n->i[0]) < 0) return -1;
     if (seed_param(c, ks, o, at, &n->i[1]) < 0) return -1;
     return get_quality(c, ks, o, at, &n->i[2]);
 }
@@ -222,15 +168,16 @@ LNPARSE(LN_BILLOW) { return octaves(c, ks, o, at, n, 1); }
 LNPARSE(LN_RIDGED) { return octaves(c, ks, o, at, n, 0); }
 LNPARSE(LN_VORONOI)
 {
-    if (get_num(c, ks, o, at, "frequency", 1.0, &n->d[0]) < 0) return -1;
-    if (get_num(c, ks, o, at, "displacement", 1.0, &n->d[1]) < 0) return -1;
-    if (get_bool(c, ks, o, at, "enableDistance", &n->i[0]) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "frequency", 0, 1.0, &n->d[0]) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "displacement", 0, 1.0, &n->d[1]) < 0) return -1;
+    if (field_bool(&c->f, ks, o, at, "enableDistance", 0, 0, &n->i[0]) < 0) return -1;
     return seed_param(c, ks, o, at, &n->i[1]);
 }
-LNPARSE(LN_CONST) { return get_num(c, ks, o, at, "value", 0.0, &n->d[0]); }
+/* libnoise's SetConstValue: "constValue", like every other field; "value" is kept as an alias */
+LNPARSE(LN_CONST) { return field_num_in(&c->f, ks, o, at, "constValue", "value", 0, 0.0, -HUGE_VAL, HUGE_VAL, &n->d[0]); }
 LNPARSE(LN_CHECKERBOARD) { return 0; }
-LNPARSE(LN_CYLINDERS) { return get_num(c, ks, o, at, "frequency", 1.0, &n->d[0]); }
-LNPARSE(LN_SPHERES) { return get_num(c, ks, o, at, "frequency", 1.0, &n->d[0]); }
+LNPARSE(LN_CYLINDERS) { return field_num(&c->f, ks, o, at, "frequency", 0, 1.0, &n->d[0]); }
+LNPARSE(LN_SPHERES) { return field_num(&c->f, ks, o, at, "frequency", 0, 1.0, &n->d[0]); }
 LNPARSE(LN_ABS) { return sources(c, ks, o, at, n, 1, 0, mod); }
 LNPARSE(LN_CLAMP)
 {
@@ -245,20 +192,20 @@ LNPARSE(LN_CURVE)
 LNPARSE(LN_EXPONENT)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
-    return get_num(c, ks, o, at, "exponent", 1.0, &n->d[0]);
+    return field_num(&c->f, ks, o, at, "exponent", 0, 1.0, &n->d[0]);
 }
 LNPARSE(LN_INVERT) { return sources(c, ks, o, at, n, 1, 0, mod); }
 LNPARSE(LN_SCALEBIAS)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
-    if (get_num(c, ks, o, at, "scale", 1.0, &n->d[0]) < 0) return -1;
-    return get_num(c, ks, o, at, "bias", 0.0, &n->d[1]);
+    if (field_num(&c->f, ks, o, at, "scale", 0, 1.0, &n->d[0]) < 0) return -1;
+    return field_num(&c->f, ks, o, at, "bias", 0, 0.0, &n->d[1]);
 }
 LNPARSE(LN_TERRACE)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
     if (points(c, ks, o, at, n, 1, 2) < 0) return -1;
-    return get_bool(c, ks, o, at, "invertTerraces", &n->i[0]);
+    return field_bool(&c->f, ks, o, at, "invertTerraces", 0, 0, &n->i[0]);
 }
 LNPARSE(LN_ADD) { return sources(c, ks, o, at, n, 2, 0, mod); }
 LNPARSE(LN_MAX) { return sources(c, ks, o, at, n, 2, 0, mod); }
@@ -276,7 +223,7 @@ LNPARSE(LN_SELECT)
     if ((n->in[2] = input(c, ks, o, at, "control", mod)) < 0) return -1;
     if (bounds(c, ks, o, at, &n->d[0], &n->d[1]) < 0) return -1;
     double fall = 0;
-    if (get_num(c, ks, o, at, "edgeFalloff", 0.0, &fall) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "edgeFalloff", 0, 0.0, &fall) < 0) return -1;
     /* SetEdgeFalloff: at most half the bounds' width */
     double half = (n->d[1] - n->d[0]) / 2;
     n->d[2] = fall > half ? half : fall;
@@ -293,8 +240,8 @@ LNPARSE(LN_DISPLACE)
 LNPARSE(LN_ROTATEPOINT)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
-    if (get_num(c, ks, o, at, "xAngle", 0.0, &n->d[0]) < 0 || get_num(c, ks, o, at, "yAngle", 0.0, &n->d[1]) < 0
-        || get_num(c, ks, o, at, "zAngle", 0.0, &n->d[2]) < 0)
+    if (field_num(&c->f, ks, o, at, "xAngle", 0, 0.0, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "yAngle", 0, 0.0, &n->d[1]) < 0
+        || field_num(&c->f, ks, o, at, "zAngle", 0, 0.0, &n->d[2]) < 0)
         return -1;
     /* SetAngles, once, on the host: the matrix is data for both backends. libm's
      * cos/sin here are the ones libnoise itself calls (see the README). */
@@ -302,7 +249,7 @@ LNPARSE(LN_ROTATEPOINT)
     double xc = cos(n->d[0] * deg), yc = cos(n->d[1] * deg), zc = cos(n->d[2] * deg);
     double xs = sin(n->d[0] * deg), ys = sin(n->d[1] * deg), zs = sin(n->d[2] * deg);
     double *m = arena_alloc(&c->p->arena, sizeof(double) * 9);
-    if (!m) return nomem(c);
+    if (!m) return field_nomem(&c->f);
     m[0] = ys * xs * zs + yc * zc;
     m[1] = xc * zs;
     m[2] = ys * zc - yc * xs * zs;
@@ -319,28 +266,28 @@ LNPARSE(LN_ROTATEPOINT)
 LNPARSE(LN_SCALEPOINT)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
-    if (get_num(c, ks, o, at, "xScale", 1.0, &n->d[0]) < 0 || get_num(c, ks, o, at, "yScale", 1.0, &n->d[1]) < 0) return -1;
-    return get_num(c, ks, o, at, "zScale", 1.0, &n->d[2]);
+    if (field_num(&c->f, ks, o, at, "xScale", 0, 1.0, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "yScale", 0, 1.0, &n->d[1]) < 0) return -1;
+    return field_num(&c->f, ks, o, at, "zScale", 0, 1.0, &n->d[2]);
 }
 LNPARSE(LN_TRANSLATEPOINT)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
-    if (get_num(c, ks, o, at, "xTranslation", 0.0, &n->d[0]) < 0 || get_num(c, ks, o, at, "yTranslation", 0.0, &n->d[1]) < 0)
+    if (field_num(&c->f, ks, o, at, "xTranslation", 0, 0.0, &n->d[0]) < 0 || field_num(&c->f, ks, o, at, "yTranslation", 0, 0.0, &n->d[1]) < 0)
         return -1;
-    return get_num(c, ks, o, at, "zTranslation", 0.0, &n->d[2]);
+    return field_num(&c->f, ks, o, at, "zTranslation", 0, 0.0, &n->d[2]);
 }
 LNPARSE(LN_TURBULENCE)
 {
     if (sources(c, ks, o, at, n, 1, 0, mod) < 0) return -1;
-    if (get_num(c, ks, o, at, "frequency", 1.0, &n->d[0]) < 0) return -1;
-    if (get_num(c, ks, o, at, "power", 1.0, &n->d[1]) < 0) return -1;
-    if (get_int(c, ks, o, at, "roughness", 3, 1, LN_MAX_OCTAVE, &n->i[0]) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "frequency", 0, 1.0, &n->d[0]) < 0) return -1;
+    if (field_num(&c->f, ks, o, at, "power", 0, 1.0, &n->d[1]) < 0) return -1;
+    if (field_int(&c->f, ks, o, at, "roughness", 0, 3, 1, LN_MAX_OCTAVE, &n->i[0]) < 0) return -1;
     return seed_param(c, ks, o, at, &n->i[1]);
 }
 LNPARSE(LN_CACHE) { return sources(c, ks, o, at, n, 1, 0, mod); }
 LNPARSE(LN_TERRAIN) { return 0; } /* built from the file's "terrain" (file_terrain) */
 
-typedef int (*lnparse_fn)(lc *, keyset *, const cJSON *, cf_loc, cf_node *, const char *);
+typedef int (*lnparse_fn)(lc *, cf_keys *, const cJSON *, cf_loc, cf_node *, const char *);
 static const lnparse_fn lnparsers[NK_COUNT] = {
 #define NODE64(K, name, flags, fields, summary) [NK_##K] = lnparse_##K,
 #include "ir/nodes_libnoise.def"
@@ -353,11 +300,11 @@ static int module_ref(lc *c, const char *id, cf_loc at);
 static int module_obj(lc *c, const cJSON *o, cf_loc at)
 {
     if (err_failed(c->err)) return -1;
-    keyset ks = {{0}, 0};
-    const cJSON *m = get(&ks, o, "module");
-    if (!m) return fail(c, at, CF_ERR_SCHEMA, "missing \"module\" (a libnoise module class name such as \"Perlin\")");
-    cf_loc ma = at_key(c, at, "module");
-    if (!cJSON_IsString(m)) return fail(c, ma, CF_ERR_SCHEMA, "expected a module class name (a string), found %s", jtype(m));
+    cf_keys ks = {{0}, 0};
+    const cJSON *m = field_get(&c->f, &ks, o, "module");
+    if (!m) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing \"module\" (a libnoise module class name such as \"Perlin\")");
+    cf_loc ma = field_key(&c->f, at, "module");
+    if (!cJSON_IsString(m)) return field_fail(&c->f, ma, CF_ERR_SCHEMA, "expected a module class name (a string), found %s", json_type(m));
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (lnparsers[k] && k != NK_LN_TERRAIN && strcmp(node_name[k] + 9, m->valuestring) == 0) kind = k;
@@ -366,11 +313,11 @@ static int module_obj(lc *c, const cJSON *o, cf_loc at)
         if (strcmp(m->valuestring, "Constant") == 0) kind = NK_LN_CONST;
         if (kind == NK_LN_VORONOI || strcmp(m->valuestring, "Cell") == 0 || strcmp(m->valuestring, "Simplex") == 0
             || strcmp(m->valuestring, "White") == 0)
-            return fail(c, ma, CF_ERR_SCHEMA, "module \"%s\" is not implemented in the sharpnoise dialect (Cell, Simplex, "
+            return field_fail(&c->f, ma, CF_ERR_SCHEMA, "module \"%s\" is not implemented in the sharpnoise dialect (Cell, Simplex, "
                         "White: not yet; Voronoi: not a SharpNoise module)", m->valuestring);
     }
-    if (kind < 0) return fail(c, ma, CF_ERR_SCHEMA, "unknown module \"%s\"", m->valuestring);
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (kind < 0) return field_fail(&c->f, ma, CF_ERR_SCHEMA, "unknown module \"%s\"", m->valuestring);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = kind;
     n.flags = node_flags[kind];
@@ -381,12 +328,7 @@ static int module_obj(lc *c, const cJSON *o, cf_loc at)
     if (c->sharp && (kind == NK_LN_PERLIN || kind == NK_LN_BILLOW || kind == NK_LN_RIDGED || kind == NK_LN_TURBULENCE
                      || kind == NK_LN_CHECKERBOARD))
         n.i[5] = 1; /* SharpNoise's variant of the module (kernels/cf_libnoise.h, CF_LN_SHARP) */
-    for (const cJSON *k = o->child; k; k = k->next) {
-        int known = 0;
-        for (int i = 0; i < ks.n; i++)
-            if (strcmp(ks.k[i], k->string) == 0) known = 1;
-        if (!known) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, m->valuestring);
-    }
+    if (field_unknown(&c->f, &ks, o, at, 0, "for %s", m->valuestring) < 0) return -1;
     c->depth--;
     return node_add(c, &n);
 }
@@ -396,7 +338,7 @@ static int module(lc *c, const cJSON *v, cf_loc at)
     if (err_failed(c->err)) return -1;
     if (cJSON_IsString(v)) return module_ref(c, v->valuestring, at);
     if (cJSON_IsObject(v)) return module_obj(c, v, at);
-    return fail(c, at, CF_ERR_SCHEMA, "expected a module (an ID or an object), found %s", jtype(v));
+    return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a module (an ID or an object), found %s", json_type(v));
 }
 
 static int module_ref(lc *c, const char *id, cf_loc at)
@@ -404,17 +346,17 @@ static int module_ref(lc *c, const char *id, cf_loc at)
     lmod *m = NULL;
     for (int i = 0; i < c->nmods; i++)
         if (c->mods[i].id && strcmp(c->mods[i].id, id) == 0) m = &c->mods[i];
-    if (!m) return fail(c, at, CF_ERR_REF, "unknown module ID \"%s\" (not a key of /modules)", id);
+    if (!m) return field_fail(&c->f, at, CF_ERR_REF, "unknown module ID \"%s\" (not a key of /modules)", id);
     if (m->state == 2) return m->node;
     if (m->state == 1) {
         char chain[512];
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, id);
-        return fail(c, at, CF_ERR_CYCLE, "module cycle: %s", chain);
+        return field_fail(&c->f, at, CF_ERR_CYCLE, "module cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
     m->state = 1;
     c->chain[c->nchain++] = m->id;
-    int node = module(c, m->v, at_key(c, c->modules_at, m->id));
+    int node = module(c, m->v, field_key(&c->f, c->modules_at, m->id));
     c->nchain--;
     m->state = node < 0 ? 1 : 2;
     m->node = node;
@@ -463,20 +405,15 @@ static int world_params(lc *c, const cJSON *root, cf_loc ra)
     p->min_y = 0, p->height = 256, p->sea_level = 64;
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, "world");
     if (!w) return 0;
-    cf_loc wa = at_key(c, ra, "world");
-    if (!cJSON_IsObject(w)) return fail(c, wa, CF_ERR_SCHEMA, "expected an object, found %s", jtype(w));
-    keyset ks = {{0}, 0};
-    if (get_int(c, &ks, w, wa, "minY", 0, -2032, 2016, &p->min_y) < 0) return -1;
-    if (get_int(c, &ks, w, wa, "height", 256, 16, 4064, &p->height) < 0) return -1;
-    if (get_int(c, &ks, w, wa, "seaLevel", 64, -2147483648.0, 2147483647.0, &p->sea_level) < 0) return -1;
-    if (p->min_y % 16 || p->height % 16) return fail(c, wa, CF_ERR_SCHEMA, "minY and height must be multiples of 16");
-    if (p->min_y + p->height > 2032) return fail(c, wa, CF_ERR_SCHEMA, "minY + height must be at most 2032");
-    for (const cJSON *k = w->child; k; k = k->next) {
-        int known = 0;
-        for (int i = 0; i < ks.n; i++)
-            if (strcmp(ks.k[i], k->string) == 0) known = 1;
-        if (!known) return fail(c, at_key(c, wa, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (minY, height, seaLevel)", k->string);
-    }
+    cf_loc wa = field_key(&c->f, ra, "world");
+    if (!cJSON_IsObject(w)) return field_fail(&c->f, wa, CF_ERR_SCHEMA, "expected an object, found %s", json_type(w));
+    cf_keys ks = {{0}, 0};
+    if (field_int(&c->f, &ks, w, wa, "minY", 0, 0, -2032, 2016, &p->min_y) < 0) return -1;
+    if (field_int(&c->f, &ks, w, wa, "height", 0, 256, 16, 4064, &p->height) < 0) return -1;
+    if (field_int(&c->f, &ks, w, wa, "seaLevel", 0, 64, INT32_MIN, INT32_MAX, &p->sea_level) < 0) return -1;
+    if (p->min_y % 16 || p->height % 16) return field_fail(&c->f, wa, CF_ERR_SCHEMA, "minY and height must be multiples of 16");
+    if (p->min_y + p->height > 2032) return field_fail(&c->f, wa, CF_ERR_SCHEMA, "minY + height must be at most 2032");
+    if (field_unknown(&c->f, &ks, w, wa, 0, "(minY, height, seaLevel)") < 0) return -1;
     return 0;
 }
 
@@ -485,12 +422,12 @@ static int file_terrain(lc *c, const cJSON *root, cf_loc ra)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "terrain");
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "density");
-    if (t && d) return fail(c, ra, CF_ERR_SCHEMA, "both \"terrain\" and \"density\": give one");
-    if (d) return module(c, d, at_key(c, ra, "density"));
-    if (!t) return fail(c, ra, CF_ERR_SCHEMA, "no \"terrain\" or \"density\" (name a module: libnoise:NAME/ID)");
-    cf_loc ta = at_key(c, ra, "terrain");
-    if (!cJSON_IsObject(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected an object, found %s", jtype(t));
-    keyset ks = {{0}, 0};
+    if (t && d) return field_fail(&c->f, ra, CF_ERR_SCHEMA, "both \"terrain\" and \"density\": give one");
+    if (d) return module(c, d, field_key(&c->f, ra, "density"));
+    if (!t) return field_fail(&c->f, ra, CF_ERR_SCHEMA, "no \"terrain\" or \"density\" (name a module: libnoise:NAME/ID)");
+    cf_loc ta = field_key(&c->f, ra, "terrain");
+    if (!cJSON_IsObject(t)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected an object, found %s", json_type(t));
+    cf_keys ks = {{0}, 0};
     cf_node n = {0};
     n.kind = NK_LN_TERRAIN;
     n.flags = node_flags[NK_LN_TERRAIN];
@@ -500,18 +437,13 @@ static int file_terrain(lc *c, const cJSON *root, cf_loc ra)
     if (set_inputs(c, &n, 1) < 0) return -1;
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "output");
     if (!cJSON_GetObjectItemCaseSensitive(t, "height") && cJSON_IsString(o))
-        n.in[0] = module_ref(c, o->valuestring, at_key(c, ra, "output")); /* the height defaults to the output */
+        n.in[0] = module_ref(c, o->valuestring, field_key(&c->f, ra, "output")); /* the height defaults to the output */
     else
         n.in[0] = input(c, &ks, t, ta, "height", "terrain");
-    get(&ks, t, "height");
+    field_get(&c->f, &ks, t, "height");
     if (n.in[0] < 0) return -1;
-    if (get_num(c, &ks, t, ta, "scale", 1.0, &n.d[0]) < 0 || get_num(c, &ks, t, ta, "offset", 0.0, &n.d[1]) < 0) return -1;
-    for (const cJSON *k = t->child; k; k = k->next) {
-        int known = 0;
-        for (int i = 0; i < ks.n; i++)
-            if (strcmp(ks.k[i], k->string) == 0) known = 1;
-        if (!known) return fail(c, at_key(c, ta, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" (height, scale, offset)", k->string);
-    }
+    if (field_num(&c->f, &ks, t, ta, "scale", 0, 1.0, &n.d[0]) < 0 || field_num(&c->f, &ks, t, ta, "offset", 0, 0.0, &n.d[1]) < 0) return -1;
+    if (field_unknown(&c->f, &ks, t, ta, 0, "(height, scale, offset)") < 0) return -1;
     return node_add(c, &n);
 }
 
@@ -522,6 +454,8 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
     c.p = p;
     c.pk = pk;
     c.err = err;
+    field_init(&c.f, &p->arena, err);
+    c.f.ints = CF_INTS_IN;
     p->dialect = DIALECT_LIBNOISE;
     p->prec = PREC_F64;
     p->max_fill_bytes = pk->lim.max_fill_bytes;
@@ -531,24 +465,24 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
     /* which file: --settings libnoise:NAME, else the functions' NAME, else the only file */
     if (settings_id && strncmp(settings_id, "libnoise:", 9) == 0) {
         if (split_fn(settings_id, name, sizeof name, id, sizeof id) < 0 || id[0])
-            return fail(&c, cli, CF_ERR_ARG, "settings \"%s\": expected libnoise:NAME", settings_id), err->status;
+            return field_fail(&c.f, cli, CF_ERR_ARG, "settings \"%s\": expected libnoise:NAME", settings_id), err->status;
     }
     for (int i = 0; i < nfn; i++) {
         char nm[256];
         if (strncmp(functions[i], "libnoise:", 9) != 0) continue;
         if (split_fn(functions[i], nm, sizeof nm, id, sizeof id) < 0)
-            return fail(&c, cli, CF_ERR_ARG, "function \"%s\": expected libnoise:NAME or libnoise:NAME/ID", functions[i]),
+            return field_fail(&c.f, cli, CF_ERR_ARG, "function \"%s\": expected libnoise:NAME or libnoise:NAME/ID", functions[i]),
                    err->status;
         if (!name[0]) strcpy(name, nm);
         else if (strcmp(name, nm) != 0)
-            return fail(&c, cli, CF_ERR_ARG, "function \"%s\": one program reads one libnoise file (%s)", functions[i], name),
+            return field_fail(&c.f, cli, CF_ERR_ARG, "function \"%s\": one program reads one libnoise file (%s)", functions[i], name),
                    err->status;
     }
     if (!name[0]) {
         const char *names[2];
         int k = pack_list(pk, "libnoise", names, 2);
         if (k != 1)
-            return fail(&c, cli, CF_ERR_ARG, "%s libnoise files in the packs: name one with --settings libnoise:NAME",
+            return field_fail(&c.f, cli, CF_ERR_ARG, "%s libnoise files in the packs: name one with --settings libnoise:NAME",
                         k == 0 ? "no" : "several"), err->status;
         snprintf(name, sizeof name, "%s", names[0]);
     }
@@ -557,12 +491,12 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
     const char *display = NULL;
     int r = json_load_rel(&p->arena, pk, rel, &root, &display, err);
     if (r < 0) return err->status;
-    if (r == 0) return fail(&c, cli, CF_ERR_REF, "no libnoise file \"%s\" (no %s in any pack)", name, rel), err->status;
+    if (r == 0) return field_fail(&c.f, cli, CF_ERR_REF, "no libnoise file \"%s\" (no %s in any pack)", name, rel), err->status;
     p->settings_id = arena_printf(&p->arena, "libnoise:%s", name);
     cf_loc ra = {display, NULL};
     const cJSON *mods;
     if (!cJSON_IsObject(root)) {
-        fail(&c, ra, CF_ERR_SCHEMA, "expected a module graph (an object), found %s", jtype(root));
+        field_fail(&c.f, ra, CF_ERR_SCHEMA, "expected a module graph (an object), found %s", json_type(root));
         goto done;
     }
     {
@@ -571,34 +505,31 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
             c.sharp = 1;
             p->dialect = DIALECT_SHARPNOISE;
         } else if (dl && !(cJSON_IsString(dl) && strcmp(dl->valuestring, "libnoise") == 0)) {
-            fail(&c, at_key(&c, ra, "dialect"), CF_ERR_SCHEMA, "expected \"libnoise\" or \"sharpnoise\", found %s%s%s%s",
-                 jtype(dl), cJSON_IsString(dl) ? " \"" : "", cJSON_IsString(dl) ? dl->valuestring : "",
+            field_fail(&c.f, field_key(&c.f, ra, "dialect"), CF_ERR_SCHEMA, "expected \"libnoise\" or \"sharpnoise\", found %s%s%s%s",
+                 json_type(dl), cJSON_IsString(dl) ? " \"" : "", cJSON_IsString(dl) ? dl->valuestring : "",
                  cJSON_IsString(dl) ? "\"" : "");
             goto done;
         }
     }
-    for (const cJSON *k = root->child; k; k = k->next)
-        if (strcmp(k->string, "modules") && strcmp(k->string, "output") && strcmp(k->string, "terrain")
-            && strcmp(k->string, "density") && strcmp(k->string, "world") && strcmp(k->string, "dialect")) {
-            fail(&c, at_key(&c, ra, k->string), CF_ERR_SCHEMA,
-                 "unknown key \"%s\" (modules, output, terrain, density, world, dialect)", k->string);
-            goto done;
-        }
+    {
+        const cf_keys top = {{"modules", "output", "terrain", "density", "world", "dialect"}, 6};
+        if (field_unknown(&c.f, &top, root, ra, 0, "(modules, output, terrain, density, world, dialect)") < 0) goto done;
+    }
     mods = cJSON_GetObjectItemCaseSensitive(root, "modules");
     if (!mods) {
-        fail(&c, ra, CF_ERR_SCHEMA, "missing \"modules\"");
+        field_fail(&c.f, ra, CF_ERR_SCHEMA, "missing \"modules\"");
         goto done;
     }
-    c.modules_at = at_key(&c, ra, "modules");
+    c.modules_at = field_key(&c.f, ra, "modules");
     if (!cJSON_IsObject(mods)) {
-        fail(&c, c.modules_at, CF_ERR_SCHEMA, "expected an object of modules, found %s", jtype(mods));
+        field_fail(&c.f, c.modules_at, CF_ERR_SCHEMA, "expected an object of modules, found %s", json_type(mods));
         goto done;
     }
     c.nmods = cJSON_GetArraySize(mods);
     c.mods = calloc((size_t)c.nmods + 1, sizeof *c.mods);
     c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
     if (!c.mods || !c.chain) {
-        nomem(&c);
+        field_nomem(&c.f);
         goto done;
     }
     {
@@ -607,7 +538,7 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
             c.mods[i].id = arena_strdup(&p->arena, k->string);
             c.mods[i].v = k;
             if (!c.mods[i].id) {
-                nomem(&c);
+                field_nomem(&c.f);
                 goto done;
             }
         }
@@ -616,16 +547,16 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
     {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "output");
         if (o && !cJSON_IsString(o)) {
-            fail(&c, at_key(&c, ra, "output"), CF_ERR_SCHEMA, "expected a module ID (a string), found %s", jtype(o));
+            field_fail(&c.f, field_key(&c.f, ra, "output"), CF_ERR_SCHEMA, "expected a module ID (a string), found %s", json_type(o));
             goto done;
         }
-        if (o && module_ref(&c, o->valuestring, at_key(&c, ra, "output")) < 0) goto done;
+        if (o && module_ref(&c, o->valuestring, field_key(&c.f, ra, "output")) < 0) goto done;
     }
     p->noutputs = nfn;
     p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
     p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
     if (!p->outputs || !p->output_names) {
-        nomem(&c);
+        field_nomem(&c.f);
         goto done;
     }
     for (int i = 0; i < nfn; i++) {
@@ -638,7 +569,7 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
         else if (strncmp(f, "libnoise:", 9) == 0 || strcmp(f, "router:final_density") == 0)
             node = file_terrain(&c, root, ra);
         else {
-            fail(&c, cli, CF_ERR_ARG, "function \"%s\": a libnoise program takes libnoise:NAME/ID or libnoise:NAME", f);
+            field_fail(&c.f, cli, CF_ERR_ARG, "function \"%s\": a libnoise program takes libnoise:NAME/ID or libnoise:NAME", f);
             goto done;
         }
         if (node < 0) goto done;
@@ -647,7 +578,7 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
     {
         double *e = malloc(sizeof(double) * ((size_t)p->nnodes + 1));
         if (!e) {
-            nomem(&c);
+            field_nomem(&c.f);
             goto done;
         }
         for (int i = 0; i < p->nnodes; i++) {
@@ -656,7 +587,7 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
         }
         for (int i = 0; i < nfn; i++)
             if (e[p->outputs[i]] > LN_MAX_EXPANSION) {
-                fail(&c, p->nodes[p->outputs[i]].loc, CF_ERR_LIMIT,
+                field_fail(&c.f, p->nodes[p->outputs[i]].loc, CF_ERR_LIMIT,
                      "the module graph expands to %.3g module evaluations per position (shared modules count once per use; "
                      "the limit is %.0f)", e[p->outputs[i]], LN_MAX_EXPANSION);
                 break;

@@ -30,26 +30,13 @@ typedef struct mc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
+    cf_fields f; /* the field reader (base.h): errors into err, locations in the program arena */
     mfile *files;
     int nfiles, capfiles;
     const char **chain;
     int nchain, depth;
 } mc;
 
-static int fail(mc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(mc *c, cf_loc at, cf_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    loc_vfail(c->err, at, st, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-static int nomem(mc *c) { return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1; }
-
-static cf_loc at_key(mc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
-static cf_loc at_index(mc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
-static const char *jtype(const cJSON *v) { return json_type(v); }
 
 /* ------------------------------------------------------------------ files */
 static int split_id(mc *c, cf_loc at, const char *s, char *ns, size_t nsz, char *path, size_t psz)
@@ -58,19 +45,19 @@ static int split_id(mc *c, cf_loc at, const char *s, char *ns, size_t nsz, char 
     const char *p = colon ? colon + 1 : s;
     size_t nl = colon ? (size_t)(colon - s) : strlen("minecraft");
     const char *n = colon ? s : "minecraft";
-    if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz) return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\"", s);
+    if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz) return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\"", s);
     for (size_t i = 0; i < nl; i++)
         if (!(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) || strchr("_.-", n[i])))
-            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in namespace", s);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in namespace", s);
     for (const char *q = p; *q; q++)
         if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || strchr("_.-/", *q)))
-            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in path", s);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in path", s);
     const char *seg = p;
     for (;;) {
         const char *e = strchr(seg, '/');
         size_t l = e ? (size_t)(e - seg) : strlen(seg);
         if (l == 0 || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.'))
-            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": empty, \".\" or \"..\" path segment", s);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": empty, \".\" or \"..\" path segment", s);
         if (!e) break;
         seg = e + 1;
     }
@@ -98,7 +85,7 @@ static mfile *load(mc *c, const char *kind, const char *ns, const char *path)
         mfile *f = realloc(c->files, sizeof *f * (size_t)cap);
         if (!f) {
             cJSON_Delete(root);
-            nomem(c);
+            field_nomem(&c->f);
             return NULL;
         }
         c->files = f;
@@ -113,56 +100,15 @@ static mfile *load(mc *c, const char *kind, const char *ns, const char *path)
     f->node = -1;
     c->nfiles++;
     if (!f->id) {
-        nomem(c);
+        field_nomem(&c->f);
         return NULL;
     }
     return f;
 }
 
-/* ------------------------------------------------------------------ fields */
-/* An object's keys are checked against what its type reads: a misspelt key is
- * an error, not a silently ignored default. */
-typedef struct keyset {
-    const char *k[12];
-    int n;
-} keyset;
-
-static const cJSON *get(keyset *ks, const cJSON *o, const char *key)
-{
-    if (ks->n < 12) ks->k[ks->n++] = key;
-    return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-static int get_num(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double lo, double hi, double *out)
-{
-    const cJSON *v = get(ks, o, key);
-    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
-    if (!cJSON_IsNumber(v)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
-    if (!isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
-        return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "number %.17g out of range [%g, %g]", v->valuedouble, lo, hi);
-    *out = v->valuedouble;
-    return 0;
-}
-
-static int get_int(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key, double lo, double hi, int *out)
-{
-    double d = 0;
-    if (get_num(c, ks, o, at, key, lo, hi, &d) < 0) return -1;
-    if (d != floor(d)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "expected an integer, found %.17g", d);
-    *out = (int)d;
-    return 0;
-}
-
-static int check_keys(mc *c, const keyset *ks, const cJSON *o, cf_loc at, const char *what)
-{
-    for (const cJSON *k = o->child; k; k = k->next) {
-        int known = 0;
-        for (int i = 0; i < ks->n; i++)
-            if (strcmp(ks->k[i], k->string) == 0) known = 1;
-        if (!known) return fail(c, at_key(c, at, k->string), CF_ERR_SCHEMA, "unknown key \"%s\" for %s", k->string, what);
-    }
-    return 0;
-}
+/* ------------------------------------------------------------------ fields
+ * Fields are read with base/fields.c; an object's keys are checked against what its
+ * type reads (field_unknown): a misspelt key is an error, not a silently ignored default. */
 
 /* ------------------------------------------------------------------ nodes */
 static int node_add(mc *c, const cf_node *n) { return ir_node_add(c->p, &c->pk->lim, n, "graph", c->err); }
@@ -190,21 +136,21 @@ static int constant(mc *c, cf_loc at, double v)
 static int parse_df(mc *c, const cJSON *v, cf_loc at);
 static int parse_ref(mc *c, const char *id, cf_loc at);
 
-static int df_field(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key)
+static int df_field(mc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key)
 {
-    const cJSON *v = get(ks, o, key);
-    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
-    return parse_df(c, v, at_key(c, at, key));
+    const cJSON *v = field_get(&c->f, ks, o, key);
+    if (!v) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    return parse_df(c, v, field_key(&c->f, at, key));
 }
 
 /* a noise reference (firstOctave/amplitudes files); returns the program noise index */
-static int noise_ref(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *key)
+static int noise_ref(mc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key)
 {
-    const cJSON *v = get(ks, o, key);
-    if (!v) return fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
-    at = at_key(c, at, key);
-    if (cJSON_IsObject(v)) return fail(c, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
-    if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", jtype(v));
+    const cJSON *v = field_get(&c->f, ks, o, key);
+    if (!v) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    at = field_key(&c->f, at, key);
+    if (cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
+    if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", json_type(v));
     char ns[128], path[384], id[520];
     if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
     snprintf(id, sizeof id, "%s:%s", ns, path);
@@ -214,36 +160,36 @@ static int noise_ref(mc *c, keyset *ks, const cJSON *o, cf_loc at, const char *k
     mfile *f = load(c, "noise", ns, path);
     if (!f) {
         if (err_failed(c->err)) return -1;
-        return fail(c, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)", id,
+        return field_fail(&c->f, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)", id,
                     ns, path);
     }
     cf_loc r = {f->display, NULL};
     const cJSON *no = f->root;
-    if (!cJSON_IsObject(no)) return fail(c, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", jtype(no));
-    keyset nks = {{0}, 0};
+    if (!cJSON_IsObject(no)) return field_fail(&c->f, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", json_type(no));
+    cf_keys nks = {{0}, 0};
     cf_noisedef d = {0};
     d.id = f->id;
     d.loc = r;
     d.base_amplitude = 1.0;
-    if (get_int(c, &nks, no, r, "firstOctave", -64, 64, &d.base_octave) < 0) return -1;
-    const cJSON *amps = get(&nks, no, "amplitudes");
-    if (!amps) return fail(c, r, CF_ERR_SCHEMA, "missing field \"amplitudes\"");
-    cf_loc aa = at_key(c, r, "amplitudes");
-    if (!cJSON_IsArray(amps)) return fail(c, aa, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(amps));
+    if (field_int(&c->f, &nks, no, r, "firstOctave", CF_REQUIRED, 0, -64, 64, &d.base_octave) < 0) return -1;
+    const cJSON *amps = field_get(&c->f, &nks, no, "amplitudes");
+    if (!amps) return field_fail(&c->f, r, CF_ERR_SCHEMA, "missing field \"amplitudes\"");
+    cf_loc aa = field_key(&c->f, r, "amplitudes");
+    if (!cJSON_IsArray(amps)) return field_fail(&c->f, aa, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(amps));
     d.nmods = cJSON_GetArraySize(amps);
-    if (d.nmods < 1 || d.nmods > 64) return fail(c, aa, CF_ERR_LIMIT, "%d amplitudes (1 to 64)", d.nmods);
+    if (d.nmods < 1 || d.nmods > 64) return field_fail(&c->f, aa, CF_ERR_LIMIT, "%d amplitudes (1 to 64)", d.nmods);
     d.octave_count = d.nmods;
     d.mods = arena_alloc(&p->arena, sizeof(double) * (size_t)d.nmods);
-    if (!d.mods) return nomem(c);
+    if (!d.mods) return field_nomem(&c->f);
     int i = 0;
     for (const cJSON *m = amps->child; m; m = m->next, i++) {
         if (!cJSON_IsNumber(m) || !isfinite(m->valuedouble))
-            return fail(c, at_index(c, aa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", jtype(m));
+            return field_fail(&c->f, field_index(&c->f, aa, i), CF_ERR_SCHEMA, "expected a finite number, found %s", json_type(m));
         d.mods[i] = m->valuedouble;
     }
-    if (check_keys(c, &nks, no, r, "a 1.21 noise (firstOctave, amplitudes)") < 0) return -1;
+    if (field_unknown(&c->f, &nks, no, r, 0, "for a 1.21 noise (firstOctave, amplitudes)") < 0) return -1;
     cf_noisedef *nd = realloc(p->noises, sizeof *nd * (size_t)(p->nnoises + 1));
-    if (!nd) return nomem(c);
+    if (!nd) return field_nomem(&c->f);
     p->noises = nd;
     p->noises[p->nnoises] = d;
     return p->nnoises++;
@@ -263,71 +209,71 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
     if (err_failed(c->err)) return -1;
     if (cJSON_IsNumber(v)) {
         if (!isfinite(v->valuedouble) || !isfinite((float)v->valuedouble))
-            return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", v->valuedouble);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "number %g is out of float range", v->valuedouble);
         return constant(c, at, (double)(float)v->valuedouble);
     }
-    if (!cJSON_IsObject(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", jtype(v));
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
-    keyset ks = {{0}, 0};
+    if (!cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", json_type(v));
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    cf_keys ks = {{0}, 0};
     cf_node n;
     node_init(&n, NK_M_SPLINE, at);
-    const cJSON *pts = get(&ks, v, "points");
-    get(&ks, v, "coordinate");
-    if (!pts) return fail(c, at, CF_ERR_SCHEMA, "missing field \"points\"");
-    cf_loc pa = at_key(c, at, "points");
-    if (!cJSON_IsArray(pts)) return fail(c, pa, CF_ERR_SCHEMA, "expected an array of points, found %s", jtype(pts));
+    const cJSON *pts = field_get(&c->f, &ks, v, "points");
+    field_get(&c->f, &ks, v, "coordinate");
+    if (!pts) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"points\"");
+    cf_loc pa = field_key(&c->f, at, "points");
+    if (!cJSON_IsArray(pts)) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "expected an array of points, found %s", json_type(pts));
     int np = cJSON_GetArraySize(pts);
-    if (np < 1 || np > 4096) return fail(c, pa, CF_ERR_SCHEMA, "a spline needs 1 to 4096 points, found %d", np);
+    if (np < 1 || np > 4096) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "a spline needs 1 to 4096 points, found %d", np);
     if (set_inputs(c, &n, np + 1) < 0) return -1;
     n.nda = 2 * np;
     n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)n.nda);
-    if (!n.da) return nomem(c);
+    if (!n.da) return field_nomem(&c->f);
     {
-        keyset cks = {{0}, 0};
+        cf_keys cks = {{0}, 0};
         if ((n.in[0] = df_field(c, &cks, v, at, "coordinate")) < 0) return -1;
     }
     int i = 0;
     for (const cJSON *e = pts->child; e; e = e->next, i++) {
-        cf_loc ea = at_index(c, pa, i);
-        if (!cJSON_IsObject(e)) return fail(c, ea, CF_ERR_SCHEMA, "expected a point (an object), found %s", jtype(e));
-        keyset pks = {{0}, 0};
-        if (get_num(c, &pks, e, ea, "location", -1e30, 1e30, &n.da[2 * i]) < 0) return -1;
-        if (get_num(c, &pks, e, ea, "derivative", -1e30, 1e30, &n.da[2 * i + 1]) < 0) return -1;
+        cf_loc ea = field_index(&c->f, pa, i);
+        if (!cJSON_IsObject(e)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected a point (an object), found %s", json_type(e));
+        cf_keys pks = {{0}, 0};
+        if (field_num_in(&c->f, &pks, e, ea, "location", NULL, CF_REQUIRED, 0, -1e30, 1e30, &n.da[2 * i]) < 0) return -1;
+        if (field_num_in(&c->f, &pks, e, ea, "derivative", NULL, CF_REQUIRED, 0, -1e30, 1e30, &n.da[2 * i + 1]) < 0) return -1;
         n.da[2 * i] = (double)(float)n.da[2 * i]; /* CubicSpline keeps float locations and derivatives */
         n.da[2 * i + 1] = (double)(float)n.da[2 * i + 1];
-        const cJSON *val = get(&pks, e, "value");
-        if (!val) return fail(c, ea, CF_ERR_SCHEMA, "missing field \"value\"");
+        const cJSON *val = field_get(&c->f, &pks, e, "value");
+        if (!val) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "missing field \"value\"");
         if (i > 0 && n.da[2 * i] < n.da[2 * i - 2])
-            return fail(c, at_key(c, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)", n.da[2 * i],
+            return field_fail(&c->f, field_key(&c->f, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)", n.da[2 * i],
                         n.da[2 * i - 2]);
-        if ((n.in[i + 1] = parse_spline(c, val, at_key(c, ea, "value"))) < 0) return -1;
-        if (check_keys(c, &pks, e, ea, "a spline point (location, value, derivative)") < 0) return -1;
+        if ((n.in[i + 1] = parse_spline(c, val, field_key(&c->f, ea, "value"))) < 0) return -1;
+        if (field_unknown(&c->f, &pks, e, ea, 0, "for a spline point (location, value, derivative)") < 0) return -1;
     }
-    if (check_keys(c, &ks, v, at, "a spline (coordinate, points)") < 0) return -1;
+    if (field_unknown(&c->f, &ks, v, at, 0, "for a spline (coordinate, points)") < 0) return -1;
     c->depth--;
     return node_add(c, &n);
 }
 
 static int parse_obj(mc *c, const cJSON *o, cf_loc at)
 {
-    keyset ks = {{0}, 0};
-    const cJSON *t = get(&ks, o, "type");
-    if (!t) return fail(c, at, CF_ERR_SCHEMA, "missing field \"type\"");
-    cf_loc ta = at_key(c, at, "type");
-    if (!cJSON_IsString(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected a type name (a string), found %s", jtype(t));
+    cf_keys ks = {{0}, 0};
+    const cJSON *t = field_get(&c->f, &ks, o, "type");
+    if (!t) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"type\"");
+    cf_loc ta = field_key(&c->f, at, "type");
+    if (!cJSON_IsString(t)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected a type name (a string), found %s", json_type(t));
     const char *name = t->valuestring;
     if (strncmp(name, "minecraft:", 10) == 0) name += 10;
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (strncmp(node_name[k], "mc121:", 6) == 0 && strcmp(node_name[k] + 6, name) == 0) kind = k;
-    if (kind < 0) return fail(c, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", t->valuestring);
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (kind < 0) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", t->valuestring);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n;
     node_init(&n, kind, at);
     const double B = 1e6; /* Java's codec bound of constants, clamp bounds and range_choice bounds */
     switch (kind) {
     case NK_M_CONSTANT:
-        if (get_num(c, &ks, o, at, "argument", -B, B, &n.d[0]) < 0) return -1;
+        if (field_num_in(&c->f, &ks, o, at, "argument", NULL, CF_REQUIRED, 0, -B, B, &n.d[0]) < 0) return -1;
         break;
     case NK_M_ADD:
     case NK_M_MUL:
@@ -355,15 +301,15 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         break;
     case NK_M_CLAMP:
         if (set_inputs(c, &n, 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
-        if (get_num(c, &ks, o, at, "min", -B, B, &n.d[0]) < 0 || get_num(c, &ks, o, at, "max", -B, B, &n.d[1]) < 0) return -1;
-        if (n.d[1] < n.d[0]) return fail(c, at_key(c, at, "max"), CF_ERR_SCHEMA, "max %g is below min %g", n.d[1], n.d[0]);
+        if (field_num_in(&c->f, &ks, o, at, "min", NULL, CF_REQUIRED, 0, -B, B, &n.d[0]) < 0 || field_num_in(&c->f, &ks, o, at, "max", NULL, CF_REQUIRED, 0, -B, B, &n.d[1]) < 0) return -1;
+        if (n.d[1] < n.d[0]) return field_fail(&c->f, field_key(&c->f, at, "max"), CF_ERR_SCHEMA, "max %g is below min %g", n.d[1], n.d[0]);
         break;
     case NK_M_Y_CLAMPED_GRADIENT: {
         int fy = 0, ty = 0;
-        if (get_int(c, &ks, o, at, "from_y", -8128, 8128, &fy) < 0 || get_int(c, &ks, o, at, "to_y", -8128, 8128, &ty) < 0)
+        if (field_int(&c->f, &ks, o, at, "from_y", CF_REQUIRED, 0, -8128, 8128, &fy) < 0 || field_int(&c->f, &ks, o, at, "to_y", CF_REQUIRED, 0, -8128, 8128, &ty) < 0)
             return -1;
         n.d[0] = fy, n.d[1] = ty;
-        if (get_num(c, &ks, o, at, "from_value", -B, B, &n.d[2]) < 0 || get_num(c, &ks, o, at, "to_value", -B, B, &n.d[3]) < 0)
+        if (field_num_in(&c->f, &ks, o, at, "from_value", NULL, CF_REQUIRED, 0, -B, B, &n.d[2]) < 0 || field_num_in(&c->f, &ks, o, at, "to_value", NULL, CF_REQUIRED, 0, -B, B, &n.d[3]) < 0)
             return -1;
         break;
     }
@@ -376,7 +322,7 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
                 return -1;
         }
         if ((n.noise = noise_ref(c, &ks, o, at, "noise")) < 0) return -1;
-        if (get_num(c, &ks, o, at, "xz_scale", -B, B, &n.d[0]) < 0 || get_num(c, &ks, o, at, "y_scale", -B, B, &n.d[1]) < 0)
+        if (field_num_in(&c->f, &ks, o, at, "xz_scale", NULL, CF_REQUIRED, 0, -B, B, &n.d[0]) < 0 || field_num_in(&c->f, &ks, o, at, "y_scale", NULL, CF_REQUIRED, 0, -B, B, &n.d[1]) < 0)
             return -1;
         break;
     case NK_M_SHIFT_A:
@@ -385,48 +331,48 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         if ((n.noise = noise_ref(c, &ks, o, at, "argument")) < 0) return -1;
         break;
     case NK_M_OLD_BLENDED_NOISE:
-        if (get_num(c, &ks, o, at, "xz_scale", 0.001, 1000, &n.d[0]) < 0 || get_num(c, &ks, o, at, "y_scale", 0.001, 1000, &n.d[1]) < 0
-            || get_num(c, &ks, o, at, "xz_factor", 0.001, 1000, &n.d[2]) < 0
-            || get_num(c, &ks, o, at, "y_factor", 0.001, 1000, &n.d[3]) < 0
-            || get_num(c, &ks, o, at, "smear_scale_multiplier", 1, 8, &n.d[4]) < 0)
+        if (field_num_in(&c->f, &ks, o, at, "xz_scale", NULL, CF_REQUIRED, 0, 0.001, 1000, &n.d[0]) < 0 || field_num_in(&c->f, &ks, o, at, "y_scale", NULL, CF_REQUIRED, 0, 0.001, 1000, &n.d[1]) < 0
+            || field_num_in(&c->f, &ks, o, at, "xz_factor", NULL, CF_REQUIRED, 0, 0.001, 1000, &n.d[2]) < 0
+            || field_num_in(&c->f, &ks, o, at, "y_factor", NULL, CF_REQUIRED, 0, 0.001, 1000, &n.d[3]) < 0
+            || field_num_in(&c->f, &ks, o, at, "smear_scale_multiplier", NULL, CF_REQUIRED, 0, 1, 8, &n.d[4]) < 0)
             return -1;
         break;
     case NK_M_WEIRD_SCALED_SAMPLER: {
         if (set_inputs(c, &n, 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
-        const cJSON *m = get(&ks, o, "rarity_value_mapper");
-        if (!m) return fail(c, at, CF_ERR_SCHEMA, "missing field \"rarity_value_mapper\"");
+        const cJSON *m = field_get(&c->f, &ks, o, "rarity_value_mapper");
+        if (!m) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"rarity_value_mapper\"");
         if (!cJSON_IsString(m) || (strcmp(m->valuestring, "type_1") && strcmp(m->valuestring, "type_2")))
-            return fail(c, at_key(c, at, "rarity_value_mapper"), CF_ERR_SCHEMA, "expected \"type_1\" or \"type_2\", found %s",
-                        jtype(m));
+            return field_fail(&c->f, field_key(&c->f, at, "rarity_value_mapper"), CF_ERR_SCHEMA, "expected \"type_1\" or \"type_2\", found %s",
+                        json_type(m));
         n.i[0] = m->valuestring[5] - '0';
         if ((n.noise = noise_ref(c, &ks, o, at, "noise")) < 0) return -1;
         break;
     }
     case NK_M_RANGE_CHOICE:
         if (set_inputs(c, &n, 3) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
-        if (get_num(c, &ks, o, at, "min_inclusive", -B, B, &n.d[0]) < 0
-            || get_num(c, &ks, o, at, "max_exclusive", -B, B, &n.d[1]) < 0)
+        if (field_num_in(&c->f, &ks, o, at, "min_inclusive", NULL, CF_REQUIRED, 0, -B, B, &n.d[0]) < 0
+            || field_num_in(&c->f, &ks, o, at, "max_exclusive", NULL, CF_REQUIRED, 0, -B, B, &n.d[1]) < 0)
             return -1;
         if ((n.in[1] = df_field(c, &ks, o, at, "when_in_range")) < 0 || (n.in[2] = df_field(c, &ks, o, at, "when_out_of_range")) < 0)
             return -1;
         break;
     case NK_M_SPLINE: {
-        const cJSON *s = get(&ks, o, "spline");
-        if (!s) return fail(c, at, CF_ERR_SCHEMA, "missing field \"spline\"");
-        if (check_keys(c, &ks, o, at, "spline") < 0) return -1;
+        const cJSON *s = field_get(&c->f, &ks, o, "spline");
+        if (!s) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"spline\"");
+        if (field_unknown(&c->f, &ks, o, at, 0, "for spline") < 0) return -1;
         c->depth--;
-        return parse_spline(c, s, at_key(c, at, "spline"));
+        return parse_spline(c, s, field_key(&c->f, at, "spline"));
     }
     case NK_M_FIND_TOP_SURFACE:
         if (set_inputs(c, &n, 2) < 0) return -1;
         if ((n.in[0] = df_field(c, &ks, o, at, "density")) < 0 || (n.in[1] = df_field(c, &ks, o, at, "upper_bound")) < 0) return -1;
-        if (get_int(c, &ks, o, at, "lower_bound", -4064, 4062, &n.i[0]) < 0 || get_int(c, &ks, o, at, "cell_height", 1, 4064, &n.i[1]) < 0)
+        if (field_int(&c->f, &ks, o, at, "lower_bound", CF_REQUIRED, 0, -4064, 4062, &n.i[0]) < 0 || field_int(&c->f, &ks, o, at, "cell_height", CF_REQUIRED, 0, 1, 4064, &n.i[1]) < 0)
             return -1;
         break;
     case NK_M_BLEND_ALPHA: n.d[0] = 1.0; break;
     default: break; /* end_islands, blend_offset, beardifier: no fields */
     }
-    if (check_keys(c, &ks, o, at, name) < 0) return -1;
+    if (field_unknown(&c->f, &ks, o, at, 0, "for %s", name) < 0) return -1;
     c->depth--;
     return node_add(c, &n);
 }
@@ -436,12 +382,12 @@ static int parse_df(mc *c, const cJSON *v, cf_loc at)
     if (err_failed(c->err)) return -1;
     if (cJSON_IsNumber(v)) {
         if (!isfinite(v->valuedouble) || fabs(v->valuedouble) > 1e6)
-            return fail(c, at, CF_ERR_SCHEMA, "constant %.17g out of range [-1000000, 1000000]", v->valuedouble);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "constant %.17g out of range [-1000000, 1000000]", v->valuedouble);
         return constant(c, at, v->valuedouble);
     }
     if (cJSON_IsString(v)) return parse_ref(c, v->valuestring, at);
     if (cJSON_IsObject(v)) return parse_obj(c, v, at);
-    return fail(c, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", jtype(v));
+    return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", json_type(v));
 }
 
 static int parse_ref(mc *c, const char *id, cf_loc at)
@@ -451,7 +397,7 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
     mfile *f = load(c, "density_function", ns, path);
     if (!f) {
         if (err_failed(c->err)) return -1;
-        return fail(c, at, CF_ERR_REF,
+        return field_fail(&c->f, at, CF_ERR_REF,
                     "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
                     ns, path, ns, path);
     }
@@ -459,9 +405,9 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
     if (f->state == 1) {
         char chain[512];
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
-        return fail(c, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
+        return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
     f->state = 1;
     const char *fid = f->id;
     c->chain[c->nchain++] = fid;
@@ -516,6 +462,8 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     c.p = p;
     c.pk = pk;
     c.err = err;
+    field_init(&c.f, &p->arena, err);
+    c.f.ints = CF_INTS_NUMBER;
     p->dialect = DIALECT_MC121;
     p->prec = PREC_F64;
     p->max_fill_bytes = pk->lim.max_fill_bytes;
@@ -523,7 +471,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
     cf_loc cli = {"<arguments>", NULL};
     char ns[128], path[384];
-    keyset ks = {{0}, 0}, nks = {{0}, 0};
+    cf_keys ks = {{0}, 0}, nks = {{0}, 0};
     const cJSON *router = NULL, *noise, *so;
     cf_loc ra, sa, na;
     mfile *sf;
@@ -539,60 +487,50 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     sa = (cf_loc){sf->display, NULL};
     so = sf->root;
     if (!cJSON_IsObject(so)) {
-        fail(&c, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", jtype(so));
+        field_fail(&c.f, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", json_type(so));
         goto done;
     }
     noise = cJSON_GetObjectItemCaseSensitive(so, "noise");
     if (!noise) {
-        fail(&c, sa, CF_ERR_SCHEMA, "missing field \"noise\"");
+        field_fail(&c.f, sa, CF_ERR_SCHEMA, "missing field \"noise\"");
         goto done;
     }
-    na = at_key(&c, sa, "noise");
+    na = field_key(&c.f, sa, "noise");
     if (!cJSON_IsObject(noise)) {
-        fail(&c, na, CF_ERR_SCHEMA, "expected an object, found %s", jtype(noise));
+        field_fail(&c.f, na, CF_ERR_SCHEMA, "expected an object, found %s", json_type(noise));
         goto done;
     }
-    if (get_int(&c, &nks, noise, na, "min_y", -2032, 2031, &p->min_y) < 0 || get_int(&c, &nks, noise, na, "height", 0, 4064, &p->height) < 0
-        || get_int(&c, &nks, noise, na, "size_horizontal", 1, 4, &p->cell_xz) < 0
-        || get_int(&c, &nks, noise, na, "size_vertical", 1, 4, &p->cell_y) < 0)
+    if (field_int(&c.f, &nks, noise, na, "min_y", CF_REQUIRED, 0, -2032, 2031, &p->min_y) < 0 || field_int(&c.f, &nks, noise, na, "height", CF_REQUIRED, 0, 0, 4064, &p->height) < 0
+        || field_int(&c.f, &nks, noise, na, "size_horizontal", CF_REQUIRED, 0, 1, 4, &p->cell_xz) < 0
+        || field_int(&c.f, &nks, noise, na, "size_vertical", CF_REQUIRED, 0, 1, 4, &p->cell_y) < 0)
         goto done;
-    if (check_keys(&c, &nks, noise, na, "noise (min_y, height, size_horizontal, size_vertical)") < 0) goto done;
+    if (field_unknown(&c.f, &nks, noise, na, 0, "for noise (min_y, height, size_horizontal, size_vertical)") < 0) goto done;
     p->cell_xz *= 4, p->cell_y *= 4;
     if (p->min_y % 16 != 0 || p->height % 16 != 0) {
-        fail(&c, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
+        field_fail(&c.f, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
         goto done;
     }
     if (p->min_y + p->height > 2032) {
-        fail(&c, at_key(&c, na, "height"), CF_ERR_SCHEMA, "min_y + height must be at most 2032");
+        field_fail(&c.f, field_key(&c.f, na, "height"), CF_ERR_SCHEMA, "min_y + height must be at most 2032");
         goto done;
     }
     if (p->height % p->cell_y != 0) {
-        fail(&c, na, CF_ERR_SCHEMA, "height %d is not a multiple of the cell height %d", p->height, p->cell_y);
+        field_fail(&c.f, na, CF_ERR_SCHEMA, "height %d is not a multiple of the cell height %d", p->height, p->cell_y);
         goto done;
     }
     {
-        const cJSON *sl = get(&ks, so, "sea_level");
-        p->sea_level = 63;
-        if (sl && (!cJSON_IsNumber(sl) || sl->valuedouble != floor(sl->valuedouble) || fabs(sl->valuedouble) > 2147483647.0)) {
-            fail(&c, at_key(&c, sa, "sea_level"), CF_ERR_SCHEMA, "expected an integer, found %s", jtype(sl));
+        if (field_int(&c.f, &ks, so, sa, "sea_level", 0, 63, INT32_MIN, INT32_MAX, &p->sea_level) < 0
+            || field_bool(&c.f, &ks, so, sa, "legacy_random_source", 0, 0, &p->legacy_random) < 0)
             goto done;
-        }
-        if (sl) p->sea_level = (int)sl->valuedouble;
-        const cJSON *lr = get(&ks, so, "legacy_random_source");
-        if (lr && !cJSON_IsBool(lr)) {
-            fail(&c, at_key(&c, sa, "legacy_random_source"), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(lr));
-            goto done;
-        }
-        p->legacy_random = lr && cJSON_IsTrue(lr);
     }
     router = cJSON_GetObjectItemCaseSensitive(so, "noise_router");
     if (!router) {
-        fail(&c, sa, CF_ERR_SCHEMA, "missing field \"noise_router\"");
+        field_fail(&c.f, sa, CF_ERR_SCHEMA, "missing field \"noise_router\"");
         goto done;
     }
-    ra = at_key(&c, sa, "noise_router");
+    ra = field_key(&c.f, sa, "noise_router");
     if (!cJSON_IsObject(router)) {
-        fail(&c, ra, CF_ERR_SCHEMA, "expected an object, found %s", jtype(router));
+        field_fail(&c.f, ra, CF_ERR_SCHEMA, "expected an object, found %s", json_type(router));
         goto done;
     }
     for (const cJSON *k = router->child; k; k = k->next) {
@@ -600,7 +538,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         for (int i = 0; router_fields[i]; i++)
             if (strcmp(router_fields[i], k->string) == 0) known = 1;
         if (!known) {
-            fail(&c, at_key(&c, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
+            field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
             goto done;
         }
     }
@@ -608,7 +546,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
     p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
     if (!p->outputs || !p->output_names) {
-        nomem(&c);
+        field_nomem(&c.f);
         goto done;
     }
     for (int i = 0; i < nfn; i++) {
@@ -618,12 +556,12 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         if (strncmp(f, "router:", 7) == 0) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
             if (!v) {
-                fail(&c, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
+                field_fail(&c.f, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
                 goto done;
             }
-            id = parse_df(&c, v, at_key(&c, ra, f + 7));
+            id = parse_df(&c, v, field_key(&c.f, ra, f + 7));
         } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0 || strncmp(f, "aquifer", 7) == 0) {
-            fail(&c, cli, CF_ERR_ARG, "%s: not available in the 1.18-1.21 dialect (density functions and router:FIELD only)", f);
+            field_fail(&c.f, cli, CF_ERR_ARG, "%s: not available in the 1.18-1.21 dialect (density functions and router:FIELD only)", f);
             goto done;
         } else {
             id = parse_ref(&c, f, cli);

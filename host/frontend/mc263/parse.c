@@ -31,6 +31,7 @@ typedef struct pc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
+    cf_fields f; /* the field reader (base.h): errors into err, locations in the program arena */
     pfile *files;
     int nfiles, capfiles;
     int depth;
@@ -38,29 +39,6 @@ typedef struct pc {
     int nchain;
 } pc;
 
-static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(pc *c, cf_loc at, cf_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    loc_vfail(c->err, at, st, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static int nomem(pc *c)
-{
-    err_set(c->err, CF_ERR_NOMEM, "out of memory");
-    return -1;
-}
-
-/* JSON pointer of a child: one more step (rendered, with RFC 6901 escapes, only
- * when a message or a comment needs it) */
-static cf_loc at_key(pc *c, cf_loc at, const char *key) { return loc_key(&c->p->arena, at, key); }
-
-static cf_loc at_index(pc *c, cf_loc at, int i) { return loc_index(&c->p->arena, at, i); }
-
-static const char *jtype(const cJSON *v) { return json_type(v); }
 
 /* ------------------------------------------------------------------ JSON files */
 
@@ -87,7 +65,7 @@ static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel)
         pfile *nf = realloc(c->files, sizeof *nf * (size_t)cap);
         if (!nf) {
             cJSON_Delete(j);
-            nomem(c);
+            field_nomem(&c->f);
             return NULL;
         }
         c->files = nf;
@@ -101,7 +79,7 @@ static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel)
     f->root = j;
     f->node = -1;
     if (!f->id) {
-        nomem(c);
+        field_nomem(&c->f);
         return NULL;
     }
     return f;
@@ -116,20 +94,20 @@ static int split_id(pc *c, cf_loc at, const char *s, char *ns, size_t nsz, char 
     size_t nl = colon ? (size_t)(colon - s) : strlen("minecraft");
     const char *n = colon ? s : "minecraft";
     if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz)
-        return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\"", s);
+        return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\"", s);
     for (size_t i = 0; i < nl; i++)
         if (!(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) || strchr("_.-", n[i])))
-            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in namespace", s);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in namespace", s);
     for (const char *q = p; *q; q++)
         if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || strchr("_.-/", *q)))
-            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in path", s);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in path", s);
     /* segments: not empty, not "." or ".." */
     const char *seg = p;
     for (;;) {
         const char *e = strchr(seg, '/');
         size_t l = e ? (size_t)(e - seg) : strlen(seg);
         if (l == 0 || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.'))
-            return fail(c, at, CF_ERR_SCHEMA, "invalid id \"%s\": empty, \".\" or \"..\" path segment", s);
+            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\": empty, \".\" or \"..\" path segment", s);
         if (!e) break;
         seg = e + 1;
     }
@@ -141,72 +119,8 @@ static int split_id(pc *c, cf_loc at, const char *s, char *ns, size_t nsz, char 
 
 /* ------------------------------------------------------------------ fields */
 
-static const cJSON *field(pc *c, const cJSON *o, cf_loc at, const char *key, int required)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!v && required) fail(c, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
-    return v;
-}
-
-static int num_value(pc *c, const cJSON *v, cf_loc at, double *out)
-{
-    if (!cJSON_IsNumber(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a number, found %s", jtype(v));
-    if (!isfinite(v->valuedouble))
-        return fail(c, at, CF_ERR_SCHEMA, "number out of range (not finite)");
-    *out = v->valuedouble;
-    return 0;
-}
-
-static int get_double(pc *c, const cJSON *o, cf_loc at, const char *key, int required, double def, double *out)
-{
-    const cJSON *v = field(c, o, at, key, required);
-    if (!v) return required ? -1 : (*out = def, 0);
-    return num_value(c, v, at_key(c, at, key), out);
-}
-
-/* a float field: the JSON double rounded to float (Codec.FLOAT), finite */
-static int get_float(pc *c, const cJSON *o, cf_loc at, const char *key, int required, float def, float *out)
-{
-    double d = 0;
-    if (get_double(c, o, at, key, required, def, &d) < 0) return -1;
-    if (!isfinite((float)d)) return fail(c, at_key(c, at, key), CF_ERR_SCHEMA, "number %g is out of float range", d);
-    *out = (float)d;
-    return 0;
-}
-
-static int int_value(pc *c, const cJSON *v, cf_loc at, long lo, long hi, int *out)
-{
-    double d = 0;
-    if (num_value(c, v, at, &d) < 0) return -1;
-    if (d != floor(d)) return fail(c, at, CF_ERR_SCHEMA, "expected an integer, found %.17g", d);
-    if (d < (double)lo || d > (double)hi)
-        return fail(c, at, CF_ERR_SCHEMA, "integer %.17g out of range [%ld, %ld]", d, lo, hi);
-    *out = (int)d;
-    return 0;
-}
-
-static int get_int(pc *c, const cJSON *o, cf_loc at, const char *key, int required, int def, long lo, long hi, int *out)
-{
-    const cJSON *v = field(c, o, at, key, required);
-    if (!v) return required ? -1 : (*out = def, 0);
-    return int_value(c, v, at_key(c, at, key), lo, hi, out);
-}
-
-static int get_enum(pc *c, const cJSON *o, cf_loc at, const char *key, int required, int def,
-                    const char *const *names, int *out)
-{
-    const cJSON *v = field(c, o, at, key, required);
-    if (!v) return required ? -1 : (*out = def, 0);
-    cf_loc a = at_key(c, at, key);
-    if (!cJSON_IsString(v)) return fail(c, a, CF_ERR_SCHEMA, "expected a string, found %s", jtype(v));
-    char allowed[256] = "";
-    for (int i = 0; names[i]; i++) {
-        if (strcmp(v->valuestring, names[i]) == 0) return *out = i, 0;
-        strncat(allowed, i ? ", " : "", sizeof allowed - strlen(allowed) - 1);
-        strncat(allowed, names[i], sizeof allowed - strlen(allowed) - 1);
-    }
-    return fail(c, a, CF_ERR_SCHEMA, "unknown value \"%s\" (expected one of %s)", v->valuestring, allowed);
-}
+/* fields are read with base/fields.c (c->f: "missing field", integers said as
+ * "expected an integer" / "integer N out of range [lo, hi]") */
 
 static const char *const axis_names[] = {"x", "y", "z", NULL};
 
@@ -240,16 +154,16 @@ static int node_is_literal_value(pc *c, int id, float *v)
 
 static int df_field(pc *c, const cJSON *o, cf_loc at, const char *key)
 {
-    const cJSON *v = field(c, o, at, key, 1);
+    const cJSON *v = field_need(&c->f, NULL, o, at, key);
     if (!v) return -1;
-    return parse_df(c, v, at_key(c, at, key));
+    return parse_df(c, v, field_key(&c->f, at, key));
 }
 
 static int noise_ref(pc *c, const cJSON *v, cf_loc at)
 {
     if (cJSON_IsObject(v))
-        return fail(c, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
-    if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", jtype(v));
+        return field_fail(&c->f, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
+    if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", json_type(v));
     char ns[128], path[384], id[520];
     if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
     snprintf(id, sizeof id, "%s:%s", ns, path);
@@ -259,43 +173,43 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
     pfile *f = load(c, "noise", ns, path);
     if (!f) {
         if (err_failed(c->err)) return -1;
-        return fail(c, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)",
+        return field_fail(&c->f, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)",
                     id, ns, path);
     }
     cf_loc r = {f->display, NULL};
     const cJSON *o = f->root;
-    if (!cJSON_IsObject(o)) return fail(c, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", jtype(o));
+    if (!cJSON_IsObject(o)) return field_fail(&c->f, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", json_type(o));
     cf_noisedef d = {0};
     d.id = f->id;
     d.loc = r;
-    if (field(c, o, r, "firstOctave", 0) || field(c, o, r, "amplitudes", 0))
-        return fail(c, r, CF_ERR_SCHEMA, "noise in the 1.18-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
-    if (get_double(c, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
-    if (get_int(c, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
-    if (get_int(c, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
+    if (field_get(&c->f, NULL, o, "firstOctave") || field_get(&c->f, NULL, o, "amplitudes"))
+        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
+    if (field_num(&c->f, NULL, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
+    if (field_int(&c->f, NULL, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
+    if (field_int(&c->f, NULL, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
     d.normalize = 1;
-    const cJSON *nz = field(c, o, r, "normalize", 0);
+    const cJSON *nz = field_get(&c->f, NULL, o, "normalize");
     if (nz) {
         if (cJSON_IsBool(nz)) d.normalize = cJSON_IsTrue(nz) ? 1 : 0;
         else {
             static const char *const norm_names[] = {"disabled", "enabled", "legacy", NULL};
-            if (get_enum(c, o, r, "normalize", 1, 1, norm_names, &d.normalize) < 0) return -1;
+            if (field_enum(&c->f, NULL, o, r, "normalize", NULL, CF_REQUIRED, 1, norm_names, &d.normalize) < 0) return -1;
         }
     }
-    const cJSON *mods = field(c, o, r, "amplitude_modifiers", 0);
+    const cJSON *mods = field_get(&c->f, NULL, o, "amplitude_modifiers");
     if (mods) {
-        cf_loc ma = at_key(c, r, "amplitude_modifiers");
-        if (!cJSON_IsArray(mods)) return fail(c, ma, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(mods));
+        cf_loc ma = field_key(&c->f, r, "amplitude_modifiers");
+        if (!cJSON_IsArray(mods)) return field_fail(&c->f, ma, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(mods));
         d.nmods = cJSON_GetArraySize(mods);
-        if (d.nmods > 64) return fail(c, ma, CF_ERR_LIMIT, "%d amplitude modifiers (at most 64)", d.nmods);
+        if (d.nmods > 64) return field_fail(&c->f, ma, CF_ERR_LIMIT, "%d amplitude modifiers (at most 64)", d.nmods);
         d.mods = arena_alloc(&p->arena, sizeof(double) * (size_t)(d.nmods + 1));
-        if (!d.mods) return nomem(c);
+        if (!d.mods) return field_nomem(&c->f);
         int i = 0;
         for (const cJSON *m = mods->child; m; m = m->next, i++)
-            if (num_value(c, m, at_index(c, ma, i), &d.mods[i]) < 0) return -1;
+            if (field_value_num(&c->f, m, field_index(&c->f, ma, i), -HUGE_VAL, HUGE_VAL, &d.mods[i]) < 0) return -1;
     }
     cf_noisedef *nd = realloc(p->noises, sizeof *nd * (size_t)(p->nnoises + 1));
-    if (!nd) return nomem(c);
+    if (!nd) return field_nomem(&c->f);
     p->noises = nd;
     p->noises[p->nnoises] = d;
     return p->nnoises++;
@@ -324,8 +238,8 @@ static int nothing(pc *c, const cJSON *o, cf_loc at, cf_node *n)
 PARSER(CONSTANT)
 {
     set_inputs(c, n, 0);
-    const char *key = field(c, o, at, "value", 0) ? "value" : field(c, o, at, "argument", 0) ? "argument" : "value";
-    return get_float(c, o, at, key, 1, 0, &n->f[0]);
+    const char *key = field_get(&c->f, NULL, o, "value") ? "value" : field_get(&c->f, NULL, o, "argument") ? "argument" : "value";
+    return field_float(&c->f, NULL, o, at, key, CF_REQUIRED, 0, &n->f[0]);
 }
 PARSER(ADD) { return binary(c, o, at, n); }
 PARSER(SUB) { return binary(c, o, at, n); }
@@ -349,17 +263,17 @@ PARSER(BLEND_DENSITY) { return unary(c, o, at, n); }
 PARSER(CLAMP)
 {
     if (unary(c, o, at, n) < 0) return -1;
-    if (get_float(c, o, at, "min", 1, 0, &n->f[0]) < 0) return -1;
-    if (get_float(c, o, at, "max", 1, 0, &n->f[1]) < 0) return -1;
-    if (n->f[0] > n->f[1]) return fail(c, at_key(c, at, "min"), CF_ERR_SCHEMA, "min %g is greater than max %g", n->f[0], n->f[1]);
+    if (field_float(&c->f, NULL, o, at, "min", CF_REQUIRED, 0, &n->f[0]) < 0) return -1;
+    if (field_float(&c->f, NULL, o, at, "max", CF_REQUIRED, 0, &n->f[1]) < 0) return -1;
+    if (n->f[0] > n->f[1]) return field_fail(&c->f, field_key(&c->f, at, "min"), CF_ERR_SCHEMA, "min %g is greater than max %g", n->f[0], n->f[1]);
     return 0;
 }
 static int rounding(pc *c, const cJSON *o, cf_loc at, cf_node *n)
 {
     if (set_inputs(c, n, 2) < 0) return -1;
     if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
-    const cJSON *m = field(c, o, at, "multiple", 0);
-    n->in[1] = m ? parse_df(c, m, at_key(c, at, "multiple")) : literal(c, at, 1.0f);
+    const cJSON *m = field_get(&c->f, NULL, o, "multiple");
+    n->in[1] = m ? parse_df(c, m, field_key(&c->f, at, "multiple")) : literal(c, at, 1.0f);
     return n->in[1] < 0 ? -1 : 0;
 }
 PARSER(FLOOR) { return rounding(c, o, at, n); }
@@ -376,37 +290,37 @@ PARSER(RANGE_CHOICE)
 {
     if (set_inputs(c, n, 3) < 0) return -1;
     if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
-    if (get_float(c, o, at, "min_inclusive", 1, 0, &n->f[0]) < 0) return -1;
-    if (get_float(c, o, at, "max_exclusive", 1, 0, &n->f[1]) < 0) return -1;
+    if (field_float(&c->f, NULL, o, at, "min_inclusive", CF_REQUIRED, 0, &n->f[0]) < 0) return -1;
+    if (field_float(&c->f, NULL, o, at, "max_exclusive", CF_REQUIRED, 0, &n->f[1]) < 0) return -1;
     if ((n->in[1] = df_field(c, o, at, "when_in_range")) < 0) return -1;
     return (n->in[2] = df_field(c, o, at, "when_out_of_range")) < 0 ? -1 : 0;
 }
 PARSER(INTERVAL_SELECT)
 {
-    const cJSON *th = field(c, o, at, "thresholds", 1);
-    const cJSON *fn = th ? field(c, o, at, "functions", 1) : NULL;
+    const cJSON *th = field_need(&c->f, NULL, o, at, "thresholds");
+    const cJSON *fn = th ? field_need(&c->f, NULL, o, at, "functions") : NULL;
     if (!th || !fn) return -1;
-    cf_loc ta = at_key(c, at, "thresholds"), fa = at_key(c, at, "functions");
-    if (!cJSON_IsArray(th)) return fail(c, ta, CF_ERR_SCHEMA, "expected an array of numbers, found %s", jtype(th));
-    if (!cJSON_IsArray(fn)) return fail(c, fa, CF_ERR_SCHEMA, "expected an array of density functions, found %s", jtype(fn));
+    cf_loc ta = field_key(&c->f, at, "thresholds"), fa = field_key(&c->f, at, "functions");
+    if (!cJSON_IsArray(th)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(th));
+    if (!cJSON_IsArray(fn)) return field_fail(&c->f, fa, CF_ERR_SCHEMA, "expected an array of density functions, found %s", json_type(fn));
     int nt = cJSON_GetArraySize(th), nf = cJSON_GetArraySize(fn);
     if (nf != nt + 1)
-        return fail(c, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
-    if (nt > 4096) return fail(c, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
+        return field_fail(&c->f, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
+    if (nt > 4096) return field_fail(&c->f, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
     if (set_inputs(c, n, nf + 1) < 0) return -1;
     if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
     n->nfa = nt;
     n->fa = arena_alloc(&c->p->arena, sizeof(float) * (size_t)(nt + 1));
-    if (!n->fa) return nomem(c);
+    if (!n->fa) return field_nomem(&c->f);
     int i = 0;
     for (const cJSON *t = th->child; t; t = t->next, i++) {
         double d = 0;
-        if (num_value(c, t, at_index(c, ta, i), &d) < 0) return -1;
+        if (field_value_num(&c->f, t, field_index(&c->f, ta, i), -HUGE_VAL, HUGE_VAL, &d) < 0) return -1;
         n->fa[i] = (float)d;
     }
     i = 0;
     for (const cJSON *f = fn->child; f; f = f->next, i++)
-        if ((n->in[1 + i] = parse_df(c, f, at_index(c, fa, i))) < 0) return -1;
+        if ((n->in[1 + i] = parse_df(c, f, field_index(&c->f, fa, i))) < 0) return -1;
     return 0;
 }
 PARSER(LERP)
@@ -420,37 +334,37 @@ PARSER(GRADIENT)
 {
     static const char *const tiles[] = {"clamp_to_edge", "repeat", "mirrored_repeat", NULL};
     if (set_inputs(c, n, 0) < 0) return -1;
-    if (get_enum(c, o, at, "axis", 1, 0, axis_names, &n->i[0]) < 0) return -1;
-    if (get_int(c, o, at, "from_coordinate", 1, 0, -2147483647L - 1, 2147483647L, &n->i[1]) < 0) return -1;
-    if (get_int(c, o, at, "to_coordinate", 1, 0, -2147483647L - 1, 2147483647L, &n->i[2]) < 0) return -1;
-    if (get_float(c, o, at, "from_value", 1, 0, &n->f[0]) < 0) return -1;
-    if (get_float(c, o, at, "to_value", 1, 0, &n->f[1]) < 0) return -1;
-    if (get_enum(c, o, at, "tiling", 0, TILE_CLAMP, tiles, &n->i[3]) < 0) return -1;
+    if (field_enum(&c->f, NULL, o, at, "axis", NULL, CF_REQUIRED, 0, axis_names, &n->i[0]) < 0) return -1;
+    if (field_int(&c->f, NULL, o, at, "from_coordinate", CF_REQUIRED, 0, -2147483647L - 1, 2147483647L, &n->i[1]) < 0) return -1;
+    if (field_int(&c->f, NULL, o, at, "to_coordinate", CF_REQUIRED, 0, -2147483647L - 1, 2147483647L, &n->i[2]) < 0) return -1;
+    if (field_float(&c->f, NULL, o, at, "from_value", CF_REQUIRED, 0, &n->f[0]) < 0) return -1;
+    if (field_float(&c->f, NULL, o, at, "to_value", CF_REQUIRED, 0, &n->f[1]) < 0) return -1;
+    if (field_enum(&c->f, NULL, o, at, "tiling", NULL, 0, TILE_CLAMP, tiles, &n->i[3]) < 0) return -1;
     long range = (long)n->i[2] - (long)n->i[1];
-    if (range == 0) return fail(c, at_key(c, at, "to_coordinate"), CF_ERR_SCHEMA, "to_coordinate equals from_coordinate");
+    if (range == 0) return field_fail(&c->f, field_key(&c->f, at, "to_coordinate"), CF_ERR_SCHEMA, "to_coordinate equals from_coordinate");
     if (range > 2147483647L || range < -2147483647L - 1)
-        return fail(c, at_key(c, at, "to_coordinate"), CF_ERR_SCHEMA, "to_coordinate - from_coordinate overflows an int");
+        return field_fail(&c->f, field_key(&c->f, at, "to_coordinate"), CF_ERR_SCHEMA, "to_coordinate - from_coordinate overflows an int");
     return 0;
 }
 PARSER(DISTANCE_TO_POINT)
 {
     static const char *const metrics[] = {"euclidean", "euclidean_squared", "manhattan", "chebyshev", NULL};
     if (set_inputs(c, n, 0) < 0) return -1;
-    const cJSON *pt = field(c, o, at, "point", 1);
+    const cJSON *pt = field_need(&c->f, NULL, o, at, "point");
     if (!pt) return -1;
-    cf_loc pa = at_key(c, at, "point");
+    cf_loc pa = field_key(&c->f, at, "point");
     if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 3)
-        return fail(c, pa, CF_ERR_SCHEMA, "expected an array of three integers, found %s", jtype(pt));
+        return field_fail(&c->f, pa, CF_ERR_SCHEMA, "expected an array of three integers, found %s", json_type(pt));
     int i = 0;
     for (const cJSON *q = pt->child; q; q = q->next, i++)
-        if (int_value(c, q, at_index(c, pa, i), -2147483647L - 1, 2147483647L, &n->i[i]) < 0) return -1;
-    return get_enum(c, o, at, "metric", 1, 0, metrics, &n->i[3]);
+        if (field_value_int(&c->f, q, field_index(&c->f, pa, i), -2147483647L - 1, 2147483647L, &n->i[i]) < 0) return -1;
+    return field_enum(&c->f, NULL, o, at, "metric", NULL, CF_REQUIRED, 0, metrics, &n->i[3]);
 }
 PARSER(SLICE)
 {
     if (unary(c, o, at, n) < 0) return -1;
-    if (get_enum(c, o, at, "axis", 1, 0, axis_names, &n->i[0]) < 0) return -1;
-    return get_int(c, o, at, "coordinate", 1, 0, -2147483647L - 1, 2147483647L, &n->i[1]);
+    if (field_enum(&c->f, NULL, o, at, "axis", NULL, CF_REQUIRED, 0, axis_names, &n->i[0]) < 0) return -1;
+    return field_int(&c->f, NULL, o, at, "coordinate", CF_REQUIRED, 0, -2147483647L - 1, 2147483647L, &n->i[1]);
 }
 
 /* a spline object {coordinate, points: [{location, value, derivative}]} into n;
@@ -458,30 +372,30 @@ PARSER(SLICE)
 static int parse_spline(pc *c, const cJSON *v, cf_loc at);
 static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
 {
-    if (!cJSON_IsObject(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", jtype(v));
-    const cJSON *pts = field(c, v, at, "points", 1);
+    if (!cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", json_type(v));
+    const cJSON *pts = field_need(&c->f, NULL, v, at, "points");
     if (!pts) return -1;
-    cf_loc pa = at_key(c, at, "points");
-    if (!cJSON_IsArray(pts)) return fail(c, pa, CF_ERR_SCHEMA, "expected an array of spline points, found %s", jtype(pts));
+    cf_loc pa = field_key(&c->f, at, "points");
+    if (!cJSON_IsArray(pts)) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "expected an array of spline points, found %s", json_type(pts));
     int np = cJSON_GetArraySize(pts);
-    if (np == 0) return fail(c, pa, CF_ERR_SCHEMA, "a spline needs at least one point");
-    if (np > 65536) return fail(c, pa, CF_ERR_LIMIT, "%d spline points (at most 65536)", np);
+    if (np == 0) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "a spline needs at least one point");
+    if (np > 65536) return field_fail(&c->f, pa, CF_ERR_LIMIT, "%d spline points (at most 65536)", np);
     if (set_inputs(c, n, np + 1) < 0) return -1;
     if ((n->in[0] = df_field(c, v, at, "coordinate")) < 0) return -1;
     n->nfa = 2 * np;
     n->fa = arena_alloc(&c->p->arena, sizeof(float) * (size_t)n->nfa);
-    if (!n->fa) return nomem(c);
+    if (!n->fa) return field_nomem(&c->f);
     int i = 0;
     for (const cJSON *q = pts->child; q; q = q->next, i++) {
-        cf_loc qa = at_index(c, pa, i);
-        if (!cJSON_IsObject(q)) return fail(c, qa, CF_ERR_SCHEMA, "expected a spline point (an object), found %s", jtype(q));
-        if (get_float(c, q, qa, "location", 1, 0, &n->fa[2 * i]) < 0) return -1;
-        if (get_float(c, q, qa, "derivative", 0, 0, &n->fa[2 * i + 1]) < 0) return -1;
-        const cJSON *val = field(c, q, qa, "value", 1);
+        cf_loc qa = field_index(&c->f, pa, i);
+        if (!cJSON_IsObject(q)) return field_fail(&c->f, qa, CF_ERR_SCHEMA, "expected a spline point (an object), found %s", json_type(q));
+        if (field_float(&c->f, NULL, q, qa, "location", CF_REQUIRED, 0, &n->fa[2 * i]) < 0) return -1;
+        if (field_float(&c->f, NULL, q, qa, "derivative", 0, 0, &n->fa[2 * i + 1]) < 0) return -1;
+        const cJSON *val = field_need(&c->f, NULL, q, qa, "value");
         if (!val) return -1;
-        if ((n->in[1 + i] = parse_spline(c, val, at_key(c, qa, "value"))) < 0) return -1;
+        if ((n->in[1 + i] = parse_spline(c, val, field_key(&c->f, qa, "value"))) < 0) return -1;
         if (i > 0 && !(n->fa[2 * i] > n->fa[2 * i - 2]))
-            return fail(c, at_key(c, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
+            return field_fail(&c->f, field_key(&c->f, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
                         n->fa[2 * i], n->fa[2 * i - 2]);
     }
     return 0;
@@ -490,11 +404,11 @@ static int parse_spline(pc *c, const cJSON *v, cf_loc at)
 {
     if (cJSON_IsNumber(v)) {
         double d = 0;
-        if (num_value(c, v, at, &d) < 0) return -1;
-        if (!isfinite((float)d)) return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
+        if (field_value_num(&c->f, v, at, -HUGE_VAL, HUGE_VAL, &d) < 0) return -1;
+        if (!isfinite((float)d)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
         return literal(c, at, (float)d);
     }
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = NK_SPLINE;
     n.prec = PREC_F32;
@@ -506,12 +420,12 @@ static int parse_spline(pc *c, const cJSON *v, cf_loc at)
 }
 PARSER(SPLINE)
 {
-    const cJSON *s = field(c, o, at, "spline", 1);
+    const cJSON *s = field_need(&c->f, NULL, o, at, "spline");
     if (!s) return -1;
-    cf_loc sa = at_key(c, at, "spline");
+    cf_loc sa = field_key(&c->f, at, "spline");
     if (cJSON_IsNumber(s)) { /* a constant spline is a constant */
         double d = 0;
-        if (num_value(c, s, sa, &d) < 0) return -1;
+        if (field_value_num(&c->f, s, sa, -HUGE_VAL, HUGE_VAL, &d) < 0) return -1;
         n->kind = NK_CONSTANT;
         n->flags = NF_LITERAL;
         n->f[0] = (float)d;
@@ -521,16 +435,16 @@ PARSER(SPLINE)
 }
 PARSER(NOISE)
 {
-    const cJSON *nz = field(c, o, at, "noise", 1);
+    const cJSON *nz = field_need(&c->f, NULL, o, at, "noise");
     if (!nz) return -1;
-    if ((n->noise = noise_ref(c, nz, at_key(c, at, "noise"))) < 0) return -1;
-    if (get_double(c, o, at, "xz_scale", 1, 1.0, &n->d[0]) < 0) return -1;
-    if (get_double(c, o, at, "y_scale", 1, 1.0, &n->d[1]) < 0) return -1;
+    if ((n->noise = noise_ref(c, nz, field_key(&c->f, at, "noise"))) < 0) return -1;
+    if (field_num(&c->f, NULL, o, at, "xz_scale", CF_REQUIRED, 1.0, &n->d[0]) < 0) return -1;
+    if (field_num(&c->f, NULL, o, at, "y_scale", CF_REQUIRED, 1.0, &n->d[1]) < 0) return -1;
     if (set_inputs(c, n, 3) < 0) return -1;
     static const char *const shifts[] = {"shift_x", "shift_y", "shift_z"};
     for (int i = 0; i < 3; i++) {
-        const cJSON *s = field(c, o, at, shifts[i], 0);
-        n->in[i] = s ? parse_df(c, s, at_key(c, at, shifts[i])) : literal(c, at, 0.0f);
+        const cJSON *s = field_get(&c->f, NULL, o, shifts[i]);
+        n->in[i] = s ? parse_df(c, s, field_key(&c->f, at, shifts[i])) : literal(c, at, 0.0f);
         if (n->in[i] < 0) return -1;
     }
     return 0;
@@ -538,10 +452,10 @@ PARSER(NOISE)
 static int shift_noise(pc *c, const cJSON *o, cf_loc at, cf_node *n)
 {
     if (set_inputs(c, n, 0) < 0) return -1;
-    const char *key = field(c, o, at, "noise", 0) ? "noise" : field(c, o, at, "argument", 0) ? "argument" : "noise";
-    const cJSON *nz = field(c, o, at, key, 1);
+    const char *key = field_get(&c->f, NULL, o, "noise") ? "noise" : field_get(&c->f, NULL, o, "argument") ? "argument" : "noise";
+    const cJSON *nz = field_need(&c->f, NULL, o, at, key);
     if (!nz) return -1;
-    return (n->noise = noise_ref(c, nz, at_key(c, at, key))) < 0 ? -1 : 0;
+    return (n->noise = noise_ref(c, nz, field_key(&c->f, at, key))) < 0 ? -1 : 0;
 }
 PARSER(SHIFT_A) { return shift_noise(c, o, at, n); }
 PARSER(SHIFT_B) { return shift_noise(c, o, at, n); }
@@ -552,9 +466,9 @@ PARSER(OLD_BLENDED_NOISE)
     static const double defs[] = {1, 1, 80, 160, 8}, lo[] = {0.001, 0.001, 0.001, 0.001, 1}, hi[] = {1000, 1000, 1000, 1000, 8};
     if (set_inputs(c, n, 0) < 0) return -1;
     for (int i = 0; i < 5; i++) {
-        if (get_double(c, o, at, keys[i], 0, defs[i], &n->d[i]) < 0) return -1;
+        if (field_num(&c->f, NULL, o, at, keys[i], 0, defs[i], &n->d[i]) < 0) return -1;
         if (!(n->d[i] >= lo[i] && n->d[i] <= hi[i]))
-            return fail(c, at_key(c, at, keys[i]), CF_ERR_SCHEMA, "%s %g out of range [%g, %g]", keys[i], n->d[i], lo[i], hi[i]);
+            return field_fail(&c->f, field_key(&c->f, at, keys[i]), CF_ERR_SCHEMA, "%s %g out of range [%g, %g]", keys[i], n->d[i], lo[i], hi[i]);
     }
     return 0;
 }
@@ -565,19 +479,19 @@ PARSER(FIND_TOP_SURFACE)
     if ((n->in[0] = df_field(c, o, at, "density")) < 0) return -1;
     if ((n->in[1] = df_field(c, o, at, "upper_bound")) < 0) return -1;
     /* vanilla: lower_bound in [MIN_Y*2, MAX_Y*2] */
-    if (get_int(c, o, at, "lower_bound", 1, 0, -4064, 4062, &n->i[0]) < 0) return -1;
-    if (get_int(c, o, at, "cell_height", 1, 1, 1, 4096, &n->i[1]) < 0) return -1;
+    if (field_int(&c->f, NULL, o, at, "lower_bound", CF_REQUIRED, 0, -4064, 4062, &n->i[0]) < 0) return -1;
+    if (field_int(&c->f, NULL, o, at, "cell_height", CF_REQUIRED, 1, 1, 4096, &n->i[1]) < 0) return -1;
     float u;
     if (node_is_literal_value(c, n->in[1], &u) && !(u >= -CF_MAX_SURFACE_BOUND && u <= CF_MAX_SURFACE_BOUND))
-        return fail(c, at_key(c, at, "upper_bound"), CF_ERR_SCHEMA,
+        return field_fail(&c->f, field_key(&c->f, at, "upper_bound"), CF_ERR_SCHEMA,
                     "upper_bound %g is beyond +-%d (the probes would not end)", u, CF_MAX_SURFACE_BOUND);
     return 0;
 }
 PARSER(INTERPOLATED)
 {
     if (unary(c, o, at, n) < 0) return -1;
-    if (get_int(c, o, at, "cell_size_xz", 0, 4, 1, 256, &n->i[0]) < 0) return -1;
-    return get_int(c, o, at, "cell_size_y", 0, 4, 1, 4096, &n->i[1]);
+    if (field_int(&c->f, NULL, o, at, "cell_size_xz", 0, 4, 1, 256, &n->i[0]) < 0) return -1;
+    return field_int(&c->f, NULL, o, at, "cell_size_y", 0, 4, 1, 4096, &n->i[1]);
 }
 PARSER(BLEND_ALPHA) { n->f[0] = 1.0f; return nothing(c, o, at, n); }
 PARSER(BLEND_OFFSET) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
@@ -597,24 +511,24 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     if (err_failed(c->err)) return -1;
     if (cJSON_IsNumber(v)) {
         double d = 0;
-        if (num_value(c, v, at, &d) < 0) return -1;
-        if (!isfinite((float)d)) return fail(c, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
+        if (field_value_num(&c->f, v, at, -HUGE_VAL, HUGE_VAL, &d) < 0) return -1;
+        if (!isfinite((float)d)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
         return literal(c, at, (float)d);
     }
     if (cJSON_IsString(v)) return parse_ref(c, v->valuestring, at);
     if (!cJSON_IsObject(v))
-        return fail(c, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", jtype(v));
-    const cJSON *t = field(c, v, at, "type", 1);
+        return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", json_type(v));
+    const cJSON *t = field_need(&c->f, NULL, v, at, "type");
     if (!t) return -1;
-    cf_loc ta = at_key(c, at, "type");
-    if (!cJSON_IsString(t)) return fail(c, ta, CF_ERR_SCHEMA, "expected a type name (a string), found %s", jtype(t));
+    cf_loc ta = field_key(&c->f, at, "type");
+    if (!cJSON_IsString(t)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected a type name (a string), found %s", json_type(t));
     const char *name = t->valuestring;
     if (strncmp(name, "minecraft:", 10) == 0) name += 10;
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (!(node_flags[k] & NF_F64) && strcmp(node_name[k], name) == 0) kind = k;
-    if (kind < 0) return fail(c, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", t->valuestring);
-    if (++c->depth > c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (kind < 0) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", t->valuestring);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = kind;
     n.flags = node_flags[kind];
@@ -633,7 +547,7 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
     pfile *f = load(c, "density_function", ns, path);
     if (!f) {
         if (err_failed(c->err)) return -1;
-        return fail(c, at, CF_ERR_REF,
+        return field_fail(&c->f, at, CF_ERR_REF,
                     "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
                     ns, path, ns, path);
     }
@@ -641,9 +555,9 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
     if (f->state == 1) {
         char chain[512];
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
-        return fail(c, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
+        return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
     f->state = 1;
     c->chain[c->nchain++] = f->id;
     const char *fid = f->id;
@@ -667,31 +581,31 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
  * (the 1.18-1.21 form); the id only, with "minecraft:" added to a bare name */
 static int block_name(pc *c, const cJSON *o, cf_loc at, const char *key, const char *def, const char **out)
 {
-    const cJSON *v = field(c, o, at, key, 0);
-    cf_loc a = at_key(c, at, key);
+    const cJSON *v = field_get(&c->f, NULL, o, key);
+    cf_loc a = field_key(&c->f, at, key);
     if (!v) return *out = def, 0;
     if (cJSON_IsObject(v)) {
-        v = field(c, v, a, "Name", 1);
+        v = field_need(&c->f, NULL, v, a, "Name");
         if (!v) return -1;
-        a = at_key(c, a, "Name");
+        a = field_key(&c->f, a, "Name");
     }
-    if (!cJSON_IsString(v)) return fail(c, a, CF_ERR_SCHEMA, "expected a block id (a string), found %s", jtype(v));
+    if (!cJSON_IsString(v)) return field_fail(&c->f, a, CF_ERR_SCHEMA, "expected a block id (a string), found %s", json_type(v));
     const char *s = v->valuestring;
     size_t n = strlen(s);
-    if (n == 0 || n > 200) return fail(c, a, CF_ERR_SCHEMA, "expected a block id, found \"%.40s\"", s);
+    if (n == 0 || n > 200) return field_fail(&c->f, a, CF_ERR_SCHEMA, "expected a block id, found \"%.40s\"", s);
     for (size_t k = 0; k < n; k++)
         if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_-./:", s[k]))
-            return fail(c, a, CF_ERR_SCHEMA, "invalid character in block id \"%.40s\"", s);
+            return field_fail(&c->f, a, CF_ERR_SCHEMA, "invalid character in block id \"%.40s\"", s);
     char buf[224];
     snprintf(buf, sizeof buf, "%s%s", strchr(s, ':') ? "" : "minecraft:", s);
     *out = arena_strdup(&c->p->arena, buf);
-    return *out ? 0 : nomem(c);
+    return *out ? 0 : field_nomem(&c->f);
 }
 
 static int raw_noise(pc *c, const char *id, cf_loc at)
 {
     cJSON *s = cJSON_CreateString(id);
-    if (!s) return nomem(c);
+    if (!s) return field_nomem(&c->f);
     cf_node n = {0};
     n.kind = NK_NOISE;
     n.flags = node_flags[NK_NOISE];
@@ -714,6 +628,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
     c.p = p;
     c.pk = pk;
     c.err = err;
+    field_init(&c.f, &p->arena, err);
     p->max_fill_bytes = pk->lim.max_fill_bytes;
     c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
     if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
@@ -733,59 +648,59 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
     cf_loc sa = {sf->display, NULL};
     const cJSON *so = sf->root;
     if (!cJSON_IsObject(so)) {
-        fail(&c, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", jtype(so));
+        field_fail(&c.f, sa, CF_ERR_SCHEMA, "expected noise settings (an object), found %s", json_type(so));
         goto done;
     }
-    const cJSON *noise = field(&c, so, sa, "noise", 1);
+    const cJSON *noise = field_need(&c.f, NULL, so, sa, "noise");
     if (!noise) goto done;
-    cf_loc na = at_key(&c, sa, "noise");
+    cf_loc na = field_key(&c.f, sa, "noise");
     if (!cJSON_IsObject(noise)) {
-        fail(&c, na, CF_ERR_SCHEMA, "expected an object, found %s", jtype(noise));
+        field_fail(&c.f, na, CF_ERR_SCHEMA, "expected an object, found %s", json_type(noise));
         goto done;
     }
-    if (field(&c, noise, na, "size_horizontal", 0)) {
-        fail(&c, at_key(&c, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18-1.21 noise settings (size_horizontal): not the 26.3 dialect");
+    if (field_get(&c.f, NULL, noise, "size_horizontal")) {
+        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18-1.21 noise settings (size_horizontal): not the 26.3 dialect");
         goto done;
     }
-    if (get_int(&c, noise, na, "min_y", 1, 0, -2032, 2031, &p->min_y) < 0) goto done;
-    if (get_int(&c, noise, na, "height", 1, 0, 0, 4064, &p->height) < 0) goto done;
+    if (field_int(&c.f, NULL, noise, na, "min_y", CF_REQUIRED, 0, -2032, 2031, &p->min_y) < 0) goto done;
+    if (field_int(&c.f, NULL, noise, na, "height", CF_REQUIRED, 0, 0, 4064, &p->height) < 0) goto done;
     if (p->min_y % 16 != 0 || p->height % 16 != 0) {
-        fail(&c, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
+        field_fail(&c.f, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
         goto done;
     }
     if (p->min_y + p->height > 2032) {
-        fail(&c, at_key(&c, na, "height"), CF_ERR_SCHEMA, "min_y + height must be at most 2032");
+        field_fail(&c.f, field_key(&c.f, na, "height"), CF_ERR_SCHEMA, "min_y + height must be at most 2032");
         goto done;
     }
-    if (get_int(&c, so, sa, "sea_level", 0, 63, -2147483647L - 1, 2147483647L, &p->sea_level) < 0) goto done;
-    const cJSON *lr = field(&c, so, sa, "legacy_random_source", 0);
+    if (field_int(&c.f, NULL, so, sa, "sea_level", 0, 63, -2147483647L - 1, 2147483647L, &p->sea_level) < 0) goto done;
+    const cJSON *lr = field_get(&c.f, NULL, so, "legacy_random_source");
     if (lr && !cJSON_IsBool(lr)) {
-        fail(&c, at_key(&c, sa, "legacy_random_source"), CF_ERR_SCHEMA, "expected true or false, found %s", jtype(lr));
+        field_fail(&c.f, field_key(&c.f, sa, "legacy_random_source"), CF_ERR_SCHEMA, "expected true or false, found %s", json_type(lr));
         goto done;
     }
     p->legacy_random = lr && cJSON_IsTrue(lr);
     if (block_name(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0) goto done;
     if (block_name(&c, so, sa, "default_fluid", "minecraft:water", &p->default_fluid) < 0) goto done;
-    const cJSON *aq = field(&c, so, sa, "aquifers", 0);
-    cf_loc aqa = at_key(&c, sa, "aquifers");
+    const cJSON *aq = field_get(&c.f, NULL, so, "aquifers");
+    cf_loc aqa = field_key(&c.f, sa, "aquifers");
     if (aq && !cJSON_IsObject(aq)) {
-        fail(&c, aqa, CF_ERR_SCHEMA, "expected an object (the aquifer's density functions), found %s", jtype(aq));
+        field_fail(&c.f, aqa, CF_ERR_SCHEMA, "expected an object (the aquifer's density functions), found %s", json_type(aq));
         goto done;
     }
     p->has_aquifers = aq != NULL;
     for (int i = 0; i < 6; i++) p->aq_out[i] = -1;
-    router = field(&c, so, sa, "noise_router", 1);
+    router = field_need(&c.f, NULL, so, sa, "noise_router");
     if (!router) goto done;
-    ra = at_key(&c, sa, "noise_router");
+    ra = field_key(&c.f, sa, "noise_router");
     if (!cJSON_IsObject(router)) {
-        fail(&c, ra, CF_ERR_SCHEMA, "expected an object, found %s", jtype(router));
+        field_fail(&c.f, ra, CF_ERR_SCHEMA, "expected an object, found %s", json_type(router));
         goto done;
     }
     p->noutputs = nfn;
     p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
     p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
     if (!p->outputs || !p->output_names) {
-        nomem(&c);
+        field_nomem(&c.f);
         goto done;
     }
     for (int i = 0; i < nfn; i++) {
@@ -795,10 +710,10 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         if (strncmp(f, "router:", 7) == 0) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
             if (!v) {
-                fail(&c, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
+                field_fail(&c.f, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
                 goto done;
             }
-            id = parse_df(&c, v, at_key(&c, ra, f + 7));
+            id = parse_df(&c, v, field_key(&c.f, ra, f + 7));
         } else if (strncmp(f, "aquifer?:", 9) == 0 && !aq) {
             id = literal(&c, cli, 0.0f); /* optional (block fills): no aquifers, no function */
         } else if (strncmp(f, "aquifer:", 8) == 0 || strncmp(f, "aquifer?:", 9) == 0) {
@@ -806,17 +721,17 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
             int k = 0;
             while (k < 6 && strcmp(name, cf_aquifer_fields[k]) != 0) k++;
             if (k == 6) {
-                fail(&c, cli, CF_ERR_ARG, "%s: no such aquifer function (barrier, fluid_level_floodedness,"
+                field_fail(&c.f, cli, CF_ERR_ARG, "%s: no such aquifer function (barrier, fluid_level_floodedness,"
                      " fluid_level_spread, lava, exclusion, surface_level)", f);
                 goto done;
             }
             if (!aq) {
-                fail(&c, sa, CF_ERR_REF, "no \"aquifers\" object: these settings have aquifers disabled");
+                field_fail(&c.f, sa, CF_ERR_REF, "no \"aquifers\" object: these settings have aquifers disabled");
                 goto done;
             }
-            const cJSON *v = field(&c, aq, aqa, name, 1);
+            const cJSON *v = field_need(&c.f, NULL, aq, aqa, name);
             if (!v) goto done;
-            id = parse_df(&c, v, at_key(&c, aqa, name));
+            id = parse_df(&c, v, field_key(&c.f, aqa, name));
             p->aq_out[k] = i;
         } else if (strncmp(f, "noise:", 6) == 0) {
             id = raw_noise(&c, f + 6, cli);
