@@ -70,6 +70,14 @@ void cf_pack_free(cf_pack *pack);
 enum { CF_DIALECT_AUTO = 0, CF_DIALECT_MC263 = 1, CF_DIALECT_MC121 = 2 };
 void cf_pack_set_dialect(cf_pack *pack, int dialect);
 
+/* Minecraft data (both dialects) is read as the game reads it: unknown keys are ignored and
+ * spline locations that decrease are evaluated with the game's binary search, each said once
+ * per file as a warning line "file#/pointer: ..." (to stderr, or to the handler set here).
+ * strict != 0 refuses both instead, with the same located line as the error. */
+void cf_pack_set_strict(cf_pack *pack, int strict);
+/* Where warnings go: fn(ctx, line) for each one-line warning (no newline); fn NULL: stderr. */
+void cf_pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx);
+
 /* A pack held in memory (servers, tests, fuzzing): files[i].path is relative to the
  * pack root ("data/t/worldgen/density_function/f.json"); the data is copied. */
 typedef struct cf_memfile {

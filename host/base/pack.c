@@ -7,6 +7,7 @@
  * files, and may not lead out of their pack through symlinks.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -163,6 +164,34 @@ void cf_pack_free(cf_pack *pk)
 void cf_pack_set_dialect(cf_pack *pk, int dialect)
 {
     if (pk) pk->dialect = dialect == CF_DIALECT_MC263 || dialect == CF_DIALECT_MC121 ? dialect : CF_DIALECT_AUTO;
+}
+
+void cf_pack_set_strict(cf_pack *pk, int strict)
+{
+    if (pk) pk->strict = strict != 0;
+}
+
+void cf_pack_set_warnings(cf_pack *pk, void (*fn)(void *ctx, const char *line), void *ctx)
+{
+    if (pk) pk->warn = fn, pk->warn_ctx = ctx;
+}
+
+void pack_warn(cf_pack *pk, const char *file, const char *line)
+{
+    for (int i = 0; i < pk->nwarned; i++)
+        if (strcmp(pk->warned[i], file) == 0) return;
+    if (pk->nwarned == pk->capwarned) {
+        int cap = pk->capwarned ? 2 * pk->capwarned : 16;
+        const char **w = arena_alloc(&pk->arena, sizeof(char *) * (size_t)cap);
+        if (w) {
+            if (pk->nwarned) memcpy(w, pk->warned, sizeof(char *) * (size_t)pk->nwarned);
+            pk->warned = w, pk->capwarned = cap;
+        }
+    }
+    const char *copy = pk->nwarned < pk->capwarned ? arena_strdup(&pk->arena, file) : NULL;
+    if (copy) pk->warned[pk->nwarned++] = copy;
+    if (pk->warn) pk->warn(pk->warn_ctx, line);
+    else fprintf(stderr, "warning: %s\n", line);
 }
 
 static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
@@ -360,4 +389,29 @@ int request_is_default(const char *settings_id, const char *const *functions, in
     for (int i = 0; i < n; i++)
         if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
     return 1;
+}
+
+void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...)
+{
+    char line[1024], ptr[320];
+    int n = snprintf(line, sizeof line, "%s#%s: ", at.file, ptr_text(at.ptr, ptr, sizeof ptr));
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < sizeof line) vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    va_end(ap);
+    char key[1024]; /* once per file and kind of warning */
+    snprintf(key, sizeof key, "%s#%s", at.file, fmt);
+    pack_warn(pk, key, line);
+}
+
+void pack_unknown_key(void *ctx, const char *line)
+{
+    /* fields.c's line, "file#/ptr: unknown key "k" for ...", as "file#/ptr: unknown key "k" ignored" */
+    char out[1024], file[512];
+    const char *hash = strchr(line, '#'), *k = strstr(line, ": unknown key \"");
+    const char *q = k ? strchr(k + 15, '"') : NULL;
+    if (!hash || !q) return pack_warn(ctx, line, line);
+    snprintf(file, sizeof file, "%.*s", (int)(hash - line), line);
+    snprintf(out, sizeof out, "%.*s ignored, as the game does (--strict refuses it)", (int)(q + 1 - line), line);
+    pack_warn(ctx, file, out);
 }

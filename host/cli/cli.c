@@ -73,7 +73,9 @@ static const char *const usage_sample =
     "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n"
     "  --dialect D      the data format: 1.21 (Minecraft 1.18-1.21: argument/argument1 fields,\n"
     "                   noise.size_horizontal, firstOctave noises; double arithmetic) or 26.3;\n"
-    "                   default: detected per noise settings (`chunkfill plan` says which)\n";
+    "                   default: detected per noise settings (`chunkfill plan` says which)\n"
+    "  --strict         refuse what the game accepts and we only warn about (every command\n"
+    "                   that reads packs): unknown keys and spline locations that decrease\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -105,7 +107,7 @@ static const char *const usage_fill =
     "                   server's configuration; --pack, --function and --device do not apply\n"
     "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
-    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory) and --dialect\n";
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory), --dialect and --strict\n";
 
 static const char *const usage_plan =
     "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
@@ -131,6 +133,7 @@ typedef struct opts {
     size_t nat, capat;
     cf_limits lim;
     int dialect; /* --dialect: CF_DIALECT_* */
+    int strict;  /* --strict: cf_pack_set_strict */
 } opts;
 
 static int die_usage(const char *msg, const char *usage)
@@ -264,6 +267,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     const char *a = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     long n;
+    if (strcmp(a, "--strict") == 0) return o->strict = 1, 0;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
         || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
         || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0) {
@@ -463,7 +467,7 @@ done:
 static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
 {
     cf_status st = cf_pack_open(pk, o->packs, o->npacks, &o->lim, err);
-    if (st == CF_OK) cf_pack_set_dialect(*pk, o->dialect);
+    if (st == CF_OK) cf_pack_set_dialect(*pk, o->dialect), cf_pack_set_strict(*pk, o->strict);
     for (int i = 0; st == CF_OK && i < o->next; i++) {
         const char *eq = strchr(o->ext[i], '=');
         char name[256];

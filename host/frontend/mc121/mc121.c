@@ -243,9 +243,16 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
         n.da[2 * i + 1] = (double)(float)n.da[2 * i + 1];
         const cJSON *val = field_get(&c->f, &pks, e, "value");
         if (!val) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "missing field \"value\"");
-        if (i > 0 && n.da[2 * i] < n.da[2 * i - 2])
-            return field_fail(&c->f, field_key(&c->f, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)", n.da[2 * i],
-                        n.da[2 * i - 2]);
+        if (i > 0 && n.da[2 * i] < n.da[2 * i - 2]) {
+            /* the game accepts them and evaluates with its binary search as it is (Mth.binarySearch,
+             * which cf21_spline_index is, probe for probe); --strict refuses them */
+            if (c->pk->strict)
+                return field_fail(&c->f, field_key(&c->f, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)",
+                                  n.da[2 * i], n.da[2 * i - 2]);
+            pack_warn_at(c->pk, field_key(&c->f, ea, "location"),
+                         "spline locations decrease (%g after %g): evaluated as the game does, with its binary search over the points as "
+                         "they are (--strict refuses them)", n.da[2 * i], n.da[2 * i - 2]);
+        }
         if ((n.in[i + 1] = parse_spline(c, val, field_key(&c->f, ea, "value"))) < 0) return -1;
         if (field_unknown(&c->f, &pks, e, ea, 0, "for a spline point (location, value, derivative)") < 0) return -1;
     }
@@ -464,6 +471,9 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     c.err = err;
     field_init(&c.f, &p->arena, err);
     c.f.ints = CF_INTS_NUMBER;
+    /* issue 23: the game's codecs ignore keys they do not know; --strict refuses them */
+    c.f.unknown = pk->strict ? CF_UNKNOWN_REFUSE : CF_UNKNOWN_WARN;
+    c.f.warn = pack_unknown_key, c.f.warn_ctx = pk;
     p->dialect = DIALECT_MC121;
     p->prec = PREC_F64;
     p->max_fill_bytes = pk->lim.max_fill_bytes;
@@ -537,10 +547,14 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         int known = 0;
         for (int i = 0; router_fields[i]; i++)
             if (strcmp(router_fields[i], k->string) == 0) known = 1;
-        if (!known) {
-            field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
-            goto done;
+        if (known) continue;
+        if (!pk->strict) {
+            pack_warn_at(pk, field_key(&c.f, ra, k->string), "unknown noise_router field \"%s\" ignored, as the game does (--strict refuses it)",
+                         k->string);
+            continue;
         }
+        field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
+        goto done;
     }
     p->noutputs = nfn;
     p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));

@@ -370,6 +370,7 @@ PARSER(SLICE)
 /* a spline object {coordinate, points: [{location, value, derivative}]} into n;
  * a point value is a number or a nested spline */
 static int parse_spline(pc *c, const cJSON *v, cf_loc at);
+static int unknown_in(pc *c, const cJSON *o, cf_loc at, const char *fields, const char *extra);
 static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
 {
     if (!cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", json_type(v));
@@ -382,6 +383,7 @@ static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
     if (np > 65536) return field_fail(&c->f, pa, CF_ERR_LIMIT, "%d spline points (at most 65536)", np);
     if (set_inputs(c, n, np + 1) < 0) return -1;
     if ((n->in[0] = df_field(c, v, at, "coordinate")) < 0) return -1;
+    if (unknown_in(c, v, at, "coordinate points", "") < 0) return -1;
     n->nfa = 2 * np;
     n->fa = arena_alloc(&c->p->arena, sizeof(float) * (size_t)n->nfa);
     if (!n->fa) return field_nomem(&c->f);
@@ -394,9 +396,17 @@ static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
         const cJSON *val = field_need(&c->f, NULL, q, qa, "value");
         if (!val) return -1;
         if ((n->in[1 + i] = parse_spline(c, val, field_key(&c->f, qa, "value"))) < 0) return -1;
-        if (i > 0 && !(n->fa[2 * i] > n->fa[2 * i - 2]))
-            return field_fail(&c->f, field_key(&c->f, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
-                        n->fa[2 * i], n->fa[2 * i - 2]);
+        if (unknown_in(c, q, qa, "location value derivative", "") < 0) return -1;
+        if (i > 0 && !(n->fa[2 * i] > n->fa[2 * i - 2])) {
+            /* the game accepts them and evaluates with its binary search as it is (Mth.binarySearch,
+             * which cf_spline_index is, probe for probe); --strict refuses them */
+            if (c->pk->strict)
+                return field_fail(&c->f, field_key(&c->f, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
+                                  n->fa[2 * i], n->fa[2 * i - 2]);
+            pack_warn_at(c->pk, field_key(&c->f, qa, "location"),
+                         "spline locations do not increase (%g after %g): evaluated as the game does, with its binary search over the "
+                         "points as they are (--strict refuses them)", n->fa[2 * i], n->fa[2 * i - 2]);
+        }
     }
     return 0;
 }
@@ -497,6 +507,42 @@ PARSER(BLEND_ALPHA) { n->f[0] = 1.0f; return nothing(c, o, at, n); }
 PARSER(BLEND_OFFSET) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
 PARSER(BEARDIFIER) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
 
+/* 1 when key is one of the names of a fields text (nodes.def: "input:df min:float ...",
+ * names at nesting depth 0 before their ':') or of the extra names (a space-separated list) */
+static int names_key(const char *fields, const char *key)
+{
+    size_t kl = strlen(key);
+    int depth = 0, start = 1;
+    for (const char *q = fields; *q; q++) {
+        if (start && depth == 0 && strncmp(q, key, kl) == 0 && (q[kl] == ':' || q[kl] == ' ' || q[kl] == 0)) return 1;
+        start = *q == ' ' && depth == 0;
+        if (*q == '{' || *q == '[') depth++;
+        else if ((*q == '}' || *q == ']') && depth > 0) depth--;
+    }
+    return 0;
+}
+
+/* keys the game's codec does not read: ignored as the game does, said once per file
+ * (refused with --strict). extra: names read beyond the node's fields (aliases). */
+static int unknown_in(pc *c, const cJSON *o, cf_loc at, const char *fields, const char *extra)
+{
+    for (const cJSON *k = o->child; k; k = k->next) {
+        if (names_key(fields, k->string) || names_key(extra, k->string)) continue;
+        cf_loc ka = field_key(&c->f, at, k->string);
+        if (c->pk->strict) return field_fail(&c->f, ka, CF_ERR_SCHEMA, "unknown key \"%s\"", k->string);
+        pack_warn_at(c->pk, ka, "unknown key \"%s\" ignored, as the game does (--strict refuses it)", k->string);
+    }
+    return 0;
+}
+
+static int unknown_keys(pc *c, const cJSON *o, cf_loc at, int kind)
+{
+    const char *fields = "";
+    cf_node_kind_info(kind, NULL, &fields, NULL);
+    if (kind == NK_SPLINE) return unknown_in(c, o, at, "spline", "type");
+    return unknown_in(c, o, at, fields ? fields : "", kind == NK_SHIFT_A || kind == NK_SHIFT_B || kind == NK_SHIFT || kind == NK_CONSTANT ? "type argument" : "type");
+}
+
 typedef int (*parse_fn)(pc *, const cJSON *, cf_loc, cf_node *);
 static const parse_fn parsers[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = parse_##K,
@@ -536,6 +582,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     n.noise = -1;
     n.loc = at;
     if (parsers[kind](c, v, at, &n) < 0) return -1;
+    if (unknown_keys(c, v, at, kind) < 0) return -1;
     c->depth--;
     return node_add(c, &n);
 }

@@ -1,0 +1,225 @@
+/* test_lenient.c - Minecraft data read as the game reads it (issue 23): unknown keys ignored
+ * with one warning per file (refused with --strict / cf_pack_set_strict), spline locations
+ * that decrease evaluated with the game's binary search, JSON with comments (Gson's lenient
+ * reader), constants for a mod's own density function types (--define), and the messages a
+ * user meets.
+ *
+ * Golden values: tests/golden/lenient.txt, made by tests/golden/make-lenient.sh from the
+ * oracles (26.3: deepslate-oracle.mjs --mc 26.3, float32 bits; 1.21: deepslate-oracle-legacy.mjs,
+ * float64 bits) on tests/packs/lenient and tests/packs/lenient121. Both oracles search spline
+ * points as Mth.binarySearch does (deepslate's Util.binarySearch; the oracles' float CubicSpline
+ * patch runs the same probes), so unsorted locations give the game's values.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "chunkfill.h"
+#include "testutil.h"
+
+#define PACK263 CF_SOURCE_DIR "/tests/packs/lenient"
+#define PACK121 CF_SOURCE_DIR "/tests/packs/lenient121"
+
+typedef struct lines {
+    char text[8192];
+    int n;
+} lines;
+static void collect(void *ctx, const char *line)
+{
+    lines *l = ctx;
+    l->n++;
+    strncat(l->text, line, sizeof l->text - strlen(l->text) - 2);
+    strcat(l->text, "\n");
+}
+
+/* compiles t:unsorted of dir (strict or not); the warnings into *l (may be NULL) */
+static cf_status compile(const char *dir, int strict, lines *l, cf_pack **pk, cf_program **pg, cf_error *err)
+{
+    const char *paths[1] = {dir}, *fn[1] = {"t:unsorted"};
+    cr_assert_eq(cf_pack_open(pk, paths, 1, NULL, err), CF_OK, "%s", err->message);
+    cf_pack_set_strict(*pk, strict);
+    if (l) cf_pack_set_warnings(*pk, collect, l);
+    return cf_program_compile(pg, *pk, "t:s", fn, 1, err);
+}
+
+/* every value of the golden blocks of pack name, compiled from dir, has the oracle's bits */
+static size_t check_golden(const char *name, const char *dir, size_t *nvalues)
+{
+    char *text = slurp(CF_SOURCE_DIR "/tests/golden/lenient.txt");
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cr_assert_eq(compile(dir, 0, NULL, &pk, &pg, &err), CF_OK, "%s", err.message);
+    size_t bad = 0, n = 0;
+    int in = 0;
+    cf_world *w = NULL;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        if (line[0] == '@') {
+            char pack[64], seed[64];
+            cr_assert(line_field(line, "pack", pack, sizeof pack) == 0 && line_field(line, "seed", seed, sizeof seed) == 0);
+            in = strcmp(pack, name) == 0;
+            cf_world_free(w);
+            w = NULL;
+            if (in) cr_assert_eq(cf_world_new(&w, pg, strtoll(seed, NULL, 10), &err), CF_OK, "%s", err.message);
+            continue;
+        }
+        if (!in) continue;
+        int32_t xyz[3];
+        char hex[40];
+        cr_assert_eq(sscanf(line, "%d %d %d 0x%39s", &xyz[0], &xyz[1], &xyz[2], hex), 4, "bad line %s", line);
+        double v;
+        cr_assert_eq(cf_sample(w, 0, 1, xyz, &v, &err), CF_OK, "%s", err.message);
+        int same;
+        if (strlen(hex) == 8) {
+            float want = hexf(hex);
+            same = fbits((float)v) == fbits(want) || (isnan(v) && isnan(want));
+        } else {
+            uint64_t want = strtoull(hex, NULL, 16);
+            same = dbits(v) == want || (isnan(v) && isnan(bitsd(want)));
+        }
+        if (!same && bad++ < 5) cr_log_error("%s at %d %d %d: got %.17g, oracle 0x%s", name, xyz[0], xyz[1], xyz[2], v, hex);
+        n++;
+    }
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    free(text);
+    *nvalues = n;
+    return bad;
+}
+
+Test(lenient, unsorted_spline_26_3_equals_oracle)
+{
+    size_t n, bad = check_golden("lenient", PACK263, &n);
+    cr_assert_eq(n, 600, "%zu values", n);
+    cr_assert_eq(bad, 0, "%zu of %zu values differ from the oracle", bad, n);
+}
+
+Test(lenient, unsorted_spline_1_21_equals_oracle)
+{
+    size_t n, bad = check_golden("lenient121", PACK121, &n);
+    cr_assert_eq(n, 600, "%zu values", n);
+    cr_assert_eq(bad, 0, "%zu of %zu values differ from the oracle", bad, n);
+}
+
+Test(lenient, unknown_keys_and_unsorted_splines_warn_once_per_file)
+{
+    const char *dirs[2] = {PACK263, PACK121};
+    for (int d = 0; d < 2; d++) {
+        lines l = {"", 0};
+        cf_error err = {0};
+        cf_pack *pk;
+        cf_program *pg;
+        cr_assert_eq(compile(dirs[d], 0, &l, &pk, &pg, &err), CF_OK, "%s", err.message);
+        cr_assert_not_null(strstr(l.text, "coord.json#/"), "%s", l.text);
+        cr_assert_not_null(strstr(l.text, "/comment: unknown key \"comment\" ignored"), "%s", l.text);
+        cr_assert_not_null(strstr(l.text, "unsorted.json#/spline/points/"), "%s", l.text);
+        cr_assert_not_null(strstr(l.text, "binary search"), "%s", l.text);
+        /* once per file and kind: one unknown key line per file though unsorted.json has two
+         * objects with unknown keys ("note" in a point, and coord.json one) */
+        int unknown_unsorted = 0;
+        for (const char *q = l.text; (q = strstr(q, "unsorted.json#")) != NULL; q++)
+            if (strncmp(strchr(q, ':'), ": unknown key", 13) == 0) unknown_unsorted++;
+        cr_assert_leq(unknown_unsorted, 1, "%s", l.text);
+        /* compiling again from the same pack says nothing more */
+        int before = l.n;
+        cf_program *pg2;
+        const char *fn[1] = {"t:unsorted"};
+        cr_assert_eq(cf_program_compile(&pg2, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(l.n, before, "%s", l.text);
+        cf_program_free(pg2);
+        cf_program_free(pg);
+        cf_pack_free(pk);
+    }
+}
+
+Test(lenient, tectonic_sampling_and_router_keys_warn)
+{
+    lines l = {"", 0};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cr_assert_eq(compile(PACK121, 0, &l, &pk, &pg, &err), CF_OK, "%s", err.message);
+    cr_assert_not_null(strstr(l.text, "s.json#/noise/sampling: unknown key \"sampling\" ignored, as the game does (--strict refuses it)\n"),
+                       "%s", l.text);
+    cr_assert_not_null(strstr(l.text, "s.json#/noise_router/tectonic_extra: unknown noise_router field \"tectonic_extra\" ignored"), "%s",
+                       l.text);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* --strict refuses what used to be refused, with the same located lines */
+Test(lenient, strict_refuses)
+{
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg = NULL;
+    lines l = {"", 0};
+    cf_status st = compile(PACK121, 1, &l, &pk, &pg, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "", "s.json#/noise/sampling: unknown key \"sampling\"");
+    cr_assert_eq(l.n, 0, "%s", l.text);
+    cf_pack_free(pk);
+    err = (cf_error){0};
+    st = compile(PACK263, 1, &l, &pk, &pg, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "", "coord.json#/left/comment: unknown key \"comment\"");
+    cf_pack_free(pk);
+}
+
+Test(lenient, strict_refuses_unsorted_locations)
+{
+    static const char *const df263 = "{\"type\": \"spline\", \"spline\": {\"coordinate\": 0, \"points\": [{\"location\": 1, \"value\": 0},"
+                                     " {\"location\": 0, \"value\": 1}]}}";
+    static const char *const settings263 = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {}}";
+    cf_memfile files[2] = {{"data/t/worldgen/noise_settings/s.json", settings263, strlen(settings263)},
+                           {"data/t/worldgen/density_function/unsorted.json", df263, strlen(df263)}};
+    for (int strict = 0; strict < 2; strict++) {
+        cf_pack *pk;
+        cf_program *pg = NULL;
+        cf_error err = {0};
+        lines l = {"", 0};
+        const char *fn[1] = {"t:unsorted"};
+        cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, &err), CF_OK, "%s", err.message);
+        cf_pack_set_strict(pk, strict);
+        cf_pack_set_warnings(pk, collect, &l);
+        cf_status st = cf_program_compile(&pg, pk, "t:s", fn, 1, &err);
+        if (strict) {
+            expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/unsorted.json#/spline/points/1/location: ",
+                           "spline locations must increase (0 after 1)");
+        } else {
+            cr_assert_eq(st, CF_OK, "%s", err.message);
+            cr_assert_str_eq(l.text, "<memory>/data/t/worldgen/density_function/unsorted.json#/spline/points/1/location: spline locations "
+                                     "do not increase (0 after 1): evaluated as the game does, with its binary search over the points as "
+                                     "they are (--strict refuses them)\n");
+            /* c = 0 over locations [1, 0]: the game's search probes index 1 (0 < 0: no), ends at 2, so
+             * i = 1, the last point: its value 1. A scan for the first location above c would find
+             * index 0 (i = -1) and give the first point's value, 0. */
+            cr_assert_eq(sample_at(pg, 0, 0, 0, 0), 1.0);
+            cf_program_free(pg);
+        }
+        cf_pack_free(pk);
+    }
+}
+
+/* the CLI: warnings on stderr, values on stdout; --strict on every command that compiles */
+Test(lenient, cli_warns_and_strict_refuses)
+{
+    char out[8192], err[8192];
+    int st = cli_run(NULL, "sample --pack " PACK121 " --settings t:s --function t:unsorted --seed 1 --at 0,0,0", out, sizeof out, err,
+                     sizeof err);
+    cr_assert_eq(st, 0, "%s%s", out, err);
+    cr_assert_not_null(strstr(err, "warning: "), "%s", err);
+    cr_assert_not_null(strstr(err, "s.json#/noise/sampling: unknown key \"sampling\" ignored"), "%s", err);
+    cr_assert_not_null(strstr(out, "0 0 0 "), "%s", out);
+    st = cli_run(NULL, "sample --strict --pack " PACK121 " --settings t:s --function t:unsorted --seed 1 --at 0,0,0", out, sizeof out, err,
+                 sizeof err);
+    cr_assert_eq(st, 1, "%s%s", out, err);
+    cr_assert_not_null(strstr(err, "s.json#/noise/sampling: unknown key \"sampling\""), "%s", err);
+    cr_assert_null(strstr(err, "warning"), "%s", err);
+    st = cli_run(NULL, "plan --strict --pack " PACK263 " --settings t:s --function t:unsorted", out, sizeof out, err, sizeof err);
+    cr_assert_eq(st, 1, "%s%s", out, err);
+    cr_assert_not_null(strstr(err, "coord.json#/left/comment: unknown key \"comment\""), "%s", err);
+}
