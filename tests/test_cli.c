@@ -128,7 +128,7 @@ static int run_tty(const char *args, char *out, size_t n)
 Test(cli, progress_on_a_terminal_only)
 {
     char out[8192], err[4096], args[1024];
-    const char *f1 = T("/tmp/cf-prog-%d.npy");
+    const char *f1 = tmp_name("/tmp/cf-prog-%d.npy");
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
     cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
     cr_assert(strstr(out, "\rfill: 4/4 chunks (100%), "), "no progress line on a terminal: '%s'", out);
@@ -137,7 +137,7 @@ Test(cli, progress_on_a_terminal_only)
     cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
     cr_assert_null(strstr(out, "fill:"), "--quiet printed '%s'", out);
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
-    cr_assert_eq(run(args, out, sizeof out, err, sizeof err), 0, "%s", err); /* not a terminal: silent */
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err); /* not a terminal: silent */
     cr_assert_eq(err[0], 0, "stderr not a terminal, yet: '%s'", err);
     remove(f1);
 }
