@@ -223,3 +223,71 @@ Test(lenient, cli_warns_and_strict_refuses)
     cr_assert_eq(st, 1, "%s%s", out, err);
     cr_assert_not_null(strstr(err, "coord.json#/left/comment: unknown key \"comment\""), "%s", err);
 }
+
+/* ------------------------------------------------------------------ JSON with comments (Gson lenient) */
+static const char *const settings263 = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {}}";
+
+/* the value of t:f at (3, 5, 7), or the error message in msg (then NAN) */
+static double value_of(const char *df, char *msg, size_t n)
+{
+    char root[256];
+    tmp_dir(root, sizeof root, "lenient");
+    tmp_put(root, "data/t/worldgen/noise_settings/s.json", settings263);
+    tmp_put(root, "data/t/worldgen/density_function/f.json", df);
+    tmp_put(root, "data/t/worldgen/density_function/g.json", "// Tectonic-style\n{\"type\": \"minecraft:constant\", \"argument\": 0.25}\n");
+    const char *paths[1] = {root}, *fn[1] = {"t:f"};
+    cf_pack *pk;
+    cf_program *pg = NULL;
+    cf_error err = {0};
+    double v = NAN;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    if (cf_program_compile(&pg, pk, "t:s", fn, 1, &err) == CF_OK) v = sample_at(pg, 0, 3, 5, 7);
+    else {
+        const char *hash = strchr(err.message, '#');
+        snprintf(msg, n, "%s", hash ? hash : err.message); /* without the temporary folder */
+    }
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    tmp_rm(root);
+    return v;
+}
+
+Test(lenient, json_comments_read_as_gson_lenient_does)
+{
+    char msg[1024] = "";
+    const double want = 0.75; /* add(0.5, t:g = 0.25) */
+    static const char *const forms[] = {
+        "{\"type\": \"add\", \"left\": 0.5, \"right\": \"t:g\"}",
+        "// a line comment\n{\"type\": \"add\", \"left\": 0.5, // after a value\n \"right\": \"t:g\"}\n// at the end",
+        "# a hash comment\n{\"type\": \"add\", # here too\n \"left\": 0.5, \"right\": \"t:g\"} # end",
+        "/* a C comment\n over lines */ {\"type\": /* inside */ \"add\", \"left\": 0.5, \"right\": \"t:g\"/**/}",
+        ")]}'\n{\"type\": \"add\", \"left\": 0.5, \"right\": \"t:g\"}",           /* Gson's non-execute prefix */
+        "{\"type\": \"add\", \"left\": 0.5, \"right\": \"t:g\"} /* * / ** */",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        double v = value_of(forms[i], msg, sizeof msg);
+        cr_assert_eq(v, want, "form %zu: %g %s", i, v, msg);
+    }
+    /* comment marks inside strings are text */
+    value_of("{\"type\": \"add\", \"left\": 0.5, \"right\": \"t:g // not a comment\"}", msg, sizeof msg);
+    cr_assert_not_null(strstr(msg, "#/right: invalid id \"t:g // not a comment\""), "%s", msg);
+}
+
+/* errors after comments point at the original line and column: the same message as the
+ * file with its comments blanked by hand */
+Test(lenient, json_errors_keep_their_line_and_column)
+{
+    char a[1024] = "", b[1024] = "";
+    value_of("{\"type\": \"add\", /* a\n   long comment */ \"left\": 0.5,\n  // x\n  \"right\": [1, }", a, sizeof a);
+    value_of("{\"type\": \"add\",     \n                   \"left\": 0.5,\n      \n  \"right\": [1, }", b, sizeof b);
+    cr_assert_str_eq(a, b);
+    cr_assert_not_null(strstr(a, "#: malformed JSON at line 4, column "), "%s", a);
+    value_of("{\"type\": \"add\",\n /* never closed", a, sizeof a);
+    cr_assert_str_eq(a, "#: a /* comment at line 2, column 2 is not closed (*/)");
+    value_of("// nothing\n/* but comments */\n", a, sizeof a);
+    cr_assert_str_eq(a, "#: empty file (only comments)");
+    value_of("{'type': 'add'}", a, sizeof a);
+    cr_assert_not_null(strstr(a, "single-quoted"), "%s", a);
+    value_of("{type: \"add\"}", a, sizeof a);
+    cr_assert_not_null(strstr(a, "unquoted word"), "%s", a);
+}
