@@ -291,3 +291,90 @@ Test(lenient, json_errors_keep_their_line_and_column)
     value_of("{type: \"add\"}", a, sizeof a);
     cr_assert_not_null(strstr(a, "unquoted word"), "%s", a);
 }
+
+/* ------------------------------------------------------------------ a mod's own types; mixed formats */
+static const char *const settings121 = "{\"noise\": {\"min_y\": 0, \"height\": 16, \"size_horizontal\": 1, \"size_vertical\": 1},"
+                                       " \"noise_router\": {}}";
+
+/* compiles t:f (df) under settings with the defines applied; returns the status, value of t:f at 0,0,0 in *v */
+static cf_status compile_with(const char *settings, const char *df, const char *define, double dv, double *v, cf_error *err)
+{
+    cf_memfile files[2] = {{"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
+                           {"data/t/worldgen/density_function/f.json", df, strlen(df)}};
+    cf_pack *pk;
+    cf_program *pg = NULL;
+    const char *fn[1] = {"t:f"};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, err), CF_OK, "%s", err->message);
+    if (define) cr_assert_eq(cf_pack_define(pk, define, dv, err), CF_OK, "%s", err->message);
+    cf_status st = cf_program_compile(&pg, pk, "t:s", fn, 1, err);
+    if (st == CF_OK) *v = sample_at(pg, 0, 0, 0, 0);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return st;
+}
+
+Test(lenient, a_mods_type_is_a_located_error_until_defined)
+{
+    static const char *const df263 = "{\"type\": \"add\", \"left\": {\"type\": \"tectonic:config\", \"key\": \"x\"}, \"right\": 1}";
+    static const char *const df121 = "{\"type\": \"add\", \"argument1\": {\"type\": \"tectonic:config\", \"key\": \"x\"}, \"argument2\": 1}";
+    const char *settings[2] = {settings263, settings121}, *dfs[2] = {df263, df121};
+    for (int d = 0; d < 2; d++) {
+        cf_error err = {0};
+        double v = 0;
+        cf_status st = compile_with(settings[d], dfs[d], NULL, 0, &v, &err);
+        expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/",
+                       "/type: unknown density function type \"tectonic:config\": a mod's own type (its Java code defines it, no data file "
+                       "does); give it a constant with --define tectonic:config=VALUE");
+        err = (cf_error){0};
+        cr_assert_eq(compile_with(settings[d], dfs[d], "tectonic:config", 0.5, &v, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(v, 1.5);
+        /* a define does not replace a type the game knows */
+        err = (cf_error){0};
+        cr_assert_eq(compile_with(settings[d], dfs[d], "minecraft:add", 7, &v, &err), CF_ERR_SCHEMA);
+    }
+    cf_pack *pk;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK);
+    cr_assert_eq(cf_pack_define(pk, "Tectonic:Config", 1, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_pack_define(pk, "tectonic:config", NAN, &err), CF_ERR_ARG);
+    cf_pack_free(pk);
+}
+
+Test(lenient, cli_define)
+{
+    char root[256], out[4096], err[4096], args[1024];
+    tmp_dir(root, sizeof root, "define");
+    tmp_put(root, "data/t/worldgen/noise_settings/s.json", settings121);
+    tmp_put(root, "data/t/worldgen/density_function/f.json",
+            "{\"type\": \"minecraft:mul\", \"argument1\": {\"type\": \"tectonic:config\"}, \"argument2\": 2}");
+    snprintf(args, sizeof args, "sample --pack %s --settings t:s --function t:f --seed 0 --at 0,0,0", root);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
+    cr_assert_not_null(strstr(err, "--define tectonic:config=VALUE"), "%s", err);
+    snprintf(args, sizeof args, "sample --pack %s --settings t:s --function t:f --seed 0 --at 0,0,0 --define tectonic:config=0.25", root);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(out, "0 0 0 0.5\n");
+    snprintf(args, sizeof args, "sample --pack %s --settings t:s --function t:f --seed 0 --at 0,0,0 --define tectonic:config", root);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2);
+    cr_assert_not_null(strstr(err, "--define takes TYPE=VALUE"), "%s", err);
+    tmp_rm(root);
+}
+
+/* data of the other format under these settings: the message says the formats are mixed */
+Test(lenient, mixed_formats_are_named)
+{
+    cf_error err = {0};
+    double v;
+    /* a 1.18-1.21 pack's settings over 26.3 density functions (the issue: minecraft:cache) */
+    cf_status st = compile_with(settings121, "{\"type\": \"minecraft:cache\", \"argument\": 1}", NULL, 0, &v, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/type: ",
+                   "unknown density function type \"minecraft:cache\" in 1.18-1.21 data: it is a 26.3 type, so the packs mix formats (the "
+                   "noise settings <memory>/data/t/worldgen/noise_settings/s.json are 1.18-1.21, this file is 26.3)");
+    err = (cf_error){0};
+    st = compile_with(settings263, "{\"type\": \"minecraft:flat_cache\", \"argument\": 1}", NULL, 0, &v, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/type: ",
+                   "unknown density function type \"minecraft:flat_cache\" in 26.3 data: it is a 1.18-1.21 type, so the packs mix formats");
+    err = (cf_error){0};
+    st = compile_with(settings263, "{\"type\": \"minecraft:frobnicate\"}", NULL, 0, &v, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/type: ",
+                   "unknown density function type \"minecraft:frobnicate\"");
+}

@@ -184,6 +184,9 @@ struct cf_pack {
     int strict;          /* cf_pack_set_strict: refuse what the game ignores (unknown keys, unsorted splines) */
     void (*warn)(void *ctx, const char *line); /* cf_pack_set_warnings (NULL: stderr) */
     void *warn_ctx;
+    int ndefs;           /* cf_pack_define: density function types read as constants */
+    const char **def_types;
+    double *def_values;
     const char **warned; /* files already warned about (pack_warn: once per file) */
     int nwarned, capwarned;
 };
@@ -204,6 +207,9 @@ int pack_has_overworld(cf_pack *pk);
 void pack_warn(cf_pack *pk, const char *file, const char *line);
 /* pack_warn of "file#/pointer: message" at `at`, once per file and fmt */
 void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* 1 and *value when type ("ns:path", or "path" for minecraft) was given a constant by
+ * cf_pack_define, else 0 */
+int pack_defined(const cf_pack *pk, const char *type, double *value);
 /* cf_fields.warn for unknown keys in CF_UNKNOWN_WARN mode (ctx: the cf_pack) */
 void pack_unknown_key(void *ctx, const char *line);
 /* 1 for the default request: settings minecraft:overworld, every function router:final_density */

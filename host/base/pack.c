@@ -176,6 +176,48 @@ void cf_pack_set_warnings(cf_pack *pk, void (*fn)(void *ctx, const char *line), 
     if (pk) pk->warn = fn, pk->warn_ctx = ctx;
 }
 
+/* "ns:path" of a type name into buf ("minecraft:" when it has no namespace) */
+static const char *type_id(const char *type, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s", strchr(type, ':') ? "" : "minecraft:", type);
+    return buf;
+}
+
+cf_status cf_pack_define(cf_pack *pk, const char *type, double value, cf_error *err)
+{
+    if (!pk || !type) return err_set(err, CF_ERR_ARG, "cf_pack_define: bad arguments");
+    size_t n = strlen(type), colon = strcspn(type, ":");
+    int ok = n > 0 && n < 256 && colon + 1 < n && type[0] != ':';
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (type[i] >= 'a' && type[i] <= 'z') || (type[i] >= '0' && type[i] <= '9') || strchr("_.-/", type[i])
+             || (type[i] == ':' && i == colon);
+    if (!ok && colon == n) ok = n > 0 && n < 200 && strspn(type, "abcdefghijklmnopqrstuvwxyz0123456789_.-/") == n;
+    if (!ok) return err_set(err, CF_ERR_ARG, "--define %s: expected a density function type, namespace:path in [a-z0-9_.-/]", type);
+    if (!isfinite(value)) return err_set(err, CF_ERR_ARG, "--define %s: the value is not a finite number", type);
+    char id[300];
+    type_id(type, id, sizeof id);
+    for (int i = 0; i < pk->ndefs; i++)
+        if (strcmp(pk->def_types[i], id) == 0) return pk->def_values[i] = value, CF_OK;
+    if (pk->ndefs >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 defined density function types");
+    const char **t = arena_alloc(&pk->arena, sizeof(char *) * (size_t)(pk->ndefs + 1));
+    double *v = arena_alloc(&pk->arena, sizeof(double) * (size_t)(pk->ndefs + 1));
+    char *copy = arena_strdup(&pk->arena, id);
+    if (!t || !v || !copy) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < pk->ndefs; i++) t[i] = pk->def_types[i], v[i] = pk->def_values[i];
+    t[pk->ndefs] = copy, v[pk->ndefs] = value;
+    pk->def_types = t, pk->def_values = v, pk->ndefs++;
+    return CF_OK;
+}
+
+int pack_defined(const cf_pack *pk, const char *type, double *value)
+{
+    char id[300];
+    type_id(type, id, sizeof id);
+    for (int i = 0; i < pk->ndefs; i++)
+        if (strcmp(pk->def_types[i], id) == 0) return *value = pk->def_values[i], 1;
+    return 0;
+}
+
 void pack_warn(cf_pack *pk, const char *file, const char *line)
 {
     for (int i = 0; i < pk->nwarned; i++)

@@ -75,7 +75,9 @@ static const char *const usage_sample =
     "                   noise.size_horizontal, firstOctave noises; double arithmetic) or 26.3;\n"
     "                   default: detected per noise settings (`chunkfill plan` says which)\n"
     "  --strict         refuse what the game accepts and we only warn about (every command\n"
-    "                   that reads packs): unknown keys and spline locations that decrease\n";
+    "                   that reads packs): unknown keys and spline locations that decrease\n"
+    "  --define TYPE=V  read a density function type that only a mod's Java code defines\n"
+    "                   (e.g. tectonic:config=0.5) as the constant V (repeatable)\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -107,7 +109,7 @@ static const char *const usage_fill =
     "                   server's configuration; --pack, --function and --device do not apply\n"
     "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
-    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory), --dialect and --strict\n";
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory), --dialect, --strict and --define\n";
 
 static const char *const usage_plan =
     "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
@@ -125,6 +127,8 @@ typedef struct opts {
     int npacks;
     const char *ext[64];   /* --external NAME=VALUE (Hytale context inputs) */
     int next;
+    const char *defs[64];  /* --define TYPE=VALUE (a mod's density function type as a constant) */
+    int ndefs;
     const char *settings, *seed, *points, *irisd; /* irisd: --dialect master|unification (Iris) */
     const char *functions[64];
     int nfunctions;
@@ -270,7 +274,8 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     if (strcmp(a, "--strict") == 0) return o->strict = 1, 0;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
         || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
-        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0) {
+        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0
+        || strcmp(a, "--define") == 0) {
         if (!v) return die_usage("missing value after option", usage), 2;
         (*i)++;
         if (strcmp(a, "--pack") == 0) {
@@ -287,6 +292,14 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
                 return die_usage("--external takes NAME=VALUE (a finite number) or NAME=@MAP.npy[,X0,Z0[,STEP]]", usage), 2;
             if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
             o->ext[o->next++] = v;
+        } else if (strcmp(a, "--define") == 0) {
+            const char *eq = strchr(v, '=');
+            char *end = NULL;
+            double d = eq ? strtod(eq + 1, &end) : 0;
+            if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
+                return die_usage("--define takes TYPE=VALUE (a density function type such as tectonic:config, a finite number)", usage), 2;
+            if (o->ndefs == 64) return die_usage("too many --define options (at most 64)", usage), 2;
+            o->defs[o->ndefs++] = v;
         } else if (strcmp(a, "--dialect") == 0) {
             if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
             else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
@@ -473,6 +486,12 @@ static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(eq - o->ext[i]), o->ext[i]);
         st = eq[1] == '@' ? external_map(*pk, name, eq + 2, err) : cf_pack_set_external(*pk, name, strtod(eq + 1, NULL), err);
+    }
+    for (int i = 0; st == CF_OK && i < o->ndefs; i++) {
+        const char *eq = strchr(o->defs[i], '=');
+        char type[256];
+        snprintf(type, sizeof type, "%.*s", (int)(eq - o->defs[i]), o->defs[i]);
+        st = cf_pack_define(*pk, type, strtod(eq + 1, NULL), err);
     }
     return st;
 }

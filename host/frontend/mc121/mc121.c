@@ -35,6 +35,7 @@ typedef struct mc {
     int nfiles, capfiles;
     const char **chain;
     int nchain, depth;
+    const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
 } mc;
 
 
@@ -261,6 +262,26 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
     return node_add(c, &n);
 }
 
+/* a type no 1.18-1.21 codec knows: a mod's own (--define gives it a constant), one of the
+ * 26.3 format (the packs mix formats), or a mistake */
+static int unknown_type(mc *c, cf_loc ta, const char *type)
+{
+    const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
+    if (strchr(name, ':'))
+        return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                          "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
+                          "give it a constant with --define %s=VALUE",
+                          type, type);
+    for (int k = 0; k < NK_COUNT; k++)
+        if (!(node_flags[k] & NF_F64) && !strchr(node_name[k], ':') && strcmp(node_name[k], name) == 0)
+            return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                              "unknown density function type \"%s\" in 1.18-1.21 data: it is a 26.3 type, so the packs mix formats "
+                              "(the noise settings %s are 1.18-1.21, this file is 26.3); layer a pack over the vanilla data of its own "
+                              "version (1.18.2-1.21 data over vanilla 1.21.11, 26.3 data over vanilla 26.3)",
+                              type, c->settings_file ? c->settings_file : "");
+    return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", type);
+}
+
 static int parse_obj(mc *c, const cJSON *o, cf_loc at)
 {
     cf_keys ks = {{0}, 0};
@@ -273,7 +294,11 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (strncmp(node_name[k], "mc121:", 6) == 0 && strcmp(node_name[k] + 6, name) == 0) kind = k;
-    if (kind < 0) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", t->valuestring);
+    if (kind < 0) {
+        double dv = 0;
+        if (pack_defined(c->pk, t->valuestring, &dv)) return constant(c, at, dv); /* cf_pack_define, --define */
+        return unknown_type(c, ta, t->valuestring);
+    }
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n;
     node_init(&n, kind, at);
@@ -494,6 +519,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         goto done;
     }
     p->settings_id = sf->id;
+    c.settings_file = sf->display;
     sa = (cf_loc){sf->display, NULL};
     so = sf->root;
     if (!cJSON_IsObject(so)) {

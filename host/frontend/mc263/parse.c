@@ -37,6 +37,7 @@ typedef struct pc {
     int depth;
     const char **chain; /* ids of density function files being parsed */
     int nchain;
+    const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
 } pc;
 
 
@@ -552,6 +553,29 @@ static const parse_fn parsers[NK_COUNT] = {
 #undef NODE
 };
 
+/* a type no 26.3 codec knows: a mod's own (--define gives it a constant), one of the
+ * 1.18-1.21 format (the packs mix formats), or a mistake */
+static int unknown_type(pc *c, cf_loc ta, const char *type)
+{
+    const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
+    char old[96];
+    if (strchr(name, ':'))
+        return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                          "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
+                          "give it a constant with --define %s=VALUE",
+                          type, type);
+    snprintf(old, sizeof old, "mc121:%s", name);
+    for (int k = 0; k < NK_COUNT; k++)
+        if (strcmp(node_name[k], old) == 0)
+            return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                              "unknown density function type \"%s\" in 26.3 data: it is a 1.18-1.21 type, so the packs mix formats "
+                              "(the noise settings %s are 26.3, this file is 1.18-1.21); layer a pack over the vanilla data of its own "
+                              "version (1.18.2-1.21 data over vanilla 1.21.11, 26.3 data over vanilla 26.3), or force one format with "
+                              "--dialect",
+                              type, c->settings_file ? c->settings_file : "");
+    return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", type);
+}
+
 static int parse_df(pc *c, const cJSON *v, cf_loc at)
 {
     if (err_failed(c->err)) return -1;
@@ -573,7 +597,14 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (!(node_flags[k] & NF_F64) && strcmp(node_name[k], name) == 0) kind = k;
-    if (kind < 0) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", t->valuestring);
+    if (kind < 0) {
+        double dv = 0;
+        if (pack_defined(c->pk, t->valuestring, &dv)) { /* cf_pack_define, --define */
+            if (!isfinite((float)dv)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "--define %s=%g is out of float range", t->valuestring, dv);
+            return literal(c, at, (float)dv);
+        }
+        return unknown_type(c, ta, t->valuestring);
+    }
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = kind;
@@ -692,6 +723,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         goto done;
     }
     p->settings_id = sf->id;
+    c.settings_file = sf->display;
     cf_loc sa = {sf->display, NULL};
     const cJSON *so = sf->root;
     if (!cJSON_IsObject(so)) {
