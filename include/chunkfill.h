@@ -66,7 +66,7 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
 void cf_pack_free(cf_pack *pack);
 
 /* The data format of the packs: detected per noise settings (AUTO: settings with
- * noise.size_horizontal are Minecraft 1.18-1.21, double arithmetic), or forced. */
+ * noise.size_horizontal are Minecraft 1.18.2-1.21, double arithmetic), or forced. */
 enum { CF_DIALECT_AUTO = 0, CF_DIALECT_MC263 = 1, CF_DIALECT_MC121 = 2 };
 void cf_pack_set_dialect(cf_pack *pack, int dialect);
 

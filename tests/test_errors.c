@@ -253,7 +253,7 @@ Test(errors, old_format_noise)
 {
     puts_("data/t/worldgen/noise/old.json", "{\"firstOctave\": -3, \"amplitudes\": [1, 1]}");
     puts_(DF "f.json", "{\"type\": \"minecraft:shift_a\", \"noise\": \"t:old\"}");
-    expect("t:f", CF_ERR_SCHEMA, "data/t/worldgen/noise/old.json", "", "1.18-1.21 format", NULL);
+    expect("t:f", CF_ERR_SCHEMA, "data/t/worldgen/noise/old.json", "", "1.18.2-1.21 format", NULL);
 }
 Test(errors, inline_noise)
 {

@@ -359,7 +359,7 @@ Test(frontends, one_table_finds_the_front_end_of_a_request)
     struct stat st;
     snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
     if (stat(v121, &st) == 0) expect_frontend(v121, "minecraft:overworld", "router:final_density", "mc121");
-    else cr_log_warn("no %s (CI has it): the 1.18-1.21 pack's front-end is not checked", v121);
+    else cr_log_warn("no %s (CI has it): the 1.18.2-1.21 pack's front-end is not checked", v121);
     expect_frontend(CF_SOURCE_DIR "/packs/libnoise-obsidian", "minecraft:overworld", "router:final_density", "libnoise");
     expect_frontend(CF_SOURCE_DIR "/packs/hytale-legacy-islands", "minecraft:overworld", "router:final_density", "hytale");
     expect_frontend(CF_SOURCE_DIR "/packs/iris-example", "minecraft:overworld", "router:final_density", "iris");

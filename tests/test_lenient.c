@@ -364,17 +364,40 @@ Test(lenient, mixed_formats_are_named)
 {
     cf_error err = {0};
     double v;
-    /* a 1.18-1.21 pack's settings over 26.3 density functions (the issue: minecraft:cache) */
+    /* a 1.18.2-1.21 pack's settings over 26.3 density functions (the issue: minecraft:cache) */
     cf_status st = compile_with(settings121, "{\"type\": \"minecraft:cache\", \"argument\": 1}", NULL, 0, &v, &err);
     expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/type: ",
-                   "unknown density function type \"minecraft:cache\" in 1.18-1.21 data: it is a 26.3 type, so the packs mix formats (the "
-                   "noise settings <memory>/data/t/worldgen/noise_settings/s.json are 1.18-1.21, this file is 26.3)");
+                   "unknown density function type \"minecraft:cache\" in 1.18.2-1.21 data: it is a 26.3 type, so the packs mix formats (the "
+                   "noise settings <memory>/data/t/worldgen/noise_settings/s.json are 1.18.2-1.21, this file is 26.3)");
     err = (cf_error){0};
     st = compile_with(settings263, "{\"type\": \"minecraft:flat_cache\", \"argument\": 1}", NULL, 0, &v, &err);
     expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/type: ",
-                   "unknown density function type \"minecraft:flat_cache\" in 26.3 data: it is a 1.18-1.21 type, so the packs mix formats");
+                   "unknown density function type \"minecraft:flat_cache\" in 26.3 data: it is a 1.18.2-1.21 type, so the packs mix formats");
     err = (cf_error){0};
     st = compile_with(settings263, "{\"type\": \"minecraft:frobnicate\"}", NULL, 0, &v, &err);
     expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/type: ",
                    "unknown density function type \"minecraft:frobnicate\"");
+}
+
+/* ------------------------------------------------------------------ messages a user understands */
+Test(lenient, block_fill_of_1_21_data_says_what_to_do)
+{
+    static const char *const s121 = "{\"noise\": {\"min_y\": 0, \"height\": 16, \"size_horizontal\": 1, \"size_vertical\": 1},"
+                                    " \"noise_router\": {\"final_density\": \"t:f\"}}";
+    cf_memfile files[2] = {{"data/t/worldgen/noise_settings/s.json", s121, strlen(s121)}, {"data/t/worldgen/density_function/f.json", "1", 1}};
+    cf_pack *pk;
+    cf_program *pg = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, &err), CF_OK, "%s", err.message);
+    cf_status st = cf_program_compile_blocks(&pg, pk, "t:s", &err);
+    expect_located(&err, st, CF_ERR_ARG, "<arguments>#: ",
+                   "block fills (--blocks, the aquifer) of 1.18.2-1.21 data are not implemented yet: fill densities (without --blocks), "
+                   "or use 26.3 data for blocks");
+    cr_assert_null(strstr(err.message, "aquifer?"), "an internal id: %s", err.message);
+    const char *fn[1] = {"noise:t:n"};
+    err = (cf_error){0};
+    st = cf_program_compile(&pg, pk, "t:s", fn, 1, &err);
+    expect_located(&err, st, CF_ERR_ARG, "<arguments>#: noise:t:n: ",
+                   "not available for 1.18.2-1.21 data, which has density function ids (NAMESPACE:PATH) and router:FIELD only");
+    cf_pack_free(pk);
 }

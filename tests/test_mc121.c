@@ -1,4 +1,4 @@
-/* test_mc121.c - the Minecraft 1.18-1.21 dialect (host/frontend/mc121/mc121.c, kernels/cf_mc121.h).
+/* test_mc121.c - the Minecraft 1.18.2-1.21 dialect (host/frontend/mc121/mc121.c, kernels/cf_mc121.h).
  *
  * Golden values: tests/golden/legacy-df.txt, made by tests/golden/make-legacy.sh
  * from the legacy oracle (deepslate-oracle-legacy.mjs, deepslate 0.26.2) on
@@ -199,7 +199,7 @@ Test(mc121, detected_from_settings)
                             NOISE, &err, &pg),
                  CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_precision(pg), 64);
-    cr_assert_not_null(strstr(cf_program_describe(pg), "Minecraft 1.18-1.21"), "%s", cf_program_describe(pg));
+    cr_assert_not_null(strstr(cf_program_describe(pg), "Minecraft 1.18.2-1.21"), "%s", cf_program_describe(pg));
     cf_program_free(pg);
 }
 
@@ -530,10 +530,10 @@ Test(mc121, cli_plan_and_dialect_option)
     if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
     snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether 2>&1", CF_BINARY, pack);
     cr_assert_eq(run_cmd(cmd, out, sizeof out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, "dialect Minecraft 1.18-1.21 (old format, double arithmetic)"), "%s", out);
+    cr_assert_not_null(strstr(out, "dialect Minecraft 1.18.2-1.21 (old format, double arithmetic)"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether --dialect 26.3 2>&1", CF_BINARY, pack);
     cr_assert_neq(run_cmd(cmd, out, sizeof out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, "nether.json#/noise/size_horizontal: 1.18-1.21 noise settings"), "%s", out);
+    cr_assert_not_null(strstr(out, "nether.json#/noise/size_horizontal: 1.18.2-1.21 noise settings"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s plan --dialect 1.19 2>&1", CF_BINARY);
     cr_assert_eq(run_cmd(cmd, out, sizeof out), 2, "%s", out);
     cr_assert_not_null(strstr(out, "--dialect takes 1.21 or 26.3"), "%s", out);

@@ -71,7 +71,7 @@ static const char *const usage_sample =
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
     "  --max-depth N       nesting of JSON values and of references (default 512)\n"
     "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n"
-    "  --dialect D      the data format: 1.21 (Minecraft 1.18-1.21: argument/argument1 fields,\n"
+    "  --dialect D      the data format: 1.21 (Minecraft 1.18.2-1.21: argument/argument1 fields,\n"
     "                   noise.size_horizontal, firstOctave noises; double arithmetic) or 26.3;\n"
     "                   default: detected per noise settings (`chunkfill plan` says which)\n"
     "  --strict         refuse what the game accepts and we only warn about (every command\n"

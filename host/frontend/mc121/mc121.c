@@ -1,4 +1,4 @@
-/* mc121.c - the Minecraft 1.18-1.21 front-end: old-format JSON -> graph IR.
+/* mc121.c - the Minecraft 1.18.2-1.21 front-end: old-format JSON -> graph IR.
  *
  * Input: noise settings with noise.size_horizontal/size_vertical and a
  * noise_router, density functions with argument/argument1/argument2 fields,
@@ -262,7 +262,7 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
     return node_add(c, &n);
 }
 
-/* a type no 1.18-1.21 codec knows: a mod's own (--define gives it a constant), one of the
+/* a type no 1.18.2-1.21 codec knows: a mod's own (--define gives it a constant), one of the
  * 26.3 format (the packs mix formats), or a mistake */
 static int unknown_type(mc *c, cf_loc ta, const char *type)
 {
@@ -275,11 +275,11 @@ static int unknown_type(mc *c, cf_loc ta, const char *type)
     for (int k = 0; k < NK_COUNT; k++)
         if (!(node_flags[k] & NF_F64) && !strchr(node_name[k], ':') && strcmp(node_name[k], name) == 0)
             return field_fail(&c->f, ta, CF_ERR_SCHEMA,
-                              "unknown density function type \"%s\" in 1.18-1.21 data: it is a 26.3 type, so the packs mix formats "
-                              "(the noise settings %s are 1.18-1.21, this file is 26.3); layer a pack over the vanilla data of its own "
+                              "unknown density function type \"%s\" in 1.18.2-1.21 data: it is a 26.3 type, so the packs mix formats "
+                              "(the noise settings %s are 1.18.2-1.21, this file is 26.3); layer a pack over the vanilla data of its own "
                               "version (1.18.2-1.21 data over vanilla 1.21.11, 26.3 data over vanilla 26.3)",
                               type, c->settings_file ? c->settings_file : "");
-    return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", type);
+    return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18.2-1.21 dialect)", type);
 }
 
 static int parse_obj(mc *c, const cJSON *o, cf_loc at)
@@ -579,7 +579,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
                          k->string);
             continue;
         }
-        field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
+        field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18.2-1.21 router)", k->string);
         goto done;
     }
     p->noutputs = nfn;
@@ -600,8 +600,15 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
                 goto done;
             }
             id = parse_df(&c, v, field_key(&c.f, ra, f + 7));
-        } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0 || strncmp(f, "aquifer", 7) == 0) {
-            field_fail(&c.f, cli, CF_ERR_ARG, "%s: not available in the 1.18-1.21 dialect (density functions and router:FIELD only)", f);
+        } else if (strncmp(f, "aquifer", 7) == 0) {
+            /* what a block fill compiles (cf_program_compile_blocks): say what the user asked for, not our id */
+            field_fail(&c.f, cli, CF_ERR_ARG,
+                       "block fills (--blocks, the aquifer) of 1.18.2-1.21 data are not implemented yet: fill densities (without "
+                       "--blocks), or use 26.3 data for blocks");
+            goto done;
+        } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0) {
+            field_fail(&c.f, cli, CF_ERR_ARG,
+                       "%s: not available for 1.18.2-1.21 data, which has density function ids (NAMESPACE:PATH) and router:FIELD only", f);
             goto done;
         } else {
             id = parse_ref(&c, f, cli);

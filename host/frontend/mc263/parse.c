@@ -184,7 +184,7 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
     d.id = f->id;
     d.loc = r;
     if (field_get(&c->f, NULL, o, "firstOctave") || field_get(&c->f, NULL, o, "amplitudes"))
-        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
+        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18.2-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
     if (field_num(&c->f, NULL, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
     if (field_int(&c->f, NULL, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
     if (field_int(&c->f, NULL, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
@@ -554,7 +554,7 @@ static const parse_fn parsers[NK_COUNT] = {
 };
 
 /* a type no 26.3 codec knows: a mod's own (--define gives it a constant), one of the
- * 1.18-1.21 format (the packs mix formats), or a mistake */
+ * 1.18.2-1.21 format (the packs mix formats), or a mistake */
 static int unknown_type(pc *c, cf_loc ta, const char *type)
 {
     const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
@@ -568,8 +568,8 @@ static int unknown_type(pc *c, cf_loc ta, const char *type)
     for (int k = 0; k < NK_COUNT; k++)
         if (strcmp(node_name[k], old) == 0)
             return field_fail(&c->f, ta, CF_ERR_SCHEMA,
-                              "unknown density function type \"%s\" in 26.3 data: it is a 1.18-1.21 type, so the packs mix formats "
-                              "(the noise settings %s are 26.3, this file is 1.18-1.21); layer a pack over the vanilla data of its own "
+                              "unknown density function type \"%s\" in 26.3 data: it is a 1.18.2-1.21 type, so the packs mix formats "
+                              "(the noise settings %s are 26.3, this file is 1.18.2-1.21); layer a pack over the vanilla data of its own "
                               "version (1.18.2-1.21 data over vanilla 1.21.11, 26.3 data over vanilla 26.3), or force one format with "
                               "--dialect",
                               type, c->settings_file ? c->settings_file : "");
@@ -656,7 +656,7 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
 
 
 /* a block state of the settings: "minecraft:stone", or {"Name": ..., "Properties": ...}
- * (the 1.18-1.21 form); the id only, with "minecraft:" added to a bare name */
+ * (the 1.18.2-1.21 form); the id only, with "minecraft:" added to a bare name */
 static int block_name(pc *c, const cJSON *o, cf_loc at, const char *key, const char *def, const char **out)
 {
     const cJSON *v = field_get(&c->f, NULL, o, key);
@@ -738,7 +738,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         goto done;
     }
     if (field_get(&c.f, NULL, noise, "size_horizontal")) {
-        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18-1.21 noise settings (size_horizontal): not the 26.3 dialect");
+        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18.2-1.21 noise settings (size_horizontal): not the 26.3 dialect");
         goto done;
     }
     if (field_int(&c.f, NULL, noise, na, "min_y", CF_REQUIRED, 0, -2032, 2031, &p->min_y) < 0) goto done;
