@@ -401,3 +401,61 @@ Test(lenient, block_fill_of_1_21_data_says_what_to_do)
                    "not available for 1.18.2-1.21 data, which has density function ids (NAMESPACE:PATH) and router:FIELD only");
     cf_pack_free(pk);
 }
+
+/* refusals say what to do: the limit's option, the missing vanilla data, the mixed format */
+Test(lenient, refusals_say_what_to_do)
+{
+    cf_error err = {0};
+    double v;
+    cf_status st = compile_with(settings263, "{\"type\": \"add\", \"left\": \"minecraft:overworld/continents\", \"right\": 1}", NULL, 0, &v, &err);
+    expect_located(&err, st, CF_ERR_REF, "<memory>/data/t/worldgen/density_function/f.json#/left: ",
+                   "in any pack): a pack that builds on vanilla needs the vanilla data of its version under it (--pack VANILLA --pack PACK)");
+    err = (cf_error){0};
+    st = compile_with(settings121, "{\"type\": \"abs\", \"argument\": \"other:x\"}", NULL, 0, &v, &err);
+    expect_located(&err, st, CF_ERR_REF, "<memory>/data/t/worldgen/density_function/f.json#/argument: ", ": is a pack missing from --pack?");
+    /* a 1.21 noise under 26.3 settings */
+    static const char *const noise121 = "{\"firstOctave\": -3, \"amplitudes\": [1]}";
+    static const char *const df = "{\"type\": \"noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}";
+    cf_memfile files[3] = {{"data/t/worldgen/noise_settings/s.json", settings263, strlen(settings263)},
+                           {"data/t/worldgen/density_function/f.json", df, strlen(df)},
+                           {"data/t/worldgen/noise/n.json", noise121, strlen(noise121)}};
+    cf_pack *pk;
+    cf_program *pg = NULL;
+    const char *fn[1] = {"t:f"};
+    err = (cf_error){0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 3, NULL, &err), CF_OK, "%s", err.message);
+    st = cf_program_compile(&pg, pk, "t:s", fn, 1, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/noise/n.json#: ", "the packs mix formats");
+    cf_pack_free(pk);
+    /* 1.21 settings forced into 26.3 */
+    files[0] = (cf_memfile){"data/t/worldgen/noise_settings/s.json", settings121, strlen(settings121)};
+    err = (cf_error){0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, &err), CF_OK, "%s", err.message);
+    cf_pack_set_dialect(pk, CF_DIALECT_MC263);
+    st = cf_program_compile(&pg, pk, "t:s", fn, 1, &err);
+    expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/noise_settings/s.json#/noise/size_horizontal: ",
+                   "(drop --dialect 26.3: the format is detected from the settings)");
+    cf_pack_free(pk);
+    /* limits name their option */
+    cf_limits lim;
+    cf_limits_default(&lim);
+    lim.max_depth = 3;
+    files[0] = (cf_memfile){"data/t/worldgen/noise_settings/s.json", settings263, strlen(settings263)};
+    files[1] = (cf_memfile){"data/t/worldgen/density_function/f.json", "{\"type\": \"abs\", \"input\": {\"type\": \"abs\", \"input\": "
+                                                                      "{\"type\": \"abs\", \"input\": {\"type\": \"abs\", \"input\": 1}}}}",
+                            0};
+    files[1].len = strlen((const char *)files[1].data);
+    err = (cf_error){0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, &lim, &err), CF_OK, "%s", err.message);
+    st = cf_program_compile(&pg, pk, "t:s", fn, 1, &err);
+    expect_located(&err, st, CF_ERR_LIMIT, "<memory>/data/t/worldgen/density_function/f.json#/input/input/input: ",
+                   "nested deeper than 3 (the limit: --max-depth, cf_limits.max_depth)");
+    cf_pack_free(pk);
+    lim.max_depth = 512;
+    lim.max_file_bytes = 10;
+    err = (cf_error){0};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, &lim, &err), CF_OK, "%s", err.message);
+    st = cf_program_compile(&pg, pk, "t:s", fn, 1, &err);
+    expect_located(&err, st, CF_ERR_LIMIT, "<memory>/data/t/worldgen/noise_settings/s.json#: ", "(--max-file-bytes, cf_limits.max_file_bytes)");
+    cf_pack_free(pk);
+}

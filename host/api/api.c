@@ -55,7 +55,8 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
     if (st == CF_OK && *out && (*out)->dialect == DIALECT_MC121) {
         cf_program_free(*out);
         *out = NULL;
-        return err_set(err, CF_ERR_ARG, "%s: block fills of the 1.18.2-1.21 dialect are not implemented yet (its aquifer): fill densities",
+        return err_set(err, CF_ERR_ARG, "%s: block fills (--blocks, the aquifer) of 1.18.2-1.21 data are not implemented yet: fill densities "
+                       "(without --blocks), or use 26.3 data for blocks",
                        settings_id);
     }
     if (st == CF_OK && *out && (*out)->prec != PREC_F32) {

@@ -244,7 +244,7 @@ static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
     for (size_t i = 0; i < n; i++) {
         if (!files[i].path || strcmp(files[i].path, rel) != 0) continue;
         if (files[i].len > pk->lim.max_file_bytes) {
-            err_set(err, CF_ERR_LIMIT, "<%s>/%s#: file is %zu bytes, over the limit of %zu bytes", pk->mem ? "memory" : "default",
+            err_set(err, CF_ERR_LIMIT, "<%s>/%s#: file is %zu bytes, over the limit of %zu bytes (--max-file-bytes, cf_limits.max_file_bytes)", pk->mem ? "memory" : "default",
                     rel, files[i].len, pk->lim.max_file_bytes);
             return -1;
         }
@@ -302,7 +302,7 @@ static int read_folder(cf_pack *pk, const char *root, const char *rel, char **te
     }
     if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
         close(fd);
-        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes", disp,
+        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes (--max-file-bytes, cf_limits.max_file_bytes)", disp,
                 (long long)st.st_size, pk->lim.max_file_bytes);
         return -1;
     }

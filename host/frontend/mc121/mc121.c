@@ -214,7 +214,7 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
         return constant(c, at, (double)(float)v->valuedouble);
     }
     if (!cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", json_type(v));
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_keys ks = {{0}, 0};
     cf_node n;
     node_init(&n, NK_M_SPLINE, at);
@@ -299,7 +299,7 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         if (pack_defined(c->pk, t->valuestring, &dv)) return constant(c, at, dv); /* cf_pack_define, --define */
         return unknown_type(c, ta, t->valuestring);
     }
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n;
     node_init(&n, kind, at);
     const double B = 1e6; /* Java's codec bound of constants, clamp bounds and range_choice bounds */
@@ -430,8 +430,11 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
     if (!f) {
         if (err_failed(c->err)) return -1;
         return field_fail(&c->f, at, CF_ERR_REF,
-                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
-                    ns, path, ns, path);
+                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)%s",
+                    ns, path, ns, path,
+                    strcmp(ns, "minecraft") == 0 ? ": a pack that builds on vanilla needs the vanilla data of its version under it "
+                                                   "(--pack VANILLA --pack PACK)"
+                                                 : ": is a pack missing from --pack?");
     }
     if (f->state == 2) return f->node;
     if (f->state == 1) {
@@ -439,7 +442,7 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
         return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     f->state = 1;
     const char *fid = f->id;
     c->chain[c->nchain++] = fid;

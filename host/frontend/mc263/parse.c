@@ -184,7 +184,8 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
     d.id = f->id;
     d.loc = r;
     if (field_get(&c->f, NULL, o, "firstOctave") || field_get(&c->f, NULL, o, "amplitudes"))
-        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18.2-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
+        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18.2-1.21 format (firstOctave/amplitudes) under 26.3 noise settings (base_octave/octave_count): the packs "
+                          "mix formats; layer a pack over the vanilla data of its own version");
     if (field_num(&c->f, NULL, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
     if (field_int(&c->f, NULL, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
     if (field_int(&c->f, NULL, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
@@ -419,7 +420,7 @@ static int parse_spline(pc *c, const cJSON *v, cf_loc at)
         if (!isfinite((float)d)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
         return literal(c, at, (float)d);
     }
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = NK_SPLINE;
     n.prec = PREC_F32;
@@ -605,7 +606,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
         }
         return unknown_type(c, ta, t->valuestring);
     }
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = kind;
     n.flags = node_flags[kind];
@@ -626,8 +627,11 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
     if (!f) {
         if (err_failed(c->err)) return -1;
         return field_fail(&c->f, at, CF_ERR_REF,
-                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
-                    ns, path, ns, path);
+                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)%s",
+                    ns, path, ns, path,
+                    strcmp(ns, "minecraft") == 0 ? ": a pack that builds on vanilla needs the vanilla data of its version under it "
+                                                   "(--pack VANILLA --pack PACK)"
+                                                 : ": is a pack missing from --pack?");
     }
     if (f->state == 2) return f->node;
     if (f->state == 1) {
@@ -635,7 +639,7 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
         return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     f->state = 1;
     c->chain[c->nchain++] = f->id;
     const char *fid = f->id;
@@ -738,7 +742,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         goto done;
     }
     if (field_get(&c.f, NULL, noise, "size_horizontal")) {
-        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18.2-1.21 noise settings (size_horizontal): not the 26.3 dialect");
+        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18.2-1.21 noise settings (size_horizontal): not the 26.3 format (drop --dialect 26.3: the format is detected from the settings)");
         goto done;
     }
     if (field_int(&c.f, NULL, noise, na, "min_y", CF_REQUIRED, 0, -2032, 2031, &p->min_y) < 0) goto done;
