@@ -747,6 +747,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
     }
     if (field_int(&c.f, NULL, noise, na, "min_y", CF_REQUIRED, 0, -2032, 2031, &p->min_y) < 0) goto done;
     if (field_int(&c.f, NULL, noise, na, "height", CF_REQUIRED, 0, 0, 4064, &p->height) < 0) goto done;
+    if (unknown_in(&c, noise, na, "min_y height", "") < 0) goto done; /* e.g. Tectonic's "sampling" */
     if (p->min_y % 16 != 0 || p->height % 16 != 0) {
         field_fail(&c.f, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
         goto done;
