@@ -465,3 +465,17 @@ Test(lenient, refusals_say_what_to_do)
     expect_located(&err, st, CF_ERR_LIMIT, "<memory>/data/t/worldgen/noise_settings/s.json#: ", "(--max-file-bytes, cf_limits.max_file_bytes)");
     cf_pack_free(pk);
 }
+
+/* the generated OpenCL searches unsorted spline points as the CPU does (kernels/ share it):
+ * two whole chunks of each test pack, every block bit for bit (PoCL here) */
+Test(lenient, opencl_equals_cpu_on_unsorted_splines, .timeout = 300)
+{
+    const char *dirs[2] = {PACK263, PACK121};
+    for (int d = 0; d < 2; d++) {
+        char args[1024], out[8192], err[8192];
+        snprintf(args, sizeof args, "check --pack %s --settings t:s --function t:unsorted --seed 1 --chunks 0,0:1,0 --device opencl", dirs[d]);
+        int st = cli_run(NULL, args, out, sizeof out, err, sizeof err);
+        cr_assert_eq(st, 0, "%s: %s%s", dirs[d], out, err);
+        cr_assert_not_null(strstr(out, "196608 blocks, 0 differ"), "%s%s", out, err);
+    }
+}
