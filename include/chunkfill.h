@@ -79,8 +79,10 @@ void cf_pack_set_strict(cf_pack *pack, int strict);
 void cf_pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx);
 /* A density function type that only Java code defines (a mod's own, e.g. "tectonic:config"),
  * read as a constant: every object {"type": TYPE, ...} of Minecraft data (both dialects) is
- * `value` (its other fields unread). A type without a namespace is minecraft's. Types the
- * front-ends know are not replaced. CF_ERR_ARG for a bad name or a value that is not finite. */
+ * `value` (its other fields unread). "TYPE[FIELD=TEXT]" gives only the objects whose string
+ * FIELD is TEXT (e.g. "tectonic:config[option=final_multiplier]"), before a plain TYPE. A type
+ * without a namespace is minecraft's. Types the front-ends know are not replaced. CF_ERR_ARG
+ * for a bad name or a value that is not finite. */
 cf_status cf_pack_define(cf_pack *pack, const char *type, double value, cf_error *err);
 
 /* A pack held in memory (servers, tests, fuzzing): files[i].path is relative to the

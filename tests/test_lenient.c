@@ -330,7 +330,7 @@ Test(lenient, a_mods_type_is_a_located_error_until_defined)
         cf_status st = compile_with(settings[d], dfs[d], NULL, 0, &v, &err);
         expect_located(&err, st, CF_ERR_SCHEMA, "<memory>/data/t/worldgen/density_function/f.json#/",
                        "/type: unknown density function type \"tectonic:config\": a mod's own type (its Java code defines it, no data file "
-                       "does); give it a constant with --define tectonic:config=VALUE");
+                       "does); give it a constant with --define tectonic:config[key=x]=VALUE");
         err = (cf_error){0};
         cr_assert_eq(compile_with(settings[d], dfs[d], "tectonic:config", 0.5, &v, &err), CF_OK, "%s", err.message);
         cr_assert_eq(v, 1.5);
@@ -338,8 +338,27 @@ Test(lenient, a_mods_type_is_a_located_error_until_defined)
         err = (cf_error){0};
         cr_assert_eq(compile_with(settings[d], dfs[d], "minecraft:add", 7, &v, &err), CF_ERR_SCHEMA);
     }
+    /* a selector: only the objects whose field has that text, before the plain type */
+    static const char *const two = "{\"type\": \"add\", \"left\": {\"type\": \"tectonic:config\", \"option\": \"a\"},"
+                                   " \"right\": {\"type\": \"tectonic:config\", \"option\": \"b\"}}";
+    cf_memfile files[2] = {{"data/t/worldgen/noise_settings/s.json", settings263, strlen(settings263)},
+                           {"data/t/worldgen/density_function/f.json", two, strlen(two)}};
     cf_pack *pk;
+    cf_program *pg;
     cf_error err = {0};
+    const char *fn[1] = {"t:f"};
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 2, NULL, &err), CF_OK);
+    cr_assert_eq(cf_pack_define(pk, "tectonic:config[option=a]", 0.25, &err), CF_OK, "%s", err.message);
+    expect_located(&err, cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_ERR_SCHEMA,
+                   "<memory>/data/t/worldgen/density_function/f.json#/right/type: ", "--define tectonic:config[option=b]=VALUE");
+    err = (cf_error){0};
+    cr_assert_eq(cf_pack_define(pk, "tectonic:config", 4, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(sample_at(pg, 0, 0, 0, 0), 4.25);
+    cf_program_free(pg);
+    cr_assert_eq(cf_pack_define(pk, "tectonic:config[option=]", 1, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_pack_define(pk, "tectonic:config[option=a", 1, &err), CF_ERR_ARG);
+    cf_pack_free(pk);
     cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK);
     cr_assert_eq(cf_pack_define(pk, "Tectonic:Config", 1, &err), CF_ERR_ARG);
     cr_assert_eq(cf_pack_define(pk, "tectonic:config", NAN, &err), CF_ERR_ARG);
@@ -359,6 +378,9 @@ Test(lenient, cli_define)
     snprintf(args, sizeof args, "sample --pack %s --settings t:s --function t:f --seed 0 --at 0,0,0 --define tectonic:config=0.25", root);
     cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(out, "0 0 0 0.5\n");
+    snprintf(args, sizeof args, "sample --pack %s --settings t:s --function t:f --seed 0 --at 0,0,0 --define 'tectonic:config[a=b]=0.125'",
+             root);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1, "%s", err);
     snprintf(args, sizeof args, "sample --pack %s --settings t:s --function t:f --seed 0 --at 0,0,0 --define tectonic:config", root);
     cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2);
     cr_assert_not_null(strstr(err, "--define takes TYPE=VALUE"), "%s", err);

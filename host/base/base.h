@@ -207,9 +207,9 @@ int pack_has_overworld(cf_pack *pk);
 void pack_warn(cf_pack *pk, const char *file, const char *line);
 /* pack_warn of "file#/pointer: message" at `at`, once per file and fmt */
 void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* 1 and *value when type ("ns:path", or "path" for minecraft) was given a constant by
- * cf_pack_define, else 0 */
-int pack_defined(const cf_pack *pk, const char *type, double *value);
+/* 1 and *value when type ("ns:path", or "path" for minecraft) of object o was given a constant
+ * by cf_pack_define (TYPE[FIELD=TEXT] when o's FIELD is TEXT, else TYPE), else 0 */
+int pack_defined(const cf_pack *pk, const char *type, const struct cJSON *o, double *value);
 /* cf_fields.warn for unknown keys in CF_UNKNOWN_WARN mode (ctx: the cf_pack) */
 void pack_unknown_key(void *ctx, const char *line);
 /* 1 for the default request: settings minecraft:overworld, every function router:final_density */

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "base/base.h"
 
 cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
@@ -177,25 +179,47 @@ void cf_pack_set_warnings(cf_pack *pk, void (*fn)(void *ctx, const char *line), 
 }
 
 /* "ns:path" of a type name into buf ("minecraft:" when it has no namespace) */
-static const char *type_id(const char *type, char *buf, size_t n)
+static const char *type_id(const char *type, size_t n, char *buf, size_t size)
 {
-    snprintf(buf, n, "%s%s", strchr(type, ':') ? "" : "minecraft:", type);
+    snprintf(buf, size, "%s%.*s", memchr(type, ':', n) ? "" : "minecraft:", (int)n, type);
     return buf;
+}
+
+/* TYPE or TYPE[KEY=VALUE]: [a-z0-9_.-/] with one ':' in TYPE; KEY and VALUE of [A-Za-z0-9_.-/:] */
+static int define_ok(const char *s, size_t *tlen, const char **key, size_t *klen, const char **val, size_t *vlen)
+{
+    const char *br = strchr(s, '[');
+    size_t n = br ? (size_t)(br - s) : strlen(s);
+    *tlen = n, *key = *val = NULL, *klen = *vlen = 0;
+    if (n == 0 || n > 200 || s[0] == ':' || s[n - 1] == ':') return 0;
+    int colons = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ':') colons++;
+        else if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || strchr("_.-/", s[i]))) return 0;
+    }
+    if (colons > 1) return 0;
+    if (!br) return 1;
+    const char *eq = strchr(br, '='), *end = strchr(br, ']');
+    if (!eq || !end || eq > end || end[1] || eq == br + 1 || end == eq + 1) return 0;
+    for (const char *q = br + 1; q < end; q++)
+        if (q != eq && !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || strchr("_.-/:", *q)))
+            return 0;
+    *key = br + 1, *klen = (size_t)(eq - br - 1), *val = eq + 1, *vlen = (size_t)(end - eq - 1);
+    return 1;
 }
 
 cf_status cf_pack_define(cf_pack *pk, const char *type, double value, cf_error *err)
 {
     if (!pk || !type) return err_set(err, CF_ERR_ARG, "cf_pack_define: bad arguments");
-    size_t n = strlen(type), colon = strcspn(type, ":");
-    int ok = n > 0 && n < 256 && colon + 1 < n && type[0] != ':';
-    for (size_t i = 0; ok && i < n; i++)
-        ok = (type[i] >= 'a' && type[i] <= 'z') || (type[i] >= '0' && type[i] <= '9') || strchr("_.-/", type[i])
-             || (type[i] == ':' && i == colon);
-    if (!ok && colon == n) ok = n > 0 && n < 200 && strspn(type, "abcdefghijklmnopqrstuvwxyz0123456789_.-/") == n;
-    if (!ok) return err_set(err, CF_ERR_ARG, "--define %s: expected a density function type, namespace:path in [a-z0-9_.-/]", type);
+    size_t tlen, klen, vlen;
+    const char *key, *val;
+    if (!define_ok(type, &tlen, &key, &klen, &val, &vlen))
+        return err_set(err, CF_ERR_ARG, "--define %s: expected a density function type, namespace:path in [a-z0-9_.-/], optionally "
+                       "followed by [FIELD=TEXT] to give only the objects whose FIELD is TEXT", type);
     if (!isfinite(value)) return err_set(err, CF_ERR_ARG, "--define %s: the value is not a finite number", type);
-    char id[300];
-    type_id(type, id, sizeof id);
+    char id[512];
+    type_id(type, tlen, id, sizeof id);
+    if (key) snprintf(id + strlen(id), sizeof id - strlen(id), "[%.*s=%.*s]", (int)klen, key, (int)vlen, val);
     for (int i = 0; i < pk->ndefs; i++)
         if (strcmp(pk->def_types[i], id) == 0) return pk->def_values[i] = value, CF_OK;
     if (pk->ndefs >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 defined density function types");
@@ -209,13 +233,28 @@ cf_status cf_pack_define(cf_pack *pk, const char *type, double value, cf_error *
     return CF_OK;
 }
 
-int pack_defined(const cf_pack *pk, const char *type, double *value)
+int pack_defined(const cf_pack *pk, const char *type, const cJSON *o, double *value)
 {
-    char id[300];
-    type_id(type, id, sizeof id);
-    for (int i = 0; i < pk->ndefs; i++)
-        if (strcmp(pk->def_types[i], id) == 0) return *value = pk->def_values[i], 1;
-    return 0;
+    char id[512];
+    type_id(type, strlen(type), id, sizeof id);
+    size_t n = strlen(id);
+    int found = 0;
+    for (int i = 0; i < pk->ndefs; i++) {
+        const char *d = pk->def_types[i];
+        if (strncmp(d, id, n) != 0) continue;
+        if (d[n] == 0) {
+            if (!found) *value = pk->def_values[i], found = 1; /* a selector's match wins */
+        } else if (d[n] == '[' && cJSON_IsObject(o)) {
+            const char *eq = strchr(d + n, '=');
+            char key[256];
+            snprintf(key, sizeof key, "%.*s", (int)(eq - d - n - 1), d + n + 1);
+            const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, key);
+            size_t vl = strlen(eq + 1) - 1;
+            if (cJSON_IsString(f) && strlen(f->valuestring) == vl && strncmp(f->valuestring, eq + 1, vl) == 0)
+                return *value = pk->def_values[i], 1;
+        }
+    }
+    return found;
 }
 
 void pack_warn(cf_pack *pk, const char *file, const char *line)

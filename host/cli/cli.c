@@ -77,7 +77,8 @@ static const char *const usage_sample =
     "  --strict         refuse what the game accepts and we only warn about (every command\n"
     "                   that reads packs): unknown keys and spline locations that decrease\n"
     "  --define TYPE=V  read a density function type that only a mod's Java code defines\n"
-    "                   (e.g. tectonic:config=0.5) as the constant V (repeatable)\n";
+    "                   (e.g. tectonic:config=0.5) as the constant V (repeatable);\n"
+    "                   TYPE[FIELD=TEXT]=V only the objects whose FIELD is TEXT\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -293,7 +294,7 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
             if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
             o->ext[o->next++] = v;
         } else if (strcmp(a, "--define") == 0) {
-            const char *eq = strchr(v, '=');
+            const char *eq = strrchr(v, '='); /* TYPE[FIELD=TEXT]=VALUE: the last '=' */
             char *end = NULL;
             double d = eq ? strtod(eq + 1, &end) : 0;
             if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
@@ -488,7 +489,7 @@ static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
         st = eq[1] == '@' ? external_map(*pk, name, eq + 2, err) : cf_pack_set_external(*pk, name, strtod(eq + 1, NULL), err);
     }
     for (int i = 0; st == CF_OK && i < o->ndefs; i++) {
-        const char *eq = strchr(o->defs[i], '=');
+        const char *eq = strrchr(o->defs[i], '=');
         char type[256];
         snprintf(type, sizeof type, "%.*s", (int)(eq - o->defs[i]), o->defs[i]);
         st = cf_pack_define(*pk, type, strtod(eq + 1, NULL), err);

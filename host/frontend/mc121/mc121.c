@@ -264,14 +264,23 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
 
 /* a type no 1.18.2-1.21 codec knows: a mod's own (--define gives it a constant), one of the
  * 26.3 format (the packs mix formats), or a mistake */
-static int unknown_type(mc *c, cf_loc ta, const char *type)
+static int unknown_type(mc *c, cf_loc ta, const char *type, const cJSON *o)
 {
+    /* a mod's type: the --define that gives it; with the object's one string field as a
+     * selector when it has one (tectonic:config's "option") */
+    char sel[160] = "";
+    const cJSON *only = NULL;
+    int others = 0;
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (strcmp(k->string, "type") != 0) others++, only = k;
+    if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
+        snprintf(sel, sizeof sel, "[%s=%s]", only->string, only->valuestring);
     const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
     if (strchr(name, ':'))
         return field_fail(&c->f, ta, CF_ERR_SCHEMA,
                           "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
-                          "give it a constant with --define %s=VALUE",
-                          type, type);
+                          "give it a constant with --define %s%s=VALUE",
+                          type, type, sel);
     for (int k = 0; k < NK_COUNT; k++)
         if (!(node_flags[k] & NF_F64) && !strchr(node_name[k], ':') && strcmp(node_name[k], name) == 0)
             return field_fail(&c->f, ta, CF_ERR_SCHEMA,
@@ -296,8 +305,8 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         if (strncmp(node_name[k], "mc121:", 6) == 0 && strcmp(node_name[k] + 6, name) == 0) kind = k;
     if (kind < 0) {
         double dv = 0;
-        if (pack_defined(c->pk, t->valuestring, &dv)) return constant(c, at, dv); /* cf_pack_define, --define */
-        return unknown_type(c, ta, t->valuestring);
+        if (pack_defined(c->pk, t->valuestring, o, &dv)) return constant(c, at, dv); /* cf_pack_define, --define */
+        return unknown_type(c, ta, t->valuestring, o);
     }
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n;

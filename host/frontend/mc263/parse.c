@@ -556,15 +556,24 @@ static const parse_fn parsers[NK_COUNT] = {
 
 /* a type no 26.3 codec knows: a mod's own (--define gives it a constant), one of the
  * 1.18.2-1.21 format (the packs mix formats), or a mistake */
-static int unknown_type(pc *c, cf_loc ta, const char *type)
+static int unknown_type(pc *c, cf_loc ta, const char *type, const cJSON *o)
 {
+    /* a mod's type: the --define that gives it; with the object's one string field as a
+     * selector when it has one (tectonic:config's "option") */
+    char sel[160] = "";
+    const cJSON *only = NULL;
+    int others = 0;
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (strcmp(k->string, "type") != 0) others++, only = k;
+    if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
+        snprintf(sel, sizeof sel, "[%s=%s]", only->string, only->valuestring);
     const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
     char old[96];
     if (strchr(name, ':'))
         return field_fail(&c->f, ta, CF_ERR_SCHEMA,
                           "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
-                          "give it a constant with --define %s=VALUE",
-                          type, type);
+                          "give it a constant with --define %s%s=VALUE",
+                          type, type, sel);
     snprintf(old, sizeof old, "mc121:%s", name);
     for (int k = 0; k < NK_COUNT; k++)
         if (strcmp(node_name[k], old) == 0)
@@ -600,11 +609,11 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
         if (!(node_flags[k] & NF_F64) && strcmp(node_name[k], name) == 0) kind = k;
     if (kind < 0) {
         double dv = 0;
-        if (pack_defined(c->pk, t->valuestring, &dv)) { /* cf_pack_define, --define */
+        if (pack_defined(c->pk, t->valuestring, v, &dv)) { /* cf_pack_define, --define */
             if (!isfinite((float)dv)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "--define %s=%g is out of float range", t->valuestring, dv);
             return literal(c, at, (float)dv);
         }
-        return unknown_type(c, ta, t->valuestring);
+        return unknown_type(c, ta, t->valuestring, v);
     }
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n = {0};
