@@ -167,14 +167,19 @@ int cf_cpu_count(void);
  * default fluid or lava elsewhere. Surface rules, ore veins and carvers are
  * later stages: not part of this output.
  * A program for block fills: router:final_density (output 0) and, when the
- * settings have "aquifers", their six functions. */
+ * settings have "aquifers", their six functions.
+ * 1.18.2-1.21 (and 26.1-26.2) data: vanilla's fillFromNoise in that version's
+ * double arithmetic, the aquifer and then, where the settings have
+ * ore_veins_enabled, the copper and iron ore veins (OreVeinifier). */
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err);
 
 /* The palette of a block fill: names[i] is the block id of index i ("" for an
  * index the settings never produce); returns the count (at most CF_PALETTE_MAX).
  * Index 0 is the settings' default block, 1 air, 2 water, 3 lava, 4 the
- * default fluid when it is none of these. */
-#define CF_PALETTE_MAX 5
+ * default fluid when it is none of these; 1.18.2-1.21 settings with ore veins add
+ * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
+ * 9 raw_iron_block, 10 tuff. */
+#define CF_PALETTE_MAX 11
 int cf_block_palette(const cf_program *prog, const char **names);
 
 /* Fills chunks with palette indices, one byte per block, index [chunk][y][z][x]

@@ -24,6 +24,14 @@
 #define CF_BK_LAVA 3
 #define CF_BK_FLUID 4 /* a default fluid that is neither air, water nor lava */
 #define CF_BK_COUNT 5
+/* the ore veins of the 1.18-1.21 noise stage (OreVeinifier, MATERIAL-RULES.md §3) */
+#define CF_BK_COPPER_ORE 5
+#define CF_BK_RAW_COPPER 6
+#define CF_BK_GRANITE 7
+#define CF_BK_IRON_ORE 8 /* deepslate_iron_ore */
+#define CF_BK_RAW_IRON 9
+#define CF_BK_TUFF 10
+#define CF_BK_VEIN_COUNT 11
 
 /* the aquifer functions, in the order of cf_aquifer_fields (host/frontend/mc263/parse.c) */
 #define CF_AQF_BARRIER 0
@@ -80,18 +88,46 @@ CF_INLINE cf_u64 cf_aq_rotl(cf_u64 x, int k) { return rotate(x, (cf_u64)k); } /*
 CF_INLINE cf_u64 cf_aq_rotl(cf_u64 x, int k) { return (x << k) | (x >> (64 - k)); }
 #endif
 
+/* Xoroshiro128++ nextLong */
+CF_INLINE cf_u64 cf_aq_next64(cf_aq_rnd *r)
+{
+    cf_u64 lo = r->lo, hi = r->hi;
+    cf_u64 n = cf_aq_rotl(lo + hi, 17) + lo;
+    hi ^= lo;
+    r->lo = cf_aq_rotl(lo, 49) ^ hi ^ (hi << 21);
+    r->hi = cf_aq_rotl(hi, 28);
+    return n;
+}
+
 CF_INLINE cf_u32 cf_aq_next32(cf_aq_rnd *r, int legacy, int bits)
 {
     if (legacy) {
         r->lo = (r->lo * (cf_u64)0x5deece66d + (cf_u64)0xb) & (((cf_u64)1 << 48) - 1);
         return (cf_u32)(r->lo >> (48 - bits));
     }
-    cf_u64 lo = r->lo, hi = r->hi;
-    cf_u64 n = cf_aq_rotl(lo + hi, 17) + lo;
-    hi ^= lo;
-    r->lo = cf_aq_rotl(lo, 49) ^ hi ^ (hi << 21);
-    r->hi = cf_aq_rotl(hi, 28);
-    return (cf_u32)n;
+    return (cf_u32)cf_aq_next64(r);
+}
+
+/* nextFloat: Xoroshiro (nextLong >>> 40) * 2^-24, legacy next(24) * 2^-24 (exact) */
+CF_INLINE float cf_aq_next_float(cf_aq_rnd *r, int legacy)
+{
+    cf_u32 b = legacy ? cf_aq_next32(r, 1, 24) : (cf_u32)(cf_aq_next64(r) >> 40);
+    return (float)b * 5.9604645E-8f;
+}
+
+/* a positional factory (lo, hi) at (x, y, z): Xoroshiro (getSeed ^ lo, hi), legacy java.util.Random(getSeed ^ lo) */
+CF_INLINE cf_aq_rnd cf_aq_at_pos(cf_u64 lo, cf_u64 hi, int legacy, cf_i32 x, cf_i32 y, cf_i32 z)
+{
+    cf_aq_rnd r;
+    cf_u64 s = (cf_u64)cf_aq_getseed(x, y, z);
+    if (legacy) {
+        r.lo = ((s ^ lo) ^ (cf_u64)0x5deece66d) & (((cf_u64)1 << 48) - 1);
+        r.hi = 0;
+    } else {
+        r.lo = s ^ lo, r.hi = hi;
+        if (r.lo == 0 && r.hi == 0) r.lo = (cf_u64)0x9e3779b97f4a7c15, r.hi = (cf_u64)0x6a09e667f3bcc909;
+    }
+    return r;
 }
 
 /* nextInt(bound), 0 < bound < 2^31 small (Xoroshiro: Lemire; legacy: java.util.Random) */
@@ -118,21 +154,52 @@ CF_INLINE cf_i32 cf_aq_next_int(cf_aq_rnd *r, int legacy, cf_i32 bound)
  * (16gx + nextInt(10), 12gy + nextInt(9), 16gz + nextInt(10)); packed in c[0..2] */
 CF_INLINE void cf_aq_centre(cf_u64 lo, cf_u64 hi, int legacy, cf_i32 gx, cf_i32 gy, cf_i32 gz, cf_i32 *c)
 {
-    cf_aq_rnd r;
-    cf_u64 s = (cf_u64)cf_aq_getseed(gx, gy, gz);
-    if (legacy) {
-        r.lo = ((s ^ lo) ^ (cf_u64)0x5deece66d) & (((cf_u64)1 << 48) - 1);
-        r.hi = 0;
-    } else {
-        r.lo = s ^ lo, r.hi = hi;
-        if (r.lo == 0 && r.hi == 0) r.lo = (cf_u64)0x9e3779b97f4a7c15, r.hi = (cf_u64)0x6a09e667f3bcc909;
-    }
+    cf_aq_rnd r = cf_aq_at_pos(lo, hi, legacy, gx, gy, gz);
     c[0] = (cf_i32)((cf_u32)gx * 16u + (cf_u32)cf_aq_next_int(&r, legacy, 10));
     c[1] = (cf_i32)((cf_u32)gy * 12u + (cf_u32)cf_aq_next_int(&r, legacy, 9));
     c[2] = (cf_i32)((cf_u32)gz * 16u + (cf_u32)cf_aq_next_int(&r, legacy, 10));
 }
 
+/* OreVeinifier (1.18-1.21, MATERIAL-RULES.md §3.3), in three steps so that the caller reads vein_ridged and
+ * vein_gap only where vanilla does (every value is f64; the draws are positional, so laziness changes nothing).
+ * Steps 1-4: -1 (no vein), else the vein's filler kind; *r is the block's random after its first draw. */
+CF_INLINE cf_i32 cf_aq_vein_start(cf_u64 lo, cf_u64 hi, int legacy, cf_i32 x, cf_i32 y, cf_i32 z, double toggle, cf_aq_rnd *r)
+{
+    int copper = toggle > 0.0;
+    double e = cf_fabs(toggle);
+    cf_i32 j = copper ? 50 - y : -8 - y, k = copper ? y - 0 : y - -60;
+    if (k < 0 || j < 0) return -1;
+    double l = (double)(j < k ? j : k);
+    double t = l / 20.0; /* clampedMap(l, 0, 20, -0.2, 0.0) */
+    double f = t < 0.0 ? -0.2 : t > 1.0 ? 0.0 : -0.2 + t * (0.0 - -0.2);
+    if (e + f < (double)0.4f) return -1;
+    *r = cf_aq_at_pos(lo, hi, legacy, x, y, z);
+    if (cf_aq_next_float(r, legacy) > 0.7f) return -1;
+    return copper ? CF_BK_GRANITE : CF_BK_TUFF;
+}
+/* step 6's draw, after vein_ridged < 0: 1 when the block may be ore (then vein_gap decides) */
+CF_INLINE int cf_aq_vein_draw(double toggle, cf_aq_rnd *r, int legacy)
+{
+    double e = cf_fabs(toggle);
+    double t = (e - (double)0.4f) / ((double)0.6f - (double)0.4f); /* clampedMap(e, 0.4f, 0.6f, 0.1f, 0.3f) */
+    double g = t < 0.0 ? (double)0.1f : t > 1.0 ? (double)0.3f : (double)0.1f + t * ((double)0.3f - (double)0.1f);
+    return (double)cf_aq_next_float(r, legacy) < g;
+}
+/* the ore block of a filler kind (vein_gap > (double)-0.3f): raw with chance 0.02f */
+CF_INLINE cf_i32 cf_aq_vein_ore(cf_i32 filler, cf_aq_rnd *r, int legacy)
+{
+    int raw = cf_aq_next_float(r, legacy) < 0.02f;
+    if (filler == CF_BK_GRANITE) return raw ? CF_BK_RAW_COPPER : CF_BK_COPPER_ORE;
+    return raw ? CF_BK_RAW_IRON : CF_BK_IRON_ORE;
+}
+
 #ifdef CF_AQ_CTX /* the template: what the includer's macros complete */
+#ifndef CF_AQ_REAL
+#define CF_AQ_REAL float /* the functions' values: float (26.3) or double (1.18-1.21) */
+#endif
+#ifndef CF_AQ_EXCLUDED /* 26.3: the exclusion function (1.21: the deep dark region of erosion and depth) */
+#define CF_AQ_EXCLUDED(x, y, z) (CF_AQ_FN(CF_AQF_EXCLUSION, (x), (y), (z)) > 0.0f)
+#endif
 
 /* the global fluid picker: lava below min(-54, sea level), else the default fluid */
 CF_INLINE cf_aq_fluid cf_aq_global(cf_i32 sea, cf_i32 fluid, cf_i32 y)
@@ -179,7 +246,7 @@ CF_INLINE cf_aq_fluid cf_aq_compute_fluid(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 
         if (surface < lowest) lowest = surface;
     }
     double partial, full;
-    if (CF_AQ_FN(CF_AQF_EXCLUSION, x, y, z) > 0.0f) {
+    if (CF_AQ_EXCLUDED(x, y, z)) {
         partial = -1.0, full = -1.0;
     } else {
         cf_i32 below = (cf_i32)((cf_u32)lowest + 8u - (cf_u32)y);
@@ -197,7 +264,7 @@ CF_INLINE cf_aq_fluid cf_aq_compute_fluid(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 
         level = g.level;
     } else if (partial > 0.0) {
         cf_i32 cx = (cf_i32)cf_floordiv(x, 16), cy = (cf_i32)cf_floordiv(y, 40), cz = (cf_i32)cf_floordiv(z, 16);
-        float spread = CF_AQ_FN(CF_AQF_SPREAD, cx, cy, cz) * 10.0f;
+        CF_AQ_REAL spread = CF_AQ_FN(CF_AQF_SPREAD, cx, cy, cz) * (CF_AQ_REAL)10;
         cf_i32 v = (cf_i32)((cf_u32)cy * 40u + 20u + (cf_u32)cf_jfloor((double)spread / 3.0) * 3u);
         level = lowest < v ? lowest : v;
     } else {
@@ -207,7 +274,7 @@ CF_INLINE cf_aq_fluid cf_aq_compute_fluid(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 
     s.level = level;
     s.kind = g.kind;
     if (level <= -10 && level != CF_AQ_NO_FLUID && g.kind != CF_BK_LAVA) {
-        float lava = CF_AQ_FN(CF_AQF_LAVA, (cf_i32)cf_floordiv(x, 64), (cf_i32)cf_floordiv(y, 40), (cf_i32)cf_floordiv(z, 64));
+        CF_AQ_REAL lava = CF_AQ_FN(CF_AQF_LAVA, (cf_i32)cf_floordiv(x, 64), (cf_i32)cf_floordiv(y, 40), (cf_i32)cf_floordiv(z, 64));
         if (cf_fabs((double)lava) > 0.3) s.kind = CF_BK_LAVA;
     }
     return s;
@@ -267,7 +334,7 @@ CF_INLINE int cf_aq_needs(const cf_i32 *d) { return cf_aq_similarity(d[0], d[1])
 
 /* Aquifer.computeSubstance for a block with density <= 0 below the chunk's
  * skip level, where the global fluid is not lava (the caller checks those) */
-CF_INLINE cf_i32 cf_aq_decide(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 z, float density, const cf_i32 *i, const cf_i32 *d)
+CF_INLINE cf_i32 cf_aq_decide(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 z, CF_AQ_REAL density, const cf_i32 *i, const cf_i32 *d)
 {
     cf_aq_fluid s1 = CF_AQ_STATUS(i[0]);
     double sim12 = cf_aq_similarity(d[0], d[1]);
@@ -288,9 +355,9 @@ CF_INLINE cf_i32 cf_aq_decide(CF_AQ_CTX, cf_i32 x, cf_i32 y, cf_i32 z, float den
 
 /* the block of (x, y, z) with final density `density` in chunk (cx, cz) */
 CF_INLINE cf_i32 cf_aq_block(CF_AQ_CTX, CF_AQ_CENTRES cen, cf_i32 ccx, cf_i32 ccz, cf_i32 gy0, cf_i32 skip, int enabled,
-                             cf_i32 x, cf_i32 y, cf_i32 z, float density)
+                             cf_i32 x, cf_i32 y, cf_i32 z, CF_AQ_REAL density)
 {
-    if (density > 0.0f) return CF_BK_SOLID;
+    if (density > (CF_AQ_REAL)0) return CF_BK_SOLID;
     cf_aq_fluid g = cf_aq_global(CF_AQ_SEA, CF_AQ_FLUID, y);
     if (!enabled || y > skip - 1) return cf_aq_at(g, y);
     if (cf_aq_at(g, y) == CF_BK_LAVA) return CF_BK_LAVA;

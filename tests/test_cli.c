@@ -96,10 +96,10 @@ Test(cli, nodes_lists_every_kind_of_every_front_end)
 {
     static char out[65536], err[4096];
     cr_assert_eq(cli_run(NULL, "nodes", out, sizeof out, err, sizeof err), 0);
-    cr_assert_eq(lines(out), 2 * (44 + 29 + 43 + 16 /* hytale-v2 */ + 7 /* hytale legacy */ + 34 + 14));
+    cr_assert_eq(lines(out), 2 * (44 + 29 + 43 + 16 /* hytale-v2 */ + 7 /* hytale legacy */ + 35 /* mc121 */ + 14));
     const char *must[] = {"old_blended_noise", "find_top_surface", "end_outer_islands", "interval_select", "truncate", "pow",
                           "libnoise:Perlin", "libnoise:Turbulence", "libnoise:terrain", "hytale:CellNoise2D", "hytale:FastGradientWarp",
-                          "hytale:external", "hytale:Rotator", "hytale:external-map", "hytale:PositionsCellNoise", "mc121:flat_cache", "mc121:weird_scaled_sampler", "mc121:y_clamped_gradient",
+                          "hytale:external", "hytale:Rotator", "hytale:external-map", "hytale:PositionsCellNoise", "mc121:flat_cache", "mc121:weird_scaled_sampler", "mc121:interval_select", "mc121:y_clamped_gradient",
                           "iris:cng", "iris:rows", "iris:layer", "iris:generator", "iris:interpolator", "iris:cellularize", "iris:cellgen",
                           "iris:source-cng", "iris:expr-op", "iris:expr-call", "iris:image", "iris:constant", "iris:group",
                           "iris:height"};

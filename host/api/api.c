@@ -51,15 +51,12 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
     static const char *const fns[7] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
                                        "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
                                        "aquifer?:surface_level"};
-    cf_status st = cf_program_compile(out, pack, settings_id, fns, 7, err);
-    if (st == CF_OK && *out && (*out)->dialect == DIALECT_MC121) {
-        cf_program_free(*out);
-        *out = NULL;
-        return err_set(err, CF_ERR_ARG, "%s: block fills (--blocks, the aquifer) of 1.18.2-1.21 data are not implemented yet: fill densities "
-                       "(without --blocks), or use 26.3 data for blocks",
-                       settings_id);
-    }
-    if (st == CF_OK && *out && (*out)->prec != PREC_F32) {
+    /* a front-end with its own noise stage names the functions it needs */
+    const cf_frontend *fe = pack && settings_id ? frontend_find(pack, settings_id, fns, 7) : NULL;
+    const char *const *list = fe && fe->block_functions ? fe->block_functions : fns;
+    int nlist = fe && fe->block_functions ? fe->nblock_functions : 7;
+    cf_status st = cf_program_compile(out, pack, settings_id, list, nlist, err);
+    if (st == CF_OK && *out && (*out)->prec != PREC_F32 && (*out)->dialect != DIALECT_MC121) {
         cf_program_free(*out);
         *out = NULL;
         return err_set(err, CF_ERR_ARG, "%s: block fills need Minecraft noise settings (this graph has no aquifer or blocks)",

@@ -93,8 +93,11 @@ static const char *const usage_fill =
     "                   indices, shape (nchunks, height, 16, 16), and FILE.palette.json, the block\n"
     "                   ids they index: the default block, air, water, lava (and the default fluid\n"
     "                   when it is none of these). Vanilla 26.3's aquifer decides fluids and\n"
-    "                   barriers exactly; surface rules, ore veins and carvers are later stages of\n"
-    "                   the game and are not applied\n"
+    "                   barriers exactly; surface rules and carvers are later stages of the game\n"
+    "                   and are not applied. 1.18.2-1.21 (and 26.1-26.2) data: that version's\n"
+    "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
+    "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
+    "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --quiet          no progress line (shown only when standard error is a terminal:\n"
     "                   chunks done of all, chunks/s, time left)\n"
@@ -861,14 +864,16 @@ static int cmd_fill(int argc, char **argv)
         if (token_file && read_token(token_file, token, &err) != 0) goto done;
         if (cf_client_connect(&cl, server, token_file ? token : NULL, &err) != CF_OK) goto done;
         int found = 0, prec = 0;
-        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)
-            if (strcmp(cf_client_config(cl, i, &min_y, &height, &prec), o.settings) == 0) found = 1;
+        for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++) {
+            int my, h, pr;
+            if (strcmp(cf_client_config(cl, i, &my, &h, &pr), o.settings) == 0) found = 1, min_y = my, height = h, prec = pr;
+        }
         if (!found) {
             snprintf(err.message, sizeof err.message, "server %s: no configuration '%s' (see its --settings)", server, o.settings);
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (prec != 32) {
+        if (prec != 32 && !blocks) { /* block fills are bytes whatever the dialect */
             snprintf(err.message, sizeof err.message, "server %s: configuration '%s' is not a float32 dialect", server, o.settings);
             err.status = CF_ERR_ARG;
             goto done;

@@ -118,6 +118,13 @@ int aquifer_palette(const cf_program *p, const char **names)
     names[CF_BK_LAVA] = "minecraft:lava";
     const char *fl = p->default_fluid ? p->default_fluid : "minecraft:water";
     names[CF_BK_FLUID] = fluid_kind(fl) == CF_BK_FLUID ? fl : "";
+    if (p->ore_veins) { /* 1.18-1.21: OreVeinifier's blocks follow ("" above stays unused) */
+        static const char *const veins[CF_BK_VEIN_COUNT - CF_BK_COUNT] = {
+            "minecraft:copper_ore", "minecraft:raw_copper_block", "minecraft:granite",
+            "minecraft:deepslate_iron_ore", "minecraft:raw_iron_block", "minecraft:tuff"};
+        for (int k = CF_BK_COUNT; k < CF_BK_VEIN_COUNT; k++) names[k] = veins[k - CF_BK_COUNT];
+        return CF_BK_VEIN_COUNT;
+    }
     return names[CF_BK_FLUID][0] ? CF_BK_COUNT : CF_BK_COUNT - 1;
 }
 

@@ -101,6 +101,17 @@ void eval64_chunk(ev64_ctx *c, int32_t cx, int32_t cz, int mode);
 int eval64_init(ev64_ctx *c, const cf_world *w);
 void eval64_free(ev64_ctx *c);
 double eval_f64(ev64_ctx *c, int node, double x, double y, double z);
+/* the same in another mode (EV64_*) of the current chunk; the context's mode is kept */
+double eval_f64_mode(ev64_ctx *c, int mode, int node, double x, double y, double z);
+
+/* aquifer121.c: the blocks of the 1.18-1.21 noise stage (aquifer + ore veins, double) of
+ * a DIALECT_MC121 program compiled for block fills (outputs CF_B21_*) */
+typedef struct cf_blocks121 cf_blocks121;
+cf_blocks121 *blocks121_new(const cf_world *w); /* NULL when out of memory */
+void blocks121_free(cf_blocks121 *a);
+size_t blocks121_bytes(const cf_program *p);
+/* the block kinds (CF_BK_*) of chunk (cx, cz), [y][z][x] */
+void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out);
 
 /* fill.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);

@@ -588,6 +588,13 @@ EVAL64(M_RANGE_CHOICE)
     double v = IN(0);
     return (n->d[0] <= v && v < n->d[1]) ? IN(1) : IN(2);
 }
+EVAL64(M_INTERVAL_SELECT)
+{
+    double v = IN(0);
+    int k = 0;
+    while (k < n->nda && !(v < n->da[k])) k++;
+    return IN(1 + k);
+}
 EVAL64(M_SPLINE)
 {
     int np = n->nda / 2;
@@ -780,3 +787,4 @@ void eval64_chunk(ev64_ctx *c, int32_t cx, int32_t cz, int mode)
 }
 
 double eval_f64(ev64_ctx *c, int node, double x, double y, double z) { return ev64_node(c, node, x, y, z); }
+double eval_f64_mode(ev64_ctx *c, int mode, int node, double x, double y, double z) { return ev64_in_mode(c, node, mode, x, y, z); }

@@ -95,6 +95,7 @@ struct cf_program {
     int has_aquifers;        /* the settings have an "aquifers" object */
     int aq_out[6];           /* output index of each aquifer function (cf_aquifer_fields), or -1 */
     int blocks;              /* compiled for block fills (cf_program_compile_blocks): output 0 is final_density */
+    int ore_veins;           /* DIALECT_MC121: the settings' ore_veins_enabled (OreVeinifier in the noise stage) */
     size_t parsed_nodes;     /* before the passes */
     size_t max_fill_bytes;   /* from the pack's limits */
     char *describe;
@@ -127,6 +128,10 @@ enum { STAGE_CONST = 0, STAGE_COLUMN, STAGE_CORNER, STAGE_BLOCK, STAGE_PROBE };
 /* memo classes of a node during a fill (plan.c decides, cpu/eval.c applies) */
 enum { MEMO_NONE = 0, MEMO_COLUMN = 1, MEMO_LAST = 2 };
 cf_status plan_build(cf_program *p, cf_error *err);
+
+/* DIALECT_MC121 block fills (cf_frontend.block_functions): the outputs, in this order */
+enum { CF_B21_FINAL = 0, CF_B21_BARRIER, CF_B21_FLOODEDNESS, CF_B21_SPREAD, CF_B21_LAVA, CF_B21_EROSION, CF_B21_DEPTH,
+       CF_B21_SURFACE, CF_B21_VEIN_TOGGLE, CF_B21_VEIN_RIDGED, CF_B21_VEIN_GAP, CF_B21_COUNT };
 
 /* the aquifer's density functions, in the order of cf_program.aq_out (ir/passes.c) */
 extern const char *const cf_aquifer_fields[6];
@@ -162,6 +167,7 @@ struct cf_world {
     int *node_stack;    /* per node: first stack index (old_blended_noise: 3), or -1 */
     int islands;        /* octave index of the end islands simplex, or -1 */
     uint64_t aq_lo, aq_hi; /* the aquifer's positional random factory (legacy: the seed in aq_lo) */
+    uint64_t ore_lo, ore_hi; /* DIALECT_MC121: positional("minecraft:ore"), the ore veins' factory */
     int32_t lseed;      /* double dialects: the seed's low 32 bits, added to every module seed */
     uint8_t *tab;       /* the packed tables (kernels/cf_nodes.h), what a device receives */
     size_t tablen;
@@ -196,6 +202,9 @@ typedef struct cf_frontend {
     cf_status (*bind_seed)(cf_world *w, cf_error *err);
     /* the byte offset in the world table of node id's data (image pixels), or NULL */
     size_t (*table_offset)(const cf_program *p, int id);
+    /* the functions a block fill compiles (cf_program_compile_blocks), or NULL: the 26.3 list */
+    const char *const *block_functions;
+    int nblock_functions;
 } cf_frontend;
 
 /* what a back end asks of a node through its program's front-end */

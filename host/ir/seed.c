@@ -538,6 +538,13 @@ static cf_status seed_bind_mc121(cf_world *w, cf_error *err)
     for (int i = 0; i < p->nnoises; i++) nrec[i] = -1;
     rnd base = p->legacy_random ? rnd_legacy(w->seed) : rnd_xoro(w->seed);
     posf root = rnd_fork_positional(&base);
+    {
+        /* the noise stage's positional factories: RandomState.aquiferRandom and oreRandom */
+        rnd a = pos_from_hash(&root, "minecraft:aquifer"), o = pos_from_hash(&root, "minecraft:ore");
+        posf ap = rnd_fork_positional(&a), op = rnd_fork_positional(&o);
+        w->aq_lo = ap.lo, w->aq_hi = ap.hi;
+        w->ore_lo = op.lo, w->ore_hi = op.hi;
+    }
     int32_t blended = -1, islands = -1;
     for (int i = 0; i < p->nnodes && !o.oom; i++) {
         const cf_node *n = &p->nodes[i];

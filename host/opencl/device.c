@@ -240,23 +240,27 @@ static int launch(cf_error *err, cl_command_queue q, cl_kernel k, size_t items, 
 static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_error *err)
 {
     cl_command_queue q = d->rt.queue;
-    cl_ulong lo = w->aq_lo, hi = w->aq_hi;
+    cl_ulong lo = w->aq_lo, hi = w->aq_hi, olo = w->ore_lo, ohi = w->ore_hi;
+    /* 1.18-1.21 (emit.c aquifer121_kernels): the column and corner buffers follow, and the ore factory */
+    int m21 = d->prog->dialect == DIALECT_MC121;
     if (d->lay.aquifers) {
-        const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem)};
-        const void *v[] = {&d->tab, &d->chunks, &b, &d->surf};
-        if (setargs(err, d->kaqs, 4, sz, v) < 0 || launch(err, q, d->kaqs, (size_t)b * CF_AQ_SQ, "clEnqueueNDRangeKernel(k_aq_surface)") < 0)
+        const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+        const void *v[] = {&d->tab, &d->chunks, &b, &d->surf, &d->col, &d->corner};
+        if (setargs(err, d->kaqs, m21 ? 6 : 4, sz, v) < 0 || launch(err, q, d->kaqs, (size_t)b * CF_AQ_SQ, "clEnqueueNDRangeKernel(k_aq_surface)") < 0)
             return CF_ERR_DEVICE;
         const size_t sz2[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_ulong), sizeof(cl_ulong),
-                              sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
-        const void *v2[] = {&d->tab, &d->chunks, &b, &lo, &hi, &d->surf, &d->cen, &d->status, &d->skip};
-        if (setargs(err, d->kaqc, 9, sz2, v2) < 0 ||
+                              sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+        const void *v2[] = {&d->tab, &d->chunks, &b, &lo, &hi, &d->surf, &d->cen, &d->status, &d->skip, &d->col, &d->corner};
+        if (setargs(err, d->kaqc, m21 ? 11 : 9, sz2, v2) < 0 ||
             launch(err, q, d->kaqc, (size_t)b * (size_t)d->lay.ncell, "clEnqueueNDRangeKernel(k_aq_cells)") < 0)
             return CF_ERR_DEVICE;
     }
-    const size_t sz3[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem),
-                          sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
-    const void *v3[] = {&d->tab, &d->chunks, &b, &d->out, &d->surf, &d->cen, &d->status, &d->skip, &d->bout};
-    if (setargs(err, d->kaqb, 9, sz3, v3) < 0 || launch(err, q, d->kaqb, (size_t)b * 256, "clEnqueueNDRangeKernel(k_aq_blocks)") < 0)
+    const size_t sz3[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
+                          sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_ulong),
+                          sizeof(cl_ulong)};
+    const void *v3[] = {&d->tab, &d->chunks, &b, &d->out, &d->surf, &d->cen, &d->status, &d->skip, &d->bout, &d->col,
+                        &d->corner, &olo, &ohi};
+    if (setargs(err, d->kaqb, m21 ? 13 : 9, sz3, v3) < 0 || launch(err, q, d->kaqb, (size_t)b * 256, "clEnqueueNDRangeKernel(k_aq_blocks)") < 0)
         return CF_ERR_DEVICE;
     return CF_OK;
 }

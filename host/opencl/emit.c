@@ -1062,6 +1062,12 @@ EMIT64(M_RANGE_CHOICE)
     sbf(b, "    double v = "), S21(0), sbf(b, ";\n    if ("), D(0), sbf(b, " <= v && v < "), D(1), sbf(b, ") return "), S21(1);
     sbf(b, ";\n    return "), S21(2), sbf(b, ";\n");
 }
+EMIT64(M_INTERVAL_SELECT)
+{
+    sbf(b, "    double v = "), S21(0), sbf(b, ";\n");
+    for (int k = 0; k < n->nda; k++) sbf(b, "    if (v < "), dlit(b, n->da[k]), sbf(b, ") return "), S21(1 + k), sbf(b, ";\n");
+    sbf(b, "    return "), S21(1 + n->nda), sbf(b, ";\n");
+}
 EMIT64(M_SPLINE)
 {
     int np = n->nda / 2;
@@ -1154,7 +1160,9 @@ static void function64(sb *b, const cf_program *p, int id)
  * _c a cell corner (flat_cache reads the column stage, interpolated passes its
  * input), _b a block (interpolated lerps the corners: x, y, z for final_density,
  * else y, x, z). Buffers are doubles (the host sizes them in floats, twice). */
-enum { M21_P = 1, M21_C = 2, M21_B = 4 };
+enum { M21_P = 1, M21_C = 2, M21_B = 4, M21_V = 8 }; /* _v: a block, interpolated lerps y, x, z (block fills' vein fields) */
+
+static int aquifer121_kernels(const cf_program *p, sb *o, emit_layout *lay);
 
 static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, cf_error *err)
 {
@@ -1167,9 +1175,17 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     memset(lay, 0, sizeof *lay);
     lay->h = p->height;
     need[root] = M21_B;
+    /* a block fill (cf_program_compile_blocks): the aquifer's functions as NoiseChunk reads them at a
+     * single point (_c), the barrier and the vein fields at the block (_v); host/cpu/aquifer121.c */
+    int blocks = p->blocks && fn == 0 && final && p->noutputs == CF_B21_COUNT;
+    if (blocks) {
+        for (int k = CF_B21_FLOODEDNESS; k <= CF_B21_SURFACE; k++) need[p->outputs[k]] |= M21_C;
+        need[p->outputs[CF_B21_BARRIER]] |= M21_V;
+        for (int k = CF_B21_VEIN_TOGGLE; k <= CF_B21_VEIN_GAP; k++) need[p->outputs[k]] |= M21_V;
+    }
     for (int i = n - 1; i >= 0; i--) {
         const cf_node *nd = &p->nodes[i];
-        for (int m = M21_P; m <= M21_B; m <<= 1) {
+        for (int m = M21_P; m <= M21_V; m <<= 1) {
             if (!(need[i] & m)) continue;
             if (nd->kind == NK_M_CACHE_ALL_IN_CELL && m != M21_P) {
                 char ptr[320];
@@ -1182,7 +1198,7 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
                 if (nd->kind == NK_M_FLAT_CACHE && m != M21_P) cm = M21_P; /* the column stage and the fallback */
                 if (nd->kind == NK_M_FIND_TOP_SURFACE && k == 0) cm = M21_P;
                 need[nd->in[k]] |= (uint8_t)cm;
-                if (nd->kind == NK_M_INTERPOLATED && m == M21_B) need[nd->in[k]] |= M21_C; /* the corner stage */
+                if (nd->kind == NK_M_INTERPOLATED && (m == M21_B || m == M21_V)) need[nd->in[k]] |= M21_C; /* the corner stage */
             }
         }
     }
@@ -1190,8 +1206,8 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     int ncxz = 16 / p->cell_xz, ncy = p->height / p->cell_y, nx = ncxz + 1, ncorner = nx * nx * (ncy + 1);
     for (int i = 0; i < n; i++) {
         int k = p->nodes[i].kind;
-        fslot[i] = k == NK_M_FLAT_CACHE && (need[i] & (M21_C | M21_B)) ? nflat++ : -1;
-        islot[i] = k == NK_M_INTERPOLATED && (need[i] & M21_B) ? ninterp++ : -1;
+        fslot[i] = k == NK_M_FLAT_CACHE && (need[i] & (M21_C | M21_B | M21_V)) ? nflat++ : -1;
+        islot[i] = k == NK_M_INTERPOLATED && (need[i] & (M21_B | M21_V)) ? ninterp++ : -1;
         if (islot[i] >= EMIT_MAX_INTERP) {
             err_set(err, CF_ERR_LIMIT, "%s: more than %d interpolated nodes in one fill (OpenCL)", p->settings_id, EMIT_MAX_INTERP);
             goto fail;
@@ -1212,7 +1228,7 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     sbf(&o, "#define CF21_PASS col, cor, c, nch, cx, cz\n");
     sbf(&o, "#define NFLAT %d\n#define NCORNER %d\n#define NX %d\n#define CW %d\n#define CH %d\n#define FCY %lld\n\n", nflat ? nflat : 1,
         ncorner, nx, p->cell_xz, p->cell_y, (long long)cf_floordiv(p->min_y, p->cell_y));
-    static const char mc[3] = {'p', 'c', 'b'};
+    static const char mc[4] = {'p', 'c', 'b', 'v'};
     for (int i = 0; i < n; i++) {
         const cf_node *nd = &p->nodes[i];
         if (!need[i]) continue;
@@ -1221,7 +1237,7 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
             for (int k = 0; k < nd->nda; k++) sbf(&o, "%s", k ? ", " : ""), dlit(&o, nd->da[k]);
             sbf(&o, "};\n");
         }
-        for (int mi = 0; mi < 3; mi++) {
+        for (int mi = 0; mi < 4; mi++) {
             int m = 1 << mi;
             if (!(need[i] & m)) continue;
             src_comment(&o, nd, "");
@@ -1233,17 +1249,18 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
                 sbf(&o, "    long qx = cf_floordiv((long)x, 4) - (long)cx * 4, qz = cf_floordiv((long)z, 4) - (long)cz * 4;\n");
                 sbf(&o, "    if (qx < 0 || qz < 0 || qx > 4 || qz > 4) return n%d_p(t, CF21_PASS, x, y, z);\n", in0);
                 sbf(&o, "    return col[((size_t)c * NFLAT + %d) * 289 + (size_t)(qz * 5 + qx)];\n}\n", fslot[i]);
-            } else if (nd->kind == NK_M_INTERPOLATED && m == M21_B) {
+            } else if (nd->kind == NK_M_INTERPOLATED && (m == M21_B || m == M21_V)) {
                 sbf(&o, "    long bx = (long)x, by = (long)y, bz = (long)z;\n");
                 sbf(&o, "    long gx = cf_floordiv(bx, CW), gy = cf_floordiv(by, CH), gz = cf_floordiv(bz, CW);\n");
                 sbf(&o, "    int ix = (int)(gx - cf_floordiv((long)cx * 16, CW)), iy = (int)(gy - FCY), iz = (int)(gz - cf_floordiv((long)cz * 16, CW));\n");
-                sbf(&o, "    if (ix < 0 || iz < 0 || iy < 0 || ix >= NX - 1 || iz >= NX - 1 || iy >= %d) return n%d_b(t, CF21_PASS, x, y, z);\n", ncy, in0);
+                sbf(&o, "    if (ix < 0 || iz < 0 || iy < 0 || ix >= NX - 1 || iz >= NX - 1 || iy >= %d) return n%d_%c(t, CF21_PASS, x, y, z);\n", ncy, in0,
+                    mc[mi]);
                 sbf(&o, "    double fx = (double)(bx - gx * CW) / (double)CW, fy = (double)(by - gy * CH) / (double)CH, fz = (double)(bz - gz * CW) / (double)CW;\n");
                 sbf(&o, "    __global const double *k = cor + (size_t)%d * (size_t)NCORNER * (size_t)nch + (size_t)c * NCORNER;\n", islot[i]);
                 sbf(&o, "#define CI(a, b, d) k[((size_t)(iy + (b)) * NX + (size_t)(iz + (d))) * NX + (size_t)(ix + (a))]\n");
                 sbf(&o, "    double n000 = CI(0, 0, 0), n100 = CI(1, 0, 0), n010 = CI(0, 1, 0), n110 = CI(1, 1, 0);\n");
                 sbf(&o, "    double n001 = CI(0, 0, 1), n101 = CI(1, 0, 1), n011 = CI(0, 1, 1), n111 = CI(1, 1, 1);\n#undef CI\n");
-                if (final) {
+                if (final && m == M21_B) {
                     sbf(&o, "    double a = cf21_lerp(fy, cf21_lerp(fx, n000, n100), cf21_lerp(fx, n010, n110));\n");
                     sbf(&o, "    double b = cf21_lerp(fy, cf21_lerp(fx, n001, n101), cf21_lerp(fx, n011, n111));\n");
                 } else {
@@ -1294,6 +1311,7 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     sbf(&o, "    for (int yi = 0; yi < %d; yi++) {\n", p->height);
     sbf(&o, "        double v = n%d_b(t, CF21_PASS, x, (double)(y0 + yi), z);\n", root);
     sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = %s;\n    }\n}\n", p->height, final ? "v + 0.0" : "v");
+    if (blocks && aquifer121_kernels(p, &o, lay) < 0) goto nomem;
     free(need), free(fslot), free(islot);
     if (o.oom) {
         free(o.s);
@@ -1486,6 +1504,97 @@ static int aquifer_kernels(gen *g, sb *o, emit_layout *lay)
     sbf(o, "        out[i] = (uchar)cf_aq_block(CF_AQ_ARG, ce, cx, cz, %d, sk, %d, x, %d + yi, z, dens[i]);\n",
         cf_aq_gy0(p->min_y), aq, p->min_y);
     sbf(o, "    }\n}\n");
+    return o->oom ? -1 : 0;
+}
+
+/* Block fills of the 1.18-1.21 dialect (host/cpu/aquifer121.c on the device): the same three
+ * kernels as aquifer_kernels with double values, the chunk's column and corner buffers (the
+ * aquifer's functions read flat caches, the vein fields corners), then the ore veins in
+ * k_aq_blocks. Extra arguments after the 26.3 ones: colf, corf (and ore lo, hi for k_aq_blocks). */
+static int aquifer121_kernels(const cf_program *p, sb *o, emit_layout *lay)
+{
+    static const char *const fluid_names[] = {"minecraft:air", "minecraft:water", "minecraft:lava"};
+    int fluid = CF_BK_FLUID;
+    for (int k = 0; k < 3; k++)
+        if (p->default_fluid && strcmp(p->default_fluid, fluid_names[k]) == 0) fluid = CF_BK_AIR + k;
+    const int *f = p->outputs;
+    int aq = p->has_aquifers;
+    lay->blocks = 1;
+    lay->aquifers = aq;
+    lay->ncell = 9 * cf_aq_ny(p->min_y, p->height);
+    sbf(o, "\n/* ---- blocks of the 1.18-1.21 noise stage: the aquifer in double, the ore veins (kernels/cf_aquifer.h) */\n");
+    sbf(o, "#define CF_AQ_CTX CF_TAB t, __global const double *col, __global const double *cor, int c, int nch, int acx, int acz,"
+           " __global const int *sgrid, __global const cf_aq_fluid *st\n");
+    sbf(o, "#define CF_AQ_ARG t, col, cor, c, nch, acx, acz, sgrid, st\n#define A21 col, cor, c, nch, acx, acz\n");
+    sbf(o, "#define CF_AQ_REAL double\n#define CF_AQ_SEA (%d)\n#define CF_AQ_FLUID (%d)\n", p->sea_level, fluid);
+    sbf(o, "#define CF_AQ_SURFACE(x, z) sgrid[((int)cf_floordiv((z), 4) - (4 * acz - 8)) * CF_AQ_SQX"
+           " + ((int)cf_floordiv((x), 4) - (4 * acx - 16))]\n");
+    sbf(o, "#define CF_AQ_STATUS(i) st[(i)]\n#define CF_AQ_CENTRES __global const int *\n");
+    sbf(o, "#define CF_AQ_FN(k, x, y, z) cf_aq_fn(t, A21, (k), (x), (y), (z))\n");
+    sbf(o, "#define CF_AQ_EXCLUDED(x, y, z) (n%d_c(t, A21, (double)(x), (double)(y), (double)(z)) < (double)-0.225f"
+           " && n%d_c(t, A21, (double)(x), (double)(y), (double)(z)) > (double)0.9f)\n", f[CF_B21_EROSION], f[CF_B21_DEPTH]);
+    sbf(o, "static double cf_aq_fn(CF_TAB t, __global const double *col, __global const double *cor, int c, int nch, int acx,"
+           " int acz, int k, int x, int y, int z)\n{\n");
+    sbf(o, "    double bx = (double)x, by = (double)y, bz = (double)z;\n");
+    sbf(o, "    if (k == %d) return n%d_v(t, A21, bx, by, bz);\n", CF_AQF_BARRIER, f[CF_B21_BARRIER]);
+    sbf(o, "    if (k == %d) return n%d_c(t, A21, bx, by, bz);\n", CF_AQF_FLOODEDNESS, f[CF_B21_FLOODEDNESS]);
+    sbf(o, "    if (k == %d) return n%d_c(t, A21, bx, by, bz);\n", CF_AQF_SPREAD, f[CF_B21_SPREAD]);
+    sbf(o, "    if (k == %d) return n%d_c(t, A21, bx, by, bz);\n", CF_AQF_LAVA, f[CF_B21_LAVA]);
+    sbf(o, "    return 0.0;\n}\n");
+    sbf(o, "%s\n", emit_header_aquifer);
+    const char *args = "__global const float *colf, __global const float *corf";
+    const char *bufs = "    __global const double *col = (__global const double *)colf, *cor = (__global const double *)corf;\n";
+    if (aq) {
+        sbf(o, "\n__kernel void k_aq_surface(CF_TAB t, __global const int *chunks, int nchunks, __global int *surf, %s)\n{\n", args);
+        sbf(o, "    int gid = get_global_id(0), c = gid / CF_AQ_SQ, q = gid %% CF_AQ_SQ;\n");
+        sbf(o, "    if (c >= nchunks) return;\n%s", bufs);
+        sbf(o, "    int acx = chunks[2 * c], acz = chunks[2 * c + 1], nch = nchunks;\n");
+        sbf(o, "    int qx = 4 * acx - 16 + q %% CF_AQ_SQX, qz = 4 * acz - 8 + q / CF_AQ_SQX;\n");
+        sbf(o, "    surf[(size_t)c * CF_AQ_SQ + q] = cf_jfloor(n%d_c(t, A21, (double)(qx * 4), 0.0, (double)(qz * 4)));\n}\n",
+            f[CF_B21_SURFACE]);
+        sbf(o, "\n__kernel void k_aq_cells(CF_TAB t, __global const int *chunks, int nchunks, ulong lo, ulong hi,"
+               " __global const int *surf, __global int *cen, __global cf_aq_fluid *status, __global int *skip, %s)\n{\n", args);
+        sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncell, lay->ncell);
+        sbf(o, "    if (c >= nchunks) return;\n%s", bufs);
+        sbf(o, "    int acx = chunks[2 * c], acz = chunks[2 * c + 1], nch = nchunks;\n");
+        sbf(o, "    __global const int *sgrid = surf + (size_t)c * CF_AQ_SQ;\n");
+        sbf(o, "    __global const cf_aq_fluid *st = status; (void)st;\n");
+        sbf(o, "    int gx = acx - 1 + q %% 3, gz = acz - 1 + q / 3 %% 3, gy = %d + q / 9;\n", cf_aq_gy0(p->min_y));
+        sbf(o, "    int cc[3];\n    cf_aq_centre(lo, hi, %d, gx, gy, gz, cc);\n", p->legacy_random);
+        sbf(o, "    __global int *ce = cen + ((size_t)c * %d + q) * 3;\n", lay->ncell);
+        sbf(o, "    ce[0] = cc[0], ce[1] = cc[1], ce[2] = cc[2];\n");
+        sbf(o, "    status[(size_t)c * %d + q] = cf_aq_compute_fluid(CF_AQ_ARG, cc[0], cc[1], cc[2]);\n", lay->ncell);
+        sbf(o, "    if (q == 0) {\n        int mx = -2147483647 - 1;\n");
+        sbf(o, "        for (int i = 0; i < CF_AQ_BOX * CF_AQ_BOX; i++) {\n");
+        sbf(o, "            int v = sgrid[(4 + i / CF_AQ_BOX) * CF_AQ_SQX + 12 + i %% CF_AQ_BOX];\n");
+        sbf(o, "            mx = v > mx ? v : mx;\n        }\n        skip[c] = cf_aq_skip(mx);\n    }\n}\n");
+    }
+    sbf(o, "\n__kernel void k_aq_blocks(CF_TAB t, __global const int *chunks, int nchunks, __global const float *densf,"
+           " __global const int *surf, __global const int *cen, __global const cf_aq_fluid *status,"
+           " __global const int *skip, __global uchar *out, %s, ulong olo, ulong ohi)\n{\n", args);
+    sbf(o, "    int gid = get_global_id(0), c = gid / 256, q = gid %% 256;\n");
+    sbf(o, "    if (c >= nchunks) return;\n%s", bufs);
+    sbf(o, "    __global const double *dens = (__global const double *)densf;\n");
+    sbf(o, "    int acx = chunks[2 * c], acz = chunks[2 * c + 1], nch = nchunks, x = acx * 16 + q %% 16, z = acz * 16 + q / 16;\n");
+    sbf(o, "    __global const int *sgrid = surf + (size_t)c * CF_AQ_SQ; (void)sgrid;\n");
+    sbf(o, "    __global const cf_aq_fluid *st = status + (size_t)c * %d;\n", lay->ncell);
+    sbf(o, "    __global const int *ce = cen + (size_t)c * %d * 3;\n", lay->ncell);
+    sbf(o, "    int sk = %s;\n    (void)olo, (void)ohi;\n", aq ? "skip[c]" : "0");
+    sbf(o, "    for (int yi = %d; yi >= 0; yi--) {\n", p->height - 1);
+    sbf(o, "        size_t i = (((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16;\n", p->height);
+    sbf(o, "        int y = %d + yi;\n", p->min_y);
+    sbf(o, "        int k = cf_aq_block(CF_AQ_ARG, ce, acx, acz, %d, sk, %d, x, y, z, dens[i]);\n", cf_aq_gy0(p->min_y), aq);
+    if (p->ore_veins) { /* OreVeinifier where the aquifer returned null (aquifer121.c b21_vein) */
+        sbf(o, "        if (k == CF_BK_SOLID && y >= -60 && y <= 50) {\n");
+        sbf(o, "            double bx = (double)x, by = (double)y, bz = (double)z;\n");
+        sbf(o, "            double tog = n%d_v(t, A21, bx, by, bz);\n", f[CF_B21_VEIN_TOGGLE]);
+        sbf(o, "            cf_aq_rnd r;\n            int fl = cf_aq_vein_start(olo, ohi, %d, x, y, z, tog, &r);\n", p->legacy_random);
+        sbf(o, "            if (fl >= 0 && !(n%d_v(t, A21, bx, by, bz) >= 0.0))\n", f[CF_B21_VEIN_RIDGED]);
+        sbf(o, "                k = cf_aq_vein_draw(tog, &r, %d) && n%d_v(t, A21, bx, by, bz) > (double)-0.3f ? cf_aq_vein_ore(fl, &r, %d) : fl;\n",
+            p->legacy_random, f[CF_B21_VEIN_GAP], p->legacy_random);
+        sbf(o, "        }\n");
+    }
+    sbf(o, "        out[i] = (uchar)k;\n    }\n}\n");
     return o->oom ? -1 : 0;
 }
 

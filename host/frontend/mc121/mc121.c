@@ -397,6 +397,32 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         if ((n.in[1] = df_field(c, &ks, o, at, "when_in_range")) < 0 || (n.in[2] = df_field(c, &ks, o, at, "when_out_of_range")) < 0)
             return -1;
         break;
+    case NK_M_INTERVAL_SELECT: { /* 26.2 (old format): thresholds and functions, one more function */
+        const cJSON *th = field_get(&c->f, &ks, o, "thresholds"), *fn = field_get(&c->f, &ks, o, "functions");
+        if (!th) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"thresholds\"");
+        if (!fn) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"functions\"");
+        cf_loc ta = field_key(&c->f, at, "thresholds"), fa = field_key(&c->f, at, "functions");
+        if (!cJSON_IsArray(th)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(th));
+        if (!cJSON_IsArray(fn)) return field_fail(&c->f, fa, CF_ERR_SCHEMA, "expected an array of density functions, found %s", json_type(fn));
+        int nt = cJSON_GetArraySize(th), nf = cJSON_GetArraySize(fn);
+        if (nt > 4096) return field_fail(&c->f, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
+        if (nf != nt + 1)
+            return field_fail(&c->f, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
+        if (set_inputs(c, &n, nf + 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;
+        n.nda = nt;
+        n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)(nt + 1));
+        if (!n.da) return field_nomem(&c->f);
+        int i = 0;
+        for (const cJSON *e = th->child; e; e = e->next, i++) {
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > B)
+                return field_fail(&c->f, field_index(&c->f, ta, i), CF_ERR_SCHEMA, "expected a number in [-1000000, 1000000], found %s", json_type(e));
+            n.da[i] = e->valuedouble;
+        }
+        i = 0;
+        for (const cJSON *e = fn->child; e; e = e->next, i++)
+            if ((n.in[1 + i] = parse_df(c, e, field_index(&c->f, fa, i))) < 0) return -1;
+        break;
+    }
     case NK_M_SPLINE: {
         const cJSON *s = field_get(&c->f, &ks, o, "spline");
         if (!s) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"spline\"");
@@ -495,6 +521,31 @@ static int mc121_wanted(cf_pack *pk, const char *settings_id, const char *const 
     return r;
 }
 
+/* a block state of the settings: {"Name": id, "Properties": {...}} (the 1.21 codec) or an id;
+ * *out = the id (properties are not part of chunkfill's palette) */
+static int block_state(mc *c, const cJSON *so, cf_loc sa, const char *key, const char *dflt, const char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(so, key);
+    cf_loc at = field_key(&c->f, sa, key);
+    *out = dflt;
+    if (!v) return 0;
+    if (cJSON_IsObject(v)) {
+        cf_keys bks = {{0}, 0};
+        const cJSON *nm = field_get(&c->f, &bks, v, "Name");
+        field_get(&c->f, &bks, v, "Properties");
+        if (!nm) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"Name\"");
+        if (field_unknown(&c->f, &bks, v, at, 0, "for a block state (Name, Properties)") < 0) return -1;
+        at = field_key(&c->f, at, "Name");
+        v = nm;
+    }
+    if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a block id (a string), found %s", json_type(v));
+    char ns[128], path[384], id[520];
+    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
+    snprintf(id, sizeof id, "%s:%s", ns, path);
+    *out = arena_strdup(&c->p->arena, id);
+    return *out ? 0 : field_nomem(&c->f);
+}
+
 static const char *const router_fields[] = {"barrier", "fluid_level_floodedness", "fluid_level_spread", "lava", "temperature",
                                             "vegetation", "continents", "erosion", "depth", "ridges",
                                             "initial_density_without_jaggedness", "preliminary_surface_level", "final_density",
@@ -570,6 +621,13 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         if (field_int(&c.f, &ks, so, sa, "sea_level", 0, 63, INT32_MIN, INT32_MAX, &p->sea_level) < 0
             || field_bool(&c.f, &ks, so, sa, "legacy_random_source", 0, 0, &p->legacy_random) < 0)
             goto done;
+        static const char *const flags[2] = {"aquifers_enabled", "ore_veins_enabled"};
+        int *dst[2] = {&p->has_aquifers, &p->ore_veins};
+        for (int k = 0; k < 2; k++)
+            if (field_bool(&c.f, &ks, so, sa, flags[k], 0, 0, dst[k]) < 0) goto done;
+        if (block_state(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0
+            || block_state(&c, so, sa, "default_fluid", "minecraft:water", &p->default_fluid) < 0)
+            goto done;
     }
     router = cJSON_GetObjectItemCaseSensitive(so, "noise_router");
     if (!router) {
@@ -605,22 +663,21 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         const char *f = functions[i];
         int id;
         p->output_names[i] = arena_strdup(&p->arena, f);
-        if (strncmp(f, "router:", 7) == 0) {
+        if (strncmp(f, "router?:", 8) == 0) { /* block fills: a field the router may lack (0) */
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 8);
+            id = v ? parse_df(&c, v, field_key(&c.f, ra, f + 8)) : constant(&c, ra, 0.0);
+        } else if (strncmp(f, "router:", 7) == 0) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
             if (!v) {
                 field_fail(&c.f, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
                 goto done;
             }
             id = parse_df(&c, v, field_key(&c.f, ra, f + 7));
-        } else if (strncmp(f, "aquifer", 7) == 0) {
-            /* what a block fill compiles (cf_program_compile_blocks): say what the user asked for, not our id */
+        } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0 || strncmp(f, "aquifer", 7) == 0) {
             field_fail(&c.f, cli, CF_ERR_ARG,
-                       "block fills (--blocks, the aquifer) of 1.18.2-1.21 data are not implemented yet: fill densities (without "
-                       "--blocks), or use 26.3 data for blocks");
-            goto done;
-        } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0) {
-            field_fail(&c.f, cli, CF_ERR_ARG,
-                       "%s: not available for 1.18.2-1.21 data, which has density function ids (NAMESPACE:PATH) and router:FIELD only", f);
+                       "%s: not available for 1.18.2-1.21 data, which has density function ids (NAMESPACE:PATH) and router:FIELD "
+                       "(the aquifer's inputs are router fields: router:barrier, router:fluid_level_floodedness, ...)",
+                       f);
             goto done;
         } else {
             id = parse_ref(&c, f, cli);
@@ -635,8 +692,15 @@ done:
     return err_failed(err) ? err->status : CF_OK;
 }
 
+/* the noise stage of a block fill (host/cpu/aquifer121.c), in the order of CF_B21_* (ir/ir.h) */
+static const char *const block_fields[CF_B21_COUNT] = {
+    "router:final_density", "router?:barrier", "router?:fluid_level_floodedness", "router?:fluid_level_spread",
+    "router?:lava", "router?:erosion", "router?:depth", "router?:preliminary_surface_level", "router?:vein_toggle",
+    "router?:vein_ridged", "router?:vein_gap"};
+
 const cf_frontend cf_frontend_mc121 = {
     .name = "mc121", .title = "Minecraft 1.18.2-1.21 (and 26.1-26.2) data", .prefix = NULL,
     .first_kind = NK_M_CONSTANT, .last_kind = NK_M_BEARDIFIER,
     .claims = mc121_wanted, .parse = mc121_parse,
+    .block_functions = block_fields, .nblock_functions = CF_B21_COUNT,
 };
