@@ -56,7 +56,8 @@ static size_t check_golden(const char *name, const char *dir, size_t *nvalues)
     size_t bad = 0, n = 0;
     int in = 0;
     cf_world *w = NULL;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#') continue;
         if (line[0] == '@') {
             char pack[64], seed[64];

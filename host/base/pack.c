@@ -250,7 +250,7 @@ int pack_defined(const cf_pack *pk, const char *type, const cJSON *o, double *va
             snprintf(key, sizeof key, "%.*s", (int)(eq - d - n - 1), d + n + 1);
             const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, key);
             size_t vl = strlen(eq + 1) - 1;
-            if (cJSON_IsString(f) && strlen(f->valuestring) == vl && strncmp(f->valuestring, eq + 1, vl) == 0)
+            if (cJSON_IsString(f) && strlen(f->valuestring) == vl && memcmp(f->valuestring, eq + 1, vl) == 0)
                 return *value = pk->def_values[i], 1;
         }
     }
