@@ -55,6 +55,9 @@ typedef struct cf_serve_opts {
     int drain_ms;                /* on SIGTERM: time to finish in-flight work */
     int verbose;                 /* log every request */
     FILE *ready;                 /* "listening on ADDR" lines (stdout when NULL) */
+    int strict;                  /* cf_pack_set_strict of the packs (--strict) */
+    const char *const *defines;  /* "TYPE=VALUE" or "TYPE[FIELD=TEXT]=VALUE" each: cf_pack_define (--define) */
+    int ndefines;
 } cf_serve_opts;
 void cf_serve_defaults(cf_serve_opts *o);
 

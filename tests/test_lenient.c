@@ -505,3 +505,13 @@ Test(lenient, opencl_equals_cpu_on_unsorted_splines, .timeout = 300)
         cr_assert_not_null(strstr(out, "196608 blocks, 0 differ"), "%s%s", out, err);
     }
 }
+
+/* serve compiles its configurations with --strict and --define too */
+Test(lenient, serve_strict_refuses_at_start)
+{
+    char out[8192], err[8192];
+    int st = cli_run(NULL, "serve --pack " PACK121 " --settings t:s --function t:unsorted --strict --listen unix:/tmp/cf-lenient-never.sock",
+                     out, sizeof out, err, sizeof err);
+    cr_assert_eq(st, 1, "%s%s", out, err);
+    cr_assert_not_null(strstr(err, "s.json#/noise/sampling: unknown key \"sampling\""), "%s", err);
+}

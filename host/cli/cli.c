@@ -1544,7 +1544,7 @@ static const char *const usage_serve =
     "  --deadline-ms N    per-request deadline when the request sets none (60000)\n"
     "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
     "  --verbose          log every request\n"
-    "  plus the limits of 'chunkfill sample --help'\n";
+    "  plus the limits of 'chunkfill sample --help', --strict and --define\n";
 
 static const char *serve_listen[8];
 static int serve_nlisten;
@@ -1614,6 +1614,7 @@ static int cmd_serve(int argc, char **argv)
         so.world_cache = (int)wcache, so.read_timeout_ms = (int)rto, so.write_timeout_ms = (int)wto;
         so.deadline_ms = (int)dl, so.drain_ms = (int)drain;
         so.ready = stdout;
+        so.strict = o.strict, so.defines = o.defs, so.ndefines = o.ndefs;
         rc = cf_serve(&so, &err) == CF_OK ? 0 : report(&err);
     }
     memset(token, 0, sizeof token);
