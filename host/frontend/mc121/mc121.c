@@ -619,13 +619,10 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     }
     {
         if (field_int(&c.f, &ks, so, sa, "sea_level", 0, 63, INT32_MIN, INT32_MAX, &p->sea_level) < 0
-            || field_bool(&c.f, &ks, so, sa, "legacy_random_source", 0, 0, &p->legacy_random) < 0)
-            goto done;
-        static const char *const flags[2] = {"aquifers_enabled", "ore_veins_enabled"};
-        int *dst[2] = {&p->has_aquifers, &p->ore_veins};
-        for (int k = 0; k < 2; k++)
-            if (field_bool(&c.f, &ks, so, sa, flags[k], 0, 0, dst[k]) < 0) goto done;
-        if (block_state(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0
+            || field_bool(&c.f, &ks, so, sa, "legacy_random_source", 0, 0, &p->legacy_random) < 0
+            || field_bool(&c.f, &ks, so, sa, "aquifers_enabled", 0, 0, &p->has_aquifers) < 0
+            || field_bool(&c.f, &ks, so, sa, "ore_veins_enabled", 0, 0, &p->ore_veins) < 0
+            || block_state(&c, so, sa, "default_block", "minecraft:stone", &p->default_block) < 0
             || block_state(&c, so, sa, "default_fluid", "minecraft:water", &p->default_fluid) < 0)
             goto done;
     }
