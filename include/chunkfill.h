@@ -179,7 +179,9 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
  * default fluid when it is none of these; 1.18.2-1.21 settings with ore veins add
  * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
  * 9 raw_iron_block, 10 tuff. */
-#define CF_PALETTE_MAX 11
+#define CF_PALETTE_MAX 256
+/* Programs with a surface stage (1.18-1.21 settings with a surface_rule) append every block
+ * their rules can write (and snow_block, packed_ice of the frozen-ocean extension). */
 int cf_block_palette(const cf_program *prog, const char **names);
 
 /* Fills chunks with palette indices, one byte per block, index [chunk][y][z][x]
@@ -204,6 +206,15 @@ size_t cf_fill_bytes_per_thread(const cf_program *prog);
 cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz,
                              int32_t below, int32_t *out, int threads, cf_error *err);
 
+/* Surface heights at a grid of sample columns (maps drawn at a scale): out[k*nx + i]
+ * is the height cf_surface_heights gives for column (x0 + i*step, z0 + k*step),
+ * i < nx, k < nz (step >= 1; step 1 is cf_surface_heights). Only the sampled columns
+ * are computed: from 10 blocks between samples on, each on its own (its interpolation
+ * cells' corners only), below that whole chunks holding samples (which share
+ * corners). Errors as cf_surface_heights. */
+cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                             int32_t below, int32_t *out, int threads, cf_error *err);
+
 /* Preview pictures (PNG, written atomically). A shaded-relief map of a height
  * field heights[z*nx + x] (as cf_surface_heights gives) with the program's
  * min_y, height and sea level; a vertical slice density[y*n + i] (n columns,
@@ -212,6 +223,43 @@ cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz
                         cf_error *err);
 cf_status cf_png_slice(const char *path, const float *density, int n, const cf_program *prog, int mode,
                        cf_error *err);
+
+/* ------------------------------------------------------------------ maps
+ * Map layers (`render --layer`, `tiles`, `serve --http`), one table with a row per
+ * layer. A map with first column (x0, z0) and step s (blocks per pixel) has pixel
+ * (i, k) at column (x0 + i*s, z0 + k*s): the first block of its s x s square. */
+enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2 }; /* what a layer needs per column */
+/* Layer i's name, what it needs (CF_MAP_*) and a one-line summary (may be NULL);
+ * NULL past the last layer. */
+const char *cf_map_layer(int i, int *needs, const char **summary);
+/* The index of the layer called name, or -1. */
+int cf_map_layer_find(const char *name);
+/* Draws nx x nz pixels of layer into rgb[(k*nx + i)*3 + c] (8-bit RGB). heights (may
+ * be NULL) receives per pixel the top solid block the layer used (relief: as
+ * cf_surface_samples; water: the top block of the noise stage's blocks that is the
+ * default block, aquifer barriers included; min_y - 1 where none). below as
+ * cf_surface_heights. A layer that needs CF_MAP_BLOCKS needs a world of a program
+ * from cf_program_compile_blocks (CF_ERR_ARG otherwise); every layer needs output 0
+ * to be router:final_density. At most 2^28 pixels, 1,000,000 on a side. */
+cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                      int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err);
+/* What the map shows at one column (`/at`): height as cf_surface_heights; block the
+ * noise stage's block there (NULL where none, or without a block program); fluid
+ * the aquifer's fluid directly above it (NULL where air) and its top block's y
+ * (fluid_top, min_y - 1 without fluid). Names are the program's palette (owned by it). */
+typedef struct cf_map_column_info {
+    int32_t height;
+    const char *block;
+    const char *fluid;
+    int32_t fluid_top;
+} cf_map_column_info;
+cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_info *out, cf_error *err);
+/* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,
+ * renamed over it once complete; nothing new appears at path on error. */
+cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);
+/* The map viewer (one self-contained HTML page, no network fetches but its tiles and
+ * /at queries), NUL-terminated, static. */
+const char *cf_map_viewer_html(void);
 
 /* The fill plan of a program (`chunkfill plan`): stages, node counts, memo and
  * cache classes, interpolation cells. Owned by the program. */
@@ -253,6 +301,126 @@ char *cf_devices_list(cf_error *err);
 
 /* The node table, for listings: returns 0 past the last kind. */
 int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary);
+
+
+/* ------------------------------------------------------------------ biomes
+ * The biome stage (../shared/BIOMES.md): the biome of each quart cell (4x4x4
+ * blocks, quart q = block >> 2) as the dimension's biome source gives it:
+ * minecraft:multi_noise (the overworld and nether presets built in, or a pack's
+ * list), minecraft:the_end, minecraft:fixed, minecraft:checkerboard. Biomes are
+ * palette indices (uint8); cf_biomes_palette names them.
+ * Ties: where several entries share the minimum fitness vanilla's answer depends
+ * on a per-thread warm start. chunkfill answers a point query with a cold search
+ * (the first tied leaf in the tree's depth-first order) and a chunk fill by
+ * replaying vanilla's fill order with the warm start, cold at the chunk's first
+ * quart; both equal vanilla wherever there is no tie (cf_biomes_stats counts ties). */
+typedef struct cf_biomes cf_biomes;
+#define CF_BIOME_PALETTE_MAX 256
+/* Opens the biome source of a dimension for one seed. dimension: a dimension id
+ * (data/<ns>/dimension/<path>.json in the packs, or the vanilla default of
+ * minecraft:overworld, minecraft:the_nether, minecraft:the_end); settings: a noise
+ * settings id instead (its vanilla biome source: nether -> the nether preset,
+ * end -> the_end, others -> the overworld preset), or with a dimension, the settings
+ * that replace the dimension's. version: the game version whose presets and RTree
+ * (children per node 10, 6 or 19) are used, "1.18" ... "26.3"; NULL follows the
+ * pack's dialect (26.3, or 1.21.11 for 1.18-1.21 data). */
+cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings,
+                         const char *version, int64_t seed, cf_error *err);
+void cf_biomes_free(cf_biomes *b);
+/* Rebinds b to another seed (the climate tables and the zoom seed; the lists, trees and
+ * program stay). Not while another call uses b. */
+cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err);
+/* names[i] = biome id of palette index i (owned by b; names may be NULL); returns the count */
+int cf_biomes_palette(const cf_biomes *b, const char **names);
+/* min_y and height (blocks) of the dimension's noise settings: what a chunk fill covers */
+void cf_biomes_range(const cf_biomes *b, int *min_y, int *height);
+/* one line: the source, its list, version, tree and the settings */
+const char *cf_biomes_describe(const cf_biomes *b);
+/* Quart queries, the point path (locate, structure checks): out[i] = biome at quart
+ * (q[3i], q[3i+1], q[3i+2]). */
+cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+/* Block queries: BiomeManager's zoom (SHA-256 of the seed) picks the quart, whose
+ * point-path biome out[i] receives. */
+cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);
+/* A 1:4 map: out[iz*nx + ix] = point-path biome of quart (qx0 + ix, qy, qz0 + iz).
+ * threads <= 0: one per CPU. */
+cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
+                         int threads, cf_error *err);
+/* The stored biomes of chunks (x, z pairs in chunks), as a chunk fill makes them
+ * (26.3: the volume path): out[((c*(height/4) + qy)*4 + qz)*4 + qx], qy from min_y/4 up. */
+cf_status cf_fill_biomes(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err);
+/* counts since open: multi-noise lookups and, when counting is on, ties among them */
+void cf_biomes_count_ties(cf_biomes *b, int on);
+void cf_biomes_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);
+/* Biomes on an OpenCL device (spec as cf_device_open: "opencl" or "opencl:N"), bit for
+ * bit equal to the CPU calls above: the climate comes from a program generated from the
+ * same graph (26.3: point and volume paths; 1.18-1.21: the double fields cast to float),
+ * the RTree travels as a table buffer; fixed and checkerboard sources need no device and
+ * run on the CPU. */
+typedef struct cf_biome_device cf_biome_device;
+cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biomes *b, cf_error *err);
+cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+cf_status cf_biomes_device_fill(cf_biome_device *d, size_t n, const int32_t *chunks, uint8_t *out, cf_error *err);
+const char *cf_biomes_device_name(const cf_biome_device *d);
+void cf_biomes_device_free(cf_biome_device *d);
+
+
+/* ------------------------------------------------------------------ pregeneration
+ * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,
+ * host/pregen/README.md): one file per region, r.X.Z.mca (an Anvil region of
+ * proto-chunks at the noise stage: blocks, biomes, world-generation heightmaps;
+ * host/pregen/ANVIL.md) or r.X.Z.npy (uint8 block palette indices of the region's
+ * chunks that are in the area, shape (n, height, 16, 16), chunks z-major then x),
+ * each written to a temporary name and renamed, and DIR/manifest.json: the
+ * parameters and the SHA-256 of every finished region. The files depend only on the
+ * parameters, never on the threads, device, ranks or order of work. */
+enum { CF_PREGEN_MCA = 0, CF_PREGEN_NPY = 1 };
+typedef struct cf_pregen_progress {
+    long regions_done, regions_total; /* this process's share; skipped regions count as done */
+    long long chunks_done, chunks_total;
+    double seconds;                   /* since cf_pregen_run started */
+} cf_pregen_progress;
+typedef struct cf_pregen_params {
+    const char *const *packs; /* npacks == 0: the embedded default pack */
+    int npacks;
+    int dialect;              /* CF_DIALECT_* */
+    const char *seed;         /* as cf_seed_parse reads it */
+    const char *settings;     /* noise settings id; NULL: minecraft:overworld */
+    int32_t x0, z0, x1, z1;   /* chunks, inclusive */
+    const char *dir;          /* the output folder (created if missing) */
+    int format;               /* CF_PREGEN_MCA or CF_PREGEN_NPY */
+    const char *device;       /* NULL or "cpu": the CPU; "opencl[:N]": block fills on a device */
+    int threads;              /* <= 0: one per CPU */
+    int rank, nranks;         /* this process does the regions i with i % nranks == rank (nranks >= 1) */
+    /* or, when set, the regions next_region returns (indices, -1: no more) */
+    long (*next_region)(void *ctx);
+    void *next_ctx;
+    void (*progress)(void *ctx, const cf_pregen_progress *p); /* after each region; may be NULL */
+    void *progress_ctx;
+    volatile int *stop;       /* when it becomes nonzero the run ends after the region in flight */
+} cf_pregen_params;
+/* The number of regions the area touches (region indices 0..n-1, rows of z, then x). */
+long cf_pregen_regions(const cf_pregen_params *p);
+/* Creates DIR and its manifest, or checks that the manifest there holds the same
+ * parameters (CF_ERR_ARG: "DIR/manifest.json: ..." otherwise, nothing touched); removes
+ * temporaries left by killed runs. Run it once (one process) before cf_pregen_run. */
+cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err);
+/* Fills this process's regions: a region whose file matches the manifest's digest is
+ * skipped; a file the manifest does not list is kept only if it equals what this run
+ * makes (else CF_ERR_ARG: not ours); a listed file whose digest differs is refused.
+ * Each region is written atomically and then recorded in the manifest (under a lock,
+ * so that processes may share DIR). Returns CF_OK, or the first error; *stopped = 1
+ * when p->stop ended the run early (may be NULL). */
+cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err);
+
+/* ------------------------------------------------------------------ surface stage
+ * The blocks after the surface stage (../shared/MATERIAL-RULES.md §6): the noise stage of
+ * cf_fill_blocks, then the settings' surface rule with biomes from b (opened for the same
+ * seed and settings), the eroded-badlands and frozen-ocean extensions. 1.18-1.21 data only
+ * (CF_ERR_ARG otherwise); out as cf_fill_blocks, palette cf_block_palette. */
+int cf_program_has_surface(const cf_program *prog);
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out,
+                                 int threads, cf_error *err);
 
 #ifdef __cplusplus
 }

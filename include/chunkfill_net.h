@@ -25,7 +25,8 @@ extern "C" {
 enum {
     CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
     CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
-    CF_KIND_BLOCKS_U8 = 3    /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
+    CF_KIND_BLOCKS_U8 = 3,   /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
+    CF_KIND_BIOMES_U8 = 4    /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
 };
 
 typedef struct cf_serve_opts {
@@ -54,6 +55,7 @@ typedef struct cf_serve_opts {
     int deadline_ms;             /* per-request deadline when the request gives 0 */
     int drain_ms;                /* on SIGTERM: time to finish in-flight work */
     int verbose;                 /* log every request */
+    int biomes;                  /* offer BIOMES_U8 (each settings id's vanilla biome source; host/net/PROTOCOL.md) */
     FILE *ready;                 /* "listening on ADDR" lines (stdout when NULL) */
     int strict;                  /* cf_pack_set_strict of the packs (--strict) */
     const char *const *defines;  /* "TYPE=VALUE" or "TYPE[FIELD=TEXT]=VALUE" each: cf_pack_define (--define) */
@@ -65,6 +67,33 @@ void cf_serve_defaults(cf_serve_opts *o);
  * ignores SIGPIPE). Logs one line per event on stderr. Returns CF_OK after a
  * clean shutdown, or an error (start-up failure) with err set. */
 cf_status cf_serve(const cf_serve_opts *o, cf_error *err);
+
+/* ------------------------------------------------------------------ maps over HTTP
+ * `chunkfill serve --http`: the map viewer at /, tiles /L/Z/X/Y.png?seed=S[&settings=ID]
+ * (as `chunkfill tiles` writes them) rendered on demand into a bounded disk cache (a
+ * tile that several requests want is computed once), and /at?x=X&z=Z&seed=S[&settings=ID]
+ * -> {"height": H, "block": B, "biome": null, "fluid": F} (cf_map_column). Loopback
+ * addresses only. HTTP/1.0-style: one request per connection, GET only. */
+typedef struct cf_http_opts {
+    const char *const *packs; /* pack folders (none: the embedded default pack) */
+    int npacks;
+    cf_limits limits;
+    const char *const *settings; /* the settings ids served (the first is the default) */
+    int nsettings;               /* 0: minecraft:overworld */
+    const char *listen;          /* "127.0.0.1:PORT" (port 0: any free port) */
+    const char *cache_dir;       /* tiles cache folder (NULL: a fresh folder under TMPDIR, removed at exit) */
+    long cache_mb;               /* cache bound in MiB (default 256) */
+    int workers;                 /* requests answered at once (default 4) */
+    int max_conns;               /* connections waiting for a worker before 503 (default 256) */
+    int threads;                 /* fill threads per tile (default 0: one per core) */
+    int read_timeout_ms;         /* a request's head must arrive within this (default 5000) */
+    int max_zoom;                /* highest level served (default 16) */
+    FILE *ready;                 /* "listening on http://ADDR/" line (stdout when NULL) */
+} cf_http_opts;
+void cf_http_defaults(cf_http_opts *o);
+/* Serves until SIGTERM or SIGINT. Logs one line per request on stderr. Returns CF_OK
+ * after a clean shutdown, or a start-up error with err set. */
+cf_status cf_http_serve(const cf_http_opts *o, cf_error *err);
 
 /* ------------------------------------------------------------------ client */
 typedef struct cf_client cf_client;
@@ -81,11 +110,15 @@ const char *cf_client_config(const cf_client *c, int i, int *min_y, int *height,
 /* The palette of configuration `config`'s BLOCKS_U8 values: names[0..n) (at most
  * CF_PALETTE_MAX, valid while the client is open); 0 when it offers no block fills. */
 int cf_client_palette(const cf_client *c, const char *config, const char **names);
+/* The biome palette of configuration `config`'s BIOMES_U8 values: names[0..n) (at most
+ * CF_BIOME_PALETTE_MAX, valid while the client is open); 0 when it offers no biomes. */
+int cf_client_biome_palette(const cf_client *c, const char *config, const char **names);
 /* limits announced by the server */
 int cf_client_max_chunks(const cf_client *c);
 
 /* Fills n chunks (xz pairs) of configuration config at seed into out, laid out
- * as cf_fill_chunks does ([chunk][y][z][x], values of the kind's size). Splits
+ * as cf_fill_chunks does ([chunk][y][z][x], values of the kind's size; BIOMES_U8 as
+ * cf_fill_biomes: height/4 * 16 bytes a chunk). Splits
  * requests larger than the server's max_chunks. A server error frame gives
  * CF_ERR_ARG (bad request), CF_ERR_LIMIT (deadline, busy, too large) or
  * CF_ERR_DEVICE (the fill failed, shutdown); cf_client_error_code tells the

@@ -191,7 +191,7 @@ Test(blocks121, veins_oracle_on_every_positive_block)
                 cr_assert_eq(cf_fill_blocks(w, 1, c, out, 1, &err), CF_OK, "%s", err.message);
                 cr_assert_eq(cf_fill_chunks(w, 0, 1, c, dens, 1, &err), CF_OK, "%s", err.message);
                 const char *names[CF_PALETTE_MAX];
-                cr_assert_eq(cf_block_palette(pg, names), 11);
+                cr_assert_geq(cf_block_palette(pg, names), 11); /* then the surface rule's blocks */
                 size_t pos = 0, bad = 0;
                 for (size_t i = 0; i < n; i++) {
                     if (!(dens[i] > 0.0)) continue;
@@ -417,7 +417,7 @@ Test(blocks121, opencl_equals_cpu)
     enum { N = 8, PER = 128 * 256 };
     size_t counts[CF_PALETTE_MAX] = {0}, bad = 0;
     const char *names[CF_PALETTE_MAX];
-    cr_assert_eq(cf_block_palette(pg, names), 11);
+    cr_assert_geq(cf_block_palette(pg, names), 11); /* then the surface rule's blocks */
     uint8_t *a = malloc((size_t)N * PER), *b = malloc((size_t)N * PER);
     for (int64_t seed = 1; seed <= 2; seed++) {
         cf_world *w;

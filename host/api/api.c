@@ -13,6 +13,7 @@
 #include "frontend/frontend.h"
 #include "opencl/emit.h"
 #include "image/image.h"
+#include "biome/biome.h"
 
 /* constant folding evaluates with the CPU reference's point path (no seed: folded
  * nodes read no tables) */
@@ -48,13 +49,13 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
 
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err)
 {
-    static const char *const fns[7] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
+    static const char *const fns[9] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
                                        "aquifer?:fluid_level_spread", "aquifer?:lava", "aquifer?:exclusion",
-                                       "aquifer?:surface_level"};
+                                       "aquifer?:surface_level", "router?:chunk_surface_level", "rules?:material_rule"};
     /* a front-end with its own noise stage names the functions it needs */
     const cf_frontend *fe = pack && settings_id ? frontend_find(pack, settings_id, fns, 7) : NULL;
     const char *const *list = fe && fe->block_functions ? fe->block_functions : fns;
-    int nlist = fe && fe->block_functions ? fe->nblock_functions : 7;
+    int nlist = fe && fe->block_functions ? fe->nblock_functions : 9;
     cf_status st = cf_program_compile(out, pack, settings_id, list, nlist, err);
     if (st == CF_OK && *out && (*out)->prec != PREC_F32 && (*out)->dialect != DIALECT_MC121) {
         cf_program_free(*out);
@@ -66,7 +67,70 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
     return st;
 }
 
-int cf_block_palette(const cf_program *p, const char **names) { return aquifer_palette(p, names); }
+int cf_block_palette(const cf_program *p, const char **names) { return surface_palette(p, names, NULL); }
+
+int cf_program_has_surface(const cf_program *p)
+{
+    return p && p->blocks && p->rules && (p->dialect == DIALECT_MC121 || p->dialect == DIALECT_MC263);
+}
+
+static int chunk_cmp(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : 0;
+}
+
+/* the stored biomes around each chunk (3 x 3 chunks, the zoom reaches one quart beyond), then
+ * the noise and surface stages (cpu/fill.c) */
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+                                 cf_error *err)
+{
+    if (!w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: bad arguments");
+    const cf_program *p = w->prog;
+    if (!cf_program_has_surface(p))
+        return err_set(err, CF_ERR_ARG, "%s: no surface stage (noise settings with a surface_rule or material_rule, compiled for blocks)",
+                       p->settings_id ? p->settings_id : "program");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK + 1 || chunks[i] > CF_MAX_CHUNK - 1)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK + 1, CF_MAX_CHUNK - 1);
+    if (b->min_y != p->min_y || b->height != p->height)
+        return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: the biome source covers y %d..%d, the settings %d..%d", b->min_y,
+                       b->min_y + b->height, p->min_y, p->min_y + p->height);
+    size_t ny = (size_t)p->height / 4, per = 144 * ny, one = 16 * ny;
+    /* the distinct chunks of the 3 x 3 neighbourhoods, filled once (with the threads) */
+    int32_t *nb = malloc(sizeof(int32_t) * 18 * (n ? n : 1));
+    uint8_t *grid = malloc(per * (n ? n : 1)), *bio = NULL;
+    size_t m = 0;
+    if (!nb || !grid) {
+        free(nb), free(grid);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    cf_status st = CF_OK;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 9; k++) nb[2 * m] = chunks[2 * i] - 1 + k % 3, nb[2 * m + 1] = chunks[2 * i + 1] - 1 + k / 3, m++;
+    qsort(nb, m, 2 * sizeof(int32_t), chunk_cmp);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (u == 0 || chunk_cmp(&nb[2 * i], &nb[2 * (u - 1)]) != 0) nb[2 * u] = nb[2 * i], nb[2 * u + 1] = nb[2 * i + 1], u++;
+    if (st == CF_OK && !(bio = malloc(one * (u ? u : 1)))) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (st == CF_OK) st = cf_fill_biomes(b, u, nb, bio, threads, err);
+    for (size_t i = 0; i < n && st == CF_OK; i++)
+        for (int k = 0; k < 9; k++) {
+            int32_t key[2] = {chunks[2 * i] - 1 + k % 3, chunks[2 * i + 1] - 1 + k / 3};
+            const int32_t *hit = bsearch(key, nb, u, 2 * sizeof(int32_t), chunk_cmp);
+            const uint8_t *src = bio + (size_t)(hit - nb) / 2 * one;
+            for (size_t qy = 0; qy < ny; qy++)
+                for (size_t qz = 0; qz < 4; qz++)
+                    for (size_t qx = 0; qx < 4; qx++)
+                        grid[i * per + (qy * 12 + (size_t)(k / 3) * 4 + qz) * 12 + (size_t)(k % 3) * 4 + qx] = src[(qy * 4 + qz) * 4 + qx];
+        }
+    free(nb);
+    if (st == CF_OK)
+        st = fill_blocks_surface(w, n, chunks, grid, (const char *const *)b->pal, b->npal, b->zseed, out, threads, err);
+    free(grid);
+    free(bio);
+    return st;
+}
 
 void cf_program_free(cf_program *p)
 {

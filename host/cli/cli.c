@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,9 +30,12 @@ static const char *const usage_main =
     "commands:\n"
     "  sample   evaluate a density function at block positions (single-point path)\n"
     "  fill     fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file\n"
+    "  biome    biome ids at quarts, blocks, a 1:4 grid (fill --biomes: the biomes of chunks)\n"
+    "  pregen   fill an area into region files (Anvil .mca or .npy) with a manifest (MPI: chunkfill-mpi)\n"
     "  plan     print the fill plan of a pack (stages, node counts, cache classes)\n"
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
+    "  tiles    write a pyramid of map tiles and a viewer (DIR/L/Z/X/Y.png, DIR/index.html)\n"
     "  emit     print the generated OpenCL C program of a pack\n"
     "  check    fill on an OpenCL device and on the CPU and compare every block\n"
     "  devices  list the OpenCL devices\n"
@@ -83,7 +87,7 @@ static const char *const usage_sample =
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
     "                      --chunks X0,Z0[:X1,Z1] [--threads N] [--device cpu|opencl[:N]|auto]\n"
-    "                      [--blocks] [--quiet] --out FILE.npy\n"
+    "                      [--blocks [--stage noise|surface]] [--quiet] --out FILE.npy\n"
     "Fills the chunks of the inclusive range (z outer, x inner) exactly as vanilla's chunk\n"
     "fill does and writes a NumPy .npy file: little-endian float32 (the 26.3 dialect), shape\n"
     "(nchunks, height, 16, 16), index [chunk][y][z][x], y from the settings' min_y upward.\n"
@@ -98,6 +102,11 @@ static const char *const usage_fill =
     "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
     "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
     "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
+    "  --stage S        with --blocks: noise (the above) or surface (default where the settings\n"
+    "                   have a surface_rule, 1.18-1.21 data): then the surface rules with the\n"
+    "                   biome stage's biomes (grass, sand, terracotta bands, bedrock, deepslate,\n"
+    "                   icebergs, ...); the palette adds every block the rules can write. CPU\n"
+    "                   only: --device opencl refuses, auto fills on the CPU\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --quiet          no progress line (shown only when standard error is a terminal:\n"
     "                   chunks done of all, chunks/s, time left)\n"
@@ -815,11 +824,13 @@ static int cmd_fill(int argc, char **argv)
     const char *chunks = NULL, *outpath = NULL, *device = "cpu", *server = NULL, *token_file = NULL;
     long threads = 0, max_chunks = 1048576, batchopt = 0;
     int blocks = 0, quiet = 0;
+    const char *stage = NULL;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--blocks", .flag = &blocks},
+        {.name = "--stage", .str = &stage},
         {.name = "--quiet", .flag = &quiet},
         {.name = "--device", .str = &device},
         {.name = "--server", .str = &server},
@@ -832,6 +843,9 @@ static int cmd_fill(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_fill);
     if (rc0 >= 0) return rc0;
     if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
+    if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
+        return die_usage("--stage noise|surface goes with --blocks", usage_fill);
+    if (stage && server && strcmp(stage, "surface") == 0) return die_usage("--stage surface: not offered by the server yet", usage_fill);
     if (server && (o.npacks || o.nfunctions || strcmp(device, "cpu") != 0))
         return die_usage("--server fills with the server's packs and device: no --pack, --function or --device", usage_fill);
     if (token_file && !server) return die_usage("--token-file goes with --server", usage_fill);
@@ -856,6 +870,8 @@ static int cmd_fill(int argc, char **argv)
     FILE *f = NULL;
     cf_device *dev = NULL;
     cf_client *cl = NULL;
+    cf_biomes *bio = NULL;
+    int surface = 0;
     char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "", token[CF_TOKEN_MAX + 1];
     int rc = 1, min_y = 0, height = 0;
     progress *prog_on = NULL; /* the progress line to end before an error */
@@ -891,6 +907,25 @@ static int cmd_fill(int argc, char **argv)
             goto done;
         if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
         cf_program_settings(pg, &min_y, &height, NULL);
+        /* the surface stage: by default where the settings have one */
+        surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_program_has_surface(pg));
+        if (surface && !cf_program_has_surface(pg)) {
+            snprintf(err.message, sizeof err.message, "%s: --stage surface: these settings have no surface stage (1.18-1.21 "
+                     "noise settings with a surface_rule)", o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+        if (surface && strcmp(device, "cpu") != 0 && strcmp(device, "auto") != 0) {
+            snprintf(err.message, sizeof err.message, "--device %s: the surface stage runs on the CPU only (use --device cpu "
+                     "or auto, or --stage noise)", device);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+        if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    }
+    if (surface && strcmp(device, "auto") == 0) {
+        fprintf(stderr, "chunkfill: the surface stage runs on the CPU (no OpenCL form yet)\n");
+        device = "cpu";
     }
     int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
     if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
@@ -959,7 +994,9 @@ static int cmd_fill(int argc, char **argv)
         }
         if (blocks) {
             if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_BLOCKS_U8, k, list, bbuf, &err) != CF_OK) goto done;
-            if (!cl && !use_dev && cf_fill_blocks(w, k, list, bbuf, nthreads, &err) != CF_OK) goto done;
+            if (!cl && !use_dev && (surface ? cf_fill_blocks_surface(w, bio, k, list, bbuf, nthreads, &err)
+                                            : cf_fill_blocks(w, k, list, bbuf, nthreads, &err)) != CF_OK)
+                goto done;
             bad = write_all(f, bbuf, per * k);
         } else {
             if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
@@ -1011,6 +1048,7 @@ done:
     free(list);
     free(buf);
     free(bbuf);
+    cf_biomes_free(bio);
     cf_client_close(cl);
     cf_device_free(dev);
     cf_world_free(w);
@@ -1179,17 +1217,19 @@ static int cmd_devices(int argc, char **argv)
 static const char *const usage_render =
     "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
-    "                        --out FILE.png [--heights FILE.npy] [--quiet]\n"
+    "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
     "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
-    "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel\n"
-    "(the block at every N-th x and z). --below Y searches from Y down (in the nether the top\n"
-    "solid block is the roof: --below 100 shows the floor of its caverns). --heights writes\n"
+    "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel:\n"
+    "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
+    "and only those columns are computed (below --scale 10, the chunks that hold them).\n"
+    "--below Y searches from Y down (in the nether the top solid block is the roof: --below\n"
+    "100 shows the floor of its caverns). --heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
-    "index [z][x]. The area is computed one chunk row at a time; only the picture is kept.\n"
-    "Files appear only when complete. On a terminal a progress line counts the chunk rows;\n"
-    "--quiet turns it off.\n";
+    "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
+    "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
+    "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
 
 static const char *const usage_slice =
     "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
@@ -1231,13 +1271,14 @@ static int cmd_render(int argc, char **argv)
     opts o = {0};
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
-    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu";
+    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
     int quiet = 0;
     optdef defs[] = {
         {.name = "--quiet", .flag = &quiet},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--layer", .str = &layer_name},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--heights", .str = &heights_path},
         {.name = "--device", .str = &device},
@@ -1249,6 +1290,10 @@ static int cmd_render(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
     if (rc0 >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
+    int layer = cf_map_layer_find(layer_name), needs = 0;
+    if (layer < 0) return die_usage("--layer: no such layer (see chunkfill tiles --help)", usage_render);
+    cf_map_layer(layer, &needs, NULL);
+    if (strcmp(device, "cpu") != 0 && layer != 0) return die_usage("--device draws the relief layer only", usage_render);
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_render);
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
@@ -1276,6 +1321,7 @@ static int cmd_render(int argc, char **argv)
     cf_world *w = NULL;
     cf_device *dev = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
+    uint8_t *rgb = NULL;
     void *vol = NULL;
     int rc = 1;
     char msg[1024] = "";
@@ -1287,7 +1333,9 @@ static int cmd_render(int argc, char **argv)
     }
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
+    if ((needs & CF_MAP_BLOCKS) ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+                                : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+        goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -1297,25 +1345,31 @@ static int cmd_render(int argc, char **argv)
     int64_t cz0 = floordiv16(r[1]), cz1 = floordiv16(r[3]), cx0 = floordiv16(r[0]), cx1 = floordiv16(r[2]);
     int64_t ncx = cx1 - cx0 + 1;
     pic = malloc(sizeof(int32_t) * (size_t)(px * pz));
-    strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
     if (use_dev) {
+        strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
         list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
         vol = malloc((cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
     }
-    if (!pic || !strip || (use_dev && (!list || !vol))) {
+    if (!pic || (use_dev && (!strip || !list || !vol))) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
         goto done;
     }
     int tty = !quiet && isatty(2);
-    for (int64_t cz = cz0; cz <= cz1; cz++) {
+    /* the CPU computes the sampled columns only (cf_map_draw) */
+    if (!use_dev) {
+        if (!(rgb = malloc((size_t)(px * pz) * 3))) {
+            snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+            goto done;
+        }
+        if (cf_map_draw(w, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, (int32_t)below,
+                        rgb, pic, (int)threads, &err) != CF_OK)
+            goto done;
+    }
+    for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
         int32_t rows = (int32_t)(zhi - zlo + 1);
-        if (!use_dev) {
-            if (cf_surface_heights(w, 0, (int32_t)r[0], (int32_t)zlo, (int32_t)nx, rows, (int32_t)below, strip,
-                                   (int)threads, &err) != CF_OK)
-                goto done;
-        } else {
+        {
             for (int64_t i = 0; i < ncx; i++) list[2 * i] = (int32_t)(cx0 + i), list[2 * i + 1] = (int32_t)cz;
             if (cf_device_fill(dev, w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
             for (int32_t zz = 0; zz < rows; zz++)
@@ -1343,9 +1397,11 @@ static int cmd_render(int argc, char **argv)
         }
         if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1)); /* NOLINT(bugprone-misplaced-widening-cast): int64_t for %lld */
     }
-    if (tty) fputc('\n', stderr);
+    if (tty && use_dev) fputc('\n', stderr);
     if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
-    if (cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK) goto done;
+    if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK
+                : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
+        goto done;
     {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1359,8 +1415,221 @@ done:
         if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
         else report(&err);
     }
-    free(pic), free(strip), free(list), free(vol);
+    free(pic), free(strip), free(list), free(vol), free(rgb);
     cf_device_free(dev);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+static const char *const usage_tiles =
+    "usage: chunkfill tiles [--pack PATH]... [--settings ID] --seed SEED [--layer NAME]...\n"
+    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] --out DIR\n"
+    "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
+    "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
+    "x in [X*256*2^Z, (X+1)*256*2^Z), z likewise from Y (negative indices for negative\n"
+    "coordinates), its pixel (i, k) the column (X*256*2^Z + i*2^Z, Y*256*2^Z + k*2^Z), so\n"
+    "L/Z/X/Y.png has exactly the pixels of `render --layer L --scale 2^Z --area` of its blocks\n"
+    "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
+    "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
+    "Layers (--layer, repeatable, default relief):\n";
+
+/* mkdir -p of path's folders (not its last component) */
+static int make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        int r = mkdir(path, 0777);
+        *p = '/';
+        if (r != 0 && errno != EEXIST) return -1;
+    }
+    return 0;
+}
+
+/* writes text to path atomically (temporary beside it, then rename) */
+static int write_text_atomic(const char *path, const char *a, size_t alen, const char *b, size_t blen, const char *c,
+                             char *msg, size_t msglen)
+{
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
+        return snprintf(msg, msglen, "%.900s: path too long", path), -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return snprintf(msg, msglen, "%.900s: cannot create: %s", path, strerror(errno)), -1;
+    int bad = write_all(f, a, alen) || write_all(f, b, blen) || write_all(f, c, strlen(c));
+    if (fflush(f) != 0) bad = 1;
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%.900s: write error: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* text as a JSON string inside a <script>: quotes, backslashes, controls and '<' escaped */
+static void json_script_str(char *out, size_t cap, const char *v)
+{
+    size_t k = 0;
+    if (cap < 8) return;
+    out[k++] = '"';
+    for (const unsigned char *c = (const unsigned char *)v; *c && k + 8 < cap; c++) {
+        if (*c == '"' || *c == '\\') out[k++] = '\\', out[k++] = (char)*c;
+        else if (*c < 32 || *c == '<' || *c == '>' || *c == '&') k += (size_t)snprintf(out + k, cap - k, "\\u%04x", *c);
+        else out[k++] = (char)*c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+}
+
+static int64_t floordiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static int cmd_tiles(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outdir = NULL, *zoom = "0..0";
+    const char *layer_names[8];
+    int nlayers = 0;
+    long threads = 0, below = INT32_MAX;
+    for (int i = 2; i < argc; i++) /* --layer is repeatable: taken out before the common parser */
+        if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc) {
+            if (nlayers == 8) return die_usage("at most 8 --layer", usage_tiles);
+            layer_names[nlayers++] = argv[i + 1];
+            for (int k = i; k + 2 < argc; k++) argv[k] = argv[k + 2];
+            argc -= 2, i--;
+        }
+    if (nlayers == 0) layer_names[nlayers++] = "relief";
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outdir, .required = "--out is required"},
+        {.name = "--zoom", .str = &zoom},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_tiles, stdout);
+            const char *sum;
+            for (int k = 0; cf_map_layer(k, NULL, &sum); k++) printf("  %-8s %s\n", cf_map_layer(k, NULL, NULL), sum);
+            return 0;
+        }
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
+    int layers[8], need_blocks = 0;
+    for (int i = 0; i < nlayers; i++) {
+        int needs = 0;
+        if ((layers[i] = cf_map_layer_find(layer_names[i])) < 0) {
+            fprintf(stderr, "chunkfill: --layer %s: no such layer (chunkfill tiles --help lists them)\n", layer_names[i]);
+            return 1;
+        }
+        cf_map_layer(layers[i], &needs, NULL);
+        if (needs & CF_MAP_BLOCKS) need_blocks = 1;
+    }
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int za, zb, used = 0;
+    if (sscanf(zoom, "%d..%d%n", &za, &zb, &used) != 2 || zoom[used] || za < 0 || zb < za || zb > 20) {
+        fprintf(stderr, "chunkfill: --zoom %s: takes A..B with 0 <= A <= B <= 20\n", zoom);
+        return 1;
+    }
+    if (strlen(outdir) > 3000 || !*outdir) return die_usage("--out: bad folder name", usage_tiles);
+    /* tiles to write, refused above a million */
+    int64_t total = 0;
+    for (int z = za; z <= zb; z++) {
+        int64_t span = (int64_t)256 << z;
+        total += (floordiv64(r[2], span) - floordiv64(r[0], span) + 1) * (floordiv64(r[3], span) - floordiv64(r[1], span) + 1);
+    }
+    if (total > 1000000) {
+        fprintf(stderr, "chunkfill: --area %s --zoom %s: %lld tiles (at most 1,000,000)\n", area, zoom, (long long)total);
+        return 1;
+    }
+
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    uint8_t *rgb = malloc(256 * 256 * 3);
+    int rc = 1;
+    char msg[1024] = "", path[4200];
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (!rgb) {
+        snprintf(msg, sizeof msg, "out of memory");
+        goto done;
+    }
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
+    if (need_blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
+                    : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
+        goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    int64_t done_tiles = 0;
+    int tty = isatty(2);
+    for (int li = 0; li < nlayers; li++)
+        for (int z = za; z <= zb; z++) {
+            int64_t span = (int64_t)256 << z;
+            for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
+                for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
+                    if (cf_map_draw(w, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, 256, 256,
+                                    (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
+                        goto done;
+                    snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
+                             (long long)ty);
+                    if (make_parents(path) < 0) {
+                        snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+                        goto done;
+                    }
+                    if (cf_png_write(path, rgb, 256, 256, &err) != CF_OK) goto done;
+                    if (tty) fprintf(stderr, "\rtiles: %lld/%lld", (long long)++done_tiles, (long long)total * nlayers);
+                }
+        }
+    if (tty) fputc('\n', stderr);
+    {
+        /* the viewer, its configuration in place of the page's default */
+        const char *html = cf_map_viewer_html(), *mark = strstr(html, "/*CF_CONFIG*/");
+        const char *end = mark ? strstr(mark, ";\n") : NULL;
+        if (!end) {
+            snprintf(msg, sizeof msg, "the embedded viewer has no configuration mark (a chunkfill bug)");
+            goto done;
+        }
+        char cfgtext[2048];
+        int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"static\", \"layers\": [");
+        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
+        char js[2][600];
+        json_script_str(js[0], sizeof js[0], o.seed);
+        json_script_str(js[1], sizeof js[1], o.settings);
+        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n,
+                 "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s}", za, zb,
+                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
+        snprintf(path, sizeof path, "%s/index.html", outdir);
+        if (make_parents(path) < 0) {
+            snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+            goto done;
+        }
+        if (write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg) < 0) goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
+    rc = 0;
+done:
+    if (rc) {
+        if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
+        else report(&err);
+    }
+    free(rgb);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
@@ -1544,6 +1813,7 @@ static const char *const usage_serve =
     "  --deadline-ms N    per-request deadline when the request sets none (60000)\n"
     "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
     "  --verbose          log every request\n"
+    "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
     "  plus the limits of 'chunkfill sample --help', --strict and --define\n";
 
 static const char *serve_listen[8];
@@ -1556,8 +1826,64 @@ static int listen_option(opts *o, const char *v)
     return 0;
 }
 
+static const char *const usage_serve_http =
+    "usage: chunkfill serve --http 127.0.0.1:PORT [--pack PATH]... [--settings ID]...\n"
+    "                       [--cache DIR] [--cache-mb N] [--workers N] [--threads N] [--max-zoom Z]\n"
+    "                       [--max-connections N] [--read-timeout-ms N]\n"
+    "Serves maps over HTTP (loopback only): the viewer at /, tiles /LAYER/Z/X/Y.png?seed=S\n"
+    "[&settings=ID] exactly as `chunkfill tiles` writes them, drawn on demand into a disk cache\n"
+    "of at most --cache-mb MiB (default 256; default folder: a fresh one under TMPDIR, removed\n"
+    "at exit), and /at?x=X&z=Z&seed=S[&settings=ID] -> {\"height\", \"block\", \"biome\", \"fluid\"}\n"
+    "(height as render --heights; block: the noise stage's block there; fluid: the aquifer's\n"
+    "fluid above it; biome: null until the biome stage exists). --workers requests at once\n"
+    "(default 4), --max-connections more waiting (default 256; 503 beyond). Stops on SIGINT or\n"
+    "SIGTERM. One log line per request on stderr.\n";
+
+static int cmd_serve_http(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    cf_http_opts ho;
+    cf_http_defaults(&ho);
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    const char **settings = calloc((size_t)argc + 1, sizeof *settings);
+    if (!av || !settings) return free(av), free(settings), fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    int ac = 0, ns = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
+        else av[ac++] = argv[i];
+    }
+    const char *addr = NULL, *cache = NULL;
+    long cache_mb = ho.cache_mb, workers = ho.workers, threads = 0, max_zoom = ho.max_zoom, conns = ho.max_conns,
+         rto = ho.read_timeout_ms;
+    optdef defs[] = {
+        {.name = "--http", .str = &addr, .required = "--http is required"},
+        {.name = "--cache", .str = &cache},
+        {.name = "--cache-mb", .num = &cache_mb, .lo = 1, .hi = 1L << 20},
+        {.name = "--workers", .num = &workers, .lo = 1, .hi = 256},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--max-zoom", .num = &max_zoom, .lo = 0, .hi = 20},
+        {.name = "--max-connections", .num = &conns, .lo = 1, .hi = 65536},
+        {.name = "--read-timeout-ms", .num = &rto, .lo = 1, .hi = 86400000},
+        {0},
+    };
+    int rc = parse_cmd(&o, ac, av, defs, usage_serve_http);
+    cf_error err = {0};
+    if (rc < 0) {
+        ho.packs = o.packs, ho.npacks = o.npacks, ho.limits = o.lim;
+        ho.settings = settings, ho.nsettings = ns;
+        ho.listen = addr, ho.cache_dir = cache, ho.cache_mb = cache_mb, ho.workers = (int)workers;
+        ho.threads = (int)threads, ho.max_zoom = (int)max_zoom, ho.max_conns = (int)conns, ho.read_timeout_ms = (int)rto;
+        rc = cf_http_serve(&ho, &err) == CF_OK ? 0 : report(&err);
+    }
+    free(av), free(settings);
+    return rc;
+}
+
 static int cmd_serve(int argc, char **argv)
 {
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--http") == 0) return cmd_serve_http(argc, argv);
     opts o = {0};
     cf_limits_default(&o.lim);
     cf_serve_opts so;
@@ -1570,6 +1896,7 @@ static int cmd_serve(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (i >= 2 && strcmp(argv[i], "--allow-remote") == 0) so.allow_remote = 1;
         else if (i >= 2 && strcmp(argv[i], "--verbose") == 0) so.verbose = 1;
+        else if (i >= 2 && strcmp(argv[i], "--biomes") == 0) so.biomes = 1;
         else if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
         else av[ac++] = argv[i];
     }
@@ -1636,6 +1963,10 @@ static int cmd_nodes(int argc, char **argv)
     return 0;
 }
 
+int cmd_biome(int argc, char **argv);       /* cli_biome.c */
+int cmd_fill_biomes(int argc, char **argv); /* cli_biome.c: fill --biomes */
+int cmd_pregen(int argc, char **argv);      /* pregen.c */
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return fputs(usage_main, stderr), 2;
@@ -1643,11 +1974,18 @@ int main(int argc, char **argv)
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return fputs(usage_main, stdout), 0;
     if (strcmp(c, "sample") == 0) return cmd_sample(argc, argv);
     if (strcmp(c, "info") == 0) return cmd_print(argc, argv, usage_info, PRINT_INFO);
-    if (strcmp(c, "fill") == 0) return cmd_fill(argc, argv);
+    if (strcmp(c, "fill") == 0) {
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--biomes") == 0) return cmd_fill_biomes(argc, argv);
+        return cmd_fill(argc, argv);
+    }
+    if (strcmp(c, "biome") == 0) return cmd_biome(argc, argv);
+    if (strcmp(c, "pregen") == 0) return cmd_pregen(argc, argv);
     if (strcmp(c, "plan") == 0) return cmd_print(argc, argv, usage_plan, PRINT_PLAN);
     if (strcmp(c, "emit") == 0) return cmd_print(argc, argv, usage_emit, PRINT_EMIT);
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
     if (strcmp(c, "render") == 0) return cmd_render(argc, argv);
+    if (strcmp(c, "tiles") == 0) return cmd_tiles(argc, argv);
     if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
     if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);

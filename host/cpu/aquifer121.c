@@ -238,3 +238,10 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
                 }
     eval64_chunk(&a->c, 0, 0, EV64_POINT);
 }
+
+double blocks121_output(cf_blocks121 *a, int out, double x, double y, double z)
+{
+    return eval_f64_mode(&a->c, EV64_VALUE, a->w->prog->outputs[out], x, y, z);
+}
+
+int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z) { return b21_surface(a, x, z); }

@@ -113,6 +113,34 @@ size_t blocks121_bytes(const cf_program *p);
 /* the block kinds (CF_BK_*) of chunk (cx, cz), [y][z][x] */
 void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out);
 
+/* aquifer121.c, for the surface stage of the chunk blocks121_chunk filled last: program
+ * output `out` at a point (noises), and NoiseChunk.preliminarySurfaceLevel at block (x, z) */
+double blocks121_output(cf_blocks121 *a, int out, double x, double y, double z);
+int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z);
+
+/* surface.c: the surface stage (ir/rules.h) of a block program with rules: 1.21 (a: the noise
+ * stage's context) or 26.3 (a NULL; vol in surface_apply gives volume-path values per chunk) */
+#define CF_BLOCK_PALETTE 255 /* the protocol's u8 npalette */
+typedef struct cf_surface cf_surface;
+/* bnames[0..nb): the biome source's palette (what bgrid holds); zseed: BiomeManager's seed.
+ * NULL when out of memory or the palette has more than CF_BLOCK_PALETTE blocks. */
+cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *bnames, int nb, int64_t zseed);
+void surface_free(cf_surface *s);
+/* applies the stage to chunk (cx, cz) that blocks121_chunk just filled (blk, [y][z][x]);
+ * bgrid: the stored biomes of quarts (4cx-4 .. 4cx+7, all y, 4cz-4 .. 4cz+7), [(qy*12 + qz)*12 + qx] */
+void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
+                   const float *(*vol)(void *u, int out), void *u);
+/* 26.3 (DIALECT_MC263 block programs): the outputs after the aquifer's seven */
+enum { CF_B263_SURFACE = 7, CF_B263_RULES = 8 };
+/* the palette of block fills of p: names[0..n), n returned (-1: more than CF_BLOCK_PALETTE);
+ * map (may be NULL) receives the palette index of each rules block, then snow_block, packed_ice */
+int surface_palette(const cf_program *p, const char **names, int *map);
+
+/* fill.c: noise stage + surface stage of chunks (n pairs); bgrid: per chunk the biome grid
+ * of surface_apply (144 * height/4 bytes each); out as cf_fill_blocks */
+cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
+                              const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err);
+
 /* fill.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
 

@@ -384,6 +384,12 @@ typedef struct job {
     atomic_size_t next;
     atomic_int failed;
     uint8_t *bytes; /* block fills: the palette indices */
+    /* the surface stage (surface.c): the biomes of each chunk's area, their names, the zoom seed */
+    const uint8_t *bgrid;
+    size_t bgrid_len;
+    const char *const *bnames;
+    int nb;
+    int64_t zseed;
 } job;
 
 static void *worker(void *arg)
@@ -446,6 +452,97 @@ static void *block121_worker(void *arg)
     return NULL;
 }
 
+/* the 1.18-1.21 noise stage, then the surface stage, a chunk at a time */
+static void *surface121_worker(void *arg)
+{
+    job *j = arg;
+    cf_blocks121 *a = blocks121_new(j->w);
+    cf_surface *s = a ? surface_new(j->w, a, j->bnames, j->nb, j->zseed) : NULL;
+    if (!s) {
+        blocks121_free(a);
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+        blocks121_chunk(a, cx, cz, j->bytes + i * j->per_chunk);
+        surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, NULL, NULL);
+    }
+    surface_free(s);
+    blocks121_free(a);
+    return NULL;
+}
+
+/* 26.3: the volume-path values of a rule input over the current chunk, filled on first use */
+typedef struct vols {
+    cf_fill *f;
+    int32_t cx, cz;
+    size_t per;
+    float *buf[64];
+    uint8_t have[64];
+} vols;
+static const float *vol_of(void *u, int out)
+{
+    vols *v = u;
+    int k = out & 63; /* outputs beyond the aquifer's: at most 64 (frontend) */
+    if (!v->buf[k]) v->buf[k] = malloc(sizeof(float) * v->per);
+    if (!v->buf[k]) abort(); /* NOLINT: out of memory mid-chunk */
+    if (!v->have[k]) fill_chunk(v->f, v->f->w->prog->outputs[out], v->cx, v->cz, v->buf[k]), v->have[k] = 1;
+    return v->buf[k];
+}
+
+/* 26.3: the noise stage (density, aquifer), then the material pass */
+static void *surface263_worker(void *arg)
+{
+    job *j = arg;
+    const cf_program *p = j->w->prog;
+    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_aquifer *a = aquifer_new(j->w);
+    float *dens = malloc(sizeof(float) * j->per_chunk);
+    cf_surface *s = surface_new(j->w, NULL, j->bnames, j->nb, j->zseed);
+    vols v = {f, 0, 0, j->per_chunk, {0}, {0}};
+    if (!f || !a || !dens || !s) {
+        atomic_store(&j->failed, 1);
+    } else {
+        for (;;) {
+            size_t i = atomic_fetch_add(&j->next, 1);
+            if (i >= j->n || atomic_load(&j->failed)) break;
+            int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+            fill_chunk(f, j->node, cx, cz, dens);
+            aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+            v.cx = cx, v.cz = cz;
+            memset(v.have, 0, sizeof v.have);
+            surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, vol_of, &v);
+        }
+    }
+    for (int k = 0; k < 64; k++) free(v.buf[k]);
+    surface_free(s);
+    free(dens);
+    aquifer_free(a);
+    if (f) fill_free(f);
+    return NULL;
+}
+
+cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
+                              const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err)
+{
+    const cf_program *p = w->prog;
+    if (!p->blocks || !p->rules || (p->dialect != DIALECT_MC121 && p->dialect != DIALECT_MC263))
+        return err_set(err, CF_ERR_ARG, "%s: the surface stage needs noise settings with a surface_rule or material_rule",
+                       p->settings_id ? p->settings_id : "program");
+    if (n == 0) return CF_OK;
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > n) threads = (int)n;
+    if (check_memory(p, threads, err) != CF_OK) return err->status;
+    job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
+             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed};
+    if (run_threads(p->dialect == DIALECT_MC121 ? surface121_worker : surface263_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context (or a palette over 256 blocks)");
+    return CF_OK;
+}
+
 cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
     if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
@@ -460,7 +557,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out};
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0};
     if (run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
         return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
@@ -482,7 +579,10 @@ typedef struct job64 {
     size_t n;
     const int32_t *chunks;  /* fills: (x, z) chunk pairs */
     double *out;
-    int32_t x0, z0, nx, nz, below; /* surfaces: the area */
+    int32_t x0, z0, nx, nz, below; /* surfaces: the first sample, samples per axis */
+    int32_t step;                  /* surfaces: blocks between samples */
+    const int32_t *cxs, *czs;      /* DIALECT_MC121 surfaces: the chunks that hold samples */
+    size_t ncxs;
     int32_t *hout;
     atomic_size_t next;
     atomic_int failed;
@@ -565,7 +665,7 @@ static void *surface64(void *arg)
         if (r >= (size_t)j->nz || atomic_load(&j->failed)) break;
         for (int32_t x = 0; x < j->nx; x++) {
             int32_t h = p->min_y - 1;
-            double bx = (double)((int64_t)j->x0 + x), bz = (double)((int64_t)j->z0 + (int64_t)r);
+            double bx = (double)((int64_t)j->x0 + (int64_t)x * j->step), bz = (double)((int64_t)j->z0 + (int64_t)r * j->step);
             if (node_is_2d(p, &p->nodes[j->node])) {
                 /* a 2-D Iris node does not read y: the top row, or none */
                 if (top >= p->min_y && eval_f64(&c, j->node, bx, 0.0, bz) > 0.0) h = (int32_t)top;
@@ -584,8 +684,28 @@ static void *surface64(void *arg)
     return NULL;
 }
 
+/* the sample index of block coordinate b on the grid first + k*step (k < n), or -1 */
+static int64_t sample_index(int64_t b, int32_t first, int32_t step, int32_t n)
+{
+    int64_t d = b - first;
+    if (d < 0 || d % step) return -1;
+    return d / step < n ? d / step : -1;
+}
+
+/* the chunks along one axis that hold samples first + k*step (k < n), increasing;
+ * returns their count (at most n, and at most the chunks the samples span) */
+static size_t sample_chunks(int32_t first, int32_t step, int32_t n, int32_t *out)
+{
+    size_t m = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t c = (int32_t)cf_floordiv((int64_t)first + (int64_t)k * step, 16);
+        if (m == 0 || out[m - 1] != c) out[m++] = c;
+    }
+    return m;
+}
+
 /* 1.21 surfaces: the value of a column depends on its chunk (NoiseChunk's caches),
- * so each work item fills one chunk of the covering grid and scans its columns */
+ * so each work item fills one chunk that holds samples and scans those columns */
 static void *surface121(void *arg)
 {
     job64 *j = arg;
@@ -597,26 +717,27 @@ static void *surface121(void *arg)
         atomic_store(&j->failed, 1);
         return NULL;
     }
-    int64_t cx0 = cf_floordiv(j->x0, 16), cz0 = cf_floordiv(j->z0, 16);
-    int64_t ncx = cf_floordiv((int64_t)j->x0 + j->nx - 1, 16) - cx0 + 1;
     int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
-        int64_t cx = cx0 + (int64_t)(i % (size_t)ncx), cz = cz0 + (int64_t)(i / (size_t)ncx);
+        int64_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
         fill121_chunk(&c, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
-        for (int z = 0; z < 16; z++)
+        for (int z = 0; z < 16; z++) {
+            int64_t sz = sample_index(cz * 16 + z, j->z0, j->step, j->nz);
+            if (sz < 0) continue;
             for (int x = 0; x < 16; x++) {
-                int64_t bx = cx * 16 + x - j->x0, bz = cz * 16 + z - j->z0;
-                if (bx < 0 || bz < 0 || bx >= j->nx || bz >= j->nz) continue;
+                int64_t sx = sample_index(cx * 16 + x, j->x0, j->step, j->nx);
+                if (sx < 0) continue;
                 int32_t h = p->min_y - 1;
                 for (int64_t y = top; y >= p->min_y; y--)
                     if (v[((size_t)(y - p->min_y) * 16 + (size_t)z) * 16 + (size_t)x] > 0.0) {
                         h = (int32_t)y;
                         break;
                     }
-                j->hout[(size_t)bz * (size_t)j->nx + (size_t)bx] = h;
+                j->hout[(size_t)sz * (size_t)j->nx + (size_t)sx] = h;
             }
+        }
     }
     eval64_free(&c);
     free(v);
@@ -645,7 +766,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;
     }
-    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL};
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0};
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
@@ -660,21 +781,25 @@ static int32_t window_rows(const cf_program *p)
         if (p->nodes[i].kind != NK_INTERPOLATED) continue;
         int32_t h = p->nodes[i].i[1], a = wh, b = h;
         while (b) { int32_t t = a % b; a = b; b = t; }
+        if (a <= 0) continue; /* cell heights are positive (the parser checks) */
         wh = wh / a * h;
         if (wh > 64) return p->height;
     }
     return wh;
 }
 
-static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t below, int32_t *out, int *rows)
+/* the top block of every column of f's region (sx x sz columns, at most 256) whose
+ * first column is (x0, z0): out[z*sx + x], min_y - 1 where none; windows of rows from
+ * the top down, stopping once every column has its block */
+static void surface_region(cf_fill *f, int node, int32_t x0, int32_t z0, int32_t below, int32_t *out, int *rows)
 {
     const cf_program *p = f->w->prog;
-    fill_region(f, cx * 16, p->min_y, cz * 16);
+    fill_region(f, x0, p->min_y, z0);
     int32_t wh = window_rows(p), h = p->height;
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
-    int left = 256;
-    for (int c = 0; c < 256; c++) out[c] = p->min_y - 1;
+    int ncol = f->sx * f->sz, left = ncol;
+    for (int c = 0; c < ncol; c++) out[c] = p->min_y - 1;
     uint8_t done[256] = {0};
     /* windows [k*wh, (k+1)*wh) in absolute y, from the top down */
     int64_t ymax = (int64_t)p->min_y + h - 1 < below ? (int64_t)p->min_y + h - 1 : below;
@@ -688,9 +813,9 @@ static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t 
         *rows += b - a;
         const float *r = vec_get(f, node);
         int32_t ystart = (int32_t)(ymax - p->min_y) < b - 1 ? (int32_t)(ymax - p->min_y) : b - 1;
-        for (int c = 0; c < 256; c++) {
+        for (int c = 0; c < ncol; c++) {
             if (done[c]) continue;
-            int x = c % 16, z = c / 16;
+            int x = c % f->sx, z = c / f->sx;
             for (int32_t y = ystart; y >= a; y--) {
                 float v = r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
                 if (v > 0.0f) {
@@ -702,6 +827,11 @@ static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t 
             }
         }
     }
+}
+
+static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t below, int32_t *out, int *rows)
+{
+    surface_region(f, node, cx * 16, cz * 16, below, out, rows);
 }
 
 int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows)
@@ -728,12 +858,21 @@ const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""
 
 /* ------------------------------------------------------------------ surface heights */
 
+/* Samples (x0 + i*step, z0 + k*step), i < nx, k < nz. Below SPARSE_STEP blocks between
+ * samples a work item fills a whole chunk that holds samples (neighbouring columns
+ * share its cell corners and column caches); from SPARSE_STEP on, a work item is one
+ * sample's column alone (a 1 x 1 region: its own 2 x 2 corner columns, windowed from
+ * the top), so the cost follows the samples, not the blocks between them. The two
+ * give the same heights (a region's values do not depend on its extent: corners and
+ * caches are keyed by absolute position; tests/test_render.c checks it). */
+enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
+
 typedef struct sjob {
     const cf_world *w;
     int node;
-    int32_t x0, z0, nx, nz, below;
-    int32_t cx0, cz0, ncx;
-    size_t nchunks;
+    int32_t x0, z0, nx, nz, below, step;
+    const int32_t *cxs, *czs; /* chunk mode: the chunks that hold samples */
+    size_t ncxs, nitems;
     int32_t *out;
     atomic_size_t next;
     atomic_int failed;
@@ -743,25 +882,34 @@ typedef struct sjob {
 static void *surface_worker(void *arg)
 {
     sjob *j = arg;
-    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    int sparse = j->step >= SPARSE_STEP;
+    cf_fill *f = sparse ? fill_new(j->w, 1, j->w->prog->height, 1) : fill_new(j->w, 16, j->w->prog->height, 16);
     if (!f) {
         atomic_store(&j->failed, 1);
         return NULL;
     }
-    int32_t h[256];
+    int32_t h[256] = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
-        if (i >= j->nchunks || atomic_load(&j->failed)) break;
-        int32_t cx = j->cx0 + (int32_t)(i % (size_t)j->ncx), cz = j->cz0 + (int32_t)(i / (size_t)j->ncx);
+        if (i >= j->nitems || atomic_load(&j->failed)) break;
         int rows;
+        if (sparse) {
+            size_t sx = i % (size_t)j->nx, sz = i / (size_t)j->nx;
+            surface_region(f, j->node, (int32_t)((int64_t)j->x0 + (int64_t)sx * j->step),
+                           (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step), j->below, h, &rows);
+            atomic_fetch_add(&j->rows, rows);
+            j->out[i] = h[0];
+            continue;
+        }
+        int32_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
         surface_chunk(f, j->node, cx, cz, j->below, h, &rows);
         atomic_fetch_add(&j->rows, rows);
         for (int z = 0; z < 16; z++) {
-            int64_t gz = (int64_t)cz * 16 + z - j->z0;
-            if (gz < 0 || gz >= j->nz) continue;
+            int64_t gz = sample_index((int64_t)cz * 16 + z, j->z0, j->step, j->nz);
+            if (gz < 0) continue;
             for (int x = 0; x < 16; x++) {
-                int64_t gx = (int64_t)cx * 16 + x - j->x0;
-                if (gx < 0 || gx >= j->nx) continue;
+                int64_t gx = sample_index((int64_t)cx * 16 + x, j->x0, j->step, j->nx);
+                if (gx < 0) continue;
                 j->out[(size_t)gz * (size_t)j->nx + (size_t)gx] = h[z * 16 + x];
             }
         }
@@ -773,43 +921,61 @@ static void *surface_worker(void *arg)
 cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
                              int32_t *out, int threads, cf_error *err)
 {
-    if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || !out)
-        return err_set(err, CF_ERR_ARG, "cf_surface_heights: bad arguments");
+    return cf_surface_samples(w, fn, x0, z0, 1, nx, nz, below, out, threads, err);
+}
+
+cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                             int32_t below, int32_t *out, int threads, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || step <= 0 || !out)
+        return err_set(err, CF_ERR_ARG, "cf_surface_samples: bad arguments");
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
-    if (x0 < -lim || z0 < -lim || (int64_t)x0 + nx - 1 > lim + 15 || (int64_t)z0 + nz - 1 > lim + 15)
+    int64_t xl = (int64_t)x0 + (int64_t)(nx - 1) * step, zl = (int64_t)z0 + (int64_t)(nz - 1) * step;
+    if (x0 < -lim || z0 < -lim || xl > lim + 15 || zl > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
+    if (threads <= 0) threads = cf_cpu_count();
+    int chunked = w->prog->prec == PREC_F64 ? w->prog->dialect == DIALECT_MC121 : step < SPARSE_STEP;
+    int32_t *cxs = NULL, *czs = NULL;
+    size_t ncx = 0, ncz = 0;
+    if (chunked) {
+        cxs = malloc(sizeof(int32_t) * (size_t)nx);
+        czs = malloc(sizeof(int32_t) * (size_t)nz);
+        if (!cxs || !czs) {
+            free(cxs), free(czs);
+            return err_set(err, CF_ERR_NOMEM, "out of memory");
+        }
+        ncx = sample_chunks(x0, step, nx, cxs);
+        ncz = sample_chunks(z0, step, nz, czs);
+    }
+    cf_status st = CF_OK;
     if (w->prog->prec == PREC_F64) {
         job64 j;
         memset(&j, 0, sizeof j);
         j.w = w, j.node = w->prog->outputs[fn], j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.hout = out;
-        if (threads <= 0) threads = cf_cpu_count();
-        if (w->prog->dialect == DIALECT_MC121) {
+        j.step = step;
+        void *(*fnp)(void *) = surface64;
+        size_t items = (size_t)nz;
+        if (chunked) {
             j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
-            j.n = (size_t)(cf_floordiv((int64_t)x0 + nx - 1, 16) - cf_floordiv(x0, 16) + 1)
-                  * (size_t)(cf_floordiv((int64_t)z0 + nz - 1, 16) - cf_floordiv(z0, 16) + 1);
-            if ((size_t)threads > j.n) threads = (int)j.n;
-            if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-            if (run_threads(surface121, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
-            if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
-            return CF_OK;
+            j.cxs = cxs, j.czs = czs, j.ncxs = ncx, j.n = items = ncx * ncz;
+            fnp = surface121;
         }
-        if (threads > nz) threads = nz;
-        if (run_threads(surface64, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
-        if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
-        return CF_OK;
+        if ((size_t)threads > items) threads = (int)items;
+        if (chunked && (st = check_memory(w->prog, threads, err)) != CF_OK) {
+        } else if (run_threads(fnp, &j, threads) < 0) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+        else if (atomic_load(&j.failed)) st = err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    } else {
+        sjob j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn];
+        j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.step = step, j.out = out;
+        j.cxs = cxs, j.czs = czs, j.ncxs = ncx;
+        j.nitems = chunked ? ncx * ncz : (size_t)nx * (size_t)nz;
+        if ((size_t)threads > j.nitems) threads = (int)j.nitems;
+        if ((st = check_memory(w->prog, threads, err)) != CF_OK) {
+        } else if (run_threads(surface_worker, &j, threads) < 0) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+        else if (atomic_load(&j.failed)) st = err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     }
-    sjob j;
-    memset(&j, 0, sizeof j);
-    j.w = w, j.node = w->prog->outputs[fn];
-    j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.out = out;
-    j.cx0 = (int32_t)cf_floordiv(x0, 16), j.cz0 = (int32_t)cf_floordiv(z0, 16);
-    j.ncx = (int32_t)(cf_floordiv((int64_t)x0 + nx - 1, 16) - j.cx0 + 1);
-    int32_t ncz = (int32_t)(cf_floordiv((int64_t)z0 + nz - 1, 16) - j.cz0 + 1);
-    j.nchunks = (size_t)j.ncx * (size_t)ncz;
-    if (threads <= 0) threads = cf_cpu_count();
-    if ((size_t)threads > j.nchunks) threads = (int)j.nchunks;
-    if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    if (run_threads(surface_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
-    return CF_OK;
+    free(cxs), free(czs);
+    return st;
 }

@@ -17,4 +17,25 @@ extern const int cf_nfrontends;
  * function, or whose claims says yes */
 const cf_frontend *frontend_find(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
 
+/* rules.c: a surface rule (1.18-1.21 surface_rule, 26.3 material_rule) into p->rules (ir/rules.h).
+ * The front-end supplies what the rule table needs from its own format. */
+struct cJSON;
+typedef struct fr_host {
+    cf_program *p;
+    cf_pack *pk;
+    cf_error *err;
+    int f32; /* 26.3 material rules (references, id-string block states, tags, ore_vein) */
+    void *ctx;
+    /* a program output index reading noise `id` (a JSON string) at (x*xz, y, z*xz); -1 with err set */
+    int (*noise)(void *ctx, const struct cJSON *id, cf_loc at, double xz);
+    /* a program output index of a density function (26.3 ore_vein); -1 with err set */
+    int (*function)(void *ctx, const struct cJSON *v, cf_loc at);
+    /* 26.3: the registry entry `id` of kind "material_rule"/"material_condition" (*at: its
+     * location), or NULL (err set when the file was bad, else unresolved) */
+    const struct cJSON *(*ref)(void *ctx, const char *kind, const char *id, cf_loc *at);
+    /* 26.3: the biome ids of tag `id` into out (at most n); their count, or -1 (unknown tag) */
+    int (*tag)(void *ctx, const char *id, const char **out, int n);
+} fr_host;
+cf_status rules_compile(const fr_host *h, const struct cJSON *rule, cf_loc at);
+
 #endif

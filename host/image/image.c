@@ -176,20 +176,48 @@ static double surface_at(const int32_t *heights, size_t i, int sea_level)
     return v < sea_level ? (double)sea_level : (double)v;
 }
 
+/* the ramp's parameters: span of land heights above sea level and the snow line */
+static void ramp(int min_y, int height, int sea_level, double *span, double *snow)
+{
+    double top = (double)min_y + (double)height - 1.0;
+    *span = top - (double)sea_level;
+    *snow = *span > 0 ? ((double)min_y + 0.75 * (double)height - (double)sea_level) / *span : 1.0;
+    if (*snow < 0.05) *snow = 0.05;
+    if (*snow > 1.0) *snow = 1.0;
+}
+
+/* hillshade factor at (x, z) of a surface given by surf(i) */
+#define SLOPE(SURF)                                                                                      \
+    do {                                                                                                 \
+        int xw = x > 0 ? x - 1 : x, xe = x < nx - 1 ? x + 1 : x;                                         \
+        int zn = z > 0 ? z - 1 : z, zs = z < nz - 1 ? z + 1 : z;                                         \
+        size_t row = (size_t)z * (size_t)nx;                                                             \
+        fx = xe > xw ? (SURF(row + (size_t)xe) - SURF(row + (size_t)xw)) / (double)(xe - xw) : 0.0;      \
+        fz = zs > zn ? (SURF((size_t)zs * (size_t)nx + (size_t)x) - SURF((size_t)zn * (size_t)nx + (size_t)x)) / \
+                           (double)(zs - zn)                                                             \
+                     : 0.0;                                                                              \
+    } while (0)
+
+/* normal (-fx, 1, -fz) against the sun (-0.5, sin45, -0.5): slopes rising towards
+ * +x +z face the north-west sun; flat ground keeps the ramp colour */
+static double hillshade(double fx, double fz)
+{
+    const double sin45 = 0.70710678118654752440; /* sun 45 degrees up; also its x and z weights are 0.5 */
+    double shade = (0.5 * fx + 0.5 * fz + sin45) / sqrt(1.0 + fx * fx + fz * fz);
+    if (shade < 0.0) shade = 0.0;
+    return 0.3 + 0.7 * (shade / sin45);
+}
+
+static const uint8_t shallow[3] = {64, 128, 200}, deep[3] = {12, 36, 100};
+static const double depth_full = 64.0; /* water is darkest from this depth down */
+
 void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height, int sea_level, uint8_t *rgb)
 {
-    static const uint8_t shallow[3] = {64, 128, 200}, deep[3] = {12, 36, 100};
-    const double sin45 = 0.70710678118654752440; /* sun 45 degrees up; also its x and z weights are 0.5 */
-    const double depth_full = 64.0;              /* water is darkest from this depth down */
     if (nx <= 0 || nz <= 0) return;
-    double top = (double)min_y + (double)height - 1.0;
-    double span = top - (double)sea_level;
-    double snow = span > 0 ? ((double)min_y + 0.75 * (double)height - (double)sea_level) / span : 1.0;
-    if (snow < 0.05) snow = 0.05;
-    if (snow > 1.0) snow = 1.0;
-
+    double span, snow;
+    ramp(min_y, height, sea_level, &span, &snow);
+#define SURF(i) surface_at(heights, (i), sea_level)
     for (int z = 0; z < nz; z++) {
-        int zn = z > 0 ? z - 1 : z, zs = z < nz - 1 ? z + 1 : z;
         for (int x = 0; x < nx; x++) {
             size_t i = (size_t)z * (size_t)nx + (size_t)x;
             uint8_t *px = rgb + 3 * i;
@@ -201,26 +229,50 @@ void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height,
                 put_rgb(px, c, 1.0);
                 continue;
             }
-            int xw = x > 0 ? x - 1 : x, xe = x < nx - 1 ? x + 1 : x;
-            size_t row = (size_t)z * (size_t)nx;
-            double fx = xe > xw ? (surface_at(heights, row + (size_t)xe, sea_level) -
-                                   surface_at(heights, row + (size_t)xw, sea_level)) / (double)(xe - xw)
-                                : 0.0;
-            double fz = zs > zn ? (surface_at(heights, (size_t)zs * (size_t)nx + (size_t)x, sea_level) -
-                                   surface_at(heights, (size_t)zn * (size_t)nx + (size_t)x, sea_level)) /
-                                      (double)(zs - zn)
-                                : 0.0;
-            /* normal (-fx, 1, -fz) against the sun (-0.5, sin45, -0.5): slopes
-             * rising towards +x +z face the north-west sun */
-            double shade = (0.5 * fx + 0.5 * fz + sin45) / sqrt(1.0 + fx * fx + fz * fz);
-            if (shade < 0.0) shade = 0.0;
-            double k = 0.3 + 0.7 * (shade / sin45); /* flat ground keeps the ramp colour */
+            double fx, fz;
+            SLOPE(SURF);
             double t = span > 0 ? ((double)hv - (double)sea_level) / span : 1.0;
             if (t > 1.0) t = 1.0;
             land_colour(t, snow, c);
-            put_rgb(px, c, k);
+            put_rgb(px, c, hillshade(fx, fz));
         }
     }
+#undef SURF
+}
+
+void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_t *kind, int nx, int nz, int min_y,
+                         int height, int sea_level, uint8_t *rgb)
+{
+    static const uint8_t lava[3] = {214, 96, 18}, none[3] = {16, 14, 22};
+    if (nx <= 0 || nz <= 0) return;
+    double span, snow;
+    ramp(min_y, height, sea_level, &span, &snow);
+#define SURF(i) (double)top[i]
+    for (int z = 0; z < nz; z++) {
+        for (int x = 0; x < nx; x++) {
+            size_t i = (size_t)z * (size_t)nx + (size_t)x;
+            uint8_t *px = rgb + 3 * i;
+            double c[3];
+            if (kind[i] == IMAGE_VOID || kind[i] == IMAGE_LAVA) {
+                memcpy(px, kind[i] == IMAGE_VOID ? none : lava, 3);
+                continue;
+            }
+            if (kind[i] == IMAGE_WATER) {
+                double d = (double)top[i] - (double)ground[i];
+                mix(shallow, deep, d >= depth_full ? 1.0 : d / depth_full, c);
+                put_rgb(px, c, 1.0);
+                continue;
+            }
+            double fx, fz;
+            SLOPE(SURF);
+            double t = span > 0 ? ((double)ground[i] - (double)sea_level) / span : 1.0;
+            if (t > 1.0) t = 1.0;
+            if (t < 0.0) t = 0.0;
+            land_colour(t, snow, c);
+            put_rgb(px, c, hillshade(fx, fz));
+        }
+    }
+#undef SURF
 }
 
 void image_slice(const float *density, int n, int h, int min_y, int sea_level, int mode, uint8_t *rgb)

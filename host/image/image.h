@@ -45,6 +45,19 @@ cf_status image_read_png_size(const char *path, int *w, int *h, cf_error *err);
  * shaded. Writes nx*nz pixels to rgb: row z, column x. */
 void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height, int sea_level, uint8_t *rgb);
 
+/* What a column of the fluids map shows on top (image_relief_fluids). */
+enum { IMAGE_LAND = 0, IMAGE_WATER = 1, IMAGE_LAVA = 2, IMAGE_VOID = 3 };
+
+/* Shaded relief of what the noise stage's blocks put on top of each column:
+ * kind[i] (IMAGE_*), ground[i] the top solid block, top[i] the surface the sun
+ * sees (the fluid's top block for WATER and LAVA, else ground[i]). LAND: the
+ * ramp of image_relief (clamped to its lowest colour below sea level: a dry
+ * cave floor) times the hillshade over top[]; WATER: blue, darker with depth
+ * top - ground (at any height: lakes above sea level too), not shaded; LAVA:
+ * orange; VOID (no block in the column): near black. Writes nx*nz pixels. */
+void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_t *kind, int nx, int nz, int min_y,
+                         int height, int sea_level, uint8_t *rgb);
+
 /* A vertical cross-section: density[y*n + i], y = 0 at min_y, n columns, h
  * rows. IMAGE_SLICE_MATERIAL: solid (density > 0) grey-brown, air (not solid,
  * y >= sea_level) sky blue, water (not solid, y < sea_level) blue.

@@ -6,6 +6,7 @@
 #define CF_IR_H
 
 #include "base/base.h"
+#include "ir/rules.h"
 
 /* ------------------------------------------------------------------ node kinds */
 enum {
@@ -96,6 +97,7 @@ struct cf_program {
     int aq_out[6];           /* output index of each aquifer function (cf_aquifer_fields), or -1 */
     int blocks;              /* compiled for block fills (cf_program_compile_blocks): output 0 is final_density */
     int ore_veins;           /* DIALECT_MC121: the settings' ore_veins_enabled (OreVeinifier in the noise stage) */
+    cf_rules *rules;         /* block fills: the surface stage's rules (ir/rules.h), or NULL (none) */
     size_t parsed_nodes;     /* before the passes */
     size_t max_fill_bytes;   /* from the pack's limits */
     char *describe;
@@ -131,7 +133,8 @@ cf_status plan_build(cf_program *p, cf_error *err);
 
 /* DIALECT_MC121 block fills (cf_frontend.block_functions): the outputs, in this order */
 enum { CF_B21_FINAL = 0, CF_B21_BARRIER, CF_B21_FLOODEDNESS, CF_B21_SPREAD, CF_B21_LAVA, CF_B21_EROSION, CF_B21_DEPTH,
-       CF_B21_SURFACE, CF_B21_VEIN_TOGGLE, CF_B21_VEIN_RIDGED, CF_B21_VEIN_GAP, CF_B21_COUNT };
+       CF_B21_SURFACE, CF_B21_VEIN_TOGGLE, CF_B21_VEIN_RIDGED, CF_B21_VEIN_GAP, CF_B21_RULES, CF_B21_COUNT };
+/* CF_B21_RULES: the settings' surface_rule compiled into cf_program.rules (its output is a constant) */
 
 /* the aquifer's density functions, in the order of cf_program.aq_out (ir/passes.c) */
 extern const char *const cf_aquifer_fields[6];
@@ -168,6 +171,8 @@ struct cf_world {
     int islands;        /* octave index of the end islands simplex, or -1 */
     uint64_t aq_lo, aq_hi; /* the aquifer's positional random factory (legacy: the seed in aq_lo) */
     uint64_t ore_lo, ore_hi; /* DIALECT_MC121: positional("minecraft:ore"), the ore veins' factory */
+    uint64_t root_lo, root_hi; /* RandomState.random: the base positional factory (legacy: the seed in root_lo) */
+    uint8_t bands[192];      /* the clay bands (0 terracotta, 1 orange, 2 yellow, 3 brown, 4 red, 5 white, 6 light gray) */
     int32_t lseed;      /* double dialects: the seed's low 32 bits, added to every module seed */
     uint8_t *tab;       /* the packed tables (kernels/cf_nodes.h), what a device receives */
     size_t tablen;
@@ -175,6 +180,8 @@ struct cf_world {
 
 cf_status seed_bind(cf_world *w, cf_error *err);
 void seed_free(cf_world *w);
+/* positional(name): RandomState.random.fromHashOf(name).forkPositional() (MATERIAL-RULES.md §2) */
+void seed_factory(const cf_world *w, const char *name, uint64_t *lo, uint64_t *hi);
 /* sum of |layer amplitudes| of a noise's stack (seed-independent) */
 double noise_amplitude_sum(const cf_noisedef *d);
 

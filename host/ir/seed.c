@@ -167,6 +167,42 @@ static rnd pos_from_hash(const posf *p, const char *name)
     return rnd_xoro_raw(lo ^ p->lo, hi ^ p->hi);
 }
 
+void seed_factory(const cf_world *w, const char *name, uint64_t *lo, uint64_t *hi)
+{
+    posf root = {w->prog->legacy_random, w->root_lo, w->root_hi};
+    rnd r = pos_from_hash(&root, name);
+    posf f = rnd_fork_positional(&r);
+    *lo = f.lo, *hi = f.hi;
+}
+
+static int32_t rnd_between(rnd *r, int32_t a, int32_t b) { return rnd_int(r, b - a + 1) + a; }
+static int rnd_bool(rnd *r) { return r->legacy ? lcg_next(r, 1) != 0 : (int)(xoro_next(r) & 1u); }
+
+/* SurfaceSystem.generateBands (MATERIAL-RULES.md §6.3): 0 terracotta, 1 orange, 2 yellow,
+ * 3 brown, 4 red, 5 white, 6 light gray */
+static void make_bands(rnd *r, uint8_t *band)
+{
+    memset(band, 0, 192);
+    for (int i = 0; i < 192; i++) {
+        i += rnd_int(r, 5) + 1;
+        if (i < 192) band[i] = 1;
+    }
+    static const int colour[3] = {2, 3, 4}, base[3] = {1, 2, 1};
+    for (int k = 0; k < 3; k++) {
+        int n = rnd_between(r, 6, 15);
+        for (int j = 0; j < n; j++) {
+            int wdt = base[k] + rnd_int(r, 3), s = rnd_int(r, 192);
+            for (int m = 0; s + m < 192 && m < wdt; m++) band[s + m] = (uint8_t)colour[k];
+        }
+    }
+    int n = rnd_between(r, 9, 15);
+    for (int k = 0, s = 0; k < n && s < 192; k++, s += rnd_int(r, 16) + 4) {
+        band[s] = 5;
+        if (s - 1 > 0 && rnd_bool(r)) band[s - 1] = 6;
+        if (s + 1 < 192 && rnd_bool(r)) band[s + 1] = 6;
+    }
+}
+
 /* ------------------------------------------------------------------ tables */
 typedef struct bind {
     cf_world *w;
@@ -544,6 +580,9 @@ static cf_status seed_bind_mc121(cf_world *w, cf_error *err)
         posf ap = rnd_fork_positional(&a), op = rnd_fork_positional(&o);
         w->aq_lo = ap.lo, w->aq_hi = ap.hi;
         w->ore_lo = op.lo, w->ore_hi = op.hi;
+        w->root_lo = root.lo, w->root_hi = root.hi;
+        rnd cb = pos_from_hash(&root, "minecraft:clay_bands");
+        make_bands(&cb, w->bands);
     }
     int32_t blended = -1, islands = -1;
     for (int i = 0; i < p->nnodes && !o.oom; i++) {
@@ -643,6 +682,13 @@ cf_status seed_bind(cf_world *w, cf_error *err)
         rnd a = pos_from_hash(&root, "minecraft:aquifer");
         posf ap = rnd_fork_positional(&a);
         w->aq_lo = ap.lo, w->aq_hi = ap.hi;
+        /* the material rules' factories (MATERIAL-RULES.md §2, §5.3, §6.3) */
+        rnd o = pos_from_hash(&root, "minecraft:ore");
+        posf op = rnd_fork_positional(&o);
+        w->ore_lo = op.lo, w->ore_hi = op.hi;
+        w->root_lo = root.lo, w->root_hi = root.hi;
+        rnd cb = pos_from_hash(&root, "minecraft:clay_bands");
+        make_bands(&cb, w->bands);
     }
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];

@@ -28,6 +28,8 @@ typedef struct ccfg {
     int min_y, height, precision, kind;
     int blocks, npal;                  /* BLOCKS_U8 offered; palette size */
     char pal[CF_PALETTE_MAX][256];     /* the block ids of BLOCKS_U8 values */
+    int biomes, nbpal;                 /* BIOMES_U8 offered; its palette (malloc'd ids) */
+    char **bpal;
 } ccfg;
 
 struct cf_client {
@@ -223,13 +225,28 @@ cf_status cf_client_connect(cf_client **out, const char *addr, const char *token
             unsigned flags = cfp_rd_u8(&r), np = cfp_rd_u8(&r);
             c->cfg[i].min_y = (int32_t)cfp_rd_u32(&r);
             c->cfg[i].height = (int)cfp_rd_u32(&r);
-            if (flags > 1 || np > CF_PALETTE_MAX || (flags && np == 0)) r.bad = 1;
-            c->cfg[i].blocks = (int)flags;
+            if (flags > 3 || np > CF_PALETTE_MAX || ((flags & 1) && np == 0)) r.bad = 1;
+            c->cfg[i].blocks = (int)(flags & 1);
+            c->cfg[i].biomes = (flags & 2) != 0;
             for (unsigned k = 0; !r.bad && k < np; k++) {
                 unsigned pl = cfp_rd_u8(&r);
                 const uint8_t *pn = cfp_rd_bytes(&r, pl);
                 if (pn) memcpy(c->cfg[i].pal[k], pn, pl), c->cfg[i].pal[k][pl] = 0;
                 c->cfg[i].npal = (int)k + 1;
+            }
+            if (c->cfg[i].biomes && !r.bad) {
+                unsigned nb = cfp_rd_u16(&r);
+                if (nb == 0 || nb > CF_BIOME_PALETTE_MAX || !(c->cfg[i].bpal = calloc(nb, sizeof(char *)))) r.bad = 1;
+                for (unsigned k = 0; !r.bad && k < nb; k++) {
+                    unsigned pl = cfp_rd_u8(&r);
+                    const uint8_t *pn = cfp_rd_bytes(&r, pl);
+                    if (!pn || !(c->cfg[i].bpal[k] = malloc(pl + 1))) {
+                        r.bad = 1;
+                        break;
+                    }
+                    memcpy(c->cfg[i].bpal[k], pn, pl), c->cfg[i].bpal[k][pl] = 0;
+                    c->cfg[i].nbpal = (int)k + 1;
+                }
             }
             if (name) memcpy(c->cfg[i].name, name, nl);
             c->ncfg = (int)i + 1;
@@ -250,6 +267,10 @@ void cf_client_close(cf_client *c)
 {
     if (!c) return;
     if (c->fd >= 0) close(c->fd);
+    for (int i = 0; c->cfg && i < c->ncfg; i++) {
+        for (int k = 0; k < c->cfg[i].nbpal; k++) free(c->cfg[i].bpal[k]);
+        free(c->cfg[i].bpal);
+    }
     free(c->cfg);
     free(c->buf);
     free(c);
@@ -270,6 +291,16 @@ int cf_client_palette(const cf_client *c, const char *config, const char **names
         if (strcmp(c->cfg[i].name, config) == 0 && c->cfg[i].blocks) {
             for (int k = 0; k < c->cfg[i].npal; k++) names[k] = c->cfg[i].pal[k];
             return c->cfg[i].npal;
+        }
+    return 0;
+}
+
+int cf_client_biome_palette(const cf_client *c, const char *config, const char **names)
+{
+    for (int i = 0; c && i < c->ncfg; i++)
+        if (strcmp(c->cfg[i].name, config) == 0 && c->cfg[i].biomes) {
+            for (int k = 0; k < c->cfg[i].nbpal; k++) names[k] = c->cfg[i].bpal[k];
+            return c->cfg[i].nbpal;
         }
     return 0;
 }
@@ -299,7 +330,7 @@ static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64
     cf_status st = send_all(c, &b, err);
     cfp_buf_free(&b);
     if (st != CF_OK) return st;
-    size_t per = (size_t)k->height * 256, vs = (size_t)cfp_kind_size(kind);
+    size_t per = cfp_chunk_values(kind, k->height), vs = (size_t)cfp_kind_size(kind);
     uint32_t got = 0;
     for (;;) {
         unsigned type;
@@ -340,7 +371,7 @@ cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kin
         if (strcmp(c->cfg[i].name, config) == 0) k = &c->cfg[i];
     if (!k) return err_set(err, CF_ERR_ARG, "server: no configuration '%s'", config);
     if (!cfp_kind_size(kind)) return err_set(err, CF_ERR_ARG, "unknown output kind %d", kind);
-    size_t per = (size_t)k->height * 256 * (size_t)cfp_kind_size(kind);
+    size_t per = cfp_chunk_values(kind, k->height) * (size_t)cfp_kind_size(kind);
     for (size_t done = 0; done < n;) {
         size_t m = n - done < c->max_chunks ? n - done : c->max_chunks;
         cf_status st = fill_one(c, k, config, seed, kind, m, chunks + 2 * done, (uint8_t *)out + done * per, err);

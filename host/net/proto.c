@@ -14,8 +14,14 @@ int cfp_kind_size(int kind)
     case CFP_DENSITY_F32: return 4;
     case CFP_DENSITY_F64: return 8;
     case CFP_BLOCKS_U8: return 1;
+    case CFP_BIOMES_U8: return 1;
     default: return 0;
     }
+}
+
+size_t cfp_chunk_values(int kind, int height)
+{
+    return kind == CFP_BIOMES_U8 ? (size_t)(height / 4) * 16 : (size_t)height * 256;
 }
 
 const char *cfp_err_name(int code)

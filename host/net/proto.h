@@ -39,9 +39,12 @@ typedef enum cfp_type {
 typedef enum cfp_kind {
     CFP_DENSITY_F32 = 1, /* float32 density, the 26.3 dialect */
     CFP_DENSITY_F64 = 2, /* float64 density (double-precision dialects; reserved) */
-    CFP_BLOCKS_U8 = 3    /* uint8 block ids (palette; reserved) */
+    CFP_BLOCKS_U8 = 3,   /* uint8 block ids (palette; reserved) */
+    CFP_BIOMES_U8 = 4    /* uint8 biome ids (palette), one per quart cell (cf_fill_biomes) */
 } cfp_kind;
 int cfp_kind_size(int kind); /* bytes per value, 0 for an unknown kind */
+/* values of one chunk: a block each (height * 256), BIOMES_U8 a quart cell each (height * 4) */
+size_t cfp_chunk_values(int kind, int height);
 
 typedef enum cfp_err {
     CFP_E_MALFORMED = 1,

@@ -96,6 +96,10 @@ typedef struct config {
     int blocks;                          /* BLOCKS_U8 too: the program is a block-fill program */
     const char *palette[CF_PALETTE_MAX]; /* its palette (cf_block_palette) */
     int npal;
+    cf_biomes *bio;                      /* BIOMES_U8 (opts.biomes): the settings' biome source, */
+    int64_t bseed;                       /*   bound to this seed (the dispatcher rebinds it) */
+    const char *bpal[CF_BIOME_PALETTE_MAX];
+    int nbpal;
 } config;
 
 typedef struct slice {
@@ -438,10 +442,17 @@ static void *dispatch(void *arg)
         pthread_mutex_unlock(&s->mu);
 
         cf_error err = {0};
-        const cf_world *w = world_get(s, cfg, seed, &err);
-        cf_status st = w ? fill_batch(s, cfg, w, kind, n, &err) : err.status;
         config *k = &s->cfg[cfg];
-        size_t vsize = (size_t)cfp_kind_size(kind), per = (size_t)k->height * 256, bytes = per * vsize;
+        cf_status st;
+        if (kind == CFP_BIOMES_U8) { /* the CPU reference; the source rebound when the seed changes */
+            st = k->bseed == seed ? CF_OK : cf_biomes_set_seed(k->bio, seed, &err);
+            if (st == CF_OK) k->bseed = seed;
+            if (st == CF_OK) st = cf_fill_biomes(k->bio, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, &err);
+        } else {
+            const cf_world *w = world_get(s, cfg, seed, &err);
+            st = w ? fill_batch(s, cfg, w, kind, n, &err) : err.status;
+        }
+        size_t vsize = (size_t)cfp_kind_size(kind), per = cfp_chunk_values(kind, k->height), bytes = per * vsize;
         /* encode outside the lock: frames per slice */
         cfp_buf *bufs = calloc(ns ? ns : 1, sizeof *bufs);
         size_t off = 0;
@@ -552,7 +563,8 @@ static void on_hello(server *s, conn *c, const uint8_t *p, size_t len)
         cfp_put(&b, s->cfg[i].name, l);
         cfp_u8(&b, (unsigned)s->cfg[i].precision);
         cfp_u8(&b, (unsigned)s->cfg[i].kind);
-        cfp_u8(&b, s->cfg[i].blocks ? 1u : 0u); /* flags: bit 0 = BLOCKS_U8 available */
+        /* flags: bit 0 = BLOCKS_U8 available, bit 1 = BIOMES_U8 (its palette after the block palette) */
+        cfp_u8(&b, (s->cfg[i].blocks ? 1u : 0u) | (s->cfg[i].bio ? 2u : 0u));
         cfp_u8(&b, (unsigned)s->cfg[i].npal);
         cfp_u32(&b, (uint32_t)s->cfg[i].min_y);
         cfp_u32(&b, (uint32_t)s->cfg[i].height);
@@ -560,6 +572,14 @@ static void on_hello(server *s, conn *c, const uint8_t *p, size_t len)
             size_t pl = strlen(s->cfg[i].palette[k]);
             cfp_u8(&b, (unsigned)pl);
             cfp_put(&b, s->cfg[i].palette[k], pl);
+        }
+        if (s->cfg[i].bio) {
+            cfp_u16(&b, (unsigned)s->cfg[i].nbpal);
+            for (int k = 0; k < s->cfg[i].nbpal; k++) {
+                size_t pl = strlen(s->cfg[i].bpal[k]);
+                cfp_u8(&b, (unsigned)(pl > 255 ? 255 : pl));
+                cfp_put(&b, s->cfg[i].bpal[k], pl > 255 ? 255 : pl);
+            }
         }
     }
     cfp_end(&b, at);
@@ -590,7 +610,7 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
         send_error(s, c, f.id, CFP_E_UNKNOWN_CONFIG, "unknown configuration '%s'", name);
         return;
     }
-    if (f.kind != s->cfg[cfg].kind && !(f.kind == CFP_BLOCKS_U8 && s->cfg[cfg].blocks)) {
+    if (f.kind != s->cfg[cfg].kind && !(f.kind == CFP_BLOCKS_U8 && s->cfg[cfg].blocks) && !(f.kind == CFP_BIOMES_U8 && s->cfg[cfg].bio)) {
         send_error(s, c, f.id, CFP_E_UNSUPPORTED_KIND, "unsupported output kind %d for configuration %s (it gives kind %d, %s)",
                    f.kind, s->cfg[cfg].name, s->cfg[cfg].kind, s->cfg[cfg].kind == CFP_DENSITY_F32 ? "density_f32" : "density_f64");
         return;
@@ -990,6 +1010,13 @@ static cf_status load_configs(server *s, cf_error *err)
             logf_("serve: configuration %s: no block fills (%s)", ids[i], be.message);
         }
         s->ncfg = i + 1;
+        if (o->biomes) {
+            cf_error bioe = {0};
+            if (cf_biomes_open(&k->bio, pk, NULL, ids[i], NULL, 0, &bioe) == CF_OK)
+                k->nbpal = cf_biomes_palette(k->bio, k->bpal);
+            else
+                logf_("serve: configuration %s: no biomes (%s)", ids[i], bioe.message);
+        }
         cf_program_settings(k->prog, &k->min_y, &k->height, NULL);
         k->precision = cf_program_precision(k->prog);
         k->kind = k->precision == 64 ? CFP_DENSITY_F64 : CFP_DENSITY_F32;
@@ -1047,6 +1074,7 @@ static void server_free(server *s)
         for (int i = 0; i < (s->o->world_cache > 0 ? s->o->world_cache : 1); i++) cf_world_free(s->worlds[i].w);
     for (int i = 0; i < s->ncfg; i++) {
         cf_device_free(s->cfg[i].dev);
+        cf_biomes_free(s->cfg[i].bio);
         cf_program_free(s->cfg[i].prog);
     }
     free(s->worlds);

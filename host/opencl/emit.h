@@ -26,6 +26,10 @@ typedef struct emit_layout {
  * source, or NULL with err set. */
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err);
 
+/* The biome program of a climate program (host/biome/device.c): kernels k_biome_quarts and
+ * k_biome_chunks; end: TheEndBiomeSource from output 0 (erosion). malloc'd, or NULL with err set. */
+char *emit_biome_program(const cf_program *p, const cf_world *w, int end, cf_error *err);
+
 /* tests only: when set, the generated program fuses the lerps (fma), a
  * deliberately wrong kernel that `check` must catch */
 extern int emit_test_break;
@@ -38,5 +42,6 @@ extern const char emit_header_libnoise[];
 extern const char emit_header_hytale[];
 extern const char emit_header_mc121[];
 extern const char emit_header_iris[];
+extern const char emit_header_biome[];
 
 #endif

@@ -17,7 +17,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "ir/ir.h"
+#include "frontend/frontend.h"
 
 typedef struct mfile {
     const char *kind, *id, *display;
@@ -36,6 +36,7 @@ typedef struct mc {
     const char **chain;
     int nchain, depth;
     const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
+    int extra[64], nextra, out_base; /* surface rule noises: program outputs out_base + k */
 } mc;
 
 
@@ -144,12 +145,17 @@ static int df_field(mc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *k
     return parse_df(c, v, field_key(&c->f, at, key));
 }
 
+static int noise_value(mc *c, const cJSON *v, cf_loc at);
 /* a noise reference (firstOctave/amplitudes files); returns the program noise index */
 static int noise_ref(mc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *key)
 {
     const cJSON *v = field_get(&c->f, ks, o, key);
     if (!v) return field_fail(&c->f, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
-    at = field_key(&c->f, at, key);
+    return noise_value(c, v, field_key(&c->f, at, key));
+}
+
+static int noise_value(mc *c, const cJSON *v, cf_loc at)
+{
     if (cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
     if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", json_type(v));
     char ns[128], path[384], id[520];
@@ -546,6 +552,36 @@ static int block_state(mc *c, const cJSON *so, cf_loc sa, const char *key, const
     return *out ? 0 : field_nomem(&c->f);
 }
 
+/* the surface rule's noises (rules.c): a noise node at (x*xz, y, z*xz) as an extra output */
+static int rule_noise(void *ctx, const cJSON *id, cf_loc at, double xz)
+{
+    mc *c = ctx;
+    int noise = noise_value(c, id, at);
+    if (noise < 0) return -1;
+    for (int k = 0; k < c->nextra; k++)
+        if (c->p->nodes[c->extra[k]].noise == noise && c->p->nodes[c->extra[k]].d[0] == xz) return c->out_base + k;
+    if (c->nextra == 64) return field_fail(&c->f, at, CF_ERR_LIMIT, "the surface rule reads more than 64 noises");
+    cf_node n;
+    node_init(&n, NK_M_NOISE, at);
+    n.noise = noise;
+    n.d[0] = xz, n.d[1] = 1.0;
+    int node = node_add(c, &n);
+    if (node < 0) return -1;
+    c->extra[c->nextra] = node;
+    return c->out_base + c->nextra++;
+}
+
+/* "rules?:surface_rule": the settings' surface_rule into p->rules; a constant output */
+static int surface_rule(mc *c, const cJSON *so, cf_loc sa)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(so, "surface_rule");
+    if (r) {
+        fr_host h = {c->p, c->pk, c->err, 0, c, rule_noise, NULL, NULL, NULL};
+        if (rules_compile(&h, r, field_key(&c->f, sa, "surface_rule")) != CF_OK) return -1;
+    }
+    return constant(c, sa, 0.0);
+}
+
 static const char *const router_fields[] = {"barrier", "fluid_level_floodedness", "fluid_level_spread", "lava", "temperature",
                                             "vegetation", "continents", "erosion", "depth", "ridges",
                                             "initial_density_without_jaggedness", "preliminary_surface_level", "final_density",
@@ -660,7 +696,10 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         const char *f = functions[i];
         int id;
         p->output_names[i] = arena_strdup(&p->arena, f);
-        if (strncmp(f, "router?:", 8) == 0) { /* block fills: a field the router may lack (0) */
+        if (strcmp(f, "rules?:surface_rule") == 0) {
+            c.out_base = nfn;
+            id = surface_rule(&c, so, sa);
+        } else if (strncmp(f, "router?:", 8) == 0) { /* block fills: a field the router may lack (0) */
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 8);
             id = v ? parse_df(&c, v, field_key(&c.f, ra, f + 8)) : constant(&c, ra, 0.0);
         } else if (strncmp(f, "router:", 7) == 0) {
@@ -682,6 +721,18 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         if (id < 0) goto done;
         p->outputs[i] = id;
     }
+    if (c.nextra) { /* the surface rule's noises */
+        int *o = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + c.nextra));
+        const char **nm = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + c.nextra));
+        if (!o || !nm) {
+            field_nomem(&c.f);
+            goto done;
+        }
+        memcpy(o, p->outputs, sizeof(int) * (size_t)nfn);
+        memcpy(nm, p->output_names, sizeof(char *) * (size_t)nfn);
+        for (int k = 0; k < c.nextra; k++) o[nfn + k] = c.extra[k], nm[nfn + k] = "surface_rule noise";
+        p->outputs = o, p->output_names = nm, p->noutputs = nfn + c.nextra;
+    }
 done:
     for (int i = 0; i < c.nfiles; i++) cJSON_Delete(c.files[i].root);
     free(c.files);
@@ -693,7 +744,7 @@ done:
 static const char *const block_fields[CF_B21_COUNT] = {
     "router:final_density", "router?:barrier", "router?:fluid_level_floodedness", "router?:fluid_level_spread",
     "router?:lava", "router?:erosion", "router?:depth", "router?:preliminary_surface_level", "router?:vein_toggle",
-    "router?:vein_ridged", "router?:vein_gap"};
+    "router?:vein_ridged", "router?:vein_gap", "rules?:surface_rule"};
 
 const cf_frontend cf_frontend_mc121 = {
     .name = "mc121", .title = "Minecraft 1.18.2-1.21 (and 26.1-26.2) data", .prefix = NULL,

@@ -16,7 +16,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "ir/ir.h"
+#include "frontend/frontend.h"
 
 /* ------------------------------------------------------------------ context */
 typedef struct pfile {
@@ -38,6 +38,7 @@ typedef struct pc {
     const char **chain; /* ids of density function files being parsed */
     int nchain;
     const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
+    int extra[64], nextra, out_base; /* material rule noises and functions: outputs out_base + k */
 } pc;
 
 
@@ -712,6 +713,62 @@ static int raw_noise(pc *c, const char *id, cf_loc at)
     return node_add(c, &n);
 }
 
+/* ---- the material rule (frontend/rules.c): its noises and functions as extra outputs */
+static int extra_output(pc *c, int node, cf_loc at)
+{
+    if (node < 0) return -1;
+    for (int k = 0; k < c->nextra; k++)
+        if (c->extra[k] == node) return c->out_base + k;
+    if (c->nextra == 64) return field_fail(&c->f, at, CF_ERR_LIMIT, "the material rule reads more than 64 noises and functions");
+    c->extra[c->nextra] = node;
+    return c->out_base + c->nextra++;
+}
+
+static int rule_noise(void *ctx, const cJSON *id, cf_loc at, double xz)
+{
+    pc *c = ctx;
+    cf_node n = {0};
+    n.kind = NK_NOISE;
+    n.flags = node_flags[NK_NOISE];
+    n.prec = PREC_F32;
+    n.loc = at;
+    n.d[0] = xz, n.d[1] = 1.0;
+    if ((n.noise = noise_ref(c, id, at)) < 0) return -1;
+    for (int k = 0; k < c->nextra; k++) {
+        const cf_node *e = &c->p->nodes[c->extra[k]];
+        if (e->kind == NK_NOISE && e->noise == n.noise && e->d[0] == xz && e->d[1] == 1.0) return c->out_base + k;
+    }
+    if (set_inputs(c, &n, 3) < 0) return -1;
+    for (int i = 0; i < 3; i++)
+        if ((n.in[i] = literal(c, at, 0.0f)) < 0) return -1;
+    return extra_output(c, node_add(c, &n), at);
+}
+
+static int rule_function(void *ctx, const cJSON *v, cf_loc at)
+{
+    pc *c = ctx;
+    return extra_output(c, parse_df(c, v, at), at);
+}
+
+static const cJSON *rule_ref(void *ctx, const char *kind, const char *id, cf_loc *at)
+{
+    pc *c = ctx;
+    char ns[128], path[384];
+    cf_loc cli = {"<arguments>", NULL};
+    if (split_id(c, cli, id, ns, sizeof ns, path, sizeof path) < 0) return NULL;
+    pfile *f = load(c, kind, ns, path);
+    if (!f) return NULL;
+    *at = (cf_loc){f->display, NULL};
+    return f->root;
+}
+
+/* biome tags (data/<ns>/tags/worldgen/biome/): not read yet, every tag is unknown */
+static int rule_tag(void *ctx, const char *id, const char **out, int n)
+{
+    (void)ctx, (void)id, (void)out, (void)n;
+    return -1;
+}
+
 static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
                         const char *const *functions, int nfn, cf_error *err)
 {
@@ -800,7 +857,18 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         const char *f = functions[i];
         int id;
         p->output_names[i] = arena_strdup(&p->arena, f);
-        if (strncmp(f, "router:", 7) == 0) {
+        if (strcmp(f, "rules?:material_rule") == 0) { /* block fills: the material pass, when the settings have one */
+            const cJSON *mr = cJSON_GetObjectItemCaseSensitive(so, "material_rule");
+            c.out_base = nfn;
+            if (mr) {
+                fr_host h = {p, pk, err, 1, &c, rule_noise, rule_function, rule_ref, rule_tag};
+                if (rules_compile(&h, mr, field_key(&c.f, sa, "material_rule")) != CF_OK) goto done;
+            }
+            id = literal(&c, cli, 0.0f);
+        } else if (strncmp(f, "router?:", 8) == 0) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 8);
+            id = v ? parse_df(&c, v, field_key(&c.f, ra, f + 8)) : literal(&c, cli, 0.0f);
+        } else if (strncmp(f, "router:", 7) == 0) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(router, f + 7);
             if (!v) {
                 field_fail(&c.f, ra, CF_ERR_REF, "no noise_router field \"%s\"", f + 7);
@@ -833,6 +901,18 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         }
         if (id < 0) goto done;
         p->outputs[i] = id;
+    }
+    if (c.nextra) { /* the material rule's noises and functions */
+        int *o = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + c.nextra));
+        const char **nm = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + c.nextra));
+        if (!o || !nm) {
+            field_nomem(&c.f);
+            goto done;
+        }
+        memcpy(o, p->outputs, sizeof(int) * (size_t)nfn);
+        memcpy(nm, p->output_names, sizeof(char *) * (size_t)nfn);
+        for (int k = 0; k < c.nextra; k++) o[nfn + k] = c.extra[k], nm[nfn + k] = "material_rule input";
+        p->outputs = o, p->output_names = nm, p->noutputs = nfn + c.nextra;
     }
 done:
     for (int i = 0; i < c.nfiles; i++) {

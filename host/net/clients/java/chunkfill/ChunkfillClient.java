@@ -20,14 +20,18 @@ import java.util.List;
 public final class ChunkfillClient implements AutoCloseable {
     public static final int VERSION = 1;
     public static final int MAGIC = 0x4C494643;
-    public static final int KIND_DENSITY_F32 = 1, KIND_DENSITY_F64 = 2, KIND_BLOCKS_U8 = 3;
+    public static final int KIND_DENSITY_F32 = 1, KIND_DENSITY_F64 = 2, KIND_BLOCKS_U8 = 3, KIND_BIOMES_U8 = 4;
     private static final int HELLO = 0x01, FILL = 0x02, CANCEL = 0x03, PING = 0x04, STATS = 0x05;
     private static final int HELLO_OK = 0x81, CHUNK = 0x82, DONE = 0x83, ERROR = 0x84, PONG = 0x85, STATS_OK = 0x86;
     private static final int SERVER_FRAME_MAX = 64 << 20;
 
     /** A configuration the server offers (one per noise settings id). blocks: it also fills
      *  block ids (KIND_BLOCKS_U8), whose values index palette (block ids, e.g. "minecraft:stone"). */
-    public record Config(String name, int precision, int kind, int minY, int height, boolean blocks, List<String> palette) {}
+    public record Config(String name, int precision, int kind, int minY, int height, boolean blocks, List<String> palette,
+                         List<String> biomePalette) {
+        /** KIND_BIOMES_U8 offered (a server started with --biomes): biomePalette() names its values */
+        public boolean biomes() { return !biomePalette.isEmpty(); }
+    }
 
     /** What a STATS message reports. */
     public record Stats(long queueChunks, long queueRequests, long connections, long requests, long chunks,
@@ -98,15 +102,25 @@ public final class ChunkfillClient implements AutoCloseable {
             r.get(name);
             int precision = r.get() & 0xff, kind = r.get() & 0xff, flags = r.get() & 0xff, npal = r.get() & 0xff;
             int minY = r.getInt(), height = r.getInt();
-            if (flags > 1 || npal > 5 || (flags == 1 && npal == 0)) throw new IOException("server: malformed hello_ok");
+            if (flags > 3 || ((flags & 1) == 1 && npal == 0)) throw new IOException("server: malformed hello_ok");
             List<String> palette = new ArrayList<>();
             for (int k = 0; k < npal; k++) {
                 byte[] id = new byte[r.get() & 0xff];
                 r.get(id);
                 palette.add(new String(id, StandardCharsets.UTF_8));
             }
-            configs.add(new Config(new String(name, StandardCharsets.UTF_8), precision, kind, minY, height, flags == 1,
-                                   Collections.unmodifiableList(palette)));
+            List<String> biomes = new ArrayList<>();
+            if ((flags & 2) != 0) { /* bit 1: BIOMES_U8, its palette (u16 count, ids) */
+                int nb = r.getShort() & 0xffff;
+                if (nb == 0 || nb > 256) throw new IOException("server: malformed hello_ok");
+                for (int k = 0; k < nb; k++) {
+                    byte[] id = new byte[r.get() & 0xff];
+                    r.get(id);
+                    biomes.add(new String(id, StandardCharsets.UTF_8));
+                }
+            }
+            configs.add(new Config(new String(name, StandardCharsets.UTF_8), precision, kind, minY, height, (flags & 1) == 1,
+                                   Collections.unmodifiableList(palette), Collections.unmodifiableList(biomes)));
         }
         if (r.hasRemaining() || maxChunks <= 0) throw new IOException("server: malformed hello_ok");
     }
@@ -162,14 +176,28 @@ public final class ChunkfillClient implements AutoCloseable {
         return out;
     }
 
+    /** Fills the stored biomes of chunks (a server started with --biomes): one byte[] per chunk of
+     *  indices into config(name).biomePalette(), height/4 * 16 per chunk, index (qy*4 + qz)*4 + qx. */
+    public byte[][] fillBiomes(String config, long seed, int[] xz) throws IOException {
+        Config k = config(config);
+        if (!k.biomes()) throw new IllegalArgumentException(config + " offers no biomes (start the server with --biomes)");
+        byte[][] out = new byte[xz.length / 2][];
+        fill(k, KIND_BIOMES_U8, seed, xz, (i, v) -> {
+            byte[] a = new byte[k.height() / 4 * 16];
+            v.get(a);
+            out[i] = a;
+        });
+        return out;
+    }
+
     private interface Sink { void chunk(int index, ByteBuffer values); }
 
     private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException { fill(k, k.kind(), seed, xz, sink); }
 
     private void fill(Config k, int kindWanted, long seed, int[] xz, Sink sink) throws IOException {
         if (xz.length % 2 != 0) throw new IllegalArgumentException("xz holds pairs");
-        int n = xz.length / 2, size = kindWanted == KIND_BLOCKS_U8 ? 1 : kindWanted == KIND_DENSITY_F64 ? 8 : 4;
-        int per = k.height() * 256;
+        int n = xz.length / 2, size = kindWanted == KIND_BLOCKS_U8 || kindWanted == KIND_BIOMES_U8 ? 1 : kindWanted == KIND_DENSITY_F64 ? 8 : 4;
+        int per = kindWanted == KIND_BIOMES_U8 ? k.height() / 4 * 16 : k.height() * 256;
         byte[] name = k.name().getBytes(StandardCharsets.UTF_8);
         for (int done = 0; done < n; ) {
             int m = Math.min(n - done, maxChunks);

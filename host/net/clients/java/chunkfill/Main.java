@@ -2,10 +2,11 @@
  * running `chunkfill serve` and writes the same .npy file as `chunkfill fill`
  * (float32, shape (n, height, 16, 16), chunks z outer, x inner), or prints a summary.
  * With --blocks first: the blocks of the noise stage, as `chunkfill fill --blocks` writes
- * them (uint8 palette indices, and OUT.palette.json beside the file).
+ * them (uint8 palette indices, and OUT.palette.json beside the file). With --biomes first (a
+ * server started with --biomes): each chunk's stored biomes, printed as counts per biome id.
  *
  *   javac -d classes host/net/clients/java/chunkfill/*.java
- *   java -cp classes chunkfill.Main [--blocks] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
+ *   java -cp classes chunkfill.Main [--blocks | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
  */
 package chunkfill;
 
@@ -21,9 +22,10 @@ import java.nio.file.StandardCopyOption;
 public final class Main {
     public static void main(String[] args) throws Exception {
         boolean blocks = args.length > 0 && args[0].equals("--blocks");
-        if (blocks) args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        boolean biomes = args.length > 0 && args[0].equals("--biomes");
+        if (blocks || biomes) args = java.util.Arrays.copyOfRange(args, 1, args.length);
         if (args.length < 4 || args.length > 6) {
-            System.err.println("usage: java chunkfill.Main [--blocks] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
+            System.err.println("usage: java chunkfill.Main [--blocks | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
             System.exit(2);
         }
         String[] r = args[3].split("[,:]");
@@ -41,6 +43,17 @@ public final class Main {
         String token = args.length == 6 ? Files.readAllLines(Path.of(args[5])).get(0).strip() : null;
         try (ChunkfillClient c = ChunkfillClient.connect(args[0], token)) {
             ChunkfillClient.Config k = c.config(args[1]);
+            if (biomes) {
+                byte[][] b = c.fillBiomes(args[1], seed(args[2]), xz);
+                for (int i = 0; i < b.length; i++) {
+                    int[] count = new int[k.biomePalette().size()];
+                    for (byte v : b[i]) count[v & 0xff]++;
+                    StringBuilder t = new StringBuilder();
+                    for (int j = 0; j < count.length; j++) if (count[j] > 0) t.append(' ').append(k.biomePalette().get(j)).append(' ').append(count[j]);
+                    System.out.printf("chunk %d,%d:%s%n", xz[2 * i], xz[2 * i + 1], t);
+                }
+                return;
+            }
             if (blocks) {
                 byte[][] b = c.fillBlocks(args[1], seed(args[2]), xz);
                 if (args.length >= 5 && !args[4].equals("-")) {

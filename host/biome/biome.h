@@ -1,0 +1,125 @@
+/* biome.h - the biome stage (../shared/BIOMES.md): climate -> biome ids.
+ *
+ * Pipeline: a dimension (pack dimension file, or a noise settings id with its
+ * vanilla biome source) -> biome source (multi_noise with a built-in preset or
+ * a pack's list, the_end, fixed, checkerboard) -> for multi_noise, the list's
+ * RTree as a flat table (kernels/cf_biome.h) -> lookups per quart, through the
+ * climate program of the dimension's noise settings (cpu: host eval paths).
+ * A cf_biomes owns its arena (palette, list, tree), its climate program and world.
+ */
+#ifndef CF_BIOME_INTERNAL_H
+#define CF_BIOME_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+/* ------------------------------------------------------------------ presets.c (generated) */
+#define BP_NAMES 56
+#define BP_INTERVALS 58
+#define BP_LISTS 7
+#define BP_NETHER 5
+typedef struct bp_list {
+    const char *version;       /* the first version of the list: "1.18" ... "26.3" */
+    const int32_t (*ops)[2];   /* the patch of the 26.3 list: {base, n} copies n rows from base, {-1, n} takes n rows */
+    const uint8_t *rows;       /*   of rows (7 bytes a row: biome (bp_names), six intervals (bp_intervals)); */
+    int count;                 /* entries */
+    int nops;                  /* 0: rows is the list itself */
+} bp_list;
+typedef struct bp_point {
+    const char *biome;
+    int32_t v[6];
+    int32_t offset;
+} bp_point;
+extern const char *const bp_names[BP_NAMES];
+extern const int32_t bp_intervals[BP_INTERVALS][2];
+extern const bp_list bp_lists[BP_LISTS];
+extern const bp_point bp_nether[BP_NETHER];
+
+/* ------------------------------------------------------------------ lists and trees */
+/* a parameter list in insertion order, biomes as palette indices */
+typedef struct bm_list {
+    int n;
+    int32_t (*lo)[7], (*hi)[7]; /* 7-D boxes, offset as the degenerate 7th interval */
+    int *pal;
+} bm_list;
+
+/* The list of the overworld preset of version `version` ("1.18" ... "26.3", any
+ * release in between: "1.21.11") into l (malloc'd arrays; bm_list_free), palette
+ * indices into names[] (bp_names order). Returns 0, or -1 when out of memory. */
+int bm_preset_overworld(const char *version, bm_list *l);
+int bm_preset_nether(bm_list *l, const char **names);
+void bm_list_free(bm_list *l);
+/* RTree children per node of a version: 10 (1.18 .. 1.19.2), 6 (1.19.3 .. 26.2), 19 (26.3+);
+ * -1 for text that is not a version */
+int bm_version_k(const char *version);
+/* vanilla's Climate.RTree built from l with k children per node (BIOMES.md §4.2), as the flat
+ * table of kernels/cf_biome.h; *nnodes its node count. malloc'd, or NULL when out of memory
+ * or deeper than CF_B_MAXDEPTH. */
+int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes);
+/* the same, and *entry_of (malloc'd, per node: the list index of a leaf, -1 for a subtree) */
+int32_t *bm_tree_build_ex(const bm_list *l, int k, int *nnodes, int32_t **entry_of);
+/* An exact faster search (tree.c): the entries grouped by depth interval, a tree per group
+ * whose boxes know the smallest depth-first rank (in vanilla's tree) of their leaves. */
+#define BM_FAST_GROUPS 8
+typedef struct bm_fast {
+    int ngroups;
+    int32_t *tree[BM_FAST_GROUPS]; /* flat trees; a leaf's CF_BN_FIRST is vanilla's leaf node */
+    int nnodes[BM_FAST_GROUPS];
+    int32_t *minrank[BM_FAST_GROUPS];
+    int32_t *rank; /* per node of vanilla's tree: a leaf's depth-first rank, -1 for a subtree */
+} bm_fast;
+/* from list l, vanilla's tree vtree (vn nodes) and its entry_of; 0, or -1 out of memory */
+int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int vn, const int32_t *ventry);
+void bm_fast_free(bm_fast *f);
+/* vanilla's answer (a node of vtree) for target t: with warm >= 0, cf_b_search(vtree, t, warm);
+ * with warm -1, the cold answer; hint (a leaf of vtree, or -1) only bounds the search */
+int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit);
+/* SHA-256 of the tree in a canonical text (depth-first: per node its seven min,max then
+ * "b NAME" or "c COUNT", one line a node): what tests compare with the oracle's dump */
+void bm_tree_digest(const int32_t *tree, const char *const *names, char hex[65]);
+/* the brute-force scan (Climate.Parameters.findValueBruteForce): the first entry of minimum
+ * fitness in insertion order; *fit the fitness, *ties how many entries reach it */
+int bm_brute(const bm_list *l, const int64_t *t, int64_t *fit, int *ties);
+
+/* ------------------------------------------------------------------ sources */
+enum { BS_MULTI = 1, BS_END, BS_FIXED, BS_CHECKER };
+enum { BF_T, BF_H, BF_C, BF_E, BF_D, BF_W }; /* the climate fields, TargetPoint order */
+/* the query paths: 26.3's point and volume paths (1.18-1.21 have one) */
+enum { BP_POINT = 0, BP_VOLUME = 1 };
+
+/* an open biome source (include/chunkfill.h's cf_biomes) */
+struct cf_biomes {
+    cf_arena arena;
+    int kind;                  /* BS_* */
+    int npal;
+    const char *pal[CF_BIOME_PALETTE_MAX];
+    struct cf_program *prog;          /* the climate fields (multi_noise: six; the_end: erosion) */
+    struct cf_world *w;
+    int f64;                   /* 1.18-1.21: f64 fields cast to float */
+    int min_y, height;
+    bm_list list;              /* multi_noise */
+    int32_t *tree;
+    int nnodes, k;
+    bm_fast fast;              /* the same answers, found faster (CPU) */
+    int fixed;                 /* BS_FIXED: its palette index */
+    int chk[CF_BIOME_PALETTE_MAX], nchk, shift; /* BS_CHECKER: palette index per list slot */
+    int64_t zseed;             /* BiomeManager's obfuscated seed */
+    int count_ties;
+    atomic_uint_fast64_t lookups, ties;
+    char *describe;
+};
+
+/* one lookup of a multi_noise source: target t (6 quantized values), warm leaf or -1;
+ * returns the leaf; *fit its fitness; *ties the entries at that fitness when ties != NULL */
+int32_t biome_lookup(const cf_biomes *b, const int64_t *t, int32_t warm, int64_t *fit, int *ties);
+/* the climate floats at quart q on a path (multi_noise: the six it quantizes; the_end: the
+ * erosion at the quart's block), qy0 the volume's first quart y; 0, or -1 out of memory */
+int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, float *v);
+/* the tree, the list and the obfuscated zoom seed (tests) */
+const int32_t *biome_tree(const cf_biomes *b, int *nnodes, int *k);
+const bm_list *biome_list(const cf_biomes *b);
+int64_t biome_zoom_seed(int64_t seed);
+
+#endif /* CF_BIOME_INTERNAL_H */

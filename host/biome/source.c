@@ -1,0 +1,792 @@
+/* source.c - biome sources (../shared/BIOMES.md §1, §2, §6-§8) and the public
+ * biome calls of include/chunkfill.h.
+ *
+ * Input: packs (a dimension file or a noise settings id, parameter lists) and a
+ * seed; output: biome palette indices per quart, per block (zoom), per 1:4 grid
+ * and per chunk. A cf_biomes owns an arena (palette, describe text), the list
+ * and its tree (malloc'd), and the climate program and world it samples.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <pthread.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu.h"
+#include "kernels/cf_math.h"
+#include "kernels/cf_biome.h"
+#include "biome/biome.h"
+
+
+static const char *const field_fn[6] = {"router:temperature", "router:vegetation", "router:continents",
+                                        "router:erosion",     "router:depth",      "router:ridges"};
+static const char *const end_names[5] = {"minecraft:the_end", "minecraft:end_highlands", "minecraft:end_midlands",
+                                         "minecraft:small_end_islands", "minecraft:end_barrens"};
+
+/* ------------------------------------------------------------------ small helpers */
+int64_t biome_zoom_seed(int64_t seed)
+{
+    uint8_t in[8], d[32];
+    for (int i = 0; i < 8; i++) in[i] = (uint8_t)((uint64_t)seed >> (8 * i)); /* little-endian */
+    SHA2_CTX c;
+    SHA256Init(&c);
+    SHA256Update(&c, in, 8);
+    SHA256Final(d, &c);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | d[i];
+    return (int64_t)v;
+}
+
+const int32_t *biome_tree(const cf_biomes *b, int *nnodes, int *k)
+{
+    if (nnodes) *nnodes = b->nnodes;
+    if (k) *k = b->k;
+    return b->tree;
+}
+const bm_list *biome_list(const cf_biomes *b) { return &b->list; }
+
+/* the palette index of biome id (interned), or -1 when the palette is full */
+static int pal_index(cf_biomes *b, const char *id)
+{
+    for (int i = 0; i < b->npal; i++)
+        if (strcmp(b->pal[i], id) == 0) return i;
+    if (b->npal == CF_BIOME_PALETTE_MAX) return -1;
+    const char *s = arena_strdup(&b->arena, id);
+    if (!s) return -1;
+    b->pal[b->npal] = s;
+    return b->npal++;
+}
+
+/* "ns:path" or "path" (minecraft) -> ns, path; -1 when it is not a resource location */
+static int split_id(const char *id, char *ns, size_t nsz, char *path, size_t psz)
+{
+    const char *colon = strchr(id, ':');
+    const char *p = colon ? colon + 1 : id;
+    size_t nl = colon ? (size_t)(colon - id) : 9;
+    if (nl == 0 || nl >= nsz || !*p || strlen(p) >= psz) return -1;
+    memcpy(ns, colon ? id : "minecraft", nl);
+    ns[nl] = 0;
+    strcpy(path, p);
+    for (const char *q = ns; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' || *q == '-' || *q == '.')) return -1;
+    for (const char *q = path; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' || *q == '-' || *q == '.' || *q == '/'))
+            return -1;
+    if (strstr(path, "..")) return -1;
+    return 0;
+}
+
+/* the full id "ns:path" (arena) */
+static const char *full_id(cf_biomes *b, const char *id)
+{
+    char ns[128], path[384];
+    if (split_id(id, ns, sizeof ns, path, sizeof path) < 0) return NULL;
+    return arena_printf(&b->arena, "%s:%s", ns, path);
+}
+
+/* ------------------------------------------------------------------ JSON reading */
+typedef struct rd {
+    cf_biomes *b;
+    cf_pack *pk;
+    cf_arena scratch; /* json_load_rel's arena (display paths) */
+    cf_error *err;
+} rd;
+
+static int rfail(rd *r, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int rfail(rd *r, cf_loc at, cf_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    loc_vfail(r->err, at, st, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+static cf_loc at_key(rd *r, cf_loc at, const char *k) { return loc_key(&r->scratch, at, k); }
+static cf_loc at_index(rd *r, cf_loc at, int i) { return loc_index(&r->scratch, at, i); }
+
+/* loads data/<ns>/<dir>/<path>.json: 1 (root, display), 0 absent, -1 error */
+static int load(rd *r, const char *dir, const char *id, cJSON **root, cf_loc *at)
+{
+    char ns[128], path[384], rel[640];
+    if (split_id(id, ns, sizeof ns, path, sizeof path) < 0)
+        return err_set(r->err, CF_ERR_ARG, "\"%s\" is not a resource location (namespace:path)", id), -1;
+    snprintf(rel, sizeof rel, "data/%s/%s/%s.json", ns, dir, path);
+    const char *display = NULL;
+    int got = json_load_rel(&r->scratch, r->pk, rel, root, &display, r->err);
+    if (got > 0) {
+        at->file = display;
+        at->ptr = NULL;
+    }
+    return got;
+}
+
+static const cJSON *need(rd *r, const cJSON *o, cf_loc at, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v) rfail(r, at, CF_ERR_SCHEMA, "missing field \"%s\"", key);
+    return v;
+}
+
+static const char *need_string(rd *r, const cJSON *o, cf_loc at, const char *key)
+{
+    const cJSON *v = need(r, o, at, key);
+    if (!v) return NULL;
+    if (!cJSON_IsString(v)) return rfail(r, at_key(r, at, key), CF_ERR_SCHEMA, "expected a string, found %s", json_type(v)), NULL;
+    return v->valuestring;
+}
+
+/* a type name with or without "minecraft:" */
+static int is_type(const char *t, const char *name) { return strcmp(t, name) == 0 || (strncmp(t, "minecraft:", 10) == 0 && strcmp(t + 10, name) == 0); }
+
+/* a biome id value: its palette index */
+static int biome_value(rd *r, const cJSON *v, cf_loc at)
+{
+    if (!cJSON_IsString(v)) return rfail(r, at, CF_ERR_SCHEMA, "expected a biome id (a string), found %s", json_type(v));
+    if (v->valuestring[0] == '#')
+        return rfail(r, at, CF_ERR_SCHEMA, "biome tag \"%s\": tags are not supported here, list the biome ids", v->valuestring);
+    const char *id = full_id(r->b, v->valuestring);
+    if (!id) return rfail(r, at, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v->valuestring);
+    int i = pal_index(r->b, id);
+    if (i < 0) return rfail(r, at, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
+    return i;
+}
+
+/* a float of Climate.Parameter's codec in [lo, hi], quantized (§3) */
+static int quant_value(rd *r, const cJSON *v, cf_loc at, float lo, float hi, int32_t *out)
+{
+    if (!cJSON_IsNumber(v)) return rfail(r, at, CF_ERR_SCHEMA, "expected a number, found %s", json_type(v));
+    double d = v->valuedouble;
+    float f = (float)d;
+    if (!(f >= lo && f <= hi)) return rfail(r, at, CF_ERR_SCHEMA, "value %.9g out of range [%g, %g]", d, (double)lo, (double)hi);
+    *out = (int32_t)cf_b_quantize(f);
+    return 0;
+}
+
+/* a Parameter: a number, [min, max] or {"min", "max"} */
+static int parameter(rd *r, const cJSON *v, cf_loc at, int32_t *lo, int32_t *hi)
+{
+    *lo = *hi = 0;
+    if (cJSON_IsNumber(v)) {
+        if (quant_value(r, v, at, -2.0f, 2.0f, lo) < 0) return -1;
+        *hi = *lo;
+        return 0;
+    }
+    const cJSON *a = NULL, *c = NULL;
+    cf_loc la, lc;
+    if (cJSON_IsArray(v)) {
+        if (cJSON_GetArraySize(v) != 2) return rfail(r, at, CF_ERR_SCHEMA, "expected [min, max], found %d values", cJSON_GetArraySize(v));
+        a = cJSON_GetArrayItem(v, 0), c = cJSON_GetArrayItem(v, 1);
+        la = at_index(r, at, 0), lc = at_index(r, at, 1);
+    } else if (cJSON_IsObject(v)) {
+        if (!(a = need(r, v, at, "min")) || !(c = need(r, v, at, "max"))) return -1;
+        la = at_key(r, at, "min"), lc = at_key(r, at, "max");
+    } else {
+        return rfail(r, at, CF_ERR_SCHEMA, "expected a number or [min, max], found %s", json_type(v));
+    }
+    float fa = (float)a->valuedouble, fc = (float)c->valuedouble;
+    if (quant_value(r, a, la, -2.0f, 2.0f, lo) < 0 || quant_value(r, c, lc, -2.0f, 2.0f, hi) < 0) return -1;
+    if (fa > fc) return rfail(r, at, CF_ERR_SCHEMA, "min %.9g is greater than max %.9g", (double)fa, (double)fc);
+    return 0;
+}
+
+/* an inline "biomes" list of a multi_noise source */
+static int inline_list(rd *r, const cJSON *arr, cf_loc at)
+{
+    static const char *const keys[6] = {"temperature", "humidity", "continentalness", "erosion", "depth", "weirdness"};
+    if (!cJSON_IsArray(arr)) return rfail(r, at, CF_ERR_SCHEMA, "expected an array of biome entries, found %s", json_type(arr));
+    int n = cJSON_GetArraySize(arr);
+    if (n < 1) return rfail(r, at, CF_ERR_SCHEMA, "the biome list has no entries");
+    bm_list *l = &r->b->list;
+    l->n = n;
+    l->lo = malloc((size_t)n * sizeof *l->lo);
+    l->hi = malloc((size_t)n * sizeof *l->hi);
+    l->pal = malloc((size_t)n * sizeof *l->pal);
+    if (!l->lo || !l->hi || !l->pal) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+    int i = 0;
+    for (const cJSON *e = arr->child; e; e = e->next, i++) {
+        cf_loc ei = at_index(r, at, i);
+        if (!cJSON_IsObject(e)) return rfail(r, ei, CF_ERR_SCHEMA, "expected an object, found %s", json_type(e));
+        const cJSON *bv = need(r, e, ei, "biome");
+        if (!bv) return -1;
+        if ((l->pal[i] = biome_value(r, bv, at_key(r, ei, "biome"))) < 0) return -1;
+        const cJSON *p = need(r, e, ei, "parameters");
+        if (!p) return -1;
+        cf_loc pl = at_key(r, ei, "parameters");
+        if (!cJSON_IsObject(p)) return rfail(r, pl, CF_ERR_SCHEMA, "expected an object, found %s", json_type(p));
+        for (int a = 0; a < 6; a++) {
+            const cJSON *v = need(r, p, pl, keys[a]);
+            if (!v || parameter(r, v, at_key(r, pl, keys[a]), &l->lo[i][a], &l->hi[i][a]) < 0) return -1;
+        }
+        const cJSON *o = need(r, p, pl, "offset");
+        if (!o || quant_value(r, o, at_key(r, pl, "offset"), 0.0f, 1.0f, &l->lo[i][6]) < 0) return -1;
+        l->hi[i][6] = l->lo[i][6];
+    }
+    return 0;
+}
+
+/* a built-in preset by name ("minecraft:overworld", "minecraft:nether") */
+static int preset(rd *r, const char *name, const char *version, cf_loc at)
+{
+    cf_biomes *b = r->b;
+    if (is_type(name, "overworld")) {
+        if (bm_preset_overworld(version, &b->list) < 0)
+            return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+        int map[BP_NAMES];
+        for (int i = 0; i < BP_NAMES; i++) map[i] = -1;
+        for (int i = 0; i < b->list.n; i++) {
+            int p = b->list.pal[i];
+            if (map[p] < 0 && (map[p] = pal_index(b, bp_names[p])) < 0) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+            b->list.pal[i] = map[p];
+        }
+        return 0;
+    }
+    if (is_type(name, "nether")) {
+        const char *names[BP_NETHER];
+        if (bm_preset_nether(&b->list, names) < 0) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+        for (int i = 0; i < b->list.n; i++)
+            if ((b->list.pal[i] = pal_index(b, names[i])) < 0) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+        return 0;
+    }
+    return rfail(r, at, CF_ERR_SCHEMA, "unknown preset \"%s\" (minecraft:overworld or minecraft:nether)", name);
+}
+
+/* a biome_source object */
+static int biome_source(rd *r, const cJSON *s, cf_loc at, const char *version, char *what, size_t wsz)
+{
+    cf_biomes *b = r->b;
+    if (!cJSON_IsObject(s)) return rfail(r, at, CF_ERR_SCHEMA, "expected a biome source object, found %s", json_type(s));
+    const char *type = need_string(r, s, at, "type");
+    if (!type) return -1;
+    if (is_type(type, "multi_noise")) {
+        b->kind = BS_MULTI;
+        const cJSON *bl = cJSON_GetObjectItemCaseSensitive(s, "biomes");
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(s, "preset");
+        if (bl && pr) return rfail(r, at, CF_ERR_SCHEMA, "give \"biomes\" or \"preset\", not both");
+        if (bl) {
+            snprintf(what, wsz, "multi_noise (inline list)");
+            return inline_list(r, bl, at_key(r, at, "biomes"));
+        }
+        if (!pr) return rfail(r, at, CF_ERR_SCHEMA, "missing field \"biomes\" or \"preset\"");
+        cf_loc pl = at_key(r, at, "preset");
+        if (!cJSON_IsString(pr)) return rfail(r, pl, CF_ERR_SCHEMA, "expected a parameter list id, found %s", json_type(pr));
+        /* 1.19.3+: the id of a multi_noise_biome_source_parameter_list, whose "preset" names a built-in one */
+        cJSON *root = NULL;
+        cf_loc fl;
+        int got = load(r, "worldgen/multi_noise_biome_source_parameter_list", pr->valuestring, &root, &fl);
+        if (got < 0) return -1;
+        int rc;
+        if (got == 0) {
+            if (!is_type(pr->valuestring, "overworld") && !is_type(pr->valuestring, "nether"))
+                return rfail(r, pl, CF_ERR_REF, "no parameter list \"%s\" (worldgen/multi_noise_biome_source_parameter_list)",
+                             pr->valuestring);
+            rc = preset(r, pr->valuestring, version, pl);
+            snprintf(what, wsz, "multi_noise preset %s", pr->valuestring);
+        } else {
+            const char *name = cJSON_IsObject(root) ? need_string(r, root, fl, "preset")
+                                                    : (rfail(r, fl, CF_ERR_SCHEMA, "expected an object, found %s", json_type(root)), NULL);
+            rc = name ? preset(r, name, version, at_key(r, fl, "preset")) : -1;
+            if (name) snprintf(what, wsz, "multi_noise %s (preset %s)", pr->valuestring, name);
+        }
+        cJSON_Delete(root);
+        return rc;
+    }
+    if (is_type(type, "the_end")) {
+        b->kind = BS_END;
+        for (int i = 0; i < 5; i++)
+            if (pal_index(b, end_names[i]) != i) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+        snprintf(what, wsz, "the_end");
+        return 0;
+    }
+    if (is_type(type, "fixed")) {
+        b->kind = BS_FIXED;
+        const cJSON *v = need(r, s, at, "biome");
+        if (!v || (b->fixed = biome_value(r, v, at_key(r, at, "biome"))) < 0) return -1;
+        snprintf(what, wsz, "fixed %s", b->pal[b->fixed]);
+        return 0;
+    }
+    if (is_type(type, "checkerboard")) {
+        b->kind = BS_CHECKER;
+        const cJSON *v = need(r, s, at, "biomes");
+        if (!v) return -1;
+        cf_loc vl = at_key(r, at, "biomes");
+        if (cJSON_IsString(v)) {
+            if ((b->chk[0] = biome_value(r, v, vl)) < 0) return -1;
+            b->nchk = 1;
+        } else if (cJSON_IsArray(v)) {
+            int i = 0;
+            for (const cJSON *e = v->child; e; e = e->next, i++) {
+                if (i == CF_BIOME_PALETTE_MAX) return rfail(r, vl, CF_ERR_LIMIT, "more than %d biomes", CF_BIOME_PALETTE_MAX);
+                if ((b->chk[i] = biome_value(r, e, at_index(r, vl, i))) < 0) return -1;
+            }
+            if (i == 0) return rfail(r, vl, CF_ERR_SCHEMA, "the biome list has no entries");
+            b->nchk = i;
+        } else {
+            return rfail(r, vl, CF_ERR_SCHEMA, "expected a biome id or a list of them, found %s", json_type(v));
+        }
+        int scale = 2;
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(s, "scale");
+        if (sc) {
+            if (!cJSON_IsNumber(sc) || sc->valuedouble != floor(sc->valuedouble) || sc->valuedouble < 0 || sc->valuedouble > 62)
+                return rfail(r, at_key(r, at, "scale"), CF_ERR_SCHEMA, "expected an integer in [0, 62]");
+            scale = (int)sc->valuedouble;
+        }
+        b->shift = scale + 2;
+        snprintf(what, wsz, "checkerboard (%d biomes, scale %d)", b->nchk, scale);
+        return 0;
+    }
+    return rfail(r, at_key(r, at, "type"), CF_ERR_SCHEMA,
+                 "unknown biome source type \"%s\" (minecraft:multi_noise, the_end, fixed or checkerboard)", type);
+}
+
+/* the vanilla biome source of a settings id (as the normal world preset pairs them) */
+static const char *default_source(const char *settings)
+{
+    if (is_type(settings, "nether")) return "{\"type\":\"minecraft:multi_noise\",\"preset\":\"minecraft:nether\"}";
+    if (is_type(settings, "end")) return "{\"type\":\"minecraft:the_end\"}";
+    return "{\"type\":\"minecraft:multi_noise\",\"preset\":\"minecraft:overworld\"}";
+}
+
+cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings,
+                         const char *version, int64_t seed, cf_error *err)
+{
+    if (out) *out = NULL;
+    if (!out || !pack) return err_set(err, CF_ERR_ARG, "cf_biomes_open: bad arguments");
+    if (version && bm_version_k(version) < 0)
+        return err_set(err, CF_ERR_ARG, "version \"%s\": expected a Minecraft version from 1.18 to 26.3 (1.21.11, 26.3, ...)", version);
+    cf_error local = {0};
+    cf_error *e = err ? err : &local;
+    cf_biomes *b = calloc(1, sizeof *b);
+    if (!b) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    rd r = {.b = b, .pk = pack, .err = e};
+    cJSON *dim = NULL, *def = NULL;
+    const cJSON *src = NULL;
+    cf_loc sat = {"(default)", NULL};
+    char what[256] = "";
+    const char *sid = settings;
+    /* the dimension: its file, or the vanilla default */
+    if (dimension) {
+        cf_loc fl;
+        int got = load(&r, "dimension", dimension, &dim, &fl);
+        if (got < 0) goto fail;
+        if (got > 0) {
+            if (!cJSON_IsObject(dim)) {
+                rfail(&r, fl, CF_ERR_SCHEMA, "expected a dimension object, found %s", json_type(dim));
+                goto fail;
+            }
+            const cJSON *gen = need(&r, dim, fl, "generator");
+            if (!gen) goto fail;
+            cf_loc gl = at_key(&r, fl, "generator");
+            if (!cJSON_IsObject(gen)) {
+                rfail(&r, gl, CF_ERR_SCHEMA, "expected a generator object, found %s", json_type(gen));
+                goto fail;
+            }
+            const char *gt = need_string(&r, gen, gl, "type");
+            if (!gt) goto fail;
+            if (!is_type(gt, "noise")) {
+                rfail(&r, at_key(&r, gl, "type"), CF_ERR_SCHEMA, "generator type \"%s\": only minecraft:noise has a biome source here", gt);
+                goto fail;
+            }
+            const cJSON *st = need(&r, gen, gl, "settings");
+            if (!st) goto fail;
+            if (!cJSON_IsString(st)) {
+                rfail(&r, at_key(&r, gl, "settings"), CF_ERR_SCHEMA, "expected a noise settings id (inline settings are not supported), found %s",
+                      json_type(st));
+                goto fail;
+            }
+            if (!sid) sid = arena_strdup(&b->arena, st->valuestring);
+            if (!(src = need(&r, gen, gl, "biome_source"))) goto fail;
+            sat = at_key(&r, gl, "biome_source");
+        } else {
+            const char *vs = is_type(dimension, "overworld") ? "minecraft:overworld"
+                             : is_type(dimension, "the_nether") ? "minecraft:nether"
+                             : is_type(dimension, "the_end") ? "minecraft:end" : NULL;
+            if (!vs) {
+                err_set(e, CF_ERR_REF, "dimension \"%s\": no dimension file (data/<ns>/dimension/<path>.json) in the packs", dimension);
+                goto fail;
+            }
+            if (!sid) sid = vs;
+            def = cJSON_Parse(default_source(vs));
+        }
+    } else {
+        if (!sid) sid = "minecraft:overworld";
+        def = cJSON_Parse(default_source(sid));
+    }
+    if (!src) {
+        if (!def) {
+            err_set(e, CF_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        src = def;
+    }
+    /* the climate program: tells the dialect, so it comes before the preset */
+    {
+        cJSON *t = cJSON_GetObjectItemCaseSensitive(src, "type");
+        int end = cJSON_IsObject(src) && cJSON_IsString(t) && is_type(t->valuestring, "the_end");
+        const char *endfn[1] = {"router:erosion"};
+        if (cf_program_compile(&b->prog, pack, sid, end ? endfn : field_fn, end ? 1 : 6, e) != CF_OK) goto fail;
+        b->f64 = b->prog->prec == PREC_F64;
+        if (b->prog->dialect != DIALECT_MC263 && b->prog->dialect != DIALECT_MC121) {
+            err_set(e, CF_ERR_ARG, "settings %s: biomes need Minecraft noise settings", sid);
+            goto fail;
+        }
+        b->min_y = b->prog->min_y;
+        b->height = b->prog->height;
+        if (cf_world_new(&b->w, b->prog, seed, e) != CF_OK) goto fail;
+    }
+    if (!version) version = b->f64 ? "1.21.11" : "26.3";
+    if (biome_source(&r, src, sat, version, what, sizeof what) < 0) goto fail;
+    if (b->kind == BS_MULTI) {
+        b->k = bm_version_k(version);
+        int32_t *entry_of = NULL;
+        b->tree = bm_tree_build_ex(&b->list, b->k, &b->nnodes, &entry_of);
+        if (b->tree && bm_fast_build(&b->fast, &b->list, b->k, b->tree, b->nnodes, entry_of) < 0) {
+            free(b->tree);
+            b->tree = NULL;
+        }
+        free(entry_of);
+        if (!b->tree) {
+            err_set(e, CF_ERR_NOMEM, "out of memory (or a parameter list nested deeper than %d)", CF_B_MAXDEPTH);
+            goto fail;
+        }
+    }
+    b->zseed = biome_zoom_seed(seed);
+    if (b->kind == BS_MULTI)
+        b->describe = arena_printf(&b->arena, "%s, version %s: %d entries, %d biomes, RTree %d children per node, %d nodes; settings %s (%s)",
+                                   what, version, b->list.n, b->npal, b->k, b->nnodes, sid, b->f64 ? "1.18-1.21, double" : "26.3, float");
+    else
+        b->describe = arena_printf(&b->arena, "%s; settings %s", what, sid);
+    cJSON_Delete(dim);
+    cJSON_Delete(def);
+    arena_free(&r.scratch);
+    *out = b;
+    return CF_OK;
+fail:
+    cJSON_Delete(dim);
+    cJSON_Delete(def);
+    arena_free(&r.scratch);
+    cf_biomes_free(b);
+    return e->status ? e->status : CF_ERR_ARG;
+}
+
+cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err)
+{
+    if (!b) return err_set(err, CF_ERR_ARG, "cf_biomes_set_seed: bad arguments");
+    cf_world *w;
+    if (cf_world_new(&w, b->prog, seed, err) != CF_OK) return err && err->status ? err->status : CF_ERR_NOMEM;
+    cf_world_free(b->w);
+    b->w = w;
+    b->zseed = biome_zoom_seed(seed);
+    return CF_OK;
+}
+
+void cf_biomes_free(cf_biomes *b)
+{
+    if (!b) return;
+    cf_world_free(b->w);
+    cf_program_free(b->prog);
+    bm_list_free(&b->list);
+    bm_fast_free(&b->fast);
+    free(b->tree);
+    arena_free(&b->arena);
+    free(b);
+}
+
+int cf_biomes_palette(const cf_biomes *b, const char **names)
+{
+    if (names)
+        for (int i = 0; i < b->npal; i++) names[i] = b->pal[i];
+    return b->npal;
+}
+
+void cf_biomes_range(const cf_biomes *b, int *min_y, int *height)
+{
+    if (min_y) *min_y = b->min_y;
+    if (height) *height = b->height;
+}
+
+const char *cf_biomes_describe(const cf_biomes *b) { return b->describe ? b->describe : ""; }
+
+void cf_biomes_count_ties(cf_biomes *b, int on) { b->count_ties = on; }
+
+void cf_biomes_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties)
+{
+    if (lookups) *lookups = atomic_load(&((cf_biomes *)b)->lookups);
+    if (ties) *ties = atomic_load(&((cf_biomes *)b)->ties);
+}
+
+/* ------------------------------------------------------------------ lookups */
+int32_t biome_lookup(const cf_biomes *b, const int64_t *t, int32_t warm, int64_t *fit, int *ties)
+{
+    int32_t leaf = cf_b_search(b->tree, t, warm, fit);
+    if (ties) *ties = cf_b_count_at(b->tree, t, *fit);
+    return leaf;
+}
+
+/* per-thread state of a query run */
+typedef struct qctx {
+    cf_biomes *b;
+    ev64_ctx c; /* 1.18-1.21 (it remembers every node's last point) */
+    int has_c;
+    cf_fill f;  /* 26.3: a last-point memo on every node, so that the six fields share their
+                 * common subgraphs (shift noises; depth's offset spline reads the other fields) */
+    uint8_t *memo;
+    int32_t hint; /* the last point query's leaf (cf_b_search_hint), or -1 */
+    uint64_t lookups, ties;
+} qctx;
+
+static void qctx_free(qctx *q)
+{
+    if (q->has_c) eval64_free(&q->c);
+    q->has_c = 0;
+    free(q->memo);
+    for (int m = 0; m < 2; m++) {
+        free(q->f.last[m]);
+        free(q->f.col[m]);
+        free(q->f.colstamp[m]);
+        q->f.last[m] = NULL;
+        q->f.col[m] = NULL;
+        q->f.colstamp[m] = NULL;
+    }
+    free(q->f.islot);
+    q->memo = NULL;
+    q->f.islot = NULL;
+}
+
+static int qctx_init(qctx *q, cf_biomes *b)
+{
+    memset(q, 0, sizeof *q);
+    q->b = b;
+    q->hint = -1;
+    if (b->f64) {
+        if (eval64_init(&q->c, b->w) < 0) return -1;
+        q->has_c = 1;
+        return 0;
+    }
+    const cf_program *p = b->prog;
+    size_t n = (size_t)p->nnodes + 1;
+    q->memo = malloc(n);
+    q->f.last[0] = calloc(n, sizeof(cf_memo));
+    q->f.last[1] = calloc(n, sizeof(cf_memo));
+    q->f.islot = malloc(n * sizeof(int));
+    /* the plan's column memo (2-D nodes once per quart column of a chunk: 17 x 17 slots,
+     * as fill.c's), the other nodes a last-point memo */
+    size_t cols = (size_t)(p->ncol > 0 ? p->ncol : 1) * 289;
+    for (int m = 0; m < 2; m++) {
+        q->f.col[m] = malloc(cols * sizeof(float));
+        q->f.colstamp[m] = calloc(cols, sizeof(uint32_t));
+    }
+    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot || !q->f.col[0] || !q->f.col[1] || !q->f.colstamp[0] ||
+        !q->f.colstamp[1]) {
+        qctx_free(q);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int lit = i >= (size_t)p->nnodes || (p->nodes[i].flags & NF_LITERAL);
+        q->memo[i] = lit ? MEMO_NONE : p->memo[i] == MEMO_COLUMN ? MEMO_COLUMN : MEMO_LAST;
+        q->f.islot[i] = -1; /* no interpolation buffers: interpolated nodes compute their corners */
+    }
+    q->f.w = b->w;
+    q->f.memo = q->memo;
+    q->f.colslot = p->colslot;
+    q->f.colstride = 289;
+    q->f.stamp = 1;
+    return 0;
+}
+static void qctx_done(qctx *q)
+{
+    qctx_free(q);
+    atomic_fetch_add(&q->b->lookups, q->lookups);
+    atomic_fetch_add(&q->b->ties, q->ties);
+}
+
+/* the memo's region: the columns [x0, x0 + size] x [z0, z0 + size] (a chunk: 16; a point: 0);
+ * a new region forgets every memo */
+static void qctx_region(qctx *q, int32_t x0, int32_t z0, int32_t size)
+{
+    q->f.x0 = x0, q->f.z0 = z0, q->f.sx = q->f.sz = size;
+    if (++q->f.stamp == 0) q->f.stamp = 1;
+}
+
+/* one field at block (x, y, z): the point path, the volume path (26.3; vmin: the volume's min y),
+ * or 1.18-1.21's double value cast to float */
+static float field(qctx *q, int k, int path, int32_t vmin, int32_t x, int32_t y, int32_t z)
+{
+    const cf_world *w = q->b->w;
+    int node = w->prog->outputs[k];
+    if (q->b->f64) return (float)eval_f64(&q->c, node, (double)x, (double)y, (double)z);
+    q->f.y0 = vmin; /* the volume's min y (interpolated nodes' corners; set per chunk) */
+    return eval_f32(w, &q->f, path == BP_VOLUME ? MODE_VOLUME : MODE_POINT, node, x, y, z);
+}
+
+int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, float *v)
+{
+    qctx c;
+    if (qctx_init(&c, (cf_biomes *)b) < 0) return -1;
+    int32_t x = (int32_t)((uint32_t)q[0] << 2), y = (int32_t)((uint32_t)q[1] << 2), z = (int32_t)((uint32_t)q[2] << 2);
+    if (!b->f64) qctx_region(&c, x, z, 0);
+    for (int k = 0; k < b->prog->noutputs; k++) v[k] = field(&c, k, path, (int32_t)((uint32_t)qy0 << 2), x, y, z);
+    qctx_free(&c);
+    return 0;
+}
+
+/* the biome of quart q; *warm: the warm-start leaf in and out (multi_noise), or NULL (cold) */
+static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t *warm)
+{
+    cf_biomes *b = c->b;
+    int32_t x = (int32_t)((uint32_t)q[0] << 2), y = (int32_t)((uint32_t)q[1] << 2), z = (int32_t)((uint32_t)q[2] << 2);
+    switch (b->kind) {
+    case BS_FIXED:
+        return b->fixed;
+    case BS_CHECKER: {
+        int32_t s = (int32_t)((uint32_t)(q[0] >> b->shift) + (uint32_t)(q[2] >> b->shift));
+        int32_t m = s % b->nchk;
+        return b->chk[m < 0 ? m + b->nchk : m];
+    }
+    case BS_END: {
+        int32_t cx = x >> 4, cz = z >> 4;
+        if ((int64_t)cx * cx + (int64_t)cz * cz <= 4096) return CF_BE_THE_END;
+        /* the chunk's centre block, the quart's y; 26.3: the point path also in chunk fills */
+        int32_t bx = (int32_t)((uint32_t)cx * 16u + 8u), bz = (int32_t)((uint32_t)cz * 16u + 8u);
+        double e = b->f64 ? eval_f64(&c->c, b->w->prog->outputs[0], (double)bx, (double)y, (double)bz) /* 1.21: the double */
+                          : (double)eval_f32(b->w, NULL, MODE_POINT, b->w->prog->outputs[0], bx, y, bz);
+        return cf_b_end(cx, cz, e);
+    }
+    default: {
+        int64_t t[6], fit;
+        int32_t vmin = (int32_t)((uint32_t)qy0 << 2);
+        if (!warm && !b->f64) qctx_region(c, x, z, 0); /* a point query: the memo holds this point */
+        for (int k = 0; k < 6; k++) t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
+        /* chunk fills: vanilla's warm start; point queries: the cold answer, found from the
+         * previous answer of this thread as a hint */
+        int32_t leaf = warm ? bm_fast_search(&b->fast, b->tree, t, *warm, *warm, &fit) : bm_fast_search(&b->fast, b->tree, t, c->hint, -1, &fit);
+        if (warm) *warm = leaf;
+        else c->hint = leaf;
+        c->lookups++;
+        if (b->count_ties && cf_b_count_at(b->tree, t, fit) > 1) c->ties++;
+        return cf_b_leaf_value(b->tree, leaf);
+    }
+    }
+}
+
+cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
+{
+    if (!b || (n && (!q || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_quarts: bad arguments");
+    qctx c;
+    if (qctx_init(&c, b) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)quart_biome(&c, BP_POINT, 0, q + 3 * i, NULL);
+    qctx_done(&c);
+    return CF_OK;
+}
+
+cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err)
+{
+    if (!b || (n && (!xyz || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_blocks: bad arguments");
+    qctx c;
+    if (qctx_init(&c, b) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        int32_t q[3];
+        cf_bz_quart(b->zseed, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], q);
+        out[i] = (uint8_t)quart_biome(&c, BP_POINT, 0, q, NULL);
+    }
+    qctx_done(&c);
+    return CF_OK;
+}
+
+/* ------------------------------------------------------------------ threaded runs */
+typedef struct job {
+    cf_biomes *b;
+    int kind; /* 0 grid rows, 1 chunks */
+    int32_t qx0, qz0, nx, qy;
+    const int32_t *chunks;
+    uint8_t *out;
+    size_t n;
+    atomic_size_t next;
+    atomic_int failed;
+} job;
+
+static void grid_row(qctx *c, job *j, size_t iz)
+{
+    int32_t q[3] = {0, j->qy, (int32_t)((uint32_t)j->qz0 + (uint32_t)iz)};
+    uint8_t *o = j->out + iz * (size_t)j->nx;
+    for (int32_t ix = 0; ix < j->nx; ix++) {
+        q[0] = (int32_t)((uint32_t)j->qx0 + (uint32_t)ix);
+        o[ix] = (uint8_t)quart_biome(c, BP_POINT, 0, q, NULL);
+    }
+}
+
+/* a chunk's stored biomes in vanilla's fill order: sections bottom to top, inside one
+ * x outer, y middle, z inner; the warm start carried from quart to quart, cold at the first */
+static void chunk_fill(qctx *c, job *j, size_t ci)
+{
+    cf_biomes *b = c->b;
+    int32_t cx = j->chunks[2 * ci], cz = j->chunks[2 * ci + 1];
+    int32_t qy0 = b->min_y >> 2, ny = b->height >> 2;
+    uint8_t *o = j->out + ci * (size_t)ny * 16;
+    int32_t warm = -1;
+    int path = b->f64 ? BP_POINT : BP_VOLUME;
+    if (!b->f64) qctx_region(c, (int32_t)((uint32_t)cx * 16u), (int32_t)((uint32_t)cz * 16u), 16);
+    for (int32_t s = 0; s < ny; s += 4)
+        for (int x = 0; x < 4; x++)
+            for (int32_t y = s; y < s + 4 && y < ny; y++)
+                for (int z = 0; z < 4; z++) {
+                    int32_t q[3] = {cx * 4 + x, qy0 + y, cz * 4 + z};
+                    o[((size_t)y * 4 + (size_t)z) * 4 + (size_t)x] = (uint8_t)quart_biome(c, path, qy0, q, &warm);
+                }
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    qctx c;
+    if (qctx_init(&c, j->b) < 0) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n) break;
+        if (j->kind == 0) grid_row(&c, j, i);
+        else chunk_fill(&c, j, i);
+    }
+    qctx_done(&c);
+    return NULL;
+}
+
+static cf_status run_job(job *j, int threads, cf_error *err)
+{
+    if (threads <= 0) threads = cf_cpu_count();
+    if ((size_t)threads > j->n) threads = (int)(j->n ? j->n : 1);
+    if (threads > 256) threads = 256;
+    pthread_t th[256];
+    int started = 0;
+    for (int i = 1; i < threads; i++) {
+        if (pthread_create(&th[i], NULL, worker, j) != 0) break;
+        started = i;
+    }
+    worker(j);
+    for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
+    if (atomic_load(&j->failed)) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    return CF_OK;
+}
+
+cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
+                         int threads, cf_error *err)
+{
+    if (!b || nx < 0 || nz < 0 || (nx > 0 && nz > 0 && !out)) return err_set(err, CF_ERR_ARG, "cf_biomes_grid: bad arguments");
+    job j = {.b = b, .kind = 0, .qx0 = qx0, .qz0 = qz0, .nx = nx, .qy = qy, .out = out, .n = (size_t)nz};
+    if (!nx || !nz) return CF_OK;
+    return run_job(&j, threads, err);
+}
+
+cf_status cf_fill_biomes(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+{
+    if (!b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_biomes: bad arguments");
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK, CF_MAX_CHUNK);
+    job j = {.b = b, .kind = 1, .chunks = chunks, .out = out, .n = n};
+    if (!n) return CF_OK;
+    return run_job(&j, threads, err);
+}

@@ -1,0 +1,555 @@
+/* tree.c - parameter lists and vanilla's Climate.RTree (../shared/BIOMES.md §3-§5).
+ *
+ * Input: a built-in preset (presets.c) or a list parsed from a pack (source.c);
+ * output: the flat table of kernels/cf_biome.h that the CPU and OpenCL lookups
+ * search. Build scratch is malloc'd and freed here; the table is the caller's.
+ */
+#include <math.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_math.h"
+#include "kernels/cf_biome.h"
+#include "biome/biome.h"
+
+/* ------------------------------------------------------------------ versions */
+/* "1.21.11" -> {1, 21, 11}; "26.3" -> {26, 3, 0}. Returns the part count, or -1. */
+static int version_parts(const char *s, int v[3])
+{
+    int n = 0;
+    v[0] = v[1] = v[2] = 0;
+    while (*s) {
+        if (n == 3 || *s < '0' || *s > '9') return -1;
+        long x = 0;
+        while (*s >= '0' && *s <= '9') {
+            x = x * 10 + (*s++ - '0');
+            if (x > 100000) return -1;
+        }
+        v[n++] = (int)x;
+        if (*s == '.') {
+            s++;
+            if (!*s) return -1;
+        } else if (*s) {
+            return -1;
+        }
+    }
+    return n >= 2 ? n : -1;
+}
+
+static int version_cmp(const int a[3], int b0, int b1, int b2)
+{
+    int b[3] = {b0, b1, b2};
+    for (int i = 0; i < 3; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+int bm_version_k(const char *version)
+{
+    int v[3];
+    if (!version || version_parts(version, v) < 0 || version_cmp(v, 1, 18, 0) < 0) return -1;
+    if (version_cmp(v, 1, 19, 3) < 0) return 10;
+    if (version_cmp(v, 26, 3, 0) < 0) return 6;
+    return 19;
+}
+
+/* the list of a version: the newest bp_lists row whose first version is <= it */
+static const bp_list *preset_of(const char *version)
+{
+    int v[3];
+    if (!version || version_parts(version, v) < 0 || version_cmp(v, 1, 18, 0) < 0) return NULL;
+    const bp_list *best = NULL;
+    for (int i = 0; i < BP_LISTS; i++) {
+        int w[3];
+        version_parts(bp_lists[i].version, w);
+        if (version_cmp(v, w[0], w[1], w[2]) >= 0) best = &bp_lists[i];
+    }
+    return best;
+}
+
+static int list_alloc(bm_list *l, int n)
+{
+    l->n = n;
+    l->lo = malloc((size_t)n * sizeof *l->lo);
+    l->hi = malloc((size_t)n * sizeof *l->hi);
+    l->pal = malloc((size_t)n * sizeof *l->pal);
+    if (l->lo && l->hi && l->pal) return 0;
+    bm_list_free(l);
+    return -1;
+}
+
+void bm_list_free(bm_list *l)
+{
+    free(l->lo);
+    free(l->hi);
+    free(l->pal);
+    memset(l, 0, sizeof *l);
+}
+
+int bm_preset_overworld(const char *version, bm_list *l)
+{
+    memset(l, 0, sizeof *l);
+    const bp_list *p = preset_of(version);
+    if (!p) return -1;
+    if (list_alloc(l, p->count) < 0) return -1;
+    const bp_list *base = &bp_lists[BP_LISTS - 1]; /* 26.3, in full */
+    int k = 0, extra = 0;
+    int nops = p->nops ? p->nops : 1;
+    for (int o = 0; o < nops; o++) {
+        int from = p->nops ? p->ops[o][0] : -1, cnt = p->nops ? p->ops[o][1] : p->count;
+        for (int j = 0; j < cnt && k < p->count; j++, k++) {
+            const uint8_t *r = from >= 0 ? base->rows + 7 * (size_t)(from + j) : p->rows + 7 * (size_t)extra++;
+            l->pal[k] = r[0];
+            for (int a = 0; a < 6; a++) {
+                l->lo[k][a] = bp_intervals[r[1 + a]][0];
+                l->hi[k][a] = bp_intervals[r[1 + a]][1];
+            }
+            l->lo[k][6] = l->hi[k][6] = 0;
+        }
+    }
+    return 0;
+}
+
+int bm_preset_nether(bm_list *l, const char **names)
+{
+    memset(l, 0, sizeof *l);
+    if (list_alloc(l, BP_NETHER) < 0) return -1;
+    for (int i = 0; i < BP_NETHER; i++) {
+        names[i] = bp_nether[i].biome;
+        l->pal[i] = i;
+        for (int a = 0; a < 6; a++) l->lo[i][a] = l->hi[i][a] = bp_nether[i].v[a];
+        l->lo[i][6] = l->hi[i][6] = bp_nether[i].offset;
+    }
+    return 0;
+}
+
+int bm_brute(const bm_list *l, const int64_t *t, int64_t *fit, int *ties)
+{
+    int best = -1, n = 0;
+    int64_t bd = INT64_MAX;
+    for (int i = 0; i < l->n; i++) {
+        uint64_t s = 0;
+        for (int a = 0; a < 7; a++) {
+            int64_t d = cf_b_axis(a < 6 ? t[a] : 0, l->lo[i][a], l->hi[i][a]);
+            s += (uint64_t)d * (uint64_t)d;
+        }
+        int64_t f = (int64_t)s;
+        if (f < bd) best = i, bd = f, n = 1;
+        else if (f == bd) n++;
+    }
+    *fit = bd;
+    if (ties) *ties = n;
+    return best;
+}
+
+/* ------------------------------------------------------------------ build (§4.2) */
+typedef struct tnode {
+    int64_t lo[7], hi[7];
+    int entry; /* list index of a leaf, -1 for a subtree */
+    int nch, *ch;
+} tnode;
+
+typedef struct builder {
+    tnode *nodes;
+    int n, cap, k, oom;
+} builder;
+
+static int64_t centre(const tnode *t, int a) { return (t->lo[a] + t->hi[a]) / 2; } /* Java long division */
+static int64_t labs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* a stable merge sort of ids by cmp (the Java sorts of the build are stable) */
+typedef int (*cmp_fn)(const builder *b, int x, int y, int arg);
+static void msort(const builder *b, int *v, int *tmp, int n, cmp_fn cmp, int arg)
+{
+    if (n < 2) return;
+    int h = n / 2;
+    msort(b, v, tmp, h, cmp, arg);
+    msort(b, v + h, tmp, n - h, cmp, arg);
+    int i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = cmp(b, v[j], v[i], arg) < 0 ? v[j++] : v[i++];
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
+static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
+static int cmp_abs_sum(const builder *b, int x, int y, int arg)
+{
+    (void)arg;
+    int64_t sx = 0, sy = 0;
+    for (int a = 0; a < 7; a++) {
+        sx += labs64(centre(&b->nodes[x], a));
+        sy += labs64(centre(&b->nodes[y], a));
+    }
+    return cmp_i64(sx, sy);
+}
+/* the key tuple from axis arg (mod 7); arg >= 7: the same with |centre| */
+static int cmp_axes(const builder *b, int x, int y, int arg)
+{
+    int absolute = arg >= 7, d = arg % 7;
+    for (int j = 0; j < 7; j++) {
+        int a = (d + j) % 7;
+        int64_t cx = centre(&b->nodes[x], a), cy = centre(&b->nodes[y], a);
+        if (absolute) cx = labs64(cx), cy = labs64(cy);
+        int c = cmp_i64(cx, cy);
+        if (c) return c;
+    }
+    return 0;
+}
+
+static int node_new(builder *b)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 1024;
+        tnode *nn = realloc(b->nodes, (size_t)cap * sizeof *nn);
+        if (!nn) return b->oom = 1, -1;
+        b->nodes = nn;
+        b->cap = cap;
+    }
+    memset(&b->nodes[b->n], 0, sizeof b->nodes[b->n]);
+    b->nodes[b->n].entry = -1;
+    return b->n++;
+}
+
+/* a subtree over ids[0..n-1] (copied), its box their union */
+static int subtree(builder *b, const int *ids, int n)
+{
+    int s = node_new(b);
+    if (s < 0) return -1;
+    tnode *t = &b->nodes[s];
+    t->ch = malloc((size_t)n * sizeof *t->ch);
+    if (!t->ch) return b->oom = 1, -1;
+    memcpy(t->ch, ids, (size_t)n * sizeof *ids);
+    t->nch = n;
+    for (int a = 0; a < 7; a++) {
+        t->lo[a] = INT64_MAX;
+        t->hi[a] = INT64_MIN;
+        for (int i = 0; i < n; i++) {
+            const tnode *c = &b->nodes[ids[i]];
+            if (c->lo[a] < t->lo[a]) t->lo[a] = c->lo[a];
+            if (c->hi[a] > t->hi[a]) t->hi[a] = c->hi[a];
+        }
+    }
+    return s;
+}
+
+static int build(builder *b, int *ids, int n)
+{
+    if (b->oom) return -1;
+    if (n == 1) return ids[0];
+    int *tmp = malloc((size_t)n * sizeof *tmp);
+    if (!tmp) return b->oom = 1, -1;
+    int r = -1;
+    if (n <= b->k) {
+        msort(b, ids, tmp, n, cmp_abs_sum, 0);
+        r = subtree(b, ids, n);
+        free(tmp);
+        return r;
+    }
+    /* the largest power of K below n: (int) pow(K, floor(log(n - 0.01) / log(K))) */
+    int s = (int)pow((double)b->k, floor(log((double)n - 0.01) / log((double)b->k)));
+    int nb = (n + s - 1) / s;
+    int *best = malloc((size_t)n * sizeof *best), *bk = malloc((size_t)nb * sizeof *bk);
+    if (!best || !bk) {
+        b->oom = 1;
+        goto out;
+    }
+    int64_t mincost = INT64_MAX;
+    int mindim = 0;
+    for (int d = 0; d < 7; d++) {
+        msort(b, ids, tmp, n, cmp_axes, d); /* from the previous axis's order, as vanilla */
+        int64_t cost = 0;
+        for (int i = 0; i < n; i += s) {
+            int m = n - i < s ? n - i : s;
+            int64_t lo, hi;
+            for (int a = 0; a < 7; a++) {
+                lo = INT64_MAX, hi = INT64_MIN;
+                for (int j = 0; j < m; j++) {
+                    const tnode *c = &b->nodes[ids[i + j]];
+                    if (c->lo[a] < lo) lo = c->lo[a];
+                    if (c->hi[a] > hi) hi = c->hi[a];
+                }
+                cost += labs64(hi - lo);
+            }
+        }
+        if (mincost > cost) {
+            mincost = cost;
+            mindim = d;
+            memcpy(best, ids, (size_t)n * sizeof *ids);
+        }
+    }
+    /* the kept buckets as subtrees (for their boxes), sorted by |centre| from the kept axis */
+    for (int i = 0, j = 0; i < n; i += s, j++) {
+        bk[j] = subtree(b, best + i, n - i < s ? n - i : s);
+        if (bk[j] < 0) goto out;
+    }
+    int *tmpb = malloc((size_t)nb * sizeof *tmpb);
+    if (!tmpb) {
+        b->oom = 1;
+        goto out;
+    }
+    msort(b, bk, tmpb, nb, cmp_axes, 7 + mindim);
+    free(tmpb);
+    for (int j = 0; j < nb; j++) {
+        tnode *t = &b->nodes[bk[j]];
+        int m = t->nch, *ch = t->ch; /* the bucket's leaves, in the kept order */
+        t->ch = NULL;
+        t->nch = 0;
+        int c = build(b, ch, m); /* may move b->nodes */
+        free(ch);
+        if (c < 0) goto out;
+        bk[j] = c;
+    }
+    r = subtree(b, bk, nb);
+out:
+    free(best);
+    free(bk);
+    free(tmp);
+    return r;
+}
+
+int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes) { return bm_tree_build_ex(l, k, nnodes, NULL); }
+
+int32_t *bm_tree_build_ex(const bm_list *l, int k, int *nnodes, int32_t **entry_of)
+{
+    *nnodes = 0;
+    if (entry_of) *entry_of = NULL;
+    int32_t *eo = NULL;
+    if (l->n < 1 || k < 2) return NULL;
+    builder b = {0};
+    b.k = k;
+    int *ids = malloc((size_t)l->n * sizeof *ids);
+    int32_t *out = NULL;
+    int *queue = NULL, *depth = NULL;
+    if (!ids) return NULL;
+    for (int i = 0; i < l->n; i++) {
+        int id = node_new(&b);
+        if (id < 0) goto done;
+        for (int a = 0; a < 7; a++) b.nodes[id].lo[a] = l->lo[i][a], b.nodes[id].hi[a] = l->hi[i][a];
+        b.nodes[id].entry = i;
+        ids[i] = id;
+    }
+    int root = build(&b, ids, l->n);
+    if (root < 0 || b.oom) goto done;
+    /* flatten breadth first: every node's children contiguous, the root at 0 */
+    queue = malloc((size_t)b.n * sizeof *queue);
+    depth = malloc((size_t)b.n * sizeof *depth);
+    out = calloc((size_t)b.n, CF_BN_STRIDE * sizeof *out);
+    if (entry_of && !(eo = malloc((size_t)b.n * sizeof *eo))) goto fail;
+    if (!queue || !depth || !out) goto fail;
+    int head = 0, tail = 0;
+    queue[tail] = root, depth[tail++] = 0;
+    while (head < tail) {
+        const tnode *t = &b.nodes[queue[head]];
+        int32_t *o = out + (size_t)head * CF_BN_STRIDE;
+        if (depth[head] >= CF_B_MAXDEPTH - 1) goto fail;
+        for (int a = 0; a < 7; a++) {
+            o[CF_BN_LO + a] = (int32_t)t->lo[a];
+            o[CF_BN_HI + a] = (int32_t)t->hi[a];
+        }
+        if (eo) eo[head] = t->entry;
+        if (t->entry >= 0) {
+            o[CF_BN_FIRST] = l->pal[t->entry];
+            o[CF_BN_COUNT] = 0;
+        } else {
+            o[CF_BN_FIRST] = tail;
+            o[CF_BN_COUNT] = t->nch;
+            for (int i = 0; i < t->nch; i++) queue[tail] = t->ch[i], depth[tail++] = depth[head] + 1;
+        }
+        head++;
+    }
+    *nnodes = tail;
+    if (entry_of) *entry_of = eo;
+    eo = NULL;
+    goto done;
+fail:
+    free(out);
+    out = NULL;
+done:
+    free(eo);
+    for (int i = 0; i < b.n; i++) free(b.nodes[i].ch);
+    free(b.nodes);
+    free(ids);
+    free(queue);
+    free(depth);
+    return out;
+}
+
+/* ------------------------------------------------------------------ digest */
+static void digest_node(SHA2_CTX *c, const int32_t *tree, int node, const char *const *names)
+{
+    const int32_t *n = tree + (size_t)node * CF_BN_STRIDE;
+    char line[512];
+    int len = 0;
+    for (int a = 0; a < 7; a++) len += snprintf(line + len, sizeof line - (size_t)len, "%d,%d ", n[CF_BN_LO + a], n[CF_BN_HI + a]);
+    if (n[CF_BN_COUNT] == 0) len += snprintf(line + len, sizeof line - (size_t)len, "b %s\n", names[n[CF_BN_FIRST]]);
+    else len += snprintf(line + len, sizeof line - (size_t)len, "c %d\n", n[CF_BN_COUNT]);
+    SHA256Update(c, (const uint8_t *)line, (size_t)len);
+    for (int i = 0; i < n[CF_BN_COUNT]; i++) digest_node(c, tree, n[CF_BN_FIRST] + i, names);
+}
+
+void bm_tree_digest(const int32_t *tree, const char *const *names, char hex[65])
+{
+    SHA2_CTX c;
+    uint8_t d[32];
+    SHA256Init(&c);
+    digest_node(&c, tree, 0, names);
+    SHA256Final(d, &c);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+/* ------------------------------------------------------------------ fast exact search
+ * The answer of vanilla's cold search is the first leaf of minimum fitness in the
+ * tree's depth-first order (cf_b_search_hint's comment). Any structure that finds the
+ * minimum fitness and, among the leaves at it, the smallest depth-first rank gives the
+ * same answer. Vanilla's boxes mix the surface entries' depth 0 and depth 1 (and the
+ * underground ones), so at a surface target every upper box is near and the search
+ * walks much of the tree; here the entries are grouped by their depth interval, each
+ * group gets its own tree, and boxes carry the smallest rank below them. */
+void bm_fast_free(bm_fast *f)
+{
+    for (int g = 0; g < f->ngroups; g++) {
+        free(f->tree[g]);
+        free(f->minrank[g]);
+    }
+    free(f->rank);
+    memset(f, 0, sizeof *f);
+}
+
+int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int vn, const int32_t *ventry)
+{
+    memset(f, 0, sizeof *f);
+    int32_t *node_of = malloc((size_t)l->n * sizeof *node_of), *stk = malloc((size_t)vn * sizeof *stk);
+    int *grp = malloc((size_t)l->n * sizeof *grp);
+    f->rank = malloc((size_t)vn * sizeof *f->rank);
+    bm_list sub = {0};
+    int32_t *sub_entry = NULL;
+    int rc = -1;
+    if (!node_of || !stk || !grp || !f->rank) goto out;
+    for (int i = 0; i < vn; i++) {
+        f->rank[i] = -1;
+        if (ventry[i] >= 0) node_of[ventry[i]] = i;
+    }
+    /* depth-first ranks of vanilla's leaves (children in order) */
+    int sp = 0, r = 0;
+    stk[sp++] = 0;
+    while (sp > 0) {
+        int32_t nd = stk[--sp];
+        const int32_t *n = vtree + (size_t)nd * CF_BN_STRIDE;
+        if (n[CF_BN_COUNT] == 0) {
+            f->rank[nd] = r++;
+            continue;
+        }
+        for (int i = n[CF_BN_COUNT] - 1; i >= 0; i--) stk[sp++] = n[CF_BN_FIRST] + i;
+    }
+    /* groups: the distinct depth intervals (one group when there are too many) */
+    int32_t glo[BM_FAST_GROUPS], ghi[BM_FAST_GROUPS];
+    int ng = 0;
+    for (int i = 0; i < l->n && ng <= BM_FAST_GROUPS; i++) {
+        int g = 0;
+        while (g < ng && !(glo[g] == l->lo[i][4] && ghi[g] == l->hi[i][4])) g++;
+        if (g == ng) {
+            if (ng == BM_FAST_GROUPS) {
+                ng = BM_FAST_GROUPS + 1;
+                break;
+            }
+            glo[ng] = l->lo[i][4], ghi[ng] = l->hi[i][4], ng++;
+        }
+        grp[i] = g;
+    }
+    if (ng > BM_FAST_GROUPS) {
+        ng = 1;
+        for (int i = 0; i < l->n; i++) grp[i] = 0;
+    }
+    f->ngroups = ng;
+    for (int g = 0; g < ng; g++) {
+        int m = 0;
+        for (int i = 0; i < l->n; i++) m += grp[i] == g;
+        sub.n = m;
+        sub.lo = malloc((size_t)m * sizeof *sub.lo);
+        sub.hi = malloc((size_t)m * sizeof *sub.hi);
+        sub.pal = malloc((size_t)m * sizeof *sub.pal);
+        if (!sub.lo || !sub.hi || !sub.pal) goto out;
+        int j = 0;
+        for (int i = 0; i < l->n; i++)
+            if (grp[i] == g) {
+                memcpy(sub.lo[j], l->lo[i], sizeof sub.lo[j]);
+                memcpy(sub.hi[j], l->hi[i], sizeof sub.hi[j]);
+                sub.pal[j++] = i; /* the entry, mapped below */
+            }
+        int nn;
+        if (!(f->tree[g] = bm_tree_build_ex(&sub, k, &nn, &sub_entry))) goto out;
+        f->nnodes[g] = nn;
+        if (!(f->minrank[g] = malloc((size_t)nn * sizeof *f->minrank[g]))) goto out;
+        for (int i = nn - 1; i >= 0; i--) { /* children sit after their parent */
+            int32_t *n = f->tree[g] + (size_t)i * CF_BN_STRIDE;
+            if (n[CF_BN_COUNT] == 0) {
+                n[CF_BN_FIRST] = node_of[sub.pal[sub_entry[i]]]; /* a leaf holds vanilla's leaf node */
+                f->minrank[g][i] = f->rank[n[CF_BN_FIRST]];
+            } else {
+                int32_t mr = INT32_MAX;
+                for (int c = 0; c < n[CF_BN_COUNT]; c++)
+                    if (f->minrank[g][n[CF_BN_FIRST] + c] < mr) mr = f->minrank[g][n[CF_BN_FIRST] + c];
+                f->minrank[g][i] = mr;
+            }
+        }
+        free(sub_entry);
+        sub_entry = NULL;
+        bm_list_free(&sub);
+    }
+    rc = 0;
+out:
+    free(sub_entry);
+    bm_list_free(&sub);
+    free(node_of);
+    free(stk);
+    free(grp);
+    if (rc < 0) bm_fast_free(f);
+    return rc;
+}
+
+int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
+{
+    int32_t best = -1, bestr = INT32_MAX;
+    int64_t bestd = INT64_MAX;
+    if (hint >= 0) best = hint, bestd = cf_b_dist(vtree, hint, t), bestr = f->rank[hint];
+    for (int g = 0; g < f->ngroups; g++) {
+        const int32_t *tree = f->tree[g], *mr = f->minrank[g];
+        if (tree[CF_BN_COUNT] == 0) { /* a group of one entry */
+            int64_t d = cf_b_dist(tree, 0, t);
+            int32_t v = tree[CF_BN_FIRST];
+            if (d < bestd || (d == bestd && f->rank[v] < bestr)) best = v, bestd = d, bestr = f->rank[v];
+            continue;
+        }
+        int32_t sn[CF_B_MAXDEPTH], si[CF_B_MAXDEPTH];
+        int sp = 0;
+        sn[0] = 0, si[0] = 0;
+        int64_t d0 = cf_b_dist(tree, 0, t);
+        if (d0 > bestd || (d0 == bestd && mr[0] >= bestr)) continue;
+        while (sp >= 0) {
+            const int32_t *n = tree + (size_t)sn[sp] * CF_BN_STRIDE;
+            int32_t i = si[sp];
+            if (i >= n[CF_BN_COUNT]) {
+                sp--;
+                continue;
+            }
+            si[sp] = i + 1;
+            int32_t c = n[CF_BN_FIRST] + i;
+            int64_t d = cf_b_dist(tree, c, t);
+            if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
+            const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
+            if (cn[CF_BN_COUNT] == 0) {
+                best = cn[CF_BN_FIRST], bestd = d, bestr = mr[c];
+            } else if (sp + 1 < CF_B_MAXDEPTH) {
+                sp++;
+                sn[sp] = c, si[sp] = 0;
+            }
+        }
+    }
+    *fit = bestd;
+    /* vanilla's warm start: the warm leaf wins whenever it is at the minimum */
+    if (warm >= 0 && cf_b_dist(vtree, warm, t) == bestd) return warm;
+    return best;
+}

@@ -1,0 +1,282 @@
+/* pregen.c - `chunkfill pregen`: options -> cf_pregen_prepare -> cf_pregen_run, with
+ * progress on a terminal and SIGTERM/SIGINT finishing the regions in flight.
+ *
+ * A client of include/chunkfill.h only. Built twice: into `chunkfill` (one process, or
+ * one shard of --shard I/N) and, where CMake finds MPI, with CF_MPI into `chunkfill-mpi`
+ * (mpirun/srun: rank 0 prepares the folder, then the ranks share the regions, statically
+ * or handed out by rank 0). host/pregen/README.md.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef CF_MPI
+#include <mpi.h>
+#endif
+
+#include "chunkfill.h"
+
+int cmd_pregen(int argc, char **argv);
+
+static const char *const usage_pregen =
+    "usage: chunkfill pregen [--pack PATH]... --seed SEED [--settings ID] [--dialect 26.3|1.21]\n"
+    "                        (--radius R [--center X,Z] | --area X0,Z0:X1,Z1) --out DIR [--format mca|npy]\n"
+    "                        [--stage noise] [--device cpu|opencl[:N]] [--threads N] [--shard I/N]\n"
+    "                        [--schedule static|dynamic] [--quiet]\n"
+    "Fills every chunk of the area into one file per region of 32 x 32 chunks in DIR: r.X.Z.mca (Anvil\n"
+    "region files of proto-chunks at the noise stage, status minecraft:noise: blocks, biomes and the\n"
+    "world-generation heightmaps, which the game continues generating) or r.X.Z.npy (uint8 block palette\n"
+    "indices of the region's chunks in the area, shape (n, height, 16, 16), chunks by z then x), and\n"
+    "DIR/manifest.json (the parameters, the palettes, the SHA-256 of every finished region). Each file is\n"
+    "written to a temporary name and renamed. Rerunning skips the regions whose files match the manifest\n"
+    "and makes the rest; a folder made with other parameters is refused. SIGTERM or ^C ends the run once\n"
+    "the regions in flight are written (under mpirun, signal the ranks: mpirun itself ends them).\n"
+    "  --area X0,Z0:X1,Z1  block coordinates, inclusive: every chunk the rectangle touches\n"
+    "  --radius R          the square of blocks within R of --center X,Z (default 0,0)\n"
+    "  --format F          mca (default) or npy\n"
+    "  --stage S           noise (the only stage so far)\n"
+    "  --device D          cpu (default) or opencl[:N]: block fills on an OpenCL device\n"
+    "  --threads N         CPU threads (default: one per CPU)\n"
+    "  --shard I/N         do only the regions i with i % N == I (several machines without MPI, e.g. a\n"
+    "                      Kubernetes indexed job: --shard $JOB_COMPLETION_INDEX/N)\n"
+    "  --schedule S        chunkfill-mpi: static (default: region i to rank i % ranks) or dynamic (rank 0\n"
+    "                      hands out regions one at a time and fills none itself)\n"
+    "  --quiet             no progress line\n";
+
+static volatile int stop_flag;
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static int die(const char *msg)
+{
+    fprintf(stderr, "chunkfill: %s\n%s", msg, usage_pregen);
+    return 2;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+/* "A,B" -> two longs within +-limit; 0 or -1 */
+static int parse_pair(const char *s, char sep, long limit, long *a, long *b)
+{
+    char tmp[128];
+    const char *c = strchr(s, sep);
+    if (!c || (size_t)(c - s) >= sizeof tmp) return -1;
+    memcpy(tmp, s, (size_t)(c - s));
+    tmp[c - s] = 0;
+    return parse_int(tmp, -limit, limit, a) || parse_int(c + 1, -limit, limit, b) ? -1 : 0;
+}
+
+typedef struct progress_ctx {
+    int on, rank;
+} progress_ctx;
+static void show_progress(void *ctx, const cf_pregen_progress *p)
+{
+    const progress_ctx *c = ctx;
+    if (!c->on) return;
+    double rate = p->seconds > 0 ? (double)p->chunks_done / p->seconds : 0;
+    double eta = rate > 0 && p->chunks_total > p->chunks_done ? (double)(p->chunks_total - p->chunks_done) / rate : 0;
+    fprintf(stderr, "\rpregen%s: regions %ld/%ld  chunks %lld/%lld  %.1f chunks/s  ETA %.0f s   ", c->rank >= 0 ? " rank 0" : "",
+            p->regions_done, p->regions_total, p->chunks_done, p->chunks_total, rate, eta);
+    if (p->regions_done == p->regions_total) fputc('\n', stderr);
+}
+
+#ifdef CF_MPI
+enum { TAG_ASK = 1, TAG_DONE = 2, TAG_GIVE = 3 };
+static long mpi_next(void *ctx)
+{
+    (void)ctx;
+    long i = 0;
+    MPI_Send(&i, 1, MPI_LONG, 0, TAG_ASK, MPI_COMM_WORLD);
+    MPI_Recv(&i, 1, MPI_LONG, 0, TAG_GIVE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return i;
+}
+/* rank 0 of --schedule dynamic: hands out regions 0..n-1 in order, then -1, until every
+ * worker has said it is done */
+static void mpi_dispatch(long n, int size)
+{
+    long next = 0;
+    int done = 0;
+    while (done < size - 1) {
+        long v;
+        MPI_Status st;
+        MPI_Recv(&v, 1, MPI_LONG, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        if (st.MPI_TAG == TAG_DONE) {
+            done++;
+            continue;
+        }
+        long give = next < n && !stop_flag ? next++ : -1;
+        MPI_Send(&give, 1, MPI_LONG, st.MPI_SOURCE, TAG_GIVE, MPI_COMM_WORLD);
+    }
+}
+#endif
+
+int cmd_pregen(int argc, char **argv)
+{
+    const char *packs[64], *seed = NULL, *settings = NULL, *area = NULL, *center = "0,0", *out = NULL;
+    const char *format = "mca", *stage = "noise", *device = "cpu", *shard = NULL, *schedule = "static";
+    long radius = -1, threads = 0, dialect = CF_DIALECT_AUTO;
+    int npacks = 0, quiet = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_pregen, stdout), 0;
+        if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (!v) {
+            char m[160];
+            snprintf(m, sizeof m, "%.60s needs a value (or is not an option of pregen)", a);
+            return die(m);
+        }
+        i++;
+        if (strcmp(a, "--pack") == 0) {
+            if (npacks == 64) return die("at most 64 --pack");
+            packs[npacks++] = v;
+        } else if (strcmp(a, "--seed") == 0) seed = v;
+        else if (strcmp(a, "--settings") == 0) settings = v;
+        else if (strcmp(a, "--area") == 0) area = v;
+        else if (strcmp(a, "--center") == 0) center = v;
+        else if (strcmp(a, "--out") == 0) out = v;
+        else if (strcmp(a, "--format") == 0) format = v;
+        else if (strcmp(a, "--stage") == 0) stage = v;
+        else if (strcmp(a, "--device") == 0) device = v;
+        else if (strcmp(a, "--shard") == 0) shard = v;
+        else if (strcmp(a, "--schedule") == 0) schedule = v;
+        else if (strcmp(a, "--dialect") == 0) {
+            if (strcmp(v, "26.3") == 0) dialect = CF_DIALECT_MC263;
+            else if (strcmp(v, "1.21") == 0) dialect = CF_DIALECT_MC121;
+            else return die("--dialect takes 26.3 or 1.21");
+        } else if (strcmp(a, "--radius") == 0) {
+            if (parse_int(v, 0, 16L * CF_MAX_CHUNK, &radius)) return die("--radius takes a number of blocks >= 0");
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_int(v, 1, 1024, &threads)) return die("--threads takes 1 to 1024");
+        } else {
+            char m[160];
+            snprintf(m, sizeof m, "unknown option %.60s", a);
+            return die(m);
+        }
+    }
+    if (!seed) return die("--seed is required");
+    if (!out) return die("--out is required");
+    if (!area == (radius < 0)) return die("give either --area or --radius");
+    if (strcmp(stage, "noise") != 0) return die("--stage: only noise exists so far (surface rules are a later stage)");
+    if (strcmp(format, "mca") != 0 && strcmp(format, "npy") != 0) return die("--format takes mca or npy");
+    if (strcmp(schedule, "static") != 0 && strcmp(schedule, "dynamic") != 0) return die("--schedule takes static or dynamic");
+    long bx0, bz0, bx1, bz1, lim = 16L * CF_MAX_CHUNK;
+    if (area) {
+        char tmp[256];
+        const char *colon = strchr(area, ':');
+        if (!colon || (size_t)(colon - area) >= sizeof tmp) return die("--area takes X0,Z0:X1,Z1 (blocks)");
+        memcpy(tmp, area, (size_t)(colon - area));
+        tmp[colon - area] = 0;
+        if (parse_pair(tmp, ',', lim, &bx0, &bz0) || parse_pair(colon + 1, ',', lim, &bx1, &bz1))
+            return die("--area takes X0,Z0:X1,Z1 (blocks)");
+        if (bx1 < bx0 || bz1 < bz0) return die("--area: the second corner must not be below the first");
+    } else {
+        long cx, cz;
+        if (parse_pair(center, ',', lim, &cx, &cz)) return die("--center takes X,Z (blocks)");
+        bx0 = cx - radius, bx1 = cx + radius, bz0 = cz - radius, bz1 = cz + radius;
+    }
+    long si = 0, sn = 1;
+    if (shard) {
+        char tmp[64];
+        const char *sl = strchr(shard, '/');
+        if (!sl || (size_t)(sl - shard) >= sizeof tmp) return die("--shard takes I/N");
+        memcpy(tmp, shard, (size_t)(sl - shard));
+        tmp[sl - shard] = 0;
+        if (parse_int(sl + 1, 1, 1L << 20, &sn) || parse_int(tmp, 0, sn - 1, &si)) return die("--shard takes I/N with 0 <= I < N");
+    }
+
+    cf_pregen_params p = {
+        .packs = packs, .npacks = npacks, .dialect = (int)dialect, .seed = seed, .settings = settings,
+        .x0 = (int32_t)(bx0 >> 4), .z0 = (int32_t)(bz0 >> 4), .x1 = (int32_t)(bx1 >> 4), .z1 = (int32_t)(bz1 >> 4),
+        .dir = out, .format = strcmp(format, "npy") == 0 ? CF_PREGEN_NPY : CF_PREGEN_MCA, .device = device,
+        .threads = (int)threads, .rank = (int)si, .nranks = (int)sn, .stop = &stop_flag,
+    };
+    if (p.x0 < -CF_MAX_CHUNK || p.x1 > CF_MAX_CHUNK || p.z0 < -CF_MAX_CHUNK || p.z1 > CF_MAX_CHUNK)
+        return die("the area reaches beyond the chunks chunkfill fills (CF_MAX_CHUNK)");
+    progress_ctx pc = {.on = !quiet && isatty(2), .rank = -1};
+    p.progress = show_progress, p.progress_ctx = &pc;
+    signal(SIGTERM, on_stop);
+    signal(SIGINT, on_stop);
+
+    cf_error err = {0};
+    int stopped = 0, rc;
+#ifdef CF_MPI
+    int rank = 0, size = 1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    signal(SIGTERM, on_stop); /* again, in case MPI_Init installed its own */
+    signal(SIGINT, on_stop);
+    if (shard && size > 1) {
+        if (rank == 0) fprintf(stderr, "chunkfill: --shard and MPI ranks do not mix: use one or the other\n");
+        MPI_Finalize();
+        return 2;
+    }
+    /* rank 0 prepares the folder (creates or checks the manifest, removes temporaries)
+     * before any rank starts a region */
+    int st = CF_OK;
+    if (rank == 0) st = cf_pregen_prepare(&p, &err);
+    MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (st != CF_OK) {
+        if (rank == 0) fprintf(stderr, "chunkfill: %s\n", err.message);
+        MPI_Finalize();
+        return 1;
+    }
+    int dynamic = strcmp(schedule, "dynamic") == 0 && size > 1;
+    pc.rank = size > 1 ? 0 : -1;
+    pc.on = pc.on && rank == (dynamic ? 1 : 0);
+    if (!shard) p.rank = rank, p.nranks = size;
+    if (dynamic && rank == 0) {
+        mpi_dispatch(cf_pregen_regions(&p), size);
+        st = CF_OK;
+    } else {
+        if (dynamic) p.next_region = mpi_next;
+        st = cf_pregen_run(&p, &stopped, &err);
+        if (dynamic) {
+            long z = 0;
+            MPI_Send(&z, 1, MPI_LONG, 0, TAG_DONE, MPI_COMM_WORLD);
+        }
+    }
+    if (st != CF_OK) fprintf(stderr, "chunkfill: rank %d: %s\n", rank, err.message);
+    int bad = st != CF_OK, anybad = 0, anystop = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&stopped, &anystop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    if (anystop && rank == 0) fprintf(stderr, "chunkfill: stopped; the finished regions are in place: rerun to complete\n");
+    rc = anybad || anystop ? 1 : 0;
+    return rc;
+#else
+    if (!shard) {
+        const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+        if (!n) n = getenv("PMI_SIZE");
+        if (n && atoi(n) > 1) {
+            fprintf(stderr, "chunkfill: started as one of %s MPI ranks, but this chunkfill is built without MPI: run "
+                            "chunkfill-mpi (or give each process --shard I/N)\n", n);
+            return 2;
+        }
+    }
+    if (cf_pregen_prepare(&p, &err) != CF_OK || cf_pregen_run(&p, &stopped, &err) != CF_OK) {
+        fprintf(stderr, "chunkfill: %s\n", err.message);
+        return 1;
+    }
+    if (stopped) fprintf(stderr, "chunkfill: stopped; the finished regions are in place: rerun to complete\n");
+    rc = stopped ? 1 : 0;
+    return rc;
+#endif
+}

@@ -1,0 +1,482 @@
+/* surface.c - the surface stage on the CPU (../shared/MATERIAL-RULES.md §6): SurfaceSystem's
+ * column loop over a chunk that left the noise stage, the rule table of ir/rules.h walked per
+ * block, the eroded-badlands and frozen-ocean extensions.
+ *
+ * Input: the chunk's block kinds ([y][z][x], CF_BK_* and the palette of surface_palette), the
+ * stored biomes of the chunk and its neighbours (a quart grid, surface_apply) and, through the
+ * 1.18-1.21 noise stage (aquifer121.c), the noises and preliminary surface levels. 1.21
+ * arithmetic: f64 noises, the rule tried on default blocks only.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_nodes.h"
+#include "kernels/cf_aquifer.h"
+#include "kernels/cf_biome.h"
+#include "cpu/cpu.h"
+
+/* vanilla biome climate the extensions and `temperature` read: base temperature and the
+ * frozen modifier (facts of the game's biome data; biomes not listed: 0.8, the plains') */
+static const struct {
+    const char *id;
+    float t;
+    int frozen;
+} climate[] = {
+    {"minecraft:frozen_ocean", 0.0f, 1},   {"minecraft:deep_frozen_ocean", 0.5f, 1}, {"minecraft:frozen_river", 0.0f, 0},
+    {"minecraft:snowy_plains", 0.0f, 0},   {"minecraft:ice_spikes", 0.0f, 0},        {"minecraft:snowy_taiga", -0.5f, 0},
+    {"minecraft:snowy_beach", 0.05f, 0},   {"minecraft:snowy_slopes", -0.3f, 0},     {"minecraft:frozen_peaks", -0.7f, 0},
+    {"minecraft:jagged_peaks", -0.7f, 0},  {"minecraft:grove", -0.2f, 0},            {"minecraft:cold_ocean", 0.5f, 0},
+    {"minecraft:deep_cold_ocean", 0.5f, 0}, {"minecraft:ocean", 0.5f, 0},            {"minecraft:deep_ocean", 0.5f, 0},
+    {"minecraft:river", 0.5f, 0},          {"minecraft:taiga", 0.25f, 0},            {"minecraft:old_growth_pine_taiga", 0.3f, 0},
+    {"minecraft:old_growth_spruce_taiga", 0.25f, 0}, {"minecraft:windswept_hills", 0.2f, 0},
+    {"minecraft:windswept_gravelly_hills", 0.2f, 0}, {"minecraft:windswept_forest", 0.2f, 0},
+    {"minecraft:stony_shore", 0.2f, 0},    {"minecraft:meadow", 0.5f, 0},            {"minecraft:cherry_grove", 0.5f, 0},
+    {"minecraft:stony_peaks", 1.0f, 0},    {"minecraft:lukewarm_ocean", 0.5f, 0},    {"minecraft:deep_lukewarm_ocean", 0.5f, 0},
+    {"minecraft:warm_ocean", 0.5f, 0},     {"minecraft:beach", 0.8f, 0},             {"minecraft:plains", 0.8f, 0},
+    {"minecraft:birch_forest", 0.6f, 0},   {"minecraft:old_growth_birch_forest", 0.6f, 0}, {"minecraft:dark_forest", 0.7f, 0},
+    {"minecraft:forest", 0.7f, 0},         {"minecraft:flower_forest", 0.7f, 0},     {"minecraft:swamp", 0.8f, 0},
+    {"minecraft:dripstone_caves", 0.8f, 0}, {"minecraft:lush_caves", 0.5f, 0},       {"minecraft:deep_dark", 0.8f, 0},
+    {"minecraft:pale_garden", 0.7f, 0},
+};
+
+enum { BIO_OTHER = 0, BIO_ERODED_BADLANDS = 1, BIO_FROZEN_OCEAN = 2 };
+
+/* Biome's fixed-seed climate noises (PerlinSimplexNoise of java.util.Random seeds, no origin
+ * offsets): TEMPERATURE_NOISE (1234, octave 0), FROZEN_TEMPERATURE_NOISE (3456, octaves -2..0),
+ * BIOME_INFO_NOISE (2345, octave 0); built once */
+typedef struct psn {
+    int n;
+    uint8_t p[3][256];
+    double in0, val0; /* highestFreqInputFactor, highestFreqValueFactor */
+} psn;
+static void simplex_init(cf_aq_rnd *r, uint8_t *p)
+{
+    for (int k = 0; k < 6; k++) cf_aq_next32(r, 1, k & 1 ? 27 : 26); /* xo, yo, zo: three nextDouble */
+    for (int i = 0; i < 256; i++) p[i] = (uint8_t)i;
+    for (int i = 0; i < 256; i++) {
+        int j = i + cf_aq_next_int(r, 1, 256 - i);
+        uint8_t t = p[i];
+        p[i] = p[j], p[j] = t;
+    }
+}
+static void psn_init(psn *o, int64_t seed, int octaves)
+{
+    cf_aq_rnd r = {((cf_u64)seed ^ (cf_u64)0x5deece66d) & (((cf_u64)1 << 48) - 1), 0};
+    o->n = octaves; /* octaves 1 - n .. 0: every level present */
+    for (int k = 0; k < octaves; k++) simplex_init(&r, o->p[k]);
+    o->in0 = 1.0;
+    o->val0 = 1.0 / (pow(2.0, octaves) - 1.0);
+}
+static double psn_value(const psn *o, double x, double y)
+{
+    double d = 0.0, e = o->in0, f = o->val0;
+    for (int k = 0; k < o->n; k++, e /= 2.0, f *= 2.0) d += cf_simplex2(o->p[k], 0.0, 0.0, x * e, y * e) * f;
+    return d;
+}
+static psn noise_temperature, noise_frozen, noise_info;
+static pthread_once_t climate_once = PTHREAD_ONCE_INIT;
+static void climate_init(void)
+{
+    psn_init(&noise_temperature, 1234, 1);
+    psn_init(&noise_frozen, 3456, 3);
+    psn_init(&noise_info, 2345, 1);
+}
+
+struct cf_surface {
+    const cf_world *w;
+    const cf_rules *r;
+    cf_blocks121 *a;
+    int legacy;
+    int32_t min_y, height, sea;
+    int pal[CF_BLOCK_PALETTE];         /* rule block -> palette index */
+    int snow, ice;                     /* palette indices of snow_block and packed_ice */
+    uint64_t (*grad)[2];               /* per random name: its positional factory */
+    /* the biomes of the current chunk's area: quart grid 12 x ny x 12 from (4cx-4, min_y/4, 4cz-4) */
+    const uint8_t *bgrid;
+    int bmap[256];                     /* source palette -> rule biome, -1 */
+    int bkind[256];                    /* BIO_* */
+    float btemp[256];
+    int bfrozen[256];
+    int64_t zseed;
+    int32_t cx, cz;
+    uint8_t *blk;                      /* the chunk [y][z][x] */
+    int32_t hmap[256];                 /* WORLD_SURFACE_WG: top non-air y, min_y - 1 where none */
+    /* the context of the current column and block */
+    int32_t x, y, z;
+    int depth, steep, have_steep, min_surface, have_min_surface;
+    double secondary;
+    int have_secondary;
+    int stone_above, stone_below;
+    int32_t water;
+    int biome, have_biome;
+    double colnoise[64];
+    uint8_t have_colnoise[64];
+    /* 26.3: the volume-path values of output `out` over the chunk ([y][z][x]) */
+    const float *(*vol)(void *u, int out);
+    void *u;
+};
+
+/* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
+static double out_at(cf_surface *s, int out, double x, double y, double z)
+{
+    if (!s->r->f32) return blocks121_output(s->a, out, x, y, z);
+    return (double)eval_point_f32(s->w, s->w->prog->outputs[out], (int32_t)x, (int32_t)y, (int32_t)z);
+}
+
+/* Xoroshiro / java.util.Random nextDouble */
+static double next_double(cf_aq_rnd *r, int legacy)
+{
+    if (legacy) {
+        cf_u64 hi = cf_aq_next32(r, 1, 26), lo = cf_aq_next32(r, 1, 27);
+        return (double)((hi << 27) + lo) * 1.1102230246251565e-16;
+    }
+    return (double)(cf_aq_next64(r) >> 11) * 1.1102230246251565e-16;
+}
+
+static int block_at(const cf_surface *s, int32_t lx, int32_t y, int32_t lz)
+{
+    if (y < s->min_y || y >= s->min_y + s->height) return CF_BK_AIR;
+    return s->blk[((size_t)(y - s->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx];
+}
+static void set_block(cf_surface *s, int32_t lx, int32_t y, int32_t lz, int b)
+{
+    if (y < s->min_y || y >= s->min_y + s->height) return;
+    s->blk[((size_t)(y - s->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx] = (uint8_t)b;
+    int32_t *h = &s->hmap[lz * 16 + lx];
+    if (b != CF_BK_AIR && y > *h) *h = y;
+    if (b == CF_BK_AIR && y == *h)
+        while (*h >= s->min_y && block_at(s, lx, *h, lz) == CF_BK_AIR) (*h)--;
+}
+static int is_fluid(int b) { return b == CF_BK_WATER || b == CF_BK_LAVA || b == CF_BK_FLUID; }
+
+/* the stored biome (source palette index) at block (x, y, z) through BiomeManager's zoom */
+static int biome_src(const cf_surface *s, int32_t x, int32_t y, int32_t z)
+{
+    int32_t q[3];
+    cf_bz_quart(s->zseed, x, y, z, q);
+    int32_t ny = s->height / 4, qy = q[1] - s->min_y / 4;
+    if (qy < 0) qy = 0;
+    if (qy >= ny) qy = ny - 1;
+    int32_t ix = q[0] - (4 * s->cx - 4), iz = q[2] - (4 * s->cz - 4);
+    if (ix < 0) ix = 0;
+    if (ix > 11) ix = 11;
+    if (iz < 0) iz = 0;
+    if (iz > 11) iz = 11;
+    return s->bgrid[((size_t)qy * 12 + (size_t)iz) * 12 + (size_t)ix];
+}
+
+static int32_t min_surface(cf_surface *s)
+{
+    if (!s->have_min_surface && s->r->f32) { /* chunk_surface_level on the volume path of the 16 x 1 x 16 volume at y 0 */
+        float pv = eval_volume_f32(s->w, s->w->prog->outputs[CF_B263_SURFACE], s->x, 0, s->z, 0);
+        s->min_surface = (int32_t)floorf(pv) + s->depth - 8;
+        s->have_min_surface = 1;
+    }
+    if (!s->have_min_surface) {
+        int32_t x0 = (int32_t)cf_floordiv(s->x, 16) * 16, z0 = (int32_t)cf_floordiv(s->z, 16) * 16;
+        double c00 = blocks121_surface_level(s->a, x0, z0), c10 = blocks121_surface_level(s->a, x0 + 16, z0);
+        double c01 = blocks121_surface_level(s->a, x0, z0 + 16), c11 = blocks121_surface_level(s->a, x0 + 16, z0 + 16);
+        double fx = (double)((float)(s->x & 15) / 16.0f), fz = (double)((float)(s->z & 15) / 16.0f);
+        double a = c00 + fx * (c10 - c00), b = c01 + fx * (c11 - c01);
+        s->min_surface = (int32_t)floor(a + fz * (b - a)) + s->depth - 8;
+        s->have_min_surface = 1;
+    }
+    return s->min_surface;
+}
+
+static double col_noise(cf_surface *s, int out)
+{
+    int k = out < 64 ? out : 63;
+    if (out >= 64) return out_at(s, out, s->x, 0, s->z);
+    if (!s->have_colnoise[k]) s->colnoise[k] = out_at(s, out, s->x, 0, s->z), s->have_colnoise[k] = 1;
+    return s->colnoise[k];
+}
+
+/* Biome.getHeightAdjustedTemperature at (x, y, z): the frozen modifier, then the height term */
+static float temperature(const cf_surface *s, int b, int32_t y)
+{
+    float t = s->btemp[b];
+    if (s->bfrozen[b]) {
+        double d = psn_value(&noise_frozen, s->x * 0.05, s->z * 0.05) * 7.0;
+        double e = psn_value(&noise_info, s->x * 0.2, s->z * 0.2);
+        if (d + e < 0.3 && psn_value(&noise_info, s->x * 0.09, s->z * 0.09) < 0.8) t = 0.2f;
+    }
+    int32_t snow = s->sea + 17;
+    if (y > snow) {
+        float g = (float)(psn_value(&noise_temperature, (double)((float)s->x / 8.0f), (double)((float)s->z / 8.0f)) * 8.0);
+        t -= (g + (float)y - (float)snow) * 0.05f / 40.0f;
+    }
+    return t;
+}
+
+static int cond(cf_surface *s, int row);
+static int rule(cf_surface *s, int row)
+{
+    const cf_rrow *r = &s->r->rows[row];
+    switch (r->kind) {
+    case SR_BLOCK: return s->pal[r->a[0]];
+    case SR_SEQUENCE:
+        for (int i = 0; i < r->n; i++) {
+            int b = rule(s, r->kids[i]);
+            if (b >= 0) return b;
+        }
+        return -1;
+    case SR_CONDITION: return cond(s, r->a[0]) ? rule(s, r->a[1]) : -1;
+    case SR_ORE_VEIN: { /* §5.3 */
+        size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
+        float d = s->vol(s->u, r->a[3])[i];
+        if (!(d > 0.0f)) return -1;
+        cf_aq_rnd q = cf_aq_at_pos(s->w->ore_lo, s->w->ore_hi, s->legacy, s->x, s->y, s->z);
+        if (cf_aq_next_float(&q, s->legacy) > d) return -1;
+        float rich = s->vol(s->u, r->a[4])[i];
+        if (cf_aq_next_float(&q, s->legacy) < rich && out_at(s, r->a[5], s->x, s->y, s->z) < 0.0)
+            return s->pal[cf_aq_next_float(&q, s->legacy) < r->f ? r->a[1] : r->a[0]];
+        return s->pal[r->a[2]];
+    }
+    case SR_BANDLANDS: {
+        if (s->r->f32) { /* Math.round(f32 * 4f) */
+            float v = (float)col_noise(s, s->r->fixed[SN_BANDS_OFFSET]) * 4.0f;
+            int o = (int)floorf(v + 0.5f);
+            return s->pal[s->r->band_block[s->w->bands[((s->y + o) % 192 + 192) % 192]]];
+        }
+        /* (int)Math.round(v * 4.0): floor(v * 4.0 + 0.5) */
+        int o = (int)floor(col_noise(s, s->r->fixed[SN_BANDS_OFFSET]) * 4.0 + 0.5);
+        int i = ((s->y + o + 192) % 192 + 192) % 192;
+        return s->pal[s->r->band_block[s->w->bands[i]]];
+    }
+    default: return -1;
+    }
+}
+
+static int cond(cf_surface *s, int row)
+{
+    const cf_rrow *r = &s->r->rows[row];
+    switch (r->kind) {
+    case SC_STONE_DEPTH: {
+        int d = r->a[3] ? s->stone_below : s->stone_above;
+        int sec = 0;
+        if (r->a[2] != 0) {
+            if (!s->have_secondary) s->secondary = col_noise(s, s->r->fixed[SN_SECONDARY]), s->have_secondary = 1;
+            double t = (s->secondary - -1.0) / (1.0 - -1.0);
+            sec = (int)(0.0 + t * ((double)r->a[2] - 0.0));
+        }
+        return d <= 1 + r->a[0] + (r->a[1] ? s->depth : 0) + sec;
+    }
+    case SC_Y_ABOVE: return s->y + (r->a[2] ? s->stone_above : 0) >= r->a[0] + s->depth * r->a[1];
+    case SC_WATER:
+        return s->water == INT32_MIN || s->y + (r->a[2] ? s->stone_above : 0) >= s->water + r->a[0] + s->depth * r->a[1];
+    case SC_GRADIENT: {
+        int32_t t = r->a[0], f = r->a[1];
+        if (s->y <= t) return 1;
+        if (s->y >= f) return 0;
+        double p = 1.0 + (((double)s->y - (double)t) / ((double)f - (double)t)) * (0.0 - 1.0);
+        cf_aq_rnd q = cf_aq_at_pos(s->grad[r->a[2]][0], s->grad[r->a[2]][1], s->legacy, s->x, s->y, s->z);
+        return (double)cf_aq_next_float(&q, s->legacy) < p;
+    }
+    case SC_NOISE: {
+        double v = r->a[1] ? out_at(s, r->a[0], s->x, s->y, s->z) : col_noise(s, r->a[0]);
+        return v >= r->d[0] && v <= r->d[1];
+    }
+    case SC_BIOME: {
+        if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
+        int b = s->bmap[s->biome];
+        for (int i = 0; i < r->n; i++)
+            if (r->kids[i] == b) return 1;
+        return 0;
+    }
+    case SC_NOT: return !cond(s, r->a[0]);
+    case SC_HOLE: return s->depth <= 0;
+    case SC_STEEP:
+        if (!s->have_steep) {
+            int lx = s->x & 15, lz = s->z & 15;
+            int zm = lz > 0 ? lz - 1 : 0, zp = lz < 15 ? lz + 1 : 15, xm = lx > 0 ? lx - 1 : 0, xp = lx < 15 ? lx + 1 : 15;
+            s->steep = s->hmap[zp * 16 + lx] >= s->hmap[zm * 16 + lx] + 4 || s->hmap[lz * 16 + xm] >= s->hmap[lz * 16 + xp] + 4;
+            s->have_steep = 1;
+        }
+        return s->steep;
+    case SC_ABOVE_PRELIMINARY: return s->y >= min_surface(s);
+    case SC_TEMPERATURE:
+        if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
+        return temperature(s, s->biome, s->y) < 0.15f;
+    default: return 0;
+    }
+}
+
+static void eroded_badlands(cf_surface *s, int lx, int lz, int32_t start)
+{
+    double x = s->x, z = s->z;
+    double e = fmin(fabs(out_at(s, s->r->fixed[SN_BADLANDS_SURFACE], x, 0, z) * 8.25),
+                    out_at(s, s->r->fixed[SN_BADLANDS_PILLAR], x, 0, z) * 15.0);
+    if (e <= 0.0) return;
+    double g = fabs(out_at(s, s->r->fixed[SN_BADLANDS_ROOF], x, 0, z) * 1.5);
+    double h = 64.0 + fmin(e * e * 2.5, ceil(g * 50.0) + 24.0);
+    int32_t top = (int32_t)floor(h);
+    if (start > top) return;
+    for (int32_t y = top; y >= s->min_y; y--) {
+        int b = block_at(s, lx, y, lz);
+        if (b == CF_BK_SOLID) break;
+        if (b == CF_BK_WATER) return;
+    }
+    for (int32_t y = top; y >= s->min_y && block_at(s, lx, y, lz) == CF_BK_AIR; y--) set_block(s, lx, y, lz, CF_BK_SOLID);
+}
+
+static void frozen_ocean(cf_surface *s, int lx, int lz, int32_t start, int biome)
+{
+    double x = s->x, z = s->z;
+    double e = fmin(fabs(out_at(s, s->r->fixed[SN_ICEBERG_SURFACE], x, 0, z) * 8.25),
+                    out_at(s, s->r->fixed[SN_ICEBERG_PILLAR], x, 0, z) * 15.0);
+    if (e <= 1.8) return;
+    double h = fabs(out_at(s, s->r->fixed[SN_ICEBERG_ROOF], x, 0, z) * 1.5);
+    double top = fmin(e * e * 1.2, ceil(h * 40.0) + 14.0);
+    if (temperature(s, biome, s->sea) > 0.1f) top -= 2.0;
+    if (top <= 2.0 && s->r->f32) return; /* 26.3 returns; 1.21 runs the loop with top = bottom = 0 */
+    double bottom;
+    if (top > 2.0) {
+        bottom = (double)s->sea - top - 7.0;
+        top += s->sea;
+    } else {
+        top = 0.0, bottom = 0.0;
+    }
+    cf_aq_rnd r = cf_aq_at_pos(s->w->root_lo, s->w->root_hi, s->legacy, s->x, 0, s->z);
+    int maxsnow = 2 + cf_aq_next_int(&r, s->legacy, 4);
+    int minsnow = s->sea + 18 + cf_aq_next_int(&r, s->legacy, 10);
+    int n = 0;
+    int32_t itop = (int32_t)top, ibot = (int32_t)bottom, msl = min_surface(s);
+    for (int32_t y = start > itop + 1 ? start : itop + 1; y >= msl; y--) {
+        int b = block_at(s, lx, y, lz);
+        if ((b == CF_BK_AIR && y < itop && next_double(&r, s->legacy) > 0.01)
+            || (b == CF_BK_WATER && y > ibot && y < s->sea && bottom != 0.0 && next_double(&r, s->legacy) > 0.15)) {
+            if (n <= maxsnow && y > minsnow) {
+                set_block(s, lx, y, lz, s->snow);
+                n++;
+            } else {
+                set_block(s, lx, y, lz, s->ice);
+            }
+        }
+    }
+}
+
+void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
+                   const float *(*vol)(void *u, int out), void *u)
+{
+    s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
+    for (int lz = 0; lz < 16; lz++)
+        for (int lx = 0; lx < 16; lx++) {
+            int32_t y = s->min_y + s->height - 1;
+            while (y >= s->min_y && block_at(s, lx, y, lz) == CF_BK_AIR) y--;
+            s->hmap[lz * 16 + lx] = y;
+        }
+    for (int lx = 0; lx < 16; lx++)
+        for (int lz = 0; lz < 16; lz++) {
+            s->x = cx * 16 + lx, s->z = cz * 16 + lz;
+            int32_t start = s->hmap[lz * 16 + lx] + 1;
+            int sb = biome_src(s, s->x, s->legacy && !s->r->f32 ? 0 : start, s->z);
+            memset(s->have_colnoise, 0, sizeof s->have_colnoise);
+            s->have_steep = s->have_min_surface = s->have_secondary = 0;
+            if (s->bkind[sb] == BIO_ERODED_BADLANDS) eroded_badlands(s, lx, lz, start);
+            int32_t height = s->hmap[lz * 16 + lx] + 1;
+            cf_aq_rnd q = cf_aq_at_pos(s->w->root_lo, s->w->root_hi, s->legacy, s->x, 0, s->z);
+            s->depth = (int)(col_noise(s, s->r->fixed[SN_SURFACE]) * 2.75 + 3.0 + next_double(&q, s->legacy) * 0.25);
+            s->stone_above = 0, s->water = INT32_MIN;
+            int32_t next_ceiling = INT32_MAX;
+            for (int32_t y = height; y >= s->min_y; y--) {
+                int b = block_at(s, lx, y, lz);
+                if (b == CF_BK_AIR) {
+                    s->stone_above = 0, s->water = INT32_MIN;
+                    continue;
+                }
+                if (is_fluid(b)) {
+                    if (s->water == INT32_MIN) s->water = y + 1;
+                    continue;
+                }
+                if (next_ceiling >= y) {
+                    next_ceiling = INT32_MIN;
+                    for (int32_t t = y - 1; t >= s->min_y - 1; t--) {
+                        int c = block_at(s, lx, t, lz);
+                        if (c == CF_BK_AIR || is_fluid(c)) {
+                            next_ceiling = t + 1;
+                            break;
+                        }
+                    }
+                }
+                s->stone_above++;
+                s->stone_below = y - next_ceiling + 1;
+                s->y = y, s->have_biome = 0;
+                if (b != CF_BK_SOLID && !s->r->f32) continue;
+                int res = rule(s, s->r->root);
+                if (res >= 0) set_block(s, lx, y, lz, res);
+            }
+            if (s->bkind[sb] == BIO_FROZEN_OCEAN) frozen_ocean(s, lx, lz, start, sb);
+        }
+}
+
+int surface_palette(const cf_program *p, const char **names, int *map)
+{
+    int n = aquifer_palette(p, names);
+    for (int k = n; k < CF_BK_VEIN_COUNT; k++) names[k] = "";
+    if (n < CF_BK_VEIN_COUNT) n = CF_BK_VEIN_COUNT;
+    const cf_rules *r = p->rules;
+    static const char *const ext[2] = {"minecraft:snow_block", "minecraft:packed_ice"};
+    int nb = r ? r->nblocks : 0;
+    for (int i = 0; r && i < nb + 2; i++) {
+        const char *id = i < nb ? r->blocks[i] : ext[i - nb];
+        /* a fluid's default state is the fluid of the noise stage (the frozen-ocean hole's water) */
+        if (strcmp(id, "minecraft:water[level=0]") == 0) id = "minecraft:water";
+        if (strcmp(id, "minecraft:lava[level=0]") == 0) id = "minecraft:lava";
+        int k = 0;
+        while (k < n && strcmp(names[k], id) != 0) k++;
+        if (k == n) {
+            if (n == CF_BLOCK_PALETTE) return -1;
+            names[n++] = id;
+        }
+        if (map) map[i] = k;
+    }
+    return r ? n : aquifer_palette(p, names);
+}
+
+cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *bnames, int nb, int64_t zseed)
+{
+    const cf_program *p = w->prog;
+    if (!p->rules || nb > 256) return NULL;
+    pthread_once(&climate_once, climate_init);
+    cf_surface *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    const char *names[CF_BLOCK_PALETTE];
+    int map[CF_BLOCK_PALETTE + 2] = {0};
+    s->w = w, s->r = p->rules, s->a = a, s->legacy = p->legacy_random, s->zseed = zseed;
+    s->min_y = p->min_y, s->height = p->height, s->sea = p->sea_level;
+    if (s->r->nblocks + 2 > CF_BLOCK_PALETTE || surface_palette(p, names, map) < 0) {
+        free(s);
+        return NULL;
+    }
+    for (int i = 0; i < s->r->nblocks; i++) s->pal[i] = map[i];
+    s->snow = map[s->r->nblocks], s->ice = map[s->r->nblocks + 1];
+    s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
+    if (!s->grad) {
+        free(s);
+        return NULL;
+    }
+    for (int i = 0; i < s->r->nnames; i++) seed_factory(w, s->r->names[i], &s->grad[i][0], &s->grad[i][1]);
+    for (int b = 0; b < 256; b++) {
+        s->bmap[b] = -1, s->bkind[b] = BIO_OTHER, s->btemp[b] = 0.8f;
+        if (b >= nb) continue;
+        for (int i = 0; i < s->r->nbiomes; i++)
+            if (strcmp(s->r->biomes[i], bnames[b]) == 0) s->bmap[b] = i;
+        if (strcmp(bnames[b], "minecraft:eroded_badlands") == 0) s->bkind[b] = BIO_ERODED_BADLANDS;
+        if (strcmp(bnames[b], "minecraft:frozen_ocean") == 0 || strcmp(bnames[b], "minecraft:deep_frozen_ocean") == 0)
+            s->bkind[b] = BIO_FROZEN_OCEAN;
+        for (size_t k = 0; k < sizeof climate / sizeof climate[0]; k++)
+            if (strcmp(climate[k].id, bnames[b]) == 0) s->btemp[b] = climate[k].t, s->bfrozen[b] = climate[k].frozen;
+    }
+    return s;
+}
+
+void surface_free(cf_surface *s)
+{
+    if (!s) return;
+    free(s->grad);
+    free(s);
+}

@@ -1,0 +1,598 @@
+/* pregen.c - cf_pregen_prepare / cf_pregen_run: regions of chunks -> files in a folder.
+ *
+ * A region (32 x 32 chunks) is the unit of work: its chunks are filled (blocks, and
+ * biomes for .mca), its file is built in memory, written to a temporary name, synced
+ * and renamed, and only then is its SHA-256 recorded in DIR/manifest.json (rewritten
+ * whole, under an flock on DIR/manifest.lock, so ranks on several machines may share
+ * a folder on a file system with working locks). A killed process leaves at most a
+ * temporary file, which the next cf_pregen_prepare removes. README.md beside this file.
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ir/ir.h"
+#include "pregen/pregen.h"
+
+static int failf(cf_error *err, cf_status st, const char *fmt, ...)
+{
+    if (err && err->status == CF_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        err->status = st;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ the area */
+
+typedef struct area {
+    int32_t rx0, rz0, nrx, nrz;
+} area;
+
+static void area_of(const cf_pregen_params *p, area *a)
+{
+    a->rx0 = p->x0 >> 5, a->rz0 = p->z0 >> 5; /* arithmetic shift: floor */
+    a->nrx = (p->x1 >> 5) - a->rx0 + 1, a->nrz = (p->z1 >> 5) - a->rz0 + 1;
+}
+
+long cf_pregen_regions(const cf_pregen_params *p)
+{
+    if (p->x1 < p->x0 || p->z1 < p->z0) return 0;
+    area a;
+    area_of(p, &a);
+    return (long)a.nrx * a.nrz;
+}
+
+/* region i -> its coordinates and its chunks in the area (z-major, then x): n chunks
+ * into list (x, z pairs, room for 1024) */
+static size_t region_chunks(const cf_pregen_params *p, const area *a, long i, int32_t *rx, int32_t *rz, int32_t *list)
+{
+    *rx = a->rx0 + (int32_t)(i % a->nrx), *rz = a->rz0 + (int32_t)(i / a->nrx);
+    int32_t cx0 = *rx * 32 > p->x0 ? *rx * 32 : p->x0, cx1 = *rx * 32 + 31 < p->x1 ? *rx * 32 + 31 : p->x1;
+    int32_t cz0 = *rz * 32 > p->z0 ? *rz * 32 : p->z0, cz1 = *rz * 32 + 31 < p->z1 ? *rz * 32 + 31 : p->z1;
+    size_t n = 0;
+    for (int32_t z = cz0; z <= cz1; z++)
+        for (int32_t x = cx0; x <= cx1; x++) list[2 * n] = x, list[2 * n + 1] = z, n++;
+    return n;
+}
+
+static const char *ext_of(const cf_pregen_params *p) { return p->format == CF_PREGEN_NPY ? "npy" : "mca"; }
+
+/* ------------------------------------------------------------------ the world */
+
+/* the game versions a dialect's files are written for (ANVIL.md#data-versions) */
+static const struct {
+    int dialect;
+    anvil_version v;
+} versions[] = {
+    {DIALECT_MC263, {"26.3", 5023}},
+    {DIALECT_MC121, {"1.21.11", 4671}},
+};
+
+typedef struct gen {
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_biomes *b;
+    cf_device *dev;
+    anvil_world aw;
+    const char *blocks[CF_PALETTE_MAX];
+    uint8_t solid[CF_PALETTE_MAX];
+    int64_t seed;
+} gen;
+
+static void gen_free(gen *g)
+{
+    cf_device_free(g->dev);
+    cf_biomes_free(g->b);
+    cf_world_free(g->w);
+    cf_program_free(g->pg);
+    cf_pack_free(g->pk);
+    memset(g, 0, sizeof *g);
+}
+
+/* opens the pack, the block program, the world and (for .mca) the biome source */
+static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
+{
+    const char *settings = p->settings ? p->settings : "minecraft:overworld";
+    memset(g, 0, sizeof *g);
+    if (p->x1 < p->x0 || p->z1 < p->z0 || p->x0 < -CF_MAX_CHUNK || p->x1 > CF_MAX_CHUNK || p->z0 < -CF_MAX_CHUNK
+        || p->z1 > CF_MAX_CHUNK)
+        return failf(err, CF_ERR_ARG, "pregen: the area must be corners x0 <= x1, z0 <= z1 within +-%d chunks", CF_MAX_CHUNK);
+    if (!p->dir || !*p->dir) return failf(err, CF_ERR_ARG, "pregen: no output folder");
+    if (p->format != CF_PREGEN_MCA && p->format != CF_PREGEN_NPY) return failf(err, CF_ERR_ARG, "pregen: unknown format");
+    if (cf_seed_parse(p->seed ? p->seed : "", &g->seed, err) != CF_OK) return -1;
+    if (cf_pack_open(&g->pk, p->packs, p->npacks, NULL, err) != CF_OK) return -1;
+    cf_pack_set_dialect(g->pk, p->dialect);
+    if (cf_program_compile_blocks(&g->pg, g->pk, settings, err) != CF_OK) return -1;
+    int k = cf_block_palette(g->pg, g->blocks);
+    for (int i = 0; i < k; i++)
+        g->solid[i] = g->blocks[i][0] && strcmp(g->blocks[i], "minecraft:air") != 0
+                      && strcmp(g->blocks[i], "minecraft:water") != 0 && strcmp(g->blocks[i], "minecraft:lava") != 0;
+    g->aw.v.game = NULL;
+    for (size_t i = 0; i < sizeof versions / sizeof *versions; i++)
+        if (versions[i].dialect == g->pg->dialect) g->aw.v = versions[i].v;
+    if (!g->aw.v.game) return failf(err, CF_ERR_ARG, "pregen: settings '%s' are not Minecraft data (26.3 or 1.18-1.21)", settings);
+    cf_program_settings(g->pg, &g->aw.min_y, &g->aw.height, NULL);
+    g->aw.blocks = g->blocks, g->aw.nblocks = k, g->aw.solid = g->solid;
+    if (cf_world_new(&g->w, g->pg, g->seed, err) != CF_OK) return -1;
+    if (p->format == CF_PREGEN_MCA) {
+        if (cf_biomes_open(&g->b, g->pk, NULL, settings, NULL, g->seed, err) != CF_OK) return -1;
+        int bmin, bh;
+        cf_biomes_range(g->b, &bmin, &bh);
+        if (bmin != g->aw.min_y || bh != g->aw.height)
+            return failf(err, CF_ERR_ARG, "pregen: the biome source covers y %d..%d, the blocks %d..%d", bmin, bmin + bh - 1,
+                         g->aw.min_y, g->aw.min_y + g->aw.height - 1);
+        g->aw.nbiomes = cf_biomes_palette(g->b, NULL);
+        const char **bn = malloc(sizeof *bn * (size_t)(g->aw.nbiomes ? g->aw.nbiomes : 1));
+        if (!bn) return failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+        cf_biomes_palette(g->b, bn);
+        g->aw.biomes = bn;
+    }
+    if (full > 1 && p->device && strcmp(p->device, "cpu") != 0 && cf_device_open(&g->dev, p->device, g->pg, 0, 0, err) != CF_OK)
+        return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ files */
+
+static void hex_digest(const uint8_t *data, size_t n, char hex[65])
+{
+    SHA2_CTX c;
+    uint8_t d[SHA256_DIGEST_LENGTH];
+    SHA256Init(&c);
+    SHA256Update(&c, data, n);
+    SHA256Final(d, &c);
+    for (int i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", d[i]);
+}
+
+/* reads a whole file: 0 and a malloc'd *data, 1 when it does not exist, -1 on error */
+static int read_file(const char *path, uint8_t **data, size_t *n, cf_error *err)
+{
+    *data = NULL, *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT) return 1;
+        return failf(err, CF_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    cf_buf b = {0};
+    uint8_t chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) buf_put(&b, chunk, k);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || b.oom) {
+        buf_free(&b);
+        return failf(err, CF_ERR_IO, "%s: read error", path);
+    }
+    *data = b.p ? b.p : malloc(1), *n = b.n;
+    return 0;
+}
+
+/* writes data to path atomically: DIR/.NAME.tmp-PID, fsync, rename */
+static int write_atomic(const char *dir, const char *name, const uint8_t *data, size_t n, cf_error *err)
+{
+    char path[PATH_MAX], tmp[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path
+        || (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp-%ld", dir, name, (long)getpid()) >= sizeof tmp)
+        return failf(err, CF_ERR_IO, "%s/%s: path too long", dir, name);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return failf(err, CF_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, data + off, n - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : ENOSPC;
+            close(fd);
+            unlink(tmp);
+            return failf(err, CF_ERR_IO, "%s: write error: %s", path, strerror(e));
+        }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return failf(err, CF_ERR_IO, "%s: write error: %s", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return failf(err, CF_ERR_IO, "%s: cannot rename into place: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the manifest */
+
+#define MANIFEST "manifest.json"
+
+/* the parameters as the manifest records them: everything the bytes depend on */
+static cJSON *params_json(const cf_pregen_params *p, const gen *g)
+{
+    cJSON *o = cJSON_CreateObject(), *packs = cJSON_CreateArray();
+    char buf[64];
+    snprintf(buf, sizeof buf, "%lld", (long long)g->seed);
+    cJSON_AddStringToObject(o, "format", ext_of(p));
+    cJSON_AddStringToObject(o, "stage", "noise");
+    cJSON_AddStringToObject(o, "seed", buf);
+    cJSON_AddStringToObject(o, "settings", p->settings ? p->settings : "minecraft:overworld");
+    for (int i = 0; i < p->npacks; i++) {
+        char real[PATH_MAX];
+        cJSON_AddItemToArray(packs, cJSON_CreateString(realpath(p->packs[i], real) ? real : p->packs[i]));
+    }
+    cJSON_AddItemToObject(o, "packs", packs);
+    cJSON_AddNumberToObject(o, "dialect", p->dialect);
+    int a[4] = {p->x0, p->z0, p->x1, p->z1};
+    cJSON_AddItemToObject(o, "chunks", cJSON_CreateIntArray(a, 4));
+    cJSON_AddStringToObject(o, "game", g->aw.v.game);
+    cJSON_AddNumberToObject(o, "data_version", g->aw.v.data_version);
+    cJSON_AddNumberToObject(o, "min_y", g->aw.min_y);
+    cJSON_AddNumberToObject(o, "height", g->aw.height);
+    return o;
+}
+
+static int manifest_path(const cf_pregen_params *p, const char *name, char *out, cf_error *err)
+{
+    if ((size_t)snprintf(out, PATH_MAX, "%s/%s", p->dir, name) >= PATH_MAX)
+        return failf(err, CF_ERR_IO, "%s: path too long", p->dir);
+    return 0;
+}
+
+/* takes the folder's lock: a file descriptor, or -1 (err set) */
+static int lock_dir(const cf_pregen_params *p, cf_error *err)
+{
+    char path[PATH_MAX];
+    if (manifest_path(p, "manifest.lock", path, err) < 0) return -1;
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (fd < 0) return failf(err, CF_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            close(fd);
+            return failf(err, CF_ERR_IO, "%s: cannot lock: %s", path, strerror(errno));
+        }
+    return fd;
+}
+static void unlock_dir(int fd)
+{
+    if (fd >= 0) close(fd); /* releases the flock */
+}
+
+/* reads and checks the manifest against params: *out (caller deletes), or NULL when
+ * there is none; -1 with a located error when it is unreadable or for other parameters */
+static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON **out, cf_error *err)
+{
+    char path[PATH_MAX];
+    uint8_t *data;
+    size_t n;
+    *out = NULL;
+    if (manifest_path(p, MANIFEST, path, err) < 0) return -1;
+    int r = read_file(path, &data, &n, err);
+    if (r) return r > 0 ? 0 : -1;
+    cJSON *m = cJSON_ParseWithLength((const char *)data, n);
+    free(data);
+    if (!m || !cJSON_IsObject(m))
+        return cJSON_Delete(m), failf(err, CF_ERR_JSON, "%s: not a complete JSON object (truncated or damaged; remove the folder or the file to start over)", path);
+    const cJSON *have = cJSON_GetObjectItemCaseSensitive(m, "params"), *regions = cJSON_GetObjectItemCaseSensitive(m, "regions");
+    if (!cJSON_IsObject(have)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/params: missing or not an object", path);
+    if (!cJSON_IsObject(regions)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions: missing or not an object", path);
+    for (const cJSON *it = params->child; it; it = it->next) {
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, it->string);
+        if (!h || !cJSON_Compare(h, it, 1)) {
+            char *a = h ? cJSON_PrintUnformatted(h) : NULL, *b = cJSON_PrintUnformatted(it);
+            failf(err, CF_ERR_ARG, "%s#/params/%s: this folder was made with %s, this run has %s: use another --out", path,
+                  it->string, a ? a : "nothing", b ? b : "?");
+            free(a), free(b);
+            cJSON_Delete(m);
+            return -1;
+        }
+    }
+    if (cJSON_GetArraySize((cJSON *)have) != cJSON_GetArraySize((cJSON *)params))
+        return cJSON_Delete(m), failf(err, CF_ERR_ARG, "%s#/params: other parameters than this run's: use another --out", path);
+    for (const cJSON *it = regions->child; it; it = it->next)
+        if (!cJSON_IsString(it) || strlen(it->valuestring) != 64)
+            return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions/%s: not a SHA-256 digest", path, it->string);
+    *out = m;
+    return 0;
+}
+
+/* writes the manifest: params, palettes, the regions in index order */
+static int manifest_write(const cf_pregen_params *p, const gen *g, const cJSON *params, const cJSON *regions, cf_error *err)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddNumberToObject(m, "chunkfill_pregen", 1);
+    cJSON_AddItemToObject(m, "params", cJSON_Duplicate(params, 1));
+    cJSON_AddItemToObject(m, "blocks", cJSON_CreateStringArray(g->aw.blocks, g->aw.nblocks));
+    if (g->aw.nbiomes) cJSON_AddItemToObject(m, "biomes", cJSON_CreateStringArray(g->aw.biomes, g->aw.nbiomes));
+    cJSON *rs = cJSON_AddObjectToObject(m, "regions");
+    area a;
+    area_of(p, &a);
+    long nreg = cf_pregen_regions(p);
+    int32_t list[2048], rx, rz;
+    for (long i = 0; regions && i < nreg; i++) {
+        char name[64];
+        region_chunks(p, &a, i, &rx, &rz, list);
+        snprintf(name, sizeof name, "r.%d.%d.%s", rx, rz, ext_of(p));
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(regions, name);
+        if (cJSON_IsString(d)) cJSON_AddStringToObject(rs, name, d->valuestring);
+    }
+    char *text = cJSON_Print(m);
+    cJSON_Delete(m);
+    if (!text) return failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+    size_t n = strlen(text);
+    text[n] = '\n';
+    int r = write_atomic(p->dir, MANIFEST, (const uint8_t *)text, n + 1, err);
+    free(text);
+    return r;
+}
+
+static int is_region_name(const char *s)
+{
+    int x, z, k = 0;
+    char ext[4];
+    return sscanf(s, "r.%d.%d.%3[a-z]%n", &x, &z, ext, &k) == 3 && s[k] == 0
+           && (strcmp(ext, "mca") == 0 || strcmp(ext, "npy") == 0);
+}
+
+cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err)
+{
+    gen g;
+    cJSON *params = NULL, *m = NULL;
+    int lock = -1;
+    cf_error local;
+    if (!err) err = &local;
+    memset(err, 0, sizeof *err);
+    if (gen_open(&g, p, 1, err) < 0) goto done;
+    params = params_json(p, &g);
+    if (mkdir(p->dir, 0777) != 0 && errno != EEXIST) {
+        failf(err, CF_ERR_IO, "%s: cannot create the folder: %s", p->dir, strerror(errno));
+        goto done;
+    }
+    struct stat st;
+    if (stat(p->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        failf(err, CF_ERR_IO, "%s: not a folder", p->dir);
+        goto done;
+    }
+    if (access(p->dir, W_OK) != 0) {
+        failf(err, CF_ERR_IO, "%s: not writable: %s", p->dir, strerror(errno));
+        goto done;
+    }
+    if ((lock = lock_dir(p, err)) < 0) goto done;
+    if (manifest_read(p, params, &m, err) < 0) goto done;
+    DIR *d = opendir(p->dir);
+    if (!d) {
+        failf(err, CF_ERR_IO, "%s: %s", p->dir, strerror(errno));
+        goto done;
+    }
+    struct dirent *e;
+    int foreign = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' && strstr(e->d_name, ".tmp-")) {
+            /* left by a killed run; shards started independently (nranks > 1) may be
+             * writing theirs right now, so only a single preparer removes them */
+            if (p->nranks > 1) continue;
+            char path[PATH_MAX];
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", p->dir, e->d_name) < sizeof path) unlink(path);
+        } else if (!m && is_region_name(e->d_name)) {
+            foreign = 1;
+        }
+    }
+    closedir(d);
+    if (foreign) {
+        failf(err, CF_ERR_ARG, "%s: holds region files but no %s: not a chunkfill pregen folder (use an empty folder)", p->dir,
+              MANIFEST);
+        goto done;
+    }
+    if (!m) manifest_write(p, &g, params, NULL, err);
+done:
+    unlock_dir(lock);
+    cJSON_Delete(m);
+    cJSON_Delete(params);
+    free((void *)g.aw.biomes);
+    gen_free(&g);
+    return err->status;
+}
+
+/* ------------------------------------------------------------------ one region */
+
+/* fills the region's chunks and builds its file in out */
+static int build_region(gen *g, const cf_pregen_params *p, const int32_t *list, size_t n, cf_buf *out, cf_error *err)
+{
+    size_t per = (size_t)g->aw.height * 256, bper = (size_t)g->aw.height / 4 * 16, batch = 64;
+    /* height > 0 (the settings are checked at compile): never a 0-byte allocation */
+    uint8_t *blk = malloc(per * batch + 1), *bio = malloc(bper * batch + 1);
+    anvil_region *reg = p->format == CF_PREGEN_MCA ? calloc(1, sizeof *reg) : NULL;
+    cf_buf nbt = {0};
+    int rc = -1;
+    if (!blk || !bio || (p->format == CF_PREGEN_MCA && !reg)) {
+        failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+        goto done;
+    }
+    if (p->format == CF_PREGEN_NPY) {
+        char hdr[256];
+        int hl = snprintf(hdr, sizeof hdr, "{'descr': '|u1', 'fortran_order': False, 'shape': (%zu, %d, 16, 16), }", n,
+                          g->aw.height);
+        int total = 10 + hl + 1, pad = (64 - total % 64) % 64;
+        memset(hdr + hl, ' ', (size_t)pad);
+        hdr[hl + pad] = '\n';
+        unsigned hlen = (unsigned)(hl + pad + 1);
+        uint8_t magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (uint8_t)(hlen & 255), (uint8_t)(hlen >> 8)};
+        buf_put(out, magic, 10);
+        buf_put(out, hdr, hlen);
+    }
+    for (size_t b0 = 0; b0 < n; b0 += batch) {
+        size_t k = n - b0 < batch ? n - b0 : batch;
+        const int32_t *l = list + 2 * b0;
+        if ((g->dev ? cf_device_fill_blocks(g->dev, g->w, k, l, blk, err) : cf_fill_blocks(g->w, k, l, blk, p->threads, err))
+            != CF_OK)
+            goto done;
+        if (p->format == CF_PREGEN_NPY) {
+            buf_put(out, blk, per * k);
+            continue;
+        }
+        if (cf_fill_biomes(g->b, k, l, bio, p->threads, err) != CF_OK) goto done;
+        for (size_t c = 0; c < k; c++) {
+            nbt.n = 0;
+            if (anvil_chunk_nbt(&nbt, &g->aw, l[2 * c], l[2 * c + 1], blk + per * c, bio + bper * c, err) < 0) goto done;
+            if (anvil_region_put(reg, l[2 * c] & 31, l[2 * c + 1] & 31, &nbt, err) < 0) goto done;
+        }
+    }
+    if (reg && anvil_region_bytes(reg, out, err) < 0) goto done;
+    if (out->oom) {
+        failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+        goto done;
+    }
+    rc = 0;
+done:
+    if (reg) anvil_region_free(reg);
+    free(reg);
+    buf_free(&nbt);
+    free(blk);
+    free(bio);
+    return rc;
+}
+
+/* the digest the manifest lists for name (copied into hex), under the lock; 1 if listed */
+static int listed_digest(const cf_pregen_params *p, const cJSON *params, const char *name, char hex[65], cf_error *err)
+{
+    cJSON *m;
+    int lock = lock_dir(p, err), r = -1;
+    if (lock < 0) return -1;
+    if (manifest_read(p, params, &m, err) == 0) {
+        if (!m) {
+            failf(err, CF_ERR_IO, "%s/%s: missing (was the folder prepared?)", p->dir, MANIFEST);
+        } else {
+            const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "regions"), name);
+            r = cJSON_IsString(d);
+            if (r) snprintf(hex, 65, "%s", d->valuestring);
+        }
+        cJSON_Delete(m);
+    }
+    unlock_dir(lock);
+    return r;
+}
+
+static int record_digest(const cf_pregen_params *p, const gen *g, const cJSON *params, const char *name, const char *hex,
+                         cf_error *err)
+{
+    cJSON *m;
+    int lock = lock_dir(p, err), r = -1;
+    if (lock < 0) return -1;
+    if (manifest_read(p, params, &m, err) == 0 && m) {
+        cJSON *rs = cJSON_GetObjectItemCaseSensitive(m, "regions");
+        cJSON_DeleteItemFromObjectCaseSensitive(rs, name);
+        cJSON_AddStringToObject(rs, name, hex);
+        r = manifest_write(p, g, params, rs, err);
+    } else if (!m) {
+        failf(err, CF_ERR_IO, "%s/%s: disappeared during the run", p->dir, MANIFEST);
+    }
+    cJSON_Delete(m);
+    unlock_dir(lock);
+    return r;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
+{
+    gen g;
+    cJSON *params = NULL;
+    cf_buf out = {0};
+    cf_error local;
+    if (!err) err = &local;
+    memset(err, 0, sizeof *err);
+    if (stopped) *stopped = 0;
+    if (gen_open(&g, p, 2, err) < 0) goto done;
+    params = params_json(p, &g);
+    area a;
+    area_of(p, &a);
+    long nreg = cf_pregen_regions(p), nr = p->nranks > 0 ? p->nranks : 1;
+    cf_pregen_progress pr = {0};
+    int32_t *list = malloc(sizeof(int32_t) * 2048);
+    if (!list) {
+        failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+        goto done;
+    }
+    int32_t rx, rz;
+    for (long i = p->rank; !p->next_region && i < nreg; i += nr) {
+        pr.regions_total++;
+        pr.chunks_total += (long long)region_chunks(p, &a, i, &rx, &rz, list);
+    }
+    double t0 = now_s();
+    for (long i = p->next_region ? p->next_region(p->next_ctx) : p->rank; i >= 0 && i < nreg;
+         i = p->next_region ? p->next_region(p->next_ctx) : i + nr) {
+        if (p->stop && *p->stop) {
+            if (stopped) *stopped = 1;
+            break;
+        }
+        size_t n = region_chunks(p, &a, i, &rx, &rz, list);
+        if (p->next_region) pr.regions_total++, pr.chunks_total += (long long)n;
+        char name[64], path[PATH_MAX], want[65] = "", have[65];
+        snprintf(name, sizeof name, "r.%d.%d.%s", rx, rz, ext_of(p));
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", p->dir, name) >= sizeof path) {
+            failf(err, CF_ERR_IO, "%s: path too long", p->dir);
+            break;
+        }
+        int listed = listed_digest(p, params, name, want, err);
+        if (listed < 0) break;
+        uint8_t *old = NULL;
+        size_t oldn = 0;
+        int missing = read_file(path, &old, &oldn, err);
+        if (missing < 0) break;
+        if (!missing && listed) {
+            hex_digest(old, oldn, have);
+            free(old);
+            if (strcmp(have, want) != 0) {
+                failf(err, CF_ERR_ARG, "%s: differs from its digest in %s (damaged, or not written by chunkfill): remove it to regenerate",
+                      path, MANIFEST);
+                break;
+            }
+        } else {
+            out.n = 0;
+            if (build_region(&g, p, list, n, &out, err) < 0) {
+                free(old);
+                break;
+            }
+            hex_digest(out.p, out.n, have);
+            if (!missing && (oldn != out.n || (oldn && memcmp(old, out.p, oldn) != 0))) {
+                free(old);
+                failf(err, CF_ERR_ARG, "%s: not listed in %s and not what this run makes: not ours (remove it to regenerate)",
+                      path, MANIFEST);
+                break;
+            }
+            free(old);
+            if (missing && write_atomic(p->dir, name, out.p, out.n, err) < 0) break;
+            if (record_digest(p, &g, params, name, have, err) < 0) break;
+        }
+        pr.regions_done++;
+        pr.chunks_done += (long long)n;
+        pr.seconds = now_s() - t0;
+        if (p->progress) p->progress(p->progress_ctx, &pr);
+    }
+    free(list);
+done:
+    buf_free(&out);
+    cJSON_Delete(params);
+    free((void *)g.aw.biomes);
+    gen_free(&g);
+    return err->status;
+}

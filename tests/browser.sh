@@ -1,0 +1,64 @@
+#!/bin/sh
+# browser.sh - the map viewer in headless Chromium (tests/browser/viewer_test.mjs),
+# against a running `chunkfill serve --http` and against a static `chunkfill tiles`
+# folder opened from file://. Uses the tiny test pack so that the tiles are quick.
+# usage: sh tests/browser.sh CHUNKFILL_BINARY SOURCE_DIR
+# Exit 77 (ctest: skipped), saying so loudly, only when Chromium is missing or cannot
+# start; CI installs it (scripts/deps.sh), so there it runs.
+set -eu
+BIN=$1
+SRC=$2
+skip() {
+    if [ "${CI:-}" = true ]; then echo "browser.sh: FAILED: $1 (CI installs it: a skip does not count there)" >&2; exit 1; fi
+    echo "##################################################################" >&2
+    echo "browser.sh: SKIPPED: $1" >&2
+    echo "##################################################################" >&2
+    exit 77
+}
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$CHROME" ] || skip "no chromium (install the Debian package chromium: scripts/deps.sh)"
+command -v node >/dev/null || skip "no node"
+T=$(mktemp -d /tmp/cf-browser-XXXXXX)
+SRV=""
+CHR=""
+cleanup() {
+    [ -n "$CHR" ] && kill "$CHR" 2>/dev/null && wait "$CHR" 2>/dev/null
+    [ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
+    rm -rf "$T"
+}
+trap cleanup EXIT
+PACK="--pack $SRC/tests/packs/tiny --settings t:tiny"
+start=$(date +%s)
+# the reference pixels: render of the two tiles' areas the test finds on screen
+"$BIN" render $PACK --seed 5 --area -256,-256:-1,-1 --out "$T/tile_-1_-1.png" 2>/dev/null
+"$BIN" render $PACK --seed 5 --area 0,0:255,255 --out "$T/tile_0_0.png" 2>/dev/null
+# the static folder: every tile of both views the test shows
+"$BIN" tiles $PACK --seed 5 --area -800,-640:499,359 --out "$T/tiles" 2>/dev/null
+
+"$BIN" serve --http 127.0.0.1:0 $PACK >"$T/srv.out" 2>"$T/srv.log" &
+SRV=$!
+i=0
+while ! grep -q "listening on" "$T/srv.out" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || { cat "$T/srv.log" >&2; echo "browser.sh: the server did not start" >&2; exit 1; }
+    sleep 0.1
+done
+URL=$(sed -n 's/^listening on //p' "$T/srv.out")
+
+"$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions --mute-audio \
+    --remote-debugging-port=0 --user-data-dir="$T/profile" --window-size=1000,800 about:blank 2>"$T/chrome.err" &
+CHR=$!
+i=0
+while ! grep -q "DevTools listening on" "$T/chrome.err" 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -ge 150 ] || ! kill -0 "$CHR" 2>/dev/null; then
+        tail -5 "$T/chrome.err" >&2
+        skip "chromium did not start"
+    fi
+    sleep 0.1
+done
+WS=$(sed -n 's/.*DevTools listening on \(ws:[^ ]*\).*/\1/p' "$T/chrome.err" | head -1)
+
+node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL" server "$T" "$T/srv.log" "$URL"
+node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "file://$T/tiles/index.html" static "$T"
+echo "browser.sh: ok in $(( $(date +%s) - start )) s"

@@ -1,0 +1,171 @@
+// viewer_test.mjs - the map viewer in a real browser (headless Chromium over the
+// DevTools protocol; Node's own WebSocket, no npm packages): opens the page, waits for
+// its tiles, takes a screenshot and checks that two whole tiles on it equal, pixel for
+// pixel, the PNGs `chunkfill render` gives for their areas; drags the map and checks
+// which tiles were then requested (the server's log, or the page's images for a static
+// folder); moves the cursor and checks that the page shows /at's answer there.
+// usage: node --experimental-websocket viewer_test.mjs WS_URL PAGE_URL MODE REFDIR [SERVER_LOG SERVER_URL]
+//   REFDIR holds tile_X_Y.png rendered by `chunkfill render` for tiles (-1,-1) and (0,0).
+import fs from "node:fs";
+import zlib from "node:zlib";
+
+const [wsUrl, pageUrl, mode, refDir, serverLog, serverUrl] = process.argv.slice(2);
+const W = 1000, H = 800, T = 256;
+const view = {x: 0, z: -40}; // centre block given in the page's hash
+function fail(msg) { console.error("viewer_test: FAIL: " + msg); process.exit(1); }
+
+// ---------------------------------------------------------------- PNG decoding (8-bit RGB/RGBA)
+function decodePng(buf) {
+  if (buf.readUInt32BE(0) !== 0x89504e47) fail("not a PNG");
+  let off = 8, w = 0, h = 0, ct = 0, idat = [];
+  while (off < buf.length) {
+    const len = buf.readUInt32BE(off), type = buf.toString("ascii", off + 4, off + 8), d = buf.subarray(off + 8, off + 8 + len);
+    if (type === "IHDR") {
+      w = d.readUInt32BE(0); h = d.readUInt32BE(4); ct = d[9];
+      if (d[8] !== 8 || (ct !== 2 && ct !== 6) || d[12] !== 0) fail("unsupported PNG format");
+    } else if (type === "IDAT") idat.push(d);
+    off += 12 + len;
+  }
+  const bpp = ct === 6 ? 4 : 3, raw = zlib.inflateSync(Buffer.concat(idat)), stride = w * bpp;
+  const out = Buffer.alloc(w * h * 3), prev = Buffer.alloc(stride), cur = Buffer.alloc(stride);
+  for (let y = 0; y < h; y++) {
+    const f = raw[y * (stride + 1)], src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= bpp ? cur[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
+      let p;
+      if (f === 0) p = 0; else if (f === 1) p = a; else if (f === 2) p = b; else if (f === 3) p = (a + b) >> 1;
+      else { const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c); p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      cur[i] = (src[i] + p) & 255;
+    }
+    for (let x = 0; x < w; x++) for (let k = 0; k < 3; k++) out[(y * w + x) * 3 + k] = cur[x * bpp + k];
+    cur.copy(prev);
+  }
+  return {w, h, px: out};
+}
+
+// ---------------------------------------------------------------- DevTools protocol
+const ws = new WebSocket(wsUrl);
+let seq = 0;
+const pending = new Map(), events = [];
+ws.onmessage = (m) => {
+  const msg = JSON.parse(m.data);
+  if (msg.id && pending.has(msg.id)) {
+    const {resolve, reject} = pending.get(msg.id);
+    pending.delete(msg.id);
+    msg.error ? reject(new Error(JSON.stringify(msg.error))) : resolve(msg.result);
+  } else events.push(msg);
+};
+function send(method, params = {}, sessionId) {
+  const id = ++seq;
+  ws.send(JSON.stringify({id, method, params, sessionId}));
+  return new Promise((resolve, reject) => pending.set(id, {resolve, reject}));
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+await new Promise((r, j) => { ws.onopen = r; ws.onerror = () => j(new Error("cannot connect to " + wsUrl)); });
+
+const {targetId} = await send("Target.createTarget", {url: "about:blank"});
+const {sessionId} = await send("Target.attachToTarget", {targetId, flatten: true});
+const S = (m, p) => send(m, p, sessionId);
+await S("Page.enable");
+await S("Emulation.setDeviceMetricsOverride", {width: W, height: H, deviceScaleFactor: 1, mobile: false});
+const evaluate = async (expr) => (await S("Runtime.evaluate", {expression: expr, returnByValue: true})).result.value;
+
+async function waitTiles(what) {
+  for (let i = 0; i < 600; i++) { // up to 60 s
+    const st = await evaluate(`(() => { const im = Array.from(document.querySelectorAll("#map img"));
+      return im.length > 0 && im.every(i => i.complete) ? im.map(i => [i.naturalWidth, i.getAttribute("src")]) : null; })()`);
+    if (st) {
+      const bad = st.filter((s) => s[0] !== T);
+      if (bad.length) fail(`${what}: tiles that did not load: ${bad.map((b) => b[1]).join(" ")}`);
+      return st.map((s) => s[1]);
+    }
+    await sleep(100);
+  }
+  fail(`${what}: the tiles did not load within 60 s`);
+}
+
+// the tiles a view needs: the page's own arithmetic (level 0), recomputed here
+function tilesFor(cx, cz) {
+  const ox = cx - Math.floor(W / 2), oz = cz - Math.floor(H / 2), set = new Set();
+  for (let ty = Math.floor(oz / T); ty <= Math.floor((oz + H - 1) / T); ty++)
+    for (let tx = Math.floor(ox / T); tx <= Math.floor((ox + W - 1) / T); tx++) set.add(`relief/0/${tx}/${ty}.png`);
+  return set;
+}
+
+await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${view.z}` + (mode === "server" ? "&seed=5" : "")});
+const first = await waitTiles("first view");
+const t0 = Date.now();
+
+// 1. the screenshot equals render's pixels for two whole tiles
+const shot = decodePng(Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
+if (shot.w !== W || shot.h !== H) fail(`screenshot is ${shot.w}x${shot.h}, not ${W}x${H}`);
+fs.writeFileSync(`${refDir}/screenshot-${mode}.png`, Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
+const ox = view.x - W / 2, oz = view.z - H / 2;
+for (const [tx, ty] of [[-1, -1], [0, 0]]) {
+  const ref = decodePng(fs.readFileSync(`${refDir}/tile_${tx}_${ty}.png`));
+  const sx = tx * T - ox, sy = ty * T - oz;
+  let diff = 0, firstDiff = "";
+  for (let y = 0; y < T; y++)
+    for (let x = 0; x < T; x++)
+      for (let k = 0; k < 3; k++)
+        if (shot.px[((sy + y) * W + sx + x) * 3 + k] !== ref.px[(y * T + x) * 3 + k]) {
+          if (!diff) firstDiff = `(${x}, ${y})`;
+          diff++;
+        }
+  if (diff) fail(`${mode}: tile (${tx}, ${ty}) at screen (${sx}, ${sy}): ${diff} channel values differ from render, first at ${firstDiff}`);
+  console.log(`viewer_test: ${mode}: tile (${tx}, ${ty}) on screen equals render of its area (${T}x${T} pixels)`);
+}
+
+// 2. dragging the map by (+300, +200) pixels in 10 steps requests every tile that comes
+// into view on the way (the end view's new tiles among them) and no other
+const before = tilesFor(view.x, view.z), after = tilesFor(view.x - 300, view.z - 200);
+const logLines = () => (serverLog ? fs.readFileSync(serverLog, "utf8").split("\n") : []);
+const logBefore = Math.max(0, logLines().length - 1); // the text after the last newline is the next line
+await S("Input.dispatchMouseEvent", {type: "mousePressed", x: 500, y: 400, button: "left", clickCount: 1});
+for (let i = 1; i <= 10; i++) await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: 500 + 30 * i, y: 400 + 20 * i, button: "left"});
+await S("Input.dispatchMouseEvent", {type: "mouseReleased", x: 800, y: 600, button: "left", clickCount: 1});
+const shown = (await waitTiles("after the drag")).map((s) => s.replace(/^\//, "").replace(/\?.*$/, ""));
+const want = [...after].sort();
+if (JSON.stringify([...new Set(shown)].sort()) !== JSON.stringify(want)) fail(`after the drag the page shows ${shown.sort()} instead of ${want}`);
+if (serverLog) {
+  const fresh = [...after].filter((t) => !before.has(t));
+  let requested = new Set();
+  for (let i = 0; i < 50; i++) { // the server logs a request after answering it
+    requested = new Set(logLines().slice(logBefore).map((l) => (l.match(/GET \/(relief\/0\/-?\d+\/-?\d+\.png)\?seed=5[^ ]* 200/) || [])[1]).filter(Boolean));
+    if (fresh.every((t) => requested.has(t))) break;
+    await sleep(100);
+  }
+  for (const t of fresh) if (!requested.has(t)) fail(`the drag did not request ${t} (server log: ${[...requested].join(" ")}; log tail: ${logLines().slice(-5).join(" / ")})`);
+  const path = new Set(); // every view the drag passed through
+  for (let i = 1; i <= 10; i++) for (const t of tilesFor(view.x - 30 * i, view.z - 20 * i)) path.add(t);
+  for (const t of requested) if (!path.has(t) || before.has(t)) fail(`the drag requested ${t}, which it never brought into view`);
+  if (!fresh.length) fail("the drag showed no new tiles (test geometry)");
+  console.log(`viewer_test: ${mode}: the drag requested the ${fresh.length} newly visible tiles of the end view (${requested.size} along its path, none outside it) (server log)`);
+} else {
+  console.log(`viewer_test: ${mode}: after the drag the page shows the ${want.length} tiles of the new view`);
+}
+
+// 3. the cursor: coordinates, and /at's answer there
+const cx = view.x - 300, cz = view.z - 200, px = 321, py = 234;
+const bx = cx - W / 2 + px, bz = cz - H / 2 + py;
+await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: px, y: py});
+let info = "";
+for (let i = 0; i < 100; i++) {
+  info = await evaluate(`document.getElementById("info").textContent`);
+  if (mode !== "server" || info.includes("height")) break;
+  await sleep(100);
+}
+if (!info.startsWith(`x ${bx}  z ${bz}`)) fail(`the cursor at (${px}, ${py}) shows '${info}', not block (${bx}, ${bz})`);
+if (mode === "server") {
+  const at = await (await fetch(`${serverUrl}at?x=${bx}&z=${bz}&seed=5`)).json();
+  const want = `height ${at.height}  block ${at.block}  fluid ${at.fluid}  biome ${at.biome}`;
+  if (!info.includes(want)) fail(`the cursor query shows '${info}', /at says '${want}'`);
+  console.log(`viewer_test: ${mode}: the cursor at block (${bx}, ${bz}) shows /at's answer: ${want}`);
+}
+const hash = await evaluate("location.hash");
+if (!hash.includes(`x=${cx}`) || !hash.includes(`z=${cz}`) || (mode === "server" && !hash.includes("seed=5")))
+  fail(`the URL hash '${hash}' does not hold the view`);
+console.log(`viewer_test: ${mode}: ok (${first.length} tiles first, ${Date.now() - t0} ms after them)`);
+await send("Target.closeTarget", {targetId});
+ws.close();
+process.exit(0);

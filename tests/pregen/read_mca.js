@@ -1,0 +1,73 @@
+// read_mca.js - an independent reader of chunkfill's region files, for tests/test_pregen.c.
+// It reads r.X.Z.mca through PrismarineJS's prismarine-provider-anvil (region file + zlib),
+// prismarine-nbt (NBT) and prismarine-chunk (the 1.18+ chunk column: paletted sections),
+// with minecraft-data's 1.21.11 registry for block and biome names. None of chunkfill's
+// code is involved. Usage:
+//   node read_mca.js DIR OUT x,z [x,z ...]
+// writes OUT.bin: per chunk, 384*256 block name indices [y][z][x] (y from -64), then
+// 96*16 biome name indices [qy][qz][qx], then 2*256 little-endian u16 heightmap values
+// (WORLD_SURFACE_WG, OCEAN_FLOOR_WG, index z*16+x); and OUT.json: the name tables and,
+// per chunk, Status, DataVersion, xPos, yPos, zPos as stored.
+const fs = require('fs')
+const { Anvil } = require('prismarine-provider-anvil')
+const nbt = require('prismarine-nbt')
+const Vec3 = require('vec3')
+const mcData = require('minecraft-data')('1.21.11')
+const A = Anvil('1.21.11')
+
+// the heightmap long arrays, decoded by the rule of ANVIL.md (64/bits entries per long,
+// none spanning two longs): written here from the format description, not from chunkfill
+function unpack (longs, bits, n) {
+  const per = Math.floor(64 / bits)
+  const out = []
+  for (let i = 0; i < n; i++) {
+    const l = longs[Math.floor(i / per)] // [high, low] int32 pair from prismarine-nbt
+    const v = (BigInt.asUintN(32, BigInt(l[0])) << 32n) | BigInt.asUintN(32, BigInt(l[1]))
+    out.push(Number((v >> BigInt((i % per) * bits)) & ((1n << BigInt(bits)) - 1n)))
+  }
+  return out
+}
+
+;(async () => {
+  const [dir, out, ...coords] = process.argv.slice(2)
+  const anvil = new A(dir)
+  const blockNames = []; const biomeNames = []; const meta = []; const parts = []
+  const idx = (table, name) => { let i = table.indexOf(name); if (i < 0) { i = table.length; table.push(name) } return i }
+  for (const c of coords) {
+    const [x, z] = c.split(',').map(Number)
+    const raw = await anvil.loadRaw(x, z)
+    if (!raw) throw new Error(`chunk ${x},${z} is not in the region file`)
+    const s = nbt.simplify(raw)
+    meta.push({ x, z, Status: s.Status, DataVersion: s.DataVersion, xPos: s.xPos, yPos: s.yPos, zPos: s.zPos })
+    const col = await anvil.load(x, z)
+    const blocks = Buffer.alloc(384 * 256)
+    for (let y = 0; y < 384; y++) {
+      for (let bz = 0; bz < 16; bz++) {
+        for (let bx = 0; bx < 16; bx++) {
+          const b = col.getBlock(new Vec3(bx, y - 64, bz))
+          let name = 'minecraft:' + b.name
+          const p = b.getProperties()
+          if (Object.keys(p).length) name += '[' + Object.entries(p).map(([k, v]) => k + '=' + v).join(',') + ']'
+          blocks[(y * 16 + bz) * 16 + bx] = idx(blockNames, name)
+        }
+      }
+    }
+    const biomes = Buffer.alloc(96 * 16)
+    for (let qy = 0; qy < 96; qy++) {
+      for (let qz = 0; qz < 4; qz++) {
+        for (let qx = 0; qx < 4; qx++) {
+          const id = col.getBiome(new Vec3(qx * 4, qy * 4 - 64, qz * 4))
+          biomes[(qy * 4 + qz) * 4 + qx] = idx(biomeNames, 'minecraft:' + mcData.biomes[id].name)
+        }
+      }
+    }
+    const hm = Buffer.alloc(2 * 256 * 2)
+    const hv = raw.value.Heightmaps.value
+    const hs = ['WORLD_SURFACE_WG', 'OCEAN_FLOOR_WG'].map(k => unpack(hv[k].value, 9, 256))
+    hs.forEach((h, k) => h.forEach((v, i) => hm.writeUInt16LE(v, (k * 256 + i) * 2)))
+    parts.push(blocks, biomes, hm)
+  }
+  await anvil.close()
+  fs.writeFileSync(out + '.bin', Buffer.concat(parts))
+  fs.writeFileSync(out + '.json', JSON.stringify({ blocks: blockNames, biomes: biomeNames, chunks: meta }))
+})().catch(e => { console.error('read_mca.js: ' + (e && e.stack ? e.stack : e)); process.exit(1) })

@@ -1,0 +1,643 @@
+/* test_maps.c - maps at a scale and tile pyramids: cf_surface_samples equals the
+ * full-resolution heights (cf_surface_heights) at the documented sample columns
+ * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 10 blocks
+ * between samples, single columns from 10 on) and on the double dialects; the
+ * tiles command writes tiles that equal render of their area (decoded pixels),
+ * level Z tiles equal the documented downscale, and bad input is refused. */
+#include <criterion/criterion.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "chunkfill.h"
+
+static const char *shared_dir(void)
+{
+    const char *s = getenv("CF_SHARED");
+    return s ? s : CF_SOURCE_DIR "/../shared";
+}
+
+TestSuite(maps, .timeout = 300);
+
+static cf_world *world(const char *pack, const char *settings, int64_t seed, cf_program **pg)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    cf_pack_free(pk);
+    cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
+    return w;
+}
+
+/* the samples of an area at each step equal its full heights at (i*step, k*step) */
+static void check_samples(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t n,
+                          const int *steps)
+{
+    cf_program *pg;
+    cf_world *w = world(pack, settings, seed, &pg);
+    cf_error err = {0};
+    int32_t *full = malloc(sizeof(int32_t) * (size_t)n * (size_t)n), *s = malloc(sizeof(int32_t) * (size_t)n * (size_t)n);
+    cr_assert_eq(cf_surface_heights(w, 0, x0, z0, n, n, INT32_MAX, full, 2, &err), CF_OK, "%s", err.message);
+    for (const int *st = steps; *st; st++) {
+        int32_t m = (n + *st - 1) / *st;
+        memset(s, 0x55, sizeof(int32_t) * (size_t)m * (size_t)m);
+        cr_assert_eq(cf_surface_samples(w, 0, x0, z0, *st, m, m, INT32_MAX, s, 2, &err), CF_OK, "%s", err.message);
+        for (int32_t k = 0; k < m; k++)
+            for (int32_t i = 0; i < m; i++)
+                cr_assert_eq(s[k * m + i], full[(size_t)k * (size_t)*st * (size_t)n + (size_t)i * (size_t)*st],
+                             "%s step %d: sample (%d, %d) = column (%d, %d)", settings, *st, i, k, x0 + i * *st,
+                             z0 + k * *st);
+    }
+    free(full), free(s);
+    cf_world_free(w);
+    cf_program_free(pg);
+}
+
+Test(maps, samples_equal_full_heights_default_pack)
+{
+    static const int steps[] = {2, 3, 5, 8, 17, 40, 0};
+    check_samples(NULL, "minecraft:overworld", 42, -77, -45, 96, steps); /* chunk borders, negative, unaligned */
+}
+
+Test(maps, samples_equal_full_heights_vanilla_overworld)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    static const int steps[] = {4, 16, 23, 0};
+    check_samples(pack, "minecraft:overworld", 1, 1000, -300, 64, steps);
+}
+
+Test(maps, samples_equal_full_heights_libnoise)
+{
+    static const int steps[] = {3, 16, 0};
+    check_samples(CF_SOURCE_DIR "/packs/libnoise-obsidian", "minecraft:overworld", 3, -40, 8, 48, steps);
+}
+
+Test(maps, samples_bad_arguments)
+{
+    cf_program *pg;
+    cf_world *w = world(NULL, "minecraft:overworld", 1, &pg);
+    int32_t h[4];
+    cf_error err = {0};
+    cr_assert_eq(cf_surface_samples(w, 0, 0, 0, 0, 2, 2, INT32_MAX, h, 1, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_surface_samples(w, 0, 0, 0, 1, 0, 2, INT32_MAX, h, 1, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_surface_samples(w, 0, 2100000000, 0, 100000000, 2, 2, INT32_MAX, h, 1, &err), CF_ERR_ARG);
+    cr_assert_eq(cf_surface_samples(w, 0, 0, 0, 1 << 30, 4, 1, INT32_MAX, h, 1, &err), CF_ERR_ARG);
+    cf_world_free(w);
+    cf_program_free(pg);
+}
+
+/* ------------------------------------------------------------------ tiles (the CLI) */
+#define TINY "--pack " CF_SOURCE_DIR "/tests/packs/tiny --settings t:tiny --seed 5"
+
+static char dir[64];
+static void tsetup(void)
+{
+    strcpy(dir, "/tmp/cf-maps-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+static void tteardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(tiles, .init = tsetup, .fini = tteardown, .timeout = 300);
+
+static int run(const char *args, char *err, size_t m)
+{
+    char cmd[4096], ef[128];
+    snprintf(ef, sizeof ef, "%s/stderr.txt", dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>%s >/dev/null", CF_BINARY, args, ef);
+    int st = system(cmd);
+    FILE *e = fopen(ef, "r");
+    size_t len = e ? fread(err, 1, m - 1, e) : 0;
+    err[len] = 0;
+    if (e) fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* decoded RGB pixels of a PNG (malloc'd), its size in *w, *h */
+static uint8_t *read_png(const char *path, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    cr_assert(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
+    img.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
+    cr_assert(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path, img.message);
+    *w = (int)img.width, *h = (int)img.height;
+    return px;
+}
+
+static int32_t *read_npy(const char *path, int *nz, int *nx)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no %s", path);
+    unsigned char h[10];
+    cr_assert_eq(fread(h, 1, 10, f), 10u);
+    unsigned hl = h[8] | h[9] << 8;
+    char dict[512] = {0};
+    cr_assert_eq(fread(dict, 1, hl, f), hl);
+    cr_assert_eq(sscanf(strstr(dict, "'shape': (") + 10, "%d, %d", nz, nx), 2);
+    int32_t *v = malloc(sizeof(int32_t) * (size_t)*nz * (size_t)*nx);
+    cr_assert_eq(fread(v, sizeof(int32_t), (size_t)*nz * (size_t)*nx, f), (size_t)*nz * (size_t)*nx);
+    fclose(f);
+    return v;
+}
+
+/* tile L/z/x/y.png equals `render --scale 2^z` of its blocks, decoded pixel for pixel */
+static void tile_equals_render(const char *layer, int z, int x, int y)
+{
+    char args[1024], err[4096], tile[256], png[256];
+    long span = 256L << z;
+    snprintf(tile, sizeof tile, "%s/t/%s/%d/%d/%d.png", dir, layer, z, x, y);
+    snprintf(png, sizeof png, "%s/r.png", dir);
+    snprintf(args, sizeof args, "render " TINY " --layer %s --scale %ld --area %ld,%ld:%ld,%ld --out %s", layer, 1L << z,
+             x * span, y * span, x * span + span - 1, y * span + span - 1, png);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    int w1, h1, w2, h2;
+    uint8_t *a = read_png(tile, &w1, &h1), *b = read_png(png, &w2, &h2);
+    cr_assert(w1 == 256 && h1 == 256 && w2 == 256 && h2 == 256, "%dx%d %dx%d", w1, h1, w2, h2);
+    cr_assert_eq(memcmp(a, b, 256 * 256 * 3), 0, "%s differs from render of its area", tile);
+    free(a), free(b);
+}
+
+Test(tiles, level0_tiles_equal_render_of_their_area)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles " TINY " --area -300,-10:20,100 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    /* every tile that meets the area, none more: x tiles -2..0, z tiles -1..0 */
+    struct stat sb;
+    for (int x = -3; x <= 1; x++)
+        for (int y = -2; y <= 1; y++) {
+            char p[256];
+            snprintf(p, sizeof p, "%s/t/relief/0/%d/%d.png", dir, x, y);
+            int want = x >= -2 && x <= 0 && y >= -1 && y <= 0;
+            cr_assert_eq(stat(p, &sb) == 0, want, "%s", p);
+        }
+    tile_equals_render("relief", 0, -2, -1);
+    tile_equals_render("relief", 0, 0, 0);
+    /* the viewer, configured for the static folder */
+    char p[256];
+    snprintf(p, sizeof p, "%s/t/index.html", dir);
+    FILE *f = fopen(p, "r");
+    cr_assert_not_null(f);
+    static char html[1 << 16];
+    size_t n = fread(html, 1, sizeof html - 1, f);
+    html[n] = 0;
+    fclose(f);
+    cr_assert(strstr(html, "CF_CONFIG = {\"mode\": \"static\", \"layers\": [\"relief\"], \"zmin\": 0, \"zmax\": 0"), "%.300s",
+              strstr(html, "CF_CONFIG"));
+    cr_assert(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "src=\"//"),
+              "the page fetches nothing from the network");
+}
+
+/* a tile equals the same blocks inside a larger render made in one piece: the same
+ * heights everywhere, the same pixels but on its outermost ring (the hillshade takes
+ * one-sided slopes at a picture's edge) */
+Test(tiles, tile_on_chunk_borders_equals_one_piece)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles " TINY " --area -1,-1:0,0 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render " TINY " --area -300,-280:40,20 --out %s/big.png --heights %s/big.npy", dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render " TINY " --area -256,-256:-1,-1 --out %s/one.png --heights %s/one.npy", dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    char p[256];
+    int bw, bh, tw, th, nz, nx, mz, mx;
+    snprintf(p, sizeof p, "%s/big.png", dir);
+    uint8_t *big = read_png(p, &bw, &bh);
+    snprintf(p, sizeof p, "%s/t/relief/0/-1/-1.png", dir);
+    uint8_t *t = read_png(p, &tw, &th);
+    snprintf(p, sizeof p, "%s/big.npy", dir);
+    int32_t *bhts = read_npy(p, &nz, &nx);
+    snprintf(p, sizeof p, "%s/one.npy", dir);
+    int32_t *ohts = read_npy(p, &mz, &mx);
+    cr_assert(mz == 256 && mx == 256 && nx == bw && nz == bh);
+    /* tile (-1, -1) is blocks -256..-1: at (44, 24) in the big picture (-300, -280) */
+    for (int z = 0; z < 256; z++)
+        for (int x = 0; x < 256; x++) {
+            size_t bi = (size_t)(z + 24) * (size_t)bw + (size_t)(x + 44), ti = (size_t)z * 256 + (size_t)x;
+            cr_assert_eq(ohts[ti], bhts[bi], "height at block (%d, %d)", x - 256, z - 256);
+            if (x == 0 || z == 0 || x == 255 || z == 255) continue;
+            cr_assert_eq(memcmp(t + 3 * ti, big + 3 * bi, 3), 0, "pixel at block (%d, %d)", x - 256, z - 256);
+        }
+    tile_equals_render("relief", 0, -1, -1);
+    free(big), free(t), free(bhts), free(ohts);
+}
+
+/* level z tile (x, y): pixel (i, k) shows column (x*256*2^z + i*2^z, y*256*2^z + k*2^z):
+ * its heights are the full-resolution heights there, and it equals render --scale 2^z */
+Test(tiles, level_z_tiles_are_the_documented_downscale)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles " TINY " --area -1,-1:0,0 --zoom 1..3 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render " TINY " --area -1024,-1024:1023,1023 --out %s/full.png --heights %s/full.npy", dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    char p[256];
+    int nz, nx;
+    snprintf(p, sizeof p, "%s/full.npy", dir);
+    int32_t *full = read_npy(p, &nz, &nx);
+    cr_assert(nz == 2048 && nx == 2048);
+    for (int z = 1; z <= 2; z++)
+        for (int ty = -1; ty <= 0; ty++)
+            for (int tx = ty; tx <= ty; tx++) {
+                long span = 256L << z, s = 1L << z;
+                snprintf(args, sizeof args, "render " TINY " --scale %ld --area %ld,%ld:%ld,%ld --out %s/s.png --heights %s/s.npy",
+                         s, tx * span, ty * span, tx * span + span - 1, ty * span + span - 1, dir, dir);
+                cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+                int mz, mx;
+                snprintf(p, sizeof p, "%s/s.npy", dir);
+                int32_t *h = read_npy(p, &mz, &mx);
+                cr_assert(mz == 256 && mx == 256);
+                for (int k = 0; k < 256; k++)
+                    for (int i = 0; i < 256; i++) {
+                        long bx = tx * span + i * s, bz = ty * span + k * s;
+                        cr_assert_eq(h[k * 256 + i], full[(bz + 1024) * 2048 + (bx + 1024)], "level %d pixel (%d, %d)", z, i, k);
+                    }
+                free(h);
+                tile_equals_render("relief", z, tx, ty);
+            }
+    tile_equals_render("relief", 3, -1, 0);
+    free(full);
+}
+
+Test(tiles, bad_input_is_refused_with_one_line)
+{
+    static const char *const bad[] = {
+        "--area 0,0:10,10 --zoom 3..1", "--area 0,0:10,10 --zoom 0..21", "--area 0,0:10,10 --zoom x",
+        "--area 0,0:10,10 --layer nosuch", "--area 10,0:0,10", "--area 0,0", "--area -2000000000,0:2000000000,0 --zoom 0..0",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[1024], err[4096];
+        snprintf(args, sizeof args, "tiles " TINY " %s --out %s/t", bad[i], dir);
+        cr_assert_neq(run(args, err, sizeof err), 0, "%s", bad[i]);
+        cr_assert(strchr(err, '\n') == strrchr(err, '\n') || strstr(err, "usage:"), "%s: %s", bad[i], err);
+        char p[256];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/t/index.html", dir);
+        cr_assert_neq(stat(p, &sb), 0, "%s wrote a viewer", bad[i]);
+    }
+}
+
+/* ------------------------------------------------------------------ serve --http */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+static pid_t srv_pid;
+static int srv_port;
+static char srv_log[128], cache_dir[128];
+
+/* starts `serve --http` on a free loopback port with the tiny pack */
+static void start_server(const char *extra)
+{
+    tsetup();
+    snprintf(srv_log, sizeof srv_log, "%s/server.log", dir);
+    snprintf(cache_dir, sizeof cache_dir, "%s/cache", dir);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    srv_pid = fork();
+    cr_assert(srv_pid >= 0);
+    if (srv_pid == 0) {
+        dup2(p[1], 1);
+        close(p[0]);
+        FILE *e = freopen(srv_log, "w", stderr);
+        (void)e;
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd,
+                 "exec '%s' serve --http 127.0.0.1:0 --pack %s/tests/packs/tiny --settings t:tiny --cache %s "
+                 "--read-timeout-ms 1000 %s",
+                 CF_BINARY, CF_SOURCE_DIR, cache_dir, extra);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    FILE *f = fdopen(p[0], "r");
+    char line[256] = "";
+    cr_assert_not_null(fgets(line, sizeof line, f), "the server printed no address");
+    cr_assert_eq(sscanf(line, "listening on http://127.0.0.1:%d/", &srv_port), 1, "%s", line);
+    fclose(f);
+}
+
+static void stop_server(void)
+{
+    if (srv_pid > 0) {
+        kill(srv_pid, SIGTERM);
+        int st;
+        waitpid(srv_pid, &st, 0);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the server did not stop cleanly");
+        srv_pid = 0;
+    }
+    tteardown();
+}
+TestSuite(http, .init = NULL, .fini = stop_server, .timeout = 300);
+
+static int connect_srv(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)srv_port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* sends raw bytes, reads the whole answer; returns the status (0: none), the body in
+ * *body (malloc'd) */
+static int http_raw(const char *req, size_t reqlen, char **body, size_t *blen)
+{
+    int fd = connect_srv();
+    if (fd < 0) return -1;
+    size_t off = 0;
+    while (off < reqlen) {
+        ssize_t k = send(fd, req + off, reqlen - off, MSG_NOSIGNAL);
+        if (k <= 0) break;
+        off += (size_t)k;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            cr_assert_not_null(nb);
+            buf = nb;
+        }
+        ssize_t k = recv(fd, buf + n, cap - n, 0);
+        if (k <= 0) break;
+        n += (size_t)k;
+    }
+    close(fd);
+    int code = 0;
+    if (n > 12) sscanf(buf, "HTTP/1.1 %d", &code);
+    char *sep = NULL;
+    for (size_t i = 0; i + 3 < n; i++)
+        if (memcmp(buf + i, "\r\n\r\n", 4) == 0) {
+            sep = buf + i + 4;
+            break;
+        }
+    if (body) {
+        *blen = sep ? n - (size_t)(sep - buf) : 0;
+        *body = malloc(*blen + 1);
+        if (sep) memcpy(*body, sep, *blen);
+        (*body)[*blen] = 0;
+    }
+    free(buf);
+    return code;
+}
+
+static int http_get(const char *target, char **body, size_t *blen)
+{
+    char req[4096];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", target);
+    return http_raw(req, (size_t)n, body, blen);
+}
+
+/* decodes PNG bytes to RGB */
+static uint8_t *decode_png(const char *data, size_t n, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    cr_assert(png_image_begin_read_from_memory(&img, data, n), "%s", img.message);
+    img.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
+    cr_assert(png_image_finish_read(&img, NULL, px, 0, NULL), "%s", img.message);
+    *w = (int)img.width, *h = (int)img.height;
+    return px;
+}
+
+static size_t count_in_log(const char *needle)
+{
+    FILE *f = fopen(srv_log, "r");
+    char line[1024];
+    size_t c = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strstr(line, needle)) c++;
+    if (f) fclose(f);
+    return c;
+}
+
+/* the tile equals render of its area; /at gives render's height there */
+static void check_tile_and_at(int tx, int ty)
+{
+    char t[256], args[1024], err[4096], *body;
+    size_t n;
+    snprintf(t, sizeof t, "/relief/0/%d/%d.png?seed=5", tx, ty);
+    cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+    int w, h, w2, h2;
+    uint8_t *a = decode_png(body, n, &w, &h);
+    free(body);
+    snprintf(args, sizeof args, "render " TINY " --area %d,%d:%d,%d --out %s/r.png --heights %s/r.npy", tx * 256, ty * 256,
+             tx * 256 + 255, ty * 256 + 255, dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    char p[256];
+    snprintf(p, sizeof p, "%s/r.png", dir);
+    uint8_t *b = read_png(p, &w2, &h2);
+    cr_assert(w == 256 && h == 256 && w2 == 256 && h2 == 256);
+    cr_assert_eq(memcmp(a, b, 256 * 256 * 3), 0, "%s differs from render", t);
+    int nz, nx;
+    snprintf(p, sizeof p, "%s/r.npy", dir);
+    int32_t *hts = read_npy(p, &nz, &nx);
+    snprintf(t, sizeof t, "/at?x=%d&z=%d&seed=5", tx * 256 + 17, ty * 256 + 200);
+    cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+    char want[64];
+    snprintf(want, sizeof want, "\"height\": %d,", hts[200 * 256 + 17]);
+    cr_assert(strstr(body, want) && strstr(body, "\"biome\": null"), "%s: %s (want %s)", t, body, want);
+    free(body), free(a), free(b), free(hts);
+}
+
+Test(http, tiles_equal_render_and_at_equals_heights)
+{
+    start_server("");
+    check_tile_and_at(0, 0);
+    check_tile_and_at(-1, -1);
+    char *body;
+    size_t n;
+    cr_assert_eq(http_get("/", &body, &n), 200);
+    cr_assert(strstr(body, "\"mode\": \"server\"") && strstr(body, "\"settings\": \"t:tiny\""), "%.200s", body);
+    free(body);
+    cr_assert_eq(count_in_log("GET /relief/0/0/0.png?seed=5 200 computed"), 1u);
+}
+
+Test(http, hostile_requests_get_errors_and_the_server_stays_correct)
+{
+    start_server("--max-zoom 8");
+    static const struct {
+        const char *target;
+        int code;
+    } bad[] = {
+        {"/../../../etc/passwd", 404},
+        {"/relief/0/../../../etc/passwd.png?seed=1", 404},
+        {"/%2e%2e/%2e%2e/etc/passwd", 404},
+        {"/relief/0/0/0.png/..?seed=1", 404},
+        {"/relief/999999999999999999999/0/0.png?seed=1", 404},
+        {"/relief/9/0/0.png?seed=1", 404},
+        {"/relief/0/99999999999999999999/0.png?seed=1", 404},
+        {"/relief/0/8400000/0.png?seed=1", 404},
+        {"/relief/0/-8400000/0.png?seed=1", 404},
+        {"/relief/0/1e3/0.png?seed=1", 404},
+        {"/nosuch/0/0/0.png?seed=1", 404},
+        {"/relief/0/0/0.png", 400},
+        {"/relief/0/0/0.png?seed", 400},
+        {"/relief/0/0/0.png?seed=1&seed=2", 400},
+        {"/relief/0/0/0.png?seed=%", 400},
+        {"/relief/0/0/0.png?seed=%4", 400},
+        {"/relief/0/0/0.png?seed=%00", 400},
+        {"/relief/0/0/0.png?seed=", 400},
+        {"/relief/0/0/0.png?seed=1&settings=nope", 404},
+        {"/at?x=abc&z=1&seed=1", 400},
+        {"/at?x=1&seed=1", 400},
+        {"/at?x=99999999999&z=1&seed=1", 400},
+        {"/at?x=--1&z=1&seed=1", 400},
+        {"relief/0/0/0.png?seed=1", 400},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *body;
+        size_t n;
+        int code = http_get(bad[i].target, &body, &n);
+        cr_assert_eq(code, bad[i].code, "%s: %d %s", bad[i].target, code, body);
+        cr_assert(n > 0 && body[n - 1] == '\n' && strchr(body, '\n') == body + n - 1, "%s: one line: %s", bad[i].target, body);
+        free(body);
+    }
+    static const char *const raw[] = {
+        "POST / HTTP/1.1\r\n\r\n", "GET /\r\n\r\n", "GET / SMTP/1.0\r\n\r\n", "\r\n\r\n", "GET  HTTP/1.1\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+        int code = http_raw(raw[i], strlen(raw[i]), NULL, NULL);
+        cr_assert(code == 400 || code == 405, "%s: %d", raw[i], code);
+    }
+    /* an endless head, and a binary one */
+    char *big = malloc(20000);
+    memset(big, 'A', 20000);
+    memcpy(big, "GET /", 5);
+    cr_assert_eq(http_raw(big, 20000, NULL, NULL), 431);
+    for (int i = 0; i < 20000; i++) big[i] = (char)(i * 7919 % 256);
+    int code = http_raw(big, 20000, NULL, NULL);
+    cr_assert(code == 400 || code == 431 || code == 0, "%d", code);
+    free(big);
+    check_tile_and_at(0, 0);
+}
+
+typedef struct getter {
+    char target[128];
+    int code;
+    char *body;
+    size_t n;
+} getter;
+
+static void *get_thread(void *arg)
+{
+    getter *g = arg;
+    g->code = http_get(g->target, &g->body, &g->n);
+    return NULL;
+}
+
+/* 200 concurrent requests for one tile: all answered with the same bytes, computed
+ * once; then 30 concurrent requests for other tiles keep the cache under its bound */
+static void get_all(getter *g, int n)
+{
+    pthread_t *th = malloc(sizeof *th * (size_t)n);
+    for (int i = 0; i < n; i++) cr_assert_eq(pthread_create(&th[i], NULL, get_thread, &g[i]), 0);
+    for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
+    free(th);
+}
+
+Test(http, concurrent_requests_compute_a_tile_once_and_the_cache_stays_bounded)
+{
+    start_server("--cache-mb 1 --workers 4");
+    enum { SAME = 200, OTHER = 30 };
+    static getter g[SAME + OTHER];
+    for (int i = 0; i < SAME + OTHER; i++) {
+        if (i < SAME) snprintf(g[i].target, sizeof g[i].target, "/relief/0/3/-2.png?seed=5");
+        else snprintf(g[i].target, sizeof g[i].target, "/relief/0/%d/%d.png?seed=5", i % 6 - 3, i / 6 - 40);
+    }
+    get_all(g, SAME);
+    cr_assert_eq(count_in_log("GET /relief/0/3/-2.png?seed=5 200 computed"), 1u);
+    cr_assert_eq(count_in_log("/relief/0/3/-2.png?seed=5 200"), (size_t)SAME);
+    get_all(g + SAME, OTHER);
+    for (int i = 0; i < SAME + OTHER; i++) {
+        cr_assert_eq(g[i].code, 200, "%s: %d", g[i].target, g[i].code);
+        if (i > 0 && i < SAME) cr_assert(g[i].n == g[0].n && memcmp(g[i].body, g[0].body, g[0].n) == 0);
+    }
+    for (int i = 0; i < SAME + OTHER; i++) free(g[i].body);
+    /* the cache folder holds at most 1 MiB (and the tile being written) */
+    DIR *d = opendir(cache_dir);
+    cr_assert_not_null(d);
+    struct dirent *de;
+    long long bytes = 0;
+    while ((de = readdir(d))) {
+        char p[512];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", cache_dir, de->d_name);
+        if (de->d_name[0] != '.' && stat(p, &sb) == 0) bytes += sb.st_size;
+    }
+    closedir(d);
+    cr_assert(bytes <= (1 << 20), "cache holds %lld bytes", bytes);
+    check_tile_and_at(0, 0);
+}
+
+/* clients that go away mid-tile or stall in the head: no crash, bounded memory,
+ * correct answers after */
+Test(http, clients_that_disconnect_or_stall)
+{
+    start_server("--workers 2");
+    for (int i = 0; i < 30; i++) {
+        int fd = connect_srv();
+        cr_assert(fd >= 0);
+        char req[256];
+        int n = snprintf(req, sizeof req, "GET /relief/0/%d/7.png?seed=5 HTTP/1.1\r\n\r\n", i % 6);
+        cr_assert_eq(send(fd, req, (size_t)n, MSG_NOSIGNAL), n);
+        close(fd); /* before the tile is drawn */
+    }
+    int stall[3];
+    for (int i = 0; i < 3; i++) {
+        stall[i] = connect_srv();
+        cr_assert_eq(send(stall[i], "GET /relief/0/0/", 16, MSG_NOSIGNAL), 16);
+    }
+    check_tile_and_at(1, 1);
+    for (int i = 0; i < 3; i++) close(stall[i]);
+    char status[128];
+    snprintf(status, sizeof status, "/proc/%d/status", (int)srv_pid);
+    FILE *f = fopen(status, "r");
+    char line[256];
+    long rss = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &rss) == 1) break;
+    if (f) fclose(f);
+    cr_assert(rss > 0 && rss < 300 * 1024, "server RSS %ld kB", rss);
+    cr_assert_eq(kill(srv_pid, 0), 0, "the server is gone");
+}
+
+Test(http, only_loopback_addresses)
+{
+    char err[4096];
+    tsetup();
+    cr_assert_neq(run("serve --http 0.0.0.0:0 --pack " CF_SOURCE_DIR "/tests/packs/tiny --settings t:tiny", err, sizeof err), 0);
+    cr_assert(strstr(err, "only loopback"), "%s", err);
+    cr_assert_neq(run("serve --http nonsense", err, sizeof err), 0);
+    tteardown();
+}

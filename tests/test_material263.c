@@ -1,0 +1,354 @@
+/* test_material263.c - the 26.3 material pass (host/frontend/rules.c, mc263/parse.c,
+ * host/cpu/surface.c). 26.3 has no vanilla output: exact by spec, not by oracle.
+ *  - every vanilla settings file compiles its material_rule (every rule and condition type,
+ *    references into both registries);
+ *  - consistency with the real vanilla 26.2 surface dumps: the 26.3 data gives the same blocks
+ *    (block ids without properties) except where the biome lookup ties (the same counts as the
+ *    1.21 stage: 26.3 keeps the gradients, surfaces and veins of these chunks);
+ *  - property tests from MATERIAL-RULES.md §4.3, §5.3 on rules of our own (a pack layered over
+ *    the 26.3 data);
+ *  - bad input: unknown types, unresolved references, cycles, block ids that are not strings,
+ *    unknown biome tags: one located line each. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+
+#include "chunkfill.h"
+
+static const char *shared_dir(void)
+{
+    const char *s = getenv("CF_SHARED");
+    return s ? s : CF_SOURCE_DIR "/../shared";
+}
+
+static int have(const char *rel, char *path, size_t n)
+{
+    struct stat st;
+    snprintf(path, n, "%s/%s", shared_dir(), rel);
+    return stat(path, &st) == 0;
+}
+
+static char *slurp_cmd(const char *cmd)
+{
+    FILE *f = popen(cmd, "r");
+    if (!f) return NULL;
+    size_t n = 0, cap = 1 << 20;
+    char *b = malloc(cap);
+    for (size_t k; b && (k = fread(b + n, 1, cap - n - 1, f)) > 0;) {
+        n += k;
+        if (cap - n < 2) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) free(b);
+            b = nb;
+        }
+    }
+    if (pclose(f) != 0 || !b) return free(b), NULL;
+    b[n] = 0;
+    return b;
+}
+
+/* noise stage + surface stage of one chunk through the library */
+static uint8_t *surface_fill(cf_pack *pk, const char *settings, int64_t seed, int32_t cx, int32_t cz, int stage,
+                             const char **names, int *np, int *min_y, int *height)
+{
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *b = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s: %s", settings, err.message);
+    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
+    cf_program_settings(pg, min_y, height, NULL);
+    uint8_t *out = malloc((size_t)*height * 256);
+    int32_t c[2] = {cx, cz};
+    if (stage) {
+        cr_assert(cf_program_has_surface(pg), "%s has no surface stage", settings);
+        cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, out, 1, &err), CF_OK, "%s", err.message);
+    } else {
+        cr_assert_eq(cf_fill_blocks(w, 1, c, out, 1, &err), CF_OK, "%s", err.message);
+    }
+    *np = cf_block_palette(pg, names);
+    cr_assert_gt(*np, 0);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg); /* names point into the program: copy before use */
+    return out;
+}
+
+
+static cf_pack *pack263(void)
+{
+    char dir[4096];
+    if (!have("vanilla/26.3", dir, sizeof dir)) return NULL;
+    cf_pack *pk = NULL;
+    cf_error err = {0};
+    const char *paths[1] = {dir};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    return pk;
+}
+
+Test(material263, vanilla_settings_compile)
+{
+    cf_pack *pk = pack263();
+    if (!pk) cr_skip_test("no 26.3 data");
+    static const char *const s[7] = {"overworld", "large_biomes", "amplified", "caves", "floating_islands", "nether", "end"};
+    for (int i = 0; i < 7; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "minecraft:%s", s[i]);
+        cf_program *pg = NULL;
+        cf_error err = {0};
+        cr_assert_eq(cf_program_compile_blocks(&pg, pk, id, &err), CF_OK, "%s: %s", id, err.message);
+        cr_expect(cf_program_has_surface(pg), "%s", id);
+        const char *names[CF_PALETTE_MAX];
+        int np = cf_block_palette(pg, names);
+        int bedrock = 0, copper = 0;
+        for (int k = 0; k < np; k++) bedrock |= strcmp(names[k], "minecraft:bedrock") == 0, copper |= strcmp(names[k], "minecraft:copper_ore") == 0;
+        cr_expect_eq(copper, i < 5, "%s: copper_ore in the palette: %d", id, copper);
+        cr_expect_eq(bedrock, i != 6 && i != 4, "%s: bedrock in the palette: %d", id, bedrock);
+        cf_program_free(pg);
+    }
+    cf_pack_free(pk);
+}
+
+static void strip(const char *s, char *out, size_t n)
+{
+    snprintf(out, n, "%s", s);
+    char *b = strchr(out, '[');
+    if (b) *b = 0;
+}
+
+/* the 26.2 dumps (chunks from real vanilla) with the 26.3 data: same blocks but at biome ties */
+Test(material263, consistent_with_vanilla_26_2_dumps)
+{
+    char dir[4096];
+    cf_pack *pk = pack263();
+    if (!pk || !have("vanilla-dumps/26.2", dir, sizeof dir)) cr_skip_test("no 26.3 data or 26.2 dumps");
+    static const struct {
+        const char *file;
+        size_t differ;
+    } dumps[] = {{"overworld_seed0_x0_z0_surface", 0}, {"overworld_seed0_x7_z4_surface", 14},
+                 {"overworld_seed0_x-595_z544_surface", 0}, {"overworld_seed0_x-119_z183_surface", 0},
+                 {"overworld_seed13579_x-6_z11_surface", 56}, {"nether_seed0_x7_z4_surface", 0}};
+    for (size_t k = 0; k < sizeof dumps / sizeof dumps[0]; k++) {
+        char cmd[8400];
+        snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s.json.gz'", dir, dumps[k].file);
+        char *text = slurp_cmd(cmd);
+        cr_assert_not_null(text);
+        cJSON *d = cJSON_Parse(text);
+        free(text);
+        const cJSON *meta = cJSON_GetObjectItem(d, "meta"), *pal = cJSON_GetObjectItem(d, "palette"), *st = cJSON_GetObjectItem(d, "states");
+        const cJSON *chunk = cJSON_GetObjectItem(meta, "chunk");
+        const char *settings = cJSON_GetObjectItem(meta, "settings")->valuestring;
+        int64_t seed = (int64_t)cJSON_GetObjectItem(meta, "seed")->valuedouble;
+        const char *names[CF_PALETTE_MAX];
+        int np, min_y, height;
+        uint8_t *out = surface_fill(pk, settings, seed, cJSON_GetObjectItem(chunk, "x")->valueint,
+                                    cJSON_GetObjectItem(chunk, "z")->valueint, 1, names, &np, &min_y, &height);
+        cf_program *pg = NULL;
+        cf_error err = {0};
+        cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s", err.message);
+        np = cf_block_palette(pg, names);
+        size_t bad = 0, i = 0;
+        for (const cJSON *e = st->child; e; e = e->next, i++) {
+            char want[160], got[160];
+            strip(cJSON_GetArrayItem(pal, e->valueint)->valuestring, want, sizeof want);
+            strip(names[out[i]], got, sizeof got);
+            bad += strcmp(want, got) != 0;
+        }
+        cr_expect_eq(bad, dumps[k].differ, "%s: %zu blocks differ", dumps[k].file, bad);
+        free(out);
+        cf_program_free(pg);
+        cJSON_Delete(d);
+    }
+    cf_pack_free(pk);
+}
+
+/* a pack over the 26.3 data: settings t:s = the 26.3 overworld with material_rule `rule`, and
+ * extra registry files (path, text pairs, NULL-terminated) */
+static cf_pack *rule_pack263(const char *rule, const char *const *files, char *tmpdir, size_t n, cf_error *err, cf_status *st)
+{
+    char base[4096], path[8400];
+    *st = CF_OK;
+    if (!have("vanilla/26.3/data/minecraft/worldgen/noise_settings/overworld.json", base, sizeof base)) return NULL;
+    snprintf(path, sizeof path, "cat '%s'", base);
+    char *text = slurp_cmd(path);
+    cr_assert_not_null(text);
+    cJSON *s = cJSON_Parse(text);
+    free(text);
+    cJSON *r = cJSON_Parse(rule);
+    cr_assert_not_null(r, "rule not JSON: %s", rule);
+    cJSON_ReplaceItemInObject(s, "material_rule", r);
+    char *out = cJSON_Print(s);
+    cJSON_Delete(s);
+    snprintf(tmpdir, n, "/tmp/cf-material-test-XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir));
+    const char *settings_file[3] = {"data/t/worldgen/noise_settings/s.json", out, NULL};
+    for (int pass = 0; pass < 2; pass++) {
+        const char *const *list = pass == 0 ? settings_file : files;
+        for (int k = 0; list && list[k]; k += 2) {
+            snprintf(path, sizeof path, "mkdir -p \"$(dirname '%s/%s')\"", tmpdir, list[k]);
+            cr_assert_eq(system(path), 0);
+            snprintf(path, sizeof path, "%s/%s", tmpdir, list[k]);
+            FILE *f = fopen(path, "w");
+            cr_assert_not_null(f);
+            fputs(list[k + 1], f);
+            fclose(f);
+        }
+    }
+    free(out);
+    snprintf(base, sizeof base, "%s/vanilla/26.3", shared_dir());
+    const char *paths[2] = {base, tmpdir};
+    cf_pack *pk = NULL;
+    *st = cf_pack_open(&pk, paths, 2, NULL, err);
+    return pk;
+}
+
+/* the blocks of chunk (cx, cz) of t:s, seed 0; *names from a live program (*pg: free it) */
+static uint8_t *fill263(cf_pack *pk, int32_t cx, int32_t cz, cf_program **pg, const char **names, int *np, int *min_y)
+{
+    int height;
+    uint8_t *out = surface_fill(pk, "t:s", 0, cx, cz, 1, names, np, min_y, &height);
+    cf_error err = {0};
+    cr_assert_eq(cf_program_compile_blocks(pg, pk, "t:s", &err), CF_OK, "%s", err.message);
+    *np = cf_block_palette(*pg, names);
+    return out;
+}
+
+static int idx(const char **names, int np, const char *id)
+{
+    for (int k = 0; k < np; k++)
+        if (strcmp(names[k], id) == 0) return k;
+    return -1;
+}
+
+/* vertical_gradient: true at and below T, false at and above F, a positional draw between that
+ * depends on the name and the position (not on the order); applied to every solid block */
+Test(material263, vertical_gradient_property)
+{
+    char tmp[256];
+    cf_error err = {0};
+    cf_status st;
+    const char *rule = "{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:vertical_gradient\", "
+                       "\"random_name\": \"t:g\", \"true_at_and_below\": {\"absolute\": 0}, \"false_at_and_above\": {\"absolute\": 10}}, "
+                       "\"then_run\": {\"type\": \"minecraft:block\", \"result_state\": \"minecraft:diamond_block\"}}";
+    cf_pack *pk = rule_pack263(rule, NULL, tmp, sizeof tmp, &err, &st);
+    if (!pk && st == CF_OK) cr_skip_test("no 26.3 data");
+    cr_assert_eq(st, CF_OK, "%s", err.message);
+    cf_program *pg = NULL;
+    const char *names[CF_PALETTE_MAX];
+    int np, min_y;
+    uint8_t *a = fill263(pk, 0, 0, &pg, names, &np, &min_y);
+    int dia = idx(names, np, "minecraft:diamond_block"), stone = idx(names, np, "minecraft:stone");
+    cr_assert_geq(dia, 0);
+    int per[10] = {0}, solid[10] = {0};
+    for (size_t i = 0; i < (size_t)384 * 256; i++) {
+        int y = min_y + (int)(i / 256);
+        if (a[i] != dia && a[i] != stone) continue;
+        if (y <= 0) cr_assert_eq(a[i], dia, "y %d: not diamond", y);
+        if (y >= 10) cr_assert_neq(a[i], dia, "y %d: diamond", y);
+        if (y > 0 && y < 10) solid[y]++, per[y] += a[i] == dia;
+    }
+    /* probability 1 - y/10: a lower row holds more than a higher one, and both are in between */
+    cr_expect_gt(per[1], per[9], "y 1: %d, y 9: %d", per[1], per[9]);
+    cr_expect(per[5] > solid[5] / 4 && per[5] < 3 * solid[5] / 4, "y 5: %d of %d", per[5], solid[5]);
+    /* the same rule in the neighbouring chunk differs (positional) */
+    cf_program *pg2 = NULL;
+    const char *n2[CF_PALETTE_MAX];
+    int np2, my2;
+    uint8_t *b = fill263(pk, 1, 0, &pg2, n2, &np2, &my2);
+    cr_expect_neq(memcmp(a + (size_t)(64 + 5) * 256, b + (size_t)(64 + 5) * 256, 256), 0);
+    free(a), free(b);
+    cf_program_free(pg), cf_program_free(pg2);
+    cf_pack_free(pk);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* ore_vein (vanilla copper and iron through references): vein blocks only in their y ranges
+ * (copper 0..49, iron -60..-9, §5.1), the raw blocks rare, and bedrock first (§5.4 row 9) */
+Test(material263, ore_vein_property)
+{
+    cf_pack *pk = pack263();
+    if (!pk) cr_skip_test("no 26.3 data");
+    size_t copper = 0, iron = 0, raw = 0, filler = 0;
+    for (int32_t c = 0; c < 4; c++) {
+        const char *names[CF_PALETTE_MAX];
+        int np, min_y, height;
+        cf_program *pg = NULL;
+        cf_error err = {0};
+        uint8_t *a = surface_fill(pk, "minecraft:overworld", 13579, -6 - c, 11, 1, names, &np, &min_y, &height);
+        cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+        np = cf_block_palette(pg, names);
+        for (size_t i = 0; i < (size_t)height * 256; i++) {
+            int y = min_y + (int)(i / 256);
+            const char *n = names[a[i]];
+            int cu = !strcmp(n, "minecraft:copper_ore") || !strcmp(n, "minecraft:raw_copper_block") || !strcmp(n, "minecraft:granite");
+            int fe = !strcmp(n, "minecraft:deepslate_iron_ore") || !strcmp(n, "minecraft:raw_iron_block") || !strcmp(n, "minecraft:tuff");
+            if (cu) {
+                cr_assert(y >= 0 && y < 50, "copper vein block at y %d", y);
+                copper++;
+            }
+            if (fe) {
+                cr_assert(y >= -60 && y < -8, "iron vein block at y %d", y);
+                iron++;
+            }
+            raw += strstr(n, "raw_") != NULL;
+            filler += !strcmp(n, "minecraft:tuff") || !strcmp(n, "minecraft:granite");
+        }
+        free(a);
+        cf_program_free(pg);
+    }
+    cr_expect_gt(iron, 200, "iron vein blocks: %zu", iron);
+    cr_expect_gt(filler, (copper + iron) / 2, "filler %zu of %zu", filler, copper + iron);
+    cr_expect_lt(raw * 20, copper + iron + 20, "raw %zu of %zu", raw, copper + iron);
+    cf_pack_free(pk);
+}
+
+static void expect_error263(const char *rule, const char *const *files, const char *fragment, const char *where)
+{
+    char tmp[256];
+    cf_error err = {0};
+    cf_status st;
+    cf_pack *pk = rule_pack263(rule, files, tmp, sizeof tmp, &err, &st);
+    if (!pk && st == CF_OK) cr_skip_test("no 26.3 data");
+    cr_assert_eq(st, CF_OK, "%s", err.message);
+    cf_program *pg = NULL;
+    cr_expect_neq(cf_program_compile_blocks(&pg, pk, "t:s", &err), CF_OK, "accepted: %s", rule);
+    cr_expect(strstr(err.message, fragment) != NULL, "error \"%s\" lacks \"%s\"", err.message, fragment);
+    cr_expect(strstr(err.message, where) != NULL, "error \"%s\" not at \"%s\"", err.message, where);
+    cr_expect(strchr(err.message, '\n') == NULL);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(material263, bad_rules_one_located_line)
+{
+    expect_error263("{\"type\": \"minecraft:nope\"}", NULL, "unknown rule type \"minecraft:nope\"", "s.json#/material_rule/type");
+    expect_error263("\"t:missing\"", NULL, "unresolved reference to material_rule \"t:missing\"", "s.json#/material_rule");
+    expect_error263("{\"type\": \"minecraft:condition\", \"if_true\": \"t:nocond\", \"then_run\": \"minecraft:bedrock_floor\"}", NULL,
+                    "unresolved reference to material_condition \"t:nocond\"", "#/material_rule/if_true");
+    static const char *const cycle[] = {"data/t/worldgen/material_rule/a.json", "{\"type\": \"minecraft:sequence\", \"sequence\": [\"t:b\"]}",
+                                        "data/t/worldgen/material_rule/b.json", "\"t:a\"", NULL};
+    expect_error263("\"t:a\"", cycle, "reference cycle through material_rule \"t:a\"", "b.json");
+    expect_error263("{\"type\": \"minecraft:block\", \"result_state\": {\"Name\": \"minecraft:stone\"}}", NULL,
+                    "expected a block id (a string)", "#/material_rule/result_state");
+    expect_error263("{\"type\": \"minecraft:block\", \"result_state\": 5}", NULL, "expected a block id", "#/material_rule/result_state");
+    expect_error263("{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:biome\", \"biome_is\": \"#minecraft:nope\"}, "
+                    "\"then_run\": \"minecraft:bedrock_floor\"}", NULL, "unknown biome tag \"#minecraft:nope\"", "#/material_rule/if_true/biome_is");
+    expect_error263("{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:sky\"}, \"then_run\": \"minecraft:bedrock_floor\"}",
+                    NULL, "unknown condition type \"minecraft:sky\"", "#/material_rule/if_true/type");
+    static const char *const badcond[] = {"data/t/worldgen/material_condition/c.json", "{\"type\": \"minecraft:stone_depth\", \"offset\": \"x\", "
+                                          "\"surface_type\": \"floor\"}", NULL};
+    expect_error263("{\"type\": \"minecraft:condition\", \"if_true\": \"t:c\", \"then_run\": \"minecraft:bedrock_floor\"}", badcond,
+                    "expected an integer", "c.json#/offset");
+}

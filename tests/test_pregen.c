@@ -1,0 +1,448 @@
+/* test_pregen.c - `chunkfill pregen`: region files read back by an independent Anvil
+ * reader (PrismarineJS, tests/pregen/read_mca.js) and compared with cf_fill_blocks /
+ * cf_fill_biomes; MPI ranks equal one process byte for byte; SIGKILL and SIGTERM mid-run
+ * then a rerun equal an uninterrupted run; bad folders are refused with one line.
+ * Areas are tiny (vanilla 26.3, 2 x 2 regions of a few chunks) so that it takes seconds.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chunkfill.h"
+
+#define TMP CF_TEST_TMP
+/* the vanilla data of ../shared (or $CF_SHARED), through a link in TMP so that the
+ * command lines below stay string literals */
+#define VANILLA TMP "/shared/vanilla/26.3"
+__attribute__((constructor)) static void link_shared(void)
+{
+    const char *s = getenv("CF_SHARED");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "mkdir -p " TMP " && ln -sfn '%s' " TMP "/shared", s ? s : CF_SOURCE_DIR "/../shared");
+    if (system(cmd) != 0) fprintf(stderr, "test_pregen: cannot link " TMP "/shared\n");
+}
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int rc = system(cmd);
+    cr_assert_eq(rc, 0, "command failed (%d): %s", rc, cmd);
+}
+
+/* runs a command, returns its exit status; its stderr in *msg (one buffer, static) */
+static int run(const char **msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int run(const char **msg, const char *fmt, ...)
+{
+    static char out[8192];
+    char cmd[4096], full[4200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(full, sizeof full, "%s 2>" TMP "/stderr.txt", cmd);
+    int rc = system(full);
+    FILE *f = fopen(TMP "/stderr.txt", "r");
+    size_t n = f ? fread(out, 1, sizeof out - 1, f) : 0;
+    if (f) fclose(f);
+    out[n] = 0;
+    if (msg) *msg = out;
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "%s: %s", path, strerror(errno));
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc((size_t)len + 1);
+    cr_assert_eq(fread(p, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    p[len] = 0;
+    *n = (size_t)len;
+    return p;
+}
+
+/* every file of a (regular files, no temporaries) equals the same file of b, and b has no others */
+static void same_folders(const char *a, const char *b)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const char *x = pass ? b : a, *y = pass ? a : b;
+        DIR *d = opendir(x);
+        cr_assert(d, "%s", x);
+        struct dirent *e;
+        int files = 0;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') {
+                cr_assert(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0, "%s/%s: a temporary left behind", x,
+                          e->d_name);
+                continue;
+            }
+            char p[1024], q[1024];
+            snprintf(p, sizeof p, "%s/%s", x, e->d_name);
+            snprintf(q, sizeof q, "%s/%s", y, e->d_name);
+            size_t n, m;
+            uint8_t *u = slurp(p, &n), *v = slurp(q, &m);
+            cr_assert(n == m && memcmp(u, v, n) == 0, "%s and %s differ", p, q);
+            free(u), free(v);
+            files++;
+        }
+        closedir(d);
+        cr_assert_gt(files, 2, "%s: expected region files and the manifest", x);
+    }
+}
+
+static void fresh(const char *dir) { sh("rm -rf '%s' && mkdir -p " TMP, dir); }
+
+/* 2 x 2 regions around the origin, 2 x 2 chunks in each (blocks -32..31) */
+#define AREA "--area -32,-32:31,31"
+#define BASE CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA
+
+/* ------------------------------------------------------------------ the independent reader */
+
+static const char *npm_dir(void)
+{
+    static int done;
+    const char *dir = TMP "/npm";
+    if (!done) {
+        sh("mkdir -p %s && cp " CF_SOURCE_DIR "/tests/pregen/package.json %s/", dir, dir);
+        struct stat st;
+        if (stat(TMP "/npm/node_modules/prismarine-provider-anvil/package.json", &st) != 0) {
+            int rc = system("cd " TMP "/npm && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1");
+            cr_assert_eq(rc, 0, "npm install of the Anvil reader failed (" TMP "/npm/npm.log): the test needs npm "
+                                "and the registry (scripts/deps.sh)");
+        }
+        done = 1;
+    }
+    return dir;
+}
+
+Test(pregen, independent_reader_agrees_with_fill_blocks_and_biomes)
+{
+    const char *dir = TMP "/reader";
+    fresh(dir);
+    sh(BASE " --out %s", dir);
+    sh("rm -rf %s/copy && mkdir %s/copy && cp %s/r.*.mca %s/copy/", dir, dir, dir, dir); /* the reader opens files r+ */
+    const char *npm = npm_dir();
+    static const int32_t chunks[] = {0, 0, -1, -1, 1, -2, -2, 1};
+    sh("NODE_PATH=%s/node_modules node " CF_SOURCE_DIR "/tests/pregen/read_mca.js %s/copy %s/read 0,0 -1,-1 1,-2 -2,1", npm,
+       dir, dir);
+
+    /* what the library fills, through the public API */
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_biomes *b;
+    const char *paths[] = {VANILLA};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 5, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, "minecraft:overworld", NULL, 5, &err), CF_OK, "%s", err.message);
+    size_t per = 384 * 256, bper = 96 * 16, hper = 2 * 256 * 2;
+    uint8_t *blk = malloc(per * 4), *bio = malloc(bper * 4);
+    cr_assert_eq(cf_fill_blocks(w, 4, chunks, blk, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_fill_biomes(b, 4, chunks, bio, 1, &err), CF_OK, "%s", err.message);
+    const char *bn[CF_PALETTE_MAX], *biomes[CF_BIOME_PALETTE_MAX];
+    int nb = cf_block_palette(pg, bn);
+    cf_biomes_palette(b, biomes);
+
+    size_t n, jn;
+    uint8_t *got = slurp(TMP "/reader/read.bin", &n);
+    char *json = (char *)slurp(TMP "/reader/read.json", &jn);
+    cr_assert_eq(n, 4 * (per + bper + hper));
+    /* the reader's name tables, from its JSON: {"blocks":[...],"biomes":[...],"chunks":[...]} */
+    char names[2][64][64];
+    int count[2] = {0, 0};
+    for (int t = 0; t < 2; t++) {
+        const char *s = strstr(json, t ? "\"biomes\":[" : "\"blocks\":[");
+        cr_assert(s);
+        s = strchr(s, '[') + 1;
+        while (*s == '"') {
+            const char *e = strchr(s + 1, '"');
+            cr_assert_lt(count[t], 64);
+            snprintf(names[t][count[t]++], 64, "%.*s", (int)(e - s - 1), s + 1);
+            s = e + 1;
+            if (*s == ',') s++;
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        const uint8_t *g = got + (size_t)c * (per + bper + hper);
+        size_t bad = 0;
+        for (size_t i = 0; i < per; i++) {
+            char want[96];
+            const char *nm = bn[blk[c * per + i]];
+            snprintf(want, sizeof want, "%s%s", nm,
+                     strcmp(nm, "minecraft:water") == 0 || strcmp(nm, "minecraft:lava") == 0 ? "[level=0]" : "");
+            bad += strcmp(names[0][g[i]], want) != 0;
+        }
+        cr_assert_eq(bad, 0, "chunk %d,%d: %zu blocks differ from cf_fill_blocks", chunks[2 * c], chunks[2 * c + 1], bad);
+        for (size_t i = 0; i < bper; i++)
+            cr_assert_str_eq(names[1][g[per + i]], biomes[bio[c * bper + i]], "chunk %d,%d quart %zu", chunks[2 * c],
+                             chunks[2 * c + 1], i);
+        /* heightmaps (decoded by the reader script from the format rule): the highest
+         * non-air block + 1 + 64, and the highest stone block + 1 + 64 */
+        for (int col = 0; col < 256; col++) {
+            int surf = 0, floor = 0;
+            for (int y = 383; y >= 0 && !floor; y--) {
+                const char *nm = bn[blk[c * per + (size_t)y * 256 + (size_t)col]];
+                if (!surf && strcmp(nm, "minecraft:air") != 0) surf = y + 1;
+                if (strcmp(nm, "minecraft:stone") == 0) floor = y + 1;
+            }
+            const uint8_t *h = g + per + bper;
+            cr_assert_eq(h[2 * col] | h[2 * col + 1] << 8, surf, "WORLD_SURFACE_WG of column %d", col);
+            cr_assert_eq(h[512 + 2 * col] | h[512 + 2 * col + 1] << 8, floor, "OCEAN_FLOOR_WG of column %d", col);
+        }
+        char want[160];
+        snprintf(want, sizeof want, "\"x\":%d,\"z\":%d,\"Status\":\"minecraft:noise\",\"DataVersion\":5023,\"xPos\":%d,\"yPos\":-4,\"zPos\":%d",
+                 chunks[2 * c], chunks[2 * c + 1], chunks[2 * c], chunks[2 * c + 1]);
+        cr_assert(strstr(json, want), "%s not in %s", want, json);
+    }
+    cr_assert_eq(nb, 4);
+    free(got), free(json), free(blk), free(bio);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* the .npy regions hold exactly what `fill --blocks` gives for the region's chunks */
+Test(pregen, npy_regions_equal_fill_blocks)
+{
+    const char *dir = TMP "/npy";
+    fresh(dir);
+    sh(BASE " --format npy --out %s", dir);
+    sh(CF_BINARY " fill --blocks --pack " VANILLA " --seed 5 --threads 1 --chunks 0,-2:1,-1 --out %s/fill.npy", dir);
+    size_t n, m;
+    uint8_t *a = slurp(TMP "/npy/r.0.-1.npy", &n), *b = slurp(TMP "/npy/fill.npy", &m);
+    cr_assert_eq(n, m);
+    cr_assert_eq(n, 128 + 4 * 384 * 256);
+    cr_assert(memcmp(a + 128, b + 128, n - 128) == 0);
+    free(a), free(b);
+}
+
+/* ------------------------------------------------------------------ MPI */
+
+Test(pregen, mpi_ranks_equal_one_process_byte_for_byte)
+{
+    cr_assert(strlen(CF_MPI_BINARY) > 0, "chunkfill-mpi was not built: MPI not found (scripts/deps.sh: libopenmpi-dev)");
+    for (int fmt = 0; fmt < 2; fmt++) {
+        const char *f = fmt ? "npy" : "mca";
+        fresh(TMP "/one");
+        sh("rm -rf " TMP "/two " TMP "/three");
+        sh(BASE " --format %s --out " TMP "/one", f);
+        sh("mpirun -np 2 --oversubscribe --allow-run-as-root " CF_MPI_BINARY
+           " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA " --format %s --out " TMP "/two >/dev/null", f);
+        same_folders(TMP "/one", TMP "/two");
+        if (fmt) continue;
+        sh("mpirun -np 3 --oversubscribe --allow-run-as-root " CF_MPI_BINARY
+           " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA " --format %s --schedule dynamic --out " TMP
+           "/three >/dev/null", f);
+        same_folders(TMP "/one", TMP "/three");
+    }
+}
+
+Test(pregen, plain_binary_refuses_to_run_as_mpi_ranks)
+{
+    fresh(TMP "/plain");
+    const char *msg;
+    cr_assert_eq(run(&msg, "OMPI_COMM_WORLD_SIZE=2 " BASE " --out " TMP "/plain"), 2);
+    cr_assert(strstr(msg, "chunkfill-mpi"), "%s", msg);
+}
+
+/* ------------------------------------------------------------------ faults */
+
+/* starts pregen on a bigger area (4 regions of 36 chunks), waits until the manifest
+ * lists its first region, sends sig; returns the exit status (128 + signal if killed) */
+#define SLOW_AREA "--area -96,-96:95,95"
+static int interrupt_run(const char *dir, int sig, int *listed_at_signal)
+{
+    char log[512];
+    snprintf(log, sizeof log, "%s.stderr", dir);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        if (!freopen(log, "w", stderr)) _exit(126);
+        execl(CF_BINARY, CF_BINARY, "pregen", "--pack", VANILLA, "--seed", "5", "--quiet", "--threads", "1", "--area",
+              "-96,-96:95,95", "--out", dir, (char *)NULL);
+        _exit(127);
+    }
+    char man[512];
+    snprintf(man, sizeof man, "%s/manifest.json", dir);
+    int listed = 0;
+    for (int t = 0; t < 20000 && !listed; t++) {
+        FILE *f = fopen(man, "r");
+        if (f) {
+            char buf[8192];
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            buf[n] = 0;
+            fclose(f);
+            for (char *s = buf; (s = strstr(s, "\"r.")); s++) listed++;
+        }
+        if (!listed) usleep(1000);
+    }
+    kill(pid, sig);
+    *listed_at_signal = listed;
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void reference(void)
+{
+    struct stat st;
+    if (stat(TMP "/ref/manifest.json", &st) == 0) return;
+    fresh(TMP "/ref");
+    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " SLOW_AREA " --out " TMP "/ref");
+}
+
+Test(pregen, sigkill_mid_run_then_rerun_equals_an_uninterrupted_run)
+{
+    reference();
+    fresh(TMP "/killed");
+    int listed, rc = interrupt_run(TMP "/killed", SIGKILL, &listed);
+    cr_assert_eq(rc, 128 + SIGKILL, "the run ended before the kill (status %d)", rc);
+    cr_assert(listed >= 1 && listed < 4, "the kill came at %d of 4 regions", listed);
+    /* no partial region: every region file present is the reference's */
+    for (int rz = -1; rz <= 0; rz++)
+        for (int rx = -1; rx <= 0; rx++) {
+            char p[256], q[256];
+            snprintf(p, sizeof p, TMP "/killed/r.%d.%d.mca", rx, rz);
+            snprintf(q, sizeof q, TMP "/ref/r.%d.%d.mca", rx, rz);
+            struct stat st;
+            if (stat(p, &st) != 0) continue;
+            size_t n, m;
+            uint8_t *a = slurp(p, &n), *b = slurp(q, &m);
+            cr_assert(n == m && memcmp(a, b, n) == 0, "%s is partial", p);
+            free(a), free(b);
+        }
+    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " SLOW_AREA " --out " TMP "/killed");
+    same_folders(TMP "/ref", TMP "/killed");
+}
+
+Test(pregen, sigterm_finishes_the_region_in_flight_then_rerun_completes)
+{
+    reference();
+    fresh(TMP "/term");
+    int listed, rc = interrupt_run(TMP "/term", SIGTERM, &listed);
+    cr_assert_eq(rc, 1, "status %d", rc);
+    size_t n;
+    char *log = (char *)slurp(TMP "/term.stderr", &n);
+    cr_assert(strstr(log, "stopped"), "%s", log);
+    free(log);
+    /* the region in flight was finished and recorded: the manifest lists every file there */
+    char *man = (char *)slurp(TMP "/term/manifest.json", &n);
+    int files = 0, in_manifest = 0;
+    DIR *d = opendir(TMP "/term");
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "r.", 2) == 0) files++, in_manifest += strstr(man, e->d_name) != NULL;
+    closedir(d);
+    free(man);
+    cr_assert_eq(files, in_manifest);
+    cr_assert(files >= 1 && files < 4, "%d regions at the stop", files);
+    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " SLOW_AREA " --out " TMP "/term");
+    same_folders(TMP "/ref", TMP "/term");
+}
+
+Test(pregen, rerun_skips_complete_regions)
+{
+    fresh(TMP "/skip");
+    sh(BASE " --out " TMP "/skip");
+    struct stat a, b;
+    cr_assert_eq(stat(TMP "/skip/r.0.0.mca", &a), 0);
+    sh("rm " TMP "/skip/r.-1.-1.mca");
+    sleep(1);
+    sh(BASE " --out " TMP "/skip");
+    cr_assert_eq(stat(TMP "/skip/r.0.0.mca", &b), 0);
+    cr_assert_eq(a.st_mtime, b.st_mtime, "a complete region was rewritten");
+    cr_assert_eq(a.st_ino, b.st_ino, "a complete region was rewritten");
+    cr_assert_eq(stat(TMP "/skip/r.-1.-1.mca", &b), 0, "the missing region was not made again");
+}
+
+/* ------------------------------------------------------------------ bad input */
+
+Test(pregen, refuses_other_parameters_in_the_same_folder)
+{
+    fresh(TMP "/params");
+    sh(BASE " --out " TMP "/params");
+    const char *msg;
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 6 --quiet " AREA " --out " TMP "/params"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "manifest.json#/params/seed: this folder was made with \"5\", this run has \"6\""), "%s", msg);
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --area -32,-32:47,31 --out " TMP "/params"), 1);
+    cr_assert(strstr(msg, "manifest.json#/params/chunks"), "%s", msg);
+    cr_assert_eq(run(&msg, BASE " --format npy --out " TMP "/params"), 1);
+    cr_assert(strstr(msg, "manifest.json#/params/format"), "%s", msg);
+}
+
+Test(pregen, refuses_a_truncated_manifest)
+{
+    fresh(TMP "/trunc");
+    sh(BASE " --out " TMP "/trunc");
+    sh("head -c 300 " TMP "/trunc/manifest.json > " TMP "/m && mv " TMP "/m " TMP "/trunc/manifest.json");
+    const char *msg;
+    cr_assert_eq(run(&msg, BASE " --out " TMP "/trunc"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "trunc/manifest.json: not a complete JSON object"), "%s", msg);
+}
+
+Test(pregen, refuses_region_files_that_are_not_ours)
+{
+    const char *msg;
+    /* a folder with a region file and no manifest */
+    fresh(TMP "/foreign");
+    sh("mkdir -p " TMP "/foreign && echo hello > " TMP "/foreign/r.0.0.mca");
+    cr_assert_eq(run(&msg, BASE " --out " TMP "/foreign"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "holds region files but no manifest.json"), "%s", msg);
+    /* a region file whose bytes differ from the manifest's digest */
+    fresh(TMP "/damaged");
+    sh(BASE " --out " TMP "/damaged");
+    sh("printf 'x' | dd of=" TMP "/damaged/r.0.0.mca bs=1 seek=9000 conv=notrunc 2>/dev/null");
+    cr_assert_eq(run(&msg, BASE " --out " TMP "/damaged"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "r.0.0.mca: differs from its digest in manifest.json"), "%s", msg);
+    /* a file the manifest does not list, which is not what this run makes */
+    fresh(TMP "/unlisted");
+    sh(BASE " --out " TMP "/unlisted");
+    sh("sed -i '/\"r.-1.-1.mca\"/d' " TMP "/unlisted/manifest.json"); /* the first of the regions: valid JSON after */
+    sh("cp " TMP "/unlisted/r.0.0.mca " TMP "/unlisted/r.-1.-1.mca");
+    cr_assert_eq(run(&msg, BASE " --out " TMP "/unlisted"), 1);
+    cr_assert(strstr(msg, "r.-1.-1.mca: not listed in manifest.json and not what this run makes"), "%s", msg);
+}
+
+Test(pregen, an_unwritable_folder_is_one_clear_error)
+{
+    const char *msg;
+    fresh(TMP "/file");
+    sh("touch " TMP "/file");
+    cr_assert_eq(run(&msg, BASE " --out " TMP "/file/sub"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "file/sub: cannot create the folder: Not a directory"), "%s", msg);
+    cr_assert_eq(run(&msg, BASE " --out /proc/chunkfill-pregen"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "/proc/chunkfill-pregen: cannot create the folder"), "%s", msg);
+}
