@@ -66,9 +66,24 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
 void cf_pack_free(cf_pack *pack);
 
 /* The data format of the packs: detected per noise settings (AUTO: settings with
- * noise.size_horizontal are Minecraft 1.18-1.21, double arithmetic), or forced. */
+ * noise.size_horizontal are Minecraft 1.18.2-1.21, double arithmetic), or forced. */
 enum { CF_DIALECT_AUTO = 0, CF_DIALECT_MC263 = 1, CF_DIALECT_MC121 = 2 };
 void cf_pack_set_dialect(cf_pack *pack, int dialect);
+
+/* Minecraft data (both dialects) is read as the game reads it: unknown keys are ignored and
+ * spline locations that decrease are evaluated with the game's binary search, each said once
+ * per file as a warning line "file#/pointer: ..." (to stderr, or to the handler set here).
+ * strict != 0 refuses both instead, with the same located line as the error. */
+void cf_pack_set_strict(cf_pack *pack, int strict);
+/* Where warnings go: fn(ctx, line) for each one-line warning (no newline); fn NULL: stderr. */
+void cf_pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx);
+/* A density function type that only Java code defines (a mod's own, e.g. "tectonic:config"),
+ * read as a constant: every object {"type": TYPE, ...} of Minecraft data (both dialects) is
+ * `value` (its other fields unread). "TYPE[FIELD=TEXT]" gives only the objects whose string
+ * FIELD is TEXT (e.g. "tectonic:config[option=final_multiplier]"), before a plain TYPE. A type
+ * without a namespace is minecraft's. Types the front-ends know are not replaced. CF_ERR_ARG
+ * for a bad name or a value that is not finite. */
+cf_status cf_pack_define(cf_pack *pack, const char *type, double value, cf_error *err);
 
 /* A pack held in memory (servers, tests, fuzzing): files[i].path is relative to the
  * pack root ("data/t/worldgen/density_function/f.json"); the data is copied. */
@@ -153,7 +168,7 @@ int cf_cpu_count(void);
  * later stages: not part of this output.
  * A program for block fills: router:final_density (output 0) and, when the
  * settings have "aquifers", their six functions.
- * 1.18-1.21 (and 26.1-26.2) data: vanilla's fillFromNoise in that version's
+ * 1.18.2-1.21 (and 26.1-26.2) data: vanilla's fillFromNoise in that version's
  * double arithmetic, the aquifer and then, where the settings have
  * ore_veins_enabled, the copper and iron ore veins (OreVeinifier). */
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err);
@@ -161,7 +176,7 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
 /* The palette of a block fill: names[i] is the block id of index i ("" for an
  * index the settings never produce); returns the count (at most CF_PALETTE_MAX).
  * Index 0 is the settings' default block, 1 air, 2 water, 3 lava, 4 the
- * default fluid when it is none of these; 1.18-1.21 settings with ore veins add
+ * default fluid when it is none of these; 1.18.2-1.21 settings with ore veins add
  * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
  * 9 raw_iron_block, 10 tuff. */
 #define CF_PALETTE_MAX 256

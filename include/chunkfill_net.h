@@ -57,6 +57,9 @@ typedef struct cf_serve_opts {
     int verbose;                 /* log every request */
     int biomes;                  /* offer BIOMES_U8 (each settings id's vanilla biome source; host/net/PROTOCOL.md) */
     FILE *ready;                 /* "listening on ADDR" lines (stdout when NULL) */
+    int strict;                  /* cf_pack_set_strict of the packs (--strict) */
+    const char *const *defines;  /* "TYPE=VALUE" or "TYPE[FIELD=TEXT]=VALUE" each: cf_pack_define (--define) */
+    int ndefines;
 } cf_serve_opts;
 void cf_serve_defaults(cf_serve_opts *o);
 

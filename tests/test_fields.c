@@ -83,7 +83,7 @@ Test(fields, integers_in_each_wording)
     r.f.ints = CF_INTS_IN;
     FAILS(&r, field_int(&r.f, NULL, r.root, r.at, "half", 0, 0, 0, 4, &i), "f.json#/o/half: expected an integer in [0, 4], found 2.5");
     FAILS(&r, field_int(&r.f, NULL, r.root, r.at, "big", 0, 0, 0, 4, &i), "f.json#/o/big: expected an integer in [0, 4], found 9");
-    /* Minecraft 1.18-1.21: the range as a number first */
+    /* Minecraft 1.18.2-1.21: the range as a number first */
     r.f.ints = CF_INTS_NUMBER;
     FAILS(&r, field_int(&r.f, NULL, r.root, r.at, "big", 0, 0, 0, 4, &i), "f.json#/o/big: number 9 out of range [0, 4]");
     FAILS(&r, field_int(&r.f, NULL, r.root, r.at, "half", 0, 0, 0, 4, &i), "f.json#/o/half: expected an integer, found 2.5");

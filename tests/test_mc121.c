@@ -1,4 +1,4 @@
-/* test_mc121.c - the Minecraft 1.18-1.21 dialect (host/frontend/mc121/mc121.c, kernels/cf_mc121.h).
+/* test_mc121.c - the Minecraft 1.18.2-1.21 dialect (host/frontend/mc121/mc121.c, kernels/cf_mc121.h).
  *
  * Golden values: tests/golden/legacy-df.txt, made by tests/golden/make-legacy.sh
  * from the legacy oracle (deepslate-oracle-legacy.mjs, deepslate 0.26.2) on
@@ -168,6 +168,8 @@ static const char *SETTINGS =
     " \"size_vertical\": 2}, \"noise_router\": {\"final_density\": \"t:f\"}}";
 
 /* compiles t:f of a memory pack with SETTINGS (or settings) and f.json = df; returns the status, err filled */
+static int strict; /* cf_pack_set_strict for compile_df: what the game ignores is refused (issue 23) */
+static void quiet(void *ctx, const char *line) { (void)ctx, (void)line; }
 static cf_status compile_df(const char *settings, const char *df, const char *noise, cf_error *err, cf_program **out)
 {
     cf_memfile files[3] = {
@@ -178,6 +180,8 @@ static cf_status compile_df(const char *settings, const char *df, const char *no
     cf_pack *pk = NULL;
     cf_status st = cf_pack_open_memory(&pk, files, 3, NULL, err);
     if (st != CF_OK) return st;
+    cf_pack_set_strict(pk, strict);
+    cf_pack_set_warnings(pk, quiet, NULL);
     const char *fn[1] = {"t:f"};
     cf_program *pg = NULL;
     st = cf_program_compile(&pg, pk, "t:s", fn, 1, err);
@@ -198,7 +202,7 @@ Test(mc121, detected_from_settings)
                             NOISE, &err, &pg),
                  CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_precision(pg), 64);
-    cr_assert_not_null(strstr(cf_program_describe(pg), "Minecraft 1.18-1.21"), "%s", cf_program_describe(pg));
+    cr_assert_not_null(strstr(cf_program_describe(pg), "Minecraft 1.18.2-1.21"), "%s", cf_program_describe(pg));
     cf_program_free(pg);
 }
 
@@ -210,34 +214,58 @@ static void expect_error(const char *settings, const char *df, const char *noise
     cr_assert_not_null(strstr(err.message, want), "expected \"%s\" in: %s", want, err.message);
 }
 
+/* what the game accepts compiles without --strict */
+static void expect_lenient(const char *settings, const char *df, const char *noise)
+{
+    cf_error err = {0};
+    cr_assert_eq(compile_df(settings, df, noise, &err, NULL), CF_OK, "%s: %s", df, err.message);
+}
+
 Test(mc121, bad_input_is_one_located_error)
 {
     expect_error(SETTINGS, "{\"type\": \"minecraft:add\", \"argument1\": 1}", NOISE, "f.json#: missing field \"argument2\"");
     expect_error(SETTINGS, "{\"type\": \"minecraft:gradient\"}", NOISE, "f.json#/type: unknown density function type");
     expect_error(SETTINGS, "{\"type\": \"minecraft:abs\", \"argument\": {\"type\": \"minecraft:square\", \"input\": 1}}", NOISE,
                  "f.json#/argument: missing field \"argument\"");
+    strict = 1; /* the game ignores it: refused only with --strict */
     expect_error(SETTINGS, "{\"type\": \"minecraft:abs\", \"argument\": 1, \"argumnet\": 2}", NOISE, "f.json#/argumnet: unknown key");
+    strict = 0;
+    expect_lenient(SETTINGS, "{\"type\": \"minecraft:abs\", \"argument\": 1, \"argumnet\": 2}", NOISE);
     expect_error(SETTINGS, "{\"type\": \"minecraft:clamp\", \"input\": 1, \"min\": 2, \"max\": 1}", NOISE, "f.json#/max: max 1 is below min 2");
     expect_error(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:missing\", \"xz_scale\": 1, \"y_scale\": 1}", NOISE,
                  "f.json#/noise: unresolved reference to noise \"t:missing\"");
     expect_error(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}",
                  "{\"firstOctave\": -3, \"amplitudes\": []}", "n.json#/amplitudes: 0 amplitudes");
+    strict = 1; /* the game ignores it: refused only with --strict */
     expect_error(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}",
                  "{\"firstOctave\": -3, \"amplitudes\": [1], \"x\": 1}", "n.json#/x: unknown key");
+    strict = 0;
+    expect_lenient(SETTINGS, "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1, \"y_scale\": 1}",
+                   "{\"firstOctave\": -3, \"amplitudes\": [1], \"x\": 1}");
     expect_error(SETTINGS, "{\"type\": \"minecraft:weird_scaled_sampler\", \"input\": 0, \"rarity_value_mapper\": \"type_3\", \"noise\": \"t:n\"}",
                  NOISE, "f.json#/rarity_value_mapper: expected \"type_1\" or \"type_2\"");
     expect_error(SETTINGS, "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": []}}", NOISE,
                  "f.json#/spline/points: a spline needs 1 to 4096 points");
+    strict = 1; /* the game ignores it: refused only with --strict */
     expect_error(SETTINGS,
                  "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": [{\"location\": 1, \"value\": 0,"
                  " \"derivative\": 0}, {\"location\": 0, \"value\": 0, \"derivative\": 0}]}}",
                  NOISE, "f.json#/spline/points/1/location: locations must not decrease");
+    strict = 0;
+    expect_lenient(SETTINGS,
+                   "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": [{\"location\": 1, \"value\": 0,"
+                   " \"derivative\": 0}, {\"location\": 0, \"value\": 0, \"derivative\": 0}]}}",
+                   NOISE);
     expect_error(SETTINGS, "\"t:f\"", NOISE, "reference cycle: t:f -> t:f");
     expect_error(SETTINGS, "1e9", NOISE, "f.json#: constant 1000000000 out of range");
     expect_error("{\"noise\": {\"min_y\": -64, \"height\": 384, \"size_horizontal\": 5, \"size_vertical\": 2}, \"noise_router\": {}}",
                  "0", NOISE, "s.json#/noise/size_horizontal: number 5 out of range");
+    strict = 1; /* the game ignores it: refused only with --strict */
     expect_error("{\"noise\": {\"min_y\": -64, \"height\": 384, \"size_horizontal\": 1, \"size_vertical\": 2}, \"noise_router\": {\"bogus\": 0}}",
                  "0", NOISE, "s.json#/noise_router/bogus: unknown noise_router field");
+    strict = 0;
+    expect_lenient("{\"noise\": {\"min_y\": -64, \"height\": 384, \"size_horizontal\": 1, \"size_vertical\": 2}, \"noise_router\": {\"bogus\": 0}}",
+                   "0", NOISE);
 }
 
 /* the old format under --dialect 26.3 is refused by the 26.3 parser with a located error */
@@ -505,10 +533,10 @@ Test(mc121, cli_plan_and_dialect_option)
     if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
     snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether 2>&1", CF_BINARY, pack);
     cr_assert_eq(run_cmd(cmd, out, sizeof out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, "dialect Minecraft 1.18-1.21 (old format, double arithmetic)"), "%s", out);
+    cr_assert_not_null(strstr(out, "dialect Minecraft 1.18.2-1.21 (old format, double arithmetic)"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s plan --pack %s --settings minecraft:nether --dialect 26.3 2>&1", CF_BINARY, pack);
     cr_assert_neq(run_cmd(cmd, out, sizeof out), 0, "%s", out);
-    cr_assert_not_null(strstr(out, "nether.json#/noise/size_horizontal: 1.18-1.21 noise settings"), "%s", out);
+    cr_assert_not_null(strstr(out, "nether.json#/noise/size_horizontal: 1.18.2-1.21 noise settings"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s plan --dialect 1.19 2>&1", CF_BINARY);
     cr_assert_eq(run_cmd(cmd, out, sizeof out), 2, "%s", out);
     cr_assert_not_null(strstr(out, "--dialect takes 1.21 or 26.3"), "%s", out);

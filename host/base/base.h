@@ -181,6 +181,14 @@ struct cf_pack {
     double *ext_values;
     struct cf_extmap *ext_maps; /* per external: a 2-D map (cf_pack_set_external_map), w == 0 for a constant */
     int dialect;         /* CF_DIALECT_*: forced by cf_pack_set_dialect, else detected per settings */
+    int strict;          /* cf_pack_set_strict: refuse what the game ignores (unknown keys, unsorted splines) */
+    void (*warn)(void *ctx, const char *line); /* cf_pack_set_warnings (NULL: stderr) */
+    void *warn_ctx;
+    int ndefs;           /* cf_pack_define: density function types read as constants */
+    const char **def_types;
+    double *def_values;
+    const char **warned; /* files already warned about (pack_warn: once per file) */
+    int nwarned, capwarned;
 };
 
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
@@ -194,6 +202,16 @@ int pack_list(cf_pack *pk, const char *dir, const char **names, int max);
 /* 1 when the packs hold Minecraft noise settings minecraft:overworld (a front-end that
  * answers the default request on its own files leaves such packs to Minecraft) */
 int pack_has_overworld(cf_pack *pk);
+/* A warning: the line goes to the pack's handler (or stderr) the first time key (the file's
+ * display path, with the kind of warning) is warned about, and is dropped after. */
+void pack_warn(cf_pack *pk, const char *file, const char *line);
+/* pack_warn of "file#/pointer: message" at `at`, once per file and fmt */
+void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* 1 and *value when type ("ns:path", or "path" for minecraft) of object o was given a constant
+ * by cf_pack_define (TYPE[FIELD=TEXT] when o's FIELD is TEXT, else TYPE), else 0 */
+int pack_defined(const cf_pack *pk, const char *type, const struct cJSON *o, double *value);
+/* cf_fields.warn for unknown keys in CF_UNKNOWN_WARN mode (ctx: the cf_pack) */
+void pack_unknown_key(void *ctx, const char *line);
 /* 1 for the default request: settings minecraft:overworld, every function router:final_density */
 int request_is_default(const char *settings_id, const char *const *functions, int n);
 int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,

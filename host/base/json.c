@@ -2,7 +2,8 @@
  *
  * The checks (all with a located one-line error): size (pack.c), empty file,
  * UTF-8, no \u0000 in strings, a bounded number of values, malformed JSON with
- * its line and column, duplicate keys. The tree is cJSON's; the caller deletes it.
+ * its line and column, duplicate keys. Comments are read as Gson's lenient reader
+ * (the game's) reads them: //, # and C comments, and its )]}' prefix (strip_comments). The tree is cJSON's; the caller deletes it.
  * Errors and locations go through the field reader's context (fields.c).
  */
 #include <stdio.h>
@@ -49,6 +50,38 @@ static void line_col(const char *text, size_t off, int *line, int *col)
         if (text[i] == '\n') (*line)++, *col = 1;
         else (*col)++;
     }
+}
+
+/* Gson's lenient reader (the game reads data files with it) skips comments: // and # to the
+ * end of the line, and C comments. They become spaces here (line breaks kept), so that
+ * every offset, and so every line and column of an error, stays the original one. Also its
+ * non-execute prefix )]}' at the start. Returns 0, or the offset of an unterminated comment
+ * plus 1. */
+static size_t strip_comments(char *t, size_t n)
+{
+    int in_str = 0;
+    if (n >= 4 && memcmp(t, ")]}'", 4) == 0) memset(t, ' ', 4);
+    for (size_t i = 0; i < n; i++) {
+        char ch = t[i];
+        if (in_str) {
+            if (ch == '\\') i++;
+            else if (ch == '"') in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '#' || (ch == '/' && i + 1 < n && t[i + 1] == '/')) {
+            while (i < n && t[i] != '\n' && t[i] != '\r') t[i++] = ' ';
+        } else if (ch == '/' && i + 1 < n && t[i + 1] == '*') {
+            size_t start = i;
+            t[i++] = ' ', t[i++] = ' ';
+            while (i < n && !(t[i] == '*' && i + 1 < n && t[i + 1] == '/')) {
+                if (t[i] != '\n' && t[i] != '\r') t[i] = ' ';
+                i++;
+            }
+            if (i >= n) return start + 1;
+            t[i++] = ' ', t[i] = ' ';
+        }
+    }
+    return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -121,6 +154,21 @@ int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const 
         free(text);
         return -1;
     }
+    {
+        size_t open = strip_comments(text, len);
+        if (open) {
+            int line, col;
+            line_col(text, open - 1, &line, &col);
+            field_fail(c, root, CF_ERR_JSON, "a /* comment at line %d, column %d is not closed (*/)", line, col);
+            free(text);
+            return -1;
+        }
+        if (strspn(text, " \t\r\n") == len) {
+            field_fail(c, root, CF_ERR_JSON, "empty file (only comments)");
+            free(text);
+            return -1;
+        }
+    }
     /* before building a tree: a bounded number of values, and no \u0000 (cJSON
      * would cut the string there, silently changing an id or a key) */
     {
@@ -167,6 +215,13 @@ int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const 
         const char *why = "";
         if (strncmp(e, "NaN", 3) == 0 || strncmp(e, "Infinity", 8) == 0 || strncmp(e, "-Infinity", 9) == 0)
             why = " (NaN and Infinity are not JSON numbers)";
+        /* cJSON stops at the character after the one it could not read */
+        else if (*e == '\'' || (e > text && e[-1] == '\''))
+            why = " (a 'single-quoted' string: write it in double quotes; comments are read, but not the rest of Gson's lenient syntax)";
+        else if (e > text && ((e[-1] >= 'a' && e[-1] <= 'z') || (e[-1] >= 'A' && e[-1] <= 'Z') || e[-1] == '_'))
+            why = " (an unquoted word: names and strings need double quotes)";
+        else if (*e == ';' || *e == '=' || (e > text && (e[-1] == ';' || e[-1] == '=')))
+            why = " (write , between values and : between a name and its value)";
         else {
             int d = 0, maxd = 0, in_str = 0;
             for (const char *q = text; q < e; q++) {

@@ -7,6 +7,7 @@
  * files, and may not lead out of their pack through symlinks.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "base/base.h"
 
@@ -165,6 +168,113 @@ void cf_pack_set_dialect(cf_pack *pk, int dialect)
     if (pk) pk->dialect = dialect == CF_DIALECT_MC263 || dialect == CF_DIALECT_MC121 ? dialect : CF_DIALECT_AUTO;
 }
 
+void cf_pack_set_strict(cf_pack *pk, int strict)
+{
+    if (pk) pk->strict = strict != 0;
+}
+
+void cf_pack_set_warnings(cf_pack *pk, void (*fn)(void *ctx, const char *line), void *ctx)
+{
+    if (pk) pk->warn = fn, pk->warn_ctx = ctx;
+}
+
+/* "ns:path" of a type name into buf ("minecraft:" when it has no namespace) */
+static const char *type_id(const char *type, size_t n, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%.*s", memchr(type, ':', n) ? "" : "minecraft:", (int)n, type);
+    return buf;
+}
+
+/* TYPE or TYPE[KEY=VALUE]: [a-z0-9_.-/] with one ':' in TYPE; KEY and VALUE of [A-Za-z0-9_.-/:] */
+static int define_ok(const char *s, size_t *tlen, const char **key, size_t *klen, const char **val, size_t *vlen)
+{
+    const char *br = strchr(s, '[');
+    size_t n = br ? (size_t)(br - s) : strlen(s);
+    *tlen = n, *key = *val = NULL, *klen = *vlen = 0;
+    if (n == 0 || n > 200 || s[0] == ':' || s[n - 1] == ':') return 0;
+    int colons = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ':') colons++;
+        else if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || strchr("_.-/", s[i]))) return 0;
+    }
+    if (colons > 1) return 0;
+    if (!br) return 1;
+    const char *eq = strchr(br, '='), *end = strchr(br, ']');
+    if (!eq || !end || eq > end || end[1] || eq == br + 1 || end == eq + 1) return 0;
+    for (const char *q = br + 1; q < end; q++)
+        if (q != eq && !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || strchr("_.-/:", *q)))
+            return 0;
+    *key = br + 1, *klen = (size_t)(eq - br - 1), *val = eq + 1, *vlen = (size_t)(end - eq - 1);
+    return 1;
+}
+
+cf_status cf_pack_define(cf_pack *pk, const char *type, double value, cf_error *err)
+{
+    if (!pk || !type) return err_set(err, CF_ERR_ARG, "cf_pack_define: bad arguments");
+    size_t tlen, klen, vlen;
+    const char *key, *val;
+    if (!define_ok(type, &tlen, &key, &klen, &val, &vlen))
+        return err_set(err, CF_ERR_ARG, "--define %s: expected a density function type, namespace:path in [a-z0-9_.-/], optionally "
+                       "followed by [FIELD=TEXT] to give only the objects whose FIELD is TEXT", type);
+    if (!isfinite(value)) return err_set(err, CF_ERR_ARG, "--define %s: the value is not a finite number", type);
+    char id[512];
+    type_id(type, tlen, id, sizeof id);
+    if (key) snprintf(id + strlen(id), sizeof id - strlen(id), "[%.*s=%.*s]", (int)klen, key, (int)vlen, val);
+    for (int i = 0; i < pk->ndefs; i++)
+        if (strcmp(pk->def_types[i], id) == 0) return pk->def_values[i] = value, CF_OK;
+    if (pk->ndefs >= 1024) return err_set(err, CF_ERR_LIMIT, "more than 1024 defined density function types");
+    const char **t = arena_alloc(&pk->arena, sizeof(char *) * (size_t)(pk->ndefs + 1));
+    double *v = arena_alloc(&pk->arena, sizeof(double) * (size_t)(pk->ndefs + 1));
+    char *copy = arena_strdup(&pk->arena, id);
+    if (!t || !v || !copy) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < pk->ndefs; i++) t[i] = pk->def_types[i], v[i] = pk->def_values[i];
+    t[pk->ndefs] = copy, v[pk->ndefs] = value;
+    pk->def_types = t, pk->def_values = v, pk->ndefs++;
+    return CF_OK;
+}
+
+int pack_defined(const cf_pack *pk, const char *type, const cJSON *o, double *value)
+{
+    char id[512];
+    type_id(type, strlen(type), id, sizeof id);
+    size_t n = strlen(id);
+    int found = 0;
+    for (int i = 0; i < pk->ndefs; i++) {
+        const char *d = pk->def_types[i];
+        if (strncmp(d, id, n) != 0) continue;
+        if (d[n] == 0) {
+            if (!found) *value = pk->def_values[i], found = 1; /* a selector's match wins */
+        } else if (d[n] == '[' && cJSON_IsObject(o)) {
+            const char *eq = strchr(d + n, '=');
+            char key[256];
+            snprintf(key, sizeof key, "%.*s", (int)(eq - d - n - 1), d + n + 1);
+            const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, key);
+            size_t vl = strlen(eq + 1) - 1;
+            if (cJSON_IsString(f) && strlen(f->valuestring) == vl && memcmp(f->valuestring, eq + 1, vl) == 0)
+                return *value = pk->def_values[i], 1;
+        }
+    }
+    return found;
+}
+
+void pack_warn(cf_pack *pk, const char *file, const char *line)
+{
+    for (int i = 0; i < pk->nwarned; i++)
+        if (strcmp(pk->warned[i], file) == 0) return;
+    if (pk->nwarned == pk->capwarned) {
+        int cap = pk->capwarned ? 2 * pk->capwarned : 16;
+        const char **w = arena_alloc(&pk->arena, sizeof(char *) * (size_t)cap);
+        if (w) {
+            if (pk->nwarned) memcpy(w, pk->warned, sizeof(char *) * (size_t)pk->nwarned);
+            pk->warned = w, pk->capwarned = cap;
+        }
+    }
+    const char *copy = pk->nwarned < pk->capwarned ? arena_strdup(&pk->arena, file) : NULL;
+    if (copy) pk->warned[pk->nwarned++] = copy;
+    if (pk->warn) pk->warn(pk->warn_ctx, line);
+    else fprintf(stderr, "warning: %s\n", line);
+}
+
 static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
                          const char **display, cf_error *err)
 {
@@ -173,7 +283,7 @@ static int read_embedded(cf_pack *pk, const char *rel, char **text, size_t *len,
     for (size_t i = 0; i < n; i++) {
         if (!files[i].path || strcmp(files[i].path, rel) != 0) continue;
         if (files[i].len > pk->lim.max_file_bytes) {
-            err_set(err, CF_ERR_LIMIT, "<%s>/%s#: file is %zu bytes, over the limit of %zu bytes", pk->mem ? "memory" : "default",
+            err_set(err, CF_ERR_LIMIT, "<%s>/%s#: file is %zu bytes, over the limit of %zu bytes (--max-file-bytes, cf_limits.max_file_bytes)", pk->mem ? "memory" : "default",
                     rel, files[i].len, pk->lim.max_file_bytes);
             return -1;
         }
@@ -231,7 +341,7 @@ static int read_folder(cf_pack *pk, const char *root, const char *rel, char **te
     }
     if ((uint64_t)st.st_size > (uint64_t)pk->lim.max_file_bytes) {
         close(fd);
-        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes", disp,
+        err_set(err, CF_ERR_LIMIT, "%s#: file is %lld bytes, over the limit of %zu bytes (--max-file-bytes, cf_limits.max_file_bytes)", disp,
                 (long long)st.st_size, pk->lim.max_file_bytes);
         return -1;
     }
@@ -360,4 +470,29 @@ int request_is_default(const char *settings_id, const char *const *functions, in
     for (int i = 0; i < n; i++)
         if (!functions[i] || strcmp(functions[i], "router:final_density") != 0) return 0;
     return 1;
+}
+
+void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...)
+{
+    char line[1024], ptr[320];
+    int n = snprintf(line, sizeof line, "%s#%s: ", at.file, ptr_text(at.ptr, ptr, sizeof ptr));
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < sizeof line) vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    va_end(ap);
+    char key[1024]; /* once per file and kind of warning */
+    snprintf(key, sizeof key, "%s#%s", at.file, fmt);
+    pack_warn(pk, key, line);
+}
+
+void pack_unknown_key(void *ctx, const char *line)
+{
+    /* fields.c's line, "file#/ptr: unknown key "k" for ...", as "file#/ptr: unknown key "k" ignored" */
+    char out[1024], file[512];
+    const char *hash = strchr(line, '#'), *k = strstr(line, ": unknown key \"");
+    const char *q = k ? strchr(k + 15, '"') : NULL;
+    if (!hash || !q) return pack_warn(ctx, line, line);
+    snprintf(file, sizeof file, "%.*s", (int)(hash - line), line);
+    snprintf(out, sizeof out, "%.*s ignored, as the game does (--strict refuses it)", (int)(q + 1 - line), line);
+    pack_warn(ctx, file, out);
 }

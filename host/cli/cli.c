@@ -75,9 +75,14 @@ static const char *const usage_sample =
     "  --max-nodes N       nodes in one compiled graph (default 1048576)\n"
     "  --max-depth N       nesting of JSON values and of references (default 512)\n"
     "  --max-memory N      working memory of a fill, all threads, in bytes (default 4294967296)\n"
-    "  --dialect D      the data format: 1.21 (Minecraft 1.18-1.21: argument/argument1 fields,\n"
+    "  --dialect D      the data format: 1.21 (Minecraft 1.18.2-1.21: argument/argument1 fields,\n"
     "                   noise.size_horizontal, firstOctave noises; double arithmetic) or 26.3;\n"
-    "                   default: detected per noise settings (`chunkfill plan` says which)\n";
+    "                   default: detected per noise settings (`chunkfill plan` says which)\n"
+    "  --strict         refuse what the game accepts and we only warn about (every command\n"
+    "                   that reads packs): unknown keys and spline locations that decrease\n"
+    "  --define TYPE=V  read a density function type that only a mod's Java code defines\n"
+    "                   (e.g. tectonic:config=0.5) as the constant V (repeatable);\n"
+    "                   TYPE[FIELD=TEXT]=V only the objects whose FIELD is TEXT\n";
 
 static const char *const usage_fill =
     "usage: chunkfill fill [--pack PATH]... [--settings ID] --seed SEED\n"
@@ -93,7 +98,7 @@ static const char *const usage_fill =
     "                   ids they index: the default block, air, water, lava (and the default fluid\n"
     "                   when it is none of these). Vanilla 26.3's aquifer decides fluids and\n"
     "                   barriers exactly; surface rules and carvers are later stages of the game\n"
-    "                   and are not applied. 1.18-1.21 (and 26.1-26.2) data: that version's\n"
+    "                   and are not applied. 1.18.2-1.21 (and 26.1-26.2) data: that version's\n"
     "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
     "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
     "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
@@ -117,7 +122,7 @@ static const char *const usage_fill =
     "                   server's configuration; --pack, --function and --device do not apply\n"
     "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
-    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory) and --dialect\n";
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory), --dialect, --strict and --define\n";
 
 static const char *const usage_plan =
     "usage: chunkfill plan [--pack PATH]... [--settings ID] [--function ID]\n"
@@ -135,6 +140,8 @@ typedef struct opts {
     int npacks;
     const char *ext[64];   /* --external NAME=VALUE (Hytale context inputs) */
     int next;
+    const char *defs[64];  /* --define TYPE=VALUE (a mod's density function type as a constant) */
+    int ndefs;
     const char *settings, *seed, *points, *irisd; /* irisd: --dialect master|unification (Iris) */
     const char *functions[64];
     int nfunctions;
@@ -143,6 +150,7 @@ typedef struct opts {
     size_t nat, capat;
     cf_limits lim;
     int dialect; /* --dialect: CF_DIALECT_* */
+    int strict;  /* --strict: cf_pack_set_strict */
 } opts;
 
 static int die_usage(const char *msg, const char *usage)
@@ -276,9 +284,11 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
     const char *a = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     long n;
+    if (strcmp(a, "--strict") == 0) return o->strict = 1, 0;
     if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
         || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
-        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0) {
+        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0
+        || strcmp(a, "--define") == 0) {
         if (!v) return die_usage("missing value after option", usage), 2;
         (*i)++;
         if (strcmp(a, "--pack") == 0) {
@@ -295,6 +305,14 @@ static int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
                 return die_usage("--external takes NAME=VALUE (a finite number) or NAME=@MAP.npy[,X0,Z0[,STEP]]", usage), 2;
             if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
             o->ext[o->next++] = v;
+        } else if (strcmp(a, "--define") == 0) {
+            const char *eq = strrchr(v, '='); /* TYPE[FIELD=TEXT]=VALUE: the last '=' */
+            char *end = NULL;
+            double d = eq ? strtod(eq + 1, &end) : 0;
+            if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
+                return die_usage("--define takes TYPE=VALUE (a density function type such as tectonic:config, a finite number)", usage), 2;
+            if (o->ndefs == 64) return die_usage("too many --define options (at most 64)", usage), 2;
+            o->defs[o->ndefs++] = v;
         } else if (strcmp(a, "--dialect") == 0) {
             if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
             else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
@@ -475,12 +493,18 @@ done:
 static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
 {
     cf_status st = cf_pack_open(pk, o->packs, o->npacks, &o->lim, err);
-    if (st == CF_OK) cf_pack_set_dialect(*pk, o->dialect);
+    if (st == CF_OK) cf_pack_set_dialect(*pk, o->dialect), cf_pack_set_strict(*pk, o->strict);
     for (int i = 0; st == CF_OK && i < o->next; i++) {
         const char *eq = strchr(o->ext[i], '=');
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(eq - o->ext[i]), o->ext[i]);
         st = eq[1] == '@' ? external_map(*pk, name, eq + 2, err) : cf_pack_set_external(*pk, name, strtod(eq + 1, NULL), err);
+    }
+    for (int i = 0; st == CF_OK && i < o->ndefs; i++) {
+        const char *eq = strrchr(o->defs[i], '=');
+        char type[256];
+        snprintf(type, sizeof type, "%.*s", (int)(eq - o->defs[i]), o->defs[i]);
+        st = cf_pack_define(*pk, type, strtod(eq + 1, NULL), err);
     }
     return st;
 }
@@ -1790,7 +1814,7 @@ static const char *const usage_serve =
     "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
     "  --verbose          log every request\n"
     "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
-    "  plus the limits of 'chunkfill sample --help'\n";
+    "  plus the limits of 'chunkfill sample --help', --strict and --define\n";
 
 static const char *serve_listen[8];
 static int serve_nlisten;
@@ -1917,6 +1941,7 @@ static int cmd_serve(int argc, char **argv)
         so.world_cache = (int)wcache, so.read_timeout_ms = (int)rto, so.write_timeout_ms = (int)wto;
         so.deadline_ms = (int)dl, so.drain_ms = (int)drain;
         so.ready = stdout;
+        so.strict = o.strict, so.defines = o.defs, so.ndefines = o.ndefs;
         rc = cf_serve(&so, &err) == CF_OK ? 0 : report(&err);
     }
     memset(token, 0, sizeof token);

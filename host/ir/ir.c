@@ -47,7 +47,7 @@ int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const cha
     if (lim && depth > lim->max_depth)
         return loc_fail(err, n->loc, CF_ERR_LIMIT, "the %s is nested deeper than %d", what, lim->max_depth);
     if (lim && (size_t)p->nnodes >= lim->max_nodes)
-        return loc_fail(err, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit)", lim->max_nodes);
+        return loc_fail(err, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit: --max-nodes, cf_limits.max_nodes)", lim->max_nodes);
     if (p->nnodes == p->cap) {
         int cap = p->cap ? p->cap * 2 : 256;
         cf_node *nn = realloc(p->nodes, sizeof *nn * (size_t)cap);

@@ -278,7 +278,7 @@ static void describe(cf_program *p)
         OUT("settings %s: min_y %d, height %d, sea_level %d, %s random\n", p->settings_id, p->min_y, p->height,
             p->sea_level, p->legacy_random ? "legacy" : "xoroshiro");
     if (p->dialect == DIALECT_MC121)
-        OUT("dialect: Minecraft 1.18-1.21 (old format, double arithmetic), cells %dx%dx%d\n", p->cell_xz, p->cell_y, p->cell_xz);
+        OUT("dialect: Minecraft 1.18.2-1.21 (old format, double arithmetic), cells %dx%dx%d\n", p->cell_xz, p->cell_y, p->cell_xz);
     OUT("nodes: %zu parsed, %d after folding, merging and compaction; %d noises\n", p->parsed_nodes, p->nnodes,
         p->nnoises);
     OUT("by axes: constant %d, x/z column %d, y only %d, 3-D %d, other %d\n", ax[0], ax[AX_X | AX_Z] + ax[AX_X] + ax[AX_Z],

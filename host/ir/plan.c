@@ -41,7 +41,7 @@ static cf_status plan_build_f64(cf_program *p, cf_error *err)
     for (int i = 0; i < n; i++) p->colslot[i] = p->islot[i] = -1, p->stage[i] = STAGE_BLOCK;
     if (p->dialect == DIALECT_MC121)
         p->plan = arena_printf(&p->arena,
-                               "%s: dialect Minecraft 1.18-1.21 (old format, double arithmetic), %d nodes, cells %dx%dx%d;\n"
+                               "%s: dialect Minecraft 1.18.2-1.21 (old format, double arithmetic), %d nodes, cells %dx%dx%d;\n"
                                "chunk fills as 1.21's NoiseChunk: flat_cache holds its input at (quart x, 0, quart z) per\n"
                                "quart cell, interpolated lerps its input's cell corners (x, then y, then z for\n"
                                "router:final_density, which gets the beardifier's + 0.0; y, x, z for other outputs);\n"

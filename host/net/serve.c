@@ -969,6 +969,22 @@ static cf_status load_configs(server *s, cf_error *err)
     int nids = o->nsettings ? o->nsettings : 1;
     if (nids > MAX_CONFIGS) return err_set(err, CF_ERR_ARG, "at most %d configurations", MAX_CONFIGS);
     if (cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err) != CF_OK) return err->status;
+    cf_pack_set_strict(pk, o->strict);
+    for (int i = 0; i < o->ndefines; i++) {
+        const char *eq = strrchr(o->defines[i], '=');
+        char type[256];
+        char *end = NULL;
+        double v = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || !end || end == eq + 1 || *end || (size_t)(eq - o->defines[i]) >= sizeof type) {
+            cf_pack_free(pk);
+            return err_set(err, CF_ERR_ARG, "define \"%s\": expected TYPE=VALUE", o->defines[i]);
+        }
+        snprintf(type, sizeof type, "%.*s", (int)(eq - o->defines[i]), o->defines[i]);
+        if (cf_pack_define(pk, type, v, err) != CF_OK) {
+            cf_pack_free(pk);
+            return err->status;
+        }
+    }
     for (int i = 0; i < nids; i++) {
         config *k = &s->cfg[i];
         if (strlen(ids[i]) > CFP_MAX_NAME) {

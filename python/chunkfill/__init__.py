@@ -20,7 +20,7 @@ import os
 
 import numpy as np
 
-__all__ = ["World", "ChunkfillError", "library_path"]
+__all__ = ["World", "ChunkfillError", "ChunkfillWarning", "library_path"]
 
 _STATUS = ["ok", "io", "json", "schema", "ref", "cycle", "limit", "nomem", "arg", "device"]
 
@@ -63,6 +63,9 @@ _SIG = {
     "cf_pack_open": (ctypes.c_int, [ctypes.POINTER(_p), ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, _p, _err_p]),
     "cf_pack_free": (None, [_p]),
     "cf_pack_set_dialect": (None, [_p, ctypes.c_int]),
+    "cf_pack_set_strict": (None, [_p, ctypes.c_int]),
+    "cf_pack_set_warnings": (None, [_p, _p, _p]),
+    "cf_pack_define": (ctypes.c_int, [_p, ctypes.c_char_p, ctypes.c_double, _err_p]),
     "cf_program_compile": (ctypes.c_int, [ctypes.POINTER(_p), _p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, _err_p]),
     "cf_program_compile_blocks": (ctypes.c_int, [ctypes.POINTER(_p), _p, ctypes.c_char_p, _err_p]),
     "cf_program_free": (None, [_p]),
@@ -85,6 +88,20 @@ for _name, (_res, _args) in _SIG.items():
 
 _DIALECTS = {None: 0, "auto": 0, "26.3": 1, "1.21": 2}
 _MAX_CHUNK = 134000000
+
+
+class ChunkfillWarning(UserWarning):
+    """what the game accepts and chunkfill reads with a warning (unknown keys, unsorted spline
+    locations), one per file: "file#/pointer: ..." """
+
+
+_WARN_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
+
+
+@_WARN_FN
+def _on_warning(ctx, line):
+    import warnings
+    warnings.warn(line.decode("utf-8", "replace"), ChunkfillWarning, stacklevel=3)
 
 
 def _check(status, err):
@@ -110,11 +127,14 @@ class World:
     embedded default pack. settings: the noise settings id. seed: an int or text (hashed
     like Minecraft). function: what sample/fill/heights compute (a density function id,
     router:FIELD or noise:ID). dialect: None (detected), "26.3" or "1.21". threads: fill
-    threads (0: one per CPU).
+    threads (0: one per CPU). Minecraft data is read as the game reads it: unknown keys and
+    unsorted spline locations give a ChunkfillWarning (once per file); strict=True refuses them
+    (ChunkfillError). defines: {type: value} reads a mod's own density function type (e.g.
+    "tectonic:config") as that constant.
     """
 
     def __init__(self, packs=(), settings="minecraft:overworld", seed=0, function="router:final_density", dialect=None,
-                 threads=0):
+                 threads=0, strict=False, defines=None):
         if isinstance(packs, (str, bytes, os.PathLike)):
             packs = [packs]
         self._pack = self._prog = self._world = self._bprog = self._bworld = None
@@ -128,6 +148,10 @@ class World:
         if dialect not in _DIALECTS:
             raise ValueError("dialect takes None, '26.3' or '1.21'")
         _lib.cf_pack_set_dialect(pk, _DIALECTS[dialect])
+        _lib.cf_pack_set_strict(pk, 1 if strict else 0)
+        _lib.cf_pack_set_warnings(pk, ctypes.cast(_on_warning, _p), None)
+        for t, v in (defines or {}).items():
+            _check(_lib.cf_pack_define(pk, t.encode(), float(v), ctypes.byref(err)), err)
         s = ctypes.c_int64()
         _check(_lib.cf_seed_parse(str(seed).encode(), ctypes.byref(s), ctypes.byref(err)), err)
         self.seed = s.value

@@ -124,3 +124,23 @@ def test_bad_arguments():
     w.close()
     with pytest.raises(ValueError):
         w.fill(0, 0)
+
+
+def test_lenient_warns_strict_raises_defines(tmp_path):
+    pack = os.path.join(SRC, "tests", "packs", "lenient121")
+    with pytest.warns(chunkfill.ChunkfillWarning, match=r"s\.json#/noise/sampling: unknown key \"sampling\" ignored"):
+        w = chunkfill.World([pack], settings="t:s", function="t:unsorted", seed=1)
+    w.close()
+    with pytest.raises(chunkfill.ChunkfillError, match=r"unknown key \"sampling\""):
+        chunkfill.World([pack], settings="t:s", function="t:unsorted", seed=1, strict=True)
+    wg = tmp_path / "data" / "t" / "worldgen"
+    (wg / "noise_settings").mkdir(parents=True)
+    (wg / "density_function").mkdir()
+    (wg / "noise_settings" / "s.json").write_text(
+        '{"noise": {"min_y": 0, "height": 16, "size_horizontal": 1, "size_vertical": 1}, "noise_router": {}}')
+    (wg / "density_function" / "f.json").write_text(
+        '// the mod type\n{"type": "minecraft:mul", "argument1": {"type": "tectonic:config"}, "argument2": 2}')
+    with pytest.raises(chunkfill.ChunkfillError, match="give it a constant with --define tectonic:config=VALUE"):
+        chunkfill.World([str(tmp_path)], settings="t:s", function="t:f")
+    with chunkfill.World([str(tmp_path)], settings="t:s", function="t:f", defines={"tectonic:config": 0.25}) as w:
+        assert w.sample([[0, 0, 0]])[0] == 0.5

@@ -1,4 +1,4 @@
-/* mc121.c - the Minecraft 1.18-1.21 front-end: old-format JSON -> graph IR.
+/* mc121.c - the Minecraft 1.18.2-1.21 front-end: old-format JSON -> graph IR.
  *
  * Input: noise settings with noise.size_horizontal/size_vertical and a
  * noise_router, density functions with argument/argument1/argument2 fields,
@@ -35,6 +35,7 @@ typedef struct mc {
     int nfiles, capfiles;
     const char **chain;
     int nchain, depth;
+    const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
     int extra[64], nextra, out_base; /* surface rule noises: program outputs out_base + k */
 } mc;
 
@@ -219,7 +220,7 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
         return constant(c, at, (double)(float)v->valuedouble);
     }
     if (!cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", json_type(v));
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_keys ks = {{0}, 0};
     cf_node n;
     node_init(&n, NK_M_SPLINE, at);
@@ -249,15 +250,51 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
         n.da[2 * i + 1] = (double)(float)n.da[2 * i + 1];
         const cJSON *val = field_get(&c->f, &pks, e, "value");
         if (!val) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "missing field \"value\"");
-        if (i > 0 && n.da[2 * i] < n.da[2 * i - 2])
-            return field_fail(&c->f, field_key(&c->f, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)", n.da[2 * i],
-                        n.da[2 * i - 2]);
+        if (i > 0 && n.da[2 * i] < n.da[2 * i - 2]) {
+            /* the game accepts them and evaluates with its binary search as it is (Mth.binarySearch,
+             * which cf21_spline_index is, probe for probe); --strict refuses them */
+            if (c->pk->strict)
+                return field_fail(&c->f, field_key(&c->f, ea, "location"), CF_ERR_SCHEMA, "locations must not decrease (%g after %g)",
+                                  n.da[2 * i], n.da[2 * i - 2]);
+            pack_warn_at(c->pk, field_key(&c->f, ea, "location"),
+                         "spline locations decrease (%g after %g): evaluated as the game does, with its binary search over the points as "
+                         "they are (--strict refuses them)", n.da[2 * i], n.da[2 * i - 2]);
+        }
         if ((n.in[i + 1] = parse_spline(c, val, field_key(&c->f, ea, "value"))) < 0) return -1;
         if (field_unknown(&c->f, &pks, e, ea, 0, "for a spline point (location, value, derivative)") < 0) return -1;
     }
     if (field_unknown(&c->f, &ks, v, at, 0, "for a spline (coordinate, points)") < 0) return -1;
     c->depth--;
     return node_add(c, &n);
+}
+
+/* a type no 1.18.2-1.21 codec knows: a mod's own (--define gives it a constant), one of the
+ * 26.3 format (the packs mix formats), or a mistake */
+static int unknown_type(mc *c, cf_loc ta, const char *type, const cJSON *o)
+{
+    /* a mod's type: the --define that gives it; with the object's one string field as a
+     * selector when it has one (tectonic:config's "option") */
+    char sel[160] = "";
+    const cJSON *only = NULL;
+    int others = 0;
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (strcmp(k->string, "type") != 0) others++, only = k;
+    if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
+        snprintf(sel, sizeof sel, "[%s=%s]", only->string, only->valuestring);
+    const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
+    if (strchr(name, ':'))
+        return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                          "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
+                          "give it a constant with --define %s%s=VALUE",
+                          type, type, sel);
+    for (int k = 0; k < NK_COUNT; k++)
+        if (!(node_flags[k] & NF_F64) && !strchr(node_name[k], ':') && strcmp(node_name[k], name) == 0)
+            return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                              "unknown density function type \"%s\" in 1.18.2-1.21 data: it is a 26.3 type, so the packs mix formats "
+                              "(the noise settings %s are 1.18.2-1.21, this file is 26.3); layer a pack over the vanilla data of its own "
+                              "version (1.18.2-1.21 data over vanilla 1.21.11, 26.3 data over vanilla 26.3)",
+                              type, c->settings_file ? c->settings_file : "");
+    return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18.2-1.21 dialect)", type);
 }
 
 static int parse_obj(mc *c, const cJSON *o, cf_loc at)
@@ -272,8 +309,12 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (strncmp(node_name[k], "mc121:", 6) == 0 && strcmp(node_name[k] + 6, name) == 0) kind = k;
-    if (kind < 0) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\" (1.18-1.21 dialect)", t->valuestring);
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (kind < 0) {
+        double dv = 0;
+        if (pack_defined(c->pk, t->valuestring, o, &dv)) return constant(c, at, dv); /* cf_pack_define, --define */
+        return unknown_type(c, ta, t->valuestring, o);
+    }
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n;
     node_init(&n, kind, at);
     const double B = 1e6; /* Java's codec bound of constants, clamp bounds and range_choice bounds */
@@ -430,8 +471,11 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
     if (!f) {
         if (err_failed(c->err)) return -1;
         return field_fail(&c->f, at, CF_ERR_REF,
-                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
-                    ns, path, ns, path);
+                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)%s",
+                    ns, path, ns, path,
+                    strcmp(ns, "minecraft") == 0 ? ": a pack that builds on vanilla needs the vanilla data of its version under it "
+                                                   "(--pack VANILLA --pack PACK)"
+                                                 : ": is a pack missing from --pack?");
     }
     if (f->state == 2) return f->node;
     if (f->state == 1) {
@@ -439,7 +483,7 @@ static int parse_ref(mc *c, const char *id, cf_loc at)
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
         return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     f->state = 1;
     const char *fid = f->id;
     c->chain[c->nchain++] = fid;
@@ -551,6 +595,9 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     c.err = err;
     field_init(&c.f, &p->arena, err);
     c.f.ints = CF_INTS_NUMBER;
+    /* issue 23: the game's codecs ignore keys they do not know; --strict refuses them */
+    c.f.unknown = pk->strict ? CF_UNKNOWN_REFUSE : CF_UNKNOWN_WARN;
+    c.f.warn = pack_unknown_key, c.f.warn_ctx = pk;
     p->dialect = DIALECT_MC121;
     p->prec = PREC_F64;
     p->max_fill_bytes = pk->lim.max_fill_bytes;
@@ -571,6 +618,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         goto done;
     }
     p->settings_id = sf->id;
+    c.settings_file = sf->display;
     sa = (cf_loc){sf->display, NULL};
     so = sf->root;
     if (!cJSON_IsObject(so)) {
@@ -628,10 +676,14 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         int known = 0;
         for (int i = 0; router_fields[i]; i++)
             if (strcmp(router_fields[i], k->string) == 0) known = 1;
-        if (!known) {
-            field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18-1.21 router)", k->string);
-            goto done;
+        if (known) continue;
+        if (!pk->strict) {
+            pack_warn_at(pk, field_key(&c.f, ra, k->string), "unknown noise_router field \"%s\" ignored, as the game does (--strict refuses it)",
+                         k->string);
+            continue;
         }
+        field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18.2-1.21 router)", k->string);
+        goto done;
     }
     p->noutputs = nfn;
     p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
@@ -658,7 +710,10 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
             }
             id = parse_df(&c, v, field_key(&c.f, ra, f + 7));
         } else if (strchr(f, '?') || strncmp(f, "noise:", 6) == 0 || strncmp(f, "aquifer", 7) == 0) {
-            field_fail(&c.f, cli, CF_ERR_ARG, "%s: not available in the 1.18-1.21 dialect (density functions and router:FIELD only)", f);
+            field_fail(&c.f, cli, CF_ERR_ARG,
+                       "%s: not available for 1.18.2-1.21 data, which has density function ids (NAMESPACE:PATH) and router:FIELD "
+                       "(the aquifer's inputs are router fields: router:barrier, router:fluid_level_floodedness, ...)",
+                       f);
             goto done;
         } else {
             id = parse_ref(&c, f, cli);

@@ -37,6 +37,7 @@ typedef struct pc {
     int depth;
     const char **chain; /* ids of density function files being parsed */
     int nchain;
+    const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
     int extra[64], nextra, out_base; /* material rule noises and functions: outputs out_base + k */
 } pc;
 
@@ -184,7 +185,8 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
     d.id = f->id;
     d.loc = r;
     if (field_get(&c->f, NULL, o, "firstOctave") || field_get(&c->f, NULL, o, "amplitudes"))
-        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18-1.21 format (firstOctave/amplitudes): the 26.3 dialect needs base_octave/octave_count");
+        return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18.2-1.21 format (firstOctave/amplitudes) under 26.3 noise settings (base_octave/octave_count): the packs "
+                          "mix formats; layer a pack over the vanilla data of its own version");
     if (field_num(&c->f, NULL, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
     if (field_int(&c->f, NULL, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
     if (field_int(&c->f, NULL, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
@@ -371,6 +373,7 @@ PARSER(SLICE)
 /* a spline object {coordinate, points: [{location, value, derivative}]} into n;
  * a point value is a number or a nested spline */
 static int parse_spline(pc *c, const cJSON *v, cf_loc at);
+static int unknown_in(pc *c, const cJSON *o, cf_loc at, const char *fields, const char *extra);
 static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
 {
     if (!cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a spline (an object or a number), found %s", json_type(v));
@@ -383,6 +386,7 @@ static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
     if (np > 65536) return field_fail(&c->f, pa, CF_ERR_LIMIT, "%d spline points (at most 65536)", np);
     if (set_inputs(c, n, np + 1) < 0) return -1;
     if ((n->in[0] = df_field(c, v, at, "coordinate")) < 0) return -1;
+    if (unknown_in(c, v, at, "coordinate points", "") < 0) return -1;
     n->nfa = 2 * np;
     n->fa = arena_alloc(&c->p->arena, sizeof(float) * (size_t)n->nfa);
     if (!n->fa) return field_nomem(&c->f);
@@ -395,9 +399,17 @@ static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
         const cJSON *val = field_need(&c->f, NULL, q, qa, "value");
         if (!val) return -1;
         if ((n->in[1 + i] = parse_spline(c, val, field_key(&c->f, qa, "value"))) < 0) return -1;
-        if (i > 0 && !(n->fa[2 * i] > n->fa[2 * i - 2]))
-            return field_fail(&c->f, field_key(&c->f, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
-                        n->fa[2 * i], n->fa[2 * i - 2]);
+        if (unknown_in(c, q, qa, "location value derivative", "") < 0) return -1;
+        if (i > 0 && !(n->fa[2 * i] > n->fa[2 * i - 2])) {
+            /* the game accepts them and evaluates with its binary search as it is (Mth.binarySearch,
+             * which cf_spline_index is, probe for probe); --strict refuses them */
+            if (c->pk->strict)
+                return field_fail(&c->f, field_key(&c->f, qa, "location"), CF_ERR_SCHEMA, "spline locations must increase (%g after %g)",
+                                  n->fa[2 * i], n->fa[2 * i - 2]);
+            pack_warn_at(c->pk, field_key(&c->f, qa, "location"),
+                         "spline locations do not increase (%g after %g): evaluated as the game does, with its binary search over the "
+                         "points as they are (--strict refuses them)", n->fa[2 * i], n->fa[2 * i - 2]);
+        }
     }
     return 0;
 }
@@ -409,7 +421,7 @@ static int parse_spline(pc *c, const cJSON *v, cf_loc at)
         if (!isfinite((float)d)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "number %g is out of float range", d);
         return literal(c, at, (float)d);
     }
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = NK_SPLINE;
     n.prec = PREC_F32;
@@ -498,6 +510,42 @@ PARSER(BLEND_ALPHA) { n->f[0] = 1.0f; return nothing(c, o, at, n); }
 PARSER(BLEND_OFFSET) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
 PARSER(BEARDIFIER) { n->f[0] = 0.0f; return nothing(c, o, at, n); }
 
+/* 1 when key is one of the names of a fields text (nodes.def: "input:df min:float ...",
+ * names at nesting depth 0 before their ':') or of the extra names (a space-separated list) */
+static int names_key(const char *fields, const char *key)
+{
+    size_t kl = strlen(key);
+    int depth = 0, start = 1;
+    for (const char *q = fields; *q; q++) {
+        if (start && depth == 0 && strncmp(q, key, kl) == 0 && (q[kl] == ':' || q[kl] == ' ' || q[kl] == 0)) return 1;
+        start = *q == ' ' && depth == 0;
+        if (*q == '{' || *q == '[') depth++;
+        else if ((*q == '}' || *q == ']') && depth > 0) depth--;
+    }
+    return 0;
+}
+
+/* keys the game's codec does not read: ignored as the game does, said once per file
+ * (refused with --strict). extra: names read beyond the node's fields (aliases). */
+static int unknown_in(pc *c, const cJSON *o, cf_loc at, const char *fields, const char *extra)
+{
+    for (const cJSON *k = o->child; k; k = k->next) {
+        if (names_key(fields, k->string) || names_key(extra, k->string)) continue;
+        cf_loc ka = field_key(&c->f, at, k->string);
+        if (c->pk->strict) return field_fail(&c->f, ka, CF_ERR_SCHEMA, "unknown key \"%s\"", k->string);
+        pack_warn_at(c->pk, ka, "unknown key \"%s\" ignored, as the game does (--strict refuses it)", k->string);
+    }
+    return 0;
+}
+
+static int unknown_keys(pc *c, const cJSON *o, cf_loc at, int kind)
+{
+    const char *fields = "";
+    cf_node_kind_info(kind, NULL, &fields, NULL);
+    if (kind == NK_SPLINE) return unknown_in(c, o, at, "spline", "type");
+    return unknown_in(c, o, at, fields ? fields : "", kind == NK_SHIFT_A || kind == NK_SHIFT_B || kind == NK_SHIFT || kind == NK_CONSTANT ? "type argument" : "type");
+}
+
 typedef int (*parse_fn)(pc *, const cJSON *, cf_loc, cf_node *);
 static const parse_fn parsers[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = parse_##K,
@@ -506,6 +554,38 @@ static const parse_fn parsers[NK_COUNT] = {
 #undef NODE64
 #undef NODE
 };
+
+/* a type no 26.3 codec knows: a mod's own (--define gives it a constant), one of the
+ * 1.18.2-1.21 format (the packs mix formats), or a mistake */
+static int unknown_type(pc *c, cf_loc ta, const char *type, const cJSON *o)
+{
+    /* a mod's type: the --define that gives it; with the object's one string field as a
+     * selector when it has one (tectonic:config's "option") */
+    char sel[160] = "";
+    const cJSON *only = NULL;
+    int others = 0;
+    for (const cJSON *k = o->child; k; k = k->next)
+        if (strcmp(k->string, "type") != 0) others++, only = k;
+    if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
+        snprintf(sel, sizeof sel, "[%s=%s]", only->string, only->valuestring);
+    const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
+    char old[96];
+    if (strchr(name, ':'))
+        return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                          "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
+                          "give it a constant with --define %s%s=VALUE",
+                          type, type, sel);
+    snprintf(old, sizeof old, "mc121:%s", name);
+    for (int k = 0; k < NK_COUNT; k++)
+        if (strcmp(node_name[k], old) == 0)
+            return field_fail(&c->f, ta, CF_ERR_SCHEMA,
+                              "unknown density function type \"%s\" in 26.3 data: it is a 1.18.2-1.21 type, so the packs mix formats "
+                              "(the noise settings %s are 26.3, this file is 1.18.2-1.21); layer a pack over the vanilla data of its own "
+                              "version (1.18.2-1.21 data over vanilla 1.21.11, 26.3 data over vanilla 26.3), or force one format with "
+                              "--dialect",
+                              type, c->settings_file ? c->settings_file : "");
+    return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", type);
+}
 
 static int parse_df(pc *c, const cJSON *v, cf_loc at)
 {
@@ -528,8 +608,15 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     int kind = -1;
     for (int k = 0; k < NK_COUNT; k++)
         if (!(node_flags[k] & NF_F64) && strcmp(node_name[k], name) == 0) kind = k;
-    if (kind < 0) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "unknown density function type \"%s\"", t->valuestring);
-    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
+    if (kind < 0) {
+        double dv = 0;
+        if (pack_defined(c->pk, t->valuestring, v, &dv)) { /* cf_pack_define, --define */
+            if (!isfinite((float)dv)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "--define %s=%g is out of float range", t->valuestring, dv);
+            return literal(c, at, (float)dv);
+        }
+        return unknown_type(c, ta, t->valuestring, v);
+    }
+    if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     cf_node n = {0};
     n.kind = kind;
     n.flags = node_flags[kind];
@@ -537,6 +624,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     n.noise = -1;
     n.loc = at;
     if (parsers[kind](c, v, at, &n) < 0) return -1;
+    if (unknown_keys(c, v, at, kind) < 0) return -1;
     c->depth--;
     return node_add(c, &n);
 }
@@ -549,8 +637,11 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
     if (!f) {
         if (err_failed(c->err)) return -1;
         return field_fail(&c->f, at, CF_ERR_REF,
-                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)",
-                    ns, path, ns, path);
+                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)%s",
+                    ns, path, ns, path,
+                    strcmp(ns, "minecraft") == 0 ? ": a pack that builds on vanilla needs the vanilla data of its version under it "
+                                                   "(--pack VANILLA --pack PACK)"
+                                                 : ": is a pack missing from --pack?");
     }
     if (f->state == 2) return f->node;
     if (f->state == 1) {
@@ -558,7 +649,7 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
         cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
         return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
     }
-    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d", c->pk->lim.max_depth);
+    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
     f->state = 1;
     c->chain[c->nchain++] = f->id;
     const char *fid = f->id;
@@ -579,7 +670,7 @@ static int parse_ref(pc *c, const char *id, cf_loc at)
 
 
 /* a block state of the settings: "minecraft:stone", or {"Name": ..., "Properties": ...}
- * (the 1.18-1.21 form); the id only, with "minecraft:" added to a bare name */
+ * (the 1.18.2-1.21 form); the id only, with "minecraft:" added to a bare name */
 static int block_name(pc *c, const cJSON *o, cf_loc at, const char *key, const char *def, const char **out)
 {
     const cJSON *v = field_get(&c->f, NULL, o, key);
@@ -702,6 +793,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         goto done;
     }
     p->settings_id = sf->id;
+    c.settings_file = sf->display;
     cf_loc sa = {sf->display, NULL};
     const cJSON *so = sf->root;
     if (!cJSON_IsObject(so)) {
@@ -716,11 +808,12 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         goto done;
     }
     if (field_get(&c.f, NULL, noise, "size_horizontal")) {
-        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18-1.21 noise settings (size_horizontal): not the 26.3 dialect");
+        field_fail(&c.f, field_key(&c.f, na, "size_horizontal"), CF_ERR_SCHEMA, "1.18.2-1.21 noise settings (size_horizontal): not the 26.3 format (drop --dialect 26.3: the format is detected from the settings)");
         goto done;
     }
     if (field_int(&c.f, NULL, noise, na, "min_y", CF_REQUIRED, 0, -2032, 2031, &p->min_y) < 0) goto done;
     if (field_int(&c.f, NULL, noise, na, "height", CF_REQUIRED, 0, 0, 4064, &p->height) < 0) goto done;
+    if (unknown_in(&c, noise, na, "min_y height", "") < 0) goto done; /* e.g. Tectonic's "sampling" */
     if (p->min_y % 16 != 0 || p->height % 16 != 0) {
         field_fail(&c.f, na, CF_ERR_SCHEMA, "min_y and height must be multiples of 16 (found %d, %d)", p->min_y, p->height);
         goto done;
