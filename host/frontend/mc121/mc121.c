@@ -280,7 +280,7 @@ static int unknown_type(mc *c, cf_loc ta, const char *type, const cJSON *o)
     for (const cJSON *k = o->child; k; k = k->next)
         if (strcmp(k->string, "type") != 0) others++, only = k;
     if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
-        snprintf(sel, sizeof sel, "[%s=%s]", only->string, only->valuestring);
+        snprintf(sel, sizeof sel, "[%.70s=%.80s]", only->string, only->valuestring);
     const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
     if (strchr(name, ':'))
         return field_fail(&c->f, ta, CF_ERR_SCHEMA,
