@@ -1261,6 +1261,7 @@ static int cmd_render(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     cf_device *dev = NULL;
+    cf_biomes *bs = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
     uint8_t *rgb = NULL;
     void *vol = NULL;
@@ -1278,6 +1279,7 @@ static int cmd_render(int argc, char **argv)
                                 : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if ((needs & CF_MAP_BIOMES) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
@@ -1303,8 +1305,8 @@ static int cmd_render(int argc, char **argv)
             snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
             goto done;
         }
-        if (cf_map_draw(w, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, (int32_t)below,
-                        rgb, pic, (int)threads, &err) != CF_OK)
+        if (cf_map_draw_biomes(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                               (int32_t)below, rgb, pic, (int)threads, &err) != CF_OK)
             goto done;
     }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
@@ -1357,6 +1359,7 @@ done:
         else report(&err);
     }
     free(pic), free(strip), free(list), free(vol), free(rgb);
+    cf_biomes_free(bs);
     cf_device_free(dev);
     cf_world_free(w);
     cf_program_free(pg);
@@ -1462,7 +1465,7 @@ static int cmd_tiles(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
     if (rc0 >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
-    int layers[8], need_blocks = 0;
+    int layers[8], need_blocks = 0, need_biomes = 0;
     for (int i = 0; i < nlayers; i++) {
         int needs = 0;
         if ((layers[i] = cf_map_layer_find(layer_names[i])) < 0) {
@@ -1471,6 +1474,7 @@ static int cmd_tiles(int argc, char **argv)
         }
         cf_map_layer(layers[i], &needs, NULL);
         if (needs & CF_MAP_BLOCKS) need_blocks = 1;
+        if (needs & CF_MAP_BIOMES) need_biomes = 1;
     }
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
@@ -1500,6 +1504,7 @@ static int cmd_tiles(int argc, char **argv)
     cf_pack *pk = NULL;
     cf_program *pg = NULL;
     cf_world *w = NULL;
+    cf_biomes *bs = NULL;
     uint8_t *rgb = malloc(256 * 256 * 3);
     int rc = 1;
     char msg[1024] = "", path[4200];
@@ -1516,6 +1521,7 @@ static int cmd_tiles(int argc, char **argv)
                     : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (need_biomes && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     int64_t done_tiles = 0;
     int tty = isatty(2);
     for (int li = 0; li < nlayers; li++)
@@ -1523,8 +1529,8 @@ static int cmd_tiles(int argc, char **argv)
             int64_t span = (int64_t)256 << z;
             for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
-                    if (cf_map_draw(w, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, 256, 256,
-                                    (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
+                    if (cf_map_draw_biomes(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
+                                           256, 256, (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
                         goto done;
                     snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
                              (long long)ty);
@@ -1571,6 +1577,7 @@ done:
         else report(&err);
     }
     free(rgb);
+    cf_biomes_free(bs);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
