@@ -5,7 +5,9 @@
  * colours. A map with first column (x0, z0) and step s has pixel (i, k) at column
  * (x0 + i*s, z0 + k*s). Heights come from cf_surface_samples (only the sampled
  * columns are computed); blocks from cf_fill_blocks of the chunks holding samples,
- * a bounded batch at a time. Allocates per call: the per-column arrays and one batch.
+ * a bounded batch at a time; biomes (the biomes layer) from cf_biomes_blocks at each
+ * column's surface block, rows shared among threads. Allocates per call: the per-column
+ * arrays and one batch.
  */
 #include <pthread.h>
 #include <stdlib.h>

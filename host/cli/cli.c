@@ -1783,7 +1783,8 @@ static const char *const usage_serve_http =
     "of at most --cache-mb MiB (default 256; default folder: a fresh one under TMPDIR, removed\n"
     "at exit), and /at?x=X&z=Z&seed=S[&settings=ID] -> {\"height\", \"block\", \"biome\", \"fluid\"}\n"
     "(height as render --heights; block: the noise stage's block there; fluid: the aquifer's\n"
-    "fluid above it; biome: null until the biome stage exists). --workers requests at once\n"
+    "fluid above it; biome: the biome at the surface block, as `chunkfill biome --at X,HEIGHT,Z`;\n"
+    "null where the settings have no biome source). --workers requests at once\n"
     "(default 4), --max-connections more waiting (default 256; 503 beyond). Stops on SIGINT or\n"
     "SIGTERM. One log line per request on stderr.\n";
 
