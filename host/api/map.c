@@ -176,6 +176,7 @@ typedef struct biome_job {
     uint8_t *out;
     int32_t x0, z0, step, nx, nz;
     int32_t next; /* the next row to take (atomic) */
+    int failed;   /* set once by the first thread that fails (atomic) */
     cf_status st;
     cf_error err;
 } biome_job;
@@ -198,7 +199,9 @@ static void *biome_rows(void *arg)
     free(xyz);
     if (st != CF_OK) {
         __atomic_store_n(&j->next, j->nz, __ATOMIC_RELAXED);
-        j->st = st, j->err = err; /* the last failure wins; any is a true message */
+        int expect = 0; /* the first failure is reported */
+        if (__atomic_compare_exchange_n(&j->failed, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            j->st = st, j->err = err;
     }
     return NULL;
 }
@@ -207,7 +210,7 @@ static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t ste
                                int threads, cf_error *err)
 {
     enum { MAXT = 64 };
-    biome_job j = {b, c->ground, c->biome, x0, z0, step, nx, nz, 0, CF_OK, {0}};
+    biome_job j = {b, c->ground, c->biome, x0, z0, step, nx, nz, 0, 0, CF_OK, {0}};
     if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads > MAXT) threads = MAXT;
     if (threads > nz) threads = nz;
