@@ -186,8 +186,9 @@ static void *biome_rows(void *arg)
     biome_job *j = arg;
     int32_t *xyz = malloc(sizeof(int32_t) * 3 * (size_t)j->nx);
     cf_error err = {0};
-    cf_status st = xyz ? CF_OK : err_set(&err, CF_ERR_NOMEM, "out of memory");
-    for (int32_t k; st == CF_OK && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nz;) {
+    cf_status st = CF_OK;
+    if (!xyz) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
+    for (int32_t k; xyz && st == CF_OK && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nz;) {
         size_t row = (size_t)k * (size_t)j->nx;
         for (int32_t i = 0; i < j->nx; i++) {
             xyz[3 * i] = (int32_t)((int64_t)j->x0 + (int64_t)i * j->step);
