@@ -5,10 +5,11 @@
  * socket. Then the main thread accepts connections into a bounded queue (503
  * beyond it) and a fixed pool of workers answers one GET per connection: the
  * viewer at /, tiles /L/Z/X/Y.png?seed=S[&settings=ID] and /at?x&z&seed. A tile is
- * drawn by cf_map_draw into a bounded disk cache; an entry being computed makes
- * later requests for it wait for that computation (computed once). Worlds (seeds)
- * are kept in a small table. Allocates: the queue, the cache table (entries are
- * freed on eviction), worlds; everything is freed at shutdown.
+ * drawn by cf_map_draw_biomes into a bounded disk cache; an entry being computed
+ * makes later requests for it wait for that computation (computed once). Worlds
+ * (seeds) are kept in a small table, each with its settings' biome source (biomes
+ * tiles, /at). Allocates: the queue, the cache table (entries are freed on
+ * eviction), worlds and biome sources; everything is freed at shutdown.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
