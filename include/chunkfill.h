@@ -228,7 +228,8 @@ cf_status cf_png_slice(const char *path, const float *density, int n, const cf_p
  * Map layers (`render --layer`, `tiles`, `serve --http`), one table with a row per
  * layer. A map with first column (x0, z0) and step s (blocks per pixel) has pixel
  * (i, k) at column (x0 + i*s, z0 + k*s): the first block of its s x s square. */
-enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2 }; /* what a layer needs per column */
+enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2, CF_MAP_BIOMES = 4 }; /* what a layer needs per column */
+typedef struct cf_biomes cf_biomes; /* the biome stage, below */
 /* Layer i's name, what it needs (CF_MAP_*) and a one-line summary (may be NULL);
  * NULL past the last layer. */
 const char *cf_map_layer(int i, int *needs, const char **summary);
@@ -243,6 +244,16 @@ int cf_map_layer_find(const char *name);
  * to be router:final_density. At most 2^28 pixels, 1,000,000 on a side. */
 cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
                       int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err);
+/* cf_map_draw with the world's biome source (cf_biomes_open of the same pack, settings
+ * and seed; may be NULL for the layers that do not need CF_MAP_BIOMES). The biomes
+ * layer: per pixel the relief's height h (cf_surface_samples) and the biome at the
+ * surface block, cf_biomes_blocks of (x, h, z) (BiomeManager's zoom, what the game's F3
+ * screen shows standing there; h clamped into the biome source's y range), coloured by
+ * the biome colour table and shaded as the relief. biomes is not changed (several
+ * threads may draw with one). */
+cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
+                             int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, int threads,
+                             cf_error *err);
 /* What the map shows at one column (`/at`): height as cf_surface_heights; block the
  * noise stage's block there (NULL where none, or without a block program); fluid
  * the aquifer's fluid directly above it (NULL where air) and its top block's y
@@ -252,8 +263,13 @@ typedef struct cf_map_column_info {
     const char *block;
     const char *fluid;
     int32_t fluid_top;
+    const char *biome; /* cf_map_column_biomes: the biome at the surface block (as the biomes layer) */
 } cf_map_column_info;
 cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_info *out, cf_error *err);
+/* cf_map_column and, with biomes (may be NULL), biome: cf_biomes_blocks of (x, height, z),
+ * height clamped as the biomes layer does (a name of biomes' palette, owned by it). */
+cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
+                               cf_error *err);
 /* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,
  * renamed over it once complete; nothing new appears at path on error. */
 cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);

@@ -72,8 +72,9 @@ cf_status cf_serve(const cf_serve_opts *o, cf_error *err);
  * `chunkfill serve --http`: the map viewer at /, tiles /L/Z/X/Y.png?seed=S[&settings=ID]
  * (as `chunkfill tiles` writes them) rendered on demand into a bounded disk cache (a
  * tile that several requests want is computed once), and /at?x=X&z=Z&seed=S[&settings=ID]
- * -> {"height": H, "block": B, "biome": null, "fluid": F} (cf_map_column). Loopback
- * addresses only. HTTP/1.0-style: one request per connection, GET only. */
+ * -> {"height": H, "block": B, "biome": M, "fluid": F} (cf_map_column_biomes; biome null
+ * where the settings have no biome source). Loopback addresses only. HTTP/1.0-style: one
+ * request per connection, GET only. */
 typedef struct cf_http_opts {
     const char *const *packs; /* pack folders (none: the embedded default pack) */
     int npacks;

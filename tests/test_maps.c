@@ -98,6 +98,113 @@ Test(maps, samples_bad_arguments)
     cf_program_free(pg);
 }
 
+/* ------------------------------------------------------------------ the biomes layer */
+#include "image/image.h"
+
+/* the colour of a biome id in ../shared/vanilla/biomes/colors.json (dappled_forest, which
+ * has none there: chunkfill's #5a8a3c, docs/maps.md) */
+static void json_colour(const char *json, const char *id, uint8_t rgb[3])
+{
+    unsigned r, g, b;
+    if (strcmp(id, "minecraft:dappled_forest") == 0) {
+        rgb[0] = 0x5a, rgb[1] = 0x8a, rgb[2] = 0x3c;
+        return;
+    }
+    char key[200];
+    snprintf(key, sizeof key, "\"%s\": \"#", id);
+    const char *p = strstr(json, key);
+    cr_assert_not_null(p, "%s has no colour in colors.json", id);
+    cr_assert_eq(sscanf(p + strlen(key), "%2x%2x%2x", &r, &g, &b), 3);
+    rgb[0] = (uint8_t)r, rgb[1] = (uint8_t)g, rgb[2] = (uint8_t)b;
+}
+
+/* the biomes layer's pixels = colors.json's colour of the biome cf_biomes_blocks gives,
+ * one query per pixel at (x, surface height clamped into the source's y range, z), shaded
+ * by the heights (image_shade: the shading aside); heights = cf_surface_samples */
+static void check_biomes_layer(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0,
+                               int32_t step, int32_t n, int32_t below, int min_distinct)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vanilla/biomes/colors.json", shared_dir());
+    FILE *f = fopen(path, "r");
+    if (!f) cr_skip_test("no %s", path);
+    static char json[1 << 16];
+    size_t jl = fread(json, 1, sizeof json - 1, f);
+    json[jl] = 0;
+    fclose(f);
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_biomes *b;
+    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
+    int layer = cf_map_layer_find("biomes"), needs = 0, sea, min_y, bmin, bh;
+    cr_assert(layer >= 0);
+    cf_map_layer(layer, &needs, NULL);
+    cr_assert(needs & CF_MAP_BIOMES);
+    cf_program_settings(pg, &min_y, NULL, &sea);
+    cf_biomes_range(b, &bmin, &bh);
+    size_t np = (size_t)n * (size_t)n;
+    uint8_t *rgb = malloc(np * 3), *base = malloc(np * 3), *want = malloc(np * 3);
+    int32_t *h = malloc(sizeof(int32_t) * np), *h2 = malloc(sizeof(int32_t) * np);
+    cr_assert_eq(cf_map_draw(w, layer, x0, z0, step, n, n, below, rgb, h, 2, &err), CF_ERR_ARG, "without a biome source");
+    cr_assert_eq(cf_map_draw_biomes(w, b, layer, x0, z0, step, n, n, below, rgb, h, 2, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_surface_samples(w, 0, x0, z0, step, n, n, below, h2, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(memcmp(h, h2, sizeof(int32_t) * np), 0, "the layer's heights are cf_surface_samples'");
+    const char *names[CF_BIOME_PALETTE_MAX];
+    int npal = cf_biomes_palette(b, names), seen[CF_BIOME_PALETTE_MAX] = {0}, distinct = 0;
+    for (int32_t k = 0; k < n; k++)
+        for (int32_t i = 0; i < n; i++) {
+            size_t o = (size_t)k * (size_t)n + (size_t)i;
+            int32_t y = h[o] < bmin ? bmin : h[o] > bmin + bh - 1 ? bmin + bh - 1 : h[o];
+            int32_t xyz[3] = {x0 + i * step, y, z0 + k * step};
+            uint8_t v;
+            cr_assert_eq(cf_biomes_blocks(b, 1, xyz, &v, &err), CF_OK, "%s", err.message);
+            cr_assert(v < npal);
+            if (!seen[v]++) distinct++;
+            json_colour(json, names[v], base + 3 * o);
+        }
+    image_shade(h, base, n, n, sea, want);
+    for (size_t o = 0; o < np; o++)
+        cr_assert_eq(memcmp(rgb + 3 * o, want + 3 * o, 3), 0, "%s pixel (%zu, %zu): %d,%d,%d, want %d,%d,%d", settings,
+                     o % (size_t)n, o / (size_t)n, rgb[3 * o], rgb[3 * o + 1], rgb[3 * o + 2], want[3 * o],
+                     want[3 * o + 1], want[3 * o + 2]);
+    cr_assert_geq(distinct, min_distinct, "%s: %d biomes in the area (the test needs a border)", settings, distinct);
+    /* cf_map_column_biomes (/at) answers the pixel's biome */
+    cf_map_column_info c;
+    cr_assert_eq(cf_map_column_biomes(w, b, x0 + 3 * step, z0 + 5 * step, &c, &err), CF_OK, "%s", err.message);
+    int32_t y = c.height < bmin ? bmin : c.height > bmin + bh - 1 ? bmin + bh - 1 : c.height, xyz[3] = {x0 + 3 * step, y, z0 + 5 * step};
+    uint8_t v;
+    cr_assert_eq(cf_biomes_blocks(b, 1, xyz, &v, &err), CF_OK);
+    cr_assert_str_eq(c.biome, names[v]);
+    free(rgb), free(base), free(want), free(h), free(h2);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+Test(maps, biomes_layer_is_the_colour_of_the_surface_biome)
+{
+    check_biomes_layer(NULL, "minecraft:overworld", 0, -700, -650, 4, 40, INT32_MAX, 3);
+    check_biomes_layer(NULL, "minecraft:overworld", 7, 1001, -33, 1, 24, INT32_MAX, 1); /* 1:1, unaligned */
+}
+
+Test(maps, biomes_layer_nether_and_end)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    check_biomes_layer(pack, "minecraft:nether", 3, -200, -200, 8, 48, 100, 2);
+    check_biomes_layer(pack, "minecraft:end", 3, -1100, -1100, 8, 40, INT32_MAX, 2); /* islands and void */
+}
+
 /* ------------------------------------------------------------------ tiles (the CLI) */
 #define TINY "--pack " CF_SOURCE_DIR "/tests/packs/tiny --settings t:tiny --seed 5"
 
@@ -158,14 +265,16 @@ static int32_t *read_npy(const char *path, int *nz, int *nx)
     return v;
 }
 
-/* tile L/z/x/y.png equals `render --scale 2^z` of its blocks, decoded pixel for pixel */
-static void tile_equals_render(const char *layer, int z, int x, int y)
+/* tile L/z/x/y.png equals `render --scale 2^z` of its blocks (world: the pack, settings and
+ * seed options of both), decoded pixel for pixel */
+#define tile_equals_render(layer, z, x, y) tile_equals_render_of(TINY, layer, z, x, y)
+static void tile_equals_render_of(const char *world, const char *layer, int z, int x, int y)
 {
     char args[1024], err[4096], tile[256], png[256];
     long span = 256L << z;
     snprintf(tile, sizeof tile, "%s/t/%s/%d/%d/%d.png", dir, layer, z, x, y);
     snprintf(png, sizeof png, "%s/r.png", dir);
-    snprintf(args, sizeof args, "render " TINY " --layer %s --scale %ld --area %ld,%ld:%ld,%ld --out %s", layer, 1L << z,
+    snprintf(args, sizeof args, "render %s --layer %s --scale %ld --area %ld,%ld:%ld,%ld --out %s", world, layer, 1L << z,
              x * span, y * span, x * span + span - 1, y * span + span - 1, png);
     cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
     int w1, h1, w2, h2;
@@ -278,6 +387,16 @@ Test(tiles, level_z_tiles_are_the_documented_downscale)
     free(full);
 }
 
+/* biomes tiles (the default pack: the tiny pack has no climate) equal render of their area */
+Test(tiles, biomes_tiles_equal_render_of_their_area)
+{
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "tiles --seed 3 --layer biomes --area -1,0:0,0 --zoom 0..0 --out %s/t", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    tile_equals_render_of("--seed 3", "biomes", 0, -1, 0);
+    tile_equals_render_of("--seed 3", "biomes", 0, 0, 0);
+}
+
 Test(tiles, bad_input_is_refused_with_one_line)
 {
     static const char *const bad[] = {
@@ -308,8 +427,9 @@ static pid_t srv_pid;
 static int srv_port;
 static char srv_log[128], cache_dir[128];
 
-/* starts `serve --http` on a free loopback port with the tiny pack */
-static void start_server(const char *extra)
+/* starts `serve --http` on a free loopback port with the tiny pack (or the world options given) */
+#define start_server(extra) start_server_of("--pack " CF_SOURCE_DIR "/tests/packs/tiny --settings t:tiny", extra)
+static void start_server_of(const char *world, const char *extra)
 {
     tsetup();
     snprintf(srv_log, sizeof srv_log, "%s/server.log", dir);
@@ -325,9 +445,8 @@ static void start_server(const char *extra)
         (void)e;
         char cmd[2048];
         snprintf(cmd, sizeof cmd,
-                 "exec '%s' serve --http 127.0.0.1:0 --pack %s/tests/packs/tiny --settings t:tiny --cache %s "
-                 "--read-timeout-ms 1000 %s",
-                 CF_BINARY, CF_SOURCE_DIR, cache_dir, extra);
+                 "exec '%s' serve --http 127.0.0.1:0 %s --cache %s --read-timeout-ms 1000 %s", CF_BINARY, world, cache_dir,
+                 extra);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
@@ -481,6 +600,51 @@ Test(http, tiles_equal_render_and_at_equals_heights)
     cr_assert(strstr(body, "\"mode\": \"server\"") && strstr(body, "\"settings\": \"t:tiny\""), "%.200s", body);
     free(body);
     cr_assert_eq(count_in_log("GET /relief/0/0/0.png?seed=5 200 computed"), 1u);
+}
+
+/* /at's biome equals `chunkfill biome --at X,H,Z` (H: /at's height) for the same world; a
+ * biomes tile equals render --layer biomes of its area */
+Test(http, at_biome_equals_the_biome_command)
+{
+    start_server_of("--settings minecraft:overworld", "");
+    static const int pts[][2] = {{0, 0}, {-700, 650}, {1234, -4321}, {-3000, -2900}};
+    char seen[4][96];
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        char t[256], *body;
+        size_t n;
+        snprintf(t, sizeof t, "/at?x=%d&z=%d&seed=11&settings=minecraft:overworld", pts[i][0], pts[i][1]);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        int hgt;
+        const char *hp = strstr(body, "\"height\": "), *bp = strstr(body, "\"biome\": \"");
+        cr_assert(hp && bp && sscanf(hp + 10, "%d", &hgt) == 1, "%s: %s", t, body);
+        char biome[96] = "";
+        cr_assert_eq(sscanf(bp + 10, "%95[^\"]", biome), 1);
+        char cmd[1024], out[256] = "";
+        snprintf(cmd, sizeof cmd, "'%s' biome --settings minecraft:overworld --seed 11 --at %d,%d,%d", CF_BINARY, pts[i][0],
+                 hgt, pts[i][1]);
+        FILE *p = popen(cmd, "r");
+        cr_assert_not_null(p);
+        cr_assert_not_null(fgets(out, sizeof out, p));
+        cr_assert_eq(pclose(p), 0);
+        char want[256];
+        snprintf(want, sizeof want, "%d %d %d %s\n", pts[i][0], hgt, pts[i][1], biome);
+        cr_assert_str_eq(out, want, "%s: %s", t, body);
+        snprintf(seen[i], sizeof seen[i], "%s", biome);
+        free(body);
+    }
+    cr_assert(strcmp(seen[0], seen[1]) || strcmp(seen[0], seen[2]) || strcmp(seen[0], seen[3]), "one biome everywhere");
+    char *body, args[1024], err[4096], p[256];
+    size_t n;
+    cr_assert_eq(http_get("/biomes/0/-1/0.png?seed=11", &body, &n), 200, "%s", body);
+    int w, h, w2, h2;
+    uint8_t *a = decode_png(body, n, &w, &h);
+    snprintf(args, sizeof args, "render --seed 11 --layer biomes --area -256,0:-1,255 --out %s/r.png", dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(p, sizeof p, "%s/r.png", dir);
+    uint8_t *r = read_png(p, &w2, &h2);
+    cr_assert(w == 256 && h == 256 && w2 == 256 && h2 == 256);
+    cr_assert_eq(memcmp(a, r, 256 * 256 * 3), 0, "the biomes tile differs from render");
+    free(a), free(r), free(body);
 }
 
 Test(http, hostile_requests_get_errors_and_the_server_stays_correct)

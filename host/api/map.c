@@ -5,10 +5,14 @@
  * colours. A map with first column (x0, z0) and step s has pixel (i, k) at column
  * (x0 + i*s, z0 + k*s). Heights come from cf_surface_samples (only the sampled
  * columns are computed); blocks from cf_fill_blocks of the chunks holding samples,
- * a bounded batch at a time. Allocates per call: the per-column arrays and one batch.
+ * a bounded batch at a time; biomes (the biomes layer) from cf_biomes_blocks at each
+ * column's surface block, rows shared among threads. Allocates per call: the per-column
+ * arrays and one batch.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "image/image.h"
 #include "kernels/cf_nodes.h"
@@ -20,6 +24,8 @@ typedef struct map_cols {
     int32_t *ground; /* the top solid block (min_y - 1 where none) */
     int32_t *top;    /* CF_MAP_BLOCKS: the top block that is not air */
     uint8_t *kind;   /* CF_MAP_BLOCKS: IMAGE_LAND, _WATER, _LAVA or _VOID */
+    uint8_t *biome;  /* CF_MAP_BIOMES: palette index of the biome at the surface block */
+    const char **names; /* CF_MAP_BIOMES: the biome source's palette */
 } map_cols;
 
 static void colour_relief(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
@@ -30,6 +36,14 @@ static void colour_relief(const map_cols *c, int nx, int nz, const cf_program *p
 static void colour_water(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
 {
     image_relief_fluids(c->ground, c->top, c->kind, nx, nz, p->min_y, p->height, p->sea_level, rgb);
+}
+
+/* the biome colour table's colour per pixel, shaded as the relief (in place: image_shade
+ * reads pixel i's base before writing pixel i) */
+static void colour_biomes(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
+{
+    for (size_t i = 0; i < (size_t)nx * (size_t)nz; i++) image_biome_colour(c->names[c->biome[i]], rgb + 3 * i);
+    image_shade(c->ground, rgb, nx, nz, p->sea_level, rgb);
 }
 
 static const struct map_layer {
@@ -45,6 +59,10 @@ static const struct map_layer {
      "shaded relief of the noise stage's blocks: water where the aquifer puts it (lakes above sea level, dry "
      "caves below), lava orange, columns without blocks (the End's void) near black",
      colour_water},
+    {"biomes", CF_MAP_HEIGHTS | CF_MAP_BIOMES,
+     "biome colours (cubiomes' scheme) of the biome at the surface block (x, height, z) through the game's zoom, "
+     "shaded as the relief",
+     colour_biomes},
 };
 enum { NLAYERS = sizeof layers / sizeof layers[0] };
 
@@ -141,7 +159,80 @@ done:
     return st;
 }
 
+/* the y the biome of a column is taken at: its surface block, clamped into the source's range */
+static int32_t biome_y(const cf_biomes *b, int32_t h)
+{
+    int min_y, height;
+    cf_biomes_range(b, &min_y, &height);
+    if (h < min_y) return min_y;
+    if ((int64_t)h > (int64_t)min_y + height - 1) return (int32_t)((int64_t)min_y + height - 1);
+    return h;
+}
+
+/* CF_MAP_BIOMES: the biome at each sampled column's surface block, rows split among threads */
+typedef struct biome_job {
+    cf_biomes *b;
+    const int32_t *ground;
+    uint8_t *out;
+    int32_t x0, z0, step, nx, nz;
+    int32_t next; /* the next row to take (atomic) */
+    int failed;   /* set once by the first thread that fails (atomic) */
+    cf_status st;
+    cf_error err;
+} biome_job;
+
+static void *biome_rows(void *arg)
+{
+    biome_job *j = arg;
+    int32_t *xyz = malloc(sizeof(int32_t) * 3 * (size_t)j->nx);
+    cf_error err = {0};
+    cf_status st = CF_OK;
+    if (!xyz) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
+    for (int32_t k; xyz && st == CF_OK && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nz;) {
+        size_t row = (size_t)k * (size_t)j->nx;
+        for (int32_t i = 0; i < j->nx; i++) {
+            xyz[3 * i] = (int32_t)((int64_t)j->x0 + (int64_t)i * j->step);
+            xyz[3 * i + 1] = biome_y(j->b, j->ground[row + (size_t)i]);
+            xyz[3 * i + 2] = (int32_t)((int64_t)j->z0 + (int64_t)k * j->step);
+        }
+        st = cf_biomes_blocks(j->b, (size_t)j->nx, xyz, j->out + row, &err);
+    }
+    free(xyz);
+    if (st != CF_OK) {
+        __atomic_store_n(&j->next, j->nz, __ATOMIC_RELAXED);
+        int expect = 0; /* the first failure is reported */
+        if (__atomic_compare_exchange_n(&j->failed, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            j->st = st, j->err = err;
+    }
+    return NULL;
+}
+
+static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz, map_cols *c,
+                               int threads, cf_error *err)
+{
+    enum { MAXT = 64 };
+    biome_job j = {b, c->ground, c->biome, x0, z0, step, nx, nz, 0, 0, CF_OK, {0}};
+    if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads > MAXT) threads = MAXT;
+    if (threads > nz) threads = nz;
+    if (threads < 1) threads = 1;
+    pthread_t th[MAXT];
+    int started = 0;
+    for (; started < threads - 1; started++)
+        if (pthread_create(&th[started], NULL, biome_rows, &j) != 0) break;
+    biome_rows(&j);
+    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    if (j.st != CF_OK) return *err = j.err, j.st;
+    return CF_OK;
+}
+
 cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                      int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err)
+{
+    return cf_map_draw_biomes(w, NULL, layer, x0, z0, step, nx, nz, below, rgb, heights, threads, err);
+}
+
+cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
                       int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err)
 {
     if (!w || layer < 0 || layer >= NLAYERS || step <= 0 || nx <= 0 || nz <= 0 || nx > IMAGE_MAX_SIDE ||
@@ -151,12 +242,16 @@ cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int3
     if ((L->needs & CF_MAP_BLOCKS) && !w->prog->blocks)
         return err_set(err, CF_ERR_ARG, "%s: the %s layer needs the noise stage's blocks (aquifer), which this graph has not",
                        w->prog->settings_id, L->name);
+    if ((L->needs & CF_MAP_BIOMES) && !biomes)
+        return err_set(err, CF_ERR_ARG, "%s: the %s layer needs a biome source (cf_biomes_open), which was not given",
+                       w->prog->settings_id, L->name);
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
     if (x0 < -lim || z0 < -lim || (int64_t)x0 + (int64_t)(nx - 1) * step > lim + 15 ||
         (int64_t)z0 + (int64_t)(nz - 1) * step > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
     size_t n = (size_t)nx * (size_t)nz;
-    map_cols c = {heights ? heights : malloc(sizeof(int32_t) * n), NULL, NULL};
+    const char *names[CF_BIOME_PALETTE_MAX];
+    map_cols c = {heights ? heights : malloc(sizeof(int32_t) * n), NULL, NULL, NULL, names};
     cf_status st = CF_OK;
     if (!c.ground) return err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
     if (L->needs & CF_MAP_BLOCKS) {
@@ -167,10 +262,29 @@ cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int3
     } else {
         st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, c.ground, threads, err);
     }
+    if (st == CF_OK && (L->needs & CF_MAP_BIOMES)) {
+        cf_biomes_palette(biomes, names);
+        if (!(c.biome = malloc(n))) st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
+        else st = gather_biomes(biomes, x0, z0, step, nx, nz, &c, threads, err);
+    }
     if (st == CF_OK) L->colour(&c, nx, nz, w->prog, rgb);
     if (!heights) free(c.ground);
-    free(c.top), free(c.kind);
+    free(c.top), free(c.kind), free(c.biome);
     return st;
+}
+
+cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
+                               cf_error *err)
+{
+    cf_status st = cf_map_column(w, x, z, out, err);
+    if (st != CF_OK || !biomes) return st;
+    const char *names[CF_BIOME_PALETTE_MAX];
+    int npal = cf_biomes_palette(biomes, names);
+    int32_t xyz[3] = {x, biome_y(biomes, out->height), z};
+    uint8_t v = 0;
+    if ((st = cf_biomes_blocks(biomes, 1, xyz, &v, err)) != CF_OK) return st;
+    out->biome = v < npal ? names[v] : NULL;
+    return CF_OK;
 }
 
 cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_info *out, cf_error *err)

@@ -1320,6 +1320,7 @@ static int cmd_render(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     cf_device *dev = NULL;
+    cf_biomes *bs = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
     uint8_t *rgb = NULL;
     void *vol = NULL;
@@ -1337,6 +1338,7 @@ static int cmd_render(int argc, char **argv)
                                 : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if ((needs & CF_MAP_BIOMES) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
@@ -1362,8 +1364,8 @@ static int cmd_render(int argc, char **argv)
             snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
             goto done;
         }
-        if (cf_map_draw(w, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, (int32_t)below,
-                        rgb, pic, (int)threads, &err) != CF_OK)
+        if (cf_map_draw_biomes(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                               (int32_t)below, rgb, pic, (int)threads, &err) != CF_OK)
             goto done;
     }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
@@ -1416,6 +1418,7 @@ done:
         else report(&err);
     }
     free(pic), free(strip), free(list), free(vol), free(rgb);
+    cf_biomes_free(bs);
     cf_device_free(dev);
     cf_world_free(w);
     cf_program_free(pg);
@@ -1521,7 +1524,7 @@ static int cmd_tiles(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
     if (rc0 >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
-    int layers[8], need_blocks = 0;
+    int layers[8], need_blocks = 0, need_biomes = 0;
     for (int i = 0; i < nlayers; i++) {
         int needs = 0;
         if ((layers[i] = cf_map_layer_find(layer_names[i])) < 0) {
@@ -1530,6 +1533,7 @@ static int cmd_tiles(int argc, char **argv)
         }
         cf_map_layer(layers[i], &needs, NULL);
         if (needs & CF_MAP_BLOCKS) need_blocks = 1;
+        if (needs & CF_MAP_BIOMES) need_biomes = 1;
     }
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
@@ -1559,6 +1563,7 @@ static int cmd_tiles(int argc, char **argv)
     cf_pack *pk = NULL;
     cf_program *pg = NULL;
     cf_world *w = NULL;
+    cf_biomes *bs = NULL;
     uint8_t *rgb = malloc(256 * 256 * 3);
     int rc = 1;
     char msg[1024] = "", path[4200];
@@ -1575,6 +1580,7 @@ static int cmd_tiles(int argc, char **argv)
                     : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (need_biomes && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     int64_t done_tiles = 0;
     int tty = isatty(2);
     for (int li = 0; li < nlayers; li++)
@@ -1582,8 +1588,8 @@ static int cmd_tiles(int argc, char **argv)
             int64_t span = (int64_t)256 << z;
             for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
-                    if (cf_map_draw(w, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, 256, 256,
-                                    (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
+                    if (cf_map_draw_biomes(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
+                                           256, 256, (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
                         goto done;
                     snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
                              (long long)ty);
@@ -1630,6 +1636,7 @@ done:
         else report(&err);
     }
     free(rgb);
+    cf_biomes_free(bs);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);
@@ -1835,7 +1842,8 @@ static const char *const usage_serve_http =
     "of at most --cache-mb MiB (default 256; default folder: a fresh one under TMPDIR, removed\n"
     "at exit), and /at?x=X&z=Z&seed=S[&settings=ID] -> {\"height\", \"block\", \"biome\", \"fluid\"}\n"
     "(height as render --heights; block: the noise stage's block there; fluid: the aquifer's\n"
-    "fluid above it; biome: null until the biome stage exists). --workers requests at once\n"
+    "fluid above it; biome: the biome at the surface block, as `chunkfill biome --at X,HEIGHT,Z`;\n"
+    "null where the settings have no biome source). --workers requests at once\n"
     "(default 4), --max-connections more waiting (default 256; 503 beyond). Stops on SIGINT or\n"
     "SIGTERM. One log line per request on stderr.\n";
 

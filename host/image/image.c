@@ -240,6 +240,20 @@ void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height,
 #undef SURF
 }
 
+void image_shade(const int32_t *heights, const uint8_t *base, int nx, int nz, int sea_level, uint8_t *rgb)
+{
+    if (nx <= 0 || nz <= 0) return;
+#define SURF(i) surface_at(heights, (i), sea_level)
+    for (int z = 0; z < nz; z++)
+        for (int x = 0; x < nx; x++) {
+            size_t i = (size_t)z * (size_t)nx + (size_t)x;
+            double fx, fz, c[3] = {base[3 * i], base[3 * i + 1], base[3 * i + 2]};
+            SLOPE(SURF);
+            put_rgb(rgb + 3 * i, c, hillshade(fx, fz));
+        }
+#undef SURF
+}
+
 void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_t *kind, int nx, int nz, int min_y,
                          int height, int sea_level, uint8_t *rgb)
 {

@@ -5,10 +5,11 @@
  * socket. Then the main thread accepts connections into a bounded queue (503
  * beyond it) and a fixed pool of workers answers one GET per connection: the
  * viewer at /, tiles /L/Z/X/Y.png?seed=S[&settings=ID] and /at?x&z&seed. A tile is
- * drawn by cf_map_draw into a bounded disk cache; an entry being computed makes
- * later requests for it wait for that computation (computed once). Worlds (seeds)
- * are kept in a small table. Allocates: the queue, the cache table (entries are
- * freed on eviction), worlds; everything is freed at shutdown.
+ * drawn by cf_map_draw_biomes into a bounded disk cache; an entry being computed
+ * makes later requests for it wait for that computation (computed once). Worlds
+ * (seeds) are kept in a small table, each with its settings' biome source (biomes
+ * tiles, /at). Allocates: the queue, the cache table (entries are freed on
+ * eviction), worlds and biome sources; everything is freed at shutdown.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -64,12 +65,14 @@ typedef struct wslot {
     int cfg;
     int64_t seed;
     cf_world *w;
+    cf_biomes *b; /* the settings' biome source for the seed (NULL where it could not be opened) */
     int refs;
     uint64_t used;
 } wslot;
 
 typedef struct hsrv {
     const cf_http_opts *o;
+    cf_pack *pk; /* the packs (biome sources are opened from them, under mu) */
     cf_program *prog[MAX_SETTINGS];
     const char *names[MAX_SETTINGS];
     int nprog;
@@ -224,8 +227,8 @@ static int find_settings(const hsrv *s, const query *q)
     return -1;
 }
 
-/* a bound world for (cfg, seed), referenced until world_put */
-static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_error *err)
+/* a bound world for (cfg, seed) and its biome source (*bio, may be NULL), referenced until world_put */
+static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_biomes **bio, cf_error *err)
 {
     pthread_mutex_lock(&s->mu);
     wslot *free_slot = NULL, *lru = NULL;
@@ -233,6 +236,7 @@ static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_error *err)
         wslot *w = &s->worlds[i];
         if (w->w && w->cfg == cfg && w->seed == seed) {
             w->refs++, w->used = ++s->clock;
+            *bio = w->b;
             pthread_mutex_unlock(&s->mu);
             return w->w;
         }
@@ -245,8 +249,15 @@ static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_error *err)
         err_set(err, CF_ERR_LIMIT, "every world slot is busy");
     } else {
         if (slot->w) cf_world_free(slot->w), slot->w = NULL;
+        cf_biomes_free(slot->b), slot->b = NULL;
         if (cf_world_new(&nw, s->prog[cfg], seed, err) == CF_OK) {
             slot->w = nw, slot->cfg = cfg, slot->seed = seed, slot->refs = 1, slot->used = ++s->clock;
+            cf_error e2 = {0};
+            if (cf_biomes_open(&slot->b, s->pk, NULL, s->names[cfg], NULL, seed, &e2) != CF_OK) {
+                slot->b = NULL;
+                fprintf(stderr, "http: %s: no biomes: %s\n", s->names[cfg], e2.message);
+            }
+            *bio = slot->b;
         }
     }
     pthread_mutex_unlock(&s->mu);
@@ -312,12 +323,13 @@ static int serve_tile(hsrv *s, int fd, int layer, int z, long long tx, long long
         cf_error err = {0};
         cf_status st = CF_OK;
         uint8_t *rgb = malloc(TILE * TILE * 3);
-        cf_world *w = rgb ? world_get(s, cfg, seed, &err) : NULL;
+        cf_biomes *bio = NULL;
+        cf_world *w = rgb ? world_get(s, cfg, seed, &bio, &err) : NULL;
         if (!rgb) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
         else if (!w) st = err.status ? err.status : CF_ERR_NOMEM;
         else {
             long long span = (long long)TILE << z;
-            st = cf_map_draw(w, layer, (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, TILE, TILE, INT32_MAX, rgb,
+            st = cf_map_draw_biomes(w, bio, layer, (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, TILE, TILE, INT32_MAX, rgb,
                              NULL, s->o->threads, &err);
             world_put(s, w);
         }
@@ -396,17 +408,21 @@ static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed)
     if (!q->has_x || !q->has_z || parse_int(q->x, -lim, lim + 15, &x) < 0 || parse_int(q->z, -lim, lim + 15, &z) < 0)
         return fail(fd, 400, "/at needs x and z: integers within the world (|v| <= %lld)", lim);
     cf_error err = {0};
-    cf_world *w = world_get(s, cfg, seed, &err);
+    cf_biomes *bio = NULL;
+    cf_world *w = world_get(s, cfg, seed, &bio, &err);
     if (!w) return fail(fd, 500, "%s", err.message);
     cf_map_column_info c;
-    cf_status st = cf_map_column(w, (int32_t)x, (int32_t)z, &c, &err);
+    cf_status st = cf_map_column_biomes(w, bio, (int32_t)x, (int32_t)z, &c, &err);
+    char body[768], b[128], f[128], bm[128];
+    if (st == CF_OK) {
+        json_str(b, sizeof b, c.block);
+        json_str(f, sizeof f, c.fluid);
+        json_str(bm, sizeof bm, c.biome); /* names owned by the world and its biomes: copied before world_put */
+    }
     world_put(s, w);
     if (st != CF_OK) return fail(fd, 500, "%s", err.message);
-    char body[512], b[128], f[128];
-    json_str(b, sizeof b, c.block);
-    json_str(f, sizeof f, c.fluid);
-    int n = snprintf(body, sizeof body, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": null, \"fluid\": %s}\n",
-                     x, z, c.height, b, f);
+    int n = snprintf(body, sizeof body, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": %s, \"fluid\": %s}\n",
+                     x, z, c.height, b, bm, f);
     respond(fd, 200, "application/json", body, (size_t)n);
     return 200;
 }
@@ -608,6 +624,7 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
     pthread_cond_init(&s->work, NULL);
     pthread_cond_init(&s->done, NULL);
     if ((st = cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err)) != CF_OK) goto out;
+    s->pk = pk;
     for (int i = 0; i < ns; i++) {
         s->names[i] = o->nsettings > 0 ? o->settings[i] : "minecraft:overworld";
         cf_error e2 = {0};
@@ -702,7 +719,7 @@ out:
     for (int i = 0; i < nth; i++) pthread_join(th[i], NULL);
     for (int i = 0; s->q && i < s->qn; i++) close(s->q[(s->qhead + i) % s->qcap]);
     if (s->lfd >= 0) close(s->lfd);
-    for (int i = 0; i < MAX_WORLDS; i++) cf_world_free(s->worlds[i].w);
+    for (int i = 0; i < MAX_WORLDS; i++) cf_world_free(s->worlds[i].w), cf_biomes_free(s->worlds[i].b);
     for (int i = 0; i < s->nprog; i++) cf_program_free(s->prog[i]);
     while (s->ents) {
         entry *e = s->ents;
