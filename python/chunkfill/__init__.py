@@ -12,7 +12,7 @@ message ("path/in/pack.json#/json/pointer: what was wrong").
 
 The library is found in this order: $CHUNKFILL_LIBRARY; the one installed beside this
 module (cmake --install writes its relative place to _config.py); libchunkfill.so.0 on
-the loader's path. Biomes are not offered yet (the C API has no biome stage).
+the loader's path.
 """
 import ctypes
 import ctypes.util
@@ -78,6 +78,15 @@ _SIG = {
     "cf_fill_chunks": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_size_t, _i32p, _p, ctypes.c_int, _err_p]),
     "cf_block_palette": (ctypes.c_int, [_p, ctypes.POINTER(ctypes.c_char_p)]),
     "cf_fill_blocks": (ctypes.c_int, [_p, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int, _err_p]),
+    "cf_program_has_surface": (ctypes.c_int, [_p]),
+    "cf_fill_blocks_surface": (ctypes.c_int, [_p, _p, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int,
+                                              _err_p]),
+    "cf_biomes_open": (ctypes.c_int, [ctypes.POINTER(_p), _p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                      ctypes.c_int64, _err_p]),
+    "cf_biomes_free": (None, [_p]),
+    "cf_biomes_palette": (ctypes.c_int, [_p, ctypes.POINTER(ctypes.c_char_p)]),
+    "cf_biomes_range": (None, [_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]),
+    "cf_fill_biomes": (ctypes.c_int, [_p, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int, _err_p]),
     "cf_surface_heights": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
                                           ctypes.c_int32, _i32p, ctypes.c_int, _err_p]),
 }
@@ -87,6 +96,7 @@ for _name, (_res, _args) in _SIG.items():
     _f.argtypes = _args
 
 _DIALECTS = {None: 0, "auto": 0, "26.3": 1, "1.21": 2}
+_PALETTE_MAX = 256  # CF_PALETTE_MAX and CF_BIOME_PALETTE_MAX (include/chunkfill.h)
 _MAX_CHUNK = 134000000
 
 
@@ -137,7 +147,7 @@ class World:
                  threads=0, strict=False, defines=None):
         if isinstance(packs, (str, bytes, os.PathLike)):
             packs = [packs]
-        self._pack = self._prog = self._world = self._bprog = self._bworld = None
+        self._pack = self._prog = self._world = self._bprog = self._bworld = self._biomes = None
         self.settings, self.function, self.threads = settings, function, int(threads)
         err = _Error()
         paths = [os.fsencode(p) for p in packs]
@@ -169,7 +179,7 @@ class World:
 
     def close(self):
         """frees the C objects now (also done when the World is collected)"""
-        for attr, free in (("_bworld", "cf_world_free"), ("_world", "cf_world_free"), ("_bprog", "cf_program_free"),
+        for attr, free in (("_biomes", "cf_biomes_free"), ("_bworld", "cf_world_free"), ("_world", "cf_world_free"), ("_bprog", "cf_program_free"),
                            ("_prog", "cf_program_free"), ("_pack", "cf_pack_free")):
             h = getattr(self, attr, None)
             if h:
@@ -215,9 +225,19 @@ class World:
                                    self.threads, ctypes.byref(err)), err)
         return out
 
-    def blocks(self, x0, z0, x1=None, z1=None):
-        """the blocks of the noise stage (final density and aquifer) of the chunks:
-        (indices uint8 (n, height, 16, 16), palette: list of block ids the indices name)"""
+    def _biome_source(self):
+        if not self._biomes:
+            b, err = _p(), _Error()
+            _check(_lib.cf_biomes_open(ctypes.byref(b), self._pack, None, self.settings.encode(), None, self.seed,
+                                       ctypes.byref(err)), err)
+            self._biomes = b
+        return self._biomes
+
+    def blocks(self, x0, z0, x1=None, z1=None, stage=None):
+        """the blocks of the chunks: (indices uint8 (n, height, 16, 16), palette: the block ids
+        the indices name). stage: "noise" (final density, aquifer, 1.21's ore veins),
+        "surface" (then the settings' surface or material rules, with biomes), or None: surface
+        where the settings have rules, as `chunkfill fill --blocks`"""
         self._live()
         err = _Error()
         if not self._bworld:
@@ -226,13 +246,43 @@ class World:
             self._bprog = pg
             _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
             self._bworld = w
+        if stage not in (None, "noise", "surface"):
+            raise ValueError("stage takes None, 'noise' or 'surface'")
+        has = _lib.cf_program_has_surface(self._bprog) != 0
+        if stage == "surface" and not has:
+            raise ChunkfillError(8, "%s: no surface stage (noise settings with a surface_rule or material_rule)" % self.settings)
+        surface = has if stage is None else stage == "surface"
         x1, z1 = x0 if x1 is None else x1, z0 if z1 is None else z1
         lst = _chunk_list(x0, z0, x1, z1)
         out = np.empty((len(lst), self.height, 16, 16), dtype=np.uint8)
-        _check(_lib.cf_fill_blocks(self._bworld, len(lst), lst.ctypes.data_as(_i32p),
-                                   out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)), self.threads, ctypes.byref(err)), err)
-        names = (ctypes.c_char_p * 8)()
+        u8 = out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
+        if surface:
+            _check(_lib.cf_fill_blocks_surface(self._bworld, self._biome_source(), len(lst), lst.ctypes.data_as(_i32p), u8,
+                                               self.threads, ctypes.byref(err)), err)
+        else:
+            _check(_lib.cf_fill_blocks(self._bworld, len(lst), lst.ctypes.data_as(_i32p), u8, self.threads,
+                                       ctypes.byref(err)), err)
+        names = (ctypes.c_char_p * _PALETTE_MAX)()
         k = _lib.cf_block_palette(self._bprog, names)
+        return out, [names[i].decode() for i in range(k)]
+
+    def biomes(self, x0, z0, x1=None, z1=None):
+        """the stored biomes of the chunks, as a chunk fill makes them (`chunkfill fill --biomes`):
+        (indices uint8 (n, height/4, 4, 4), [chunk][qy][qz][qx], qy from min_y/4 up; palette:
+        the biome ids the indices name). The settings' vanilla biome source (the nether preset
+        for minecraft:nether, the End for minecraft:end, else the overworld preset)."""
+        self._live()
+        b = self._biome_source()
+        err = _Error()
+        lo, h = ctypes.c_int(), ctypes.c_int()
+        _lib.cf_biomes_range(b, ctypes.byref(lo), ctypes.byref(h))
+        x1, z1 = x0 if x1 is None else x1, z0 if z1 is None else z1
+        lst = _chunk_list(x0, z0, x1, z1)
+        out = np.empty((len(lst), h.value // 4, 4, 4), dtype=np.uint8)
+        _check(_lib.cf_fill_biomes(b, len(lst), lst.ctypes.data_as(_i32p), out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)),
+                                   self.threads, ctypes.byref(err)), err)
+        names = (ctypes.c_char_p * _PALETTE_MAX)()
+        k = _lib.cf_biomes_palette(b, names)
         return out, [names[i].decode() for i in range(k)]
 
     def heights(self, area, below=None):

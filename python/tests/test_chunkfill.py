@@ -144,3 +144,36 @@ def test_lenient_warns_strict_raises_defines(tmp_path):
         chunkfill.World([str(tmp_path)], settings="t:s", function="t:f")
     with chunkfill.World([str(tmp_path)], settings="t:s", function="t:f", defines={"tectonic:config": 0.25}) as w:
         assert w.sample([[0, 0, 0]])[0] == 0.5
+
+
+def shared():
+    return os.environ.get("CF_SHARED", os.path.join(SRC, "..", "shared"))
+
+
+def test_biomes_equal_cli_npy(tmp_path):
+    pack = os.path.join(shared(), "vanilla", "26.3")
+    for settings in ("minecraft:overworld", "minecraft:nether"):
+        w = chunkfill.World([pack], settings=settings, seed=11)
+        idx, palette = w.biomes(-1, 2, 0, 2)
+        assert idx.dtype == np.uint8 and idx.shape == (2, w.height // 4, 4, 4)
+        cli("fill", "--biomes", "--pack", pack, "--settings", settings, "--seed", "11", "--chunks", "-1,2:0,2",
+            "--out", str(tmp_path / "cli.npy"))
+        assert npy_bytes(idx, tmp_path, "py.npy") == (tmp_path / "cli.npy").read_bytes()
+        assert palette == json.loads((tmp_path / "cli.palette.json").read_text())
+        assert len(set(idx.ravel())) >= 1 and all(palette[i] for i in set(idx.ravel()))
+
+
+def test_surface_blocks_equal_cli_npy(tmp_path):
+    pack = os.path.join(shared(), "vanilla", "26.2")
+    w = chunkfill.World([pack], seed=3)
+    idx, palette = w.blocks(0, 0, stage="surface")
+    cli("fill", "--blocks", "--stage", "surface", "--pack", pack, "--seed", "3", "--chunks", "0,0",
+        "--out", str(tmp_path / "cli.npy"))
+    assert npy_bytes(idx, tmp_path, "py.npy") == (tmp_path / "cli.npy").read_bytes()
+    assert palette == json.loads((tmp_path / "cli.palette.json").read_text())
+    used = {palette[i] for i in set(idx.ravel())}
+    assert "minecraft:bedrock" in used and len(palette) > 11  # the rules' blocks beyond the noise stage's
+    noise, _ = w.blocks(0, 0, stage="noise")
+    assert (noise != idx).any()
+    with pytest.raises(ValueError):
+        w.blocks(0, 0, stage="carvers")
