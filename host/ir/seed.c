@@ -544,6 +544,15 @@ static int32_t normal121(bind *b, blob *o, rnd *r, int first_octave, int n, cons
 
 static int32_t noise121(bind *b, blob *o, const cf_noisedef *d, const posf *root, int64_t seed, int legacy)
 {
+    /* 26.1-26.2 data (the old format read by 26.x code): the nether's climate noises are named
+     * minecraft:nether/temperature and minecraft:nether/vegetation and built as the legacy nether
+     * stacks whatever the random source, as 26.3 builds them (bind_nether_legacy); checked against
+     * the real vanilla 26.2 nether chunk of ../shared/vanilla-dumps (its crimson forest) */
+    int ntemp = strcmp(d->id, "minecraft:nether/temperature") == 0, nveg = strcmp(d->id, "minecraft:nether/vegetation") == 0;
+    if (ntemp || nveg) {
+        rnd r = rnd_legacy((int64_t)((uint64_t)seed + (nveg ? 1u : 0u)));
+        return normal121(b, o, &r, d->base_octave, d->nmods, d->mods, 1);
+    }
     if (legacy) { /* RandomState's legacy wiring (the oracle's L10) */
         static const double ones[2] = {1.0, 1.0}, zero[1] = {0.0};
         int temp = strcmp(d->id, "minecraft:temperature") == 0, veg = strcmp(d->id, "minecraft:vegetation") == 0;
