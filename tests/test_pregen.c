@@ -248,16 +248,19 @@ Test(pregen, npy_regions_equal_fill_blocks)
 Test(pregen, mpi_ranks_equal_one_process_byte_for_byte)
 {
     cr_assert(strlen(CF_MPI_BINARY) > 0, "chunkfill-mpi was not built: MPI not found (scripts/deps.sh: libopenmpi-dev)");
+    /* the ranks' leak check is off (-x ASAN_OPTIONS, sanitizer builds): OpenMPI's dlopen'ed
+     * plugins keep allocations to exit in frames LeakSanitizer cannot name, so no suppression
+     * by library matches them; our code's leaks are checked by the single-process runs */
     for (int fmt = 0; fmt < 2; fmt++) {
         const char *f = fmt ? "npy" : "mca";
         fresh(TMP "/one");
         sh("rm -rf " TMP "/two " TMP "/three");
         sh(BASE " --format %s --out " TMP "/one", f);
-        sh("mpirun -np 2 --oversubscribe --allow-run-as-root " CF_MPI_BINARY
+        sh("mpirun -np 2 --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 " CF_MPI_BINARY
            " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA " --format %s --out " TMP "/two >/dev/null", f);
         same_folders(TMP "/one", TMP "/two");
         if (fmt) continue;
-        sh("mpirun -np 3 --oversubscribe --allow-run-as-root " CF_MPI_BINARY
+        sh("mpirun -np 3 --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 " CF_MPI_BINARY
            " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA " --format %s --schedule dynamic --out " TMP
            "/three >/dev/null", f);
         same_folders(TMP "/one", TMP "/three");
