@@ -50,7 +50,7 @@ rm -rf "$OUT/gen/new"
 CFLAGS="-std=c11 -g $OPT -fno-omit-frame-pointer -ffp-contract=off -fno-fast-math
         -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -I$ROOT/include -I$ROOT/host -I$ROOT"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-LIBS="-lcjson -lmd -lpng -lzip -lOpenCL -lm -lpthread"
+LIBS="-lcjson -lmd -lpng -lzip -lz -lOpenCL -lm -lpthread"
 
 SRCS=""
 for f in "$ROOT"/host/*/*.c "$ROOT"/host/frontend/*/*.c; do

@@ -406,7 +406,7 @@ static cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    vsnprintf(e->message, sizeof e->message, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang-tidy 14's false report, va_start is above */
     va_end(ap);
     return e->status = st;
 }

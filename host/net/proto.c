@@ -13,7 +13,7 @@ int cfp_kind_size(int kind)
     switch (kind) {
     case CFP_DENSITY_F32: return 4;
     case CFP_DENSITY_F64: return 8;
-    case CFP_BLOCKS_U8: return 1;
+    case CFP_BLOCKS_U8:
     case CFP_BIOMES_U8: return 1;
     default: return 0;
     }
