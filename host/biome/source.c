@@ -658,7 +658,7 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         b->k = bm_version_k(version);
         int32_t *entry_of = NULL;
         b->tree = bm_tree_build_ex(&b->list, b->k, &b->nnodes, &entry_of);
-        if (b->tree && bm_fast_build(&b->fast, &b->list, b->k, b->tree, b->nnodes, entry_of) < 0) {
+        if (b->tree && bm_fast_build(&b->fast, &b->list, BM_FAST_K, b->tree, b->nnodes, entry_of) < 0) {
             free(b->tree);
             b->tree = NULL;
         }
