@@ -774,8 +774,10 @@ static void qctx_free(qctx *q)
         q->f.colstamp[m] = NULL;
     }
     free(q->f.islot);
+    free(q->f.lat);
     q->memo = NULL;
     q->f.islot = NULL;
+    q->f.lat = NULL;
 }
 
 static int qctx_init(qctx *q, cf_biomes *b)
@@ -794,6 +796,7 @@ static int qctx_init(qctx *q, cf_biomes *b)
     q->f.last[0] = calloc(n, sizeof(cf_memo));
     q->f.last[1] = calloc(n, sizeof(cf_memo));
     q->f.islot = malloc(n * sizeof(int));
+    q->f.lat = calloc((size_t)(b->w->noct > 0 ? b->w->noct : 1), sizeof *q->f.lat); /* the lattice cells of the point path */
     /* the plan's column memo (2-D nodes once per quart column of a chunk: 17 x 17 slots,
      * as fill.c's), the other nodes a last-point memo */
     size_t cols = (size_t)(p->ncol > 0 ? p->ncol : 1) * 289;
@@ -801,7 +804,7 @@ static int qctx_init(qctx *q, cf_biomes *b)
         q->f.col[m] = malloc(cols * sizeof(float));
         q->f.colstamp[m] = calloc(cols, sizeof(uint32_t));
     }
-    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot || !q->f.col[0] || !q->f.col[1] || !q->f.colstamp[0] ||
+    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot || !q->f.lat || !q->f.col[0] || !q->f.col[1] || !q->f.colstamp[0] ||
         !q->f.colstamp[1]) {
         qctx_free(q);
         return -1;
