@@ -121,6 +121,9 @@ int mc_noise_file(mc_files *m, const cJSON *v, cf_loc at, int *existing, mc_file
         return field_fail(m->f, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)", id, ns,
                           path);
     }
+    if (!cJSON_IsObject(f->root))
+        return field_fail(m->f, (cf_loc){f->display, NULL}, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s",
+                          json_type(f->root));
     *file = f;
     return 0;
 }

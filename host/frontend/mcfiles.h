@@ -46,7 +46,7 @@ mc_file *mc_load(mc_files *m, const char *kind, const char *ns, const char *path
 /* the noise settings settings_id (given on the command line); NULL with the error set */
 mc_file *mc_settings(mc_files *m, const char *settings_id);
 /* the noise a field names (v: the id string). 0 with *existing >= 0 when the program has it
- * already, else *file (a new definition to read); -1 with a located error. */
+ * already, else *file (a new definition, an object, to read); -1 with a located error. */
 int mc_noise_file(mc_files *m, const cJSON *v, cf_loc at, int *existing, mc_file **file);
 
 /* A reference to a density function file: its node, parsing the file once with parse(ctx,

@@ -88,7 +88,6 @@ static int noise_value(mc *c, const cJSON *v, cf_loc at)
     cf_program *p = c->p;
     cf_loc r = {f->display, NULL};
     const cJSON *no = f->root;
-    if (!cJSON_IsObject(no)) return field_fail(&c->f, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", json_type(no));
     cf_keys nks = {{0}, 0};
     cf_noisedef d = {0};
     d.id = f->id;

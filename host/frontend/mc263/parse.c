@@ -85,7 +85,6 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
     cf_program *p = c->p;
     cf_loc r = {f->display, NULL};
     const cJSON *o = f->root;
-    if (!cJSON_IsObject(o)) return field_fail(&c->f, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", json_type(o));
     cf_noisedef d = {0};
     d.id = f->id;
     d.loc = r;
