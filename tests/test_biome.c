@@ -107,6 +107,47 @@ Test(biome, tree_digests_equal_oracle_dumps)
     cr_assert_eq(n, 9, "9 tree digests expected, found %d", n);
 }
 
+/* The game's own trees (tests/golden/biome/game-trees.txt, from cubiomes' and Pumpkin's
+ * dumps by scripts/game_tree_digest.py): the tree built from the shipped list of each
+ * version, with that version's K (bm_version_k), hashes to the dump's digest. */
+Test(biome, tree_digests_equal_game_dumps)
+{
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/biome/game-trees.txt", "r");
+    cr_assert(f, "tests/golden/biome/game-trees.txt is missing");
+    char line[1024];
+    int n = 0, nether = 0;
+    while (fgets(line, sizeof line, f)) {
+        char ver[32], hex[80];
+        int k;
+        if (line[0] != 'G') continue;
+        cr_assert_eq(sscanf(line, "G %31s %d %79s", ver, &k, hex), 3, "bad line %s", line);
+        int is_nether = strncmp(ver, "nether@", 7) == 0;
+        const char *v = is_nether ? ver + 7 : ver;
+        cr_expect_eq(bm_version_k(v), k, "%s: K %d, the game's dump has %d", ver, bm_version_k(v), k);
+        bm_list l;
+        const char *names[BP_NAMES];
+        if (is_nether) {
+            cr_assert_eq(bm_preset_nether(&l, names), 0);
+            nether++;
+        } else {
+            cr_assert_eq(bm_preset_overworld(v, &l), 0, "no preset for %s", v);
+            for (int i = 0; i < BP_NAMES; i++) names[i] = bp_names[i];
+        }
+        int nn;
+        int32_t *tree = bm_tree_build(&l, bm_version_k(v), &nn);
+        cr_assert(tree);
+        char got[65];
+        bm_tree_digest(tree, names, got);
+        cr_expect_str_eq(got, hex, "%s: our tree (K %d) differs from the game's dump", ver, bm_version_k(v));
+        free(tree);
+        bm_list_free(&l);
+        n++;
+    }
+    fclose(f);
+    cr_assert_eq(n, 14, "14 game-tree digests expected, found %d", n);
+    cr_assert_eq(nether, 1);
+}
+
 Test(biome, tree_shapes_of_biomes_md)
 {
     /* BIOMES.md §4.2: node counts and the root's children */
