@@ -28,9 +28,10 @@ What each dump says, and what this script adds:
     child count is not stored: children are found as cubiomes' own reader does
     (biomenoise.c get_resulting_node: at first, first + step, ... up to `order`
     children, the step steps[depth], moved to a deeper step while node + step is past
-    the end, stopping at the end of the table). The decoding is accepted only if it
-    reaches every node exactly once and every subtree's stored box (but the root's)
-    equals the union of its children's. Added, because the format has no room for them:
+    the end, stopping at the end of the table; a node is a leaf where steps[depth] is
+    0). The decoding is accepted only if it reaches every node exactly once, the leaf
+    flag (0xFF) agrees with the reader's depth at every node, and every subtree's stored
+    box (but the root's) equals the union of its children's. Added, because the format has no room for them:
       - the offset axis: "0,0" for every node (the table drops it; every overworld
         entry's offset is 0, BIOMES.md §5);
       - the root's box: the union of its children's boxes (the dumper writes none; the
@@ -129,6 +130,8 @@ def read_cubiomes(path, text, repair):
             bid = top & 0xFF
             if bid not in BIOME_IDS:
                 raise DumpError('%s: node %d: biome enum id %d is not in BIOME_IDS' % (path, idx, bid))
+            if steps[depth] != 0:
+                raise DumpError('%s: node %d: a leaf where cubiomes\' reader sees a subtree' % (path, idx))
             return Node(box_of(idx), 'minecraft:' + BIOME_IDS[bid])
         if steps[depth] == 0:
             raise DumpError('%s: node %d: a subtree below the deepest level' % (path, idx))
