@@ -385,6 +385,42 @@ Test(pregen, npy_regions_equal_fill_blocks)
     free(a), free(b);
 }
 
+/* --format tiles: per region its level-0 tiles, the files `chunkfill tiles` writes (the
+ * nether: its relief, the roof, is cheap to draw); a removed tile is made again, a damaged
+ * one refused */
+#define TILES_AREA "--area -32,-32:300,300" /* 4 regions: 1, 2, 2 and 4 tiles */
+#define TILES CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --dimension minecraft:the_nether " TILES_AREA \
+                        " --format tiles"
+Test(pregen, tiles_equal_the_tiles_command)
+{
+    fresh(TMP "/tiles");
+    sh("mkdir " TMP "/tiles");
+    sh(TILES " --out " TMP "/tiles/p");
+    sh(CF_BINARY " tiles --pack " VANILLA " --seed 5 --threads 1 --settings minecraft:nether " TILES_AREA " --out " TMP
+       "/tiles/t 2>/dev/null");
+    sh("cd " TMP "/tiles/t && test $(find relief -name '*.png' | wc -l) = 9 && for f in $(find relief -name '*.png'); do cmp $f ../p/$f; done");
+    sh("test $(find " TMP "/tiles/p -name '*.png' | wc -l) = 9");
+    size_t n;
+    char *man = (char *)slurp(TMP "/tiles/p/manifest.json", &n);
+    cr_assert(strstr(man, "\"r.0.0.tiles\":") && strstr(man, "\"r.-1.-1.tiles\":") && strstr(man, "\"layer\":\t\"relief\""), "%s", man);
+    free(man);
+    /* resume: a removed tile is made again, the same bytes */
+    sh("cp -r " TMP "/tiles/p " TMP "/tiles/ref && rm " TMP "/tiles/p/relief/0/1/1.png");
+    sh(TILES " --out " TMP "/tiles/p");
+    sh("diff -r " TMP "/tiles/p " TMP "/tiles/ref");
+    /* a damaged tile: one line naming it */
+    sh("printf 'x' | dd of=" TMP "/tiles/p/relief/0/0/1.png bs=1 seek=100 conv=notrunc 2>/dev/null");
+    const char *msg;
+    cr_assert_eq(run(&msg, TILES " --out " TMP "/tiles/p"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "p/relief/0/0/1.png: differs from its digest in manifest.json"), "%s", msg);
+    /* a folder of tiles without a manifest is not ours */
+    sh("rm " TMP "/tiles/ref/manifest.json");
+    cr_assert_eq(run(&msg, TILES " --out " TMP "/tiles/ref"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "holds region files or map tiles but no manifest.json"), "%s", msg);
+}
+
 /* ------------------------------------------------------------------ MPI */
 
 Test(pregen, mpi_ranks_equal_one_process_byte_for_byte)
@@ -399,14 +435,26 @@ Test(pregen, mpi_ranks_equal_one_process_byte_for_byte)
         sh("rm -rf " TMP "/two " TMP "/three");
         sh(BASE " --format %s --out " TMP "/one", f);
         sh("mpirun -np 2 --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 " CF_MPI_BINARY
-           " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA " --format %s --out " TMP "/two >/dev/null", f);
+           " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --stage noise " AREA " --format %s --out " TMP "/two >/dev/null", f);
         same_folders(TMP "/one", TMP "/two");
         if (fmt) continue;
         sh("mpirun -np 3 --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 " CF_MPI_BINARY
-           " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " AREA " --format %s --schedule dynamic --out " TMP
+           " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --stage noise " AREA " --format %s --schedule dynamic --out " TMP
            "/three >/dev/null", f);
         same_folders(TMP "/one", TMP "/three");
     }
+}
+
+/* tiles: 2 ranks equal one process (the nether's cheap relief) */
+Test(pregen, mpi_tiles_equal_one_process)
+{
+    cr_assert(strlen(CF_MPI_BINARY) > 0, "chunkfill-mpi was not built: MPI not found (scripts/deps.sh: libopenmpi-dev)");
+    fresh(TMP "/tiles1");
+    sh("rm -rf " TMP "/tiles2");
+    sh(TILES " --out " TMP "/tiles1");
+    sh("mpirun -np 2 --oversubscribe --allow-run-as-root -x ASAN_OPTIONS=detect_leaks=0 " CF_MPI_BINARY " pregen --pack " VANILLA
+       " --seed 5 --quiet --threads 1 --dimension minecraft:the_nether " TILES_AREA " --format tiles --out " TMP "/tiles2 >/dev/null");
+    sh("diff -r " TMP "/tiles1 " TMP "/tiles2 && test -z \"$(find " TMP "/tiles2 -name '.*')\"");
 }
 
 Test(pregen, plain_binary_refuses_to_run_as_mpi_ranks)
@@ -430,7 +478,7 @@ static int interrupt_run(const char *dir, int sig, int *listed_at_signal)
     cr_assert_neq(pid, -1);
     if (pid == 0) {
         if (!freopen(log, "w", stderr)) _exit(126);
-        execl(CF_BINARY, CF_BINARY, "pregen", "--pack", VANILLA, "--seed", "5", "--quiet", "--threads", "1", "--area",
+        execl(CF_BINARY, CF_BINARY, "pregen", "--pack", VANILLA, "--seed", "5", "--quiet", "--threads", "1", "--stage", "noise", "--area",
               "-96,-96:95,95", "--out", dir, (char *)NULL);
         _exit(127);
     }
@@ -460,7 +508,7 @@ static void reference(void)
     struct stat st;
     if (stat(TMP "/ref/manifest.json", &st) == 0) return;
     fresh(TMP "/ref");
-    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " SLOW_AREA " --out " TMP "/ref");
+    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --stage noise " SLOW_AREA " --out " TMP "/ref");
 }
 
 Test(pregen, sigkill_mid_run_then_rerun_equals_an_uninterrupted_run)
@@ -483,7 +531,7 @@ Test(pregen, sigkill_mid_run_then_rerun_equals_an_uninterrupted_run)
             cr_assert(n == m && memcmp(a, b, n) == 0, "%s is partial", p);
             free(a), free(b);
         }
-    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " SLOW_AREA " --out " TMP "/killed");
+    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --stage noise " SLOW_AREA " --out " TMP "/killed");
     same_folders(TMP "/ref", TMP "/killed");
 }
 
@@ -508,7 +556,7 @@ Test(pregen, sigterm_finishes_the_region_in_flight_then_rerun_completes)
     free(man);
     cr_assert_eq(files, in_manifest);
     cr_assert(files >= 1 && files < 4, "%d regions at the stop", files);
-    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 " SLOW_AREA " --out " TMP "/term");
+    sh(CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --stage noise " SLOW_AREA " --out " TMP "/term");
     same_folders(TMP "/ref", TMP "/term");
 }
 
@@ -534,13 +582,20 @@ Test(pregen, refuses_other_parameters_in_the_same_folder)
     fresh(TMP "/params");
     sh(BASE " --out " TMP "/params");
     const char *msg;
-    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 6 --quiet " AREA " --out " TMP "/params"), 1);
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 6 --quiet --stage noise " AREA " --out " TMP "/params"), 1);
     cr_assert_eq(lines(msg), 1, "%s", msg);
     cr_assert(strstr(msg, "manifest.json#/params/seed: this folder was made with \"5\", this run has \"6\""), "%s", msg);
-    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --area -32,-32:47,31 --out " TMP "/params"), 1);
-    cr_assert(strstr(msg, "manifest.json#/params/chunks"), "%s", msg);
+    /* an overlapping area */
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --stage noise --area -32,-32:47,31 --out " TMP "/params"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "params/manifest.json#/params/chunks: this folder was made with [-2,-2,1,1], this run has [-2,-2,2,1]"), "%s", msg);
     cr_assert_eq(run(&msg, BASE " --format npy --out " TMP "/params"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
     cr_assert(strstr(msg, "manifest.json#/params/format"), "%s", msg);
+    /* the other stage */
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet " AREA " --out " TMP "/params"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "manifest.json#/params/stage: this folder was made with \"noise\", this run has \"surface\""), "%s", msg);
 }
 
 Test(pregen, refuses_a_truncated_manifest)
@@ -562,7 +617,7 @@ Test(pregen, refuses_region_files_that_are_not_ours)
     sh("mkdir -p " TMP "/foreign && echo hello > " TMP "/foreign/r.0.0.mca");
     cr_assert_eq(run(&msg, BASE " --out " TMP "/foreign"), 1);
     cr_assert_eq(lines(msg), 1, "%s", msg);
-    cr_assert(strstr(msg, "holds region files but no manifest.json"), "%s", msg);
+    cr_assert(strstr(msg, "holds region files or map tiles but no manifest.json"), "%s", msg);
     /* a region file whose bytes differ from the manifest's digest */
     fresh(TMP "/damaged");
     sh(BASE " --out " TMP "/damaged");
@@ -576,6 +631,7 @@ Test(pregen, refuses_region_files_that_are_not_ours)
     sh("sed -i '/\"r.-1.-1.mca\"/d' " TMP "/unlisted/manifest.json"); /* the first of the regions: valid JSON after */
     sh("cp " TMP "/unlisted/r.0.0.mca " TMP "/unlisted/r.-1.-1.mca");
     cr_assert_eq(run(&msg, BASE " --out " TMP "/unlisted"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
     cr_assert(strstr(msg, "r.-1.-1.mca: not listed in manifest.json and not what this run makes"), "%s", msg);
 }
 
@@ -590,4 +646,24 @@ Test(pregen, an_unwritable_folder_is_one_clear_error)
     cr_assert_eq(run(&msg, BASE " --out /proc/chunkfill-pregen"), 1);
     cr_assert_eq(lines(msg), 1, "%s", msg);
     cr_assert(strstr(msg, "/proc/chunkfill-pregen: cannot create the folder"), "%s", msg);
+}
+
+/* the surface stage runs on the CPU: an explicit device is refused, auto says so and fills
+ * on the CPU; settings without surface rules refuse --stage surface */
+Test(pregen, surface_stage_devices)
+{
+    const char *msg;
+    fresh(TMP "/dev");
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --area 0,0:15,15 --device opencl --out " TMP "/dev"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "--device opencl: the surface stage runs on the CPU only (use --device cpu or auto, or --stage noise)"), "%s", msg);
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --area 0,0:15,15 --device auto --out " TMP "/dev"), 0);
+    cr_assert(strstr(msg, "chunkfill: the surface stage runs on the CPU (no OpenCL form yet)"), "%s", msg);
+    sh("mkdir -p " TMP "/flat/data/t/worldgen/noise_settings && printf '%%s' '{\"sea_level\": 0, \"default_block\": \"minecraft:stone\", "
+       "\"default_fluid\": \"minecraft:water\", \"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": "
+       "{\"final_density\": -1}}' > " TMP "/flat/data/t/worldgen/noise_settings/flat.json");
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " TMP "/flat --settings t:flat --seed 5 --quiet --area 0,0:15,15 --stage surface "
+                     "--format npy --out " TMP "/dev2"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "t:flat: --stage surface: these settings have no surface stage"), "%s", msg);
 }

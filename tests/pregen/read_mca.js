@@ -16,6 +16,8 @@ const nbt = require('prismarine-nbt')
 const Vec3 = require('vec3')
 const mcData = require('minecraft-data')('1.21.11')
 const A = Anvil('1.21.11')
+const Block = require('prismarine-block')(mcData)
+const nameOf = new Map() // block state id -> index into blockNames
 
 // the heightmap long arrays, decoded by the rule of ANVIL.md (64/bits entries per long,
 // none spanning two longs): written here from the format description, not from chunkfill
@@ -48,12 +50,17 @@ function unpack (longs, bits, n) {
     for (let y = 0; y < height; y++) {
       for (let bz = 0; bz < 16; bz++) {
         for (let bx = 0; bx < 16; bx++) {
-          const b = col.getBlock(new Vec3(bx, y + minY, bz))
-          let name = 'minecraft:' + b.name
-          const p = b.getProperties()
-          if (Object.keys(p).length) name += '[' + Object.entries(p).map(([k, v]) => k + '=' + v).join(',') + ']'
-          const k = idx(blockNames, name)
-          isDefault[k] = b.stateId === mcData.blocksByName[b.name].defaultState
+          const id = col.getBlockStateId(new Vec3(bx, y + minY, bz))
+          let k = nameOf.get(id)
+          if (k === undefined) { // a state seen first: its name through prismarine-block
+            const b = Block.fromStateId(id, 0)
+            let name = 'minecraft:' + b.name
+            const p = b.getProperties()
+            if (Object.keys(p).length) name += '[' + Object.entries(p).map(([k, v]) => k + '=' + v).join(',') + ']'
+            k = idx(blockNames, name)
+            isDefault[k] = id === mcData.blocksByName[b.name].defaultState
+            nameOf.set(id, k)
+          }
           blocks[(y * 16 + bz) * 16 + bx] = k
         }
       }
