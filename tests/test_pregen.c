@@ -654,11 +654,19 @@ Test(pregen, surface_stage_devices)
 {
     const char *msg;
     fresh(TMP "/dev");
+    sh("rm -rf " TMP "/dev2 " TMP "/dev3 " TMP "/dev4");
     cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --area 0,0:15,15 --device opencl --out " TMP "/dev"), 1);
     cr_assert_eq(lines(msg), 1, "%s", msg);
     cr_assert(strstr(msg, "--device opencl: the surface stage runs on the CPU only (use --device cpu or auto, or --stage noise)"), "%s", msg);
     cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --area 0,0:15,15 --device auto --out " TMP "/dev"), 0);
     cr_assert(strstr(msg, "chunkfill: the surface stage runs on the CPU (no OpenCL form yet)"), "%s", msg);
+    /* the noise stage with auto and no OpenCL platform (the ICD loader pointed at nothing):
+     * one line, then the CPU's bytes */
+    cr_assert_eq(run(&msg, "OCL_ICD_VENDORS=/nonexistent " BASE " --format npy --device auto --out " TMP "/dev3"), 0);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "chunkfill: no usable OpenCL device ("), "%s", msg);
+    cr_assert(strstr(msg, "); filling on the CPU"), "%s", msg);
+    sh(BASE " --format npy --out " TMP "/dev4 && cmp " TMP "/dev3/r.0.0.npy " TMP "/dev4/r.0.0.npy");
     sh("mkdir -p " TMP "/flat/data/t/worldgen/noise_settings && printf '%%s' '{\"sea_level\": 0, \"default_block\": \"minecraft:stone\", "
        "\"default_fluid\": \"minecraft:water\", \"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": "
        "{\"final_density\": -1}}' > " TMP "/flat/data/t/worldgen/noise_settings/flat.json");
