@@ -44,7 +44,7 @@ static const char *const usage_pregen =
     "                      minecraft:overworld, the_nether, the_end): its settings and biome source\n"
     "  --format F          mca (default), npy or tiles\n"
     "  --stage S           noise or surface (default, as fill --blocks: surface where the settings have\n"
-    "                      a surface_rule, 1.18-1.21 data; else noise). Tiles draw the noise stage\n"
+    "                      a surface_rule or material_rule; else noise). Tiles draw the noise stage\n"
     "  --layer NAME        --format tiles: the map layer (default relief; chunkfill tiles --help)\n"
     "  --device D          cpu (default), opencl[:N] (block fills on an OpenCL device) or auto (opencl\n"
     "                      when a device passes its probes, else the CPU). The surface stage and tiles\n"

@@ -172,8 +172,8 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
     /* the stage: by default the surface where the settings have one (as fill --blocks) */
     int has = cf_program_has_surface(g->pg);
     if (p->stage == CF_PREGEN_STAGE_SURFACE && !has)
-        return failf(err, CF_ERR_ARG, "%s: --stage surface: these settings have no surface stage (1.18-1.21 noise settings with a "
-                     "surface_rule)", settings);
+        return failf(err, CF_ERR_ARG, "%s: --stage surface: these settings have no surface stage (noise settings with a surface_rule "
+                     "or material_rule)", settings);
     g->surface = !tiles && (p->stage == CF_PREGEN_STAGE_DEFAULT ? has : p->stage == CF_PREGEN_STAGE_SURFACE);
     g->aw.status = g->surface ? "minecraft:surface" : "minecraft:noise";
     if (dev && (g->surface || tiles) && strcmp(dev, "auto") != 0)
