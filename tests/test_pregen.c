@@ -369,6 +369,12 @@ Test(pregen, dimensions_nether_and_end)
     region_equals_fill(TMP "/deltas", "--stage noise --pack " VANILLA " --pack " TMP "/dimpack --dimension t:deltas",
                        "--stage noise --pack " VANILLA " --settings minecraft:nether",
                        "--pack " VANILLA " --pack " TMP "/dimpack --dimension t:deltas", 0, 0, 0, 0, 0, 128, 5023, "minecraft:noise");
+    /* inline noise settings in a dimension file: refused, one line (not done yet) */
+    const char *msg;
+    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " CF_SOURCE_DIR "/tests/packs/biome-inline --dimension t:inline --seed 1 --quiet "
+                     "--area 0,0:0,0 --out " TMP "/inline"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "dimension t:inline: inline noise settings"), "%s", msg);
 }
 
 /* the .npy regions hold exactly what `fill --blocks` gives for the region's chunks */

@@ -157,6 +157,10 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
     /* a dimension decides the settings (unless given) and the biome source, as cf_biomes_open reads it */
     if (p->dimension) {
         if (cf_biomes_open(&g->b, g->pk, p->dimension, p->settings, NULL, g->seed, err) != CF_OK) return -1;
+        /* inline settings live in a pack overlay only while cf_biomes_open compiles them */
+        if (strncmp(g->b->prog->settings_id, "chunkfill:inline/", 17) == 0)
+            return failf(err, CF_ERR_ARG, "dimension %s: inline noise settings (an object in generator.settings): pregen needs "
+                         "them in a file of their own, by id (not done yet)", p->dimension);
         snprintf(g->settings, sizeof g->settings, "%s", g->b->prog->settings_id);
     } else {
         snprintf(g->settings, sizeof g->settings, "%s", p->settings ? p->settings : "minecraft:overworld");
