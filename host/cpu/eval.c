@@ -23,6 +23,7 @@ typedef struct ev {
     cf_fill *f;
     int has_vmin;   /* a volume is being filled: its min y (for incremental y starts) */
     int32_t vmin;
+    cf_cmemo *memo; /* corners of interpolated nodes outside a fill (eval_volume_memo), or NULL */
 } ev;
 
 #define EVAL(K) static float eval_##K(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
@@ -59,6 +60,14 @@ static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t
             }
             return ip->corner[q];
         }
+    }
+    if (e->memo) {
+        struct cf_cmemo_e *m = &e->memo->e[((uint32_t)id * 31u + (uint32_t)x * 7u + (uint32_t)y * 3u + (uint32_t)z * 13u) % CF_CMEMO];
+        if (m->id != id + 1 || m->x != x || m->y != y || m->z != z || m->vmin != c.vmin) {
+            m->v = ev_node(&c, n->in[0], x, y, z);
+            m->id = id + 1, m->x = x, m->y = y, m->z = z, m->vmin = c.vmin;
+        }
+        return m->v;
     }
     return ev_node(&c, n->in[0], x, y, z);
 }
@@ -350,13 +359,19 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z)
 {
-    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0};
+    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL};
     return ev_node(&e, node, x, y, z);
 }
 
 float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL};
+    return ev_node(&e, node, x, y, z);
+}
+
+float eval_volume_memo(const cf_world *w, cf_cmemo *m, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
+{
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m};
     return ev_node(&e, node, x, y, z);
 }
 
@@ -370,7 +385,7 @@ float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t 
 void fill_interp_blocks(cf_fill *f, int id)
 {
     const cf_world *w = f->w;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL};
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];

@@ -117,6 +117,7 @@ struct cf_surface {
     /* 26.3: the volume-path values of output `out` over the chunk ([y][z][x]) */
     const float *(*vol)(void *u, int out);
     void *u;
+    cf_cmemo memo; /* chunk_surface_level's corners (eval_volume_memo) */
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -171,7 +172,7 @@ static int biome_src(const cf_surface *s, int32_t x, int32_t y, int32_t z)
 static int32_t min_surface(cf_surface *s)
 {
     if (!s->have_min_surface && s->r->f32) { /* chunk_surface_level on the volume path of the 16 x 1 x 16 volume at y 0 */
-        float pv = eval_volume_f32(s->w, s->w->prog->outputs[CF_B263_SURFACE], s->x, 0, s->z, 0);
+        float pv = eval_volume_memo(s->w, &s->memo, s->w->prog->outputs[CF_B263_SURFACE], s->x, 0, s->z, 0);
         s->min_surface = (int32_t)floorf(pv) + s->depth - 8;
         s->have_min_surface = 1;
     }
