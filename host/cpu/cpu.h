@@ -46,7 +46,12 @@ typedef struct cf_fill {
     uint32_t wstamp;                /* changes per window (and per chunk) */
     float *scratch;                 /* 2*sx*sz floats for the interpolation */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
+    int nnodes;                     /* the program's node count (vbuf entries) */
+    struct cf_fill *pool_next;      /* fill.c: the next idle context of the pool */
 } cf_fill;
+
+/* fill.c: frees the idle fill contexts kept for world w (cf_world_free calls it) */
+void fill_pool_drop(const cf_world *w);
 
 /* tests: fills one chunk of output fn; counts (per node, may be NULL) receive
  * how often each node was evaluated. Returns 0, or -1 when out of memory. */

@@ -21,14 +21,19 @@ static void fill_free(cf_fill *f)
 {
     if (!f) return;
     for (int m = 0; m < 2; m++) free(f->col[m]), free(f->colstamp[m]), free(f->last[m]);
-    for (int i = 0; i < f->ninterp; i++) free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
-    free(f->interp);
     if (f->vbuf) {
-        const cf_program *p = f->w->prog;
-        for (int k = 0; k < p->nvlist; k++)
-            if (p->nodes[p->vlist[k]].kind != NK_INTERPOLATED) free(f->vbuf[p->vlist[k]]);
+        /* without the program (a pooled context may outlive it): interpolated nodes'
+         * entries alias their block buffers, freed below */
+        for (int i = 0; i < f->nnodes; i++) {
+            int alias = 0;
+            for (int k = 0; k < f->ninterp; k++) alias |= f->vbuf[i] == f->interp[k].block;
+            if (!alias) free(f->vbuf[i]);
+        }
         free(f->vbuf);
     }
+    for (int i = 0; f->interp && i < f->ninterp; i++)
+        free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
+    free(f->interp);
     free(f->vstamp);
     free(f->scratch);
     free(f);
@@ -49,6 +54,7 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     cf_fill *f = calloc(1, sizeof *f);
     if (!f) return NULL;
     f->w = w;
+    f->nnodes = p->nnodes;
     f->sx = sx, f->sy = sy, f->sz = sz;
     f->memo = p->memo;
     f->colslot = p->colslot;
@@ -91,6 +97,73 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
 fail:
     fill_free(f);
     return NULL;
+}
+
+/* ------------------------------------------------------------------ the context pool
+ * A fill context costs a few MB of buffers (the overworld: about 8 MB); made afresh per
+ * call, its first touches are page faults (about a quarter of a lone chunk's time). Each
+ * world keeps the contexts its fills have used, idle, in one list under a mutex: a call
+ * takes one per thread (or makes one) and gives it back; cf_world_free drops them. A
+ * context's memos are keyed by its stamp (fill_region), so a reused context gives the
+ * same values as a new one. At most POOL_MAX idle contexts per world are kept. */
+enum { POOL_MAX = 64 };
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static cf_fill *pool_head;
+
+/* an idle context of w with this region size, or a new one (NULL: out of memory) */
+static cf_fill *fill_take(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
+{
+    pthread_mutex_lock(&pool_mu);
+    for (cf_fill **pp = &pool_head; *pp; pp = &(*pp)->pool_next) {
+        cf_fill *f = *pp;
+        if (f->w == w && f->sx == sx && f->sy == sy && f->sz == sz) {
+            *pp = f->pool_next;
+            pthread_mutex_unlock(&pool_mu);
+            f->pool_next = NULL;
+            f->count = NULL;
+            return f;
+        }
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return fill_new(w, sx, sy, sz);
+}
+
+/* gives f back to its world's idle list (freed beyond POOL_MAX) */
+static void fill_give(cf_fill *f)
+{
+    if (!f) return;
+    int n = 0;
+    pthread_mutex_lock(&pool_mu);
+    for (cf_fill *g = pool_head; g; g = g->pool_next) n += g->w == f->w;
+    if (n < POOL_MAX) {
+        f->pool_next = pool_head;
+        pool_head = f;
+        f = NULL;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    fill_free(f);
+}
+
+void fill_pool_drop(const cf_world *w)
+{
+    cf_fill *drop = NULL;
+    pthread_mutex_lock(&pool_mu);
+    for (cf_fill **pp = &pool_head; *pp;) {
+        cf_fill *f = *pp;
+        if (f->w == w) {
+            *pp = f->pool_next;
+            f->pool_next = drop;
+            drop = f;
+        } else {
+            pp = &f->pool_next;
+        }
+    }
+    pthread_mutex_unlock(&pool_mu);
+    while (drop) {
+        cf_fill *next = drop->pool_next;
+        fill_free(drop);
+        drop = next;
+    }
 }
 
 /* the block stage's buffers and the interpolation rows become stale */
@@ -395,7 +468,7 @@ typedef struct job {
 static void *worker(void *arg)
 {
     job *j = arg;
-    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    cf_fill *f = fill_take(j->w, 16, j->w->prog->height, 16);
     if (!f) {
         atomic_store(&j->failed, 1);
         return NULL;
@@ -405,7 +478,7 @@ static void *worker(void *arg)
         if (i >= j->n || atomic_load(&j->failed)) break;
         fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
     }
-    fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
@@ -414,7 +487,7 @@ static void *block_worker(void *arg)
 {
     job *j = arg;
     const cf_program *p = j->w->prog;
-    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_fill *f = fill_take(j->w, 16, p->height, 16);
     cf_aquifer *a = aquifer_new(j->w);
     float *dens = malloc(sizeof(float) * j->per_chunk);
     if (!f || !a || !dens) {
@@ -430,7 +503,7 @@ static void *block_worker(void *arg)
     }
     free(dens);
     aquifer_free(a);
-    if (f) fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
@@ -498,7 +571,7 @@ static void *surface263_worker(void *arg)
 {
     job *j = arg;
     const cf_program *p = j->w->prog;
-    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_fill *f = fill_take(j->w, 16, p->height, 16);
     cf_aquifer *a = aquifer_new(j->w);
     float *dens = malloc(sizeof(float) * j->per_chunk);
     cf_surface *s = surface_new(j->w, NULL, j->bnames, j->nb, j->zseed);
@@ -521,7 +594,7 @@ static void *surface263_worker(void *arg)
     surface_free(s);
     free(dens);
     aquifer_free(a);
-    if (f) fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
@@ -883,7 +956,7 @@ static void *surface_worker(void *arg)
 {
     sjob *j = arg;
     int sparse = j->step >= SPARSE_STEP;
-    cf_fill *f = sparse ? fill_new(j->w, 1, j->w->prog->height, 1) : fill_new(j->w, 16, j->w->prog->height, 16);
+    cf_fill *f = sparse ? fill_take(j->w, 1, j->w->prog->height, 1) : fill_take(j->w, 16, j->w->prog->height, 16);
     if (!f) {
         atomic_store(&j->failed, 1);
         return NULL;
@@ -914,7 +987,7 @@ static void *surface_worker(void *arg)
             }
         }
     }
-    fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
