@@ -213,7 +213,11 @@ EVAL(NOISE)
     int zz = is_literal(e, n->in[2]) && e->nodes[n->in[2]].f[0] == 0.0f && !signbit(e->nodes[n->in[2]].f[0]);
     double xz = n->d[0], ys = n->d[1];
     if (zx && zy && zz) {
-        if (e->mode == MODE_VOLUME) return cf_stack_volume(e->w->tab, s, x, y, z, xz, ys);
+        if (e->mode == MODE_VOLUME) {
+            float v; /* the corner stage's value where (x, y, z) is a corner of the fill (corners.c) */
+            if (e->f && e->f->corners && corners_noise(e->f, (int)(n - e->nodes), x, y, z, &v)) return v;
+            return cf_stack_volume(e->w->tab, s, x, y, z, xz, ys);
+        }
         return cf_stack_point(e->w->tab, s, (double)x * xz, (double)y * ys, (double)z * xz);
     }
     double px = (double)x * xz + (double)IN(0);

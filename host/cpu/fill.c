@@ -36,6 +36,7 @@ static void fill_free(cf_fill *f)
     free(f->interp);
     free(f->vstamp);
     free(f->scratch);
+    corners_free(f->corners);
     free(f);
 }
 
@@ -93,6 +94,7 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         vdims(f, n, &dx, &dy, &dz);
         if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
     }
+    f->corners = corners_new(w, sx, sy, sz); /* NULL: every corner through the evaluator */
     return f;
 fail:
     fill_free(f);
@@ -200,7 +202,9 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
         memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
         f->wstamp = 0;
+        corners_clear(f->corners);
     }
+    corners_region(f->corners, x0, y0, z0, f->sx, f->sy, f->sz);
     next_window(f);
     for (int i = 0; i < p->nnodes; i++) {
         if (p->islot[i] < 0) continue;

@@ -1,0 +1,341 @@
+/* corners.c - the corner stage: unshifted noises over the corner lattice of a fill.
+ *
+ * An unshifted `noise` on the volume path is cf_stack_volume (kernels/cf_nodes.h): per
+ * octave, the x, y and z double math (scale, wrap, floor, fraction) depends on one axis
+ * each, and only the lattice hashing and the float lerp need the whole corner. Inside
+ * a fill every such node's values are needed at the cell corners of the region's
+ * interpolated nodes: this file computes them a corner row (one y, every x and z
+ * corner) at a time, octave by octave, with the per-axis math done once per axis value
+ * and per chunk, and the lattice part over all corners of the row at once (8 AVX2
+ * lanes where the CPU has them, else the scalar cf_perlin_lattice). Each corner's
+ * float operations are cf_stack_volume's, in its order (sum over octaves left to
+ * right, no contraction: -ffp-contract=off), so the values are bit for bit the same;
+ * tests/test_corners.c compares them with cf_stack_volume at every corner of many
+ * chunks. eval.c asks corners_noise() before evaluating such a node at a point.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_nodes.h"
+#include "cpu/cpu.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define CF_HAVE_AVX2_PATH 1
+#endif
+
+/* one noise node's corner values over the region's lattice */
+typedef struct cn_slot {
+    int node, stack;
+    double sxz, sy;
+    int nlayers;
+    float *val;          /* [j][k][i] */
+    uint32_t *rowstamp;  /* per j: the fill stamp whose row val holds */
+    uint32_t axstamp;    /* the fill stamp of the per-axis tables below */
+    /* per layer, per corner of a row (c = k*ncx + i): lattice cell and fraction in x and z */
+    int32_t *ci, *ck;
+    float *cu, *cw;
+} cn_slot;
+
+struct cf_corners {
+    int32_t w, h;              /* the lattice: cell width and height */
+    int32_t cx0, cy0, cz0;     /* first corner (cell index) of the region */
+    int ncx, ncy, ncz, maxy;   /* corners per axis (maxy: the rows allocated) */
+    int ncol;                  /* ncx * ncz */
+    int *slot;                 /* per node: index in slots, or -1 */
+    cn_slot *slots;
+    int nslots;
+    int32_t *perm;             /* per octave: the 256 permutation bytes as int32 (vector gathers) */
+    int avx2;
+};
+
+/* the node is an unshifted noise (every input the literal +0.0): eval.c's test */
+static int plain_zero(const cf_node *nodes, int id)
+{
+    const cf_node *c = &nodes[id];
+    return (c->flags & NF_LITERAL) && c->f[0] == 0.0f && !signbit(c->f[0]);
+}
+
+void corners_free(cf_corners *c)
+{
+    if (!c) return;
+    for (int s = 0; s < c->nslots; s++) {
+        cn_slot *q = &c->slots[s];
+        free(q->val), free(q->rowstamp), free(q->ci), free(q->ck), free(q->cu), free(q->cw);
+    }
+    free(c->slots), free(c->slot), free(c->perm);
+    free(c);
+}
+
+cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
+{
+    const cf_program *p = w->prog;
+    if (p->dialect != DIALECT_MC263 || p->prec == PREC_F64 || !w->noise_stack || !w->tab) return NULL;
+    int32_t cw = 0, ch = 0;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0) {
+            cw = p->nodes[i].i[0], ch = p->nodes[i].i[1];
+            break;
+        }
+    if (cw <= 0 || ch <= 0) return NULL; /* no interpolation: no corners */
+    cf_corners *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->w = cw, c->h = ch;
+    c->ncx = sx / cw + 3, c->ncz = sz / cw + 3, c->maxy = sy / ch + 3;
+    if (c->ncx > 64 || c->ncz > 64) { /* the per-axis tables of axes() */
+        free(c);
+        return NULL;
+    }
+    c->slot = malloc(sizeof(int) * ((size_t)p->nnodes + 1));
+    c->slots = calloc((size_t)p->nnodes + 1, sizeof *c->slots);
+    if (!c->slot || !c->slots) goto fail;
+    int noct = cf_ld_i32(w->tab + 8);
+    int32_t soff = cf_ld_i32(w->tab + 4);
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *n = &p->nodes[i];
+        c->slot[i] = -1;
+        if (n->kind != NK_NOISE || n->noise < 0 || n->nin < 3) continue;
+        if (!plain_zero(p->nodes, n->in[0]) || !plain_zero(p->nodes, n->in[1]) || !plain_zero(p->nodes, n->in[2])) continue;
+        int s = w->noise_stack[n->noise];
+        if (s < 0) continue;
+        cn_slot *q = &c->slots[c->nslots];
+        q->node = i, q->stack = s, q->sxz = n->d[0], q->sy = n->d[1];
+        q->nlayers = cf_ld_i32(w->tab + soff + 8 * s + 4);
+        size_t nl = (size_t)(q->nlayers > 0 ? q->nlayers : 1), ncol = (size_t)c->ncx * (size_t)c->ncz;
+        q->val = malloc(sizeof(float) * ncol * (size_t)c->maxy);
+        q->rowstamp = calloc((size_t)c->maxy, sizeof(uint32_t));
+        q->ci = malloc(sizeof(int32_t) * nl * ncol), q->ck = malloc(sizeof(int32_t) * nl * ncol);
+        q->cu = malloc(sizeof(float) * nl * ncol), q->cw = malloc(sizeof(float) * nl * ncol);
+        c->slot[i] = c->nslots++;
+        if (!q->val || !q->rowstamp || !q->ci || !q->ck || !q->cu || !q->cw) goto fail;
+    }
+        if (c->nslots == 0) {
+        corners_free(c);
+        return NULL;
+    }
+    c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(noct > 0 ? noct : 1));
+    if (!c->perm) goto fail;
+    for (int o = 0; o < noct; o++)
+        for (int k = 0; k < 256; k++) c->perm[256 * o + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
+#ifdef CF_HAVE_AVX2_PATH
+    __builtin_cpu_init();
+    c->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
+#endif
+    return c;
+fail:
+    corners_free(c);
+    return NULL;
+}
+
+void corners_clear(cf_corners *c)
+{
+    if (!c) return;
+    for (int s = 0; s < c->nslots; s++) {
+        memset(c->slots[s].rowstamp, 0, sizeof(uint32_t) * (size_t)c->maxy);
+        c->slots[s].axstamp = 0;
+    }
+}
+
+void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t sx, int32_t sy, int32_t sz)
+{
+    if (!c) return;
+    c->cx0 = (int32_t)cf_floordiv(x0, c->w), c->cy0 = (int32_t)cf_floordiv(y0, c->h), c->cz0 = (int32_t)cf_floordiv(z0, c->w);
+    c->ncx = (int)(cf_floordiv((int64_t)x0 + sx - 1, c->w) + 2 - c->cx0);
+    c->ncy = (int)(cf_floordiv((int64_t)y0 + sy - 1, c->h) + 2 - c->cy0);
+    c->ncz = (int)(cf_floordiv((int64_t)z0 + sz - 1, c->w) + 2 - c->cz0);
+    c->ncol = c->ncx * c->ncz;
+}
+
+/* ------------------------------------------------------------------ the lattice part */
+
+/* scalar: cf_perlin_lattice per corner (the portable path) */
+static void row_scalar(const uint8_t *p, int n, const int32_t *ci, const int32_t *ck, const float *cu, const float *cw,
+                       int32_t j, float v, float amp, float *acc)
+{
+    for (int c = 0; c < n; c++) acc[c] = acc[c] + amp * cf_perlin_lattice(p, ci[c], j, ck[c], cu[c], v, cw[c], v);
+}
+
+#ifdef CF_HAVE_AVX2_PATH
+/* 8 corners: the same operations as cf_perlin_lattice, lane by lane (float adds,
+ * multiplies and subtracts only, no FMA: the target adds AVX2, not FMA) */
+__attribute__((target("avx2"))) static inline __m256i perm8(const int32_t *P, __m256i i)
+{
+    return _mm256_i32gather_epi32(P, _mm256_and_si256(i, _mm256_set1_epi32(255)), 4);
+}
+__attribute__((target("avx2"))) static inline __m256 grad8(__m256 lo, __m256 hi, __m256i h)
+{
+    __m256 a = _mm256_permutevar8x32_ps(lo, h), b = _mm256_permutevar8x32_ps(hi, h);
+    __m256 sel = _mm256_castsi256_ps(_mm256_slli_epi32(h, 28)); /* bit 3 of h into the sign bit */
+    return _mm256_blendv_ps(a, b, sel);
+}
+__attribute__((target("avx2"))) static inline __m256 gdot8(__m256i h, __m256 x, __m256 y, __m256 z, const __m256 *g)
+{
+    __m256 gx = grad8(g[0], g[1], h), gy = grad8(g[2], g[3], h), gz = grad8(g[4], g[5], h);
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, x), _mm256_mul_ps(gy, y)), _mm256_mul_ps(gz, z));
+}
+__attribute__((target("avx2"))) static inline __m256 lerp8(__m256 t, __m256 a, __m256 b)
+{
+    return _mm256_add_ps(a, _mm256_mul_ps(t, _mm256_sub_ps(b, a)));
+}
+__attribute__((target("avx2"))) static inline __m256 smooth8(__m256 t)
+{
+    __m256 t3 = _mm256_mul_ps(_mm256_mul_ps(t, t), t);
+    __m256 in = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps(6.0f)), _mm256_set1_ps(15.0f));
+    return _mm256_mul_ps(t3, _mm256_add_ps(_mm256_mul_ps(t, in), _mm256_set1_ps(10.0f)));
+}
+__attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uint8_t *p, int n, const int32_t *ci,
+                                                     const int32_t *ck, const float *cu, const float *cw, int32_t j,
+                                                     float v, float amp, float *acc)
+{
+    __m256 g[6];
+    g[0] = _mm256_loadu_ps(cf_grad_x), g[1] = _mm256_loadu_ps(cf_grad_x + 8);
+    g[2] = _mm256_loadu_ps(cf_grad_y), g[3] = _mm256_loadu_ps(cf_grad_y + 8);
+    g[4] = _mm256_loadu_ps(cf_grad_z), g[5] = _mm256_loadu_ps(cf_grad_z + 8);
+    __m256i uj = _mm256_set1_epi32(j), one = _mm256_set1_epi32(1);
+    __m256 vv = _mm256_set1_ps(v), v1 = _mm256_set1_ps(v - 1.0f), onef = _mm256_set1_ps(1.0f);
+    __m256 sv = _mm256_set1_ps(cf_smoothf(v)), va = _mm256_set1_ps(amp);
+    int c = 0;
+    for (; c + 8 <= n; c += 8) {
+        __m256i ui = _mm256_loadu_si256((const __m256i *)(ci + c)), uk = _mm256_loadu_si256((const __m256i *)(ck + c));
+        __m256 u = _mm256_loadu_ps(cu + c), w = _mm256_loadu_ps(cw + c);
+        __m256i a = perm8(P, ui), b = perm8(P, _mm256_add_epi32(ui, one));
+        __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
+        __m256i aa = perm8(P, aj), ab = perm8(P, _mm256_add_epi32(aj, one));
+        __m256i ba = perm8(P, bj), bb = perm8(P, _mm256_add_epi32(bj, one));
+        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk);
+        __m256i abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
+        __m256 u1 = _mm256_sub_ps(u, onef), w1 = _mm256_sub_ps(w, onef);
+        __m256 d000 = gdot8(perm8(P, aak), u, vv, w, g);
+        __m256 d100 = gdot8(perm8(P, bak), u1, vv, w, g);
+        __m256 d010 = gdot8(perm8(P, abk), u, v1, w, g);
+        __m256 d110 = gdot8(perm8(P, bbk), u1, v1, w, g);
+        __m256 d001 = gdot8(perm8(P, _mm256_add_epi32(aak, one)), u, vv, w1, g);
+        __m256 d101 = gdot8(perm8(P, _mm256_add_epi32(bak, one)), u1, vv, w1, g);
+        __m256 d011 = gdot8(perm8(P, _mm256_add_epi32(abk, one)), u, v1, w1, g);
+        __m256 d111 = gdot8(perm8(P, _mm256_add_epi32(bbk, one)), u1, v1, w1, g);
+        __m256 su = smooth8(u), sw = smooth8(w);
+        __m256 b0 = lerp8(sv, lerp8(su, d000, d100), lerp8(su, d010, d110));
+        __m256 b1 = lerp8(sv, lerp8(su, d001, d101), lerp8(su, d011, d111));
+        __m256 nv = lerp8(sw, b0, b1);
+        _mm256_storeu_ps(acc + c, _mm256_add_ps(_mm256_loadu_ps(acc + c), _mm256_mul_ps(va, nv)));
+    }
+    if (c < n) row_scalar(p, n - c, ci + c, ck + c, cu + c, cw + c, j, v, amp, acc + c);
+}
+#endif
+
+/* the per-axis part of every layer of slot q for the current region: x and z corners */
+static void axes(const cf_world *w, cf_corners *c, cn_slot *q)
+{
+    CF_TAB t = w->tab;
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * q->stack);
+    int32_t xs[64], zs[64];
+    double ox, oz;
+    for (int l = 0; l < q->nlayers; l++, ly += CF_LAYER_BYTES) {
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
+        double f = cf_ld_f64(ly + 8);
+        double fxz = q->sxz * f;
+        ox = cf_ld_f64(o), oz = cf_ld_f64(o + 16);
+        float ux[64], uz[64];
+        for (int i = 0; i < c->ncx; i++) {
+            double X = cf_wrap((double)((int64_t)(c->cx0 + i) * c->w) * fxz) + ox;
+            xs[i] = cf_jfloor(X);
+            ux[i] = (float)(X - (double)xs[i]);
+        }
+        for (int k = 0; k < c->ncz; k++) {
+            double Z = cf_wrap((double)((int64_t)(c->cz0 + k) * c->w) * fxz) + oz;
+            zs[k] = cf_jfloor(Z);
+            uz[k] = (float)(Z - (double)zs[k]);
+        }
+        size_t b = (size_t)l * (size_t)c->ncol;
+        for (int k = 0; k < c->ncz; k++)
+            for (int i = 0; i < c->ncx; i++) {
+                size_t e = b + (size_t)k * (size_t)c->ncx + (size_t)i;
+                q->ci[e] = xs[i], q->cu[e] = ux[i], q->ck[e] = zs[k], q->cw[e] = uz[k];
+            }
+    }
+}
+
+/* row j (corner y = (cy0 + j) * h) of slot q */
+static void row(const cf_world *w, cf_corners *c, cn_slot *q, int j)
+{
+    CF_TAB t = w->tab;
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * q->stack);
+    float *acc = q->val + (size_t)j * (size_t)c->ncol;
+    for (int e = 0; e < c->ncol; e++) acc[e] = 0.0f;
+    int64_t y = (int64_t)(c->cy0 + j) * c->h;
+    for (int l = 0; l < q->nlayers; l++, ly += CF_LAYER_BYTES) {
+        int oct = cf_ld_i32(ly);
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * oct;
+        float amp = cf_ld_f32(ly + 4);
+        double f = cf_ld_f64(ly + 8);
+        double fy = q->sy * f;
+        double Y = cf_wrap((double)y * fy) + cf_ld_f64(o + 8);
+        int32_t jj = cf_jfloor(Y);
+        float v = (float)(Y - (double)jj);
+        size_t b = (size_t)l * (size_t)c->ncol;
+#ifdef CF_HAVE_AVX2_PATH
+        if (c->avx2) {
+            row_avx2(c->perm + 256 * (size_t)oct, o + 32, c->ncol, q->ci + b, q->ck + b, q->cu + b, q->cw + b, jj, v, amp, acc);
+            continue;
+        }
+#endif
+        row_scalar(o + 32, c->ncol, q->ci + b, q->ck + b, q->cu + b, q->cw + b, jj, v, amp, acc);
+    }
+}
+
+int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out)
+{
+    cf_corners *c = f->corners;
+    int s = c->slot[id];
+    if (s < 0) return 0;
+    int64_t dx = (int64_t)x - (int64_t)c->cx0 * c->w, dy = (int64_t)y - (int64_t)c->cy0 * c->h,
+            dz = (int64_t)z - (int64_t)c->cz0 * c->w;
+    if (dx < 0 || dy < 0 || dz < 0 || dx % c->w || dy % c->h || dz % c->w) return 0;
+    int64_t i = dx / c->w, j = dy / c->h, k = dz / c->w;
+    if (i >= c->ncx || j >= c->ncy || j >= c->maxy || k >= c->ncz) return 0;
+    cn_slot *q = &c->slots[s];
+    if (q->rowstamp[j] != f->stamp) {
+        if (q->axstamp != f->stamp) {
+            axes(f->w, c, q);
+            q->axstamp = f->stamp;
+        }
+        row(f->w, c, q, (int)j);
+        q->rowstamp[j] = f->stamp;
+    }
+    *out = q->val[((size_t)j * (size_t)c->ncz + (size_t)k) * (size_t)c->ncx + (size_t)i];
+    return 1;
+}
+
+long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
+{
+    long bad = 0;
+    *n = 0;
+    const cf_program *p = w->prog;
+    for (int pass = 0; pass < 2; pass++) {
+        cf_fill f;
+        memset(&f, 0, sizeof f);
+        f.w = w, f.stamp = 1;
+        f.corners = corners_new(w, 16, p->height, 16);
+        if (!f.corners) return -1;
+#ifdef CF_HAVE_AVX2_PATH
+        if (pass == 1) f.corners->avx2 = 0; /* the portable path */
+        else if (!f.corners->avx2) pass = 1; /* no AVX2 here: the portable path once */
+#endif
+        corners_region(f.corners, cx * 16, p->min_y, cz * 16, 16, p->height, 16);
+        cf_corners *c = f.corners;
+        for (int s = 0; s < c->nslots; s++) {
+            const cn_slot *q = &c->slots[s];
+            for (int j = 0; j < c->ncy; j++)
+                for (int k = 0; k < c->ncz; k++)
+                    for (int i = 0; i < c->ncx; i++) {
+                        int32_t x = (c->cx0 + i) * c->w, y = (c->cy0 + j) * c->h, z = (c->cz0 + k) * c->w;
+                        float v = 0.0f, r = cf_stack_volume(w->tab, q->stack, x, y, z, q->sxz, q->sy);
+                        if (!corners_noise(&f, q->node, x, y, z, &v) || memcmp(&v, &r, sizeof v) != 0) bad++;
+                        (*n)++;
+                    }
+        }
+        corners_free(f.corners);
+    }
+    return bad;
+}
