@@ -1,17 +1,21 @@
-/* corners.c - the corner stage: unshifted noises over the corner lattice of a fill.
+/* corners.c - the corner stage: noises over the corner lattice of a fill.
  *
- * An unshifted `noise` on the volume path is cf_stack_volume (kernels/cf_nodes.h): per
- * octave, the x, y and z double math (scale, wrap, floor, fraction) depends on one axis
- * each, and only the lattice hashing and the float lerp need the whole corner. Inside
- * a fill every such node's values are needed at the cell corners of the region's
- * interpolated nodes: this file computes them a corner row (one y, every x and z
- * corner) at a time, octave by octave, with the per-axis math done once per axis value
- * and per chunk, and the lattice part over all corners of the row at once (8 AVX2
- * lanes where the CPU has them, else the scalar cf_perlin_lattice). Each corner's
- * float operations are cf_stack_volume's, in its order (sum over octaves left to
- * right, no contraction: -ffp-contract=off), so the values are bit for bit the same;
- * tests/test_corners.c compares them with cf_stack_volume at every corner of many
- * chunks. eval.c asks corners_noise() before evaluating such a node at a point.
+ * An unshifted `noise` on the volume path is cf_stack_volume (kernels/cf_nodes.h), and
+ * old_blended_noise is cf_blended (three cf_stack_point stacks, plain and smeared
+ * octaves): per octave, the x, y and z double math (scale, wrap, floor, fraction, the
+ * smear fudge) depends on one axis each, and only the lattice hashing and the float
+ * lerp need the whole corner. Inside a fill these nodes' values are needed at the cell
+ * corners of the region's interpolated nodes: this file computes them a corner row (one
+ * y, every x and z corner) at a time, octave by octave, with the per-axis math done
+ * once per axis value and per chunk, and the lattice part over all corners of the row
+ * at once (8 AVX2 lanes where the CPU has them, else the scalar cf_perlin_lattice).
+ * old_blended_noise's limit stacks are computed only for the corners whose blend
+ * factor needs them (compacted lists), as cf_blended branches. Each corner's float
+ * operations are the header's, in its order (sum over octaves left to right, no
+ * contraction: -ffp-contract=off), so the values are bit for bit the same;
+ * corners_check() (tests/test_fill.c) compares them with the header's functions at
+ * every corner of many chunks. eval.c asks corners_noise() before evaluating such a
+ * node at a point.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,17 +29,26 @@
 #define CF_HAVE_AVX2_PATH 1
 #endif
 
-/* one noise node's corner values over the region's lattice */
-typedef struct cn_slot {
-    int node, stack;
-    double sxz, sy;
-    int nlayers;
-    float *val;          /* [j][k][i] */
-    uint32_t *rowstamp;  /* per j: the fill stamp whose row val holds */
-    uint32_t axstamp;    /* the fill stamp of the per-axis tables below */
-    /* per layer, per corner of a row (c = k*ncx + i): lattice cell and fraction in x and z */
+/* one noise stack over the lattice: per layer, per corner of a row (c = k*ncx + i), the
+ * lattice cell and fraction in x and z */
+typedef struct cn_stack {
+    int stack, nlayers;
+    double sxz, sy;      /* the node's scales */
+    int point;           /* 1: cf_stack_point at (x*sxz, y*sy, z*sxz); 0: cf_stack_volume */
     int32_t *ci, *ck;
     float *cu, *cw;
+} cn_stack;
+
+enum { CN_NOISE = 0, CN_BLENDED = 1 };
+
+/* one node's corner values over the region's lattice */
+typedef struct cn_slot {
+    int node, kind;      /* CN_*: an unshifted noise (one stack), old_blended_noise (min, max, main) */
+    int nst;
+    cn_stack st[3];
+    float *val;          /* [j][k][i] */
+    uint32_t *rowstamp;  /* per j: the fill stamp whose row val holds */
+    uint32_t axstamp;    /* the fill stamp of the per-axis tables */
 } cn_slot;
 
 struct cf_corners {
@@ -47,6 +60,10 @@ struct cf_corners {
     cn_slot *slots;
     int nslots;
     int32_t *perm;             /* per octave: the 256 permutation bytes as int32 (vector gathers) */
+    /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
+    int32_t *ti, *tk;
+    float *tu, *tw, *ta, *tlo, *thi, *tacc;
+    int *idx;
     int avx2;
 };
 
@@ -62,9 +79,11 @@ void corners_free(cf_corners *c)
     if (!c) return;
     for (int s = 0; s < c->nslots; s++) {
         cn_slot *q = &c->slots[s];
-        free(q->val), free(q->rowstamp), free(q->ci), free(q->ck), free(q->cu), free(q->cw);
+        free(q->val), free(q->rowstamp);
+        for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
     }
     free(c->slots), free(c->slot), free(c->perm);
+    free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
     free(c);
 }
 
@@ -92,30 +111,49 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     if (!c->slot || !c->slots) goto fail;
     int noct = cf_ld_i32(w->tab + 8);
     int32_t soff = cf_ld_i32(w->tab + 4);
+    size_t ncol = (size_t)c->ncx * (size_t)c->ncz;
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
         c->slot[i] = -1;
-        if (n->kind != NK_NOISE || n->noise < 0 || n->nin < 3) continue;
-        if (!plain_zero(p->nodes, n->in[0]) || !plain_zero(p->nodes, n->in[1]) || !plain_zero(p->nodes, n->in[2])) continue;
-        int s = w->noise_stack[n->noise];
-        if (s < 0) continue;
         cn_slot *q = &c->slots[c->nslots];
-        q->node = i, q->stack = s, q->sxz = n->d[0], q->sy = n->d[1];
-        q->nlayers = cf_ld_i32(w->tab + soff + 8 * s + 4);
-        size_t nl = (size_t)(q->nlayers > 0 ? q->nlayers : 1), ncol = (size_t)c->ncx * (size_t)c->ncz;
+        if (n->kind == NK_NOISE && n->noise >= 0 && n->nin >= 3 && plain_zero(p->nodes, n->in[0])
+            && plain_zero(p->nodes, n->in[1]) && plain_zero(p->nodes, n->in[2]) && w->noise_stack[n->noise] >= 0) {
+            q->kind = CN_NOISE, q->nst = 1;
+            q->st[0] = (cn_stack){.stack = w->noise_stack[n->noise], .sxz = n->d[0], .sy = n->d[1], .point = 0};
+        } else if (n->kind == NK_OLD_BLENDED_NOISE && w->node_stack && w->node_stack[i] >= 0) {
+            /* cf_blended's scales, in its order */
+            double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
+            int s0 = w->node_stack[i];
+            q->kind = CN_BLENDED, q->nst = 3;
+            q->st[0] = (cn_stack){.stack = s0, .sxz = xzm, .sy = ym, .point = 1};
+            q->st[1] = (cn_stack){.stack = s0 + 1, .sxz = xzm, .sy = ym, .point = 1};
+            q->st[2] = (cn_stack){.stack = s0 + 2, .sxz = xzm / n->d[2], .sy = ym / n->d[3], .point = 1};
+        } else {
+            continue;
+        }
+        q->node = i;
+        c->slot[i] = c->nslots++;
         q->val = malloc(sizeof(float) * ncol * (size_t)c->maxy);
         q->rowstamp = calloc((size_t)c->maxy, sizeof(uint32_t));
-        q->ci = malloc(sizeof(int32_t) * nl * ncol), q->ck = malloc(sizeof(int32_t) * nl * ncol);
-        q->cu = malloc(sizeof(float) * nl * ncol), q->cw = malloc(sizeof(float) * nl * ncol);
-        c->slot[i] = c->nslots++;
-        if (!q->val || !q->rowstamp || !q->ci || !q->ck || !q->cu || !q->cw) goto fail;
+        if (!q->val || !q->rowstamp) goto fail;
+        for (int k = 0; k < q->nst; k++) {
+            cn_stack *st = &q->st[k];
+            st->nlayers = cf_ld_i32(w->tab + soff + 8 * st->stack + 4);
+            size_t nl = (size_t)(st->nlayers > 0 ? st->nlayers : 1);
+            st->ci = malloc(sizeof(int32_t) * nl * ncol), st->ck = malloc(sizeof(int32_t) * nl * ncol);
+            st->cu = malloc(sizeof(float) * nl * ncol), st->cw = malloc(sizeof(float) * nl * ncol);
+            if (!st->ci || !st->ck || !st->cu || !st->cw) goto fail;
+        }
     }
-        if (c->nslots == 0) {
+    if (c->nslots == 0) {
         corners_free(c);
         return NULL;
     }
     c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(noct > 0 ? noct : 1));
-    if (!c->perm) goto fail;
+    c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
+    c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
+    c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
+    if (!c->perm || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc) goto fail;
     for (int o = 0; o < noct; o++)
         for (int k = 0; k < 256; k++) c->perm[256 * o + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
 #ifdef CF_HAVE_AVX2_PATH
@@ -151,9 +189,9 @@ void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t s
 
 /* scalar: cf_perlin_lattice per corner (the portable path) */
 static void row_scalar(const uint8_t *p, int n, const int32_t *ci, const int32_t *ck, const float *cu, const float *cw,
-                       int32_t j, float v, float amp, float *acc)
+                       int32_t j, float v, float fade, float amp, float *acc)
 {
-    for (int c = 0; c < n; c++) acc[c] = acc[c] + amp * cf_perlin_lattice(p, ci[c], j, ck[c], cu[c], v, cw[c], v);
+    for (int c = 0; c < n; c++) acc[c] = acc[c] + amp * cf_perlin_lattice(p, ci[c], j, ck[c], cu[c], v, cw[c], fade);
 }
 
 #ifdef CF_HAVE_AVX2_PATH
@@ -186,7 +224,7 @@ __attribute__((target("avx2"))) static inline __m256 smooth8(__m256 t)
 }
 __attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uint8_t *p, int n, const int32_t *ci,
                                                      const int32_t *ck, const float *cu, const float *cw, int32_t j,
-                                                     float v, float amp, float *acc)
+                                                     float v, float fade, float amp, float *acc)
 {
     __m256 g[6];
     g[0] = _mm256_loadu_ps(cf_grad_x), g[1] = _mm256_loadu_ps(cf_grad_x + 8);
@@ -194,7 +232,7 @@ __attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uin
     g[4] = _mm256_loadu_ps(cf_grad_z), g[5] = _mm256_loadu_ps(cf_grad_z + 8);
     __m256i uj = _mm256_set1_epi32(j), one = _mm256_set1_epi32(1);
     __m256 vv = _mm256_set1_ps(v), v1 = _mm256_set1_ps(v - 1.0f), onef = _mm256_set1_ps(1.0f);
-    __m256 sv = _mm256_set1_ps(cf_smoothf(v)), va = _mm256_set1_ps(amp);
+    __m256 sv = _mm256_set1_ps(cf_smoothf(fade)), va = _mm256_set1_ps(amp);
     int c = 0;
     for (; c + 8 <= n; c += 8) {
         __m256i ui = _mm256_loadu_si256((const __m256i *)(ci + c)), uk = _mm256_loadu_si256((const __m256i *)(ck + c));
@@ -220,30 +258,30 @@ __attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uin
         __m256 nv = lerp8(sw, b0, b1);
         _mm256_storeu_ps(acc + c, _mm256_add_ps(_mm256_loadu_ps(acc + c), _mm256_mul_ps(va, nv)));
     }
-    if (c < n) row_scalar(p, n - c, ci + c, ck + c, cu + c, cw + c, j, v, amp, acc + c);
+    if (c < n) row_scalar(p, n - c, ci + c, ck + c, cu + c, cw + c, j, v, fade, amp, acc + c);
 }
 #endif
 
-/* the per-axis part of every layer of slot q for the current region: x and z corners */
-static void axes(const cf_world *w, cf_corners *c, cn_slot *q)
+/* the per-axis part of every layer of stack st for the current region: x and z corners */
+static void axes(const cf_world *w, cf_corners *c, cn_stack *st)
 {
     CF_TAB t = w->tab;
-    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * q->stack);
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * st->stack);
     int32_t xs[64], zs[64];
-    double ox, oz;
-    for (int l = 0; l < q->nlayers; l++, ly += CF_LAYER_BYTES) {
+    float ux[64], uz[64];
+    for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
         CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
-        double f = cf_ld_f64(ly + 8);
-        double fxz = q->sxz * f;
-        ox = cf_ld_f64(o), oz = cf_ld_f64(o + 16);
-        float ux[64], uz[64];
+        double f = cf_ld_f64(ly + 8), fxz = st->sxz * f, ox = cf_ld_f64(o), oz = cf_ld_f64(o + 16);
         for (int i = 0; i < c->ncx; i++) {
-            double X = cf_wrap((double)((int64_t)(c->cx0 + i) * c->w) * fxz) + ox;
+            double x = (double)((int64_t)(c->cx0 + i) * c->w);
+            /* cf_stack_point: (x*scale)*f; cf_stack_volume: x*(scale*f) */
+            double X = cf_wrap(st->point ? (x * st->sxz) * f : x * fxz) + ox;
             xs[i] = cf_jfloor(X);
             ux[i] = (float)(X - (double)xs[i]);
         }
         for (int k = 0; k < c->ncz; k++) {
-            double Z = cf_wrap((double)((int64_t)(c->cz0 + k) * c->w) * fxz) + oz;
+            double z = (double)((int64_t)(c->cz0 + k) * c->w);
+            double Z = cf_wrap(st->point ? (z * st->sxz) * f : z * fxz) + oz;
             zs[k] = cf_jfloor(Z);
             uz[k] = (float)(Z - (double)zs[k]);
         }
@@ -251,37 +289,86 @@ static void axes(const cf_world *w, cf_corners *c, cn_slot *q)
         for (int k = 0; k < c->ncz; k++)
             for (int i = 0; i < c->ncx; i++) {
                 size_t e = b + (size_t)k * (size_t)c->ncx + (size_t)i;
-                q->ci[e] = xs[i], q->cu[e] = ux[i], q->ck[e] = zs[k], q->cw[e] = uz[k];
+                st->ci[e] = xs[i], st->cu[e] = ux[i], st->ck[e] = zs[k], st->cw[e] = uz[k];
             }
+    }
+}
+
+/* stack st at corner y over the row's corners (idx: the n corners to compute, or NULL
+ * for all of them, n = ncol) into acc[0..n): cf_stack_volume or cf_stack_point */
+static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int64_t y, const int *idx, int n, float *acc)
+{
+    CF_TAB t = w->tab;
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * st->stack);
+    for (int e = 0; e < n; e++) acc[e] = 0.0f;
+    for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
+        int oct = cf_ld_i32(ly);
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * oct;
+        float amp = cf_ld_f32(ly + 4);
+        double f = cf_ld_f64(ly + 8), q = cf_ld_f64(o + 24);
+        int32_t j;
+        float v, fade;
+        if (!st->point) { /* cf_stack_volume: plain octaves at y*(scale*f) */
+            double Y = cf_wrap((double)y * (st->sy * f)) + cf_ld_f64(o + 8);
+            j = cf_jfloor(Y);
+            v = fade = (float)(Y - (double)j);
+        } else {
+            double yy = ((double)y * st->sy) * f, Y = cf_wrap(yy) + cf_ld_f64(o + 8);
+            j = cf_jfloor(Y);
+            if (q > 0.0) { /* cf_smeared */
+                double r = Y - (double)j;
+                double lim = (yy >= 0.0 && yy < r) ? yy : r;
+                double fudge = (double)cf_jfloor(lim / q + 1.0000000116860974e-07) * q;
+                v = (float)(r - fudge), fade = (float)r;
+            } else { /* cf_perlin */
+                v = fade = (float)(Y - (double)j);
+            }
+        }
+        size_t b = (size_t)l * (size_t)c->ncol;
+        const int32_t *ci = st->ci + b, *ck = st->ck + b;
+        const float *cu = st->cu + b, *cw = st->cw + b;
+        if (idx) { /* the listed corners, compacted */
+            for (int e = 0; e < n; e++) {
+                int k = idx[e];
+                c->ti[e] = ci[k], c->tk[e] = ck[k], c->tu[e] = cu[k], c->tw[e] = cw[k];
+            }
+            ci = c->ti, ck = c->tk, cu = c->tu, cw = c->tw;
+        }
+#ifdef CF_HAVE_AVX2_PATH
+        if (c->avx2) {
+            row_avx2(c->perm + 256 * (size_t)oct, o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+            continue;
+        }
+#endif
+        row_scalar(o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
     }
 }
 
 /* row j (corner y = (cy0 + j) * h) of slot q */
 static void row(const cf_world *w, cf_corners *c, cn_slot *q, int j)
 {
-    CF_TAB t = w->tab;
-    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * q->stack);
-    float *acc = q->val + (size_t)j * (size_t)c->ncol;
-    for (int e = 0; e < c->ncol; e++) acc[e] = 0.0f;
+    float *out = q->val + (size_t)j * (size_t)c->ncol;
     int64_t y = (int64_t)(c->cy0 + j) * c->h;
-    for (int l = 0; l < q->nlayers; l++, ly += CF_LAYER_BYTES) {
-        int oct = cf_ld_i32(ly);
-        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * oct;
-        float amp = cf_ld_f32(ly + 4);
-        double f = cf_ld_f64(ly + 8);
-        double fy = q->sy * f;
-        double Y = cf_wrap((double)y * fy) + cf_ld_f64(o + 8);
-        int32_t jj = cf_jfloor(Y);
-        float v = (float)(Y - (double)jj);
-        size_t b = (size_t)l * (size_t)c->ncol;
-#ifdef CF_HAVE_AVX2_PATH
-        if (c->avx2) {
-            row_avx2(c->perm + 256 * (size_t)oct, o + 32, c->ncol, q->ci + b, q->ck + b, q->cu + b, q->cw + b, jj, v, amp, acc);
-            continue;
-        }
-#endif
-        row_scalar(o + 32, c->ncol, q->ci + b, q->ck + b, q->cu + b, q->cw + b, jj, v, amp, acc);
+    if (q->kind == CN_NOISE) {
+        stack_row(w, c, &q->st[0], y, NULL, c->ncol, out);
+        return;
     }
+    /* cf_blended: main, then the min limit where the factor is not 1, the max limit where it is not 0 */
+    float *a = c->ta;
+    stack_row(w, c, &q->st[2], y, NULL, c->ncol, a);
+    for (int e = 0; e < c->ncol; e++) a[e] = cf_clampf(a[e] + 0.5f, 0.0f, 1.0f);
+    int n = 0;
+    for (int e = 0; e < c->ncol; e++)
+        if (a[e] != 1.0f) c->idx[n++] = e;
+    stack_row(w, c, &q->st[0], y, c->idx, n, c->tacc);
+    for (int e = 0; e < n; e++) c->tlo[c->idx[e]] = c->tacc[e];
+    n = 0;
+    for (int e = 0; e < c->ncol; e++)
+        if (a[e] != 0.0f) c->idx[n++] = e;
+    stack_row(w, c, &q->st[1], y, c->idx, n, c->tacc);
+    for (int e = 0; e < n; e++) c->thi[c->idx[e]] = c->tacc[e];
+    for (int e = 0; e < c->ncol; e++)
+        out[e] = a[e] == 0.0f ? c->tlo[e] : a[e] == 1.0f ? c->thi[e] : cf_lerpf(a[e], c->tlo[e], c->thi[e]);
 }
 
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out)
@@ -297,7 +384,7 @@ int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *ou
     cn_slot *q = &c->slots[s];
     if (q->rowstamp[j] != f->stamp) {
         if (q->axstamp != f->stamp) {
-            axes(f->w, c, q);
+            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
             q->axstamp = f->stamp;
         }
         row(f->w, c, q, (int)j);
@@ -330,7 +417,10 @@ long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
                 for (int k = 0; k < c->ncz; k++)
                     for (int i = 0; i < c->ncx; i++) {
                         int32_t x = (c->cx0 + i) * c->w, y = (c->cy0 + j) * c->h, z = (c->cz0 + k) * c->w;
-                        float v = 0.0f, r = cf_stack_volume(w->tab, q->stack, x, y, z, q->sxz, q->sy);
+                        const cf_node *nd = &p->nodes[q->node];
+                        float v = 0.0f,
+                              r = q->kind == CN_NOISE ? cf_stack_volume(w->tab, q->st[0].stack, x, y, z, nd->d[0], nd->d[1])
+                                                      : cf_blended(w->tab, q->st[0].stack, nd->d[0], nd->d[1], nd->d[2], nd->d[3], x, y, z);
                         if (!corners_noise(&f, q->node, x, y, z, &v) || memcmp(&v, &r, sizeof v) != 0) bad++;
                         (*n)++;
                     }

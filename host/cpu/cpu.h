@@ -46,13 +46,13 @@ typedef struct cf_fill {
     uint32_t wstamp;                /* changes per window (and per chunk) */
     float *scratch;                 /* 2*sx*sz floats for the interpolation */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
-    struct cf_corners *corners;     /* corners.c: unshifted noises over the corner lattice, or NULL */
+    struct cf_corners *corners;     /* corners.c: noises over the corner lattice, or NULL */
     int nnodes;                     /* the program's node count (vbuf entries) */
     struct cf_fill *pool_next;      /* fill.c: the next idle context of the pool */
 } cf_fill;
 
-/* corners.c: the corner stage of a fill context (unshifted noises over the corner lattice
- * of its interpolated nodes, per-axis math once per axis value, AVX2 lanes where present) */
+/* corners.c: the corner stage of a fill context (unshifted noises and old_blended_noise over
+ * the corner lattice of its interpolated nodes, per-axis math once per axis value, AVX2 lanes where present) */
 typedef struct cf_corners cf_corners;
 /* NULL when the program has no such noise (or no interpolation, or no memory): the
  * evaluator then computes every point itself */
@@ -63,7 +63,8 @@ void corners_clear(cf_corners *c); /* the fill stamp wrapped: every row is stale
 /* node id's value at (x, y, z) into *out when the node and the point are on the
  * lattice of f's region (1), else 0 */
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out);
-/* tests: every corner of every such noise over chunk (cx, cz) against cf_stack_volume, on the
+/* tests: every corner of every such node over chunk (cx, cz) against cf_stack_volume or
+ * cf_blended, on the
  * AVX2 path (where present) and the portable one; returns the mismatches (-1: none to check),
  * *n the corners compared */
 long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n);

@@ -241,6 +241,8 @@ EVAL(SHIFT)
 }
 EVAL(OLD_BLENDED_NOISE)
 {
+    float v; /* the corner stage's value where (x, y, z) is a corner of the fill (corners.c) */
+    if (e->f && e->f->corners && corners_noise(e->f, (int)(n - e->nodes), x, y, z, &v)) return v;
     return cf_blended(e->w->tab, e->w->node_stack[n - e->nodes], n->d[0], n->d[1], n->d[2], n->d[3], x, y, z);
 }
 EVAL(END_OUTER_ISLANDS)
