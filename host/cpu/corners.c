@@ -59,7 +59,8 @@ struct cf_corners {
     int *slot;                 /* per node: index in slots, or -1 */
     cn_slot *slots;
     int nslots;
-    int32_t *perm;             /* per octave: the 256 permutation bytes as int32 (vector gathers) */
+    int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
+    int *pmap;                 /* per octave of the world: its index in perm, or -1 */
     /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
     int32_t *ti, *tk;
     float *tu, *tw, *ta, *tlo, *thi, *tacc;
@@ -82,7 +83,7 @@ void corners_free(cf_corners *c)
         free(q->val), free(q->rowstamp);
         for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
     }
-    free(c->slots), free(c->slot), free(c->perm);
+    free(c->slots), free(c->slot), free(c->perm), free(c->pmap);
     free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
     free(c);
 }
@@ -149,13 +150,28 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         corners_free(c);
         return NULL;
     }
-    c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(noct > 0 ? noct : 1));
+    /* the octaves the slots read, numbered in pmap */
+    c->pmap = malloc(sizeof(int) * (size_t)(noct > 0 ? noct : 1));
+    if (!c->pmap) goto fail;
+    for (int o = 0; o < noct; o++) c->pmap[o] = -1;
+    int nperm = 0;
+    for (int s = 0; s < c->nslots; s++)
+        for (int k = 0; k < c->slots[s].nst; k++) {
+            const cn_stack *st = &c->slots[s].st[k];
+            CF_TAB ly = w->tab + cf_ld_i32(w->tab) + CF_LAYER_BYTES * cf_ld_i32(w->tab + soff + 8 * st->stack);
+            for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
+                int o = cf_ld_i32(ly);
+                if (o >= 0 && o < noct && c->pmap[o] < 0) c->pmap[o] = nperm++;
+            }
+        }
+    c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(nperm > 0 ? nperm : 1));
     c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
     c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
     c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
     if (!c->perm || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc) goto fail;
     for (int o = 0; o < noct; o++)
-        for (int k = 0; k < 256; k++) c->perm[256 * o + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
+        if (c->pmap[o] >= 0)
+            for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
     c->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
@@ -336,7 +352,7 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
         }
 #ifdef CF_HAVE_AVX2_PATH
         if (c->avx2) {
-            row_avx2(c->perm + 256 * (size_t)oct, o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+            row_avx2(c->perm + 256 * (size_t)c->pmap[oct], o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
             continue;
         }
 #endif
