@@ -38,13 +38,18 @@ typedef struct cf_fill {
         uint32_t *cstamp;
         float *block;           /* (y*sz + z)*sx + x */
         uint32_t bstamp;
+        /* per block column of the region (sx*sz): its corner offset, x and z weights,
+         * computed once per region (colst: the fill stamp they belong to) */
+        size_t *cidx;
+        float *cax, *caz;
+        uint32_t colst;
     } *interp;
     int ninterp;
     float **vbuf;                   /* per node of the block-stage list: its buffer */
     uint32_t *vstamp;               /* per node: window stamp of the rows its buffer holds */
     int32_t wy0, wy1;               /* the window of rows the block stage computes: [wy0, wy1) */
     uint32_t wstamp;                /* changes per window (and per chunk) */
-    float *scratch;                 /* 2*sx*sz floats for the interpolation */
+    float *scratch;                 /* 2*sx*sz floats for the interpolation (running values, steps) */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
     struct cf_corners *corners;     /* corners.c: noises over the corner lattice, or NULL */
     int nnodes;                     /* the program's node count (vbuf entries) */

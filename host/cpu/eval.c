@@ -356,12 +356,10 @@ void fill_interp_blocks(cf_fill *f, int id)
     /* a window starts at the region's first row or on a cell boundary */
     int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
     size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
-    /* per column, once: the corner offset and the x and z weights */
-    /* malloc'd, 8-aligned, and this part of it only ever holds size_t */
-    /* cppcheck-suppress invalidPointerCast */
-    size_t *cidx = (size_t *)(f->scratch + 2 * ncol);
-    float *cax = f->scratch + 4 * ncol, *caz = f->scratch + 5 * ncol;
-    for (int32_t zi = 0; zi < f->sz; zi++) {
+    /* per column, once per region: the corner offset and the x and z weights */
+    size_t *cidx = ip->cidx;
+    float *cax = ip->cax, *caz = ip->caz;
+    for (int32_t zi = 0; ip->colst != f->stamp && zi < f->sz; zi++) {
         int32_t z = f->z0 + zi;
         size_t k = (size_t)(cf_floordiv(z, cw) - ip->cz0);
         float az = (float)(int32_t)cf_floormod(z, cw) * inv;
@@ -373,6 +371,7 @@ void fill_interp_blocks(cf_fill *f, int id)
             caz[c] = az;
         }
     }
+    ip->colst = f->stamp;
     for (int32_t yi = f->wy0; yi < f->wy1; yi++) {
         float *restrict out = ip->block + (size_t)yi * ncol;
         if (yi == f->wy0 || iy == 0) {

@@ -31,8 +31,10 @@ static void fill_free(cf_fill *f)
         }
         free(f->vbuf);
     }
-    for (int i = 0; f->interp && i < f->ninterp; i++)
+    for (int i = 0; f->interp && i < f->ninterp; i++) {
         free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
+        free(f->interp[i].cidx), free(f->interp[i].cax), free(f->interp[i].caz);
+    }
     free(f->interp);
     free(f->vstamp);
     free(f->scratch);
@@ -79,12 +81,14 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         ip->corner = malloc(sizeof(float) * nc);
         ip->cstamp = calloc(nc, sizeof(uint32_t));
         ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
-        if (!ip->corner || !ip->cstamp || !ip->block) goto fail;
+        ip->cidx = malloc(sizeof(size_t) * (size_t)sx * (size_t)sz);
+        ip->cax = malloc(sizeof(float) * (size_t)sx * (size_t)sz), ip->caz = malloc(sizeof(float) * (size_t)sx * (size_t)sz);
+        if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz) goto fail;
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
     f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
-    /* interpolation scratch: running values, steps, corner offsets (size_t), x and z weights */
-    f->scratch = malloc(sizeof(float) * 8 * (size_t)sx * (size_t)sz);
+    /* interpolation scratch: running values, steps */
+    f->scratch = malloc(sizeof(float) * 2 * (size_t)sx * (size_t)sz);
     if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
     for (int k = 0; k < p->nvlist; k++) {
         int id = p->vlist[k];
@@ -198,6 +202,7 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
             size_t nc = (size_t)(f->sx / n->i[0] + 3) * (size_t)(f->sy / n->i[1] + 3) * (size_t)(f->sz / n->i[0] + 3);
             memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
             f->interp[p->islot[i]].bstamp = 0;
+            f->interp[p->islot[i]].colst = 0;
         }
         memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
@@ -364,15 +369,29 @@ static void vec_node(cf_fill *f, int id)
 #undef LOOP
 }
 
-/* one chunk into out[(y*16 + z)*16 + x] */
+static int32_t window_rows(const cf_program *p);
+
+/* one chunk into out[(y*16 + z)*16 + x], in windows of whole interpolation cells from the
+ * bottom up (window_rows: 8 rows for vanilla): a range_choice or lerp whose selector rules
+ * a branch out in every block of a window does not compute that branch's buffers there
+ * (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations and the
+ * corner rows of their three noises) wherever the noodle toggle is negative in a whole
+ * window. Windows start on cell boundaries, so every row's float walk is the one of a
+ * single window (fill_interp_blocks); the values do not change. */
 static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, cx * 16, p->min_y, cz * 16);
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
-    const float *r = vec_get(f, node);
-    int32_t h = p->height;
+    int32_t h = p->height, wh = window_rows(p);
+    const float *r = NULL;
+    for (int64_t wb = cf_floordiv(p->min_y, wh) * wh; wb < (int64_t)p->min_y + h; wb += wh) {
+        f->wy0 = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
+        f->wy1 = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+        next_window(f);
+        r = vec_get(f, node);
+    }
     if (dx == 16 && dz == 16 && dy == h) {
         memcpy(out, r, sizeof(float) * (size_t)h * 256);
         return;
@@ -398,13 +417,14 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
     size_t b = sizeof(cf_fill);
     b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
-    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 8 * sx * sz * sizeof(float);
+    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 2 * sx * sz * sizeof(float);
     if (p->blocks) b += sx * sy * sz * sizeof(float) + aquifer_bytes(p); /* the density of a chunk, the aquifer */
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *nd = &p->nodes[i];
         if (p->islot[i] >= 0) {
             size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
-            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float);
+            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float)
+                 + sx * sz * (sizeof(size_t) + 2 * sizeof(float));
         }
     }
     for (int k = 0; k < p->nvlist; k++) {
