@@ -392,6 +392,7 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
         next_window(f);
         r = vec_get(f, node);
     }
+    if (!r) return; /* no rows: settings have a positive height (the parser checks) */
     if (dx == 16 && dz == 16 && dy == h) {
         memcpy(out, r, sizeof(float) * (size_t)h * 256);
         return;
