@@ -248,8 +248,9 @@ Test(plan, buffers_equal_pointwise_volume_path)
 }
 
 /* the corner stage (host/cpu/corners.c: noises over the corner lattice, per-axis math
- * once, AVX2 lanes) equals cf_stack_volume / cf_blended bit for bit at every corner of every
- * noise and old_blended_noise of the vanilla overworld, amplified, nether and end, on both of its paths, for chunks near the
+ * once, vector lanes) equals cf_stack_volume / cf_blended bit for bit at every corner of every
+ * noise and old_blended_noise of the vanilla overworld, amplified, nether and end, on every
+ * lattice path this CPU has (AVX-512, AVX2, portable), for chunks near the
  * origin, on both sides of the 2^25-block wrap and at the coordinate limit */
 Test(corners, equal_stack_volume_at_every_corner)
 {

@@ -8,7 +8,9 @@
  * corners of the region's interpolated nodes: this file computes them a corner row (one
  * y, every x and z corner) at a time, octave by octave, with the per-axis math done
  * once per axis value and per chunk, and the lattice part over all corners of the row
- * at once (8 AVX2 lanes where the CPU has them, else the scalar cf_perlin_lattice).
+ * at once (16 AVX-512 lanes with byte permutes of the permutation table where the CPU has
+ * AVX-512 VBMI, else 8 AVX2 lanes with gathers, else the scalar cf_perlin_lattice; chosen at
+ * run time, CF_NO_AVX512 / CF_NO_AVX2 in the environment step down).
  * old_blended_noise's limit stacks are computed only for the corners whose blend
  * factor needs them (compacted lists), as cf_blended branches. Each corner's float
  * operations are the header's, in its order (sum over octaves left to right, no
@@ -65,8 +67,12 @@ struct cf_corners {
     int32_t *ti, *tk;
     float *tu, *tw, *ta, *tlo, *thi, *tacc;
     int *idx;
-    int avx2;
+    int isa;                   /* CN_ISA_*: the lattice path this CPU takes */
 };
+
+/* the lattice paths: scalar (portable), 8 AVX2 lanes with gathers, 16 AVX-512 lanes with
+ * byte permutes of the permutation table (AVX-512 VBMI) */
+enum { CN_ISA_SCALAR = 0, CN_ISA_AVX2 = 1, CN_ISA_AVX512 = 2 };
 
 /* the node is an unshifted noise (every input the literal +0.0): eval.c's test */
 static int plain_zero(const cf_node *nodes, int id)
@@ -174,7 +180,11 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
             for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
-    c->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
+    /* CF_NO_AVX2: the portable path; CF_NO_AVX512: at most AVX2 (benchmarks, checks) */
+    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
+    if (c->isa == CN_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+        && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
+        c->isa = CN_ISA_AVX512;
 #endif
     return c;
 fail:
@@ -276,6 +286,68 @@ __attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uin
     }
     if (c < n) row_scalar(p, n - c, ci + c, ck + c, cu + c, cw + c, j, v, fade, amp, acc + c);
 }
+
+
+/* 16 corners at a time: the permutation table looked up with byte permutes (two 128-entry
+ * halves, bit 7 selects) instead of gathers, the gradients with one float permute; the
+ * float operations are cf_perlin_lattice's, lane by lane (no FMA: the target has none) */
+#define CN_T512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+CN_T512 static inline __m512i perm16(const __m512i *t, __m512i i)
+{
+    __m512i lo = _mm512_permutex2var_epi8(t[0], i, t[1]), hi = _mm512_permutex2var_epi8(t[2], i, t[3]);
+    return _mm512_and_si512(_mm512_mask_blend_epi8(_mm512_movepi8_mask(i), lo, hi), _mm512_set1_epi32(255));
+}
+CN_T512 static inline __m512 gdot16(__m512i h, __m512 x, __m512 y, __m512 z, const __m512 *g)
+{
+    __m512 gx = _mm512_permutexvar_ps(h, g[0]), gy = _mm512_permutexvar_ps(h, g[1]), gz = _mm512_permutexvar_ps(h, g[2]);
+    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(gx, x), _mm512_mul_ps(gy, y)), _mm512_mul_ps(gz, z));
+}
+CN_T512 static inline __m512 lerp16(__m512 t, __m512 a, __m512 b)
+{
+    return _mm512_add_ps(a, _mm512_mul_ps(t, _mm512_sub_ps(b, a)));
+}
+CN_T512 static inline __m512 smooth16(__m512 t)
+{
+    __m512 t3 = _mm512_mul_ps(_mm512_mul_ps(t, t), t);
+    __m512 in = _mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps(6.0f)), _mm512_set1_ps(15.0f));
+    return _mm512_mul_ps(t3, _mm512_add_ps(_mm512_mul_ps(t, in), _mm512_set1_ps(10.0f)));
+}
+CN_T512 static void row_avx512(const uint8_t *p, int n, const int32_t *ci, const int32_t *ck, const float *cu,
+                               const float *cw, int32_t j, float v, float fade, float amp, float *acc)
+{
+    __m512i t[4];
+    for (int k = 0; k < 4; k++) t[k] = _mm512_loadu_si512((const void *)(p + 64 * k));
+    __m512 g[3];
+    g[0] = _mm512_loadu_ps(cf_grad_x), g[1] = _mm512_loadu_ps(cf_grad_y), g[2] = _mm512_loadu_ps(cf_grad_z);
+    __m512i uj = _mm512_set1_epi32(j), one = _mm512_set1_epi32(1);
+    __m512 vv = _mm512_set1_ps(v), v1 = _mm512_set1_ps(v - 1.0f), onef = _mm512_set1_ps(1.0f);
+    __m512 sv = _mm512_set1_ps(cf_smoothf(fade)), va = _mm512_set1_ps(amp);
+    for (int c = 0; c < n; c += 16) {
+        __mmask16 m = n - c >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - c)) - 1u);
+        __m512i ui = _mm512_maskz_loadu_epi32(m, ci + c), uk = _mm512_maskz_loadu_epi32(m, ck + c);
+        __m512 u = _mm512_maskz_loadu_ps(m, cu + c), w = _mm512_maskz_loadu_ps(m, cw + c);
+        __m512i a = perm16(t, ui), b = perm16(t, _mm512_add_epi32(ui, one));
+        __m512i aj = _mm512_add_epi32(a, uj), bj = _mm512_add_epi32(b, uj);
+        __m512i aa = perm16(t, aj), ab = perm16(t, _mm512_add_epi32(aj, one));
+        __m512i ba = perm16(t, bj), bb = perm16(t, _mm512_add_epi32(bj, one));
+        __m512i aak = _mm512_add_epi32(aa, uk), bak = _mm512_add_epi32(ba, uk);
+        __m512i abk = _mm512_add_epi32(ab, uk), bbk = _mm512_add_epi32(bb, uk);
+        __m512 u1 = _mm512_sub_ps(u, onef), w1 = _mm512_sub_ps(w, onef);
+        __m512 d000 = gdot16(perm16(t, aak), u, vv, w, g);
+        __m512 d100 = gdot16(perm16(t, bak), u1, vv, w, g);
+        __m512 d010 = gdot16(perm16(t, abk), u, v1, w, g);
+        __m512 d110 = gdot16(perm16(t, bbk), u1, v1, w, g);
+        __m512 d001 = gdot16(perm16(t, _mm512_add_epi32(aak, one)), u, vv, w1, g);
+        __m512 d101 = gdot16(perm16(t, _mm512_add_epi32(bak, one)), u1, vv, w1, g);
+        __m512 d011 = gdot16(perm16(t, _mm512_add_epi32(abk, one)), u, v1, w1, g);
+        __m512 d111 = gdot16(perm16(t, _mm512_add_epi32(bbk, one)), u1, v1, w1, g);
+        __m512 su = smooth16(u), sw = smooth16(w);
+        __m512 b0 = lerp16(sv, lerp16(su, d000, d100), lerp16(su, d010, d110));
+        __m512 b1 = lerp16(sv, lerp16(su, d001, d101), lerp16(su, d011, d111));
+        __m512 nv = lerp16(sw, b0, b1);
+        _mm512_mask_storeu_ps(acc + c, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, acc + c), _mm512_mul_ps(va, nv)));
+    }
+}
 #endif
 
 /* the per-axis part of every layer of stack st for the current region: x and z corners */
@@ -351,7 +423,11 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
             ci = c->ti, ck = c->tk, cu = c->tu, cw = c->tw;
         }
 #ifdef CF_HAVE_AVX2_PATH
-        if (c->avx2) {
+        if (c->isa == CN_ISA_AVX512) {
+            row_avx512(o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+            continue;
+        }
+        if (c->isa == CN_ISA_AVX2) {
             row_avx2(c->perm + 256 * (size_t)c->pmap[oct], o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
             continue;
         }
@@ -415,16 +491,16 @@ long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
     long bad = 0;
     *n = 0;
     const cf_program *p = w->prog;
-    for (int pass = 0; pass < 2; pass++) {
+    int isa = 0;
+    for (int pass = 0; isa >= 0; pass++, isa--) {
         cf_fill f;
         memset(&f, 0, sizeof f);
         f.w = w, f.stamp = 1;
         f.corners = corners_new(w, 16, p->height, 16);
         if (!f.corners) return -1;
-#ifdef CF_HAVE_AVX2_PATH
-        if (pass == 1) f.corners->avx2 = 0; /* the portable path */
-        else if (!f.corners->avx2) pass = 1; /* no AVX2 here: the portable path once */
-#endif
+        /* every path this CPU has, from the best down to the portable one */
+        if (pass == 0) isa = f.corners->isa;
+        f.corners->isa = isa;
         corners_region(f.corners, cx * 16, p->min_y, cz * 16, 16, p->height, 16);
         cf_corners *c = f.corners;
         for (int s = 0; s < c->nslots; s++) {

@@ -57,7 +57,8 @@ typedef struct cf_fill {
 } cf_fill;
 
 /* corners.c: the corner stage of a fill context (unshifted noises and old_blended_noise over
- * the corner lattice of its interpolated nodes, per-axis math once per axis value, AVX2 lanes where present) */
+ * the corner lattice of its interpolated nodes, per-axis math once per axis value, AVX-512 or AVX2
+ * lanes where present) */
 typedef struct cf_corners cf_corners;
 /* NULL when the program has no such noise (or no interpolation, or no memory): the
  * evaluator then computes every point itself */
@@ -69,8 +70,7 @@ void corners_clear(cf_corners *c); /* the fill stamp wrapped: every row is stale
  * lattice of f's region (1), else 0 */
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out);
 /* tests: every corner of every such node over chunk (cx, cz) against cf_stack_volume or
- * cf_blended, on the
- * AVX2 path (where present) and the portable one; returns the mismatches (-1: none to check),
+ * cf_blended, on every lattice path the CPU has (AVX-512, AVX2, portable); returns the mismatches (-1: none to check),
  * *n the corners compared */
 long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n);
 
