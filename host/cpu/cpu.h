@@ -16,6 +16,8 @@ typedef struct cf_memo {
     float v;
 } cf_memo;
 
+enum { CF_MAX_CORNERS_X = 24 }; /* corners along x of a fill region's interpolation (16 / 1 + 3 at most) */
+
 /* Per-thread state of a chunk fill: the block region, per-node memos and the
  * corner and block buffers of `interpolated` nodes. Built by fill.c. */
 typedef struct cf_fill {
@@ -38,8 +40,8 @@ typedef struct cf_fill {
         uint32_t *cstamp;
         float *block;           /* (y*sz + z)*sx + x */
         uint32_t bstamp;
-        /* per block column of the region (sx*sz): its corner offset, x and z weights,
-         * computed once per region (colst: the fill stamp they belong to) */
+        /* once per region (colst: the fill stamp they belong to): per x (sx) its corner
+         * cell, then per z (sz) its corner offset; the x and z weights */
         size_t *cidx;
         float *cax, *caz;
         uint32_t colst;

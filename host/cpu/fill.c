@@ -81,9 +81,10 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         ip->corner = malloc(sizeof(float) * nc);
         ip->cstamp = calloc(nc, sizeof(uint32_t));
         ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
-        ip->cidx = malloc(sizeof(size_t) * (size_t)sx * (size_t)sz);
-        ip->cax = malloc(sizeof(float) * (size_t)sx * (size_t)sz), ip->caz = malloc(sizeof(float) * (size_t)sx * (size_t)sz);
+        ip->cidx = malloc(sizeof(size_t) * ((size_t)sx + (size_t)sz));
+        ip->cax = malloc(sizeof(float) * (size_t)sx), ip->caz = malloc(sizeof(float) * (size_t)sz);
         if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz) goto fail;
+        if (sx / n->i[0] + 3 > CF_MAX_CORNERS_X) goto fail; /* regions are at most 16 wide */
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
     f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
@@ -425,7 +426,7 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
         if (p->islot[i] >= 0) {
             size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
             b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float)
-                 + sx * sz * (sizeof(size_t) + 2 * sizeof(float));
+                 + (sx + sz) * (sizeof(size_t) + sizeof(float));
         }
     }
     for (int k = 0; k < p->nvlist; k++) {
