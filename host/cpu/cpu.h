@@ -20,6 +20,13 @@ enum { CF_MAX_CORNERS_X = 24 }; /* corners along x of a fill region's interpolat
 
 /* Per-thread state of a chunk fill: the block region, per-node memos and the
  * corner and block buffers of `interpolated` nodes. Built by fill.c. */
+/* a lattice cell of one octave (cf_fill.lat): its corner (i, j, k) and the eight gradient
+ * hashes of its corners, in cf_perlin_lattice's order; ok 0 until filled */
+typedef struct cf_latcell {
+    int32_t i, j, k, ok;
+    uint8_t h[8];
+} cf_latcell;
+
 typedef struct cf_fill {
     const cf_world *w;
     int32_t x0, y0, z0, sx, sy, sz; /* block region [x0, x0+sx) x [y0, y0+sy) x [z0, z0+sz) */
@@ -53,6 +60,8 @@ typedef struct cf_fill {
     uint32_t wstamp;                /* changes per window (and per chunk) */
     float *scratch;                 /* 2*sx*sz floats for the interpolation (running values, steps) */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
+    cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:
+                                     * neighbouring samples mostly share every low-frequency cell) */
     struct cf_corners *corners;     /* corners.c: noises over the corner lattice, or NULL */
     int nnodes;                     /* the program's node count (vbuf entries) */
     struct cf_fill *pool_next;      /* fill.c: the next idle context of the pool */
