@@ -16,6 +16,8 @@
 # written below) so that calls to floor, sqrt, get_global_id... are inlined as a
 # vendor library would be; a call left unresolved is listed (it would make the scratch
 # figure unknown: clang then reserves 16384 bytes).
+# CLF, AMD and NV are flag lists: split on purpose
+# shellcheck disable=SC2086
 set -e
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build-release/chunkfill}

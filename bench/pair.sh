@@ -19,6 +19,7 @@ while [ $i -lt "$R" ]; do
   for r in $runs; do
     label=${r%%=*}; rest=${r#*=}; bin=${rest%%:*}; envv=""
     [ "$bin" != "$rest" ] && envv=${rest#*:}
+    # shellcheck disable=SC2086 # envv: empty or one NAME=VALUE
     line=$(env $envv "$bin" --chunks "$N" --warmup 3 "$@")
     echo "$label $line" >>"$tmp"
   done
