@@ -247,6 +247,42 @@ Test(plan, buffers_equal_pointwise_volume_path)
     cf_pack_free(pk);
 }
 
+/* the corner stage (host/cpu/corners.c: noises over the corner lattice, per-axis math
+ * once, vector lanes) equals cf_stack_volume / cf_blended bit for bit at every corner of every
+ * noise and old_blended_noise of the vanilla overworld, amplified, nether and end, on every
+ * lattice path this CPU has (AVX-512, AVX2, portable), for chunks near the
+ * origin, on both sides of the 2^25-block wrap and at the coordinate limit */
+Test(corners, equal_stack_volume_at_every_corner)
+{
+    static const int32_t chunks[][2] = {{0, 0}, {-1, -1}, {1000, -500}, {-7, 3}, {123457, -654321},
+                                        {2097151, -2097152}, {2097152, 2097153}, {-30000000, 29999999},
+                                        {CF_MAX_CHUNK, -CF_MAX_CHUNK}, {-CF_MAX_CHUNK, CF_MAX_CHUNK}};
+    const char *settings[4] = {"minecraft:overworld", "minecraft:amplified", "minecraft:nether", "minecraft:end"};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/vanilla/26.3", shared_dir());
+    const char *paths[1] = {path};
+    cf_error err = {0};
+    cf_pack *pk;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    long total = 0;
+    for (int s = 0; s < 4; s++) {
+        cf_program *p;
+        cf_world *w;
+        const char *fn[1] = {"router:final_density"};
+        cr_assert_eq(cf_program_compile(&p, pk, settings[s], fn, 1, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_world_new(&w, p, s ? 42 : 0, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+            long n = 0, bad = corners_check(w, chunks[i][0], chunks[i][1], &n);
+            cr_assert_eq(bad, 0, "%s chunk %d %d: %ld of %ld corners differ", settings[s], chunks[i][0], chunks[i][1], bad, n);
+            total += n;
+        }
+        cf_world_free(w);
+        cf_program_free(p);
+    }
+    cr_assert_gt(total, 1000000, "only %ld corners compared", total);
+    cf_pack_free(pk);
+}
+
 Test(fill_cli, writes_npy_atomically)
 {
     char err[4096];

@@ -200,6 +200,7 @@ cf_status cf_world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_
 void cf_world_free(cf_world *w)
 {
     if (!w) return;
+    fill_pool_drop(w); /* the fill contexts kept for it (fill.c) */
     seed_free(w);
     free(w);
 }

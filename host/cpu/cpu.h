@@ -16,6 +16,8 @@ typedef struct cf_memo {
     float v;
 } cf_memo;
 
+enum { CF_MAX_CORNERS_X = 24 }; /* corners along x of a fill region's interpolation (16 / 1 + 3 at most) */
+
 /* Per-thread state of a chunk fill: the block region, per-node memos and the
  * corner and block buffers of `interpolated` nodes. Built by fill.c. */
 /* a lattice cell of one octave (cf_fill.lat): its corner (i, j, k) and the eight gradient
@@ -45,17 +47,46 @@ typedef struct cf_fill {
         uint32_t *cstamp;
         float *block;           /* (y*sz + z)*sx + x */
         uint32_t bstamp;
+        /* once per region (colst: the fill stamp they belong to): per x (sx) its corner
+         * cell, then per z (sz) its corner offset; the x and z weights */
+        size_t *cidx;
+        float *cax, *caz;
+        uint32_t colst;
     } *interp;
     int ninterp;
     float **vbuf;                   /* per node of the block-stage list: its buffer */
     uint32_t *vstamp;               /* per node: window stamp of the rows its buffer holds */
     int32_t wy0, wy1;               /* the window of rows the block stage computes: [wy0, wy1) */
     uint32_t wstamp;                /* changes per window (and per chunk) */
-    float *scratch;                 /* 2*sx*sz floats for the interpolation */
+    float *scratch;                 /* 2*sx*sz floats for the interpolation (running values, steps) */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
     cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:
                                      * neighbouring samples mostly share every low-frequency cell) */
+    struct cf_corners *corners;     /* corners.c: noises over the corner lattice, or NULL */
+    int nnodes;                     /* the program's node count (vbuf entries) */
+    struct cf_fill *pool_next;      /* fill.c: the next idle context of the pool */
 } cf_fill;
+
+/* corners.c: the corner stage of a fill context (unshifted noises and old_blended_noise over
+ * the corner lattice of its interpolated nodes, per-axis math once per axis value, AVX-512 or AVX2
+ * lanes where present) */
+typedef struct cf_corners cf_corners;
+/* NULL when the program has no such noise (or no interpolation, or no memory): the
+ * evaluator then computes every point itself */
+cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz);
+void corners_free(cf_corners *c);
+void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t sx, int32_t sy, int32_t sz);
+void corners_clear(cf_corners *c); /* the fill stamp wrapped: every row is stale */
+/* node id's value at (x, y, z) into *out when the node and the point are on the
+ * lattice of f's region (1), else 0 */
+int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out);
+/* tests: every corner of every such node over chunk (cx, cz) against cf_stack_volume or
+ * cf_blended, on every lattice path the CPU has (AVX-512, AVX2, portable); returns the mismatches (-1: none to check),
+ * *n the corners compared */
+long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n);
+
+/* fill.c: frees the idle fill contexts kept for world w (cf_world_free calls it) */
+void fill_pool_drop(const cf_world *w);
 
 /* tests: fills one chunk of output fn; counts (per node, may be NULL) receive
  * how often each node was evaluated. Returns 0, or -1 when out of memory. */

@@ -269,7 +269,11 @@ EVAL(NOISE)
     int zz = is_literal(e, n->in[2]) && e->nodes[n->in[2]].f[0] == 0.0f && !signbit(e->nodes[n->in[2]].f[0]);
     double xz = n->d[0], ys = n->d[1];
     if (zx && zy && zz) {
-        if (e->mode == MODE_VOLUME) return cf_stack_volume(e->w->tab, s, x, y, z, xz, ys);
+        if (e->mode == MODE_VOLUME) {
+            float v; /* the corner stage's value where (x, y, z) is a corner of the fill (corners.c) */
+            if (e->f && e->f->corners && corners_noise(e->f, (int)(n - e->nodes), x, y, z, &v)) return v;
+            return cf_stack_volume(e->w->tab, s, x, y, z, xz, ys);
+        }
         return stack_point(e, s, (double)x * xz, (double)y * ys, (double)z * xz);
     }
     double px = (double)x * xz + (double)IN(0);
@@ -293,6 +297,8 @@ EVAL(SHIFT)
 }
 EVAL(OLD_BLENDED_NOISE)
 {
+    float v; /* the corner stage's value where (x, y, z) is a corner of the fill (corners.c) */
+    if (e->f && e->f->corners && corners_noise(e->f, (int)(n - e->nodes), x, y, z, &v)) return v;
     return cf_blended(e->w->tab, e->w->node_stack[n - e->nodes], n->d[0], n->d[1], n->d[2], n->d[3], x, y, z);
 }
 EVAL(END_OUTER_ISLANDS)
@@ -412,39 +418,43 @@ void fill_interp_blocks(cf_fill *f, int id)
     /* a window starts at the region's first row or on a cell boundary */
     int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
     size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
-    /* per column, once: the corner offset and the x and z weights */
-    /* malloc'd, 8-aligned, and this part of it only ever holds size_t */
-    /* cppcheck-suppress invalidPointerCast */
-    size_t *cidx = (size_t *)(f->scratch + 2 * ncol);
-    float *cax = f->scratch + 4 * ncol, *caz = f->scratch + 5 * ncol;
-    for (int32_t zi = 0; zi < f->sz; zi++) {
-        int32_t z = f->z0 + zi;
-        size_t k = (size_t)(cf_floordiv(z, cw) - ip->cz0);
-        float az = (float)(int32_t)cf_floormod(z, cw) * inv;
+    /* once per region: per x its corner cell and weight, per z its corner offset and weight */
+    size_t *cix = ip->cidx, *ckz = ip->cidx + f->sx;
+    float *cax = ip->cax, *caz = ip->caz;
+    if (ip->colst != f->stamp) {
         for (int32_t xi = 0; xi < f->sx; xi++) {
-            int32_t x = f->x0 + xi;
-            size_t c = (size_t)zi * (size_t)f->sx + (size_t)xi;
-            cidx[c] = k * sk + (size_t)(cf_floordiv(x, cw) - ip->cx0);
-            cax[c] = (float)(int32_t)cf_floormod(x, cw) * inv;
-            caz[c] = az;
+            cix[xi] = (size_t)(cf_floordiv(f->x0 + xi, cw) - ip->cx0);
+            cax[xi] = (float)(int32_t)cf_floormod(f->x0 + xi, cw) * inv;
         }
+        for (int32_t zi = 0; zi < f->sz; zi++) {
+            ckz[zi] = (size_t)(cf_floordiv(f->z0 + zi, cw) - ip->cz0) * sk;
+            caz[zi] = (float)(int32_t)cf_floormod(f->z0 + zi, cw) * inv;
+        }
+        ip->colst = f->stamp;
     }
+    /* the z lerps of one z and one corner row, per corner x (shared by the columns of
+     * that z: v00 of a column is zl0[i], v10 zl0[i+1], v01 zl1[i], v11 zl1[i+1]) */
+    float zl0[CF_MAX_CORNERS_X], zl1[CF_MAX_CORNERS_X];
     for (int32_t yi = f->wy0; yi < f->wy1; yi++) {
         float *restrict out = ip->block + (size_t)yi * ncol;
         if (yi == f->wy0 || iy == 0) {
             float fiy = (float)iy;
-            for (size_t c = 0; c < ncol; c++) {
-                const float *c0 = ip->corner + cidx[c] + j * sj;
-                float az = caz[c], ax = cax[c];
-                float v000 = c0[0], v100 = c0[1], v010 = c0[sj], v110 = c0[sj + 1];
-                float v001 = c0[sk], v101 = c0[sk + 1], v011 = c0[sk + sj], v111 = c0[sk + sj + 1];
-                float v00 = cf_lerpf(az, v000, v001), v01 = cf_lerpf(az, v010, v011);
-                float v10 = cf_lerpf(az, v100, v101), v11 = cf_lerpf(az, v110, v111);
-                float a = cf_lerpf(ax, v00, v10), b = cf_lerpf(ax, v01, v11);
-                float step = (b - a) * invy;
-                stp[c] = step;
-                /* start = iy: the region begins inside this cell, or iy == 0 */
-                out[c] = run[c] = a + step * fiy;
+            for (int32_t zi = 0; zi < f->sz; zi++) {
+                const float *c0 = ip->corner + ckz[zi] + j * sj;
+                float az = caz[zi];
+                for (int i = 0; i < ip->ncx; i++) {
+                    zl0[i] = cf_lerpf(az, c0[i], c0[sk + i]);
+                    zl1[i] = cf_lerpf(az, c0[sj + i], c0[sk + sj + i]);
+                }
+                for (int32_t xi = 0; xi < f->sx; xi++) {
+                    size_t i = cix[xi], c = (size_t)zi * (size_t)f->sx + (size_t)xi;
+                    float ax = cax[xi];
+                    float a = cf_lerpf(ax, zl0[i], zl0[i + 1]), b = cf_lerpf(ax, zl1[i], zl1[i + 1]);
+                    float step = (b - a) * invy;
+                    stp[c] = step;
+                    /* start = iy: the region begins inside this cell, or iy == 0 */
+                    out[c] = run[c] = a + step * fiy;
+                }
             }
         } else {
             for (size_t c = 0; c < ncol; c++) out[c] = run[c] = run[c] + stp[c];

@@ -21,16 +21,24 @@ static void fill_free(cf_fill *f)
 {
     if (!f) return;
     for (int m = 0; m < 2; m++) free(f->col[m]), free(f->colstamp[m]), free(f->last[m]);
-    for (int i = 0; i < f->ninterp; i++) free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
-    free(f->interp);
     if (f->vbuf) {
-        const cf_program *p = f->w->prog;
-        for (int k = 0; k < p->nvlist; k++)
-            if (p->nodes[p->vlist[k]].kind != NK_INTERPOLATED) free(f->vbuf[p->vlist[k]]);
+        /* without the program (a pooled context may outlive it): interpolated nodes'
+         * entries alias their block buffers, freed below */
+        for (int i = 0; i < f->nnodes; i++) {
+            int alias = 0;
+            for (int k = 0; k < f->ninterp; k++) alias |= f->vbuf[i] == f->interp[k].block;
+            if (!alias) free(f->vbuf[i]);
+        }
         free(f->vbuf);
     }
+    for (int i = 0; f->interp && i < f->ninterp; i++) {
+        free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
+        free(f->interp[i].cidx), free(f->interp[i].cax), free(f->interp[i].caz);
+    }
+    free(f->interp);
     free(f->vstamp);
     free(f->scratch);
+    corners_free(f->corners);
     free(f);
 }
 
@@ -49,6 +57,7 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     cf_fill *f = calloc(1, sizeof *f);
     if (!f) return NULL;
     f->w = w;
+    f->nnodes = p->nnodes;
     f->sx = sx, f->sy = sy, f->sz = sz;
     f->memo = p->memo;
     f->colslot = p->colslot;
@@ -72,12 +81,15 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         ip->corner = malloc(sizeof(float) * nc);
         ip->cstamp = calloc(nc, sizeof(uint32_t));
         ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
-        if (!ip->corner || !ip->cstamp || !ip->block) goto fail;
+        ip->cidx = malloc(sizeof(size_t) * ((size_t)sx + (size_t)sz));
+        ip->cax = malloc(sizeof(float) * (size_t)sx), ip->caz = malloc(sizeof(float) * (size_t)sz);
+        if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz) goto fail;
+        if (sx / n->i[0] + 3 > CF_MAX_CORNERS_X) goto fail; /* regions are at most 16 wide */
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
     f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
-    /* interpolation scratch: running values, steps, corner offsets (size_t), x and z weights */
-    f->scratch = malloc(sizeof(float) * 8 * (size_t)sx * (size_t)sz);
+    /* interpolation scratch: running values, steps */
+    f->scratch = malloc(sizeof(float) * 2 * (size_t)sx * (size_t)sz);
     if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
     for (int k = 0; k < p->nvlist; k++) {
         int id = p->vlist[k];
@@ -87,10 +99,78 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         vdims(f, n, &dx, &dy, &dz);
         if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
     }
+    f->corners = corners_new(w, sx, sy, sz); /* NULL: every corner through the evaluator */
     return f;
 fail:
     fill_free(f);
     return NULL;
+}
+
+/* ------------------------------------------------------------------ the context pool
+ * A fill context costs a few MB of buffers (the overworld: about 8 MB); made afresh per
+ * call, its first touches are page faults (about a quarter of a lone chunk's time). Each
+ * world keeps the contexts its fills have used, idle, in one list under a mutex: a call
+ * takes one per thread (or makes one) and gives it back; cf_world_free drops them. A
+ * context's memos are keyed by its stamp (fill_region), so a reused context gives the
+ * same values as a new one. At most POOL_MAX idle contexts per world are kept. */
+enum { POOL_MAX = 64 };
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static cf_fill *pool_head;
+
+/* an idle context of w with this region size, or a new one (NULL: out of memory) */
+static cf_fill *fill_take(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
+{
+    pthread_mutex_lock(&pool_mu);
+    for (cf_fill **pp = &pool_head; *pp; pp = &(*pp)->pool_next) {
+        cf_fill *f = *pp;
+        if (f->w == w && f->sx == sx && f->sy == sy && f->sz == sz) {
+            *pp = f->pool_next;
+            pthread_mutex_unlock(&pool_mu);
+            f->pool_next = NULL;
+            f->count = NULL;
+            return f;
+        }
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return fill_new(w, sx, sy, sz);
+}
+
+/* gives f back to its world's idle list (freed beyond POOL_MAX) */
+static void fill_give(cf_fill *f)
+{
+    if (!f) return;
+    int n = 0;
+    pthread_mutex_lock(&pool_mu);
+    for (cf_fill *g = pool_head; g; g = g->pool_next) n += g->w == f->w;
+    if (n < POOL_MAX) {
+        f->pool_next = pool_head;
+        pool_head = f;
+        f = NULL;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    fill_free(f);
+}
+
+void fill_pool_drop(const cf_world *w)
+{
+    cf_fill *drop = NULL;
+    pthread_mutex_lock(&pool_mu);
+    for (cf_fill **pp = &pool_head; *pp;) {
+        cf_fill *f = *pp;
+        if (f->w == w) {
+            *pp = f->pool_next;
+            f->pool_next = drop;
+            drop = f;
+        } else {
+            pp = &f->pool_next;
+        }
+    }
+    pthread_mutex_unlock(&pool_mu);
+    while (drop) {
+        cf_fill *next = drop->pool_next;
+        fill_free(drop);
+        drop = next;
+    }
 }
 
 /* the block stage's buffers and the interpolation rows become stale */
@@ -123,11 +203,14 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
             size_t nc = (size_t)(f->sx / n->i[0] + 3) * (size_t)(f->sy / n->i[1] + 3) * (size_t)(f->sz / n->i[0] + 3);
             memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
             f->interp[p->islot[i]].bstamp = 0;
+            f->interp[p->islot[i]].colst = 0;
         }
         memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
         f->wstamp = 0;
+        corners_clear(f->corners);
     }
+    corners_region(f->corners, x0, y0, z0, f->sx, f->sy, f->sz);
     next_window(f);
     for (int i = 0; i < p->nnodes; i++) {
         if (p->islot[i] < 0) continue;
@@ -287,15 +370,30 @@ static void vec_node(cf_fill *f, int id)
 #undef LOOP
 }
 
-/* one chunk into out[(y*16 + z)*16 + x] */
+static int32_t window_rows(const cf_program *p);
+
+/* one chunk into out[(y*16 + z)*16 + x], in windows of whole interpolation cells from the
+ * bottom up (window_rows: 8 rows for vanilla): a range_choice or lerp whose selector rules
+ * a branch out in every block of a window does not compute that branch's buffers there
+ * (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations and the
+ * corner rows of their three noises) wherever the noodle toggle is negative in a whole
+ * window. Windows start on cell boundaries, so every row's float walk is the one of a
+ * single window (fill_interp_blocks); the values do not change. */
 static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, cx * 16, p->min_y, cz * 16);
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
-    const float *r = vec_get(f, node);
-    int32_t h = p->height;
+    int32_t h = p->height, wh = window_rows(p);
+    const float *r = NULL;
+    for (int64_t wb = cf_floordiv(p->min_y, wh) * wh; wb < (int64_t)p->min_y + h; wb += wh) {
+        f->wy0 = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
+        f->wy1 = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+        next_window(f);
+        r = vec_get(f, node);
+    }
+    if (!r) return; /* no rows: settings have a positive height (the parser checks) */
     if (dx == 16 && dz == 16 && dy == h) {
         memcpy(out, r, sizeof(float) * (size_t)h * 256);
         return;
@@ -321,13 +419,14 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
     size_t b = sizeof(cf_fill);
     b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
-    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 8 * sx * sz * sizeof(float);
+    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 2 * sx * sz * sizeof(float);
     if (p->blocks) b += sx * sy * sz * sizeof(float) + aquifer_bytes(p); /* the density of a chunk, the aquifer */
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *nd = &p->nodes[i];
         if (p->islot[i] >= 0) {
             size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
-            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float);
+            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float)
+                 + (sx + sz) * (sizeof(size_t) + sizeof(float));
         }
     }
     for (int k = 0; k < p->nvlist; k++) {
@@ -395,7 +494,7 @@ typedef struct job {
 static void *worker(void *arg)
 {
     job *j = arg;
-    cf_fill *f = fill_new(j->w, 16, j->w->prog->height, 16);
+    cf_fill *f = fill_take(j->w, 16, j->w->prog->height, 16);
     if (!f) {
         atomic_store(&j->failed, 1);
         return NULL;
@@ -405,7 +504,7 @@ static void *worker(void *arg)
         if (i >= j->n || atomic_load(&j->failed)) break;
         fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
     }
-    fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
@@ -414,7 +513,7 @@ static void *block_worker(void *arg)
 {
     job *j = arg;
     const cf_program *p = j->w->prog;
-    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_fill *f = fill_take(j->w, 16, p->height, 16);
     cf_aquifer *a = aquifer_new(j->w);
     float *dens = malloc(sizeof(float) * j->per_chunk);
     if (!f || !a || !dens) {
@@ -430,7 +529,7 @@ static void *block_worker(void *arg)
     }
     free(dens);
     aquifer_free(a);
-    if (f) fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
@@ -498,7 +597,7 @@ static void *surface263_worker(void *arg)
 {
     job *j = arg;
     const cf_program *p = j->w->prog;
-    cf_fill *f = fill_new(j->w, 16, p->height, 16);
+    cf_fill *f = fill_take(j->w, 16, p->height, 16);
     cf_aquifer *a = aquifer_new(j->w);
     float *dens = malloc(sizeof(float) * j->per_chunk);
     cf_surface *s = surface_new(j->w, NULL, j->bnames, j->nb, j->zseed);
@@ -521,7 +620,7 @@ static void *surface263_worker(void *arg)
     surface_free(s);
     free(dens);
     aquifer_free(a);
-    if (f) fill_free(f);
+    fill_give(f);
     return NULL;
 }
 
@@ -883,7 +982,7 @@ static void *surface_worker(void *arg)
 {
     sjob *j = arg;
     int sparse = j->step >= SPARSE_STEP;
-    cf_fill *f = sparse ? fill_new(j->w, 1, j->w->prog->height, 1) : fill_new(j->w, 16, j->w->prog->height, 16);
+    cf_fill *f = sparse ? fill_take(j->w, 1, j->w->prog->height, 1) : fill_take(j->w, 16, j->w->prog->height, 16);
     if (!f) {
         atomic_store(&j->failed, 1);
         return NULL;
@@ -914,7 +1013,7 @@ static void *surface_worker(void *arg)
             }
         }
     }
-    fill_free(f);
+    fill_give(f);
     return NULL;
 }
 

@@ -1,0 +1,523 @@
+/* corners.c - the corner stage: noises over the corner lattice of a fill.
+ *
+ * An unshifted `noise` on the volume path is cf_stack_volume (kernels/cf_nodes.h), and
+ * old_blended_noise is cf_blended (three cf_stack_point stacks, plain and smeared
+ * octaves): per octave, the x, y and z double math (scale, wrap, floor, fraction, the
+ * smear fudge) depends on one axis each, and only the lattice hashing and the float
+ * lerp need the whole corner. Inside a fill these nodes' values are needed at the cell
+ * corners of the region's interpolated nodes: this file computes them a corner row (one
+ * y, every x and z corner) at a time, octave by octave, with the per-axis math done
+ * once per axis value and per chunk, and the lattice part over all corners of the row
+ * at once (16 AVX-512 lanes with byte permutes of the permutation table where the CPU has
+ * AVX-512 VBMI, else 8 AVX2 lanes with gathers, else the scalar cf_perlin_lattice; chosen at
+ * run time, CF_NO_AVX512 / CF_NO_AVX2 in the environment step down).
+ * old_blended_noise's limit stacks are computed only for the corners whose blend
+ * factor needs them (compacted lists), as cf_blended branches. Each corner's float
+ * operations are the header's, in its order (sum over octaves left to right, no
+ * contraction: -ffp-contract=off), so the values are bit for bit the same;
+ * corners_check() (tests/test_fill.c) compares them with the header's functions at
+ * every corner of many chunks. eval.c asks corners_noise() before evaluating such a
+ * node at a point.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_nodes.h"
+#include "cpu/cpu.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define CF_HAVE_AVX2_PATH 1
+#endif
+
+/* one noise stack over the lattice: per layer, per corner of a row (c = k*ncx + i), the
+ * lattice cell and fraction in x and z */
+typedef struct cn_stack {
+    int stack, nlayers;
+    double sxz, sy;      /* the node's scales */
+    int point;           /* 1: cf_stack_point at (x*sxz, y*sy, z*sxz); 0: cf_stack_volume */
+    int32_t *ci, *ck;
+    float *cu, *cw;
+} cn_stack;
+
+enum { CN_NOISE = 0, CN_BLENDED = 1 };
+
+/* one node's corner values over the region's lattice */
+typedef struct cn_slot {
+    int node, kind;      /* CN_*: an unshifted noise (one stack), old_blended_noise (min, max, main) */
+    int nst;
+    cn_stack st[3];
+    float *val;          /* [j][k][i] */
+    uint32_t *rowstamp;  /* per j: the fill stamp whose row val holds */
+    uint32_t axstamp;    /* the fill stamp of the per-axis tables */
+} cn_slot;
+
+struct cf_corners {
+    int32_t w, h;              /* the lattice: cell width and height */
+    int32_t cx0, cy0, cz0;     /* first corner (cell index) of the region */
+    int ncx, ncy, ncz, maxy;   /* corners per axis (maxy: the rows allocated) */
+    int ncol;                  /* ncx * ncz */
+    int *slot;                 /* per node: index in slots, or -1 */
+    cn_slot *slots;
+    int nslots;
+    int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
+    int *pmap;                 /* per octave of the world: its index in perm, or -1 */
+    /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
+    int32_t *ti, *tk;
+    float *tu, *tw, *ta, *tlo, *thi, *tacc;
+    int *idx;
+    int isa;                   /* CN_ISA_*: the lattice path this CPU takes */
+};
+
+/* the lattice paths: scalar (portable), 8 AVX2 lanes with gathers, 16 AVX-512 lanes with
+ * byte permutes of the permutation table (AVX-512 VBMI) */
+enum { CN_ISA_SCALAR = 0, CN_ISA_AVX2 = 1, CN_ISA_AVX512 = 2 };
+
+/* the node is an unshifted noise (every input the literal +0.0): eval.c's test */
+static int plain_zero(const cf_node *nodes, int id)
+{
+    const cf_node *c = &nodes[id];
+    return (c->flags & NF_LITERAL) && c->f[0] == 0.0f && !signbit(c->f[0]);
+}
+
+void corners_free(cf_corners *c)
+{
+    if (!c) return;
+    for (int s = 0; s < c->nslots; s++) {
+        cn_slot *q = &c->slots[s];
+        free(q->val), free(q->rowstamp);
+        for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
+    }
+    free(c->slots), free(c->slot), free(c->perm), free(c->pmap);
+    free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
+    free(c);
+}
+
+cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
+{
+    const cf_program *p = w->prog;
+    if (p->dialect != DIALECT_MC263 || p->prec == PREC_F64 || !w->noise_stack || !w->tab) return NULL;
+    int32_t cw = 0, ch = 0;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0) {
+            cw = p->nodes[i].i[0], ch = p->nodes[i].i[1];
+            break;
+        }
+    if (cw <= 0 || ch <= 0) return NULL; /* no interpolation: no corners */
+    cf_corners *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->w = cw, c->h = ch;
+    c->ncx = sx / cw + 3, c->ncz = sz / cw + 3, c->maxy = sy / ch + 3;
+    if (c->ncx > 64 || c->ncz > 64) { /* the per-axis tables of axes() */
+        free(c);
+        return NULL;
+    }
+    c->slot = malloc(sizeof(int) * ((size_t)p->nnodes + 1));
+    c->slots = calloc((size_t)p->nnodes + 1, sizeof *c->slots);
+    if (!c->slot || !c->slots) goto fail;
+    int noct = cf_ld_i32(w->tab + 8);
+    int32_t soff = cf_ld_i32(w->tab + 4);
+    size_t ncol = (size_t)c->ncx * (size_t)c->ncz;
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *n = &p->nodes[i];
+        c->slot[i] = -1;
+        cn_slot *q = &c->slots[c->nslots];
+        if (n->kind == NK_NOISE && n->noise >= 0 && n->nin >= 3 && plain_zero(p->nodes, n->in[0])
+            && plain_zero(p->nodes, n->in[1]) && plain_zero(p->nodes, n->in[2]) && w->noise_stack[n->noise] >= 0) {
+            q->kind = CN_NOISE, q->nst = 1;
+            q->st[0] = (cn_stack){.stack = w->noise_stack[n->noise], .sxz = n->d[0], .sy = n->d[1], .point = 0};
+        } else if (n->kind == NK_OLD_BLENDED_NOISE && w->node_stack && w->node_stack[i] >= 0) {
+            /* cf_blended's scales, in its order */
+            double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
+            int s0 = w->node_stack[i];
+            q->kind = CN_BLENDED, q->nst = 3;
+            q->st[0] = (cn_stack){.stack = s0, .sxz = xzm, .sy = ym, .point = 1};
+            q->st[1] = (cn_stack){.stack = s0 + 1, .sxz = xzm, .sy = ym, .point = 1};
+            q->st[2] = (cn_stack){.stack = s0 + 2, .sxz = xzm / n->d[2], .sy = ym / n->d[3], .point = 1};
+        } else {
+            continue;
+        }
+        q->node = i;
+        c->slot[i] = c->nslots++;
+        q->val = malloc(sizeof(float) * ncol * (size_t)c->maxy);
+        q->rowstamp = calloc((size_t)c->maxy, sizeof(uint32_t));
+        if (!q->val || !q->rowstamp) goto fail;
+        for (int k = 0; k < q->nst; k++) {
+            cn_stack *st = &q->st[k];
+            st->nlayers = cf_ld_i32(w->tab + soff + 8 * st->stack + 4);
+            size_t nl = (size_t)(st->nlayers > 0 ? st->nlayers : 1);
+            st->ci = malloc(sizeof(int32_t) * nl * ncol), st->ck = malloc(sizeof(int32_t) * nl * ncol);
+            st->cu = malloc(sizeof(float) * nl * ncol), st->cw = malloc(sizeof(float) * nl * ncol);
+            if (!st->ci || !st->ck || !st->cu || !st->cw) goto fail;
+        }
+    }
+    if (c->nslots == 0) {
+        corners_free(c);
+        return NULL;
+    }
+    /* the octaves the slots read, numbered in pmap */
+    c->pmap = malloc(sizeof(int) * (size_t)(noct > 0 ? noct : 1));
+    if (!c->pmap) goto fail;
+    for (int o = 0; o < noct; o++) c->pmap[o] = -1;
+    int nperm = 0;
+    for (int s = 0; s < c->nslots; s++)
+        for (int k = 0; k < c->slots[s].nst; k++) {
+            const cn_stack *st = &c->slots[s].st[k];
+            CF_TAB ly = w->tab + cf_ld_i32(w->tab) + CF_LAYER_BYTES * cf_ld_i32(w->tab + soff + 8 * st->stack);
+            for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
+                int o = cf_ld_i32(ly);
+                if (o >= 0 && o < noct && c->pmap[o] < 0) c->pmap[o] = nperm++;
+            }
+        }
+    c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(nperm > 0 ? nperm : 1));
+    c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
+    c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
+    c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
+    if (!c->perm || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc) goto fail;
+    for (int o = 0; o < noct; o++)
+        if (c->pmap[o] >= 0)
+            for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
+#ifdef CF_HAVE_AVX2_PATH
+    __builtin_cpu_init();
+    /* CF_NO_AVX2: the portable path; CF_NO_AVX512: at most AVX2 (benchmarks, checks) */
+    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
+    if (c->isa == CN_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+        && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
+        c->isa = CN_ISA_AVX512;
+#endif
+    return c;
+fail:
+    corners_free(c);
+    return NULL;
+}
+
+void corners_clear(cf_corners *c)
+{
+    if (!c) return;
+    for (int s = 0; s < c->nslots; s++) {
+        memset(c->slots[s].rowstamp, 0, sizeof(uint32_t) * (size_t)c->maxy);
+        c->slots[s].axstamp = 0;
+    }
+}
+
+void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t sx, int32_t sy, int32_t sz)
+{
+    if (!c) return;
+    c->cx0 = (int32_t)cf_floordiv(x0, c->w), c->cy0 = (int32_t)cf_floordiv(y0, c->h), c->cz0 = (int32_t)cf_floordiv(z0, c->w);
+    c->ncx = (int)(cf_floordiv((int64_t)x0 + sx - 1, c->w) + 2 - c->cx0);
+    c->ncy = (int)(cf_floordiv((int64_t)y0 + sy - 1, c->h) + 2 - c->cy0);
+    c->ncz = (int)(cf_floordiv((int64_t)z0 + sz - 1, c->w) + 2 - c->cz0);
+    c->ncol = c->ncx * c->ncz;
+}
+
+/* ------------------------------------------------------------------ the lattice part */
+
+/* scalar: cf_perlin_lattice per corner (the portable path) */
+static void row_scalar(const uint8_t *p, int n, const int32_t *ci, const int32_t *ck, const float *cu, const float *cw,
+                       int32_t j, float v, float fade, float amp, float *acc)
+{
+    for (int c = 0; c < n; c++) acc[c] = acc[c] + amp * cf_perlin_lattice(p, ci[c], j, ck[c], cu[c], v, cw[c], fade);
+}
+
+#ifdef CF_HAVE_AVX2_PATH
+/* 8 corners: the same operations as cf_perlin_lattice, lane by lane (float adds,
+ * multiplies and subtracts only, no FMA: the target adds AVX2, not FMA) */
+__attribute__((target("avx2"))) static inline __m256i perm8(const int32_t *P, __m256i i)
+{
+    return _mm256_i32gather_epi32(P, _mm256_and_si256(i, _mm256_set1_epi32(255)), 4);
+}
+__attribute__((target("avx2"))) static inline __m256 grad8(__m256 lo, __m256 hi, __m256i h)
+{
+    __m256 a = _mm256_permutevar8x32_ps(lo, h), b = _mm256_permutevar8x32_ps(hi, h);
+    __m256 sel = _mm256_castsi256_ps(_mm256_slli_epi32(h, 28)); /* bit 3 of h into the sign bit */
+    return _mm256_blendv_ps(a, b, sel);
+}
+__attribute__((target("avx2"))) static inline __m256 gdot8(__m256i h, __m256 x, __m256 y, __m256 z, const __m256 *g)
+{
+    __m256 gx = grad8(g[0], g[1], h), gy = grad8(g[2], g[3], h), gz = grad8(g[4], g[5], h);
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, x), _mm256_mul_ps(gy, y)), _mm256_mul_ps(gz, z));
+}
+__attribute__((target("avx2"))) static inline __m256 lerp8(__m256 t, __m256 a, __m256 b)
+{
+    return _mm256_add_ps(a, _mm256_mul_ps(t, _mm256_sub_ps(b, a)));
+}
+__attribute__((target("avx2"))) static inline __m256 smooth8(__m256 t)
+{
+    __m256 t3 = _mm256_mul_ps(_mm256_mul_ps(t, t), t);
+    __m256 in = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps(6.0f)), _mm256_set1_ps(15.0f));
+    return _mm256_mul_ps(t3, _mm256_add_ps(_mm256_mul_ps(t, in), _mm256_set1_ps(10.0f)));
+}
+__attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uint8_t *p, int n, const int32_t *ci,
+                                                     const int32_t *ck, const float *cu, const float *cw, int32_t j,
+                                                     float v, float fade, float amp, float *acc)
+{
+    __m256 g[6];
+    g[0] = _mm256_loadu_ps(cf_grad_x), g[1] = _mm256_loadu_ps(cf_grad_x + 8);
+    g[2] = _mm256_loadu_ps(cf_grad_y), g[3] = _mm256_loadu_ps(cf_grad_y + 8);
+    g[4] = _mm256_loadu_ps(cf_grad_z), g[5] = _mm256_loadu_ps(cf_grad_z + 8);
+    __m256i uj = _mm256_set1_epi32(j), one = _mm256_set1_epi32(1);
+    __m256 vv = _mm256_set1_ps(v), v1 = _mm256_set1_ps(v - 1.0f), onef = _mm256_set1_ps(1.0f);
+    __m256 sv = _mm256_set1_ps(cf_smoothf(fade)), va = _mm256_set1_ps(amp);
+    int c = 0;
+    for (; c + 8 <= n; c += 8) {
+        __m256i ui = _mm256_loadu_si256((const __m256i *)(ci + c)), uk = _mm256_loadu_si256((const __m256i *)(ck + c));
+        __m256 u = _mm256_loadu_ps(cu + c), w = _mm256_loadu_ps(cw + c);
+        __m256i a = perm8(P, ui), b = perm8(P, _mm256_add_epi32(ui, one));
+        __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
+        __m256i aa = perm8(P, aj), ab = perm8(P, _mm256_add_epi32(aj, one));
+        __m256i ba = perm8(P, bj), bb = perm8(P, _mm256_add_epi32(bj, one));
+        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk);
+        __m256i abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
+        __m256 u1 = _mm256_sub_ps(u, onef), w1 = _mm256_sub_ps(w, onef);
+        __m256 d000 = gdot8(perm8(P, aak), u, vv, w, g);
+        __m256 d100 = gdot8(perm8(P, bak), u1, vv, w, g);
+        __m256 d010 = gdot8(perm8(P, abk), u, v1, w, g);
+        __m256 d110 = gdot8(perm8(P, bbk), u1, v1, w, g);
+        __m256 d001 = gdot8(perm8(P, _mm256_add_epi32(aak, one)), u, vv, w1, g);
+        __m256 d101 = gdot8(perm8(P, _mm256_add_epi32(bak, one)), u1, vv, w1, g);
+        __m256 d011 = gdot8(perm8(P, _mm256_add_epi32(abk, one)), u, v1, w1, g);
+        __m256 d111 = gdot8(perm8(P, _mm256_add_epi32(bbk, one)), u1, v1, w1, g);
+        __m256 su = smooth8(u), sw = smooth8(w);
+        __m256 b0 = lerp8(sv, lerp8(su, d000, d100), lerp8(su, d010, d110));
+        __m256 b1 = lerp8(sv, lerp8(su, d001, d101), lerp8(su, d011, d111));
+        __m256 nv = lerp8(sw, b0, b1);
+        _mm256_storeu_ps(acc + c, _mm256_add_ps(_mm256_loadu_ps(acc + c), _mm256_mul_ps(va, nv)));
+    }
+    if (c < n) row_scalar(p, n - c, ci + c, ck + c, cu + c, cw + c, j, v, fade, amp, acc + c);
+}
+
+
+/* 16 corners at a time: the permutation table looked up with byte permutes (two 128-entry
+ * halves, bit 7 selects) instead of gathers, the gradients with one float permute; the
+ * float operations are cf_perlin_lattice's, lane by lane (no FMA: the target has none) */
+#define CN_T512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+CN_T512 static inline __m512i perm16(const __m512i *t, __m512i i)
+{
+    __m512i lo = _mm512_permutex2var_epi8(t[0], i, t[1]), hi = _mm512_permutex2var_epi8(t[2], i, t[3]);
+    return _mm512_and_si512(_mm512_mask_blend_epi8(_mm512_movepi8_mask(i), lo, hi), _mm512_set1_epi32(255));
+}
+CN_T512 static inline __m512 gdot16(__m512i h, __m512 x, __m512 y, __m512 z, const __m512 *g)
+{
+    __m512 gx = _mm512_permutexvar_ps(h, g[0]), gy = _mm512_permutexvar_ps(h, g[1]), gz = _mm512_permutexvar_ps(h, g[2]);
+    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(gx, x), _mm512_mul_ps(gy, y)), _mm512_mul_ps(gz, z));
+}
+CN_T512 static inline __m512 lerp16(__m512 t, __m512 a, __m512 b)
+{
+    return _mm512_add_ps(a, _mm512_mul_ps(t, _mm512_sub_ps(b, a)));
+}
+CN_T512 static inline __m512 smooth16(__m512 t)
+{
+    __m512 t3 = _mm512_mul_ps(_mm512_mul_ps(t, t), t);
+    __m512 in = _mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps(6.0f)), _mm512_set1_ps(15.0f));
+    return _mm512_mul_ps(t3, _mm512_add_ps(_mm512_mul_ps(t, in), _mm512_set1_ps(10.0f)));
+}
+CN_T512 static void row_avx512(const uint8_t *p, int n, const int32_t *ci, const int32_t *ck, const float *cu,
+                               const float *cw, int32_t j, float v, float fade, float amp, float *acc)
+{
+    __m512i t[4];
+    for (int k = 0; k < 4; k++) t[k] = _mm512_loadu_si512((const void *)(p + 64 * k));
+    __m512 g[3];
+    g[0] = _mm512_loadu_ps(cf_grad_x), g[1] = _mm512_loadu_ps(cf_grad_y), g[2] = _mm512_loadu_ps(cf_grad_z);
+    __m512i uj = _mm512_set1_epi32(j), one = _mm512_set1_epi32(1);
+    __m512 vv = _mm512_set1_ps(v), v1 = _mm512_set1_ps(v - 1.0f), onef = _mm512_set1_ps(1.0f);
+    __m512 sv = _mm512_set1_ps(cf_smoothf(fade)), va = _mm512_set1_ps(amp);
+    for (int c = 0; c < n; c += 16) {
+        __mmask16 m = n - c >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - c)) - 1u);
+        __m512i ui = _mm512_maskz_loadu_epi32(m, ci + c), uk = _mm512_maskz_loadu_epi32(m, ck + c);
+        __m512 u = _mm512_maskz_loadu_ps(m, cu + c), w = _mm512_maskz_loadu_ps(m, cw + c);
+        __m512i a = perm16(t, ui), b = perm16(t, _mm512_add_epi32(ui, one));
+        __m512i aj = _mm512_add_epi32(a, uj), bj = _mm512_add_epi32(b, uj);
+        __m512i aa = perm16(t, aj), ab = perm16(t, _mm512_add_epi32(aj, one));
+        __m512i ba = perm16(t, bj), bb = perm16(t, _mm512_add_epi32(bj, one));
+        __m512i aak = _mm512_add_epi32(aa, uk), bak = _mm512_add_epi32(ba, uk);
+        __m512i abk = _mm512_add_epi32(ab, uk), bbk = _mm512_add_epi32(bb, uk);
+        __m512 u1 = _mm512_sub_ps(u, onef), w1 = _mm512_sub_ps(w, onef);
+        __m512 d000 = gdot16(perm16(t, aak), u, vv, w, g);
+        __m512 d100 = gdot16(perm16(t, bak), u1, vv, w, g);
+        __m512 d010 = gdot16(perm16(t, abk), u, v1, w, g);
+        __m512 d110 = gdot16(perm16(t, bbk), u1, v1, w, g);
+        __m512 d001 = gdot16(perm16(t, _mm512_add_epi32(aak, one)), u, vv, w1, g);
+        __m512 d101 = gdot16(perm16(t, _mm512_add_epi32(bak, one)), u1, vv, w1, g);
+        __m512 d011 = gdot16(perm16(t, _mm512_add_epi32(abk, one)), u, v1, w1, g);
+        __m512 d111 = gdot16(perm16(t, _mm512_add_epi32(bbk, one)), u1, v1, w1, g);
+        __m512 su = smooth16(u), sw = smooth16(w);
+        __m512 b0 = lerp16(sv, lerp16(su, d000, d100), lerp16(su, d010, d110));
+        __m512 b1 = lerp16(sv, lerp16(su, d001, d101), lerp16(su, d011, d111));
+        __m512 nv = lerp16(sw, b0, b1);
+        _mm512_mask_storeu_ps(acc + c, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, acc + c), _mm512_mul_ps(va, nv)));
+    }
+}
+#endif
+
+/* the per-axis part of every layer of stack st for the current region: x and z corners */
+static void axes(const cf_world *w, cf_corners *c, cn_stack *st)
+{
+    CF_TAB t = w->tab;
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * st->stack);
+    int32_t xs[64], zs[64];
+    float ux[64], uz[64];
+    for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
+        double f = cf_ld_f64(ly + 8), fxz = st->sxz * f, ox = cf_ld_f64(o), oz = cf_ld_f64(o + 16);
+        for (int i = 0; i < c->ncx; i++) {
+            double x = (double)((int64_t)(c->cx0 + i) * c->w);
+            /* cf_stack_point: (x*scale)*f; cf_stack_volume: x*(scale*f) */
+            double X = cf_wrap(st->point ? (x * st->sxz) * f : x * fxz) + ox;
+            xs[i] = cf_jfloor(X);
+            ux[i] = (float)(X - (double)xs[i]);
+        }
+        for (int k = 0; k < c->ncz; k++) {
+            double z = (double)((int64_t)(c->cz0 + k) * c->w);
+            double Z = cf_wrap(st->point ? (z * st->sxz) * f : z * fxz) + oz;
+            zs[k] = cf_jfloor(Z);
+            uz[k] = (float)(Z - (double)zs[k]);
+        }
+        size_t b = (size_t)l * (size_t)c->ncol;
+        for (int k = 0; k < c->ncz; k++)
+            for (int i = 0; i < c->ncx; i++) {
+                size_t e = b + (size_t)k * (size_t)c->ncx + (size_t)i;
+                st->ci[e] = xs[i], st->cu[e] = ux[i], st->ck[e] = zs[k], st->cw[e] = uz[k];
+            }
+    }
+}
+
+/* stack st at corner y over the row's corners (idx: the n corners to compute, or NULL
+ * for all of them, n = ncol) into acc[0..n): cf_stack_volume or cf_stack_point */
+static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int64_t y, const int *idx, int n, float *acc)
+{
+    CF_TAB t = w->tab;
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * st->stack);
+    for (int e = 0; e < n; e++) acc[e] = 0.0f;
+    for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
+        int oct = cf_ld_i32(ly);
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * oct;
+        float amp = cf_ld_f32(ly + 4);
+        double f = cf_ld_f64(ly + 8), q = cf_ld_f64(o + 24);
+        int32_t j;
+        float v, fade;
+        if (!st->point) { /* cf_stack_volume: plain octaves at y*(scale*f) */
+            double Y = cf_wrap((double)y * (st->sy * f)) + cf_ld_f64(o + 8);
+            j = cf_jfloor(Y);
+            v = fade = (float)(Y - (double)j);
+        } else {
+            double yy = ((double)y * st->sy) * f, Y = cf_wrap(yy) + cf_ld_f64(o + 8);
+            j = cf_jfloor(Y);
+            if (q > 0.0) { /* cf_smeared */
+                double r = Y - (double)j;
+                double lim = (yy >= 0.0 && yy < r) ? yy : r;
+                double fudge = (double)cf_jfloor(lim / q + 1.0000000116860974e-07) * q;
+                v = (float)(r - fudge), fade = (float)r;
+            } else { /* cf_perlin */
+                v = fade = (float)(Y - (double)j);
+            }
+        }
+        size_t b = (size_t)l * (size_t)c->ncol;
+        const int32_t *ci = st->ci + b, *ck = st->ck + b;
+        const float *cu = st->cu + b, *cw = st->cw + b;
+        if (idx) { /* the listed corners, compacted */
+            for (int e = 0; e < n; e++) {
+                int k = idx[e];
+                c->ti[e] = ci[k], c->tk[e] = ck[k], c->tu[e] = cu[k], c->tw[e] = cw[k];
+            }
+            ci = c->ti, ck = c->tk, cu = c->tu, cw = c->tw;
+        }
+#ifdef CF_HAVE_AVX2_PATH
+        if (c->isa == CN_ISA_AVX512) {
+            row_avx512(o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+            continue;
+        }
+        if (c->isa == CN_ISA_AVX2) {
+            row_avx2(c->perm + 256 * (size_t)c->pmap[oct], o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+            continue;
+        }
+#endif
+        row_scalar(o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+    }
+}
+
+/* row j (corner y = (cy0 + j) * h) of slot q */
+static void row(const cf_world *w, cf_corners *c, cn_slot *q, int j)
+{
+    float *out = q->val + (size_t)j * (size_t)c->ncol;
+    int64_t y = (int64_t)(c->cy0 + j) * c->h;
+    if (q->kind == CN_NOISE) {
+        stack_row(w, c, &q->st[0], y, NULL, c->ncol, out);
+        return;
+    }
+    /* cf_blended: main, then the min limit where the factor is not 1, the max limit where it is not 0 */
+    float *a = c->ta;
+    stack_row(w, c, &q->st[2], y, NULL, c->ncol, a);
+    for (int e = 0; e < c->ncol; e++) a[e] = cf_clampf(a[e] + 0.5f, 0.0f, 1.0f);
+    int n = 0;
+    for (int e = 0; e < c->ncol; e++)
+        if (a[e] != 1.0f) c->idx[n++] = e;
+    stack_row(w, c, &q->st[0], y, c->idx, n, c->tacc);
+    for (int e = 0; e < n; e++) c->tlo[c->idx[e]] = c->tacc[e];
+    n = 0;
+    for (int e = 0; e < c->ncol; e++)
+        if (a[e] != 0.0f) c->idx[n++] = e;
+    stack_row(w, c, &q->st[1], y, c->idx, n, c->tacc);
+    for (int e = 0; e < n; e++) c->thi[c->idx[e]] = c->tacc[e];
+    for (int e = 0; e < c->ncol; e++)
+        out[e] = a[e] == 0.0f ? c->tlo[e] : a[e] == 1.0f ? c->thi[e] : cf_lerpf(a[e], c->tlo[e], c->thi[e]);
+}
+
+int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out)
+{
+    cf_corners *c = f->corners;
+    int s = c->slot[id];
+    if (s < 0) return 0;
+    int64_t dx = (int64_t)x - (int64_t)c->cx0 * c->w, dy = (int64_t)y - (int64_t)c->cy0 * c->h,
+            dz = (int64_t)z - (int64_t)c->cz0 * c->w;
+    if (dx < 0 || dy < 0 || dz < 0 || dx % c->w || dy % c->h || dz % c->w) return 0;
+    int64_t i = dx / c->w, j = dy / c->h, k = dz / c->w;
+    if (i >= c->ncx || j >= c->ncy || j >= c->maxy || k >= c->ncz) return 0;
+    cn_slot *q = &c->slots[s];
+    if (q->rowstamp[j] != f->stamp) {
+        if (q->axstamp != f->stamp) {
+            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
+            q->axstamp = f->stamp;
+        }
+        row(f->w, c, q, (int)j);
+        q->rowstamp[j] = f->stamp;
+    }
+    *out = q->val[((size_t)j * (size_t)c->ncz + (size_t)k) * (size_t)c->ncx + (size_t)i];
+    return 1;
+}
+
+long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
+{
+    long bad = 0;
+    *n = 0;
+    const cf_program *p = w->prog;
+    int isa = 0;
+    for (int pass = 0; isa >= 0; pass++, isa--) {
+        cf_fill f;
+        memset(&f, 0, sizeof f);
+        f.w = w, f.stamp = 1;
+        f.corners = corners_new(w, 16, p->height, 16);
+        if (!f.corners) return -1;
+        /* every path this CPU has, from the best down to the portable one */
+        if (pass == 0) isa = f.corners->isa;
+        f.corners->isa = isa;
+        corners_region(f.corners, cx * 16, p->min_y, cz * 16, 16, p->height, 16);
+        cf_corners *c = f.corners;
+        for (int s = 0; s < c->nslots; s++) {
+            const cn_slot *q = &c->slots[s];
+            for (int j = 0; j < c->ncy; j++)
+                for (int k = 0; k < c->ncz; k++)
+                    for (int i = 0; i < c->ncx; i++) {
+                        int32_t x = (c->cx0 + i) * c->w, y = (c->cy0 + j) * c->h, z = (c->cz0 + k) * c->w;
+                        const cf_node *nd = &p->nodes[q->node];
+                        float v = 0.0f,
+                              r = q->kind == CN_NOISE ? cf_stack_volume(w->tab, q->st[0].stack, x, y, z, nd->d[0], nd->d[1])
+                                                      : cf_blended(w->tab, q->st[0].stack, nd->d[0], nd->d[1], nd->d[2], nd->d[3], x, y, z);
+                        if (!corners_noise(&f, q->node, x, y, z, &v) || memcmp(&v, &r, sizeof v) != 0) bad++;
+                        (*n)++;
+                    }
+        }
+        corners_free(f.corners);
+    }
+    return bad;
+}
