@@ -439,9 +439,9 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
                                  int threads, cf_error *err);
 /* The same on a device opened for a block program (cf_device_open of cf_program_compile_blocks,
  * output 0): both stages on the device, the biome grids from cf_fill_biomes on the CPU; equal to
- * cf_fill_blocks_surface block for block. 1.18-1.21 data (cf_device_has_surface; CF_ERR_ARG
- * otherwise). */
-int cf_device_has_surface(const cf_device *d);
+ * cf_fill_blocks_surface block for block. Programs for which cf_program_surface_on_device is 1
+ * (1.18-1.21 data; 26.3 material rules run on the CPU only): CF_ERR_ARG otherwise. */
+int cf_program_surface_on_device(const cf_program *prog);
 cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
                                         uint8_t *out, cf_error *err);
 

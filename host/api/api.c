@@ -146,7 +146,11 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
     return st;
 }
 
-int cf_device_has_surface(const cf_device *d) { return device_has_surface(d); }
+/* what emit.c generates k_surface for (emit.c surface121_kernel) */
+int cf_program_surface_on_device(const cf_program *p)
+{
+    return cf_program_has_surface(p) && p->dialect == DIALECT_MC121 && !p->rules->f32;
+}
 
 /* the same on a device: the biome grids on the CPU (cf_fill_biomes), both stages on the device */
 cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,

@@ -918,13 +918,7 @@ static int cmd_fill(int argc, char **argv)
         if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     }
     int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
-    if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
-        if (!fallback) goto done;
-        fprintf(stderr, "chunkfill: no usable OpenCL device (%s); filling on the CPU\n", err.message);
-        memset(&err, 0, sizeof err);
-        use_dev = 0;
-    }
-    if (use_dev && surface && !cf_device_has_surface(dev)) {
+    if (use_dev && surface && !cf_program_surface_on_device(pg)) {
         if (!fallback) {
             snprintf(err.message, sizeof err.message, "--device %s: the surface stage of '%s' has no OpenCL form (26.3 material "
                      "rules run on the CPU: use --device cpu or auto, or --stage noise)", device, o.settings);
@@ -932,8 +926,12 @@ static int cmd_fill(int argc, char **argv)
             goto done;
         }
         fprintf(stderr, "chunkfill: the surface stage of these settings runs on the CPU (no OpenCL form)\n");
-        cf_device_free(dev);
-        dev = NULL;
+        use_dev = 0;
+    }
+    if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
+        if (!fallback) goto done;
+        fprintf(stderr, "chunkfill: no usable OpenCL device (%s); filling on the CPU\n", err.message);
+        memset(&err, 0, sizeof err);
         use_dev = 0;
     }
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
@@ -1127,13 +1125,13 @@ static int cmd_check(int argc, char **argv)
         goto done;
     }
     if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
-    if (cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
-    if (surface && !cf_device_has_surface(dev)) {
+    if (surface && !cf_program_surface_on_device(pg)) {
         snprintf(err.message, sizeof err.message, "%s: the surface stage of these settings has no OpenCL form (26.3 material rules "
                  "run on the CPU; --stage noise checks the noise stage)", o.settings);
         err.status = CF_ERR_ARG;
         goto done;
     }
+    if (cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
     size_t per = (size_t)height * 256;
