@@ -845,7 +845,6 @@ static int cmd_fill(int argc, char **argv)
     if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
     if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
         return die_usage("--stage noise|surface goes with --blocks", usage_fill);
-    if (stage && server && strcmp(stage, "surface") == 0) return die_usage("--stage surface: not offered by the server yet", usage_fill);
     if (server && (o.npacks || o.nfunctions || strcmp(device, "cpu") != 0))
         return die_usage("--server fills with the server's packs and device: no --pack, --function or --device", usage_fill);
     if (token_file && !server) return die_usage("--token-file goes with --server", usage_fill);
@@ -897,6 +896,14 @@ static int cmd_fill(int argc, char **argv)
         const char *pal[CF_PALETTE_MAX];
         if (blocks && cf_client_palette(cl, o.settings, pal) == 0) {
             snprintf(err.message, sizeof err.message, "server %s: configuration '%s' offers no block fills", server, o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
+        /* the surface stage: by default where the server offers it */
+        surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_client_has_surface(cl, o.settings));
+        if (surface && !cf_client_has_surface(cl, o.settings)) {
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' offers no surface stage (--stage noise)", server,
+                     o.settings);
             err.status = CF_ERR_ARG;
             goto done;
         }
@@ -994,7 +1001,9 @@ static int cmd_fill(int argc, char **argv)
             use_dev = 0;
         }
         if (blocks) {
-            if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_BLOCKS_U8, k, list, bbuf, &err) != CF_OK) goto done;
+            if (cl && cf_client_fill(cl, o.settings, seed, surface ? CF_KIND_BLOCKS_SURFACE_U8 : CF_KIND_BLOCKS_U8, k, list, bbuf, &err)
+                          != CF_OK)
+                goto done;
             if (!cl && !use_dev && (surface ? cf_fill_blocks_surface(w, bio, k, list, bbuf, nthreads, &err)
                                             : cf_fill_blocks(w, k, list, bbuf, nthreads, &err)) != CF_OK)
                 goto done;
