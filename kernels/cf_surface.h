@@ -1,6 +1,8 @@
 /* cf_surface.h - the surface stage on the device (../shared/MATERIAL-RULES.md §6): the
- * OpenCL form of host/cpu/surface.c, step for step, for the 1.18-1.21 dialect (SurfaceSystem:
- * f64 noises, the rule tried on the default block only). One work item per chunk walks its
+ * OpenCL form of host/cpu/surface.c, step for step, for both dialects: 1.18-1.21 SurfaceSystem
+ * (f64 noises, the rule tried on the default block only) and, with CF_SF_F32, 26.3's
+ * MaterialSystem (f32 point values widened, every non-air non-fluid block, ore_vein on the volume
+ * path). One work item per chunk walks its
  * 256 columns in the CPU's order (x outer, z inner), so that the heightmap `steep` reads holds
  * what the columns before it wrote, as in the game.
  *
@@ -8,10 +10,12 @@
  *   CF_SF_CTX, CF_SF_ARG            the context parameter's declaration and its name
  *   CF_SF_OUT(out, x, y, z)         program output `out` at block (x, y, z) in the chunk's
  *                                   NoiseChunk context (double; host/cpu/aquifer121.c)
- *   CF_SF_LEVEL(x, z)               NoiseChunk.preliminarySurfaceLevel at block (x, z) (int)
- *   CF_SF_MINY, CF_SF_HEIGHT, CF_SF_SEA, CF_SF_LEGACY, CF_SF_ROOT, CF_SF_NOUT, CF_SF_STACK
+ *   CF_SF_LEVEL(x, z)               1.21: NoiseChunk.preliminarySurfaceLevel at block (x, z) (int)
+ *   CF_SF_CSL(x, z)                 26.3: chunk_surface_level on the volume path at (x, 0, z), vmin 0 (float)
+ *   CF_SF_VOL(out, x, y, z)         26.3: output `out` on the volume path of the chunk's fill (float)
+ *   CF_SF_F32, CF_SF_MINY, CF_SF_HEIGHT, CF_SF_SEA, CF_SF_LEGACY, CF_SF_ROOT, CF_SF_NOUT, CF_SF_STACK
  *   sf_rows[] (CF_SF_ROW ints a row: kind, a[0..5], n, first kid), sf_d[] (2 a row),
- *   sf_kids[], sf_band[7], sf_fixed[SN_COUNT] as __constant tables,
+ *   sf_kids[], sf_band[7], sf_fixed[SN_COUNT], sf_f[] (1 a row: raw_ore_chance) as __constant tables,
  * and the kernel passes the per-seed tables: ints (CF_SF_I_* below), the gradients' factories
  * (2 ulongs a random name), the climate noises' permutations (5 x 256 bytes).
  * Rules are walked with an explicit stack (OpenCL C has no recursion).
@@ -74,7 +78,7 @@ typedef struct cf_sf {
     CF_GLOBAL const cf_u64 *grad;
     CF_GLOBAL const cf_u8 *psn;
     cf_i64 zseed;
-    cf_u64 rlo, rhi;
+    cf_u64 rlo, rhi, olo, ohi;
     cf_i32 hmap[256];
     double col[CF_SF_NOUT];
     cf_u8 have_col[CF_SF_NOUT];
@@ -124,6 +128,11 @@ CF_INLINE int cf_sf_biome_src(const cf_sf *s, cf_i32 x, cf_i32 y, cf_i32 z)
 
 CF_INLINE cf_i32 cf_sf_min_surface(CF_SF_CTX, cf_sf *s)
 {
+    if (!s->have_min_surface && CF_SF_F32) {
+        float pv = CF_SF_CSL(s->x, s->z);
+        s->min_surface = (cf_i32)floor(pv) + s->depth - 8;
+        s->have_min_surface = 1;
+    }
     if (!s->have_min_surface) {
         cf_i32 x0 = (cf_i32)cf_floordiv(s->x, 16) * 16, z0 = (cf_i32)cf_floordiv(s->z, 16) * 16;
         double c00 = (double)CF_SF_LEVEL(x0, z0), c10 = (double)CF_SF_LEVEL(x0 + 16, z0);
@@ -253,10 +262,27 @@ CF_INLINE int cf_sf_rule(CF_SF_CTX, cf_sf *s)
             if (sp == CF_SF_STACK) return -1; /* the emitter sizes the stack: never */
             stk[sp] = cur, nxt[sp] = 0, sp++;
             break;
-        case CF_SR_BANDLANDS: {
-            int o = (int)cf_floor(cf_sf_col(CF_SF_ARG, s, sf_fixed[2]) * 4.0 + 0.5);
-            int i = ((s->y + o + 192) % 192 + 192) % 192;
-            res = s->ints[CF_SF_I_PAL + sf_band[s->ints[CF_SF_I_BANDS + i]]];
+        case CF_SR_BANDLANDS:
+            if (CF_SF_F32) { /* Math.round(f32 * 4f) */
+                float v = (float)cf_sf_col(CF_SF_ARG, s, sf_fixed[2]) * 4.0f;
+                int o = (int)floor(v + 0.5f);
+                res = s->ints[CF_SF_I_PAL + sf_band[s->ints[CF_SF_I_BANDS + ((s->y + o) % 192 + 192) % 192]]];
+            } else {
+                int o = (int)cf_floor(cf_sf_col(CF_SF_ARG, s, sf_fixed[2]) * 4.0 + 0.5);
+                int i = ((s->y + o + 192) % 192 + 192) % 192;
+                res = s->ints[CF_SF_I_PAL + sf_band[s->ints[CF_SF_I_BANDS + i]]];
+            }
+            break;
+        case CF_SR_ORE_VEIN: { /* 26.3 (§5.3) */
+            float d = CF_SF_VOL(a[3], s->x, s->y, s->z);
+            if (!(d > 0.0f)) break;
+            cf_aq_rnd q = cf_aq_at_pos(s->olo, s->ohi, CF_SF_LEGACY, s->x, s->y, s->z);
+            if (cf_aq_next_float(&q, CF_SF_LEGACY) > d) break;
+            float rich = CF_SF_VOL(a[4], s->x, s->y, s->z);
+            if (cf_aq_next_float(&q, CF_SF_LEGACY) < rich && CF_SF_OUT(a[5], (double)s->x, (double)s->y, (double)s->z) < 0.0)
+                res = s->ints[CF_SF_I_PAL + (cf_aq_next_float(&q, CF_SF_LEGACY) < sf_f[cur] ? a[1] : a[0])];
+            else
+                res = s->ints[CF_SF_I_PAL + a[2]];
             break;
         }
         default: break;
@@ -300,6 +326,9 @@ CF_INLINE void cf_sf_frozen_ocean(CF_SF_CTX, cf_sf *s, int lx, int lz, cf_i32 st
     double h = fabs(CF_SF_OUT(sf_fixed[8], x, 0.0, z) * 1.5);
     double top = fmin(e * e * 1.2, ceil(h * 40.0) + 14.0);
     if (cf_sf_temperature(s, biome, CF_SF_SEA) > 0.1f) top -= 2.0;
+#if CF_SF_F32
+    if (top <= 2.0) return; /* 26.3 returns; 1.21 runs the loop with top = bottom = 0 */
+#endif
     double bottom;
     if (top > 2.0) {
         bottom = (double)CF_SF_SEA - top - 7.0;
@@ -340,7 +369,11 @@ CF_INLINE void cf_sf_chunk(CF_SF_CTX, cf_sf *s)
         for (int lz = 0; lz < 16; lz++) {
             s->x = s->cx * 16 + lx, s->z = s->cz * 16 + lz;
             cf_i32 start = s->hmap[lz * 16 + lx] + 1;
+#if CF_SF_F32
+            int sb = cf_sf_biome_src(s, s->x, start, s->z);
+#else
             int sb = cf_sf_biome_src(s, s->x, CF_SF_LEGACY ? 0 : start, s->z);
+#endif
             for (int k = 0; k < CF_SF_NOUT; k++) s->have_col[k] = 0;
             s->have_steep = s->have_min_surface = s->have_secondary = 0;
             int kind = s->ints[CF_SF_I_BKIND + sb];
@@ -374,7 +407,9 @@ CF_INLINE void cf_sf_chunk(CF_SF_CTX, cf_sf *s)
                 s->stone_above++;
                 s->stone_below = y - next_ceiling + 1;
                 s->y = y, s->have_biome = 0;
-                if (b != CF_BK_SOLID) continue;
+#if !CF_SF_F32
+                if (b != CF_BK_SOLID) continue; /* 1.21: the default block only */
+#endif
                 int res = cf_sf_rule(CF_SF_ARG, s);
                 if (res >= 0) cf_sf_set(s, lx, y, lz, res);
             }

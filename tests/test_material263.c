@@ -386,3 +386,57 @@ Test(material263, biome_tags)
     static const char *const cyc[] = {"data/t/tags/worldgen/biome/all.json", "{\"values\": [\"#t:all\"]}", NULL};
     expect_error263(GLASS_IF("\"#t:all\""), cyc, "deeper than 16", "all.json#/values/0");
 }
+
+/* the surface stage on the device (kernels/cf_surface.h with CF_SF_F32) equals the CPU's: two
+ * overworld chunks with copper and iron veins, one nether and one end chunk (one program per
+ * settings; PoCL here) */
+Test(material263, opencl_equals_cpu, .timeout = 1200)
+{
+    cf_pack *pk = pack263();
+    if (!pk) cr_skip_test("no 26.3 data");
+    static const struct {
+        const char *settings;
+        int n;
+        int32_t c[4];
+        int64_t seed;
+    } runs[3] = {{"minecraft:overworld", 2, {-6, 11, -8, 11}, 13579}, {"minecraft:nether", 1, {7, 4}, 0}, {"minecraft:end", 1, {7, 4}, 0}};
+    size_t veins = 0;
+    for (int k = 0; k < 3; k++) {
+        cf_program *pg = NULL;
+        cf_world *w = NULL;
+        cf_biomes *b = NULL;
+        cf_device *d = NULL;
+        cf_error err = {0};
+        cr_assert_eq(cf_program_compile_blocks(&pg, pk, runs[k].settings, &err), CF_OK, "%s", err.message);
+        cr_assert(cf_program_surface_on_device(pg));
+        if (cf_device_open(&d, "opencl", pg, 0, 0, &err) != CF_OK) {
+            cf_program_free(pg);
+            cf_pack_free(pk);
+            cr_skip_test("no OpenCL device: %s", err.message);
+        }
+        cr_assert_eq(cf_world_new(&w, pg, runs[k].seed, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b, pk, NULL, runs[k].settings, NULL, runs[k].seed, &err), CF_OK, "%s", err.message);
+        int height;
+        cf_program_settings(pg, NULL, &height, NULL);
+        const char *names[CF_PALETTE_MAX];
+        int np = cf_block_palette(pg, names);
+        size_t n = (size_t)height * 256 * (size_t)runs[k].n, diff = 0;
+        uint8_t *x = malloc(n), *y = malloc(n);
+        cr_assert_eq(cf_device_fill_blocks_surface(d, w, b, (size_t)runs[k].n, runs[k].c, x, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks_surface(w, b, (size_t)runs[k].n, runs[k].c, y, 1, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < n; i++) {
+            if (x[i] != y[i] && diff++ < 3)
+                cr_log_error("%s: index %zu: device %s, CPU %s", runs[k].settings, i, x[i] < np ? names[x[i]] : "?", names[y[i]]);
+            veins += !strcmp(names[y[i]], "minecraft:copper_ore") || !strcmp(names[y[i]], "minecraft:deepslate_iron_ore")
+                     || !strcmp(names[y[i]], "minecraft:tuff") || !strcmp(names[y[i]], "minecraft:granite");
+        }
+        cr_expect_eq(diff, 0, "%s: %zu blocks differ between the device and the CPU", runs[k].settings, diff);
+        free(x), free(y);
+        cf_biomes_free(b);
+        cf_world_free(w);
+        cf_device_free(d);
+        cf_program_free(pg);
+    }
+    cr_expect_gt(veins, 50, "vein blocks in the chunks: %zu", veins);
+    cf_pack_free(pk);
+}

@@ -149,7 +149,7 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
 /* what emit.c generates k_surface for (emit.c surface121_kernel) */
 int cf_program_surface_on_device(const cf_program *p)
 {
-    return cf_program_has_surface(p) && p->dialect == DIALECT_MC121 && !p->rules->f32;
+    return cf_program_has_surface(p) && (p->dialect == DIALECT_MC121 ? !p->rules->f32 : p->rules->f32 && p->noutputs > CF_B263_SURFACE);
 }
 
 /* the same on a device: the biome grids on the CPU (cf_fill_biomes), both stages on the device */

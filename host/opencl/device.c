@@ -292,12 +292,14 @@ static cf_status surface_batch(cf_device *d, const cf_world *w, cl_int b, const 
     if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sgrid, CL_TRUE, 0, (size_t)b * per, grid, 0, NULL, NULL),
                    "clEnqueueWriteBuffer(biome grids)"))
         return CF_ERR_DEVICE;
-    cl_ulong rlo = w->root_lo, rhi = w->root_hi;
+    cl_ulong rlo = w->root_lo, rhi = w->root_hi, olo = w->ore_lo, ohi = w->ore_hi;
     cl_long zs = sf->zseed;
     const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
-                         sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_ulong), sizeof(cl_ulong), sizeof(cl_long)};
-    const void *v[] = {&d->tab, &d->chunks, &b, &d->col, &d->corner, &d->bout, &d->sgrid, &d->sints, &d->sgrad, &d->spsn, &rlo, &rhi, &zs};
-    if (setargs(err, d->ksurf, 13, sz, v) < 0 || launch(err, q, d->ksurf, (size_t)b, "clEnqueueNDRangeKernel(k_surface)") < 0)
+                         sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_ulong), sizeof(cl_ulong), sizeof(cl_long),
+                         sizeof(cl_ulong), sizeof(cl_ulong)};
+    const void *v[] = {&d->tab, &d->chunks, &b, &d->col, &d->corner, &d->bout, &d->sgrid, &d->sints, &d->sgrad, &d->spsn, &rlo, &rhi, &zs,
+                       &olo, &ohi};
+    if (setargs(err, d->ksurf, 15, sz, v) < 0 || launch(err, q, d->ksurf, (size_t)b, "clEnqueueNDRangeKernel(k_surface)") < 0)
         return CF_ERR_DEVICE;
     return CF_OK;
 }
