@@ -635,7 +635,7 @@ static int tag_into(pc *c, const char *id, cf_loc ref, const char **out, int n, 
     if (!f) return -1;
     cf_loc at = {f->display, NULL};
     const cJSON *vals = cJSON_IsObject(f->root) ? cJSON_GetObjectItemCaseSensitive(f->root, "values") : NULL;
-    if (!cJSON_IsArray(vals))
+    if (!vals || !cJSON_IsArray(vals))
         return field_fail(&c->f, cJSON_IsObject(f->root) ? loc_key(&c->p->arena, at, "values") : at, CF_ERR_SCHEMA,
                           "expected a tag: {\"values\": [biome ids or #tags]}");
     cf_loc va = loc_key(&c->p->arena, at, "values");
@@ -651,7 +651,7 @@ static int tag_into(pc *c, const char *id, cf_loc ref, const char **out, int n, 
             required = !r || cJSON_IsTrue(r);
             if (v) ea = loc_key(&c->p->arena, ea, "id");
         }
-        if (!cJSON_IsString(v)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected a biome id or a #tag (a string), found %s", json_type(v));
+        if (!v || !cJSON_IsString(v)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected a biome id or a #tag (a string), found %s", json_type(v));
         const char *s = v->valuestring;
         if (s[0] == '#') {
             int m = tag_into(c, s + 1, ea, out, n, k, depth + 1);
