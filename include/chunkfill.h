@@ -383,14 +383,19 @@ void cf_biomes_device_free(cf_biome_device *d);
 
 /* ------------------------------------------------------------------ pregeneration
  * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,
- * host/pregen/README.md): one file per region, r.X.Z.mca (an Anvil region of
- * proto-chunks at the noise stage: blocks, biomes, world-generation heightmaps;
- * host/pregen/ANVIL.md) or r.X.Z.npy (uint8 block palette indices of the region's
- * chunks that are in the area, shape (n, height, 16, 16), chunks z-major then x),
- * each written to a temporary name and renamed, and DIR/manifest.json: the
- * parameters and the SHA-256 of every finished region. The files depend only on the
- * parameters, never on the threads, device, ranks or order of work. */
-enum { CF_PREGEN_MCA = 0, CF_PREGEN_NPY = 1 };
+ * host/pregen/README.md): one output per region, r.X.Z.mca (an Anvil region of
+ * proto-chunks at the noise or surface stage: blocks, biomes, world-generation
+ * heightmaps; host/pregen/ANVIL.md), r.X.Z.npy (uint8 block palette indices of the
+ * region's chunks that are in the area, shape (n, height, 16, 16), chunks z-major
+ * then x) or the region's map tiles LAYER/0/X/Y.png (the `tiles` pyramid's level 0,
+ * the 256 x 256-block tiles of the region that meet the area), each file written to a
+ * temporary name and renamed, and DIR/manifest.json: the parameters and the SHA-256
+ * of every finished region. The files depend only on the parameters, never on the
+ * threads, device, ranks or order of work. */
+enum { CF_PREGEN_MCA = 0, CF_PREGEN_NPY = 1, CF_PREGEN_TILES = 2 };
+/* the stage of the blocks: DEFAULT is the surface stage where the settings have one
+ * (cf_program_has_surface), as `fill --blocks`, else the noise stage */
+enum { CF_PREGEN_STAGE_DEFAULT = 0, CF_PREGEN_STAGE_NOISE = 1, CF_PREGEN_STAGE_SURFACE = 2 };
 typedef struct cf_pregen_progress {
     long regions_done, regions_total; /* this process's share; skipped regions count as done */
     long long chunks_done, chunks_total;
@@ -401,11 +406,16 @@ typedef struct cf_pregen_params {
     int npacks;
     int dialect;              /* CF_DIALECT_* */
     const char *seed;         /* as cf_seed_parse reads it */
-    const char *settings;     /* noise settings id; NULL: minecraft:overworld */
+    const char *settings;     /* noise settings id; NULL: minecraft:overworld (or the dimension's) */
+    const char *dimension;    /* NULL, or a dimension id: its settings and biome source (cf_biomes_open) */
     int32_t x0, z0, x1, z1;   /* chunks, inclusive */
     const char *dir;          /* the output folder (created if missing) */
-    int format;               /* CF_PREGEN_MCA or CF_PREGEN_NPY */
-    const char *device;       /* NULL or "cpu": the CPU; "opencl[:N]": block fills on a device */
+    int format;               /* CF_PREGEN_MCA, CF_PREGEN_NPY or CF_PREGEN_TILES */
+    int stage;                /* CF_PREGEN_STAGE_* (tiles: the map layers draw the noise stage) */
+    const char *layer;        /* CF_PREGEN_TILES: the map layer (cf_map_layer); NULL: relief */
+    const char *device;       /* NULL or "cpu": the CPU; "opencl[:N]": block fills on a device;
+                               * "auto": opencl when a device passes its probes, else the CPU
+                               * (the surface stage and tiles: the CPU) */
     int threads;              /* <= 0: one per CPU */
     int rank, nranks;         /* this process does the regions i with i % nranks == rank (nranks >= 1) */
     /* or, when set, the regions next_region returns (indices, -1: no more) */
@@ -413,6 +423,8 @@ typedef struct cf_pregen_params {
     void *next_ctx;
     void (*progress)(void *ctx, const cf_pregen_progress *p); /* after each region; may be NULL */
     void *progress_ctx;
+    void (*note)(void *ctx, const char *line); /* one-line notices (device fallback); may be NULL */
+    void *note_ctx;
     volatile int *stop;       /* when it becomes nonzero the run ends after the region in flight */
 } cf_pregen_params;
 /* The number of regions the area touches (region indices 0..n-1, rows of z, then x). */

@@ -16,7 +16,7 @@ allowed() {
     opencl) echo "base ir opencl" ;;
     image) echo "base ir image" ;;
     biome) echo "base ir cpu opencl biome" ;;
-    pregen) echo "base ir cpu opencl api biome pregen" ;;
+    pregen) echo "base ir cpu opencl image api biome pregen" ;;
     api) echo "base ir frontend cpu opencl image biome api" ;;
     net) echo "base ir cpu api net" ;;
     cli) echo "cli" ;;

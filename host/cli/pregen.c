@@ -22,23 +22,33 @@
 int cmd_pregen(int argc, char **argv);
 
 static const char *const usage_pregen =
-    "usage: chunkfill pregen [--pack PATH]... --seed SEED [--settings ID] [--dialect 26.3|1.21]\n"
-    "                        (--radius R [--center X,Z] | --area X0,Z0:X1,Z1) --out DIR [--format mca|npy]\n"
-    "                        [--stage noise] [--device cpu|opencl[:N]] [--threads N] [--shard I/N]\n"
+    "usage: chunkfill pregen [--pack PATH]... --seed SEED [--settings ID | --dimension ID] [--dialect 26.3|1.21]\n"
+    "                        (--radius R [--center X,Z] | --area X0,Z0:X1,Z1) --out DIR\n"
+    "                        [--format mca|npy|tiles] [--stage noise|surface] [--layer NAME]\n"
+    "                        [--device cpu|opencl[:N]|auto] [--threads N] [--shard I/N]\n"
     "                        [--schedule static|dynamic] [--quiet]\n"
-    "Fills every chunk of the area into one file per region of 32 x 32 chunks in DIR: r.X.Z.mca (Anvil\n"
-    "region files of proto-chunks at the noise stage, status minecraft:noise: blocks, biomes and the\n"
-    "world-generation heightmaps, which the game continues generating) or r.X.Z.npy (uint8 block palette\n"
-    "indices of the region's chunks in the area, shape (n, height, 16, 16), chunks by z then x), and\n"
-    "DIR/manifest.json (the parameters, the palettes, the SHA-256 of every finished region). Each file is\n"
+    "Fills every chunk of the area into one output per region of 32 x 32 chunks in DIR: r.X.Z.mca (Anvil\n"
+    "region files of proto-chunks at the noise or surface stage, status minecraft:noise or\n"
+    "minecraft:surface: blocks, biomes and the world-generation heightmaps, which the game continues\n"
+    "generating), r.X.Z.npy (uint8 block palette indices of the region's chunks in the area, shape\n"
+    "(n, height, 16, 16), chunks by z then x) or map tiles (LAYER/0/X/Y.png: the region's 256 x 256-block\n"
+    "tiles that meet the area, as `chunkfill tiles` draws level 0), and DIR/manifest.json (the\n"
+    "parameters, the palettes, the SHA-256 of every finished region). Each file is\n"
     "written to a temporary name and renamed. Rerunning skips the regions whose files match the manifest\n"
     "and makes the rest; a folder made with other parameters is refused. SIGTERM or ^C ends the run once\n"
     "the regions in flight are written (under mpirun, signal the ranks: mpirun itself ends them).\n"
     "  --area X0,Z0:X1,Z1  block coordinates, inclusive: every chunk the rectangle touches\n"
     "  --radius R          the square of blocks within R of --center X,Z (default 0,0)\n"
-    "  --format F          mca (default) or npy\n"
-    "  --stage S           noise (the only stage so far)\n"
-    "  --device D          cpu (default) or opencl[:N]: block fills on an OpenCL device\n"
+    "  --settings ID       noise settings (default minecraft:overworld)\n"
+    "  --dimension ID      a dimension (data/<ns>/dimension/<path>.json of the packs, or vanilla's\n"
+    "                      minecraft:overworld, the_nether, the_end): its settings and biome source\n"
+    "  --format F          mca (default), npy or tiles\n"
+    "  --stage S           noise or surface (default, as fill --blocks: surface where the settings have\n"
+    "                      a surface_rule or material_rule; else noise). Tiles draw the noise stage\n"
+    "  --layer NAME        --format tiles: the map layer (default relief; chunkfill tiles --help)\n"
+    "  --device D          cpu (default), opencl[:N] (block fills on an OpenCL device) or auto (opencl\n"
+    "                      when a device passes its probes, else the CPU). The surface stage and tiles\n"
+    "                      run on the CPU: auto uses the CPU, opencl is refused\n"
     "  --threads N         CPU threads (default: one per CPU)\n"
     "  --shard I/N         do only the regions i with i % N == I (several machines without MPI, e.g. a\n"
     "                      Kubernetes indexed job: --shard $JOB_COMPLETION_INDEX/N)\n"
@@ -51,6 +61,12 @@ static void on_stop(int sig)
 {
     (void)sig;
     stop_flag = 1;
+}
+
+static void show_note(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "chunkfill: %s\n", line);
 }
 
 static int die(const char *msg)
@@ -127,7 +143,8 @@ static void mpi_dispatch(long n, int size)
 int cmd_pregen(int argc, char **argv)
 {
     const char *packs[64], *seed = NULL, *settings = NULL, *area = NULL, *center = "0,0", *out = NULL;
-    const char *format = "mca", *stage = "noise", *device = "cpu", *shard = NULL, *schedule = "static";
+    const char *format = "mca", *stage = NULL, *device = "cpu", *shard = NULL, *schedule = "static";
+    const char *dimension = NULL, *layer = NULL;
     long radius = -1, threads = 0, dialect = CF_DIALECT_AUTO;
     int npacks = 0, quiet = 0;
     for (int i = 2; i < argc; i++) {
@@ -148,6 +165,8 @@ int cmd_pregen(int argc, char **argv)
             packs[npacks++] = v;
         } else if (strcmp(a, "--seed") == 0) seed = v;
         else if (strcmp(a, "--settings") == 0) settings = v;
+        else if (strcmp(a, "--dimension") == 0) dimension = v;
+        else if (strcmp(a, "--layer") == 0) layer = v;
         else if (strcmp(a, "--area") == 0) area = v;
         else if (strcmp(a, "--center") == 0) center = v;
         else if (strcmp(a, "--out") == 0) out = v;
@@ -173,8 +192,11 @@ int cmd_pregen(int argc, char **argv)
     if (!seed) return die("--seed is required");
     if (!out) return die("--out is required");
     if (!area == (radius < 0)) return die("give either --area or --radius");
-    if (strcmp(stage, "noise") != 0) return die("--stage: only noise exists so far (surface rules are a later stage)");
-    if (strcmp(format, "mca") != 0 && strcmp(format, "npy") != 0) return die("--format takes mca or npy");
+    if (stage && strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0) return die("--stage takes noise or surface");
+    if (strcmp(format, "mca") != 0 && strcmp(format, "npy") != 0 && strcmp(format, "tiles") != 0)
+        return die("--format takes mca, npy or tiles");
+    if (layer && strcmp(format, "tiles") != 0) return die("--layer goes with --format tiles");
+    if (settings && dimension) return die("give --settings or --dimension, not both");
     if (strcmp(schedule, "static") != 0 && strcmp(schedule, "dynamic") != 0) return die("--schedule takes static or dynamic");
     long bx0, bz0, bx1, bz1, lim = 16L * CF_MAX_CHUNK;
     if (area) {
@@ -202,9 +224,11 @@ int cmd_pregen(int argc, char **argv)
     }
 
     cf_pregen_params p = {
-        .packs = packs, .npacks = npacks, .dialect = (int)dialect, .seed = seed, .settings = settings,
+        .packs = packs, .npacks = npacks, .dialect = (int)dialect, .seed = seed, .settings = settings, .dimension = dimension,
         .x0 = (int32_t)(bx0 >> 4), .z0 = (int32_t)(bz0 >> 4), .x1 = (int32_t)(bx1 >> 4), .z1 = (int32_t)(bz1 >> 4),
-        .dir = out, .format = strcmp(format, "npy") == 0 ? CF_PREGEN_NPY : CF_PREGEN_MCA, .device = device,
+        .dir = out, .format = strcmp(format, "npy") == 0 ? CF_PREGEN_NPY : strcmp(format, "tiles") == 0 ? CF_PREGEN_TILES : CF_PREGEN_MCA,
+        .stage = !stage ? CF_PREGEN_STAGE_DEFAULT : strcmp(stage, "surface") == 0 ? CF_PREGEN_STAGE_SURFACE : CF_PREGEN_STAGE_NOISE,
+        .layer = layer, .device = device, .note = show_note,
         .threads = (int)threads, .rank = (int)si, .nranks = (int)sn, .stop = &stop_flag,
     };
     if (p.x0 < -CF_MAX_CHUNK || p.x1 > CF_MAX_CHUNK || p.z0 < -CF_MAX_CHUNK || p.z1 > CF_MAX_CHUNK)

@@ -103,6 +103,34 @@ cf_status image_write_png(const char *path, const uint8_t *rgb, int w, int h, cf
     return st;
 }
 
+cf_status image_png_bytes(const uint8_t *rgb, int w, int h, uint8_t **out, size_t *n, cf_error *err)
+{
+    *out = NULL, *n = 0;
+    if (!rgb || w <= 0 || h <= 0 || w > IMAGE_MAX_SIDE || h > IMAGE_MAX_SIDE || (uint64_t)w * (uint64_t)h * 3u > (UINT64_C(1) << 31))
+        return err_set(err, CF_ERR_ARG, "image_png_bytes: bad image size %dx%d", w, h);
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    img.width = (png_uint_32)w;
+    img.height = (png_uint_32)h;
+    img.format = PNG_FORMAT_RGB;
+    png_alloc_size_t size = 0;
+    /* the same simplified-API write as image_write_png: first the size, then the bytes */
+    if (!png_image_write_to_memory(&img, NULL, &size, 0, rgb, 0, NULL)) {
+        png_image_free(&img);
+        return err_set(err, CF_ERR_NOMEM, "PNG encoding failed: %s", img.message);
+    }
+    uint8_t *p = malloc(size ? size : 1);
+    if (!p) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (!png_image_write_to_memory(&img, p, &size, 0, rgb, 0, NULL)) {
+        free(p);
+        png_image_free(&img);
+        return err_set(err, CF_ERR_NOMEM, "PNG encoding failed: %s", img.message);
+    }
+    *out = p, *n = (size_t)size;
+    return CF_OK;
+}
+
 cf_status image_read_png_size(const char *path, int *w, int *h, cf_error *err)
 {
     if (!path || !w || !h) return err_set(err, CF_ERR_ARG, "image_read_png_size: NULL argument");

@@ -30,6 +30,11 @@ enum { IMAGE_SLICE_MATERIAL = 0, IMAGE_SLICE_DENSITY = 1 };
  * (an existing file there is left as it was) and the temporary is removed. */
 cf_status image_write_png(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);
 
+/* The bytes image_write_png writes for the same pixels, into *out (malloc'd, *n bytes;
+ * the caller frees it): for callers that hash or place the file themselves. CF_OK;
+ * CF_ERR_ARG for bad sizes (as image_write_png), CF_ERR_NOMEM. */
+cf_status image_png_bytes(const uint8_t *rgb, int w, int h, uint8_t **out, size_t *n, cf_error *err);
+
 /* Reads the width and height from the PNG at path (header only). Returns
  * CF_OK; CF_ERR_ARG for NULL arguments; CF_ERR_IO, with a one-line message
  * naming path, when the file cannot be opened or is not a PNG. */

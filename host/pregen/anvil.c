@@ -1,9 +1,9 @@
-/* anvil.c - proto-chunks at the noise stage -> chunk NBT -> Anvil region files.
+/* anvil.c - proto-chunks at the noise or surface stage -> chunk NBT -> Anvil region files.
  *
  * Input: a chunk's block palette indices (one byte per block, as cf_fill_blocks gives
  * them) and its stored biomes (as cf_fill_biomes gives them); output: the chunk's NBT
  * (sections with paletted block states and biomes, the world-generation heightmaps,
- * status minecraft:noise, the data version) and, per region, the region file bytes.
+ * the status, the data version) and, per region, the region file bytes.
  * Every fact of the format, with its source: host/pregen/ANVIL.md.
  */
 #include <stdio.h>
@@ -53,15 +53,59 @@ static int local_palette(const uint8_t *v, size_t n, int nglobal, uint16_t *loca
     return k;
 }
 
+int anvil_blocks_motion(const char *name)
+{
+    static const char *const open[] = {"minecraft:air", "minecraft:water", "minecraft:lava", "minecraft:powder_snow"};
+    size_t n = strcspn(name, "[");
+    if (n == 0) return 0; /* an index the settings never produce */
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++)
+        if (strlen(open[i]) == n && strncmp(name, open[i], n) == 0) return 0;
+    return 1;
+}
+
+/* Blocks a stage writes by id alone (26.3's rules name states by id: the default state)
+ * whose default state has properties, with those properties (ANVIL.md#block-states):
+ * written out, as the game would, so that a reader that does not fill in defaults sees
+ * the same state (PrismarineJS takes a block's first state). */
+static const struct {
+    const char *id, *props;
+} default_props[] = {
+    {"minecraft:water", "level=0"},       {"minecraft:lava", "level=0"},    {"minecraft:grass_block", "snowy=false"},
+    {"minecraft:podzol", "snowy=false"},  {"minecraft:mycelium", "snowy=false"}, {"minecraft:deepslate", "axis=y"},
+    {"minecraft:basalt", "axis=y"},
+};
+
+/* "k=v,k=v" (up to ']' or the end) -> a Properties compound of strings */
+static void properties(cf_buf *b, const char *s)
+{
+    nbt_compound(b, "Properties");
+    while (*s && *s != ']') {
+        size_t kl = strcspn(s, "=");
+        if (s[kl] != '=') break;
+        const char *v = s + kl + 1;
+        size_t vl = strcspn(v, ",]");
+        char k[128], val[128];
+        snprintf(k, sizeof k, "%.*s", (int)kl, s);
+        snprintf(val, sizeof val, "%.*s", (int)vl, v);
+        nbt_string(b, k, val);
+        s = v + vl + (v[vl] == ',');
+    }
+    nbt_end(b);
+}
+
+/* a palette entry: Name and Properties: those of "id[k=v,...]" (1.18-1.21 rules' block
+ * states), or the default state's for an id alone */
 static void block_state(cf_buf *b, const char *name)
 {
-    nbt_string(b, "Name", name);
-    /* water and lava have one property, level; the noise stage places their default
-     * state, level 0 (a source block) */
-    if (strcmp(name, "minecraft:water") == 0 || strcmp(name, "minecraft:lava") == 0) {
-        nbt_compound(b, "Properties");
-        nbt_string(b, "level", "0");
-        nbt_end(b);
+    const char *br = strchr(name, '[');
+    char id[512];
+    snprintf(id, sizeof id, "%.*s", br ? (int)(br - name) : (int)strlen(name), name);
+    nbt_string(b, "Name", id);
+    if (br) {
+        properties(b, br + 1);
+    } else {
+        for (size_t i = 0; i < sizeof default_props / sizeof *default_props; i++)
+            if (strcmp(name, default_props[i].id) == 0) properties(b, default_props[i].props);
     }
     nbt_end(b);
 }
@@ -81,7 +125,7 @@ int anvil_chunk_nbt(cf_buf *out, const anvil_world *w, int32_t cx, int32_t cz, c
     nbt_int(out, "xPos", cx);
     nbt_int(out, "yPos", w->min_y >> 4);
     nbt_int(out, "zPos", cz);
-    nbt_string(out, "Status", "minecraft:noise");
+    nbt_string(out, "Status", w->status);
     nbt_long(out, "LastUpdate", 0);
     nbt_long(out, "InhabitedTime", 0);
     nbt_byte(out, "isLightOn", 0);
@@ -109,7 +153,7 @@ int anvil_chunk_nbt(cf_buf *out, const anvil_world *w, int32_t cx, int32_t cz, c
         nbt_end(out);
         nbt_end(out); /* the section */
     }
-    /* the world-generation heightmaps the noise stage leaves (ANVIL.md#heightmaps):
+    /* the world-generation heightmaps of the noise and surface stages (ANVIL.md#heightmaps):
      * per column (index z*16 + x) the highest block + 1 - min_y, 0 where there is none */
     uint16_t surf[256], floor[256];
     for (int c = 0; c < 256; c++) {

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "biome/biome.h"
+#include "image/image.h"
 #include "ir/ir.h"
 #include "pregen/pregen.h"
 
@@ -70,7 +72,10 @@ static size_t region_chunks(const cf_pregen_params *p, const area *a, long i, in
     return n;
 }
 
-static const char *ext_of(const cf_pregen_params *p) { return p->format == CF_PREGEN_NPY ? "npy" : "mca"; }
+static const char *ext_of(const cf_pregen_params *p)
+{
+    return p->format == CF_PREGEN_NPY ? "npy" : p->format == CF_PREGEN_TILES ? "tiles" : "mca";
+}
 
 /* ------------------------------------------------------------------ the world */
 
@@ -89,11 +94,28 @@ typedef struct gen {
     cf_world *w;
     cf_biomes *b;
     cf_device *dev;
+    int auto_dev;              /* --device auto: a failing device falls back to the CPU */
     anvil_world aw;
     const char *blocks[CF_PALETTE_MAX];
     uint8_t solid[CF_PALETTE_MAX];
     int64_t seed;
+    char settings[512];        /* the noise settings: given, the dimension's, or the overworld */
+    int surface;               /* the blocks are the surface stage's */
+    int layer;                 /* CF_PREGEN_TILES: the map layer's index */
+    const char *layer_name;
 } gen;
+
+static void note(const cf_pregen_params *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const cf_pregen_params *p, const char *fmt, ...)
+{
+    if (!p->note) return;
+    char line[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    p->note(p->note_ctx, line);
+}
 
 static void gen_free(gen *g)
 {
@@ -105,33 +127,69 @@ static void gen_free(gen *g)
     memset(g, 0, sizeof *g);
 }
 
-/* opens the pack, the block program, the world and (for .mca) the biome source */
+/* opens the pack, the block program, the world, the biome source (for .mca, the surface
+ * stage, a dimension and the layers that need biomes) and, when full > 1, the device */
 static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
 {
-    const char *settings = p->settings ? p->settings : "minecraft:overworld";
     memset(g, 0, sizeof *g);
     if (p->x1 < p->x0 || p->z1 < p->z0 || p->x0 < -CF_MAX_CHUNK || p->x1 > CF_MAX_CHUNK || p->z0 < -CF_MAX_CHUNK
         || p->z1 > CF_MAX_CHUNK)
         return failf(err, CF_ERR_ARG, "pregen: the area must be corners x0 <= x1, z0 <= z1 within +-%d chunks", CF_MAX_CHUNK);
     if (!p->dir || !*p->dir) return failf(err, CF_ERR_ARG, "pregen: no output folder");
-    if (p->format != CF_PREGEN_MCA && p->format != CF_PREGEN_NPY) return failf(err, CF_ERR_ARG, "pregen: unknown format");
+    if (p->format != CF_PREGEN_MCA && p->format != CF_PREGEN_NPY && p->format != CF_PREGEN_TILES)
+        return failf(err, CF_ERR_ARG, "pregen: unknown format");
+    if (p->stage < CF_PREGEN_STAGE_DEFAULT || p->stage > CF_PREGEN_STAGE_SURFACE) return failf(err, CF_ERR_ARG, "pregen: unknown stage");
+    int tiles = p->format == CF_PREGEN_TILES, needs = 0;
+    if (tiles && p->stage == CF_PREGEN_STAGE_SURFACE)
+        return failf(err, CF_ERR_ARG, "pregen: --stage surface: the map layers of --format tiles draw the noise stage");
+    if (tiles) {
+        g->layer_name = p->layer ? p->layer : "relief";
+        if ((g->layer = cf_map_layer_find(g->layer_name)) < 0)
+            return failf(err, CF_ERR_ARG, "pregen: --layer %s: no such map layer (chunkfill tiles --help lists them)", g->layer_name);
+        cf_map_layer(g->layer, &needs, NULL);
+    } else if (p->layer) {
+        return failf(err, CF_ERR_ARG, "pregen: --layer goes with --format tiles");
+    }
+    const char *dev = p->device && strcmp(p->device, "cpu") != 0 ? p->device : NULL;
     if (cf_seed_parse(p->seed ? p->seed : "", &g->seed, err) != CF_OK) return -1;
     if (cf_pack_open(&g->pk, p->packs, p->npacks, NULL, err) != CF_OK) return -1;
     cf_pack_set_dialect(g->pk, p->dialect);
+    /* a dimension decides the settings (unless given) and the biome source, as cf_biomes_open reads it */
+    if (p->dimension) {
+        if (cf_biomes_open(&g->b, g->pk, p->dimension, p->settings, NULL, g->seed, err) != CF_OK) return -1;
+        /* inline settings live in a pack overlay only while cf_biomes_open compiles them */
+        if (strncmp(g->b->prog->settings_id, "chunkfill:inline/", 17) == 0)
+            return failf(err, CF_ERR_ARG, "dimension %s: inline noise settings (an object in generator.settings): pregen needs "
+                         "them in a file of their own, by id (not done yet)", p->dimension);
+        snprintf(g->settings, sizeof g->settings, "%s", g->b->prog->settings_id);
+    } else {
+        snprintf(g->settings, sizeof g->settings, "%s", p->settings ? p->settings : "minecraft:overworld");
+    }
+    const char *settings = g->settings;
     if (cf_program_compile_blocks(&g->pg, g->pk, settings, err) != CF_OK) return -1;
     int k = cf_block_palette(g->pg, g->blocks);
-    for (int i = 0; i < k; i++)
-        g->solid[i] = g->blocks[i][0] && strcmp(g->blocks[i], "minecraft:air") != 0
-                      && strcmp(g->blocks[i], "minecraft:water") != 0 && strcmp(g->blocks[i], "minecraft:lava") != 0;
+    for (int i = 0; i < k; i++) g->solid[i] = (uint8_t)anvil_blocks_motion(g->blocks[i]);
     g->aw.v.game = NULL;
     for (size_t i = 0; i < sizeof versions / sizeof *versions; i++)
         if (versions[i].dialect == g->pg->dialect) g->aw.v = versions[i].v;
     if (!g->aw.v.game) return failf(err, CF_ERR_ARG, "pregen: settings '%s' are not Minecraft data (26.3 or 1.18-1.21)", settings);
+    /* the stage: by default the surface where the settings have one (as fill --blocks) */
+    int has = cf_program_has_surface(g->pg);
+    if (p->stage == CF_PREGEN_STAGE_SURFACE && !has)
+        return failf(err, CF_ERR_ARG, "%s: --stage surface: these settings have no surface stage (noise settings with a surface_rule "
+                     "or material_rule)", settings);
+    g->surface = !tiles && (p->stage == CF_PREGEN_STAGE_DEFAULT ? has : p->stage == CF_PREGEN_STAGE_SURFACE);
+    g->aw.status = g->surface ? "minecraft:surface" : "minecraft:noise";
+    if (dev && (g->surface || tiles) && strcmp(dev, "auto") != 0)
+        return failf(err, CF_ERR_ARG, "--device %s: %s runs on the CPU only (use --device cpu or auto%s)", dev,
+                     tiles ? "drawing map tiles" : "the surface stage", tiles ? "" : ", or --stage noise");
     cf_program_settings(g->pg, &g->aw.min_y, &g->aw.height, NULL);
     g->aw.blocks = g->blocks, g->aw.nblocks = k, g->aw.solid = g->solid;
     if (cf_world_new(&g->w, g->pg, g->seed, err) != CF_OK) return -1;
-    if (p->format == CF_PREGEN_MCA) {
-        if (cf_biomes_open(&g->b, g->pk, NULL, settings, NULL, g->seed, err) != CF_OK) return -1;
+    if (!g->b && (p->format == CF_PREGEN_MCA || g->surface || (needs & CF_MAP_BIOMES))
+        && cf_biomes_open(&g->b, g->pk, NULL, settings, NULL, g->seed, err) != CF_OK)
+        return -1;
+    if (g->b) {
         int bmin, bh;
         cf_biomes_range(g->b, &bmin, &bh);
         if (bmin != g->aw.min_y || bh != g->aw.height)
@@ -143,22 +201,23 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
         cf_biomes_palette(g->b, bn);
         g->aw.biomes = bn;
     }
-    if (full > 1 && p->device && strcmp(p->device, "cpu") != 0 && cf_device_open(&g->dev, p->device, g->pg, 0, 0, err) != CF_OK)
-        return -1;
+    if (full > 1 && dev) {
+        if (g->surface || tiles) {
+            note(p, "%s runs on the CPU (no OpenCL form yet)", tiles ? "drawing map tiles" : "the surface stage");
+        } else if (strcmp(dev, "auto") == 0) {
+            g->auto_dev = 1;
+            if (cf_device_open(&g->dev, "opencl", g->pg, 0, 0, err) != CF_OK) {
+                note(p, "no usable OpenCL device (%s); filling on the CPU", err->message);
+                memset(err, 0, sizeof *err);
+            }
+        } else if (cf_device_open(&g->dev, dev, g->pg, 0, 0, err) != CF_OK) {
+            return -1;
+        }
+    }
     return 0;
 }
 
 /* ------------------------------------------------------------------ files */
-
-static void hex_digest(const uint8_t *data, size_t n, char hex[65])
-{
-    SHA2_CTX c;
-    uint8_t d[SHA256_DIGEST_LENGTH];
-    SHA256Init(&c);
-    SHA256Update(&c, data, n);
-    SHA256Final(d, &c);
-    for (int i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", d[i]);
-}
 
 /* reads a whole file: 0 and a malloc'd *data, 1 when it does not exist, -1 on error */
 static int read_file(const char *path, uint8_t **data, size_t *n, cf_error *err)
@@ -183,12 +242,15 @@ static int read_file(const char *path, uint8_t **data, size_t *n, cf_error *err)
     return 0;
 }
 
-/* writes data to path atomically: DIR/.NAME.tmp-PID, fsync, rename */
+/* writes data to DIR/NAME atomically (NAME may hold folders, which must exist): the
+ * temporary .BASE.tmp-PID beside it, fsync, rename */
 static int write_atomic(const char *dir, const char *name, const uint8_t *data, size_t n, cf_error *err)
 {
     char path[PATH_MAX], tmp[PATH_MAX];
+    const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
+    int sub = slash ? (int)(slash - name) + 1 : 0;
     if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path
-        || (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp-%ld", dir, name, (long)getpid()) >= sizeof tmp)
+        || (size_t)snprintf(tmp, sizeof tmp, "%s/%.*s.%s.tmp-%ld", dir, sub, name, base, (long)getpid()) >= sizeof tmp)
         return failf(err, CF_ERR_IO, "%s/%s: path too long", dir, name);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) return failf(err, CF_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
@@ -228,9 +290,11 @@ static cJSON *params_json(const cf_pregen_params *p, const gen *g)
     char buf[64];
     snprintf(buf, sizeof buf, "%lld", (long long)g->seed);
     cJSON_AddStringToObject(o, "format", ext_of(p));
-    cJSON_AddStringToObject(o, "stage", "noise");
+    cJSON_AddStringToObject(o, "stage", g->surface ? "surface" : "noise");
+    if (g->layer_name) cJSON_AddStringToObject(o, "layer", g->layer_name);
     cJSON_AddStringToObject(o, "seed", buf);
-    cJSON_AddStringToObject(o, "settings", p->settings ? p->settings : "minecraft:overworld");
+    if (p->dimension) cJSON_AddStringToObject(o, "dimension", p->dimension);
+    cJSON_AddStringToObject(o, "settings", g->settings);
     for (int i = 0; i < p->npacks; i++) {
         char real[PATH_MAX];
         cJSON_AddItemToArray(packs, cJSON_CreateString(realpath(p->packs[i], real) ? real : p->packs[i]));
@@ -340,6 +404,20 @@ static int manifest_write(const cf_pregen_params *p, const gen *g, const cJSON *
     return r;
 }
 
+/* removes the temporaries (.NAME.tmp-PID) that killed runs left in folder */
+static void remove_temps(const char *folder)
+{
+    DIR *d = opendir(folder);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] == '.' && strstr(e->d_name, ".tmp-")) {
+            char path[PATH_MAX];
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", folder, e->d_name) < sizeof path) unlink(path);
+        }
+    closedir(d);
+}
+
 static int is_region_name(const char *s)
 {
     int x, z, k = 0;
@@ -387,14 +465,25 @@ cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err)
             if (p->nranks > 1) continue;
             char path[PATH_MAX];
             if ((size_t)snprintf(path, sizeof path, "%s/%s", p->dir, e->d_name) < sizeof path) unlink(path);
-        } else if (!m && is_region_name(e->d_name)) {
-            foreign = 1;
+        } else if (!m && (is_region_name(e->d_name) || cf_map_layer_find(e->d_name) >= 0)) {
+            foreign = 1; /* region files, or a folder of map tiles */
         }
     }
     closedir(d);
+    if (g.layer_name && p->nranks <= 1) { /* the tiles' folders LAYER/0/X */
+        char lv[PATH_MAX];
+        if ((size_t)snprintf(lv, sizeof lv, "%s/%s/0", p->dir, g.layer_name) < sizeof lv && (d = opendir(lv))) {
+            while ((e = readdir(d))) {
+                char sub[PATH_MAX];
+                if (e->d_name[0] != '.' && (size_t)snprintf(sub, sizeof sub, "%s/%s", lv, e->d_name) < sizeof sub)
+                    remove_temps(sub);
+            }
+            closedir(d);
+        }
+    }
     if (foreign) {
-        failf(err, CF_ERR_ARG, "%s: holds region files but no %s: not a chunkfill pregen folder (use an empty folder)", p->dir,
-              MANIFEST);
+        failf(err, CF_ERR_ARG, "%s: holds region files or map tiles but no %s: not a chunkfill pregen folder (use an empty folder)",
+              p->dir, MANIFEST);
         goto done;
     }
     if (!m) manifest_write(p, &g, params, NULL, err);
@@ -409,9 +498,78 @@ done:
 
 /* ------------------------------------------------------------------ one region */
 
-/* fills the region's chunks and builds its file in out */
-static int build_region(gen *g, const cf_pregen_params *p, const int32_t *list, size_t n, cf_buf *out, cf_error *err)
+/* The files of region (rx, rz), names relative to DIR: r.X.Z.mca or r.X.Z.npy, or the
+ * level-0 tiles LAYER/0/X/Y.png of the region (2 x 2 tiles of 256 x 256 blocks) that meet
+ * the area, by y then x. Returns their count (1..4). */
+#define MAX_FILES 4
+static int region_files(const gen *g, const cf_pregen_params *p, int32_t rx, int32_t rz, char names[MAX_FILES][96])
 {
+    if (p->format != CF_PREGEN_TILES) {
+        snprintf(names[0], 96, "r.%d.%d.%s", rx, rz, ext_of(p));
+        return 1;
+    }
+    int nf = 0;
+    for (int32_t ty = 2 * rz; ty <= 2 * rz + 1; ty++)
+        for (int32_t tx = 2 * rx; tx <= 2 * rx + 1; tx++) /* tile t holds chunks 16t .. 16t+15 */
+            if (tx * 16 <= p->x1 && tx * 16 + 15 >= p->x0 && ty * 16 <= p->z1 && ty * 16 + 15 >= p->z0)
+                snprintf(names[nf++], 96, "%s/0/%d/%d.png", g->layer_name, tx, ty);
+    return nf;
+}
+
+/* block fills of k chunks: the device (falling back to the CPU under --device auto), or
+ * the CPU's noise or surface stage */
+static int fill_blocks(gen *g, const cf_pregen_params *p, size_t k, const int32_t *l, uint8_t *blk, cf_error *err)
+{
+    if (g->dev) {
+        if (cf_device_fill_blocks(g->dev, g->w, k, l, blk, err) == CF_OK) return 0;
+        if (!g->auto_dev) return -1;
+        note(p, "the device failed (%s); the remaining chunks are filled on the CPU", err->message);
+        memset(err, 0, sizeof *err);
+        cf_device_free(g->dev);
+        g->dev = NULL;
+    }
+    return (g->surface ? cf_fill_blocks_surface(g->w, g->b, k, l, blk, p->threads, err) : cf_fill_blocks(g->w, k, l, blk, p->threads, err))
+                   == CF_OK
+               ? 0
+               : -1;
+}
+
+/* the region's map tiles (names as region_files gives them) into out[] */
+static int build_tiles(gen *g, const cf_pregen_params *p, char names[MAX_FILES][96], int nf, cf_buf *out, cf_error *err)
+{
+    uint8_t *rgb = malloc(256 * 256 * 3);
+    if (!rgb) return failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+    for (int f = 0; f < nf; f++) {
+        int tx, ty;
+        const char *s = names[f] + strlen(g->layer_name) + 3; /* past "LAYER/0/" */
+        uint8_t *png;
+        size_t n;
+        if (sscanf(s, "%d/%d", &tx, &ty) != 2
+            || cf_map_draw_biomes(g->w, g->b, g->layer, tx * 256, ty * 256, 1, 256, 256, INT32_MAX, rgb, NULL, p->threads, err)
+                   != CF_OK
+            || image_png_bytes(rgb, 256, 256, &png, &n, err) != CF_OK) {
+            free(rgb);
+            return failf(err, CF_ERR_ARG, "pregen: %s: cannot draw", names[f]);
+        }
+        buf_put(&out[f], png, n);
+        free(png);
+    }
+    free(rgb);
+    return 0;
+}
+
+/* fills the region's chunks and builds its file in out[0] (tiles: its files in out[]) */
+static int build_region(gen *g, const cf_pregen_params *p, const int32_t *list, size_t n, char names[MAX_FILES][96], int nf,
+                        cf_buf *outs, cf_error *err)
+{
+    for (int f = 0; f < nf; f++) outs[f].n = 0, outs[f].oom = 0;
+    if (p->format == CF_PREGEN_TILES) {
+        if (build_tiles(g, p, names, nf, outs, err) < 0) return -1;
+        for (int f = 0; f < nf; f++)
+            if (outs[f].oom) return failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+        return 0;
+    }
+    cf_buf *out = &outs[0];
     size_t per = (size_t)g->aw.height * 256, bper = (size_t)g->aw.height / 4 * 16, batch = 64;
     /* height > 0 (the settings are checked at compile): never a 0-byte allocation */
     uint8_t *blk = malloc(per * batch + 1), *bio = malloc(bper * batch + 1);
@@ -437,9 +595,7 @@ static int build_region(gen *g, const cf_pregen_params *p, const int32_t *list, 
     for (size_t b0 = 0; b0 < n; b0 += batch) {
         size_t k = n - b0 < batch ? n - b0 : batch;
         const int32_t *l = list + 2 * b0;
-        if ((g->dev ? cf_device_fill_blocks(g->dev, g->w, k, l, blk, err) : cf_fill_blocks(g->w, k, l, blk, p->threads, err))
-            != CF_OK)
-            goto done;
+        if (fill_blocks(g, p, k, l, blk, err) < 0) goto done;
         if (p->format == CF_PREGEN_NPY) {
             buf_put(out, blk, per * k);
             continue;
@@ -464,6 +620,32 @@ done:
     free(blk);
     free(bio);
     return rc;
+}
+
+/* the SHA-256 of a region: of its files' bytes one after the other */
+static void files_digest(const cf_buf *f, int nf, char hex[65])
+{
+    SHA2_CTX c;
+    uint8_t d[SHA256_DIGEST_LENGTH];
+    SHA256Init(&c);
+    for (int i = 0; i < nf; i++) SHA256Update(&c, f[i].p ? f[i].p : (const uint8_t *)"", f[i].n);
+    SHA256Final(d, &c);
+    for (int i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", d[i]);
+}
+
+/* mkdir of NAME's folders under DIR (tiles: LAYER/0/X) */
+static int make_folders(const char *dir, const char *name, cf_error *err)
+{
+    char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) return failf(err, CF_ERR_IO, "%s/%s: path too long", dir, name);
+    for (char *c = path + strlen(dir) + 1; *c; c++) {
+        if (*c != '/') continue;
+        *c = 0;
+        int r = mkdir(path, 0777);
+        *c = '/';
+        if (r != 0 && errno != EEXIST) return failf(err, CF_ERR_IO, "%s: cannot create its folder: %s", path, strerror(errno));
+    }
+    return 0;
 }
 
 /* the digest the manifest lists for name (copied into hex), under the lock; 1 if listed */
@@ -516,7 +698,7 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
 {
     gen g;
     cJSON *params = NULL;
-    cf_buf out = {0};
+    cf_buf out[MAX_FILES] = {{0}}, old[MAX_FILES] = {{0}};
     cf_error local;
     if (!err) err = &local;
     memset(err, 0, sizeof *err);
@@ -546,43 +728,54 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         }
         size_t n = region_chunks(p, &a, i, &rx, &rz, list);
         if (p->next_region) pr.regions_total++, pr.chunks_total += (long long)n;
-        char name[64], path[PATH_MAX], want[65] = "", have[65];
-        snprintf(name, sizeof name, "r.%d.%d.%s", rx, rz, ext_of(p));
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", p->dir, name) >= sizeof path) {
-            failf(err, CF_ERR_IO, "%s: path too long", p->dir);
+        char key[64], names[MAX_FILES][96], path[PATH_MAX], want[65] = "", have[65];
+        snprintf(key, sizeof key, "r.%d.%d.%s", rx, rz, ext_of(p));
+        int nf = region_files(&g, p, rx, rz, names);
+        int listed = listed_digest(p, params, key, want, err);
+        if (listed < 0) break;
+        /* the files there now: all present and listed with their digest, or made again */
+        int present = 0, bad = 0;
+        for (int f = 0; f < nf && !bad; f++) {
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", p->dir, names[f]) >= sizeof path) {
+                failf(err, CF_ERR_IO, "%s: path too long", p->dir);
+                bad = 1;
+                break;
+            }
+            free(old[f].p);
+            old[f].p = NULL, old[f].n = 0;
+            int missing = read_file(path, &old[f].p, &old[f].n, err);
+            if (missing < 0) bad = 1;
+            present += !missing;
+        }
+        if (bad) break;
+        if (present == nf && listed) {
+            files_digest(old, nf, have);
+            if (strcmp(have, want) == 0) goto next;
+        }
+        if (build_region(&g, p, list, n, names, nf, out, err) < 0) break;
+        files_digest(out, nf, have);
+        for (int f = 0; f < nf && !bad; f++) {
+            if (!old[f].p || (old[f].n == out[f].n && (!out[f].n || memcmp(old[f].p, out[f].p, out[f].n) == 0))) continue;
+            if (listed)
+                failf(err, CF_ERR_ARG, "%s/%s: differs from its digest in %s (damaged, or not written by chunkfill): remove it to "
+                      "regenerate", p->dir, names[f], MANIFEST);
+            else
+                failf(err, CF_ERR_ARG, "%s/%s: not listed in %s and not what this run makes: not ours (remove it to regenerate)",
+                      p->dir, names[f], MANIFEST);
+            bad = 1;
+        }
+        for (int f = 0; f < nf && !bad; f++)
+            if (!old[f].p && (make_folders(p->dir, names[f], err) < 0 || write_atomic(p->dir, names[f], out[f].p, out[f].n, err) < 0))
+                bad = 1;
+        if (bad) break;
+        if (present == nf && listed) {
+            /* every file equals what this run makes, yet the digest differs: the manifest was edited */
+            failf(err, CF_ERR_ARG, "%s/%s#/regions/%s: not the digest of the region's files: remove the entry to regenerate", p->dir,
+                  MANIFEST, key);
             break;
         }
-        int listed = listed_digest(p, params, name, want, err);
-        if (listed < 0) break;
-        uint8_t *old = NULL;
-        size_t oldn = 0;
-        int missing = read_file(path, &old, &oldn, err);
-        if (missing < 0) break;
-        if (!missing && listed) {
-            hex_digest(old, oldn, have);
-            free(old);
-            if (strcmp(have, want) != 0) {
-                failf(err, CF_ERR_ARG, "%s: differs from its digest in %s (damaged, or not written by chunkfill): remove it to regenerate",
-                      path, MANIFEST);
-                break;
-            }
-        } else {
-            out.n = 0;
-            if (build_region(&g, p, list, n, &out, err) < 0) {
-                free(old);
-                break;
-            }
-            hex_digest(out.p, out.n, have);
-            if (!missing && (oldn != out.n || (oldn && memcmp(old, out.p, oldn) != 0))) {
-                free(old);
-                failf(err, CF_ERR_ARG, "%s: not listed in %s and not what this run makes: not ours (remove it to regenerate)",
-                      path, MANIFEST);
-                break;
-            }
-            free(old);
-            if (missing && write_atomic(p->dir, name, out.p, out.n, err) < 0) break;
-            if (record_digest(p, &g, params, name, have, err) < 0) break;
-        }
+        if (record_digest(p, &g, params, key, have, err) < 0) break;
+    next:
         pr.regions_done++;
         pr.chunks_done += (long long)n;
         pr.seconds = now_s() - t0;
@@ -590,7 +783,7 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
     }
     free(list);
 done:
-    buf_free(&out);
+    for (int f = 0; f < MAX_FILES; f++) buf_free(&out[f]), free(old[f].p);
     cJSON_Delete(params);
     free((void *)g.aw.biomes);
     gen_free(&g);

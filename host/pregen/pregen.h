@@ -1,7 +1,7 @@
 /* pregen.h - the pregeneration stage (host/pregen/): regions of chunks -> files.
  *
  *   nbt.c     a small NBT writer into a growable byte buffer (big-endian, named tags)
- *   anvil.c   one proto-chunk at the noise stage -> chunk NBT; chunks -> an Anvil region
+ *   anvil.c   one proto-chunk (noise or surface stage) -> chunk NBT; chunks -> an Anvil region
  *             file (r.X.Z.mca) in memory; ANVIL.md holds the format facts and their sources
  *   pregen.c  cf_pregen_prepare / cf_pregen_run: the manifest, the region loop, atomic files
  * Everything is built in memory per region and written once (temporary name + rename).
@@ -50,6 +50,7 @@ typedef struct anvil_version {
 /* What a chunk writer needs besides the chunk's arrays. */
 typedef struct anvil_world {
     anvil_version v;
+    const char *status;        /* "minecraft:noise" or "minecraft:surface" */
     int min_y, height;
     const char *const *blocks; /* block palette (cf_block_palette) */
     int nblocks;
@@ -58,7 +59,11 @@ typedef struct anvil_world {
     int nbiomes;
 } anvil_world;
 
-/* Appends the NBT of chunk (cx, cz) at the noise stage: blocks[((y*16 + z)*16 + x)]
+/* 1 if block state name ("minecraft:id" or "minecraft:id[k=v,...]") blocks motion (the
+ * OCEAN_FLOOR_WG heightmap, ANVIL.md#heightmaps): every block a noise or surface stage
+ * writes but air, the fluids and powder snow */
+int anvil_blocks_motion(const char *name);
+/* Appends the NBT of chunk (cx, cz) at w->status: blocks[((y*16 + z)*16 + x)]
  * (palette indices, height*256 of them), biomes[((qy*4 + qz)*4 + qx)] (height/4*16).
  * Returns 0, or -1 when a palette index is out of range (err set). */
 int anvil_chunk_nbt(cf_buf *out, const anvil_world *w, int32_t cx, int32_t cz, const uint8_t *blocks,
