@@ -444,11 +444,19 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err);
 /* ------------------------------------------------------------------ surface stage
  * The blocks after the surface stage (../shared/MATERIAL-RULES.md §6): the noise stage of
  * cf_fill_blocks, then the settings' surface rule with biomes from b (opened for the same
- * seed and settings), the eroded-badlands and frozen-ocean extensions. 1.18-1.21 data only
- * (CF_ERR_ARG otherwise); out as cf_fill_blocks, palette cf_block_palette. */
+ * seed and settings), the eroded-badlands and frozen-ocean extensions: a 1.18-1.21
+ * `surface_rule` or a 26.3 `material_rule` (CF_ERR_ARG otherwise: cf_program_has_surface); out
+ * as cf_fill_blocks, palette cf_block_palette. */
 int cf_program_has_surface(const cf_program *prog);
 cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out,
                                  int threads, cf_error *err);
+/* The same on a device opened for a block program (cf_device_open of cf_program_compile_blocks,
+ * output 0): both stages on the device, the biome grids from cf_fill_biomes on the CPU; equal to
+ * cf_fill_blocks_surface block for block. Programs for which cf_program_surface_on_device is 1
+ * (both dialects' rules; CF_ERR_ARG otherwise). */
+int cf_program_surface_on_device(const cf_program *prog);
+cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
+                                        uint8_t *out, cf_error *err);
 
 #ifdef __cplusplus
 }

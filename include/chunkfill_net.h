@@ -26,7 +26,11 @@ enum {
     CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
     CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
     CF_KIND_BLOCKS_U8 = 3,   /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
-    CF_KIND_BIOMES_U8 = 4    /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
+    CF_KIND_BIOMES_U8 = 4,   /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
+    /* the client's name for BLOCKS_U8 at the surface stage (on the wire: kind 3, stage 1; protocol
+     * version 2): the blocks after the surface stage (cf_fill_blocks_surface), the same palette;
+     * cf_client_has_surface tells whether a configuration offers it */
+    CF_KIND_BLOCKS_SURFACE_U8 = 0x103
 };
 
 typedef struct cf_serve_opts {
@@ -116,6 +120,8 @@ int cf_client_palette(const cf_client *c, const char *config, const char **names
 int cf_client_biome_palette(const cf_client *c, const char *config, const char **names);
 /* limits announced by the server */
 int cf_client_max_chunks(const cf_client *c);
+/* 1 when configuration `config` offers CF_KIND_BLOCKS_SURFACE_U8 (flag bit 2 of its record) */
+int cf_client_has_surface(const cf_client *c, const char *config);
 
 /* Fills n chunks (xz pairs) of configuration config at seed into out, laid out
  * as cf_fill_chunks does ([chunk][y][z][x], values of the kind's size; BIOMES_U8 as

@@ -410,8 +410,46 @@ Test(blocks121, opencl_equals_cpu)
                 counts[1], counts[2], counts[3], counts[5], counts[6], counts[7], counts[8], counts[9], counts[10]);
 }
 
+/* one surface-stage dump's chunk: the device's surface stage against the CPU's */
+static void surface_device_cpu(cf_pack *pk, cf_program *pg, cf_device *d, const char *id, const char *dir, const char *file,
+                               size_t *bad, size_t *surf)
+{
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s'", dir, file);
+    char *text = slurp_cmd(cmd);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(j, "%s", file);
+    const cJSON *meta = cJSON_GetObjectItem(j, "meta"), *ch = cJSON_GetObjectItem(meta, "chunk");
+    int32_t c[2] = {(int32_t)cJSON_GetObjectItem(ch, "x")->valueint, (int32_t)cJSON_GetObjectItem(ch, "z")->valueint};
+    int64_t seed = (int64_t)cJSON_GetObjectItem(meta, "seed")->valuedouble;
+    cJSON_Delete(j);
+    cf_error err = {0};
+    cf_world *w;
+    cf_biomes *b = NULL;
+    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, id, NULL, seed, &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t n = (size_t)height * 256, diff = 0;
+    uint8_t *x = malloc(n), *y = malloc(n);
+    cr_assert_eq(cf_device_fill_blocks_surface(d, w, b, 1, c, x, &err), CF_OK, "%s: %s", file, err.message);
+    cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, y, 1, &err), CF_OK, "%s: %s", file, err.message);
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] != y[i] && diff++ < 3)
+            cr_log_error("%s: index %zu: device %u, CPU %u", file, i, x[i], y[i]);
+        *surf += y[i] >= 11;
+    }
+    cr_expect_eq(diff, 0, "%s: %zu blocks differ between the device and the CPU", file, diff);
+    *bad += diff;
+    free(x), free(y);
+    cf_biomes_free(b);
+    cf_world_free(w);
+}
+
 /* the device on real vanilla output: every noise-stage dump of the 26.2 data (one program
- * per settings), block for block */
+ * per settings), block for block; and the surface stage on the device equals the CPU's on the
+ * chunk of every surface-stage dump (the CPU against vanilla: tests/test_surface121.c) */
 Test(blocks121, opencl_vanilla_26_2_dumps)
 {
     char dir[4096], pack[4096];
@@ -420,7 +458,7 @@ Test(blocks121, opencl_vanilla_26_2_dumps)
     shared_have("vanilla/26.2", pack, sizeof pack);
     cf_pack *pk = open_dir(pack);
     static const char *const settings[3] = {"overworld", "nether", "end"};
-    size_t files = 0, bad = 0, veins = 0;
+    size_t files = 0, bad = 0, veins = 0, sfiles = 0, sbad = 0, surf = 0;
     for (int s = 0; s < 3; s++) {
         char id[64];
         snprintf(id, sizeof id, "minecraft:%s", settings[s]);
@@ -438,9 +476,13 @@ Test(blocks121, opencl_vanilla_26_2_dumps)
         cr_assert_not_null(dd);
         for (struct dirent *e; (e = readdir(dd));) {
             size_t l = strlen(e->d_name), sl = strlen(settings[s]);
-            if (l < 14 || strcmp(e->d_name + l - 14, "_noise.json.gz") != 0 || strncmp(e->d_name, settings[s], sl) != 0
-                || e->d_name[sl] != '_')
+            if (strncmp(e->d_name, settings[s], sl) != 0 || e->d_name[sl] != '_') continue;
+            if (l > 16 && strcmp(e->d_name + l - 16, "_surface.json.gz") == 0) {
+                sfiles++;
+                surface_device_cpu(pk, pg, d, id, dir, e->d_name, &sbad, &surf);
                 continue;
+            }
+            if (l < 14 || strcmp(e->d_name + l - 14, "_noise.json.gz") != 0) continue;
             char cmd[8400];
             snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s'", dir, e->d_name);
             char *text = slurp_cmd(cmd);
@@ -475,4 +517,48 @@ Test(blocks121, opencl_vanilla_26_2_dumps)
     cr_assert_eq(files, 9);
     cr_assert_eq(bad, 0);
     cr_assert_eq(veins, 271);
+    cr_assert_eq(sfiles, 9);
+    cr_assert_eq(sbad, 0, "%zu surface-stage blocks differ between the device and the CPU", sbad);
+    cr_assert_gt(surf, 9 * 3000, "surface blocks (palette index >= 11): %zu", surf);
+}
+
+/* amplified and large_biomes: the surface stage on the device equals the CPU's, a chunk each */
+Test(blocks121, opencl_surface_amplified_large_biomes)
+{
+    char pack[4096];
+    if (!shared_have("vanilla/26.2/data", pack, sizeof pack)) cr_skip_test("no %s/vanilla/26.2", shared_dir());
+    shared_have("vanilla/26.2", pack, sizeof pack);
+    cf_pack *pk = open_dir(pack);
+    static const char *const settings[2] = {"minecraft:amplified", "minecraft:large_biomes"};
+    static const int32_t c[2][2] = {{3, -2}, {-40, 17}};
+    for (int s = 0; s < 2; s++) {
+        cf_program *pg = compile_blocks(pk, settings[s]);
+        cf_error err = {0};
+        cf_device *d = NULL;
+        cf_biomes *b = NULL;
+        cr_assert(cf_program_surface_on_device(pg));
+        if (cf_device_open(&d, "opencl", pg, 0, 1, &err) != CF_OK) {
+            cf_program_free(pg);
+            cf_pack_free(pk);
+            cr_skip_test("no OpenCL device: %s", err.message);
+        }
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, pg, 5, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings[s], NULL, 5, &err), CF_OK, "%s", err.message);
+        int height;
+        cf_program_settings(pg, NULL, &height, NULL);
+        size_t n = (size_t)height * 256, diff = 0, surf = 0;
+        uint8_t *x = malloc(n), *y = malloc(n);
+        cr_assert_eq(cf_device_fill_blocks_surface(d, w, b, 1, c[s], x, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c[s], y, 1, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < n; i++) diff += x[i] != y[i], surf += y[i] >= 11;
+        cr_expect_eq(diff, 0, "%s: %zu blocks differ between the device and the CPU", settings[s], diff);
+        cr_expect_gt(surf, 3000, "%s: surface blocks %zu", settings[s], surf);
+        free(x), free(y);
+        cf_biomes_free(b);
+        cf_world_free(w);
+        cf_device_free(d);
+        cf_program_free(pg);
+    }
+    cf_pack_free(pk);
 }

@@ -321,3 +321,122 @@ Test(material263, bad_rules_one_located_line)
     expect_error263("{\"type\": \"minecraft:condition\", \"if_true\": \"t:c\", \"then_run\": \"minecraft:bedrock_floor\"}", badcond,
                     "expected an integer", "c.json#/offset");
 }
+
+/* biome_is with #tags (data/<ns>/tags/worldgen/biome/): a tag (with a nested tag and an
+ * optional missing one) selects what the same biomes as a list select; a tag of other biomes
+ * selects nothing here; a bad tag file is one line located in that file. (Vanilla 26.3's
+ * material rules name biomes by id only: these tags are our own.) */
+#define BIOMES_A "\"minecraft:plains\", \"minecraft:forest\", \"minecraft:ocean\", \"minecraft:deep_ocean\", \"minecraft:river\", " \
+                 "\"minecraft:beach\", \"minecraft:taiga\", \"minecraft:birch_forest\", \"minecraft:savanna\", \"minecraft:desert\""
+#define BIOMES_B "\"minecraft:jungle\", \"minecraft:swamp\", \"minecraft:dark_forest\", \"minecraft:meadow\", \"minecraft:cold_ocean\", " \
+                 "\"minecraft:lukewarm_ocean\", \"minecraft:warm_ocean\", \"minecraft:deep_cold_ocean\", \"minecraft:deep_lukewarm_ocean\", " \
+                 "\"minecraft:dripstone_caves\", \"minecraft:lush_caves\", \"minecraft:deep_dark\", \"minecraft:windswept_hills\""
+#define GLASS_IF(B) "{\"type\": \"minecraft:sequence\", \"sequence\": [{\"type\": \"minecraft:condition\", \"if_true\": " \
+                    "{\"type\": \"minecraft:biome\", \"biome_is\": " B "}, \"then_run\": {\"type\": \"minecraft:block\", " \
+                    "\"result_state\": \"minecraft:glass\"}}, \"minecraft:overworld\"]}"
+
+static size_t glass_of(const char *rule, const char *const *files, uint8_t **blocks, size_t *n)
+{
+    char tmp[256], cmd[300];
+    cf_error err = {0};
+    cf_status st;
+    cf_pack *pk = rule_pack263(rule, files, tmp, sizeof tmp, &err, &st);
+    cr_assert_eq(st, CF_OK, "%s", err.message);
+    cf_program *pg = NULL;
+    const char *names[CF_PALETTE_MAX];
+    int np, min_y;
+    uint8_t *a = fill263(pk, 0, 0, &pg, names, &np, &min_y);
+    int g = idx(names, np, "minecraft:glass");
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    *n = (size_t)height * 256;
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) k += g >= 0 && a[i] == g;
+    *blocks = a;
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    cr_assert_eq(system(cmd), 0);
+    return k;
+}
+
+Test(material263, biome_tags)
+{
+    if (!shared_have("vanilla/26.3", (char[4096]){0}, 4096)) cr_skip_test("no 26.3 data");
+    static const char *const tags[] = {
+        "data/t/tags/worldgen/biome/all.json", "{\"values\": [" BIOMES_A ", \"#t:inner\", {\"id\": \"#t:absent\", \"required\": false}]}",
+        "data/t/tags/worldgen/biome/inner.json", "{\"values\": [" BIOMES_B "]}",
+        "data/t/tags/worldgen/biome/other.json", "{\"values\": [\"minecraft:nether_wastes\", \"minecraft:the_end\"]}", NULL};
+    uint8_t *a, *b, *c;
+    size_t n;
+    size_t ga = glass_of(GLASS_IF("\"#t:all\""), tags, &a, &n);
+    size_t gb = glass_of(GLASS_IF("[" BIOMES_A ", " BIOMES_B "]"), tags, &b, &n);
+    size_t gc = glass_of(GLASS_IF("\"#t:other\""), tags, &c, &n);
+    cr_expect_gt(ga, 1000, "glass through the tag: %zu", ga);
+    cr_expect_eq(ga, gb);
+    cr_expect_eq(memcmp(a, b, n), 0, "the tag and the list select the same blocks");
+    cr_expect_eq(gc, 0);
+    free(a), free(b), free(c);
+    static const char *const nested[] = {"data/t/tags/worldgen/biome/all.json", "{\"values\": [\"minecraft:plains\", \"#t:gone\"]}", NULL};
+    expect_error263(GLASS_IF("\"#t:all\""), nested, "unknown biome tag \"#t:gone\"", "all.json#/values/1");
+    static const char *const badval[] = {"data/t/tags/worldgen/biome/all.json", "{\"values\": [\"minecraft:plains\", 7]}", NULL};
+    expect_error263(GLASS_IF("\"#t:all\""), badval, "expected a biome id or a #tag", "all.json#/values/1");
+    static const char *const notag[] = {"data/t/tags/worldgen/biome/all.json", "[\"minecraft:plains\"]", NULL};
+    expect_error263(GLASS_IF("\"#t:all\""), notag, "expected a tag", "all.json");
+    static const char *const cyc[] = {"data/t/tags/worldgen/biome/all.json", "{\"values\": [\"#t:all\"]}", NULL};
+    expect_error263(GLASS_IF("\"#t:all\""), cyc, "deeper than 16", "all.json#/values/0");
+}
+
+/* the surface stage on the device (kernels/cf_surface.h with CF_SF_F32) equals the CPU's: two
+ * overworld chunks with copper and iron veins, one nether and one end chunk (one program per
+ * settings; PoCL here) */
+Test(material263, opencl_equals_cpu, .timeout = 1200)
+{
+    cf_pack *pk = pack263();
+    if (!pk) cr_skip_test("no 26.3 data");
+    static const struct {
+        const char *settings;
+        int n;
+        int32_t c[4];
+        int64_t seed;
+    } runs[3] = {{"minecraft:overworld", 2, {-6, 11, -8, 11}, 13579}, {"minecraft:nether", 1, {7, 4}, 0}, {"minecraft:end", 1, {7, 4}, 0}};
+    size_t veins = 0;
+    for (int k = 0; k < 3; k++) {
+        cf_program *pg = NULL;
+        cf_world *w = NULL;
+        cf_biomes *b = NULL;
+        cf_device *d = NULL;
+        cf_error err = {0};
+        cr_assert_eq(cf_program_compile_blocks(&pg, pk, runs[k].settings, &err), CF_OK, "%s", err.message);
+        cr_assert(cf_program_surface_on_device(pg));
+        if (cf_device_open(&d, "opencl", pg, 0, 0, &err) != CF_OK) {
+            cf_program_free(pg);
+            cf_pack_free(pk);
+            cr_skip_test("no OpenCL device: %s", err.message);
+        }
+        cr_assert_eq(cf_world_new(&w, pg, runs[k].seed, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b, pk, NULL, runs[k].settings, NULL, runs[k].seed, &err), CF_OK, "%s", err.message);
+        int height;
+        cf_program_settings(pg, NULL, &height, NULL);
+        const char *names[CF_PALETTE_MAX];
+        int np = cf_block_palette(pg, names);
+        size_t n = (size_t)height * 256 * (size_t)runs[k].n, diff = 0;
+        uint8_t *x = malloc(n), *y = malloc(n);
+        cr_assert_eq(cf_device_fill_blocks_surface(d, w, b, (size_t)runs[k].n, runs[k].c, x, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks_surface(w, b, (size_t)runs[k].n, runs[k].c, y, 1, &err), CF_OK, "%s", err.message);
+        for (size_t i = 0; i < n; i++) {
+            if (x[i] != y[i] && diff++ < 3)
+                cr_log_error("%s: index %zu: device %s, CPU %s", runs[k].settings, i, x[i] < np ? names[x[i]] : "?", names[y[i]]);
+            veins += !strcmp(names[y[i]], "minecraft:copper_ore") || !strcmp(names[y[i]], "minecraft:deepslate_iron_ore")
+                     || !strcmp(names[y[i]], "minecraft:tuff") || !strcmp(names[y[i]], "minecraft:granite");
+        }
+        cr_expect_eq(diff, 0, "%s: %zu blocks differ between the device and the CPU", runs[k].settings, diff);
+        free(x), free(y);
+        cf_biomes_free(b);
+        cf_world_free(w);
+        cf_device_free(d);
+        cf_program_free(pg);
+    }
+    cr_expect_gt(veins, 50, "vein blocks in the chunks: %zu", veins);
+    cf_pack_free(pk);
+}

@@ -523,6 +523,62 @@ Test(serve, blocks_through_server_equal_local_fill, .timeout = 240)
     run(cmd);
 }
 
+/* the surface stage through the server (protocol version 2: BLOCKS_U8 with stage 1): the CLI
+ * and the Java client write the local --stage surface file by default and the --stage noise file
+ * when asked, and the two differ (a server that ignored the stage would fail); a version 1
+ * hello is not offered the stage */
+Test(serve, surface_stage_through_server, .timeout = 240)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.2", getenv("CF_SHARED") ? getenv("CF_SHARED") : CF_SOURCE_DIR "/../shared");
+    if (access(pack, R_OK) != 0) cr_skip_test("no %s", pack);
+    cr_assert_eq(run("command -v javac >/dev/null && command -v java >/dev/null"), 0, "javac/java not found");
+    char dir[128], cmd[20000], f[6][200];
+    tmpname(dir, sizeof dir, "-surface");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/net/clients/java/chunkfill/*.java", dir, dir,
+             CF_SOURCE_DIR);
+    cr_assert_eq(run(cmd), 0, "javac failed");
+    static const char *const names[6] = {"ls", "ln", "rs", "rn", "js", "jn"};
+    for (int i = 0; i < 6; i++) snprintf(f[i], sizeof f[i], "%s/%s.npy", dir, names[i]);
+    srv s;
+    SRV_START(&s, "--pack", pack, "--settings", "minecraft:nether", "--device", "cpu", "--listen", "127.0.0.1:0");
+    const char *q = "--settings minecraft:nether --seed 3 --chunks 0,0:1,0 --blocks --quiet";
+    snprintf(cmd, sizeof cmd, "%s fill --pack %s %s --stage surface --out %s && %s fill --pack %s %s --stage noise --out %s && "
+             "%s fill --server %s %s --out %s && %s fill --server %s %s --stage noise --out %s && "
+             "java -cp %s chunkfill.Main --blocks %s minecraft:nether 3 0,0:1,0 %s && "
+             "java -cp %s chunkfill.Main --blocks --stage noise %s minecraft:nether 3 0,0:1,0 %s",
+             CF_BINARY, pack, q, f[0], CF_BINARY, pack, q, f[1], CF_BINARY, s.addr, q, f[2], CF_BINARY, s.addr, q, f[3], dir, s.addr,
+             f[4], dir, s.addr, f[5]);
+    cr_assert_eq(run(cmd), 0, "a fill failed: %s", cmd);
+    cr_assert(!files_equal(f[0], f[1]), "the surface stage changed nothing");
+    cr_assert(files_equal(f[0], f[2]), "fill --server --blocks (surface) differs from the local surface stage");
+    cr_assert(files_equal(f[1], f[3]), "fill --server --stage noise differs from the local noise stage");
+    cr_assert(files_equal(f[0], f[4]), "the Java client's surface stage differs");
+    cr_assert(files_equal(f[1], f[5]), "the Java client's noise stage differs");
+    cf_client *c;
+    cf_error err = {0};
+    cr_assert_eq(cf_client_connect(&c, s.addr, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert(cf_client_has_surface(c, "minecraft:nether"));
+    cf_client_close(c);
+    /* version 1: flags without bit 2, and stage 1 refused */
+    int fd = raw_connect(&s);
+    send_hello(fd, 1, NULL);
+    unsigned t;
+    uint8_t *p;
+    long n = raw_frame(fd, &t, &p);
+    cr_assert_eq(t, CFP_HELLO_OK);
+    cr_assert_gt(n, 20 + 1 + 16 + 3);
+    cr_assert_eq(cfp_le16(p + 4), 1, "the answer speaks the client's version");
+    cr_assert_eq(p[20], 16); /* "minecraft:nether" */
+    cr_assert_eq(p[20 + 1 + 16 + 2] & 4, 0, "a version 1 client is offered the surface stage");
+    cr_assert_eq(p[20 + 1 + 16 + 2] & 1, 1);
+    free(p);
+    close(fd);
+    free(srv_stop_ok(&s));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    run(cmd);
+}
+
 static size_t fill_payload(uint8_t *out, uint32_t id, unsigned clen, unsigned zero, uint32_t n, size_t nchunks)
 {
     cfp_buf b = {0};
@@ -563,11 +619,14 @@ Test(proto, fill_decoder_checks_every_length)
     cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
     len = fill_payload(p, 1, 3, 0, 0x20000001u, 1);
     cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
-    /* empty configuration name, nonzero reserved field */
+    /* empty configuration name, nonzero reserved byte; the stage byte (version 2) is read */
     len = fill_payload(p, 1, 0, 0, 1, 1);
     cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
-    len = fill_payload(p, 1, 3, 1, 1, 1);
+    len = fill_payload(p, 1, 3, 0x100, 1, 1);
     cr_assert_eq(cfp_fill_parse(p, len, &f), -1);
+    len = fill_payload(p, 1, 3, 1, 1, 1);
+    cr_assert_eq(cfp_fill_parse(p, len, &f), 0);
+    cr_assert_eq(f.stage, 1);
 }
 
 Test(proto, reader_never_reads_past_the_payload)
@@ -696,14 +755,14 @@ Test(serve_hostile, unknown_version, .timeout = 60)
     srv s;
     SRV_TINY(&s, "--listen", "127.0.0.1:0");
     int fd = raw_connect(&s);
-    send_hello(fd, 2, NULL);
+    send_hello(fd, 3, NULL);
     expect_fatal(fd, CFP_E_VERSION);
     fd = raw_connect(&s);
     send_hello(fd, 0, NULL);
     expect_fatal(fd, CFP_E_VERSION);
     good_client(&s, NULL);
     char *log = srv_stop_ok(&s);
-    assert_log(log, "version: unsupported protocol version 2 (this server speaks version 1) (closing)");
+    assert_log(log, "version: unsupported protocol version 3 (this server speaks versions 1 to 2) (closing)");
     free(log);
 }
 

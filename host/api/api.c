@@ -12,6 +12,8 @@
 #include "cpu/cpu.h"
 #include "frontend/frontend.h"
 #include "opencl/emit.h"
+#include "opencl/device.h"
+#include "kernels/cf_surface.h"
 #include "image/image.h"
 #include "biome/biome.h"
 
@@ -80,12 +82,12 @@ static int chunk_cmp(const void *a, const void *b)
     return x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : 0;
 }
 
-/* the stored biomes around each chunk (3 x 3 chunks, the zoom reaches one quart beyond), then
- * the noise and surface stages (cpu/fill.c) */
-cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
-                                 cf_error *err)
+/* the stored biomes around each chunk (3 x 3 chunks, the zoom reaches one quart beyond):
+ * *gridp receives per chunk the quart grid of surface_apply (malloc'd) */
+static cf_status surface_grids(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, int threads, uint8_t **gridp,
+                               cf_error *err)
 {
-    if (!w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: bad arguments");
+    *gridp = NULL;
     const cf_program *p = w->prog;
     if (!cf_program_has_surface(p))
         return err_set(err, CF_ERR_ARG, "%s: no surface stage (noise settings with a surface_rule or material_rule, compiled for blocks)",
@@ -125,10 +127,55 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
                         grid[i * per + (qy * 12 + (size_t)(k / 3) * 4 + qz) * 12 + (size_t)(k % 3) * 4 + qx] = src[(qy * 4 + qz) * 4 + qx];
         }
     free(nb);
+    free(bio);
+    if (st != CF_OK) free(grid);
+    else *gridp = grid;
+    return st;
+}
+
+/* the noise and surface stages (cpu/fill.c) */
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+                                 cf_error *err)
+{
+    if (!w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: bad arguments");
+    uint8_t *grid;
+    cf_status st = surface_grids(w, b, n, chunks, threads, &grid, err);
     if (st == CF_OK)
         st = fill_blocks_surface(w, n, chunks, grid, (const char *const *)b->pal, b->npal, b->zseed, out, threads, err);
     free(grid);
-    free(bio);
+    return st;
+}
+
+/* what emit.c generates k_surface for (emit.c surface121_kernel) */
+int cf_program_surface_on_device(const cf_program *p)
+{
+    return cf_program_has_surface(p) && (p->dialect == DIALECT_MC121 ? !p->rules->f32 : p->rules->f32 && p->noutputs > CF_B263_SURFACE);
+}
+
+/* the same on a device: the biome grids on the CPU (cf_fill_biomes), both stages on the device */
+cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
+                                        uint8_t *out, cf_error *err)
+{
+    if (!d || !w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks_surface: bad arguments");
+    if (!device_has_surface(d))
+        return err_set(err, CF_ERR_ARG, "%s: the surface stage of these settings has no OpenCL form (use the CPU)",
+                       w->prog->settings_id ? w->prog->settings_id : "program");
+    int32_t ints[CF_SF_I_COUNT];
+    uint8_t psn[5 * 256];
+    const cf_rules *r = w->prog->rules;
+    uint64_t *grad = malloc(sizeof(uint64_t) * 2 * (size_t)(r->nnames + 1));
+    if (!grad) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    int ng = surface_device_tables(w, (const char *const *)b->pal, b->npal, ints, psn, grad, r->nnames);
+    if (ng < 0) {
+        free(grad);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
+    cf_surface_tables t = {.ints = ints, .psn = psn, .grad = grad, .ngrad = ng, .zseed = b->zseed};
+    uint8_t *grid;
+    cf_status st = surface_grids(w, b, n, chunks, 0, &grid, err);
+    if (st == CF_OK) st = device_fill_blocks_surface(d, w, n, chunks, grid, &t, out, err);
+    free(grid);
+    free(grad);
     return st;
 }
 

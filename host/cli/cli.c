@@ -97,16 +97,18 @@ static const char *const usage_fill =
     "                   indices, shape (nchunks, height, 16, 16), and FILE.palette.json, the block\n"
     "                   ids they index: the default block, air, water, lava (and the default fluid\n"
     "                   when it is none of these). Vanilla 26.3's aquifer decides fluids and\n"
-    "                   barriers exactly; surface rules and carvers are later stages of the game\n"
-    "                   and are not applied. 1.18.2-1.21 (and 26.1-26.2) data: that version's\n"
+    "                   barriers exactly; carvers and features are later stages of the game\n"
+    "                   and are not applied (surface rules: --stage). 1.18.2-1.21 (and\n"
+    "                   26.1-26.2) data: that version's\n"
     "                   aquifer in double and, where ore_veins_enabled, the copper and iron ore\n"
     "                   veins (palette adds copper_ore, raw_copper_block, granite,\n"
     "                   deepslate_iron_ore, raw_iron_block, tuff)\n"
     "  --stage S        with --blocks: noise (the above) or surface (default where the settings\n"
-    "                   have a surface_rule, 1.18-1.21 data): then the surface rules with the\n"
-    "                   biome stage's biomes (grass, sand, terracotta bands, bedrock, deepslate,\n"
-    "                   icebergs, ...); the palette adds every block the rules can write. CPU\n"
-    "                   only: --device opencl refuses, auto fills on the CPU\n"
+    "                   have a surface_rule or a 26.3 material_rule): then the surface rules with\n"
+    "                   the biome stage's biomes (grass, sand, terracotta bands, bedrock,\n"
+    "                   deepslate, icebergs, 26.3's ore veins, ...); the palette adds every block\n"
+    "                   the rules can write. On the device too (the biomes on the CPU); with\n"
+    "                   --server, where the server offers it\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --quiet          no progress line (shown only when standard error is a terminal:\n"
     "                   chunks done of all, chunks/s, time left)\n"
@@ -845,7 +847,6 @@ static int cmd_fill(int argc, char **argv)
     if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
     if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
         return die_usage("--stage noise|surface goes with --blocks", usage_fill);
-    if (stage && server && strcmp(stage, "surface") == 0) return die_usage("--stage surface: not offered by the server yet", usage_fill);
     if (server && (o.npacks || o.nfunctions || strcmp(device, "cpu") != 0))
         return die_usage("--server fills with the server's packs and device: no --pack, --function or --device", usage_fill);
     if (token_file && !server) return die_usage("--token-file goes with --server", usage_fill);
@@ -900,6 +901,14 @@ static int cmd_fill(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
+        /* the surface stage: by default where the server offers it */
+        surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_client_has_surface(cl, o.settings));
+        if (surface && !cf_client_has_surface(cl, o.settings)) {
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' offers no surface stage (--stage noise)", server,
+                     o.settings);
+            err.status = CF_ERR_ARG;
+            goto done;
+        }
     } else {
         if (open_pack(&o, &pk, &err) != CF_OK) goto done;
         if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
@@ -915,19 +924,19 @@ static int cmd_fill(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (surface && strcmp(device, "cpu") != 0 && strcmp(device, "auto") != 0) {
-            snprintf(err.message, sizeof err.message, "--device %s: the surface stage runs on the CPU only (use --device cpu "
-                     "or auto, or --stage noise)", device);
+        if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    }
+    int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
+    if (use_dev && surface && !cf_program_surface_on_device(pg)) {
+        if (!fallback) {
+            snprintf(err.message, sizeof err.message, "--device %s: the surface stage of '%s' has no OpenCL form (26.3 material "
+                     "rules run on the CPU: use --device cpu or auto, or --stage noise)", device, o.settings);
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+        fprintf(stderr, "chunkfill: the surface stage of these settings runs on the CPU (no OpenCL form)\n");
+        use_dev = 0;
     }
-    if (surface && strcmp(device, "auto") == 0) {
-        fprintf(stderr, "chunkfill: the surface stage runs on the CPU (no OpenCL form yet)\n");
-        device = "cpu";
-    }
-    int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
     if (use_dev && cf_device_open(&dev, fallback ? "opencl" : device, pg, 0, (size_t)batchopt, &err) != CF_OK) {
         if (!fallback) goto done;
         fprintf(stderr, "chunkfill: no usable OpenCL device (%s); filling on the CPU\n", err.message);
@@ -983,7 +992,8 @@ static int cmd_fill(int argc, char **argv)
             list[2 * k] = (int32_t)(r[0] + i % nx);
             list[2 * k + 1] = (int32_t)(r[1] + i / nx);
         }
-        if (use_dev && (blocks ? cf_device_fill_blocks(dev, w, k, list, bbuf, &err)
+        if (use_dev && (blocks ? (surface ? cf_device_fill_blocks_surface(dev, w, bio, k, list, bbuf, &err)
+                                          : cf_device_fill_blocks(dev, w, k, list, bbuf, &err))
                                : cf_device_fill(dev, w, k, list, buf, &err)) != CF_OK) {
             if (!fallback) goto done;
             progress_end(&prog);
@@ -993,7 +1003,9 @@ static int cmd_fill(int argc, char **argv)
             use_dev = 0;
         }
         if (blocks) {
-            if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_BLOCKS_U8, k, list, bbuf, &err) != CF_OK) goto done;
+            if (cl && cf_client_fill(cl, o.settings, seed, surface ? CF_KIND_BLOCKS_SURFACE_U8 : CF_KIND_BLOCKS_U8, k, list, bbuf, &err)
+                          != CF_OK)
+                goto done;
             if (!cl && !use_dev && (surface ? cf_fill_blocks_surface(w, bio, k, list, bbuf, nthreads, &err)
                                             : cf_fill_blocks(w, k, list, bbuf, nthreads, &err)) != CF_OK)
                 goto done;
@@ -1059,11 +1071,13 @@ done:
 
 static const char *const usage_check =
     "usage: chunkfill check [--pack PATH]... [--settings ID] --seed SEED --chunks X0,Z0[:X1,Z1]\n"
-    "                       [--device opencl[:N]] [--batch N] [--function ID | --blocks] [--quiet]\n"
+    "                       [--device opencl[:N]] [--batch N] [--function ID | --blocks [--stage noise|surface]]\n"
+    "                       [--quiet]\n"
     "Fills the chunks on the device and on the CPU reference and compares every block bit for\n"
     "bit. Prints the number of differing blocks and the first few (position, both values);\n"
     "exits 0 only when every block is identical. --blocks compares block fills (the palette\n"
-    "indices of 'chunkfill fill --blocks') instead of densities. On a terminal a progress line\n"
+    "indices of 'chunkfill fill --blocks') instead of densities; --stage as for fill (default:\n"
+    "surface where the settings have a surface stage). On a terminal a progress line\n"
     "shows chunks done of all, chunks/s and the time left; --quiet turns it off.\n";
 
 static int cmd_check(int argc, char **argv)
@@ -1074,8 +1088,10 @@ static int cmd_check(int argc, char **argv)
     const char *chunks = NULL, *device = "opencl";
     long batchopt = 0;
     int blocks = 0, quiet = 0;
+    const char *stage = NULL;
     optdef defs[] = {
         {.name = "--blocks", .flag = &blocks},
+        {.name = "--stage", .str = &stage},
         {.name = "--quiet", .flag = &quiet},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
@@ -1086,6 +1102,8 @@ static int cmd_check(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_check);
     if (rc0 >= 0) return rc0;
     if (blocks && o.nfunctions) return die_usage("--blocks checks the blocks of router:final_density: no --function", usage_check);
+    if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
+        return die_usage("--stage noise|surface goes with --blocks", usage_check);
     if ((rc0 = one_function(&o, usage_check)) >= 0) return rc0;
     long r[4];
     int bad_range = chunk_range(chunks, r, usage_check);
@@ -1101,15 +1119,29 @@ static int cmd_check(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     cf_device *dev = NULL;
+    cf_biomes *bio = NULL;
     int32_t *list = NULL;
     unsigned char *a = NULL, *b = NULL;
-    int rc = 1;
+    int rc = 1, surface = 0;
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (open_pack(&o, &pk, &err) != CF_OK) goto done;
     if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
                : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_program_has_surface(pg));
+    if (surface && !cf_program_has_surface(pg)) {
+        snprintf(err.message, sizeof err.message, "%s: --stage surface: these settings have no surface stage", o.settings);
+        err.status = CF_ERR_ARG;
+        goto done;
+    }
+    if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (surface && !cf_program_surface_on_device(pg)) {
+        snprintf(err.message, sizeof err.message, "%s: the surface stage of these settings has no OpenCL form (26.3 material rules "
+                 "run on the CPU; --stage noise checks the noise stage)", o.settings);
+        err.status = CF_ERR_ARG;
+        goto done;
+    }
     if (cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);
@@ -1132,11 +1164,13 @@ static int cmd_check(int argc, char **argv)
         progress_start(&prog, "check", "chunks", n, quiet);
         for (size_t at = 0; at < (size_t)n; at += step) {
             size_t k = (size_t)n - at < step ? (size_t)n - at : step;
-            cf_status st = blocks ? cf_device_fill_blocks(dev, w, k, list + 2 * at, (uint8_t *)a + per * at, &err)
-                                  : cf_device_fill(dev, w, k, list + 2 * at, a + esz * per * at, &err);
+            cf_status st = surface ? cf_device_fill_blocks_surface(dev, w, bio, k, list + 2 * at, (uint8_t *)a + per * at, &err)
+                           : blocks ? cf_device_fill_blocks(dev, w, k, list + 2 * at, (uint8_t *)a + per * at, &err)
+                                    : cf_device_fill(dev, w, k, list + 2 * at, a + esz * per * at, &err);
             if (st == CF_OK)
-                st = blocks ? cf_fill_blocks(w, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
-                            : cf_fill_chunks(w, 0, k, list + 2 * at, b + esz * per * at, 0, &err);
+                st = surface ? cf_fill_blocks_surface(w, bio, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
+                     : blocks ? cf_fill_blocks(w, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
+                              : cf_fill_chunks(w, 0, k, list + 2 * at, b + esz * per * at, 0, &err);
             if (st != CF_OK) {
                 progress_end(&prog);
                 goto done;
@@ -1193,6 +1227,7 @@ done:
     if (err.status != CF_OK) report(&err);
     free(list), free(a), free(b);
     cf_device_free(dev);
+    cf_biomes_free(bio);
     cf_world_free(w);
     cf_program_free(pg);
     cf_pack_free(pk);

@@ -183,11 +183,14 @@ void surface_free(cf_surface *s);
  * bgrid: the stored biomes of quarts (4cx-4 .. 4cx+7, all y, 4cz-4 .. 4cz+7), [(qy*12 + qz)*12 + qx] */
 void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
                    const float *(*vol)(void *u, int out), void *u);
-/* 26.3 (DIALECT_MC263 block programs): the outputs after the aquifer's seven */
-enum { CF_B263_SURFACE = 7, CF_B263_RULES = 8 };
 /* the palette of block fills of p: names[0..n), n returned (-1: more than CF_BLOCK_PALETTE);
  * map (may be NULL) receives the palette index of each rules block, then snow_block, packed_ice */
 int surface_palette(const cf_program *p, const char **names, int *map);
+
+/* the tables of the device's surface stage (kernels/cf_surface.h) for biome palette bnames:
+ * ints (CF_SF_I_COUNT), psn (5 x 256 bytes), grad (2 per random name, at most maxgrad names).
+ * Returns the number of random names, or -1 (no rules, too many names, out of memory). */
+int surface_device_tables(const cf_world *w, const char *const *bnames, int nb, int32_t *ints, uint8_t *psn, uint64_t *grad, int maxgrad);
 
 /* fill.c: noise stage + surface stage of chunks (n pairs); bgrid: per chunk the biome grid
  * of surface_apply (144 * height/4 bytes each); out as cf_fill_blocks */

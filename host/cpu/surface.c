@@ -16,6 +16,7 @@
 #include "kernels/cf_nodes.h"
 #include "kernels/cf_aquifer.h"
 #include "kernels/cf_biome.h"
+#include "kernels/cf_surface.h"
 #include "cpu/cpu.h"
 
 /* vanilla biome climate the extensions and `temperature` read: base temperature and the
@@ -480,4 +481,26 @@ void surface_free(cf_surface *s)
     if (!s) return;
     free(s->grad);
     free(s);
+}
+
+int surface_device_tables(const cf_world *w, const char *const *bnames, int nb, int32_t *ints, uint8_t *psn, uint64_t *grad, int maxgrad)
+{
+    if (!w->prog->rules || w->prog->rules->nnames > maxgrad) return -1;
+    cf_surface *s = surface_new(w, NULL, bnames, nb, 0);
+    if (!s) return -1;
+    memset(ints, 0, sizeof(int32_t) * CF_SF_I_COUNT);
+    for (int i = 0; i < s->r->nblocks; i++) ints[CF_SF_I_PAL + i] = s->pal[i];
+    ints[CF_SF_I_PAL + s->r->nblocks] = s->snow, ints[CF_SF_I_PAL + s->r->nblocks + 1] = s->ice;
+    for (int b = 0; b < 256; b++) {
+        ints[CF_SF_I_BMAP + b] = s->bmap[b], ints[CF_SF_I_BKIND + b] = s->bkind[b], ints[CF_SF_I_BFROZEN + b] = s->bfrozen[b];
+        memcpy(&ints[CF_SF_I_BTEMP + b], &s->btemp[b], sizeof(float));
+    }
+    for (int i = 0; i < 192; i++) ints[CF_SF_I_BANDS + i] = w->bands[i];
+    memcpy(psn, noise_temperature.p[0], 256);
+    memcpy(psn + 256, noise_frozen.p, 3 * 256);
+    memcpy(psn + 4 * 256, noise_info.p[0], 256);
+    for (int i = 0; i < s->r->nnames; i++) grad[2 * i] = s->grad[i][0], grad[2 * i + 1] = s->grad[i][1];
+    int n = s->r->nnames;
+    surface_free(s);
+    return n;
 }

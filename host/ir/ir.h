@@ -135,6 +135,8 @@ cf_status plan_build(cf_program *p, cf_error *err);
 enum { CF_B21_FINAL = 0, CF_B21_BARRIER, CF_B21_FLOODEDNESS, CF_B21_SPREAD, CF_B21_LAVA, CF_B21_EROSION, CF_B21_DEPTH,
        CF_B21_SURFACE, CF_B21_VEIN_TOGGLE, CF_B21_VEIN_RIDGED, CF_B21_VEIN_GAP, CF_B21_RULES, CF_B21_COUNT };
 /* CF_B21_RULES: the settings' surface_rule compiled into cf_program.rules (its output is a constant) */
+/* 26.3 (DIALECT_MC263 block programs): the outputs after the aquifer's seven */
+enum { CF_B263_SURFACE = 7, CF_B263_RULES = 8 };
 
 /* the aquifer's density functions, in the order of cf_program.aq_out (ir/passes.c) */
 extern const char *const cf_aquifer_fields[6];

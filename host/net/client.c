@@ -27,6 +27,7 @@ typedef struct ccfg {
     char name[CFP_MAX_NAME + 1];
     int min_y, height, precision, kind;
     int blocks, npal;                  /* BLOCKS_U8 offered; palette size */
+    int surface;                       /* BLOCKS_U8 at the surface stage offered (version 2, flag bit 2) */
     char pal[CF_PALETTE_MAX][256];     /* the block ids of BLOCKS_U8 values */
     int biomes, nbpal;                 /* BIOMES_U8 offered; its palette (malloc'd ids) */
     char **bpal;
@@ -225,8 +226,9 @@ cf_status cf_client_connect(cf_client **out, const char *addr, const char *token
             unsigned flags = cfp_rd_u8(&r), np = cfp_rd_u8(&r);
             c->cfg[i].min_y = (int32_t)cfp_rd_u32(&r);
             c->cfg[i].height = (int)cfp_rd_u32(&r);
-            if (flags > 3 || np > CF_PALETTE_MAX || ((flags & 1) && np == 0)) r.bad = 1;
+            if (flags > 7 || np > CF_PALETTE_MAX || ((flags & 1) && np == 0) || ((flags & 4) && !(flags & 1))) r.bad = 1;
             c->cfg[i].blocks = (int)(flags & 1);
+            c->cfg[i].surface = (flags & 4) != 0;
             c->cfg[i].biomes = (flags & 2) != 0;
             for (unsigned k = 0; !r.bad && k < np; k++) {
                 unsigned pl = cfp_rd_u8(&r);
@@ -306,11 +308,18 @@ int cf_client_biome_palette(const cf_client *c, const char *config, const char *
 }
 
 int cf_client_max_chunks(const cf_client *c) { return c ? (int)c->max_chunks : 0; }
+
+int cf_client_has_surface(const cf_client *c, const char *config)
+{
+    for (int i = 0; c && config && i < c->ncfg; i++)
+        if (strcmp(c->cfg[i].name, config) == 0) return c->cfg[i].surface;
+    return 0;
+}
 void cf_client_set_deadline(cf_client *c, uint32_t ms) { c->deadline_ms = ms; }
 int cf_client_error_code(const cf_client *c) { return c ? c->last_code : 0; }
 
 /* one request of n <= max_chunks chunks */
-static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64_t seed, int kind, size_t n,
+static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64_t seed, int kind, int stage, size_t n,
                           const int32_t *chunks, uint8_t *out, cf_error *err)
 {
     uint32_t id = c->next_id++;
@@ -320,7 +329,7 @@ static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64
     cfp_u32(&b, id);
     cfp_u8(&b, (unsigned)kind);
     cfp_u8(&b, (unsigned)cl);
-    cfp_u16(&b, 0);
+    cfp_u8(&b, (unsigned)stage), cfp_u8(&b, 0);
     cfp_u64(&b, (uint64_t)seed);
     cfp_u32(&b, c->deadline_ms);
     cfp_u32(&b, (uint32_t)n);
@@ -347,12 +356,12 @@ static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64
         if (type != CFP_CHUNK) return err_set(err, CF_ERR_IO, "server: unexpected frame type 0x%02x", type);
         uint32_t rid = cfp_rd_u32(&r), idx = cfp_rd_u32(&r);
         int32_t x = (int32_t)cfp_rd_u32(&r), z = (int32_t)cfp_rd_u32(&r);
-        unsigned kd = cfp_rd_u8(&r);
-        cfp_rd_u8(&r), cfp_rd_u16(&r);
+        unsigned kd = cfp_rd_u8(&r), sg = cfp_rd_u8(&r);
+        cfp_rd_u16(&r);
         uint32_t count = cfp_rd_u32(&r);
         const uint8_t *v = cfp_rd_bytes(&r, (size_t)count * vs);
         if (r.bad || r.off != len || rid != id || idx != got || idx >= n || x != chunks[2 * idx] || z != chunks[2 * idx + 1]
-            || kd != (unsigned)kind || count != per)
+            || kd != (unsigned)kind || sg != (unsigned)stage || count != per)
             return err_set(err, CF_ERR_IO, "server: chunk frame does not match the request (index %u)", idx);
         memcpy(out + (size_t)idx * per * vs, v, per * vs);
         got++;
@@ -370,11 +379,16 @@ cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kin
     for (int i = 0; i < c->ncfg; i++)
         if (strcmp(c->cfg[i].name, config) == 0) k = &c->cfg[i];
     if (!k) return err_set(err, CF_ERR_ARG, "server: no configuration '%s'", config);
+    int stage = 0;
+    if (kind == CF_KIND_BLOCKS_SURFACE_U8) {
+        if (!k->surface) return err_set(err, CF_ERR_ARG, "server: configuration '%s' offers no surface stage", config);
+        kind = CF_KIND_BLOCKS_U8, stage = 1;
+    }
     if (!cfp_kind_size(kind)) return err_set(err, CF_ERR_ARG, "unknown output kind %d", kind);
     size_t per = cfp_chunk_values(kind, k->height) * (size_t)cfp_kind_size(kind);
     for (size_t done = 0; done < n;) {
         size_t m = n - done < c->max_chunks ? n - done : c->max_chunks;
-        cf_status st = fill_one(c, k, config, seed, kind, m, chunks + 2 * done, (uint8_t *)out + done * per, err);
+        cf_status st = fill_one(c, k, config, seed, kind, stage, m, chunks + 2 * done, (uint8_t *)out + done * per, err);
         if (st != CF_OK) return st;
         done += m;
     }

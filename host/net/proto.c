@@ -182,7 +182,8 @@ int cfp_fill_parse(const uint8_t *p, size_t len, cfp_fill *f)
     f->id = cfp_rd_u32(&r);
     f->kind = (int)cfp_rd_u8(&r);
     f->config_len = cfp_rd_u8(&r);
-    unsigned zero = cfp_rd_u16(&r);
+    f->stage = (int)cfp_rd_u8(&r);
+    unsigned zero = cfp_rd_u8(&r);
     f->seed = (int64_t)cfp_rd_u64(&r);
     f->deadline_ms = cfp_rd_u32(&r);
     f->n = cfp_rd_u32(&r);

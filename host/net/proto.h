@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #define CFP_MAGIC 0x4C494643u /* "CFIL" as little-endian bytes */
-#define CFP_VERSION 1
+#define CFP_VERSION 2     /* the newest version spoken (2: the FILL stage byte, flag bit 2) */
+#define CFP_VERSION_MIN 1 /* the oldest a server accepts */
 #define CFP_HEADER 8          /* u32 payload length, u16 type, u16 zero */
 
 /* limits (PROTOCOL.md "Limits") */
@@ -101,6 +102,7 @@ uint16_t cfp_le16(const uint8_t *p);
 typedef struct cfp_fill {
     uint32_t id;
     int kind;
+    int stage;          /* BLOCKS_U8: 0 the noise stage, 1 the surface stage (version 2) */
     int64_t seed;
     uint32_t deadline_ms;
     uint32_t n;

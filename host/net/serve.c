@@ -67,7 +67,7 @@ typedef struct request {
     struct request *qnext, *cnext;
     conn *c;
     uint32_t id, n, taken, done;
-    int cfg, kind, inflight, queued, stop;
+    int cfg, kind, stage, inflight, queued, stop;
     int64_t seed;
     double deadline, t0;
     int32_t *chunks;
@@ -76,6 +76,7 @@ typedef struct request {
 struct conn {
     conn *next;
     int fd, serial, hello, closed, closing, nreqs;
+    int version;         /* the protocol version of its hello */
     int unlinked;        /* off the I/O thread's list: freed with its last request */
     char peer[96];
     uint8_t *in;
@@ -98,6 +99,8 @@ typedef struct config {
     int npal;
     cf_biomes *bio;                      /* BIOMES_U8 (opts.biomes): the settings' biome source, */
     int64_t bseed;                       /*   bound to this seed (the dispatcher rebinds it) */
+    cf_biomes *sbio;                     /* BLOCKS_U8 stage 1 (the surface stage): its own biome source */
+    int64_t sseed;
     const char *bpal[CF_BIOME_PALETTE_MAX];
     int nbpal;
 } config;
@@ -355,10 +358,16 @@ static cf_world *world_get(server *s, int cfg, int64_t seed, cf_error *err)
 
 /* fills n chunks of s->list into s->fillbuf on the configuration's device, or on
  * the CPU (also after a device failure, which turns the device off with one line) */
-static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, size_t n, cf_error *err)
+static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, int stage, size_t n, cf_error *err)
 {
     config *k = &s->cfg[cfg];
-    int blocks = kind == CFP_BLOCKS_U8;
+    int blocks = kind == CFP_BLOCKS_U8, surface = blocks && stage == 1;
+    if (surface && k->sseed != w->seed) { /* the dispatcher's thread alone uses sbio */
+        if (cf_biomes_set_seed(k->sbio, w->seed, err) != CF_OK) return err->status;
+        k->sseed = w->seed;
+    }
+    if (surface && k->dev && !cf_program_surface_on_device(k->prog)) /* 26.3 material rules: the CPU */
+        return cf_fill_blocks_surface(w, k->sbio, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, err);
     if (k->dev) {
         /* launch sizes from a small set (powers of two, padded with copies of the last
          * chunk): an OpenCL implementation may compile work-group code per size (PoCL does) */
@@ -366,8 +375,9 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, siz
         while (m < n) m *= 2;
         if (m > s->batch) m = s->batch;
         for (size_t i = n; i < m; i++) s->list[2 * i] = s->list[2 * (n - 1)], s->list[2 * i + 1] = s->list[2 * (n - 1) + 1];
-        if ((blocks ? cf_device_fill_blocks(k->dev, w, m, s->list, (uint8_t *)s->fillbuf, err)
-                    : cf_device_fill(k->dev, w, m, s->list, s->fillbuf, err)) == CF_OK)
+        if ((surface ? cf_device_fill_blocks_surface(k->dev, w, k->sbio, m, s->list, (uint8_t *)s->fillbuf, err)
+             : blocks ? cf_device_fill_blocks(k->dev, w, m, s->list, (uint8_t *)s->fillbuf, err)
+                      : cf_device_fill(k->dev, w, m, s->list, s->fillbuf, err)) == CF_OK)
             return CF_OK;
         logf_("serve: device failed (%s); configuration %s fills on the CPU from now on", err->message, k->name);
         cf_device_free(k->dev);
@@ -377,6 +387,7 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, siz
         pthread_mutex_unlock(&s->mu);
         memset(err, 0, sizeof *err);
     }
+    if (surface) return cf_fill_blocks_surface(w, k->sbio, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, err);
     if (blocks) return cf_fill_blocks(w, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, err);
     return cf_fill_chunks(w, 0, n, s->list, s->fillbuf, s->o->threads, err);
 }
@@ -412,12 +423,12 @@ static void *dispatch(void *arg)
             pthread_cond_timedwait(&s->cv, &s->mu, &ts);
             continue;
         }
-        int cfg = head->cfg, kind = head->kind;
+        int cfg = head->cfg, kind = head->kind, stage = head->stage;
         int64_t seed = head->seed;
         size_t n = 0, ns = 0;
         for (request *r = head, *nx; r && n < s->batch; r = nx) {
             nx = r->qnext;
-            if (r->cfg != cfg || r->seed != seed || r->kind != kind || r->c->obytes >= s->out_cap) continue;
+            if (r->cfg != cfg || r->seed != seed || r->kind != kind || r->stage != stage || r->c->obytes >= s->out_cap) continue;
             uint32_t take = r->n - r->taken;
             if (take > s->batch - n) take = (uint32_t)(s->batch - n);
             memcpy(s->list + 2 * n, r->chunks + 2 * (size_t)r->taken, sizeof(int32_t) * 2 * take);
@@ -450,7 +461,7 @@ static void *dispatch(void *arg)
             if (st == CF_OK) st = cf_fill_biomes(k->bio, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, &err);
         } else {
             const cf_world *w = world_get(s, cfg, seed, &err);
-            st = w ? fill_batch(s, cfg, w, kind, n, &err) : err.status;
+            st = w ? fill_batch(s, cfg, w, kind, stage, n, &err) : err.status;
         }
         size_t vsize = (size_t)cfp_kind_size(kind), per = cfp_chunk_values(kind, k->height), bytes = per * vsize;
         /* encode outside the lock: frames per slice */
@@ -464,7 +475,7 @@ static void *dispatch(void *arg)
                 cfp_u32(&bufs[i], (uint32_t)s->list[2 * off]);
                 cfp_u32(&bufs[i], (uint32_t)s->list[2 * off + 1]);
                 cfp_u8(&bufs[i], (unsigned)kind);
-                cfp_u8(&bufs[i], 0), cfp_u16(&bufs[i], 0);
+                cfp_u8(&bufs[i], (unsigned)stage), cfp_u16(&bufs[i], 0);
                 cfp_u32(&bufs[i], (uint32_t)per);
                 cfp_put(&bufs[i], (const uint8_t *)s->fillbuf + off * bytes, bytes);
                 cfp_end(&bufs[i], at);
@@ -540,10 +551,12 @@ static void on_hello(server *s, conn *c, const uint8_t *p, size_t len)
         send_error(s, c, 0, CFP_E_MALFORMED, "malformed hello (expected magic CFIL, version, token)");
         return;
     }
-    if (version != CFP_VERSION) {
-        send_error(s, c, 0, CFP_E_VERSION, "unsupported protocol version %u (this server speaks version %d)", version, CFP_VERSION);
+    if (version < CFP_VERSION_MIN || version > CFP_VERSION) {
+        send_error(s, c, 0, CFP_E_VERSION, "unsupported protocol version %u (this server speaks versions %d to %d)", version,
+                   CFP_VERSION_MIN, CFP_VERSION);
         return;
     }
+    c->version = (int)version;
     if (s->has_token && !token_equal(s, tok, tlen)) {
         send_error(s, c, 0, CFP_E_AUTH, "bad token");
         return;
@@ -552,7 +565,7 @@ static void on_hello(server *s, conn *c, const uint8_t *p, size_t len)
     cfp_buf b = {0};
     size_t at = cfp_begin(&b, CFP_HELLO_OK);
     cfp_u32(&b, CFP_MAGIC);
-    cfp_u16(&b, CFP_VERSION);
+    cfp_u16(&b, (unsigned)c->version); /* the client's: every version up to ours is spoken */
     cfp_u16(&b, (unsigned)s->ncfg);
     cfp_u32(&b, (uint32_t)s->o->max_frame);
     cfp_u32(&b, (uint32_t)s->o->max_chunks);
@@ -563,8 +576,9 @@ static void on_hello(server *s, conn *c, const uint8_t *p, size_t len)
         cfp_put(&b, s->cfg[i].name, l);
         cfp_u8(&b, (unsigned)s->cfg[i].precision);
         cfp_u8(&b, (unsigned)s->cfg[i].kind);
-        /* flags: bit 0 = BLOCKS_U8 available, bit 1 = BIOMES_U8 (its palette after the block palette) */
-        cfp_u8(&b, (s->cfg[i].blocks ? 1u : 0u) | (s->cfg[i].bio ? 2u : 0u));
+        /* flags: bit 0 = BLOCKS_U8 available, bit 1 = BIOMES_U8 (its palette after the block palette),
+         * bit 2 (version 2) = BLOCKS_U8's surface stage */
+        cfp_u8(&b, (s->cfg[i].blocks ? 1u : 0u) | (s->cfg[i].bio ? 2u : 0u) | (s->cfg[i].sbio && c->version >= 2 ? 4u : 0u));
         cfp_u8(&b, (unsigned)s->cfg[i].npal);
         cfp_u32(&b, (uint32_t)s->cfg[i].min_y);
         cfp_u32(&b, (uint32_t)s->cfg[i].height);
@@ -615,15 +629,21 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
                    f.kind, s->cfg[cfg].name, s->cfg[cfg].kind, s->cfg[cfg].kind == CFP_DENSITY_F32 ? "density_f32" : "density_f64");
         return;
     }
+    if (f.stage != 0 && (f.kind != CFP_BLOCKS_U8 || f.stage != 1 || !s->cfg[cfg].sbio || c->version < 2)) {
+        send_error(s, c, f.id, CFP_E_UNSUPPORTED_KIND, "unsupported stage %d of output kind %d for configuration %s (%s)", f.stage, f.kind,
+                   s->cfg[cfg].name, f.kind != CFP_BLOCKS_U8 ? "stages are for blocks_u8" : !s->cfg[cfg].sbio ? "it has no surface stage"
+                   : f.stage != 1 ? "0 noise, 1 surface" : "a version 2 hello offers it");
+        return;
+    }
     if (f.n == 0 || f.n > (uint32_t)s->o->max_chunks) {
         send_error(s, c, f.id, CFP_E_TOO_MANY_CHUNKS, "%u chunks in one request (1 to %d)", f.n, s->o->max_chunks);
         return;
     }
     for (uint32_t i = 0; i < 2 * f.n; i++) {
         int32_t v = cfp_le32s(f.chunks + 4 * (size_t)i);
-        if (v < -CF_MAX_CHUNK || v > CF_MAX_CHUNK) {
-            send_error(s, c, f.id, CFP_E_BAD_CHUNK, "chunk %u: coordinate %d out of range [%d, %d]", i / 2, v, -CF_MAX_CHUNK,
-                       CF_MAX_CHUNK);
+        if (v < -CF_MAX_CHUNK + (f.stage != 0) || v > CF_MAX_CHUNK - (f.stage != 0)) { /* the surface stage reads the neighbours' biomes */
+            send_error(s, c, f.id, CFP_E_BAD_CHUNK, "chunk %u: coordinate %d out of range [%d, %d]", i / 2, v,
+                       -CF_MAX_CHUNK + (f.stage != 0), CF_MAX_CHUNK - (f.stage != 0));
             return;
         }
     }
@@ -635,7 +655,7 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
         return;
     }
     for (uint32_t i = 0; i < 2 * f.n; i++) xz[i] = cfp_le32s(f.chunks + 4 * (size_t)i);
-    r->c = c, r->id = f.id, r->n = f.n, r->cfg = cfg, r->kind = f.kind, r->seed = f.seed, r->chunks = xz;
+    r->c = c, r->id = f.id, r->n = f.n, r->cfg = cfg, r->kind = f.kind, r->stage = f.stage, r->seed = f.seed, r->chunks = xz;
     r->t0 = now_s();
     r->deadline = r->t0 + (f.deadline_ms ? f.deadline_ms : (uint32_t)s->o->deadline_ms) / 1e3;
     r->cnext = c->reqs;
@@ -1017,6 +1037,13 @@ static cf_status load_configs(server *s, cf_error *err)
             else
                 logf_("serve: configuration %s: no biomes (%s)", ids[i], bioe.message);
         }
+        if (k->blocks && cf_program_has_surface(k->prog)) {
+            cf_error se = {0};
+            if (cf_biomes_open(&k->sbio, pk, NULL, ids[i], NULL, 0, &se) != CF_OK) {
+                logf_("serve: configuration %s: no surface stage (%s)", ids[i], se.message);
+                k->sbio = NULL;
+            }
+        }
         cf_program_settings(k->prog, &k->min_y, &k->height, NULL);
         k->precision = cf_program_precision(k->prog);
         k->kind = k->precision == 64 ? CFP_DENSITY_F64 : CFP_DENSITY_F32;
@@ -1075,6 +1102,7 @@ static void server_free(server *s)
     for (int i = 0; i < s->ncfg; i++) {
         cf_device_free(s->cfg[i].dev);
         cf_biomes_free(s->cfg[i].bio);
+        cf_biomes_free(s->cfg[i].sbio);
         cf_program_free(s->cfg[i].prog);
     }
     free(s->worlds);

@@ -15,8 +15,10 @@
 
 #include "opencl/clrt.h"
 #include "opencl/emit.h"
+#include "opencl/device.h"
 #include "kernels/cf_nodes.h"
 #include "kernels/cf_aquifer.h"
+#include "kernels/cf_surface.h"
 
 #define EXACT_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
 
@@ -50,6 +52,8 @@ struct cf_device {
     cl_program program;
     cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP];
     cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
+    cl_kernel ksurf;            /* the surface stage: k_surface */
+    cl_mem sgrid, sints, sgrad, spsn; /* its biome grids, int tables, gradient factories, climate permutations */
     size_t batch;
     cl_mem tab, chunks, col, corner, out;
     cl_mem surf, cen, status, skip, bout; /* block fills */
@@ -76,6 +80,10 @@ void cf_device_free(cf_device *d)
     cl_mem extra[5] = {d->surf, d->cen, d->status, d->skip, d->bout};
     for (int k = 0; k < 5; k++)
         if (extra[k]) clReleaseMemObject(extra[k]);
+    cl_mem sf[4] = {d->sgrid, d->sints, d->sgrad, d->spsn};
+    for (int k = 0; k < 4; k++)
+        if (sf[k]) clReleaseMemObject(sf[k]);
+    if (d->ksurf) clReleaseKernel(d->ksurf);
     if (d->kaqs) clReleaseKernel(d->kaqs);
     if (d->kaqc) clReleaseKernel(d->kaqc);
     if (d->kaqb) clReleaseKernel(d->kaqb);
@@ -164,6 +172,10 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
             if (clrt_check(err, e, "clCreateKernel(k_aq_surface)")) goto fail;
             d->kaqc = clCreateKernel(d->program, "k_aq_cells", &e);
             if (clrt_check(err, e, "clCreateKernel(k_aq_cells)")) goto fail;
+        }
+        if (d->lay.surface) {
+            d->ksurf = clCreateKernel(d->program, "k_surface", &e);
+            if (clrt_check(err, e, "clCreateKernel(k_surface)")) goto fail;
         }
     }
     /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
@@ -266,7 +278,54 @@ static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_err
 }
 
 static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
-                              cf_error *err);
+                              const uint8_t *grid, const cf_surface_tables *sf, cf_error *err);
+
+int device_has_surface(const cf_device *d) { return d && d->lay.surface; }
+
+/* k_surface over a batch of b chunks whose blocks are in d->bout; grid: their biome grids */
+static cf_status surface_batch(cf_device *d, const cf_world *w, cl_int b, const uint8_t *grid, const cf_surface_tables *sf,
+                               cf_error *err)
+{
+    size_t per = 144 * (size_t)(d->prog->height / 4);
+    if (!d->sgrid && !(d->sgrid = buffer(d, CL_MEM_READ_ONLY, d->batch * per, "clCreateBuffer(biome grids)", err))) return CF_ERR_DEVICE;
+    cl_command_queue q = d->rt.queue;
+    if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sgrid, CL_TRUE, 0, (size_t)b * per, grid, 0, NULL, NULL),
+                   "clEnqueueWriteBuffer(biome grids)"))
+        return CF_ERR_DEVICE;
+    cl_ulong rlo = w->root_lo, rhi = w->root_hi, olo = w->ore_lo, ohi = w->ore_hi;
+    cl_long zs = sf->zseed;
+    const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
+                         sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_ulong), sizeof(cl_ulong), sizeof(cl_long),
+                         sizeof(cl_ulong), sizeof(cl_ulong)};
+    const void *v[] = {&d->tab, &d->chunks, &b, &d->col, &d->corner, &d->bout, &d->sgrid, &d->sints, &d->sgrad, &d->spsn, &rlo, &rhi, &zs,
+                       &olo, &ohi};
+    if (setargs(err, d->ksurf, 15, sz, v) < 0 || launch(err, q, d->ksurf, (size_t)b, "clEnqueueNDRangeKernel(k_surface)") < 0)
+        return CF_ERR_DEVICE;
+    return CF_OK;
+}
+
+cf_status device_fill_blocks_surface(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *grid,
+                                     const cf_surface_tables *sf, uint8_t *out, cf_error *err)
+{
+    if (!d || !sf || (n && !grid)) return err_set(err, CF_ERR_ARG, "device_fill_blocks_surface: bad arguments");
+    if (!d->lay.surface)
+        return err_set(err, CF_ERR_ARG, "%s: the surface stage of these settings is not generated for OpenCL (use the CPU)",
+                       d->prog->settings_id ? d->prog->settings_id : "program");
+    cl_command_queue q = d->rt.queue;
+    size_t ng = (size_t)(sf->ngrad > 0 ? sf->ngrad : 1);
+    if (!d->sints && !(d->sints = buffer(d, CL_MEM_READ_ONLY, CF_SF_I_COUNT * sizeof(cl_int), "clCreateBuffer(surface ints)", err)))
+        return CF_ERR_DEVICE;
+    if (!d->spsn && !(d->spsn = buffer(d, CL_MEM_READ_ONLY, 5 * 256, "clCreateBuffer(climate)", err))) return CF_ERR_DEVICE;
+    if (d->sgrad) clReleaseMemObject(d->sgrad);
+    if (!(d->sgrad = buffer(d, CL_MEM_READ_ONLY, ng * 2 * sizeof(cl_ulong), "clCreateBuffer(gradients)", err))) return CF_ERR_DEVICE;
+    if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sints, CL_TRUE, 0, CF_SF_I_COUNT * sizeof(cl_int), sf->ints, 0, NULL, NULL),
+                   "clEnqueueWriteBuffer(surface ints)") ||
+        CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->spsn, CL_TRUE, 0, 5 * 256, sf->psn, 0, NULL, NULL), "clEnqueueWriteBuffer(climate)") ||
+        (sf->ngrad > 0 && CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sgrad, CL_TRUE, 0, (size_t)sf->ngrad * 2 * sizeof(cl_ulong), sf->grad,
+                                                               0, NULL, NULL), "clEnqueueWriteBuffer(gradients)")))
+        return CF_ERR_DEVICE;
+    return fill_batches(d, w, n, chunks, out, 1, grid, sf, err);
+}
 
 cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
                                 cf_error *err)
@@ -274,16 +333,16 @@ cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const
     if (d && !d->lay.blocks)
         return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks: the device was opened for a program without block fills"
                        " (cf_program_compile_blocks)");
-    return fill_batches(d, w, n, chunks, out, 1, err);
+    return fill_batches(d, w, n, chunks, out, 1, NULL, NULL, err);
 }
 
 cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)
 {
-    return fill_batches(d, w, n, chunks, outp, 0, err);
+    return fill_batches(d, w, n, chunks, outp, 0, NULL, NULL, err);
 }
 
 static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
-                              cf_error *err)
+                              const uint8_t *grid, const cf_surface_tables *sf, cf_error *err)
 {
     if (!d || !w || w->prog != d->prog || (n && (!chunks || !outp)))
         return err_set(err, CF_ERR_ARG, "cf_device_fill: bad arguments (the world must bind the device's program)");
@@ -347,6 +406,7 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_blocks)"))
             return CF_ERR_DEVICE;
         if (blocks && aquifer_batch(d, w, b, err) != CF_OK) return CF_ERR_DEVICE;
+        if (sf && surface_batch(d, w, b, grid + done * 144 * (size_t)(d->prog->height / 4), sf, err) != CF_OK) return CF_ERR_DEVICE;
         if (CLRT_CHECK(err, clFinish(q), "clFinish")) return CF_ERR_DEVICE;
         double t2 = now_ms();
         d->ms[2] += t2 - t1;

@@ -1163,6 +1163,7 @@ static void function64(sb *b, const cf_program *p, int id)
 enum { M21_P = 1, M21_C = 2, M21_B = 4, M21_V = 8 }; /* _v: a block, interpolated lerps y, x, z (block fills' vein fields) */
 
 static int aquifer121_kernels(const cf_program *p, sb *o, emit_layout *lay);
+static int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_error *err);
 
 static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, cf_error *err)
 {
@@ -1178,6 +1179,11 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     /* a block fill (cf_program_compile_blocks): the aquifer's functions as NoiseChunk reads them at a
      * single point (_c), the barrier and the vein fields at the block (_v); host/cpu/aquifer121.c */
     int blocks = p->blocks && fn == 0 && final && p->noutputs >= CF_B21_COUNT; /* then the surface rule's noises */
+    if (blocks && p->rules) /* the surface stage's noises, read at blocks (host/cpu/surface.c's blocks121_output) */
+        for (int k = 0; k < p->rules->nrows + SN_COUNT; k++) {
+            int out = k < SN_COUNT ? p->rules->fixed[k] : p->rules->rows[k - SN_COUNT].kind == SC_NOISE ? p->rules->rows[k - SN_COUNT].a[0] : -1;
+            if (out >= 0 && out < p->noutputs) need[p->outputs[out]] |= M21_V;
+        }
     if (blocks) {
         for (int k = CF_B21_FLOODEDNESS; k <= CF_B21_SURFACE; k++) need[p->outputs[k]] |= M21_C;
         need[p->outputs[CF_B21_BARRIER]] |= M21_V;
@@ -1312,6 +1318,7 @@ static char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, c
     sbf(&o, "        double v = n%d_b(t, CF21_PASS, x, (double)(y0 + yi), z);\n", root);
     sbf(&o, "        out[(((size_t)c * %d + yi) * 16 + q / 16) * 16 + q %% 16] = %s;\n    }\n}\n", p->height, final ? "v + 0.0" : "v");
     if (blocks && aquifer121_kernels(p, &o, lay) < 0) goto nomem;
+    if (blocks && p->rules && surface_kernel(p, NULL, &o, lay, err) < 0) goto fail;
     free(need), free(fslot), free(islot);
     if (o.oom) {
         free(o.s);
@@ -1598,6 +1605,172 @@ static int aquifer121_kernels(const cf_program *p, sb *o, emit_layout *lay)
     return o->oom ? -1 : 0;
 }
 
+/* the nesting of sequences below rule row i (the walk's stack depth); memo: -1 unknown */
+static int rule_depth(const cf_rules *r, int i, int *memo)
+{
+    if (i < 0 || i >= r->nrows) return 0;
+    if (memo[i] >= 0) return memo[i];
+    const cf_rrow *w = &r->rows[i];
+    int d = 0;
+    if (w->kind == SR_CONDITION) d = rule_depth(r, w->a[1], memo);
+    if (w->kind == SR_SEQUENCE)
+        for (int k = 0; k < w->n; k++) {
+            int e = 1 + rule_depth(r, w->kids[k], memo);
+            d = e > d ? e : d;
+        }
+    return memo[i] = d;
+}
+
+/* the program outputs the rules read as noises (fixed noises, noise_threshold), each once: *n of them */
+static int *rule_outputs(const cf_program *p, int *n)
+{
+    const cf_rules *r = p->rules;
+    int *out = malloc(sizeof(int) * ((size_t)r->nrows + SN_COUNT + 1));
+    uint8_t *seen = calloc((size_t)p->noutputs + 1, 1);
+    *n = 0;
+    if (!out || !seen) {
+        free(out), free(seen);
+        return NULL;
+    }
+    for (int k = 0; k < r->nrows + SN_COUNT; k++) {
+        int o = k < SN_COUNT ? r->fixed[k] : r->rows[k - SN_COUNT].kind == SC_NOISE ? r->rows[k - SN_COUNT].a[0] : -1;
+        if (o < 0 || o >= p->noutputs || seen[o]) continue;
+        seen[o] = 1;
+        out[(*n)++] = o;
+    }
+    free(seen);
+    return out;
+}
+
+/* The surface stage of a block fill (kernels/cf_surface.h), both dialects: the rule table as
+ * __constant arrays (seed-independent) and k_surface, one work item per chunk, which rewrites
+ * the noise stage's blocks in place. 1.21 reads its noises through the chunk's NoiseChunk
+ * functions (_v: the block context, as aquifer121.c's blocks121_output) and the preliminary
+ * surface level through the aquifer's corner functions; 26.3 (g given) reads f32 point values
+ * (fS_), chunk_surface_level and the ore veins' density and richness on the volume path (fV_,
+ * vmin of the volume: 0 for chunk_surface_level's 16 x 1 x 16 volume, min_y for the chunk). */
+static int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_error *err)
+{
+    const cf_rules *r = p->rules;
+    if (r->nblocks + 2 > 257 || (g != NULL) != (r->f32 != 0)) {
+        err_set(err, CF_ERR_ARG, "%s: this surface stage is not generated for OpenCL", p->settings_id);
+        return -1;
+    }
+    int *memo = malloc(sizeof(int) * ((size_t)r->nrows + 1)), depth = 0, nout = 0;
+    int *outs = rule_outputs(p, &nout);
+    if (!memo || !outs) {
+        free(memo), free(outs);
+        err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
+        return -1;
+    }
+    for (int i = 0; i < r->nrows; i++) memo[i] = -1;
+    for (int i = 0; i < r->nrows; i++) {
+        int d = rule_depth(r, i, memo);
+        depth = d > depth ? d : depth;
+    }
+    free(memo);
+    lay->surface = 1;
+    sbf(o, "\n/* ---- the surface stage (kernels/cf_surface.h): %d rule rows */\n", r->nrows);
+    sbf(o, "#define CF_SF_F32 %d\n#define CF_SF_MINY (%d)\n#define CF_SF_HEIGHT %d\n#define CF_SF_SEA (%d)\n#define CF_SF_LEGACY %d\n",
+        r->f32 != 0, p->min_y, p->height, p->sea_level, p->legacy_random);
+    sbf(o, "#define CF_SF_ROOT %d\n#define CF_SF_NOUT %d\n#define CF_SF_STACK %d\n#define CF_SF_NBLOCKS %d\n", r->root, p->noutputs,
+        depth + 1, r->nblocks);
+    size_t nk = 0;
+    sbf(o, "__constant int sf_rows[%d] = {", r->nrows * 9);
+    for (int i = 0; i < r->nrows; i++) {
+        const cf_rrow *w = &r->rows[i];
+        sbf(o, "%s\n    %d, %d, %d, %d, %d, %d, %d, %d, %zu", i ? "," : "", w->kind, w->a[0], w->a[1], w->a[2], w->a[3], w->a[4], w->a[5],
+            w->kind == SR_SEQUENCE || w->kind == SC_BIOME ? w->n : 0, nk);
+        if (w->kind == SR_SEQUENCE || w->kind == SC_BIOME) nk += (size_t)w->n;
+    }
+    sbf(o, "};\n__constant double sf_d[%d] = {", 2 * r->nrows);
+    for (int i = 0; i < r->nrows; i++) sbf(o, "%s", i ? ", " : ""), dlit(o, r->rows[i].d[0]), sbf(o, ", "), dlit(o, r->rows[i].d[1]);
+    sbf(o, "};\n__constant float sf_f[%d] = {", r->nrows);
+    for (int i = 0; i < r->nrows; i++) sbf(o, "%s", i ? ", " : ""), flit(o, r->rows[i].f);
+    sbf(o, "};\n__constant int sf_kids[%zu] = {", nk ? nk : 1);
+    int first = 1;
+    for (int i = 0; i < r->nrows; i++) {
+        const cf_rrow *w = &r->rows[i];
+        if (w->kind != SR_SEQUENCE && w->kind != SC_BIOME) continue;
+        for (int k = 0; k < w->n; k++) sbf(o, "%s%d", first ? "" : ", ", w->kids[k]), first = 0;
+    }
+    if (first) sbf(o, "0");
+    sbf(o, "};\n__constant int sf_band[7] = {");
+    for (int i = 0; i < 7; i++) sbf(o, "%s%d", i ? ", " : "", r->band_block[i] < 0 ? 0 : r->band_block[i]);
+    sbf(o, "};\n__constant int sf_fixed[%d] = {", SN_COUNT);
+    for (int i = 0; i < SN_COUNT; i++) sbf(o, "%s%d", i ? ", " : "", r->fixed[i]);
+    sbf(o, "};\n");
+    if (!g) {
+        sbf(o, "#define CF_SF_CTX CF_TAB t, __global const double *col, __global const double *cor, int c, int nch, int acx, int acz\n");
+        sbf(o, "#define CF_SF_ARG t, col, cor, c, nch, acx, acz\n");
+        sbf(o, "static double cf_sf_out(CF_SF_CTX, int out, double x, double y, double z)\n{\n    switch (out) {\n");
+        for (int k = 0; k < nout; k++) sbf(o, "    case %d: return n%d_v(t, A21, x, y, z);\n", outs[k], p->outputs[outs[k]]);
+        sbf(o, "    default: return 0.0;\n    }\n}\n");
+        sbf(o, "#define CF_SF_LEVEL(x, z) cf_jfloor(n%d_c(t, A21, (double)(cf_floordiv((x), 4) * 4), 0.0, (double)(cf_floordiv((z), 4) * 4)))\n",
+            p->outputs[CF_B21_SURFACE]);
+        sbf(o, "#define CF_SF_CSL(x, z) 0.0f\n#define CF_SF_VOL(out, x, y, z) 0.0f\n");
+    } else {
+        /* point values of the rule noises (the CPU's eval_point_f32), volume values of the veins' inputs */
+        sbf(o, "#define CF_SF_CTX CF_TAB t\n#define CF_SF_ARG t\n");
+        sbf(o, "static double cf_sf_out(CF_SF_CTX, int out, double x, double y, double z)\n{\n    int ix = (int)x, iy = (int)y, iz = (int)z;\n    switch (out) {\n");
+        for (int k = 0; k < nout; k++) {
+            want(g, MODE_SAMPLE, p->outputs[outs[k]]);
+            sbf(o, "    case %d: return (double)fS_%d(t, ix, iy, iz, 0, 0);\n", outs[k], p->outputs[outs[k]]);
+        }
+        /* ore veins' filler_gap on the point path too */
+        for (int i = 0; i < r->nrows; i++)
+            if (r->rows[i].kind == SR_ORE_VEIN) {
+                int gap = r->rows[i].a[5], dup = 0;
+                for (int k = 0; k < nout; k++) dup |= outs[k] == gap;
+                for (int j = 0; j < i; j++) dup |= r->rows[j].kind == SR_ORE_VEIN && r->rows[j].a[5] == gap;
+                if (dup) continue;
+                want(g, MODE_SAMPLE, p->outputs[gap]);
+                sbf(o, "    case %d: return (double)fS_%d(t, ix, iy, iz, 0, 0);\n", gap, p->outputs[gap]);
+            }
+        sbf(o, "    default: return 0.0;\n    }\n}\n");
+        sbf(o, "static float cf_sf_vol(CF_SF_CTX, int out, int x, int y, int z)\n{\n    switch (out) {\n");
+        uint8_t *seen = calloc((size_t)p->noutputs + 1, 1);
+        if (!seen) {
+            free(outs);
+            err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
+            return -1;
+        }
+        for (int i = 0; i < r->nrows; i++)
+            for (int k = 3; k <= 4 && r->rows[i].kind == SR_ORE_VEIN; k++) {
+                int v = r->rows[i].a[k];
+                if (v < 0 || v >= p->noutputs || seen[v]) continue;
+                seen[v] = 1;
+                want(g, MODE_VOLUME, p->outputs[v]);
+                sbf(o, "    case %d: return fV_%d(t, x, y, z, 1, %d);\n", v, p->outputs[v], p->min_y);
+            }
+        free(seen);
+        sbf(o, "    default: return 0.0f;\n    }\n}\n");
+        want(g, MODE_VOLUME, p->outputs[CF_B263_SURFACE]);
+        sbf(o, "#define CF_SF_LEVEL(x, z) ((void)(x), (void)(z), 0)\n");
+        sbf(o, "#define CF_SF_CSL(x, z) fV_%d(t, (x), 0, (z), 1, 0)\n", p->outputs[CF_B263_SURFACE]);
+        sbf(o, "#define CF_SF_VOL(out, x, y, z) cf_sf_vol(t, (out), (x), (y), (z))\n");
+    }
+    free(outs);
+    sbf(o, "#define CF_SF_OUT(out, x, y, z) cf_sf_out(CF_SF_ARG, (out), (x), (y), (z))\n");
+    sbf(o, "%s\n%s\n", emit_header_biome, emit_header_surface);
+    sbf(o, "\n__kernel void k_surface(CF_TAB t, __global const int *chunks, int nchunks, __global const float *colf,"
+           " __global const float *corf, __global uchar *bout, __global const uchar *sgrid, __global const int *sints,"
+           " __global const ulong *sgrad, __global const uchar *spsn, ulong rlo, ulong rhi, long zseed, ulong olo, ulong ohi)\n{\n");
+    sbf(o, "    int c = get_global_id(0);\n    if (c >= nchunks) return;\n");
+    if (!g) {
+        sbf(o, "    __global const double *col = (__global const double *)colf, *cor = (__global const double *)corf;\n");
+        sbf(o, "    int acx = chunks[2 * c], acz = chunks[2 * c + 1], nch = nchunks;\n");
+    } else {
+        sbf(o, "    (void)colf, (void)corf;\n    int acx = chunks[2 * c], acz = chunks[2 * c + 1];\n");
+    }
+    sbf(o, "    cf_sf s;\n    s.cx = acx, s.cz = acz, s.zseed = zseed, s.rlo = rlo, s.rhi = rhi, s.olo = olo, s.ohi = ohi;\n");
+    sbf(o, "    s.blk = bout + (size_t)c * %zu;\n", (size_t)p->height * 256);
+    sbf(o, "    s.bgrid = sgrid + (size_t)c * %zu;\n", (size_t)144 * (size_t)(p->height / 4));
+    sbf(o, "    s.ints = sints, s.grad = sgrad, s.psn = spsn;\n");
+    sbf(o, "    cf_sf_chunk(CF_SF_ARG, &s);\n}\n");
+    return o->oom ? (err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source"), -1) : 0;
+}
+
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
 {
     if (p->dialect == DIALECT_MC121) return emit_program_mc121(p, fn, lay, err);
@@ -1796,6 +1969,9 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
 #undef COLREADS
 
     if (p->blocks && fn == 0 && aquifer_kernels(&g, o, lay) < 0) goto nomem;
+    if (p->blocks && fn == 0 && p->rules && p->dialect == DIALECT_MC263 && p->noutputs > CF_B263_SURFACE &&
+        surface_kernel(p, &g, o, lay, err) < 0)
+        goto fail;
 
     /* the functions the bodies asked for (and those they ask for in turn) */
     sb kernels = g.out;

@@ -19,6 +19,7 @@ typedef struct emit_layout {
     int blocks;                         /* block fills: the k_aq_* kernels exist */
     int aquifers;                       /* ... with the aquifer (k_aq_surface, k_aq_cells) */
     int ncell;                          /* aquifer cells per chunk */
+    int surface;                        /* the k_surface kernel exists (kernels/cf_surface.h) */
 } emit_layout;
 
 /* Generates the OpenCL C program that fills output fn of p. w supplies the table
@@ -43,5 +44,6 @@ extern const char emit_header_hytale[];
 extern const char emit_header_mc121[];
 extern const char emit_header_iris[];
 extern const char emit_header_biome[];
+extern const char emit_header_surface[];
 
 #endif

@@ -18,7 +18,8 @@ import java.util.Collections;
 import java.util.List;
 
 public final class ChunkfillClient implements AutoCloseable {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2; /* 2: the FILL stage byte, HELLO_OK flag bit 2 */
+    public static final int STAGE_NOISE = 0, STAGE_SURFACE = 1;
     public static final int MAGIC = 0x4C494643;
     public static final int KIND_DENSITY_F32 = 1, KIND_DENSITY_F64 = 2, KIND_BLOCKS_U8 = 3, KIND_BIOMES_U8 = 4;
     private static final int HELLO = 0x01, FILL = 0x02, CANCEL = 0x03, PING = 0x04, STATS = 0x05;
@@ -26,9 +27,10 @@ public final class ChunkfillClient implements AutoCloseable {
     private static final int SERVER_FRAME_MAX = 64 << 20;
 
     /** A configuration the server offers (one per noise settings id). blocks: it also fills
-     *  block ids (KIND_BLOCKS_U8), whose values index palette (block ids, e.g. "minecraft:stone"). */
+     *  block ids (KIND_BLOCKS_U8), whose values index palette (block ids, e.g. "minecraft:stone");
+     *  surface: also the blocks after the surface stage (fillBlocks with STAGE_SURFACE). */
     public record Config(String name, int precision, int kind, int minY, int height, boolean blocks, List<String> palette,
-                         List<String> biomePalette) {
+                         List<String> biomePalette, boolean surface) {
         /** KIND_BIOMES_U8 offered (a server started with --biomes): biomePalette() names its values */
         public boolean biomes() { return !biomePalette.isEmpty(); }
     }
@@ -102,7 +104,8 @@ public final class ChunkfillClient implements AutoCloseable {
             r.get(name);
             int precision = r.get() & 0xff, kind = r.get() & 0xff, flags = r.get() & 0xff, npal = r.get() & 0xff;
             int minY = r.getInt(), height = r.getInt();
-            if (flags > 3 || ((flags & 1) == 1 && npal == 0)) throw new IOException("server: malformed hello_ok");
+            if (flags > 7 || ((flags & 1) == 1 && npal == 0) || ((flags & 4) != 0 && (flags & 1) == 0))
+                throw new IOException("server: malformed hello_ok");
             List<String> palette = new ArrayList<>();
             for (int k = 0; k < npal; k++) {
                 byte[] id = new byte[r.get() & 0xff];
@@ -120,7 +123,7 @@ public final class ChunkfillClient implements AutoCloseable {
                 }
             }
             configs.add(new Config(new String(name, StandardCharsets.UTF_8), precision, kind, minY, height, (flags & 1) == 1,
-                                   Collections.unmodifiableList(palette), Collections.unmodifiableList(biomes)));
+                                   Collections.unmodifiableList(palette), Collections.unmodifiableList(biomes), (flags & 4) != 0));
         }
         if (r.hasRemaining() || maxChunks <= 0) throw new IOException("server: malformed hello_ok");
     }
@@ -165,10 +168,18 @@ public final class ChunkfillClient implements AutoCloseable {
     /** Fills the blocks of the noise stage (final density + the aquifer): one byte[] per chunk of
      *  indices into config(name).palette(), index (y*16 + z)*16 + x. */
     public byte[][] fillBlocks(String config, long seed, int[] xz) throws IOException {
+        return fillBlocks(config, seed, xz, STAGE_NOISE);
+    }
+
+    /** The same at a stage: STAGE_NOISE, or STAGE_SURFACE where config(name).surface() (the
+     *  surface rules applied, as `chunkfill fill --blocks --stage surface`). */
+    public byte[][] fillBlocks(String config, long seed, int[] xz, int stage) throws IOException {
         Config k = config(config);
         if (!k.blocks()) throw new IllegalArgumentException(config + " offers no block fills");
+        if (stage != STAGE_NOISE && (stage != STAGE_SURFACE || !k.surface()))
+            throw new IllegalArgumentException(config + " offers no stage " + stage);
         byte[][] out = new byte[xz.length / 2][];
-        fill(k, KIND_BLOCKS_U8, seed, xz, (i, v) -> {
+        fill(k, KIND_BLOCKS_U8, stage, seed, xz, (i, v) -> {
             byte[] a = new byte[k.height() * 256];
             v.get(a);
             out[i] = a;
@@ -182,7 +193,7 @@ public final class ChunkfillClient implements AutoCloseable {
         Config k = config(config);
         if (!k.biomes()) throw new IllegalArgumentException(config + " offers no biomes (start the server with --biomes)");
         byte[][] out = new byte[xz.length / 2][];
-        fill(k, KIND_BIOMES_U8, seed, xz, (i, v) -> {
+        fill(k, KIND_BIOMES_U8, STAGE_NOISE, seed, xz, (i, v) -> {
             byte[] a = new byte[k.height() / 4 * 16];
             v.get(a);
             out[i] = a;
@@ -192,9 +203,9 @@ public final class ChunkfillClient implements AutoCloseable {
 
     private interface Sink { void chunk(int index, ByteBuffer values); }
 
-    private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException { fill(k, k.kind(), seed, xz, sink); }
+    private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException { fill(k, k.kind(), STAGE_NOISE, seed, xz, sink); }
 
-    private void fill(Config k, int kindWanted, long seed, int[] xz, Sink sink) throws IOException {
+    private void fill(Config k, int kindWanted, int stage, long seed, int[] xz, Sink sink) throws IOException {
         if (xz.length % 2 != 0) throw new IllegalArgumentException("xz holds pairs");
         int n = xz.length / 2, size = kindWanted == KIND_BLOCKS_U8 || kindWanted == KIND_BIOMES_U8 ? 1 : kindWanted == KIND_DENSITY_F64 ? 8 : 4;
         int per = kindWanted == KIND_BIOMES_U8 ? k.height() / 4 * 16 : k.height() * 256;
@@ -204,7 +215,7 @@ public final class ChunkfillClient implements AutoCloseable {
             int id = nextId++;
             if (nextId == 0) nextId = 1;
             ByteBuffer b = frame(FILL, 24 + name.length + 8 * m);
-            b.putInt(id).put((byte) kindWanted).put((byte) name.length).putShort((short) 0).putLong(seed)
+            b.putInt(id).put((byte) kindWanted).put((byte) name.length).put((byte) stage).put((byte) 0).putLong(seed)
              .putInt(deadlineMs).putInt(m).put(name);
             for (int i = 0; i < 2 * m; i++) b.putInt(xz[2 * done + i]);
             send(b);
@@ -216,11 +227,11 @@ public final class ChunkfillClient implements AutoCloseable {
                     break;
                 }
                 if (lastType != CHUNK) throw new IOException("server: unexpected frame type " + lastType);
-                int rid = r.getInt(), index = r.getInt(), x = r.getInt(), z = r.getInt(), kind = r.get();
-                r.get(); r.getShort();
+                int rid = r.getInt(), index = r.getInt(), x = r.getInt(), z = r.getInt(), kind = r.get(), st = r.get();
+                r.getShort();
                 int count = r.getInt();
                 if (rid != id || index != got || x != xz[2 * (done + index)] || z != xz[2 * (done + index) + 1]
-                    || kind != kindWanted || count != per || r.remaining() != count * size)
+                    || kind != kindWanted || st != stage || count != per || r.remaining() != count * size)
                     throw new IOException("server: chunk frame does not match the request (index " + index + ")");
                 sink.chunk(done + index, r.slice().order(ByteOrder.LITTLE_ENDIAN));
                 got++;

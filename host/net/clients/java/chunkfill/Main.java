@@ -1,12 +1,13 @@
 /* Main.java - example program for ChunkfillClient: fills a range of chunks through a
  * running `chunkfill serve` and writes the same .npy file as `chunkfill fill`
  * (float32, shape (n, height, 16, 16), chunks z outer, x inner), or prints a summary.
- * With --blocks first: the blocks of the noise stage, as `chunkfill fill --blocks` writes
- * them (uint8 palette indices, and OUT.palette.json beside the file). With --biomes first (a
+ * With --blocks first: the blocks, as `chunkfill fill --blocks` writes them (uint8 palette
+ * indices, and OUT.palette.json beside the file): after the surface stage where the server offers
+ * it, else (or with --stage noise after --blocks) of the noise stage. With --biomes first (a
  * server started with --biomes): each chunk's stored biomes, printed as counts per biome id.
  *
  *   javac -d classes host/net/clients/java/chunkfill/*.java
- *   java -cp classes chunkfill.Main [--blocks | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
+ *   java -cp classes chunkfill.Main [--blocks [--stage noise|surface] | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
  */
 package chunkfill;
 
@@ -24,8 +25,13 @@ public final class Main {
         boolean blocks = args.length > 0 && args[0].equals("--blocks");
         boolean biomes = args.length > 0 && args[0].equals("--biomes");
         if (blocks || biomes) args = java.util.Arrays.copyOfRange(args, 1, args.length);
-        if (args.length < 4 || args.length > 6) {
-            System.err.println("usage: java chunkfill.Main [--blocks | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
+        String stage = null;
+        if (blocks && args.length > 1 && args[0].equals("--stage")) {
+            stage = args[1];
+            args = java.util.Arrays.copyOfRange(args, 2, args.length);
+        }
+        if (args.length < 4 || args.length > 6 || (stage != null && !stage.equals("noise") && !stage.equals("surface"))) {
+            System.err.println("usage: java chunkfill.Main [--blocks [--stage noise|surface] | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
             System.exit(2);
         }
         String[] r = args[3].split("[,:]");
@@ -55,7 +61,8 @@ public final class Main {
                 return;
             }
             if (blocks) {
-                byte[][] b = c.fillBlocks(args[1], seed(args[2]), xz);
+                boolean surface = stage == null ? k.surface() : stage.equals("surface");
+                byte[][] b = c.fillBlocks(args[1], seed(args[2]), xz, surface ? ChunkfillClient.STAGE_SURFACE : ChunkfillClient.STAGE_NOISE);
                 if (args.length >= 5 && !args[4].equals("-")) {
                     writeBlocks(Path.of(args[4]), b, k.height(), k.palette());
                 } else {

@@ -1,0 +1,24 @@
+/* device.h - what host/api/ passes to the device back end beyond include/chunkfill.h. */
+#ifndef CF_OPENCL_DEVICE_H
+#define CF_OPENCL_DEVICE_H
+
+#include "ir/ir.h"
+
+/* the per-seed tables of the device's surface stage (kernels/cf_surface.h), made by the CPU
+ * reference's surface_device_tables (host/cpu/surface.c) */
+typedef struct cf_surface_tables {
+    const int32_t *ints;  /* CF_SF_I_COUNT ints */
+    const uint8_t *psn;   /* 5 x 256 bytes: the climate noises' permutations */
+    const uint64_t *grad; /* 2 per random name of the rules */
+    int ngrad;
+    int64_t zseed;        /* BiomeManager's seed */
+} cf_surface_tables;
+
+/* 1 when the device's program has the surface stage (a 1.18-1.21 block program with rules) */
+int device_has_surface(const cf_device *d);
+/* the noise stage then the surface stage of n chunks; grid: per chunk the stored biomes of its
+ * area (host/cpu/cpu.h surface_apply's bgrid, 144 * height/4 bytes); out as cf_device_fill_blocks */
+cf_status device_fill_blocks_surface(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *grid,
+                                     const cf_surface_tables *tabs, uint8_t *out, cf_error *err);
+
+#endif
