@@ -263,7 +263,7 @@ cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz
         return err_set(err, CF_ERR_ARG, "cf_png_relief: bad arguments");
     uint8_t *rgb = malloc((size_t)nx * (size_t)nz * 3);
     if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory for a %d x %d picture", nx, nz);
-    image_relief(heights, nx, nz, p->min_y, p->height, p->sea_level, rgb);
+    image_relief_sea(heights, nx, nz, p->min_y, p->height, p->sea_level, image_sea_of(p->default_fluid), rgb);
     cf_status st = image_write_png(path, rgb, nx, nz, err);
     free(rgb);
     return st;

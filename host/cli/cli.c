@@ -1364,9 +1364,13 @@ static int cmd_render(int argc, char **argv)
             snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
             goto done;
         }
-        if (cf_map_draw_biomes(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
-                               (int32_t)below, rgb, pic, (int)threads, &err) != CF_OK)
+        cf_map_stats ms;
+        if (cf_map_draw_stats(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                              (int32_t)below, rgb, pic, &ms, (int)threads, &err) != CF_OK)
             goto done;
+        if (ms.unknown_blocks)
+            fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
+                    (unsigned long long)ms.unknown_blocks, ms.first_unknown);
     }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
@@ -1582,15 +1586,20 @@ static int cmd_tiles(int argc, char **argv)
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
     if (need_biomes && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     int64_t done_tiles = 0;
-    int tty = isatty(2);
+    int tty = isatty(2), unknown = 0;
+    unsigned long long unknown_px = 0;
+    char first_unknown[128] = "";
     for (int li = 0; li < nlayers; li++)
         for (int z = za; z <= zb; z++) {
             int64_t span = (int64_t)256 << z;
             for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
-                    if (cf_map_draw_biomes(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
-                                           256, 256, (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
+                    cf_map_stats ms;
+                    if (cf_map_draw_stats(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
+                                          256, 256, (int32_t)below, rgb, NULL, &ms, (int)threads, &err) != CF_OK)
                         goto done;
+                    if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
+                    unknown_px += ms.unknown_blocks;
                     snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
                              (long long)ty);
                     if (make_parents(path) < 0) {
@@ -1602,6 +1611,8 @@ static int cmd_tiles(int argc, char **argv)
                 }
         }
     if (tty) fputc('\n', stderr);
+    if (unknown_px)
+        fprintf(stderr, "tiles: %llu pixels show blocks without a colour (magenta), the first %s\n", unknown_px, first_unknown);
     {
         /* the viewer, its configuration in place of the page's default */
         const char *html = cf_map_viewer_html(), *mark = strstr(html, "/*CF_CONFIG*/");
