@@ -49,8 +49,11 @@ static void colour_water(map_cols *c, int nx, int nz, const cf_program *p, uint8
  * reads pixel i's base before writing pixel i) */
 static void colour_biomes(map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
 {
-    for (size_t i = 0; i < (size_t)nx * (size_t)nz; i++) image_biome_colour(c->names[c->biome[i]], rgb + 3 * i);
+    size_t n = (size_t)nx * (size_t)nz;
+    for (size_t i = 0; i < n; i++) image_biome_colour(c->names[c->biome[i]], rgb + 3 * i);
     image_shade(c->ground, rgb, nx, nz, p->sea_level, rgb);
+    for (size_t i = 0; i < n; i++) /* a column without blocks (the End's void) has its biome, but shows the void */
+        if (c->ground[i] < p->min_y) memcpy(rgb + 3 * i, image_void_rgb, 3);
 }
 
 /* the block colour table's colour of the top block, shaded by the heights of the top blocks
@@ -88,7 +91,7 @@ static const struct map_layer {
      colour_water},
     {"biomes", CF_MAP_HEIGHTS | CF_MAP_BIOMES, G_HEIGHTS | G_BIOMES,
      "biome colours (cubiomes' scheme) of the biome at the surface block (x, height, z) through the game's zoom, "
-     "shaded as the relief",
+     "shaded as the relief; columns without blocks (the End's void) near black",
      colour_biomes},
     {"blocks", CF_MAP_BLOCKS | CF_MAP_BIOMES | CF_MAP_SURFACE, G_BLOCKS | G_SURFACE,
      "the colour of the top block that is not air after the surface stage (grass, sand, terracotta, snow, "
