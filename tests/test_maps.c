@@ -494,6 +494,103 @@ static int32_t *read_npy(const char *path, int *nz, int *nx)
     return v;
 }
 
+/* the data of a .npy (malloc'd), its header dictionary in dict */
+static uint8_t *read_npy_raw(const char *path, char *dict, size_t cap, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no %s", path);
+    unsigned char h[10];
+    cr_assert_eq(fread(h, 1, 10, f), 10u);
+    unsigned hl = h[8] | h[9] << 8;
+    cr_assert_lt(hl, cap);
+    cr_assert_eq(fread(dict, 1, hl, f), hl);
+    dict[hl] = 0;
+    long at = ftell(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)(ftell(f) - at);
+    fseek(f, at, SEEK_SET);
+    uint8_t *v = malloc(*len ? *len : 1);
+    cr_assert_eq(fread(v, 1, *len, f), *len);
+    fclose(f);
+    return v;
+}
+
+/* the i-th string of a JSON array of strings starting at p ("[" ...) */
+static void json_nth(const char *p, int i, char *out, size_t cap)
+{
+    for (int k = 0; k <= i; k++) {
+        p = strchr(p + 1, '"');
+        cr_assert_not_null(p);
+        const char *e = strchr(p + 1, '"');
+        if (k == i) snprintf(out, cap, "%.*s", (int)(e - p - 1), p + 1);
+        p = e;
+    }
+}
+
+/* `chunkfill columns` equals render --heights at its columns and the block of `fill --blocks
+ * --stage surface` at that height; its fluid is the fill's block above */
+Test(tiles, columns_command_equals_render_and_fill)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    char args[2048], err[4096], dict[512], pal[65536];
+    const char *area = "-40,-30:-1,9"; /* stride 13: columns x -40..-1, z -30..9: chunks x -3..-1, z -2..0 */
+    snprintf(args, sizeof args, "columns --pack %s --seed 0 --area %s --stride 13 --out %s/c.npy", pack, area, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render --pack %s --seed 0 --area %s --scale 13 --heights %s/h.npy --out %s/r.png", pack, area, dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "fill --pack %s --seed 0 --blocks --stage surface --chunks -3,-2:-1,0 --out %s/f.npy", pack, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    size_t clen, flen;
+    uint8_t *c = read_npy_raw(strcat(strcpy(args, dir), "/c.npy"), dict, sizeof dict, &clen);
+    cr_assert(strstr(dict, "('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1')"), "%s", dict);
+    cr_assert(strstr(dict, "'shape': (4, 4)"), "%s", dict);
+    int nz, nx;
+    int32_t *h = read_npy(strcat(strcpy(args, dir), "/h.npy"), &nz, &nx);
+    cr_assert(nz == 4 && nx == 4 && clen == 16 * 12);
+    uint8_t *fb = read_npy_raw(strcat(strcpy(args, dir), "/f.npy"), dict, sizeof dict, &flen);
+    int height = 384, min_y = -64;
+    cr_assert_eq(flen, (size_t)9 * height * 256);
+    FILE *f = fopen(strcat(strcpy(args, dir), "/f.palette.json"), "r");
+    size_t pl = fread(pal, 1, sizeof pal - 1, f);
+    pal[pl] = 0;
+    fclose(f);
+    static char cpal[65536];
+    f = fopen(strcat(strcpy(args, dir), "/c.palette.json"), "r");
+    pl = fread(cpal, 1, sizeof cpal - 1, f);
+    cpal[pl] = 0;
+    fclose(f);
+    const char *cblocks = strstr(cpal, "\"blocks\": [");
+    cr_assert_not_null(cblocks);
+    int wet = 0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 4; i++) {
+            const uint8_t *q = c + 12 * (k * 4 + i);
+            int32_t hh, ft;
+            memcpy(&hh, q, 4), memcpy(&ft, q + 4, 4);
+            cr_assert_eq(hh, h[k * 4 + i], "column (%d, %d): height %d, render --heights %d", i, k, hh, h[k * 4 + i]);
+            int x = -40 + 13 * i, z = -30 + 13 * k, ci = ((z >> 4) + 2) * 3 + (x >> 4) + 3;
+            const uint8_t *ch = fb + (size_t)ci * height * 256;
+            char want[128], got[128];
+            json_nth(pal, ch[((size_t)(hh - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)], want, sizeof want);
+            json_nth(cblocks + 10, q[8], got, sizeof got);
+            cr_assert_str_eq(got, want, "column (%d, %d) at y %d", x, z, hh);
+            json_nth(pal, ch[((size_t)(hh + 1 - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)], want, sizeof want);
+            json_nth(cblocks + 10, q[9], got, sizeof got);
+            cr_assert_str_eq(got, want, "column (%d, %d): the fluid above y %d", x, z, hh);
+            if (strcmp(got, "minecraft:air") != 0) {
+                wet++;
+                cr_assert_geq(ft, hh + 1);
+            } else {
+                cr_assert_eq(ft, min_y - 1);
+            }
+        }
+    cr_assert(wet > 0 && wet < 16, "%d wet columns (the test needs both)", wet);
+    free(c), free(h), free(fb);
+}
+
 /* tile L/z/x/y.png equals `render --scale 2^z` of its blocks (world: the pack, settings and
  * seed options of both), decoded pixel for pixel */
 #define tile_equals_render(layer, z, x, y) tile_equals_render_of(TINY, layer, z, x, y)

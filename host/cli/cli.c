@@ -36,6 +36,7 @@ static const char *const usage_main =
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
     "  tiles    write a pyramid of map tiles and a viewer (DIR/L/Z/X/Y.png, DIR/index.html)\n"
+    "  columns  per-column map data at a stride (height, top block, biome, fluid) into a .npy\n"
     "  emit     print the generated OpenCL C program of a pack\n"
     "  check    fill on an OpenCL device and on the CPU and compare every block\n"
     "  devices  list the OpenCL devices\n"
@@ -1231,6 +1232,145 @@ static const char *const usage_render =
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
     "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
 
+static const char *const usage_columns =
+    "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "                         [--stride N] [--below Y] [--threads N] --out FILE.npy\n"
+    "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
+    "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
+    "render --scale N): a structured NumPy array of shape (nz, nx), index [k][i], 12-byte\n"
+    "little-endian records:\n"
+    "  height     <i4  the surface block (render --heights; min_y - 1 where none)\n"
+    "  fluid_top  <i4  the top block of the fluid directly above it (min_y - 1 where none;\n"
+    "                  depth = fluid_top - height)\n"
+    "  block      u1   the block at height after the surface stage (the noise stage's where the\n"
+    "                  settings have none): index into FILE.palette.json's \"blocks\"\n"
+    "  fluid      u1   that fluid (water, lava; 1, minecraft:air, where none): same palette\n"
+    "  biome      u1   the biome at (x, height, z) as the biomes layer: index into \"biomes\"\n"
+    "  pad        u1   0\n"
+    "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
+    "Every column equals what `serve --http`'s /at answers there. Files appear only when complete.\n";
+
+static int cmd_columns(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outpath = NULL;
+    long stride = 1, threads = 0, below = INT32_MAX;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_columns);
+    if (rc0 >= 0) return rc0;
+    if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_columns);
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -lim || r[k] > lim + 15) {
+            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int64_t nx = ((int64_t)r[2] - r[0]) / stride + 1, nz = ((int64_t)r[3] - r[1]) / stride + 1;
+    if (nx * nz > ((int64_t)1 << 26)) {
+        fprintf(stderr, "chunkfill: --area %s --stride %ld: %lld x %lld columns (at most 2^26): use a larger --stride\n", area,
+                stride, (long long)nx, (long long)nz);
+        return 1;
+    }
+    size_t n = (size_t)(nx * nz);
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *bs = NULL;
+    int32_t *h = malloc(sizeof(int32_t) * n), *ft = malloc(sizeof(int32_t) * n);
+    uint8_t *bl = malloc(n), *fl = malloc(n), *bi = malloc(n), *rec = malloc(12 * n);
+    int rc = 1;
+    char tmp[4096] = "", ptmp[4096] = "", ppath[4096];
+    FILE *f = NULL;
+    if (!h || !ft || !bl || !fl || !bi || !rec) {
+        snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
+        goto done;
+    }
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
+    if (cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK) goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    cf_map_columns cols = {h, bl, bi, fl, ft};
+    if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)r[1], (int32_t)stride, (int32_t)nx, (int32_t)nz, (int32_t)below, &cols,
+                           (int)threads, &err) != CF_OK)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *q = rec + 12 * i;
+        for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
+        q[8] = bl[i], q[9] = fl[i], q[10] = bi[i], q[11] = 0;
+    }
+    size_t ol = strlen(outpath);
+    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp
+        || (size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath
+        || (size_t)snprintf(ptmp, sizeof ptmp, "%s.tmp-%ld", ppath, (long)getpid()) >= sizeof ptmp) {
+        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
+        tmp[0] = ptmp[0] = 0;
+        goto done;
+    }
+    char hdr[256];
+    int hl = snprintf(hdr, sizeof hdr,
+                      "{'descr': [('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1'), "
+                      "('pad', 'u1')], 'fortran_order': False, 'shape': (%lld, %lld), }",
+                      (long long)nz, (long long)nx);
+    int pad = (64 - (10 + hl + 1) % 64) % 64;
+    memset(hdr + hl, ' ', (size_t)pad);
+    hdr[hl + pad] = '\n';
+    unsigned short hlen = (unsigned short)(hl + pad + 1);
+    unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
+    int bad = !(f = fopen(tmp, "wb")) || write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
+    if (f && fclose(f) != 0) bad = 1;
+    f = NULL;
+    if (!bad) {
+        const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
+        int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
+        FILE *p = fopen(ptmp, "wb");
+        bad = !p;
+        if (p) {
+            bad |= fputs("{\"blocks\": [", p) == EOF;
+            for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
+            bad |= fputs("], \"biomes\": [", p) == EOF;
+            for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
+            bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
+            bad |= fclose(p) != 0;
+        }
+    }
+    if (bad || rename(tmp, outpath) != 0 || rename(ptmp, ppath) != 0) {
+        snprintf(err.message, sizeof err.message, "%.200s: write error: %s", outpath, strerror(errno));
+        goto done;
+    }
+    tmp[0] = ptmp[0] = 0;
+    rc = 0;
+done:
+    if (tmp[0]) remove(tmp);
+    if (ptmp[0]) remove(ptmp);
+    if (rc) report(&err);
+    free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
+    cf_biomes_free(bs);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
 static const char *const usage_slice =
     "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
     "                       [--span A:B] [--mode material|density] [--device cpu|opencl[:N]] --out FILE.png\n"
@@ -2005,6 +2145,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
     if (strcmp(c, "render") == 0) return cmd_render(argc, argv);
     if (strcmp(c, "tiles") == 0) return cmd_tiles(argc, argv);
+    if (strcmp(c, "columns") == 0) return cmd_columns(argc, argv);
     if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
     if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);
