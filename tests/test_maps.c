@@ -5,7 +5,9 @@
  * tiles command writes tiles that equal render of their area (decoded pixels),
  * level Z tiles equal the documented downscale, and bad input is refused. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <png.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "chunkfill.h"
+#include "chunkfill_net.h"
 
 static const char *shared_dir(void)
 {
@@ -385,6 +388,76 @@ Test(maps, columns_equal_at_and_the_fill)
     cf_biomes_free(b);
     cf_world_free(w);
     cf_program_free(pg);
+}
+
+/* the server's COLUMNS kind (`serve --biomes`, cf_client_columns) equals cf_map_columns_get: a
+ * chunk's columns (stride 1) and a cell of 16 x 16 columns 3 blocks apart; a second seed (stride 1) */
+Test(maps, columns_server_kind_equals_the_library)
+{
+    const char *pack = vanilla263();
+    char sock[128];
+    snprintf(sock, sizeof sock, "unix:/tmp/cf-maps-cols-%ld.sock", (long)getpid());
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(p[1], 1);
+        close(p[0]);
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 2);
+        execl(CF_BINARY, CF_BINARY, "serve", "--pack", pack, "--settings", "minecraft:overworld", "--listen", sock, "--device", "cpu",
+              "--biomes", (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    FILE *f = fdopen(p[0], "r");
+    char line[256] = "";
+    int up = 0;
+    while (!up && fgets(line, sizeof line, f)) up = strncmp(line, "listening on ", 13) == 0;
+    fclose(f);
+    cr_assert(up, "the server did not start");
+    cf_client *cl = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_client_connect(&cl, sock, NULL, &err), CF_OK, "%s", err.message);
+    static cf_client_column got[2 * 256];
+    static int32_t h[256], ft[256];
+    static uint8_t bl[256], fl[256], bi[256];
+    for (int k = 0; k < 2; k++) {
+        int64_t seed = k ? -5 : 0;
+        cf_program *pg;
+        cf_biomes *b;
+        cf_world *w = block_world(pack, "minecraft:overworld", seed, &pg, &b);
+        const char *names[CF_PALETTE_MAX], *mine[CF_PALETTE_MAX];
+        int n = cf_client_palette(cl, "minecraft:overworld", names);
+        cr_assert_eq(n, cf_block_palette(pg, mine));
+        int32_t cells[4] = {-2, -1, -1, 0};
+        cr_assert_eq(cf_client_columns(cl, "minecraft:overworld", seed, 1, 1, cells, got, &err), CF_OK, "%s", err.message);
+        if (k == 0)
+            cr_assert_eq(cf_client_columns(cl, "minecraft:overworld", seed, 3, 1, cells + 2, got + 256, &err), CF_OK, "%s", err.message);
+        for (int c = 0; c < 2 - k; c++) {
+            int step = c ? 3 : 1;
+            cf_map_columns cols = {h, bl, bi, fl, ft};
+            cr_assert_eq(cf_map_columns_get(w, b, cells[2 * c] * 16 * step, cells[2 * c + 1] * 16 * step, step, 16, 16, INT32_MAX, &cols,
+                                            2, &err),
+                         CF_OK, "%s", err.message);
+            for (int i = 0; i < 256; i++) {
+                const cf_client_column *g = &got[c * 256 + i];
+                cr_assert(g->height == h[i] && g->fluid_top == ft[i] && g->block == bl[i] && g->fluid == fl[i] && g->biome == bi[i],
+                          "seed %lld cell %d column %d: server %d %d %d %d %d, library %d %d %d %d %d", (long long)seed, c, i,
+                          g->height, g->fluid_top, g->block, g->fluid, g->biome, h[i], ft[i], bl[i], fl[i], bi[i]);
+            }
+        }
+        cf_biomes_free(b);
+        cf_world_free(w);
+        cf_program_free(pg);
+    }
+    int32_t one[2] = {0, 0};
+    cr_assert_eq(cf_client_columns(cl, "minecraft:overworld", 0, 0, 1, one, got, &err), CF_ERR_ARG, "stride 0");
+    cf_client_close(cl);
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
 }
 
 /* colours follow the blocks: the End's void is not water on any layer, the nether's sea is lava */

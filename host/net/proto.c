@@ -15,13 +15,14 @@ int cfp_kind_size(int kind)
     case CFP_DENSITY_F64: return 8;
     case CFP_BLOCKS_U8:
     case CFP_BIOMES_U8: return 1;
+    case CFP_COLUMNS: return 12;
     default: return 0;
     }
 }
 
 size_t cfp_chunk_values(int kind, int height)
 {
-    return kind == CFP_BIOMES_U8 ? (size_t)(height / 4) * 16 : (size_t)height * 256;
+    return kind == CFP_BIOMES_U8 ? (size_t)(height / 4) * 16 : kind == CFP_COLUMNS ? 256 : (size_t)height * 256;
 }
 
 const char *cfp_err_name(int code)
@@ -186,6 +187,7 @@ int cfp_fill_parse(const uint8_t *p, size_t len, cfp_fill *f)
     f->seed = (int64_t)cfp_rd_u64(&r);
     f->deadline_ms = cfp_rd_u32(&r);
     f->n = cfp_rd_u32(&r);
+    if (f->kind == CFP_COLUMNS) f->stride = zero ? zero : 1, zero = f->stride > CFP_MAX_STRIDE;
     if (r.bad || zero != 0 || f->config_len == 0) return -1;
     f->config = (const char *)cfp_rd_bytes(&r, f->config_len);
     if (!f->config) return -1;
