@@ -448,6 +448,27 @@ Test(maps, columns_server_kind_equals_the_library)
                           g->height, g->fluid_top, g->block, g->fluid, g->biome, h[i], ft[i], bl[i], fl[i], bi[i]);
             }
         }
+        if (k == 1) { /* the Java client's fillColumns (javac is a dependency, as for test_serve): the same columns */
+            char cmd[2048];
+            snprintf(cmd, sizeof cmd, "d=$(mktemp -d) && javac -Xlint:all -Werror -d $d %s/host/net/clients/java/chunkfill/*.java 2>&1 && "
+                                      "java -cp $d chunkfill.Main --columns 1 %s minecraft:overworld -5 -2,-1:-2,-1 2>&1; rm -rf $d",
+                     CF_SOURCE_DIR, sock);
+            FILE *j = popen(cmd, "r");
+            cr_assert(j);
+            const char *bion[CF_BIOME_PALETTE_MAX];
+            cf_biomes_palette(b, bion);
+            int lines = 0;
+            char ln[512], want[512];
+            while (fgets(ln, sizeof ln, j)) {
+                cr_assert_lt(lines, 256, "%s", ln);
+                int i = lines++;
+                snprintf(want, sizeof want, "%d %d %d %d %s %s %s\n", -32 + i % 16, -16 + i / 16, h[i], ft[i], mine[bl[i]], mine[fl[i]],
+                         bion[bi[i]]);
+                cr_assert_str_eq(ln, want);
+            }
+            cr_assert_eq(pclose(j), 0);
+            cr_assert_eq(lines, 256);
+        }
         cf_biomes_free(b);
         cf_world_free(w);
         cf_program_free(pg);

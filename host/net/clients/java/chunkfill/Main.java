@@ -4,9 +4,11 @@
  * With --blocks first: the blocks of the noise stage, as `chunkfill fill --blocks` writes
  * them (uint8 palette indices, and OUT.palette.json beside the file). With --biomes first (a
  * server started with --biomes): each chunk's stored biomes, printed as counts per biome id.
+ * With --columns STRIDE first (--biomes servers): per cell of the range its 16 x 16 columns at
+ * that stride, a line each: X Z HEIGHT FLUID_TOP BLOCK FLUID BIOME (ids).
  *
  *   javac -d classes host/net/clients/java/chunkfill/*.java
- *   java -cp classes chunkfill.Main [--blocks | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
+ *   java -cp classes chunkfill.Main [--blocks | --biomes | --columns STRIDE] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
  */
 package chunkfill;
 
@@ -23,9 +25,14 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         boolean blocks = args.length > 0 && args[0].equals("--blocks");
         boolean biomes = args.length > 0 && args[0].equals("--biomes");
+        int stride = 0;
+        if (args.length > 1 && args[0].equals("--columns")) {
+            stride = Integer.parseInt(args[1]);
+            args = java.util.Arrays.copyOfRange(args, 2, args.length);
+        }
         if (blocks || biomes) args = java.util.Arrays.copyOfRange(args, 1, args.length);
         if (args.length < 4 || args.length > 6) {
-            System.err.println("usage: java chunkfill.Main [--blocks | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
+            System.err.println("usage: java chunkfill.Main [--blocks | --biomes | --columns STRIDE] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
             System.exit(2);
         }
         String[] r = args[3].split("[,:]");
@@ -43,6 +50,17 @@ public final class Main {
         String token = args.length == 6 ? Files.readAllLines(Path.of(args[5])).get(0).strip() : null;
         try (ChunkfillClient c = ChunkfillClient.connect(args[0], token)) {
             ChunkfillClient.Config k = c.config(args[1]);
+            if (stride > 0) {
+                ChunkfillClient.Column[][] cols = c.fillColumns(args[1], seed(args[2]), stride, xz);
+                for (int i = 0; i < cols.length; i++)
+                    for (int j = 0; j < 256; j++) {
+                        ChunkfillClient.Column q = cols[i][j];
+                        System.out.printf("%d %d %d %d %s %s %s%n", (xz[2 * i] * 16 + j % 16) * stride, (xz[2 * i + 1] * 16 + j / 16) * stride,
+                                          q.height(), q.fluidTop(), k.palette().get(q.block()), k.palette().get(q.fluid()),
+                                          k.biomePalette().get(q.biome()));
+                    }
+                return;
+            }
             if (biomes) {
                 byte[][] b = c.fillBiomes(args[1], seed(args[2]), xz);
                 for (int i = 0; i < b.length; i++) {
