@@ -230,7 +230,7 @@ cf_status cf_png_slice(const char *path, const float *density, int n, const cf_p
  * (i, k) at column (x0 + i*s, z0 + k*s): the first block of its s x s square. */
 /* what a layer needs per column: heights, a block program (cf_program_compile_blocks), a biome
  * source; CF_MAP_SURFACE: the surface stage's blocks where the program has one (cf_program_has_surface;
- * then the biome source is needed), else the noise stage's */
+ * only then is the biome source of CF_MAP_BIOMES needed), else the noise stage's */
 enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2, CF_MAP_BIOMES = 4, CF_MAP_SURFACE = 8 };
 typedef struct cf_biomes cf_biomes; /* the biome stage, below */
 /* Layer i's name, what it needs (CF_MAP_*) and a one-line summary (may be NULL);

@@ -1478,7 +1478,10 @@ static int cmd_render(int argc, char **argv)
                                 : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
-    if ((needs & CF_MAP_BIOMES) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
+    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
+        cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
@@ -1677,7 +1680,8 @@ static int cmd_tiles(int argc, char **argv)
         }
         cf_map_layer(layers[i], &needs, NULL);
         if (needs & CF_MAP_BLOCKS) need_blocks = 1;
-        if (needs & CF_MAP_BIOMES) need_biomes = 1;
+        if ((needs & CF_MAP_BIOMES) && !(needs & CF_MAP_SURFACE)) need_biomes = 1;
+        if (needs & CF_MAP_SURFACE) need_biomes |= 2; /* where the settings have a surface stage */
     }
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
@@ -1724,7 +1728,8 @@ static int cmd_tiles(int argc, char **argv)
                     : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
-    if (need_biomes && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        goto done;
     int64_t done_tiles = 0;
     int tty = isatty(2), unknown = 0;
     unsigned long long unknown_px = 0;
