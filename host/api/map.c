@@ -393,7 +393,8 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
     if (out->biome && !biomes)
         return err_set(err, CF_ERR_ARG, "%s: the biomes of columns need a biome source (cf_biomes_open)", p->settings_id);
     size_t n = (size_t)nx * (size_t)nz;
-    int32_t *h = out->height ? out->height : malloc(sizeof(int32_t) * n);
+    int own = !out->height; /* heights are needed even when not asked for */
+    int32_t *h = own ? malloc(sizeof(int32_t) * n) : out->height;
     if (!h) return err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
     st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, h, threads, err);
     if (st == CF_OK && want_blocks) {
@@ -402,7 +403,7 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
                            threads, err);
     }
     if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, err);
-    if (!out->height) free(h);
+    if (own) free(h);
     return st;
 }
 

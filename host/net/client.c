@@ -394,7 +394,7 @@ cf_status cf_client_columns(cf_client *c, const char *config, int64_t seed, int 
     cf_error local = {0};
     if (!err) err = &local;
     if (stride < 1 || stride > CFP_MAX_STRIDE) return err_set(err, CF_ERR_ARG, "cf_client_columns: stride %d (1 to %d)", stride, CFP_MAX_STRIDE);
-    uint8_t *raw = malloc(12 * 256 * (n ? n : 1));
+    uint8_t *raw = calloc(n ? n : 1, 12 * 256);
     if (!raw) return err_set(err, CF_ERR_NOMEM, "out of memory");
     cf_status st = fill_split(c, config, seed, CFP_COLUMNS, (unsigned)stride, n, cells, raw, err);
     for (size_t i = 0; st == CF_OK && i < 256 * n; i++) {
