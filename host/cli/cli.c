@@ -1376,8 +1376,9 @@ static const char *const usage_slice =
     "                       [--span A:B] [--mode material|density] [--device cpu|opencl[:N]] --out FILE.png\n"
     "Draws the vertical cross-section of the final density at x = X (along z from A to B) or\n"
     "z = Z (along x from A to B; default span -128:127), one pixel per block, the highest y on\n"
-    "top: material mode (default) shows solid, air and water (below sea level); density mode\n"
-    "shows the signed density (blue negative, white 0, red positive).\n";
+    "top: material mode (default) shows solid, air and below sea level the settings' default\n"
+    "fluid (water blue, lava orange, none: air); density mode shows the signed density (blue\n"
+    "negative, white 0, red positive).\n";
 
 static int64_t floordiv16(int64_t v) { return v >= 0 ? v / 16 : -((-v + 15) / 16); }
 

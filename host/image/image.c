@@ -315,7 +315,13 @@ void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_
 
 void image_slice(const float *density, int n, int h, int min_y, int sea_level, int mode, uint8_t *rgb)
 {
-    static const uint8_t solid[3] = {128, 112, 92}, sky[3] = {150, 200, 240}, water[3] = {40, 90, 190};
+    image_slice_sea(density, n, h, min_y, sea_level, IMAGE_WATER, mode, rgb);
+}
+
+void image_slice_sea(const float *density, int n, int h, int min_y, int sea_level, int sea, int mode, uint8_t *rgb)
+{
+    static const uint8_t solid[3] = {128, 112, 92}, sky[3] = {150, 200, 240}, blue[3] = {40, 90, 190};
+    const uint8_t *water = sea == IMAGE_LAVA ? lava_rgb : sea == IMAGE_VOID ? sky : blue;
     static const uint8_t white[3] = {255, 255, 255}, neg[3] = {24, 64, 216}, pos[3] = {216, 32, 24};
     if (n <= 0 || h <= 0) return;
     for (int r = 0; r < h; r++) {

@@ -96,6 +96,9 @@ void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_
  * positive, saturating at |density| = 1; NaN is black. Writes n*h pixels to
  * rgb, the top row being the highest y (row r shows y = h - 1 - r). */
 void image_slice(const float *density, int n, int h, int min_y, int sea_level, int mode, uint8_t *rgb);
+/* image_slice with the settings' sea (image_sea_of): below sea level the material mode draws
+ * non-solid blocks as water (IMAGE_WATER, image_slice), lava orange (IMAGE_LAVA) or air (IMAGE_VOID). */
+void image_slice_sea(const float *density, int n, int h, int min_y, int sea_level, int sea, int mode, uint8_t *rgb);
 
 /* Size of one side after downsampling by s (s < 1 counts as 1): ceil(w / s),
  * so that every kept index x*s is < w. */
