@@ -16,7 +16,7 @@ fi
 cmake --build $B -j"$(nproc)"
 cd $B
 if [ "${CF_SANITIZE:-0}" = 1 ]; then
-  ctest -V >ctest.log 2>&1 && ok=1 || ok=0
+  ctest -j"$(nproc)" -V >ctest.log 2>&1 && ok=1 || ok=0
   tail -n 25 ctest.log
   if grep -nE "ERROR: (Address|Leak)Sanitizer|runtime error:" ctest.log; then
     echo "test.sh: sanitizer reports above (full log: $B/ctest.log)"
@@ -24,5 +24,5 @@ if [ "${CF_SANITIZE:-0}" = 1 ]; then
   fi
   [ $ok = 1 ] || { grep -nE "\[FAIL\]|Assertion|Failed" ctest.log | head -40; exit 1; }
 else
-  ctest --output-on-failure
+  ctest -j"$(nproc)" --output-on-failure
 fi

@@ -8,12 +8,13 @@ if ! command -v oclgrind >/dev/null; then echo "oclgrind.sh: oclgrind is not ins
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 one() { # label, check arguments...
+  t0=$(date +%s)
   label=$1; shift
   CHUNKFILL_CACHE=$dir oclgrind --data-races --check-api "$bin" check "$@" >"$dir/out" 2>"$dir/err" \
     || { echo "$label:"; cat "$dir/out" "$dir/err"; exit 1; }
   if grep -qiE "invalid|error|race|uninitiali" "$dir/err"; then echo "$label:"; cat "$dir/err"; exit 1; fi
   grep -q " 0 differ" "$dir/out" || { echo "$label:"; cat "$dir/out"; exit 1; }
-  echo "$label: $(tail -n 1 "$dir/out")"
+  echo "$label: $(tail -n 1 "$dir/out") ($(( $(date +%s) - t0 )) s)"
 }
 one tiny --pack "$src/tests/packs/tiny" --settings t:tiny --seed 1 --chunks 0,0:1,0
 one nodes --pack "$src/tests/packs/nodes" --settings test:nodes --seed 1 --chunks 0,0

@@ -160,7 +160,7 @@ Test(biome, lookups_on_box_boundaries)
             bm_fast_free(&fast);
             tree = bm_tree_build_ex(&l, k, &nn_cur, &eo);
             cr_assert(tree);
-            cr_assert_eq(bm_fast_build(&fast, &l, k, tree, nn_cur, eo), 0);
+            cr_assert_eq(bm_fast_build(&fast, &l, BM_FAST_K, tree, nn_cur, eo), 0); /* the library's shape */
             free(eo);
             prev = -1;
             snprintf(cl, sizeof cl, "%s", list);
@@ -263,6 +263,46 @@ static void check_quarts(const char *want_ver)
 
 Test(biome, quarts_26_3) { check_quarts("26.3"); }
 Test(biome, quarts_1_21_11) { check_quarts("1.21.11"); }
+
+/* the fast search (partial sums stopped early for targets within 2^28, full wrapping sums
+ * beyond) against vanilla's cold search: random targets near the boxes and far out */
+Test(biome, fast_search_near_and_far_targets)
+{
+    bm_list l = {0};
+    const char *names[BP_NAMES];
+    list_by_name("26.3", &l, names);
+    int nn;
+    int32_t *eo;
+    int32_t *tree = bm_tree_build_ex(&l, 19, &nn, &eo);
+    cr_assert(tree);
+    bm_fast fast;
+    cr_assert_eq(bm_fast_build(&fast, &l, BM_FAST_K, tree, nn, eo), 0);
+    cr_expect(fast.narrow);
+    uint64_t r = 12345;
+    int32_t prev = -1;
+    for (int i = 0; i < 20000; i++) {
+        int64_t t[6];
+        for (int a = 0; a < 6; a++) {
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+            int64_t v = (int64_t)(r >> 33) % 30001 - 15000;
+            int far = (int)((r >> 20) & 15);
+            if (far == 0) v = ((int64_t)1 << 28) + (int64_t)((r >> 24) & 3) - 1; /* 2^28 - 1 .. 2^28 + 2 */
+            if (far == 1) v = -((int64_t)1 << 28) - (int64_t)((r >> 24) & 3) + 1;
+            if (far == 2 && (i & 7) == 0) v = (int64_t)1 << 40;
+            t[a] = v;
+        }
+        int64_t f1, f2;
+        int32_t want = cf_b_search(tree, t, -1, &f1);
+        cr_assert_eq(bm_fast_search(&fast, tree, t, -1, -1, &f2), want, "target %d", i);
+        cr_assert_eq(f2, f1);
+        cr_assert_eq(bm_fast_search(&fast, tree, t, prev, -1, &f2), want, "target %d, hint %d", i, prev);
+        prev = want;
+    }
+    bm_fast_free(&fast);
+    free(tree);
+    free(eo);
+    bm_list_free(&l);
+}
 
 Test(biome, the_end)
 {
@@ -566,6 +606,134 @@ Test(biome, inline_list_and_parameter_list_files, .init = setup_dir, .fini = rm_
     cf_pack_free(pk);
 }
 
+/* opens dimension `dim` of packs vanilla 26.3, tdir and tdir/p2 (a third pack) */
+static cf_status open_dim3(const char *dim, cf_biomes **b, cf_pack **pk, cf_error *err)
+{
+    char v[4096], p2[400], p2data[420];
+    snprintf(v, sizeof v, "%s/vanilla/26.3", shared_dir());
+    snprintf(p2, sizeof p2, "%s/p2", tdir);
+    snprintf(p2data, sizeof p2data, "%s/data", p2);
+    mkdir(p2, 0755); /* a pack needs its data/ folder */
+    mkdir(p2data, 0755);
+    const char *paths[3] = {v, tdir, p2};
+    cr_assert_eq(cf_pack_open(pk, paths, 3, NULL, err), CF_OK, "%s", err->message);
+    return cf_biomes_open(b, *pk, dim, NULL, NULL, 0, err);
+}
+/* the checkerboard's biomes in list order (scale 0: list slot i at quart x 4i) */
+static void expect_checker(const char *dim, const char *const *want, int n)
+{
+    cf_biomes *b = NULL;
+    cf_pack *pk = NULL;
+    cf_error err = {0};
+    cr_assert_eq(open_dim3(dim, &b, &pk, &err), CF_OK, "%s", err.message);
+    int32_t q[3 * 16];
+    uint8_t o[16];
+    for (int i = 0; i < n + 1; i++) q[3 * i] = 4 * i, q[3 * i + 1] = 0, q[3 * i + 2] = 0;
+    cr_assert_eq(cf_biomes_quarts(b, (size_t)n + 1, q, o, NULL), CF_OK);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(b, names);
+    for (int i = 0; i < n; i++) cr_expect_str_eq(names[o[i]], want[i], "%s slot %d", dim, i);
+    cr_expect_str_eq(names[o[n]], want[0], "%s: the list wraps after %d", dim, n);
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+}
+static void expect_tag_error(const char *dim, cf_status st, const char *where, const char *what)
+{
+    cf_biomes *b = NULL;
+    cf_pack *pk = NULL;
+    cf_error err = {0};
+    cf_status got = open_dim3(dim, &b, &pk, &err);
+    cr_expect_eq(got, st, "%s: status %s, message %s", dim, cf_status_str(got), err.message);
+    cr_expect_null(b);
+    cr_expect(strstr(err.message, where) != NULL, "message \"%s\" lacks \"%s\"", err.message, where);
+    cr_expect(strstr(err.message, what) != NULL, "message \"%s\" lacks \"%s\"", err.message, what);
+    cr_expect(strchr(err.message, '\n') == NULL);
+    cf_pack_free(pk);
+}
+
+#define CHK(tag) DIM("{\"type\": \"minecraft:checkerboard\", \"biomes\": \"" tag "\", \"scale\": 0}")
+Test(biome, checkerboard_biome_tags, .init = setup_dir, .fini = rm_dir)
+{
+    /* nested tags, optional entries (a missing biome, a missing tag), duplicates kept once at
+     * their first place, a pack's own biome */
+    put("data/t/tags/worldgen/biome/mix.json",
+        "{\"values\": [\"minecraft:plains\", \"#t:inner\", {\"id\": \"t:missing\", \"required\": false},"
+        " {\"id\": \"#t:absent\", \"required\": false}, \"minecraft:plains\", {\"id\": \"minecraft:ice_spikes\", \"required\": false}]}");
+    put("data/t/tags/worldgen/biome/inner.json", "{\"values\": [\"minecraft:desert\", \"t:custom\", \"minecraft:plains\"]}");
+    put("data/t/worldgen/biome/custom.json", "{}");
+    put("data/t/dimension/mix.json", CHK("#t:mix"));
+    const char *mix[4] = {"minecraft:plains", "minecraft:desert", "t:custom", "minecraft:ice_spikes"};
+    expect_checker("t:mix", mix, 4);
+    /* a higher pack's file appends to the tag; with "replace": true it replaces it */
+    put("p2/data/t/tags/worldgen/biome/mix.json", "{\"values\": [\"minecraft:badlands\", \"minecraft:desert\"]}");
+    const char *more[5] = {"minecraft:plains", "minecraft:desert", "t:custom", "minecraft:ice_spikes", "minecraft:badlands"};
+    expect_checker("t:mix", more, 5);
+    put("p2/data/t/tags/worldgen/biome/mix.json", "{\"replace\": true, \"values\": [\"minecraft:badlands\", \"#t:inner\"]}");
+    const char *repl[4] = {"minecraft:badlands", "minecraft:desert", "t:custom", "minecraft:plains"};
+    expect_checker("t:mix", repl, 4);
+    /* bad tags: one located line */
+    put("data/t/tags/worldgen/biome/a.json", "{\"values\": [\"#t:b\"]}");
+    put("data/t/tags/worldgen/biome/b.json", "{\"values\": [\"minecraft:plains\", \"#t:a\"]}");
+    put("data/t/dimension/cyc.json", CHK("#t:a"));
+    expect_tag_error("t:cyc", CF_ERR_SCHEMA, "b.json#/values/1", "biome tag cycle: #t:a -> #t:b -> #t:a");
+    put("data/t/tags/worldgen/biome/c.json", "{\"values\": [\"minecraft:plains\", \"#t:gone\"]}");
+    put("data/t/dimension/gone.json", CHK("#t:c"));
+    expect_tag_error("t:gone", CF_ERR_REF, "c.json#/values/1", "unknown biome tag \"#t:gone\"");
+    put("data/t/tags/worldgen/biome/d.json", "{\"values\": [{\"id\": \"t:nothing\"}]}");
+    put("data/t/dimension/nob.json", CHK("#t:d"));
+    expect_tag_error("t:nob", CF_ERR_REF, "d.json#/values/0/id", "unknown biome \"t:nothing\"");
+    put("data/t/tags/worldgen/biome/e.json", "{\"values\": [{\"id\": \"t:nothing\", \"required\": false}]}");
+    put("data/t/dimension/empty.json", CHK("#t:e"));
+    expect_tag_error("t:empty", CF_ERR_SCHEMA, "empty.json#/generator/biome_source/biomes", "holds no biomes");
+    put("data/t/tags/worldgen/biome/f.json", "{\"values\": \"minecraft:plains\"}");
+    put("data/t/dimension/notarr.json", CHK("#t:f"));
+    expect_tag_error("t:notarr", CF_ERR_SCHEMA, "f.json#/values", "expected an array");
+    put("data/t/tags/worldgen/biome/g.json", "{\"values\": [{\"id\": \"minecraft:plains\", \"required\": 1}]}");
+    put("data/t/dimension/req.json", CHK("#t:g"));
+    expect_tag_error("t:req", CF_ERR_SCHEMA, "g.json#/values/0/required", "expected true or false");
+}
+
+/* a dimension whose generator.settings is an object equals the same settings read by id */
+Test(biome, inline_noise_settings)
+{
+    const char *paths[1] = {CF_SOURCE_DIR "/tests/packs/biome-inline"};
+    cf_pack *pk = NULL;
+    cf_biomes *a = NULL, *b = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&a, pk, "t:inline", NULL, NULL, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, "t:by_id", NULL, NULL, 1, &err), CF_OK, "%s", err.message);
+    cr_expect(strstr(cf_biomes_describe(a), "settings inline (") != NULL, "%s", cf_biomes_describe(a));
+    enum { N = 64 };
+    uint8_t ga[N * N], gb[N * N];
+    cr_assert_eq(cf_biomes_grid(a, -N / 2, -N / 2, N, N, 2, ga, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_grid(b, -N / 2, -N / 2, N, N, 2, gb, 1, &err), CF_OK, "%s", err.message);
+    const char *na[CF_BIOME_PALETTE_MAX], *nb[CF_BIOME_PALETTE_MAX];
+    cr_assert_eq(cf_biomes_palette(a, na), 2);
+    cr_assert_eq(cf_biomes_palette(b, nb), 2);
+    int seen[2] = {0, 0};
+    for (int i = 0; i < N * N; i++) {
+        cr_assert_str_eq(na[ga[i]], nb[gb[i]], "quart %d", i);
+        seen[ga[i]] = 1;
+    }
+    cr_expect(seen[0] && seen[1], "the temperature noise gives both biomes");
+    cf_biomes_free(a);
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+}
+
+Test(biome, inline_noise_settings_errors_are_located, .init = setup_dir, .fini = rm_dir)
+{
+    put("data/t/dimension/bad.json",
+        "{\"type\": \"minecraft:overworld\", \"generator\": {\"type\": \"minecraft:noise\", \"settings\": "
+        "{\"noise\": {\"min_y\": 3, \"height\": 64}, \"noise_router\": {}}, \"biome_source\": {\"type\": \"minecraft:fixed\", \"biome\": \"minecraft:plains\"}}}");
+    expect_tag_error("t:bad", CF_ERR_SCHEMA, "bad.json#/generator/settings/noise", "multiples of 16");
+    put("data/t/dimension/bad.json",
+        "{\"type\": \"minecraft:overworld\", \"generator\": {\"type\": \"minecraft:noise\", \"settings\": "
+        "{\"noise\": {\"min_y\": 0, \"height\": 64}, \"noise_router\": {\"temperature\": \"t:nope\"}}, \"biome_source\": {\"type\": \"minecraft:fixed\", \"biome\": \"minecraft:plains\"}}}");
+    expect_tag_error("t:bad", CF_ERR_REF, "bad.json#/generator/settings/noise_router/temperature", "t:nope");
+}
+
 /* bad input: one located line each */
 static void expect_error(const char *dim, const char *src, const char *version, cf_status st, const char *where, const char *what)
 {
@@ -613,7 +781,30 @@ Test(biome, bad_input_is_one_located_line, .init = setup_dir, .fini = rm_dir)
                      "{\"temperature\": 0, \"humidity\": 0, \"continentalness\": 0, \"erosion\": 0, \"depth\": 0, \"offset\": 0}}]}"),
                  NULL, CF_ERR_SCHEMA, "bad.json#/generator/biome_source/biomes/0/parameters", "missing field \"weirdness\"");
     expect_error("t:bad", DIM("{\"type\": \"minecraft:checkerboard\", \"biomes\": [\"#minecraft:is_forest\"]}"), NULL, CF_ERR_SCHEMA,
-                 "bad.json#/generator/biome_source/biomes/0", "tags are not supported");
+                 "bad.json#/generator/biome_source/biomes/0", "a tag is allowed only as a checkerboard's whole");
+    expect_error("t:bad", DIM("{\"type\": \"minecraft:checkerboard\", \"biomes\": []}"), NULL, CF_ERR_SCHEMA,
+                 "bad.json#/generator/biome_source/biomes", "no entries");
+    expect_error("t:bad", DIM("{\"type\": \"minecraft:checkerboard\", \"biomes\": \"#t:nope\"}"), NULL, CF_ERR_REF,
+                 "bad.json#/generator/biome_source/biomes", "unknown biome tag \"#t:nope\"");
+    expect_error("t:bad", DIM("{\"type\": \"minecraft:checkerboard\", \"biomes\": \"minecraft:plains\", \"scale\": 63}"), NULL,
+                 CF_ERR_SCHEMA, "bad.json#/generator/biome_source/scale", "[0, 62]");
+    expect_error("t:bad", DIM("{\"type\": \"minecraft:multi_noise\", \"preset\": \"minecraft:caves\"}"), NULL, CF_ERR_REF,
+                 "bad.json#/generator/biome_source/preset", "no parameter list \"minecraft:caves\"");
+    /* NaN is not JSON (a located parse error); 1e999 parses as infinity: out of range */
+    expect_error("t:bad",
+                 DIM("{\"type\": \"minecraft:multi_noise\", \"biomes\": [{\"biome\": \"minecraft:plains\", \"parameters\": "
+                     "{\"temperature\": NaN, \"humidity\": 0, \"continentalness\": 0, \"erosion\": 0, \"depth\": 0, \"weirdness\": 0, "
+                     "\"offset\": 0}}]}"),
+                 NULL, CF_ERR_JSON, "bad.json#", "line 1");
+    expect_error("t:bad",
+                 DIM("{\"type\": \"minecraft:multi_noise\", \"biomes\": [{\"biome\": \"minecraft:plains\", \"parameters\": "
+                     "{\"temperature\": 0, \"humidity\": [-1e999, 0], \"continentalness\": 0, \"erosion\": 0, \"depth\": 0, "
+                     "\"weirdness\": 0, \"offset\": 0}}]}"),
+                 NULL, CF_ERR_SCHEMA, "bad.json#/generator/biome_source/biomes/0/parameters/humidity/0", "out of range [-2, 2]");
+    expect_error("t:bad",
+                 "{\"type\": \"minecraft:overworld\", \"generator\": {\"type\": \"minecraft:noise\", \"settings\": 7, "
+                 "\"biome_source\": {\"type\": \"minecraft:the_end\"}}}",
+                 NULL, CF_ERR_SCHEMA, "bad.json#/generator/settings", "expected a noise settings id or object");
     expect_error("t:bad", DIM("{\"type\": \"minecraft:fixed\", \"biome\": 3}"), NULL, CF_ERR_SCHEMA, "bad.json#/generator/biome_source/biome",
                  "expected a biome id");
     expect_error("t:bad", "[1, 2", NULL, CF_ERR_JSON, "bad.json", "");

@@ -189,6 +189,8 @@ struct cf_pack {
     double *def_values;
     const char **warned; /* files already warned about (pack_warn: once per file) */
     int nwarned, capwarned;
+    /* pack_overlay: one file read before every pack (rel, its text and display path), or NULL */
+    const char *ov_rel, *ov_text, *ov_display;
 };
 
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
@@ -196,6 +198,12 @@ struct cf_pack {
  * path (arena of the pack); 0 when absent; -1 on error (err set). */
 /* pack_read by a path relative to the pack root ("libnoise/terrain.json"). */
 int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err);
+/* the same in pack i only (0 = the first, lowest priority; i < pk->n), without the overlay */
+int pack_read_rel_in(cf_pack *pk, int i, const char *rel, char **text, size_t *len, const char **display, cf_error *err);
+/* a file that pack_read_rel finds before every pack's (rel, NUL-terminated text, its display
+ * path; the caller keeps the strings alive), until pack_overlay(pk, NULL, NULL, NULL): the inline
+ * noise settings of a dimension file, compiled as a settings file */
+void pack_overlay(cf_pack *pk, const char *rel, const char *text, const char *display);
 /* Names (without ".json") of the files <dir>/NAME.json in any pack, each once;
  * fills names[0..max-1] (strings in the pack's arena) and returns the count (may exceed max). */
 int pack_list(cf_pack *pk, const char *dir, const char **names, int max);
@@ -243,5 +251,7 @@ extern const size_t cf_default_pack_count;
  * front-end (size, UTF-8, NUL, value count, duplicate keys). Returns 1 with *root
  * (the caller deletes it) and *display (in arena a); 0 when absent; -1 on error. */
 int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, struct cJSON **root, const char **display, cf_error *err);
+/* the same from pack i only (pack_read_rel_in) */
+int json_load_rel_in(cf_arena *a, cf_pack *pk, int i, const char *rel, struct cJSON **root, const char **display, cf_error *err);
 
 #endif /* CF_BASE_H */

@@ -123,13 +123,18 @@ static int check_tree(const cf_fields *c, const cJSON *v, cf_loc at)
 
 int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, cJSON **out, const char **out_display, cf_error *err)
 {
+    return json_load_rel_in(a, pk, -1, rel, out, out_display, err);
+}
+
+int json_load_rel_in(cf_arena *a, cf_pack *pk, int pack, const char *rel, cJSON **out, const char **out_display, cf_error *err)
+{
     cf_fields cc, *c = &cc;
     field_init(c, a, err);
     *out = NULL;
     char *text = NULL;
     size_t len = 0;
     const char *display = NULL;
-    int r = pack_read_rel(pk, rel, &text, &len, &display, c->err);
+    int r = pack < 0 ? pack_read_rel(pk, rel, &text, &len, &display, c->err) : pack_read_rel_in(pk, pack, rel, &text, &len, &display, c->err);
     if (r <= 0) return r;
     /* the display path lives as long as the program (its nodes' locations name it),
      * not as long as the pack */

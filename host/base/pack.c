@@ -381,12 +381,31 @@ int pack_read(cf_pack *pk, const char *kind, const char *ns, const char *path,
     return pack_read_rel(pk, rel, text, len, display, err);
 }
 
+int pack_read_rel_in(cf_pack *pk, int i, const char *rel, char **text, size_t *len, const char **display, cf_error *err)
+{
+    if (i < 0 || i >= pk->n) return 0;
+    return pk->arcs && pk->arcs[i] ? archive_read(pk->arcs[i], &pk->arena, rel, pk->lim.max_file_bytes, text, len, display, err)
+           : pk->roots[i]          ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
+                                   : read_embedded(pk, rel, text, len, display, err);
+}
+
+void pack_overlay(cf_pack *pk, const char *rel, const char *text, const char *display)
+{
+    pk->ov_rel = rel, pk->ov_text = text, pk->ov_display = display;
+}
+
 int pack_read_rel(cf_pack *pk, const char *rel, char **text, size_t *len, const char **display, cf_error *err)
 {
+    if (pk->ov_rel && strcmp(rel, pk->ov_rel) == 0) {
+        size_t n = strlen(pk->ov_text);
+        char *t = malloc(n + 1);
+        if (!t) return err_set(err, CF_ERR_NOMEM, "%s#: out of memory", pk->ov_display), -1;
+        memcpy(t, pk->ov_text, n + 1);
+        *text = t, *len = n, *display = pk->ov_display;
+        return 1;
+    }
     for (int i = pk->n - 1; i >= 0; i--) {
-        int r = pk->arcs && pk->arcs[i] ? archive_read(pk->arcs[i], &pk->arena, rel, pk->lim.max_file_bytes, text, len, display, err)
-                : pk->roots[i] ? read_folder(pk, pk->roots[i], rel, text, len, display, err)
-                             : read_embedded(pk, rel, text, len, display, err);
+        int r = pack_read_rel_in(pk, i, rel, text, len, display, err);
         if (r != 0) return r;
     }
     return 0;

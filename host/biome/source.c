@@ -145,12 +145,176 @@ static int biome_value(rd *r, const cJSON *v, cf_loc at)
 {
     if (!cJSON_IsString(v)) return rfail(r, at, CF_ERR_SCHEMA, "expected a biome id (a string), found %s", json_type(v));
     if (v->valuestring[0] == '#')
-        return rfail(r, at, CF_ERR_SCHEMA, "biome tag \"%s\": tags are not supported here, list the biome ids", v->valuestring);
+        return rfail(r, at, CF_ERR_SCHEMA,
+                     "biome tag \"%s\": a tag is allowed only as a checkerboard's whole \"biomes\" value, not here (list the biome ids)",
+                     v->valuestring);
     const char *id = full_id(r->b, v->valuestring);
     if (!id) return rfail(r, at, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v->valuestring);
     int i = pal_index(r->b, id);
     if (i < 0) return rfail(r, at, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
     return i;
+}
+
+/* ------------------------------------------------------------------ biome tags
+ * A checkerboard's "biomes" may be a tag, "#ns:path": data/<ns>/tags/worldgen/biome/<path>.json
+ * of every pack, lowest priority first (vanilla's TagLoader: each file's "values" appended, a
+ * file with "replace": true drops what the packs below gave). Values in order: biome ids, "#tags"
+ * (nested), or {"id": ..., "required": false} (skipped when the biome or tag does not exist).
+ * The tag's biomes are the values' biomes in order of first appearance (a set keeping insertion
+ * order). A biome exists when it is vanilla's or the packs hold data/<ns>/worldgen/biome/<path>.json. */
+#define TAG_DEPTH 32
+typedef struct tagset {
+    int v[CF_BIOME_PALETTE_MAX];
+    int n;
+    const char *chain[TAG_DEPTH];
+    int depth;
+} tagset;
+
+static int vanilla_biome(const char *id)
+{
+    if (strcmp(id, "minecraft:the_void") == 0) return 1;
+    for (int i = 0; i < BP_NAMES; i++)
+        if (strcmp(bp_names[i], id) == 0) return 1;
+    for (int i = 0; i < BP_NETHER; i++)
+        if (strcmp(bp_nether[i].biome, id) == 0) return 1;
+    for (int i = 0; i < 5; i++)
+        if (strcmp(end_names[i], id) == 0) return 1;
+    return 0;
+}
+
+/* 1 when biome `id` (full) exists, 0 when not, -1 on a read error */
+static int biome_exists(rd *r, const char *id)
+{
+    if (vanilla_biome(id)) return 1;
+    char ns[128], path[384], rel[640];
+    if (split_id(id, ns, sizeof ns, path, sizeof path) < 0) return 0;
+    snprintf(rel, sizeof rel, "data/%s/worldgen/biome/%s.json", ns, path);
+    char *text = NULL;
+    size_t len;
+    const char *display;
+    int got = pack_read_rel(r->pk, rel, &text, &len, &display, r->err);
+    free(text);
+    return got;
+}
+
+static int tag_add(rd *r, tagset *ts, const char *id, cf_loc at)
+{
+    int i = pal_index(r->b, id);
+    if (i < 0) return rfail(r, at, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
+    for (int k = 0; k < ts->n; k++)
+        if (ts->v[k] == i) return 0;
+    ts->v[ts->n++] = i; /* n < CF_BIOME_PALETTE_MAX: distinct palette indices */
+    return 0;
+}
+
+static int tag_resolve(rd *r, tagset *ts, const char *tag, cf_loc at, int required);
+
+/* one entry of a tag file's "values" */
+static int tag_value(rd *r, tagset *ts, const cJSON *e, cf_loc el)
+{
+    const cJSON *idv = e;
+    int required = 1;
+    if (cJSON_IsObject(e)) {
+        if (!(idv = need(r, e, el, "id"))) return -1;
+        const cJSON *rq = cJSON_GetObjectItemCaseSensitive(e, "required");
+        if (rq && !cJSON_IsBool(rq)) return rfail(r, at_key(r, el, "required"), CF_ERR_SCHEMA, "expected true or false, found %s", json_type(rq));
+        if (rq) required = cJSON_IsTrue(rq);
+        el = at_key(r, el, "id");
+    }
+    if (!cJSON_IsString(idv))
+        return rfail(r, el, CF_ERR_SCHEMA, "expected a biome id, a \"#tag\" or {\"id\", \"required\"}, found %s", json_type(idv));
+    const char *v = idv->valuestring;
+    if (v[0] == '#') return tag_resolve(r, ts, v + 1, el, required) < 0 ? -1 : 0;
+    const char *id = full_id(r->b, v);
+    if (!id) return rfail(r, el, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v);
+    int ex = biome_exists(r, id);
+    if (ex < 0) return -1;
+    if (!ex) {
+        if (!required) return 0;
+        return rfail(r, el, CF_ERR_REF, "unknown biome \"%s\" (not a vanilla biome, and no worldgen/biome file in the packs; "
+                                        "{\"id\": ..., \"required\": false} skips it)", id);
+    }
+    return tag_add(r, ts, id, el);
+}
+
+/* adds the biomes of tag `tag` (without '#'), referenced at `at`: 1, 0 when an optional tag is
+ * absent, -1 on error */
+static int tag_resolve(rd *r, tagset *ts, const char *tag, cf_loc at, int required)
+{
+    char ns[128], path[384], rel[640];
+    if (split_id(tag, ns, sizeof ns, path, sizeof path) < 0)
+        return rfail(r, at, CF_ERR_SCHEMA, "\"#%s\" is not a biome tag (#namespace:path)", tag);
+    const char *full = arena_printf(&r->b->arena, "%s:%s", ns, path);
+    if (!full) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < ts->depth; i++)
+        if (strcmp(ts->chain[i], full) == 0) {
+            char cyc[512];
+            size_t o = 0;
+            cyc[0] = 0;
+            for (int k = i; k < ts->depth && o < sizeof cyc; k++) o += (size_t)snprintf(cyc + o, sizeof cyc - o, "#%s -> ", ts->chain[k]);
+            return rfail(r, at, CF_ERR_SCHEMA, "biome tag cycle: %s#%s", cyc, full);
+        }
+    if (ts->depth == TAG_DEPTH) return rfail(r, at, CF_ERR_LIMIT, "biome tags nested deeper than %d", TAG_DEPTH);
+    snprintf(rel, sizeof rel, "data/%s/tags/worldgen/biome/%s.json", ns, path);
+    /* the files of every pack, lowest priority first; "replace" starts over */
+    cJSON *roots[64];
+    cf_loc locs[64];
+    int nroots = 0, first = 0, found = 0, rc = 1;
+    for (int p = 0; p < r->pk->n && nroots < 64; p++) {
+        cJSON *root = NULL;
+        const char *display = NULL;
+        int got = json_load_rel_in(&r->scratch, r->pk, p, rel, &root, &display, r->err);
+        if (got < 0) {
+            rc = -1;
+            goto out;
+        }
+        if (got == 0) continue;
+        found = 1;
+        roots[nroots] = root;
+        locs[nroots] = (cf_loc){display, NULL};
+        nroots++;
+        if (!cJSON_IsObject(root)) {
+            rc = rfail(r, locs[nroots - 1], CF_ERR_SCHEMA, "expected a tag (an object with \"values\"), found %s", json_type(root));
+            goto out;
+        }
+        const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "replace");
+        if (rp && !cJSON_IsBool(rp)) {
+            rc = rfail(r, at_key(r, locs[nroots - 1], "replace"), CF_ERR_SCHEMA, "expected true or false, found %s", json_type(rp));
+            goto out;
+        }
+        const cJSON *vals = need(r, root, locs[nroots - 1], "values");
+        if (!vals) {
+            rc = -1;
+            goto out;
+        }
+        if (!cJSON_IsArray(vals)) {
+            rc = rfail(r, at_key(r, locs[nroots - 1], "values"), CF_ERR_SCHEMA, "expected an array, found %s", json_type(vals));
+            goto out;
+        }
+        if (cJSON_IsTrue(rp)) first = nroots - 1;
+    }
+    if (!found) {
+        if (!required) {
+            rc = 0;
+            goto out;
+        }
+        rc = rfail(r, at, CF_ERR_REF, "unknown biome tag \"#%s\" (no data/%s/tags/worldgen/biome/%s.json in the packs)", full, ns, path);
+        goto out;
+    }
+    ts->chain[ts->depth++] = full;
+    for (int f = first; f < nroots && rc > 0; f++) {
+        cf_loc vl = at_key(r, locs[f], "values");
+        int i = 0;
+        for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(roots[f], "values")->child; e; e = e->next, i++)
+            if (tag_value(r, ts, e, at_index(r, vl, i)) < 0) {
+                rc = -1;
+                break;
+            }
+    }
+    ts->depth--;
+out:
+    for (int i = 0; i < nroots; i++) cJSON_Delete(roots[i]);
+    return rc;
 }
 
 /* a float of Climate.Parameter's codec in [lo, hi], quantized (§3) */
@@ -311,7 +475,16 @@ static int biome_source(rd *r, const cJSON *s, cf_loc at, const char *version, c
         const cJSON *v = need(r, s, at, "biomes");
         if (!v) return -1;
         cf_loc vl = at_key(r, at, "biomes");
-        if (cJSON_IsString(v)) {
+        if (cJSON_IsString(v) && v->valuestring[0] == '#') {
+            tagset *ts = calloc(1, sizeof *ts);
+            if (!ts) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+            int rc = tag_resolve(r, ts, v->valuestring + 1, vl, 1);
+            if (rc > 0 && ts->n == 0) rc = rfail(r, vl, CF_ERR_SCHEMA, "the biome tag \"%s\" holds no biomes", v->valuestring);
+            memcpy(b->chk, ts->v, sizeof ts->v);
+            b->nchk = ts->n;
+            free(ts);
+            if (rc < 0) return -1;
+        } else if (cJSON_IsString(v)) {
             if ((b->chk[0] = biome_value(r, v, vl)) < 0) return -1;
             b->nchk = 1;
         } else if (cJSON_IsArray(v)) {
@@ -333,11 +506,45 @@ static int biome_source(rd *r, const cJSON *s, cf_loc at, const char *version, c
             scale = (int)sc->valuedouble;
         }
         b->shift = scale + 2;
-        snprintf(what, wsz, "checkerboard (%d biomes, scale %d)", b->nchk, scale);
+        if (cJSON_IsString(v) && v->valuestring[0] == '#') snprintf(what, wsz, "checkerboard (%s: %d biomes, scale %d)", v->valuestring, b->nchk, scale);
+        else snprintf(what, wsz, "checkerboard (%d biomes, scale %d)", b->nchk, scale);
         return 0;
     }
     return rfail(r, at_key(r, at, "type"), CF_ERR_SCHEMA,
                  "unknown biome source type \"%s\" (minecraft:multi_noise, the_end, fixed or checkerboard)", type);
+}
+
+/* Inline noise settings: a dimension file's "generator": {"settings": {...}} is compiled as a
+ * settings file of its own, id chunkfill:inline/<ns>/<path> of the dimension, that the packs'
+ * reader finds before every pack (pack_overlay) while the climate program is compiled; its
+ * references (noise router functions, noises) resolve in the packs as a file's would. */
+typedef struct overlay {
+    const char *id, *rel, *display; /* arena of the cf_biomes */
+    char *text;                     /* cJSON_PrintUnformatted (cJSON_free) */
+} overlay;
+
+static int inline_settings(rd *r, const cJSON *st, const char *dimension, cf_loc fl, overlay *ov)
+{
+    char ns[128], path[384];
+    if (split_id(dimension, ns, sizeof ns, path, sizeof path) < 0)
+        return err_set(r->err, CF_ERR_ARG, "\"%s\" is not a resource location (namespace:path)", dimension), -1;
+    ov->id = arena_printf(&r->b->arena, "chunkfill:inline/%s/%s", ns, path);
+    ov->rel = arena_printf(&r->b->arena, "data/chunkfill/worldgen/noise_settings/inline/%s/%s.json", ns, path);
+    /* the display is the settings' place in the dimension file: locations inside read
+     * FILE#/generator/settings#/noise/..., which inline_message makes one pointer */
+    ov->display = arena_printf(&r->b->arena, "%s#/generator/settings", fl.file);
+    ov->text = cJSON_PrintUnformatted(st); /* numbers printed to round-trip exactly */
+    if (!ov->id || !ov->rel || !ov->display || !ov->text) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+    return 0;
+}
+
+/* "D#/generator/settings#/x: m" -> "D#/generator/settings/x: m" (and "#: m" -> ": m") */
+static void inline_message(cf_error *e, const char *display)
+{
+    char *m = strstr(e->message, display);
+    if (!m) return;
+    m += strlen(display);
+    if (*m == '#') memmove(m, m + 1, strlen(m + 1) + 1);
 }
 
 /* the vanilla biome source of a settings id (as the normal world preset pairs them) */
@@ -362,6 +569,7 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
     rd r = {.b = b, .pk = pack, .err = e};
     cJSON *dim = NULL, *def = NULL;
     const cJSON *src = NULL;
+    overlay ov = {0};
     cf_loc sat = {"(default)", NULL};
     char what[256] = "";
     const char *sid = settings;
@@ -390,12 +598,15 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
             }
             const cJSON *st = need(&r, gen, gl, "settings");
             if (!st) goto fail;
-            if (!cJSON_IsString(st)) {
-                rfail(&r, at_key(&r, gl, "settings"), CF_ERR_SCHEMA, "expected a noise settings id (inline settings are not supported), found %s",
-                      json_type(st));
+            if (cJSON_IsObject(st)) {
+                if (!sid && inline_settings(&r, st, dimension, fl, &ov) < 0) goto fail;
+            } else if (!cJSON_IsString(st)) {
+                rfail(&r, at_key(&r, gl, "settings"), CF_ERR_SCHEMA, "expected a noise settings id or object, found %s", json_type(st));
                 goto fail;
+            } else if (!sid) {
+                sid = arena_strdup(&b->arena, st->valuestring);
             }
-            if (!sid) sid = arena_strdup(&b->arena, st->valuestring);
+            if (ov.id) sid = ov.id;
             if (!(src = need(&r, gen, gl, "biome_source"))) goto fail;
             sat = at_key(&r, gl, "biome_source");
         } else {
@@ -425,7 +636,13 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         cJSON *t = cJSON_GetObjectItemCaseSensitive(src, "type");
         int end = cJSON_IsObject(src) && cJSON_IsString(t) && is_type(t->valuestring, "the_end");
         const char *endfn[1] = {"router:erosion"};
-        if (cf_program_compile(&b->prog, pack, sid, end ? endfn : field_fn, end ? 1 : 6, e) != CF_OK) goto fail;
+        if (ov.id) pack_overlay(pack, ov.rel, ov.text, ov.display);
+        cf_status cst = cf_program_compile(&b->prog, pack, sid, end ? endfn : field_fn, end ? 1 : 6, e);
+        if (ov.id) {
+            pack_overlay(pack, NULL, NULL, NULL);
+            if (cst != CF_OK) inline_message(e, ov.display);
+        }
+        if (cst != CF_OK) goto fail;
         b->f64 = b->prog->prec == PREC_F64;
         if (b->prog->dialect != DIALECT_MC263 && b->prog->dialect != DIALECT_MC121) {
             err_set(e, CF_ERR_ARG, "settings %s: biomes need Minecraft noise settings", sid);
@@ -441,7 +658,7 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         b->k = bm_version_k(version);
         int32_t *entry_of = NULL;
         b->tree = bm_tree_build_ex(&b->list, b->k, &b->nnodes, &entry_of);
-        if (b->tree && bm_fast_build(&b->fast, &b->list, b->k, b->tree, b->nnodes, entry_of) < 0) {
+        if (b->tree && bm_fast_build(&b->fast, &b->list, BM_FAST_K, b->tree, b->nnodes, entry_of) < 0) {
             free(b->tree);
             b->tree = NULL;
         }
@@ -452,6 +669,11 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         }
     }
     b->zseed = biome_zoom_seed(seed);
+    if (ov.id) sid = arena_printf(&b->arena, "inline (%s)", ov.display);
+    if (!sid) {
+        err_set(e, CF_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
     if (b->kind == BS_MULTI)
         b->describe = arena_printf(&b->arena, "%s, version %s: %d entries, %d biomes, RTree %d children per node, %d nodes; settings %s (%s)",
                                    what, version, b->list.n, b->npal, b->k, b->nnodes, sid, b->f64 ? "1.18-1.21, double" : "26.3, float");
@@ -459,12 +681,14 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         b->describe = arena_printf(&b->arena, "%s; settings %s", what, sid);
     cJSON_Delete(dim);
     cJSON_Delete(def);
+    cJSON_free(ov.text);
     arena_free(&r.scratch);
     *out = b;
     return CF_OK;
 fail:
     cJSON_Delete(dim);
     cJSON_Delete(def);
+    cJSON_free(ov.text);
     arena_free(&r.scratch);
     cf_biomes_free(b);
     return e->status ? e->status : CF_ERR_ARG;
@@ -550,8 +774,10 @@ static void qctx_free(qctx *q)
         q->f.colstamp[m] = NULL;
     }
     free(q->f.islot);
+    free(q->f.lat);
     q->memo = NULL;
     q->f.islot = NULL;
+    q->f.lat = NULL;
 }
 
 static int qctx_init(qctx *q, cf_biomes *b)
@@ -570,6 +796,7 @@ static int qctx_init(qctx *q, cf_biomes *b)
     q->f.last[0] = calloc(n, sizeof(cf_memo));
     q->f.last[1] = calloc(n, sizeof(cf_memo));
     q->f.islot = malloc(n * sizeof(int));
+    q->f.lat = calloc((size_t)(b->w->noct > 0 ? b->w->noct : 1), sizeof *q->f.lat); /* the lattice cells of the point path */
     /* the plan's column memo (2-D nodes once per quart column of a chunk: 17 x 17 slots,
      * as fill.c's), the other nodes a last-point memo */
     size_t cols = (size_t)(p->ncol > 0 ? p->ncol : 1) * 289;
@@ -577,7 +804,7 @@ static int qctx_init(qctx *q, cf_biomes *b)
         q->f.col[m] = malloc(cols * sizeof(float));
         q->f.colstamp[m] = calloc(cols, sizeof(uint32_t));
     }
-    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot || !q->f.col[0] || !q->f.col[1] || !q->f.colstamp[0] ||
+    if (!q->memo || !q->f.last[0] || !q->f.last[1] || !q->f.islot || !q->f.lat || !q->f.col[0] || !q->f.col[1] || !q->f.colstamp[0] ||
         !q->f.colstamp[1]) {
         qctx_free(q);
         return -1;

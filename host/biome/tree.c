@@ -499,6 +499,10 @@ int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int
         sub_entry = NULL;
         bm_list_free(&sub);
     }
+    f->narrow = 1;
+    for (int i = 0; i < l->n; i++)
+        for (int a = 0; a < 7; a++)
+            if (l->lo[i][a] < -(1 << 20) || l->lo[i][a] > (1 << 20) || l->hi[i][a] < -(1 << 20) || l->hi[i][a] > (1 << 20)) f->narrow = 0;
     rc = 0;
 out:
     free(sub_entry);
@@ -510,7 +514,26 @@ out:
     return rc;
 }
 
-int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
+/* A box's distance when it is at most bound, else some value above bound: the squares of
+ * continentalness, erosion and weirdness first (they part most boxes), the other four only
+ * when that sum is not already past bound. Only when the list's boxes are within 2^20
+ * (f->narrow; quantized parameters are within 20000) and the target's axes within 2^28: then
+ * an axis distance is below 2^29 and the sum of seven squares below 2^61, so nothing wraps,
+ * the partial sums only grow, and the full sum is cf_b_dist's. */
+#define FAST_LIM ((int64_t)1 << 28)
+static inline int64_t dist_upto(const int32_t *tree, int32_t node, const int64_t *t, int64_t bound)
+{
+    const int32_t *n = tree + (size_t)node * CF_BN_STRIDE;
+    int64_t a2 = cf_b_axis(t[2], n[2], n[9]), a3 = cf_b_axis(t[3], n[3], n[10]), a5 = cf_b_axis(t[5], n[5], n[12]);
+    int64_t d = a2 * a2 + a3 * a3 + a5 * a5;
+    if (d > bound) return d;
+    int64_t a0 = cf_b_axis(t[0], n[0], n[7]), a1 = cf_b_axis(t[1], n[1], n[8]), a4 = cf_b_axis(t[4], n[4], n[11]);
+    int64_t a6 = cf_b_axis(0, n[6], n[13]);
+    return d + a0 * a0 + a1 * a1 + a4 * a4 + a6 * a6;
+}
+
+/* any target (wrapping sums): every box's full distance */
+static int32_t bm_fast_search_wide(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
 {
     int32_t best = -1, bestr = INT32_MAX;
     int64_t bestd = INT64_MAX;
@@ -538,6 +561,53 @@ int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t,
             si[sp] = i + 1;
             int32_t c = n[CF_BN_FIRST] + i;
             int64_t d = cf_b_dist(tree, c, t);
+            if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
+            const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
+            if (cn[CF_BN_COUNT] == 0) {
+                best = cn[CF_BN_FIRST], bestd = d, bestr = mr[c];
+            } else if (sp + 1 < CF_B_MAXDEPTH) {
+                sp++;
+                sn[sp] = c, si[sp] = 0;
+            }
+        }
+    }
+    *fit = bestd;
+    /* vanilla's warm start: the warm leaf wins whenever it is at the minimum */
+    if (warm >= 0 && cf_b_dist(vtree, warm, t) == bestd) return warm;
+    return best;
+}
+
+int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
+{
+    if (!f->narrow) return bm_fast_search_wide(f, vtree, t, hint, warm, fit);
+    for (int a = 0; a < 6; a++)
+        if (t[a] > FAST_LIM || t[a] < -FAST_LIM) return bm_fast_search_wide(f, vtree, t, hint, warm, fit);
+    int32_t best = -1, bestr = INT32_MAX;
+    int64_t bestd = INT64_MAX;
+    if (hint >= 0) best = hint, bestd = cf_b_dist(vtree, hint, t), bestr = f->rank[hint];
+    for (int g = 0; g < f->ngroups; g++) {
+        const int32_t *tree = f->tree[g], *mr = f->minrank[g];
+        if (tree[CF_BN_COUNT] == 0) { /* a group of one entry */
+            int64_t d = cf_b_dist(tree, 0, t);
+            int32_t v = tree[CF_BN_FIRST];
+            if (d < bestd || (d == bestd && f->rank[v] < bestr)) best = v, bestd = d, bestr = f->rank[v];
+            continue;
+        }
+        int32_t sn[CF_B_MAXDEPTH], si[CF_B_MAXDEPTH];
+        int sp = 0;
+        sn[0] = 0, si[0] = 0;
+        int64_t d0 = cf_b_dist(tree, 0, t);
+        if (d0 > bestd || (d0 == bestd && mr[0] >= bestr)) continue;
+        while (sp >= 0) {
+            const int32_t *n = tree + (size_t)sn[sp] * CF_BN_STRIDE;
+            int32_t i = si[sp];
+            if (i >= n[CF_BN_COUNT]) {
+                sp--;
+                continue;
+            }
+            si[sp] = i + 1;
+            int32_t c = n[CF_BN_FIRST] + i;
+            int64_t d = dist_upto(tree, c, t, bestd);
             if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
             const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
             if (cn[CF_BN_COUNT] == 0) {

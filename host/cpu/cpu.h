@@ -18,6 +18,13 @@ typedef struct cf_memo {
 
 /* Per-thread state of a chunk fill: the block region, per-node memos and the
  * corner and block buffers of `interpolated` nodes. Built by fill.c. */
+/* a lattice cell of one octave (cf_fill.lat): its corner (i, j, k) and the eight gradient
+ * hashes of its corners, in cf_perlin_lattice's order; ok 0 until filled */
+typedef struct cf_latcell {
+    int32_t i, j, k, ok;
+    uint8_t h[8];
+} cf_latcell;
+
 typedef struct cf_fill {
     const cf_world *w;
     int32_t x0, y0, z0, sx, sy, sz; /* block region [x0, x0+sx) x [y0, y0+sy) x [z0, z0+sz) */
@@ -46,6 +53,8 @@ typedef struct cf_fill {
     uint32_t wstamp;                /* changes per window (and per chunk) */
     float *scratch;                 /* 2*sx*sz floats for the interpolation */
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
+    cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:
+                                     * neighbouring samples mostly share every low-frequency cell) */
 } cf_fill;
 
 /* tests: fills one chunk of output fn; counts (per node, may be NULL) receive

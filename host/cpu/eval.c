@@ -205,6 +205,53 @@ EVAL(SPLINE)
     float y2 = (i >= 0 && i < np - 1) ? IN(2 + i) : y1;
     return cf_spline_value(n->fa, np, c, i, y1, y2);
 }
+/* cf_stack_point with the lattice hashes of each octave's last cell kept in f->lat (plain
+ * octaves; smeared ones and runs without a cache take cf_stack_point): the same operations on
+ * the same values as cf_perlin and cf_perlin_lattice, so the same bits */
+static float stack_point(const ev *e, int s, double x, double y, double z)
+{
+    cf_latcell *lat = e->f ? e->f->lat : NULL;
+    CF_TAB t = e->w->tab;
+    if (!lat) return cf_stack_point(t, s, x, y, z);
+    CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
+    int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * first;
+    float v = 0.0f;
+    for (int n = 0; n < count; n++, ly += CF_LAYER_BYTES) {
+        int oi = cf_ld_i32(ly);
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * oi;
+        float amp = cf_ld_f32(ly + 4);
+        double f = cf_ld_f64(ly + 8), q = cf_ld_f64(o + 24);
+        float nv;
+        if (q > 0.0) {
+            nv = cf_smeared(o + 32, cf_ld_f64(o), cf_ld_f64(o + 8), cf_ld_f64(o + 16), q, x * f, y * f, z * f);
+        } else {
+            double X = cf_wrap(x * f) + cf_ld_f64(o), Y = cf_wrap(y * f) + cf_ld_f64(o + 8), Z = cf_wrap(z * f) + cf_ld_f64(o + 16);
+            int32_t i = cf_jfloor(X), j = cf_jfloor(Y), k = cf_jfloor(Z);
+            float u = (float)(X - (double)i), vv = (float)(Y - (double)j), w = (float)(Z - (double)k);
+            cf_latcell *c = &lat[oi];
+            if (!c->ok || c->i != i || c->j != j || c->k != k) {
+                CF_TAB p = o + 32;
+                uint32_t ui = (uint32_t)i, uj = (uint32_t)j, uk = (uint32_t)k;
+                uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+                uint32_t aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
+                uint32_t ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
+                c->h[0] = (uint8_t)cf_perm(p, aa + uk), c->h[1] = (uint8_t)cf_perm(p, ba + uk);
+                c->h[2] = (uint8_t)cf_perm(p, ab + uk), c->h[3] = (uint8_t)cf_perm(p, bb + uk);
+                c->h[4] = (uint8_t)cf_perm(p, aa + uk + 1u), c->h[5] = (uint8_t)cf_perm(p, ba + uk + 1u);
+                c->h[6] = (uint8_t)cf_perm(p, ab + uk + 1u), c->h[7] = (uint8_t)cf_perm(p, bb + uk + 1u);
+                c->i = i, c->j = j, c->k = k, c->ok = 1;
+            }
+            float u1 = u - 1.0f, v1 = vv - 1.0f, w1 = w - 1.0f;
+            nv = cf_lerp3f(cf_smoothf(u), cf_smoothf(vv), cf_smoothf(w), cf_gdot(c->h[0], u, vv, w), cf_gdot(c->h[1], u1, vv, w),
+                           cf_gdot(c->h[2], u, v1, w), cf_gdot(c->h[3], u1, v1, w), cf_gdot(c->h[4], u, vv, w1),
+                           cf_gdot(c->h[5], u1, vv, w1), cf_gdot(c->h[6], u, v1, w1), cf_gdot(c->h[7], u1, v1, w1));
+        }
+        v = v + amp * nv;
+    }
+    return v;
+}
+
 EVAL(NOISE)
 {
     int s = e->w->noise_stack[n->noise];
@@ -214,26 +261,26 @@ EVAL(NOISE)
     double xz = n->d[0], ys = n->d[1];
     if (zx && zy && zz) {
         if (e->mode == MODE_VOLUME) return cf_stack_volume(e->w->tab, s, x, y, z, xz, ys);
-        return cf_stack_point(e->w->tab, s, (double)x * xz, (double)y * ys, (double)z * xz);
+        return stack_point(e, s, (double)x * xz, (double)y * ys, (double)z * xz);
     }
     double px = (double)x * xz + (double)IN(0);
     double py = zy ? (double)y * ys : (double)y * ys + (double)IN(1);
     double pz = (double)z * xz + (double)IN(2);
-    return cf_stack_point(e->w->tab, s, px, py, pz);
+    return stack_point(e, s, px, py, pz);
 }
 EVAL(SHIFT_A)
 {
     (void)y;
-    return cf_stack_point(e->w->tab, e->w->noise_stack[n->noise], (double)x * 0.25, 0.0, (double)z * 0.25) * 4.0f;
+    return stack_point(e, e->w->noise_stack[n->noise], (double)x * 0.25, 0.0, (double)z * 0.25) * 4.0f;
 }
 EVAL(SHIFT_B)
 {
     (void)y;
-    return cf_stack_point(e->w->tab, e->w->noise_stack[n->noise], (double)z * 0.25, (double)x * 0.25, 0.0) * 4.0f;
+    return stack_point(e, e->w->noise_stack[n->noise], (double)z * 0.25, (double)x * 0.25, 0.0) * 4.0f;
 }
 EVAL(SHIFT)
 {
-    return cf_stack_point(e->w->tab, e->w->noise_stack[n->noise], (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f;
+    return stack_point(e, e->w->noise_stack[n->noise], (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f;
 }
 EVAL(OLD_BLENDED_NOISE)
 {

@@ -18,95 +18,20 @@
 #include <cjson/cJSON.h>
 
 #include "frontend/frontend.h"
+#include "frontend/mcfiles.h"
 
-typedef struct mfile {
-    const char *kind, *id, *display;
-    cJSON *root;
-    int state; /* 0 loaded, 1 being parsed, 2 parsed */
-    int node;
-} mfile;
 
 typedef struct mc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
     cf_fields f; /* the field reader (base.h): errors into err, locations in the program arena */
-    mfile *files;
-    int nfiles, capfiles;
-    const char **chain;
-    int nchain, depth;
+    mc_files m; /* the files read (mcfiles.h) */
+    int depth;
     const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
     int extra[64], nextra, out_base; /* surface rule noises: program outputs out_base + k */
 } mc;
 
-
-/* ------------------------------------------------------------------ files */
-static int split_id(mc *c, cf_loc at, const char *s, char *ns, size_t nsz, char *path, size_t psz)
-{
-    const char *colon = strchr(s, ':');
-    const char *p = colon ? colon + 1 : s;
-    size_t nl = colon ? (size_t)(colon - s) : strlen("minecraft");
-    const char *n = colon ? s : "minecraft";
-    if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz) return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\"", s);
-    for (size_t i = 0; i < nl; i++)
-        if (!(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) || strchr("_.-", n[i])))
-            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in namespace", s);
-    for (const char *q = p; *q; q++)
-        if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || strchr("_.-/", *q)))
-            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": bad character in path", s);
-    const char *seg = p;
-    for (;;) {
-        const char *e = strchr(seg, '/');
-        size_t l = e ? (size_t)(e - seg) : strlen(seg);
-        if (l == 0 || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.'))
-            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%.80s\": empty, \".\" or \"..\" path segment", s);
-        if (!e) break;
-        seg = e + 1;
-    }
-    memcpy(ns, n, nl);
-    ns[nl] = 0;
-    strcpy(path, p);
-    return 0;
-}
-
-/* the file data/<ns>/worldgen/<kind>/<path>.json, loaded once; NULL with c->err
- * set on an error, unset when absent */
-static mfile *load(mc *c, const char *kind, const char *ns, const char *path)
-{
-    char id[512], rel[1024];
-    snprintf(id, sizeof id, "%s:%s", ns, path);
-    for (int i = 0; i < c->nfiles; i++)
-        if (strcmp(c->files[i].kind, kind) == 0 && strcmp(c->files[i].id, id) == 0) return &c->files[i];
-    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel) return NULL;
-    cJSON *root = NULL;
-    const char *display = NULL;
-    int r = json_load_rel(&c->p->arena, c->pk, rel, &root, &display, c->err);
-    if (r <= 0) return NULL;
-    if (c->nfiles == c->capfiles) {
-        int cap = c->capfiles ? c->capfiles * 2 : 32;
-        mfile *f = realloc(c->files, sizeof *f * (size_t)cap);
-        if (!f) {
-            cJSON_Delete(root);
-            field_nomem(&c->f);
-            return NULL;
-        }
-        c->files = f;
-        c->capfiles = cap;
-    }
-    mfile *f = &c->files[c->nfiles];
-    f->kind = kind;
-    f->id = arena_strdup(&c->p->arena, id);
-    f->display = display;
-    f->root = root;
-    f->state = 0;
-    f->node = -1;
-    c->nfiles++;
-    if (!f->id) {
-        field_nomem(&c->f);
-        return NULL;
-    }
-    return f;
-}
 
 /* ------------------------------------------------------------------ fields
  * Fields are read with base/fields.c; an object's keys are checked against what its
@@ -156,23 +81,13 @@ static int noise_ref(mc *c, cf_keys *ks, const cJSON *o, cf_loc at, const char *
 
 static int noise_value(mc *c, const cJSON *v, cf_loc at)
 {
-    if (cJSON_IsObject(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
-    if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", json_type(v));
-    char ns[128], path[384], id[520];
-    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
-    snprintf(id, sizeof id, "%s:%s", ns, path);
+    int have;
+    mc_file *f;
+    if (mc_noise_file(&c->m, v, at, &have, &f) < 0) return -1;
+    if (have >= 0) return have;
     cf_program *p = c->p;
-    for (int i = 0; i < p->nnoises; i++)
-        if (strcmp(p->noises[i].id, id) == 0) return i;
-    mfile *f = load(c, "noise", ns, path);
-    if (!f) {
-        if (err_failed(c->err)) return -1;
-        return field_fail(&c->f, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)", id,
-                    ns, path);
-    }
     cf_loc r = {f->display, NULL};
     const cJSON *no = f->root;
-    if (!cJSON_IsObject(no)) return field_fail(&c->f, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", json_type(no));
     cf_keys nks = {{0}, 0};
     cf_noisedef d = {0};
     d.id = f->id;
@@ -272,21 +187,8 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
  * 26.3 format (the packs mix formats), or a mistake */
 static int unknown_type(mc *c, cf_loc ta, const char *type, const cJSON *o)
 {
-    /* a mod's type: the --define that gives it; with the object's one string field as a
-     * selector when it has one (tectonic:config's "option") */
-    char sel[160] = "";
-    const cJSON *only = NULL;
-    int others = 0;
-    for (const cJSON *k = o->child; k; k = k->next)
-        if (strcmp(k->string, "type") != 0) others++, only = k;
-    if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
-        snprintf(sel, sizeof sel, "[%.70s=%.80s]", only->string, only->valuestring);
+    if (mc_mod_type(&c->f, ta, type, o) < 0) return -1; /* a mod's type: the --define that gives it */
     const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
-    if (strchr(name, ':'))
-        return field_fail(&c->f, ta, CF_ERR_SCHEMA,
-                          "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
-                          "give it a constant with --define %s%s=VALUE",
-                          type, type, sel);
     for (int k = 0; k < NK_COUNT; k++)
         if (!(node_flags[k] & NF_F64) && !strchr(node_name[k], ':') && strcmp(node_name[k], name) == 0)
             return field_fail(&c->f, ta, CF_ERR_SCHEMA,
@@ -463,40 +365,9 @@ static int parse_df(mc *c, const cJSON *v, cf_loc at)
     return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a density function (a number, an id or an object), found %s", json_type(v));
 }
 
-static int parse_ref(mc *c, const char *id, cf_loc at)
-{
-    char ns[128], path[384];
-    if (split_id(c, at, id, ns, sizeof ns, path, sizeof path) < 0) return -1;
-    mfile *f = load(c, "density_function", ns, path);
-    if (!f) {
-        if (err_failed(c->err)) return -1;
-        return field_fail(&c->f, at, CF_ERR_REF,
-                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)%s",
-                    ns, path, ns, path,
-                    strcmp(ns, "minecraft") == 0 ? ": a pack that builds on vanilla needs the vanilla data of its version under it "
-                                                   "(--pack VANILLA --pack PACK)"
-                                                 : ": is a pack missing from --pack?");
-    }
-    if (f->state == 2) return f->node;
-    if (f->state == 1) {
-        char chain[512];
-        cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
-        return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
-    }
-    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
-    f->state = 1;
-    const char *fid = f->id;
-    c->chain[c->nchain++] = fid;
-    cf_loc root = {f->display, NULL};
-    int node = parse_df(c, f->root, root);
-    c->nchain--;
-    for (int i = 0; i < c->nfiles; i++) /* c->files may have moved */
-        if (c->files[i].id == fid) {
-            c->files[i].state = node < 0 ? 1 : 2;
-            c->files[i].node = node;
-        }
-    return node;
-}
+static int parse_df_file(void *ctx, const cJSON *root, cf_loc at) { return parse_df(ctx, root, at); }
+
+static int parse_ref(mc *c, const char *id, cf_loc at) { return mc_reference(&c->m, id, at, parse_df_file, c); }
 
 /* ------------------------------------------------------------------ settings */
 
@@ -545,11 +416,8 @@ static int block_state(mc *c, const cJSON *so, cf_loc sa, const char *key, const
         v = nm;
     }
     if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a block id (a string), found %s", json_type(v));
-    char ns[128], path[384], id[520];
-    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
-    snprintf(id, sizeof id, "%s:%s", ns, path);
-    *out = arena_strdup(&c->p->arena, id);
-    return *out ? 0 : field_nomem(&c->f);
+    *out = mc_full_id(&c->m, at, v->valuestring);
+    return *out ? 0 : -1;
 }
 
 /* the surface rule's noises (rules.c): a noise node at (x*xz, y, z*xz) as an extra output */
@@ -601,22 +469,13 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
     p->dialect = DIALECT_MC121;
     p->prec = PREC_F64;
     p->max_fill_bytes = pk->lim.max_fill_bytes;
-    c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
-    if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    cf_loc cli = {"<arguments>", NULL};
-    char ns[128], path[384];
+    if (mc_files_init(&c.m, p, pk, &c.f) < 0) return err->status;
     cf_keys ks = {{0}, 0}, nks = {{0}, 0};
     const cJSON *router = NULL, *noise, *so;
     cf_loc ra, sa, na;
-    mfile *sf;
-    if (split_id(&c, cli, settings_id ? settings_id : "", ns, sizeof ns, path, sizeof path) < 0) goto done;
-    sf = load(&c, "noise_settings", ns, path);
-    if (!sf) {
-        if (!err_failed(err))
-            err_set(err, CF_ERR_REF, "%s:%s: no such noise settings (no data/%s/worldgen/noise_settings/%s.json in any pack)", ns,
-                    path, ns, path);
-        goto done;
-    }
+    cf_loc cli = {"<arguments>", NULL};
+    mc_file *sf = mc_settings(&c.m, settings_id);
+    if (!sf) goto done;
     p->settings_id = sf->id;
     c.settings_file = sf->display;
     sa = (cf_loc){sf->display, NULL};
@@ -734,9 +593,7 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         p->outputs = o, p->output_names = nm, p->noutputs = nfn + c.nextra;
     }
 done:
-    for (int i = 0; i < c.nfiles; i++) cJSON_Delete(c.files[i].root);
-    free(c.files);
-    free(c.chain);
+    mc_files_free(&c.m);
     return err_failed(err) ? err->status : CF_OK;
 }
 

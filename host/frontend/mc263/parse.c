@@ -17,107 +17,22 @@
 #include <cjson/cJSON.h>
 
 #include "frontend/frontend.h"
+#include "frontend/mcfiles.h"
 
 /* ------------------------------------------------------------------ context */
-typedef struct pfile {
-    const char *kind, *id, *display;
-    char *text;
-    cJSON *root;
-    int state; /* 0 loaded, 1 being parsed, 2 parsed */
-    int node;
-} pfile;
 
 typedef struct pc {
     cf_program *p;
     cf_pack *pk;
     cf_error *err;
     cf_fields f; /* the field reader (base.h): errors into err, locations in the program arena */
-    pfile *files;
-    int nfiles, capfiles;
+    mc_files m; /* the files read (mcfiles.h) */
     int depth;
-    const char **chain; /* ids of density function files being parsed */
-    int nchain;
     const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
     int extra[64], nextra, out_base; /* material rule noises and functions: outputs out_base + k */
 } pc;
 
 
-/* ------------------------------------------------------------------ JSON files */
-
-/* Loads (once) data/<ns>/worldgen/<kind>/<path>.json. Returns the file, or NULL:
- * with c->err set on a real error, unset when the file does not exist. */
-static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel);
-static pfile *load(pc *c, const char *kind, const char *ns, const char *path)
-{
-    char id[512], rel[1024];
-    snprintf(id, sizeof id, "%s:%s", ns, path);
-    for (int i = 0; i < c->nfiles; i++)
-        if (strcmp(c->files[i].kind, kind) == 0 && strcmp(c->files[i].id, id) == 0) return &c->files[i];
-    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel) return NULL;
-    return load_rel(c, kind, id, rel);
-}
-
-static pfile *load_rel(pc *c, const char *kind, const char *id, const char *rel)
-{
-    cJSON *j = NULL;
-    const char *display = NULL;
-    if (json_load_rel(&c->p->arena, c->pk, rel, &j, &display, c->err) <= 0) return NULL;
-    if (c->nfiles == c->capfiles) {
-        int cap = c->capfiles ? c->capfiles * 2 : 32;
-        pfile *nf = realloc(c->files, sizeof *nf * (size_t)cap);
-        if (!nf) {
-            cJSON_Delete(j);
-            field_nomem(&c->f);
-            return NULL;
-        }
-        c->files = nf;
-        c->capfiles = cap;
-    }
-    pfile *f = &c->files[c->nfiles++];
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->id = arena_strdup(&c->p->arena, id);
-    f->display = display;
-    f->root = j;
-    f->node = -1;
-    if (!f->id) {
-        field_nomem(&c->f);
-        return NULL;
-    }
-    return f;
-}
-
-/* "ns:path" or "path" (namespace minecraft); lower-case [a-z0-9_.-], '/' in
- * paths, no empty or ".." segments. Returns 0, or -1 with an error at `at`. */
-static int split_id(pc *c, cf_loc at, const char *s, char *ns, size_t nsz, char *path, size_t psz)
-{
-    const char *colon = strchr(s, ':');
-    const char *p = colon ? colon + 1 : s;
-    size_t nl = colon ? (size_t)(colon - s) : strlen("minecraft");
-    const char *n = colon ? s : "minecraft";
-    if (nl == 0 || nl >= nsz || strlen(p) == 0 || strlen(p) >= psz)
-        return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\"", s);
-    for (size_t i = 0; i < nl; i++)
-        if (!(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) || strchr("_.-", n[i])))
-            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in namespace", s);
-    for (const char *q = p; *q; q++)
-        if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || strchr("_.-/", *q)))
-            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\": bad character in path", s);
-    /* segments: not empty, not "." or ".." */
-    const char *seg = p;
-    for (;;) {
-        const char *e = strchr(seg, '/');
-        size_t l = e ? (size_t)(e - seg) : strlen(seg);
-        if (l == 0 || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.'))
-            return field_fail(&c->f, at, CF_ERR_SCHEMA, "invalid id \"%s\": empty, \".\" or \"..\" path segment", s);
-        if (!e) break;
-        seg = e + 1;
-    }
-    memcpy(ns, n, nl);
-    ns[nl] = 0;
-    strcpy(path, p);
-    return 0;
-}
 
 /* ------------------------------------------------------------------ fields */
 
@@ -163,24 +78,13 @@ static int df_field(pc *c, const cJSON *o, cf_loc at, const char *key)
 
 static int noise_ref(pc *c, const cJSON *v, cf_loc at)
 {
-    if (cJSON_IsObject(v))
-        return field_fail(&c->f, at, CF_ERR_SCHEMA, "inline noise definitions are not supported: reference a noise by id");
-    if (!cJSON_IsString(v)) return field_fail(&c->f, at, CF_ERR_SCHEMA, "expected a noise id (a string), found %s", json_type(v));
-    char ns[128], path[384], id[520];
-    if (split_id(c, at, v->valuestring, ns, sizeof ns, path, sizeof path) < 0) return -1;
-    snprintf(id, sizeof id, "%s:%s", ns, path);
+    int have;
+    mc_file *f;
+    if (mc_noise_file(&c->m, v, at, &have, &f) < 0) return -1;
+    if (have >= 0) return have;
     cf_program *p = c->p;
-    for (int i = 0; i < p->nnoises; i++)
-        if (strcmp(p->noises[i].id, id) == 0) return i;
-    pfile *f = load(c, "noise", ns, path);
-    if (!f) {
-        if (err_failed(c->err)) return -1;
-        return field_fail(&c->f, at, CF_ERR_REF, "unresolved reference to noise \"%s\" (no data/%s/worldgen/noise/%s.json in any pack)",
-                    id, ns, path);
-    }
     cf_loc r = {f->display, NULL};
     const cJSON *o = f->root;
-    if (!cJSON_IsObject(o)) return field_fail(&c->f, r, CF_ERR_SCHEMA, "expected a noise definition (an object), found %s", json_type(o));
     cf_noisedef d = {0};
     d.id = f->id;
     d.loc = r;
@@ -559,22 +463,9 @@ static const parse_fn parsers[NK_COUNT] = {
  * 1.18.2-1.21 format (the packs mix formats), or a mistake */
 static int unknown_type(pc *c, cf_loc ta, const char *type, const cJSON *o)
 {
-    /* a mod's type: the --define that gives it; with the object's one string field as a
-     * selector when it has one (tectonic:config's "option") */
-    char sel[160] = "";
-    const cJSON *only = NULL;
-    int others = 0;
-    for (const cJSON *k = o->child; k; k = k->next)
-        if (strcmp(k->string, "type") != 0) others++, only = k;
-    if (others == 1 && cJSON_IsString(only) && strlen(only->string) + strlen(only->valuestring) < 120)
-        snprintf(sel, sizeof sel, "[%.70s=%.80s]", only->string, only->valuestring);
+    if (mc_mod_type(&c->f, ta, type, o) < 0) return -1; /* a mod's type: the --define that gives it */
     const char *name = strncmp(type, "minecraft:", 10) == 0 ? type + 10 : type;
     char old[96];
-    if (strchr(name, ':'))
-        return field_fail(&c->f, ta, CF_ERR_SCHEMA,
-                          "unknown density function type \"%s\": a mod's own type (its Java code defines it, no data file does); "
-                          "give it a constant with --define %s%s=VALUE",
-                          type, type, sel);
     snprintf(old, sizeof old, "mc121:%s", name);
     for (int k = 0; k < NK_COUNT; k++)
         if (strcmp(node_name[k], old) == 0)
@@ -629,42 +520,9 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
     return node_add(c, &n);
 }
 
-static int parse_ref(pc *c, const char *id, cf_loc at)
-{
-    char ns[128], path[384];
-    if (split_id(c, at, id, ns, sizeof ns, path, sizeof path) < 0) return -1;
-    pfile *f = load(c, "density_function", ns, path);
-    if (!f) {
-        if (err_failed(c->err)) return -1;
-        return field_fail(&c->f, at, CF_ERR_REF,
-                    "unresolved reference to density function \"%s:%s\" (no data/%s/worldgen/density_function/%s.json in any pack)%s",
-                    ns, path, ns, path,
-                    strcmp(ns, "minecraft") == 0 ? ": a pack that builds on vanilla needs the vanilla data of its version under it "
-                                                   "(--pack VANILLA --pack PACK)"
-                                                 : ": is a pack missing from --pack?");
-    }
-    if (f->state == 2) return f->node;
-    if (f->state == 1) {
-        char chain[512];
-        cycle_text(chain, sizeof chain, (const char *const *)c->chain, c->nchain, f->id);
-        return field_fail(&c->f, at, CF_ERR_CYCLE, "reference cycle: %s", chain);
-    }
-    if (c->nchain >= c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
-    f->state = 1;
-    c->chain[c->nchain++] = f->id;
-    const char *fid = f->id;
-    cf_loc root = {f->display, NULL};
-    cJSON *froot = f->root;
-    int node = parse_df(c, froot, root);
-    /* c->files may have moved: look the file up again */
-    c->nchain--;
-    for (int i = 0; i < c->nfiles; i++)
-        if (c->files[i].id == fid) {
-            c->files[i].state = node < 0 ? 1 : 2;
-            c->files[i].node = node;
-        }
-    return node;
-}
+static int parse_df_file(void *ctx, const cJSON *root, cf_loc at) { return parse_df(ctx, root, at); }
+
+static int parse_ref(pc *c, const char *id, cf_loc at) { return mc_reference(&c->m, id, at, parse_df_file, c); }
 
 /* ------------------------------------------------------------------ settings and outputs */
 
@@ -755,8 +613,8 @@ static const cJSON *rule_ref(void *ctx, const char *kind, const char *id, cf_loc
     pc *c = ctx;
     char ns[128], path[384];
     cf_loc cli = {"<arguments>", NULL};
-    if (split_id(c, cli, id, ns, sizeof ns, path, sizeof path) < 0) return NULL;
-    pfile *f = load(c, kind, ns, path);
+    if (mc_split_id(&c->f, cli, id, ns, path) < 0) return NULL;
+    mc_file *f = mc_load(&c->m, kind, ns, path);
     if (!f) return NULL;
     *at = (cf_loc){f->display, NULL};
     return f->root;
@@ -778,20 +636,12 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
     c.err = err;
     field_init(&c.f, &p->arena, err);
     p->max_fill_bytes = pk->lim.max_fill_bytes;
-    c.chain = calloc((size_t)pk->lim.max_depth + 1, sizeof(char *));
-    if (!c.chain) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (mc_files_init(&c.m, p, pk, &c.f) < 0) return err->status;
     cf_loc cli = {"<arguments>", NULL};
-    char ns[128], path[384];
     const cJSON *router = NULL;
     cf_loc ra = cli; /* NOLINT(clang-analyzer-deadcode.DeadStores): set before every use */
-    if (split_id(&c, cli, settings_id, ns, sizeof ns, path, sizeof path) < 0) goto done;
-    pfile *sf = load(&c, "noise_settings", ns, path);
-    if (!sf) {
-        if (!err_failed(err))
-            err_set(err, CF_ERR_REF, "%s:%s: no such noise settings (no data/%s/worldgen/noise_settings/%s.json in any pack)",
-                    ns, path, ns, path);
-        goto done;
-    }
+    mc_file *sf = mc_settings(&c.m, settings_id);
+    if (!sf) goto done;
     p->settings_id = sf->id;
     c.settings_file = sf->display;
     cf_loc sa = {sf->display, NULL};
@@ -915,12 +765,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         p->outputs = o, p->output_names = nm, p->noutputs = nfn + c.nextra;
     }
 done:
-    for (int i = 0; i < c.nfiles; i++) {
-        cJSON_Delete(c.files[i].root);
-        free(c.files[i].text);
-    }
-    free(c.files);
-    free(c.chain);
+    mc_files_free(&c.m);
     if (err_failed(err)) return err->status;
     return CF_OK;
 }
