@@ -1,10 +1,12 @@
 #!/bin/sh
-# bench/maps.sh - map figures (issue 20): a 1024 x 1024 relief at scale 1 and the
-# same area at larger scales (cost follows pixels), tiles per second per zoom level
-# and layer, and the time until a fresh `serve --http` answers its first tile.
+# bench/maps.sh - map figures (issue 20): a 1024 x 1024 relief at scale 1 (CPU and the
+# OpenCL device, PoCL here: cold program cache and warm) and the same area at larger
+# scales (cost follows pixels), tiles per second per zoom level and layer, `columns`,
+# and the time until a fresh `serve --http` answers the first tile of a viewer, per layer.
 # Vanilla 26.3 overworld, seed 0, CPU (all cores). Prints wall and CPU (user) seconds:
 # on a shared machine the CPU figure is the steadier one.
-# usage: bench/maps.sh   (SHARED as in bench/run.sh; BIN=path/to/chunkfill to skip the build)
+# usage: bench/maps.sh   (SHARED as in bench/run.sh; BIN=path/to/chunkfill to skip the build;
+#        QUICK=1 leaves out the slow rows: relief levels 3 and 6, scales 4 and 8)
 set -e
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
@@ -16,25 +18,40 @@ if [ -z "${BIN:-}" ]; then
 fi
 T=$(mktemp -d /tmp/cf-bench-maps-XXXXXX)
 trap 'rm -rf "$T"' EXIT
+tm() { label=$1; shift; /usr/bin/time -f "$label: %e s wall, %U s CPU" "$@" 2>&1 | grep -v '^render:\|^tiles:' || true; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)"
-for s in 1 4 8 16 64; do
-  /usr/bin/time -f "render 1024x1024 --scale $s: %e s wall, %U s CPU" \
-    "$BIN" render --pack "$V" --seed 0 --area -512,-512:511,511 --scale $s --out "$T/r.png" 2>&1 | grep -v '^render:'
+scales="1 16 64"
+[ -n "${QUICK:-}" ] || scales="1 4 8 16 64"
+for s in $scales; do
+  tm "render relief 1024x1024 --scale $s" "$BIN" render --pack "$V" --seed 0 --area -512,-512:511,511 --scale $s --out "$T/r.png"
 done
-for z in 0 2 3 6; do
-  /usr/bin/time -f "tiles relief zoom $z (1 tile of 256x256 pixels, $((1 << z)) blocks/pixel): %e s wall, %U s CPU" \
-    "$BIN" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom $z..$z --out "$T/t" 2>&1 | grep -v '^tiles:'
+if "$BIN" devices 2>/dev/null | grep -q '^opencl:0'; then
+  CHUNKFILL_CACHE=$T/clcache tm "render relief 1024x1024 --device opencl (cold program cache)" \
+    "$BIN" render --pack "$V" --seed 0 --area -512,-512:511,511 --device opencl --quiet --out "$T/d.png"
+  CHUNKFILL_CACHE=$T/clcache tm "render relief 1024x1024 --device opencl (warm cache)" \
+    "$BIN" render --pack "$V" --seed 0 --area -512,-512:511,511 --device opencl --quiet --out "$T/d.png"
+fi
+zooms="0 2"
+[ -n "${QUICK:-}" ] || zooms="0 2 3 6"
+for z in $zooms; do
+  tm "tiles relief zoom $z (1 tile of 256x256 pixels, $((1 << z)) blocks/pixel)" \
+    "$BIN" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom $z..$z --out "$T/t"
 done
-/usr/bin/time -f "tiles water zoom 0 (1 tile): %e s wall, %U s CPU" \
-  "$BIN" tiles --pack "$V" --seed 0 --area 0,0:0,0 --layer water --out "$T/t" 2>&1 | grep -v '^tiles:'
-# a fresh server: start-up (pack, compile) and the first tile of the viewer's first view
-t0=$(date +%s.%N)
-"$BIN" serve --http 127.0.0.1:0 --pack "$V" >"$T/srv.out" 2>"$T/srv.log" &
-SRV=$!
-while ! grep -q listening "$T/srv.out" 2>/dev/null; do sleep 0.05; done
-URL=$(sed -n 's/^listening on //p' "$T/srv.out")
-t1=$(date +%s.%N)
-curl -s -o "$T/first.png" "${URL}relief/0/-1/-1.png?seed=0"
-t2=$(date +%s.%N)
-kill $SRV; wait $SRV 2>/dev/null || true
-echo "serve --http: listening after $(echo "$t1 - $t0" | bc) s, first tile (level 0) after $(echo "$t2 - $t0" | bc) s"
+for l in water biomes blocks; do
+  tm "tiles $l zoom 0 (1 tile)" "$BIN" tiles --pack "$V" --seed 0 --area 0,0:0,0 --layer $l --out "$T/t"
+done
+tm "tiles biomes zoom 4 (1 tile, 16 blocks/pixel)" "$BIN" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom 4..4 --layer biomes --out "$T/t"
+tm "columns 512x512 --stride 16 (1,024 columns, one per chunk)" \
+  "$BIN" columns --pack "$V" --seed 0 --area 0,0:511,511 --stride 16 --out "$T/c.npy"
+# a fresh server per layer: start-up (pack, compile) and the first tile of the viewer's first view
+for l in relief blocks; do
+  t0=$(date +%s.%N)
+  "$BIN" serve --http 127.0.0.1:0 --pack "$V" --cache "$T/hc-$l" >"$T/srv.out" 2>"$T/srv.log" &
+  SRV=$!
+  while ! grep -q listening "$T/srv.out" 2>/dev/null; do sleep 0.05; done
+  t1=$(date +%s.%N)
+  curl -s -o "$T/first.png" "$(sed -n 's/^listening on //p' "$T/srv.out")$l/0/-1/-1.png?seed=0"
+  t2=$(date +%s.%N)
+  kill $SRV; wait $SRV 2>/dev/null || true
+  echo "serve --http, $l: listening after $(echo "$t1 - $t0" | bc) s, first tile (level 0) after $(echo "$t2 - $t0" | bc) s"
+done

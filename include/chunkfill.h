@@ -228,7 +228,10 @@ cf_status cf_png_slice(const char *path, const float *density, int n, const cf_p
  * Map layers (`render --layer`, `tiles`, `serve --http`), one table with a row per
  * layer. A map with first column (x0, z0) and step s (blocks per pixel) has pixel
  * (i, k) at column (x0 + i*s, z0 + k*s): the first block of its s x s square. */
-enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2, CF_MAP_BIOMES = 4 }; /* what a layer needs per column */
+/* what a layer needs per column: heights, a block program (cf_program_compile_blocks), a biome
+ * source; CF_MAP_SURFACE: the surface stage's blocks where the program has one (cf_program_has_surface;
+ * only then is the biome source of CF_MAP_BIOMES needed), else the noise stage's */
+enum { CF_MAP_HEIGHTS = 1, CF_MAP_BLOCKS = 2, CF_MAP_BIOMES = 4, CF_MAP_SURFACE = 8 };
 typedef struct cf_biomes cf_biomes; /* the biome stage, below */
 /* Layer i's name, what it needs (CF_MAP_*) and a one-line summary (may be NULL);
  * NULL past the last layer. */
@@ -254,10 +257,50 @@ cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int3
 cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                              int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, int threads,
                              cf_error *err);
-/* What the map shows at one column (`/at`): height as cf_surface_heights; block the
- * noise stage's block there (NULL where none, or without a block program); fluid
- * the aquifer's fluid directly above it (NULL where air) and its top block's y
- * (fluid_top, min_y - 1 without fluid). Names are the program's palette (owned by it). */
+/* cf_map_draw_biomes, and counts (stats may be NULL): pixels whose block has no row in the
+ * blocks layer's colour table (drawn magenta) and the first such id. */
+typedef struct cf_map_stats {
+    uint64_t unknown_blocks;
+    char first_unknown[128];
+} cf_map_stats;
+cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
+                            int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
+                            int threads, cf_error *err);
+/* The blocks layer (CF_MAP_BLOCKS | CF_MAP_BIOMES | CF_MAP_SURFACE): per pixel the top block that is
+ * not air (searching from below down) of cf_fill_blocks_surface (cf_fill_blocks where the settings
+ * have no surface stage), coloured by chunkfill's table per block id (magenta: unknown, counted in
+ * cf_map_stats) and shaded (image_shade) by the y of those top blocks (a fluid's top counts: water is
+ * flat); a column without blocks (the End's void) is near black. heights receives the top block that
+ * is neither air nor fluid. */
+
+/* Columns for far-terrain (LOD) renderers: what the map knows per column, at a grid of
+ * samples (x0 + i*step, z0 + k*step) as cf_map_draw, each array [k*nx + i], caller-owned,
+ * any may be NULL (not computed):
+ *   height     the surface block as cf_surface_samples gives it (render --heights, /at);
+ *   block      the block at height (palette index of cf_block_palette; 1, air, where height < min_y):
+ *              after the surface stage where the program has one and biomes is given, else the
+ *              noise stage's;
+ *   biome      the biome at (x, height, z) as the biomes layer takes it (cf_biomes_palette index);
+ *   fluid      the fluid directly above height (water, lava, the default fluid; 1, air, where none);
+ *   fluid_top  the y of that fluid's top block (min_y - 1 where none): its depth is fluid_top - height.
+ * block, fluid and fluid_top need a world of a program from cf_program_compile_blocks, biome a biome
+ * source (CF_ERR_ARG otherwise). Each column equals what cf_map_column_biomes (`/at`) answers there. */
+typedef struct cf_map_columns {
+    int32_t *height;
+    uint8_t *block;
+    uint8_t *biome;
+    uint8_t *fluid;
+    int32_t *fluid_top;
+} cf_map_columns;
+cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                             int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err);
+
+/* What the map shows at one column (`/at`): cf_map_columns_get of that one column (below
+ * INT32_MAX) with names: height as cf_surface_heights; block the block there (NULL where
+ * none, or without a block program; the surface stage's with cf_map_column_biomes where the
+ * program has one, else the noise stage's); fluid the fluid directly above it (NULL where
+ * none) and its top block's y (fluid_top, min_y - 1 without fluid). Names are the program's
+ * palette (owned by it). */
 typedef struct cf_map_column_info {
     int32_t height;
     const char *block;
@@ -267,7 +310,8 @@ typedef struct cf_map_column_info {
 } cf_map_column_info;
 cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_info *out, cf_error *err);
 /* cf_map_column and, with biomes (may be NULL), biome: cf_biomes_blocks of (x, height, z),
- * height clamped as the biomes layer does (a name of biomes' palette, owned by it). */
+ * height clamped as the biomes layer does (a name of biomes' palette, owned by it), and the
+ * block after the surface stage where the program has one. */
 cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
                                cf_error *err);
 /* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,

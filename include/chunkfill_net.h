@@ -27,6 +27,7 @@ enum {
     CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
     CF_KIND_BLOCKS_U8 = 3,   /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
     CF_KIND_BIOMES_U8 = 4,   /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
+    CF_KIND_COLUMNS = 5,     /* column records at a stride (cf_map_columns_get): cf_client_columns */
     /* the client's name for BLOCKS_U8 at the surface stage (on the wire: kind 3, stage 1; protocol
      * version 2): the blocks after the surface stage (cf_fill_blocks_surface), the same palette;
      * cf_client_has_surface tells whether a configuration offers it */
@@ -132,6 +133,17 @@ int cf_client_has_surface(const cf_client *c, const char *config);
  * protocol code. deadline_ms 0: the server's default. */
 cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kind, size_t n, const int32_t *chunks,
                          void *out, cf_error *err);
+/* Columns for far-terrain (LOD) renderers (kind COLUMNS, offered by a configuration that offers
+ * both BLOCKS_U8 and BIOMES_U8: `serve --biomes`): per cell (X, Z) of cells (n pairs) the 16 x 16
+ * columns (X*16*stride + i*stride, Z*16*stride + k*stride), out[c*256 + k*16 + i], each what
+ * cf_map_columns_get gives (block and fluid: cf_client_palette indices, biome:
+ * cf_client_biome_palette's). stride 1..4096 (1: the columns of chunk (X, Z)). */
+typedef struct cf_client_column {
+    int32_t height, fluid_top;
+    uint8_t block, fluid, biome;
+} cf_client_column;
+cf_status cf_client_columns(cf_client *c, const char *config, int64_t seed, int stride, size_t n, const int32_t *cells,
+                            cf_client_column *out, cf_error *err);
 void cf_client_set_deadline(cf_client *c, uint32_t deadline_ms);
 int cf_client_error_code(const cf_client *c);
 

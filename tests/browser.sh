@@ -32,8 +32,10 @@ start=$(date +%s)
 # the reference pixels: render of the two tiles' areas the test finds on screen
 "$BIN" render $PACK --seed 5 --area -256,-256:-1,-1 --out "$T/tile_-1_-1.png" 2>/dev/null
 "$BIN" render $PACK --seed 5 --area 0,0:255,255 --out "$T/tile_0_0.png" 2>/dev/null
+"$BIN" render $PACK --seed 5 --layer blocks --area -256,-256:-1,-1 --out "$T/blocks_-1_-1.png" 2>/dev/null
+"$BIN" render $PACK --seed 5 --layer blocks --area 0,0:255,255 --out "$T/blocks_0_0.png" 2>/dev/null
 # the static folder: every tile of both views the test shows
-"$BIN" tiles $PACK --seed 5 --area -800,-640:499,359 --out "$T/tiles" 2>/dev/null
+"$BIN" tiles $PACK --seed 5 --layer relief --layer blocks --area -800,-640:499,359 --out "$T/tiles" 2>/dev/null
 
 "$BIN" serve --http 127.0.0.1:0 $PACK >"$T/srv.out" 2>"$T/srv.log" &
 SRV=$!

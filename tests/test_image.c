@@ -464,3 +464,35 @@ Test(image, downsample_keeps_every_sth_pixel)
     static const int32_t hwant[] = {-1000, -997, -994, -979, -976, -973};
     cr_assert_eq(memcmp(out, hwant, sizeof hwant), 0);
 }
+
+/* ---------------------------------------------------------------- the settings' sea */
+
+/* colours follow the blocks: below sea level the nether's sea is lava, the End has none (its
+ * void, a column without solid blocks, near black); the overworld's water is unchanged */
+Test(image, relief_and_slice_follow_the_default_fluid)
+{
+    int32_t hm[4] = {SEA - 10, MIN_Y - 1, SEA + 5, SEA - 1};
+    uint8_t w[12], l[12], v[12];
+    image_relief(hm, 4, 1, MIN_Y, HEIGHT, SEA, w);
+    image_relief_sea(hm, 4, 1, MIN_Y, HEIGHT, SEA, IMAGE_WATER, l);
+    cr_assert_eq(memcmp(w, l, 12), 0, "IMAGE_WATER is image_relief");
+    cr_assert_eq(image_sea_of("minecraft:water"), IMAGE_WATER);
+    cr_assert_eq(image_sea_of("minecraft:lava"), IMAGE_LAVA);
+    cr_assert_eq(image_sea_of("minecraft:air"), IMAGE_VOID);
+    image_relief_sea(hm, 4, 1, MIN_Y, HEIGHT, SEA, IMAGE_LAVA, l);
+    image_relief_sea(hm, 4, 1, MIN_Y, HEIGHT, SEA, IMAGE_VOID, v);
+    for (int i = 0; i < 4; i += 3) {
+        cr_assert(w[3 * i + 2] > w[3 * i] + 40, "water pixel %d is blue", i);
+        cr_assert(l[3 * i] > 150 && l[3 * i + 2] < 60, "lava pixel %d: %d,%d,%d", i, l[3 * i], l[3 * i + 1], l[3 * i + 2]);
+        cr_assert_not(v[3 * i + 2] > v[3 * i] + 40, "no sea: pixel %d is not blue (%d,%d,%d)", i, v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+    }
+    cr_assert_eq(memcmp(v + 3, image_void_rgb, 3), 0, "the void is near black");
+    cr_assert_eq(memcmp(l + 6, w + 6, 3), 0, "land is land");
+    float d[2] = {-1.0f, -1.0f}; /* one column, y 0 (below sea 1) and y 1 */
+    uint8_t sw[6], sl[6], sv[6];
+    image_slice_sea(d, 1, 2, 0, 1, IMAGE_WATER, IMAGE_SLICE_MATERIAL, sw);
+    image_slice_sea(d, 1, 2, 0, 1, IMAGE_LAVA, IMAGE_SLICE_MATERIAL, sl);
+    image_slice_sea(d, 1, 2, 0, 1, IMAGE_VOID, IMAGE_SLICE_MATERIAL, sv);
+    cr_assert(sw[5] > sw[3] + 40 && sl[3] > 150 && sl[5] < 60, "the bottom row: water blue, lava orange");
+    cr_assert_eq(memcmp(sv + 3, sv, 3), 0, "no sea: the bottom row is air like the top");
+}

@@ -5,7 +5,9 @@
  * tiles command writes tiles that equal render of their area (decoded pixels),
  * level Z tiles equal the documented downscale, and bad input is refused. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <png.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "chunkfill.h"
+#include "chunkfill_net.h"
 
 static const char *shared_dir(void)
 {
@@ -171,6 +174,8 @@ static void check_biomes_layer(const char *pack, const char *settings, int64_t s
         }
     image_shade(h, base, n, n, sea, want);
     for (size_t o = 0; o < np; o++)
+        if (h[o] < min_y) memcpy(want + 3 * o, image_void_rgb, 3); /* the End's void: no blocks, not the biome's colour */
+    for (size_t o = 0; o < np; o++)
         cr_assert_eq(memcmp(rgb + 3 * o, want + 3 * o, 3), 0, "%s pixel (%zu, %zu): %d,%d,%d, want %d,%d,%d", settings,
                      o % (size_t)n, o / (size_t)n, rgb[3 * o], rgb[3 * o + 1], rgb[3 * o + 2], want[3 * o],
                      want[3 * o + 1], want[3 * o + 2]);
@@ -203,6 +208,324 @@ Test(maps, biomes_layer_nether_and_end)
     if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
     check_biomes_layer(pack, "minecraft:nether", 3, -200, -200, 8, 48, 100, 2);
     check_biomes_layer(pack, "minecraft:end", 3, -1100, -1100, 8, 40, INT32_MAX, 2); /* islands and void */
+}
+
+/* ------------------------------------------------------------------ the blocks layer, columns */
+
+/* a block world (cf_program_compile_blocks) and its biome source */
+static cf_world *block_world(const char *pack, const char *settings, int64_t seed, cf_program **pg, cf_biomes **b)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(pg, pk, settings, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
+    cf_pack_free(pk);
+    return w;
+}
+
+/* the surface stage's blocks of the chunk holding column (x, z): a cache of 16 chunks */
+typedef struct chunk_cache {
+    int n;
+    int32_t key[16][2];
+    uint8_t *b[16];
+} chunk_cache;
+static const uint8_t *chunk_of(const cf_world *w, cf_biomes *b, int height, int32_t x, int32_t z, chunk_cache *cc)
+{
+    int32_t c[2] = {x >> 4, z >> 4};
+    for (int i = 0; i < cc->n; i++)
+        if (cc->key[i][0] == c[0] && cc->key[i][1] == c[1]) return cc->b[i];
+    cr_assert_lt(cc->n, 16, "the test's area holds more than 16 chunks");
+    cf_error err = {0};
+    uint8_t *buf = malloc((size_t)height * 256);
+    cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, buf, 1, &err), CF_OK, "%s", err.message);
+    cc->key[cc->n][0] = c[0], cc->key[cc->n][1] = c[1];
+    return cc->b[cc->n++] = buf;
+}
+static void chunk_cache_free(chunk_cache *cc)
+{
+    for (int i = 0; i < cc->n; i++) free(cc->b[i]);
+}
+
+/* the blocks layer's pixels = the colour table's colour of the top block that is not air of
+ * cf_fill_blocks_surface (what `fill --blocks --stage surface` writes) at the pixel's column,
+ * shaded by those top blocks' y (image_shade); the shading aside, a noise-stage map (stone) or
+ * a wrong column fails */
+static void check_blocks_layer(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
+                               int32_t n, int min_distinct)
+{
+    cf_program *pg;
+    cf_biomes *b;
+    cf_world *w = block_world(pack, settings, seed, &pg, &b);
+    cf_error err = {0};
+    cr_assert(cf_program_has_surface(pg), "%s has a surface stage", settings);
+    int layer = cf_map_layer_find("blocks"), needs = 0, min_y, height, sea;
+    cr_assert(layer >= 0);
+    cf_map_layer(layer, &needs, NULL);
+    cr_assert_eq(needs, CF_MAP_BLOCKS | CF_MAP_BIOMES | CF_MAP_SURFACE);
+    cf_program_settings(pg, &min_y, &height, &sea);
+    const char *names[CF_PALETTE_MAX];
+    int nb = cf_block_palette(pg, names);
+    size_t np = (size_t)n * (size_t)n;
+    uint8_t *rgb = malloc(np * 3), *base = malloc(np * 3), *want = malloc(np * 3);
+    int32_t *h = malloc(sizeof(int32_t) * np), *top = malloc(sizeof(int32_t) * np);
+    chunk_cache cc = {0};
+    cr_assert_eq(cf_map_draw(w, layer, x0, z0, step, n, n, INT32_MAX, rgb, h, 2, &err), CF_ERR_ARG, "without a biome source");
+    cf_map_stats ms;
+    cr_assert_eq(cf_map_draw_stats(w, b, layer, x0, z0, step, n, n, INT32_MAX, rgb, h, &ms, 2, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(ms.unknown_blocks, 0, "%s: a block without a colour: %s", settings, ms.first_unknown);
+    int seen[CF_PALETTE_MAX] = {0}, distinct = 0;
+    for (int32_t k = 0; k < n; k++)
+        for (int32_t i = 0; i < n; i++) {
+            size_t o = (size_t)k * (size_t)n + (size_t)i;
+            int32_t x = x0 + i * step, z = z0 + k * step;
+            const uint8_t *c = chunk_of(w, b, height, x, z, &cc);
+            int y = height - 1, v = 1;
+            for (; y >= 0; y--)
+                if ((v = c[((size_t)y * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)]) != 1) break;
+            cr_assert(y >= 0 && v < nb, "a column without blocks");
+            top[o] = min_y + y;
+            if (!seen[v]++) distinct++;
+            cr_assert(image_block_colour(names[v], base + 3 * o), "%s has a colour", names[v]);
+        }
+    image_shade(top, base, n, n, sea, want);
+    for (size_t o = 0; o < np; o++)
+        cr_assert_eq(memcmp(rgb + 3 * o, want + 3 * o, 3), 0, "%s pixel (%zu, %zu): %d,%d,%d, want %d,%d,%d", settings,
+                     o % (size_t)n, o / (size_t)n, rgb[3 * o], rgb[3 * o + 1], rgb[3 * o + 2], want[3 * o],
+                     want[3 * o + 1], want[3 * o + 2]);
+    cr_assert_geq(distinct, min_distinct, "%s: %d distinct top blocks (the test needs variety)", settings, distinct);
+    /* /at (cf_map_column_biomes): the surface stage's block at its height */
+    for (int t = 0; t < 2; t++) {
+        int32_t x = x0 + (t * 7 % n) * step, z = z0 + (t * 11 % n) * step;
+        cf_map_column_info ci;
+        cr_assert_eq(cf_map_column_biomes(w, b, x, z, &ci, &err), CF_OK, "%s", err.message);
+        const uint8_t *c = chunk_of(w, b, height, x, z, &cc);
+        int v = c[((size_t)(ci.height - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)];
+        cr_assert_str_eq(ci.block, names[v], "/at (%d, %d): %s, the surface stage has %s", x, z, ci.block, names[v]);
+    }
+    chunk_cache_free(&cc);
+    free(rgb), free(base), free(want), free(h), free(top);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+}
+
+/* vanilla 26.3 (the embedded default pack has no surface rule) */
+static const char *vanilla263(void)
+{
+    static char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    return pack;
+}
+
+Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
+{
+    const char *pack = vanilla263();
+    check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2);  /* 1:1, across chunk borders: river and grass */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1); /* a sample per chunk */
+}
+
+Test(maps, blocks_table_is_sorted_and_knows_the_vanilla_surface_blocks)
+{
+    for (size_t i = 1; image_block_colour_id(i); i++)
+        cr_assert_lt(strcmp(image_block_colour_id(i - 1), image_block_colour_id(i)), 0, "row %zu out of order", i);
+    static const char *const must[] = {"minecraft:grass_block[snowy=false]", "minecraft:podzol", "minecraft:sand",
+                                       "minecraft:red_sand", "minecraft:white_terracotta", "minecraft:netherrack",
+                                       "minecraft:warped_nylium", "minecraft:end_stone", "minecraft:water", "minecraft:lava"};
+    uint8_t rgb[3];
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) cr_assert(image_block_colour(must[i], rgb), "%s", must[i]);
+    cr_assert_not(image_block_colour("minecraft:stone_bricks", rgb));
+    cr_assert_not(image_block_colour("minecraft:ston", rgb));
+    cr_assert(rgb[0] == 255 && rgb[1] == 0 && rgb[2] == 255, "unknown: magenta");
+}
+
+/* columns (cf_map_columns_get) equal /at (cf_map_column_biomes) at every sampled column, and
+ * their heights render --heights' (cf_surface_samples); depth follows the fluid */
+Test(maps, columns_equal_at_and_the_fill)
+{
+    cf_program *pg;
+    cf_biomes *b;
+    cf_world *w = block_world(vanilla263(), "minecraft:overworld", 0, &pg, &b);
+    cf_error err = {0};
+    enum { N = 3 };
+    const int32_t x0 = -40, z0 = -30, step = 19; /* across the river of seed 0 */
+    int32_t height[N * N], ftop[N * N], h2[N * N];
+    uint8_t block[N * N], biome[N * N], fluid[N * N];
+    cf_map_columns c = {height, block, biome, fluid, ftop};
+    cr_assert_eq(cf_map_columns_get(w, b, x0, z0, step, N, N, INT32_MAX, &c, 2, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_surface_samples(w, 0, x0, z0, step, N, N, INT32_MAX, h2, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(memcmp(height, h2, sizeof height), 0);
+    const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
+    cf_block_palette(pg, bn);
+    cf_biomes_palette(b, bion);
+    int wet = 0;
+    for (int k = 0; k < N; k++)
+        for (int i = 0; i < N; i++) {
+            int o = k * N + i;
+            cf_map_column_info ci;
+            cr_assert_eq(cf_map_column_biomes(w, b, x0 + i * step, z0 + k * step, &ci, &err), CF_OK, "%s", err.message);
+            cr_assert_eq(ci.height, height[o]);
+            cr_assert_str_eq(ci.block, bn[block[o]]);
+            cr_assert_str_eq(ci.biome, bion[biome[o]]);
+            cr_assert_eq(ci.fluid_top, ftop[o]);
+            if (ci.fluid) {
+                cr_assert_str_eq(ci.fluid, bn[fluid[o]]);
+                wet++;
+            }
+            else cr_assert_eq(fluid[o], 1, "no fluid: air");
+        }
+    cr_assert(wet > 0 && wet < N * N, "%d of %d columns under water (the test needs both)", wet, N * N);
+    /* a column without a block program: CF_ERR_ARG for blocks, heights alone work */
+    cf_map_columns hc = {h2, NULL, NULL, NULL, NULL};
+    cr_assert_eq(cf_map_columns_get(w, NULL, x0, z0, step, N, N, INT32_MAX, &hc, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_map_columns_get(w, NULL, x0, z0, step, N, N, INT32_MAX, &c, 1, &err), CF_ERR_ARG, "biomes without a source");
+    cr_assert_eq(cf_map_columns_get(w, b, x0, z0, 0, N, N, INT32_MAX, &c, 1, &err), CF_ERR_ARG, "step 0");
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+}
+
+/* the server's COLUMNS kind (`serve --biomes`, cf_client_columns) equals cf_map_columns_get: a
+ * chunk's columns (stride 1) and a cell of 16 x 16 columns 3 blocks apart; a second seed (stride 1) */
+Test(maps, columns_server_kind_equals_the_library)
+{
+    const char *pack = vanilla263();
+    char sock[128];
+    snprintf(sock, sizeof sock, "unix:/tmp/cf-maps-cols-%ld.sock", (long)getpid());
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(p[1], 1);
+        close(p[0]);
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 2);
+        execl(CF_BINARY, CF_BINARY, "serve", "--pack", pack, "--settings", "minecraft:overworld", "--listen", sock, "--device", "cpu",
+              "--biomes", (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    FILE *f = fdopen(p[0], "r");
+    char line[256] = "";
+    int up = 0;
+    while (!up && fgets(line, sizeof line, f)) up = strncmp(line, "listening on ", 13) == 0;
+    fclose(f);
+    cr_assert(up, "the server did not start");
+    cf_client *cl = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_client_connect(&cl, sock, NULL, &err), CF_OK, "%s", err.message);
+    static cf_client_column got[2 * 256];
+    static int32_t h[256], ft[256];
+    static uint8_t bl[256], fl[256], bi[256];
+    for (int k = 0; k < 2; k++) {
+        int64_t seed = k ? -5 : 0;
+        cf_program *pg;
+        cf_biomes *b;
+        cf_world *w = block_world(pack, "minecraft:overworld", seed, &pg, &b);
+        const char *names[CF_PALETTE_MAX], *mine[CF_PALETTE_MAX];
+        int n = cf_client_palette(cl, "minecraft:overworld", names);
+        cr_assert_eq(n, cf_block_palette(pg, mine));
+        int32_t cells[4] = {-2, -1, -1, 0};
+        cr_assert_eq(cf_client_columns(cl, "minecraft:overworld", seed, 1, 1, cells, got, &err), CF_OK, "%s", err.message);
+        if (k == 0)
+            cr_assert_eq(cf_client_columns(cl, "minecraft:overworld", seed, 3, 1, cells + 2, got + 256, &err), CF_OK, "%s", err.message);
+        for (int c = 0; c < 2 - k; c++) {
+            int step = c ? 3 : 1;
+            cf_map_columns cols = {h, bl, bi, fl, ft};
+            cr_assert_eq(cf_map_columns_get(w, b, cells[2 * c] * 16 * step, cells[2 * c + 1] * 16 * step, step, 16, 16, INT32_MAX, &cols,
+                                            2, &err),
+                         CF_OK, "%s", err.message);
+            for (int i = 0; i < 256; i++) {
+                const cf_client_column *g = &got[c * 256 + i];
+                cr_assert(g->height == h[i] && g->fluid_top == ft[i] && g->block == bl[i] && g->fluid == fl[i] && g->biome == bi[i],
+                          "seed %lld cell %d column %d: server %d %d %d %d %d, library %d %d %d %d %d", (long long)seed, c, i,
+                          g->height, g->fluid_top, g->block, g->fluid, g->biome, h[i], ft[i], bl[i], fl[i], bi[i]);
+            }
+        }
+        if (k == 1) { /* the Java client's fillColumns (javac is a dependency, as for test_serve): the same columns */
+            char cmd[2048];
+            snprintf(cmd, sizeof cmd, "d=$(mktemp -d) && javac -Xlint:all -Werror -d $d %s/host/net/clients/java/chunkfill/*.java 2>&1 && "
+                                      "java -cp $d chunkfill.Main --columns 1 %s minecraft:overworld -5 -2,-1:-2,-1 2>&1; rm -rf $d",
+                     CF_SOURCE_DIR, sock);
+            FILE *j = popen(cmd, "r");
+            cr_assert(j);
+            const char *bion[CF_BIOME_PALETTE_MAX];
+            cf_biomes_palette(b, bion);
+            int lines = 0;
+            char ln[512], want[512];
+            while (fgets(ln, sizeof ln, j)) {
+                cr_assert_lt(lines, 256, "%s", ln);
+                int i = lines++;
+                snprintf(want, sizeof want, "%d %d %d %d %s %s %s\n", -32 + i % 16, -16 + i / 16, h[i], ft[i], mine[bl[i]], mine[fl[i]],
+                         bion[bi[i]]);
+                cr_assert_str_eq(ln, want);
+            }
+            cr_assert_eq(pclose(j), 0);
+            cr_assert_eq(lines, 256);
+        }
+        cf_biomes_free(b);
+        cf_world_free(w);
+        cf_program_free(pg);
+    }
+    int32_t one[2] = {0, 0};
+    cr_assert_eq(cf_client_columns(cl, "minecraft:overworld", 0, 0, 1, one, got, &err), CF_ERR_ARG, "stride 0");
+    cf_client_close(cl);
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
+}
+
+/* colours follow the blocks: the End's void is not water on any layer, the nether's sea is lava */
+Test(maps, end_void_and_nether_lava_are_not_water)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    enum { N = 40 };
+    static uint8_t rgb[N * N * 3];
+    static int32_t h[N * N];
+    cf_error err = {0};
+    const uint8_t water_min_blue = 100;
+    for (int dim = 0; dim < 2; dim++) {
+        cf_program *pg;
+        cf_biomes *b;
+        const char *settings = dim ? "minecraft:nether" : "minecraft:end";
+        cf_world *w = block_world(pack, settings, 3, &pg, &b);
+        int min_y, sea, special = 0;
+        cf_program_settings(pg, &min_y, NULL, &sea);
+        int32_t x0 = dim ? -200 : -1100, below = dim ? 100 : INT32_MAX;
+        for (int li = 0; cf_map_layer(li, NULL, NULL) && (dim == 0 || li == 0); li++) { /* the nether: relief */
+            int needs, n = N, step = 8;
+            cf_map_layer(li, &needs, NULL);
+            if (needs & CF_MAP_BLOCKS) n = 5, step = 64; /* whole chunks: a few */
+            cr_assert_eq(cf_map_draw_biomes(w, b, li, x0, x0, step, n, n, below, rgb, h, 2, &err), CF_OK, "%s", err.message);
+            for (int o = 0; o < n * n; o++) {
+                const uint8_t *px = rgb + 3 * o;
+                int bluish = px[2] >= water_min_blue && px[2] > px[0] + 40 && px[2] > px[1];
+                if (dim == 0 && h[o] < min_y) { /* void */
+                    cr_assert(px[0] < 40 && px[1] < 40 && px[2] < 40, "end %s pixel %d: void drawn %d,%d,%d",
+                              cf_map_layer(li, NULL, NULL), o, px[0], px[1], px[2]);
+                    special++;
+                }
+                if (dim == 1 && li == 0 && h[o] < sea) { /* under the lava sea */
+                    cr_assert(px[0] > 150 && px[2] < 60, "nether relief pixel %d: the lava sea drawn %d,%d,%d", o, px[0], px[1], px[2]);
+                    special++;
+                }
+                cr_assert_not(bluish && dim == 0 && h[o] < min_y, "void as water");
+            }
+        }
+        cr_assert_gt(special, 0, "%s: the area has no void or lava sea", settings);
+        cf_biomes_free(b);
+        cf_world_free(w);
+        cf_program_free(pg);
+    }
 }
 
 /* ------------------------------------------------------------------ tiles (the CLI) */
@@ -263,6 +586,103 @@ static int32_t *read_npy(const char *path, int *nz, int *nx)
     cr_assert_eq(fread(v, sizeof(int32_t), (size_t)*nz * (size_t)*nx, f), (size_t)*nz * (size_t)*nx);
     fclose(f);
     return v;
+}
+
+/* the data of a .npy (malloc'd), its header dictionary in dict */
+static uint8_t *read_npy_raw(const char *path, char *dict, size_t cap, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no %s", path);
+    unsigned char h[10];
+    cr_assert_eq(fread(h, 1, 10, f), 10u);
+    unsigned hl = h[8] | h[9] << 8;
+    cr_assert_lt(hl, cap);
+    cr_assert_eq(fread(dict, 1, hl, f), hl);
+    dict[hl] = 0;
+    long at = ftell(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)(ftell(f) - at);
+    fseek(f, at, SEEK_SET);
+    uint8_t *v = malloc(*len ? *len : 1);
+    cr_assert_eq(fread(v, 1, *len, f), *len);
+    fclose(f);
+    return v;
+}
+
+/* the i-th string of a JSON array of strings starting at p ("[" ...) */
+static void json_nth(const char *p, int i, char *out, size_t cap)
+{
+    for (int k = 0; k <= i; k++) {
+        p = strchr(p + 1, '"');
+        cr_assert_not_null(p);
+        const char *e = strchr(p + 1, '"');
+        if (k == i) snprintf(out, cap, "%.*s", (int)(e - p - 1), p + 1);
+        p = e;
+    }
+}
+
+/* `chunkfill columns` equals render --heights at its columns and the block of `fill --blocks
+ * --stage surface` at that height; its fluid is the fill's block above */
+Test(tiles, columns_command_equals_render_and_fill)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    char args[2048], err[4096], dict[512], pal[65536];
+    const char *area = "-40,-30:-1,9"; /* stride 13: columns x -40..-1, z -30..9: chunks x -3..-1, z -2..0 */
+    snprintf(args, sizeof args, "columns --pack %s --seed 0 --area %s --stride 13 --out %s/c.npy", pack, area, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render --pack %s --seed 0 --area %s --scale 13 --heights %s/h.npy --out %s/r.png", pack, area, dir, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "fill --pack %s --seed 0 --blocks --stage surface --chunks -3,-2:-1,0 --out %s/f.npy", pack, dir);
+    cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+    size_t clen, flen;
+    uint8_t *c = read_npy_raw(strcat(strcpy(args, dir), "/c.npy"), dict, sizeof dict, &clen);
+    cr_assert(strstr(dict, "('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1')"), "%s", dict);
+    cr_assert(strstr(dict, "'shape': (4, 4)"), "%s", dict);
+    int nz, nx;
+    int32_t *h = read_npy(strcat(strcpy(args, dir), "/h.npy"), &nz, &nx);
+    cr_assert(nz == 4 && nx == 4 && clen == 16 * 12);
+    uint8_t *fb = read_npy_raw(strcat(strcpy(args, dir), "/f.npy"), dict, sizeof dict, &flen);
+    int height = 384, min_y = -64;
+    cr_assert_eq(flen, (size_t)9 * height * 256);
+    FILE *f = fopen(strcat(strcpy(args, dir), "/f.palette.json"), "r");
+    size_t pl = fread(pal, 1, sizeof pal - 1, f);
+    pal[pl] = 0;
+    fclose(f);
+    static char cpal[65536];
+    f = fopen(strcat(strcpy(args, dir), "/c.palette.json"), "r");
+    pl = fread(cpal, 1, sizeof cpal - 1, f);
+    cpal[pl] = 0;
+    fclose(f);
+    const char *cblocks = strstr(cpal, "\"blocks\": [");
+    cr_assert_not_null(cblocks);
+    int wet = 0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 4; i++) {
+            const uint8_t *q = c + 12 * (k * 4 + i);
+            int32_t hh, ft;
+            memcpy(&hh, q, 4), memcpy(&ft, q + 4, 4);
+            cr_assert_eq(hh, h[k * 4 + i], "column (%d, %d): height %d, render --heights %d", i, k, hh, h[k * 4 + i]);
+            int x = -40 + 13 * i, z = -30 + 13 * k, ci = ((z >> 4) + 2) * 3 + (x >> 4) + 3;
+            const uint8_t *ch = fb + (size_t)ci * height * 256;
+            char want[128], got[128];
+            json_nth(pal, ch[((size_t)(hh - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)], want, sizeof want);
+            json_nth(cblocks + 10, q[8], got, sizeof got);
+            cr_assert_str_eq(got, want, "column (%d, %d) at y %d", x, z, hh);
+            json_nth(pal, ch[((size_t)(hh + 1 - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)], want, sizeof want);
+            json_nth(cblocks + 10, q[9], got, sizeof got);
+            cr_assert_str_eq(got, want, "column (%d, %d): the fluid above y %d", x, z, hh);
+            if (strcmp(got, "minecraft:air") != 0) {
+                wet++;
+                cr_assert_geq(ft, hh + 1);
+            } else {
+                cr_assert_eq(ft, min_y - 1);
+            }
+        }
+    cr_assert(wet > 0 && wet < 16, "%d wet columns (the test needs both)", wet);
+    free(c), free(h), free(fb);
 }
 
 /* tile L/z/x/y.png equals `render --scale 2^z` of its blocks (world: the pack, settings and

@@ -311,7 +311,7 @@ cf_status cf_png_relief(const char *path, const int32_t *heights, int nx, int nz
         return err_set(err, CF_ERR_ARG, "cf_png_relief: bad arguments");
     uint8_t *rgb = malloc((size_t)nx * (size_t)nz * 3);
     if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory for a %d x %d picture", nx, nz);
-    image_relief(heights, nx, nz, p->min_y, p->height, p->sea_level, rgb);
+    image_relief_sea(heights, nx, nz, p->min_y, p->height, p->sea_level, image_sea_of(p->default_fluid), rgb);
     cf_status st = image_write_png(path, rgb, nx, nz, err);
     free(rgb);
     return st;
@@ -322,7 +322,7 @@ cf_status cf_png_slice(const char *path, const float *density, int n, const cf_p
     if (!path || !density || !p || n <= 0 || n > (1 << 20)) return err_set(err, CF_ERR_ARG, "cf_png_slice: bad arguments");
     uint8_t *rgb = malloc((size_t)n * (size_t)p->height * 3);
     if (!rgb) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    image_slice(density, n, p->height, p->min_y, p->sea_level, mode, rgb);
+    image_slice_sea(density, n, p->height, p->min_y, p->sea_level, image_sea_of(p->default_fluid), mode, rgb);
     cf_status st = image_write_png(path, rgb, n, p->height, err);
     free(rgb);
     return st;

@@ -10,6 +10,7 @@
  * arrays and one batch.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,50 +20,84 @@
 #include "cpu/cpu.h"
 #include "kernels/cf_aquifer.h"
 
+/* what a layer gathers per column (internal: the public CF_MAP_* say what it needs) */
+enum { G_HEIGHTS = 1, G_BLOCKS = 2, G_SURFACE = 4, G_BIOMES = 8 };
+
 /* per sampled column: what the layers need */
 typedef struct map_cols {
     int32_t *ground; /* the top solid block (min_y - 1 where none) */
-    int32_t *top;    /* CF_MAP_BLOCKS: the top block that is not air */
-    uint8_t *kind;   /* CF_MAP_BLOCKS: IMAGE_LAND, _WATER, _LAVA or _VOID */
-    uint8_t *biome;  /* CF_MAP_BIOMES: palette index of the biome at the surface block */
-    const char **names; /* CF_MAP_BIOMES: the biome source's palette */
+    int32_t *top;    /* G_BLOCKS: the top block that is not air */
+    uint8_t *kind;   /* G_BLOCKS: IMAGE_LAND, _WATER, _LAVA or _VOID */
+    uint8_t *blk;    /* G_BLOCKS: the top block's palette index (air where none) */
+    uint8_t *biome;  /* G_BIOMES: palette index of the biome at the surface block */
+    const char **names;  /* G_BIOMES: the biome source's palette */
+    const char **bnames; /* G_BLOCKS: the block palette (cf_block_palette) */
+    cf_map_stats *stats; /* may be NULL */
 } map_cols;
 
-static void colour_relief(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
+static void colour_relief(map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
 {
-    image_relief(c->ground, nx, nz, p->min_y, p->height, p->sea_level, rgb);
+    image_relief_sea(c->ground, nx, nz, p->min_y, p->height, p->sea_level, image_sea_of(p->default_fluid), rgb);
 }
 
-static void colour_water(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
+static void colour_water(map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
 {
     image_relief_fluids(c->ground, c->top, c->kind, nx, nz, p->min_y, p->height, p->sea_level, rgb);
 }
 
 /* the biome colour table's colour per pixel, shaded as the relief (in place: image_shade
  * reads pixel i's base before writing pixel i) */
-static void colour_biomes(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
+static void colour_biomes(map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
 {
-    for (size_t i = 0; i < (size_t)nx * (size_t)nz; i++) image_biome_colour(c->names[c->biome[i]], rgb + 3 * i);
+    size_t n = (size_t)nx * (size_t)nz;
+    for (size_t i = 0; i < n; i++) image_biome_colour(c->names[c->biome[i]], rgb + 3 * i);
     image_shade(c->ground, rgb, nx, nz, p->sea_level, rgb);
+    for (size_t i = 0; i < n; i++) /* a column without blocks (the End's void) has its biome, but shows the void */
+        if (c->ground[i] < p->min_y) memcpy(rgb + 3 * i, image_void_rgb, 3);
+}
+
+/* the block colour table's colour of the top block, shaded by the heights of the top blocks
+ * (fluids included: water is flat); columns without blocks are the void's colour, unshaded */
+static void colour_blocks(map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb)
+{
+    size_t n = (size_t)nx * (size_t)nz;
+    for (size_t i = 0; i < n; i++) {
+        if (c->kind[i] == IMAGE_VOID) continue;
+        if (!image_block_colour(c->bnames[c->blk[i]], rgb + 3 * i) && c->stats) {
+            if (!c->stats->unknown_blocks)
+                snprintf(c->stats->first_unknown, sizeof c->stats->first_unknown, "%s", c->bnames[c->blk[i]]);
+            c->stats->unknown_blocks++;
+        }
+    }
+    image_shade(c->top, rgb, nx, nz, p->sea_level, rgb);
+    for (size_t i = 0; i < n; i++)
+        if (c->kind[i] == IMAGE_VOID) memcpy(rgb + 3 * i, image_void_rgb, 3);
 }
 
 static const struct map_layer {
     const char *name;
-    int needs; /* CF_MAP_HEIGHTS, CF_MAP_BLOCKS */
+    int needs;  /* CF_MAP_* */
+    int gather; /* G_* */
     const char *summary;
-    void (*colour)(const map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb);
+    void (*colour)(map_cols *c, int nx, int nz, const cf_program *p, uint8_t *rgb);
 } layers[] = {
-    {"relief", CF_MAP_HEIGHTS,
-     "shaded relief of the exact surface (the top block whose final density is > 0); blue below sea level",
+    {"relief", CF_MAP_HEIGHTS, G_HEIGHTS,
+     "shaded relief of the exact surface (the top block whose final density is > 0); below sea level the "
+     "settings' default fluid: blue water, orange lava (the nether), none (the End: columns without blocks near black)",
      colour_relief},
-    {"water", CF_MAP_BLOCKS,
+    {"water", CF_MAP_BLOCKS, G_BLOCKS,
      "shaded relief of the noise stage's blocks: water where the aquifer puts it (lakes above sea level, dry "
      "caves below), lava orange, columns without blocks (the End's void) near black",
      colour_water},
-    {"biomes", CF_MAP_HEIGHTS | CF_MAP_BIOMES,
+    {"biomes", CF_MAP_HEIGHTS | CF_MAP_BIOMES, G_HEIGHTS | G_BIOMES,
      "biome colours (cubiomes' scheme) of the biome at the surface block (x, height, z) through the game's zoom, "
-     "shaded as the relief",
+     "shaded as the relief; columns without blocks (the End's void) near black",
      colour_biomes},
+    {"blocks", CF_MAP_BLOCKS | CF_MAP_BIOMES | CF_MAP_SURFACE, G_BLOCKS | G_SURFACE,
+     "the colour of the top block that is not air after the surface stage (grass, sand, terracotta, snow, "
+     "water, lava...; the noise stage's where the settings have no surface rule), chunkfill's own colour "
+     "per block id (unknown ids magenta), shaded by the top blocks' heights; void near black",
+     colour_blocks},
 };
 enum { NLAYERS = sizeof layers / sizeof layers[0] };
 
@@ -81,31 +116,41 @@ int cf_map_layer_find(const char *name)
     return -1;
 }
 
-/* the column of block kinds (CF_BK_*) at local (lx, lz) of a chunk's blocks: from the
- * top (or below), the first block that is not air decides */
-static void scan_column(const cf_program *p, const uint8_t *b, int lx, int lz, int32_t below, int32_t *ground,
-                        int32_t *top, uint8_t *kind)
+static int is_fluid(int v) { return v == CF_BK_WATER || v == CF_BK_LAVA || v == CF_BK_FLUID; }
+
+/* the block at (lx, y, lz) of a chunk's blocks */
+#define BLOCK_AT(p, b, lx, y, lz) ((b)[((size_t)((y) - (p)->min_y) * 16 + (size_t)(lz)) * 16 + (size_t)(lx)])
+
+/* one column at local (lx, lz) of a chunk's blocks: from the top (or below), the first
+ * block that is not air decides top, blk and kind; ground is the top block that is neither
+ * air nor fluid under it (the fluid's floor minus one where air is under the fluid) */
+static void scan_column(const cf_program *p, const uint8_t *b, int lx, int lz, int32_t below, map_cols *c, size_t o)
 {
     int64_t ymax = (int64_t)p->min_y + p->height - 1 < below ? (int64_t)p->min_y + p->height - 1 : below;
-    *ground = p->min_y - 1, *top = p->min_y - 1, *kind = IMAGE_VOID;
+    c->ground[o] = p->min_y - 1, c->top[o] = p->min_y - 1, c->kind[o] = IMAGE_VOID;
+    if (c->blk) c->blk[o] = CF_BK_AIR;
     int fluid = -1;
     for (int64_t y = ymax; y >= p->min_y; y--) {
-        int v = b[((size_t)(y - p->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx];
+        int v = BLOCK_AT(p, b, lx, y, lz);
         if (v == CF_BK_AIR) {
             if (fluid >= 0) break; /* air under a fluid: the fluid's floor is open */
             continue;
         }
-        if (v == CF_BK_SOLID) {
-            *ground = (int32_t)y;
-            if (fluid < 0) *top = (int32_t)y, *kind = IMAGE_LAND;
+        if (!is_fluid(v)) {
+            c->ground[o] = (int32_t)y;
+            if (fluid < 0) {
+                c->top[o] = (int32_t)y, c->kind[o] = IMAGE_LAND;
+                if (c->blk) c->blk[o] = (uint8_t)v;
+            }
             return;
         }
         if (fluid < 0) {
             fluid = v;
-            *top = (int32_t)y;
-            *kind = v == CF_BK_LAVA ? IMAGE_LAVA : IMAGE_WATER;
+            c->top[o] = (int32_t)y;
+            c->kind[o] = v == CF_BK_LAVA ? IMAGE_LAVA : IMAGE_WATER;
+            if (c->blk) c->blk[o] = (uint8_t)v;
         }
-        *ground = (int32_t)y - 1;
+        c->ground[o] = (int32_t)y - 1;
     }
 }
 
@@ -120,10 +165,13 @@ static size_t axis_chunks(int32_t first, int32_t step, int32_t n, int32_t *out)
     return m;
 }
 
-/* CF_MAP_BLOCKS: every sampled column from cf_fill_blocks of the chunks holding
- * samples, at most BATCH chunks per call */
-static cf_status gather_blocks(const cf_world *w, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
-                               int32_t below, map_cols *c, int threads, cf_error *err)
+/* what a block gather does with one sampled column: sample o at local (lx, lz) of chunk b */
+typedef void (*column_fn)(void *ctx, const cf_program *p, const uint8_t *b, int lx, int lz, size_t o);
+
+/* every sampled column of the blocks of the chunks holding samples (the surface stage's
+ * where biomes is given, else the noise stage's), at most BATCH chunks per call */
+static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                               int32_t nz, column_fn fn, void *ctx, int threads, cf_error *err)
 {
     enum { BATCH = 32 };
     const cf_program *p = w->prog;
@@ -140,23 +188,33 @@ static cf_status gather_blocks(const cf_world *w, int32_t x0, int32_t z0, int32_
     for (size_t q = 0; q < ncx * ncz && st == CF_OK; q += BATCH) {
         size_t n = ncx * ncz - q < BATCH ? ncx * ncz - q : BATCH;
         for (size_t i = 0; i < n; i++) list[2 * i] = cxs[(q + i) % ncx], list[2 * i + 1] = czs[(q + i) / ncx];
-        if ((st = cf_fill_blocks(w, n, list, b, threads, err)) != CF_OK) break;
+        st = biomes ? cf_fill_blocks_surface(w, biomes, n, list, b, threads, err) : cf_fill_blocks(w, n, list, b, threads, err);
+        if (st != CF_OK) break;
         for (size_t i = 0; i < n; i++) {
             int64_t cx = list[2 * i], cz = list[2 * i + 1];
             /* the samples in this chunk: the first index at or after its first block */
             int64_t kz0 = cz * 16 - z0 <= 0 ? 0 : (cz * 16 - z0 + step - 1) / step;
             int64_t ix0 = cx * 16 - x0 <= 0 ? 0 : (cx * 16 - x0 + step - 1) / step;
             for (int64_t k = kz0; k < nz && z0 + k * step < cz * 16 + 16; k++)
-                for (int64_t ii = ix0; ii < nx && x0 + ii * step < cx * 16 + 16; ii++) {
-                    size_t o = (size_t)k * (size_t)nx + (size_t)ii;
-                    scan_column(p, b + i * per, (int)(x0 + ii * step - cx * 16), (int)(z0 + k * step - cz * 16), below,
-                                &c->ground[o], &c->top[o], &c->kind[o]);
-                }
+                for (int64_t ii = ix0; ii < nx && x0 + ii * step < cx * 16 + 16; ii++)
+                    fn(ctx, p, b + i * per, (int)(x0 + ii * step - cx * 16), (int)(z0 + k * step - cz * 16),
+                       (size_t)k * (size_t)nx + (size_t)ii);
         }
     }
 done:
     free(cxs), free(czs), free(list), free(b);
     return st;
+}
+
+typedef struct scan_ctx {
+    map_cols *c;
+    int32_t below;
+} scan_ctx;
+
+static void scan_fn(void *ctx, const cf_program *p, const uint8_t *b, int lx, int lz, size_t o)
+{
+    scan_ctx *s = ctx;
+    scan_column(p, b, lx, lz, s->below, s->c, o);
 }
 
 /* the y the biome of a column is taken at: its surface block, clamped into the source's range */
@@ -207,11 +265,11 @@ static void *biome_rows(void *arg)
     return NULL;
 }
 
-static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz, map_cols *c,
-                               int threads, cf_error *err)
+static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                               const int32_t *ground, uint8_t *out, int threads, cf_error *err)
 {
     enum { MAXT = 64 };
-    biome_job j = {b, c->ground, c->biome, x0, z0, step, nx, nz, 0, 0, CF_OK, {0}};
+    biome_job j = {b, ground, out, x0, z0, step, nx, nz, 0, 0, CF_OK, {0}};
     if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads > MAXT) threads = MAXT;
     if (threads > nz) threads = nz;
@@ -229,95 +287,156 @@ static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t ste
 cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
                       int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err)
 {
-    return cf_map_draw_biomes(w, NULL, layer, x0, z0, step, nx, nz, below, rgb, heights, threads, err);
+    return cf_map_draw_stats(w, NULL, layer, x0, z0, step, nx, nz, below, rgb, heights, NULL, threads, err);
 }
 
-cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
-                      int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err)
+cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                             int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, int threads, cf_error *err)
 {
-    if (!w || layer < 0 || layer >= NLAYERS || step <= 0 || nx <= 0 || nz <= 0 || nx > IMAGE_MAX_SIDE ||
-        nz > IMAGE_MAX_SIDE || (uint64_t)nx * (uint64_t)nz > (UINT64_C(1) << 28) || !rgb)
-        return err_set(err, CF_ERR_ARG, "cf_map_draw: bad arguments");
-    const struct map_layer *L = &layers[layer];
-    if ((L->needs & CF_MAP_BLOCKS) && !w->prog->blocks)
-        return err_set(err, CF_ERR_ARG, "%s: the %s layer needs the noise stage's blocks (aquifer), which this graph has not",
-                       w->prog->settings_id, L->name);
-    if ((L->needs & CF_MAP_BIOMES) && !biomes)
-        return err_set(err, CF_ERR_ARG, "%s: the %s layer needs a biome source (cf_biomes_open), which was not given",
-                       w->prog->settings_id, L->name);
+    return cf_map_draw_stats(w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, NULL, threads, err);
+}
+
+/* the arguments every map call checks: the world, the grid of samples and its coordinates */
+static cf_status check_grid(const cf_world *w, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz, const char *what,
+                            cf_error *err)
+{
+    if (!w || step <= 0 || nx <= 0 || nz <= 0 || nx > IMAGE_MAX_SIDE || nz > IMAGE_MAX_SIDE ||
+        (uint64_t)nx * (uint64_t)nz > (UINT64_C(1) << 28))
+        return err_set(err, CF_ERR_ARG, "%s: bad arguments", what);
     int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
     if (x0 < -lim || z0 < -lim || (int64_t)x0 + (int64_t)(nx - 1) * step > lim + 15 ||
         (int64_t)z0 + (int64_t)(nz - 1) * step > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
+    return CF_OK;
+}
+
+cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                            int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
+                            cf_error *err)
+{
+    if (layer < 0 || layer >= NLAYERS || !rgb) return err_set(err, CF_ERR_ARG, "cf_map_draw: bad arguments");
+    cf_status st = check_grid(w, x0, z0, step, nx, nz, "cf_map_draw", err);
+    if (st != CF_OK) return st;
+    const struct map_layer *L = &layers[layer];
+    const cf_program *p = w->prog;
+    if ((L->needs & CF_MAP_BLOCKS) && !p->blocks)
+        return err_set(err, CF_ERR_ARG, "%s: the %s layer needs the noise stage's blocks (aquifer), which this graph has not",
+                       p->settings_id, L->name);
+    int surface = (L->gather & G_SURFACE) && cf_program_has_surface(p);
+    if (((L->gather & G_BIOMES) || surface) && !biomes)
+        return err_set(err, CF_ERR_ARG, "%s: the %s layer needs a biome source (cf_biomes_open), which was not given",
+                       p->settings_id, L->name);
+    if (stats) memset(stats, 0, sizeof *stats);
     size_t n = (size_t)nx * (size_t)nz;
-    const char *names[CF_BIOME_PALETTE_MAX];
-    map_cols c = {heights ? heights : malloc(sizeof(int32_t) * n), NULL, NULL, NULL, names};
-    cf_status st = CF_OK;
+    const char *names[CF_BIOME_PALETTE_MAX], *bnames[CF_PALETTE_MAX];
+    map_cols c = {heights ? heights : malloc(sizeof(int32_t) * n), NULL, NULL, NULL, NULL, names, bnames, stats};
     if (!c.ground) return err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-    if (L->needs & CF_MAP_BLOCKS) {
+    if (L->gather & G_BLOCKS) {
         c.top = malloc(sizeof(int32_t) * n);
         c.kind = malloc(n);
-        if (!c.top || !c.kind) st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else st = gather_blocks(w, x0, z0, step, nx, nz, below, &c, threads, err);
+        if (surface || (L->gather & G_SURFACE)) c.blk = malloc(n);
+        cf_block_palette(p, bnames);
+        scan_ctx sc = {&c, below};
+        if (!c.top || !c.kind || ((L->gather & G_SURFACE) && !c.blk))
+            st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
+        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, err);
     } else {
         st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, c.ground, threads, err);
     }
-    if (st == CF_OK && (L->needs & CF_MAP_BIOMES)) {
+    if (st == CF_OK && (L->gather & G_BIOMES)) {
         cf_biomes_palette(biomes, names);
         if (!(c.biome = malloc(n))) st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else st = gather_biomes(biomes, x0, z0, step, nx, nz, &c, threads, err);
+        else st = gather_biomes(biomes, x0, z0, step, nx, nz, c.ground, c.biome, threads, err);
     }
-    if (st == CF_OK) L->colour(&c, nx, nz, w->prog, rgb);
+    if (st == CF_OK) L->colour(&c, nx, nz, p, rgb);
     if (!heights) free(c.ground);
-    free(c.top), free(c.kind), free(c.biome);
+    free(c.top), free(c.kind), free(c.blk), free(c.biome);
+    return st;
+}
+
+/* ------------------------------------------------------------------ columns */
+
+typedef struct col_ctx {
+    const cf_map_columns *out;
+    const int32_t *height;
+} col_ctx;
+
+/* the block at the column's surface height and the fluid directly above it, up to its top */
+static void column_fn_at(void *ctx, const cf_program *p, const uint8_t *b, int lx, int lz, size_t o)
+{
+    const col_ctx *c = ctx;
+    int32_t h = c->height[o], top = p->min_y - 1;
+    uint8_t blk = CF_BK_AIR, fl = CF_BK_AIR;
+    if (h >= p->min_y && (int64_t)h < (int64_t)p->min_y + p->height) blk = BLOCK_AT(p, b, lx, h, lz);
+    for (int64_t y = (int64_t)h + 1 < p->min_y ? p->min_y : (int64_t)h + 1; y < (int64_t)p->min_y + p->height; y++) {
+        int v = BLOCK_AT(p, b, lx, y, lz);
+        if (!is_fluid(v)) break;
+        if (fl == CF_BK_AIR) fl = (uint8_t)v;
+        top = (int32_t)y;
+    }
+    if (c->out->block) c->out->block[o] = blk;
+    if (c->out->fluid) c->out->fluid[o] = fl;
+    if (c->out->fluid_top) c->out->fluid_top[o] = top;
+}
+
+cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                             int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err)
+{
+    cf_status st = check_grid(w, x0, z0, step, nx, nz, "cf_map_columns_get", err);
+    if (st != CF_OK) return st;
+    if (!out) return err_set(err, CF_ERR_ARG, "cf_map_columns_get: bad arguments");
+    const cf_program *p = w->prog;
+    int want_blocks = out->block || out->fluid || out->fluid_top;
+    if (want_blocks && !p->blocks)
+        return err_set(err, CF_ERR_ARG, "%s: blocks and fluids of columns need a program from cf_program_compile_blocks",
+                       p->settings_id);
+    if (out->biome && !biomes)
+        return err_set(err, CF_ERR_ARG, "%s: the biomes of columns need a biome source (cf_biomes_open)", p->settings_id);
+    size_t n = (size_t)nx * (size_t)nz;
+    int own = !out->height; /* heights are needed even when not asked for */
+    int32_t *h = own ? malloc(sizeof(int32_t) * n) : out->height;
+    if (!h) return err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
+    st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, h, threads, err);
+    if (st == CF_OK && want_blocks) {
+        col_ctx cc = {out, h};
+        st = gather_blocks(w, biomes && cf_program_has_surface(p) ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc,
+                           threads, err);
+    }
+    if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, err);
+    if (own) free(h);
     return st;
 }
 
 cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
                                cf_error *err)
 {
-    cf_status st = cf_map_column(w, x, z, out, err);
-    if (st != CF_OK || !biomes) return st;
-    const char *names[CF_BIOME_PALETTE_MAX];
-    int npal = cf_biomes_palette(biomes, names);
-    int32_t xyz[3] = {x, biome_y(biomes, out->height), z};
-    uint8_t v = 0;
-    if ((st = cf_biomes_blocks(biomes, 1, xyz, &v, err)) != CF_OK) return st;
-    out->biome = v < npal ? names[v] : NULL;
+    if (!w || !out) return err_set(err, CF_ERR_ARG, "cf_map_column: bad arguments");
+    memset(out, 0, sizeof *out);
+    const cf_program *p = w->prog;
+    uint8_t blk = CF_BK_AIR, fl = CF_BK_AIR, bio = 0;
+    int32_t top = p->min_y - 1;
+    cf_map_columns c = {&out->height, p->blocks ? &blk : NULL, biomes ? &bio : NULL, p->blocks ? &fl : NULL,
+                        p->blocks ? &top : NULL};
+    cf_status st = cf_map_columns_get(w, biomes, x, z, 1, 1, 1, INT32_MAX, &c, 1, err);
+    if (st != CF_OK) return st;
+    out->fluid_top = top;
+    if (p->blocks) {
+        const char *names[CF_PALETTE_MAX];
+        int nb = cf_block_palette(p, names);
+        if (out->height >= p->min_y && blk < nb && *names[blk]) out->block = names[blk];
+        if (fl != CF_BK_AIR && fl < nb && *names[fl]) out->fluid = names[fl];
+    }
+    if (biomes) {
+        const char *names[CF_BIOME_PALETTE_MAX];
+        int npal = cf_biomes_palette(biomes, names);
+        out->biome = bio < npal ? names[bio] : NULL;
+    }
     return CF_OK;
 }
 
 cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_info *out, cf_error *err)
 {
-    if (!w || !out) return err_set(err, CF_ERR_ARG, "cf_map_column: bad arguments");
-    memset(out, 0, sizeof *out);
-    cf_status st = cf_surface_samples(w, 0, x, z, 1, 1, 1, INT32_MAX, &out->height, 1, err);
-    if (st != CF_OK) return st;
-    const cf_program *p = w->prog;
-    out->fluid_top = p->min_y - 1;
-    if (!p->blocks) return CF_OK;
-    const char *names[CF_PALETTE_MAX];
-    cf_block_palette(p, names);
-    uint8_t *b = malloc((size_t)p->height * 256);
-    if (!b) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    int32_t chunk[2] = {(int32_t)cf_floordiv(x, 16), (int32_t)cf_floordiv(z, 16)};
-    st = cf_fill_blocks(w, 1, chunk, b, 1, err);
-    if (st == CF_OK) {
-        int lx = (int)cf_floormod(x, 16), lz = (int)cf_floormod(z, 16);
-        if (out->height >= p->min_y)
-            out->block = names[b[((size_t)(out->height - p->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx]];
-        /* the fluid directly above the surface block, up to its top */
-        for (int64_t y = (int64_t)out->height + 1; y < (int64_t)p->min_y + p->height; y++) {
-            int v = b[((size_t)(y - p->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx];
-            if (v == CF_BK_AIR || v == CF_BK_SOLID) break;
-            if (!out->fluid) out->fluid = names[v];
-            out->fluid_top = (int32_t)y;
-        }
-        if (out->block && !*out->block) out->block = NULL;
-        if (out->fluid && !*out->fluid) out->fluid = NULL;
-    }
-    free(b);
-    return st;
+    return cf_map_column_biomes(w, NULL, x, z, out, err);
 }
 
 cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err)

@@ -36,6 +36,7 @@ static const char *const usage_main =
     "  render   draw a shaded-relief map of the exact terrain surface (PNG)\n"
     "  slice    draw a vertical cross-section of the density (PNG)\n"
     "  tiles    write a pyramid of map tiles and a viewer (DIR/L/Z/X/Y.png, DIR/index.html)\n"
+    "  columns  per-column map data at a stride (height, top block, biome, fluid) into a .npy\n"
     "  emit     print the generated OpenCL C program of a pack\n"
     "  check    fill on an OpenCL device and on the CPU and compare every block\n"
     "  devices  list the OpenCL devices\n"
@@ -1255,8 +1256,9 @@ static const char *const usage_render =
     "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
-    "shaded-relief map: land coloured by height, hillshade from the north-west, water below the\n"
-    "settings' sea level coloured by depth. One pixel per block, or --scale N blocks per pixel:\n"
+    "shaded-relief map: land coloured by height, hillshade from the north-west, below the\n"
+    "settings' sea level their default fluid (water coloured by depth, lava orange; the End has\n"
+    "none: columns without blocks near black). One pixel per block, or --scale N blocks per pixel:\n"
     "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
     "and only those columns are computed (below --scale 10, the chunks that hold them).\n"
     "--below Y searches from Y down (in the nether the top solid block is the roof: --below\n"
@@ -1266,13 +1268,153 @@ static const char *const usage_render =
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
     "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
 
+static const char *const usage_columns =
+    "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "                         [--stride N] [--below Y] [--threads N] --out FILE.npy\n"
+    "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
+    "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
+    "render --scale N): a structured NumPy array of shape (nz, nx), index [k][i], 12-byte\n"
+    "little-endian records:\n"
+    "  height     <i4  the surface block (render --heights; min_y - 1 where none)\n"
+    "  fluid_top  <i4  the top block of the fluid directly above it (min_y - 1 where none;\n"
+    "                  depth = fluid_top - height)\n"
+    "  block      u1   the block at height after the surface stage (the noise stage's where the\n"
+    "                  settings have none): index into FILE.palette.json's \"blocks\"\n"
+    "  fluid      u1   that fluid (water, lava; 1, minecraft:air, where none): same palette\n"
+    "  biome      u1   the biome at (x, height, z) as the biomes layer: index into \"biomes\"\n"
+    "  pad        u1   0\n"
+    "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
+    "Every column equals what `serve --http`'s /at answers there. Files appear only when complete.\n";
+
+static int cmd_columns(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outpath = NULL;
+    long stride = 1, threads = 0, below = INT32_MAX;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_columns);
+    if (rc0 >= 0) return rc0;
+    if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_columns);
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -lim || r[k] > lim + 15) {
+            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int64_t nx = ((int64_t)r[2] - r[0]) / stride + 1, nz = ((int64_t)r[3] - r[1]) / stride + 1;
+    if (nx * nz > ((int64_t)1 << 26)) {
+        fprintf(stderr, "chunkfill: --area %s --stride %ld: %lld x %lld columns (at most 2^26): use a larger --stride\n", area,
+                stride, (long long)nx, (long long)nz);
+        return 1;
+    }
+    size_t n = (size_t)(nx * nz);
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *bs = NULL;
+    int32_t *h = malloc(sizeof(int32_t) * n), *ft = malloc(sizeof(int32_t) * n);
+    uint8_t *bl = malloc(n), *fl = malloc(n), *bi = malloc(n), *rec = malloc(12 * n);
+    int rc = 1;
+    char tmp[4096] = "", ptmp[4096] = "", ppath[4096];
+    FILE *f = NULL;
+    if (!h || !ft || !bl || !fl || !bi || !rec) {
+        snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
+        goto done;
+    }
+    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
+    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
+    if (cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK) goto done;
+    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    cf_map_columns cols = {h, bl, bi, fl, ft};
+    if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)r[1], (int32_t)stride, (int32_t)nx, (int32_t)nz, (int32_t)below, &cols,
+                           (int)threads, &err) != CF_OK)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *q = rec + 12 * i;
+        for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
+        q[8] = bl[i], q[9] = fl[i], q[10] = bi[i], q[11] = 0;
+    }
+    size_t ol = strlen(outpath);
+    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp
+        || (size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath
+        || (size_t)snprintf(ptmp, sizeof ptmp, "%s.tmp-%ld", ppath, (long)getpid()) >= sizeof ptmp) {
+        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
+        tmp[0] = ptmp[0] = 0;
+        goto done;
+    }
+    char hdr[256];
+    int hl = snprintf(hdr, sizeof hdr,
+                      "{'descr': [('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1'), "
+                      "('pad', 'u1')], 'fortran_order': False, 'shape': (%lld, %lld), }",
+                      (long long)nz, (long long)nx);
+    int pad = (64 - (10 + hl + 1) % 64) % 64;
+    memset(hdr + hl, ' ', (size_t)pad);
+    hdr[hl + pad] = '\n';
+    unsigned short hlen = (unsigned short)(hl + pad + 1);
+    unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
+    int bad = !(f = fopen(tmp, "wb")) || write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
+    if (f && fclose(f) != 0) bad = 1;
+    f = NULL;
+    if (!bad) {
+        const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
+        int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
+        FILE *p = fopen(ptmp, "wb");
+        bad = !p;
+        if (p) {
+            bad |= fputs("{\"blocks\": [", p) == EOF;
+            for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
+            bad |= fputs("], \"biomes\": [", p) == EOF;
+            for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
+            bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
+            bad |= fclose(p) != 0;
+        }
+    }
+    if (bad || rename(tmp, outpath) != 0 || rename(ptmp, ppath) != 0) {
+        snprintf(err.message, sizeof err.message, "%.200s: write error: %s", outpath, strerror(errno));
+        goto done;
+    }
+    tmp[0] = ptmp[0] = 0;
+    rc = 0;
+done:
+    if (tmp[0]) remove(tmp);
+    if (ptmp[0]) remove(ptmp);
+    if (rc) report(&err);
+    free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
+    cf_biomes_free(bs);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
 static const char *const usage_slice =
     "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
     "                       [--span A:B] [--mode material|density] [--device cpu|opencl[:N]] --out FILE.png\n"
     "Draws the vertical cross-section of the final density at x = X (along z from A to B) or\n"
     "z = Z (along x from A to B; default span -128:127), one pixel per block, the highest y on\n"
-    "top: material mode (default) shows solid, air and water (below sea level); density mode\n"
-    "shows the signed density (blue negative, white 0, red positive).\n";
+    "top: material mode (default) shows solid, air and below sea level the settings' default\n"
+    "fluid (water blue, lava orange, none: air); density mode shows the signed density (blue\n"
+    "negative, white 0, red positive).\n";
 
 static int64_t floordiv16(int64_t v) { return v >= 0 ? v / 16 : -((-v + 15) / 16); }
 
@@ -1373,7 +1515,10 @@ static int cmd_render(int argc, char **argv)
                                 : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
-    if ((needs & CF_MAP_BIOMES) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
+    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
+        cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
@@ -1399,9 +1544,13 @@ static int cmd_render(int argc, char **argv)
             snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
             goto done;
         }
-        if (cf_map_draw_biomes(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
-                               (int32_t)below, rgb, pic, (int)threads, &err) != CF_OK)
+        cf_map_stats ms;
+        if (cf_map_draw_stats(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                              (int32_t)below, rgb, pic, &ms, (int)threads, &err) != CF_OK)
             goto done;
+        if (ms.unknown_blocks)
+            fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
+                    (unsigned long long)ms.unknown_blocks, ms.first_unknown);
     }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
@@ -1568,7 +1717,8 @@ static int cmd_tiles(int argc, char **argv)
         }
         cf_map_layer(layers[i], &needs, NULL);
         if (needs & CF_MAP_BLOCKS) need_blocks = 1;
-        if (needs & CF_MAP_BIOMES) need_biomes = 1;
+        if ((needs & CF_MAP_BIOMES) && !(needs & CF_MAP_SURFACE)) need_biomes = 1;
+        if (needs & CF_MAP_SURFACE) need_biomes |= 2; /* where the settings have a surface stage */
     }
     long r[4];
     if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
@@ -1615,17 +1765,23 @@ static int cmd_tiles(int argc, char **argv)
                     : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
         goto done;
     if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
-    if (need_biomes && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        goto done;
     int64_t done_tiles = 0;
-    int tty = isatty(2);
+    int tty = isatty(2), unknown = 0;
+    unsigned long long unknown_px = 0;
+    char first_unknown[128] = "";
     for (int li = 0; li < nlayers; li++)
         for (int z = za; z <= zb; z++) {
             int64_t span = (int64_t)256 << z;
             for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
-                    if (cf_map_draw_biomes(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
-                                           256, 256, (int32_t)below, rgb, NULL, (int)threads, &err) != CF_OK)
+                    cf_map_stats ms;
+                    if (cf_map_draw_stats(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
+                                          256, 256, (int32_t)below, rgb, NULL, &ms, (int)threads, &err) != CF_OK)
                         goto done;
+                    if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
+                    unknown_px += ms.unknown_blocks;
                     snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
                              (long long)ty);
                     if (make_parents(path) < 0) {
@@ -1637,6 +1793,8 @@ static int cmd_tiles(int argc, char **argv)
                 }
         }
     if (tty) fputc('\n', stderr);
+    if (unknown_px)
+        fprintf(stderr, "tiles: %llu pixels show blocks without a colour (magenta), the first %s\n", unknown_px, first_unknown);
     {
         /* the viewer, its configuration in place of the page's default */
         const char *html = cf_map_viewer_html(), *mark = strstr(html, "/*CF_CONFIG*/");
@@ -2029,6 +2187,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "check") == 0) return cmd_check(argc, argv);
     if (strcmp(c, "render") == 0) return cmd_render(argc, argv);
     if (strcmp(c, "tiles") == 0) return cmd_tiles(argc, argv);
+    if (strcmp(c, "columns") == 0) return cmd_columns(argc, argv);
     if (strcmp(c, "slice") == 0) return cmd_slice(argc, argv);
     if (strcmp(c, "devices") == 0) return cmd_devices(argc, argv);
     if (strcmp(c, "nodes") == 0) return cmd_nodes(argc, argv);

@@ -239,7 +239,23 @@ static double hillshade(double fx, double fz)
 static const uint8_t shallow[3] = {64, 128, 200}, deep[3] = {12, 36, 100};
 static const double depth_full = 64.0; /* water is darkest from this depth down */
 
+const uint8_t image_void_rgb[3] = {16, 14, 22};
+static const uint8_t lava_rgb[3] = {214, 96, 18};
+
+int image_sea_of(const char *fluid)
+{
+    if (!fluid || strcmp(fluid, "minecraft:water") == 0) return IMAGE_WATER;
+    if (strcmp(fluid, "minecraft:lava") == 0) return IMAGE_LAVA;
+    return IMAGE_VOID;
+}
+
 void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height, int sea_level, uint8_t *rgb)
+{
+    image_relief_sea(heights, nx, nz, min_y, height, sea_level, IMAGE_WATER, rgb);
+}
+
+void image_relief_sea(const int32_t *heights, int nx, int nz, int min_y, int height, int sea_level, int sea,
+                      uint8_t *rgb)
 {
     if (nx <= 0 || nz <= 0) return;
     double span, snow;
@@ -251,7 +267,15 @@ void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height,
             uint8_t *px = rgb + 3 * i;
             double c[3];
             int32_t hv = heights[i];
-            if (hv < sea_level) {
+            if (sea == IMAGE_VOID && hv < min_y) {
+                memcpy(px, image_void_rgb, 3);
+                continue;
+            }
+            if (sea == IMAGE_LAVA && hv < sea_level) {
+                memcpy(px, lava_rgb, 3);
+                continue;
+            }
+            if (sea == IMAGE_WATER && hv < sea_level) {
                 double d = (double)sea_level - (double)hv;
                 mix(shallow, deep, d >= depth_full ? 1.0 : d / depth_full, c);
                 put_rgb(px, c, 1.0);
@@ -261,6 +285,7 @@ void image_relief(const int32_t *heights, int nx, int nz, int min_y, int height,
             SLOPE(SURF);
             double t = span > 0 ? ((double)hv - (double)sea_level) / span : 1.0;
             if (t > 1.0) t = 1.0;
+            if (t < 0.0) t = 0.0; /* IMAGE_VOID: below sea level is land */
             land_colour(t, snow, c);
             put_rgb(px, c, hillshade(fx, fz));
         }
@@ -285,7 +310,6 @@ void image_shade(const int32_t *heights, const uint8_t *base, int nx, int nz, in
 void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_t *kind, int nx, int nz, int min_y,
                          int height, int sea_level, uint8_t *rgb)
 {
-    static const uint8_t lava[3] = {214, 96, 18}, none[3] = {16, 14, 22};
     if (nx <= 0 || nz <= 0) return;
     double span, snow;
     ramp(min_y, height, sea_level, &span, &snow);
@@ -296,7 +320,7 @@ void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_
             uint8_t *px = rgb + 3 * i;
             double c[3];
             if (kind[i] == IMAGE_VOID || kind[i] == IMAGE_LAVA) {
-                memcpy(px, kind[i] == IMAGE_VOID ? none : lava, 3);
+                memcpy(px, kind[i] == IMAGE_VOID ? image_void_rgb : lava_rgb, 3);
                 continue;
             }
             if (kind[i] == IMAGE_WATER) {
@@ -319,7 +343,13 @@ void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_
 
 void image_slice(const float *density, int n, int h, int min_y, int sea_level, int mode, uint8_t *rgb)
 {
-    static const uint8_t solid[3] = {128, 112, 92}, sky[3] = {150, 200, 240}, water[3] = {40, 90, 190};
+    image_slice_sea(density, n, h, min_y, sea_level, IMAGE_WATER, mode, rgb);
+}
+
+void image_slice_sea(const float *density, int n, int h, int min_y, int sea_level, int sea, int mode, uint8_t *rgb)
+{
+    static const uint8_t solid[3] = {128, 112, 92}, sky[3] = {150, 200, 240}, blue[3] = {40, 90, 190};
+    const uint8_t *water = sea == IMAGE_LAVA ? lava_rgb : sea == IMAGE_VOID ? sky : blue;
     static const uint8_t white[3] = {255, 255, 255}, neg[3] = {24, 64, 216}, pos[3] = {216, 32, 24};
     if (n <= 0 || h <= 0) return;
     for (int r = 0; r < h; r++) {

@@ -62,6 +62,28 @@ int image_biome_colour(const char *id, uint8_t rgb[3]);
 /* What a column of the fluids map shows on top (image_relief_fluids). */
 enum { IMAGE_LAND = 0, IMAGE_WATER = 1, IMAGE_LAVA = 2, IMAGE_VOID = 3 };
 
+/* The sea of settings whose default fluid is the block id fluid: IMAGE_WATER for
+ * minecraft:water (and NULL), IMAGE_LAVA for minecraft:lava, IMAGE_VOID for anything else
+ * (minecraft:air: the End has no sea). */
+int image_sea_of(const char *fluid);
+
+/* image_relief with the settings' sea (image_sea_of): IMAGE_WATER is image_relief;
+ * IMAGE_LAVA draws below sea level lava orange (not shaded) instead of blue; IMAGE_VOID
+ * (no sea) draws a column without a solid block (height min_y - 1) near black and other
+ * columns below sea level with the ramp's lowest colour, shaded. */
+void image_relief_sea(const int32_t *heights, int nx, int nz, int min_y, int height, int sea_level, int sea,
+                      uint8_t *rgb);
+
+/* The blocks layer's colour of a block id (block_colors.c, chunkfill's own table: one row
+ * per block the noise stage, ore veins, surface rules and the frozen-ocean extension can
+ * put on top; a block state "[...]" after the id is ignored): 1 and rgb; 0 and magenta when
+ * the id has no row. image_block_colour_id(i)
+ * is row i's id (NULL past the last), for listings and tests. */
+int image_block_colour(const char *id, uint8_t rgb[3]);
+const char *image_block_colour_id(size_t i);
+/* The colour of a column without blocks (the End's void) on every layer that knows it. */
+extern const uint8_t image_void_rgb[3];
+
 /* Shaded relief of what the noise stage's blocks put on top of each column:
  * kind[i] (IMAGE_*), ground[i] the top solid block, top[i] the surface the sun
  * sees (the fluid's top block for WATER and LAVA, else ground[i]). LAND: the
@@ -79,6 +101,9 @@ void image_relief_fluids(const int32_t *ground, const int32_t *top, const uint8_
  * positive, saturating at |density| = 1; NaN is black. Writes n*h pixels to
  * rgb, the top row being the highest y (row r shows y = h - 1 - r). */
 void image_slice(const float *density, int n, int h, int min_y, int sea_level, int mode, uint8_t *rgb);
+/* image_slice with the settings' sea (image_sea_of): below sea level the material mode draws
+ * non-solid blocks as water (IMAGE_WATER, image_slice), lava orange (IMAGE_LAVA) or air (IMAGE_VOID). */
+void image_slice_sea(const float *density, int n, int h, int min_y, int sea_level, int sea, int mode, uint8_t *rgb);
 
 /* Size of one side after downsampling by s (s < 1 counts as 1): ceil(w / s),
  * so that every kept index x*s is < w. */

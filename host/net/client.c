@@ -319,7 +319,7 @@ void cf_client_set_deadline(cf_client *c, uint32_t ms) { c->deadline_ms = ms; }
 int cf_client_error_code(const cf_client *c) { return c ? c->last_code : 0; }
 
 /* one request of n <= max_chunks chunks */
-static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64_t seed, int kind, int stage, size_t n,
+static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64_t seed, int kind, int stage, unsigned stride, size_t n,
                           const int32_t *chunks, uint8_t *out, cf_error *err)
 {
     uint32_t id = c->next_id++;
@@ -329,7 +329,7 @@ static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64
     cfp_u32(&b, id);
     cfp_u8(&b, (unsigned)kind);
     cfp_u8(&b, (unsigned)cl);
-    cfp_u8(&b, (unsigned)stage), cfp_u8(&b, 0);
+    cfp_u16(&b, kind == CFP_COLUMNS ? stride : (unsigned)stage); /* offset 6: the stride of COLUMNS, else the stage (byte 7: 0) */
     cfp_u64(&b, (uint64_t)seed);
     cfp_u32(&b, c->deadline_ms);
     cfp_u32(&b, (uint32_t)n);
@@ -368,11 +368,9 @@ static cf_status fill_one(cf_client *c, const ccfg *k, const char *config, int64
     }
 }
 
-cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kind, size_t n, const int32_t *chunks, void *out,
-                         cf_error *err)
+static cf_status fill_split(cf_client *c, const char *config, int64_t seed, int kind, unsigned stride, size_t n,
+                            const int32_t *chunks, void *out, cf_error *err)
 {
-    cf_error local = {0};
-    if (!err) err = &local;
     if (!c || !config || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_client_fill: bad arguments");
     c->last_code = 0;
     const ccfg *k = NULL;
@@ -388,11 +386,38 @@ cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kin
     size_t per = cfp_chunk_values(kind, k->height) * (size_t)cfp_kind_size(kind);
     for (size_t done = 0; done < n;) {
         size_t m = n - done < c->max_chunks ? n - done : c->max_chunks;
-        cf_status st = fill_one(c, k, config, seed, kind, stage, m, chunks + 2 * done, (uint8_t *)out + done * per, err);
+        cf_status st = fill_one(c, k, config, seed, kind, stage, stride, m, chunks + 2 * done, (uint8_t *)out + done * per, err);
         if (st != CF_OK) return st;
         done += m;
     }
     return CF_OK;
+}
+
+cf_status cf_client_fill(cf_client *c, const char *config, int64_t seed, int kind, size_t n, const int32_t *chunks, void *out,
+                         cf_error *err)
+{
+    cf_error local = {0};
+    if (!err) err = &local;
+    if (kind == CFP_COLUMNS) return err_set(err, CF_ERR_ARG, "columns: use cf_client_columns (it takes the stride)");
+    return fill_split(c, config, seed, kind, 0, n, chunks, out, err);
+}
+
+cf_status cf_client_columns(cf_client *c, const char *config, int64_t seed, int stride, size_t n, const int32_t *cells,
+                            cf_client_column *out, cf_error *err)
+{
+    cf_error local = {0};
+    if (!err) err = &local;
+    if (stride < 1 || stride > CFP_MAX_STRIDE) return err_set(err, CF_ERR_ARG, "cf_client_columns: stride %d (1 to %d)", stride, CFP_MAX_STRIDE);
+    uint8_t *raw = calloc(n ? n : 1, 12 * 256);
+    if (!raw) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cf_status st = fill_split(c, config, seed, CFP_COLUMNS, (unsigned)stride, n, cells, raw, err);
+    for (size_t i = 0; st == CF_OK && i < 256 * n; i++) {
+        const uint8_t *q = raw + 12 * i;
+        out[i].height = cfp_le32s(q), out[i].fluid_top = cfp_le32s(q + 4);
+        out[i].block = q[8], out[i].fluid = q[9], out[i].biome = q[10];
+    }
+    free(raw);
+    return st;
 }
 
 cf_status cf_client_stats_get(cf_client *c, cf_client_stats *st, cf_error *err)

@@ -15,13 +15,14 @@ int cfp_kind_size(int kind)
     case CFP_DENSITY_F64: return 8;
     case CFP_BLOCKS_U8:
     case CFP_BIOMES_U8: return 1;
+    case CFP_COLUMNS: return 12;
     default: return 0;
     }
 }
 
 size_t cfp_chunk_values(int kind, int height)
 {
-    return kind == CFP_BIOMES_U8 ? (size_t)(height / 4) * 16 : (size_t)height * 256;
+    return kind == CFP_BIOMES_U8 ? (size_t)(height / 4) * 16 : kind == CFP_COLUMNS ? 256 : (size_t)height * 256;
 }
 
 const char *cfp_err_name(int code)
@@ -182,11 +183,13 @@ int cfp_fill_parse(const uint8_t *p, size_t len, cfp_fill *f)
     f->id = cfp_rd_u32(&r);
     f->kind = (int)cfp_rd_u8(&r);
     f->config_len = cfp_rd_u8(&r);
-    f->stage = (int)cfp_rd_u8(&r);
-    unsigned zero = cfp_rd_u8(&r);
+    unsigned param = cfp_rd_u16(&r); /* offset 6: COLUMNS the stride; other kinds the stage (byte 6), byte 7 zero */
     f->seed = (int64_t)cfp_rd_u64(&r);
     f->deadline_ms = cfp_rd_u32(&r);
     f->n = cfp_rd_u32(&r);
+    unsigned zero;
+    if (f->kind == CFP_COLUMNS) f->stride = param ? param : 1, zero = f->stride > CFP_MAX_STRIDE;
+    else f->stage = (int)(param & 0xff), zero = param >> 8;
     if (r.bad || zero != 0 || f->config_len == 0) return -1;
     f->config = (const char *)cfp_rd_bytes(&r, f->config_len);
     if (!f->config) return -1;

@@ -41,10 +41,13 @@ typedef enum cfp_kind {
     CFP_DENSITY_F32 = 1, /* float32 density, the 26.3 dialect */
     CFP_DENSITY_F64 = 2, /* float64 density (double-precision dialects; reserved) */
     CFP_BLOCKS_U8 = 3,   /* uint8 block ids (palette; reserved) */
-    CFP_BIOMES_U8 = 4    /* uint8 biome ids (palette), one per quart cell (cf_fill_biomes) */
+    CFP_BIOMES_U8 = 4,   /* uint8 biome ids (palette), one per quart cell (cf_fill_biomes) */
+    CFP_COLUMNS = 5      /* 12-byte column records, 16 x 16 sampled columns at a stride (cf_map_columns_get) */
 } cfp_kind;
+#define CFP_MAX_STRIDE 4096 /* COLUMNS: the largest stride */
 int cfp_kind_size(int kind); /* bytes per value, 0 for an unknown kind */
-/* values of one chunk: a block each (height * 256), BIOMES_U8 a quart cell each (height * 4) */
+/* values of one chunk: a block each (height * 256), BIOMES_U8 a quart cell each (height * 4),
+ * COLUMNS a sampled column each (256) */
 size_t cfp_chunk_values(int kind, int height);
 
 typedef enum cfp_err {
@@ -102,7 +105,8 @@ uint16_t cfp_le16(const uint8_t *p);
 typedef struct cfp_fill {
     uint32_t id;
     int kind;
-    int stage;          /* BLOCKS_U8: 0 the noise stage, 1 the surface stage (version 2) */
+    int stage;       /* other kinds: byte 6 (BLOCKS_U8: 0 the noise stage, 1 the surface stage, version 2); byte 7 must be 0 */
+    unsigned stride; /* COLUMNS: the u16 at offset 6 (0 read as 1) */
     int64_t seed;
     uint32_t deadline_ms;
     uint32_t n;

@@ -68,6 +68,7 @@ typedef struct request {
     conn *c;
     uint32_t id, n, taken, done;
     int cfg, kind, stage, inflight, queued, stop;
+    int stride; /* COLUMNS: blocks between sampled columns; 0 otherwise */
     int64_t seed;
     double deadline, t0;
     int32_t *chunks;
@@ -392,6 +393,27 @@ static cf_status fill_batch(server *s, int cfg, const cf_world *w, int kind, int
     return cf_fill_chunks(w, 0, n, s->list, s->fillbuf, s->o->threads, err);
 }
 
+/* COLUMNS: per listed (X, Z) the 16 x 16 columns (X*16*stride + i*stride, Z*16*stride + k*stride)
+ * of cf_map_columns_get as 12-byte records (PROTOCOL.md) into s->fillbuf */
+static cf_status fill_columns(server *s, config *k, const cf_world *w, int stride, size_t n, cf_error *err)
+{
+    int32_t h[256], ft[256];
+    uint8_t bl[256], fl[256], bi[256];
+    cf_map_columns cols = {h, bl, bi, fl, ft};
+    for (size_t c = 0; c < n; c++) {
+        int64_t span = (int64_t)16 * stride;
+        cf_status st = cf_map_columns_get(w, k->bio, (int32_t)(s->list[2 * c] * span), (int32_t)(s->list[2 * c + 1] * span), stride,
+                                          16, 16, INT32_MAX, &cols, s->o->threads, err);
+        if (st != CF_OK) return st;
+        uint8_t *q = (uint8_t *)s->fillbuf + c * 256 * 12;
+        for (int i = 0; i < 256; i++, q += 12) {
+            for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
+            q[8] = bl[i], q[9] = fl[i], q[10] = bi[i], q[11] = 0;
+        }
+    }
+    return CF_OK;
+}
+
 static void *dispatch(void *arg)
 {
     server *s = arg;
@@ -423,12 +445,13 @@ static void *dispatch(void *arg)
             pthread_cond_timedwait(&s->cv, &s->mu, &ts);
             continue;
         }
-        int cfg = head->cfg, kind = head->kind, stage = head->stage;
+        int cfg = head->cfg, kind = head->kind, stage = head->stage, stride = head->stride;
         int64_t seed = head->seed;
         size_t n = 0, ns = 0;
         for (request *r = head, *nx; r && n < s->batch; r = nx) {
             nx = r->qnext;
-            if (r->cfg != cfg || r->seed != seed || r->kind != kind || r->stage != stage || r->c->obytes >= s->out_cap) continue;
+            if (r->cfg != cfg || r->seed != seed || r->kind != kind || r->stage != stage || r->stride != stride || r->c->obytes >= s->out_cap)
+                continue;
             uint32_t take = r->n - r->taken;
             if (take > s->batch - n) take = (uint32_t)(s->batch - n);
             memcpy(s->list + 2 * n, r->chunks + 2 * (size_t)r->taken, sizeof(int32_t) * 2 * take);
@@ -455,10 +478,12 @@ static void *dispatch(void *arg)
         cf_error err = {0};
         config *k = &s->cfg[cfg];
         cf_status st;
-        if (kind == CFP_BIOMES_U8) { /* the CPU reference; the source rebound when the seed changes */
+        if (kind == CFP_BIOMES_U8 || kind == CFP_COLUMNS) { /* the CPU reference; the source rebound when the seed changes */
             st = k->bseed == seed ? CF_OK : cf_biomes_set_seed(k->bio, seed, &err);
             if (st == CF_OK) k->bseed = seed;
-            if (st == CF_OK) st = cf_fill_biomes(k->bio, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, &err);
+            if (st == CF_OK && kind == CFP_BIOMES_U8) st = cf_fill_biomes(k->bio, n, s->list, (uint8_t *)s->fillbuf, s->o->threads, &err);
+            const cf_world *w = st == CF_OK && kind == CFP_COLUMNS ? world_get(s, cfg, seed, &err) : NULL;
+            if (st == CF_OK && kind == CFP_COLUMNS) st = w ? fill_columns(s, k, w, stride, n, &err) : err.status;
         } else {
             const cf_world *w = world_get(s, cfg, seed, &err);
             st = w ? fill_batch(s, cfg, w, kind, stage, n, &err) : err.status;
@@ -624,7 +649,8 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
         send_error(s, c, f.id, CFP_E_UNKNOWN_CONFIG, "unknown configuration '%s'", name);
         return;
     }
-    if (f.kind != s->cfg[cfg].kind && !(f.kind == CFP_BLOCKS_U8 && s->cfg[cfg].blocks) && !(f.kind == CFP_BIOMES_U8 && s->cfg[cfg].bio)) {
+    if (f.kind != s->cfg[cfg].kind && !(f.kind == CFP_BLOCKS_U8 && s->cfg[cfg].blocks) && !(f.kind == CFP_BIOMES_U8 && s->cfg[cfg].bio) &&
+        !(f.kind == CFP_COLUMNS && s->cfg[cfg].blocks && s->cfg[cfg].bio)) {
         send_error(s, c, f.id, CFP_E_UNSUPPORTED_KIND, "unsupported output kind %d for configuration %s (it gives kind %d, %s)",
                    f.kind, s->cfg[cfg].name, s->cfg[cfg].kind, s->cfg[cfg].kind == CFP_DENSITY_F32 ? "density_f32" : "density_f64");
         return;
@@ -639,11 +665,13 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
         send_error(s, c, f.id, CFP_E_TOO_MANY_CHUNKS, "%u chunks in one request (1 to %d)", f.n, s->o->max_chunks);
         return;
     }
+    /* COLUMNS: every sampled column within the block range of chunks; the surface stage: a chunk inside the ring */
+    int32_t lim = f.kind == CFP_COLUMNS ? (int32_t)(((int64_t)CF_MAX_CHUNK * 16 - 15 * (int64_t)f.stride) / (16 * (int64_t)f.stride))
+                                         : CF_MAX_CHUNK - (f.stage != 0); /* the surface stage reads the neighbours' biomes */
     for (uint32_t i = 0; i < 2 * f.n; i++) {
         int32_t v = cfp_le32s(f.chunks + 4 * (size_t)i);
-        if (v < -CF_MAX_CHUNK + (f.stage != 0) || v > CF_MAX_CHUNK - (f.stage != 0)) { /* the surface stage reads the neighbours' biomes */
-            send_error(s, c, f.id, CFP_E_BAD_CHUNK, "chunk %u: coordinate %d out of range [%d, %d]", i / 2, v,
-                       -CF_MAX_CHUNK + (f.stage != 0), CF_MAX_CHUNK - (f.stage != 0));
+        if (v < -lim || v > lim) {
+            send_error(s, c, f.id, CFP_E_BAD_CHUNK, "chunk %u: coordinate %d out of range [%d, %d]", i / 2, v, -lim, lim);
             return;
         }
     }
@@ -656,6 +684,7 @@ static void on_fill(server *s, conn *c, const uint8_t *p, size_t len)
     }
     for (uint32_t i = 0; i < 2 * f.n; i++) xz[i] = cfp_le32s(f.chunks + 4 * (size_t)i);
     r->c = c, r->id = f.id, r->n = f.n, r->cfg = cfg, r->kind = f.kind, r->stage = f.stage, r->seed = f.seed, r->chunks = xz;
+    r->stride = f.kind == CFP_COLUMNS ? (int)f.stride : 0;
     r->t0 = now_s();
     r->deadline = r->t0 + (f.deadline_ms ? f.deadline_ms : (uint32_t)s->o->deadline_ms) / 1e3;
     r->cnext = c->reqs;

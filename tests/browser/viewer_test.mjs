@@ -96,25 +96,28 @@ await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${v
 const first = await waitTiles("first view");
 const t0 = Date.now();
 
-// 1. the screenshot equals render's pixels for two whole tiles
-const shot = decodePng(Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
-if (shot.w !== W || shot.h !== H) fail(`screenshot is ${shot.w}x${shot.h}, not ${W}x${H}`);
-fs.writeFileSync(`${refDir}/screenshot-${mode}.png`, Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
-const ox = view.x - W / 2, oz = view.z - H / 2;
-for (const [tx, ty] of [[-1, -1], [0, 0]]) {
-  const ref = decodePng(fs.readFileSync(`${refDir}/tile_${tx}_${ty}.png`));
-  const sx = tx * T - ox, sy = ty * T - oz;
-  let diff = 0, firstDiff = "";
-  for (let y = 0; y < T; y++)
-    for (let x = 0; x < T; x++)
-      for (let k = 0; k < 3; k++)
-        if (shot.px[((sy + y) * W + sx + x) * 3 + k] !== ref.px[(y * T + x) * 3 + k]) {
-          if (!diff) firstDiff = `(${x}, ${y})`;
-          diff++;
-        }
-  if (diff) fail(`${mode}: tile (${tx}, ${ty}) at screen (${sx}, ${sy}): ${diff} channel values differ from render, first at ${firstDiff}`);
-  console.log(`viewer_test: ${mode}: tile (${tx}, ${ty}) on screen equals render of its area (${T}x${T} pixels)`);
+// 1. the screenshot equals render's pixels for two whole tiles (refs: prefix_TX_TY.png)
+async function screenEqualsRender(prefix, layer) {
+  const shot = decodePng(Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
+  if (shot.w !== W || shot.h !== H) fail(`screenshot is ${shot.w}x${shot.h}, not ${W}x${H}`);
+  fs.writeFileSync(`${refDir}/screenshot-${mode}-${layer}.png`, Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
+  const ox = view.x - W / 2, oz = view.z - H / 2;
+  for (const [tx, ty] of [[-1, -1], [0, 0]]) {
+    const ref = decodePng(fs.readFileSync(`${refDir}/${prefix}_${tx}_${ty}.png`));
+    const sx = tx * T - ox, sy = ty * T - oz;
+    let diff = 0, firstDiff = "";
+    for (let y = 0; y < T; y++)
+      for (let x = 0; x < T; x++)
+        for (let k = 0; k < 3; k++)
+          if (shot.px[((sy + y) * W + sx + x) * 3 + k] !== ref.px[(y * T + x) * 3 + k]) {
+            if (!diff) firstDiff = `(${x}, ${y})`;
+            diff++;
+          }
+    if (diff) fail(`${mode}: ${layer} tile (${tx}, ${ty}) at screen (${sx}, ${sy}): ${diff} channel values differ from render, first at ${firstDiff}`);
+    console.log(`viewer_test: ${mode}: ${layer} tile (${tx}, ${ty}) on screen equals render --layer ${layer} of its area (${T}x${T} pixels)`);
+  }
 }
+await screenEqualsRender("tile", "relief");
 
 // 2. dragging the map by (+300, +200) pixels in 10 steps requests every tile that comes
 // into view on the way (the end view's new tiles among them) and no other
@@ -165,6 +168,14 @@ if (mode === "server") {
 const hash = await evaluate("location.hash");
 if (!hash.includes(`x=${cx}`) || !hash.includes(`z=${cz}`) || (mode === "server" && !hash.includes("seed=5")))
   fail(`the URL hash '${hash}' does not hold the view`);
+// 4. the layer menu: back to the first view, then "blocks" from the menu: its tiles, equal to render --layer blocks
+await evaluate(`location.hash = "#layer=relief&zoom=0&x=${view.x}&z=${view.z}` + (mode === "server" ? "&seed=5" : "") + `"`);
+await sleep(200);
+await waitTiles("back at the first view");
+await evaluate(`(() => { const s = document.getElementById("layer"); s.value = "blocks"; s.dispatchEvent(new Event("change")); })()`);
+const blk = await waitTiles("the blocks layer");
+if (!blk.length || !blk.every((u) => /(^|\/)blocks\/0\//.test(u))) fail(`after choosing blocks the page shows ${blk.join(" ")}`);
+await screenEqualsRender("blocks", "blocks");
 console.log(`viewer_test: ${mode}: ok (${first.length} tiles first, ${Date.now() - t0} ms after them)`);
 await send("Target.closeTarget", {targetId});
 ws.close();

@@ -21,7 +21,7 @@ public final class ChunkfillClient implements AutoCloseable {
     public static final int VERSION = 2; /* 2: the FILL stage byte, HELLO_OK flag bit 2 */
     public static final int STAGE_NOISE = 0, STAGE_SURFACE = 1;
     public static final int MAGIC = 0x4C494643;
-    public static final int KIND_DENSITY_F32 = 1, KIND_DENSITY_F64 = 2, KIND_BLOCKS_U8 = 3, KIND_BIOMES_U8 = 4;
+    public static final int KIND_DENSITY_F32 = 1, KIND_DENSITY_F64 = 2, KIND_BLOCKS_U8 = 3, KIND_BIOMES_U8 = 4, KIND_COLUMNS = 5;
     private static final int HELLO = 0x01, FILL = 0x02, CANCEL = 0x03, PING = 0x04, STATS = 0x05;
     private static final int HELLO_OK = 0x81, CHUNK = 0x82, DONE = 0x83, ERROR = 0x84, PONG = 0x85, STATS_OK = 0x86;
     private static final int SERVER_FRAME_MAX = 64 << 20;
@@ -201,21 +201,48 @@ public final class ChunkfillClient implements AutoCloseable {
         return out;
     }
 
+    /** One column of the map (PROTOCOL.md, kind COLUMNS): the surface block's y, the top of the fluid
+     *  directly above it (minY - 1 where none), the block at height and that fluid (palette() indices;
+     *  1, air, where no fluid) and the biome there (biomePalette() index). */
+    public record Column(int height, int fluidTop, int block, int fluid, int biome) {}
+
+    /** Columns for far-terrain (LOD) renderers (a server started with --biomes): per cell (X, Z) of xz
+     *  the 16 x 16 columns (X*16*stride + i*stride, Z*16*stride + k*stride), out[cell][k*16 + i]. */
+    public Column[][] fillColumns(String config, long seed, int stride, int[] xz) throws IOException {
+        Config k = config(config);
+        if (!k.blocks() || !k.biomes()) throw new IllegalArgumentException(config + " offers no columns (start the server with --biomes)");
+        if (stride < 1 || stride > 4096) throw new IllegalArgumentException("stride " + stride + " (1 to 4096)");
+        Column[][] out = new Column[xz.length / 2][];
+        fill(k, KIND_COLUMNS, stride, seed, xz, (i, v) -> {
+            Column[] a = new Column[256];
+            for (int j = 0; j < 256; j++) {
+                int h = v.getInt(), ft = v.getInt(), bl = v.get() & 0xff, fl = v.get() & 0xff, bi = v.get() & 0xff;
+                v.get();
+                a[j] = new Column(h, ft, bl, fl, bi);
+            }
+            out[i] = a;
+        });
+        return out;
+    }
+
     private interface Sink { void chunk(int index, ByteBuffer values); }
 
-    private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException { fill(k, k.kind(), STAGE_NOISE, seed, xz, sink); }
+    private void fill(Config k, long seed, int[] xz, Sink sink) throws IOException { fill(k, k.kind(), 0, seed, xz, sink); }
 
-    private void fill(Config k, int kindWanted, int stage, long seed, int[] xz, Sink sink) throws IOException {
+    /** param: the u16 at offset 6 of FILL - COLUMNS its stride, BLOCKS_U8 its stage (STAGE_*), else 0 */
+    private void fill(Config k, int kindWanted, int param, long seed, int[] xz, Sink sink) throws IOException {
+        int stage = kindWanted == KIND_COLUMNS ? 0 : param;
         if (xz.length % 2 != 0) throw new IllegalArgumentException("xz holds pairs");
-        int n = xz.length / 2, size = kindWanted == KIND_BLOCKS_U8 || kindWanted == KIND_BIOMES_U8 ? 1 : kindWanted == KIND_DENSITY_F64 ? 8 : 4;
-        int per = kindWanted == KIND_BIOMES_U8 ? k.height() / 4 * 16 : k.height() * 256;
+        int n = xz.length / 2, size = kindWanted == KIND_BLOCKS_U8 || kindWanted == KIND_BIOMES_U8 ? 1
+                                     : kindWanted == KIND_COLUMNS ? 12 : kindWanted == KIND_DENSITY_F64 ? 8 : 4;
+        int per = kindWanted == KIND_BIOMES_U8 ? k.height() / 4 * 16 : kindWanted == KIND_COLUMNS ? 256 : k.height() * 256;
         byte[] name = k.name().getBytes(StandardCharsets.UTF_8);
         for (int done = 0; done < n; ) {
             int m = Math.min(n - done, maxChunks);
             int id = nextId++;
             if (nextId == 0) nextId = 1;
             ByteBuffer b = frame(FILL, 24 + name.length + 8 * m);
-            b.putInt(id).put((byte) kindWanted).put((byte) name.length).put((byte) stage).put((byte) 0).putLong(seed)
+            b.putInt(id).put((byte) kindWanted).put((byte) name.length).putShort((short) param).putLong(seed)
              .putInt(deadlineMs).putInt(m).put(name);
             for (int i = 0; i < 2 * m; i++) b.putInt(xz[2 * done + i]);
             send(b);

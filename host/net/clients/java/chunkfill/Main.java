@@ -5,9 +5,11 @@
  * indices, and OUT.palette.json beside the file): after the surface stage where the server offers
  * it, else (or with --stage noise after --blocks) of the noise stage. With --biomes first (a
  * server started with --biomes): each chunk's stored biomes, printed as counts per biome id.
+ * With --columns STRIDE first (--biomes servers): per cell of the range its 16 x 16 columns at
+ * that stride, a line each: X Z HEIGHT FLUID_TOP BLOCK FLUID BIOME (ids).
  *
  *   javac -d classes host/net/clients/java/chunkfill/*.java
- *   java -cp classes chunkfill.Main [--blocks [--stage noise|surface] | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
+ *   java -cp classes chunkfill.Main [--blocks [--stage noise|surface] | --biomes | --columns STRIDE] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]
  */
 package chunkfill;
 
@@ -24,6 +26,11 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         boolean blocks = args.length > 0 && args[0].equals("--blocks");
         boolean biomes = args.length > 0 && args[0].equals("--biomes");
+        int stride = 0;
+        if (args.length > 1 && args[0].equals("--columns")) {
+            stride = Integer.parseInt(args[1]);
+            args = java.util.Arrays.copyOfRange(args, 2, args.length);
+        }
         if (blocks || biomes) args = java.util.Arrays.copyOfRange(args, 1, args.length);
         String stage = null;
         if (blocks && args.length > 1 && args[0].equals("--stage")) {
@@ -31,7 +38,7 @@ public final class Main {
             args = java.util.Arrays.copyOfRange(args, 2, args.length);
         }
         if (args.length < 4 || args.length > 6 || (stage != null && !stage.equals("noise") && !stage.equals("surface"))) {
-            System.err.println("usage: java chunkfill.Main [--blocks [--stage noise|surface] | --biomes] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
+            System.err.println("usage: java chunkfill.Main [--blocks [--stage noise|surface] | --biomes | --columns STRIDE] ADDR CONFIG SEED X0,Z0:X1,Z1 [OUT.npy] [TOKEN_FILE]");
             System.exit(2);
         }
         String[] r = args[3].split("[,:]");
@@ -49,6 +56,17 @@ public final class Main {
         String token = args.length == 6 ? Files.readAllLines(Path.of(args[5])).get(0).strip() : null;
         try (ChunkfillClient c = ChunkfillClient.connect(args[0], token)) {
             ChunkfillClient.Config k = c.config(args[1]);
+            if (stride > 0) {
+                ChunkfillClient.Column[][] cols = c.fillColumns(args[1], seed(args[2]), stride, xz);
+                for (int i = 0; i < cols.length; i++)
+                    for (int j = 0; j < 256; j++) {
+                        ChunkfillClient.Column q = cols[i][j];
+                        System.out.printf("%d %d %d %d %s %s %s%n", (xz[2 * i] * 16 + j % 16) * stride, (xz[2 * i + 1] * 16 + j / 16) * stride,
+                                          q.height(), q.fluidTop(), k.palette().get(q.block()), k.palette().get(q.fluid()),
+                                          k.biomePalette().get(q.biome()));
+                    }
+                return;
+            }
             if (biomes) {
                 byte[][] b = c.fillBiomes(args[1], seed(args[2]), xz);
                 for (int i = 0; i < b.length; i++) {
