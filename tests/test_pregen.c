@@ -657,19 +657,19 @@ Test(pregen, an_unwritable_folder_is_one_clear_error)
     cr_assert(strstr(msg, "/proc/chunkfill-pregen: cannot create the folder"), "%s", msg);
 }
 
-/* the surface stage runs on the CPU: an explicit device is refused, auto says so and fills
- * on the CPU; settings without surface rules refuse --stage surface */
+/* the surface stage on the device (both dialects' rules run on OpenCL): --device opencl and
+ * auto write the CPU's bytes; settings without surface rules refuse --stage surface */
 Test(pregen, surface_stage_devices)
 {
     const char *msg;
     fresh(TMP "/dev");
-    sh("rm -rf " TMP "/dev2 " TMP "/dev3 " TMP "/dev4");
-    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --area 0,0:15,15 --device opencl --out " TMP "/dev"), 1);
-    cr_assert_eq(lines(msg), 1, "%s", msg);
-    cr_assert(strstr(msg, "--device opencl: the surface stage runs on the CPU only (use --device cpu or auto, or --stage noise)"), "%s", msg);
-    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --dimension minecraft:the_nether --area 0,0:15,15 "
-                     "--format npy --device auto --out " TMP "/dev"), 0);
-    cr_assert(strstr(msg, "chunkfill: the surface stage runs on the CPU (no OpenCL form yet)"), "%s", msg);
+    sh("rm -rf " TMP "/dev2 " TMP "/dev3 " TMP "/dev4 " TMP "/devcpu " TMP "/devauto");
+#define NETHER CF_BINARY " pregen --pack " VANILLA " --seed 5 --quiet --threads 1 --dimension minecraft:the_nether --area 0,0:15,15 --format npy"
+    cr_assert_eq(run(&msg, NETHER " --device opencl --out " TMP "/dev"), 0, "%s", msg);
+    cr_assert_eq(run(&msg, NETHER " --device auto --out " TMP "/devauto"), 0, "%s", msg);
+    cr_assert_eq(run(&msg, NETHER " --out " TMP "/devcpu"), 0, "%s", msg);
+    sh("cmp " TMP "/dev/r.0.0.npy " TMP "/devcpu/r.0.0.npy && cmp " TMP "/devauto/r.0.0.npy " TMP "/devcpu/r.0.0.npy");
+#undef NETHER
     /* the noise stage with auto and no OpenCL platform (the ICD loader pointed at nothing):
      * one line, then the CPU's bytes */
     cr_assert_eq(run(&msg, "OCL_ICD_VENDORS=/nonexistent " SBASE " --format npy --device auto --out " TMP "/dev3"), 0);

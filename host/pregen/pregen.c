@@ -180,9 +180,10 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
                      "or material_rule)", settings);
     g->surface = !tiles && (p->stage == CF_PREGEN_STAGE_DEFAULT ? has : p->stage == CF_PREGEN_STAGE_SURFACE);
     g->aw.status = g->surface ? "minecraft:surface" : "minecraft:noise";
-    if (dev && (g->surface || tiles) && strcmp(dev, "auto") != 0)
+    int surf_dev = g->surface && cf_program_surface_on_device(g->pg); /* both dialects' rules run on OpenCL */
+    if (dev && ((g->surface && !surf_dev) || tiles) && strcmp(dev, "auto") != 0)
         return failf(err, CF_ERR_ARG, "--device %s: %s runs on the CPU only (use --device cpu or auto%s)", dev,
-                     tiles ? "drawing map tiles" : "the surface stage", tiles ? "" : ", or --stage noise");
+                     tiles ? "drawing map tiles" : "the surface stage of these rules", tiles ? "" : ", or --stage noise");
     cf_program_settings(g->pg, &g->aw.min_y, &g->aw.height, NULL);
     g->aw.blocks = g->blocks, g->aw.nblocks = k, g->aw.solid = g->solid;
     if (cf_world_new(&g->w, g->pg, g->seed, err) != CF_OK) return -1;
@@ -202,8 +203,8 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
         g->aw.biomes = bn;
     }
     if (full > 1 && dev) {
-        if (g->surface || tiles) {
-            note(p, "%s runs on the CPU (no OpenCL form yet)", tiles ? "drawing map tiles" : "the surface stage");
+        if ((g->surface && !surf_dev) || tiles) {
+            note(p, "%s runs on the CPU (no OpenCL form yet)", tiles ? "drawing map tiles" : "the surface stage of these rules");
         } else if (strcmp(dev, "auto") == 0) {
             g->auto_dev = 1;
             if (cf_device_open(&g->dev, "opencl", g->pg, 0, 0, err) != CF_OK) {
@@ -516,12 +517,14 @@ static int region_files(const gen *g, const cf_pregen_params *p, int32_t rx, int
     return nf;
 }
 
-/* block fills of k chunks: the device (falling back to the CPU under --device auto), or
- * the CPU's noise or surface stage */
+/* block fills of k chunks at the stage: the device (falling back to the CPU under --device
+ * auto), or the CPU */
 static int fill_blocks(gen *g, const cf_pregen_params *p, size_t k, const int32_t *l, uint8_t *blk, cf_error *err)
 {
     if (g->dev) {
-        if (cf_device_fill_blocks(g->dev, g->w, k, l, blk, err) == CF_OK) return 0;
+        if ((g->surface ? cf_device_fill_blocks_surface(g->dev, g->w, g->b, k, l, blk, err) : cf_device_fill_blocks(g->dev, g->w, k, l, blk, err))
+            == CF_OK)
+            return 0;
         if (!g->auto_dev) return -1;
         note(p, "the device failed (%s); the remaining chunks are filled on the CPU", err->message);
         memset(err, 0, sizeof *err);
