@@ -383,10 +383,6 @@ static void scan_yfree(const cf_node *nodes, int nn, uint8_t *yf)
 EVAL(FIND_TOP_SURFACE)
 {
     (void)y;
-    float u = ev_node(e, n->in[1], x, 0, z);
-    int32_t ch = n->i[1], lower = n->i[0];
-    int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
-    if (top <= lower) return (float)lower;
     ev p = *e; /* the probes take the point path */
     if (p.mode == MODE_VOLUME) p.mode = MODE_POINT;
     struct scan_memo sm = {p.mode, NULL, NULL};
@@ -399,8 +395,12 @@ EVAL(FIND_TOP_SURFACE)
             p.sm = &sm;
         }
     }
+    /* on the point path the upper bound shares the probes' y-free values (offset, factor) */
+    float u = ev_node(e->mode == p.mode ? &p : e, n->in[1], x, 0, z);
+    int32_t ch = n->i[1], lower = n->i[0];
+    int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
     float r = (float)lower;
-    for (int64_t yy = top; yy >= lower; yy -= ch)
+    for (int64_t yy = top; top > lower && yy >= lower; yy -= ch)
         if (ev_node(&p, n->in[0], x, (int32_t)yy, z) > 0.0f) {
             r = (float)yy;
             break;
