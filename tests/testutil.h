@@ -320,4 +320,33 @@ static inline size_t device_diff(cf_program *pg, const int64_t *seeds, int nseed
     return diff;
 }
 
+/* The blocks of chunk (cx, cz) through the library at the noise (stage 0) or the surface stage
+ * (1), [y][z][x] (malloc'd). *pg is the block program (names[] point into it: cf_program_free it
+ * after use); *np its palette size; min_y and height the settings'. */
+static inline uint8_t *blocks_fill(cf_pack *pk, const char *settings, int64_t seed, int32_t cx, int32_t cz, int stage, cf_program **pg,
+                                   const char **names, int *np, int *min_y, int *height)
+{
+    cf_world *w = NULL;
+    cf_biomes *b = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_program_compile_blocks(pg, pk, settings, &err), CF_OK, "%s: %s", settings, err.message);
+    cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
+    cf_program_settings(*pg, min_y, height, NULL);
+    uint8_t *out = malloc((size_t)*height * 256);
+    cr_assert_not_null(out);
+    int32_t c[2] = {cx, cz};
+    if (stage) {
+        cr_assert(cf_program_has_surface(*pg), "%s has no surface stage", settings);
+        cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, out, 1, &err), CF_OK, "%s", err.message);
+    } else {
+        cr_assert_eq(cf_fill_blocks(w, 1, c, out, 1, &err), CF_OK, "%s", err.message);
+    }
+    *np = cf_block_palette(*pg, names);
+    cr_assert_gt(*np, 0);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    return out;
+}
+
 #endif /* CF_TESTUTIL_H */
