@@ -81,6 +81,23 @@ Test(maps, samples_equal_full_heights_vanilla_overworld)
     check_samples(pack, "minecraft:overworld", 1, 1000, -300, 64, steps);
 }
 
+/* from step 8 on, samples on interpolation-cell corner columns (x, z multiples of 4) take
+ * one corner column each (fill.c corner_region) instead of their 2 x 2: equal to the full
+ * heights; steps 8, 12 and 20 aligned (the corner path), 9 and an unaligned origin (the
+ * 2 x 2 path) beside them, the whole 26.3 overworld and the nether (other cells, 8 wide
+ * and its roof) */
+Test(maps, corner_samples_equal_full_heights_vanilla)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    static const int steps[] = {8, 12, 20, 9, 0};
+    check_samples(pack, "minecraft:overworld", 0, -48, 160, 64, steps);
+    check_samples(pack, "minecraft:overworld", 0, -47, 162, 40, steps);
+    check_samples(pack, "minecraft:nether", 5, 32, -64, 48, steps);
+}
+
 Test(maps, samples_equal_full_heights_libnoise)
 {
     static const int steps[] = {3, 16, 0};
