@@ -1,7 +1,8 @@
 /* test_maps.c - maps at a scale and tile pyramids: cf_surface_samples equals the
  * full-resolution heights (cf_surface_heights) at the documented sample columns
  * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 10 blocks
- * between samples, single columns from 10 on) and on the double dialects; the
+ * between samples, single columns from 10 on, one corner column per sample from 8 on
+ * where samples lie on cell corners) and on the double dialects; the
  * tiles command writes tiles that equal render of their area (decoded pixels),
  * level Z tiles equal the documented downscale, and bad input is refused. */
 #include <criterion/criterion.h>

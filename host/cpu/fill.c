@@ -969,8 +969,9 @@ const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""
  * samples a work item fills a whole chunk that holds samples (neighbouring columns
  * share its cell corners and column caches); from SPARSE_STEP on, a work item is one
  * sample's column alone (a 1 x 1 region: its own 2 x 2 corner columns, windowed from
- * the top), so the cost follows the samples, not the blocks between them. The two
- * give the same heights (a region's values do not depend on its extent: corners and
+ * the top), so the cost follows the samples, not the blocks between them; from
+ * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
+ * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
 /* samples on corner columns alone from this step on (corner_region: about 0.2 ms a sample
  * for the vanilla overworld, where a chunk holding 16 samples at step 4 costs 0.11 ms a
