@@ -238,6 +238,40 @@ Test(passes, ranges_are_conservative)
     cf_program_free(p);
 }
 
+/* old_blended_noise's range (passes.c, §8: below 1.04) holds its values at the parameter
+ * bounds and the defaults, and a lerp whose t is not within [0, 1] is bounded */
+Test(passes, old_blended_noise_and_lerp_ranges_hold)
+{
+    static const char *const params[] = {
+        "", ", \"xz_scale\": 1000, \"y_scale\": 1000, \"xz_factor\": 0.001, \"y_factor\": 0.001",
+        ", \"xz_scale\": 0.001, \"y_scale\": 0.001, \"xz_factor\": 1000, \"y_factor\": 1000, \"smear_scale_multiplier\": 1"};
+    for (int k = 0; k < 3; k++) {
+        char j[512];
+        snprintf(j, sizeof j,
+                 "{\"type\": \"minecraft:lerp\", \"alpha\": {\"type\": \"minecraft:old_blended_noise\"%s}, \"first\": 3,"
+                 " \"second\": {\"type\": \"minecraft:old_blended_noise\"%s}}", params[k], params[k]);
+        put("a/data/t/worldgen/density_function/f.json", j);
+        const char *a[1] = {"a"};
+        cf_program *p = compile(a, 1, "t:f");
+        int ob = -1;
+        for (int i = 0; i < p->nnodes; i++)
+            if (p->nodes[i].kind == NK_OLD_BLENDED_NOISE) ob = i;
+        cr_assert(ob >= 0);
+        const cf_node *o = &p->nodes[p->outputs[0]];
+        cr_assert(o->lo > -1e3 && o->hi < 1e3, "lerp range [%g, %g]", o->lo, o->hi);
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, p, 42, NULL), CF_OK);
+        for (int i = 0; i < 5000; i++) {
+            int32_t x = (int32_t)(rnd01() * 6e7) - 30000000, y = (int)(rnd01() * 800) - 400, z = (int32_t)(rnd01() * 6e7) - 30000000;
+            float v = eval_point_f32(w, ob, x, y, z), r = eval_point_f32(w, p->outputs[0], x, y, z);
+            cr_assert(v >= p->nodes[ob].lo && v <= p->nodes[ob].hi, "%g outside [%g, %g]", v, p->nodes[ob].lo, p->nodes[ob].hi);
+            cr_assert(r >= o->lo && r <= o->hi, "%g outside [%g, %g]", r, o->lo, o->hi);
+        }
+        cf_world_free(w);
+        cf_program_free(p);
+    }
+}
+
 Test(pack, memory_pack)
 {
     const char *s = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {\"final_density\": \"t:f\"}}";

@@ -1,7 +1,8 @@
 /* test_maps.c - maps at a scale and tile pyramids: cf_surface_samples equals the
  * full-resolution heights (cf_surface_heights) at the documented sample columns
  * (x0 + i*step, z0 + k*step) on both of its paths (whole chunks below 10 blocks
- * between samples, single columns from 10 on) and on the double dialects; the
+ * between samples, single columns from 10 on, one corner column per sample from 8 on
+ * where samples lie on cell corners) and on the double dialects; the
  * tiles command writes tiles that equal render of their area (decoded pixels),
  * level Z tiles equal the documented downscale, and bad input is refused. */
 #include <criterion/criterion.h>
@@ -79,6 +80,23 @@ Test(maps, samples_equal_full_heights_vanilla_overworld)
     if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
     static const int steps[] = {4, 16, 23, 0};
     check_samples(pack, "minecraft:overworld", 1, 1000, -300, 64, steps);
+}
+
+/* from step 8 on, samples on interpolation-cell corner columns (x, z multiples of 4) take
+ * one corner column each (fill.c corner_region) instead of their 2 x 2: equal to the full
+ * heights; steps 8, 12 and 20 aligned (the corner path), 9 and an unaligned origin (the
+ * 2 x 2 path) beside them, the whole 26.3 overworld and the nether (other cells, 8 wide
+ * and its roof) */
+Test(maps, corner_samples_equal_full_heights_vanilla)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    static const int steps[] = {8, 12, 20, 9, 0};
+    check_samples(pack, "minecraft:overworld", 0, -48, 160, 64, steps);
+    check_samples(pack, "minecraft:overworld", 0, -47, 162, 40, steps);
+    check_samples(pack, "minecraft:nether", 5, 32, -64, 48, steps);
 }
 
 Test(maps, samples_equal_full_heights_libnoise)

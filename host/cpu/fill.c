@@ -5,6 +5,7 @@
  * the volume path (eval.c), with the memos above. Output layout: per chunk
  * [y][z][x], y from min_y upward.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -890,10 +891,17 @@ static int32_t window_rows(const cf_program *p)
 /* the top block of every column of f's region (sx x sz columns, at most 256) whose
  * first column is (x0, z0): out[z*sx + x], min_y - 1 where none; windows of rows from
  * the top down, stopping once every column has its block */
+static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int *rows);
 static void surface_region(cf_fill *f, int node, int32_t x0, int32_t z0, int32_t below, int32_t *out, int *rows)
 {
+    fill_region(f, x0, f->w->prog->min_y, z0);
+    surface_scan(f, node, below, out, rows);
+}
+
+/* the search of surface_region over f's current region */
+static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int *rows)
+{
     const cf_program *p = f->w->prog;
-    fill_region(f, x0, p->min_y, z0);
     int32_t wh = window_rows(p), h = p->height;
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
@@ -961,15 +969,21 @@ const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""
  * samples a work item fills a whole chunk that holds samples (neighbouring columns
  * share its cell corners and column caches); from SPARSE_STEP on, a work item is one
  * sample's column alone (a 1 x 1 region: its own 2 x 2 corner columns, windowed from
- * the top), so the cost follows the samples, not the blocks between them. The two
- * give the same heights (a region's values do not depend on its extent: corners and
+ * the top), so the cost follows the samples, not the blocks between them; from
+ * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
+ * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
+/* samples on corner columns alone from this step on (corner_region: about 0.2 ms a sample
+ * for the vanilla overworld, where a chunk holding 16 samples at step 4 costs 0.11 ms a
+ * sample and 4 samples at step 8 0.8 ms: bench/RESULTS.md) */
+enum { CORNER_STEP = 8 };
 enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
 
 typedef struct sjob {
     const cf_world *w;
     int node;
     int32_t x0, z0, nx, nz, below, step;
+    int corner;               /* every sample on corner columns and corner_exact: corner_region */
     const int32_t *cxs, *czs; /* chunk mode: the chunks that hold samples */
     size_t ncxs, nitems;
     int32_t *out;
@@ -978,10 +992,95 @@ typedef struct sjob {
     atomic_llong rows;
 } sjob;
 
+/* ------------------------------------------------------------------ corner columns
+ * A sample column at x, z multiples of every interpolation cell width has in-cell x/z
+ * fractions 0: fill_interp_blocks computes a = lerp(0, lerp(0, c00, c01), lerp(0, c10, c11))
+ * with lerp(t, u, v) = u + t*(v - u) (§11), and the y walk from a and b per column. When
+ * v - u is finite, 0*(v - u) is +-0, and u + +-0 is u bit for bit unless u is -0. So when
+ * every corner value is finite with differences that cannot overflow (corner_exact: every
+ * node under every interpolated node has a finite range within +-1e37 and none of the kinds
+ * that make NaN or infinity from finite inputs), and no corner of the sample's own column
+ * is -0 (checked after the fact; the sample is then redone with its 2 x 2 corner columns),
+ * the neighbour corner columns can hold any finite value: they are stamped 0 and never
+ * computed. The sample needs one corner column instead of four. */
+static int corner_safe(const cf_program *p, int id, uint8_t *seen)
+{
+    if (seen[id]) return seen[id] == 1;
+    const cf_node *n = &p->nodes[id];
+    int ok = n->lo >= -1e37 && n->hi <= 1e37; /* false for NaN and infinite bounds */
+    switch (n->kind) {
+    case NK_SQRT: case NK_LOG: case NK_POW: case NK_DIV: case NK_RECIPROCAL: ok = 0; break;
+    default: break;
+    }
+    for (int k = 0; ok && k < n->nin; k++) ok = corner_safe(p, n->in[k], seen);
+    seen[id] = ok ? 1 : 2;
+    return ok;
+}
+
+/* 1 when the program's interpolated nodes allow corner columns (above); *w the cell
+ * width a sample's x and z must be multiples of (the lcm of the widths) */
+static int corner_exact(const cf_program *p, int32_t *w)
+{
+    if (p->prec == PREC_F64 || p->ninterp == 0) return 0;
+    uint8_t *seen = calloc((size_t)p->nnodes + 1, 1);
+    if (!seen) return 0;
+    int ok = 1;
+    int64_t l = 1;
+    for (int i = 0; ok && i < p->nnodes; i++) {
+        if (p->nodes[i].kind != NK_INTERPOLATED) continue;
+        int64_t cw = p->nodes[i].i[0], a = l, b = cw;
+        while (b) { int64_t t = a % b; a = b; b = t; }
+        l = l / a * cw;
+        ok = cw > 0 && l <= 64 && corner_safe(p, p->nodes[i].in[0], seen);
+    }
+    free(seen);
+    *w = (int32_t)l;
+    return ok;
+}
+
+/* a 1 x 1 region at (x0, z0) on corner columns: the neighbour corner columns (i or k 1) of
+ * every interpolated node are stamped 0, and the corner stage computes one column */
+static void corner_region(cf_fill *f, int32_t x0, int32_t z0)
+{
+    const cf_program *p = f->w->prog;
+    fill_region(f, x0, p->min_y, z0);
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        struct cf_interp *ip = &f->interp[p->islot[i]];
+        for (int k = 0; k < ip->ncz; k++)
+            for (int j = 0; j < ip->ncy; j++)
+                for (int c = 0; c < ip->ncx; c++) {
+                    if (c == 0 && k == 0) continue;
+                    size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)c;
+                    ip->corner[q] = 0.0f, ip->cstamp[q] = f->stamp;
+                }
+    }
+    /* sx = 1 - w: floordiv(x0 - w, w) + 2 - x0/w = 1 corner column per axis */
+    int32_t cw = 1;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0) { cw = p->nodes[i].i[0]; break; } /* the corner stage's width (corners_new) */
+    corners_region(f->corners, x0, p->min_y, z0, 1 - cw, f->sy, 1 - cw);
+}
+
+/* 1 when a corner of the region's own column (i = k = 0) that was computed is -0 */
+static int corner_negzero(const cf_fill *f)
+{
+    const cf_program *p = f->w->prog;
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        const struct cf_interp *ip = &f->interp[p->islot[i]];
+        for (int j = 0; j < ip->ncy; j++) {
+            size_t q = (size_t)j * (size_t)ip->ncx;
+            if (ip->cstamp[q] == f->stamp && ip->corner[q] == 0.0f && signbit(ip->corner[q])) return 1;
+        }
+    }
+    return 0;
+}
+
 static void *surface_worker(void *arg)
 {
     sjob *j = arg;
-    int sparse = j->step >= SPARSE_STEP;
+    int sparse = j->corner || j->step >= SPARSE_STEP;
     cf_fill *f = sparse ? fill_take(j->w, 1, j->w->prog->height, 1) : fill_take(j->w, 16, j->w->prog->height, 16);
     if (!f) {
         atomic_store(&j->failed, 1);
@@ -994,8 +1093,17 @@ static void *surface_worker(void *arg)
         int rows;
         if (sparse) {
             size_t sx = i % (size_t)j->nx, sz = i / (size_t)j->nx;
-            surface_region(f, j->node, (int32_t)((int64_t)j->x0 + (int64_t)sx * j->step),
-                           (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step), j->below, h, &rows);
+            int32_t x = (int32_t)((int64_t)j->x0 + (int64_t)sx * j->step), z = (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step);
+            if (j->corner) {
+                corner_region(f, x, z);
+                surface_scan(f, j->node, j->below, h, &rows);
+                if (!corner_negzero(f)) {
+                    atomic_fetch_add(&j->rows, rows);
+                    j->out[i] = h[0];
+                    continue;
+                }
+            }
+            surface_region(f, j->node, x, z, j->below, h, &rows);
             atomic_fetch_add(&j->rows, rows);
             j->out[i] = h[0];
             continue;
@@ -1033,7 +1141,10 @@ cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, 
     if (x0 < -lim || z0 < -lim || xl > lim + 15 || zl > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
     if (threads <= 0) threads = cf_cpu_count();
-    int chunked = w->prog->prec == PREC_F64 ? w->prog->dialect == DIALECT_MC121 : step < SPARSE_STEP;
+    int32_t cw = 0;
+    int corner = step >= CORNER_STEP && corner_exact(w->prog, &cw) && cf_floormod(x0, cw) == 0 &&
+                 cf_floormod(z0, cw) == 0 && step % cw == 0;
+    int chunked = w->prog->prec == PREC_F64 ? w->prog->dialect == DIALECT_MC121 : step < SPARSE_STEP && !corner;
     int32_t *cxs = NULL, *czs = NULL;
     size_t ncx = 0, ncz = 0;
     if (chunked) {
@@ -1068,6 +1179,7 @@ cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, 
         memset(&j, 0, sizeof j);
         j.w = w, j.node = w->prog->outputs[fn];
         j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.step = step, j.out = out;
+        j.corner = corner;
         j.cxs = cxs, j.czs = czs, j.ncxs = ncx;
         j.nitems = chunked ? ncx * ncz : (size_t)nx * (size_t)nz;
         if ((size_t)threads > j.nitems) threads = (int)j.nitems;

@@ -224,12 +224,21 @@ static void infer_ranges(cf_program *p)
             break;
         case NK_LERP:
             if (R(0).lo >= 0 && R(0).hi <= 1) lo = fmin(R(1).lo, R(2).lo), hi = fmax(R(1).hi, R(2).hi);
+            else { /* a + t*(b - a), every input bounded: |v| <= A + T*(A + B) (1.01: the float roundings) */
+                double t = fmax(fabs(R(0).lo), fabs(R(0).hi)), a = fmax(fabs(R(1).lo), fabs(R(1).hi)),
+                       b = fmax(fabs(R(2).lo), fabs(R(2).hi)), m = (a + t * (a + b)) * 1.01;
+                if (m == m && m < INF) lo = -m, hi = m;
+            }
             break;
         case NK_GRADIENT: lo = fmin(n->f[0], n->f[1]), hi = fmax(n->f[0], n->f[1]); break;
         case NK_DISTANCE_TO_POINT: lo = 0; break;
         case NK_NOISE: hi = noise_bound(&p->noises[n->noise]), lo = -hi; break;
         case NK_SHIFT_A: case NK_SHIFT_B: case NK_SHIFT: hi = 4 * noise_bound(&p->noises[n->noise]), lo = -hi; break;
         case NK_END_OUTER_ISLANDS: lo = -0.84375, hi = 0.5625; break;
+        /* §8: the limit stacks' weights 2^(i-16) * 65535/65536 sum below 1 (an octave is
+         * below 1.04, coordinates are finite: the scales are within [0.001, 1000]) and
+         * the lerp's alpha is clamped into [0, 1]: |value| < 1.04; 2 leaves room */
+        case NK_OLD_BLENDED_NOISE: lo = -2, hi = 2; break;
         case NK_FIND_TOP_SURFACE: lo = n->i[0], hi = fmax((double)n->i[0], ceil(R(1).hi)); break;
         case NK_SPLINE: {
             /* values and linear extensions: bounded when the coordinate is bounded */
