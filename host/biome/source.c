@@ -538,7 +538,11 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         }
     }
     b->zseed = biome_zoom_seed(seed);
-    if (ov.id) sid = arena_printf(&b->arena, "inline (%s)", ov.display);
+    if (ov.id) {
+        sid = arena_printf(&b->arena, "inline (%s)", ov.display);
+        b->ov_rel = ov.rel, b->ov_display = ov.display; /* biome_overlay: other programs of these settings */
+        if (!(b->ov_text = arena_strdup(&b->arena, ov.text))) sid = NULL;
+    }
     if (!sid) {
         err_set(e, CF_ERR_NOMEM, "out of memory");
         goto fail;
@@ -561,6 +565,18 @@ fail:
     arena_free(&r.scratch);
     cf_biomes_free(b);
     return e->status ? e->status : CF_ERR_ARG;
+}
+
+void biome_overlay(const cf_biomes *b, cf_pack *pk, int on)
+{
+    if (!b || !b->ov_rel) return;
+    if (on) pack_overlay(pk, b->ov_rel, b->ov_text, b->ov_display);
+    else pack_overlay(pk, NULL, NULL, NULL);
+}
+
+void biome_overlay_message(const cf_biomes *b, cf_error *e)
+{
+    if (b && b->ov_rel && e) inline_message(e, b->ov_display);
 }
 
 cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err)
