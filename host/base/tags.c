@@ -195,9 +195,11 @@ int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exist
     tr t = {.a = a, .pk = pk, .err = err, .exists = exists, .ctx = ctx};
     *out = NULL;
     int rc = resolve(&t, tag, at, 1);
-    if (rc > 0 && t.n == 0) rc = loc_fail(err, at, CF_ERR_SCHEMA, "the biome tag \"#%s\" holds no biomes", tag);
-    if (rc > 0 && !(*out = arena_alloc(a, sizeof **out * (size_t)t.n))) rc = nomem(&t);
-    if (rc > 0) memcpy(*out, t.ids, sizeof **out * (size_t)t.n);
+    if (rc > 0 && (t.n == 0 || !t.ids)) rc = loc_fail(err, at, CF_ERR_SCHEMA, "the biome tag \"#%s\" holds no biomes", tag);
+    const char **ids = rc > 0 ? arena_alloc(a, sizeof *ids * (size_t)t.n) : NULL;
+    if (rc > 0 && !ids) rc = nomem(&t);
+    if (rc > 0 && ids && t.ids) memcpy(ids, t.ids, sizeof *ids * (size_t)t.n);
+    *out = ids;
     free(t.ids);
     return rc > 0 ? t.n : -1;
 }
