@@ -22,33 +22,6 @@
 #include "chunkfill.h"
 #include "testutil.h"
 
-/* noise stage + surface stage of one chunk through the library */
-static uint8_t *surface_fill(cf_pack *pk, const char *settings, int64_t seed, int32_t cx, int32_t cz, int stage,
-                             const char **names, int *np, int *min_y, int *height)
-{
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
-    cf_biomes *b = NULL;
-    cf_error err = {0};
-    cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s: %s", settings, err.message);
-    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
-    cf_program_settings(pg, min_y, height, NULL);
-    uint8_t *out = malloc((size_t)*height * 256);
-    int32_t c[2] = {cx, cz};
-    if (stage) {
-        cr_assert(cf_program_has_surface(pg), "%s has no surface stage", settings);
-        cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, out, 1, &err), CF_OK, "%s", err.message);
-    } else {
-        cr_assert_eq(cf_fill_blocks(w, 1, c, out, 1, &err), CF_OK, "%s", err.message);
-    }
-    *np = cf_block_palette(pg, names);
-    cr_assert_gt(*np, 0);
-    cf_biomes_free(b);
-    cf_world_free(w);
-    cf_program_free(pg); /* names point into the program: copy before use */
-    return out;
-}
 
 
 static cf_pack *pack263(void)
@@ -117,12 +90,9 @@ Test(material263, consistent_with_vanilla_26_2_dumps)
         int64_t seed = (int64_t)cJSON_GetObjectItem(meta, "seed")->valuedouble;
         const char *names[CF_PALETTE_MAX];
         int np, min_y, height;
-        uint8_t *out = surface_fill(pk, settings, seed, cJSON_GetObjectItem(chunk, "x")->valueint,
-                                    cJSON_GetObjectItem(chunk, "z")->valueint, 1, names, &np, &min_y, &height);
         cf_program *pg = NULL;
-        cf_error err = {0};
-        cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s", err.message);
-        np = cf_block_palette(pg, names);
+        uint8_t *out = blocks_fill(pk, settings, seed, cJSON_GetObjectItem(chunk, "x")->valueint, cJSON_GetObjectItem(chunk, "z")->valueint, 1,
+                                   &pg, names, &np, &min_y, &height);
         size_t bad = 0, i = 0;
         for (const cJSON *e = st->child; e; e = e->next, i++) {
             char want[160], got[160];
@@ -182,11 +152,7 @@ static cf_pack *rule_pack263(const char *rule, const char *const *files, char *t
 static uint8_t *fill263(cf_pack *pk, int32_t cx, int32_t cz, cf_program **pg, const char **names, int *np, int *min_y)
 {
     int height;
-    uint8_t *out = surface_fill(pk, "t:s", 0, cx, cz, 1, names, np, min_y, &height);
-    cf_error err = {0};
-    cr_assert_eq(cf_program_compile_blocks(pg, pk, "t:s", &err), CF_OK, "%s", err.message);
-    *np = cf_block_palette(*pg, names);
-    return out;
+    return blocks_fill(pk, "t:s", 0, cx, cz, 1, pg, names, np, min_y, &height);
 }
 
 static int idx(const char **names, int np, const char *id)
@@ -251,10 +217,7 @@ Test(material263, ore_vein_property)
         const char *names[CF_PALETTE_MAX];
         int np, min_y, height;
         cf_program *pg = NULL;
-        cf_error err = {0};
-        uint8_t *a = surface_fill(pk, "minecraft:overworld", 13579, -6 - c, 11, 1, names, &np, &min_y, &height);
-        cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
-        np = cf_block_palette(pg, names);
+        uint8_t *a = blocks_fill(pk, "minecraft:overworld", 13579, -6 - c, 11, 1, &pg, names, &np, &min_y, &height);
         for (size_t i = 0; i < (size_t)height * 256; i++) {
             int y = min_y + (int)(i / 256);
             const char *n = names[a[i]];

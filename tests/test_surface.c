@@ -168,3 +168,28 @@ Test(surface, y_independent_interpolated_input)
     cf_program_free(pg);
     cf_pack_free(pk);
 }
+
+/* the surface stage's chunk_surface_level through the corner memo (eval_volume_memo: one
+ * entry per column for a find_top_surface input, 4 ways, round-robin eviction) equals the
+ * plain volume-path evaluation, bit for bit, over columns visited in a scattered order
+ * (cells revisited after their entries may have been evicted) */
+Test(surface, chunk_surface_level_memo_equals_plain)
+{
+    if (!have_vanilla()) cr_skip_test("no vanilla data");
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w = world_open(vanilla, "minecraft:overworld", "minecraft:overworld/chunk_surface_level", 5, &pk, &pg);
+    int node = w->prog->outputs[0];
+    cf_cmemo *m = calloc(1, sizeof *m);
+    cr_assert(m);
+    uint32_t r = 12345u;
+    for (int i = 0; i < 160; i++) {
+        r = r * 1103515245u + 12345u;
+        int32_t x = (int32_t)((r >> 8) % 160u) - 80, z = (int32_t)((r >> 20) % 160u) - 80;
+        if (i % 4 == 0) x += 2000000, z -= 1000000; /* far cells in between */
+        float a = eval_volume_memo(w, m, node, x, 0, z, 0), b = eval_volume_f32(w, node, x, 0, z, 0);
+        cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "(%d, %d): memo %.9g, plain %.9g", x, z, a, b);
+    }
+    free(m);
+    world_close(w, pg, pk);
+}

@@ -27,33 +27,6 @@ static void norm(const char *s, char *out, size_t n)
     if (b && (strncmp(out, "minecraft:water[", 16) == 0 || strncmp(out, "minecraft:lava[", 15) == 0)) *b = 0;
 }
 
-/* noise stage + surface stage of one chunk through the library */
-static uint8_t *surface_fill(cf_pack *pk, const char *settings, int64_t seed, int32_t cx, int32_t cz, int stage,
-                             const char **names, int *np, int *min_y, int *height)
-{
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
-    cf_biomes *b = NULL;
-    cf_error err = {0};
-    cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s: %s", settings, err.message);
-    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
-    cf_program_settings(pg, min_y, height, NULL);
-    uint8_t *out = malloc((size_t)*height * 256);
-    int32_t c[2] = {cx, cz};
-    if (stage) {
-        cr_assert(cf_program_has_surface(pg), "%s has no surface stage", settings);
-        cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
-        cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, out, 1, &err), CF_OK, "%s", err.message);
-    } else {
-        cr_assert_eq(cf_fill_blocks(w, 1, c, out, 1, &err), CF_OK, "%s", err.message);
-    }
-    *np = cf_block_palette(pg, names);
-    cr_assert_gt(*np, 0);
-    cf_biomes_free(b);
-    cf_world_free(w);
-    cf_program_free(pg); /* names point into the program: copy before use */
-    return out;
-}
 
 /* ---------------------------------------------------------------- real vanilla 26.2 */
 /* The differing blocks per dump, all explained (tests/golden/surface121/README.md): every one
@@ -96,9 +69,7 @@ Test(surface121, vanilla_26_2_surface_stage_dumps)
         const char *names[CF_PALETTE_MAX];
         int np, min_y, height;
         cf_program *pg = NULL;
-        cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s", err.message);
-        uint8_t *out = surface_fill(pk, settings, seed, cx, cz, 1, names, &np, &min_y, &height);
-        np = cf_block_palette(pg, names); /* the same palette, from a live program */
+        uint8_t *out = blocks_fill(pk, settings, seed, cx, cz, 1, &pg, names, &np, &min_y, &height);
         cr_assert_eq((size_t)cJSON_GetArraySize(st), (size_t)height * 256, "%s", dumps[k].file);
         size_t bad = 0, i = 0;
         for (const cJSON *e = st->child; e; e = e->next, i++) {
@@ -205,16 +176,14 @@ static size_t check_rule(const char *cond, want_fn want, size_t *hits)
     cf_pack *pk = rule_pack(rule, tmp, sizeof tmp, &err, &st);
     if (!pk && st == CF_OK) cr_skip_test("no 26.2 data");
     cr_assert_eq(st, CF_OK, "%s", err.message);
-    const char *nn[CF_PALETTE_MAX], *sn[CF_PALETTE_MAX];
-    int nnp, snp, min_y, height;
-    /* seed 0 chunk (7, 4): land, beach and sea */
-    uint8_t *noise = surface_fill(pk, "t:s", 0, 7, 4, 0, nn, &nnp, &min_y, &height);
-    uint8_t *surf = surface_fill(pk, "t:s", 0, 7, 4, 1, sn, &snp, &min_y, &height);
-    /* palette names live in the program; compile once more to read them */
-    cf_program *pg = NULL;
-    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "t:s", &err), CF_OK, "%s", err.message);
-    const char *names[CF_PALETTE_MAX];
-    int np = cf_block_palette(pg, names);
+    const char *nn[CF_PALETTE_MAX], *names[CF_PALETTE_MAX];
+    int nnp, np, min_y, height;
+    cf_program *pg0 = NULL, *pg = NULL;
+    /* seed 0 chunk (7, 4): land, beach and sea; the two programs' palettes are the same */
+    uint8_t *noise = blocks_fill(pk, "t:s", 0, 7, 4, 0, &pg0, nn, &nnp, &min_y, &height);
+    uint8_t *surf = blocks_fill(pk, "t:s", 0, 7, 4, 1, &pg, names, &np, &min_y, &height);
+    cr_assert_eq(nnp, np);
+    cf_program_free(pg0);
     ctx c = {min_y, height, noise, names};
     size_t bad = 0;
     *hits = 0;

@@ -512,6 +512,19 @@ static cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
     return st;
 }
 
+/* A command's world: the seed, the packs, the program (the block program when blocks, else
+ * nfn of the --function outputs) and the world at the seed. On an error err says why; the
+ * caller frees what was made (cf_world_free, cf_program_free, cf_pack_free take NULL). */
+static cf_status open_world(const opts *o, int blocks, int nfn, int64_t *seed, cf_pack **pk, cf_program **pg, cf_world **w,
+                            cf_error *err)
+{
+    if (cf_seed_parse(o->seed, seed, err) != CF_OK || open_pack(o, pk, err) != CF_OK) return err->status;
+    if ((blocks ? cf_program_compile_blocks(pg, *pk, o->settings, err) : cf_program_compile(pg, *pk, o->settings, o->functions, nfn, err))
+        != CF_OK)
+        return err->status;
+    return cf_world_new(w, *pg, *seed, err);
+}
+
 static int report(const cf_error *e)
 {
     fprintf(stderr, "%s\n", e->message[0] ? e->message : cf_status_str(e->status));
@@ -587,10 +600,7 @@ static int cmd_sample(int argc, char **argv)
     cf_world *w = NULL;
     double *out = NULL;
     int rc = 1;
-    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, iris ? 2 : 1, &err) != CF_OK) goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (open_world(&o, 0, iris ? 2 : 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     out = malloc(sizeof(double) * (o.nat ? o.nat : 1));
     if (!out) {
         snprintf(err.message, sizeof err.message, "out of memory");
@@ -1124,12 +1134,7 @@ static int cmd_check(int argc, char **argv)
     int32_t *list = NULL;
     unsigned char *a = NULL, *b = NULL;
     int rc = 1, surface = 0;
-    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
-               : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
-        goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (open_world(&o, blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_program_has_surface(pg));
     if (surface && !cf_program_has_surface(pg)) {
         snprintf(err.message, sizeof err.message, "%s: --stage surface: these settings have no surface stage", o.settings);
@@ -1339,10 +1344,7 @@ static int cmd_columns(int argc, char **argv)
         snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
         goto done;
     }
-    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK) goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
     cf_map_columns cols = {h, bl, bi, fl, ft};
     if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)r[1], (int32_t)stride, (int32_t)nx, (int32_t)nz, (int32_t)below, &cols,
@@ -1509,12 +1511,7 @@ static int cmd_render(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &ts);
         t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
     }
-    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if ((needs & CF_MAP_BLOCKS) ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
-                                : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
-        goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
     if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
         cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
@@ -1759,12 +1756,7 @@ static int cmd_tiles(int argc, char **argv)
         snprintf(msg, sizeof msg, "out of memory");
         goto done;
     }
-    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (need_blocks ? cf_program_compile_blocks(&pg, pk, o.settings, &err) != CF_OK
-                    : cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK)
-        goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
@@ -1889,10 +1881,7 @@ static int cmd_slice(int argc, char **argv)
     float *img = NULL;
     int32_t *list = NULL;
     int rc = 1;
-    if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
-    if (open_pack(&o, &pk, &err) != CF_OK) goto done;
-    if (cf_program_compile(&pg, pk, o.settings, o.functions, 1, &err) != CF_OK) goto done;
-    if (cf_world_new(&w, pg, seed, &err) != CF_OK) goto done;
+    if (open_world(&o, 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     if (strcmp(device, "cpu") != 0 && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
     cf_program_settings(pg, &min_y, &height, NULL);

@@ -114,14 +114,17 @@ float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t
 /* The corner values of interpolated nodes met by eval_volume_memo: a corner is a pure
  * function of (node, x, y, z, the volume's min y) for one world, so columns that share a
  * cell's corners compute them once (26.3's chunk_surface_level: 4 corners a chunk, not 4
- * find_top_surface scans a column). Direct-mapped; zero-initialise; one world only. */
+ * find_top_surface scans a column). Four slots from a mixed hash, round-robin eviction;
+ * zero-initialise; one world only. */
 #define CF_CMEMO 64
+#define CF_CMEMO_WAYS 4u
 typedef struct cf_cmemo {
     struct cf_cmemo_e {
         int id; /* node + 1; 0: empty */
         int32_t x, y, z, vmin;
         float v;
     } e[CF_CMEMO];
+    uint32_t next; /* round-robin victim among the CF_CMEMO_WAYS slots of a key */
 } cf_cmemo;
 float eval_volume_memo(const cf_world *w, cf_cmemo *m, int node, int32_t x, int32_t y, int32_t z, int32_t vmin);
 /* eval64.c: the double dialects. A context memoizes the last point of every

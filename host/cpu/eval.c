@@ -11,6 +11,7 @@
  * math lives in kernels/cf_math.h, shared with the OpenCL programs.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/cf_nodes.h"
@@ -24,7 +25,23 @@ typedef struct ev {
     int has_vmin;   /* a volume is being filled: its min y (for incremental y starts) */
     int32_t vmin;
     cf_cmemo *memo; /* corners of interpolated nodes outside a fill (eval_volume_memo), or NULL */
+    struct scan_memo *sm; /* a find_top_surface scan's y-free values (outside a fill), or NULL */
 } ev;
+
+/* The probes of one find_top_surface scan share x and z (§12): a node whose
+ * value provably does not read y is computed once per (node, x, z) of the scan.
+ * yf[id]: no evaluator under the node reads the block's y (see scan_yfree). The
+ * whole scan has one context (mode, f == NULL, vmin, corner memo), so within it
+ * such a node's value is a function of (x, z) alone. */
+struct scan_memo {
+    int mode;
+    uint8_t *yf;
+    struct scan_e {
+        int32_t x, z;
+        float v;
+        int ok;
+    } *v;
+};
 
 #define EVAL(K) static float eval_##K(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
 static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z);
@@ -39,6 +56,19 @@ EVAL(BLEND_OFFSET) { (void)e, (void)n, (void)x, (void)y, (void)z; return 0.0f; }
 EVAL(BEARDIFIER) { (void)e, (void)n, (void)x, (void)y, (void)z; return 0.0f; }
 EVAL(BLEND_DENSITY) { return IN(0); }
 EVAL(CACHE) { return IN(0); }
+/* node id is a chain of value-transparent wrappers over a find_top_surface,
+ * whose evaluator ignores the block's y (§12: one value per column) */
+static int is_column_surface(const ev *e, int id)
+{
+    for (int d = 0; d < 64; d++) {
+        const cf_node *n = &e->nodes[id];
+        if (n->kind == NK_FIND_TOP_SURFACE) return 1;
+        if (n->kind != NK_CACHE && n->kind != NK_BLEND_DENSITY) return 0;
+        id = n->in[0];
+    }
+    return 0;
+}
+
 /* a corner value of an interpolated node: always the volume path (§11) */
 static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
 {
@@ -62,11 +92,24 @@ static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t
         }
     }
     if (e->memo) {
-        struct cf_cmemo_e *m = &e->memo->e[((uint32_t)id * 31u + (uint32_t)x * 7u + (uint32_t)y * 3u + (uint32_t)z * 13u) % CF_CMEMO];
-        if (m->id != id + 1 || m->x != x || m->y != y || m->z != z || m->vmin != c.vmin) {
-            m->v = ev_node(&c, n->in[0], x, y, z);
-            m->id = id + 1, m->x = x, m->y = y, m->z = z, m->vmin = c.vmin;
+        /* a find_top_surface input has one value per column: the corners at y and y + h
+         * share one entry (same x, z, path and vmin; its evaluator never reads y) */
+        if (is_column_surface(e, n->in[0])) y = 0;
+        /* a mixed hash and CF_CMEMO_WAYS slots from there: the corners of one cell
+         * (x and z 16 apart) do not evict each other (a plain sum of x*7 and z*13 sent
+         * (x0 + 16, z0 + 16) to the slot of (x0, z0): every column recomputed them) */
+        uint32_t h = (uint32_t)id * 0x9E3779B1u ^ (uint32_t)x * 0x85EBCA6Bu ^ (uint32_t)y * 0xC2B2AE35u
+                   ^ (uint32_t)z * 0x27D4EB2Fu ^ (uint32_t)c.vmin * 0x165667B1u;
+        h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
+        struct cf_cmemo_e *m = NULL;
+        for (uint32_t k = 0; k < CF_CMEMO_WAYS && !m; k++) {
+            struct cf_cmemo_e *q = &e->memo->e[(h + k) % CF_CMEMO];
+            if (q->id == id + 1 && q->x == x && q->y == y && q->z == z && q->vmin == c.vmin) return q->v;
+            if (q->id == 0) m = q;
         }
+        if (!m) m = &e->memo->e[(h + e->memo->next++ % CF_CMEMO_WAYS) % CF_CMEMO];
+        m->v = ev_node(&c, n->in[0], x, y, z);
+        m->id = id + 1, m->x = x, m->y = y, m->z = z, m->vmin = c.vmin;
         return m->v;
     }
     return ev_node(&c, n->in[0], x, y, z);
@@ -306,18 +349,64 @@ EVAL(END_OUTER_ISLANDS)
     (void)n, (void)y;
     return cf_end_islands(e->w->tab, e->w->islands, x, z);
 }
+/* yf[i] = 1 where node i's value does not depend on the block's y on the point and
+ * sample paths: its own evaluator reads no y (or replaces it) and so do its
+ * children's. Read y: interpolated (cell offsets, corners), gradient along y,
+ * distance_to_point, shift, old_blended_noise, noise with a y scale. noise with
+ * y scale 0 computes y * 0.0 = +-0, and +-0 + the octave's y offset is the same
+ * double (also in cf_smeared, where lim is +-0 and lim / q + 1e-7 the same).
+ * slice(y) and find_top_surface replace y. Children come before parents; any
+ * other order counts as y-dependent. */
+static void scan_yfree(const cf_node *nodes, int nn, uint8_t *yf)
+{
+    for (int i = 0; i < nn; i++) {
+        const cf_node *n = &nodes[i];
+        int free_ = 1;
+        for (int k = 0; k < n->nin; k++)
+            if (n->in[k] < 0 || n->in[k] >= i || !yf[n->in[k]]) free_ = 0;
+        switch (n->kind) {
+        case NK_INTERPOLATED: case NK_DISTANCE_TO_POINT: case NK_SHIFT: case NK_OLD_BLENDED_NOISE: free_ = 0; break;
+        case NK_GRADIENT: free_ = n->i[0] != 1; break;
+        case NK_NOISE: free_ = free_ && n->d[1] == 0.0; break;
+        case NK_SLICE: case NK_FIND_TOP_SURFACE: /* y replaced: the children may read it */
+            free_ = n->kind == NK_FIND_TOP_SURFACE || n->i[0] == 1 ? 1 : free_;
+            for (int k = 0; k < n->nin; k++)
+                if (n->in[k] < 0 || n->in[k] >= i) free_ = 0;
+            break;
+        default: break;
+        }
+        if (n->flags & NF_F64) free_ = 0;
+        yf[i] = (uint8_t)free_;
+    }
+}
+
 EVAL(FIND_TOP_SURFACE)
 {
     (void)y;
-    float u = ev_node(e, n->in[1], x, 0, z);
-    int32_t ch = n->i[1], lower = n->i[0];
-    int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
-    if (top <= lower) return (float)lower;
     ev p = *e; /* the probes take the point path */
     if (p.mode == MODE_VOLUME) p.mode = MODE_POINT;
-    for (int64_t yy = top; yy >= lower; yy -= ch)
-        if (ev_node(&p, n->in[0], x, (int32_t)yy, z) > 0.0f) return (float)yy;
-    return (float)lower;
+    struct scan_memo sm = {p.mode, NULL, NULL};
+    if (!p.f) { /* outside a fill (a fill has its own column memos) */
+        int nn = e->w->prog->nnodes;
+        sm.yf = malloc((size_t)nn);
+        sm.v = calloc((size_t)nn, sizeof *sm.v);
+        if (sm.yf && sm.v) {
+            scan_yfree(e->nodes, nn, sm.yf);
+            p.sm = &sm;
+        }
+    }
+    /* on the point path the upper bound shares the probes' y-free values (offset, factor) */
+    float u = ev_node(e->mode == p.mode ? &p : e, n->in[1], x, 0, z);
+    int32_t ch = n->i[1], lower = n->i[0];
+    int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
+    float r = (float)lower;
+    for (int64_t yy = top; top > lower && yy >= lower; yy -= ch)
+        if (ev_node(&p, n->in[0], x, (int32_t)yy, z) > 0.0f) {
+            r = (float)yy;
+            break;
+        }
+    free(sm.yf), free(sm.v);
+    return r;
 }
 
 typedef float (*eval_fn)(const ev *, const cf_node *, int32_t, int32_t, int32_t);
@@ -360,24 +449,34 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
             return v;
         }
     }
+    if (e->sm && e->sm->yf[id] && e->mode == e->sm->mode) {
+        struct scan_e *c = &e->sm->v[id];
+        if (c->ok && c->x == x && c->z == z) {
+            if (f && f->count) f->count[id]--;
+            return c->v;
+        }
+        float v = evals[n->kind](e, n, x, y, z);
+        c->x = x, c->z = z, c->v = v, c->ok = 1;
+        return v;
+    }
     return evals[n->kind](e, n, x, y, z);
 }
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z)
 {
-    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL};
+    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL, NULL};
     return ev_node(&e, node, x, y, z);
 }
 
 float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL, NULL};
     return ev_node(&e, node, x, y, z);
 }
 
 float eval_volume_memo(const cf_world *w, cf_cmemo *m, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m, NULL};
     return ev_node(&e, node, x, y, z);
 }
 
@@ -391,7 +490,7 @@ float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t 
 void fill_interp_blocks(cf_fill *f, int id)
 {
     const cf_world *w = f->w;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL};
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];

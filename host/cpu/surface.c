@@ -19,6 +19,8 @@
 #include "kernels/cf_surface.h"
 #include "cpu/cpu.h"
 
+#define BZ_CACHE 256 /* quart corners remembered by bz_fiddles (direct-mapped) */
+
 /* vanilla biome climate the extensions and `temperature` read: base temperature and the
  * frozen modifier (facts of the game's biome data; biomes not listed: 0.8, the plains') */
 static const struct {
@@ -119,6 +121,14 @@ struct cf_surface {
     const float *(*vol)(void *u, int out);
     void *u;
     cf_cmemo memo; /* chunk_surface_level's corners (eval_volume_memo) */
+    /* the zoom's fiddled offsets of quart corners (biome_src): a column's blocks share them */
+    struct bz_corner {
+        int32_t x, y, z;
+        int ok;
+        double g[3];
+    } bz[BZ_CACHE];
+    int32_t ux, uy, uz; /* biome_src: the last quart cell and its one biome (-1: several) */
+    int uv, uok;        /* uok: valid for this chunk's grid */
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -154,20 +164,90 @@ static void set_block(cf_surface *s, int32_t lx, int32_t y, int32_t lz, int b)
 }
 static int is_fluid(int b) { return b == CF_BK_WATER || b == CF_BK_LAVA || b == CF_BK_FLUID; }
 
-/* the stored biome (source palette index) at block (x, y, z) through BiomeManager's zoom */
-static int biome_src(const cf_surface *s, int32_t x, int32_t y, int32_t z)
+/* cf_bz_dist's fiddles (gx, gy, gz) of quart corner (cx, cy, cz): a pure function of the
+ * corner and the seed, so computed once per corner while the columns walk down (the same
+ * LCG steps on the same values: the same doubles) */
+static const double *bz_fiddles(cf_surface *s, int32_t cx, int32_t cy, int32_t cz)
 {
-    int32_t q[3];
-    cf_bz_quart(s->zseed, x, y, z, q);
-    int32_t ny = s->height / 4, qy = q[1] - s->min_y / 4;
-    if (qy < 0) qy = 0;
-    if (qy >= ny) qy = ny - 1;
-    int32_t ix = q[0] - (4 * s->cx - 4), iz = q[2] - (4 * s->cz - 4);
+    uint32_t h = (uint32_t)cx * 0x9E3779B1u ^ (uint32_t)cy * 0x85EBCA6Bu ^ (uint32_t)cz * 0xC2B2AE35u;
+    h ^= h >> 16;
+    struct bz_corner *c = &s->bz[h % BZ_CACHE];
+    if (c->ok && c->x == cx && c->y == cy && c->z == cz) return c->g;
+    cf_i64 seed = s->zseed, r = cf_bz_next(seed, cx);
+    r = cf_bz_next(r, cy);
+    r = cf_bz_next(r, cz);
+    r = cf_bz_next(r, cx);
+    r = cf_bz_next(r, cy);
+    r = cf_bz_next(r, cz);
+    c->g[0] = cf_bz_fiddle(r);
+    r = cf_bz_next(r, seed);
+    c->g[1] = cf_bz_fiddle(r);
+    r = cf_bz_next(r, seed);
+    c->g[2] = cf_bz_fiddle(r);
+    c->x = cx, c->y = cy, c->z = cz, c->ok = 1;
+    return c->g;
+}
+
+/* cf_bz_quart (kernels/cf_biome.h, BiomeManager.getBiome) with the corners' fiddles from
+ * bz_fiddles: the same distances in the same order, the same first minimum */
+static void bz_quart(cf_surface *s, int32_t x, int32_t y, int32_t z, int32_t *q)
+{
+    int32_t ax = (int32_t)((uint32_t)x - 2u), ay = (int32_t)((uint32_t)y - 2u), az = (int32_t)((uint32_t)z - 2u);
+    int32_t px = ax >> 2, py = ay >> 2, pz = az >> 2;
+    double fx = (double)(ax & 3) / 4.0, fy = (double)(ay & 3) / 4.0, fz = (double)(az & 3) / 4.0;
+    int bi = 0;
+    double bd = 1.0 / 0.0;
+    for (int i = 0; i < 8; i++) {
+        int ox = (i & 4) != 0, oy = (i & 2) != 0, oz = (i & 1) != 0;
+        const double *g = bz_fiddles(s, (int32_t)((uint32_t)px + (uint32_t)ox), (int32_t)((uint32_t)py + (uint32_t)oy),
+                                     (int32_t)((uint32_t)pz + (uint32_t)oz));
+        double dx = ox ? fx - 1.0 : fx, dy = oy ? fy - 1.0 : fy, dz = oz ? fz - 1.0 : fz;
+        double a = dz + g[2], b = dy + g[1], c = dx + g[0];
+        double d = a * a + b * b + c * c;
+        if (bd > d) {
+            bi = i;
+            bd = d;
+        }
+    }
+    q[0] = (int32_t)((uint32_t)px + (uint32_t)((bi & 4) != 0));
+    q[1] = (int32_t)((uint32_t)py + (uint32_t)((bi & 2) != 0));
+    q[2] = (int32_t)((uint32_t)pz + (uint32_t)((bi & 1) != 0));
+}
+
+/* the stored biome (source palette index) of quart (qx, qy, qz), clamped to the chunk's grid */
+static int grid_at(const cf_surface *s, int32_t qx, int32_t qy, int32_t qz)
+{
+    int32_t ny = s->height / 4, iy = qy - s->min_y / 4;
+    if (iy < 0) iy = 0;
+    if (iy >= ny) iy = ny - 1;
+    int32_t ix = qx - (4 * s->cx - 4), iz = qz - (4 * s->cz - 4);
     if (ix < 0) ix = 0;
     if (ix > 11) ix = 11;
     if (iz < 0) iz = 0;
     if (iz > 11) iz = 11;
-    return s->bgrid[((size_t)qy * 12 + (size_t)iz) * 12 + (size_t)ix];
+    return s->bgrid[((size_t)iy * 12 + (size_t)iz) * 12 + (size_t)ix];
+}
+
+/* the stored biome (source palette index) at block (x, y, z) through BiomeManager's zoom.
+ * The zoom picks one of the 8 quarts (px..px+1, py..py+1, pz..pz+1); where all 8 store
+ * the same biome the pick does not matter and the distances are skipped (the same value,
+ * whichever wins). The answer for the last (px, py, pz) is remembered: 4 blocks of a
+ * column share it. */
+static int biome_src(cf_surface *s, int32_t x, int32_t y, int32_t z)
+{
+    int32_t px = (int32_t)((uint32_t)x - 2u) >> 2, py = (int32_t)((uint32_t)y - 2u) >> 2, pz = (int32_t)((uint32_t)z - 2u) >> 2;
+    if (!s->uok || s->ux != px || s->uy != py || s->uz != pz) {
+        int v = grid_at(s, px, py, pz);
+        for (int i = 1; i < 8 && v >= 0; i++)
+            if (grid_at(s, (int32_t)((uint32_t)px + (uint32_t)((i & 4) != 0)), (int32_t)((uint32_t)py + (uint32_t)((i & 2) != 0)),
+                        (int32_t)((uint32_t)pz + (uint32_t)((i & 1) != 0))) != v)
+                v = -1;
+        s->ux = px, s->uy = py, s->uz = pz, s->uv = v, s->uok = 1;
+    }
+    if (s->uv >= 0) return s->uv;
+    int32_t q[3];
+    bz_quart(s, x, y, z, q);
+    return grid_at(s, q[0], q[1], q[2]);
 }
 
 static int32_t min_surface(cf_surface *s)
@@ -365,6 +445,7 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
                    const float *(*vol)(void *u, int out), void *u)
 {
     s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
+    s->uok = 0; /* a new grid */
     for (int lz = 0; lz < 16; lz++)
         for (int lx = 0; lx < 16; lx++) {
             int32_t y = s->min_y + s->height - 1;
