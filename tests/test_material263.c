@@ -347,7 +347,117 @@ Test(material263, biome_tags)
     static const char *const notag[] = {"data/t/tags/worldgen/biome/all.json", "[\"minecraft:plains\"]", NULL};
     expect_error263(GLASS_IF("\"#t:all\""), notag, "expected a tag", "all.json");
     static const char *const cyc[] = {"data/t/tags/worldgen/biome/all.json", "{\"values\": [\"#t:all\"]}", NULL};
-    expect_error263(GLASS_IF("\"#t:all\""), cyc, "deeper than 16", "all.json#/values/0");
+    expect_error263(GLASS_IF("\"#t:all\""), cyc, "biome tag cycle: #t:all -> #t:all", "all.json#/values/0");
+}
+
+/* one reader of biome tags (host/base/tags.c): a material rule's #tag, merged over two packs
+ * (appended, then with "replace": true), selects the biomes a checkerboard biome source of the
+ * same tag lists, in the same packs. Chunk (0, 0) of seed 0 holds minecraft:forest and
+ * minecraft:river: the lower pack gives forest (lost when the upper file replaces), the upper
+ * pack river, so reading one pack's file only selects other blocks. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "mkdir -p \"$(dirname '%s/%s')\"", dir, rel);
+    cr_assert_eq(system(path), 0);
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* the blocks of chunk (0, 0) with rule GLASS_IF(biomes) over packs vanilla, lower (the rule's
+ * settings t:s, a checkerboard dimension t:chk of #t:mix, tag files) and upper (tag files);
+ * with chk, the checkerboard's biomes in slot order into chk (their count into *nchk) */
+static uint8_t *tag_blocks(const char *biomes, const char *const *lower, const char *const *upper, char chk[][64], int *nchk,
+                           size_t *n, int *glass)
+{
+    char tmp[256], up[300], v[4096], cmd[700];
+    cf_error err = {0};
+    cf_status st;
+    static const char dim[] = "{\"type\": \"minecraft:overworld\", \"generator\": {\"type\": \"minecraft:noise\", \"settings\": \"t:s\", "
+                              "\"biome_source\": {\"type\": \"minecraft:checkerboard\", \"biomes\": \"#t:mix\", \"scale\": 0}}}";
+    char rule[2048];
+    snprintf(rule, sizeof rule, GLASS_IF("%s"), biomes);
+    cf_pack *pk = rule_pack263(rule, lower, tmp, sizeof tmp, &err, &st);
+    cr_assert_eq(st, CF_OK, "%s", err.message);
+    cf_pack_free(pk);
+    put_file(tmp, "data/t/dimension/chk.json", dim);
+    snprintf(up, sizeof up, "%s-up", tmp);
+    for (int k = 0; upper[k]; k += 2) put_file(up, upper[k], upper[k + 1]);
+    snprintf(v, sizeof v, "%s/vanilla/26.3", shared_dir());
+    const char *paths[3] = {v, tmp, up};
+    cr_assert_eq(cf_pack_open(&pk, paths, 3, NULL, &err), CF_OK, "%s", err.message);
+    if (chk) {
+        cf_biomes *b = NULL;
+        cr_assert_eq(cf_biomes_open(&b, pk, "t:chk", NULL, NULL, 0, &err), CF_OK, "%s", err.message);
+        const char *names[CF_BIOME_PALETTE_MAX];
+        int np = cf_biomes_palette(b, names);
+        cr_assert(np > 0 && np < 16);
+        int32_t q[3 * 16] = {0};
+        uint8_t o[16];
+        for (int i = 0; i < np; i++) q[3 * i] = 4 * i;
+        cr_assert_eq(cf_biomes_quarts(b, (size_t)np, q, o, &err), CF_OK, "%s", err.message);
+        for (int i = 0; i < np; i++) snprintf(chk[i], 64, "%s", names[o[i]]);
+        *nchk = np;
+        cf_biomes_free(b);
+    }
+    cf_program *pg = NULL;
+    const char *names[CF_PALETTE_MAX];
+    int np, min_y, height;
+    uint8_t *a = fill263(pk, 0, 0, &pg, names, &np, &min_y);
+    int g = idx(names, np, "minecraft:glass");
+    cf_program_settings(pg, NULL, &height, NULL);
+    *n = (size_t)height * 256;
+    *glass = 0;
+    for (size_t i = 0; i < *n; i++) *glass += g >= 0 && a[i] == g;
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", tmp, up);
+    cr_assert_eq(system(cmd), 0);
+    return a;
+}
+
+Test(material263, biome_tag_merged_as_checkerboard)
+{
+    if (!shared_have("vanilla/26.3", (char[4096]){0}, 4096)) cr_skip_test("no 26.3 data");
+    static const char *const lower[] = {
+        "data/t/tags/worldgen/biome/mix.json", "{\"values\": [\"minecraft:forest\", \"#t:inner\", {\"id\": \"#t:absent\", \"required\": false}]}",
+        "data/t/tags/worldgen/biome/inner.json", "{\"values\": [\"minecraft:plains\", \"minecraft:forest\"]}", NULL};
+    static const char *const append[] = {"data/t/tags/worldgen/biome/mix.json", "{\"values\": [\"minecraft:river\", \"minecraft:plains\"]}", NULL};
+    static const char *const replace[] = {"data/t/tags/worldgen/biome/mix.json", "{\"replace\": true, \"values\": [\"minecraft:river\"]}", NULL};
+    static const char *const want_append[] = {"minecraft:forest", "minecraft:plains", "minecraft:river"};
+    for (int pass = 0; pass < 2; pass++) {
+        const char *const *upper = pass == 0 ? append : replace;
+        int want_n = pass == 0 ? 3 : 1;
+        char chk[16][64];
+        int nchk = 0, gt, gl;
+        size_t n;
+        uint8_t *bt = tag_blocks("\"#t:mix\"", lower, upper, chk, &nchk, &n, &gt);
+        /* the checkerboard's list: the game's merge */
+        cr_expect_eq(nchk, want_n, "pass %d: %d checkerboard biomes", pass, nchk);
+        for (int i = 0; i < nchk && i < want_n; i++)
+            cr_expect_str_eq(chk[i], pass == 0 ? want_append[i] : "minecraft:river", "pass %d slot %d", pass, i);
+        /* the rule with that list as ids selects the same blocks as the rule with the tag */
+        char list[1200] = "[";
+        for (int i = 0; i < nchk; i++) {
+            size_t o = strlen(list);
+            snprintf(list + o, sizeof list - o, "%s\"%s\"", i ? ", " : "", chk[i]);
+        }
+        strcat(list, "]");
+        uint8_t *bl = tag_blocks(list, lower, upper, NULL, NULL, &n, &gl);
+        cr_expect_gt(gt, 100, "pass %d: glass through the tag: %d", pass, gt);
+        cr_expect_eq(gt, gl, "pass %d: tag %d, list %d", pass, gt, gl);
+        cr_expect_eq(memcmp(bt, bl, n), 0, "pass %d: the tag and the checkerboard's list select the same blocks", pass);
+        free(bt), free(bl);
+        /* one pack's file only would differ: the upper file alone (river) */
+        if (pass == 0) {
+            uint8_t *br = tag_blocks("[\"minecraft:river\"]", lower, upper, NULL, NULL, &n, &gl);
+            cr_expect_neq(gl, gt, "forest and river both hold glass here (glass %d vs river alone %d)", gt, gl);
+            free(br);
+        }
+    }
 }
 
 /* the surface stage on the device (kernels/cf_surface.h with CF_SF_F32) equals the CPU's: two

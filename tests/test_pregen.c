@@ -369,12 +369,20 @@ Test(pregen, dimensions_nether_and_end)
     region_equals_fill(TMP "/deltas", "--stage noise --pack " VANILLA " --pack " TMP "/dimpack --dimension t:deltas",
                        "--stage noise --pack " VANILLA " --settings minecraft:nether",
                        "--pack " VANILLA " --pack " TMP "/dimpack --dimension t:deltas", 0, 0, 0, 0, 0, 128, 5023, "minecraft:noise");
-    /* inline noise settings in a dimension file: refused, one line (not done yet) */
-    const char *msg;
-    cr_assert_eq(run(&msg, CF_BINARY " pregen --pack " CF_SOURCE_DIR "/tests/packs/biome-inline --dimension t:inline --seed 1 --quiet "
-                     "--area 0,0:0,0 --out " TMP "/inline"), 1);
-    cr_assert_eq(lines(msg), 1, "%s", msg);
-    cr_assert(strstr(msg, "dimension t:inline: inline noise settings"), "%s", msg);
+    /* inline noise settings in a dimension file (tests/packs/biome-inline): the blocks and the
+     * biomes of the same settings by id (t:by_id names t:same, a copy of t:inline's object) */
+    sh("rm -rf " TMP "/inline " TMP "/by_id");
+    sh(CF_BINARY " pregen --pack " CF_SOURCE_DIR "/tests/packs/biome-inline --dimension t:inline --seed 1 --quiet --threads 1 "
+       "--area 0,0:31,15 --out " TMP "/inline");
+    sh(CF_BINARY " pregen --pack " CF_SOURCE_DIR "/tests/packs/biome-inline --dimension t:by_id --seed 1 --quiet --threads 1 "
+       "--area 0,0:31,15 --out " TMP "/by_id");
+    size_t ni, nb;
+    uint8_t *ri = slurp(TMP "/inline/r.0.0.mca", &ni), *rb = slurp(TMP "/by_id/r.0.0.mca", &nb);
+    cr_assert(ni > 8192 && ni == nb && memcmp(ri, rb, ni) == 0, "r.0.0.mca: inline settings %zu bytes, by id %zu bytes, not equal", ni, nb);
+    free(ri), free(rb);
+    man = (char *)slurp(TMP "/inline/manifest.json", &n);
+    cr_assert(strstr(man, "\"settings\":\t\"chunkfill:inline/t/inline\""), "%s", man);
+    free(man);
 }
 
 /* the .npy regions hold exactly what `fill --blocks` gives for the region's chunks */

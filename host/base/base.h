@@ -1,6 +1,6 @@
 /* base.h - what every stage of host/ shares: arenas, one-line located errors,
- * JSON pointers (util.c), JSON files (json.c), the typed JSON field reader (fields.c)
- * and packs (pack.c).
+ * JSON pointers (util.c), JSON files (json.c), the typed JSON field reader (fields.c),
+ * packs (pack.c) and biome tags (tags.c).
  *
  * host/ is laid out by pipeline stage; a folder includes only folders before it:
  *   base/      arenas, errors, JSON reading, packs on disk or embedded
@@ -253,5 +253,13 @@ extern const size_t cf_default_pack_count;
 int json_load_rel(cf_arena *a, cf_pack *pk, const char *rel, struct cJSON **root, const char **display, cf_error *err);
 /* the same from pack i only (pack_read_rel_in) */
 int json_load_rel_in(cf_arena *a, cf_pack *pk, int i, const char *rel, struct cJSON **root, const char **display, cf_error *err);
+
+/* tags.c: the biomes of biome tag `tag` ("ns:path" or "path", without '#'; referenced at `at`)
+ * as the game merges it over the packs (tags.c), distinct ids in order of first appearance,
+ * *out and the ids in arena a (locations too). exists(ctx, "ns:path") says whether a biome
+ * exists (1, 0, or -1 with err set); NULL: every biome does (a rule's id of no biome selects
+ * nothing). Returns the count (> 0), or -1 after one located error line. */
+int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exists)(void *ctx, const char *id), void *ctx,
+               const char ***out, cf_error *err);
 
 #endif /* CF_BASE_H */

@@ -114,7 +114,17 @@ struct cf_biomes {
     int count_ties;
     atomic_uint_fast64_t lookups, ties;
     char *describe;
+    const char *ov_rel, *ov_text, *ov_display; /* inline noise settings (cf_biomes_open's overlay), or NULL */
 };
+
+/* A dimension's inline noise settings (generator.settings an object; b->prog->settings_id is
+ * then chunkfill:inline/<ns>/<path>): another program of the same settings (pregen's block
+ * program) is compiled between biome_overlay(b, pk, 1), which puts them before every pack of
+ * pk as cf_biomes_open did, and biome_overlay(b, pk, 0); after a failed compile
+ * biome_overlay_message makes the error's location one pointer into the dimension file. All
+ * three do nothing for settings by id (and b NULL). */
+void biome_overlay(const cf_biomes *b, cf_pack *pk, int on);
+void biome_overlay_message(const cf_biomes *b, cf_error *e);
 
 /* one lookup of a multi_noise source: target t (6 quantized values), warm leaf or -1;
  * returns the leaf; *fit its fitness; *ties the entries at that fitness when ties != NULL */

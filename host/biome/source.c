@@ -156,20 +156,9 @@ static int biome_value(rd *r, const cJSON *v, cf_loc at)
 }
 
 /* ------------------------------------------------------------------ biome tags
- * A checkerboard's "biomes" may be a tag, "#ns:path": data/<ns>/tags/worldgen/biome/<path>.json
- * of every pack, lowest priority first (vanilla's TagLoader: each file's "values" appended, a
- * file with "replace": true drops what the packs below gave). Values in order: biome ids, "#tags"
- * (nested), or {"id": ..., "required": false} (skipped when the biome or tag does not exist).
- * The tag's biomes are the values' biomes in order of first appearance (a set keeping insertion
- * order). A biome exists when it is vanilla's or the packs hold data/<ns>/worldgen/biome/<path>.json. */
-#define TAG_DEPTH 32
-typedef struct tagset {
-    int v[CF_BIOME_PALETTE_MAX];
-    int n;
-    const char *chain[TAG_DEPTH];
-    int depth;
-} tagset;
-
+ * A checkerboard's "biomes" may be a tag, "#ns:path": host/base/tags.c reads it as the game
+ * does (every pack's file merged, "replace", nested tags, "required": false). A biome exists
+ * when it is vanilla's or the packs hold data/<ns>/worldgen/biome/<path>.json. */
 static int vanilla_biome(const char *id)
 {
     if (strcmp(id, "minecraft:the_void") == 0) return 1;
@@ -182,9 +171,10 @@ static int vanilla_biome(const char *id)
     return 0;
 }
 
-/* 1 when biome `id` (full) exists, 0 when not, -1 on a read error */
-static int biome_exists(rd *r, const char *id)
+/* 1 when biome `id` (full) exists, 0 when not, -1 on a read error (tag_biomes' exists) */
+static int biome_exists(void *ctx, const char *id)
 {
+    rd *r = ctx;
     if (vanilla_biome(id)) return 1;
     char ns[128], path[384], rel[640];
     if (split_id(id, ns, sizeof ns, path, sizeof path) < 0) return 0;
@@ -195,126 +185,6 @@ static int biome_exists(rd *r, const char *id)
     int got = pack_read_rel(r->pk, rel, &text, &len, &display, r->err);
     free(text);
     return got;
-}
-
-static int tag_add(rd *r, tagset *ts, const char *id, cf_loc at)
-{
-    int i = pal_index(r->b, id);
-    if (i < 0) return rfail(r, at, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
-    for (int k = 0; k < ts->n; k++)
-        if (ts->v[k] == i) return 0;
-    ts->v[ts->n++] = i; /* n < CF_BIOME_PALETTE_MAX: distinct palette indices */
-    return 0;
-}
-
-static int tag_resolve(rd *r, tagset *ts, const char *tag, cf_loc at, int required);
-
-/* one entry of a tag file's "values" */
-static int tag_value(rd *r, tagset *ts, const cJSON *e, cf_loc el)
-{
-    const cJSON *idv = e;
-    int required = 1;
-    if (cJSON_IsObject(e)) {
-        if (!(idv = need(r, e, el, "id"))) return -1;
-        const cJSON *rq = cJSON_GetObjectItemCaseSensitive(e, "required");
-        if (rq && !cJSON_IsBool(rq)) return rfail(r, at_key(r, el, "required"), CF_ERR_SCHEMA, "expected true or false, found %s", json_type(rq));
-        if (rq) required = cJSON_IsTrue(rq);
-        el = at_key(r, el, "id");
-    }
-    if (!cJSON_IsString(idv))
-        return rfail(r, el, CF_ERR_SCHEMA, "expected a biome id, a \"#tag\" or {\"id\", \"required\"}, found %s", json_type(idv));
-    const char *v = idv->valuestring;
-    if (v[0] == '#') return tag_resolve(r, ts, v + 1, el, required) < 0 ? -1 : 0;
-    const char *id = full_id(r->b, v);
-    if (!id) return rfail(r, el, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v);
-    int ex = biome_exists(r, id);
-    if (ex < 0) return -1;
-    if (!ex) {
-        if (!required) return 0;
-        return rfail(r, el, CF_ERR_REF, "unknown biome \"%s\" (not a vanilla biome, and no worldgen/biome file in the packs; "
-                                        "{\"id\": ..., \"required\": false} skips it)", id);
-    }
-    return tag_add(r, ts, id, el);
-}
-
-/* adds the biomes of tag `tag` (without '#'), referenced at `at`: 1, 0 when an optional tag is
- * absent, -1 on error */
-static int tag_resolve(rd *r, tagset *ts, const char *tag, cf_loc at, int required)
-{
-    char ns[128], path[384], rel[640];
-    if (split_id(tag, ns, sizeof ns, path, sizeof path) < 0)
-        return rfail(r, at, CF_ERR_SCHEMA, "\"#%s\" is not a biome tag (#namespace:path)", tag);
-    const char *full = arena_printf(&r->b->arena, "%s:%s", ns, path);
-    if (!full) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
-    for (int i = 0; i < ts->depth; i++)
-        if (strcmp(ts->chain[i], full) == 0) {
-            char cyc[512];
-            size_t o = 0;
-            cyc[0] = 0;
-            for (int k = i; k < ts->depth && o < sizeof cyc; k++) o += (size_t)snprintf(cyc + o, sizeof cyc - o, "#%s -> ", ts->chain[k]);
-            return rfail(r, at, CF_ERR_SCHEMA, "biome tag cycle: %s#%s", cyc, full);
-        }
-    if (ts->depth == TAG_DEPTH) return rfail(r, at, CF_ERR_LIMIT, "biome tags nested deeper than %d", TAG_DEPTH);
-    snprintf(rel, sizeof rel, "data/%s/tags/worldgen/biome/%s.json", ns, path);
-    /* the files of every pack, lowest priority first; "replace" starts over */
-    cJSON *roots[64];
-    cf_loc locs[64];
-    int nroots = 0, first = 0, found = 0, rc = 1;
-    for (int p = 0; p < r->pk->n && nroots < 64; p++) {
-        cJSON *root = NULL;
-        const char *display = NULL;
-        int got = json_load_rel_in(&r->scratch, r->pk, p, rel, &root, &display, r->err);
-        if (got < 0) {
-            rc = -1;
-            goto out;
-        }
-        if (got == 0) continue;
-        found = 1;
-        roots[nroots] = root;
-        locs[nroots] = (cf_loc){display, NULL};
-        nroots++;
-        if (!cJSON_IsObject(root)) {
-            rc = rfail(r, locs[nroots - 1], CF_ERR_SCHEMA, "expected a tag (an object with \"values\"), found %s", json_type(root));
-            goto out;
-        }
-        const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "replace");
-        if (rp && !cJSON_IsBool(rp)) {
-            rc = rfail(r, at_key(r, locs[nroots - 1], "replace"), CF_ERR_SCHEMA, "expected true or false, found %s", json_type(rp));
-            goto out;
-        }
-        const cJSON *vals = need(r, root, locs[nroots - 1], "values");
-        if (!vals) {
-            rc = -1;
-            goto out;
-        }
-        if (!cJSON_IsArray(vals)) {
-            rc = rfail(r, at_key(r, locs[nroots - 1], "values"), CF_ERR_SCHEMA, "expected an array, found %s", json_type(vals));
-            goto out;
-        }
-        if (cJSON_IsTrue(rp)) first = nroots - 1;
-    }
-    if (!found) {
-        if (!required) {
-            rc = 0;
-            goto out;
-        }
-        rc = rfail(r, at, CF_ERR_REF, "unknown biome tag \"#%s\" (no data/%s/tags/worldgen/biome/%s.json in the packs)", full, ns, path);
-        goto out;
-    }
-    ts->chain[ts->depth++] = full;
-    for (int f = first; f < nroots && rc > 0; f++) {
-        cf_loc vl = at_key(r, locs[f], "values");
-        int i = 0;
-        for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(roots[f], "values")->child; e; e = e->next, i++)
-            if (tag_value(r, ts, e, at_index(r, vl, i)) < 0) {
-                rc = -1;
-                break;
-            }
-    }
-    ts->depth--;
-out:
-    for (int i = 0; i < nroots; i++) cJSON_Delete(roots[i]);
-    return rc;
 }
 
 /* a float of Climate.Parameter's codec in [lo, hi], quantized (§3) */
@@ -476,14 +346,13 @@ static int biome_source(rd *r, const cJSON *s, cf_loc at, const char *version, c
         if (!v) return -1;
         cf_loc vl = at_key(r, at, "biomes");
         if (cJSON_IsString(v) && v->valuestring[0] == '#') {
-            tagset *ts = calloc(1, sizeof *ts);
-            if (!ts) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
-            int rc = tag_resolve(r, ts, v->valuestring + 1, vl, 1);
-            if (rc > 0 && ts->n == 0) rc = rfail(r, vl, CF_ERR_SCHEMA, "the biome tag \"%s\" holds no biomes", v->valuestring);
-            memcpy(b->chk, ts->v, sizeof ts->v);
-            b->nchk = ts->n;
-            free(ts);
-            if (rc < 0) return -1;
+            const char **ids = NULL;
+            int n = tag_biomes(&r->scratch, r->pk, v->valuestring + 1, vl, biome_exists, r, &ids, r->err);
+            if (n < 0) return -1;
+            if (n > CF_BIOME_PALETTE_MAX) return rfail(r, vl, CF_ERR_LIMIT, "more than %d biomes", CF_BIOME_PALETTE_MAX);
+            for (int i = 0; i < n; i++)
+                if ((b->chk[i] = pal_index(r->b, ids[i])) < 0) return rfail(r, vl, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
+            b->nchk = n;
         } else if (cJSON_IsString(v)) {
             if ((b->chk[0] = biome_value(r, v, vl)) < 0) return -1;
             b->nchk = 1;
@@ -669,7 +538,11 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         }
     }
     b->zseed = biome_zoom_seed(seed);
-    if (ov.id) sid = arena_printf(&b->arena, "inline (%s)", ov.display);
+    if (ov.id) {
+        sid = arena_printf(&b->arena, "inline (%s)", ov.display);
+        b->ov_rel = ov.rel, b->ov_display = ov.display; /* biome_overlay: other programs of these settings */
+        if (!(b->ov_text = arena_strdup(&b->arena, ov.text))) sid = NULL;
+    }
     if (!sid) {
         err_set(e, CF_ERR_NOMEM, "out of memory");
         goto fail;
@@ -692,6 +565,18 @@ fail:
     arena_free(&r.scratch);
     cf_biomes_free(b);
     return e->status ? e->status : CF_ERR_ARG;
+}
+
+void biome_overlay(const cf_biomes *b, cf_pack *pk, int on)
+{
+    if (!b || !b->ov_rel) return;
+    if (on) pack_overlay(pk, b->ov_rel, b->ov_text, b->ov_display);
+    else pack_overlay(pk, NULL, NULL, NULL);
+}
+
+void biome_overlay_message(const cf_biomes *b, cf_error *e)
+{
+    if (b && b->ov_rel && e) inline_message(e, b->ov_display);
 }
 
 cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err)

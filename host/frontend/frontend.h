@@ -33,8 +33,6 @@ typedef struct fr_host {
     /* 26.3: the registry entry `id` of kind "material_rule"/"material_condition" (*at: its
      * location), or NULL (err set when the file was bad, else unresolved) */
     const struct cJSON *(*ref)(void *ctx, const char *kind, const char *id, cf_loc *at);
-    /* 26.3: the biome ids of tag `id` into out (at most n); their count, or -1 (unknown tag) */
-    int (*tag)(void *ctx, const char *id, const char **out, int n);
 } fr_host;
 cf_status rules_compile(const fr_host *h, const struct cJSON *rule, cf_loc at);
 

@@ -65,8 +65,7 @@ mc_file *mc_load(mc_files *m, const char *kind, const char *ns, const char *path
     snprintf(id, sizeof id, "%s:%s", ns, path);
     for (int i = 0; i < m->nfiles; i++)
         if (strcmp(m->files[i].kind, kind) == 0 && strcmp(m->files[i].id, id) == 0) return &m->files[i];
-    const char *dir = strncmp(kind, "tags/", 5) == 0 ? "" : "worldgen/"; /* tags/worldgen/biome: data/<ns>/tags/... */
-    if ((size_t)snprintf(rel, sizeof rel, "data/%s/%s%s/%s.json", ns, dir, kind, path) >= sizeof rel) return NULL;
+    if ((size_t)snprintf(rel, sizeof rel, "data/%s/worldgen/%s/%s.json", ns, kind, path) >= sizeof rel) return NULL;
     cJSON *root = NULL;
     const char *display = NULL;
     if (json_load_rel(&m->p->arena, m->pk, rel, &root, &display, m->f->err) <= 0) return NULL;

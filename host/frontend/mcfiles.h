@@ -40,7 +40,7 @@ int mc_split_id(const cf_fields *f, cf_loc at, const char *s, char ns[128], char
 /* the id s with its namespace, "ns:path", in the program arena; NULL with a located error */
 const char *mc_full_id(mc_files *m, cf_loc at, const char *s);
 
-/* data/<ns>/worldgen/<kind>/<path>.json (a kind "tags/...": data/<ns>/<kind>/<path>.json),
+/* data/<ns>/worldgen/<kind>/<path>.json,
  * loaded once. NULL with the error set on a real error, unset when no pack has the file. */
 mc_file *mc_load(mc_files *m, const char *kind, const char *ns, const char *path);
 /* the noise settings settings_id (given on the command line); NULL with the error set */

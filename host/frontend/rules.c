@@ -5,7 +5,8 @@
  *   26.3 `material_rule`: every rule or condition may be a string id of a `material_rule` /
  *     `material_condition` registry entry (compiled again at each reference; a reference back
  *     into one being compiled is a cycle), block states as id strings, `biome_is` a holder set
- *     (an id, a list, or a #tag of data/<ns>/tags/worldgen/biome/), `ore_vein`.
+ *     (an id, a list, or a #tag of data/<ns>/tags/worldgen/biome/, read by host/base/tags.c as the game
+ *     merges it over the packs), `ore_vein`.
  * Noises and density functions become program outputs through the front-end's callbacks.
  * Errors: one line, "file.json#/pointer: what was wrong".
  */
@@ -207,17 +208,16 @@ static int biome_set(rc *c, int row, const cJSON *v, cf_loc at)
         if (!cJSON_IsString(b)) return fail(c, ba, CF_ERR_SCHEMA, "expected a biome id (a string), found %s", json_type(b));
         const char *s = b->valuestring;
         if (s[0] == '#') {
-            if (!c->h->f32 || !c->h->tag) return fail(c, ba, CF_ERR_SCHEMA, "biome tags are not allowed here (\"%s\")", s);
+            if (!c->h->f32) return fail(c, ba, CF_ERR_SCHEMA, "biome tags are not allowed here (\"%s\")", s);
             char id[512];
             if (norm_id(c, ba, s + 1, id, sizeof id) < 0) return -1;
-            const char *members[512];
-            int m = c->h->tag(c->h->ctx, id, members, 512);
-            if (m < 0) {
-                if (err_failed(c->h->err)) return -1;
-                return fail(c, ba, CF_ERR_REF, "unknown biome tag \"#%s\"", id);
-            }
-            for (int i = 0; i < m && n < 512; i++)
+            const char **members = NULL; /* host/base/tags.c: the game's merging over the packs */
+            int m = tag_biomes(arena(c), c->h->pk, id, ba, NULL, NULL, &members, c->h->err);
+            if (m < 0) return -1;
+            for (int i = 0; i < m; i++) {
+                if (n == 512) return fail(c, ba, CF_ERR_LIMIT, "more than 512 biomes");
                 if ((ids[n++] = intern(c, &c->r->biomes, &c->r->nbiomes, members[i])) < 0) return -1;
+            }
             continue;
         }
         char id[512];

@@ -157,16 +157,17 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
     /* a dimension decides the settings (unless given) and the biome source, as cf_biomes_open reads it */
     if (p->dimension) {
         if (cf_biomes_open(&g->b, g->pk, p->dimension, p->settings, NULL, g->seed, err) != CF_OK) return -1;
-        /* inline settings live in a pack overlay only while cf_biomes_open compiles them */
-        if (strncmp(g->b->prog->settings_id, "chunkfill:inline/", 17) == 0)
-            return failf(err, CF_ERR_ARG, "dimension %s: inline noise settings (an object in generator.settings): pregen needs "
-                         "them in a file of their own, by id (not done yet)", p->dimension);
         snprintf(g->settings, sizeof g->settings, "%s", g->b->prog->settings_id);
     } else {
         snprintf(g->settings, sizeof g->settings, "%s", p->settings ? p->settings : "minecraft:overworld");
     }
     const char *settings = g->settings;
-    if (cf_program_compile_blocks(&g->pg, g->pk, settings, err) != CF_OK) return -1;
+    /* inline settings (chunkfill:inline/...): the blocks are compiled from the same text, put
+     * before the packs again as while cf_biomes_open compiled the climate program */
+    biome_overlay(g->b, g->pk, 1);
+    cf_status cst = cf_program_compile_blocks(&g->pg, g->pk, settings, err);
+    biome_overlay(g->b, g->pk, 0);
+    if (cst != CF_OK) return biome_overlay_message(g->b, err), -1;
     int k = cf_block_palette(g->pg, g->blocks);
     for (int i = 0; i < k; i++) g->solid[i] = (uint8_t)anvil_blocks_motion(g->blocks[i]);
     g->aw.v.game = NULL;

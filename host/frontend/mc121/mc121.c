@@ -444,7 +444,7 @@ static int surface_rule(mc *c, const cJSON *so, cf_loc sa)
 {
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(so, "surface_rule");
     if (r) {
-        fr_host h = {c->p, c->pk, c->err, 0, c, rule_noise, NULL, NULL, NULL};
+        fr_host h = {c->p, c->pk, c->err, 0, c, rule_noise, NULL, NULL};
         if (rules_compile(&h, r, field_key(&c->f, sa, "surface_rule")) != CF_OK) return -1;
     }
     return constant(c, sa, 0.0);

@@ -620,61 +620,6 @@ static const cJSON *rule_ref(void *ctx, const char *kind, const char *id, cf_loc
     return f->root;
 }
 
-/* biome tags (data/<ns>/tags/worldgen/biome/<path>.json, {"values": [...]}): entries are biome
- * ids, #tags (read in turn; a chain deeper than 16 is a cycle) or {"id", "required"} (an
- * optional tag that does not exist adds nothing). The file of the topmost pack that has it
- * (packs' tag files are not merged). Returns the count of ids written to out (at most n), or -1:
- * an unknown tag with no error set (the caller locates it), any other problem with its line. */
-static int tag_into(pc *c, const char *id, cf_loc ref, const char **out, int n, int *k, int depth)
-{
-    char ns[128], path[384], kid[520];
-    if (depth > 16) return field_fail(&c->f, ref, CF_ERR_REF, "biome tag \"#%s\": tags nested deeper than 16 (a cycle?)", id);
-    if (mc_split_id(&c->f, ref, id, ns, path) < 0) return -1;
-    snprintf(kid, sizeof kid, "%s:%s", ns, path);
-    mc_file *f = mc_load(&c->m, "tags/worldgen/biome", ns, path);
-    if (!f) return -1;
-    cf_loc at = {f->display, NULL};
-    const cJSON *vals = cJSON_IsObject(f->root) ? cJSON_GetObjectItemCaseSensitive(f->root, "values") : NULL;
-    if (!vals || !cJSON_IsArray(vals))
-        return field_fail(&c->f, cJSON_IsObject(f->root) ? loc_key(&c->p->arena, at, "values") : at, CF_ERR_SCHEMA,
-                          "expected a tag: {\"values\": [biome ids or #tags]}");
-    cf_loc va = loc_key(&c->p->arena, at, "values");
-    int i = 0;
-    for (const cJSON *e = vals->child; e; e = e->next, i++) {
-        cf_loc ea = loc_index(&c->p->arena, va, i);
-        const cJSON *v = e;
-        int required = 1;
-        if (cJSON_IsObject(e)) {
-            v = cJSON_GetObjectItemCaseSensitive(e, "id");
-            const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "required");
-            if (r && !cJSON_IsBool(r)) return field_fail(&c->f, loc_key(&c->p->arena, ea, "required"), CF_ERR_SCHEMA, "expected true or false");
-            required = !r || cJSON_IsTrue(r);
-            if (v) ea = loc_key(&c->p->arena, ea, "id");
-        }
-        if (!v || !cJSON_IsString(v)) return field_fail(&c->f, ea, CF_ERR_SCHEMA, "expected a biome id or a #tag (a string), found %s", json_type(v));
-        const char *s = v->valuestring;
-        if (s[0] == '#') {
-            int m = tag_into(c, s + 1, ea, out, n, k, depth + 1);
-            if (m < 0 && err_failed(c->err)) return -1;
-            if (m < 0 && required) return field_fail(&c->f, ea, CF_ERR_REF, "unknown biome tag \"%s\"", s);
-            continue;
-        }
-        char bns[128], bpath[384], bid[520];
-        if (mc_split_id(&c->f, ea, s, bns, bpath) < 0) return -1;
-        snprintf(bid, sizeof bid, "%s:%s", bns, bpath);
-        if (*k == n) return field_fail(&c->f, ea, CF_ERR_LIMIT, "biome tag \"#%s\": more than %d biomes", kid, n);
-        if (!(out[(*k)++] = arena_strdup(&c->p->arena, bid))) return field_nomem(&c->f);
-    }
-    return *k;
-}
-
-static int rule_tag(void *ctx, const char *id, const char **out, int n)
-{
-    int k = 0;
-    cf_loc cli = {"<arguments>", NULL}; /* the ids rules.c passes are valid: never reported */
-    return tag_into(ctx, id, cli, out, n, &k, 0);
-}
-
 static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_id,
                         const char *const *functions, int nfn, cf_error *err)
 {
@@ -759,7 +704,7 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
             const cJSON *mr = cJSON_GetObjectItemCaseSensitive(so, "material_rule");
             c.out_base = nfn;
             if (mr) {
-                fr_host h = {p, pk, err, 1, &c, rule_noise, rule_function, rule_ref, rule_tag};
+                fr_host h = {p, pk, err, 1, &c, rule_noise, rule_function, rule_ref};
                 if (rules_compile(&h, mr, field_key(&c.f, sa, "material_rule")) != CF_OK) goto done;
             }
             id = literal(&c, cli, 0.0f);
