@@ -339,6 +339,11 @@ Test(material263, biome_tags)
     cr_expect_eq(ga, gb);
     cr_expect_eq(memcmp(a, b, n), 0, "the tag and the list select the same blocks");
     cr_expect_eq(gc, 0);
+    /* an empty tag is a valid tag, as the game reads it: the rule selects nothing */
+    static const char *const empty[] = {"data/t/tags/worldgen/biome/none.json", "{\"values\": []}", NULL};
+    uint8_t *e;
+    cr_expect_eq(glass_of(GLASS_IF("\"#t:none\""), empty, &e, &n), 0);
+    free(e);
     free(a), free(b), free(c);
     static const char *const nested[] = {"data/t/tags/worldgen/biome/all.json", "{\"values\": [\"minecraft:plains\", \"#t:gone\"]}", NULL};
     expect_error263(GLASS_IF("\"#t:all\""), nested, "unknown biome tag \"#t:gone\"", "all.json#/values/1");

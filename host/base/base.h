@@ -258,7 +258,8 @@ int json_load_rel_in(cf_arena *a, cf_pack *pk, int i, const char *rel, struct cJ
  * as the game merges it over the packs (tags.c), distinct ids in order of first appearance,
  * *out and the ids in arena a (locations too). exists(ctx, "ns:path") says whether a biome
  * exists (1, 0, or -1 with err set); NULL: every biome does (a rule's id of no biome selects
- * nothing). Returns the count (> 0), or -1 after one located error line. */
+ * nothing). Returns the count (0 for an empty tag: the game accepts one), or -1 after one
+ * located error line. */
 int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exists)(void *ctx, const char *id), void *ctx,
                const char ***out, cf_error *err);
 

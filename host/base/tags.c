@@ -8,7 +8,8 @@
  *  - the tag's biomes are the values' biomes in order of first appearance (a set keeping
  *    insertion order).
  * Every bad tag is one located line: unknown tag, bad file or entry, cycle (with its chain),
- * non-boolean "required", a tag that holds no biomes. */
+ * non-boolean "required". An empty tag is valid (the game accepts one): a rule selects nothing with
+ * it; a checkerboard source, which needs biomes, refuses it (source.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,9 +196,10 @@ int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exist
     tr t = {.a = a, .pk = pk, .err = err, .exists = exists, .ctx = ctx};
     *out = NULL;
     int rc = resolve(&t, tag, at, 1);
-    if (rc > 0 && (t.n == 0 || !t.ids)) rc = loc_fail(err, at, CF_ERR_SCHEMA, "the biome tag \"#%s\" holds no biomes", tag);
-    const char **ids = rc > 0 ? arena_alloc(a, sizeof *ids * (size_t)t.n) : NULL;
-    if (rc > 0 && !ids) rc = nomem(&t);
+    /* an empty tag is a valid tag (a rule's condition then selects nothing); callers that need
+     * biomes (a checkerboard source) refuse it */
+    const char **ids = rc > 0 && t.n > 0 ? arena_alloc(a, sizeof *ids * (size_t)t.n) : NULL;
+    if (rc > 0 && t.n > 0 && !ids) rc = nomem(&t);
     if (rc > 0 && ids && t.ids) memcpy(ids, t.ids, sizeof *ids * (size_t)t.n);
     *out = ids;
     free(t.ids);

@@ -349,6 +349,7 @@ static int biome_source(rd *r, const cJSON *s, cf_loc at, const char *version, c
             const char **ids = NULL;
             int n = tag_biomes(&r->scratch, r->pk, v->valuestring + 1, vl, biome_exists, r, &ids, r->err);
             if (n < 0) return -1;
+            if (n == 0) return rfail(r, vl, CF_ERR_SCHEMA, "the biome tag \"%s\" holds no biomes (a checkerboard needs at least one)", v->valuestring);
             if (n > CF_BIOME_PALETTE_MAX) return rfail(r, vl, CF_ERR_LIMIT, "more than %d biomes", CF_BIOME_PALETTE_MAX);
             for (int i = 0; i < n; i++)
                 if ((b->chk[i] = pal_index(r->b, ids[i])) < 0) return rfail(r, vl, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
