@@ -260,6 +260,9 @@ int json_load_rel_in(cf_arena *a, cf_pack *pk, int i, const char *rel, struct cJ
  * exists (1, 0, or -1 with err set); NULL: every biome does (a rule's id of no biome selects
  * nothing). Returns the count (0 for an empty tag: the game accepts one), or -1 after one
  * located error line. */
+/* "ns:path" or "path" (namespace minecraft) -> ns, path; -1 when it is not a resource location
+ * ([a-z0-9_.-] namespace, [a-z0-9_.-/] path, no "..") (tags.c) */
+int res_split(const char *id, char ns[128], char path[384]);
 int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exists)(void *ctx, const char *id), void *ctx,
                const char ***out, cf_error *err);
 

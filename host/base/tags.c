@@ -35,7 +35,7 @@ typedef struct tr {
 } tr;
 
 /* "ns:path" or "path" (namespace minecraft), [a-z0-9_.-] and '/' in paths, no ".." */
-static int split_id(const char *id, char ns[128], char path[384])
+int res_split(const char *id, char ns[128], char path[384])
 {
     const char *colon = strchr(id, ':');
     const char *p = colon ? colon + 1 : id;
@@ -93,7 +93,7 @@ static int value(tr *t, const cJSON *e, cf_loc el)
     const char *v = idv->valuestring;
     if (v[0] == '#') return resolve(t, v + 1, el, required) < 0 ? -1 : 0;
     char ns[128], path[384], id[520];
-    if (split_id(v, ns, path) < 0) return loc_fail(t->err, el, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v);
+    if (res_split(v, ns, path) < 0) return loc_fail(t->err, el, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v);
     snprintf(id, sizeof id, "%s:%s", ns, path);
     int ex = t->exists ? t->exists(t->ctx, id) : 1;
     if (ex < 0) return -1;
@@ -112,7 +112,7 @@ static int value(tr *t, const cJSON *e, cf_loc el)
 static int resolve(tr *t, const char *tag, cf_loc at, int required)
 {
     char ns[128], path[384], rel[640];
-    if (split_id(tag, ns, path) < 0) return loc_fail(t->err, at, CF_ERR_SCHEMA, "\"#%s\" is not a biome tag (#namespace:path)", tag);
+    if (res_split(tag, ns, path) < 0) return loc_fail(t->err, at, CF_ERR_SCHEMA, "\"#%s\" is not a biome tag (#namespace:path)", tag);
     const char *full = arena_printf(t->a, "%s:%s", ns, path);
     if (!full) return nomem(t);
     for (int i = 0; i < t->depth; i++)

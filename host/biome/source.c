@@ -59,30 +59,12 @@ static int pal_index(cf_biomes *b, const char *id)
     return b->npal++;
 }
 
-/* "ns:path" or "path" (minecraft) -> ns, path; -1 when it is not a resource location */
-static int split_id(const char *id, char *ns, size_t nsz, char *path, size_t psz)
-{
-    const char *colon = strchr(id, ':');
-    const char *p = colon ? colon + 1 : id;
-    size_t nl = colon ? (size_t)(colon - id) : 9;
-    if (nl == 0 || nl >= nsz || !*p || strlen(p) >= psz) return -1;
-    memcpy(ns, colon ? id : "minecraft", nl);
-    ns[nl] = 0;
-    strcpy(path, p);
-    for (const char *q = ns; *q; q++)
-        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' || *q == '-' || *q == '.')) return -1;
-    for (const char *q = path; *q; q++)
-        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_' || *q == '-' || *q == '.' || *q == '/'))
-            return -1;
-    if (strstr(path, "..")) return -1;
-    return 0;
-}
 
 /* the full id "ns:path" (arena) */
 static const char *full_id(cf_biomes *b, const char *id)
 {
     char ns[128], path[384];
-    if (split_id(id, ns, sizeof ns, path, sizeof path) < 0) return NULL;
+    if (res_split(id, ns, path) < 0) return NULL;
     return arena_printf(&b->arena, "%s:%s", ns, path);
 }
 
@@ -110,7 +92,7 @@ static cf_loc at_index(rd *r, cf_loc at, int i) { return loc_index(&r->scratch, 
 static int load(rd *r, const char *dir, const char *id, cJSON **root, cf_loc *at)
 {
     char ns[128], path[384], rel[640];
-    if (split_id(id, ns, sizeof ns, path, sizeof path) < 0)
+    if (res_split(id, ns, path) < 0)
         return err_set(r->err, CF_ERR_ARG, "\"%s\" is not a resource location (namespace:path)", id), -1;
     snprintf(rel, sizeof rel, "data/%s/%s/%s.json", ns, dir, path);
     const char *display = NULL;
@@ -177,7 +159,7 @@ static int biome_exists(void *ctx, const char *id)
     rd *r = ctx;
     if (vanilla_biome(id)) return 1;
     char ns[128], path[384], rel[640];
-    if (split_id(id, ns, sizeof ns, path, sizeof path) < 0) return 0;
+    if (res_split(id, ns, path) < 0) return 0;
     snprintf(rel, sizeof rel, "data/%s/worldgen/biome/%s.json", ns, path);
     char *text = NULL;
     size_t len;
@@ -396,7 +378,7 @@ typedef struct overlay {
 static int inline_settings(rd *r, const cJSON *st, const char *dimension, cf_loc fl, overlay *ov)
 {
     char ns[128], path[384];
-    if (split_id(dimension, ns, sizeof ns, path, sizeof path) < 0)
+    if (res_split(dimension, ns, path) < 0)
         return err_set(r->err, CF_ERR_ARG, "\"%s\" is not a resource location (namespace:path)", dimension), -1;
     ov->id = arena_printf(&r->b->arena, "chunkfill:inline/%s/%s", ns, path);
     ov->rel = arena_printf(&r->b->arena, "data/chunkfill/worldgen/noise_settings/inline/%s/%s.json", ns, path);

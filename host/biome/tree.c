@@ -532,8 +532,11 @@ static inline int64_t dist_upto(const int32_t *tree, int32_t node, const int64_t
     return d + a0 * a0 + a1 * a1 + a4 * a4 + a6 * a6;
 }
 
-/* any target (wrapping sums): every box's full distance */
-static int32_t bm_fast_search_wide(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
+/* the search over the grouped trees; narrow (a constant at each call: two specialised copies):
+ * the box distance summed only up to the bound (dist_upto), else every box's full distance
+ * (any target: wrapping sums) */
+static inline __attribute__((always_inline)) int32_t fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint,
+                                                                int32_t warm, int64_t *fit, int narrow)
 {
     int32_t best = -1, bestr = INT32_MAX;
     int64_t bestd = INT64_MAX;
@@ -560,7 +563,7 @@ static int32_t bm_fast_search_wide(const bm_fast *f, const int32_t *vtree, const
             }
             si[sp] = i + 1;
             int32_t c = n[CF_BN_FIRST] + i;
-            int64_t d = cf_b_dist(tree, c, t);
+            int64_t d = narrow ? dist_upto(tree, c, t, bestd) : cf_b_dist(tree, c, t);
             if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
             const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
             if (cn[CF_BN_COUNT] == 0) {
@@ -579,47 +582,8 @@ static int32_t bm_fast_search_wide(const bm_fast *f, const int32_t *vtree, const
 
 int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
 {
-    if (!f->narrow) return bm_fast_search_wide(f, vtree, t, hint, warm, fit);
+    if (!f->narrow) return fast_search(f, vtree, t, hint, warm, fit, 0);
     for (int a = 0; a < 6; a++)
-        if (t[a] > FAST_LIM || t[a] < -FAST_LIM) return bm_fast_search_wide(f, vtree, t, hint, warm, fit);
-    int32_t best = -1, bestr = INT32_MAX;
-    int64_t bestd = INT64_MAX;
-    if (hint >= 0) best = hint, bestd = cf_b_dist(vtree, hint, t), bestr = f->rank[hint];
-    for (int g = 0; g < f->ngroups; g++) {
-        const int32_t *tree = f->tree[g], *mr = f->minrank[g];
-        if (tree[CF_BN_COUNT] == 0) { /* a group of one entry */
-            int64_t d = cf_b_dist(tree, 0, t);
-            int32_t v = tree[CF_BN_FIRST];
-            if (d < bestd || (d == bestd && f->rank[v] < bestr)) best = v, bestd = d, bestr = f->rank[v];
-            continue;
-        }
-        int32_t sn[CF_B_MAXDEPTH], si[CF_B_MAXDEPTH];
-        int sp = 0;
-        sn[0] = 0, si[0] = 0;
-        int64_t d0 = cf_b_dist(tree, 0, t);
-        if (d0 > bestd || (d0 == bestd && mr[0] >= bestr)) continue;
-        while (sp >= 0) {
-            const int32_t *n = tree + (size_t)sn[sp] * CF_BN_STRIDE;
-            int32_t i = si[sp];
-            if (i >= n[CF_BN_COUNT]) {
-                sp--;
-                continue;
-            }
-            si[sp] = i + 1;
-            int32_t c = n[CF_BN_FIRST] + i;
-            int64_t d = dist_upto(tree, c, t, bestd);
-            if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
-            const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
-            if (cn[CF_BN_COUNT] == 0) {
-                best = cn[CF_BN_FIRST], bestd = d, bestr = mr[c];
-            } else if (sp + 1 < CF_B_MAXDEPTH) {
-                sp++;
-                sn[sp] = c, si[sp] = 0;
-            }
-        }
-    }
-    *fit = bestd;
-    /* vanilla's warm start: the warm leaf wins whenever it is at the minimum */
-    if (warm >= 0 && cf_b_dist(vtree, warm, t) == bestd) return warm;
-    return best;
+        if (t[a] > FAST_LIM || t[a] < -FAST_LIM) return fast_search(f, vtree, t, hint, warm, fit, 0);
+    return fast_search(f, vtree, t, hint, warm, fit, 1);
 }

@@ -55,6 +55,18 @@ static int create_temp(const char *path, char **tmp)
     return -1;
 }
 
+/* an 8-bit RGB image of w x h for libpng's simplified write API */
+static png_image rgb_image(int w, int h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    img.width = (png_uint_32)w;
+    img.height = (png_uint_32)h;
+    img.format = PNG_FORMAT_RGB;
+    return img;
+}
+
 cf_status image_write_png(const char *path, const uint8_t *rgb, int w, int h, cf_error *err)
 {
     if (!path || !*path || !rgb)
@@ -78,12 +90,7 @@ cf_status image_write_png(const char *path, const uint8_t *rgb, int w, int h, cf
     }
 
     cf_status st = CF_OK;
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    img.width = (png_uint_32)w;
-    img.height = (png_uint_32)h;
-    img.format = PNG_FORMAT_RGB;
+    png_image img = rgb_image(w, h);
     errno = 0;
     if (!png_image_write_to_stdio(&img, f, 0, rgb, 0, NULL)) {
         int saved = errno;
@@ -108,12 +115,7 @@ cf_status image_png_bytes(const uint8_t *rgb, int w, int h, uint8_t **out, size_
     *out = NULL, *n = 0;
     if (!rgb || w <= 0 || h <= 0 || w > IMAGE_MAX_SIDE || h > IMAGE_MAX_SIDE || (uint64_t)w * (uint64_t)h * 3u > (UINT64_C(1) << 31))
         return err_set(err, CF_ERR_ARG, "image_png_bytes: bad image size %dx%d", w, h);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    img.width = (png_uint_32)w;
-    img.height = (png_uint_32)h;
-    img.format = PNG_FORMAT_RGB;
+    png_image img = rgb_image(w, h);
     png_alloc_size_t size = 0;
     /* the same simplified-API write as image_write_png: first the size, then the bytes */
     if (!png_image_write_to_memory(&img, NULL, &size, 0, rgb, 0, NULL)) {
