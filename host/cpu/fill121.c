@@ -1,0 +1,421 @@
+/* fill121.c - the staged chunk fill of the Minecraft 1.18-1.21 dialect (double).
+ *
+ * Input: a thread's eval64 context of a DIALECT_MC121 world, an output node and a
+ * chunk. Output: the chunk's doubles [y][z][x], the same bits as fill121_points (every
+ * block on its own through eval64.c's per-node memo, kept as the reference).
+ *
+ * NoiseChunk's fill as stages. The block expression above the markers (what is not
+ * inside an interpolated or flat_cache node) is compiled once into a list of ops, one
+ * per (node, interpolation order). A chunk is filled cell by cell; an op computes all
+ * blocks of a cell at once into its buffer (lanes (y, z, x) of the cell), at most once
+ * per cell:
+ *  - interpolated: its input at the cell's 8 corners (eval64's corner mode, each corner
+ *    once per chunk, kept in a buffer over the corner lattice), then per block the same
+ *    lerps as eval64.c: x, y, z (the cell cache of router:final_density) or y, x, z;
+ *  - flat_cache: its input at the quart corner (x, 0, z) once per chunk and quart;
+ *  - arithmetic, y_clamped_gradient, constants: the same double operations per block;
+ *  - range_choice and a mul's zero left side choose per block; a branch
+ *    that no block of the cell takes is not computed (values are pure: computing one that
+ *    only some blocks take changes no value, only time), so the noodle caves cost nothing
+ *    in cells where their toggle rules them out;
+ *  - every other kind (noises, splines, ... outside the markers): eval64 at each block.
+ * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
+ * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_mc121.h"
+#include "cpu/cpu.h"
+
+enum { OP_POINT = -1 }; /* an op of another kind: eval64 at each block */
+enum { F121_MAX_LANES = 4096 };
+
+typedef struct op121 {
+    int kind; /* NK_M_* or OP_POINT */
+    int node, mode;
+    int in[3];    /* ops of the inputs (the kinds that have them) */
+    int slot;     /* interpolated: corner buffer; flat_cache: quart table */
+    uint32_t st;  /* the cell stamp of buf */
+    double *buf;  /* lanes */
+} op121;
+
+struct cf_fill121 {
+    ev64_ctx *c;
+    const cf_program *p;
+    int root, final, mode;
+    op121 *ops;
+    int nops;
+    int cw, ch, lanes, ncxz, ncy; /* cell size; blocks a cell; cells per chunk axis */
+    int *lx, *ly, *lz;            /* per lane: its block in the cell */
+    double *fx, *fy, *fz;         /* per lane: the lerp weights (eval64.c's) */
+    int ninterp, nflat;
+    int *islot_node, *fslot_node;      /* per slot: the marker's node */
+    double *corner;                    /* per interpolated slot: (ncxz+1)^2 (ncy+1) corners */
+    uint32_t *cornst;                  /* their chunk stamps */
+    double flat[16 * 64];              /* per flat slot (at most 64): the chunk's 4 x 4 quarts */
+    uint32_t flatst[16 * 64];
+    uint32_t cst, st; /* chunk stamp, cell stamp */
+    int32_t cx, cz;   /* the chunk */
+    int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
+};
+
+typedef struct cf_fill121 f121;
+
+/* ------------------------------------------------------------------ compile */
+
+/* the markers that pass their input through in a block stage of mode `mode` */
+static int resolve(const cf_program *p, int node, int *mode)
+{
+    for (;;) {
+        int k = p->nodes[node].kind;
+        if (k == NK_M_CACHE_2D || k == NK_M_CACHE_ONCE || k == NK_M_BLEND_DENSITY) node = p->nodes[node].in[0];
+        else if (k == NK_M_CACHE_ALL_IN_CELL) node = p->nodes[node].in[0], *mode = EV64_CELL;
+        else return node;
+    }
+}
+
+static int nin_of(int kind)
+{
+    switch (kind) {
+    case NK_M_ADD: case NK_M_MUL: case NK_M_MIN: case NK_M_MAX: return 2;
+    case NK_M_ABS: case NK_M_SQUARE: case NK_M_CUBE: case NK_M_HALF_NEGATIVE: case NK_M_QUARTER_NEGATIVE:
+    case NK_M_INVERT: case NK_M_SQUEEZE: case NK_M_CLAMP: return 1;
+    case NK_M_RANGE_CHOICE: return 3;
+    default: return 0;
+    }
+}
+
+/* op of (node, mode), compiled with its inputs; -1 when out of memory */
+static int compile(f121 *s, int *memo, int node, int mode)
+{
+    const cf_program *p = s->p;
+    node = resolve(p, node, &mode);
+    int *m = &memo[2 * node + (mode == EV64_CELL)];
+    if (*m >= 0) return *m;
+    const cf_node *n = &p->nodes[node];
+    op121 o = {.kind = n->kind, .node = node, .mode = mode, .in = {-1, -1, -1}, .slot = -1};
+    int nin = nin_of(n->kind);
+    switch (n->kind) {
+    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER:
+    case NK_M_Y_CLAMPED_GRADIENT: case NK_M_INTERPOLATED: case NK_M_FLAT_CACHE:
+        break;
+    default:
+        if (!nin) o.kind = OP_POINT;
+    }
+    for (int k = 0; k < nin; k++)
+        if ((o.in[k] = compile(s, memo, n->in[k], mode)) < 0) return -1;
+    if (o.kind == NK_M_INTERPOLATED) {
+        for (o.slot = 0; o.slot < s->ninterp && s->islot_node[o.slot] != node; o.slot++) {}
+        if (o.slot == s->ninterp) s->islot_node[s->ninterp++] = node;
+    }
+    if (o.kind == NK_M_FLAT_CACHE) {
+        for (o.slot = 0; o.slot < s->nflat && s->fslot_node[o.slot] != node; o.slot++) {}
+        if (o.slot == s->nflat) {
+            if (s->nflat == 64) o.kind = OP_POINT, o.slot = -1;
+            else s->fslot_node[s->nflat++] = node;
+        }
+    }
+    o.buf = malloc(sizeof(double) * (size_t)s->lanes);
+    if (!o.buf) return -1;
+    double cv = n->kind == NK_M_CONSTANT ? n->d[0] : n->kind == NK_M_BLEND_ALPHA ? 1.0 : 0.0;
+    if (o.kind == NK_M_CONSTANT || o.kind == NK_M_BLEND_ALPHA || o.kind == NK_M_BLEND_OFFSET || o.kind == NK_M_BEARDIFIER)
+        for (int l = 0; l < s->lanes; l++) o.buf[l] = cv;
+    s->ops[s->nops] = o;
+    return *m = s->nops++;
+}
+
+void fill121_free(cf_fill121 *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf);
+    free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz);
+    free(s->islot_node), free(s->fslot_node), free(s->corner), free(s->cornst);
+    free(s);
+}
+
+int fill121_staged(const cf_program *p)
+{
+    return p->dialect == DIALECT_MC121 && p->cell_xz > 0 && p->cell_y > 0 && 16 % p->cell_xz == 0 && p->height % p->cell_y == 0 &&
+           p->min_y % p->cell_y == 0 && p->cell_xz * p->cell_xz * p->cell_y <= F121_MAX_LANES;
+}
+
+size_t fill121_bytes(const cf_program *p)
+{
+    if (!fill121_staged(p)) return 0;
+    size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = (size_t)(16 / p->cell_xz + 1);
+    size_t ni = 0;
+    for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
+    return sizeof(f121) + 2 * (size_t)p->nnodes * (sizeof(op121) + sizeof(int) + 8 * lanes) + lanes * 37
+           + ni * nc * nc * (size_t)(p->height / p->cell_y + 1) * 12;
+}
+
+cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
+{
+    const cf_program *p = c->w->prog;
+    if (!fill121_staged(p)) return NULL;
+    f121 *s = calloc(1, sizeof *s);
+    int *memo = malloc(sizeof(int) * 2 * (size_t)p->nnodes);
+    if (!s || !memo) return free(s), free(memo), NULL;
+    s->c = c, s->p = p, s->final = final, s->mode = final ? EV64_CELL : EV64_VALUE;
+    s->cw = p->cell_xz, s->ch = p->cell_y, s->lanes = s->cw * s->cw * s->ch;
+    s->ncxz = 16 / s->cw, s->ncy = p->height / s->ch;
+    for (int i = 0; i < 2 * p->nnodes; i++) memo[i] = -1;
+    s->ops = malloc(sizeof(op121) * 2 * (size_t)p->nnodes);
+    s->islot_node = malloc(sizeof(int) * (size_t)p->nnodes);
+    s->fslot_node = malloc(sizeof(int) * 64);
+    size_t L = (size_t)s->lanes;
+    s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
+    s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
+    if (!s->ops || !s->islot_node || !s->fslot_node || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy || !s->fz ||
+        (s->root = compile(s, memo, node, s->mode)) < 0) {
+        free(memo);
+        fill121_free(s);
+        return NULL;
+    }
+    free(memo);
+    for (int l = 0; l < s->lanes; l++) {
+        s->lx[l] = l % s->cw, s->lz[l] = l / s->cw % s->cw, s->ly[l] = l / (s->cw * s->cw);
+        /* eval64.c: (double)(b - cell * size) / (double)size */
+        s->fx[l] = (double)s->lx[l] / (double)s->cw, s->fz[l] = (double)s->lz[l] / (double)s->cw;
+        s->fy[l] = (double)s->ly[l] / (double)s->ch;
+    }
+    size_t nc = (size_t)(s->ncxz + 1) * (size_t)(s->ncxz + 1) * (size_t)(s->ncy + 1) * (size_t)s->ninterp;
+    s->corner = malloc(sizeof(double) * (nc + 1));
+    s->cornst = calloc(nc + 1, sizeof(uint32_t));
+    if (!s->corner || !s->cornst) return fill121_free(s), NULL;
+    return s;
+}
+
+/* ------------------------------------------------------------------ one cell */
+
+static const double *val(f121 *s, int id);
+
+/* the corners of interpolated slot k around the current cell, eval64's corner mode */
+static void corners(f121 *s, const op121 *o, double n[8])
+{
+    const cf_program *p = s->p;
+    int nx = s->ncxz + 1, q = 0;
+    size_t base = (size_t)o->slot * (size_t)nx * (size_t)nx * (size_t)(s->ncy + 1);
+    int in0 = p->nodes[o->node].in[0];
+    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw, fcy = (int64_t)p->min_y / s->ch;
+    /* n000, n100, n010, n110, n001, n101, n011, n111 */
+    for (int dz = 0; dz < 2; dz++)
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++, q++) {
+                int ix = s->icx + dx, iy = s->icy + dy, iz = s->icz + dz;
+                size_t k = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+                if (s->cornst[k] != s->cst) {
+                    double x = (double)((fcx + ix) * p->cell_xz), y = (double)((fcy + iy) * p->cell_y);
+                    double z = (double)((fcz + iz) * p->cell_xz);
+                    s->corner[k] = eval_f64_mode(s->c, EV64_CORNER, in0, x, y, z);
+                    s->cornst[k] = s->cst;
+                }
+                n[q] = s->corner[k];
+            }
+}
+
+static void interp(f121 *s, op121 *o)
+{
+    double c[8];
+    corners(s, o, c);
+    double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
+    double *r = o->buf;
+    const double *fx = s->fx, *fy = s->fy, *fz = s->fz;
+    if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
+        for (int l = 0; l < s->lanes; l++) {
+            double a = cf21_lerp(fx[l], cf21_lerp(fy[l], n000, n010), cf21_lerp(fy[l], n100, n110));
+            double b = cf21_lerp(fx[l], cf21_lerp(fy[l], n001, n011), cf21_lerp(fy[l], n101, n111));
+            r[l] = cf21_lerp(fz[l], a, b);
+        }
+        return;
+    }
+    /* the cell cache: Mth.lerp3 (x, then y, then z) */
+    for (int l = 0; l < s->lanes; l++) {
+        double a = cf21_lerp(fy[l], cf21_lerp(fx[l], n000, n100), cf21_lerp(fx[l], n010, n110));
+        double b = cf21_lerp(fy[l], cf21_lerp(fx[l], n001, n101), cf21_lerp(fx[l], n011, n111));
+        r[l] = cf21_lerp(fz[l], a, b);
+    }
+}
+
+static void flat(f121 *s, op121 *o)
+{
+    const cf_program *p = s->p;
+    int in0 = p->nodes[o->node].in[0];
+    double *t = s->flat + 16 * o->slot;
+    uint32_t *ts = s->flatst + 16 * o->slot;
+    for (int l = 0; l < s->lanes; l++) {
+        int qx = (s->icx * s->cw + s->lx[l]) >> 2, qz = (s->icz * s->cw + s->lz[l]) >> 2, q = qz * 4 + qx;
+        if (ts[q] != s->cst) { /* the value at the quart corner with y = 0, as a single point */
+            t[q] = eval_f64_mode(s->c, EV64_POINT, in0, (double)(((int64_t)s->cx * 4 + qx) * 4), 0.0,
+                                 (double)(((int64_t)s->cz * 4 + qz) * 4));
+            ts[q] = s->cst;
+        }
+        o->buf[l] = t[q];
+    }
+}
+
+static void compute(f121 *s, op121 *o)
+{
+    const cf_node *n = &s->p->nodes[o->node];
+    double *r = o->buf;
+    int L = s->lanes;
+    switch (o->kind) {
+    case NK_M_INTERPOLATED: interp(s, o); return;
+    case NK_M_FLAT_CACHE: flat(s, o); return;
+    case NK_M_Y_CLAMPED_GRADIENT:
+        for (int l = 0; l < L; l++) r[l] = cf21_ygrad((double)(s->by0 + s->ly[l]), n->d[0], n->d[1], n->d[2], n->d[3]);
+        return;
+    case NK_M_ADD: {
+        const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = a[l] + b[l];
+        return;
+    }
+    case NK_M_MUL: {
+        const double *a = val(s, o->in[0]);
+        if (n->i[0]) { /* MulOrAdd: a literal side */
+            const double *b = val(s, o->in[1]);
+            for (int l = 0; l < L; l++) r[l] = a[l] * b[l];
+            return;
+        }
+        int any = 0;
+        for (int l = 0; l < L; l++) any |= a[l] != 0.0;
+        if (!any) {
+            for (int l = 0; l < L; l++) r[l] = 0.0;
+            return;
+        }
+        const double *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
+        return;
+    }
+    case NK_M_MIN: {
+        const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = cf21_min(a[l], b[l]);
+        return;
+    }
+    case NK_M_MAX: {
+        const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = cf21_max(a[l], b[l]);
+        return;
+    }
+    case NK_M_RANGE_CHOICE: {
+        const double *v = val(s, o->in[0]);
+        int nin = 0;
+        for (int l = 0; l < L; l++) nin += n->d[0] <= v[l] && v[l] < n->d[1];
+        if (nin == L || nin == 0) {
+            memcpy(r, val(s, o->in[nin ? 1 : 2]), sizeof(double) * (size_t)L);
+            return;
+        }
+        const double *a = val(s, o->in[1]), *b = val(s, o->in[2]);
+        for (int l = 0; l < L; l++) r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
+        return;
+    }
+    case OP_POINT: {
+        double bx = (double)s->bx0, by = (double)s->by0, bz = (double)s->bz0;
+        for (int l = 0; l < L; l++)
+            r[l] = eval_f64_mode(s->c, o->mode, o->node, bx + (double)s->lx[l], by + (double)s->ly[l], bz + (double)s->lz[l]);
+        return;
+    }
+    default:
+        break;
+    }
+    /* unary */
+    const double *a = val(s, o->in[0]);
+    switch (o->kind) {
+    case NK_M_ABS: for (int l = 0; l < L; l++) r[l] = cf_fabs(a[l]); break;
+    case NK_M_SQUARE: for (int l = 0; l < L; l++) r[l] = a[l] * a[l]; break;
+    case NK_M_CUBE: for (int l = 0; l < L; l++) r[l] = a[l] * a[l] * a[l]; break;
+    case NK_M_HALF_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
+    case NK_M_QUARTER_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
+    case NK_M_INVERT: for (int l = 0; l < L; l++) r[l] = 1.0 / a[l]; break;
+    case NK_M_SQUEEZE: for (int l = 0; l < L; l++) r[l] = cf21_squeeze(a[l]); break;
+    case NK_M_CLAMP: for (int l = 0; l < L; l++) r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    default: break;
+    }
+}
+
+static const double *val(f121 *s, int id)
+{
+    op121 *o = &s->ops[id];
+    switch (o->kind) {
+    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
+    default: break;
+    }
+    if (o->st != s->st) {
+        compute(s, o);
+        o->st = s->st;
+    }
+    return o->buf;
+}
+
+/* ------------------------------------------------------------------ a chunk */
+
+void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = s->p;
+    eval64_chunk(s->c, cx, cz, s->mode);
+    if (++s->cst == 0) {
+        size_t nc = (size_t)(s->ncxz + 1) * (size_t)(s->ncxz + 1) * (size_t)(s->ncy + 1) * (size_t)s->ninterp;
+        memset(s->cornst, 0, sizeof(uint32_t) * (nc + 1));
+        memset(s->flatst, 0, sizeof s->flatst);
+        s->cst = 1;
+    }
+    s->cx = cx, s->cz = cz;
+    int cw = s->cw, ch = s->ch;
+    for (int icy = 0; icy < s->ncy; icy++)
+        for (int icz = 0; icz < s->ncxz; icz++)
+            for (int icx = 0; icx < s->ncxz; icx++) {
+                if (++s->st == 0) {
+                    for (int i = 0; i < s->nops; i++) s->ops[i].st = 0;
+                    s->st = 1;
+                }
+                s->icx = icx, s->icy = icy, s->icz = icz;
+                s->bx0 = cx * 16 + icx * cw, s->by0 = p->min_y + icy * ch, s->bz0 = cz * 16 + icz * cw;
+                const double *v = val(s, s->root);
+                for (int l = 0; l < s->lanes; l++) {
+                    size_t y = (size_t)(icy * ch + s->ly[l]), z = (size_t)(icz * cw + s->lz[l]), x = (size_t)(icx * cw + s->lx[l]);
+                    out[(y * 16 + z) * 16 + x] = s->final ? v[l] + 0.0 : v[l];
+                }
+            }
+}
+
+/* the reference: every block through eval64's memo (NoiseChunk's markers, eval64_chunk) */
+void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    eval64_chunk(c, cx, cz, final ? EV64_CELL : EV64_VALUE);
+    for (int y = 0; y < p->height; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                double v = eval_f64(c, node, (double)((int64_t)cx * 16 + x), (double)(p->min_y + y), (double)((int64_t)cz * 16 + z));
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = final ? v + 0.0 : v;
+            }
+    eval64_chunk(c, 0, 0, EV64_POINT);
+}
+
+long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values)
+{
+    const cf_program *p = w->prog;
+    ev64_ctx a, b;
+    size_t per = (size_t)p->height * 256;
+    double *va = malloc(sizeof(double) * per), *vb = malloc(sizeof(double) * per);
+    if (!va || !vb || eval64_init(&a, w) < 0) return free(va), free(vb), -1;
+    if (eval64_init(&b, w) < 0) return eval64_free(&a), free(va), free(vb), -1;
+    cf_fill121 *s = fill121_new(&b, node, final);
+    long bad = -1;
+    *values = 0;
+    if (s) {
+        bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            fill121_points(&a, node, final, chunks[2 * i], chunks[2 * i + 1], va);
+            fill121_run(s, chunks[2 * i], chunks[2 * i + 1], vb);
+            eval64_chunk(&b, 0, 0, EV64_POINT);
+            for (size_t k = 0; k < per; k++) bad += memcmp(&va[k], &vb[k], sizeof(double)) != 0;
+            *values += (long)per;
+        }
+    }
+    fill121_free(s);
+    eval64_free(&a), eval64_free(&b);
+    free(va), free(vb);
+    return bad;
+}
