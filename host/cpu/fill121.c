@@ -49,6 +49,7 @@ struct cf_fill121 {
     int cw, ch, lanes, ncxz, ncy; /* cell size; blocks a cell; cells per chunk axis */
     int *lx, *ly, *lz;            /* per lane: its block in the cell */
     double *fx, *fy, *fz;         /* per lane: the lerp weights (eval64.c's) */
+    double *ends;                 /* interpolation: the lerps at both z ends, per (y, x) of a cell */
     int ninterp, nflat;
     int *islot_node, *fslot_node;      /* per slot: the marker's node */
     double *corner;                    /* per interpolated slot: (ncxz+1)^2 (ncy+1) corners */
@@ -129,7 +130,7 @@ void fill121_free(cf_fill121 *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nops; i++) free(s->ops[i].buf);
-    free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz);
+    free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
     free(s->islot_node), free(s->fslot_node), free(s->corner), free(s->cornst);
     free(s);
 }
@@ -146,7 +147,7 @@ size_t fill121_bytes(const cf_program *p)
     size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = (size_t)(16 / p->cell_xz + 1);
     size_t ni = 0;
     for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
-    return sizeof(f121) + 2 * (size_t)p->nnodes * (sizeof(op121) + sizeof(int) + 8 * lanes) + lanes * 37
+    return sizeof(f121) + 2 * (size_t)p->nnodes * (sizeof(op121) + sizeof(int) + 8 * lanes) + lanes * 52
            + ni * nc * nc * (size_t)(p->height / p->cell_y + 1) * 12;
 }
 
@@ -167,7 +168,8 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     size_t L = (size_t)s->lanes;
     s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
-    if (!s->ops || !s->islot_node || !s->fslot_node || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy || !s->fz ||
+    s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
+    if (!s->ops || !s->islot_node || !s->fslot_node || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy || !s->fz || !s->ends ||
         (s->root = compile(s, memo, node, s->mode)) < 0) {
         free(memo);
         fill121_free(s);
@@ -215,27 +217,36 @@ static void corners(f121 *s, const op121 *o, double n[8])
             }
 }
 
+/* eval64.c's lerps per block; the two lerps along z's ends depend on the block's x and y
+ * only, so they are computed once per (y, x) of the cell (the same operations on the same
+ * values: the same bits) */
 static void interp(f121 *s, op121 *o)
 {
     double c[8];
     corners(s, o, c);
     double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
-    double *r = o->buf;
-    const double *fx = s->fx, *fy = s->fy, *fz = s->fz;
-    if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
-        for (int l = 0; l < s->lanes; l++) {
-            double a = cf21_lerp(fx[l], cf21_lerp(fy[l], n000, n010), cf21_lerp(fy[l], n100, n110));
-            double b = cf21_lerp(fx[l], cf21_lerp(fy[l], n001, n011), cf21_lerp(fy[l], n101, n111));
-            r[l] = cf21_lerp(fz[l], a, b);
+    int cw = s->cw, ch = s->ch;
+    double *A = s->ends, *B = s->ends + cw * ch;
+    for (int y = 0; y < ch; y++) {
+        double fy = s->fy[y * cw * cw];
+        for (int x = 0; x < cw; x++) {
+            double fx = s->fx[x];
+            if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
+                A[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n000, n010), cf21_lerp(fy, n100, n110));
+                B[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n001, n011), cf21_lerp(fy, n101, n111));
+            } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
+                A[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n000, n100), cf21_lerp(fx, n010, n110));
+                B[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n001, n101), cf21_lerp(fx, n011, n111));
+            }
         }
-        return;
     }
-    /* the cell cache: Mth.lerp3 (x, then y, then z) */
-    for (int l = 0; l < s->lanes; l++) {
-        double a = cf21_lerp(fy[l], cf21_lerp(fx[l], n000, n100), cf21_lerp(fx[l], n010, n110));
-        double b = cf21_lerp(fy[l], cf21_lerp(fx[l], n001, n101), cf21_lerp(fx[l], n011, n111));
-        r[l] = cf21_lerp(fz[l], a, b);
-    }
+    double *r = o->buf;
+    for (int y = 0; y < ch; y++)
+        for (int z = 0; z < cw; z++) {
+            double fz = s->fz[z * cw];
+            const double *a = A + y * cw, *b = B + y * cw;
+            for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = cf21_lerp(fz, a[x], b[x]);
+        }
 }
 
 static void flat(f121 *s, op121 *o)
@@ -372,10 +383,15 @@ void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
                 s->icx = icx, s->icy = icy, s->icz = icz;
                 s->bx0 = cx * 16 + icx * cw, s->by0 = p->min_y + icy * ch, s->bz0 = cz * 16 + icz * cw;
                 const double *v = val(s, s->root);
-                for (int l = 0; l < s->lanes; l++) {
-                    size_t y = (size_t)(icy * ch + s->ly[l]), z = (size_t)(icz * cw + s->lz[l]), x = (size_t)(icx * cw + s->lx[l]);
-                    out[(y * 16 + z) * 16 + x] = s->final ? v[l] + 0.0 : v[l];
-                }
+                for (int y = 0; y < ch; y++)
+                    for (int z = 0; z < cw; z++) {
+                        double *o = out + ((size_t)(icy * ch + y) * 16 + (size_t)(icz * cw + z)) * 16 + (size_t)(icx * cw);
+                        const double *r = v + (y * cw + z) * cw;
+                        if (s->final)
+                            for (int x = 0; x < cw; x++) o[x] = r[x] + 0.0;
+                        else
+                            memcpy(o, r, sizeof(double) * (size_t)cw);
+                    }
             }
 }
 
