@@ -29,7 +29,7 @@
 #include "cpu/cpu.h"
 
 enum { OP_POINT = -1 }; /* an op of another kind: eval64 at each block */
-enum { F121_MAX_LANES = 4096 };
+enum { F121_MAX_LANES = 4096, F121_MAX_COLUMN = 1024 };
 
 typedef struct op121 {
     int kind; /* NK_M_* or OP_POINT */
@@ -38,6 +38,8 @@ typedef struct op121 {
     int slot;     /* interpolated: corner buffer; flat_cache: quart table */
     uint32_t st;  /* the cell stamp of buf */
     double *buf;  /* lanes */
+    uint32_t *lst; /* corner ops: per lane the column stamp of its value */
+    cf_i32 rec;    /* noises: the seed record */
 } op121;
 
 struct cf_fill121 {
@@ -54,9 +56,12 @@ struct cf_fill121 {
     int *islot_node, *fslot_node;      /* per slot: the marker's node */
     double *corner;                    /* per interpolated slot: (ncxz+1)^2 (ncy+1) corners */
     uint32_t *cornst;                  /* their chunk stamps */
-    double flat[16 * 64];              /* per flat slot (at most 64): the chunk's 4 x 4 quarts */
-    uint32_t flatst[16 * 64];
-    uint32_t cst, st; /* chunk stamp, cell stamp */
+    int *slot_op;                      /* per interpolated slot: the op of its input at corners, or -1 */
+    double flat[25 * 64];              /* per flat slot (at most 64): the chunk's 5 x 5 quarts */
+    uint32_t flatst[25 * 64];
+    uint32_t cst, st, cols; /* chunk stamp, cell stamp, column stamp */
+    int blen, clanes;       /* lanes of an op's buffer; corners of a column (ncy + 1) */
+    double colx, colz, *coly; /* the corner column: its x, z; per lane its y */
     int32_t cx, cz;   /* the chunk */
     int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
 };
@@ -65,19 +70,28 @@ typedef struct cf_fill121 f121;
 
 /* ------------------------------------------------------------------ compile */
 
-/* the markers that pass their input through in a block stage of mode `mode` */
+/* the markers that pass their input through in mode `mode` (eval64.c's): a block stage
+ * (EV64_CELL, EV64_VALUE) or cell corners (EV64_CORNER: interpolated is its input;
+ * cache_all_in_cell would change the mode, it stays an eval64 op) */
 static int resolve(const cf_program *p, int node, int *mode)
 {
     for (;;) {
         int k = p->nodes[node].kind;
         if (k == NK_M_CACHE_2D || k == NK_M_CACHE_ONCE || k == NK_M_BLEND_DENSITY) node = p->nodes[node].in[0];
-        else if (k == NK_M_CACHE_ALL_IN_CELL) node = p->nodes[node].in[0], *mode = EV64_CELL;
+        else if (k == NK_M_INTERPOLATED && *mode == EV64_CORNER) node = p->nodes[node].in[0];
+        else if (k == NK_M_CACHE_ALL_IN_CELL && *mode != EV64_CORNER) node = p->nodes[node].in[0], *mode = EV64_CELL;
         else return node;
     }
 }
 
-static int nin_of(int kind)
+/* the inputs an op of this kind reads from other ops (0: a leaf, or an eval64 op) */
+static int nin_of(int kind, int mode)
 {
+    if (mode == EV64_CORNER) switch (kind) {
+        case NK_M_SHIFTED_NOISE: return 3;
+        case NK_M_WEIRD_SCALED_SAMPLER: return 1;
+        default: break;
+        }
     switch (kind) {
     case NK_M_ADD: case NK_M_MUL: case NK_M_MIN: case NK_M_MAX: return 2;
     case NK_M_ABS: case NK_M_SQUARE: case NK_M_CUBE: case NK_M_HALF_NEGATIVE: case NK_M_QUARTER_NEGATIVE:
@@ -92,14 +106,19 @@ static int compile(f121 *s, int *memo, int node, int mode)
 {
     const cf_program *p = s->p;
     node = resolve(p, node, &mode);
-    int *m = &memo[2 * node + (mode == EV64_CELL)];
+    int *m = &memo[3 * node + (mode == EV64_CELL ? 1 : mode == EV64_CORNER ? 2 : 0)];
     if (*m >= 0) return *m;
     const cf_node *n = &p->nodes[node];
     op121 o = {.kind = n->kind, .node = node, .mode = mode, .in = {-1, -1, -1}, .slot = -1};
-    int nin = nin_of(n->kind);
+    int nin = nin_of(n->kind, mode);
     switch (n->kind) {
     case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER:
     case NK_M_Y_CLAMPED_GRADIENT: case NK_M_INTERPOLATED: case NK_M_FLAT_CACHE:
+        break;
+    case NK_M_NOISE: case NK_M_SHIFTED_NOISE: case NK_M_SHIFT_A: case NK_M_SHIFT_B: case NK_M_SHIFT:
+    case NK_M_OLD_BLENDED_NOISE: case NK_M_WEIRD_SCALED_SAMPLER: case NK_M_END_ISLANDS:
+        if (mode != EV64_CORNER) o.kind = OP_POINT;
+        else o.rec = cf21_record(s->c->w->tab, node);
         break;
     default:
         if (!nin) o.kind = OP_POINT;
@@ -117,11 +136,12 @@ static int compile(f121 *s, int *memo, int node, int mode)
             else s->fslot_node[s->nflat++] = node;
         }
     }
-    o.buf = malloc(sizeof(double) * (size_t)s->lanes);
+    o.buf = calloc((size_t)s->blen, sizeof(double));
     if (!o.buf) return -1;
+    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clanes, sizeof(uint32_t)))) return free(o.buf), -1;
     double cv = n->kind == NK_M_CONSTANT ? n->d[0] : n->kind == NK_M_BLEND_ALPHA ? 1.0 : 0.0;
     if (o.kind == NK_M_CONSTANT || o.kind == NK_M_BLEND_ALPHA || o.kind == NK_M_BLEND_OFFSET || o.kind == NK_M_BEARDIFIER)
-        for (int l = 0; l < s->lanes; l++) o.buf[l] = cv;
+        for (int l = 0; l < s->blen; l++) o.buf[l] = cv;
     s->ops[s->nops] = o;
     return *m = s->nops++;
 }
@@ -129,9 +149,9 @@ static int compile(f121 *s, int *memo, int node, int mode)
 void fill121_free(cf_fill121 *s)
 {
     if (!s) return;
-    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf);
+    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].lst);
     free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
-    free(s->islot_node), free(s->fslot_node), free(s->corner), free(s->cornst);
+    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->corner), free(s->cornst);
     free(s);
 }
 
@@ -151,26 +171,58 @@ size_t fill121_bytes(const cf_program *p)
            + ni * nc * nc * (size_t)(p->height / p->cell_y + 1) * 12;
 }
 
+/* the interpolated slots every cell reads (reached from the root through no choice): their
+ * corners are computed over the whole lattice first, a column of corners at a time */
+static int corner_stage(f121 *s, int *memo)
+{
+    const cf_program *p = s->p;
+    uint8_t *un = calloc((size_t)s->nops, 1);
+    if (!un) return -1;
+    un[s->root] = 1;
+    for (int i = s->nops - 1; i >= 0; i--) { /* inputs come before the ops that read them */
+        const op121 *o = &s->ops[i];
+        if (!un[i]) continue;
+        int nin = o->kind == NK_M_RANGE_CHOICE ? 1 : o->kind == NK_M_MUL && !p->nodes[o->node].i[0] ? 1 : nin_of(o->kind, o->mode);
+        for (int k = 0; k < nin; k++) un[o->in[k]] = 1;
+    }
+    int nblock = s->nops, rc = 0;
+    for (int i = 0; i < nblock && rc == 0; i++)
+        if (un[i] && s->ops[i].kind == NK_M_INTERPOLATED && s->slot_op[s->ops[i].slot] < 0) {
+            int id = compile(s, memo, p->nodes[s->ops[i].node].in[0], EV64_CORNER);
+            if (id < 0) rc = -1;
+            else s->slot_op[s->ops[i].slot] = id;
+        }
+    free(un);
+    return rc;
+}
+
 cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
 {
     const cf_program *p = c->w->prog;
     if (!fill121_staged(p)) return NULL;
     f121 *s = calloc(1, sizeof *s);
-    int *memo = malloc(sizeof(int) * 2 * (size_t)p->nnodes);
+    int *memo = malloc(sizeof(int) * 3 * (size_t)p->nnodes);
     if (!s || !memo) return free(s), free(memo), NULL;
     s->c = c, s->p = p, s->final = final, s->mode = final ? EV64_CELL : EV64_VALUE;
     s->cw = p->cell_xz, s->ch = p->cell_y, s->lanes = s->cw * s->cw * s->ch;
     s->ncxz = 16 / s->cw, s->ncy = p->height / s->ch;
-    for (int i = 0; i < 2 * p->nnodes; i++) memo[i] = -1;
-    s->ops = malloc(sizeof(op121) * 2 * (size_t)p->nnodes);
+    s->clanes = s->ncy + 1;
+    s->blen = s->lanes > s->clanes ? s->lanes : s->clanes;
+    for (int i = 0; i < 3 * p->nnodes; i++) memo[i] = -1;
+    s->ops = malloc(sizeof(op121) * 3 * (size_t)p->nnodes);
     s->islot_node = malloc(sizeof(int) * (size_t)p->nnodes);
+    s->slot_op = malloc(sizeof(int) * (size_t)p->nnodes);
     s->fslot_node = malloc(sizeof(int) * 64);
+    s->coly = malloc(sizeof(double) * (size_t)s->clanes);
     size_t L = (size_t)s->lanes;
     s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
     s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
-    if (!s->ops || !s->islot_node || !s->fslot_node || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy || !s->fz || !s->ends ||
-        (s->root = compile(s, memo, node, s->mode)) < 0) {
+    if (s->slot_op)
+        for (int i = 0; i < p->nnodes; i++) s->slot_op[i] = -1;
+    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
+        !s->fz || !s->ends || (s->root = compile(s, memo, node, s->mode)) < 0 ||
+        (s->clanes <= F121_MAX_COLUMN && corner_stage(s, memo) < 0)) {
         free(memo);
         fill121_free(s);
         return NULL;
@@ -249,21 +301,169 @@ static void interp(f121 *s, op121 *o)
         }
 }
 
+/* flat_cache slot k at quart (qx, qz) of the chunk (0..4): its input at the quart corner
+ * with y = 0, as a single point (eval64.c's), once per chunk */
+static double flat_at(f121 *s, int k, int node, int qx, int qz)
+{
+    int q = 25 * k + qz * 5 + qx;
+    if (s->flatst[q] != s->cst) {
+        s->flat[q] = eval_f64_mode(s->c, EV64_POINT, s->p->nodes[node].in[0], (double)(((int64_t)s->cx * 4 + qx) * 4), 0.0,
+                                   (double)(((int64_t)s->cz * 4 + qz) * 4));
+        s->flatst[q] = s->cst;
+    }
+    return s->flat[q];
+}
+
 static void flat(f121 *s, op121 *o)
 {
-    const cf_program *p = s->p;
-    int in0 = p->nodes[o->node].in[0];
-    double *t = s->flat + 16 * o->slot;
-    uint32_t *ts = s->flatst + 16 * o->slot;
-    for (int l = 0; l < s->lanes; l++) {
-        int qx = (s->icx * s->cw + s->lx[l]) >> 2, qz = (s->icz * s->cw + s->lz[l]) >> 2, q = qz * 4 + qx;
-        if (ts[q] != s->cst) { /* the value at the quart corner with y = 0, as a single point */
-            t[q] = eval_f64_mode(s->c, EV64_POINT, in0, (double)(((int64_t)s->cx * 4 + qx) * 4), 0.0,
-                                 (double)(((int64_t)s->cz * 4 + qz) * 4));
-            ts[q] = s->cst;
-        }
-        o->buf[l] = t[q];
+    for (int l = 0; l < s->lanes; l++)
+        o->buf[l] = flat_at(s, o->slot, o->node, (s->icx * s->cw + s->lx[l]) >> 2, (s->icz * s->cw + s->lz[l]) >> 2);
+}
+
+/* ------------------------------------------------------------------ a column of corners
+ * The corner ops (eval64's corner mode) over the corners of one column, lanes = corner y:
+ * an op computes the lanes asked for that it has not computed for this column (need[l]),
+ * so a choice computes each branch only at the corners that take it, as eval64 does. */
+static const double *cval(f121 *s, int id, const uint8_t *need);
+
+#define TAB (s->c->w->tab)
+static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
+{
+    const cf_node *n = &s->p->nodes[o->node];
+    double *r = o->buf, x = s->colx, z = s->colz;
+    const double *Y = s->coly;
+    int L = s->clanes;
+    uint8_t m[F121_MAX_COLUMN];
+#define EACH for (int l = 0; l < L; l++) if (todo[l])
+    switch (o->kind) {
+    case NK_M_FLAT_CACHE: {
+        double v = flat_at(s, o->slot, o->node, (int)(((int64_t)(x) - (int64_t)s->cx * 16) >> 2), (int)(((int64_t)(z) - (int64_t)s->cz * 16) >> 2));
+        EACH r[l] = v;
+        return;
     }
+    case NK_M_Y_CLAMPED_GRADIENT: EACH r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
+    case NK_M_NOISE: EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0], Y[l] * n->d[1], z * n->d[0]); return;
+    case NK_M_SHIFTED_NOISE: {
+        const double *sx = cval(s, o->in[0], todo), *sy = cval(s, o->in[1], todo), *sz = cval(s, o->in[2], todo);
+        EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0] + sx[l], Y[l] * n->d[1] + sy[l], z * n->d[0] + sz[l]);
+        return;
+    }
+    case NK_M_SHIFT_A: EACH r[l] = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0; return;
+    case NK_M_SHIFT_B: EACH r[l] = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0; return;
+    case NK_M_SHIFT: EACH r[l] = cf21_normal(TAB, o->rec, x * 0.25, Y[l] * 0.25, z * 0.25) * 4.0; return;
+    case NK_M_OLD_BLENDED_NOISE: EACH r[l] = cf21_blended(TAB, o->rec, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4], x, Y[l], z); return;
+    case NK_M_WEIRD_SCALED_SAMPLER: {
+        const double *a = cval(s, o->in[0], todo);
+        EACH {
+            double q = cf21_rarity(n->i[0], a[l]);
+            r[l] = q * cf_fabs(cf21_normal(TAB, o->rec, x / q, Y[l] / q, z / q));
+        }
+        return;
+    }
+    case NK_M_END_ISLANDS: EACH r[l] = cf21_end_islands(TAB, o->rec, x, z); return;
+    case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
+    case NK_M_ADD: {
+        const double *a = cval(s, o->in[0], todo), *b = cval(s, o->in[1], todo);
+        EACH r[l] = a[l] + b[l];
+        return;
+    }
+    case NK_M_MUL: {
+        const double *a = cval(s, o->in[0], todo), *b = a; /* b: read only where a is not 0 */
+        if (n->i[0]) { /* MulOrAdd: a literal side */
+            b = cval(s, o->in[1], todo);
+            EACH r[l] = a[l] * b[l];
+            return;
+        }
+        int any = 0;
+        for (int l = 0; l < L; l++) any |= m[l] = todo[l] && a[l] != 0.0;
+        if (any) b = cval(s, o->in[1], m);
+        EACH r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
+        return;
+    }
+    case NK_M_MIN: {
+        const double *a = cval(s, o->in[0], todo), *b = cval(s, o->in[1], todo);
+        EACH r[l] = cf21_min(a[l], b[l]);
+        return;
+    }
+    case NK_M_MAX: {
+        const double *a = cval(s, o->in[0], todo), *b = cval(s, o->in[1], todo);
+        EACH r[l] = cf21_max(a[l], b[l]);
+        return;
+    }
+    case NK_M_RANGE_CHOICE: {
+        const double *v = cval(s, o->in[0], todo), *a = v, *b = v; /* a, b: read only where chosen */
+        int na = 0, nb = 0;
+        for (int l = 0; l < L; l++) na += m[l] = todo[l] && n->d[0] <= v[l] && v[l] < n->d[1];
+        if (na) a = cval(s, o->in[1], m);
+        for (int l = 0; l < L; l++) nb += m[l] = todo[l] && !(n->d[0] <= v[l] && v[l] < n->d[1]);
+        if (nb) b = cval(s, o->in[2], m);
+        EACH r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
+        return;
+    }
+    default:
+        break;
+    }
+    const double *a = cval(s, o->in[0], todo);
+    switch (o->kind) {
+    case NK_M_ABS: EACH r[l] = cf_fabs(a[l]); break;
+    case NK_M_SQUARE: EACH r[l] = a[l] * a[l]; break;
+    case NK_M_CUBE: EACH r[l] = a[l] * a[l] * a[l]; break;
+    case NK_M_HALF_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
+    case NK_M_QUARTER_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
+    case NK_M_INVERT: EACH r[l] = 1.0 / a[l]; break;
+    case NK_M_SQUEEZE: EACH r[l] = cf21_squeeze(a[l]); break;
+    case NK_M_CLAMP: EACH r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    default: break;
+    }
+#undef EACH
+}
+#undef TAB
+
+static const double *cval(f121 *s, int id, const uint8_t *need)
+{
+    op121 *o = &s->ops[id];
+    switch (o->kind) {
+    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
+    default: break;
+    }
+    uint8_t todo[F121_MAX_COLUMN];
+    int any = 0;
+    for (int l = 0; l < s->clanes; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
+    if (!any) return o->buf;
+    ccompute(s, o, todo);
+    for (int l = 0; l < s->clanes; l++)
+        if (todo[l]) o->lst[l] = s->cols;
+    return o->buf;
+}
+
+/* the corners of the slots every cell reads, over the chunk's whole corner lattice */
+static void corner_lattice(f121 *s)
+{
+    const cf_program *p = s->p;
+    int nx = s->ncxz + 1, ny = s->clanes;
+    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw, fcy = (int64_t)p->min_y / s->ch;
+    uint8_t all[F121_MAX_COLUMN];
+    memset(all, 1, sizeof all);
+    for (int iy = 0; iy < ny; iy++) s->coly[iy] = (double)((fcy + iy) * p->cell_y);
+    for (int iz = 0; iz < nx; iz++)
+        for (int ix = 0; ix < nx; ix++) {
+            if (++s->cols == 0) {
+                for (int i = 0; i < s->nops; i++)
+                    if (s->ops[i].lst) memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)ny);
+                s->cols = 1;
+            }
+            s->colx = (double)((fcx + ix) * p->cell_xz), s->colz = (double)((fcz + iz) * p->cell_xz);
+            for (int k = 0; k < s->ninterp; k++) {
+                if (s->slot_op[k] < 0) continue;
+                const double *v = cval(s, s->slot_op[k], all);
+                size_t base = (size_t)k * (size_t)nx * (size_t)nx * (size_t)ny;
+                for (int iy = 0; iy < ny; iy++) {
+                    size_t q = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+                    s->corner[q] = v[iy];
+                    s->cornst[q] = s->cst;
+                }
+            }
+        }
 }
 
 static void compute(f121 *s, op121 *o)
@@ -372,6 +572,7 @@ void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
         s->cst = 1;
     }
     s->cx = cx, s->cz = cz;
+    if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s);
     int cw = s->cw, ch = s->ch;
     for (int icy = 0; icy < s->ncy; icy++)
         for (int icz = 0; icz < s->ncxz; icz++)
