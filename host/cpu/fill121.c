@@ -62,6 +62,8 @@ struct cf_fill121 {
     uint32_t cst, st, cols; /* chunk stamp, cell stamp, column stamp */
     int blen, clanes;       /* lanes of an op's buffer; corners of a column (ncy + 1) */
     double colx, colz, *coly; /* the corner column: its x, z; per lane its y */
+    double *work;             /* the column noises' scratch: 8 doubles a corner */
+    uint8_t *wm;              /* and a byte a corner */
     int32_t cx, cz;   /* the chunk */
     int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
 };
@@ -151,7 +153,7 @@ void fill121_free(cf_fill121 *s)
     if (!s) return;
     for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].lst);
     free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
-    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->corner), free(s->cornst);
+    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->corner), free(s->cornst);
     free(s);
 }
 
@@ -214,13 +216,15 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->slot_op = malloc(sizeof(int) * (size_t)p->nnodes);
     s->fslot_node = malloc(sizeof(int) * 64);
     s->coly = malloc(sizeof(double) * (size_t)s->clanes);
+    s->work = calloc(8 * (size_t)s->clanes, sizeof(double));
+    s->wm = calloc((size_t)s->clanes, 1);
     size_t L = (size_t)s->lanes;
     s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
     s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
     if (s->slot_op)
         for (int i = 0; i < p->nnodes; i++) s->slot_op[i] = -1;
-    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
+    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
         !s->fz || !s->ends || (s->root = compile(s, memo, node, s->mode)) < 0 ||
         (s->clanes <= F121_MAX_COLUMN && corner_stage(s, memo) < 0)) {
         free(memo);
@@ -320,6 +324,169 @@ static void flat(f121 *s, op121 *o)
         o->buf[l] = flat_at(s, o->slot, o->node, (s->icx * s->cw + s->lx[l]) >> 2, (s->icz * s->cw + s->lz[l]) >> 2);
 }
 
+/* ------------------------------------------------------------------ noises down a column
+ * kernels/cf_mc121.h's noises at the corners of one column (x and z the same for every lane):
+ * per octave the x and z arithmetic (wrap, offset, floor, fraction, smoothstep, the first
+ * permutation step) once, then per lane cf21_improved's operations on y in its order, so
+ * each lane's value has the same bits as the scalar function's. */
+
+/* one ImprovedNoise octave (cf21_improved) at (x, y[l], z); ys, ymax[l]: its y fudge (ys 0: none) */
+static void col_octave(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax, const uint8_t *todo, int L,
+                       double *g)
+{
+    CF_TAB p = o + 32;
+    double X = x + cf_ld_f64(o), Z = z + cf_ld_f64(o + 16), oy = cf_ld_f64(o + 8);
+    cf_i32 i = cf_jfloor(X), k = cf_jfloor(Z);
+    double u = X - (double)i, w = Z - (double)k;
+    cf_u32 ui = (cf_u32)i, uk = (cf_u32)k;
+    cf_u32 a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+    double su = cf21_smooth(u), sw = cf21_smooth(w);
+    for (int l = 0; l < L; l++) {
+        if (!todo[l]) continue;
+        double Y = y[l] + oy;
+        cf_i32 j = cf_jfloor(Y);
+        double v = Y - (double)j, fudge = 0.0;
+        if (ys != 0.0) {
+            double lim = (ymax[l] >= 0.0 && ymax[l] < v) ? ymax[l] : v;
+            fudge = (double)cf_jfloor(lim / ys + 1.0000000116860974e-07) * ys; /* (double)1.0E-7f */
+        }
+        double vv = v - fudge;
+        cf_u32 uj = (cf_u32)j;
+        cf_u32 aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
+        cf_u32 ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
+        double d000 = cf21_gdot(cf_perm(p, aa + uk), u, vv, w);
+        double d100 = cf21_gdot(cf_perm(p, ba + uk), u - 1.0, vv, w);
+        double d010 = cf21_gdot(cf_perm(p, ab + uk), u, vv - 1.0, w);
+        double d110 = cf21_gdot(cf_perm(p, bb + uk), u - 1.0, vv - 1.0, w);
+        double d001 = cf21_gdot(cf_perm(p, aa + uk + 1u), u, vv, w - 1.0);
+        double d101 = cf21_gdot(cf_perm(p, ba + uk + 1u), u - 1.0, vv, w - 1.0);
+        double d011 = cf21_gdot(cf_perm(p, ab + uk + 1u), u, vv - 1.0, w - 1.0);
+        double d111 = cf21_gdot(cf_perm(p, bb + uk + 1u), u - 1.0, vv - 1.0, w - 1.0);
+        double sv = cf21_smooth(v);
+        double e0 = cf21_lerp(sv, cf21_lerp(su, d000, d100), cf21_lerp(su, d010, d110));
+        double e1 = cf21_lerp(sv, cf21_lerp(su, d001, d101), cf21_lerp(su, d011, d111));
+        g[l] = cf21_lerp(sw, e0, e1);
+    }
+}
+
+/* PerlinNoise.getValue (cf21_perlin) of record r at (x, y[l], z) */
+static void col_perlin(CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out, double *w)
+{
+    CF_TAB pr = cf21_rec(t, r);
+    int n = cf_ld_i32(pr);
+    double inf = cf_ld_f64(pr + 8), vf = cf_ld_f64(pr + 16);
+    double *yw = w, *g = w + L; /* w: 2 L doubles */
+    for (int l = 0; l < L; l++) out[l] = 0.0;
+    CF_TAB lv = pr + CF21_PERLIN_HEAD;
+    for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
+        cf_i32 oct = cf_ld_i32(lv);
+        if (oct >= 0) {
+            for (int l = 0; l < L; l++)
+                if (todo[l]) yw[l] = cf_wrap(y[l] * inf);
+            col_octave(cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
+            double amp = cf_ld_f64(lv + 8);
+            for (int l = 0; l < L; l++)
+                if (todo[l]) out[l] += amp * g[l] * vf;
+        }
+        inf *= 2.0;
+        vf /= 2.0;
+    }
+}
+
+/* NormalNoise.getValue (cf21_normal) of record r at (x, y[l], z) */
+static void col_normal(CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out, double *w)
+{
+    CF_TAB nr = cf21_rec(t, r);
+    double *a = w, *b = w + L, *y2 = w + 2 * L; /* w: 5 L doubles */
+    col_perlin(t, cf_ld_i32(nr + 8), x, y, z, todo, L, a, w + 3 * L);
+    for (int l = 0; l < L; l++) y2[l] = y[l] * 1.0181268882175227;
+    col_perlin(t, cf_ld_i32(nr + 12), x * 1.0181268882175227, y2, z * 1.0181268882175227, todo, L, b, w + 3 * L);
+    double vf = cf_ld_f64(nr);
+    for (int l = 0; l < L; l++)
+        if (todo[l]) out[l] = (a[l] + b[l]) * vf;
+}
+
+/* octave i of a blended record's perlin (cf21_blend_octave): its table, or NULL */
+static CF_TAB blend_oct(CF_TAB t, cf_i32 r, int i)
+{
+    CF_TAB pr = cf21_rec(t, r);
+    int n = cf_ld_i32(pr);
+    cf_i32 oct = cf_ld_i32(pr + CF21_PERLIN_HEAD + CF21_LEVEL_BYTES * (n - 1 - i));
+    return oct < 0 ? NULL : cf21_octave(t, oct);
+}
+
+/* BlendedNoise.compute (cf21_blended) at (x, y[l], z) */
+static void col_blended(CF_TAB t, cf_i32 r, const double *d, double x, const double *y, double z, const uint8_t *todo, int L,
+                        double *out, double *w, uint8_t *m)
+{
+    CF_TAB br = cf21_rec(t, r);
+    cf_i32 rmin = cf_ld_i32(br), rmax = cf_ld_i32(br + 4), rmain = cf_ld_i32(br + 8);
+    double xz_scale = d[0], y_scale = d[1], xz_factor = d[2], y_factor = d[3], smear_mul = d[4];
+    double xzm = 684.412 * xz_scale, ym = 684.412 * y_scale;
+    double sx = x * xzm, sz = z * xzm, fx = sx / xz_factor, fz = sz / xz_factor;
+    double smear = ym * smear_mul, fsmear = smear / y_factor;
+    /* w: 8 L doubles, m: L bytes */
+    double *sy = w, *fy = w + L, *value = w + 2 * L, *mn = w + 3 * L, *mx = w + 4 * L, *yy = w + 5 * L, *ymax = w + 6 * L, *g = w + 7 * L;
+    for (int l = 0; l < L; l++) sy[l] = y[l] * ym, fy[l] = sy[l] / y_factor, value[l] = 0.0, mn[l] = 0.0, mx[l] = 0.0;
+    double factor = 1.0;
+    for (int i = 0; i < 8; i++) {
+        CF_TAB o = blend_oct(t, rmain, i);
+        if (o) {
+            for (int l = 0; l < L; l++) yy[l] = cf_wrap(fy[l] * factor), ymax[l] = fy[l] * factor;
+            col_octave(o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
+            for (int l = 0; l < L; l++)
+                if (todo[l]) value[l] += g[l] / factor;
+        }
+        factor /= 2.0;
+    }
+    for (int l = 0; l < L; l++) value[l] = (value[l] / 10.0 + 1.0) / 2.0;
+    factor = 1.0;
+    for (int i = 0; i < 16; i++) {
+        double xx = cf_wrap(sx * factor), zz = cf_wrap(sz * factor), ss = smear * factor;
+        CF_TAB olo = blend_oct(t, rmin, i);
+        CF_TAB ohi = blend_oct(t, rmax, i);
+        if (olo || ohi)
+            for (int l = 0; l < L; l++) yy[l] = cf_wrap(sy[l] * factor), ymax[l] = sy[l] * factor;
+        if (olo) {
+            int any = 0;
+            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] < 1.0;
+            if (any) {
+                col_octave(olo, xx, zz, yy, ss, ymax, m, L, g);
+                for (int l = 0; l < L; l++)
+                    if (m[l]) mn[l] += g[l] / factor;
+            }
+        }
+        if (ohi) {
+            int any = 0;
+            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] > 0.0;
+            if (any) {
+                col_octave(ohi, xx, zz, yy, ss, ymax, m, L, g);
+                for (int l = 0; l < L; l++)
+                    if (m[l]) mx[l] += g[l] / factor;
+            }
+        }
+        factor /= 2.0;
+    }
+    for (int l = 0; l < L; l++) {
+        if (!todo[l]) continue;
+        double a = mn[l] / 512.0, b = mx[l] / 512.0;
+        double c = value[l] < 0.0 ? a : value[l] > 1.0 ? b : cf21_lerp(value[l], a, b);
+        out[l] = c / 128.0;
+    }
+}
+
+/* whether v[l] has the same bits at every lane of todo */
+static int uniform(const double *v, const uint8_t *todo, int L)
+{
+    int f = -1;
+    for (int l = 0; l < L; l++)
+        if (todo[l]) {
+            if (f < 0) f = l;
+            else if (memcmp(&v[l], &v[f], sizeof(double)) != 0) return 0;
+        }
+    return 1;
+}
+
 /* ------------------------------------------------------------------ a column of corners
  * The corner ops (eval64's corner mode) over the corners of one column, lanes = corner y:
  * an op computes the lanes asked for that it has not computed for this column (need[l]),
@@ -342,16 +509,44 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
         return;
     }
     case NK_M_Y_CLAMPED_GRADIENT: EACH r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
-    case NK_M_NOISE: EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0], Y[l] * n->d[1], z * n->d[0]); return;
+    case NK_M_NOISE: {
+        double *yy = s->work;
+        for (int l = 0; l < L; l++) yy[l] = Y[l] * n->d[1];
+        col_normal(TAB, o->rec, x * n->d[0], yy, z * n->d[0], todo, L, r, s->work + L);
+        return;
+    }
     case NK_M_SHIFTED_NOISE: {
         const double *sx = cval(s, o->in[0], todo), *sy = cval(s, o->in[1], todo), *sz = cval(s, o->in[2], todo);
+        if (uniform(sx, todo, L) && uniform(sz, todo, L)) { /* the shifts are flat caches: one x and z a column */
+            double *yy = s->work, xs = 0.0, zs = 0.0;
+            for (int l = 0; l < L; l++) {
+                if (todo[l]) xs = sx[l], zs = sz[l];
+                yy[l] = Y[l] * n->d[1] + sy[l];
+            }
+            col_normal(TAB, o->rec, x * n->d[0] + xs, yy, z * n->d[0] + zs, todo, L, r, s->work + L);
+            return;
+        }
         EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0] + sx[l], Y[l] * n->d[1] + sy[l], z * n->d[0] + sz[l]);
         return;
     }
-    case NK_M_SHIFT_A: EACH r[l] = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0; return;
-    case NK_M_SHIFT_B: EACH r[l] = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0; return;
-    case NK_M_SHIFT: EACH r[l] = cf21_normal(TAB, o->rec, x * 0.25, Y[l] * 0.25, z * 0.25) * 4.0; return;
-    case NK_M_OLD_BLENDED_NOISE: EACH r[l] = cf21_blended(TAB, o->rec, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4], x, Y[l], z); return;
+    case NK_M_SHIFT_A: {
+        double v = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0;
+        EACH r[l] = v;
+        return;
+    }
+    case NK_M_SHIFT_B: {
+        double v = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0;
+        EACH r[l] = v;
+        return;
+    }
+    case NK_M_SHIFT: {
+        double *yy = s->work;
+        for (int l = 0; l < L; l++) yy[l] = Y[l] * 0.25;
+        col_normal(TAB, o->rec, x * 0.25, yy, z * 0.25, todo, L, r, s->work + L);
+        EACH r[l] = r[l] * 4.0;
+        return;
+    }
+    case NK_M_OLD_BLENDED_NOISE: col_blended(TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
     case NK_M_WEIRD_SCALED_SAMPLER: {
         const double *a = cval(s, o->in[0], todo);
         EACH {
