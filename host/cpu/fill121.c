@@ -38,7 +38,8 @@ typedef struct op121 {
     int slot;     /* interpolated: corner buffer; flat_cache: quart table */
     uint32_t st;  /* the cell stamp of buf */
     double *buf;  /* lanes */
-    uint32_t *lst; /* corner ops: per lane the column stamp of its value */
+    uint32_t *lst; /* corner ops: per lane the column stamp of its value (valid where part is the column's) */
+    uint32_t full, part; /* corner ops: the column stamp when every lane / some lanes are computed */
     cf_i32 rec;    /* noises: the seed record */
 } op121;
 
@@ -57,6 +58,8 @@ struct cf_fill121 {
     double *corner;                    /* per interpolated slot: (ncxz+1)^2 (ncy+1) corners */
     uint32_t *cornst;                  /* their chunk stamps */
     int *slot_op;                      /* per interpolated slot: the op of its input at corners, or -1 */
+    uint8_t *always;                   /* per interpolated slot: read by every cell (corner_lattice) */
+    uint8_t *ones;                     /* a mask of every corner of a column */
     double flat[25 * 64];              /* per flat slot (at most 64): the chunk's 5 x 5 quarts */
     uint32_t flatst[25 * 64];
     uint32_t cst, st, cols; /* chunk stamp, cell stamp, column stamp */
@@ -153,7 +156,7 @@ void fill121_free(cf_fill121 *s)
     if (!s) return;
     for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].lst);
     free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
-    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->corner), free(s->cornst);
+    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->ones), free(s->corner), free(s->cornst);
     free(s);
 }
 
@@ -173,8 +176,9 @@ size_t fill121_bytes(const cf_program *p)
            + ni * nc * nc * (size_t)(p->height / p->cell_y + 1) * 12;
 }
 
-/* the interpolated slots every cell reads (reached from the root through no choice): their
- * corners are computed over the whole lattice first, a column of corners at a time */
+/* the corner ops of the interpolated slots (their inputs in eval64's corner mode); the slots
+ * every cell reads (reached from the root through no choice) are computed over the whole
+ * corner lattice first, a column at a time, the others a column when a cell first needs one */
 static int corner_stage(f121 *s, int *memo)
 {
     const cf_program *p = s->p;
@@ -188,12 +192,15 @@ static int corner_stage(f121 *s, int *memo)
         for (int k = 0; k < nin; k++) un[o->in[k]] = 1;
     }
     int nblock = s->nops, rc = 0;
-    for (int i = 0; i < nblock && rc == 0; i++)
-        if (un[i] && s->ops[i].kind == NK_M_INTERPOLATED && s->slot_op[s->ops[i].slot] < 0) {
-            int id = compile(s, memo, p->nodes[s->ops[i].node].in[0], EV64_CORNER);
-            if (id < 0) rc = -1;
-            else s->slot_op[s->ops[i].slot] = id;
-        }
+    for (int i = 0; i < nblock && rc == 0; i++) {
+        const op121 *o = &s->ops[i];
+        if (o->kind != NK_M_INTERPOLATED) continue;
+        s->always[o->slot] |= un[i];
+        if (s->slot_op[o->slot] >= 0) continue;
+        int id = compile(s, memo, p->nodes[o->node].in[0], EV64_CORNER);
+        if (id < 0) rc = -1;
+        else s->slot_op[o->slot] = id;
+    }
     free(un);
     return rc;
 }
@@ -217,6 +224,9 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->fslot_node = malloc(sizeof(int) * 64);
     s->coly = malloc(sizeof(double) * (size_t)s->clanes);
     s->work = calloc(8 * (size_t)s->clanes, sizeof(double));
+    s->always = calloc((size_t)p->nnodes, 1);
+    s->ones = malloc((size_t)s->clanes);
+    if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
     s->wm = calloc((size_t)s->clanes, 1);
     size_t L = (size_t)s->lanes;
     s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
@@ -224,7 +234,7 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
     if (s->slot_op)
         for (int i = 0; i < p->nnodes; i++) s->slot_op[i] = -1;
-    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
+    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->always || !s->ones || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
         !s->fz || !s->ends || (s->root = compile(s, memo, node, s->mode)) < 0 ||
         (s->clanes <= F121_MAX_COLUMN && corner_stage(s, memo) < 0)) {
         free(memo);
@@ -250,6 +260,8 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
 static const double *val(f121 *s, int id);
 
 /* the corners of interpolated slot k around the current cell, eval64's corner mode */
+static void column_at(f121 *s, int ix, int iz);
+static void column_slot(f121 *s, int k, int ix, int iz);
 static void corners(f121 *s, const op121 *o, double n[8])
 {
     const cf_program *p = s->p;
@@ -263,6 +275,10 @@ static void corners(f121 *s, const op121 *o, double n[8])
             for (int dx = 0; dx < 2; dx++, q++) {
                 int ix = s->icx + dx, iy = s->icy + dy, iz = s->icz + dz;
                 size_t k = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+                if (s->cornst[k] != s->cst && s->slot_op[o->slot] >= 0) { /* the whole column, when first needed */
+                    column_at(s, ix, iz);
+                    column_slot(s, o->slot, ix, iz);
+                }
                 if (s->cornst[k] != s->cst) {
                     double x = (double)((fcx + ix) * p->cell_xz), y = (double)((fcy + iy) * p->cell_y);
                     double z = (double)((fcz + iz) * p->cell_xz);
@@ -491,10 +507,10 @@ static int uniform(const double *v, const uint8_t *todo, int L)
  * The corner ops (eval64's corner mode) over the corners of one column, lanes = corner y:
  * an op computes the lanes asked for that it has not computed for this column (need[l]),
  * so a choice computes each branch only at the corners that take it, as eval64 does. */
-static const double *cval(f121 *s, int id, const uint8_t *need);
+static const double *cval(f121 *s, int id, const uint8_t *need, int all);
 
 #define TAB (s->c->w->tab)
-static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
+static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
 {
     const cf_node *n = &s->p->nodes[o->node];
     double *r = o->buf, x = s->colx, z = s->colz;
@@ -516,7 +532,7 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
         return;
     }
     case NK_M_SHIFTED_NOISE: {
-        const double *sx = cval(s, o->in[0], todo), *sy = cval(s, o->in[1], todo), *sz = cval(s, o->in[2], todo);
+        const double *sx = cval(s, o->in[0], todo, all), *sy = cval(s, o->in[1], todo, all), *sz = cval(s, o->in[2], todo, all);
         if (uniform(sx, todo, L) && uniform(sz, todo, L)) { /* the shifts are flat caches: one x and z a column */
             double *yy = s->work, xs = 0.0, zs = 0.0;
             for (int l = 0; l < L; l++) {
@@ -548,7 +564,7 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
     }
     case NK_M_OLD_BLENDED_NOISE: col_blended(TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
     case NK_M_WEIRD_SCALED_SAMPLER: {
-        const double *a = cval(s, o->in[0], todo);
+        const double *a = cval(s, o->in[0], todo, all);
         EACH {
             double q = cf21_rarity(n->i[0], a[l]);
             r[l] = q * cf_fabs(cf21_normal(TAB, o->rec, x / q, Y[l] / q, z / q));
@@ -558,47 +574,47 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
     case NK_M_END_ISLANDS: EACH r[l] = cf21_end_islands(TAB, o->rec, x, z); return;
     case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
     case NK_M_ADD: {
-        const double *a = cval(s, o->in[0], todo), *b = cval(s, o->in[1], todo);
+        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
         EACH r[l] = a[l] + b[l];
         return;
     }
     case NK_M_MUL: {
-        const double *a = cval(s, o->in[0], todo), *b = a; /* b: read only where a is not 0 */
+        const double *a = cval(s, o->in[0], todo, all), *b = a; /* b: read only where a is not 0 */
         if (n->i[0]) { /* MulOrAdd: a literal side */
-            b = cval(s, o->in[1], todo);
+            b = cval(s, o->in[1], todo, all);
             EACH r[l] = a[l] * b[l];
             return;
         }
         int any = 0;
         for (int l = 0; l < L; l++) any |= m[l] = todo[l] && a[l] != 0.0;
-        if (any) b = cval(s, o->in[1], m);
+        if (any) b = cval(s, o->in[1], m, 0);
         EACH r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
         return;
     }
     case NK_M_MIN: {
-        const double *a = cval(s, o->in[0], todo), *b = cval(s, o->in[1], todo);
+        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
         EACH r[l] = cf21_min(a[l], b[l]);
         return;
     }
     case NK_M_MAX: {
-        const double *a = cval(s, o->in[0], todo), *b = cval(s, o->in[1], todo);
+        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
         EACH r[l] = cf21_max(a[l], b[l]);
         return;
     }
     case NK_M_RANGE_CHOICE: {
-        const double *v = cval(s, o->in[0], todo), *a = v, *b = v; /* a, b: read only where chosen */
+        const double *v = cval(s, o->in[0], todo, all), *a = v, *b = v; /* a, b: read only where chosen */
         int na = 0, nb = 0;
         for (int l = 0; l < L; l++) na += m[l] = todo[l] && n->d[0] <= v[l] && v[l] < n->d[1];
-        if (na) a = cval(s, o->in[1], m);
+        if (na) a = cval(s, o->in[1], m, na == L);
         for (int l = 0; l < L; l++) nb += m[l] = todo[l] && !(n->d[0] <= v[l] && v[l] < n->d[1]);
-        if (nb) b = cval(s, o->in[2], m);
+        if (nb) b = cval(s, o->in[2], m, nb == L);
         EACH r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
         return;
     }
     default:
         break;
     }
-    const double *a = cval(s, o->in[0], todo);
+    const double *a = cval(s, o->in[0], todo, all);
     switch (o->kind) {
     case NK_M_ABS: EACH r[l] = cf_fabs(a[l]); break;
     case NK_M_SQUARE: EACH r[l] = a[l] * a[l]; break;
@@ -614,50 +630,78 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo)
 }
 #undef TAB
 
-static const double *cval(f121 *s, int id, const uint8_t *need)
+/* op id at the lanes of need (all: every lane) that it has not computed for this column */
+static const double *cval(f121 *s, int id, const uint8_t *need, int all)
 {
     op121 *o = &s->ops[id];
     switch (o->kind) {
     case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
     default: break;
     }
+    if (o->full == s->cols) return o->buf;
+    if (o->part != s->cols) { /* nothing computed yet */
+        ccompute(s, o, need, all);
+        if (all) o->full = s->cols;
+        else {
+            o->part = s->cols;
+            for (int l = 0; l < s->clanes; l++)
+                if (need[l]) o->lst[l] = s->cols;
+        }
+        return o->buf;
+    }
     uint8_t todo[F121_MAX_COLUMN];
     int any = 0;
     for (int l = 0; l < s->clanes; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
-    if (!any) return o->buf;
-    ccompute(s, o, todo);
-    for (int l = 0; l < s->clanes; l++)
-        if (todo[l]) o->lst[l] = s->cols;
+    if (any) {
+        ccompute(s, o, todo, 0);
+        for (int l = 0; l < s->clanes; l++)
+            if (todo[l]) o->lst[l] = s->cols;
+    }
+    if (all) o->full = s->cols;
     return o->buf;
+}
+
+/* the next corner column: (ix, iz) of the chunk's corner lattice */
+static void column_at(f121 *s, int ix, int iz)
+{
+    const cf_program *p = s->p;
+    if (++s->cols == 0) {
+        for (int i = 0; i < s->nops; i++)
+            if (s->ops[i].lst) {
+                memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)s->clanes);
+                s->ops[i].full = s->ops[i].part = 0;
+            }
+        s->cols = 1;
+    }
+    s->colx = (double)(((int64_t)s->cx * 16 / s->cw + ix) * p->cell_xz);
+    s->colz = (double)(((int64_t)s->cz * 16 / s->cw + iz) * p->cell_xz);
+}
+
+/* interpolated slot k's corners of the current column (ix, iz) */
+static void column_slot(f121 *s, int k, int ix, int iz)
+{
+    int nx = s->ncxz + 1, ny = s->clanes;
+    const double *v = cval(s, s->slot_op[k], s->ones, 1);
+    size_t base = (size_t)k * (size_t)nx * (size_t)nx * (size_t)ny;
+    for (int iy = 0; iy < ny; iy++) {
+        size_t q = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+        s->corner[q] = v[iy];
+        s->cornst[q] = s->cst;
+    }
 }
 
 /* the corners of the slots every cell reads, over the chunk's whole corner lattice */
 static void corner_lattice(f121 *s)
 {
     const cf_program *p = s->p;
-    int nx = s->ncxz + 1, ny = s->clanes;
-    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw, fcy = (int64_t)p->min_y / s->ch;
-    uint8_t all[F121_MAX_COLUMN];
-    memset(all, 1, sizeof all);
-    for (int iy = 0; iy < ny; iy++) s->coly[iy] = (double)((fcy + iy) * p->cell_y);
+    int nx = s->ncxz + 1;
+    int64_t fcy = (int64_t)p->min_y / s->ch;
+    for (int iy = 0; iy < s->clanes; iy++) s->coly[iy] = (double)((fcy + iy) * p->cell_y);
     for (int iz = 0; iz < nx; iz++)
         for (int ix = 0; ix < nx; ix++) {
-            if (++s->cols == 0) {
-                for (int i = 0; i < s->nops; i++)
-                    if (s->ops[i].lst) memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)ny);
-                s->cols = 1;
-            }
-            s->colx = (double)((fcx + ix) * p->cell_xz), s->colz = (double)((fcz + iz) * p->cell_xz);
-            for (int k = 0; k < s->ninterp; k++) {
-                if (s->slot_op[k] < 0) continue;
-                const double *v = cval(s, s->slot_op[k], all);
-                size_t base = (size_t)k * (size_t)nx * (size_t)nx * (size_t)ny;
-                for (int iy = 0; iy < ny; iy++) {
-                    size_t q = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
-                    s->corner[q] = v[iy];
-                    s->cornst[q] = s->cst;
-                }
-            }
+            column_at(s, ix, iz);
+            for (int k = 0; k < s->ninterp; k++)
+                if (s->always[k]) column_slot(s, k, ix, iz);
         }
 }
 
