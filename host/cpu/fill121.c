@@ -571,7 +571,11 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
         }
         return;
     }
-    case NK_M_END_ISLANDS: EACH r[l] = cf21_end_islands(TAB, o->rec, x, z); return;
+    case NK_M_END_ISLANDS: { /* x and z only: once a column */
+        double v = cf21_end_islands(TAB, o->rec, x, z);
+        EACH r[l] = v;
+        return;
+    }
     case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
     case NK_M_ADD: {
         const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
