@@ -563,6 +563,12 @@ static void staged_equal(const char *dir, const char *settings, const char *func
     }
 }
 
+/* the staged fill's branch-free min and max choose what cf21_min / cf21_max choose (NaN, signed zeros) */
+Test(mc121, staged_min_max_equal_kernel)
+{
+    cr_assert_eq(fill121_check_minmax(), 0);
+}
+
 Test(mc121, staged_fill_equals_block_path, .timeout = 600)
 {
     char pack[4096], p262[4096];

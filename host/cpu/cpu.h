@@ -175,6 +175,7 @@ void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, do
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */
 long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values);
+int fill121_check_minmax(void); /* tests: the block stage's min and max against cf21_min / cf21_max; the pairs that differ */
 
 /* aquifer121.c: the blocks of the 1.18-1.21 noise stage (aquifer + ore veins, double) of
  * a DIALECT_MC121 program compiled for block fills (outputs CF_B21_*) */

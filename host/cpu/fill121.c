@@ -255,6 +255,18 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     return s;
 }
 
+/* cf21_min / cf21_max without branches (the block stage's loops vectorise): the same
+ * choice for every pair, NaN and signed zeros included (a == b and not zero: the same bits
+ * either way); fill121_check_minmax compares them on the special values */
+static inline int sign_of(double a)
+{
+    uint64_t u;
+    memcpy(&u, &a, sizeof u);
+    return (int)(u >> 63);
+}
+static inline double lane_min(double a, double b) { return ((a != a) | (a < b) | ((a == b) & sign_of(a))) ? a : b; }
+static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & !sign_of(a))) ? a : b; }
+
 /* ------------------------------------------------------------------ one cell */
 
 static const double *val(f121 *s, int id);
@@ -744,18 +756,19 @@ static void compute(f121 *s, op121 *o)
     }
     case NK_M_MIN: {
         const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
-        for (int l = 0; l < L; l++) r[l] = cf21_min(a[l], b[l]);
+        for (int l = 0; l < L; l++) r[l] = lane_min(a[l], b[l]);
         return;
     }
     case NK_M_MAX: {
         const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
-        for (int l = 0; l < L; l++) r[l] = cf21_max(a[l], b[l]);
+        for (int l = 0; l < L; l++) r[l] = lane_max(a[l], b[l]);
         return;
     }
     case NK_M_RANGE_CHOICE: {
         const double *v = val(s, o->in[0]);
         int nin = 0;
-        for (int l = 0; l < L; l++) nin += n->d[0] <= v[l] && v[l] < n->d[1];
+        double lo = n->d[0], hi = n->d[1];
+        for (int l = 0; l < L; l++) nin += (lo <= v[l]) & (v[l] < hi);
         if (nin == L || nin == 0) {
             memcpy(r, val(s, o->in[nin ? 1 : 2]), sizeof(double) * (size_t)L);
             return;
@@ -877,5 +890,18 @@ long fill121_check(const cf_world *w, int node, int final, size_t n, const int32
     fill121_free(s);
     eval64_free(&a), eval64_free(&b);
     free(va), free(vb);
+    return bad;
+}
+
+int fill121_check_minmax(void)
+{
+    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e300, -1e300, 4.9e-324, -4.9e-324, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, -(0.0 / 0.0)};
+    int n = (int)(sizeof v / sizeof v[0]), bad = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double a = lane_min(v[i], v[j]), b = cf21_min(v[i], v[j]), c = lane_max(v[i], v[j]), d = cf21_max(v[i], v[j]);
+            bad += memcmp(&a, &b, sizeof a) != 0;
+            bad += memcmp(&c, &d, sizeof c) != 0;
+        }
     return bad;
 }
