@@ -28,6 +28,11 @@
 #include "kernels/cf_mc121.h"
 #include "cpu/cpu.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define F121_AVX512 1
+#endif
+
 enum { OP_POINT = -1 }; /* an op of another kind: eval64 at each block */
 enum { F121_MAX_LANES = 4096, F121_MAX_COLUMN = 1024 };
 
@@ -66,6 +71,7 @@ struct cf_fill121 {
     int blen, clanes;       /* lanes of an op's buffer; corners of a column (ncy + 1) */
     double colx, colz, *coly; /* the corner column: its x, z; per lane its y */
     double *work;             /* the column noises' scratch: 8 doubles a corner */
+    int avx512;               /* col_octave: 8 corners at a time (AVX-512 with VBMI; CF_NO_AVX512 in the environment: not) */
     uint8_t *wm;              /* and a byte a corner */
     int32_t cx, cz;   /* the chunk */
     int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
@@ -225,6 +231,10 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->coly = malloc(sizeof(double) * (size_t)s->clanes);
     s->work = calloc(8 * (size_t)s->clanes, sizeof(double));
     s->always = calloc((size_t)p->nnodes, 1);
+#ifdef F121_AVX512
+    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+                !getenv("CF_NO_AVX512");
+#endif
     s->ones = malloc((size_t)s->clanes);
     if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
     s->wm = calloc((size_t)s->clanes, 1);
@@ -359,8 +369,8 @@ static void flat(f121 *s, op121 *o)
  * each lane's value has the same bits as the scalar function's. */
 
 /* one ImprovedNoise octave (cf21_improved) at (x, y[l], z); ys, ymax[l]: its y fudge (ys 0: none) */
-static void col_octave(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax, const uint8_t *todo, int L,
-                       double *g)
+static void col_octave_scalar(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax, const uint8_t *todo,
+                              int from, int L, double *g)
 {
     CF_TAB p = o + 32;
     double X = x + cf_ld_f64(o), Z = z + cf_ld_f64(o + 16), oy = cf_ld_f64(o + 8);
@@ -369,7 +379,7 @@ static void col_octave(CF_TAB o, double x, double z, const double *y, double ys,
     cf_u32 ui = (cf_u32)i, uk = (cf_u32)k;
     cf_u32 a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
     double su = cf21_smooth(u), sw = cf21_smooth(w);
-    for (int l = 0; l < L; l++) {
+    for (int l = from; l < L; l++) {
         if (!todo[l]) continue;
         double Y = y[l] + oy;
         cf_i32 j = cf_jfloor(Y);
@@ -397,8 +407,120 @@ static void col_octave(CF_TAB o, double x, double z, const double *y, double ys,
     }
 }
 
+#ifdef F121_AVX512
+/* AVX-512: 8 corners at a time, cf21_improved's double operations lane by lane (adds, subtracts,
+ * multiplies, divides, floor; no FMA: -ffp-contract=off and intrinsics without fused forms); the
+ * permutation by byte permutes of the octave's 256 bytes (VBMI), the gradients (-1, 0, 1, exact)
+ * by a double permute. A group with a coordinate outside cf_jfloor's fast range (or NaN) goes to
+ * the scalar path. */
+#define F121_T512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+F121_T512 static inline __m256i perm8x(const __m512i *t, __m256i i)
+{
+    __m512i w = _mm512_castsi256_si512(_mm256_and_si256(i, _mm256_set1_epi32(255)));
+    __m512i lo = _mm512_permutex2var_epi8(t[0], w, t[1]), hi = _mm512_permutex2var_epi8(t[2], w, t[3]);
+    __m512i r = _mm512_and_si512(_mm512_mask_blend_epi8(_mm512_movepi8_mask(w), lo, hi), _mm512_set1_epi32(255));
+    return _mm512_castsi512_si256(r);
+}
+F121_T512 static inline __m512d gdot8d(__m256i h, __m512d x, __m512d y, __m512d z, const __m512d *g)
+{
+    __m512i h64 = _mm512_cvtepu32_epi64(h); /* permutex2var_pd reads bits 3:0: h & 15 */
+    __m512d gx = _mm512_permutex2var_pd(g[0], h64, g[1]), gy = _mm512_permutex2var_pd(g[2], h64, g[3]);
+    __m512d gz = _mm512_permutex2var_pd(g[4], h64, g[5]);
+    return _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(gx, x), _mm512_mul_pd(gy, y)), _mm512_mul_pd(gz, z));
+}
+F121_T512 static inline __m512d lerp8d(__m512d t, __m512d a, __m512d b) { return _mm512_add_pd(a, _mm512_mul_pd(t, _mm512_sub_pd(b, a))); }
+F121_T512 static inline __m512d smooth8d(__m512d x)
+{
+    __m512d x3 = _mm512_mul_pd(_mm512_mul_pd(x, x), x);
+    __m512d in = _mm512_sub_pd(_mm512_mul_pd(x, _mm512_set1_pd(6.0)), _mm512_set1_pd(15.0));
+    return _mm512_mul_pd(x3, _mm512_add_pd(_mm512_mul_pd(x, in), _mm512_set1_pd(10.0)));
+}
+/* lanes of m whose d is in [-2^31, 2^31) (cf_jfloor's fast case; NaN is not) */
+F121_T512 static inline int in_int8(__m512d d, __mmask8 m)
+{
+    __mmask8 ok = _mm512_cmp_pd_mask(d, _mm512_set1_pd(-2147483648.0), _CMP_GE_OQ) & _mm512_cmp_pd_mask(d, _mm512_set1_pd(2147483648.0), _CMP_LT_OQ);
+    return (ok & m) == m;
+}
+F121_T512 static inline __m256i floor8(__m512d d) { return _mm512_cvttpd_epi32(_mm512_roundscale_pd(d, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)); }
+F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax,
+                                        const uint8_t *todo, int L, double *g)
+{
+    CF_TAB p = o + 32;
+    double X = x + cf_ld_f64(o), Z = z + cf_ld_f64(o + 16), oy = cf_ld_f64(o + 8);
+    cf_i32 i = cf_jfloor(X), k = cf_jfloor(Z);
+    double u = X - (double)i, w = Z - (double)k;
+    cf_u32 a = cf_perm(p, (cf_u32)i), b = cf_perm(p, (cf_u32)i + 1u);
+    __m512i t[4];
+    for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
+    static const double gxd[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
+    static const double gyd[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
+    static const double gzd[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
+    __m512d gt[6];
+    gt[0] = _mm512_loadu_pd(gxd), gt[1] = _mm512_loadu_pd(gxd + 8), gt[2] = _mm512_loadu_pd(gyd), gt[3] = _mm512_loadu_pd(gyd + 8);
+    gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
+    __m512d vu = _mm512_set1_pd(u), vu1 = _mm512_set1_pd(u - 1.0), vw = _mm512_set1_pd(w), vw1 = _mm512_set1_pd(w - 1.0);
+    __m512d su = _mm512_set1_pd(cf21_smooth(u)), sw = _mm512_set1_pd(cf21_smooth(w)), one = _mm512_set1_pd(1.0);
+    __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b), uk = _mm256_set1_epi32((int)k), i1 = _mm256_set1_epi32(1);
+    for (int l = 0; l < L; l += 8) {
+        __mmask8 m = 0;
+        for (int q = 0; q < 8 && l + q < L; q++) m |= (__mmask8)(todo[l + q] ? 1u << q : 0u);
+        if (!m) continue;
+        __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
+        if (!in_int8(Y, m)) {
+            col_octave_scalar(o, x, z, y, ys, ymax, todo, l, l + 8 < L ? l + 8 : L, g);
+            continue;
+        }
+        __m256i uj = floor8(Y);
+        __m512d v = _mm512_sub_pd(Y, _mm512_cvtepi32_pd(uj)), vv = _mm512_sub_pd(v, _mm512_setzero_pd());
+        if (ys != 0.0) {
+            __m512d ym = _mm512_maskz_loadu_pd(m, ymax + l);
+            __mmask8 take = _mm512_cmp_pd_mask(ym, _mm512_setzero_pd(), _CMP_GE_OQ) & _mm512_cmp_pd_mask(ym, v, _CMP_LT_OQ);
+            __m512d lim = _mm512_mask_blend_pd(take, v, ym);
+            __m512d q = _mm512_add_pd(_mm512_div_pd(lim, _mm512_set1_pd(ys)), _mm512_set1_pd(1.0000000116860974e-07));
+            if (!in_int8(q, m)) {
+                col_octave_scalar(o, x, z, y, ys, ymax, todo, l, l + 8 < L ? l + 8 : L, g);
+                continue;
+            }
+            vv = _mm512_sub_pd(v, _mm512_mul_pd(_mm512_cvtepi32_pd(floor8(q)), _mm512_set1_pd(ys)));
+        }
+        __m256i aj = _mm256_add_epi32(va, uj), bj = _mm256_add_epi32(vb, uj);
+        __m256i aa = perm8x(t, aj), ab = perm8x(t, _mm256_add_epi32(aj, i1));
+        __m256i ba = perm8x(t, bj), bb = perm8x(t, _mm256_add_epi32(bj, i1));
+        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk), abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
+        __m512d vv1 = _mm512_sub_pd(vv, one);
+        __m512d d000 = gdot8d(perm8x(t, aak), vu, vv, vw, gt);
+        __m512d d100 = gdot8d(perm8x(t, bak), vu1, vv, vw, gt);
+        __m512d d010 = gdot8d(perm8x(t, abk), vu, vv1, vw, gt);
+        __m512d d110 = gdot8d(perm8x(t, bbk), vu1, vv1, vw, gt);
+        __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), vu, vv, vw1, gt);
+        __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), vu1, vv, vw1, gt);
+        __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), vu, vv1, vw1, gt);
+        __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), vu1, vv1, vw1, gt);
+        __m512d sv = smooth8d(v);
+        __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
+        __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
+        _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
+    }
+}
+#endif
+
+/* the octave at o over the lanes of todo: AVX-512 where the fill has it */
+static void col_octave(f121 *s, CF_TAB o, double x, double z, const double *y, double ys, const double *ymax, const uint8_t *todo,
+                       int L, double *g)
+{
+#ifdef F121_AVX512
+    if (s->avx512) {
+        col_octave_avx512(o, x, z, y, ys, ymax, todo, L, g);
+        return;
+    }
+#endif
+    (void)s;
+    col_octave_scalar(o, x, z, y, ys, ymax, todo, 0, L, g);
+}
+
 /* PerlinNoise.getValue (cf21_perlin) of record r at (x, y[l], z) */
-static void col_perlin(CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out, double *w)
+static void col_perlin(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
+                       double *w)
 {
     CF_TAB pr = cf21_rec(t, r);
     int n = cf_ld_i32(pr);
@@ -409,9 +531,8 @@ static void col_perlin(CF_TAB t, cf_i32 r, double x, const double *y, double z, 
     for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
         cf_i32 oct = cf_ld_i32(lv);
         if (oct >= 0) {
-            for (int l = 0; l < L; l++)
-                if (todo[l]) yw[l] = cf_wrap(y[l] * inf);
-            col_octave(cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
+            for (int l = 0; l < L; l++) yw[l] = cf_wrap(y[l] * inf);
+            col_octave(s, cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
             double amp = cf_ld_f64(lv + 8);
             for (int l = 0; l < L; l++)
                 if (todo[l]) out[l] += amp * g[l] * vf;
@@ -422,13 +543,14 @@ static void col_perlin(CF_TAB t, cf_i32 r, double x, const double *y, double z, 
 }
 
 /* NormalNoise.getValue (cf21_normal) of record r at (x, y[l], z) */
-static void col_normal(CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out, double *w)
+static void col_normal(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
+                       double *w)
 {
     CF_TAB nr = cf21_rec(t, r);
     double *a = w, *b = w + L, *y2 = w + 2 * L; /* w: 5 L doubles */
-    col_perlin(t, cf_ld_i32(nr + 8), x, y, z, todo, L, a, w + 3 * L);
+    col_perlin(s, t, cf_ld_i32(nr + 8), x, y, z, todo, L, a, w + 3 * L);
     for (int l = 0; l < L; l++) y2[l] = y[l] * 1.0181268882175227;
-    col_perlin(t, cf_ld_i32(nr + 12), x * 1.0181268882175227, y2, z * 1.0181268882175227, todo, L, b, w + 3 * L);
+    col_perlin(s, t, cf_ld_i32(nr + 12), x * 1.0181268882175227, y2, z * 1.0181268882175227, todo, L, b, w + 3 * L);
     double vf = cf_ld_f64(nr);
     for (int l = 0; l < L; l++)
         if (todo[l]) out[l] = (a[l] + b[l]) * vf;
@@ -444,8 +566,8 @@ static CF_TAB blend_oct(CF_TAB t, cf_i32 r, int i)
 }
 
 /* BlendedNoise.compute (cf21_blended) at (x, y[l], z) */
-static void col_blended(CF_TAB t, cf_i32 r, const double *d, double x, const double *y, double z, const uint8_t *todo, int L,
-                        double *out, double *w, uint8_t *m)
+static void col_blended(f121 *s, CF_TAB t, cf_i32 r, const double *d, double x, const double *y, double z, const uint8_t *todo,
+                        int L, double *out, double *w, uint8_t *m)
 {
     CF_TAB br = cf21_rec(t, r);
     cf_i32 rmin = cf_ld_i32(br), rmax = cf_ld_i32(br + 4), rmain = cf_ld_i32(br + 8);
@@ -461,7 +583,7 @@ static void col_blended(CF_TAB t, cf_i32 r, const double *d, double x, const dou
         CF_TAB o = blend_oct(t, rmain, i);
         if (o) {
             for (int l = 0; l < L; l++) yy[l] = cf_wrap(fy[l] * factor), ymax[l] = fy[l] * factor;
-            col_octave(o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
+            col_octave(s, o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
             for (int l = 0; l < L; l++)
                 if (todo[l]) value[l] += g[l] / factor;
         }
@@ -479,7 +601,7 @@ static void col_blended(CF_TAB t, cf_i32 r, const double *d, double x, const dou
             int any = 0;
             for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] < 1.0;
             if (any) {
-                col_octave(olo, xx, zz, yy, ss, ymax, m, L, g);
+                col_octave(s, olo, xx, zz, yy, ss, ymax, m, L, g);
                 for (int l = 0; l < L; l++)
                     if (m[l]) mn[l] += g[l] / factor;
             }
@@ -488,7 +610,7 @@ static void col_blended(CF_TAB t, cf_i32 r, const double *d, double x, const dou
             int any = 0;
             for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] > 0.0;
             if (any) {
-                col_octave(ohi, xx, zz, yy, ss, ymax, m, L, g);
+                col_octave(s, ohi, xx, zz, yy, ss, ymax, m, L, g);
                 for (int l = 0; l < L; l++)
                     if (m[l]) mx[l] += g[l] / factor;
             }
@@ -540,7 +662,7 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
     case NK_M_NOISE: {
         double *yy = s->work;
         for (int l = 0; l < L; l++) yy[l] = Y[l] * n->d[1];
-        col_normal(TAB, o->rec, x * n->d[0], yy, z * n->d[0], todo, L, r, s->work + L);
+        col_normal(s, TAB, o->rec, x * n->d[0], yy, z * n->d[0], todo, L, r, s->work + L);
         return;
     }
     case NK_M_SHIFTED_NOISE: {
@@ -551,7 +673,7 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
                 if (todo[l]) xs = sx[l], zs = sz[l];
                 yy[l] = Y[l] * n->d[1] + sy[l];
             }
-            col_normal(TAB, o->rec, x * n->d[0] + xs, yy, z * n->d[0] + zs, todo, L, r, s->work + L);
+            col_normal(s, TAB, o->rec, x * n->d[0] + xs, yy, z * n->d[0] + zs, todo, L, r, s->work + L);
             return;
         }
         EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0] + sx[l], Y[l] * n->d[1] + sy[l], z * n->d[0] + sz[l]);
@@ -570,11 +692,11 @@ static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
     case NK_M_SHIFT: {
         double *yy = s->work;
         for (int l = 0; l < L; l++) yy[l] = Y[l] * 0.25;
-        col_normal(TAB, o->rec, x * 0.25, yy, z * 0.25, todo, L, r, s->work + L);
+        col_normal(s, TAB, o->rec, x * 0.25, yy, z * 0.25, todo, L, r, s->work + L);
         EACH r[l] = r[l] * 4.0;
         return;
     }
-    case NK_M_OLD_BLENDED_NOISE: col_blended(TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
+    case NK_M_OLD_BLENDED_NOISE: col_blended(s, TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
     case NK_M_WEIRD_SCALED_SAMPLER: {
         const double *a = cval(s, o->in[0], todo, all);
         EACH {
