@@ -314,7 +314,7 @@ static void corners(f121 *s, const op121 *o, double n[8])
 /* eval64.c's lerps per block; the two lerps along z's ends depend on the block's x and y
  * only, so they are computed once per (y, x) of the cell (the same operations on the same
  * values: the same bits) */
-static void interp(f121 *s, op121 *o)
+static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
 {
     double c[8];
     corners(s, o, c);
@@ -843,7 +843,10 @@ static void corner_lattice(f121 *s)
         }
 }
 
-static void compute(f121 *s, op121 *o)
+/* one op over the blocks of the cell: compute_body's loops are built twice, plain and for AVX-512
+ * (the same C operations: -ffp-contract=off, no FMA; the vectoriser's blends and masks choose what
+ * the scalar code chooses), chosen per fill (CF_NO_AVX512 in the environment: plain) */
+static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o)
 {
     const cf_node *n = &s->p->nodes[o->node];
     double *r = o->buf;
@@ -923,6 +926,11 @@ static void compute(f121 *s, op121 *o)
     }
 }
 
+static void compute_plain(f121 *s, op121 *o) { compute_body(s, o); }
+#ifdef F121_AVX512
+__attribute__((target("avx512f"))) static void compute_avx512(f121 *s, op121 *o) { compute_body(s, o); }
+#endif
+
 static const double *val(f121 *s, int id)
 {
     op121 *o = &s->ops[id];
@@ -931,7 +939,11 @@ static const double *val(f121 *s, int id)
     default: break;
     }
     if (o->st != s->st) {
-        compute(s, o);
+#ifdef F121_AVX512
+        if (s->avx512) compute_avx512(s, o);
+        else
+#endif
+            compute_plain(s, o);
         o->st = s->st;
     }
     return o->buf;
