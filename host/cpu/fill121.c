@@ -275,7 +275,7 @@ static inline int sign_of(double a)
     return (int)(u >> 63);
 }
 static inline double lane_min(double a, double b) { return ((a != a) | (a < b) | ((a == b) & sign_of(a))) ? a : b; }
-static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & !sign_of(a))) ? a : b; }
+static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & (sign_of(a) ^ 1))) ? a : b; }
 
 /* ------------------------------------------------------------------ one cell */
 
@@ -335,12 +335,20 @@ static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
         }
     }
     double *r = o->buf;
-    for (int y = 0; y < ch; y++)
-        for (int z = 0; z < cw; z++) {
-            double fz = s->fz[z * cw];
-            const double *a = A + y * cw, *b = B + y * cw;
-            for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = cf21_lerp(fz, a[x], b[x]);
-        }
+    if (cw == 4) /* vanilla's width: rows of 4 the vectoriser sees whole */
+        for (int y = 0; y < ch; y++)
+            for (int z = 0; z < 4; z++) {
+                double fz = s->fz[z * 4];
+                const double *a = A + y * 4, *b = B + y * 4;
+                for (int x = 0; x < 4; x++) r[(y * 4 + z) * 4 + x] = cf21_lerp(fz, a[x], b[x]);
+            }
+    else
+        for (int y = 0; y < ch; y++)
+            for (int z = 0; z < cw; z++) {
+                double fz = s->fz[z * cw];
+                const double *a = A + y * cw, *b = B + y * cw;
+                for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = cf21_lerp(fz, a[x], b[x]);
+            }
 }
 
 /* flat_cache slot k at quart (qx, qz) of the chunk (0..4): its input at the quart corner
