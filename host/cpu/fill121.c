@@ -176,10 +176,11 @@ size_t fill121_bytes(const cf_program *p)
 {
     if (!fill121_staged(p)) return 0;
     size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = (size_t)(16 / p->cell_xz + 1);
-    size_t ni = 0;
+    size_t cl = (size_t)(p->height / p->cell_y + 1), blen = lanes > cl ? lanes : cl, ni = 0, n = (size_t)p->nnodes;
     for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
-    return sizeof(f121) + 2 * (size_t)p->nnodes * (sizeof(op121) + sizeof(int) + 8 * lanes) + lanes * 52
-           + ni * nc * nc * (size_t)(p->height / p->cell_y + 1) * 12;
+    /* at most 3 ops a node (block orders, corners) with their lanes; per-lane tables; corner buffers; column scratch */
+    return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * cl) + 3 * n * sizeof(int) + n + lanes * 52
+           + ni * nc * nc * cl * 12 + cl * (8 * 8 + 8 + 2);
 }
 
 /* the corner ops of the interpolated slots (their inputs in eval64's corner mode); the slots
