@@ -88,8 +88,8 @@ static int resolve(const cf_program *p, int node, int *mode)
 {
     for (;;) {
         int k = p->nodes[node].kind;
-        if (k == NK_M_CACHE_2D || k == NK_M_CACHE_ONCE || k == NK_M_BLEND_DENSITY) node = p->nodes[node].in[0];
-        else if (k == NK_M_INTERPOLATED && *mode == EV64_CORNER) node = p->nodes[node].in[0];
+        if (k == NK_M_CACHE_2D || k == NK_M_CACHE_ONCE || k == NK_M_BLEND_DENSITY || (k == NK_M_INTERPOLATED && *mode == EV64_CORNER))
+            node = p->nodes[node].in[0];
         else if (k == NK_M_CACHE_ALL_IN_CELL && *mode != EV64_CORNER) node = p->nodes[node].in[0], *mode = EV64_CELL;
         else return node;
     }
@@ -149,7 +149,10 @@ static int compile(f121 *s, int *memo, int node, int mode)
     }
     o.buf = calloc((size_t)s->blen, sizeof(double));
     if (!o.buf) return -1;
-    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clanes, sizeof(uint32_t)))) return free(o.buf), -1;
+    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clanes, sizeof(uint32_t)))) {
+        free(o.buf);
+        return -1;
+    }
     double cv = n->kind == NK_M_CONSTANT ? n->d[0] : n->kind == NK_M_BLEND_ALPHA ? 1.0 : 0.0;
     if (o.kind == NK_M_CONSTANT || o.kind == NK_M_BLEND_ALPHA || o.kind == NK_M_BLEND_OFFSET || o.kind == NK_M_BEARDIFIER)
         for (int l = 0; l < s->blen; l++) o.buf[l] = cv;
@@ -175,8 +178,8 @@ int fill121_staged(const cf_program *p)
 size_t fill121_bytes(const cf_program *p)
 {
     if (!fill121_staged(p)) return 0;
-    size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = (size_t)(16 / p->cell_xz + 1);
-    size_t cl = (size_t)(p->height / p->cell_y + 1), blen = lanes > cl ? lanes : cl, ni = 0, n = (size_t)p->nnodes;
+    size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = 16 / (size_t)p->cell_xz + 1;
+    size_t cl = (size_t)p->height / (size_t)p->cell_y + 1, blen = lanes > cl ? lanes : cl, ni = 0, n = (size_t)p->nnodes;
     for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
     /* at most 3 ops a node (block orders, corners) with their lanes; per-lane tables; corner buffers; column scratch */
     return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * cl) + 3 * n * sizeof(int) + n + lanes * 52
@@ -189,7 +192,7 @@ size_t fill121_bytes(const cf_program *p)
 static int corner_stage(f121 *s, int *memo)
 {
     const cf_program *p = s->p;
-    uint8_t *un = calloc((size_t)s->nops, 1);
+    uint8_t *un = calloc((size_t)s->nops + 1, 1);
     if (!un) return -1;
     un[s->root] = 1;
     for (int i = s->nops - 1; i >= 0; i--) { /* inputs come before the ops that read them */
@@ -797,11 +800,11 @@ static const double *cval(f121 *s, int id, const uint8_t *need, int all)
         return o->buf;
     }
     uint8_t todo[F121_MAX_COLUMN];
-    int any = 0;
-    for (int l = 0; l < s->clanes; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
+    int any = 0, L = s->clanes;
+    for (int l = 0; l < L; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
     if (any) {
         ccompute(s, o, todo, 0);
-        for (int l = 0; l < s->clanes; l++)
+        for (int l = 0; l < L; l++)
             if (todo[l]) o->lst[l] = s->cols;
     }
     if (all) o->full = s->cols;
@@ -820,8 +823,9 @@ static void column_at(f121 *s, int ix, int iz)
             }
         s->cols = 1;
     }
-    s->colx = (double)(((int64_t)s->cx * 16 / s->cw + ix) * p->cell_xz);
-    s->colz = (double)(((int64_t)s->cz * 16 / s->cw + iz) * p->cell_xz);
+    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw; /* exact: 16 % cw == 0 */
+    s->colx = (double)((fcx + ix) * p->cell_xz);
+    s->colz = (double)((fcz + iz) * p->cell_xz);
 }
 
 /* interpolated slot k's corners of the current column (ix, iz) */
