@@ -695,7 +695,10 @@ typedef struct job64 {
  * else every block through eval64.c */
 static void fill121_chunk(ev64_ctx *c, cf_fill121 *s, int node, int final, int32_t cx, int32_t cz, double *out)
 {
-    if (!s) return fill121_points(c, node, final, cx, cz, out);
+    if (!s) {
+        fill121_points(c, node, final, cx, cz, out);
+        return;
+    }
     fill121_run(s, cx, cz, out);
     eval64_chunk(c, 0, 0, EV64_POINT);
 }
