@@ -541,3 +541,57 @@ Test(mc121, cli_plan_and_dialect_option)
     cr_assert_eq(run_cmd(cmd, out, sizeof out), 2, "%s", out);
     cr_assert_not_null(strstr(out, "--dialect takes 1.21 or 26.3"), "%s", out);
 }
+
+/* ------------------------------------------------------------------ the staged fill (fill121.c) */
+/* fill121.c against the per-block path it replaced (fill121_points, kept as the reference):
+ * every value bit-identical, for final_density (the cell cache's order) and outputs interpolated
+ * y, x, z, every vanilla 1.21.11 and 26.2 dimension, our pack (other cell sizes, every kind), near
+ * and far chunks, two seeds */
+static void staged_equal(const char *dir, const char *settings, const char *function, int nseeds, long *values)
+{
+    static const int32_t chunks[] = {0, 0, -1, -1, 1007, -495, CF_MAX_CHUNK - 1, -(CF_MAX_CHUNK - 1), -CF_MAX_CHUNK, 9000001};
+    static const int64_t seeds[] = {0, -4172144997902289642LL};
+    for (int s = 0; s < nseeds; s++) {
+        cf_pack *pk;
+        cf_program *pg;
+        cf_world *w = world_open(dir, settings, function, seeds[s], &pk, &pg);
+        cr_assert(fill121_staged(pg), "%s %s: not staged", dir, settings);
+        long n = 0, bad = fill121_check(w, pg->outputs[0], strcmp(function, "router:final_density") == 0, 5, chunks, &n);
+        cr_assert_eq(bad, 0, "%s %s %s seed %lld: %ld of %ld values differ", dir, settings, function, (long long)seeds[s], bad, n);
+        *values += n;
+        world_close(w, pg, pk);
+    }
+}
+
+/* the staged fill's branch-free min and max choose what cf21_min / cf21_max choose (NaN, signed zeros) */
+Test(mc121, staged_min_max_equal_kernel)
+{
+    cr_assert_eq(fill121_check_minmax(), 0);
+}
+
+Test(mc121, staged_fill_equals_block_path, .timeout = 600)
+{
+    char pack[4096], p262[4096];
+    long n = 0;
+    staged_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:final_density", 2, &n);
+    staged_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:vein_toggle", 1, &n);
+    staged_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:temperature", 1, &n);
+    staged_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:legacy", "router:final_density", 1, &n);
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    static const char *dims[] = {"minecraft:overworld", "minecraft:amplified", "minecraft:large_biomes", "minecraft:caves",
+                                 "minecraft:floating_islands", "minecraft:nether", "minecraft:end"};
+    for (int i = 0; i < 7; i++) staged_equal(pack, dims[i], "router:final_density", i == 0 ? 2 : 1, &n);
+    staged_equal(pack, "minecraft:overworld", "router:vein_toggle", 1, &n);
+    staged_equal(pack, "minecraft:overworld", "router:depth", 1, &n);
+    staged_equal(pack, "minecraft:overworld", "router:vein_ridged", 1, &n);
+    snprintf(p262, sizeof p262, "%s/vanilla/26.2", shared_dir());
+    staged_equal(p262, "minecraft:overworld", "router:final_density", 1, &n);
+    staged_equal(p262, "minecraft:end", "router:final_density", 1, &n);
+    /* the portable corner octaves (the AVX-512 ones above where the CPU has them) */
+    setenv("CF_NO_AVX512", "1", 1);
+    staged_equal(pack, "minecraft:overworld", "router:final_density", 1, &n);
+    staged_equal(pack, "minecraft:end", "router:final_density", 1, &n);
+    staged_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:final_density", 1, &n);
+    unsetenv("CF_NO_AVX512");
+    cr_log_info("staged fill: %ld values, all bit-identical to the block path", n);
+}

@@ -37,6 +37,7 @@ struct cf_blocks121 {
     int32_t surf[27 * 19];
     uint8_t shave[27 * 19];
     double *dens; /* the chunk's final density [y][z][x] */
+    cf_fill121 *staged; /* fill121.c's fill of it, or NULL (every block through eval64) */
     struct b21_slot {
         int32_t qx, qz, v, used;
     } *cache;
@@ -135,7 +136,7 @@ size_t blocks121_bytes(const cf_program *p)
 {
     size_t cells = (size_t)cf_aq_ny(p->min_y, p->height) * 9;
     return sizeof(b21) + cells * (3 * sizeof(int32_t) + sizeof(cf_aq_fluid) + 1) + B21_CACHE * sizeof(struct b21_slot)
-           + sizeof(double) * (size_t)p->height * 256;
+           + sizeof(double) * (size_t)p->height * 256 + fill121_bytes(p);
 }
 
 cf_blocks121 *blocks121_new(const cf_world *w)
@@ -162,7 +163,8 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     a->have = malloc(cells);
     a->cache = calloc(B21_CACHE, sizeof *a->cache);
     a->dens = malloc(sizeof(double) * (size_t)p->height * 256);
-    if (!a->cen || !a->st || !a->have || !a->cache || !a->dens) {
+    a->staged = fill121_new(&a->c, a->fn[CF_B21_FINAL], 1);
+    if (!a->cen || !a->st || !a->have || !a->cache || !a->dens || (!a->staged && fill121_staged(p))) {
         blocks121_free(a);
         return NULL;
     }
@@ -172,6 +174,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
 void blocks121_free(cf_blocks121 *a)
 {
     if (!a) return;
+    fill121_free(a->staged);
     eval64_free(&a->c);
     free(a->cen), free(a->st), free(a->have), free(a->cache), free(a->dens);
     free(a);
@@ -196,9 +199,10 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
     const cf_program *p = a->w->prog;
     int32_t h = p->height, y0 = p->min_y, skip = 0;
     a->cx = cx, a->cz = cz;
-    /* the density, through the cell cache */
-    eval64_chunk(&a->c, cx, cz, EV64_CELL);
-    for (int32_t y = 0; y < h; y++)
+    /* the density, through the cell cache (fill121.c; it leaves the context in the chunk's cell mode) */
+    if (a->staged) fill121_run(a->staged, cx, cz, a->dens);
+    else eval64_chunk(&a->c, cx, cz, EV64_CELL);
+    for (int32_t y = 0; !a->staged && y < h; y++)
         for (int32_t z = 0; z < 16; z++)
             for (int32_t x = 0; x < 16; x++)
                 a->dens[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =

@@ -160,6 +160,23 @@ double eval_f64(ev64_ctx *c, int node, double x, double y, double z);
 /* the same in another mode (EV64_*) of the current chunk; the context's mode is kept */
 double eval_f64_mode(ev64_ctx *c, int mode, int node, double x, double y, double z);
 
+/* fill121.c: the staged chunk fill of DIALECT_MC121 (cell by cell: interpolated nodes lerp their
+ * corners, computed once per chunk; the block expression per cell of blocks), the same bits as
+ * fill121_points (every block through eval64's memo: the reference). A fill belongs to one
+ * context c and one output node; final: router:final_density (the cell cache's lerp order, + 0.0) */
+typedef struct cf_fill121 cf_fill121;
+int fill121_staged(const cf_program *p); /* whether the cells of p tile a chunk (else fill121_new gives NULL) */
+size_t fill121_bytes(const cf_program *p); /* what fill121_new allocates, at most */
+cf_fill121 *fill121_new(ev64_ctx *c, int node, int final); /* NULL: not staged, or out of memory */
+void fill121_free(cf_fill121 *s);
+/* chunk (cx, cz) into out ([y][z][x]); leaves c in the chunk's mode (eval64_chunk) */
+void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out);
+void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out);
+/* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
+ * or no memory), *values the values compared */
+long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values);
+int fill121_check_minmax(void); /* tests: the block stage's min and max against cf21_min / cf21_max; the pairs that differ */
+
 /* aquifer121.c: the blocks of the 1.18-1.21 noise stage (aquifer + ore veins, double) of
  * a DIALECT_MC121 program compiled for block fills (outputs CF_B21_*) */
 typedef struct cf_blocks121 cf_blocks121;

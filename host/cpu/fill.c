@@ -409,12 +409,12 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 /* what fill_new allocates for a 16 x height x 16 region */
 size_t cf_fill_bytes_per_thread(const cf_program *p)
 {
-    if (p->dialect == DIALECT_MC121) { /* the memo, flat caches, corners, a chunk of doubles (surfaces) */
+    if (p->dialect == DIALECT_MC121) { /* the memo, flat caches, corners, a chunk of doubles (surfaces), the staged fill */
         size_t nf = 0, ni = 0, ncxz = 16 / (size_t)p->cell_xz, ncy = (size_t)p->height / (size_t)p->cell_y;
         for (int i = 0; i < p->nnodes; i++) nf += p->nodes[i].kind == NK_M_FLAT_CACHE, ni += p->nodes[i].kind == NK_M_INTERPOLATED;
         return (sizeof(ev64_memo) + sizeof(int)) * ((size_t)p->nnodes + 1) + 12 * 25 * nf
                + 12 * (ncxz + 1) * (ncxz + 1) * (ncy + 1) * ni + sizeof(double) * (size_t)p->height * 256
-               + (p->blocks ? blocks121_bytes(p) : 0);
+               + (p->blocks ? blocks121_bytes(p) : 0) + fill121_bytes(p);
     }
     if (p->prec == PREC_F64) return sizeof(ev64_memo) * ((size_t)p->nnodes + 1);
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
@@ -689,19 +689,17 @@ typedef struct job64 {
     int final; /* DIALECT_MC121: the output is router:final_density (cell-cache order, + beardifier 0.0) */
 } job64;
 
-/* a 1.21 chunk: NoiseChunk's markers (eval64_chunk); block densities go through
- * the cell cache (lerp x, y, z) and get the beardifier's 0.0 added, other outputs
- * interpolate y, x, z (as the oracle's chunk mode) */
-static void fill121_chunk(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out)
+/* a 1.21 chunk: NoiseChunk's markers; block densities go through the cell cache
+ * (lerp x, y, z) and get the beardifier's 0.0 added, other outputs interpolate y, x, z
+ * (as the oracle's chunk mode). The staged fill (fill121.c) where the program has one,
+ * else every block through eval64.c */
+static void fill121_chunk(ev64_ctx *c, cf_fill121 *s, int node, int final, int32_t cx, int32_t cz, double *out)
 {
-    const cf_program *p = c->w->prog;
-    eval64_chunk(c, cx, cz, final ? EV64_CELL : EV64_VALUE);
-    for (int y = 0; y < p->height; y++)
-        for (int z = 0; z < 16; z++)
-            for (int x = 0; x < 16; x++) {
-                double v = eval_f64(c, node, (double)((int64_t)cx * 16 + x), (double)(p->min_y + y), (double)((int64_t)cz * 16 + z));
-                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = final ? v + 0.0 : v;
-            }
+    if (!s) {
+        fill121_points(c, node, final, cx, cz, out);
+        return;
+    }
+    fill121_run(s, cx, cz, out);
     eval64_chunk(c, 0, 0, EV64_POINT);
 }
 
@@ -739,12 +737,14 @@ static void *worker64(void *arg)
         return NULL;
     }
     size_t per = (size_t)j->w->prog->height * 256;
+    cf_fill121 *s = j->w->prog->dialect == DIALECT_MC121 ? fill121_new(&c, j->node, j->final) : NULL;
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
-        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&c, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&c, s, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
         else fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
     }
+    fill121_free(s);
     eval64_free(&c);
     return NULL;
 }
@@ -818,11 +818,12 @@ static void *surface121(void *arg)
         return NULL;
     }
     int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    cf_fill121 *s = fill121_new(&c, j->node, j->final);
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
         int64_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
-        fill121_chunk(&c, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
+        fill121_chunk(&c, s, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
         for (int z = 0; z < 16; z++) {
             int64_t sz = sample_index(cz * 16 + z, j->z0, j->step, j->nz);
             if (sz < 0) continue;
@@ -839,6 +840,7 @@ static void *surface121(void *arg)
             }
         }
     }
+    fill121_free(s);
     eval64_free(&c);
     free(v);
     return NULL;

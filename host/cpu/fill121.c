@@ -1,0 +1,1054 @@
+/* fill121.c - the staged chunk fill of the Minecraft 1.18-1.21 dialect (double).
+ *
+ * Input: a thread's eval64 context of a DIALECT_MC121 world, an output node and a
+ * chunk. Output: the chunk's doubles [y][z][x], the same bits as fill121_points (every
+ * block on its own through eval64.c's per-node memo, kept as the reference).
+ *
+ * NoiseChunk's fill as stages. The block expression above the markers (what is not
+ * inside an interpolated or flat_cache node) is compiled once into a list of ops, one
+ * per (node, interpolation order). A chunk is filled cell by cell; an op computes all
+ * blocks of a cell at once into its buffer (lanes (y, z, x) of the cell), at most once
+ * per cell:
+ *  - interpolated: its input at the cell's 8 corners (eval64's corner mode, each corner
+ *    once per chunk, kept in a buffer over the corner lattice), then per block the same
+ *    lerps as eval64.c: x, y, z (the cell cache of router:final_density) or y, x, z;
+ *  - flat_cache: its input at the quart corner (x, 0, z) once per chunk and quart;
+ *  - arithmetic, y_clamped_gradient, constants: the same double operations per block;
+ *  - range_choice and a mul's zero left side choose per block; a branch
+ *    that no block of the cell takes is not computed (values are pure: computing one that
+ *    only some blocks take changes no value, only time), so the noodle caves cost nothing
+ *    in cells where their toggle rules them out;
+ *  - every other kind (noises, splines, ... outside the markers): eval64 at each block.
+ * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
+ * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_mc121.h"
+#include "cpu/cpu.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define F121_AVX512 1
+#endif
+
+enum { OP_POINT = -1 }; /* an op of another kind: eval64 at each block */
+enum { F121_MAX_LANES = 4096, F121_MAX_COLUMN = 1024 };
+
+typedef struct op121 {
+    int kind; /* NK_M_* or OP_POINT */
+    int node, mode;
+    int in[3];    /* ops of the inputs (the kinds that have them) */
+    int slot;     /* interpolated: corner buffer; flat_cache: quart table */
+    uint32_t st;  /* the cell stamp of buf */
+    double *buf;  /* lanes */
+    uint32_t *lst; /* corner ops: per lane the column stamp of its value (valid where part is the column's) */
+    uint32_t full, part; /* corner ops: the column stamp when every lane / some lanes are computed */
+    cf_i32 rec;    /* noises: the seed record */
+} op121;
+
+struct cf_fill121 {
+    ev64_ctx *c;
+    const cf_program *p;
+    int root, final, mode;
+    op121 *ops;
+    int nops;
+    int cw, ch, lanes, ncxz, ncy; /* cell size; blocks a cell; cells per chunk axis */
+    int *lx, *ly, *lz;            /* per lane: its block in the cell */
+    double *fx, *fy, *fz;         /* per lane: the lerp weights (eval64.c's) */
+    double *ends;                 /* interpolation: the lerps at both z ends, per (y, x) of a cell */
+    int ninterp, nflat;
+    int *islot_node, *fslot_node;      /* per slot: the marker's node */
+    double *corner;                    /* per interpolated slot: (ncxz+1)^2 (ncy+1) corners */
+    uint32_t *cornst;                  /* their chunk stamps */
+    int *slot_op;                      /* per interpolated slot: the op of its input at corners, or -1 */
+    uint8_t *always;                   /* per interpolated slot: read by every cell (corner_lattice) */
+    uint8_t *ones;                     /* a mask of every corner of a column */
+    double flat[25 * 64];              /* per flat slot (at most 64): the chunk's 5 x 5 quarts */
+    uint32_t flatst[25 * 64];
+    uint32_t cst, st, cols; /* chunk stamp, cell stamp, column stamp */
+    int blen, clanes;       /* lanes of an op's buffer; corners of a column (ncy + 1) */
+    double colx, colz, *coly; /* the corner column: its x, z; per lane its y */
+    double *work;             /* the column noises' scratch: 8 doubles a corner */
+    int avx512;               /* col_octave: 8 corners at a time (AVX-512 with VBMI; CF_NO_AVX512 in the environment: not) */
+    uint8_t *wm;              /* and a byte a corner */
+    int32_t cx, cz;   /* the chunk */
+    int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
+};
+
+typedef struct cf_fill121 f121;
+
+/* ------------------------------------------------------------------ compile */
+
+/* the markers that pass their input through in mode `mode` (eval64.c's): a block stage
+ * (EV64_CELL, EV64_VALUE) or cell corners (EV64_CORNER: interpolated is its input;
+ * cache_all_in_cell would change the mode, it stays an eval64 op) */
+static int resolve(const cf_program *p, int node, int *mode)
+{
+    for (;;) {
+        int k = p->nodes[node].kind;
+        if (k == NK_M_CACHE_2D || k == NK_M_CACHE_ONCE || k == NK_M_BLEND_DENSITY || (k == NK_M_INTERPOLATED && *mode == EV64_CORNER))
+            node = p->nodes[node].in[0];
+        else if (k == NK_M_CACHE_ALL_IN_CELL && *mode != EV64_CORNER) node = p->nodes[node].in[0], *mode = EV64_CELL;
+        else return node;
+    }
+}
+
+/* the inputs an op of this kind reads from other ops (0: a leaf, or an eval64 op) */
+static int nin_of(int kind, int mode)
+{
+    if (mode == EV64_CORNER) switch (kind) {
+        case NK_M_SHIFTED_NOISE: return 3;
+        case NK_M_WEIRD_SCALED_SAMPLER: return 1;
+        default: break;
+        }
+    switch (kind) {
+    case NK_M_ADD: case NK_M_MUL: case NK_M_MIN: case NK_M_MAX: return 2;
+    case NK_M_ABS: case NK_M_SQUARE: case NK_M_CUBE: case NK_M_HALF_NEGATIVE: case NK_M_QUARTER_NEGATIVE:
+    case NK_M_INVERT: case NK_M_SQUEEZE: case NK_M_CLAMP: return 1;
+    case NK_M_RANGE_CHOICE: return 3;
+    default: return 0;
+    }
+}
+
+/* op of (node, mode), compiled with its inputs; -1 when out of memory */
+static int compile(f121 *s, int *memo, int node, int mode)
+{
+    const cf_program *p = s->p;
+    node = resolve(p, node, &mode);
+    int *m = &memo[3 * node + (mode == EV64_CELL ? 1 : mode == EV64_CORNER ? 2 : 0)];
+    if (*m >= 0) return *m;
+    const cf_node *n = &p->nodes[node];
+    op121 o = {.kind = n->kind, .node = node, .mode = mode, .in = {-1, -1, -1}, .slot = -1};
+    int nin = nin_of(n->kind, mode);
+    switch (n->kind) {
+    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER:
+    case NK_M_Y_CLAMPED_GRADIENT: case NK_M_INTERPOLATED: case NK_M_FLAT_CACHE:
+        break;
+    case NK_M_NOISE: case NK_M_SHIFTED_NOISE: case NK_M_SHIFT_A: case NK_M_SHIFT_B: case NK_M_SHIFT:
+    case NK_M_OLD_BLENDED_NOISE: case NK_M_WEIRD_SCALED_SAMPLER: case NK_M_END_ISLANDS:
+        if (mode != EV64_CORNER) o.kind = OP_POINT;
+        else o.rec = cf21_record(s->c->w->tab, node);
+        break;
+    default:
+        if (!nin) o.kind = OP_POINT;
+    }
+    for (int k = 0; k < nin; k++)
+        if ((o.in[k] = compile(s, memo, n->in[k], mode)) < 0) return -1;
+    if (o.kind == NK_M_INTERPOLATED) {
+        for (o.slot = 0; o.slot < s->ninterp && s->islot_node[o.slot] != node; o.slot++) {}
+        if (o.slot == s->ninterp) s->islot_node[s->ninterp++] = node;
+    }
+    if (o.kind == NK_M_FLAT_CACHE) {
+        for (o.slot = 0; o.slot < s->nflat && s->fslot_node[o.slot] != node; o.slot++) {}
+        if (o.slot == s->nflat) {
+            if (s->nflat == 64) o.kind = OP_POINT, o.slot = -1;
+            else s->fslot_node[s->nflat++] = node;
+        }
+    }
+    o.buf = calloc((size_t)s->blen, sizeof(double));
+    if (!o.buf) return -1;
+    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clanes, sizeof(uint32_t)))) {
+        free(o.buf);
+        return -1;
+    }
+    double cv = n->kind == NK_M_CONSTANT ? n->d[0] : n->kind == NK_M_BLEND_ALPHA ? 1.0 : 0.0;
+    if (o.kind == NK_M_CONSTANT || o.kind == NK_M_BLEND_ALPHA || o.kind == NK_M_BLEND_OFFSET || o.kind == NK_M_BEARDIFIER)
+        for (int l = 0; l < s->blen; l++) o.buf[l] = cv;
+    s->ops[s->nops] = o;
+    return *m = s->nops++;
+}
+
+void fill121_free(cf_fill121 *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].lst);
+    free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
+    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->ones), free(s->corner), free(s->cornst);
+    free(s);
+}
+
+int fill121_staged(const cf_program *p)
+{
+    return p->dialect == DIALECT_MC121 && p->cell_xz > 0 && p->cell_y > 0 && 16 % p->cell_xz == 0 && p->height % p->cell_y == 0 &&
+           p->min_y % p->cell_y == 0 && p->cell_xz * p->cell_xz * p->cell_y <= F121_MAX_LANES;
+}
+
+size_t fill121_bytes(const cf_program *p)
+{
+    if (!fill121_staged(p)) return 0;
+    size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = 16 / (size_t)p->cell_xz + 1;
+    size_t cl = (size_t)p->height / (size_t)p->cell_y + 1, blen = lanes > cl ? lanes : cl, ni = 0, n = (size_t)p->nnodes;
+    for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
+    /* at most 3 ops a node (block orders, corners) with their lanes; per-lane tables; corner buffers; column scratch */
+    return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * cl) + 3 * n * sizeof(int) + n + lanes * 52
+           + ni * nc * nc * cl * 12 + cl * (8 * 8 + 8 + 2);
+}
+
+/* the corner ops of the interpolated slots (their inputs in eval64's corner mode); the slots
+ * every cell reads (reached from the root through no choice) are computed over the whole
+ * corner lattice first, a column at a time, the others a column when a cell first needs one */
+static int corner_stage(f121 *s, int *memo)
+{
+    const cf_program *p = s->p;
+    uint8_t *un = calloc((size_t)s->nops + 1, 1);
+    if (!un) return -1;
+    un[s->root] = 1;
+    for (int i = s->nops - 1; i >= 0; i--) { /* inputs come before the ops that read them */
+        const op121 *o = &s->ops[i];
+        if (!un[i]) continue;
+        int nin = o->kind == NK_M_RANGE_CHOICE ? 1 : o->kind == NK_M_MUL && !p->nodes[o->node].i[0] ? 1 : nin_of(o->kind, o->mode);
+        for (int k = 0; k < nin; k++) un[o->in[k]] = 1;
+    }
+    int nblock = s->nops, rc = 0;
+    for (int i = 0; i < nblock && rc == 0; i++) {
+        const op121 *o = &s->ops[i];
+        if (o->kind != NK_M_INTERPOLATED) continue;
+        s->always[o->slot] |= un[i];
+        if (s->slot_op[o->slot] >= 0) continue;
+        int id = compile(s, memo, p->nodes[o->node].in[0], EV64_CORNER);
+        if (id < 0) rc = -1;
+        else s->slot_op[o->slot] = id;
+    }
+    free(un);
+    return rc;
+}
+
+cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
+{
+    const cf_program *p = c->w->prog;
+    if (!fill121_staged(p)) return NULL;
+    f121 *s = calloc(1, sizeof *s);
+    int *memo = malloc(sizeof(int) * 3 * (size_t)p->nnodes);
+    if (!s || !memo) return free(s), free(memo), NULL;
+    s->c = c, s->p = p, s->final = final, s->mode = final ? EV64_CELL : EV64_VALUE;
+    s->cw = p->cell_xz, s->ch = p->cell_y, s->lanes = s->cw * s->cw * s->ch;
+    s->ncxz = 16 / s->cw, s->ncy = p->height / s->ch;
+    s->clanes = s->ncy + 1;
+    s->blen = s->lanes > s->clanes ? s->lanes : s->clanes;
+    for (int i = 0; i < 3 * p->nnodes; i++) memo[i] = -1;
+    s->ops = malloc(sizeof(op121) * 3 * (size_t)p->nnodes);
+    s->islot_node = malloc(sizeof(int) * (size_t)p->nnodes);
+    s->slot_op = malloc(sizeof(int) * (size_t)p->nnodes);
+    s->fslot_node = malloc(sizeof(int) * 64);
+    s->coly = malloc(sizeof(double) * (size_t)s->clanes);
+    s->work = calloc(8 * (size_t)s->clanes, sizeof(double));
+    s->always = calloc((size_t)p->nnodes, 1);
+#ifdef F121_AVX512
+    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+                !getenv("CF_NO_AVX512");
+#endif
+    s->ones = malloc((size_t)s->clanes);
+    if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
+    s->wm = calloc((size_t)s->clanes, 1);
+    size_t L = (size_t)s->lanes;
+    s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
+    s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
+    s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
+    if (s->slot_op)
+        for (int i = 0; i < p->nnodes; i++) s->slot_op[i] = -1;
+    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->always || !s->ones || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
+        !s->fz || !s->ends || (s->root = compile(s, memo, node, s->mode)) < 0 ||
+        (s->clanes <= F121_MAX_COLUMN && corner_stage(s, memo) < 0)) {
+        free(memo);
+        fill121_free(s);
+        return NULL;
+    }
+    free(memo);
+    for (int l = 0; l < s->lanes; l++) {
+        s->lx[l] = l % s->cw, s->lz[l] = l / s->cw % s->cw, s->ly[l] = l / (s->cw * s->cw);
+        /* eval64.c: (double)(b - cell * size) / (double)size */
+        s->fx[l] = (double)s->lx[l] / (double)s->cw, s->fz[l] = (double)s->lz[l] / (double)s->cw;
+        s->fy[l] = (double)s->ly[l] / (double)s->ch;
+    }
+    size_t nc = (size_t)(s->ncxz + 1) * (size_t)(s->ncxz + 1) * (size_t)(s->ncy + 1) * (size_t)s->ninterp;
+    s->corner = malloc(sizeof(double) * (nc + 1));
+    s->cornst = calloc(nc + 1, sizeof(uint32_t));
+    if (!s->corner || !s->cornst) return fill121_free(s), NULL;
+    return s;
+}
+
+/* cf21_min / cf21_max without branches (the block stage's loops vectorise): the same
+ * choice for every pair, NaN and signed zeros included (a == b and not zero: the same bits
+ * either way); fill121_check_minmax compares them on the special values */
+static inline int sign_of(double a)
+{
+    uint64_t u;
+    memcpy(&u, &a, sizeof u);
+    return (int)(u >> 63);
+}
+static inline double lane_min(double a, double b) { return ((a != a) | (a < b) | ((a == b) & sign_of(a))) ? a : b; }
+static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & (sign_of(a) ^ 1))) ? a : b; }
+
+/* ------------------------------------------------------------------ one cell */
+
+static const double *val(f121 *s, int id);
+
+/* the corners of interpolated slot k around the current cell, eval64's corner mode */
+static void column_at(f121 *s, int ix, int iz);
+static void column_slot(f121 *s, int k, int ix, int iz);
+static void corners(f121 *s, const op121 *o, double n[8])
+{
+    const cf_program *p = s->p;
+    int nx = s->ncxz + 1, q = 0;
+    size_t base = (size_t)o->slot * (size_t)nx * (size_t)nx * (size_t)(s->ncy + 1);
+    int in0 = p->nodes[o->node].in[0];
+    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw, fcy = (int64_t)p->min_y / s->ch;
+    /* n000, n100, n010, n110, n001, n101, n011, n111 */
+    for (int dz = 0; dz < 2; dz++)
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++, q++) {
+                int ix = s->icx + dx, iy = s->icy + dy, iz = s->icz + dz;
+                size_t k = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+                if (s->cornst[k] != s->cst && s->slot_op[o->slot] >= 0) { /* the whole column, when first needed */
+                    column_at(s, ix, iz);
+                    column_slot(s, o->slot, ix, iz);
+                }
+                if (s->cornst[k] != s->cst) {
+                    double x = (double)((fcx + ix) * p->cell_xz), y = (double)((fcy + iy) * p->cell_y);
+                    double z = (double)((fcz + iz) * p->cell_xz);
+                    s->corner[k] = eval_f64_mode(s->c, EV64_CORNER, in0, x, y, z);
+                    s->cornst[k] = s->cst;
+                }
+                n[q] = s->corner[k];
+            }
+}
+
+/* eval64.c's lerps per block; the two lerps along z's ends depend on the block's x and y
+ * only, so they are computed once per (y, x) of the cell (the same operations on the same
+ * values: the same bits) */
+static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
+{
+    double c[8];
+    corners(s, o, c);
+    double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
+    int cw = s->cw, ch = s->ch;
+    double *A = s->ends, *B = s->ends + cw * ch;
+    for (int y = 0; y < ch; y++) {
+        double fy = s->fy[y * cw * cw];
+        for (int x = 0; x < cw; x++) {
+            double fx = s->fx[x];
+            if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
+                A[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n000, n010), cf21_lerp(fy, n100, n110));
+                B[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n001, n011), cf21_lerp(fy, n101, n111));
+            } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
+                A[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n000, n100), cf21_lerp(fx, n010, n110));
+                B[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n001, n101), cf21_lerp(fx, n011, n111));
+            }
+        }
+    }
+    double *r = o->buf;
+    if (cw == 4) /* vanilla's width: rows of 4 the vectoriser sees whole */
+        for (int y = 0; y < ch; y++)
+            for (int z = 0; z < 4; z++) {
+                double fz = s->fz[z * 4];
+                const double *a = A + y * 4, *b = B + y * 4;
+                for (int x = 0; x < 4; x++) r[(y * 4 + z) * 4 + x] = cf21_lerp(fz, a[x], b[x]);
+            }
+    else
+        for (int y = 0; y < ch; y++)
+            for (int z = 0; z < cw; z++) {
+                double fz = s->fz[z * cw];
+                const double *a = A + y * cw, *b = B + y * cw;
+                for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = cf21_lerp(fz, a[x], b[x]);
+            }
+}
+
+/* flat_cache slot k at quart (qx, qz) of the chunk (0..4): its input at the quart corner
+ * with y = 0, as a single point (eval64.c's), once per chunk */
+static double flat_at(f121 *s, int k, int node, int qx, int qz)
+{
+    int q = 25 * k + qz * 5 + qx;
+    if (s->flatst[q] != s->cst) {
+        s->flat[q] = eval_f64_mode(s->c, EV64_POINT, s->p->nodes[node].in[0], (double)(((int64_t)s->cx * 4 + qx) * 4), 0.0,
+                                   (double)(((int64_t)s->cz * 4 + qz) * 4));
+        s->flatst[q] = s->cst;
+    }
+    return s->flat[q];
+}
+
+static void flat(f121 *s, op121 *o)
+{
+    for (int l = 0; l < s->lanes; l++)
+        o->buf[l] = flat_at(s, o->slot, o->node, (s->icx * s->cw + s->lx[l]) >> 2, (s->icz * s->cw + s->lz[l]) >> 2);
+}
+
+/* ------------------------------------------------------------------ noises down a column
+ * kernels/cf_mc121.h's noises at the corners of one column (x and z the same for every lane):
+ * per octave the x and z arithmetic (wrap, offset, floor, fraction, smoothstep, the first
+ * permutation step) once, then per lane cf21_improved's operations on y in its order, so
+ * each lane's value has the same bits as the scalar function's. */
+
+/* one ImprovedNoise octave (cf21_improved) at (x, y[l], z); ys, ymax[l]: its y fudge (ys 0: none) */
+static void col_octave_scalar(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax, const uint8_t *todo,
+                              int from, int L, double *g)
+{
+    CF_TAB p = o + 32;
+    double X = x + cf_ld_f64(o), Z = z + cf_ld_f64(o + 16), oy = cf_ld_f64(o + 8);
+    cf_i32 i = cf_jfloor(X), k = cf_jfloor(Z);
+    double u = X - (double)i, w = Z - (double)k;
+    cf_u32 ui = (cf_u32)i, uk = (cf_u32)k;
+    cf_u32 a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+    double su = cf21_smooth(u), sw = cf21_smooth(w);
+    for (int l = from; l < L; l++) {
+        if (!todo[l]) continue;
+        double Y = y[l] + oy;
+        cf_i32 j = cf_jfloor(Y);
+        double v = Y - (double)j, fudge = 0.0;
+        if (ys != 0.0) {
+            double lim = (ymax[l] >= 0.0 && ymax[l] < v) ? ymax[l] : v;
+            fudge = (double)cf_jfloor(lim / ys + 1.0000000116860974e-07) * ys; /* (double)1.0E-7f */
+        }
+        double vv = v - fudge;
+        cf_u32 uj = (cf_u32)j;
+        cf_u32 aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
+        cf_u32 ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
+        double d000 = cf21_gdot(cf_perm(p, aa + uk), u, vv, w);
+        double d100 = cf21_gdot(cf_perm(p, ba + uk), u - 1.0, vv, w);
+        double d010 = cf21_gdot(cf_perm(p, ab + uk), u, vv - 1.0, w);
+        double d110 = cf21_gdot(cf_perm(p, bb + uk), u - 1.0, vv - 1.0, w);
+        double d001 = cf21_gdot(cf_perm(p, aa + uk + 1u), u, vv, w - 1.0);
+        double d101 = cf21_gdot(cf_perm(p, ba + uk + 1u), u - 1.0, vv, w - 1.0);
+        double d011 = cf21_gdot(cf_perm(p, ab + uk + 1u), u, vv - 1.0, w - 1.0);
+        double d111 = cf21_gdot(cf_perm(p, bb + uk + 1u), u - 1.0, vv - 1.0, w - 1.0);
+        double sv = cf21_smooth(v);
+        double e0 = cf21_lerp(sv, cf21_lerp(su, d000, d100), cf21_lerp(su, d010, d110));
+        double e1 = cf21_lerp(sv, cf21_lerp(su, d001, d101), cf21_lerp(su, d011, d111));
+        g[l] = cf21_lerp(sw, e0, e1);
+    }
+}
+
+#ifdef F121_AVX512
+/* AVX-512: 8 corners at a time, cf21_improved's double operations lane by lane (adds, subtracts,
+ * multiplies, divides, floor; no FMA: -ffp-contract=off and intrinsics without fused forms); the
+ * permutation by byte permutes of the octave's 256 bytes (VBMI), the gradients (-1, 0, 1, exact)
+ * by a double permute. A group with a coordinate outside cf_jfloor's fast range (or NaN) goes to
+ * the scalar path. */
+#define F121_T512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+F121_T512 static inline __m256i perm8x(const __m512i *t, __m256i i)
+{
+    __m512i w = _mm512_castsi256_si512(_mm256_and_si256(i, _mm256_set1_epi32(255)));
+    __m512i lo = _mm512_permutex2var_epi8(t[0], w, t[1]), hi = _mm512_permutex2var_epi8(t[2], w, t[3]);
+    __m512i r = _mm512_and_si512(_mm512_mask_blend_epi8(_mm512_movepi8_mask(w), lo, hi), _mm512_set1_epi32(255));
+    return _mm512_castsi512_si256(r);
+}
+F121_T512 static inline __m512d gdot8d(__m256i h, __m512d x, __m512d y, __m512d z, const __m512d *g)
+{
+    __m512i h64 = _mm512_cvtepu32_epi64(h); /* permutex2var_pd reads bits 3:0: h & 15 */
+    __m512d gx = _mm512_permutex2var_pd(g[0], h64, g[1]), gy = _mm512_permutex2var_pd(g[2], h64, g[3]);
+    __m512d gz = _mm512_permutex2var_pd(g[4], h64, g[5]);
+    return _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(gx, x), _mm512_mul_pd(gy, y)), _mm512_mul_pd(gz, z));
+}
+F121_T512 static inline __m512d lerp8d(__m512d t, __m512d a, __m512d b) { return _mm512_add_pd(a, _mm512_mul_pd(t, _mm512_sub_pd(b, a))); }
+F121_T512 static inline __m512d smooth8d(__m512d x)
+{
+    __m512d x3 = _mm512_mul_pd(_mm512_mul_pd(x, x), x);
+    __m512d in = _mm512_sub_pd(_mm512_mul_pd(x, _mm512_set1_pd(6.0)), _mm512_set1_pd(15.0));
+    return _mm512_mul_pd(x3, _mm512_add_pd(_mm512_mul_pd(x, in), _mm512_set1_pd(10.0)));
+}
+/* lanes of m whose d is in [-2^31, 2^31) (cf_jfloor's fast case; NaN is not) */
+F121_T512 static inline int in_int8(__m512d d, __mmask8 m)
+{
+    __mmask8 ok = _mm512_cmp_pd_mask(d, _mm512_set1_pd(-2147483648.0), _CMP_GE_OQ) & _mm512_cmp_pd_mask(d, _mm512_set1_pd(2147483648.0), _CMP_LT_OQ);
+    return (ok & m) == m;
+}
+F121_T512 static inline __m256i floor8(__m512d d) { return _mm512_cvttpd_epi32(_mm512_roundscale_pd(d, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)); }
+F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax,
+                                        const uint8_t *todo, int L, double *g)
+{
+    CF_TAB p = o + 32;
+    double X = x + cf_ld_f64(o), Z = z + cf_ld_f64(o + 16), oy = cf_ld_f64(o + 8);
+    cf_i32 i = cf_jfloor(X), k = cf_jfloor(Z);
+    double u = X - (double)i, w = Z - (double)k;
+    cf_u32 a = cf_perm(p, (cf_u32)i), b = cf_perm(p, (cf_u32)i + 1u);
+    __m512i t[4];
+    for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
+    static const double gxd[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
+    static const double gyd[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
+    static const double gzd[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
+    __m512d gt[6];
+    gt[0] = _mm512_loadu_pd(gxd), gt[1] = _mm512_loadu_pd(gxd + 8), gt[2] = _mm512_loadu_pd(gyd), gt[3] = _mm512_loadu_pd(gyd + 8);
+    gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
+    __m512d vu = _mm512_set1_pd(u), vu1 = _mm512_set1_pd(u - 1.0), vw = _mm512_set1_pd(w), vw1 = _mm512_set1_pd(w - 1.0);
+    __m512d su = _mm512_set1_pd(cf21_smooth(u)), sw = _mm512_set1_pd(cf21_smooth(w)), one = _mm512_set1_pd(1.0);
+    __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b), uk = _mm256_set1_epi32((int)k), i1 = _mm256_set1_epi32(1);
+    for (int l = 0; l < L; l += 8) {
+        __mmask8 m = 0;
+        for (int q = 0; q < 8 && l + q < L; q++) m |= (__mmask8)(todo[l + q] ? 1u << q : 0u);
+        if (!m) continue;
+        __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
+        if (!in_int8(Y, m)) {
+            col_octave_scalar(o, x, z, y, ys, ymax, todo, l, l + 8 < L ? l + 8 : L, g);
+            continue;
+        }
+        __m256i uj = floor8(Y);
+        __m512d v = _mm512_sub_pd(Y, _mm512_cvtepi32_pd(uj)), vv = _mm512_sub_pd(v, _mm512_setzero_pd());
+        if (ys != 0.0) {
+            __m512d ym = _mm512_maskz_loadu_pd(m, ymax + l);
+            __mmask8 take = _mm512_cmp_pd_mask(ym, _mm512_setzero_pd(), _CMP_GE_OQ) & _mm512_cmp_pd_mask(ym, v, _CMP_LT_OQ);
+            __m512d lim = _mm512_mask_blend_pd(take, v, ym);
+            __m512d q = _mm512_add_pd(_mm512_div_pd(lim, _mm512_set1_pd(ys)), _mm512_set1_pd(1.0000000116860974e-07));
+            if (!in_int8(q, m)) {
+                col_octave_scalar(o, x, z, y, ys, ymax, todo, l, l + 8 < L ? l + 8 : L, g);
+                continue;
+            }
+            vv = _mm512_sub_pd(v, _mm512_mul_pd(_mm512_cvtepi32_pd(floor8(q)), _mm512_set1_pd(ys)));
+        }
+        __m256i aj = _mm256_add_epi32(va, uj), bj = _mm256_add_epi32(vb, uj);
+        __m256i aa = perm8x(t, aj), ab = perm8x(t, _mm256_add_epi32(aj, i1));
+        __m256i ba = perm8x(t, bj), bb = perm8x(t, _mm256_add_epi32(bj, i1));
+        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk), abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
+        __m512d vv1 = _mm512_sub_pd(vv, one);
+        __m512d d000 = gdot8d(perm8x(t, aak), vu, vv, vw, gt);
+        __m512d d100 = gdot8d(perm8x(t, bak), vu1, vv, vw, gt);
+        __m512d d010 = gdot8d(perm8x(t, abk), vu, vv1, vw, gt);
+        __m512d d110 = gdot8d(perm8x(t, bbk), vu1, vv1, vw, gt);
+        __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), vu, vv, vw1, gt);
+        __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), vu1, vv, vw1, gt);
+        __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), vu, vv1, vw1, gt);
+        __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), vu1, vv1, vw1, gt);
+        __m512d sv = smooth8d(v);
+        __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
+        __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
+        _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
+    }
+}
+#endif
+
+/* the octave at o over the lanes of todo: AVX-512 where the fill has it */
+static void col_octave(f121 *s, CF_TAB o, double x, double z, const double *y, double ys, const double *ymax, const uint8_t *todo,
+                       int L, double *g)
+{
+#ifdef F121_AVX512
+    if (s->avx512) {
+        col_octave_avx512(o, x, z, y, ys, ymax, todo, L, g);
+        return;
+    }
+#endif
+    (void)s;
+    col_octave_scalar(o, x, z, y, ys, ymax, todo, 0, L, g);
+}
+
+/* PerlinNoise.getValue (cf21_perlin) of record r at (x, y[l], z) */
+static void col_perlin(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
+                       double *w)
+{
+    CF_TAB pr = cf21_rec(t, r);
+    int n = cf_ld_i32(pr);
+    double inf = cf_ld_f64(pr + 8), vf = cf_ld_f64(pr + 16);
+    double *yw = w, *g = w + L; /* w: 2 L doubles */
+    for (int l = 0; l < L; l++) out[l] = 0.0;
+    CF_TAB lv = pr + CF21_PERLIN_HEAD;
+    for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
+        cf_i32 oct = cf_ld_i32(lv);
+        if (oct >= 0) {
+            for (int l = 0; l < L; l++) yw[l] = cf_wrap(y[l] * inf);
+            col_octave(s, cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
+            double amp = cf_ld_f64(lv + 8);
+            for (int l = 0; l < L; l++)
+                if (todo[l]) out[l] += amp * g[l] * vf;
+        }
+        inf *= 2.0;
+        vf /= 2.0;
+    }
+}
+
+/* NormalNoise.getValue (cf21_normal) of record r at (x, y[l], z) */
+static void col_normal(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
+                       double *w)
+{
+    CF_TAB nr = cf21_rec(t, r);
+    double *a = w, *b = w + L, *y2 = w + 2 * L; /* w: 5 L doubles */
+    col_perlin(s, t, cf_ld_i32(nr + 8), x, y, z, todo, L, a, w + 3 * L);
+    for (int l = 0; l < L; l++) y2[l] = y[l] * 1.0181268882175227;
+    col_perlin(s, t, cf_ld_i32(nr + 12), x * 1.0181268882175227, y2, z * 1.0181268882175227, todo, L, b, w + 3 * L);
+    double vf = cf_ld_f64(nr);
+    for (int l = 0; l < L; l++)
+        if (todo[l]) out[l] = (a[l] + b[l]) * vf;
+}
+
+/* octave i of a blended record's perlin (cf21_blend_octave): its table, or NULL */
+static CF_TAB blend_oct(CF_TAB t, cf_i32 r, int i)
+{
+    CF_TAB pr = cf21_rec(t, r);
+    int n = cf_ld_i32(pr);
+    cf_i32 oct = cf_ld_i32(pr + CF21_PERLIN_HEAD + CF21_LEVEL_BYTES * (n - 1 - i));
+    return oct < 0 ? NULL : cf21_octave(t, oct);
+}
+
+/* BlendedNoise.compute (cf21_blended) at (x, y[l], z) */
+static void col_blended(f121 *s, CF_TAB t, cf_i32 r, const double *d, double x, const double *y, double z, const uint8_t *todo,
+                        int L, double *out, double *w, uint8_t *m)
+{
+    CF_TAB br = cf21_rec(t, r);
+    cf_i32 rmin = cf_ld_i32(br), rmax = cf_ld_i32(br + 4), rmain = cf_ld_i32(br + 8);
+    double xz_scale = d[0], y_scale = d[1], xz_factor = d[2], y_factor = d[3], smear_mul = d[4];
+    double xzm = 684.412 * xz_scale, ym = 684.412 * y_scale;
+    double sx = x * xzm, sz = z * xzm, fx = sx / xz_factor, fz = sz / xz_factor;
+    double smear = ym * smear_mul, fsmear = smear / y_factor;
+    /* w: 8 L doubles, m: L bytes */
+    double *sy = w, *fy = w + L, *value = w + 2 * L, *mn = w + 3 * L, *mx = w + 4 * L, *yy = w + 5 * L, *ymax = w + 6 * L, *g = w + 7 * L;
+    for (int l = 0; l < L; l++) sy[l] = y[l] * ym, fy[l] = sy[l] / y_factor, value[l] = 0.0, mn[l] = 0.0, mx[l] = 0.0;
+    double factor = 1.0;
+    for (int i = 0; i < 8; i++) {
+        CF_TAB o = blend_oct(t, rmain, i);
+        if (o) {
+            for (int l = 0; l < L; l++) yy[l] = cf_wrap(fy[l] * factor), ymax[l] = fy[l] * factor;
+            col_octave(s, o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
+            for (int l = 0; l < L; l++)
+                if (todo[l]) value[l] += g[l] / factor;
+        }
+        factor /= 2.0;
+    }
+    for (int l = 0; l < L; l++) value[l] = (value[l] / 10.0 + 1.0) / 2.0;
+    factor = 1.0;
+    for (int i = 0; i < 16; i++) {
+        double xx = cf_wrap(sx * factor), zz = cf_wrap(sz * factor), ss = smear * factor;
+        CF_TAB olo = blend_oct(t, rmin, i);
+        CF_TAB ohi = blend_oct(t, rmax, i);
+        if (olo || ohi)
+            for (int l = 0; l < L; l++) yy[l] = cf_wrap(sy[l] * factor), ymax[l] = sy[l] * factor;
+        if (olo) {
+            int any = 0;
+            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] < 1.0;
+            if (any) {
+                col_octave(s, olo, xx, zz, yy, ss, ymax, m, L, g);
+                for (int l = 0; l < L; l++)
+                    if (m[l]) mn[l] += g[l] / factor;
+            }
+        }
+        if (ohi) {
+            int any = 0;
+            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] > 0.0;
+            if (any) {
+                col_octave(s, ohi, xx, zz, yy, ss, ymax, m, L, g);
+                for (int l = 0; l < L; l++)
+                    if (m[l]) mx[l] += g[l] / factor;
+            }
+        }
+        factor /= 2.0;
+    }
+    for (int l = 0; l < L; l++) {
+        if (!todo[l]) continue;
+        double a = mn[l] / 512.0, b = mx[l] / 512.0;
+        double c = value[l] < 0.0 ? a : value[l] > 1.0 ? b : cf21_lerp(value[l], a, b);
+        out[l] = c / 128.0;
+    }
+}
+
+/* whether v[l] has the same bits at every lane of todo */
+static int uniform(const double *v, const uint8_t *todo, int L)
+{
+    int f = -1;
+    for (int l = 0; l < L; l++)
+        if (todo[l]) {
+            if (f < 0) f = l;
+            else if (memcmp(&v[l], &v[f], sizeof(double)) != 0) return 0;
+        }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ a column of corners
+ * The corner ops (eval64's corner mode) over the corners of one column, lanes = corner y:
+ * an op computes the lanes asked for that it has not computed for this column (need[l]),
+ * so a choice computes each branch only at the corners that take it, as eval64 does. */
+static const double *cval(f121 *s, int id, const uint8_t *need, int all);
+
+#define TAB (s->c->w->tab)
+static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
+{
+    const cf_node *n = &s->p->nodes[o->node];
+    double *r = o->buf, x = s->colx, z = s->colz;
+    const double *Y = s->coly;
+    int L = s->clanes;
+    uint8_t m[F121_MAX_COLUMN];
+#define EACH for (int l = 0; l < L; l++) if (todo[l])
+    switch (o->kind) {
+    case NK_M_FLAT_CACHE: {
+        double v = flat_at(s, o->slot, o->node, (int)(((int64_t)(x) - (int64_t)s->cx * 16) >> 2), (int)(((int64_t)(z) - (int64_t)s->cz * 16) >> 2));
+        EACH r[l] = v;
+        return;
+    }
+    case NK_M_Y_CLAMPED_GRADIENT: EACH r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
+    case NK_M_NOISE: {
+        double *yy = s->work;
+        for (int l = 0; l < L; l++) yy[l] = Y[l] * n->d[1];
+        col_normal(s, TAB, o->rec, x * n->d[0], yy, z * n->d[0], todo, L, r, s->work + L);
+        return;
+    }
+    case NK_M_SHIFTED_NOISE: {
+        const double *sx = cval(s, o->in[0], todo, all), *sy = cval(s, o->in[1], todo, all), *sz = cval(s, o->in[2], todo, all);
+        if (uniform(sx, todo, L) && uniform(sz, todo, L)) { /* the shifts are flat caches: one x and z a column */
+            double *yy = s->work, xs = 0.0, zs = 0.0;
+            for (int l = 0; l < L; l++) {
+                if (todo[l]) xs = sx[l], zs = sz[l];
+                yy[l] = Y[l] * n->d[1] + sy[l];
+            }
+            col_normal(s, TAB, o->rec, x * n->d[0] + xs, yy, z * n->d[0] + zs, todo, L, r, s->work + L);
+            return;
+        }
+        EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0] + sx[l], Y[l] * n->d[1] + sy[l], z * n->d[0] + sz[l]);
+        return;
+    }
+    case NK_M_SHIFT_A: {
+        double v = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0;
+        EACH r[l] = v;
+        return;
+    }
+    case NK_M_SHIFT_B: {
+        double v = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0;
+        EACH r[l] = v;
+        return;
+    }
+    case NK_M_SHIFT: {
+        double *yy = s->work;
+        for (int l = 0; l < L; l++) yy[l] = Y[l] * 0.25;
+        col_normal(s, TAB, o->rec, x * 0.25, yy, z * 0.25, todo, L, r, s->work + L);
+        EACH r[l] = r[l] * 4.0;
+        return;
+    }
+    case NK_M_OLD_BLENDED_NOISE: col_blended(s, TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
+    case NK_M_WEIRD_SCALED_SAMPLER: {
+        const double *a = cval(s, o->in[0], todo, all);
+        EACH {
+            double q = cf21_rarity(n->i[0], a[l]);
+            r[l] = q * cf_fabs(cf21_normal(TAB, o->rec, x / q, Y[l] / q, z / q));
+        }
+        return;
+    }
+    case NK_M_END_ISLANDS: { /* x and z only: once a column */
+        double v = cf21_end_islands(TAB, o->rec, x, z);
+        EACH r[l] = v;
+        return;
+    }
+    case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
+    case NK_M_ADD: {
+        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
+        EACH r[l] = a[l] + b[l];
+        return;
+    }
+    case NK_M_MUL: {
+        const double *a = cval(s, o->in[0], todo, all), *b = a; /* b: read only where a is not 0 */
+        if (n->i[0]) { /* MulOrAdd: a literal side */
+            b = cval(s, o->in[1], todo, all);
+            EACH r[l] = a[l] * b[l];
+            return;
+        }
+        int any = 0;
+        for (int l = 0; l < L; l++) any |= m[l] = todo[l] && a[l] != 0.0;
+        if (any) b = cval(s, o->in[1], m, 0);
+        EACH r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
+        return;
+    }
+    case NK_M_MIN: {
+        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
+        EACH r[l] = cf21_min(a[l], b[l]);
+        return;
+    }
+    case NK_M_MAX: {
+        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
+        EACH r[l] = cf21_max(a[l], b[l]);
+        return;
+    }
+    case NK_M_RANGE_CHOICE: {
+        const double *v = cval(s, o->in[0], todo, all), *a = v, *b = v; /* a, b: read only where chosen */
+        int na = 0, nb = 0;
+        for (int l = 0; l < L; l++) na += m[l] = todo[l] && n->d[0] <= v[l] && v[l] < n->d[1];
+        if (na) a = cval(s, o->in[1], m, na == L);
+        for (int l = 0; l < L; l++) nb += m[l] = todo[l] && !(n->d[0] <= v[l] && v[l] < n->d[1]);
+        if (nb) b = cval(s, o->in[2], m, nb == L);
+        EACH r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
+        return;
+    }
+    default:
+        break;
+    }
+    const double *a = cval(s, o->in[0], todo, all);
+    switch (o->kind) {
+    case NK_M_ABS: EACH r[l] = cf_fabs(a[l]); break;
+    case NK_M_SQUARE: EACH r[l] = a[l] * a[l]; break;
+    case NK_M_CUBE: EACH r[l] = a[l] * a[l] * a[l]; break;
+    case NK_M_HALF_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
+    case NK_M_QUARTER_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
+    case NK_M_INVERT: EACH r[l] = 1.0 / a[l]; break;
+    case NK_M_SQUEEZE: EACH r[l] = cf21_squeeze(a[l]); break;
+    case NK_M_CLAMP: EACH r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    default: break;
+    }
+#undef EACH
+}
+#undef TAB
+
+/* op id at the lanes of need (all: every lane) that it has not computed for this column */
+static const double *cval(f121 *s, int id, const uint8_t *need, int all)
+{
+    op121 *o = &s->ops[id];
+    switch (o->kind) {
+    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
+    default: break;
+    }
+    if (o->full == s->cols) return o->buf;
+    if (o->part != s->cols) { /* nothing computed yet */
+        ccompute(s, o, need, all);
+        if (all) o->full = s->cols;
+        else {
+            o->part = s->cols;
+            for (int l = 0; l < s->clanes; l++)
+                if (need[l]) o->lst[l] = s->cols;
+        }
+        return o->buf;
+    }
+    uint8_t todo[F121_MAX_COLUMN];
+    int any = 0, L = s->clanes;
+    for (int l = 0; l < L; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
+    if (any) {
+        ccompute(s, o, todo, 0);
+        for (int l = 0; l < L; l++)
+            if (todo[l]) o->lst[l] = s->cols;
+    }
+    if (all) o->full = s->cols;
+    return o->buf;
+}
+
+/* the next corner column: (ix, iz) of the chunk's corner lattice */
+static void column_at(f121 *s, int ix, int iz)
+{
+    const cf_program *p = s->p;
+    if (++s->cols == 0) {
+        for (int i = 0; i < s->nops; i++)
+            if (s->ops[i].lst) {
+                memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)s->clanes);
+                s->ops[i].full = s->ops[i].part = 0;
+            }
+        s->cols = 1;
+    }
+    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw; /* exact: 16 % cw == 0 */
+    s->colx = (double)((fcx + ix) * p->cell_xz);
+    s->colz = (double)((fcz + iz) * p->cell_xz);
+}
+
+/* interpolated slot k's corners of the current column (ix, iz) */
+static void column_slot(f121 *s, int k, int ix, int iz)
+{
+    int nx = s->ncxz + 1, ny = s->clanes;
+    const double *v = cval(s, s->slot_op[k], s->ones, 1);
+    size_t base = (size_t)k * (size_t)nx * (size_t)nx * (size_t)ny;
+    for (int iy = 0; iy < ny; iy++) {
+        size_t q = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
+        s->corner[q] = v[iy];
+        s->cornst[q] = s->cst;
+    }
+}
+
+/* the corners of the slots every cell reads, over the chunk's whole corner lattice */
+static void corner_lattice(f121 *s)
+{
+    const cf_program *p = s->p;
+    int nx = s->ncxz + 1;
+    int64_t fcy = (int64_t)p->min_y / s->ch;
+    for (int iy = 0; iy < s->clanes; iy++) s->coly[iy] = (double)((fcy + iy) * p->cell_y);
+    for (int iz = 0; iz < nx; iz++)
+        for (int ix = 0; ix < nx; ix++) {
+            column_at(s, ix, iz);
+            for (int k = 0; k < s->ninterp; k++)
+                if (s->always[k]) column_slot(s, k, ix, iz);
+        }
+}
+
+/* one op over the blocks of the cell: compute_body's loops are built twice, plain and for AVX-512
+ * (the same C operations: -ffp-contract=off, no FMA; the vectoriser's blends and masks choose what
+ * the scalar code chooses), chosen per fill (CF_NO_AVX512 in the environment: plain) */
+static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o)
+{
+    const cf_node *n = &s->p->nodes[o->node];
+    double *r = o->buf;
+    int L = s->lanes;
+    switch (o->kind) {
+    case NK_M_INTERPOLATED: interp(s, o); return;
+    case NK_M_FLAT_CACHE: flat(s, o); return;
+    case NK_M_Y_CLAMPED_GRADIENT:
+        for (int l = 0; l < L; l++) r[l] = cf21_ygrad((double)(s->by0 + s->ly[l]), n->d[0], n->d[1], n->d[2], n->d[3]);
+        return;
+    case NK_M_ADD: {
+        const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = a[l] + b[l];
+        return;
+    }
+    case NK_M_MUL: {
+        const double *a = val(s, o->in[0]);
+        if (n->i[0]) { /* MulOrAdd: a literal side */
+            const double *b = val(s, o->in[1]);
+            for (int l = 0; l < L; l++) r[l] = a[l] * b[l];
+            return;
+        }
+        int any = 0;
+        for (int l = 0; l < L; l++) any |= a[l] != 0.0;
+        if (!any) {
+            for (int l = 0; l < L; l++) r[l] = 0.0;
+            return;
+        }
+        const double *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
+        return;
+    }
+    case NK_M_MIN: {
+        const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = lane_min(a[l], b[l]);
+        return;
+    }
+    case NK_M_MAX: {
+        const double *a = val(s, o->in[0]), *b = val(s, o->in[1]);
+        for (int l = 0; l < L; l++) r[l] = lane_max(a[l], b[l]);
+        return;
+    }
+    case NK_M_RANGE_CHOICE: {
+        const double *v = val(s, o->in[0]);
+        int nin = 0;
+        double lo = n->d[0], hi = n->d[1];
+        for (int l = 0; l < L; l++) nin += (lo <= v[l]) & (v[l] < hi);
+        if (nin == L || nin == 0) {
+            memcpy(r, val(s, o->in[nin ? 1 : 2]), sizeof(double) * (size_t)L);
+            return;
+        }
+        const double *a = val(s, o->in[1]), *b = val(s, o->in[2]);
+        for (int l = 0; l < L; l++) r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
+        return;
+    }
+    case OP_POINT: {
+        double bx = (double)s->bx0, by = (double)s->by0, bz = (double)s->bz0;
+        for (int l = 0; l < L; l++)
+            r[l] = eval_f64_mode(s->c, o->mode, o->node, bx + (double)s->lx[l], by + (double)s->ly[l], bz + (double)s->lz[l]);
+        return;
+    }
+    default:
+        break;
+    }
+    /* unary */
+    const double *a = val(s, o->in[0]);
+    switch (o->kind) {
+    case NK_M_ABS: for (int l = 0; l < L; l++) r[l] = cf_fabs(a[l]); break;
+    case NK_M_SQUARE: for (int l = 0; l < L; l++) r[l] = a[l] * a[l]; break;
+    case NK_M_CUBE: for (int l = 0; l < L; l++) r[l] = a[l] * a[l] * a[l]; break;
+    case NK_M_HALF_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
+    case NK_M_QUARTER_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
+    case NK_M_INVERT: for (int l = 0; l < L; l++) r[l] = 1.0 / a[l]; break;
+    case NK_M_SQUEEZE: for (int l = 0; l < L; l++) r[l] = cf21_squeeze(a[l]); break;
+    case NK_M_CLAMP: for (int l = 0; l < L; l++) r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    default: break;
+    }
+}
+
+static void compute_plain(f121 *s, op121 *o) { compute_body(s, o); }
+#ifdef F121_AVX512
+__attribute__((target("avx512f"))) static void compute_avx512(f121 *s, op121 *o) { compute_body(s, o); }
+#endif
+
+static const double *val(f121 *s, int id)
+{
+    op121 *o = &s->ops[id];
+    switch (o->kind) {
+    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
+    default: break;
+    }
+    if (o->st != s->st) {
+#ifdef F121_AVX512
+        if (s->avx512) compute_avx512(s, o);
+        else
+#endif
+            compute_plain(s, o);
+        o->st = s->st;
+    }
+    return o->buf;
+}
+
+/* ------------------------------------------------------------------ a chunk */
+
+void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = s->p;
+    eval64_chunk(s->c, cx, cz, s->mode);
+    if (++s->cst == 0) {
+        size_t nc = (size_t)(s->ncxz + 1) * (size_t)(s->ncxz + 1) * (size_t)(s->ncy + 1) * (size_t)s->ninterp;
+        memset(s->cornst, 0, sizeof(uint32_t) * (nc + 1));
+        memset(s->flatst, 0, sizeof s->flatst);
+        s->cst = 1;
+    }
+    s->cx = cx, s->cz = cz;
+    if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s);
+    int cw = s->cw, ch = s->ch;
+    for (int icy = 0; icy < s->ncy; icy++)
+        for (int icz = 0; icz < s->ncxz; icz++)
+            for (int icx = 0; icx < s->ncxz; icx++) {
+                if (++s->st == 0) {
+                    for (int i = 0; i < s->nops; i++) s->ops[i].st = 0;
+                    s->st = 1;
+                }
+                s->icx = icx, s->icy = icy, s->icz = icz;
+                s->bx0 = cx * 16 + icx * cw, s->by0 = p->min_y + icy * ch, s->bz0 = cz * 16 + icz * cw;
+                const double *v = val(s, s->root);
+                for (int y = 0; y < ch; y++)
+                    for (int z = 0; z < cw; z++) {
+                        double *o = out + ((size_t)(icy * ch + y) * 16 + (size_t)(icz * cw + z)) * 16 + (size_t)(icx * cw);
+                        const double *r = v + (y * cw + z) * cw;
+                        if (s->final)
+                            for (int x = 0; x < cw; x++) o[x] = r[x] + 0.0;
+                        else
+                            memcpy(o, r, sizeof(double) * (size_t)cw);
+                    }
+            }
+}
+
+/* the reference: every block through eval64's memo (NoiseChunk's markers, eval64_chunk) */
+void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out)
+{
+    const cf_program *p = c->w->prog;
+    eval64_chunk(c, cx, cz, final ? EV64_CELL : EV64_VALUE);
+    for (int y = 0; y < p->height; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                double v = eval_f64(c, node, (double)((int64_t)cx * 16 + x), (double)(p->min_y + y), (double)((int64_t)cz * 16 + z));
+                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] = final ? v + 0.0 : v;
+            }
+    eval64_chunk(c, 0, 0, EV64_POINT);
+}
+
+long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values)
+{
+    const cf_program *p = w->prog;
+    ev64_ctx a, b;
+    size_t per = (size_t)p->height * 256;
+    double *va = malloc(sizeof(double) * per), *vb = malloc(sizeof(double) * per);
+    if (!va || !vb || eval64_init(&a, w) < 0) return free(va), free(vb), -1;
+    if (eval64_init(&b, w) < 0) return eval64_free(&a), free(va), free(vb), -1;
+    cf_fill121 *s = fill121_new(&b, node, final);
+    long bad = -1;
+    *values = 0;
+    if (s) {
+        bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            fill121_points(&a, node, final, chunks[2 * i], chunks[2 * i + 1], va);
+            fill121_run(s, chunks[2 * i], chunks[2 * i + 1], vb);
+            eval64_chunk(&b, 0, 0, EV64_POINT);
+            for (size_t k = 0; k < per; k++) bad += memcmp(&va[k], &vb[k], sizeof(double)) != 0;
+            *values += (long)per;
+        }
+    }
+    fill121_free(s);
+    eval64_free(&a), eval64_free(&b);
+    free(va), free(vb);
+    return bad;
+}
+
+int fill121_check_minmax(void)
+{
+    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e300, -1e300, 4.9e-324, -4.9e-324, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, -(0.0 / 0.0)};
+    int n = (int)(sizeof v / sizeof v[0]), bad = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double a = lane_min(v[i], v[j]), b = cf21_min(v[i], v[j]), c = lane_max(v[i], v[j]), d = cf21_max(v[i], v[j]);
+            bad += memcmp(&a, &b, sizeof a) != 0;
+            bad += memcmp(&c, &d, sizeof c) != 0;
+        }
+    return bad;
+}
