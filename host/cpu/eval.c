@@ -125,7 +125,7 @@ EVAL(INTERPOLATED)
         && (uint32_t)(z - f->z0) < (uint32_t)f->sz) {
         struct cf_interp *ip = &f->interp[f->islot[id]];
         if (ip->bstamp != f->wstamp) fill_interp_blocks(f, id);
-        return ip->block[((size_t)(y - f->y0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
+        return ip->block[((size_t)(y - f->y0 - f->wy0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
     }
     int32_t w = n->i[0], h = n->i[1];
     int32_t ix = (int32_t)cf_floormod(x, w), iy = (int32_t)cf_floormod(y, h), iz = (int32_t)cf_floormod(z, w);
@@ -485,8 +485,13 @@ float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t 
     return eval_f32(w, NULL, MODE_SAMPLE, node, x, y, z);
 }
 
-/* The block values of interpolated node `id` over the fill region, in 26.3's
- * order: per column lerp along z, then x, then walk y by the float step (§11). */
+/* The block values of interpolated node `id` over the window's rows, in 26.3's order:
+ * per column lerp along z, then x, then walk y by the float step (§11): a row continues the
+ * walk of the row below where this context computed it last (ip->runy), else starts it from
+ * its cell's first row (or the region's, inside the cell): a + step * start, then the step
+ * added once per row, as eval's INTERPOLATED does. So any window, of any rows, in any order
+ * (fill_chunk's rows bottom up, surface_scan's windows top down, rows a branch skipped)
+ * gives each block the float sequence of a whole-chunk fill. */
 void fill_interp_blocks(cf_fill *f, int id)
 {
     const cf_world *w = f->w;
@@ -494,29 +499,12 @@ void fill_interp_blocks(cf_fill *f, int id)
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];
-    /* every corner of the window's cells once per chunk (the input on the volume path) */
-    ev c = e;
+    ev c = e; /* the corners: the input on the volume path */
     c.vmin = (int32_t)cf_floordiv(f->y0, h) * h;
-    int jlo = (int)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0), jhi = (int)(cf_floordiv(f->y0 + f->wy1 - 1, h) - ip->cy0) + 1;
-    for (int k = 0; k < ip->ncz; k++)
-        for (int j = jlo; j <= jhi && j < ip->ncy; j++)
-            for (int i = 0; i < ip->ncx; i++) {
-                size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)i;
-                if (ip->cstamp[q] != f->stamp) {
-                    ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + j) * h, (ip->cz0 + k) * cw);
-                    ip->cstamp[q] = f->stamp;
-                }
-            }
-    /* y outer: per cell, a, b and the step of every column; inside the cell each
-     * y adds the step once to every column's running value (the same float
-     * sequence as vanilla's per-column walk, vectorizable across columns) */
     float inv = 1.0f / (float)cw, invy = 1.0f / (float)h;
     size_t sj = (size_t)ip->ncx, sk = (size_t)ip->ncx * (size_t)ip->ncy;
     size_t ncol = (size_t)f->sx * (size_t)f->sz;
-    float *restrict run = f->scratch, *restrict stp = f->scratch + ncol;
-    /* a window starts at the region's first row or on a cell boundary */
-    int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
-    size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
+    float *restrict run = ip->run, *restrict stp = ip->stp;
     /* once per region: per x its corner cell and weight, per z its corner offset and weight */
     size_t *cix = ip->cidx, *ckz = ip->cidx + f->sx;
     float *cax = ip->cax, *caz = ip->caz;
@@ -535,9 +523,28 @@ void fill_interp_blocks(cf_fill *f, int id)
      * that z: v00 of a column is zl0[i], v10 zl0[i+1], v01 zl1[i], v11 zl1[i+1]) */
     float zl0[CF_MAX_CORNERS_X], zl1[CF_MAX_CORNERS_X];
     for (int32_t yi = f->wy0; yi < f->wy1; yi++) {
-        float *restrict out = ip->block + (size_t)yi * ncol;
-        if (yi == f->wy0 || iy == 0) {
-            float fiy = (float)iy;
+        float *restrict out = ip->block + (size_t)(yi - f->wy0) * ncol;
+        int64_t ya = (int64_t)f->y0 + yi;
+        int32_t iy = (int32_t)cf_floormod(ya, h);
+        if (ip->runst == f->stamp && ip->runy == yi - 1 && iy != 0) {
+            rowop(f->isa, NK_ADD, out, run, stp, stp, ncol, 0.0f, 0.0f, 0, 0.0f);
+            memcpy(run, out, sizeof(float) * ncol);
+        } else {
+            /* the cell's corners (rows j and j + 1), once per region */
+            size_t j = (size_t)(cf_floordiv(ya, h) - ip->cy0);
+            for (int k = 0; k < ip->ncz; k++)
+                for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++)
+                    for (int i = 0; i < ip->ncx; i++) {
+                        size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
+                        if (ip->cstamp[q] != f->stamp) {
+                            ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + (int32_t)jj) * h, (ip->cz0 + k) * cw);
+                            ip->cstamp[q] = f->stamp;
+                        }
+                    }
+            /* the walk starts at the cell's first row, or the region's where it begins inside the cell */
+            int64_t cs = ya - iy;
+            int32_t start = cs >= f->y0 ? 0 : (int32_t)(f->y0 - cs);
+            float fs = (float)start;
             for (int32_t zi = 0; zi < f->sz; zi++) {
                 const float *c0 = ip->corner + ckz[zi] + j * sj;
                 float az = caz[zi];
@@ -546,19 +553,18 @@ void fill_interp_blocks(cf_fill *f, int id)
                     zl1[i] = cf_lerpf(az, c0[sj + i], c0[sk + sj + i]);
                 }
                 for (int32_t xi = 0; xi < f->sx; xi++) {
-                    size_t i = cix[xi], c = (size_t)zi * (size_t)f->sx + (size_t)xi;
+                    size_t i = cix[xi], q = (size_t)zi * (size_t)f->sx + (size_t)xi;
                     float ax = cax[xi];
                     float a = cf_lerpf(ax, zl0[i], zl0[i + 1]), b = cf_lerpf(ax, zl1[i], zl1[i + 1]);
                     float step = (b - a) * invy;
-                    stp[c] = step;
-                    /* start = iy: the region begins inside this cell, or iy == 0 */
-                    out[c] = run[c] = a + step * fiy;
+                    float v = a + step * fs;
+                    for (int32_t k = start; k < iy; k++) v = v + step;
+                    stp[q] = step;
+                    out[q] = run[q] = v;
                 }
             }
-        } else {
-            for (size_t c = 0; c < ncol; c++) out[c] = run[c] = run[c] + stp[c];
         }
-        if (++iy == h) iy = 0, j++;
+        ip->runy = yi, ip->runst = f->stamp;
     }
     ip->bstamp = f->wstamp;
 }

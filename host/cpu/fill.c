@@ -35,6 +35,7 @@ static void fill_free(cf_fill *f)
     for (int i = 0; f->interp && i < f->ninterp; i++) {
         free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
         free(f->interp[i].cidx), free(f->interp[i].cax), free(f->interp[i].caz);
+        free(f->interp[i].run), free(f->interp[i].stp);
     }
     free(f->interp);
     free(f->vstamp);
@@ -52,12 +53,28 @@ static void vdims(const cf_fill *f, const cf_node *n, int *dx, int *dy, int *dz)
     *dz = (a & AX_Z) ? f->sz : 1;
 }
 
+static int32_t window_rows(const cf_program *p);
+
+/* the rows of fill_chunk's windows: one row of 16 x 16 blocks, every block-stage buffer
+ * of a window in L1 (bench/RESULTS.md: 1, 2, 4 and 8 rows measured) */
+enum { FUSED_ROWS = 1 };
+
+/* the most rows a window of a context for sy rows has: fill_chunk's, surface_scan's */
+static int32_t window_max(const cf_program *p, int32_t sy)
+{
+    int32_t m = window_rows(p);
+    if (m < FUSED_ROWS) m = FUSED_ROWS;
+    return m < sy ? m : sy;
+}
+
 static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
 {
     const cf_program *p = w->prog;
     cf_fill *f = calloc(1, sizeof *f);
     if (!f) return NULL;
     f->w = w;
+    f->wmax = window_max(p, sy);
+    f->isa = rowop_isa();
     f->nnodes = p->nnodes;
     f->sx = sx, f->sy = sy, f->sz = sz;
     f->memo = p->memo;
@@ -81,16 +98,17 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         size_t nc = (size_t)(sx / n->i[0] + 3) * (size_t)(sy / n->i[1] + 3) * (size_t)(sz / n->i[0] + 3);
         ip->corner = malloc(sizeof(float) * nc);
         ip->cstamp = calloc(nc, sizeof(uint32_t));
-        ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
+        ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)f->wmax * (size_t)sz);
         ip->cidx = malloc(sizeof(size_t) * ((size_t)sx + (size_t)sz));
         ip->cax = malloc(sizeof(float) * (size_t)sx), ip->caz = malloc(sizeof(float) * (size_t)sz);
-        if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz) goto fail;
+        ip->run = malloc(sizeof(float) * (size_t)sx * (size_t)sz), ip->stp = malloc(sizeof(float) * (size_t)sx * (size_t)sz);
+        if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz || !ip->run || !ip->stp) goto fail;
         if (sx / n->i[0] + 3 > CF_MAX_CORNERS_X) goto fail; /* regions are at most 16 wide */
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
     f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
-    /* interpolation scratch: running values, steps */
-    f->scratch = malloc(sizeof(float) * 2 * (size_t)sx * (size_t)sz);
+    /* a row of each of vec_node's inputs */
+    f->scratch = malloc(sizeof(float) * 3 * (size_t)sx * (size_t)sz);
     if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
     for (int k = 0; k < p->nvlist; k++) {
         int id = p->vlist[k];
@@ -98,6 +116,7 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (n->kind == NK_INTERPOLATED) continue; /* aliases the block buffer */
         int dx, dy, dz;
         vdims(f, n, &dx, &dy, &dz);
+        if (dy > 1) dy = f->wmax; /* the rows of a window */
         if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
     }
     f->corners = corners_new(w, sx, sy, sz); /* NULL: every corner through the evaluator */
@@ -205,6 +224,7 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
             memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
             f->interp[p->islot[i]].bstamp = 0;
             f->interp[p->islot[i]].colst = 0;
+            f->interp[p->islot[i]].runst = 0;
         }
         memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
@@ -232,9 +252,12 @@ static void vec_node(cf_fill *f, int id);
 /* a block-stage node's buffer for this chunk, computed on first use */
 static const float *vec_get(cf_fill *f, int id)
 {
-    if (f->vstamp[id] != f->wstamp) {
+    const cf_node *n = &f->w->prog->nodes[id];
+    /* a node without y has one value per column: computed once per region */
+    uint32_t st = n->kind == NK_INTERPOLATED || (n->axes & AX_Y) ? f->wstamp : f->stamp;
+    if (f->vstamp[id] != st) {
         vec_node(f, id);
-        f->vstamp[id] = f->wstamp;
+        f->vstamp[id] = st;
     }
     return f->vbuf[id];
 }
@@ -247,13 +270,9 @@ static int vec_all(cf_fill *f, int id, int mode, float lo, float hi)
     vdims(f, &f->w->prog->nodes[id], &dx, &dy, &dz);
     const float *b = vec_get(f, id);
     size_t plane = (size_t)dx * (size_t)dz;
-    size_t i0 = dy > 1 ? (size_t)f->wy0 * plane : 0, n = dy > 1 ? (size_t)f->wy1 * plane : plane;
-    for (size_t i = i0; i < n; i++) {
-        float v = b[i];
-        int in = v >= lo && v < hi;
-        if (mode == 0 ? !in : mode == 1 ? in : !(v == lo)) return 0;
-    }
-    return 1;
+    size_t n = dy > 1 ? (size_t)(f->wy1 - f->wy0) * plane : plane;
+    size_t m = rowop_count(f->isa, b, n, mode == 2, lo, hi);
+    return mode == 1 ? m == 0 : m == n;
 }
 
 static void vec_node(cf_fill *f, int id)
@@ -269,15 +288,15 @@ static void vec_node(cf_fill *f, int id)
         return;
     }
     float *out = f->vbuf[id];
-    /* rows of the window only (a node without y has one row) */
-    int ylo = dy > 1 ? f->wy0 : 0, yhi = dy > 1 ? f->wy1 : 1;
-    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * (yhi - ylo) * dz);
+    /* the window's rows (a node without y has one row), at 0 in the buffer */
+    int nrow = dy > 1 ? f->wy1 - f->wy0 : 1;
+    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * nrow * dz);
     if (!p->vop[id]) {
-        for (int y = ylo; y < yhi; y++)
+        for (int r = 0; r < nrow; r++)
             for (int z = 0; z < dz; z++)
                 for (int x = 0; x < dx; x++)
-                    out[((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
-                        eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + y, f->z0 + z);
+                    out[((size_t)r * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
+                        eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + (dy > 1 ? f->wy0 + r : 0), f->z0 + z);
         return;
     }
     /* children: buffer and strides (0 along axes the child does not read); a branch
@@ -303,36 +322,56 @@ static void vec_node(cf_fill *f, int id)
         sy[k] = cy > 1 ? (size_t)cx * (size_t)cz : 0;
     }
     /* a node without y reads its children's y-dependent buffers (an interpolated
-     * node always has rows) at a row of the window: its value is the same at every y */
-    size_t yb = dy > 1 ? 0 : (size_t)f->wy0;
-    int contiguous = dx > 1;
-    for (int k = 0; k < n->nin && k < 3; k++)
-        if (need[k] && sx[k] != 1) contiguous = 0;
-    /* every input spans x and z fully: one run of dx*dz per y */
-    int planar = contiguous && dz > 1;
-    for (int k = 0; k < n->nin && k < 3; k++)
-        if (need[k] && sz[k] != (size_t)dx) planar = 0;
-    if (planar) dx *= dz, dz = 1;
+     * node always has rows) at the window's first row: its value is the same at every y */
+    int lit = n->kind == NK_DIV && (p->nodes[n->in[1]].flags & NF_LITERAL);
+    float rcp = lit ? 1.0f / p->nodes[n->in[1]].f[0] : 0.0f;
+    if (dx == f->sx && dz == f->sz) {
+        /* the fused row operation (rowops.c): whole planes, an input that does not span the
+         * plane spread into a scratch row first */
+        size_t plane = (size_t)dx * (size_t)dz;
+        int whole = 1; /* every input a full plane with the node's rows: one run */
+        for (int k = 0; k < n->nin && k < 3; k++)
+            if (need[k] && (sx[k] != 1 || sz[k] != (size_t)dx || (nrow > 1 && sy[k] == 0))) whole = 0;
+        for (int r = 0; r < (whole ? 1 : nrow); r++) {
+            const float *in[3];
+            for (int k = 0; k < 3; k++) {
+                in[k] = NULL;
+                if (k >= n->nin || !need[k]) continue;
+                const float *src = cb[k] + (size_t)r * sy[k];
+                if (sx[k] == 1 && sz[k] == (size_t)dx) {
+                    in[k] = src;
+                    continue;
+                }
+                float *t = f->scratch + (size_t)k * plane;
+                if (sx[k] == 0 && sz[k] == 0) { /* one value (a constant) */
+                    float v = src[0];
+                    for (size_t q = 0; q < plane; q++) t[q] = v;
+                    in[k] = t;
+                    continue;
+                }
+                for (int z = 0; z < dz; z++)
+                    for (int x = 0; x < dx; x++) t[(size_t)z * (size_t)dx + (size_t)x] = src[(size_t)z * sz[k] + (size_t)x * sx[k]];
+                in[k] = t;
+            }
+            /* every vop kind has an input */
+            const float *a = in[0], *b = in[1] ? in[1] : a, *c = in[2] ? in[2] : a;
+            rowop(f->isa, n->kind, out + (size_t)r * plane, a, b, c, whole ? plane * (size_t)nrow : plane, n->f[0], n->f[1],
+                  lit, rcp);
+        }
+        return;
+    }
 #define LOOP(EXPR)                                                                                       \
-    for (int y = ylo; y < yhi; y++)                                                                      \
+    for (int y = 0; y < nrow; y++)                                                                       \
         for (int z = 0; z < dz; z++) {                                                                   \
             float *o = out + ((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx;                          \
-            const float *A = cb[0] + (y + yb) * sy[0] + z * sz[0];                                       \
-            const float *B = cb[1] ? cb[1] + (y + yb) * sy[1] + z * sz[1] : A;                           \
-            const float *C = cb[2] ? cb[2] + (y + yb) * sy[2] + z * sz[2] : A;                           \
+            const float *A = cb[0] + y * sy[0] + z * sz[0];                                              \
+            const float *B = cb[1] ? cb[1] + y * sy[1] + z * sz[1] : A;                                  \
+            const float *C = cb[2] ? cb[2] + y * sy[2] + z * sz[2] : A;                                  \
             size_t sxb = cb[1] ? sx[1] : sx[0], sxc = cb[2] ? sx[2] : sx[0];                              \
-            if (contiguous) {                                                                            \
-                for (int x = 0; x < dx; x++) {                                                           \
-                    float a = A[x], b = B[x], c = C[x];                                                  \
-                    (void)b, (void)c;                                                                    \
-                    o[x] = (EXPR);                                                                       \
-                }                                                                                        \
-            } else {                                                                                     \
-                for (int x = 0; x < dx; x++) {                                                           \
-                    float a = A[x * sx[0]], b = B[x * sxb], c = C[x * sxc];                              \
-                    (void)b, (void)c;                                                                    \
-                    o[x] = (EXPR);                                                                       \
-                }                                                                                        \
+            for (int x = 0; x < dx; x++) {                                                               \
+                float a = A[x * sx[0]], b = B[x * sxb], c = C[x * sxc];                                  \
+                (void)b, (void)c;                                                                        \
+                o[x] = (EXPR);                                                                           \
             }                                                                                            \
         }
     float lo = n->f[0], hi = n->f[1];
@@ -343,9 +382,8 @@ static void vec_node(cf_fill *f, int id)
     case NK_SUB: LOOP(a - b); break;
     case NK_MUL: LOOP(a * b); break;
     case NK_DIV:
-        if (p->nodes[n->in[1]].flags & NF_LITERAL) {
-            float r = 1.0f / p->nodes[n->in[1]].f[0];
-            LOOP(a * r);
+        if (lit) {
+            LOOP(a * rcp);
         } else {
             LOOP(a / b);
         }
@@ -371,39 +409,36 @@ static void vec_node(cf_fill *f, int id)
 #undef LOOP
 }
 
-static int32_t window_rows(const cf_program *p);
-
-/* one chunk into out[(y*16 + z)*16 + x], in windows of whole interpolation cells from the
- * bottom up (window_rows: 8 rows for vanilla): a range_choice or lerp whose selector rules
- * a branch out in every block of a window does not compute that branch's buffers there
- * (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations and the
- * corner rows of their three noises) wherever the noodle toggle is negative in a whole
- * window. Windows start on cell boundaries, so every row's float walk is the one of a
- * single window (fill_interp_blocks); the values do not change. */
+/* one chunk into out[(y*16 + z)*16 + x], in windows of FUSED_ROWS rows from the bottom up:
+ * the block stage computes a window's rows node by node in buffers of a window (a row of
+ * 16 x 16 floats each: L1), the interpolations continue their y walks from the row below
+ * (fill_interp_blocks), and the root's rows are copied out. A range_choice or lerp whose
+ * selector rules a branch out in every block of a window does not compute that branch's
+ * buffers there (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations
+ * and the corner rows of their three noises) wherever the noodle toggle is negative in a
+ * whole row; the values do not change. */
 static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, cx * 16, p->min_y, cz * 16);
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
-    int32_t h = p->height, wh = window_rows(p);
-    const float *r = NULL;
-    for (int64_t wb = cf_floordiv(p->min_y, wh) * wh; wb < (int64_t)p->min_y + h; wb += wh) {
-        f->wy0 = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
-        f->wy1 = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+    int32_t h = p->height;
+    for (int32_t y0 = 0; y0 < h; y0 += FUSED_ROWS) {
+        f->wy0 = y0;
+        f->wy1 = y0 + FUSED_ROWS < h ? y0 + FUSED_ROWS : h;
         next_window(f);
-        r = vec_get(f, node);
+        const float *r = vec_get(f, node);
+        if (dx == 16 && dz == 16 && dy > 1) {
+            memcpy(out + (size_t)y0 * 256, r, sizeof(float) * 256 * (size_t)(f->wy1 - f->wy0));
+            continue;
+        }
+        for (int32_t y = f->wy0; y < f->wy1; y++)
+            for (int32_t z = 0; z < 16; z++)
+                for (int32_t x = 0; x < 16; x++)
+                    out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
+                        r[((size_t)(dy > 1 ? y - f->wy0 : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
     }
-    if (!r) return; /* no rows: settings have a positive height (the parser checks) */
-    if (dx == 16 && dz == 16 && dy == h) {
-        memcpy(out, r, sizeof(float) * (size_t)h * 256);
-        return;
-    }
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t z = 0; z < 16; z++)
-            for (int32_t x = 0; x < 16; x++)
-                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
-                    r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
 }
 
 /* what fill_new allocates for a 16 x height x 16 region */
@@ -418,22 +453,23 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
     }
     if (p->prec == PREC_F64) return sizeof(ev64_memo) * ((size_t)p->nnodes + 1);
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
+    size_t wy = (size_t)window_max(p, p->height); /* the rows of the block stage's buffers */
     size_t b = sizeof(cf_fill);
     b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
-    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 2 * sx * sz * sizeof(float);
+    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 3 * sx * sz * sizeof(float);
     if (p->blocks) b += sx * sy * sz * sizeof(float) + aquifer_bytes(p); /* the density of a chunk, the aquifer */
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *nd = &p->nodes[i];
         if (p->islot[i] >= 0) {
             size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
-            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float)
-                 + (sx + sz) * (sizeof(size_t) + sizeof(float));
+            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * wy * sz * sizeof(float)
+                 + (sx + sz) * (sizeof(size_t) + sizeof(float)) + 2 * sx * sz * sizeof(float);
         }
     }
     for (int k = 0; k < p->nvlist; k++) {
         const cf_node *nd = &p->nodes[p->vlist[k]];
         if (nd->kind == NK_INTERPOLATED) continue;
-        b += sizeof(float) * ((nd->axes & AX_X) ? sx : 1) * ((nd->axes & AX_Y) ? sy : 1) * ((nd->axes & AX_Z) ? sz : 1);
+        b += sizeof(float) * ((nd->axes & AX_X) ? sx : 1) * ((nd->axes & AX_Y) ? wy : 1) * ((nd->axes & AX_Z) ? sz : 1);
     }
     return b;
 }
@@ -924,7 +960,7 @@ static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int 
             if (done[c]) continue;
             int x = c % f->sx, z = c / f->sx;
             for (int32_t y = ystart; y >= a; y--) {
-                float v = r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
+                float v = r[((size_t)(dy > 1 ? y - a : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
                 if (v > 0.0f) {
                     out[c] = p->min_y + y;
                     done[c] = 1;
