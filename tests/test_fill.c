@@ -16,6 +16,7 @@
 /* temporary names are unique per call: tests run in parallel (and the plain and
  * sanitizer suites may run at once), so no two may share a file */
 #include "cpu/cpu.h"
+#include "kernels/cf_nodes.h"
 
 static int pack_path(const char *pack, char *out, size_t n)
 {
@@ -252,6 +253,74 @@ Test(plan, buffers_equal_pointwise_volume_path)
  * noise and old_blended_noise of the vanilla overworld, amplified, nether and end, on every
  * lattice path this CPU has (AVX-512, AVX2, portable), for chunks near the
  * origin, on both sides of the 2^25-block wrap and at the coordinate limit */
+/* the block stage's row operations (rowops.c) on every lane path this CPU has equal the
+ * volume path's scalar expressions (eval.c) bit for bit, on values that tell the
+ * orderings apart: NaNs, signed zeros, infinities, the bounds themselves, denormals */
+static float ref_op(int kind, float a, float b, float c, float lo, float hi, int lit, float r)
+{
+    switch (kind) {
+    case NK_ADD: return a + b;
+    case NK_SUB: return a - b;
+    case NK_MUL: return a * b;
+    case NK_DIV: return lit ? a * r : a / b;
+    case NK_MIN: return b < a ? b : a;
+    case NK_MAX: return b > a ? b : a;
+    case NK_ABS: return fabsf(a);
+    case NK_NEGATE: return -a;
+    case NK_SQUARE: return a * a;
+    case NK_CUBE: return (a * a) * a;
+    case NK_HALF_NEGATIVE: return a > 0.0f ? a : a * 0.5f;
+    case NK_QUARTER_NEGATIVE: return a > 0.0f ? a : a * 0.25f;
+    case NK_SQUEEZE: return cf_squeeze(a);
+    case NK_CLAMP: return cf_clampf(a, lo, hi);
+    case NK_RANGE_CHOICE: return (a >= lo && a < hi) ? b : c;
+    case NK_LERP: return a == 0.0f ? b : a == 1.0f ? c : cf_lerpf(a, b, c);
+    default: return a;
+    }
+}
+
+Test(fused, row_operations_equal_the_scalar_path)
+{
+    enum { N = 301 }; /* not a multiple of any lane count: the loops' tails too */
+    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -2.0f, 1e-40f, -1e-40f,
+                                    3.4e38f, -3.4e38f, INFINITY, -INFINITY, NAN, -NAN, 64.0f, -1e6f, 0.99999994f, 1.0000001f};
+    size_t ns = sizeof special / sizeof special[0];
+    float a[N], b[N], c[N], o[N];
+    uint32_t seed = 12345;
+    for (int i = 0; i < N; i++) {
+        float v[3];
+        for (int k = 0; k < 3; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            v[k] = (seed >> 28) < 9 ? special[(seed >> 8) % ns] : ((float)(int32_t)(seed >> 9) - 4194304.0f) / 1048576.0f;
+        }
+        a[i] = v[0], b[i] = v[1], c[i] = v[2];
+    }
+    static const int kinds[] = {NK_ADD, NK_SUB, NK_MUL, NK_DIV, NK_MIN, NK_MAX, NK_ABS, NK_NEGATE, NK_SQUARE, NK_CUBE,
+                                NK_HALF_NEGATIVE, NK_QUARTER_NEGATIVE, NK_SQUEEZE, NK_CLAMP, NK_RANGE_CHOICE, NK_LERP, NK_CACHE};
+    /* bounds: ordinary, a zero upper bound (cf_clampf's Math.min on zeros), the noodle's */
+    static const float bounds[][2] = {{-1.0f, 1.0f}, {-0.5f, 0.0f}, {0.0f, -0.0f}, {-1e6f, 0.0f}, {-2.0f, 64.0f}};
+    int top = rowop_isa(), checked = 0;
+    for (int isa = ROW_ISA_PORTABLE; isa <= top; isa++)
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            for (size_t bd = 0; bd < sizeof bounds / sizeof bounds[0]; bd++)
+                for (int lit = 0; lit < 2; lit++) {
+                    float lo = bounds[bd][0], hi = bounds[bd][1], r = 1.0f / 3.0f;
+                    rowop(isa, kinds[k], o, a, b, c, N, lo, hi, lit, r);
+                    for (int i = 0; i < N; i++) {
+                        float e = ref_op(kinds[k], a[i], b[i], c[i], lo, hi, lit, r);
+                        cr_assert_eq(memcmp(&o[i], &e, sizeof e), 0, "isa %d kind %d bounds %zu: %g op (%g, %g, %g) gave %g, not %g",
+                                     isa, kinds[k], bd, (double)a[i], (double)a[i], (double)b[i], (double)c[i], (double)o[i], (double)e);
+                        checked++;
+                    }
+                    for (int eq = 0; eq < 2; eq++) {
+                        size_t m = 0;
+                        for (int i = 0; i < N; i++) m += eq ? a[i] == lo : (a[i] >= lo && a[i] < hi);
+                        cr_assert_eq(rowop_count(isa, a, N, eq, lo, hi), m, "isa %d count", isa);
+                    }
+                }
+    cr_assert_gt(checked, 10000);
+}
+
 Test(corners, equal_stack_volume_at_every_corner)
 {
     static const int32_t chunks[][2] = {{0, 0}, {-1, -1}, {1000, -500}, {-7, 3}, {123457, -654321},
