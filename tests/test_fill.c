@@ -321,6 +321,42 @@ Test(fused, row_operations_equal_the_scalar_path)
     cr_assert_gt(checked, 10000);
 }
 
+/* an area fill, whose chunks take their -x / -z corner faces from the chunk before them
+ * (fill.c share_corners), equals chunks filled alone by fresh contexts, on one and two
+ * threads: 4 x 3 chunks, across the origin */
+Test(fused, shared_corner_faces_equal_lone_chunks, .timeout = 120)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/vanilla/26.3", shared_dir());
+    const char *paths[1] = {path};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&p, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 0, &err), CF_OK, "%s", err.message);
+    enum { NX = 4, NZ = 3, N = NX * NZ };
+    int32_t c[2 * N];
+    for (int i = 0; i < N; i++) c[2 * i] = -2 + i % NX, c[2 * i + 1] = -1 + i / NX; /* z outer, x inner */
+    size_t per = (size_t)p->height * 256;
+    float *area = malloc(sizeof(float) * per * N), *one = malloc(sizeof(float) * per);
+    cr_assert(area && one);
+    for (int threads = 1; threads <= 2; threads++) {
+        cr_assert_eq(cf_fill_chunks(w, 0, N, c, area, threads, &err), CF_OK, "%s", err.message);
+        for (int i = 0; i < N; i++) {
+            cr_assert_eq(fill_one_counted(w, 0, c[2 * i], c[2 * i + 1], one, NULL), 0);
+            cr_assert_eq(memcmp(one, area + (size_t)i * per, sizeof(float) * per), 0, "%d threads: chunk %d %d differs",
+                         threads, c[2 * i], c[2 * i + 1]);
+        }
+    }
+    free(area), free(one);
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
 Test(corners, equal_stack_volume_at_every_corner)
 {
     static const int32_t chunks[][2] = {{0, 0}, {-1, -1}, {1000, -500}, {-7, 3}, {123457, -654321},

@@ -75,6 +75,7 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     f->w = w;
     f->wmax = window_max(p, sy);
     f->isa = rowop_isa();
+    f->share = !getenv("CF_NO_CORNER_SHARE");
     f->nnodes = p->nnodes;
     f->sx = sx, f->sy = sy, f->sz = sz;
     f->memo = p->memo;
@@ -204,10 +205,34 @@ static void next_window(cf_fill *f)
     }
 }
 
+/* Corners shared between neighbouring chunks: a corner value is a pure function of the
+ * node, the corner's position and the volume's min y, so when a chunk region follows the
+ * context's last one along +x or +z (same min y) the corners of the last one's +x / +z face
+ * are this one's -x / -z face: they are moved, not computed (5 of 25 corner columns a
+ * chunk along a row of chunks). Chunk regions only (16 wide: a 1 x 1 corner_region stamps
+ * neighbour corners it never computed). CF_NO_CORNER_SHARE=1 turns it off (benchmarks). */
+static void share_corners(cf_fill *f, struct cf_interp *ip, int32_t ocx0, int32_t ocy0, int32_t ocz0, uint32_t ost)
+{
+    int64_t di = (int64_t)ip->cx0 - ocx0, dk = (int64_t)ip->cz0 - ocz0;
+    if (ip->cy0 != ocy0 || di < 0 || dk < 0 || (di == 0 && dk == 0) || di >= ip->ncx || dk >= ip->ncz) return;
+    size_t ncx = (size_t)ip->ncx, ncy = (size_t)ip->ncy;
+    /* ascending: a source index is never below its destination, so no source is overwritten first */
+    for (size_t k = 0; k + (size_t)dk < (size_t)ip->ncz; k++)
+        for (size_t j = 0; j < ncy; j++)
+            for (size_t i = 0; i + (size_t)di < ncx; i++) {
+                size_t d = (k * ncy + j) * ncx + i, s = ((k + (size_t)dk) * ncy + j) * ncx + i + (size_t)di;
+                if (ip->cstamp[s] != ost) continue;
+                ip->corner[d] = ip->corner[s];
+                ip->cstamp[d] = f->stamp;
+            }
+}
+
 /* points a context at a new region; every memo becomes stale */
 static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
 {
     const cf_program *p = f->w->prog;
+    uint32_t ost = f->stamp;
+    int share = f->share && ost != 0 && f->sx == 16 && f->sz == 16 && f->y0 == y0;
     f->x0 = x0, f->y0 = y0, f->z0 = z0;
     f->vol_min_y = y0;
     f->wy0 = 0, f->wy1 = f->sy;
@@ -230,6 +255,7 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
         f->stamp = 1;
         f->wstamp = 0;
         corners_clear(f->corners);
+        share = 0;
     }
     corners_region(f->corners, x0, y0, z0, f->sx, f->sy, f->sz);
     next_window(f);
@@ -238,10 +264,12 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
         const cf_node *n = &p->nodes[i];
         struct cf_interp *ip = &f->interp[p->islot[i]];
         int32_t w = n->i[0], h = n->i[1];
+        int32_t ocx0 = ip->cx0, ocy0 = ip->cy0, ocz0 = ip->cz0;
         ip->cx0 = (int32_t)cf_floordiv(x0, w), ip->cy0 = (int32_t)cf_floordiv(y0, h), ip->cz0 = (int32_t)cf_floordiv(z0, w);
         ip->ncx = (int)(cf_floordiv((int64_t)x0 + f->sx - 1, w) + 1 - ip->cx0 + 1);
         ip->ncy = (int)(cf_floordiv((int64_t)y0 + f->sy - 1, h) + 1 - ip->cy0 + 1);
         ip->ncz = (int)(cf_floordiv((int64_t)z0 + f->sz - 1, w) + 1 - ip->cz0 + 1);
+        if (share) share_corners(f, ip, ocx0, ocy0, ocz0, ost);
     }
 }
 
@@ -526,7 +554,27 @@ typedef struct job {
     const char *const *bnames;
     int nb;
     int64_t zseed;
+    size_t run; /* chunks a thread takes at a time (job_take): runs of neighbours share corners */
 } job;
+
+/* the chunks a fill thread takes at a time: consecutive chunks of the list (neighbours along
+ * x in an area, z outer) on one context share their corner faces (share_corners); small
+ * enough that every thread gets work (8 runs a thread at least) */
+static size_t job_run(size_t n, int threads)
+{
+    size_t r = n / ((size_t)(threads > 0 ? threads : 1) * 8);
+    return r < 1 ? 1 : r > 16 ? 16 : r;
+}
+
+/* the next run of chunks [*i, *end) of j, 0 when none is left */
+static int job_take(job *j, size_t *i, size_t *end)
+{
+    size_t run = j->run ? j->run : 1;
+    *i = atomic_fetch_add(&j->next, run);
+    if (*i >= j->n || atomic_load(&j->failed)) return 0;
+    *end = *i + run < j->n ? *i + run : j->n;
+    return 1;
+}
 
 static void *worker(void *arg)
 {
@@ -536,11 +584,9 @@ static void *worker(void *arg)
         atomic_store(&j->failed, 1);
         return NULL;
     }
-    for (;;) {
-        size_t i = atomic_fetch_add(&j->next, 1);
-        if (i >= j->n || atomic_load(&j->failed)) break;
-        fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
-    }
+    size_t i, end;
+    while (job_take(j, &i, &end))
+        for (; i < end; i++) fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
     fill_give(f);
     return NULL;
 }
@@ -556,13 +602,13 @@ static void *block_worker(void *arg)
     if (!f || !a || !dens) {
         atomic_store(&j->failed, 1);
     } else {
-        for (;;) {
-            size_t i = atomic_fetch_add(&j->next, 1);
-            if (i >= j->n || atomic_load(&j->failed)) break;
-            int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
-            fill_chunk(f, j->node, cx, cz, dens);
-            aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
-        }
+        size_t i, end;
+        while (job_take(j, &i, &end))
+            for (; i < end; i++) {
+                int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+                fill_chunk(f, j->node, cx, cz, dens);
+                aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+            }
     }
     free(dens);
     aquifer_free(a);
@@ -673,7 +719,7 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(p, threads, err) != CF_OK) return err->status;
     job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
-             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed};
+             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed, 0};
     if (run_threads(p->dialect == DIALECT_MC121 ? surface121_worker : surface263_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context (or a palette over 256 blocks)");
     return CF_OK;
@@ -693,7 +739,8 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0};
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0};
+    j.run = job_run(n, threads);
     if (run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
         return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
@@ -902,7 +949,8 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;
     }
-    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0};
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
+    j.run = job_run(n, threads);
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
