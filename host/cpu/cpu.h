@@ -69,6 +69,9 @@ typedef struct cf_fill {
     float *scratch;                 /* 3*sx*sz floats: a row of each input of vec_node's row operation */
     int isa;                        /* ROW_ISA_*: the lanes of the block stage's row operations */
     int share;                      /* fill.c: a chunk region takes the last one's +x / +z corner faces */
+    float *bbuf;                    /* eval.c corner rows: per node bcap values (NULL: corner by corner) */
+    uint32_t *bst, bstamp;          /* per node: the batch whose values bbuf holds */
+    int bcap;
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
     cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:
                                      * neighbouring samples mostly share every low-frequency cell) */

@@ -485,6 +485,133 @@ float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t 
     return eval_f32(w, NULL, MODE_SAMPLE, node, x, y, z);
 }
 
+/* ------------------------------------------------------------------ corner rows
+ * The corners of an interpolated node's input, a corner row at a time (one y, the row's
+ * stale corners): the expression under the input is evaluated node by node over the row
+ * (bnode), so the node table is dispatched once per node and row, not per corner. The
+ * element-wise kinds are rowops.c's operations (the volume path's float operations, lane
+ * by lane), selects compute their branches where some corner takes them, interval_select
+ * selects per corner, the corner stage's noises are read from their rows (corners_noise),
+ * gradients are computed per corner; every other node (splines and 2-D nodes, served by
+ * their column memos, shifted noises, ...) goes through ev_node per corner as before. A
+ * node's values are a pure function of the corner, so the values are the same. */
+typedef struct batch {
+    const ev *e;
+    int np;                /* corners of the row */
+    const int32_t *xs, *zs; /* their x and z; y is common */
+    int32_t y;
+} batch;
+
+static const float *bnode(const batch *b, int id);
+
+/* the per-batch buffers of f: node id's values in f->bbuf + id * f->bcap, valid while
+ * f->bst[id] == f->bstamp */
+static float *bslot(cf_fill *f, int id) { return f->bbuf + (size_t)id * (size_t)f->bcap; }
+
+static const float *bnode(const batch *b, int id)
+{
+    const ev *e = b->e;
+    cf_fill *f = e->f;
+    if (f->bst[id] == f->bstamp) return bslot(f, id);
+    const cf_node *n = &e->nodes[id];
+    float *o = bslot(f, id);
+    int np = b->np, batched = 1;
+    /* a 2-D node with a column memo: the memo's value per corner (computed once per column) */
+    switch (f->memo[id] == MEMO_COLUMN ? NK_COUNT : n->kind) {
+    case NK_ADD: case NK_SUB: case NK_MUL: case NK_DIV: case NK_MIN: case NK_MAX: case NK_ABS: case NK_NEGATE:
+    case NK_SQUARE: case NK_CUBE: case NK_HALF_NEGATIVE: case NK_QUARTER_NEGATIVE: case NK_SQUEEZE: case NK_CLAMP:
+    case NK_CACHE: case NK_BLEND_DENSITY: {
+        int lit = n->kind == NK_DIV && is_literal(e, n->in[1]);
+        const float *a = bnode(b, n->in[0]);
+        const float *c = n->nin > 1 && !lit ? bnode(b, n->in[1]) : a;
+        rowop(f->isa, n->kind, o, a, c, a, (size_t)np, n->f[0], n->f[1], lit, lit ? 1.0f / e->nodes[n->in[1]].f[0] : 0.0f);
+        break;
+    }
+    case NK_RANGE_CHOICE: case NK_LERP: {
+        /* a branch no corner takes is not computed (eval's RANGE_CHOICE / LERP branch per corner) */
+        const float *a = bnode(b, n->in[0]);
+        int rc = n->kind == NK_RANGE_CHOICE;
+        size_t m1 = rowop_count(f->isa, a, (size_t)np, !rc, rc ? n->f[0] : 0.0f, n->f[1]);
+        size_t m2 = rc ? (size_t)np - m1 : rowop_count(f->isa, a, (size_t)np, 1, 1.0f, 0.0f);
+        /* range_choice: m1 corners take in[1], m2 in[2]; lerp: m1 take in[1] alone, m2 in[2] alone */
+        if (m1 == (size_t)np) {
+            memcpy(o, bnode(b, n->in[1]), sizeof(float) * (size_t)np);
+        } else if (m2 == (size_t)np) {
+            memcpy(o, bnode(b, n->in[2]), sizeof(float) * (size_t)np);
+        } else {
+            const float *u = bnode(b, n->in[1]), *v = bnode(b, n->in[2]);
+            rowop(f->isa, n->kind, o, a, u, v, (size_t)np, n->f[0], n->f[1], 0, 0.0f);
+        }
+        break;
+    }
+    case NK_INTERVAL_SELECT: {
+        const float *a = bnode(b, n->in[0]);
+        for (int q = 0; q < np; q++) {
+            int k = 0;
+            while (k < n->nfa && !(a[q] < n->fa[k])) k++;
+            o[q] = bnode(b, k < n->nfa ? n->in[1 + k] : n->in[n->nin - 1])[q]; /* computed on first use */
+        }
+        break;
+    }
+    case NK_CONSTANT:
+        for (int q = 0; q < np; q++) o[q] = n->f[0];
+        break;
+    case NK_GRADIENT:
+        for (int q = 0; q < np; q++) {
+            int64_t c = n->i[0] == 0 ? b->xs[q] : n->i[0] == 1 ? b->y : b->zs[q];
+            o[q] = cf_gradient(c, n->i[1], n->i[2], n->f[0], n->f[1], n->i[3]);
+        }
+        break;
+    case NK_NOISE: case NK_OLD_BLENDED_NOISE:
+        if (f->corners) { /* the corner stage's rows where it has the node (corners.c), else the evaluator */
+            for (int q = 0; q < np; q++) {
+                if (corners_noise(f, id, b->xs[q], b->y, b->zs[q], &o[q])) {
+                    if (f->count) f->count[id]++;
+                } else {
+                    o[q] = ev_node(e, id, b->xs[q], b->y, b->zs[q]);
+                }
+            }
+            f->bst[id] = f->bstamp;
+            return o;
+        }
+        batched = 0;
+        break;
+    default: batched = 0; break;
+    }
+    if (!batched) {
+        for (int q = 0; q < np; q++) o[q] = ev_node(e, id, b->xs[q], b->y, b->zs[q]);
+    } else if (f->count) {
+        f->count[id] += (uint32_t)np;
+    }
+    f->bst[id] = f->bstamp;
+    return o;
+}
+
+/* the stale corners of row jj of interpolated node n (slot ip) through bnode */
+static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size_t jj)
+{
+    cf_fill *f = c->f;
+    int cw = n->i[0];
+    int32_t xs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X], zs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
+    size_t qs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
+    int np = 0;
+    for (int k = 0; k < ip->ncz; k++)
+        for (int i = 0; i < ip->ncx; i++) {
+            size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
+            if (ip->cstamp[q] == f->stamp) continue;
+            xs[np] = (ip->cx0 + i) * cw, zs[np] = (ip->cz0 + k) * cw, qs[np] = q;
+            np++;
+        }
+    if (np == 0) return;
+    if (++f->bstamp == 0) {
+        memset(f->bst, 0, sizeof(uint32_t) * ((size_t)f->nnodes + 1));
+        f->bstamp = 1;
+    }
+    batch b = {c, np, xs, zs, (ip->cy0 + (int32_t)jj) * n->i[1]};
+    const float *v = bnode(&b, n->in[0]);
+    for (int q = 0; q < np; q++) ip->corner[qs[q]] = v[q], ip->cstamp[qs[q]] = f->stamp;
+}
+
 /* The block values of interpolated node `id` over the window's rows, in 26.3's order:
  * per column lerp along z, then x, then walk y by the float step (§11): a row continues the
  * walk of the row below where this context computed it last (ip->runy), else starts it from
@@ -532,8 +659,12 @@ void fill_interp_blocks(cf_fill *f, int id)
         } else {
             /* the cell's corners (rows j and j + 1), once per region */
             size_t j = (size_t)(cf_floordiv(ya, h) - ip->cy0);
-            for (int k = 0; k < ip->ncz; k++)
-                for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++)
+            for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++) {
+                if (f->bbuf) {
+                    corner_row(&c, n, ip, jj);
+                    continue;
+                }
+                for (int k = 0; k < ip->ncz; k++)
                     for (int i = 0; i < ip->ncx; i++) {
                         size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
                         if (ip->cstamp[q] != f->stamp) {
@@ -541,6 +672,7 @@ void fill_interp_blocks(cf_fill *f, int id)
                             ip->cstamp[q] = f->stamp;
                         }
                     }
+            }
             /* the walk starts at the cell's first row, or the region's where it begins inside the cell */
             int64_t cs = ya - iy;
             int32_t start = cs >= f->y0 ? 0 : (int32_t)(f->y0 - cs);

@@ -40,6 +40,7 @@ static void fill_free(cf_fill *f)
     free(f->interp);
     free(f->vstamp);
     free(f->scratch);
+    free(f->bbuf), free(f->bst);
     corners_free(f->corners);
     free(f);
 }
@@ -121,6 +122,17 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
     }
     f->corners = corners_new(w, sx, sy, sz); /* NULL: every corner through the evaluator */
+    /* the corner rows' node buffers (eval.c corner_row): a row has at most (sx/w + 3) x (sz/w + 3)
+     * corners; without them (CF_NO_CORNER_ROWS=1, benchmarks) every corner on its own */
+    int cmin = 0;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0 && (cmin == 0 || p->nodes[i].i[0] < cmin)) cmin = p->nodes[i].i[0];
+    if (cmin > 0 && !getenv("CF_NO_CORNER_ROWS")) {
+        f->bcap = (sx / cmin + 3) * (sz / cmin + 3);
+        f->bbuf = malloc(sizeof(float) * (size_t)f->bcap * ((size_t)p->nnodes + 1));
+        f->bst = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
+        if (!f->bbuf || !f->bst) goto fail;
+    }
     return f;
 fail:
     fill_free(f);
