@@ -93,6 +93,11 @@ void corners_clear(cf_corners *c); /* the fill stamp wrapped: every row is stale
 /* node id's value at (x, y, z) into *out when the node and the point are on the
  * lattice of f's region (1), else 0 */
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out);
+/* node id's corner row at y, [k * corners_ncx + i] for the corner (cx0 + i, cz0 + k) * w, when
+ * the node has the stage, y is on its lattice and the lattice is (w, cx0, cz0) with at least
+ * ncx x ncz corners; else NULL */
+const float *corners_row(cf_fill *f, int id, int32_t y, int32_t w, int32_t cx0, int32_t cz0, int ncx, int ncz);
+int corners_ncx(const cf_corners *c);
 /* tests: every corner of every such node over chunk (cx, cz) against cf_stack_volume or
  * cf_blended, on every lattice path the CPU has (AVX-512, AVX2, portable); returns the mismatches (-1: none to check),
  * *n the corners compared */

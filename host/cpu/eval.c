@@ -497,9 +497,12 @@ float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t 
  * node's values are a pure function of the corner, so the values are the same. */
 typedef struct batch {
     const ev *e;
-    int np;                /* corners of the row */
+    int np;                 /* corners of the row */
     const int32_t *xs, *zs; /* their x and z; y is common */
+    const int *is, *ks;     /* their corner index along x and z in the interpolation's lattice */
     int32_t y;
+    int32_t w, cx0, cz0;    /* the lattice: cell width, first corner */
+    int ncx, ncz;
 } batch;
 
 static const float *bnode(const batch *b, int id);
@@ -564,6 +567,14 @@ static const float *bnode(const batch *b, int id)
         break;
     case NK_NOISE: case NK_OLD_BLENDED_NOISE:
         if (f->corners) { /* the corner stage's rows where it has the node (corners.c), else the evaluator */
+            const float *row = corners_row(f, id, b->y, b->w, b->cx0, b->cz0, b->ncx, b->ncz);
+            if (row) {
+                size_t sk = (size_t)corners_ncx(f->corners);
+                for (int q = 0; q < np; q++) o[q] = row[(size_t)b->ks[q] * sk + (size_t)b->is[q]];
+                if (f->count) f->count[id] += (uint32_t)np;
+                f->bst[id] = f->bstamp;
+                return o;
+            }
             for (int q = 0; q < np; q++) {
                 if (corners_noise(f, id, b->xs[q], b->y, b->zs[q], &o[q])) {
                     if (f->count) f->count[id]++;
@@ -594,12 +605,13 @@ static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size
     int cw = n->i[0];
     int32_t xs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X], zs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
     size_t qs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
+    int is[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X], ks[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
     int np = 0;
     for (int k = 0; k < ip->ncz; k++)
         for (int i = 0; i < ip->ncx; i++) {
             size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
             if (ip->cstamp[q] == f->stamp) continue;
-            xs[np] = (ip->cx0 + i) * cw, zs[np] = (ip->cz0 + k) * cw, qs[np] = q;
+            xs[np] = (ip->cx0 + i) * cw, zs[np] = (ip->cz0 + k) * cw, qs[np] = q, is[np] = i, ks[np] = k;
             np++;
         }
     if (np == 0) return;
@@ -607,7 +619,7 @@ static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size
         memset(f->bst, 0, sizeof(uint32_t) * ((size_t)f->nnodes + 1));
         f->bstamp = 1;
     }
-    batch b = {c, np, xs, zs, (ip->cy0 + (int32_t)jj) * n->i[1]};
+    batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], cw, ip->cx0, ip->cz0, ip->ncx, ip->ncz};
     const float *v = bnode(&b, n->in[0]);
     for (int q = 0; q < np; q++) ip->corner[qs[q]] = v[q], ip->cstamp[qs[q]] = f->stamp;
 }
