@@ -56,9 +56,11 @@ static void vdims(const cf_fill *f, const cf_node *n, int *dx, int *dy, int *dz)
 
 static int32_t window_rows(const cf_program *p);
 
-/* the rows of fill_chunk's windows: one row of 16 x 16 blocks, every block-stage buffer
- * of a window in L1 (bench/RESULTS.md: 1, 2, 4 and 8 rows measured) */
-enum { FUSED_ROWS = 1 };
+/* the rows of fill_chunk's windows: two rows of 16 x 16 blocks, the block stage's buffers of
+ * a window (2 KB a node, 34 KB for the vanilla overworld) in L1; 1, 2, 4 and 8 rows measured
+ * (bench/RESULTS.md): one row pays vec_node's per-call set-up twice as often, 4 and 8 rows
+ * were no faster */
+enum { FUSED_ROWS = 2 };
 
 /* the most rows a window of a context for sy rows has: fill_chunk's, surface_scan's */
 static int32_t window_max(const cf_program *p, int32_t sy)
@@ -450,13 +452,13 @@ static void vec_node(cf_fill *f, int id)
 }
 
 /* one chunk into out[(y*16 + z)*16 + x], in windows of FUSED_ROWS rows from the bottom up:
- * the block stage computes a window's rows node by node in buffers of a window (a row of
- * 16 x 16 floats each: L1), the interpolations continue their y walks from the row below
- * (fill_interp_blocks), and the root's rows are copied out. A range_choice or lerp whose
+ * the block stage computes a window's rows node by node in buffers of a window (L1), the
+ * interpolations continue their y walks from the row below (fill_interp_blocks), and the
+ * root's rows are copied out. A range_choice or lerp whose
  * selector rules a branch out in every block of a window does not compute that branch's
  * buffers there (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations
  * and the corner rows of their three noises) wherever the noodle toggle is negative in a
- * whole row; the values do not change. */
+ * whole window; the values do not change. */
 static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
