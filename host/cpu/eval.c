@@ -589,7 +589,18 @@ static const float *bnode(const batch *b, int id)
         break;
     default: batched = 0; break;
     }
-    if (!batched) {
+    if (!batched && f->memo[id] == MEMO_COLUMN) {
+        /* the column memo read here (ev_node's MEMO_COLUMN lookup), ev_node where it is stale */
+        int m = e->mode - 1;
+        const float *col = f->col[m] + (size_t)f->colslot[id] * (size_t)f->colstride;
+        const uint32_t *cst = f->colstamp[m] + (size_t)f->colslot[id] * (size_t)f->colstride;
+        for (int q = 0; q < np; q++) {
+            uint32_t dx = (uint32_t)(b->xs[q] - f->x0), dz = (uint32_t)(b->zs[q] - f->z0);
+            size_t k = dz * (size_t)(f->sx + 1) + dx;
+            o[q] = dx <= (uint32_t)f->sx && dz <= (uint32_t)f->sz && cst[k] == f->stamp ? col[k]
+                                                                                       : ev_node(e, id, b->xs[q], b->y, b->zs[q]);
+        }
+    } else if (!batched) {
         for (int q = 0; q < np; q++) o[q] = ev_node(e, id, b->xs[q], b->y, b->zs[q]);
     } else if (f->count) {
         f->count[id] += (uint32_t)np;
@@ -622,6 +633,21 @@ static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size
     batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], cw, ip->cx0, ip->cz0, ip->ncx, ip->ncz};
     const float *v = bnode(&b, n->in[0]);
     for (int q = 0; q < np; q++) ip->corner[qs[q]] = v[q], ip->cstamp[qs[q]] = f->stamp;
+}
+
+/* the start of the y walk of n columns: a and b the x lerps of the z lerps (v00 v10, v01 v11),
+ * the step (b - a) / h, the value a + step * start (fill_interp_blocks' float operations) */
+static void walk_start(float *restrict run, float *restrict stp, float *restrict out, const float *restrict v00,
+                       const float *restrict v10, const float *restrict v01, const float *restrict v11,
+                       const float *restrict ax, int n, float invy, float fs)
+{
+    for (int x = 0; x < n; x++) {
+        float a = cf_lerpf(ax[x], v00[x], v10[x]), b = cf_lerpf(ax[x], v01[x], v11[x]);
+        float step = (b - a) * invy;
+        float v = a + step * fs;
+        stp[x] = step;
+        run[x] = v, out[x] = v;
+    }
 }
 
 /* The block values of interpolated node `id` over the window's rows, in 26.3's order:
@@ -696,17 +722,21 @@ void fill_interp_blocks(cf_fill *f, int id)
                     zl0[i] = cf_lerpf(az, c0[i], c0[sk + i]);
                     zl1[i] = cf_lerpf(az, c0[sj + i], c0[sk + sj + i]);
                 }
-                for (int32_t xi = 0; xi < f->sx; xi++) {
-                    size_t i = cix[xi], q = (size_t)zi * (size_t)f->sx + (size_t)xi;
-                    float ax = cax[xi];
-                    float a = cf_lerpf(ax, zl0[i], zl0[i + 1]), b = cf_lerpf(ax, zl1[i], zl1[i + 1]);
-                    float step = (b - a) * invy;
-                    float v = a + step * fs;
-                    for (int32_t k = start; k < iy; k++) v = v + step;
-                    stp[q] = step;
-                    out[q] = run[q] = v;
+                /* each column's four z lerps, then the x lerps and the walk's start over the row */
+                float g[4][16];
+                for (int32_t x0 = 0; x0 < f->sx; x0 += 16) {
+                    int nx = f->sx - x0 < 16 ? f->sx - x0 : 16;
+                    for (int x = 0; x < nx; x++) {
+                        size_t i = cix[x0 + x];
+                        g[0][x] = zl0[i], g[1][x] = zl0[i + 1], g[2][x] = zl1[i], g[3][x] = zl1[i + 1];
+                    }
+                    size_t q0 = (size_t)zi * (size_t)f->sx + (size_t)x0;
+                    walk_start(run + q0, stp + q0, out + q0, g[0], g[1], g[2], g[3], cax + x0, nx, invy, fs);
                 }
             }
+            /* the region begins inside the cell: the rows below it in the cell */
+            for (int32_t k = start; k < iy; k++)
+                for (size_t q = 0; q < ncol; q++) out[q] = run[q] = run[q] + stp[q];
         }
         ip->runy = yi, ip->runst = f->stamp;
     }
