@@ -113,7 +113,7 @@ static size_t count_portable(CARGS) { COUNT }
 
 #ifdef CF_HAVE_ROW_AVX
 #define AVX2 __attribute__((target("avx2")))
-#define AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")))
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
 AVX2 static void rowop_avx2(ARGS) { BODY }
 AVX512 static void rowop_avx512(ARGS) { BODY }
 AVX2 static size_t count_avx2(CARGS) { COUNT }
