@@ -568,22 +568,18 @@ typedef struct job {
     const char *const *bnames;
     int nb;
     int64_t zseed;
-    size_t run; /* chunks a thread takes at a time (job_take): runs of neighbours share corners */
+    int threads; /* job_take's runs */
 } job;
 
-/* the chunks a fill thread takes at a time: consecutive chunks of the list (neighbours along
- * x in an area, z outer) on one context share their corner faces (share_corners); small
- * enough that every thread gets work (8 runs a thread at least) */
-static size_t job_run(size_t n, int threads)
-{
-    size_t r = n / ((size_t)(threads > 0 ? threads : 1) * 8);
-    return r < 1 ? 1 : r > 16 ? 16 : r;
-}
-
-/* the next run of chunks [*i, *end) of j, 0 when none is left */
+/* the next run of chunks [*i, *end) of j, 0 when none is left. Consecutive chunks of the list
+ * (neighbours along x in an area, z outer) on one context share their corner faces
+ * (share_corners), so a thread takes a run of them: a quarter of its share of what is left,
+ * at most 16, down to single chunks at the end (no thread waits long for another's run) */
 static int job_take(job *j, size_t *i, size_t *end)
 {
-    size_t run = j->run ? j->run : 1;
+    size_t cur = atomic_load(&j->next), left = cur < j->n ? j->n - cur : 0;
+    size_t run = left / ((size_t)(j->threads > 0 ? j->threads : 1) * 4);
+    run = run < 1 ? 1 : run > 16 ? 16 : run;
     *i = atomic_fetch_add(&j->next, run);
     if (*i >= j->n || atomic_load(&j->failed)) return 0;
     *end = *i + run < j->n ? *i + run : j->n;
@@ -754,7 +750,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
     job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0};
-    j.run = job_run(n, threads);
+    j.threads = threads;
     if (run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
         return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
@@ -964,7 +960,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         return CF_OK;
     }
     job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
-    j.run = job_run(n, threads);
+    j.threads = threads;
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
