@@ -560,6 +560,11 @@ static const float *bnode(const batch *b, int id)
         for (int q = 0; q < np; q++) o[q] = n->f[0];
         break;
     case NK_GRADIENT:
+        if (n->i[0] == 1) { /* along y: one value for the row */
+            float v = cf_gradient(b->y, n->i[1], n->i[2], n->f[0], n->f[1], n->i[3]);
+            for (int q = 0; q < np; q++) o[q] = v;
+            break;
+        }
         for (int q = 0; q < np; q++) {
             int64_t c = n->i[0] == 0 ? b->xs[q] : n->i[0] == 1 ? b->y : b->zs[q];
             o[q] = cf_gradient(c, n->i[1], n->i[2], n->f[0], n->f[1], n->i[3]);
