@@ -2,7 +2,8 @@
  * CHUNKFILL_FAULT in this test build) fall back to the CPU under --device auto
  * and fail cleanly, without a file, under an explicit device; a fill over the
  * memory limit is refused with the figures; a NaN density is reported with its
- * position; an interrupted fill leaves no file at the target. */
+ * position; an interrupted fill leaves no file at the target, nor does a write that
+ * fails while the next batch fills. */
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <stdio.h>
@@ -145,4 +146,22 @@ Test(robust, interrupted_fill_leaves_no_file)
     int st;
     waitpid(pid, &st, 0);
     cr_assert(!exists(a), "a partial file at the target after SIGKILL");
+}
+
+/* the fill writes a batch while the next one fills (cli.c's writer): a write that fails
+ * there (a file-size limit of 64 KiB against ~2.4 MB of chunks) ends the fill with one
+ * line naming the file, no file at the target and no temporary left */
+Test(robust, failed_write_leaves_no_file)
+{
+    char a[128], args[512], err[4096], cmd[256];
+    snprintf(a, sizeof a, "%s/full.npy", dir);
+    for (int blocks = 0; blocks < 2; blocks++) {
+        snprintf(args, sizeof args, "fill --seed 1 --chunks 0,0:24,0 --threads 1 --quiet%s --out %s", blocks ? " --blocks" : "", a);
+        cr_assert_eq(cli_run("ulimit -f 128;", args, NULL, 0, err, sizeof err), 1, "%s", err);
+        cr_assert(strstr(err, a) && strstr(err, "write error: File too large"), "%s", err);
+        cr_assert_eq(lines(err), 1, "%s", err);
+        cr_assert(!exists(a), "a partial file at the target");
+        snprintf(cmd, sizeof cmd, "test -z \"$(ls %s)\"", dir);
+        cr_assert_eq(system(cmd), 0, "the temporary file was left after a failed write");
+    }
 }

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -690,6 +691,38 @@ static int chunk_range(const char *chunks, long r[4], const char *usage)
 
 static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
 
+/* A batch written on its own thread while the next batch fills (`fill`): one write in
+ * flight at a time; writer_wait returns its result (0, or -1 on a write error). Without a
+ * thread (pthread_create failed) the write happens in writer_start. */
+typedef struct writer {
+    pthread_t th;
+    FILE *f;
+    const void *p;
+    size_t n;
+    int rc, running, err; /* err: the writing thread's errno, given back to the caller's */
+} writer;
+static void *writer_main(void *arg)
+{
+    writer *wr = arg;
+    wr->rc = write_all(wr->f, wr->p, wr->n);
+    wr->err = errno;
+    return NULL;
+}
+static int writer_wait(writer *wr)
+{
+    if (wr->running) pthread_join(wr->th, NULL), wr->running = 0;
+    if (wr->rc) errno = wr->err;
+    return wr->rc;
+}
+static int writer_start(writer *wr, FILE *f, const void *p, size_t n)
+{
+    if (writer_wait(wr) != 0) return -1;
+    wr->f = f, wr->p = p, wr->n = n;
+    if (pthread_create(&wr->th, NULL, writer_main, wr) == 0) wr->running = 1;
+    else wr->rc = write_all(f, p, n), wr->err = errno;
+    return 0;
+}
+
 /* Progress of long work on a terminal (stderr), one line redrawn at most 5 times a second:
  * "fill: 120/400 chunks (30%), 35.2 chunks/s, ETA 0:08". Silent when stderr is not a
  * terminal or with --quiet. */
@@ -748,6 +781,9 @@ static void guard_tmp(const char *path)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
+    /* past a file-size limit (ulimit -f) a write fails with EFBIG and is reported as a
+     * write error, the temporary removed, instead of the default SIGXFSZ core dump */
+    signal(SIGXFSZ, SIG_IGN);
 }
 static void unguard_tmp(void) { pending_tmp[0] = 0; }
 
@@ -877,8 +913,9 @@ static int cmd_fill(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     int32_t *list = NULL;
-    void *buf = NULL;
-    uint8_t *bbuf = NULL;
+    void *bufs[2] = {NULL, NULL};
+    uint8_t *bbufs[2] = {NULL, NULL};
+    writer wr = {0};
     FILE *f = NULL;
     cf_device *dev = NULL;
     cf_client *cl = NULL;
@@ -961,9 +998,12 @@ static int cmd_fill(int argc, char **argv)
     size_t esz = f64 ? sizeof(double) : sizeof(float);
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
-    buf = malloc(esz * per * batch);
-    if (blocks) bbuf = malloc(per * batch);
-    if (!list || !buf || (blocks && !bbuf)) {
+    /* two output buffers: a batch fills into one while the other is written */
+    for (int b = 0; b < 2; b++) {
+        if (blocks) bbufs[b] = malloc(per * batch);
+        else bufs[b] = malloc(esz * per * batch);
+    }
+    if (!list || (blocks ? !bbufs[0] || !bbufs[1] : !bufs[0] || !bufs[1])) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
         goto done;
@@ -996,7 +1036,9 @@ static int cmd_fill(int argc, char **argv)
     progress prog;
     progress_start(&prog, "fill", "chunks", n, quiet);
     prog_on = &prog;
-    while (!bad && done_n < n) {
+    for (int cur = 0; !bad && done_n < n; cur ^= 1) {
+        void *buf = bufs[cur];
+        uint8_t *bbuf = bbufs[cur];
         size_t k = 0;
         for (; k < batch && done_n + (int64_t)k < n; k++) {
             int64_t i = done_n + (int64_t)k;
@@ -1020,17 +1062,18 @@ static int cmd_fill(int argc, char **argv)
             if (!cl && !use_dev && (surface ? cf_fill_blocks_surface(w, bio, k, list, bbuf, nthreads, &err)
                                             : cf_fill_blocks(w, k, list, bbuf, nthreads, &err)) != CF_OK)
                 goto done;
-            bad = write_all(f, bbuf, per * k);
+            bad = writer_start(&wr, f, bbuf, per * k);
         } else {
             if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
             if (!cl && !use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
             if (!f64) report_nan(buf, list, k, min_y, height);
             /* little-endian float32 or float64 (this host is little-endian: checked at build time) */
-            bad = write_all(f, buf, esz * per * k);
+            bad = writer_start(&wr, f, buf, esz * per * k);
         }
         done_n += (int64_t)k;
         progress_show(&prog, done_n);
     }
+    bad |= writer_wait(&wr);
     progress_end(&prog);
     if (bad || fflush(f) != 0 || ferror(f)) {
         snprintf(err.message, sizeof err.message, "%s: write error: %s", outpath, strerror(errno));
@@ -1062,6 +1105,7 @@ static int cmd_fill(int argc, char **argv)
     unguard_tmp();
     rc = 0;
 done:
+    writer_wait(&wr); /* a write in flight ends before its file closes */
     if (f) fclose(f);
     if (tmp[0]) remove(tmp);
     if (prog_on) progress_end(prog_on);
@@ -1069,8 +1113,7 @@ done:
     unguard_tmp();
     if (rc) report(&err);
     free(list);
-    free(buf);
-    free(bbuf);
+    for (int b = 0; b < 2; b++) free(bufs[b]), free(bbufs[b]);
     cf_biomes_free(bio);
     cf_client_close(cl);
     cf_device_free(dev);
