@@ -167,6 +167,11 @@ static void setup(void)
         "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 4, \"cell_size_y\": 8,"
         " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
         " \"right\": \"t:flat\"}");
+    /* cells 7 wide: a chunk spans 2 or 3 cells, the corner counts change from chunk to chunk */
+    put("data/t/worldgen/density_function/g.json",
+        "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 7, \"cell_size_y\": 8,"
+        " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
+        " \"right\": \"t:flat\"}");
 }
 static void teardown(void) { tmp_rm(root); }
 TestSuite(plan, .init = setup, .fini = teardown);
@@ -221,6 +226,36 @@ Test(plan, stages_and_counts)
 
 /* the fill equals single-point volume-path evaluation at every block: the
  * per-node buffers and memos change nothing */
+/* an area fill (shared corner faces, fill.c share_corners) equals lone chunks from fresh
+ * contexts where the cell width does not divide 16 (7: 4 or 5 corners a chunk along x) */
+Test(plan, area_fill_equals_lone_chunks_with_cells_7_wide)
+{
+    const char *paths[1] = {root};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"t:g"};
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 7, &err), CF_OK, "%s", err.message);
+    enum { N = 8 };
+    int32_t c[2 * N];
+    for (int i = 0; i < N; i++) c[2 * i] = 1 + i % 4, c[2 * i + 1] = 2 + i / 4; /* x0 48: 5 corners, the others 4 */
+    float *area = malloc(sizeof(float) * 128 * 256 * N), *one = malloc(sizeof(float) * 128 * 256);
+    cr_assert(area && one);
+    cr_assert_eq(cf_fill_chunks(w, 0, N, c, area, 1, &err), CF_OK, "%s", err.message);
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(fill_one_counted(w, 0, c[2 * i], c[2 * i + 1], one, NULL), 0);
+        cr_assert_eq(memcmp(one, area + (size_t)i * 128 * 256, sizeof(float) * 128 * 256), 0, "chunk %d %d differs",
+                     c[2 * i], c[2 * i + 1]);
+    }
+    free(area), free(one);
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
 Test(plan, buffers_equal_pointwise_volume_path)
 {
     const char *paths[1] = {root};

@@ -225,10 +225,13 @@ static void next_window(cf_fill *f)
  * are this one's -x / -z face: they are moved, not computed (5 of 25 corner columns a
  * chunk along a row of chunks). Chunk regions only (16 wide: a 1 x 1 corner_region stamps
  * neighbour corners it never computed). CF_NO_CORNER_SHARE=1 turns it off (benchmarks). */
-static void share_corners(cf_fill *f, struct cf_interp *ip, int32_t ocx0, int32_t ocy0, int32_t ocz0, uint32_t ost)
+static void share_corners(cf_fill *f, struct cf_interp *ip, const int32_t *old, uint32_t ost)
 {
-    int64_t di = (int64_t)ip->cx0 - ocx0, dk = (int64_t)ip->cz0 - ocz0;
-    if (ip->cy0 != ocy0 || di < 0 || dk < 0 || (di == 0 && dk == 0) || di >= ip->ncx || dk >= ip->ncz) return;
+    /* old: the last region's cx0, cy0, cz0, ncx, ncy, ncz (the layout of the corner buffer; a
+     * cell width that does not divide 16 changes the counts from one chunk to the next) */
+    int64_t di = (int64_t)ip->cx0 - old[0], dk = (int64_t)ip->cz0 - old[2];
+    if (ip->cy0 != old[1] || ip->ncx != old[3] || ip->ncy != old[4] || ip->ncz != old[5]) return;
+    if (di < 0 || dk < 0 || (di == 0 && dk == 0) || di >= ip->ncx || dk >= ip->ncz) return;
     size_t ncx = (size_t)ip->ncx, ncy = (size_t)ip->ncy;
     /* ascending: a source index is never below its destination, so no source is overwritten first */
     for (size_t k = 0; k + (size_t)dk < (size_t)ip->ncz; k++)
@@ -278,12 +281,12 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
         const cf_node *n = &p->nodes[i];
         struct cf_interp *ip = &f->interp[p->islot[i]];
         int32_t w = n->i[0], h = n->i[1];
-        int32_t ocx0 = ip->cx0, ocy0 = ip->cy0, ocz0 = ip->cz0;
+        int32_t old[6] = {ip->cx0, ip->cy0, ip->cz0, ip->ncx, ip->ncy, ip->ncz};
         ip->cx0 = (int32_t)cf_floordiv(x0, w), ip->cy0 = (int32_t)cf_floordiv(y0, h), ip->cz0 = (int32_t)cf_floordiv(z0, w);
         ip->ncx = (int)(cf_floordiv((int64_t)x0 + f->sx - 1, w) + 1 - ip->cx0 + 1);
         ip->ncy = (int)(cf_floordiv((int64_t)y0 + f->sy - 1, h) + 1 - ip->cy0 + 1);
         ip->ncz = (int)(cf_floordiv((int64_t)z0 + f->sz - 1, w) + 1 - ip->cz0 + 1);
-        if (share) share_corners(f, ip, ocx0, ocy0, ocz0, ost);
+        if (share) share_corners(f, ip, old, ost);
     }
 }
 
