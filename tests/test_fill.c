@@ -16,6 +16,7 @@
 /* temporary names are unique per call: tests run in parallel (and the plain and
  * sanitizer suites may run at once), so no two may share a file */
 #include "cpu/cpu.h"
+#include "kernels/cf_nodes.h"
 
 static int pack_path(const char *pack, char *out, size_t n)
 {
@@ -166,6 +167,11 @@ static void setup(void)
         "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 4, \"cell_size_y\": 8,"
         " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
         " \"right\": \"t:flat\"}");
+    /* cells 7 wide: a chunk spans 2 or 3 cells, the corner counts change from chunk to chunk */
+    put("data/t/worldgen/density_function/g.json",
+        "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 7, \"cell_size_y\": 8,"
+        " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
+        " \"right\": \"t:flat\"}");
 }
 static void teardown(void) { tmp_rm(root); }
 TestSuite(plan, .init = setup, .fini = teardown);
@@ -220,6 +226,36 @@ Test(plan, stages_and_counts)
 
 /* the fill equals single-point volume-path evaluation at every block: the
  * per-node buffers and memos change nothing */
+/* an area fill (shared corner faces, fill.c share_corners) equals lone chunks from fresh
+ * contexts where the cell width does not divide 16 (7: 4 or 5 corners a chunk along x) */
+Test(plan, area_fill_equals_lone_chunks_with_cells_7_wide)
+{
+    const char *paths[1] = {root};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"t:g"};
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 7, &err), CF_OK, "%s", err.message);
+    enum { N = 8 };
+    int32_t c[2 * N];
+    for (int i = 0; i < N; i++) c[2 * i] = 1 + i % 4, c[2 * i + 1] = 2 + i / 4; /* x0 48: 5 corners, the others 4 */
+    float *area = malloc(sizeof(float) * 128 * 256 * N), *one = malloc(sizeof(float) * 128 * 256);
+    cr_assert(area && one);
+    cr_assert_eq(cf_fill_chunks(w, 0, N, c, area, 1, &err), CF_OK, "%s", err.message);
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(fill_one_counted(w, 0, c[2 * i], c[2 * i + 1], one, NULL), 0);
+        cr_assert_eq(memcmp(one, area + (size_t)i * 128 * 256, sizeof(float) * 128 * 256), 0, "chunk %d %d differs",
+                     c[2 * i], c[2 * i + 1]);
+    }
+    free(area), free(one);
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
 Test(plan, buffers_equal_pointwise_volume_path)
 {
     const char *paths[1] = {root};
@@ -252,6 +288,110 @@ Test(plan, buffers_equal_pointwise_volume_path)
  * noise and old_blended_noise of the vanilla overworld, amplified, nether and end, on every
  * lattice path this CPU has (AVX-512, AVX2, portable), for chunks near the
  * origin, on both sides of the 2^25-block wrap and at the coordinate limit */
+/* the block stage's row operations (rowops.c) on every lane path this CPU has equal the
+ * volume path's scalar expressions (eval.c) bit for bit, on values that tell the
+ * orderings apart: NaNs, signed zeros, infinities, the bounds themselves, denormals */
+static float ref_op(int kind, float a, float b, float c, float lo, float hi, int lit, float r)
+{
+    switch (kind) {
+    case NK_ADD: return a + b;
+    case NK_SUB: return a - b;
+    case NK_MUL: return a * b;
+    case NK_DIV: return lit ? a * r : a / b;
+    case NK_MIN: return b < a ? b : a;
+    case NK_MAX: return b > a ? b : a;
+    case NK_ABS: return fabsf(a);
+    case NK_NEGATE: return -a;
+    case NK_SQUARE: return a * a;
+    case NK_CUBE: return (a * a) * a;
+    case NK_HALF_NEGATIVE: return a > 0.0f ? a : a * 0.5f;
+    case NK_QUARTER_NEGATIVE: return a > 0.0f ? a : a * 0.25f;
+    case NK_SQUEEZE: return cf_squeeze(a);
+    case NK_CLAMP: return cf_clampf(a, lo, hi);
+    case NK_RANGE_CHOICE: return (a >= lo && a < hi) ? b : c;
+    case NK_LERP: return a == 0.0f ? b : a == 1.0f ? c : cf_lerpf(a, b, c);
+    default: return a;
+    }
+}
+
+Test(fused, row_operations_equal_the_scalar_path)
+{
+    enum { N = 301 }; /* not a multiple of any lane count: the loops' tails too */
+    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -2.0f, 1e-40f, -1e-40f,
+                                    3.4e38f, -3.4e38f, INFINITY, -INFINITY, NAN, -NAN, 64.0f, -1e6f, 0.99999994f, 1.0000001f};
+    size_t ns = sizeof special / sizeof special[0];
+    float a[N], b[N], c[N], o[N];
+    uint32_t seed = 12345;
+    for (int i = 0; i < N; i++) {
+        float v[3];
+        for (int k = 0; k < 3; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            v[k] = (seed >> 28) < 9 ? special[(seed >> 8) % ns] : ((float)(int32_t)(seed >> 9) - 4194304.0f) / 1048576.0f;
+        }
+        a[i] = v[0], b[i] = v[1], c[i] = v[2];
+    }
+    static const int kinds[] = {NK_ADD, NK_SUB, NK_MUL, NK_DIV, NK_MIN, NK_MAX, NK_ABS, NK_NEGATE, NK_SQUARE, NK_CUBE,
+                                NK_HALF_NEGATIVE, NK_QUARTER_NEGATIVE, NK_SQUEEZE, NK_CLAMP, NK_RANGE_CHOICE, NK_LERP, NK_CACHE};
+    /* bounds: ordinary, a zero upper bound (cf_clampf's Math.min on zeros), the noodle's */
+    static const float bounds[][2] = {{-1.0f, 1.0f}, {-0.5f, 0.0f}, {0.0f, -0.0f}, {-1e6f, 0.0f}, {-2.0f, 64.0f}};
+    int top = rowop_isa(), checked = 0;
+    for (int isa = ROW_ISA_PORTABLE; isa <= top; isa++)
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            for (size_t bd = 0; bd < sizeof bounds / sizeof bounds[0]; bd++)
+                for (int lit = 0; lit < 2; lit++) {
+                    float lo = bounds[bd][0], hi = bounds[bd][1], r = 1.0f / 3.0f;
+                    rowop(isa, kinds[k], o, a, b, c, N, lo, hi, lit, r);
+                    for (int i = 0; i < N; i++) {
+                        float e = ref_op(kinds[k], a[i], b[i], c[i], lo, hi, lit, r);
+                        cr_assert_eq(memcmp(&o[i], &e, sizeof e), 0, "isa %d kind %d bounds %zu: %g op (%g, %g, %g) gave %g, not %g",
+                                     isa, kinds[k], bd, (double)a[i], (double)a[i], (double)b[i], (double)c[i], (double)o[i], (double)e);
+                        checked++;
+                    }
+                    for (int eq = 0; eq < 2; eq++) {
+                        size_t m = 0;
+                        for (int i = 0; i < N; i++) m += eq ? a[i] == lo : (a[i] >= lo && a[i] < hi);
+                        cr_assert_eq(rowop_count(isa, a, N, eq, lo, hi), m, "isa %d count", isa);
+                    }
+                }
+    cr_assert_gt(checked, 10000);
+}
+
+/* an area fill, whose chunks take their -x / -z corner faces from the chunk before them
+ * (fill.c share_corners), equals chunks filled alone by fresh contexts, on one and two
+ * threads: 4 x 3 chunks, across the origin */
+Test(fused, shared_corner_faces_equal_lone_chunks, .timeout = 120)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/vanilla/26.3", shared_dir());
+    const char *paths[1] = {path};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&p, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 0, &err), CF_OK, "%s", err.message);
+    enum { NX = 4, NZ = 3, N = NX * NZ };
+    int32_t c[2 * N];
+    for (int i = 0; i < N; i++) c[2 * i] = -2 + i % NX, c[2 * i + 1] = -1 + i / NX; /* z outer, x inner */
+    size_t per = (size_t)p->height * 256;
+    float *area = malloc(sizeof(float) * per * N), *one = malloc(sizeof(float) * per);
+    cr_assert(area && one);
+    for (int threads = 1; threads <= 2; threads++) {
+        cr_assert_eq(cf_fill_chunks(w, 0, N, c, area, threads, &err), CF_OK, "%s", err.message);
+        for (int i = 0; i < N; i++) {
+            cr_assert_eq(fill_one_counted(w, 0, c[2 * i], c[2 * i + 1], one, NULL), 0);
+            cr_assert_eq(memcmp(one, area + (size_t)i * per, sizeof(float) * per), 0, "%d threads: chunk %d %d differs",
+                         threads, c[2 * i], c[2 * i + 1]);
+        }
+    }
+    free(area), free(one);
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}
+
 Test(corners, equal_stack_volume_at_every_corner)
 {
     static const int32_t chunks[][2] = {{0, 0}, {-1, -1}, {1000, -500}, {-7, 3}, {123457, -654321},

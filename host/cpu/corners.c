@@ -486,6 +486,29 @@ int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *ou
     return 1;
 }
 
+const float *corners_row(cf_fill *f, int id, int32_t y, int32_t w, int32_t cx0, int32_t cz0, int ncx, int ncz)
+{
+    cf_corners *c = f->corners;
+    int s = c->slot[id];
+    if (s < 0 || w != c->w || cx0 != c->cx0 || cz0 != c->cz0 || ncx > c->ncx || ncz > c->ncz) return NULL;
+    int64_t dy = (int64_t)y - (int64_t)c->cy0 * c->h;
+    if (dy < 0 || dy % c->h) return NULL;
+    int64_t j = dy / c->h;
+    if (j >= c->ncy || j >= c->maxy) return NULL;
+    cn_slot *q = &c->slots[s];
+    if (q->rowstamp[j] != f->stamp) {
+        if (q->axstamp != f->stamp) {
+            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
+            q->axstamp = f->stamp;
+        }
+        row(f->w, c, q, (int)j);
+        q->rowstamp[j] = f->stamp;
+    }
+    return q->val + (size_t)j * (size_t)c->ncol;
+}
+
+int corners_ncx(const cf_corners *c) { return c->ncx; }
+
 long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
 {
     long bad = 0;

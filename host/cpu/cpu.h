@@ -52,13 +52,26 @@ typedef struct cf_fill {
         size_t *cidx;
         float *cax, *caz;
         uint32_t colst;
+        /* the y walk (sx*sz each): the running values of row runy and the steps of its
+         * cells; valid while runst is the fill stamp */
+        float *run, *stp;
+        int32_t runy;
+        uint32_t runst;
     } *interp;
     int ninterp;
-    float **vbuf;                   /* per node of the block-stage list: its buffer */
-    uint32_t *vstamp;               /* per node: window stamp of the rows its buffer holds */
+    float **vbuf;                   /* per node of the block-stage list: its buffer, the window's rows
+                                     * from wy0 ((y - wy0)*sz + z)*sx + x (one row without y) */
+    uint32_t *vstamp;               /* per node: window stamp of the rows its buffer holds (nodes
+                                     * without y: the fill stamp, their value is the same at every y) */
     int32_t wy0, wy1;               /* the window of rows the block stage computes: [wy0, wy1) */
+    int32_t wmax;                   /* the most rows a window has (buffers hold wmax rows) */
     uint32_t wstamp;                /* changes per window (and per chunk) */
-    float *scratch;                 /* 2*sx*sz floats for the interpolation (running values, steps) */
+    float *scratch;                 /* 3*sx*sz floats: a row of each input of vec_node's row operation */
+    int isa;                        /* ROW_ISA_*: the lanes of the block stage's row operations */
+    int share;                      /* fill.c: a chunk region takes the last one's +x / +z corner faces */
+    float *bbuf;                    /* eval.c corner rows: per node bcap values (NULL: corner by corner) */
+    uint32_t *bst, bstamp;          /* per node: the batch whose values bbuf holds */
+    int bcap;
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
     cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:
                                      * neighbouring samples mostly share every low-frequency cell) */
@@ -80,6 +93,11 @@ void corners_clear(cf_corners *c); /* the fill stamp wrapped: every row is stale
 /* node id's value at (x, y, z) into *out when the node and the point are on the
  * lattice of f's region (1), else 0 */
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out);
+/* node id's corner row at y, [k * corners_ncx + i] for the corner (cx0 + i, cz0 + k) * w, when
+ * the node has the stage, y is on its lattice and the lattice is (w, cx0, cz0) with at least
+ * ncx x ncz corners; else NULL */
+const float *corners_row(cf_fill *f, int id, int32_t y, int32_t w, int32_t cx0, int32_t cz0, int ncx, int ncz);
+int corners_ncx(const cf_corners *c);
 /* tests: every corner of every such node over chunk (cx, cz) against cf_stack_volume or
  * cf_blended, on every lattice path the CPU has (AVX-512, AVX2, portable); returns the mismatches (-1: none to check),
  * *n the corners compared */
@@ -219,5 +237,15 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
 
 /* fill.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
+/* rowops.c: the block stage's element-wise operations over n floats (a row of a window):
+ * o[i] = kind(a[i], b[i], c[i]) as eval.c's volume path computes it (lo, hi: the clamp or
+ * range_choice bounds; lit: a division by the literal whose reciprocal is r). isa: the
+ * lanes, rowop_isa() (CF_NO_AVX512 / CF_NO_AVX2 step down); the values are the same. */
+enum { ROW_ISA_PORTABLE = 0, ROW_ISA_AVX2 = 1, ROW_ISA_AVX512 = 2 };
+int rowop_isa(void);
+void rowop(int isa, int kind, float *restrict o, const float *a, const float *b, const float *c, size_t n, float lo,
+           float hi, int lit, float r);
+/* how many of a[0..n) lie in [lo, hi) (eq 0) or equal lo (eq 1) */
+size_t rowop_count(int isa, const float *a, size_t n, int eq, float lo, float hi);
 
 #endif /* CF_CPU_H */

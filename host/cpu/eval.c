@@ -125,7 +125,7 @@ EVAL(INTERPOLATED)
         && (uint32_t)(z - f->z0) < (uint32_t)f->sz) {
         struct cf_interp *ip = &f->interp[f->islot[id]];
         if (ip->bstamp != f->wstamp) fill_interp_blocks(f, id);
-        return ip->block[((size_t)(y - f->y0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
+        return ip->block[((size_t)(y - f->y0 - f->wy0) * (size_t)f->sz + (size_t)(z - f->z0)) * (size_t)f->sx + (size_t)(x - f->x0)];
     }
     int32_t w = n->i[0], h = n->i[1];
     int32_t ix = (int32_t)cf_floormod(x, w), iy = (int32_t)cf_floormod(y, h), iz = (int32_t)cf_floormod(z, w);
@@ -485,8 +485,183 @@ float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t 
     return eval_f32(w, NULL, MODE_SAMPLE, node, x, y, z);
 }
 
-/* The block values of interpolated node `id` over the fill region, in 26.3's
- * order: per column lerp along z, then x, then walk y by the float step (§11). */
+/* ------------------------------------------------------------------ corner rows
+ * The corners of an interpolated node's input, a corner row at a time (one y, the row's
+ * stale corners): the expression under the input is evaluated node by node over the row
+ * (bnode), so the node table is dispatched once per node and row, not per corner. The
+ * element-wise kinds are rowops.c's operations (the volume path's float operations, lane
+ * by lane), selects compute their branches where some corner takes them, interval_select
+ * selects per corner, the corner stage's noises are read from their rows (corners_noise),
+ * gradients are computed per corner; every other node (splines and 2-D nodes, served by
+ * their column memos, shifted noises, ...) goes through ev_node per corner as before. A
+ * node's values are a pure function of the corner, so the values are the same. */
+typedef struct batch {
+    const ev *e;
+    int np;                 /* corners of the row */
+    const int32_t *xs, *zs; /* their x and z; y is common */
+    const int *is, *ks;     /* their corner index along x and z in the interpolation's lattice */
+    int32_t y;
+    int32_t w, cx0, cz0;    /* the lattice: cell width, first corner */
+    int ncx, ncz;
+} batch;
+
+static const float *bnode(const batch *b, int id);
+
+/* the per-batch buffers of f: node id's values in f->bbuf + id * f->bcap, valid while
+ * f->bst[id] == f->bstamp */
+static float *bslot(cf_fill *f, int id) { return f->bbuf + (size_t)id * (size_t)f->bcap; }
+
+static const float *bnode(const batch *b, int id)
+{
+    const ev *e = b->e;
+    cf_fill *f = e->f;
+    if (f->bst[id] == f->bstamp) return bslot(f, id);
+    const cf_node *n = &e->nodes[id];
+    float *o = bslot(f, id);
+    int np = b->np, batched = 1;
+    /* a 2-D node with a column memo: the memo's value per corner (computed once per column) */
+    switch (f->memo[id] == MEMO_COLUMN ? NK_COUNT : n->kind) {
+    case NK_ADD: case NK_SUB: case NK_MUL: case NK_DIV: case NK_MIN: case NK_MAX: case NK_ABS: case NK_NEGATE:
+    case NK_SQUARE: case NK_CUBE: case NK_HALF_NEGATIVE: case NK_QUARTER_NEGATIVE: case NK_SQUEEZE: case NK_CLAMP:
+    case NK_CACHE: case NK_BLEND_DENSITY: {
+        int lit = n->kind == NK_DIV && is_literal(e, n->in[1]);
+        const float *a = bnode(b, n->in[0]);
+        const float *c = n->nin > 1 && !lit ? bnode(b, n->in[1]) : a;
+        rowop(f->isa, n->kind, o, a, c, a, (size_t)np, n->f[0], n->f[1], lit, lit ? 1.0f / e->nodes[n->in[1]].f[0] : 0.0f);
+        break;
+    }
+    case NK_RANGE_CHOICE: case NK_LERP: {
+        /* a branch no corner takes is not computed (eval's RANGE_CHOICE / LERP branch per corner) */
+        const float *a = bnode(b, n->in[0]);
+        int rc = n->kind == NK_RANGE_CHOICE;
+        size_t m1 = rowop_count(f->isa, a, (size_t)np, !rc, rc ? n->f[0] : 0.0f, n->f[1]);
+        size_t m2 = rc ? (size_t)np - m1 : rowop_count(f->isa, a, (size_t)np, 1, 1.0f, 0.0f);
+        /* range_choice: m1 corners take in[1], m2 in[2]; lerp: m1 take in[1] alone, m2 in[2] alone */
+        if (m1 == (size_t)np) {
+            memcpy(o, bnode(b, n->in[1]), sizeof(float) * (size_t)np);
+        } else if (m2 == (size_t)np) {
+            memcpy(o, bnode(b, n->in[2]), sizeof(float) * (size_t)np);
+        } else {
+            const float *u = bnode(b, n->in[1]), *v = bnode(b, n->in[2]);
+            rowop(f->isa, n->kind, o, a, u, v, (size_t)np, n->f[0], n->f[1], 0, 0.0f);
+        }
+        break;
+    }
+    case NK_INTERVAL_SELECT: {
+        const float *a = bnode(b, n->in[0]);
+        for (int q = 0; q < np; q++) {
+            int k = 0;
+            while (k < n->nfa && !(a[q] < n->fa[k])) k++;
+            o[q] = bnode(b, k < n->nfa ? n->in[1 + k] : n->in[n->nin - 1])[q]; /* computed on first use */
+        }
+        break;
+    }
+    case NK_CONSTANT:
+        for (int q = 0; q < np; q++) o[q] = n->f[0];
+        break;
+    case NK_GRADIENT:
+        if (n->i[0] == 1) { /* along y: one value for the row */
+            float v = cf_gradient(b->y, n->i[1], n->i[2], n->f[0], n->f[1], n->i[3]);
+            for (int q = 0; q < np; q++) o[q] = v;
+            break;
+        }
+        for (int q = 0; q < np; q++) {
+            int64_t c = n->i[0] == 0 ? b->xs[q] : n->i[0] == 1 ? b->y : b->zs[q];
+            o[q] = cf_gradient(c, n->i[1], n->i[2], n->f[0], n->f[1], n->i[3]);
+        }
+        break;
+    case NK_NOISE: case NK_OLD_BLENDED_NOISE:
+        if (f->corners) { /* the corner stage's rows where it has the node (corners.c), else the evaluator */
+            const float *row = corners_row(f, id, b->y, b->w, b->cx0, b->cz0, b->ncx, b->ncz);
+            if (row) {
+                size_t sk = (size_t)corners_ncx(f->corners);
+                for (int q = 0; q < np; q++) o[q] = row[(size_t)b->ks[q] * sk + (size_t)b->is[q]];
+                if (f->count) f->count[id] += (uint32_t)np;
+                f->bst[id] = f->bstamp;
+                return o;
+            }
+            for (int q = 0; q < np; q++) {
+                if (corners_noise(f, id, b->xs[q], b->y, b->zs[q], &o[q])) {
+                    if (f->count) f->count[id]++;
+                } else {
+                    o[q] = ev_node(e, id, b->xs[q], b->y, b->zs[q]);
+                }
+            }
+            f->bst[id] = f->bstamp;
+            return o;
+        }
+        batched = 0;
+        break;
+    default: batched = 0; break;
+    }
+    if (!batched && f->memo[id] == MEMO_COLUMN) {
+        /* the column memo read here (ev_node's MEMO_COLUMN lookup), ev_node where it is stale */
+        int m = e->mode - 1;
+        const float *col = f->col[m] + (size_t)f->colslot[id] * (size_t)f->colstride;
+        const uint32_t *cst = f->colstamp[m] + (size_t)f->colslot[id] * (size_t)f->colstride;
+        for (int q = 0; q < np; q++) {
+            uint32_t dx = (uint32_t)(b->xs[q] - f->x0), dz = (uint32_t)(b->zs[q] - f->z0);
+            size_t k = dz * (size_t)(f->sx + 1) + dx;
+            o[q] = dx <= (uint32_t)f->sx && dz <= (uint32_t)f->sz && cst[k] == f->stamp ? col[k]
+                                                                                       : ev_node(e, id, b->xs[q], b->y, b->zs[q]);
+        }
+    } else if (!batched) {
+        for (int q = 0; q < np; q++) o[q] = ev_node(e, id, b->xs[q], b->y, b->zs[q]);
+    } else if (f->count) {
+        f->count[id] += (uint32_t)np;
+    }
+    f->bst[id] = f->bstamp;
+    return o;
+}
+
+/* the stale corners of row jj of interpolated node n (slot ip) through bnode */
+static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size_t jj)
+{
+    cf_fill *f = c->f;
+    int cw = n->i[0];
+    int32_t xs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X], zs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
+    size_t qs[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
+    int is[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X], ks[CF_MAX_CORNERS_X * CF_MAX_CORNERS_X];
+    int np = 0;
+    for (int k = 0; k < ip->ncz; k++)
+        for (int i = 0; i < ip->ncx; i++) {
+            size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
+            if (ip->cstamp[q] == f->stamp) continue;
+            xs[np] = (ip->cx0 + i) * cw, zs[np] = (ip->cz0 + k) * cw, qs[np] = q, is[np] = i, ks[np] = k;
+            np++;
+        }
+    if (np == 0) return;
+    if (++f->bstamp == 0) {
+        memset(f->bst, 0, sizeof(uint32_t) * ((size_t)f->nnodes + 1));
+        f->bstamp = 1;
+    }
+    batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], cw, ip->cx0, ip->cz0, ip->ncx, ip->ncz};
+    const float *v = bnode(&b, n->in[0]);
+    for (int q = 0; q < np; q++) ip->corner[qs[q]] = v[q], ip->cstamp[qs[q]] = f->stamp;
+}
+
+/* the start of the y walk of n columns: a and b the x lerps of the z lerps (v00 v10, v01 v11),
+ * the step (b - a) / h, the value a + step * start (fill_interp_blocks' float operations) */
+static void walk_start(float *restrict run, float *restrict stp, float *restrict out, const float *restrict v00,
+                       const float *restrict v10, const float *restrict v01, const float *restrict v11,
+                       const float *restrict ax, int n, float invy, float fs)
+{
+    for (int x = 0; x < n; x++) {
+        float a = cf_lerpf(ax[x], v00[x], v10[x]), b = cf_lerpf(ax[x], v01[x], v11[x]);
+        float step = (b - a) * invy;
+        float v = a + step * fs;
+        stp[x] = step;
+        run[x] = v, out[x] = v;
+    }
+}
+
+/* The block values of interpolated node `id` over the window's rows, in 26.3's order:
+ * per column lerp along z, then x, then walk y by the float step (§11): a row continues the
+ * walk of the row below where this context computed it last (ip->runy), else starts it from
+ * its cell's first row (or the region's, inside the cell): a + step * start, then the step
+ * added once per row, as eval's INTERPOLATED does. So any window, of any rows, in any order
+ * (fill_chunk's rows bottom up, surface_scan's windows top down, rows a branch skipped)
+ * gives each block the float sequence of a whole-chunk fill. */
 void fill_interp_blocks(cf_fill *f, int id)
 {
     const cf_world *w = f->w;
@@ -494,29 +669,12 @@ void fill_interp_blocks(cf_fill *f, int id)
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];
-    /* every corner of the window's cells once per chunk (the input on the volume path) */
-    ev c = e;
+    ev c = e; /* the corners: the input on the volume path */
     c.vmin = (int32_t)cf_floordiv(f->y0, h) * h;
-    int jlo = (int)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0), jhi = (int)(cf_floordiv(f->y0 + f->wy1 - 1, h) - ip->cy0) + 1;
-    for (int k = 0; k < ip->ncz; k++)
-        for (int j = jlo; j <= jhi && j < ip->ncy; j++)
-            for (int i = 0; i < ip->ncx; i++) {
-                size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)i;
-                if (ip->cstamp[q] != f->stamp) {
-                    ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + j) * h, (ip->cz0 + k) * cw);
-                    ip->cstamp[q] = f->stamp;
-                }
-            }
-    /* y outer: per cell, a, b and the step of every column; inside the cell each
-     * y adds the step once to every column's running value (the same float
-     * sequence as vanilla's per-column walk, vectorizable across columns) */
     float inv = 1.0f / (float)cw, invy = 1.0f / (float)h;
     size_t sj = (size_t)ip->ncx, sk = (size_t)ip->ncx * (size_t)ip->ncy;
     size_t ncol = (size_t)f->sx * (size_t)f->sz;
-    float *restrict run = f->scratch, *restrict stp = f->scratch + ncol;
-    /* a window starts at the region's first row or on a cell boundary */
-    int32_t iy = (int32_t)cf_floormod(f->y0 + f->wy0, h);
-    size_t j = (size_t)(cf_floordiv(f->y0 + f->wy0, h) - ip->cy0);
+    float *restrict run = ip->run, *restrict stp = ip->stp;
     /* once per region: per x its corner cell and weight, per z its corner offset and weight */
     size_t *cix = ip->cidx, *ckz = ip->cidx + f->sx;
     float *cax = ip->cax, *caz = ip->caz;
@@ -535,9 +693,33 @@ void fill_interp_blocks(cf_fill *f, int id)
      * that z: v00 of a column is zl0[i], v10 zl0[i+1], v01 zl1[i], v11 zl1[i+1]) */
     float zl0[CF_MAX_CORNERS_X], zl1[CF_MAX_CORNERS_X];
     for (int32_t yi = f->wy0; yi < f->wy1; yi++) {
-        float *restrict out = ip->block + (size_t)yi * ncol;
-        if (yi == f->wy0 || iy == 0) {
-            float fiy = (float)iy;
+        float *restrict out = ip->block + (size_t)(yi - f->wy0) * ncol;
+        int64_t ya = (int64_t)f->y0 + yi;
+        int32_t iy = (int32_t)cf_floormod(ya, h);
+        if (ip->runst == f->stamp && ip->runy == yi - 1 && iy != 0) {
+            rowop(f->isa, NK_ADD, out, run, stp, stp, ncol, 0.0f, 0.0f, 0, 0.0f);
+            memcpy(run, out, sizeof(float) * ncol);
+        } else {
+            /* the cell's corners (rows j and j + 1), once per region */
+            size_t j = (size_t)(cf_floordiv(ya, h) - ip->cy0);
+            for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++) {
+                if (f->bbuf) {
+                    corner_row(&c, n, ip, jj);
+                    continue;
+                }
+                for (int k = 0; k < ip->ncz; k++)
+                    for (int i = 0; i < ip->ncx; i++) {
+                        size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
+                        if (ip->cstamp[q] != f->stamp) {
+                            ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + (int32_t)jj) * h, (ip->cz0 + k) * cw);
+                            ip->cstamp[q] = f->stamp;
+                        }
+                    }
+            }
+            /* the walk starts at the cell's first row, or the region's where it begins inside the cell */
+            int64_t cs = ya - iy;
+            int32_t start = cs >= f->y0 ? 0 : (int32_t)(f->y0 - cs);
+            float fs = (float)start;
             for (int32_t zi = 0; zi < f->sz; zi++) {
                 const float *c0 = ip->corner + ckz[zi] + j * sj;
                 float az = caz[zi];
@@ -545,20 +727,23 @@ void fill_interp_blocks(cf_fill *f, int id)
                     zl0[i] = cf_lerpf(az, c0[i], c0[sk + i]);
                     zl1[i] = cf_lerpf(az, c0[sj + i], c0[sk + sj + i]);
                 }
-                for (int32_t xi = 0; xi < f->sx; xi++) {
-                    size_t i = cix[xi], c = (size_t)zi * (size_t)f->sx + (size_t)xi;
-                    float ax = cax[xi];
-                    float a = cf_lerpf(ax, zl0[i], zl0[i + 1]), b = cf_lerpf(ax, zl1[i], zl1[i + 1]);
-                    float step = (b - a) * invy;
-                    stp[c] = step;
-                    /* start = iy: the region begins inside this cell, or iy == 0 */
-                    out[c] = run[c] = a + step * fiy;
+                /* each column's four z lerps, then the x lerps and the walk's start over the row */
+                float g[4][16];
+                for (int32_t x0 = 0; x0 < f->sx; x0 += 16) {
+                    int nx = f->sx - x0 < 16 ? f->sx - x0 : 16;
+                    for (int x = 0; x < nx; x++) {
+                        size_t i = cix[x0 + x];
+                        g[0][x] = zl0[i], g[1][x] = zl0[i + 1], g[2][x] = zl1[i], g[3][x] = zl1[i + 1];
+                    }
+                    size_t q0 = (size_t)zi * (size_t)f->sx + (size_t)x0;
+                    walk_start(run + q0, stp + q0, out + q0, g[0], g[1], g[2], g[3], cax + x0, nx, invy, fs);
                 }
             }
-        } else {
-            for (size_t c = 0; c < ncol; c++) out[c] = run[c] = run[c] + stp[c];
+            /* the region begins inside the cell: the rows below it in the cell */
+            for (int32_t k = start; k < iy; k++)
+                for (size_t q = 0; q < ncol; q++) out[q] = run[q] = run[q] + stp[q];
         }
-        if (++iy == h) iy = 0, j++;
+        ip->runy = yi, ip->runst = f->stamp;
     }
     ip->bstamp = f->wstamp;
 }

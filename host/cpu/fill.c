@@ -35,10 +35,12 @@ static void fill_free(cf_fill *f)
     for (int i = 0; f->interp && i < f->ninterp; i++) {
         free(f->interp[i].corner), free(f->interp[i].cstamp), free(f->interp[i].block);
         free(f->interp[i].cidx), free(f->interp[i].cax), free(f->interp[i].caz);
+        free(f->interp[i].run), free(f->interp[i].stp);
     }
     free(f->interp);
     free(f->vstamp);
     free(f->scratch);
+    free(f->bbuf), free(f->bst);
     corners_free(f->corners);
     free(f);
 }
@@ -52,12 +54,31 @@ static void vdims(const cf_fill *f, const cf_node *n, int *dx, int *dy, int *dz)
     *dz = (a & AX_Z) ? f->sz : 1;
 }
 
+static int32_t window_rows(const cf_program *p);
+
+/* the rows of fill_chunk's windows: two rows of 16 x 16 blocks, the block stage's buffers of
+ * a window (2 KB a node, 34 KB for the vanilla overworld) in L1; 1, 2, 4 and 8 rows measured
+ * (bench/RESULTS.md): one row pays vec_node's per-call set-up twice as often, 4 and 8 rows
+ * were no faster */
+enum { FUSED_ROWS = 2 };
+
+/* the most rows a window of a context for sy rows has: fill_chunk's, surface_scan's */
+static int32_t window_max(const cf_program *p, int32_t sy)
+{
+    int32_t m = window_rows(p);
+    if (m < FUSED_ROWS) m = FUSED_ROWS;
+    return m < sy ? m : sy;
+}
+
 static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
 {
     const cf_program *p = w->prog;
     cf_fill *f = calloc(1, sizeof *f);
     if (!f) return NULL;
     f->w = w;
+    f->wmax = window_max(p, sy);
+    f->isa = rowop_isa();
+    f->share = !getenv("CF_NO_CORNER_SHARE");
     f->nnodes = p->nnodes;
     f->sx = sx, f->sy = sy, f->sz = sz;
     f->memo = p->memo;
@@ -81,16 +102,17 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         size_t nc = (size_t)(sx / n->i[0] + 3) * (size_t)(sy / n->i[1] + 3) * (size_t)(sz / n->i[0] + 3);
         ip->corner = malloc(sizeof(float) * nc);
         ip->cstamp = calloc(nc, sizeof(uint32_t));
-        ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)sy * (size_t)sz);
+        ip->block = malloc(sizeof(float) * (size_t)sx * (size_t)f->wmax * (size_t)sz);
         ip->cidx = malloc(sizeof(size_t) * ((size_t)sx + (size_t)sz));
         ip->cax = malloc(sizeof(float) * (size_t)sx), ip->caz = malloc(sizeof(float) * (size_t)sz);
-        if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz) goto fail;
+        ip->run = malloc(sizeof(float) * (size_t)sx * (size_t)sz), ip->stp = malloc(sizeof(float) * (size_t)sx * (size_t)sz);
+        if (!ip->corner || !ip->cstamp || !ip->block || !ip->cidx || !ip->cax || !ip->caz || !ip->run || !ip->stp) goto fail;
         if (sx / n->i[0] + 3 > CF_MAX_CORNERS_X) goto fail; /* regions are at most 16 wide */
     }
     f->vbuf = calloc((size_t)p->nnodes + 1, sizeof(float *));
     f->vstamp = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
-    /* interpolation scratch: running values, steps */
-    f->scratch = malloc(sizeof(float) * 2 * (size_t)sx * (size_t)sz);
+    /* a row of each of vec_node's inputs */
+    f->scratch = malloc(sizeof(float) * 3 * (size_t)sx * (size_t)sz);
     if (!f->vbuf || !f->vstamp || !f->scratch) goto fail;
     for (int k = 0; k < p->nvlist; k++) {
         int id = p->vlist[k];
@@ -98,9 +120,21 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (n->kind == NK_INTERPOLATED) continue; /* aliases the block buffer */
         int dx, dy, dz;
         vdims(f, n, &dx, &dy, &dz);
+        if (dy > 1) dy = f->wmax; /* the rows of a window */
         if (!(f->vbuf[id] = malloc(sizeof(float) * (size_t)dx * (size_t)dy * (size_t)dz))) goto fail;
     }
     f->corners = corners_new(w, sx, sy, sz); /* NULL: every corner through the evaluator */
+    /* the corner rows' node buffers (eval.c corner_row): a row has at most (sx/w + 3) x (sz/w + 3)
+     * corners; without them (CF_NO_CORNER_ROWS=1, benchmarks) every corner on its own */
+    int cmin = 0;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0 && (cmin == 0 || p->nodes[i].i[0] < cmin)) cmin = p->nodes[i].i[0];
+    if (cmin > 0 && !getenv("CF_NO_CORNER_ROWS")) {
+        f->bcap = (sx / cmin + 3) * (sz / cmin + 3);
+        f->bbuf = malloc(sizeof(float) * (size_t)f->bcap * ((size_t)p->nnodes + 1));
+        f->bst = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
+        if (!f->bbuf || !f->bst) goto fail;
+    }
     return f;
 fail:
     fill_free(f);
@@ -185,10 +219,37 @@ static void next_window(cf_fill *f)
     }
 }
 
+/* Corners shared between neighbouring chunks: a corner value is a pure function of the
+ * node, the corner's position and the volume's min y, so when a chunk region follows the
+ * context's last one along +x or +z (same min y) the corners of the last one's +x / +z face
+ * are this one's -x / -z face: they are moved, not computed (5 of 25 corner columns a
+ * chunk along a row of chunks). Chunk regions only (16 wide: a 1 x 1 corner_region stamps
+ * neighbour corners it never computed). CF_NO_CORNER_SHARE=1 turns it off (benchmarks). */
+static void share_corners(cf_fill *f, struct cf_interp *ip, const int32_t *old, uint32_t ost)
+{
+    /* old: the last region's cx0, cy0, cz0, ncx, ncy, ncz (the layout of the corner buffer; a
+     * cell width that does not divide 16 changes the counts from one chunk to the next) */
+    int64_t di = (int64_t)ip->cx0 - old[0], dk = (int64_t)ip->cz0 - old[2];
+    if (ip->cy0 != old[1] || ip->ncx != old[3] || ip->ncy != old[4] || ip->ncz != old[5]) return;
+    if (di < 0 || dk < 0 || (di == 0 && dk == 0) || di >= ip->ncx || dk >= ip->ncz) return;
+    size_t ncx = (size_t)ip->ncx, ncy = (size_t)ip->ncy;
+    /* ascending: a source index is never below its destination, so no source is overwritten first */
+    for (size_t k = 0; k + (size_t)dk < (size_t)ip->ncz; k++)
+        for (size_t j = 0; j < ncy; j++)
+            for (size_t i = 0; i + (size_t)di < ncx; i++) {
+                size_t d = (k * ncy + j) * ncx + i, s = ((k + (size_t)dk) * ncy + j) * ncx + i + (size_t)di;
+                if (ip->cstamp[s] != ost) continue;
+                ip->corner[d] = ip->corner[s];
+                ip->cstamp[d] = f->stamp;
+            }
+}
+
 /* points a context at a new region; every memo becomes stale */
 static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
 {
     const cf_program *p = f->w->prog;
+    uint32_t ost = f->stamp;
+    int share = f->share && ost != 0 && f->sx == 16 && f->sz == 16 && f->y0 == y0;
     f->x0 = x0, f->y0 = y0, f->z0 = z0;
     f->vol_min_y = y0;
     f->wy0 = 0, f->wy1 = f->sy;
@@ -205,11 +266,13 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
             memset(f->interp[p->islot[i]].cstamp, 0, nc * sizeof(uint32_t));
             f->interp[p->islot[i]].bstamp = 0;
             f->interp[p->islot[i]].colst = 0;
+            f->interp[p->islot[i]].runst = 0;
         }
         memset(f->vstamp, 0, ((size_t)p->nnodes + 1) * sizeof(uint32_t));
         f->stamp = 1;
         f->wstamp = 0;
         corners_clear(f->corners);
+        share = 0;
     }
     corners_region(f->corners, x0, y0, z0, f->sx, f->sy, f->sz);
     next_window(f);
@@ -218,10 +281,12 @@ static void fill_region(cf_fill *f, int32_t x0, int32_t y0, int32_t z0)
         const cf_node *n = &p->nodes[i];
         struct cf_interp *ip = &f->interp[p->islot[i]];
         int32_t w = n->i[0], h = n->i[1];
+        int32_t old[6] = {ip->cx0, ip->cy0, ip->cz0, ip->ncx, ip->ncy, ip->ncz};
         ip->cx0 = (int32_t)cf_floordiv(x0, w), ip->cy0 = (int32_t)cf_floordiv(y0, h), ip->cz0 = (int32_t)cf_floordiv(z0, w);
         ip->ncx = (int)(cf_floordiv((int64_t)x0 + f->sx - 1, w) + 1 - ip->cx0 + 1);
         ip->ncy = (int)(cf_floordiv((int64_t)y0 + f->sy - 1, h) + 1 - ip->cy0 + 1);
         ip->ncz = (int)(cf_floordiv((int64_t)z0 + f->sz - 1, w) + 1 - ip->cz0 + 1);
+        if (share) share_corners(f, ip, old, ost);
     }
 }
 
@@ -232,9 +297,12 @@ static void vec_node(cf_fill *f, int id);
 /* a block-stage node's buffer for this chunk, computed on first use */
 static const float *vec_get(cf_fill *f, int id)
 {
-    if (f->vstamp[id] != f->wstamp) {
+    const cf_node *n = &f->w->prog->nodes[id];
+    /* a node without y has one value per column: computed once per region */
+    uint32_t st = n->kind == NK_INTERPOLATED || (n->axes & AX_Y) ? f->wstamp : f->stamp;
+    if (f->vstamp[id] != st) {
         vec_node(f, id);
-        f->vstamp[id] = f->wstamp;
+        f->vstamp[id] = st;
     }
     return f->vbuf[id];
 }
@@ -247,13 +315,9 @@ static int vec_all(cf_fill *f, int id, int mode, float lo, float hi)
     vdims(f, &f->w->prog->nodes[id], &dx, &dy, &dz);
     const float *b = vec_get(f, id);
     size_t plane = (size_t)dx * (size_t)dz;
-    size_t i0 = dy > 1 ? (size_t)f->wy0 * plane : 0, n = dy > 1 ? (size_t)f->wy1 * plane : plane;
-    for (size_t i = i0; i < n; i++) {
-        float v = b[i];
-        int in = v >= lo && v < hi;
-        if (mode == 0 ? !in : mode == 1 ? in : !(v == lo)) return 0;
-    }
-    return 1;
+    size_t n = dy > 1 ? (size_t)(f->wy1 - f->wy0) * plane : plane;
+    size_t m = rowop_count(f->isa, b, n, mode == 2, lo, hi);
+    return mode == 1 ? m == 0 : m == n;
 }
 
 static void vec_node(cf_fill *f, int id)
@@ -269,15 +333,15 @@ static void vec_node(cf_fill *f, int id)
         return;
     }
     float *out = f->vbuf[id];
-    /* rows of the window only (a node without y has one row) */
-    int ylo = dy > 1 ? f->wy0 : 0, yhi = dy > 1 ? f->wy1 : 1;
-    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * (yhi - ylo) * dz);
+    /* the window's rows (a node without y has one row), at 0 in the buffer */
+    int nrow = dy > 1 ? f->wy1 - f->wy0 : 1;
+    if (f->count && p->vop[id]) f->count[id] += (uint32_t)(dx * nrow * dz);
     if (!p->vop[id]) {
-        for (int y = ylo; y < yhi; y++)
+        for (int r = 0; r < nrow; r++)
             for (int z = 0; z < dz; z++)
                 for (int x = 0; x < dx; x++)
-                    out[((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
-                        eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + y, f->z0 + z);
+                    out[((size_t)r * (size_t)dz + (size_t)z) * (size_t)dx + (size_t)x] =
+                        eval_f32(f->w, f, MODE_VOLUME, id, f->x0 + x, f->y0 + (dy > 1 ? f->wy0 + r : 0), f->z0 + z);
         return;
     }
     /* children: buffer and strides (0 along axes the child does not read); a branch
@@ -303,36 +367,56 @@ static void vec_node(cf_fill *f, int id)
         sy[k] = cy > 1 ? (size_t)cx * (size_t)cz : 0;
     }
     /* a node without y reads its children's y-dependent buffers (an interpolated
-     * node always has rows) at a row of the window: its value is the same at every y */
-    size_t yb = dy > 1 ? 0 : (size_t)f->wy0;
-    int contiguous = dx > 1;
-    for (int k = 0; k < n->nin && k < 3; k++)
-        if (need[k] && sx[k] != 1) contiguous = 0;
-    /* every input spans x and z fully: one run of dx*dz per y */
-    int planar = contiguous && dz > 1;
-    for (int k = 0; k < n->nin && k < 3; k++)
-        if (need[k] && sz[k] != (size_t)dx) planar = 0;
-    if (planar) dx *= dz, dz = 1;
+     * node always has rows) at the window's first row: its value is the same at every y */
+    int lit = n->kind == NK_DIV && (p->nodes[n->in[1]].flags & NF_LITERAL);
+    float rcp = lit ? 1.0f / p->nodes[n->in[1]].f[0] : 0.0f;
+    if (dx == f->sx && dz == f->sz) {
+        /* the fused row operation (rowops.c): whole planes, an input that does not span the
+         * plane spread into a scratch row first */
+        size_t plane = (size_t)dx * (size_t)dz;
+        int whole = 1; /* every input a full plane with the node's rows: one run */
+        for (int k = 0; k < n->nin && k < 3; k++)
+            if (need[k] && (sx[k] != 1 || sz[k] != (size_t)dx || (nrow > 1 && sy[k] == 0))) whole = 0;
+        for (int r = 0; r < (whole ? 1 : nrow); r++) {
+            const float *in[3];
+            for (int k = 0; k < 3; k++) {
+                in[k] = NULL;
+                if (k >= n->nin || !need[k]) continue;
+                const float *src = cb[k] + (size_t)r * sy[k];
+                if (sx[k] == 1 && sz[k] == (size_t)dx) {
+                    in[k] = src;
+                    continue;
+                }
+                float *t = f->scratch + (size_t)k * plane;
+                if (sx[k] == 0 && sz[k] == 0) { /* one value (a constant) */
+                    float v = src[0];
+                    for (size_t q = 0; q < plane; q++) t[q] = v;
+                    in[k] = t;
+                    continue;
+                }
+                for (int z = 0; z < dz; z++)
+                    for (int x = 0; x < dx; x++) t[(size_t)z * (size_t)dx + (size_t)x] = src[(size_t)z * sz[k] + (size_t)x * sx[k]];
+                in[k] = t;
+            }
+            /* every vop kind has an input */
+            const float *a = in[0], *b = in[1] ? in[1] : a, *c = in[2] ? in[2] : a;
+            rowop(f->isa, n->kind, out + (size_t)r * plane, a, b, c, whole ? plane * (size_t)nrow : plane, n->f[0], n->f[1],
+                  lit, rcp);
+        }
+        return;
+    }
 #define LOOP(EXPR)                                                                                       \
-    for (int y = ylo; y < yhi; y++)                                                                      \
+    for (int y = 0; y < nrow; y++)                                                                       \
         for (int z = 0; z < dz; z++) {                                                                   \
             float *o = out + ((size_t)y * (size_t)dz + (size_t)z) * (size_t)dx;                          \
-            const float *A = cb[0] + (y + yb) * sy[0] + z * sz[0];                                       \
-            const float *B = cb[1] ? cb[1] + (y + yb) * sy[1] + z * sz[1] : A;                           \
-            const float *C = cb[2] ? cb[2] + (y + yb) * sy[2] + z * sz[2] : A;                           \
+            const float *A = cb[0] + y * sy[0] + z * sz[0];                                              \
+            const float *B = cb[1] ? cb[1] + y * sy[1] + z * sz[1] : A;                                  \
+            const float *C = cb[2] ? cb[2] + y * sy[2] + z * sz[2] : A;                                  \
             size_t sxb = cb[1] ? sx[1] : sx[0], sxc = cb[2] ? sx[2] : sx[0];                              \
-            if (contiguous) {                                                                            \
-                for (int x = 0; x < dx; x++) {                                                           \
-                    float a = A[x], b = B[x], c = C[x];                                                  \
-                    (void)b, (void)c;                                                                    \
-                    o[x] = (EXPR);                                                                       \
-                }                                                                                        \
-            } else {                                                                                     \
-                for (int x = 0; x < dx; x++) {                                                           \
-                    float a = A[x * sx[0]], b = B[x * sxb], c = C[x * sxc];                              \
-                    (void)b, (void)c;                                                                    \
-                    o[x] = (EXPR);                                                                       \
-                }                                                                                        \
+            for (int x = 0; x < dx; x++) {                                                               \
+                float a = A[x * sx[0]], b = B[x * sxb], c = C[x * sxc];                                  \
+                (void)b, (void)c;                                                                        \
+                o[x] = (EXPR);                                                                           \
             }                                                                                            \
         }
     float lo = n->f[0], hi = n->f[1];
@@ -343,9 +427,8 @@ static void vec_node(cf_fill *f, int id)
     case NK_SUB: LOOP(a - b); break;
     case NK_MUL: LOOP(a * b); break;
     case NK_DIV:
-        if (p->nodes[n->in[1]].flags & NF_LITERAL) {
-            float r = 1.0f / p->nodes[n->in[1]].f[0];
-            LOOP(a * r);
+        if (lit) {
+            LOOP(a * rcp);
         } else {
             LOOP(a / b);
         }
@@ -371,39 +454,36 @@ static void vec_node(cf_fill *f, int id)
 #undef LOOP
 }
 
-static int32_t window_rows(const cf_program *p);
-
-/* one chunk into out[(y*16 + z)*16 + x], in windows of whole interpolation cells from the
- * bottom up (window_rows: 8 rows for vanilla): a range_choice or lerp whose selector rules
- * a branch out in every block of a window does not compute that branch's buffers there
- * (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations and the
- * corner rows of their three noises) wherever the noodle toggle is negative in a whole
- * window. Windows start on cell boundaries, so every row's float walk is the one of a
- * single window (fill_interp_blocks); the values do not change. */
+/* one chunk into out[(y*16 + z)*16 + x], in windows of FUSED_ROWS rows from the bottom up:
+ * the block stage computes a window's rows node by node in buffers of a window (L1), the
+ * interpolations continue their y walks from the row below (fill_interp_blocks), and the
+ * root's rows are copied out. A range_choice or lerp whose
+ * selector rules a branch out in every block of a window does not compute that branch's
+ * buffers there (vec_node's need[]), e.g. vanilla's noodle caves (their four interpolations
+ * and the corner rows of their three noises) wherever the noodle toggle is negative in a
+ * whole window; the values do not change. */
 static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, cx * 16, p->min_y, cz * 16);
     int dx, dy, dz;
     vdims(f, &p->nodes[node], &dx, &dy, &dz);
-    int32_t h = p->height, wh = window_rows(p);
-    const float *r = NULL;
-    for (int64_t wb = cf_floordiv(p->min_y, wh) * wh; wb < (int64_t)p->min_y + h; wb += wh) {
-        f->wy0 = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
-        f->wy1 = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+    int32_t h = p->height;
+    for (int32_t y0 = 0; y0 < h; y0 += FUSED_ROWS) {
+        f->wy0 = y0;
+        f->wy1 = y0 + FUSED_ROWS < h ? y0 + FUSED_ROWS : h;
         next_window(f);
-        r = vec_get(f, node);
+        const float *r = vec_get(f, node);
+        if (dx == 16 && dz == 16 && dy > 1) {
+            memcpy(out + (size_t)y0 * 256, r, sizeof(float) * 256 * (size_t)(f->wy1 - f->wy0));
+            continue;
+        }
+        for (int32_t y = f->wy0; y < f->wy1; y++)
+            for (int32_t z = 0; z < 16; z++)
+                for (int32_t x = 0; x < 16; x++)
+                    out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
+                        r[((size_t)(dy > 1 ? y - f->wy0 : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
     }
-    if (!r) return; /* no rows: settings have a positive height (the parser checks) */
-    if (dx == 16 && dz == 16 && dy == h) {
-        memcpy(out, r, sizeof(float) * (size_t)h * 256);
-        return;
-    }
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t z = 0; z < 16; z++)
-            for (int32_t x = 0; x < 16; x++)
-                out[((size_t)y * 16 + (size_t)z) * 16 + (size_t)x] =
-                    r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
 }
 
 /* what fill_new allocates for a 16 x height x 16 region */
@@ -418,22 +498,23 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
     }
     if (p->prec == PREC_F64) return sizeof(ev64_memo) * ((size_t)p->nnodes + 1);
     size_t sx = 16, sy = (size_t)p->height, sz = 16, n = (size_t)p->nnodes + 1;
+    size_t wy = (size_t)window_max(p, p->height); /* the rows of the block stage's buffers */
     size_t b = sizeof(cf_fill);
     b += 2 * (size_t)(p->ncol ? p->ncol : 1) * (sx + 1) * (sz + 1) * (sizeof(float) + sizeof(uint32_t));
-    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 2 * sx * sz * sizeof(float);
+    b += 2 * n * sizeof(cf_memo) + n * (sizeof(float *) + sizeof(uint32_t)) + 3 * sx * sz * sizeof(float);
     if (p->blocks) b += sx * sy * sz * sizeof(float) + aquifer_bytes(p); /* the density of a chunk, the aquifer */
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *nd = &p->nodes[i];
         if (p->islot[i] >= 0) {
             size_t nc = (sx / (size_t)nd->i[0] + 3) * (sy / (size_t)nd->i[1] + 3) * (sz / (size_t)nd->i[0] + 3);
-            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * sy * sz * sizeof(float)
-                 + (sx + sz) * (sizeof(size_t) + sizeof(float));
+            b += sizeof(struct cf_interp) + nc * (sizeof(float) + sizeof(uint32_t)) + sx * wy * sz * sizeof(float)
+                 + (sx + sz) * (sizeof(size_t) + sizeof(float)) + 2 * sx * sz * sizeof(float);
         }
     }
     for (int k = 0; k < p->nvlist; k++) {
         const cf_node *nd = &p->nodes[p->vlist[k]];
         if (nd->kind == NK_INTERPOLATED) continue;
-        b += sizeof(float) * ((nd->axes & AX_X) ? sx : 1) * ((nd->axes & AX_Y) ? sy : 1) * ((nd->axes & AX_Z) ? sz : 1);
+        b += sizeof(float) * ((nd->axes & AX_X) ? sx : 1) * ((nd->axes & AX_Y) ? wy : 1) * ((nd->axes & AX_Z) ? sz : 1);
     }
     return b;
 }
@@ -490,7 +571,23 @@ typedef struct job {
     const char *const *bnames;
     int nb;
     int64_t zseed;
+    int threads; /* job_take's runs */
 } job;
+
+/* the next run of chunks [*i, *end) of j, 0 when none is left. Consecutive chunks of the list
+ * (neighbours along x in an area, z outer) on one context share their corner faces
+ * (share_corners), so a thread takes a run of them: a quarter of its share of what is left,
+ * at most 16, down to single chunks at the end (no thread waits long for another's run) */
+static int job_take(job *j, size_t *i, size_t *end)
+{
+    size_t cur = atomic_load(&j->next), left = cur < j->n ? j->n - cur : 0;
+    size_t run = left / ((size_t)(j->threads > 0 ? j->threads : 1) * 4);
+    run = run < 1 ? 1 : run > 16 ? 16 : run;
+    *i = atomic_fetch_add(&j->next, run);
+    if (*i >= j->n || atomic_load(&j->failed)) return 0;
+    *end = *i + run < j->n ? *i + run : j->n;
+    return 1;
+}
 
 static void *worker(void *arg)
 {
@@ -500,11 +597,9 @@ static void *worker(void *arg)
         atomic_store(&j->failed, 1);
         return NULL;
     }
-    for (;;) {
-        size_t i = atomic_fetch_add(&j->next, 1);
-        if (i >= j->n || atomic_load(&j->failed)) break;
-        fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
-    }
+    size_t i, end;
+    while (job_take(j, &i, &end))
+        for (; i < end; i++) fill_chunk(f, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * j->per_chunk);
     fill_give(f);
     return NULL;
 }
@@ -520,13 +615,13 @@ static void *block_worker(void *arg)
     if (!f || !a || !dens) {
         atomic_store(&j->failed, 1);
     } else {
-        for (;;) {
-            size_t i = atomic_fetch_add(&j->next, 1);
-            if (i >= j->n || atomic_load(&j->failed)) break;
-            int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
-            fill_chunk(f, j->node, cx, cz, dens);
-            aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
-        }
+        size_t i, end;
+        while (job_take(j, &i, &end))
+            for (; i < end; i++) {
+                int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
+                fill_chunk(f, j->node, cx, cz, dens);
+                aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+            }
     }
     free(dens);
     aquifer_free(a);
@@ -637,7 +732,7 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(p, threads, err) != CF_OK) return err->status;
     job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
-             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed};
+             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed, 0};
     if (run_threads(p->dialect == DIALECT_MC121 ? surface121_worker : surface263_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context (or a palette over 256 blocks)");
     return CF_OK;
@@ -657,7 +752,8 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     if (threads <= 0) threads = cf_cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0};
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0};
+    j.threads = threads;
     if (run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
         return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
@@ -868,7 +964,8 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;
     }
-    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0};
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
+    j.threads = threads;
     if (run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
     return CF_OK;
@@ -926,7 +1023,7 @@ static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int 
             if (done[c]) continue;
             int x = c % f->sx, z = c / f->sx;
             for (int32_t y = ystart; y >= a; y--) {
-                float v = r[((size_t)(dy > 1 ? y : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
+                float v = r[((size_t)(dy > 1 ? y - a : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
                 if (v > 0.0f) {
                     out[c] = p->min_y + y;
                     done[c] = 1;

@@ -106,7 +106,7 @@ struct cf_program {
     int *colslot, ncol;      /* per node: column-memo slot or -1 */
     int *islot, ninterp;     /* per node: interpolated slot or -1 */
     uint8_t *stage;          /* per node: STAGE_* */
-    int *vlist, nvlist;      /* block-stage nodes evaluated as whole buffers, children first */
+    int *vlist, nvlist;      /* block-stage nodes evaluated as buffers, children first */
     uint8_t *vop;            /* per node: 1 = computed from child buffers, 0 = per element */
     char *plan;              /* `chunkfill plan` text */
     double *hy_maps;         /* DIALECT_HYTALE: the external maps' samples, appended to the seed table */

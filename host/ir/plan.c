@@ -111,7 +111,7 @@ cf_status plan_build(cf_program *p, cf_error *err)
             p->memo[i] = MEMO_LAST;
         }
     }
-    /* the block stage as whole buffers: from the outputs down through combinators */
+    /* the block stage as buffers (a window of rows): from the outputs down through combinators */
     p->vop = arena_alloc(&p->arena, (size_t)n + 1);
     p->vlist = arena_alloc(&p->arena, sizeof(int) * ((size_t)n + 1));
     uint8_t *inv = calloc((size_t)n + 1, 1);
@@ -164,7 +164,7 @@ cf_status plan_build(cf_program *p, cf_error *err)
     OUT("cache nodes: %d 2-D (per column), %d 3-D\n", cache2, cache3);
     int vops = 0;
     for (int k = 0; k < p->nvlist; k++) vops += p->vop[p->vlist[k]];
-    OUT("block stage: %d nodes as whole-chunk buffers (%d from child buffers, %d per element)\n", p->nvlist, vops,
+    OUT("block stage: %d nodes as buffers of a window of rows (%d from child buffers, %d per element)\n", p->nvlist, vops,
         p->nvlist - vops);
     for (int i = 0; i < n; i++) {
         const cf_node *nd = &p->nodes[i];
