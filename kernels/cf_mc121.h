@@ -52,6 +52,28 @@ CF_INLINE double cf21_gdot(cf_u32 h, double x, double y, double z)
     return ((double)cf_grad_x[h] * x + (double)cf_grad_y[h] * y) + (double)cf_grad_z[h] * z;
 }
 
+/* ImprovedNoise.noise's lattice part: a, b = p[i], p[i + 1] (the first permutation step),
+ * uj, uk the cell's y and z, u, vv, w the fractions (vv after the y fudge), su, sv, sw their
+ * smoothsteps (sv of the fraction before the fudge). Shared by cf21_improved and the CPU's
+ * staged fill (host/cpu/fill121.c), which does the x and z steps once per corner column. */
+CF_INLINE double cf21_lattice(CF_TAB p, cf_u32 a, cf_u32 b, cf_u32 uj, cf_u32 uk, double u, double vv, double w, double su,
+                              double sv, double sw)
+{
+    cf_u32 aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
+    cf_u32 ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
+    double d000 = cf21_gdot(cf_perm(p, aa + uk), u, vv, w);
+    double d100 = cf21_gdot(cf_perm(p, ba + uk), u - 1.0, vv, w);
+    double d010 = cf21_gdot(cf_perm(p, ab + uk), u, vv - 1.0, w);
+    double d110 = cf21_gdot(cf_perm(p, bb + uk), u - 1.0, vv - 1.0, w);
+    double d001 = cf21_gdot(cf_perm(p, aa + uk + 1u), u, vv, w - 1.0);
+    double d101 = cf21_gdot(cf_perm(p, ba + uk + 1u), u - 1.0, vv, w - 1.0);
+    double d011 = cf21_gdot(cf_perm(p, ab + uk + 1u), u, vv - 1.0, w - 1.0);
+    double d111 = cf21_gdot(cf_perm(p, bb + uk + 1u), u - 1.0, vv - 1.0, w - 1.0);
+    double e0 = cf21_lerp(sv, cf21_lerp(su, d000, d100), cf21_lerp(su, d010, d110));
+    double e1 = cf21_lerp(sv, cf21_lerp(su, d001, d101), cf21_lerp(su, d011, d111));
+    return cf21_lerp(sw, e0, e1);
+}
+
 /* ImprovedNoise.noise(x, y, z, yScale, yMax) */
 CF_INLINE double cf21_improved(CF_TAB o, double x, double y, double z, double ys, double ymax)
 {
@@ -64,23 +86,9 @@ CF_INLINE double cf21_improved(CF_TAB o, double x, double y, double z, double ys
         double lim = (ymax >= 0.0 && ymax < v) ? ymax : v;
         fudge = (double)cf_jfloor(lim / ys + 1.0000000116860974e-07) * ys; /* (double)1.0E-7f */
     }
-    double vv = v - fudge;
-    cf_u32 ui = (cf_u32)i, uj = (cf_u32)j, uk = (cf_u32)k;
-    cf_u32 a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-    cf_u32 aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
-    cf_u32 ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
-    double d000 = cf21_gdot(cf_perm(p, aa + uk), u, vv, w);
-    double d100 = cf21_gdot(cf_perm(p, ba + uk), u - 1.0, vv, w);
-    double d010 = cf21_gdot(cf_perm(p, ab + uk), u, vv - 1.0, w);
-    double d110 = cf21_gdot(cf_perm(p, bb + uk), u - 1.0, vv - 1.0, w);
-    double d001 = cf21_gdot(cf_perm(p, aa + uk + 1u), u, vv, w - 1.0);
-    double d101 = cf21_gdot(cf_perm(p, ba + uk + 1u), u - 1.0, vv, w - 1.0);
-    double d011 = cf21_gdot(cf_perm(p, ab + uk + 1u), u, vv - 1.0, w - 1.0);
-    double d111 = cf21_gdot(cf_perm(p, bb + uk + 1u), u - 1.0, vv - 1.0, w - 1.0);
-    double su = cf21_smooth(u), sv = cf21_smooth(v), sw = cf21_smooth(w);
-    double e0 = cf21_lerp(sv, cf21_lerp(su, d000, d100), cf21_lerp(su, d010, d110));
-    double e1 = cf21_lerp(sv, cf21_lerp(su, d001, d101), cf21_lerp(su, d011, d111));
-    return cf21_lerp(sw, e0, e1);
+    cf_u32 ui = (cf_u32)i;
+    return cf21_lattice(p, cf_perm(p, ui), cf_perm(p, ui + 1u), (cf_u32)j, (cf_u32)k, u, v - fudge, w, cf21_smooth(u),
+                        cf21_smooth(v), cf21_smooth(w));
 }
 
 CF_INLINE CF_TAB cf21_octave(CF_TAB t, int k) { return t + CF_TAB_HEADER + CF_OCT_BYTES * k; }

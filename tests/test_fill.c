@@ -224,8 +224,6 @@ Test(plan, stages_and_counts)
     cf_pack_free(pk);
 }
 
-/* the fill equals single-point volume-path evaluation at every block: the
- * per-node buffers and memos change nothing */
 /* an area fill (shared corner faces, fill.c share_corners) equals lone chunks from fresh
  * contexts where the cell width does not divide 16 (7: 4 or 5 corners a chunk along x) */
 Test(plan, area_fill_equals_lone_chunks_with_cells_7_wide)
@@ -256,6 +254,8 @@ Test(plan, area_fill_equals_lone_chunks_with_cells_7_wide)
     cf_pack_free(pk);
 }
 
+/* the fill equals single-point volume-path evaluation at every block: the
+ * per-node buffers and memos change nothing */
 Test(plan, buffers_equal_pointwise_volume_path)
 {
     const char *paths[1] = {root};

@@ -400,22 +400,7 @@ static void col_octave_scalar(CF_TAB o, double x, double z, const double *y, dou
             double lim = (ymax[l] >= 0.0 && ymax[l] < v) ? ymax[l] : v;
             fudge = (double)cf_jfloor(lim / ys + 1.0000000116860974e-07) * ys; /* (double)1.0E-7f */
         }
-        double vv = v - fudge;
-        cf_u32 uj = (cf_u32)j;
-        cf_u32 aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
-        cf_u32 ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
-        double d000 = cf21_gdot(cf_perm(p, aa + uk), u, vv, w);
-        double d100 = cf21_gdot(cf_perm(p, ba + uk), u - 1.0, vv, w);
-        double d010 = cf21_gdot(cf_perm(p, ab + uk), u, vv - 1.0, w);
-        double d110 = cf21_gdot(cf_perm(p, bb + uk), u - 1.0, vv - 1.0, w);
-        double d001 = cf21_gdot(cf_perm(p, aa + uk + 1u), u, vv, w - 1.0);
-        double d101 = cf21_gdot(cf_perm(p, ba + uk + 1u), u - 1.0, vv, w - 1.0);
-        double d011 = cf21_gdot(cf_perm(p, ab + uk + 1u), u, vv - 1.0, w - 1.0);
-        double d111 = cf21_gdot(cf_perm(p, bb + uk + 1u), u - 1.0, vv - 1.0, w - 1.0);
-        double sv = cf21_smooth(v);
-        double e0 = cf21_lerp(sv, cf21_lerp(su, d000, d100), cf21_lerp(su, d010, d110));
-        double e1 = cf21_lerp(sv, cf21_lerp(su, d001, d101), cf21_lerp(su, d011, d111));
-        g[l] = cf21_lerp(sw, e0, e1);
+        g[l] = cf21_lattice(p, a, b, (cf_u32)j, uk, u, v - fudge, w, su, cf21_smooth(v), sw);
     }
 }
 
