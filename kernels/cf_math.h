@@ -228,6 +228,34 @@ CF_INLINE float cf_smeared(CF_GLOBAL const cf_u8 *p, double ox, double oy, doubl
                              (float)(Z - (double)k), (float)r);
 }
 
+/* The per-axis halves of cf_perlin / cf_smeared, for callers that compute them once per
+ * axis value (the device corner stage, emit.c's k_axes): with (i, u) = cf_axis(x, ox),
+ * (k, w) = cf_axis(z, oz) and (j, v, f) = cf_axis_y(y, oy, q),
+ * cf_perlin_lattice(p, i, j, k, u, v, w, f) is cf_perlin(p, ox, oy, oz, x, y, z) when q == 0
+ * and cf_smeared(p, ox, oy, oz, q, x, y, z) when q > 0, bit for bit (the same operations). */
+CF_INLINE cf_i32 cf_axis(double c, double o, float *u)
+{
+    double X = cf_wrap(c) + o;
+    cf_i32 i = cf_jfloor(X);
+    *u = (float)(X - (double)i);
+    return i;
+}
+CF_INLINE cf_i32 cf_axis_y(double y, double oy, double q, float *v, float *fade)
+{
+    double Y = cf_wrap(y) + oy;
+    cf_i32 j = cf_jfloor(Y);
+    double r = Y - (double)j;
+    if (q > 0.0) {
+        double lim = (y >= 0.0 && y < r) ? y : r;
+        double fudge = (double)cf_jfloor(lim / q + 1.0000000116860974e-07) * q;
+        *v = (float)(r - fudge);
+    } else {
+        *v = (float)r;
+    }
+    *fade = (float)r;
+    return j;
+}
+
 /* ------------------------------------------------------------------ simplex (end islands) */
 
 CF_INLINE double cf_simplex_corner(cf_u32 g, double x, double y)

@@ -109,6 +109,11 @@ typedef struct gen {
     uint8_t *fn[3]; /* [mode] per node: a function f<mode>_<node> is wanted/emitted */
     int *work, nwork;
     uint8_t *mark;  /* scratch: nodes of the body being emitted */
+    /* the corner stage's axis tables (k_axes): per node, the first table layer of each of
+     * its stacks (a noise: 1, old_blended_noise: 3), or -1 */
+    int (*axl0)[3];
+    int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk) */
+    int axR, axzoff, axyoff; /* ints per table layer; offsets of the z and y records in one */
 } gen;
 
 static const char mode_ch[3] = {'S', 'P', 'V'};
@@ -210,6 +215,11 @@ static void expr(gen *g, sb *b, int mode, int id)
     }
     case NK_NOISE: {
         int s = g->w->noise_stack[n->noise];
+        if (mode == MODE_VOLUME && g->axon && g->axl0[id][0] >= 0) {
+            sbf(b, "cf_stack_axes(t, %d, axc + %d, %d, %d, %d, i, j, kk)", s, g->axl0[id][0] * g->axR, g->axR, g->axzoff,
+                g->axyoff);
+            break;
+        }
         int zx = is_lit(g, in[0]) && p->nodes[in[0]].f[0] == 0.0f && !signbit(p->nodes[in[0]].f[0]);
         int zy = is_lit(g, in[1]) && p->nodes[in[1]].f[0] == 0.0f && !signbit(p->nodes[in[1]].f[0]);
         int zz = is_lit(g, in[2]) && p->nodes[in[2]].f[0] == 0.0f && !signbit(p->nodes[in[2]].f[0]);
@@ -234,6 +244,11 @@ static void expr(gen *g, sb *b, int mode, int id)
         sbf(b, "cf_stack_point(t, %d, (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f", g->w->noise_stack[n->noise]);
         break;
     case NK_OLD_BLENDED_NOISE:
+        if (g->axon && g->axl0[id][0] >= 0) {
+            sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, %d, i, j, kk)", g->w->node_stack[id],
+                g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff, g->axyoff);
+            break;
+        }
         sbf(b, "cf_blended(t, %d, ", g->w->node_stack[id]);
         for (int k = 0; k < 4; k++) dlit(b, n->d[k]), sbf(b, ", ");
         sbf(b, "x, y, z)");
@@ -1771,6 +1786,114 @@ static int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, 
     return o->oom ? (err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source"), -1) : 0;
 }
 
+/* The corner stage's axis tables. Per chunk and per table layer (one layer of one stack
+ * that a corner body reads: unshifted noises on the volume path, old_blended_noise's three
+ * stacks on the point path) the per-axis halves of the octave (cf_axis, cf_axis_y: scale,
+ * wrap, offset, floor, fraction, the smear fudge: all the double math) for each x, z and y
+ * value of the corner lattice, computed once by k_axes; a corner's octave is then integer
+ * hashing and float lerps only (cf_stack_axes). */
+typedef struct ax_tab {
+    int n, cap;
+    int *layer, *point; /* the world's layer index; 1: the point path's scaling (cf_stack_point) */
+    double *sxz, *sy;
+} ax_tab;
+
+/* appends stack s's layers; returns the first table layer, -1 when out of memory */
+static int ax_add(ax_tab *A, const cf_world *w, int s, int point, double sxz, double sy)
+{
+    int32_t soff = cf_ld_i32(w->tab + 4);
+    int first = cf_ld_i32(w->tab + soff + 8 * s), count = cf_ld_i32(w->tab + soff + 8 * s + 4);
+    if (A->n + count > A->cap) {
+        int cap = (A->n + count) * 2 + 16;
+        int *l = realloc(A->layer, sizeof(int) * (size_t)cap), *pt = l ? realloc(A->point, sizeof(int) * (size_t)cap) : NULL;
+        if (l) A->layer = l;
+        if (pt) A->point = pt;
+        double *a = pt ? realloc(A->sxz, sizeof(double) * (size_t)cap) : NULL, *b = a ? realloc(A->sy, sizeof(double) * (size_t)cap) : NULL;
+        if (a) A->sxz = a;
+        if (b) A->sy = b;
+        if (!b) return -1;
+        A->cap = cap;
+    }
+    int l0 = A->n;
+    for (int l = 0; l < count; l++, A->n++)
+        A->layer[A->n] = first + l, A->point[A->n] = point, A->sxz[A->n] = sxz, A->sy[A->n] = sy;
+    return l0;
+}
+
+/* collects the tables of the corner bodies on lattice (w, h) and writes k_axes; 0, or -1 out of memory */
+static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int w, int h, int ncx, int ncy, int ncz)
+{
+    const cf_program *p = g->p;
+    ax_tab A = {0};
+    int rc = 0;
+    for (int i = 0; i < p->nnodes; i++) g->axl0[i][0] = g->axl0[i][1] = g->axl0[i][2] = -1;
+    for (int k = 0; k < lay->ninterp; k++) {
+        const cf_node *nd = &p->nodes[lay->interp[k]];
+        if (nd->i[0] != w || nd->i[1] != h) continue;
+        mark_body(g, nd->in[0], ext);
+        for (int i = 0; i < p->nnodes && rc == 0; i++) {
+            const cf_node *n = &p->nodes[i];
+            if (!g->mark[i] || g->axl0[i][0] >= 0) continue;
+            if (n->kind == NK_NOISE && n->noise >= 0 && n->nin >= 3 && g->w->noise_stack[n->noise] >= 0) {
+                int zero = 1;
+                for (int c = 0; c < 3; c++) {
+                    const cf_node *z = &p->nodes[n->in[c]];
+                    zero &= (z->flags & NF_LITERAL) && z->f[0] == 0.0f && !signbit(z->f[0]);
+                }
+                if (zero && (g->axl0[i][0] = ax_add(&A, g->w, g->w->noise_stack[n->noise], 0, n->d[0], n->d[1])) < 0) rc = -1;
+            } else if (n->kind == NK_OLD_BLENDED_NOISE && g->w->node_stack && g->w->node_stack[i] >= 0) {
+                /* cf_blended's scales, in its order */
+                double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
+                int s0 = g->w->node_stack[i];
+                if ((g->axl0[i][0] = ax_add(&A, g->w, s0, 1, xzm, ym)) < 0 || (g->axl0[i][1] = ax_add(&A, g->w, s0 + 1, 1, xzm, ym)) < 0
+                    || (g->axl0[i][2] = ax_add(&A, g->w, s0 + 2, 1, xzm / n->d[2], ym / n->d[3])) < 0)
+                    rc = -1;
+            }
+        }
+    }
+    g->axR = 2 * ncx + 2 * ncz + 3 * ncy, g->axzoff = 2 * ncx, g->axyoff = 2 * ncx + 2 * ncz;
+    lay->naxes = A.n * g->axR;
+    lay->axitems = A.n * (ncx + ncz + ncy);
+    if (rc == 0 && A.n > 0) {
+        int E = ncx + ncz + ncy;
+        sbf(o, "\n/* the axis tables of the corner stage (%d table layers, lattice %d x %d x %d) */\n", A.n, w, h, w);
+        sbf(o, "__constant int ax_layer[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s%d", l ? ", " : "", A.layer[l]);
+        sbf(o, "};\n__constant uchar ax_point[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s%d", l ? ", " : "", A.point[l]);
+        sbf(o, "};\n__constant double ax_sxz[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s", l ? ", " : ""), dlit(o, A.sxz[l]);
+        sbf(o, "};\n__constant double ax_sy[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s", l ? ", " : ""), dlit(o, A.sy[l]);
+        sbf(o, "};\n");
+        sbf(o, "__kernel void k_axes(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global int *ax)\n{\n");
+        sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, l = r / %d, e = r %% %d;\n", A.n * E, A.n * E, E, E);
+        sbf(o, "    if (c >= nchunks) return;\n");
+        sbf(o, "    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * ax_layer[l];\n");
+        sbf(o, "    CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);\n");
+        sbf(o, "    double f = cf_ld_f64(ly + 8);\n");
+        sbf(o, "    int pt = ax_point[l];\n");
+        sbf(o, "    __global int *rec = ax + (size_t)c * %d + l * %d;\n", lay->naxes, g->axR);
+        sbf(o, "    if (e < %d) { /* x (e < %d) or z: a record (cell, fraction) */\n", ncx + ncz, ncx);
+        sbf(o, "        int isx = e < %d, n = isx ? e : e - %d;\n", ncx, ncx);
+        sbf(o, "        int v = ((int)cf_floordiv(chunks[2 * c + (isx ? 0 : 1)] * 16, %d) + n) * %d;\n", w, w);
+        sbf(o, "        double s = ax_sxz[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
+        sbf(o, "        float u;\n");
+        sbf(o, "        rec[2 * e] = cf_axis(a, cf_ld_f64(o + (isx ? 0 : 16)), &u);\n");
+        sbf(o, "        rec[2 * e + 1] = as_int(u);\n");
+        sbf(o, "    } else { /* y: (cell, fraction, fade fraction); smeared octaves only on the point path */\n");
+        sbf(o, "        int n = e - %d, v = ((int)cf_floordiv(y0, %d) + n) * %d;\n", ncx + ncz, h, h);
+        sbf(o, "        double s = ax_sy[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
+        sbf(o, "        float fv, fd;\n");
+        sbf(o, "        rec[%d + 3 * n] = cf_axis_y(a, cf_ld_f64(o + 8), pt ? cf_ld_f64(o + 24) : 0.0, &fv, &fd);\n", g->axyoff);
+        sbf(o, "        rec[%d + 3 * n + 1] = as_int(fv);\n", g->axyoff);
+        sbf(o, "        rec[%d + 3 * n + 2] = as_int(fd);\n", g->axyoff);
+        sbf(o, "    }\n}\n");
+    }
+    free(A.layer), free(A.point), free(A.sxz), free(A.sy);
+    return rc;
+}
+
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
 {
     if (p->dialect == DIALECT_MC121) return emit_program_mc121(p, fn, lay, err);
@@ -1783,10 +1906,11 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     for (int m = 0; m < 3; m++) g.fn[m] = calloc((size_t)n + 1, 1);
     g.work = malloc(sizeof(int) * (size_t)(3 * n + 1));
     g.mark = calloc((size_t)n + 1, 1);
+    g.axl0 = malloc(sizeof *g.axl0 * ((size_t)n + 1));
     uint8_t *ext = calloc((size_t)n + 1, 1), *need = calloc((size_t)n + 1, 1);
     int *cslot = malloc(sizeof(int) * ((size_t)n + 1));
     sb ker = {0};
-    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !ext || !need || !cslot) goto nomem;
+    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !g.axl0 || !ext || !need || !cslot) goto nomem;
 
     /* the interpolated nodes the block stage reads, and the 2-D memo nodes that block
      * and corner bodies read (into the column buffer) */
@@ -1892,6 +2016,17 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             i, lay->ncol ? lay->ncol : 1, cslot[i], i);                                                                \
     }
 
+    /* the axis tables of the corner bodies on the first interpolated node's lattice */
+    int axw = 0, axh = 0;
+    if (lay->ninterp > 0) {
+        const cf_node *nd = &p->nodes[lay->interp[0]];
+        int w = nd->i[0], h = nd->i[1];
+        int ncx = 16 % w == 0 ? 16 / w + 1 : 16 / w + 2;
+        int ncy = (p->height % h == 0 && p->min_y % h == 0) ? p->height / h + 1 : p->height / h + 2;
+        if (axis_tables(&g, o, lay, ext, w, h, ncx, ncy, ncx) < 0) goto nomem;
+        axw = w, axh = h;
+    }
+
     /* k_corners_<k>: the input of interpolated node k at corner q of chunk c */
     for (int k = 0; k < lay->ninterp; k++) {
         int id = lay->interp[k];
@@ -1906,7 +2041,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "\n/* corners of interpolated node %d, cell %d x %d x %d */\n", id, w, h, w);
         src_comment(o, nd, "");
         sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
-               " __global float *corner)\n{\n", k);
+               " __global float *corner, __global const int *ax)\n{\n", k);
         sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
         sbf(o, "    if (c >= nchunks) return;\n");
         sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
@@ -1914,9 +2049,13 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
         sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
         sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
+        g.axon = w == axw && h == axh && lay->naxes > 0;
+        if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
+        else sbf(o, "    (void)ax;\n");
         mark_body(&g, nd->in[0], ext);
         COLREADS("    ")
         body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
+        g.axon = 0;
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
         sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n}\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
     }
@@ -1994,7 +2133,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
     return ker.s;
 nomem:
     err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
@@ -2003,7 +2142,7 @@ fail:
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
     return NULL;
 }
 
