@@ -172,11 +172,24 @@ CF_CONST float cf_grad_y[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1
 CF_CONST float cf_grad_z[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
 
 /* the gradient dot f32(f32(gx*x + gy*y) + gz*z): products by -1/0/1 are exact */
+#ifdef __OPENCL_VERSION__
+/* on a device the row's factors by selects on the bits of h (no per-lane table load; the same
+ * factors, so the same products and sums as the tables give) */
+CF_INLINE float cf_gdot(cf_u32 h, float x, float y, float z)
+{
+    h &= 15u;
+    float gx = h < 8u ? ((h & 1u) ? -1.0f : 1.0f) : h == 12u ? 1.0f : h == 14u ? -1.0f : 0.0f;
+    float gy = h < 4u ? ((h & 2u) ? -1.0f : 1.0f) : h < 8u ? 0.0f : ((h & 1u) ? -1.0f : 1.0f);
+    float gz = h < 4u ? 0.0f : h < 12u ? ((h & 2u) ? -1.0f : 1.0f) : h == 13u ? 1.0f : h == 15u ? -1.0f : 0.0f;
+    return (gx * x + gy * y) + gz * z;
+}
+#else
 CF_INLINE float cf_gdot(cf_u32 h, float x, float y, float z)
 {
     h &= 15u;
     return (cf_grad_x[h] * x + cf_grad_y[h] * y) + cf_grad_z[h] * z;
 }
+#endif
 
 CF_INLINE cf_u32 cf_perm(CF_GLOBAL const cf_u8 *p, cf_u32 i)
 {

@@ -133,6 +133,33 @@ static void want(gen *g, int mode, int id)
     }
 }
 
+/* A spline as a chain of comparisons: the first point k with c < loc_k picks the segment
+ * k-1 (before the first point and from the last one on: the extensions; a NaN c compares
+ * false everywhere and takes the last extension), which is what cf_spline_index's binary
+ * search finds when the locations are sorted. Literal locations and derivatives, no table,
+ * no array of point values (a private array indexed per lane lives in scratch memory). */
+static int spline_chain(const cf_node *n)
+{
+    int np = n->nfa / 2;
+    if (np < 1) return 0;
+    for (int k = 0; k < np; k++)
+        if (isnan(n->fa[2 * k]) || (k && !(n->fa[2 * k - 2] <= n->fa[2 * k]))) return 0;
+    return 1;
+}
+
+/* the extension at point k, or the segment from point k - 1 to k; values v<a>, v<b> */
+static void spline_piece(sb *b, const cf_node *n, int k, int segment)
+{
+    const float *f = n->fa;
+    if (!segment) {
+        sbf(b, "cf_spline_extend(v%d, ", n->in[0]), flit(b, f[2 * k]), sbf(b, ", v%d, ", n->in[1 + k]);
+        flit(b, f[2 * k + 1]), sbf(b, ")");
+        return;
+    }
+    sbf(b, "cf_spline_segment(v%d, ", n->in[0]), flit(b, f[2 * k - 2]), sbf(b, ", "), flit(b, f[2 * k]);
+    sbf(b, ", v%d, v%d, ", n->in[k], n->in[1 + k]), flit(b, f[2 * k - 1]), sbf(b, ", "), flit(b, f[2 * k + 1]), sbf(b, ")");
+}
+
 /* the value expression of node n in `mode`, children as v<child> */
 static void expr(gen *g, sb *b, int mode, int id)
 {
@@ -209,6 +236,15 @@ static void expr(gen *g, sb *b, int mode, int id)
     case NK_DISTANCE_TO_POINT: sbf(b, "cf_distance(%d, %d, %d, x, y, z, %d)", n->i[0], n->i[1], n->i[2], n->i[3]); break;
     case NK_SPLINE: {
         int np = n->nfa / 2;
+        if (spline_chain(n)) {
+            for (int k = 0; k < np; k++) {
+                sbf(b, "v%d < ", in[0]), flit(b, n->fa[2 * k]), sbf(b, " ? ");
+                spline_piece(b, n, k, k > 0);
+                sbf(b, " : ");
+            }
+            spline_piece(b, n, np - 1, 0);
+            break;
+        }
         sbf(b, "cf_spline_value(spl%d, %d, v%d, si%d, sv%d[si%d < 0 ? 0 : si%d], sv%d[si%d >= 0 && si%d < %d ? si%d + 1 : 0])",
             id, np, in[0], id, id, id, id, id, id, id, np - 1, id);
         break;
@@ -353,6 +389,26 @@ static void lazy_node(lazy *L, int id)
         ind(L), sbf(b, "v%d = cf_lerpf(v%d, v%d, v%d);\n", id, in[0], in[1], in[2]), close_block(L);
         ind(L), sbf(b, "}\n");
         branch = 1;
+    } else if (n->kind == NK_SPLINE && spline_chain(n)) {
+        /* the chain of spline_chain, each piece's point values computed in its branch */
+        int np = n->nfa / 2;
+        lazy_node(L, in[0]);
+        ind(L), src_comment(b, n, "");
+        ind(L), sbf(b, "float v%d;\n", id);
+        for (int k = 0; k < np; k++) {
+            ind(L), sbf(b, "%sif (v%d < ", k ? "} else " : "", in[0]), flit(b, n->fa[2 * k]), sbf(b, ") {\n");
+            open_block(L);
+            if (k) lazy_node(L, in[k]);
+            lazy_node(L, in[1 + k]);
+            ind(L), sbf(b, "v%d = ", id), spline_piece(b, n, k, k > 0), sbf(b, ";\n");
+            close_block(L);
+        }
+        ind(L), sbf(b, "} else {\n");
+        open_block(L), lazy_node(L, in[np]);
+        ind(L), sbf(b, "v%d = ", id), spline_piece(b, n, np - 1, 0), sbf(b, ";\n");
+        close_block(L);
+        ind(L), sbf(b, "}\n");
+        branch = 1;
     } else if (n->kind == NK_MUL && L->mode != MODE_VOLUME && !is_lit(g, in[0]) && !is_lit(g, in[1])) {
         lazy_node(L, in[0]);
         ind(L), src_comment(b, n, "");
@@ -369,7 +425,7 @@ static void lazy_node(lazy *L, int id)
     if (!is_special(n))
         for (int k = 0; k < n->nin; k++) lazy_node(L, in[k]);
     ind(L), src_comment(b, n, "");
-    if (n->kind == NK_SPLINE) {
+    if (n->kind == NK_SPLINE && !spline_chain(n)) {
         int np = n->nfa / 2;
         ind(L), sbf(b, "int si%d = cf_spline_index(spl%d, %d, v%d);\n", id, id, np, in[0]);
         ind(L), sbf(b, "float sv%d[%d] = {", id, np);
@@ -1431,7 +1487,7 @@ static void static_tables(gen *g, sb *b)
     const cf_program *p = g->p;
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
-        if (n->kind != NK_SPLINE) continue;
+        if (n->kind != NK_SPLINE || spline_chain(n)) continue;
         sbf(b, "__constant float spl%d[%d] = {", i, n->nfa);
         for (int k = 0; k < n->nfa; k++) {
             if (k) sbf(b, ", ");
@@ -1991,7 +2047,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             if (!g.mark[i]) continue;
             const cf_node *nd = &p->nodes[i];
             src_comment(o, nd, "    ");
-            if (nd->kind == NK_SPLINE) {
+            if (nd->kind == NK_SPLINE && !spline_chain(nd)) {
                 int np = nd->nfa / 2;
                 sbf(o, "    int si%d = cf_spline_index(spl%d, %d, v%d);\n", i, i, np, nd->in[0]);
                 sbf(o, "    float sv%d[%d] = {", i, np);
@@ -2006,10 +2062,16 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     }
     sbf(o, "}\n");
 
-    /* column values read by a body at (x, z) of chunk c (x0, z0): in the 17 x 17 grid, or computed */
-#define COLREADS(IND)                                                                                                  \
+    /* column values read by a body at (x, z) of chunk c (x0, z0): in the 17 x 17 grid, or computed;
+     * INGRID: the body's (x, z) is in the grid by construction (no fallback emitted) */
+#define COLREADS(IND, INGRID)                                                                                          \
     for (int i = 0; i < n; i++) {                                                                                      \
         if (cslot[i] < 0 || !g.mark[i]) continue;                                                                      \
+        if (INGRID) {                                                                                                  \
+            sbf(o, IND "float v%d = col[(c * %d + %d) * 289 + (z - z0) * 17 + (x - x0)];\n", i,                       \
+                lay->ncol ? lay->ncol : 1, cslot[i]);                                                                  \
+            continue;                                                                                                  \
+        }                                                                                                              \
         want(&g, MODE_VOLUME, i);                                                                                      \
         sbf(o, IND "float v%d = (x - x0) >= 0 && (x - x0) <= 16 && (z - z0) >= 0 && (z - z0) <= 16"                    \
                    " ? col[(c * %d + %d) * 289 + (z - z0) * 17 + (x - x0)] : fV_%d(t, x, y, z, hv, vmin);\n",          \
@@ -2053,7 +2115,8 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
         else sbf(o, "    (void)ax;\n");
         mark_body(&g, nd->in[0], ext);
-        COLREADS("    ")
+        /* w divides 16: the corners' x - x0 and z - z0 are 0, w, ..., 16 */
+        COLREADS("    ", 16 % w == 0)
         body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
         g.axon = 0;
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
@@ -2068,7 +2131,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16, x = x0 + q %% 16, z = z0 + q / 16;\n");
     sbf(o, "    int hv = 1, vmin = y0, y = y0; /* y: any height reads a column node */\n");
     mark_body(&g, root, ext);
-    COLREADS("    ")
+    COLREADS("    ", 1) /* x - x0, z - z0 in 0..15 */
     for (int k = 0; k < lay->ninterp; k++) {
         int id = lay->interp[k];
         const cf_node *nd = &p->nodes[id];
