@@ -409,7 +409,7 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->ax), "clSetKernelArg"))
+                (d->kaxes && CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->ax), "clSetKernelArg")))
                 return CF_ERR_DEVICE;
             g = round_up((size_t)b * (size_t)d->lay.ncorner[c], 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),

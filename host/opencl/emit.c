@@ -7,7 +7,11 @@
  *   - one function per (node, path) that needs one: `interpolated`, slices,
  *     find_top_surface and whatever they reach, as straight-line code,
  *   - k_columns: every memoized 2-D node once per column of a chunk (17 x 17),
- *   - k_corners_<n>: the input of interpolated node n at each cell corner,
+ *   - k_axes: the corner stage's per-axis tables: for each octave a corner body reads
+ *     (unshifted noises, old_blended_noise), the double half of the octave (scale, wrap,
+ *     offset, floor, fraction, smear fudge) once per x, y and z value of the corner lattice,
+ *   - k_corners_<n>: the input of interpolated node n at each cell corner (its octaves:
+ *     integer hashing and float lerps over the axis tables, cf_stack_axes),
  *   - k_blocks: one work item per block column walks y upward, interpolating
  *     like vanilla (z, x, then a float step per y) and evaluating the nodes above.
  * Every node's code is preceded by a comment naming its source (file#pointer).
@@ -2103,7 +2107,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "\n/* corners of interpolated node %d, cell %d x %d x %d */\n", id, w, h, w);
         src_comment(o, nd, "");
         sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
-               " __global float *corner, __global const int *ax)\n{\n", k);
+               " __global float *corner%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "");
         sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
         sbf(o, "    if (c >= nchunks) return;\n");
         sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
@@ -2113,7 +2117,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
         g.axon = w == axw && h == axh && lay->naxes > 0;
         if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
-        else sbf(o, "    (void)ax;\n");
+        else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
         mark_body(&g, nd->in[0], ext);
         /* w divides 16: the corners' x - x0 and z - z0 are 0, w, ..., 16 */
         COLREADS("    ", 16 % w == 0)
