@@ -172,9 +172,11 @@ CF_CONST float cf_grad_y[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1
 CF_CONST float cf_grad_z[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
 
 /* the gradient dot f32(f32(gx*x + gy*y) + gz*z): products by -1/0/1 are exact */
-#ifdef __OPENCL_VERSION__
-/* on a device the row's factors by selects on the bits of h (no per-lane table load; the same
- * factors, so the same products and sums as the tables give) */
+#if defined(__OPENCL_VERSION__) && defined(CF_GDOT_SELECT)
+/* GPU builds (host/opencl/device.c defines CF_GDOT_SELECT for a GPU): the row's factors by
+ * selects on the bits of h, no per-lane table load (serialised on NVIDIA, address registers
+ * on AMD). The same factors, so the same products and sums as the tables give. PoCL's
+ * vectorised loads of the tables are faster than the selects there: CPU devices keep them. */
 CF_INLINE float cf_gdot(cf_u32 h, float x, float y, float z)
 {
     h &= 15u;
