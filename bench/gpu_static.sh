@@ -18,7 +18,7 @@
 # ((ncx + ncz) * probe_axis_xz + ncy * probe_axis_y) / (ncx * ncy * ncz), the lattice read
 # from k_corners_0. With NVPTX_ARCH, also the .f64 PTX
 # instructions per kernel and probe (PTX: no register figures, ptxas is not here).
-# CF_GDOT_SELECT: the GPU form device.c builds for a GPU (gradients by selects).
+# CF_GPU: the GPU form device.c builds for a GPU (gradients by selects).
 # The device library is a stub (the OpenCL builtins the program uses as clang builtins,
 # written below) so that calls to floor, sqrt, get_global_id... are inlined as a
 # vendor library would be; a call left unresolved is listed (it would make the scratch
@@ -108,7 +108,7 @@ __kernel void probe_axis_y(CF_TAB t, __global const double *in, __global int *re
     rec[3 * g + 2] = as_int(f);
 }
 CL
-CLF="-cl-std=CL1.2 -D__OPENCL_VERSION__=120 -DCF_GDOT_SELECT -Ikernels -nogpulib -O3"
+CLF="-cl-std=CL1.2 -D__OPENCL_VERSION__=120 -DCF_GPU -Ikernels -nogpulib -O3"
 AMD="-target amdgcn-amd-amdhsa -mcpu=$MCPU"
 $CLANG $CLF $AMD -emit-llvm -c "$tmp/devlib.cl" -o "$tmp/devlib.bc"
 for f in prog probe; do

@@ -33,8 +33,16 @@ CF_INLINE cf_i32 cf_ld_i32(CF_TAB p) { cf_i32 v; memcpy(&v, p, 4); return v; }
 #define CF_OCT_BYTES 288
 #define CF_LAYER_BYTES 16
 
+/* GPU builds (CF_GPU): a function inlined even where the compiler would call it (a call costs
+ * scratch for its frame and the registers of the calling convention) */
+#if defined(__OPENCL_VERSION__) && defined(CF_GPU)
+#define CF_INLINE_GPU __attribute__((always_inline)) CF_INLINE
+#else
+#define CF_INLINE_GPU CF_INLINE
+#endif
+
 /* NoiseStack.get, point path: layer at (x*f, y*f, z*f) (§5) */
-CF_INLINE float cf_stack_point(CF_TAB t, int s, double x, double y, double z)
+CF_INLINE_GPU float cf_stack_point(CF_TAB t, int s, double x, double y, double z)
 {
     CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
     int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
@@ -104,16 +112,26 @@ CF_INLINE float cf_stack_axes(CF_TAB t, int s, __global const int *a, int R, int
     }
     return v;
 }
+/* the same as a call, for bodies with many noise sites (emit.c): on a GPU one out-of-line copy
+ * instead of an inlined loop per site (code size; the kernel's registers stay near the
+ * callee's) */
+#ifdef CF_GPU
+__attribute__((noinline))
+#endif
+float cf_stack_axes_call(CF_TAB t, int s, __global const int *a, int R, int zoff, int yoff, int i, int j, int k)
+{
+    return cf_stack_axes(t, s, a, R, zoff, yoff, i, j, k);
+}
 /* cf_blended over the axis tables of its three stacks (min limit, max limit, main) */
 CF_INLINE float cf_blended_axes(CF_TAB t, int s, __global const int *amin, __global const int *amax,
                                 __global const int *amain, int R, int zoff, int yoff, int i, int j, int k)
 {
-    float main = cf_stack_axes(t, s + 2, amain, R, zoff, yoff, i, j, k);
+    float main = cf_stack_axes_call(t, s + 2, amain, R, zoff, yoff, i, j, k);
     float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
-    if (a == 0.0f) return cf_stack_axes(t, s, amin, R, zoff, yoff, i, j, k);
-    if (a == 1.0f) return cf_stack_axes(t, s + 1, amax, R, zoff, yoff, i, j, k);
-    float lo = cf_stack_axes(t, s, amin, R, zoff, yoff, i, j, k);
-    return cf_lerpf(a, lo, cf_stack_axes(t, s + 1, amax, R, zoff, yoff, i, j, k));
+    if (a == 0.0f) return cf_stack_axes_call(t, s, amin, R, zoff, yoff, i, j, k);
+    if (a == 1.0f) return cf_stack_axes_call(t, s + 1, amax, R, zoff, yoff, i, j, k);
+    float lo = cf_stack_axes_call(t, s, amin, R, zoff, yoff, i, j, k);
+    return cf_lerpf(a, lo, cf_stack_axes_call(t, s + 1, amax, R, zoff, yoff, i, j, k));
 }
 #endif
 

@@ -4,7 +4,7 @@
  * chunks) and our packs; a deliberately wrong program is caught; switching seeds
  * does not rebuild; the generated source names its nodes' sources; the corner stage's
  * split octave in the GPU form (cf_axis, cf_axis_y, cf_perlin_lattice with the gradients
- * by selects: CF_GDOT_SELECT, which PoCL does not get in a fill) equals cf_perlin and
+ * by selects: CF_GPU, which PoCL does not get in a fill) equals cf_perlin and
  * cf_smeared on the CPU. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -193,7 +193,7 @@ Test(device, fill_files_identical)
     cr_assert_eq(rc, 0, "the files differ (or a fill failed)");
 }
 
-/* the corner stage's octave as a GPU builds it (device.c: CF_GDOT_SELECT), per work-item
+/* the corner stage's octave as a GPU builds it (device.c: CF_GPU), per work-item
  * from one point (x, y, z, ox, oy, oz, q): the split octave, and one gradient dot */
 static const char split_src[] =
     "__kernel void oct(__global const uchar *perm, __global const double *in, __global float *out)\n"
@@ -218,7 +218,7 @@ Test(device, gpu_form_split_octave_equals_cpu)
     char *src = malloc(len);
     snprintf(src, len, "%s\n%s", emit_header_math, split_src);
     cl_program prog = NULL;
-    cr_assert_eq(clrt_build(&rt, src, "-cl-fp32-correctly-rounded-divide-sqrt -DCF_GDOT_SELECT", &prog, NULL, &err), CF_OK,
+    cr_assert_eq(clrt_build(&rt, src, "-cl-fp32-correctly-rounded-divide-sqrt -DCF_GPU", &prog, NULL, &err), CF_OK,
                  "%s", err.message);
     free(src);
     static uint8_t perm[256];

@@ -156,7 +156,7 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         goto fail;
     }
     /* a GPU: the gradient factors by selects (kernels/cf_math.h cf_gdot; the same values) */
-    const char *opts = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM") ? EXACT_OPTIONS " -DCF_GDOT_SELECT" : EXACT_OPTIONS;
+    const char *opts = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM") ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS;
     if (clrt_build(&d->rt, d->src, opts, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
     cl_int e;
     d->kcol = clCreateKernel(d->program, "k_columns", &e);

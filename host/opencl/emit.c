@@ -116,7 +116,8 @@ typedef struct gen {
     /* the corner stage's axis tables (k_axes): per node, the first table layer of each of
      * its stacks (a noise: 1, old_blended_noise: 3), or -1 */
     int (*axl0)[3];
-    int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk) */
+    int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk); */
+                             /* 2: one with many noise sites (cf_stack_axes_call) */
     int axR, axzoff, axyoff; /* ints per table layer; offsets of the z and y records in one */
 } gen;
 
@@ -256,8 +257,8 @@ static void expr(gen *g, sb *b, int mode, int id)
     case NK_NOISE: {
         int s = g->w->noise_stack[n->noise];
         if (mode == MODE_VOLUME && g->axon && g->axl0[id][0] >= 0) {
-            sbf(b, "cf_stack_axes(t, %d, axc + %d, %d, %d, %d, i, j, kk)", s, g->axl0[id][0] * g->axR, g->axR, g->axzoff,
-                g->axyoff);
+            sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
+                g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axyoff);
             break;
         }
         int zx = is_lit(g, in[0]) && p->nodes[in[0]].f[0] == 0.0f && !signbit(p->nodes[in[0]].f[0]);
@@ -2119,6 +2120,11 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
         else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
         mark_body(&g, nd->in[0], ext);
+        if (g.axon) { /* more than two noise sites: calls (the lazy body may repeat a node per branch) */
+            int sites = 0;
+            for (int i = 0; i < n; i++) sites += g.mark[i] && g.axl0[i][0] >= 0;
+            if (sites > 2) g.axon = 2;
+        }
         /* w divides 16: the corners' x - x0 and z - z0 are 0, w, ..., 16 */
         COLREADS("    ", 16 % w == 0)
         body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
