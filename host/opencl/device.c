@@ -168,6 +168,7 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         if (clrt_check(err, e, "clCreateKernel(k_axes)")) goto fail;
     }
     for (int k = 0; k < d->lay.ninterp; k++) {
+        if (d->lay.cmerged[k]) continue; /* its corners come from an earlier kernel */
         char name[32];
         snprintf(name, sizeof name, "k_corners_%d", k);
         d->kcorner[k] = clCreateKernel(d->program, name, &e);
@@ -388,7 +389,7 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
             CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
             CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg"))
             return CF_ERR_DEVICE;
-        g = round_up((size_t)b * 289, 64);
+        g = round_up((size_t)b * (size_t)(d->lay.colitems > 0 ? d->lay.colitems : 289), 64);
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_columns)"))
             return CF_ERR_DEVICE;
         if (d->kaxes) {
@@ -404,6 +405,7 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 return CF_ERR_DEVICE;
         }
         for (int c = 0; c < d->lay.ninterp; c++) {
+            if (d->lay.cmerged[c]) continue;
             k = d->kcorner[c];
             if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||

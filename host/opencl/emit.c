@@ -2018,22 +2018,41 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     /* k_columns: column q of chunk c at (x0 + q % 17, z0 + q / 17) */
     sb *o = &g.out;
     sbf(o, "\n__kernel void k_columns(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global float *col)\n{\n");
-    sbf(o, "    int gid = get_global_id(0), c = gid / 289, q = gid %% 289;\n");
-    sbf(o, "    if (c >= nchunks) return;\n");
-    sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
-    sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
     {
         /* only the columns someone reads: the 256 block columns when the block stage
-         * reads a column node, and the corner columns of each interpolation cell width */
+         * reads a column node, and the corner columns of each interpolation cell width.
+         * When the block stage reads none and every interpolated node has one cell width w
+         * that divides 16, those are the (16 / w + 1)^2 columns x0 + i * w, z0 + j * w of
+         * every chunk: only they are launched (lay->colitems); else all 17 x 17 are and
+         * each tests its need */
         mark_body(&g, root, ext);
-        int block_reads = 0;
+        int block_reads = 0, gw = 0;
         for (int i = 0; i < n; i++) block_reads |= cslot[i] >= 0 && g.mark[i];
-        sbf(o, "    int need = %d && q %% 17 < 16 && q / 17 < 16;\n", block_reads);
         for (int k = 0; k < lay->ninterp; k++) {
             int w = p->nodes[lay->interp[k]].i[0];
-            sbf(o, "    need |= cf_floormod(x, %d) == 0 && cf_floormod(z, %d) == 0;\n", w, w);
+            gw = k == 0 ? w : gw == w ? gw : -1;
         }
-        sbf(o, "    if (!need) return;\n");
+        if (!block_reads && gw > 0 && 16 % gw == 0) {
+            int m = 16 / gw + 1;
+            lay->colitems = m * m;
+            sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d;\n", m * m, m * m);
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int q = (r / %d) * %d + (r %% %d) * %d; /* the corner columns of cell width %d */\n", m, 17 * gw, m, gw, gw);
+            sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
+            sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
+        } else {
+            lay->colitems = 289;
+            sbf(o, "    int gid = get_global_id(0), c = gid / 289, q = gid %% 289;\n");
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
+            sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
+            sbf(o, "    int need = %d && q %% 17 < 16 && q / 17 < 16;\n", block_reads);
+            for (int k = 0; k < lay->ninterp; k++) {
+                int w = p->nodes[lay->interp[k]].i[0];
+                sbf(o, "    need |= cf_floormod(x, %d) == 0 && cf_floormod(z, %d) == 0;\n", w, w);
+            }
+            sbf(o, "    if (!need) return;\n");
+        }
     }
     {
         /* one straight-line body for every column node: shared subgraphs run once */
@@ -2094,7 +2113,12 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         axw = w, axh = h;
     }
 
-    /* k_corners_<k>: the input of interpolated node k at corner q of chunk c */
+    /* k_corners_<k>: the input of interpolated node k at corner q of chunk c. Consecutive
+     * nodes with the same lattice whose bodies have at most two noise sites (no out-of-line
+     * call) share the first one's kernel, each body in its own block (fewer launches; the
+     * bodies run one after the other, so the registers are about the largest body's):
+     * lay->cmerged[k] = 1 for a node whose corners an earlier kernel writes */
+    int open = -1, open_small = 0;
     for (int k = 0; k < lay->ninterp; k++) {
         int id = lay->interp[k];
         const cf_node *nd = &p->nodes[id];
@@ -2105,33 +2129,45 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         lay->ncorner[k] = ncx * ncy * ncz;
         lay->corner_off[k] = lay->corners;
         lay->corners += (size_t)lay->ncorner[k];
-        sbf(o, "\n/* corners of interpolated node %d, cell %d x %d x %d */\n", id, w, h, w);
-        src_comment(o, nd, "");
-        sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
-               " __global float *corner%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "");
-        sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
-        sbf(o, "    if (c >= nchunks) return;\n");
-        sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
-        sbf(o, "    int cx0 = (int)cf_floordiv(x0, %d), cy0 = (int)cf_floordiv(y0, %d), cz0 = (int)cf_floordiv(z0, %d);\n", w, h, w);
-        sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
-        sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
-        sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
-        g.axon = w == axw && h == axh && lay->naxes > 0;
-        if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
-        else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
+        int axon = w == axw && h == axh && lay->naxes > 0;
         mark_body(&g, nd->in[0], ext);
-        if (g.axon) { /* more than two noise sites: calls (the lazy body may repeat a node per branch) */
-            int sites = 0;
+        int sites = 0;
+        if (axon) { /* more than two noise sites: calls (the lazy body may repeat a node per branch) */
             for (int i = 0; i < n; i++) sites += g.mark[i] && g.axl0[i][0] >= 0;
-            if (sites > 2) g.axon = 2;
+            if (sites > 2) axon = 2;
         }
+        int small = axon != 2;
+        const cf_node *on = open >= 0 ? &p->nodes[lay->interp[open]] : NULL;
+        int merge = on && open_small && small && on->i[0] == w && on->i[1] == h;
+        if (!merge) {
+            if (open >= 0) sbf(o, "}\n");
+            open = k, open_small = small;
+            sbf(o, "\n/* corners of interpolated node %d (and of the nodes merged below), cell %d x %d x %d */\n", id, w, h, w);
+            sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
+                   " __global float *corner%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "");
+            sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
+            sbf(o, "    int cx0 = (int)cf_floordiv(x0, %d), cy0 = (int)cf_floordiv(y0, %d), cz0 = (int)cf_floordiv(z0, %d);\n", w, h, w);
+            sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
+            sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
+            sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
+            if (axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
+            else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
+        } else {
+            lay->cmerged[k] = 1;
+        }
+        g.axon = axon;
+        sbf(o, "    {\n    /* interpolated node %d */\n", id);
+        src_comment(o, nd, "    ");
         /* w divides 16: the corners' x - x0 and z - z0 are 0, w, ..., 16 */
         COLREADS("    ", 16 % w == 0)
         body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
         g.axon = 0;
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
-        sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n}\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
+        sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n    }\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
     }
+    if (open >= 0) sbf(o, "}\n");
 
     /* k_blocks: block column (x, z) of chunk c walks y upward */
     sbf(o, "\n__kernel void k_blocks(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
