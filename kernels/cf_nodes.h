@@ -135,6 +135,18 @@ CF_INLINE float cf_blended_axes(CF_TAB t, int s, __global const int *amin, __glo
 }
 #endif
 
+#ifdef __OPENCL_VERSION__
+/* cf_blended_axes from its three stacks' values (main, min limit, max limit) computed
+ * beforehand (the GPU form's k_stacks_<k>, emit.c): the same operations on the same values */
+CF_INLINE float cf_blended_vals(float main, float lo, float hi)
+{
+    float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
+    if (a == 0.0f) return lo;
+    if (a == 1.0f) return hi;
+    return cf_lerpf(a, lo, hi);
+}
+#endif
+
 /* end_outer_islands (§13); oct = the simplex octave (offsets 0) */
 CF_INLINE float cf_end_islands(CF_TAB t, int oct, cf_i32 x, cf_i32 z)
 {

@@ -117,6 +117,7 @@ typedef struct gen {
      * its stacks (a noise: 1, old_blended_noise: 3), or -1 */
     int (*axl0)[3];
     int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk); */
+    int *site;               /* with axon == 2: node -> its first stack value in sv (CF_SV), -1: none */
                              /* 2: one with many noise sites (cf_stack_axes_call) */
     int axR, axzoff, axyoff; /* ints per table layer; offsets of the z and y records in one */
 } gen;
@@ -257,8 +258,10 @@ static void expr(gen *g, sb *b, int mode, int id)
     case NK_NOISE: {
         int s = g->w->noise_stack[n->noise];
         if (mode == MODE_VOLUME && g->axon && g->axl0[id][0] >= 0) {
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, "CF_SV(%d, ", g->site[id]);
             sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
                 g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axyoff);
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, ")");
             break;
         }
         int zx = is_lit(g, in[0]) && p->nodes[in[0]].f[0] == 0.0f && !signbit(p->nodes[in[0]].f[0]);
@@ -286,8 +289,11 @@ static void expr(gen *g, sb *b, int mode, int id)
         break;
     case NK_OLD_BLENDED_NOISE:
         if (g->axon && g->axl0[id][0] >= 0) {
+            /* sites: min limit, max limit, main (axis_tables' order); cf_blended_vals(main, lo, hi) */
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, "CF_SVB(%d, %d, %d, ", g->site[id] + 2, g->site[id], g->site[id] + 1);
             sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, %d, i, j, kk)", g->w->node_stack[id],
                 g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff, g->axyoff);
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, ")");
             break;
         }
         sbf(b, "cf_blended(t, %d, ", g->w->node_stack[id]);
@@ -1968,10 +1974,15 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     g.work = malloc(sizeof(int) * (size_t)(3 * n + 1));
     g.mark = calloc((size_t)n + 1, 1);
     g.axl0 = malloc(sizeof *g.axl0 * ((size_t)n + 1));
+    g.site = malloc(sizeof(int) * ((size_t)n + 1));
+    int *svst = malloc(sizeof(int) * (3 * (size_t)n + 1)), *svoff = malloc(sizeof(int) * (3 * (size_t)n + 1));
     uint8_t *ext = calloc((size_t)n + 1, 1), *need = calloc((size_t)n + 1, 1);
     int *cslot = malloc(sizeof(int) * ((size_t)n + 1));
     sb ker = {0};
-    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !g.axl0 || !ext || !need || !cslot) goto nomem;
+    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !g.axl0 || !g.site || !svst || !svoff || !ext || !need ||
+        !cslot)
+        goto nomem;
+    for (int i = 0; i < n; i++) g.site[i] = -1;
 
     /* the interpolated nodes the block stage reads, and the 2-D memo nodes that block
      * and corner bodies read (into the column buffer) */
@@ -2136,6 +2147,47 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             for (int i = 0; i < n; i++) sites += g.mark[i] && g.axl0[i][0] >= 0;
             if (sites > 2) axon = 2;
         }
+        /* many sites: in the GPU form, k_stacks_<k> first writes every site's stack at every
+         * corner into sv (each stack once, one small kernel), and the body reads the values
+         * (CF_SV): no calls in the body, no values live across them (registers). Each distinct
+         * (stack, axis layer) once; old_blended_noise: its three stacks */
+        int ns = 0;
+        if (axon == 2) {
+            for (int i = 0; i < n; i++) {
+                g.site[i] = -1;
+                if (!g.mark[i] || g.axl0[i][0] < 0) continue;
+                const cf_node *sn = &p->nodes[i];
+                int blended = sn->kind == NK_OLD_BLENDED_NOISE, m = blended ? 3 : 1, first = -1;
+                for (int u = 0; u < m; u++) {
+                    int st = blended ? g.w->node_stack[i] + u : g.w->noise_stack[sn->noise], off = g.axl0[i][u] * g.axR, f = -1;
+                    for (int v = 0; v < ns && !blended; v++)
+                        if (svst[v] == st && svoff[v] == off) f = v;
+                    if (f < 0) svst[ns] = st, svoff[ns] = off, f = ns++;
+                    if (u == 0) first = f;
+                }
+                g.site[i] = first; /* blended: first, first + 1, first + 2 */
+            }
+            lay->nsites[k] = ns;
+            if (open >= 0) sbf(o, "}\n"); /* not merged: close the open kernel before this one */
+            open = -1;
+            lay->sv_off[k] = lay->svs;
+            lay->svs += (size_t)ns * (size_t)lay->ncorner[k];
+            sbf(o, "\n#ifdef CF_GPU\n/* the noise stacks of interpolated node %d's corners: stack sv_st_%d[s] with axis records at\n"
+                   " * sv_off_%d[s] at corner q of chunk c (%d stacks x %d corners) */\n", id, k, k, ns, lay->ncorner[k]);
+            sbf(o, "__constant int sv_st_%d[%d] = {", k, ns);
+            for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svst[v]);
+            sbf(o, "};\n__constant int sv_off_%d[%d] = {", k, ns);
+            for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svoff[v]);
+            sbf(o, "};\n");
+            sbf(o, "__kernel void k_stacks_%d(CF_TAB t, int nchunks, __global const int *ax, __global float *sv)\n{\n", k);
+            sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, s = r / %d, q = r %% %d;\n", ns * lay->ncorner[k],
+                ns * lay->ncorner[k], lay->ncorner[k], lay->ncorner[k]);
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
+            sbf(o, "    sv[(size_t)nchunks * %zu + (size_t)c * %d + r] = cf_stack_axes(t, sv_st_%d[s], ax + (size_t)c * %d + sv_off_%d[s],"
+                   " %d, %d, %d, i, j, kk);\n}\n#endif\n", lay->sv_off[k], ns * lay->ncorner[k], k, lay->naxes, k, g.axR, g.axzoff,
+                g.axyoff);
+        }
         int small = axon != 2;
         const cf_node *on = open >= 0 ? &p->nodes[lay->interp[open]] : NULL;
         int merge = on && open_small && small && on->i[0] == w && on->i[1] == h;
@@ -2144,7 +2196,8 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             open = k, open_small = small;
             sbf(o, "\n/* corners of interpolated node %d (and of the nodes merged below), cell %d x %d x %d */\n", id, w, h, w);
             sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
-                   " __global float *corner%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "");
+                   " __global float *corner%s%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "",
+                ns ? ", __global const float *sv" : "");
             sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
             sbf(o, "    if (c >= nchunks) return;\n");
             sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
@@ -2154,6 +2207,14 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
             if (axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
             else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
+            if (ns) {
+                sbf(o, "#ifdef CF_GPU\n    __global const float *svc = sv + (size_t)nchunks * %zu + (size_t)c * %d + q;\n", lay->sv_off[k],
+                    ns * lay->ncorner[k]);
+                sbf(o, "#define CF_SV(s, call) svc[(s) * %d]\n", lay->ncorner[k]);
+                sbf(o, "#define CF_SVB(m, lo, hi, call) cf_blended_vals(svc[(m) * %d], svc[(lo) * %d], svc[(hi) * %d])\n",
+                    lay->ncorner[k], lay->ncorner[k], lay->ncorner[k]);
+                sbf(o, "#else\n    (void)sv;\n#define CF_SV(s, call) (call)\n#define CF_SVB(m, lo, hi, call) (call)\n#endif\n");
+            }
         } else {
             lay->cmerged[k] = 1;
         }
@@ -2166,6 +2227,8 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         g.axon = 0;
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
         sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n    }\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
+        if (ns) sbf(o, "#undef CF_SV\n#undef CF_SVB\n");
+        for (int i = 0; i < n; i++) g.site[i] = -1;
     }
     if (open >= 0) sbf(o, "}\n");
 
@@ -2242,7 +2305,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(g.site), free(svst), free(svoff), free(ext), free(need), free(cslot);
     return ker.s;
 nomem:
     err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
@@ -2251,7 +2314,7 @@ fail:
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(g.site), free(svst), free(svoff), free(ext), free(need), free(cslot);
     return NULL;
 }
 

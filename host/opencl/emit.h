@@ -18,6 +18,11 @@ typedef struct emit_layout {
     size_t corner_off[EMIT_MAX_INTERP]; /* prefix sums: node k's corners start at nchunks * off */
     size_t corners;                     /* corners per chunk, all nodes */
     int cmerged[EMIT_MAX_INTERP];       /* 1: node k's corners are written by an earlier k_corners kernel */
+    int nsites[EMIT_MAX_INTERP];        /* > 0: k_corners_<k> reads its noise stacks' corner values from the
+                                         * buffer sv (argument 7) that k_stacks_<k> writes first, when the
+                                         * program is built with CF_GPU (else pass NULL: it calls them) */
+    size_t sv_off[EMIT_MAX_INTERP];     /* prefix sums of nsites * ncorner: node k's values start at nchunks * off */
+    size_t svs;                         /* stack values per chunk, all nodes */
     int naxes;                          /* ints per chunk of the corner stage's axis tables (k_axes), 0: none */
     int axitems;                        /* k_axes work-items per chunk */
     int blocks;                         /* block fills: the k_aq_* kernels exist */
