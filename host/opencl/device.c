@@ -217,7 +217,9 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
     if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
     if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
-    if (!(d->ax = buffer(d, CL_MEM_READ_WRITE, batch * per_ax, "clCreateBuffer(axis tables)", err))) goto fail;
+    if (!(d->ax = buffer(d, CL_MEM_READ_WRITE, batch * per_ax + (size_t)d->lay.naxy * sizeof(cl_int), "clCreateBuffer(axis tables)",
+                         err)))
+        goto fail;
     if (per_sv && !(d->sv = buffer(d, CL_MEM_READ_WRITE, batch * per_sv, "clCreateBuffer(stack values)", err))) goto fail;
     if (!(d->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)",
                           err)))
@@ -413,7 +415,7 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->ax), "clSetKernelArg"))
                 return CF_ERR_DEVICE;
-            g = round_up((size_t)b * (size_t)d->lay.axitems, 64);
+            g = round_up((size_t)b * (size_t)d->lay.axitems + (size_t)d->lay.axyitems, 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_axes)"))
                 return CF_ERR_DEVICE;
         }

@@ -119,7 +119,9 @@ typedef struct gen {
     int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk); */
     int *site;               /* with axon == 2: node -> its first stack value in sv (CF_SV), -1: none */
                              /* 2: one with many noise sites (cf_stack_axes_call) */
-    int axR, axzoff, axyoff; /* ints per table layer; offsets of the z and y records in one */
+    int axR, axzoff, axRY;   /* ints per table layer of a chunk (x, z records), offset of the z records in
+                              * one; ints per layer of the batch's y records */
+    int naxy;                /* ints of the batch's y records, at the front of ax */
 } gen;
 
 static const char mode_ch[3] = {'S', 'P', 'V'};
@@ -259,8 +261,8 @@ static void expr(gen *g, sb *b, int mode, int id)
         int s = g->w->noise_stack[n->noise];
         if (mode == MODE_VOLUME && g->axon && g->axl0[id][0] >= 0) {
             if (g->axon == 2 && g->site[id] >= 0) sbf(b, "CF_SV(%d, ", g->site[id]);
-            sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
-                g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axyoff);
+            sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, ax + %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
+                g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axl0[id][0] * g->axRY, g->axRY);
             if (g->axon == 2 && g->site[id] >= 0) sbf(b, ")");
             break;
         }
@@ -291,8 +293,9 @@ static void expr(gen *g, sb *b, int mode, int id)
         if (g->axon && g->axl0[id][0] >= 0) {
             /* sites: min limit, max limit, main (axis_tables' order); cf_blended_vals(main, lo, hi) */
             if (g->axon == 2 && g->site[id] >= 0) sbf(b, "CF_SVB(%d, %d, %d, ", g->site[id] + 2, g->site[id], g->site[id] + 1);
-            sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, %d, i, j, kk)", g->w->node_stack[id],
-                g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff, g->axyoff);
+            sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, ax + %d, ax + %d, ax + %d, %d, i, j, kk)",
+                g->w->node_stack[id], g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff,
+                g->axl0[id][0] * g->axRY, g->axl0[id][1] * g->axRY, g->axl0[id][2] * g->axRY, g->axRY);
             if (g->axon == 2 && g->site[id] >= 0) sbf(b, ")");
             break;
         }
@@ -1918,12 +1921,17 @@ static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int 
             }
         }
     }
-    g->axR = 2 * ncx + 2 * ncz + 3 * ncy, g->axzoff = 2 * ncx, g->axyoff = 2 * ncx + 2 * ncz;
+    g->axR = 2 * ncx + 2 * ncz, g->axzoff = 2 * ncx, g->axRY = 3 * ncy;
+    g->naxy = A.n * g->axRY;
     lay->naxes = A.n * g->axR;
-    lay->axitems = A.n * (ncx + ncz + ncy);
+    lay->naxy = g->naxy;
+    lay->axitems = A.n * (ncx + ncz);
+    lay->axyitems = A.n * ncy;
     if (rc == 0 && A.n > 0) {
-        int E = ncx + ncz + ncy;
-        sbf(o, "\n/* the axis tables of the corner stage (%d table layers, lattice %d x %d x %d) */\n", A.n, w, h, w);
+        int E = ncx + ncz;
+        sbf(o, "\n/* the axis tables of the corner stage (%d table layers, lattice %d x %d x %d): the batch's y records\n"
+               " * (every chunk has the same y values) at ax[0], %d ints a layer, then per chunk the x and z records,\n"
+               " * %d ints a layer */\n", A.n, w, h, w, g->axRY, g->axR);
         sbf(o, "__constant int ax_layer[%d] = {", A.n);
         for (int l = 0; l < A.n; l++) sbf(o, "%s%d", l ? ", " : "", A.layer[l]);
         sbf(o, "};\n__constant uchar ax_point[%d] = {", A.n);
@@ -1934,14 +1942,17 @@ static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int 
         for (int l = 0; l < A.n; l++) sbf(o, "%s", l ? ", " : ""), dlit(o, A.sy[l]);
         sbf(o, "};\n");
         sbf(o, "__kernel void k_axes(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global int *ax)\n{\n");
-        sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, l = r / %d, e = r %% %d;\n", A.n * E, A.n * E, E, E);
+        sbf(o, "    int gid = get_global_id(0), isy = gid < %d, l, e, c = 0;\n", lay->axyitems);
+        sbf(o, "    if (isy) l = gid / %d, e = gid %% %d;\n", ncy, ncy);
+        sbf(o, "    else c = (gid - %d) / %d, l = (gid - %d) %% %d / %d, e = (gid - %d) %% %d;\n", lay->axyitems, A.n * E,
+            lay->axyitems, A.n * E, E, lay->axyitems, E);
         sbf(o, "    if (c >= nchunks) return;\n");
         sbf(o, "    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * ax_layer[l];\n");
         sbf(o, "    CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);\n");
         sbf(o, "    double f = cf_ld_f64(ly + 8);\n");
         sbf(o, "    int pt = ax_point[l];\n");
-        sbf(o, "    __global int *rec = ax + (size_t)c * %d + l * %d;\n", lay->naxes, g->axR);
-        sbf(o, "    if (e < %d) { /* x (e < %d) or z: a record (cell, fraction) */\n", ncx + ncz, ncx);
+        sbf(o, "    if (!isy) { /* x (e < %d) or z: a record (cell, fraction) */\n", ncx);
+        sbf(o, "        __global int *rec = ax + %d + (size_t)c * %d + l * %d;\n", g->naxy, lay->naxes, g->axR);
         sbf(o, "        int isx = e < %d, n = isx ? e : e - %d;\n", ncx, ncx);
         sbf(o, "        int v = ((int)cf_floordiv(chunks[2 * c + (isx ? 0 : 1)] * 16, %d) + n) * %d;\n", w, w);
         sbf(o, "        double s = ax_sxz[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
@@ -1949,12 +1960,13 @@ static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int 
         sbf(o, "        rec[2 * e] = cf_axis(a, cf_ld_f64(o + (isx ? 0 : 16)), &u);\n");
         sbf(o, "        rec[2 * e + 1] = as_int(u);\n");
         sbf(o, "    } else { /* y: (cell, fraction, fade fraction); smeared octaves only on the point path */\n");
-        sbf(o, "        int n = e - %d, v = ((int)cf_floordiv(y0, %d) + n) * %d;\n", ncx + ncz, h, h);
+        sbf(o, "        __global int *rec = ax + l * %d;\n", g->axRY);
+        sbf(o, "        int n = e, v = ((int)cf_floordiv(y0, %d) + n) * %d;\n", h, h);
         sbf(o, "        double s = ax_sy[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
         sbf(o, "        float fv, fd;\n");
-        sbf(o, "        rec[%d + 3 * n] = cf_axis_y(a, cf_ld_f64(o + 8), pt ? cf_ld_f64(o + 24) : 0.0, &fv, &fd);\n", g->axyoff);
-        sbf(o, "        rec[%d + 3 * n + 1] = as_int(fv);\n", g->axyoff);
-        sbf(o, "        rec[%d + 3 * n + 2] = as_int(fd);\n", g->axyoff);
+        sbf(o, "        rec[3 * n] = cf_axis_y(a, cf_ld_f64(o + 8), pt ? cf_ld_f64(o + 24) : 0.0, &fv, &fd);\n");
+        sbf(o, "        rec[3 * n + 1] = as_int(fv);\n");
+        sbf(o, "        rec[3 * n + 2] = as_int(fd);\n");
         sbf(o, "    }\n}\n");
     }
     free(A.layer), free(A.point), free(A.sxz), free(A.sy);
@@ -2159,7 +2171,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
                 const cf_node *sn = &p->nodes[i];
                 int blended = sn->kind == NK_OLD_BLENDED_NOISE, m = blended ? 3 : 1, first = -1;
                 for (int u = 0; u < m; u++) {
-                    int st = blended ? g.w->node_stack[i] + u : g.w->noise_stack[sn->noise], off = g.axl0[i][u] * g.axR, f = -1;
+                    int st = blended ? g.w->node_stack[i] + u : g.w->noise_stack[sn->noise], off = g.axl0[i][u], f = -1;
                     for (int v = 0; v < ns && !blended; v++)
                         if (svst[v] == st && svoff[v] == off) f = v;
                     if (f < 0) svst[ns] = st, svoff[ns] = off, f = ns++;
@@ -2172,11 +2184,11 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             open = -1;
             lay->sv_off[k] = lay->svs;
             lay->svs += (size_t)ns * (size_t)lay->ncorner[k];
-            sbf(o, "\n#ifdef CF_GPU\n/* the noise stacks of interpolated node %d's corners: stack sv_st_%d[s] with axis records at\n"
-                   " * sv_off_%d[s] at corner q of chunk c (%d stacks x %d corners) */\n", id, k, k, ns, lay->ncorner[k]);
+            sbf(o, "\n#ifdef CF_GPU\n/* the noise stacks of interpolated node %d's corners: stack sv_st_%d[s] with its axis records\n"
+                   " * from table layer sv_l_%d[s] on, at corner q of chunk c (%d stacks x %d corners) */\n", id, k, k, ns, lay->ncorner[k]);
             sbf(o, "__constant int sv_st_%d[%d] = {", k, ns);
             for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svst[v]);
-            sbf(o, "};\n__constant int sv_off_%d[%d] = {", k, ns);
+            sbf(o, "};\n__constant int sv_l_%d[%d] = {", k, ns);
             for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svoff[v]);
             sbf(o, "};\n");
             sbf(o, "__kernel void k_stacks_%d(CF_TAB t, int nchunks, __global const int *ax, __global float *sv)\n{\n", k);
@@ -2184,9 +2196,9 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
                 ns * lay->ncorner[k], lay->ncorner[k], lay->ncorner[k]);
             sbf(o, "    if (c >= nchunks) return;\n");
             sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
-            sbf(o, "    sv[(size_t)nchunks * %zu + (size_t)c * %d + r] = cf_stack_axes(t, sv_st_%d[s], ax + (size_t)c * %d + sv_off_%d[s],"
-                   " %d, %d, %d, i, j, kk);\n}\n#endif\n", lay->sv_off[k], ns * lay->ncorner[k], k, lay->naxes, k, g.axR, g.axzoff,
-                g.axyoff);
+            sbf(o, "    sv[(size_t)nchunks * %zu + (size_t)c * %d + r] = cf_stack_axes(t, sv_st_%d[s], ax + %d + (size_t)c * %d +"
+                   " sv_l_%d[s] * %d, %d, %d, ax + sv_l_%d[s] * %d, %d, i, j, kk);\n}\n#endif\n",
+                lay->sv_off[k], ns * lay->ncorner[k], k, g.naxy, lay->naxes, k, g.axR, g.axR, g.axzoff, k, g.axRY, g.axRY);
         }
         int small = axon != 2;
         const cf_node *on = open >= 0 ? &p->nodes[lay->interp[open]] : NULL;
@@ -2205,7 +2217,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
             sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
             sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
-            if (axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
+            if (axon) sbf(o, "    __global const int *axc = ax + %d + (size_t)c * %d;\n", g.naxy, lay->naxes);
             else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
             if (ns) {
                 sbf(o, "#ifdef CF_GPU\n    __global const float *svc = sv + (size_t)nchunks * %zu + (size_t)c * %d + q;\n", lay->sv_off[k],

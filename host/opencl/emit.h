@@ -24,7 +24,9 @@ typedef struct emit_layout {
     size_t sv_off[EMIT_MAX_INTERP];     /* prefix sums of nsites * ncorner: node k's values start at nchunks * off */
     size_t svs;                         /* stack values per chunk, all nodes */
     int naxes;                          /* ints per chunk of the corner stage's axis tables (k_axes), 0: none */
+    int naxy;                           /* ints per batch before them: the y records every chunk shares */
     int axitems;                        /* k_axes work-items per chunk */
+    int axyitems;                       /* ... and per batch (the y records) */
     int blocks;                         /* block fills: the k_aq_* kernels exist */
     int aquifers;                       /* ... with the aquifer (k_aq_surface, k_aq_cells) */
     int ncell;                          /* aquifer cells per chunk */
