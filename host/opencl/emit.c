@@ -6,12 +6,16 @@
  *   - kernels/cf_math.h and kernels/cf_nodes.h (the leaf math the CPU uses too),
  *   - one function per (node, path) that needs one: `interpolated`, slices,
  *     find_top_surface and whatever they reach, as straight-line code,
- *   - k_columns: every memoized 2-D node once per column of a chunk (17 x 17),
+ *   - k_columns: every memoized 2-D node once per column of a chunk that a body reads
+ *     (a 17 x 17 buffer; 26.3 launches only the corner columns when that is all),
  *   - k_axes: the corner stage's per-axis tables: for each octave a corner body reads
  *     (unshifted noises, old_blended_noise), the double half of the octave (scale, wrap,
- *     offset, floor, fraction, smear fudge) once per x, y and z value of the corner lattice,
+ *     offset, floor, fraction, smear fudge) once per x and z value of a chunk's corner
+ *     lattice and once per batch for its y values,
  *   - k_corners_<n>: the input of interpolated node n at each cell corner (its octaves:
- *     integer hashing and float lerps over the axis tables, cf_stack_axes),
+ *     integer hashing and float lerps over the axis tables, cf_stack_axes); small ones
+ *     share a kernel; with many noise sites, in the GPU form (CF_GPU) k_stacks_<n> first
+ *     writes each stack's value at every corner and the body reads them,
  *   - k_blocks: one work item per block column walks y upward, interpolating
  *     like vanilla (z, x, then a float step per y) and evaluating the nodes above.
  * Every node's code is preceded by a comment naming its source (file#pointer).
