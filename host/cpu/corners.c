@@ -9,7 +9,7 @@
  * y, every x and z corner) at a time, octave by octave, with the per-axis math done
  * once per axis value and per chunk, and the lattice part over all corners of the row
  * at once (16 AVX-512 lanes with byte permutes of the permutation table where the CPU has
- * AVX-512 VBMI, else 8 AVX2 lanes with gathers, else the scalar cf_perlin_lattice; chosen at
+ * AVX-512 VBMI, else 8 AVX2 lanes with gathers and byte shuffles, else plain C (row_hoisted); chosen at
  * run time, CF_NO_AVX512 / CF_NO_AVX2 in the environment step down).
  * old_blended_noise's limit stacks are computed only for the corners whose blend
  * factor needs them (compacted lists), as cf_blended branches. Each corner's float
@@ -278,17 +278,6 @@ static void row_hoisted(const uint8_t *p, int n, const cn_axes *ax, int32_t j, f
 __attribute__((target("avx2"))) static inline __m256i perm8(const int32_t *P, __m256i i)
 {
     return _mm256_i32gather_epi32(P, _mm256_and_si256(i, _mm256_set1_epi32(255)), 4);
-}
-__attribute__((target("avx2"))) static inline __m256 grad8(__m256 lo, __m256 hi, __m256i h)
-{
-    __m256 a = _mm256_permutevar8x32_ps(lo, h), b = _mm256_permutevar8x32_ps(hi, h);
-    __m256 sel = _mm256_castsi256_ps(_mm256_slli_epi32(h, 28)); /* bit 3 of h into the sign bit */
-    return _mm256_blendv_ps(a, b, sel);
-}
-__attribute__((target("avx2"))) static inline __m256 gdot8(__m256i h, __m256 x, __m256 y, __m256 z, const __m256 *g)
-{
-    __m256 gx = grad8(g[0], g[1], h), gy = grad8(g[2], g[3], h), gz = grad8(g[4], g[5], h);
-    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, x), _mm256_mul_ps(gy, y)), _mm256_mul_ps(gz, z));
 }
 __attribute__((target("avx2"))) static inline __m256 lerp8(__m256 t, __m256 a, __m256 b)
 {
