@@ -62,7 +62,7 @@ struct cf_corners {
     cn_slot *slots;
     int nslots;
     int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
-    int32_t *permg;            /* the same octaves: (perm & 15) << 24 | 0x808080, the byte shuffle index of a gradient (AVX2) */
+    int32_t *permg;            /* the same octaves, 512 entries each (x and x + 256 alike): (perm & 15) << 24 | 0x808080, the byte shuffle index of a gradient (AVX2) */
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
     /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
     int32_t *ti, *tk;
@@ -175,7 +175,7 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
             }
         }
     c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(nperm > 0 ? nperm : 1));
-    c->permg = malloc(sizeof(int32_t) * 256 * (size_t)(nperm > 0 ? nperm : 1));
+    c->permg = malloc(sizeof(int32_t) * 512 * (size_t)(nperm > 0 ? nperm : 1));
     c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
     c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
     c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
@@ -189,7 +189,7 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
             for (int k = 0; k < 256; k++) {
                 int32_t b = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
                 c->perm[256 * c->pmap[o] + k] = b;
-                c->permg[256 * c->pmap[o] + k] = (int32_t)(((uint32_t)b & 15u) << 24 | 0x808080u);
+                c->permg[512 * c->pmap[o] + k] = c->permg[512 * c->pmap[o] + 256 + k] = (int32_t)(((uint32_t)b & 15u) << 24 | 0x808080u);
             }
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
@@ -318,7 +318,8 @@ __attribute__((target("avx2"))) static void row_avx2h(const int32_t *P, const in
     __m256 vv2 = _mm256_set1_ps(v + v), v12 = _mm256_set1_ps((v - 1.0f) + (v - 1.0f)), onef = _mm256_set1_ps(1.0f);
     __m256 sv = _mm256_set1_ps(cf_smoothf(fade)), va = _mm256_set1_ps(amp);
     /* the per-axis vectors (lanes past nx / nz are never selected) */
-    __m256i xv = _mm256_loadu_si256((const __m256i *)ax->xi), zv = _mm256_loadu_si256((const __m256i *)ax->zk);
+    __m256i xv = _mm256_loadu_si256((const __m256i *)ax->xi);
+    __m256i zv = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)ax->zk), _mm256_set1_epi32(255));
     __m256 xu = _mm256_loadu_ps(ax->xu), zw = _mm256_loadu_ps(ax->zw);
     __m256i a = perm8(P, xv), b = perm8(P, _mm256_add_epi32(xv, one));
     __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
@@ -337,16 +338,19 @@ __attribute__((target("avx2"))) static void row_avx2h(const int32_t *P, const in
         __m256i bbk = _mm256_add_epi32(_mm256_permutevar8x32_epi32(XBB, ix), uk);
         __m256 u1 = _mm256_sub_ps(u, onef), w1 = _mm256_sub_ps(w, onef);
         __m256 u2 = _mm256_add_ps(u, u), u12 = _mm256_add_ps(u1, u1), w2 = _mm256_add_ps(w, w), w12 = _mm256_add_ps(w1, w1);
-        __m256 d000 = gdot8h(perm8(PG, aak), u2, vv2, w2, g);
-        __m256 d100 = gdot8h(perm8(PG, bak), u12, vv2, w2, g);
-        __m256 d010 = gdot8h(perm8(PG, abk), u2, v12, w2, g);
-        __m256 d110 = gdot8h(perm8(PG, bbk), u12, v12, w2, g);
-        __m256 d001 = gdot8h(perm8(PG, _mm256_add_epi32(aak, one)), u2, vv2, w12, g);
-        __m256 d101 = gdot8h(perm8(PG, _mm256_add_epi32(bak, one)), u12, vv2, w12, g);
-        __m256 d011 = gdot8h(perm8(PG, _mm256_add_epi32(abk, one)), u2, v12, w12, g);
-        __m256 d111 = gdot8h(perm8(PG, _mm256_add_epi32(bbk, one)), u12, v12, w12, g);
-        __m256 b0 = lerp8(sv, lerp8(su, d000, d100), lerp8(su, d010, d110));
-        __m256 b1 = lerp8(sv, lerp8(su, d001, d101), lerp8(su, d011, d111));
+        /* aak..bbk <= 510: PG's 512 entries need no mask; each pair lerped when it is there */
+        __m256 d000 = gdot8h(_mm256_i32gather_epi32(PG, aak, 4), u2, vv2, w2, g);
+        __m256 d100 = gdot8h(_mm256_i32gather_epi32(PG, bak, 4), u12, vv2, w2, g);
+        __m256 l00 = lerp8(su, d000, d100);
+        __m256 d010 = gdot8h(_mm256_i32gather_epi32(PG, abk, 4), u2, v12, w2, g);
+        __m256 d110 = gdot8h(_mm256_i32gather_epi32(PG, bbk, 4), u12, v12, w2, g);
+        __m256 b0 = lerp8(sv, l00, lerp8(su, d010, d110));
+        __m256 d001 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(aak, one), 4), u2, vv2, w12, g);
+        __m256 d101 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(bak, one), 4), u12, vv2, w12, g);
+        __m256 l01 = lerp8(su, d001, d101);
+        __m256 d011 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(abk, one), 4), u2, v12, w12, g);
+        __m256 d111 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(bbk, one), 4), u12, v12, w12, g);
+        __m256 b1 = lerp8(sv, l01, lerp8(su, d011, d111));
         __m256 nv = lerp8(sw, b0, b1);
         __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - c), lane); /* the lanes below n */
         __m256 r = _mm256_add_ps(_mm256_maskload_ps(acc + c, m), _mm256_mul_ps(va, nv));
@@ -509,7 +513,7 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
 #ifdef CF_HAVE_AVX2_PATH
         if (c->isa == CN_ISA_AVX2) {
             if (c->ncx <= 8 && c->ncz <= 8)
-                row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 256 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+                row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             else
                 row_hoisted(o + 32, n, &ax, j, v, fade, amp, acc);
             continue;
