@@ -63,6 +63,7 @@ struct cf_corners {
     int nslots;
     int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
     int32_t *permg;            /* the same octaves, 512 entries each (x and x + 256 alike): (perm & 15) << 24 | 0x808080, the byte shuffle index of a gradient (AVX2) */
+    float *gtab;               /* the same octaves, 512 entries each (x and x + 256 alike): the gradient of perm[x] as x, y, z (portable) */
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
     /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
     int32_t *ti, *tk;
@@ -92,7 +93,7 @@ void corners_free(cf_corners *c)
         free(q->val), free(q->rowstamp);
         for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
     }
-    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->pmap);
+    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->gtab), free(c->pmap);
     free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
     free(c->cix), free(c->ciz), free(c->tix), free(c->tiz);
     free(c);
@@ -176,12 +177,13 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         }
     c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(nperm > 0 ? nperm : 1));
     c->permg = malloc(sizeof(int32_t) * 512 * (size_t)(nperm > 0 ? nperm : 1));
+    c->gtab = malloc(sizeof(float) * 3 * 512 * (size_t)(nperm > 0 ? nperm : 1));
     c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
     c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
     c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
     c->cix = calloc(ncol + 8, sizeof(int32_t)), c->ciz = calloc(ncol + 8, sizeof(int32_t));
     c->tix = calloc(ncol + 8, sizeof(int32_t)), c->tiz = calloc(ncol + 8, sizeof(int32_t));
-    if (!c->perm || !c->permg || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc || !c->cix
+    if (!c->perm || !c->permg || !c->gtab || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc || !c->cix
         || !c->ciz || !c->tix || !c->tiz)
         goto fail;
     for (int o = 0; o < noct; o++)
@@ -190,6 +192,10 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
                 int32_t b = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
                 c->perm[256 * c->pmap[o] + k] = b;
                 c->permg[512 * c->pmap[o] + k] = c->permg[512 * c->pmap[o] + 256 + k] = (int32_t)(((uint32_t)b & 15u) << 24 | 0x808080u);
+                for (int h = 0; h < 2; h++) {
+                    float *g = c->gtab + 3 * (512 * (size_t)c->pmap[o] + 256 * (size_t)h + (size_t)k);
+                    g[0] = cf_grad_x[b & 15], g[1] = cf_grad_y[b & 15], g[2] = cf_grad_z[b & 15];
+                }
             }
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
@@ -242,33 +248,39 @@ typedef struct cn_axes {
     float xu[64], zw[64];
 } cn_axes;
 
-static void row_hoisted(const uint8_t *p, int n, const cn_axes *ax, int32_t j, float v, float fade, float amp, float *acc)
+/* scalar code: GCC's vectoriser would emulate the look-ups lane by lane, which costs more */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CN_NOVEC __attribute__((optimize("no-tree-vectorize")))
+#else
+#define CN_NOVEC
+#endif
+CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v, float fade, float amp,
+                        float *acc)
 {
-    uint32_t aa[64], ab[64], ba[64], bb[64];
+    uint32_t base[64][4]; /* per x corner: aa, ba, ab, bb */
     float su[64], sw[64];
     uint32_t uj = (uint32_t)j;
     for (int i = 0; i < ax->nx; i++) {
         uint32_t ui = (uint32_t)ax->xi[i];
         uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-        aa[i] = cf_perm(p, a + uj), ab[i] = cf_perm(p, a + uj + 1u);
-        ba[i] = cf_perm(p, b + uj), bb[i] = cf_perm(p, b + uj + 1u);
+        base[i][0] = cf_perm(p, a + uj), base[i][2] = cf_perm(p, a + uj + 1u);
+        base[i][1] = cf_perm(p, b + uj), base[i][3] = cf_perm(p, b + uj + 1u);
         su[i] = cf_smoothf(ax->xu[i]);
     }
     for (int k = 0; k < ax->nz; k++) sw[k] = cf_smoothf(ax->zw[k]);
     float sv = cf_smoothf(fade), v1 = v - 1.0f;
+    /* per corner: G[x] is the gradient of perm[x & 255] (base + (k & 255) + 1 <= 511), and
+     * cf_perlin_lattice's float operations in its order */
     for (int c = 0; c < n; c++) {
         int i = ax->ix[c], k = ax->iz[c];
-        uint32_t uk = (uint32_t)ax->zk[k];
-        float u = ax->xu[i], w = ax->zw[k], u1 = u - 1.0f, w1 = w - 1.0f;
-        float d000 = cf_gdot(cf_perm(p, aa[i] + uk), u, v, w);
-        float d100 = cf_gdot(cf_perm(p, ba[i] + uk), u1, v, w);
-        float d010 = cf_gdot(cf_perm(p, ab[i] + uk), u, v1, w);
-        float d110 = cf_gdot(cf_perm(p, bb[i] + uk), u1, v1, w);
-        float d001 = cf_gdot(cf_perm(p, aa[i] + uk + 1u), u, v, w1);
-        float d101 = cf_gdot(cf_perm(p, ba[i] + uk + 1u), u1, v, w1);
-        float d011 = cf_gdot(cf_perm(p, ab[i] + uk + 1u), u, v1, w1);
-        float d111 = cf_gdot(cf_perm(p, bb[i] + uk + 1u), u1, v1, w1);
-        acc[c] = acc[c] + amp * cf_lerp3f(su[i], sv, sw[k], d000, d100, d010, d110, d001, d101, d011, d111);
+        uint32_t uk = (uint32_t)ax->zk[k] & 255u;
+        float u = ax->xu[i], w = ax->zw[k], u1 = u - 1.0f, w1 = w - 1.0f, d[8];
+        for (int t = 0; t < 8; t++) {
+            const float *g = G + 3 * (base[i][t & 3] + uk + (uint32_t)(t >> 2));
+            float x = t & 1 ? u1 : u, y = t & 2 ? v1 : v, z = t & 4 ? w1 : w;
+            d[t] = (g[0] * x + g[1] * y) + g[2] * z;
+        }
+        acc[c] = acc[c] + amp * cf_lerp3f(su[i], sv, sw[k], d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
     }
 }
 
@@ -515,11 +527,11 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
             if (c->ncx <= 8 && c->ncz <= 8)
                 row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             else
-                row_hoisted(o + 32, n, &ax, j, v, fade, amp, acc);
+                row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
 #endif
-        row_hoisted(o + 32, n, &ax, j, v, fade, amp, acc);
+        row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
     }
 }
 
