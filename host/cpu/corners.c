@@ -62,8 +62,11 @@ struct cf_corners {
     cn_slot *slots;
     int nslots;
     int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
-    int32_t *permg;            /* the same octaves, 512 entries each (x and x + 256 alike): (perm & 15) << 24 | 0x808080, the byte shuffle index of a gradient (AVX2) */
-    float *gtab;               /* the same octaves, 512 entries each (x and x + 256 alike): the gradient of perm[x] as x, y, z (portable) */
+    /* the same octaves, 512 entries each (x and x + 256 alike, so sums of two bytes need no
+     * mask): permg the byte shuffle index of perm[x]'s gradient, (perm & 15) << 24 | 0x808080
+     * (AVX2); gtab the gradient of perm[x] as x, y, z (portable) */
+    int32_t *permg;
+    float *gtab;
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
     /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
     int32_t *ti, *tk;
@@ -183,15 +186,16 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
     c->cix = calloc(ncol + 8, sizeof(int32_t)), c->ciz = calloc(ncol + 8, sizeof(int32_t));
     c->tix = calloc(ncol + 8, sizeof(int32_t)), c->tiz = calloc(ncol + 8, sizeof(int32_t));
-    if (!c->perm || !c->permg || !c->gtab || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc || !c->cix
-        || !c->ciz || !c->tix || !c->tiz)
+    if (!c->perm || !c->permg || !c->gtab || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo
+        || !c->thi || !c->tacc || !c->cix || !c->ciz || !c->tix || !c->tiz)
         goto fail;
     for (int o = 0; o < noct; o++)
         if (c->pmap[o] >= 0)
             for (int k = 0; k < 256; k++) {
                 int32_t b = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
                 c->perm[256 * c->pmap[o] + k] = b;
-                c->permg[512 * c->pmap[o] + k] = c->permg[512 * c->pmap[o] + 256 + k] = (int32_t)(((uint32_t)b & 15u) << 24 | 0x808080u);
+                int32_t q = (int32_t)(((uint32_t)b & 15u) << 24 | 0x808080u);
+                c->permg[512 * c->pmap[o] + k] = c->permg[512 * c->pmap[o] + 256 + k] = q;
                 for (int h = 0; h < 2; h++) {
                     float *g = c->gtab + 3 * (512 * (size_t)c->pmap[o] + 256 * (size_t)h + (size_t)k);
                     g[0] = cf_grad_x[b & 15], g[1] = cf_grad_y[b & 15], g[2] = cf_grad_z[b & 15];
@@ -254,8 +258,8 @@ typedef struct cn_axes {
 #else
 #define CN_NOVEC
 #endif
-CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v, float fade, float amp,
-                        float *acc)
+CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v,
+                                 float fade, float amp, float *acc)
 {
     uint32_t base[64][4]; /* per x corner: aa, ba, ab, bb */
     float su[64], sw[64];
@@ -525,8 +529,9 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
 #ifdef CF_HAVE_AVX2_PATH
         if (c->isa == CN_ISA_AVX2) {
             if (c->ncx <= 8 && c->ncz <= 8)
-                row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
-            else
+                row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v,
+                          fade, amp, acc);
+            else /* wider regions than fill.c's (16 blocks: at most 6 corners a row) */
                 row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
