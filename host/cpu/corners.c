@@ -67,6 +67,7 @@ struct cf_corners {
      * (AVX2); gtab the gradient of perm[x] as x, y, z (portable) */
     int32_t *permg;
     float *gtab;
+    int nperm;                 /* the octaves in perm */
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
     /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
     int32_t *ti, *tk;
@@ -100,6 +101,28 @@ void corners_free(cf_corners *c)
     free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
     free(c->cix), free(c->ciz), free(c->tix), free(c->tiz);
     free(c);
+}
+
+/* the gradient tables of the lattice path c->isa takes (130 octaves in the vanilla overworld:
+ * permg 260 KB for AVX2, gtab 780 KB for the portable path, none for AVX-512); 0 or -1 */
+static int tables(cf_corners *c)
+{
+    free(c->permg), free(c->gtab);
+    c->permg = NULL, c->gtab = NULL;
+    size_t np = (size_t)(c->nperm > 0 ? c->nperm : 1);
+    int avx2 = c->isa == CN_ISA_AVX2, port = c->isa == CN_ISA_SCALAR || (avx2 && (c->ncx > 8 || c->ncz > 8));
+    if (avx2 && !(c->permg = malloc(sizeof(int32_t) * 512 * np))) return -1;
+    if (port && !(c->gtab = malloc(sizeof(float) * 3 * 512 * np))) return -1;
+    for (size_t o = 0; o < (size_t)c->nperm; o++)
+        for (size_t k = 0; k < 512; k++) {
+            uint32_t b = (uint32_t)c->perm[256 * o + (k & 255)] & 15u;
+            if (c->permg) c->permg[512 * o + k] = (int32_t)(b << 24 | 0x808080u);
+            if (c->gtab) {
+                float *g = c->gtab + 3 * (512 * o + k);
+                g[0] = cf_grad_x[b], g[1] = cf_grad_y[b], g[2] = cf_grad_z[b];
+            }
+        }
+    return 0;
 }
 
 cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
@@ -179,28 +202,18 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
             }
         }
     c->perm = malloc(sizeof(int32_t) * 256 * (size_t)(nperm > 0 ? nperm : 1));
-    c->permg = malloc(sizeof(int32_t) * 512 * (size_t)(nperm > 0 ? nperm : 1));
-    c->gtab = malloc(sizeof(float) * 3 * 512 * (size_t)(nperm > 0 ? nperm : 1));
     c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
     c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
     c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
     c->cix = calloc(ncol + 8, sizeof(int32_t)), c->ciz = calloc(ncol + 8, sizeof(int32_t));
     c->tix = calloc(ncol + 8, sizeof(int32_t)), c->tiz = calloc(ncol + 8, sizeof(int32_t));
-    if (!c->perm || !c->permg || !c->gtab || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo
-        || !c->thi || !c->tacc || !c->cix || !c->ciz || !c->tix || !c->tiz)
+    if (!c->perm || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc
+        || !c->cix || !c->ciz || !c->tix || !c->tiz)
         goto fail;
     for (int o = 0; o < noct; o++)
         if (c->pmap[o] >= 0)
-            for (int k = 0; k < 256; k++) {
-                int32_t b = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
-                c->perm[256 * c->pmap[o] + k] = b;
-                int32_t q = (int32_t)(((uint32_t)b & 15u) << 24 | 0x808080u);
-                c->permg[512 * c->pmap[o] + k] = c->permg[512 * c->pmap[o] + 256 + k] = q;
-                for (int h = 0; h < 2; h++) {
-                    float *g = c->gtab + 3 * (512 * (size_t)c->pmap[o] + 256 * (size_t)h + (size_t)k);
-                    g[0] = cf_grad_x[b & 15], g[1] = cf_grad_y[b & 15], g[2] = cf_grad_z[b & 15];
-                }
-            }
+            for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
+    c->nperm = nperm;
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
     /* CF_NO_AVX2: the portable path; CF_NO_AVX512: at most AVX2 (benchmarks, checks) */
@@ -209,6 +222,7 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
         c->isa = CN_ISA_AVX512;
 #endif
+    if (tables(c) != 0) goto fail;
     return c;
 fail:
     corners_free(c);
@@ -628,6 +642,10 @@ long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
         /* every path this CPU has, from the best down to the portable one */
         if (pass == 0) isa = f.corners->isa;
         f.corners->isa = isa;
+        if (tables(f.corners) != 0) {
+            corners_free(f.corners);
+            return -1;
+        }
         corners_region(f.corners, cx * 16, p->min_y, cz * 16, 16, p->height, 16);
         cf_corners *c = f.corners;
         for (int s = 0; s < c->nslots; s++) {
