@@ -129,6 +129,12 @@ struct cf_surface {
     } bz[BZ_CACHE];
     int32_t ux, uy, uz; /* biome_src: the last quart cell and its one biome (-1: several) */
     int uv, uok;        /* uok: valid for this chunk's grid */
+    /* the rule biomes (biomes[]) stored anywhere in the quarts this chunk's zoom can pick
+     * (x and z 4c-1 .. 4c+4, every y): a biome condition none of whose biomes is among them
+     * is false in the whole chunk, without the zoom */
+    uint8_t *rpresent; /* [nbiomes] */
+    int8_t *bcond;     /* per row: -1 not yet known this chunk, 0 false everywhere, 1 look */
+    const float *volp[64]; /* s->vol of output k for this chunk (NULL: not asked yet) */
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -294,6 +300,14 @@ static float temperature(const cf_surface *s, int b, int32_t y)
     return t;
 }
 
+/* s->vol's buffer of output `out`, asked once per chunk */
+static const float *vol(cf_surface *s, int out)
+{
+    if (out < 0 || out >= 64) return s->vol(s->u, out);
+    if (!s->volp[out]) s->volp[out] = s->vol(s->u, out);
+    return s->volp[out];
+}
+
 static int cond(cf_surface *s, int row);
 static int rule(cf_surface *s, int row)
 {
@@ -309,11 +323,11 @@ static int rule(cf_surface *s, int row)
     case SR_CONDITION: return cond(s, r->a[0]) ? rule(s, r->a[1]) : -1;
     case SR_ORE_VEIN: { /* §5.3 */
         size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
-        float d = s->vol(s->u, r->a[3])[i];
+        float d = vol(s, r->a[3])[i];
         if (!(d > 0.0f)) return -1;
         cf_aq_rnd q = cf_aq_at_pos(s->w->ore_lo, s->w->ore_hi, s->legacy, s->x, s->y, s->z);
         if (cf_aq_next_float(&q, s->legacy) > d) return -1;
-        float rich = s->vol(s->u, r->a[4])[i];
+        float rich = vol(s, r->a[4])[i];
         if (cf_aq_next_float(&q, s->legacy) < rich && out_at(s, r->a[5], s->x, s->y, s->z) < 0.0)
             return s->pal[cf_aq_next_float(&q, s->legacy) < r->f ? r->a[1] : r->a[0]];
         return s->pal[r->a[2]];
@@ -363,6 +377,12 @@ static int cond(cf_surface *s, int row)
         return v >= r->d[0] && v <= r->d[1];
     }
     case SC_BIOME: {
+        if (s->bcond[row] < 0) {
+            int any = 0;
+            for (int i = 0; i < r->n && !any; i++) any = r->kids[i] >= 0 && r->kids[i] < s->r->nbiomes && s->rpresent[r->kids[i]];
+            s->bcond[row] = (int8_t)any;
+        }
+        if (!s->bcond[row]) return 0;
         if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
         int b = s->bmap[s->biome];
         for (int i = 0; i < r->n; i++)
@@ -446,6 +466,18 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
 {
     s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
     s->uok = 0; /* a new grid */
+    memset(s->volp, 0, sizeof s->volp);
+    memset(s->bcond, -1, (size_t)s->r->nrows);
+    memset(s->rpresent, 0, (size_t)s->r->nbiomes + 1);
+    {
+        uint8_t src[256] = {0};
+        size_t ny = (size_t)(s->height / 4);
+        for (size_t iy = 0; iy < ny; iy++)
+            for (size_t iz = 3; iz <= 8; iz++)
+                for (size_t ix = 3; ix <= 8; ix++) src[bgrid[(iy * 12 + iz) * 12 + ix]] = 1;
+        for (int b = 0; b < 256; b++)
+            if (src[b] && s->bmap[b] >= 0) s->rpresent[s->bmap[b]] = 1;
+    }
     for (int lz = 0; lz < 16; lz++)
         for (int lx = 0; lx < 16; lx++) {
             int32_t y = s->min_y + s->height - 1;
@@ -538,7 +570,10 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     for (int i = 0; i < s->r->nblocks; i++) s->pal[i] = map[i];
     s->snow = map[s->r->nblocks], s->ice = map[s->r->nblocks + 1];
     s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
-    if (!s->grad) {
+    s->rpresent = calloc((size_t)s->r->nbiomes + 1, 1);
+    s->bcond = malloc((size_t)s->r->nrows + 1);
+    if (!s->grad || !s->rpresent || !s->bcond) {
+        free(s->grad), free(s->rpresent), free(s->bcond);
         free(s);
         return NULL;
     }
@@ -561,6 +596,8 @@ void surface_free(cf_surface *s)
 {
     if (!s) return;
     free(s->grad);
+    free(s->rpresent);
+    free(s->bcond);
     free(s);
 }
 
