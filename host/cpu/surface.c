@@ -135,6 +135,10 @@ struct cf_surface {
     uint8_t *rpresent; /* [nbiomes] */
     int8_t *bcond;     /* per row: -1 not yet known this chunk, 0 false everywhere, 1 look */
     const float *volp[64]; /* s->vol of output k for this chunk (NULL: not asked yet) */
+    struct flat_op {
+        int row, skip; /* skip: the entry after this row's subtree */
+    } *flat;           /* the root's tree in pre-order (rule), or NULL: rule_rec */
+    int nflat;
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -309,18 +313,71 @@ static const float *vol(cf_surface *s, int out)
 }
 
 static int cond(cf_surface *s, int row);
-static int rule(cf_surface *s, int row)
+static int rule_leaf(cf_surface *s, const cf_rrow *r);
+/* the rule tree at a block, recursively (rule's fallback past its stack) */
+static int rule_rec(cf_surface *s, int row)
 {
     const cf_rrow *r = &s->r->rows[row];
     switch (r->kind) {
-    case SR_BLOCK: return s->pal[r->a[0]];
     case SR_SEQUENCE:
         for (int i = 0; i < r->n; i++) {
-            int b = rule(s, r->kids[i]);
+            int b = rule_rec(s, r->kids[i]);
             if (b >= 0) return b;
         }
         return -1;
-    case SR_CONDITION: return cond(s, r->a[0]) ? rule(s, r->a[1]) : -1;
+    case SR_CONDITION: return cond(s, r->a[0]) ? rule_rec(s, r->a[1]) : -1;
+    default: return rule_leaf(s, r);
+    }
+}
+
+/* the rule tree at a block as a pre-order list (surface_new, flat_add): a block anywhere is
+ * the root's result (conditions and sequences pass the first one up unchanged), so the walk
+ * returns it at once; a sequence goes on into its first kid, a false condition and a leaf
+ * without a block past their subtree (what follows a finished subtree in pre-order is the
+ * next kid of the innermost open sequence). The same rows in the same order as rule_rec:
+ * the same conditions asked, the same draws. */
+static int rule(cf_surface *s, int row)
+{
+    if (!s->flat || row != s->r->root) return rule_rec(s, row);
+    const cf_rrow *rows = s->r->rows;
+    const struct flat_op *f = s->flat;
+    for (int i = 0, n = s->nflat; i < n;) {
+        const cf_rrow *r = &rows[f[i].row];
+        if (r->kind == SR_SEQUENCE) {
+            i++;
+        } else if (r->kind == SR_CONDITION) {
+            i = cond(s, r->a[0]) ? i + 1 : f[i].skip;
+        } else {
+            int b = rule_leaf(s, r);
+            if (b >= 0) return b;
+            i++;
+        }
+    }
+    return -1;
+}
+
+/* appends the subtree of `row` to s->flat in pre-order; -1 past max entries or depth */
+static int flat_add(cf_surface *s, int row, int max, int depth)
+{
+    if (s->nflat >= max || depth > 64 || row < 0 || row >= s->r->nrows) return -1;
+    const cf_rrow *r = &s->r->rows[row];
+    int at = s->nflat++;
+    s->flat[at].row = row;
+    if (r->kind == SR_SEQUENCE) {
+        for (int i = 0; i < r->n; i++)
+            if (flat_add(s, r->kids[i], max, depth + 1) < 0) return -1;
+    } else if (r->kind == SR_CONDITION) {
+        if (flat_add(s, r->a[1], max, depth + 1) < 0) return -1;
+    }
+    s->flat[at].skip = s->nflat;
+    return 0;
+}
+
+/* a rule row that is neither a sequence nor a condition */
+static int rule_leaf(cf_surface *s, const cf_rrow *r)
+{
+    switch (r->kind) {
+    case SR_BLOCK: return s->pal[r->a[0]];
     case SR_ORE_VEIN: { /* §5.3 */
         size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
         float d = vol(s, r->a[3])[i];
@@ -589,6 +646,13 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
         for (size_t k = 0; k < sizeof climate / sizeof climate[0]; k++)
             if (strcmp(climate[k].id, bnames[b]) == 0) s->btemp[b] = climate[k].t, s->bfrozen[b] = climate[k].frozen;
     }
+    enum { FLAT_MAX = 1 << 16 }; /* shared subtrees repeat in pre-order: past this, rule_rec */
+    s->flat = malloc(sizeof *s->flat * FLAT_MAX);
+    if (s->flat && flat_add(s, s->r->root, FLAT_MAX, 0) < 0) free(s->flat), s->flat = NULL, s->nflat = 0;
+    if (s->flat) {
+        struct flat_op *t = realloc(s->flat, sizeof *s->flat * (size_t)(s->nflat ? s->nflat : 1));
+        if (t) s->flat = t;
+    }
     return s;
 }
 
@@ -598,6 +662,7 @@ void surface_free(cf_surface *s)
     free(s->grad);
     free(s->rpresent);
     free(s->bcond);
+    free(s->flat);
     free(s);
 }
 
