@@ -330,6 +330,26 @@ static int rule_rec(cf_surface *s, int row)
     }
 }
 
+/* cond's cheapest answers inline (the same tests, the same results); the rest through cond */
+static inline int cond_fast(cf_surface *s, int row)
+{
+    const cf_rrow *r = &s->r->rows[row];
+    switch (r->kind) {
+    case SC_GRADIENT:
+        if (s->y <= r->a[0]) return 1;
+        if (s->y >= r->a[1]) return 0;
+        break;
+    case SC_BIOME:
+        if (s->bcond[row] == 0) return 0;
+        break;
+    case SC_ABOVE_PRELIMINARY:
+        if (s->have_min_surface) return s->y >= s->min_surface;
+        break;
+    default: break;
+    }
+    return cond(s, row);
+}
+
 /* the rule tree at a block as a pre-order list (surface_new, flat_add): a block anywhere is
  * the root's result (conditions and sequences pass the first one up unchanged), so the walk
  * returns it at once; a sequence goes on into its first kid, a false condition and a leaf
@@ -346,7 +366,10 @@ static int rule(cf_surface *s, int row)
         if (r->kind == SR_SEQUENCE) {
             i++;
         } else if (r->kind == SR_CONDITION) {
-            i = cond(s, r->a[0]) ? i + 1 : f[i].skip;
+            i = cond_fast(s, r->a[0]) ? i + 1 : f[i].skip;
+        } else if (r->kind == SR_ORE_VEIN && s->volp[r->a[3] & 63] && r->a[3] >= 0 && r->a[3] < 64
+                   && !(s->volp[r->a[3]][((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15)] > 0.0f)) {
+            i++; /* rule_leaf's first test, inline: no vein here */
         } else {
             int b = rule_leaf(s, r);
             if (b >= 0) return b;
