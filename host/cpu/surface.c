@@ -350,6 +350,15 @@ static inline int cond_fast(cf_surface *s, int row)
     return cond(s, row);
 }
 
+/* rule_leaf's first test inline: an ore vein whose density volume (asked already) is not
+ * positive at this block gives nothing */
+static inline int no_vein(const cf_surface *s, const cf_rrow *r)
+{
+    if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= 64 || !s->volp[r->a[3]]) return 0;
+    size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
+    return !(s->volp[r->a[3]][i] > 0.0f);
+}
+
 /* the rule tree at a block as a pre-order list (surface_new, flat_add): a block anywhere is
  * the root's result (conditions and sequences pass the first one up unchanged), so the walk
  * returns it at once; a sequence goes on into its first kid, a false condition and a leaf
@@ -363,18 +372,15 @@ static int rule(cf_surface *s, int row)
     const struct flat_op *f = s->flat;
     for (int i = 0, n = s->nflat; i < n;) {
         const cf_rrow *r = &rows[f[i].row];
-        if (r->kind == SR_SEQUENCE) {
-            i++;
-        } else if (r->kind == SR_CONDITION) {
+        if (r->kind == SR_CONDITION) {
             i = cond_fast(s, r->a[0]) ? i + 1 : f[i].skip;
-        } else if (r->kind == SR_ORE_VEIN && s->volp[r->a[3] & 63] && r->a[3] >= 0 && r->a[3] < 64
-                   && !(s->volp[r->a[3]][((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15)] > 0.0f)) {
-            i++; /* rule_leaf's first test, inline: no vein here */
-        } else {
+            continue;
+        }
+        if (r->kind != SR_SEQUENCE && !no_vein(s, r)) { /* a sequence goes on into its first kid */
             int b = rule_leaf(s, r);
             if (b >= 0) return b;
-            i++;
         }
+        i++;
     }
     return -1;
 }
