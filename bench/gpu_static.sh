@@ -8,10 +8,17 @@
 # Emits the program (`chunkfill emit`), compiles it with clang for amdgcn-amd-amdhsa
 # (-O3, OpenCL C 1.2) and reports per kernel: VGPRs, AGPRs, SGPRs, spills, scratch
 # bytes (private segment), code bytes and the fp64 instructions in its code (static
-# count: each instruction once, loops and branches not weighed). Then the same for two
-# probe kernels, one octave sample each (cf_perlin, cf_smeared of kernels/cf_math.h):
-# the fp64 instructions per octave sample. With NVPTX_ARCH, also the .f64 PTX
+# count: each instruction once, loops and branches not weighed). Then the same for probe
+# kernels, one octave sample each: cf_perlin, cf_smeared of kernels/cf_math.h (the point
+# path: k_columns' shifted noises), and the corner stage's split octave (emit.c): the
+# per-corner part probe_corner (axis records read from the chunk's table, then
+# cf_perlin_lattice) and the pre-pass k_axes' per-axis-value parts probe_axis_xz (cf_axis)
+# and probe_axis_y (cf_axis_y, smeared: its dearest form). The fp64 instructions of an
+# octave sample at a corner = probe_corner's + the pre-pass's share per corner
+# ((ncx + ncz) * probe_axis_xz + ncy * probe_axis_y) / (ncx * ncy * ncz), the lattice read
+# from k_corners_0. With NVPTX_ARCH, also the .f64 PTX
 # instructions per kernel and probe (PTX: no register figures, ptxas is not here).
+# CF_GPU: the GPU form device.c builds for a GPU (gradients by selects).
 # The device library is a stub (the OpenCL builtins the program uses as clang builtins,
 # written below) so that calls to floor, sqrt, get_global_id... are inlined as a
 # vendor library would be; a call left unresolved is listed (it would make the scratch
@@ -76,8 +83,32 @@ __kernel void probe_smeared(CF_TAB t, __global const double *in, __global float 
     out[i] = cf_smeared(t + 32, cf_ld_f64(t), cf_ld_f64(t + 8), cf_ld_f64(t + 16), cf_ld_f64(t + 24), in[3 * i],
                         in[3 * i + 1], in[3 * i + 2]);
 }
+/* the corner stage's octave: per corner (records as cf_stack_axes reads them), per axis value */
+__kernel void probe_corner(CF_TAB t, __global const int *a, __global float *out)
+{
+    size_t g = get_global_id(0);
+    int i = g % 5, j = (g / 5) % 49, k = g / 245;
+    __global const int *ax = a + 2 * i, *ay = a + 20 + 3 * j, *az = a + 10 + 2 * k;
+    out[g] = cf_perlin_lattice(t + 32, ax[0], ay[0], az[0], as_float(ax[1]), as_float(ay[1]), as_float(az[1]),
+                               as_float(ay[2]));
+}
+__kernel void probe_axis_xz(CF_TAB t, __global const double *in, __global int *rec)
+{
+    size_t g = get_global_id(0);
+    float u;
+    rec[2 * g] = cf_axis(in[g] * cf_ld_f64(t + 8), cf_ld_f64(t), &u);
+    rec[2 * g + 1] = as_int(u);
+}
+__kernel void probe_axis_y(CF_TAB t, __global const double *in, __global int *rec)
+{
+    size_t g = get_global_id(0);
+    float v, f;
+    rec[3 * g] = cf_axis_y(in[g] * cf_ld_f64(t + 8), cf_ld_f64(t), cf_ld_f64(t + 24), &v, &f);
+    rec[3 * g + 1] = as_int(v);
+    rec[3 * g + 2] = as_int(f);
+}
 CL
-CLF="-cl-std=CL1.2 -D__OPENCL_VERSION__=120 -Ikernels -nogpulib -O3"
+CLF="-cl-std=CL1.2 -D__OPENCL_VERSION__=120 -DCF_GPU -Ikernels -nogpulib -O3"
 AMD="-target amdgcn-amd-amdhsa -mcpu=$MCPU"
 $CLANG $CLF $AMD -emit-llvm -c "$tmp/devlib.cl" -o "$tmp/devlib.bc"
 for f in prog probe; do
@@ -145,4 +176,13 @@ for f, title in (("prog", "kernels of the program"), ("probe", "one octave sampl
     if other: print("\nfunctions left as calls (not inlined): " + ", ".join(f"{k} ({v} bytes, {d.get(k, 0)} fp64)" for k, v in other.items()))
     if und: print("\nunresolved calls (scratch unknown): " + ", ".join(und))
     print()
+    if f == "probe" and all(k in d or k in ks for k in ("probe_corner", "probe_axis_xz", "probe_axis_y")):
+        m = re.search(r"int i = q % (\d+), j = \(q / \d+\) % (\d+)", open(os.path.join(tmp, "prog.cl")).read())
+        if m:
+            nx, ny = int(m.group(1)), int(m.group(2))
+            c, a, b = d.get("probe_corner", 0), d.get("probe_axis_xz", 0), d.get("probe_axis_y", 0)
+            share = (2 * nx * a + ny * b) / (nx * ny * nx)
+            print(f"fp64 instructions per octave sample at a corner ({nx} x {ny} x {nx} corners a chunk): {c} at the corner"
+                  f" + {share:.2f} (its share of k_axes: ({2 * nx} x {a} + {ny} x {b}) / {nx * ny * nx}) = {c + share:.2f}")
+            print()
 PY

@@ -172,11 +172,26 @@ CF_CONST float cf_grad_y[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1
 CF_CONST float cf_grad_z[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
 
 /* the gradient dot f32(f32(gx*x + gy*y) + gz*z): products by -1/0/1 are exact */
+#if defined(__OPENCL_VERSION__) && defined(CF_GPU)
+/* GPU builds (host/opencl/device.c defines CF_GPU for a GPU): the row's factors by
+ * selects on the bits of h, no per-lane table load (serialised on NVIDIA, address registers
+ * on AMD). The same factors, so the same products and sums as the tables give. PoCL's
+ * vectorised loads of the tables are faster than the selects there: CPU devices keep them. */
+CF_INLINE float cf_gdot(cf_u32 h, float x, float y, float z)
+{
+    h &= 15u;
+    float gx = h < 8u ? ((h & 1u) ? -1.0f : 1.0f) : h == 12u ? 1.0f : h == 14u ? -1.0f : 0.0f;
+    float gy = h < 4u ? ((h & 2u) ? -1.0f : 1.0f) : h < 8u ? 0.0f : ((h & 1u) ? -1.0f : 1.0f);
+    float gz = h < 4u ? 0.0f : h < 12u ? ((h & 2u) ? -1.0f : 1.0f) : h == 13u ? 1.0f : h == 15u ? -1.0f : 0.0f;
+    return (gx * x + gy * y) + gz * z;
+}
+#else
 CF_INLINE float cf_gdot(cf_u32 h, float x, float y, float z)
 {
     h &= 15u;
     return (cf_grad_x[h] * x + cf_grad_y[h] * y) + cf_grad_z[h] * z;
 }
+#endif
 
 CF_INLINE cf_u32 cf_perm(CF_GLOBAL const cf_u8 *p, cf_u32 i)
 {
@@ -184,6 +199,25 @@ CF_INLINE cf_u32 cf_perm(CF_GLOBAL const cf_u8 *p, cf_u32 i)
 }
 
 /* lattice hashing and the trilinear float lerp (shared by plain and smeared octaves) */
+#if defined(__OPENCL_VERSION__) && defined(CF_GPU)
+/* GPU builds: the same hashes, products and lerps (cf_lerp3f's, each lerp on the same operands),
+ * ordered so that each x-lerp follows its two dots (shorter live ranges: fewer registers) */
+CF_INLINE float cf_perlin_lattice(CF_GLOBAL const cf_u8 *p, cf_i32 i, cf_i32 j, cf_i32 k,
+                                  float u, float v, float w, float fade_y)
+{
+    cf_u32 ui = (cf_u32)i, uj = (cf_u32)j, uk = (cf_u32)k;
+    float u1 = u - 1.0f, v1 = v - 1.0f, w1 = w - 1.0f;
+    float t1 = cf_smoothf(u), t2 = cf_smoothf(fade_y), t3 = cf_smoothf(w);
+    cf_u32 a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+    cf_u32 aa = cf_perm(p, a + uj), ba = cf_perm(p, b + uj);
+    float l00 = cf_lerpf(t1, cf_gdot(cf_perm(p, aa + uk), u, v, w), cf_gdot(cf_perm(p, ba + uk), u1, v, w));
+    float l01 = cf_lerpf(t1, cf_gdot(cf_perm(p, aa + uk + 1u), u, v, w1), cf_gdot(cf_perm(p, ba + uk + 1u), u1, v, w1));
+    cf_u32 ab = cf_perm(p, a + uj + 1u), bb = cf_perm(p, b + uj + 1u);
+    float l10 = cf_lerpf(t1, cf_gdot(cf_perm(p, ab + uk), u, v1, w), cf_gdot(cf_perm(p, bb + uk), u1, v1, w));
+    float l11 = cf_lerpf(t1, cf_gdot(cf_perm(p, ab + uk + 1u), u, v1, w1), cf_gdot(cf_perm(p, bb + uk + 1u), u1, v1, w1));
+    return cf_lerpf(t3, cf_lerpf(t2, l00, l10), cf_lerpf(t2, l01, l11));
+}
+#else
 CF_INLINE float cf_perlin_lattice(CF_GLOBAL const cf_u8 *p, cf_i32 i, cf_i32 j, cf_i32 k,
                                   float u, float v, float w, float fade_y)
 {
@@ -203,6 +237,7 @@ CF_INLINE float cf_perlin_lattice(CF_GLOBAL const cf_u8 *p, cf_i32 i, cf_i32 j, 
     return cf_lerp3f(cf_smoothf(u), cf_smoothf(fade_y), cf_smoothf(w),
                      d000, d100, d010, d110, d001, d101, d011, d111);
 }
+#endif
 
 /* PerlinNoise.get(x, y, z), point path (§3). o = the octave's offsets. */
 CF_INLINE float cf_perlin(CF_GLOBAL const cf_u8 *p, double ox, double oy, double oz,
@@ -226,6 +261,34 @@ CF_INLINE float cf_smeared(CF_GLOBAL const cf_u8 *p, double ox, double oy, doubl
     double fudge = (double)cf_jfloor(lim / q + 1.0000000116860974e-07) * q;
     return cf_perlin_lattice(p, i, j, k, (float)(X - (double)i), (float)(r - fudge),
                              (float)(Z - (double)k), (float)r);
+}
+
+/* The per-axis halves of cf_perlin / cf_smeared, for callers that compute them once per
+ * axis value (the device corner stage, emit.c's k_axes): with (i, u) = cf_axis(x, ox),
+ * (k, w) = cf_axis(z, oz) and (j, v, f) = cf_axis_y(y, oy, q),
+ * cf_perlin_lattice(p, i, j, k, u, v, w, f) is cf_perlin(p, ox, oy, oz, x, y, z) when q == 0
+ * and cf_smeared(p, ox, oy, oz, q, x, y, z) when q > 0, bit for bit (the same operations). */
+CF_INLINE cf_i32 cf_axis(double c, double o, float *u)
+{
+    double X = cf_wrap(c) + o;
+    cf_i32 i = cf_jfloor(X);
+    *u = (float)(X - (double)i);
+    return i;
+}
+CF_INLINE cf_i32 cf_axis_y(double y, double oy, double q, float *v, float *fade)
+{
+    double Y = cf_wrap(y) + oy;
+    cf_i32 j = cf_jfloor(Y);
+    double r = Y - (double)j;
+    if (q > 0.0) {
+        double lim = (y >= 0.0 && y < r) ? y : r;
+        double fudge = (double)cf_jfloor(lim / q + 1.0000000116860974e-07) * q;
+        *v = (float)(r - fudge);
+    } else {
+        *v = (float)r;
+    }
+    *fade = (float)r;
+    return j;
 }
 
 /* ------------------------------------------------------------------ simplex (end islands) */

@@ -33,8 +33,16 @@ CF_INLINE cf_i32 cf_ld_i32(CF_TAB p) { cf_i32 v; memcpy(&v, p, 4); return v; }
 #define CF_OCT_BYTES 288
 #define CF_LAYER_BYTES 16
 
+/* GPU builds (CF_GPU): a function inlined even where the compiler would call it (a call costs
+ * scratch for its frame and the registers of the calling convention) */
+#if defined(__OPENCL_VERSION__) && defined(CF_GPU)
+#define CF_INLINE_GPU __attribute__((always_inline)) CF_INLINE
+#else
+#define CF_INLINE_GPU CF_INLINE
+#endif
+
 /* NoiseStack.get, point path: layer at (x*f, y*f, z*f) (§5) */
-CF_INLINE float cf_stack_point(CF_TAB t, int s, double x, double y, double z)
+CF_INLINE_GPU float cf_stack_point(CF_TAB t, int s, double x, double y, double z)
 {
     CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
     int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
@@ -83,6 +91,49 @@ CF_INLINE float cf_blended(CF_TAB t, int s, double xz_scale, double y_scale, dou
     float lo = cf_stack_point(t, s, bx, by, bz);
     return cf_lerpf(a, lo, cf_stack_point(t, s + 1, bx, by, bz));
 }
+
+#ifdef __OPENCL_VERSION__
+/* The device corner stage (emit.c): stack s at corner (i, j, k) of a chunk's corner lattice,
+ * its per-axis halves (cf_axis, cf_axis_y) read from the chunk's axis table a (k_axes): per
+ * layer R ints, x records (i, u) at 0, z records (k, w) at zoff, y records (j, v, fade) at
+ * yoff. The same float operations in the same order as cf_stack_volume / cf_stack_point. */
+CF_INLINE float cf_stack_axes(CF_TAB t, int s, __global const int *a, int R, int zoff, int yoff, int i, int j, int k)
+{
+    CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
+    int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * first;
+    float v = 0.0f;
+    for (int l = 0; l < count; l++, ly += CF_LAYER_BYTES, a += R) {
+        CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
+        float amp = cf_ld_f32(ly + 4);
+        __global const int *ax = a + 2 * i, *ay = a + yoff + 3 * j, *az = a + zoff + 2 * k;
+        v = v + amp * cf_perlin_lattice(o + 32, ax[0], ay[0], az[0], as_float(ax[1]), as_float(ay[1]), as_float(az[1]),
+                                        as_float(ay[2]));
+    }
+    return v;
+}
+/* the same as a call, for bodies with many noise sites (emit.c): on a GPU one out-of-line copy
+ * instead of an inlined loop per site (code size; the kernel's registers stay near the
+ * callee's) */
+#ifdef CF_GPU
+__attribute__((noinline))
+#endif
+float cf_stack_axes_call(CF_TAB t, int s, __global const int *a, int R, int zoff, int yoff, int i, int j, int k)
+{
+    return cf_stack_axes(t, s, a, R, zoff, yoff, i, j, k);
+}
+/* cf_blended over the axis tables of its three stacks (min limit, max limit, main) */
+CF_INLINE float cf_blended_axes(CF_TAB t, int s, __global const int *amin, __global const int *amax,
+                                __global const int *amain, int R, int zoff, int yoff, int i, int j, int k)
+{
+    float main = cf_stack_axes_call(t, s + 2, amain, R, zoff, yoff, i, j, k);
+    float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
+    if (a == 0.0f) return cf_stack_axes_call(t, s, amin, R, zoff, yoff, i, j, k);
+    if (a == 1.0f) return cf_stack_axes_call(t, s + 1, amax, R, zoff, yoff, i, j, k);
+    float lo = cf_stack_axes_call(t, s, amin, R, zoff, yoff, i, j, k);
+    return cf_lerpf(a, lo, cf_stack_axes_call(t, s + 1, amax, R, zoff, yoff, i, j, k));
+}
+#endif
 
 /* end_outer_islands (§13); oct = the simplex octave (offsets 0) */
 CF_INLINE float cf_end_islands(CF_TAB t, int oct, cf_i32 x, cf_i32 z)

@@ -2,14 +2,19 @@
  * project, so these tests run in CI): device fills equal the CPU reference bit
  * for bit for vanilla 26.3 (every noise settings, three seeds, near and far
  * chunks) and our packs; a deliberately wrong program is caught; switching seeds
- * does not rebuild; the generated source names its nodes' sources. */
+ * does not rebuild; the generated source names its nodes' sources; the corner stage's
+ * split octave in the GPU form (cf_axis, cf_axis_y, cf_perlin_lattice with the gradients
+ * by selects: CF_GPU, which PoCL does not get in a fill) equals cf_perlin and
+ * cf_smeared on the CPU. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "opencl/clrt.h"
 #include "opencl/emit.h"
+#include "kernels/cf_math.h"
 #include "testutil.h"
 
 
@@ -186,4 +191,83 @@ Test(device, fill_files_identical)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
     cr_assert_eq(rc, 0, "the files differ (or a fill failed)");
+}
+
+/* the corner stage's octave as a GPU builds it (device.c: CF_GPU), per work-item
+ * from one point (x, y, z, ox, oy, oz, q): the split octave, and one gradient dot */
+static const char split_src[] =
+    "__kernel void oct(__global const uchar *perm, __global const double *in, __global float *out)\n"
+    "{\n"
+    "    size_t g = get_global_id(0);\n"
+    "    __global const double *a = in + 7 * g;\n"
+    "    float u, v, f, w;\n"
+    "    int i = cf_axis(a[0], a[3], &u), k = cf_axis(a[2], a[5], &w), j = cf_axis_y(a[1], a[4], a[6], &v, &f);\n"
+    "    out[2 * g] = cf_perlin_lattice(perm, i, j, k, u, v, w, f);\n"
+    "    out[2 * g + 1] = cf_gdot((uint)g, (float)a[0], (float)a[1], -(float)a[2]);\n"
+    "}\n";
+
+Test(device, gpu_form_split_octave_equals_cpu)
+{
+    enum { N = 4096 };
+    clrt rt;
+    cf_error err = {0};
+    int nd = clrt_list(NULL, 0, &err);
+    if (nd <= 0) cr_skip_test("no OpenCL device on this machine (PoCL expected)");
+    cr_assert_eq(clrt_open(&rt, 0, &err), CF_OK, "%s", err.message);
+    size_t len = strlen(emit_header_math) + sizeof split_src + 2;
+    char *src = malloc(len);
+    snprintf(src, len, "%s\n%s", emit_header_math, split_src);
+    cl_program prog = NULL;
+    cr_assert_eq(clrt_build(&rt, src, "-cl-fp32-correctly-rounded-divide-sqrt -DCF_GPU", &prog, NULL, &err), CF_OK,
+                 "%s", err.message);
+    free(src);
+    static uint8_t perm[256];
+    static double in[7 * N];
+    static float out[2 * N], want[2 * N];
+    uint64_t r = 0x9E3779B97F4A7C15ULL;
+#define RND() (r = r * 6364136223846793005ULL + 1442695040888963407ULL, (double)(r >> 11) / 9007199254740992.0)
+    for (int i = 0; i < 256; i++) perm[i] = (uint8_t)i;
+    for (int i = 255; i > 0; i--) {
+        int k = (int)(RND() * (i + 1));
+        uint8_t t = perm[i];
+        perm[i] = perm[k], perm[k] = t;
+    }
+    for (int g = 0; g < N; g++) {
+        double *a = in + 7 * g;
+        /* coordinates near 0, at block scale and past the wrap (2^25); y sometimes in [0, 1) for the
+         * smear's limit; offsets in [0, 256); half the points smeared */
+        double span = g % 3 == 0 ? 4.0 : g % 3 == 1 ? 1e5 : 1e9;
+        a[0] = (RND() - 0.5) * span, a[1] = g % 5 == 0 ? RND() : (RND() - 0.5) * span, a[2] = (RND() - 0.5) * span;
+        a[3] = RND() * 256.0, a[4] = RND() * 256.0, a[5] = RND() * 256.0;
+        a[6] = g % 2 ? 0.0 : 0.01 + RND() * 0.5;
+        if (g % 7 == 0) a[0] = -0.0, a[2] = 0.0; /* signed zeros into the gradient dot */
+        want[2 * g] = a[6] > 0.0 ? cf_smeared(perm, a[3], a[4], a[5], a[6], a[0], a[1], a[2])
+                                 : cf_perlin(perm, a[3], a[4], a[5], a[0], a[1], a[2]);
+        want[2 * g + 1] = cf_gdot((cf_u32)g, (float)a[0], (float)a[1], -(float)a[2]);
+    }
+#undef RND
+    cl_int e = 0;
+    cl_kernel k = clCreateKernel(prog, "oct", &e);
+    cr_assert_eq(e, CL_SUCCESS, "%s", clrt_errname(e));
+    cl_mem mp = clCreateBuffer(rt.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof perm, perm, &e);
+    cr_assert_eq(e, CL_SUCCESS);
+    cl_mem mi = clCreateBuffer(rt.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cr_assert_eq(e, CL_SUCCESS);
+    cl_mem mo = clCreateBuffer(rt.ctx, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    cr_assert_eq(e, CL_SUCCESS);
+    cr_assert_eq(clSetKernelArg(k, 0, sizeof mp, &mp), CL_SUCCESS);
+    cr_assert_eq(clSetKernelArg(k, 1, sizeof mi, &mi), CL_SUCCESS);
+    cr_assert_eq(clSetKernelArg(k, 2, sizeof mo, &mo), CL_SUCCESS);
+    size_t gsz = N;
+    cr_assert_eq(clEnqueueNDRangeKernel(rt.queue, k, 1, NULL, &gsz, NULL, 0, NULL, NULL), CL_SUCCESS);
+    cr_assert_eq(clEnqueueReadBuffer(rt.queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    clReleaseMemObject(mo), clReleaseMemObject(mi), clReleaseMemObject(mp);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clrt_close(&rt);
+    int bad = 0, first = -1;
+    for (int i = 0; i < 2 * N; i++)
+        if (memcmp(&out[i], &want[i], 4) != 0 && bad++ == 0) first = i;
+    cr_assert_eq(bad, 0, "%d of %d values differ; first [%d]: device %a, CPU %a", bad, 2 * N, first, (double)out[first],
+                 (double)want[first]);
 }

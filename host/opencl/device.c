@@ -4,7 +4,8 @@
  * the program (emit.c), builds it through the binary cache, creates the kernels
  * and the buffers for one batch. cf_device_fill: uploads the seed tables when
  * the world changed (switching seeds never rebuilds the program), then per
- * batch of chunks: chunk coordinates -> k_columns -> k_corners_<k> -> k_blocks ->
+ * batch of chunks: chunk coordinates -> k_columns -> k_axes (the corner stage's per-axis
+ * tables, when the program has them) -> k_corners_<k> -> k_blocks ->
  * read-back into the caller's buffer ([chunk][y][z][x], like the CPU). Times
  * are kept per phase. Every OpenCL call is checked (clrt_check).
  */
@@ -50,12 +51,12 @@ struct cf_device {
     emit_layout lay;
     char *src;
     cl_program program;
-    cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP];
+    cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP], kaxes;
     cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
     cl_kernel ksurf;            /* the surface stage: k_surface */
     cl_mem sgrid, sints, sgrad, spsn; /* its biome grids, int tables, gradient factories, climate permutations */
     size_t batch;
-    cl_mem tab, chunks, col, corner, out;
+    cl_mem tab, chunks, col, corner, out, ax;
     cl_mem surf, cen, status, skip, bout; /* block fills */
     size_t tablen;
     const cf_world *bound;
@@ -89,6 +90,8 @@ void cf_device_free(cf_device *d)
     if (d->kaqb) clReleaseKernel(d->kaqb);
     if (d->out) clReleaseMemObject(d->out);
     if (d->corner) clReleaseMemObject(d->corner);
+    if (d->ax) clReleaseMemObject(d->ax);
+    if (d->kaxes) clReleaseKernel(d->kaxes);
     if (d->col) clReleaseMemObject(d->col);
     if (d->chunks) clReleaseMemObject(d->chunks);
     if (d->tab) clReleaseMemObject(d->tab);
@@ -152,12 +155,18 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         err_set(err, CF_ERR_DEVICE, "%s: program build failed: CL_BUILD_PROGRAM_FAILURE (injected fault)", d->name);
         goto fail;
     }
-    if (clrt_build(&d->rt, d->src, EXACT_OPTIONS, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
+    /* a GPU: the gradient factors by selects (kernels/cf_math.h cf_gdot; the same values) */
+    const char *opts = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM") ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS;
+    if (clrt_build(&d->rt, d->src, opts, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
     cl_int e;
     d->kcol = clCreateKernel(d->program, "k_columns", &e);
     if (clrt_check(err, e, "clCreateKernel(k_columns)")) goto fail;
     d->kblocks = clCreateKernel(d->program, "k_blocks", &e);
     if (clrt_check(err, e, "clCreateKernel(k_blocks)")) goto fail;
+    if (d->lay.naxes > 0) {
+        d->kaxes = clCreateKernel(d->program, "k_axes", &e);
+        if (clrt_check(err, e, "clCreateKernel(k_axes)")) goto fail;
+    }
     for (int k = 0; k < d->lay.ninterp; k++) {
         char name[32];
         snprintf(name, sizeof name, "k_corners_%d", k);
@@ -181,18 +190,21 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
      * GPU and 64 elsewhere */
     size_t per_out = (size_t)p->height * 256 * (p->prec == PREC_F64 ? sizeof(double) : sizeof(float));
+    size_t per_ax = (size_t)d->lay.naxes * sizeof(cl_int);
     size_t per_corner = d->lay.corners * sizeof(float), per_col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
     size_t cap = d->rt.info.is_gpu ? 4096 : 64;
     if (batch == 0) {
         batch = cap;
         uint64_t ma = d->rt.info.max_alloc ? d->rt.info.max_alloc : ((uint64_t)128 << 20);
-        while (batch > 1 && ((uint64_t)batch * per_out > ma || (uint64_t)batch * per_corner > ma || (uint64_t)batch * per_col > ma))
+        while (batch > 1 && ((uint64_t)batch * per_out > ma || (uint64_t)batch * per_corner > ma || (uint64_t)batch * per_col > ma ||
+                              (uint64_t)batch * per_ax > ma))
             batch /= 2;
     }
     d->batch = batch;
     if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
     if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
     if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
+    if (!(d->ax = buffer(d, CL_MEM_READ_WRITE, batch * per_ax, "clCreateBuffer(axis tables)", err))) goto fail;
     if (!(d->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)",
                           err)))
         goto fail;
@@ -379,6 +391,18 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
         g = round_up((size_t)b * 289, 64);
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_columns)"))
             return CF_ERR_DEVICE;
+        if (d->kaxes) {
+            k = d->kaxes;
+            if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->ax), "clSetKernelArg"))
+                return CF_ERR_DEVICE;
+            g = round_up((size_t)b * (size_t)d->lay.axitems, 64);
+            if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_axes)"))
+                return CF_ERR_DEVICE;
+        }
         for (int c = 0; c < d->lay.ninterp; c++) {
             k = d->kcorner[c];
             if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
@@ -386,7 +410,8 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg"))
+                CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
+                (d->kaxes && CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->ax), "clSetKernelArg")))
                 return CF_ERR_DEVICE;
             g = round_up((size_t)b * (size_t)d->lay.ncorner[c], 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),

@@ -7,7 +7,11 @@
  *   - one function per (node, path) that needs one: `interpolated`, slices,
  *     find_top_surface and whatever they reach, as straight-line code,
  *   - k_columns: every memoized 2-D node once per column of a chunk (17 x 17),
- *   - k_corners_<n>: the input of interpolated node n at each cell corner,
+ *   - k_axes: the corner stage's per-axis tables: for each octave a corner body reads
+ *     (unshifted noises, old_blended_noise), the double half of the octave (scale, wrap,
+ *     offset, floor, fraction, smear fudge) once per x, y and z value of the corner lattice,
+ *   - k_corners_<n>: the input of interpolated node n at each cell corner (its octaves:
+ *     integer hashing and float lerps over the axis tables, cf_stack_axes),
  *   - k_blocks: one work item per block column walks y upward, interpolating
  *     like vanilla (z, x, then a float step per y) and evaluating the nodes above.
  * Every node's code is preceded by a comment naming its source (file#pointer).
@@ -109,6 +113,12 @@ typedef struct gen {
     uint8_t *fn[3]; /* [mode] per node: a function f<mode>_<node> is wanted/emitted */
     int *work, nwork;
     uint8_t *mark;  /* scratch: nodes of the body being emitted */
+    /* the corner stage's axis tables (k_axes): per node, the first table layer of each of
+     * its stacks (a noise: 1, old_blended_noise: 3), or -1 */
+    int (*axl0)[3];
+    int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk); */
+                             /* 2: one with many noise sites (cf_stack_axes_call) */
+    int axR, axzoff, axyoff; /* ints per table layer; offsets of the z and y records in one */
 } gen;
 
 static const char mode_ch[3] = {'S', 'P', 'V'};
@@ -126,6 +136,33 @@ static void want(gen *g, int mode, int id)
         g->work[g->nwork++] = mode * g->p->nnodes + id;
         sbf(&g->protos, "static float f%c_%d(CF_TAB t, int x, int y, int z, int hv, int vmin);\n", mode_ch[mode], id);
     }
+}
+
+/* A spline as a chain of comparisons: the first point k with c < loc_k picks the segment
+ * k-1 (before the first point and from the last one on: the extensions; a NaN c compares
+ * false everywhere and takes the last extension), which is what cf_spline_index's binary
+ * search finds when the locations are sorted. Literal locations and derivatives, no table,
+ * no array of point values (a private array indexed per lane lives in scratch memory). */
+static int spline_chain(const cf_node *n)
+{
+    int np = n->nfa / 2;
+    if (np < 1) return 0;
+    for (int k = 0; k < np; k++)
+        if (isnan(n->fa[2 * k]) || (k && !(n->fa[2 * k - 2] <= n->fa[2 * k]))) return 0;
+    return 1;
+}
+
+/* the extension at point k, or the segment from point k - 1 to k; values v<a>, v<b> */
+static void spline_piece(sb *b, const cf_node *n, int k, int segment)
+{
+    const float *f = n->fa;
+    if (!segment) {
+        sbf(b, "cf_spline_extend(v%d, ", n->in[0]), flit(b, f[2 * k]), sbf(b, ", v%d, ", n->in[1 + k]);
+        flit(b, f[2 * k + 1]), sbf(b, ")");
+        return;
+    }
+    sbf(b, "cf_spline_segment(v%d, ", n->in[0]), flit(b, f[2 * k - 2]), sbf(b, ", "), flit(b, f[2 * k]);
+    sbf(b, ", v%d, v%d, ", n->in[k], n->in[1 + k]), flit(b, f[2 * k - 1]), sbf(b, ", "), flit(b, f[2 * k + 1]), sbf(b, ")");
 }
 
 /* the value expression of node n in `mode`, children as v<child> */
@@ -204,12 +241,26 @@ static void expr(gen *g, sb *b, int mode, int id)
     case NK_DISTANCE_TO_POINT: sbf(b, "cf_distance(%d, %d, %d, x, y, z, %d)", n->i[0], n->i[1], n->i[2], n->i[3]); break;
     case NK_SPLINE: {
         int np = n->nfa / 2;
+        if (spline_chain(n)) {
+            for (int k = 0; k < np; k++) {
+                sbf(b, "v%d < ", in[0]), flit(b, n->fa[2 * k]), sbf(b, " ? ");
+                spline_piece(b, n, k, k > 0);
+                sbf(b, " : ");
+            }
+            spline_piece(b, n, np - 1, 0);
+            break;
+        }
         sbf(b, "cf_spline_value(spl%d, %d, v%d, si%d, sv%d[si%d < 0 ? 0 : si%d], sv%d[si%d >= 0 && si%d < %d ? si%d + 1 : 0])",
             id, np, in[0], id, id, id, id, id, id, id, np - 1, id);
         break;
     }
     case NK_NOISE: {
         int s = g->w->noise_stack[n->noise];
+        if (mode == MODE_VOLUME && g->axon && g->axl0[id][0] >= 0) {
+            sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
+                g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axyoff);
+            break;
+        }
         int zx = is_lit(g, in[0]) && p->nodes[in[0]].f[0] == 0.0f && !signbit(p->nodes[in[0]].f[0]);
         int zy = is_lit(g, in[1]) && p->nodes[in[1]].f[0] == 0.0f && !signbit(p->nodes[in[1]].f[0]);
         int zz = is_lit(g, in[2]) && p->nodes[in[2]].f[0] == 0.0f && !signbit(p->nodes[in[2]].f[0]);
@@ -234,6 +285,11 @@ static void expr(gen *g, sb *b, int mode, int id)
         sbf(b, "cf_stack_point(t, %d, (double)x * 0.25, (double)y * 0.25, (double)z * 0.25) * 4.0f", g->w->noise_stack[n->noise]);
         break;
     case NK_OLD_BLENDED_NOISE:
+        if (g->axon && g->axl0[id][0] >= 0) {
+            sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, %d, i, j, kk)", g->w->node_stack[id],
+                g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff, g->axyoff);
+            break;
+        }
         sbf(b, "cf_blended(t, %d, ", g->w->node_stack[id]);
         for (int k = 0; k < 4; k++) dlit(b, n->d[k]), sbf(b, ", ");
         sbf(b, "x, y, z)");
@@ -338,6 +394,26 @@ static void lazy_node(lazy *L, int id)
         ind(L), sbf(b, "v%d = cf_lerpf(v%d, v%d, v%d);\n", id, in[0], in[1], in[2]), close_block(L);
         ind(L), sbf(b, "}\n");
         branch = 1;
+    } else if (n->kind == NK_SPLINE && spline_chain(n)) {
+        /* the chain of spline_chain, each piece's point values computed in its branch */
+        int np = n->nfa / 2;
+        lazy_node(L, in[0]);
+        ind(L), src_comment(b, n, "");
+        ind(L), sbf(b, "float v%d;\n", id);
+        for (int k = 0; k < np; k++) {
+            ind(L), sbf(b, "%sif (v%d < ", k ? "} else " : "", in[0]), flit(b, n->fa[2 * k]), sbf(b, ") {\n");
+            open_block(L);
+            if (k) lazy_node(L, in[k]);
+            lazy_node(L, in[1 + k]);
+            ind(L), sbf(b, "v%d = ", id), spline_piece(b, n, k, k > 0), sbf(b, ";\n");
+            close_block(L);
+        }
+        ind(L), sbf(b, "} else {\n");
+        open_block(L), lazy_node(L, in[np]);
+        ind(L), sbf(b, "v%d = ", id), spline_piece(b, n, np - 1, 0), sbf(b, ";\n");
+        close_block(L);
+        ind(L), sbf(b, "}\n");
+        branch = 1;
     } else if (n->kind == NK_MUL && L->mode != MODE_VOLUME && !is_lit(g, in[0]) && !is_lit(g, in[1])) {
         lazy_node(L, in[0]);
         ind(L), src_comment(b, n, "");
@@ -354,7 +430,7 @@ static void lazy_node(lazy *L, int id)
     if (!is_special(n))
         for (int k = 0; k < n->nin; k++) lazy_node(L, in[k]);
     ind(L), src_comment(b, n, "");
-    if (n->kind == NK_SPLINE) {
+    if (n->kind == NK_SPLINE && !spline_chain(n)) {
         int np = n->nfa / 2;
         ind(L), sbf(b, "int si%d = cf_spline_index(spl%d, %d, v%d);\n", id, id, np, in[0]);
         ind(L), sbf(b, "float sv%d[%d] = {", id, np);
@@ -1416,7 +1492,7 @@ static void static_tables(gen *g, sb *b)
     const cf_program *p = g->p;
     for (int i = 0; i < p->nnodes; i++) {
         const cf_node *n = &p->nodes[i];
-        if (n->kind != NK_SPLINE) continue;
+        if (n->kind != NK_SPLINE || spline_chain(n)) continue;
         sbf(b, "__constant float spl%d[%d] = {", i, n->nfa);
         for (int k = 0; k < n->nfa; k++) {
             if (k) sbf(b, ", ");
@@ -1771,6 +1847,114 @@ static int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, 
     return o->oom ? (err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source"), -1) : 0;
 }
 
+/* The corner stage's axis tables. Per chunk and per table layer (one layer of one stack
+ * that a corner body reads: unshifted noises on the volume path, old_blended_noise's three
+ * stacks on the point path) the per-axis halves of the octave (cf_axis, cf_axis_y: scale,
+ * wrap, offset, floor, fraction, the smear fudge: all the double math) for each x, z and y
+ * value of the corner lattice, computed once by k_axes; a corner's octave is then integer
+ * hashing and float lerps only (cf_stack_axes). */
+typedef struct ax_tab {
+    int n, cap;
+    int *layer, *point; /* the world's layer index; 1: the point path's scaling (cf_stack_point) */
+    double *sxz, *sy;
+} ax_tab;
+
+/* appends stack s's layers; returns the first table layer, -1 when out of memory */
+static int ax_add(ax_tab *A, const cf_world *w, int s, int point, double sxz, double sy)
+{
+    int32_t soff = cf_ld_i32(w->tab + 4);
+    int first = cf_ld_i32(w->tab + soff + 8 * s), count = cf_ld_i32(w->tab + soff + 8 * s + 4);
+    if (A->n + count > A->cap) {
+        int cap = (A->n + count) * 2 + 16;
+        int *l = realloc(A->layer, sizeof(int) * (size_t)cap), *pt = l ? realloc(A->point, sizeof(int) * (size_t)cap) : NULL;
+        if (l) A->layer = l;
+        if (pt) A->point = pt;
+        double *a = pt ? realloc(A->sxz, sizeof(double) * (size_t)cap) : NULL, *b = a ? realloc(A->sy, sizeof(double) * (size_t)cap) : NULL;
+        if (a) A->sxz = a;
+        if (b) A->sy = b;
+        if (!b) return -1;
+        A->cap = cap;
+    }
+    int l0 = A->n;
+    for (int l = 0; l < count; l++, A->n++)
+        A->layer[A->n] = first + l, A->point[A->n] = point, A->sxz[A->n] = sxz, A->sy[A->n] = sy;
+    return l0;
+}
+
+/* collects the tables of the corner bodies on lattice (w, h) and writes k_axes; 0, or -1 out of memory */
+static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int w, int h, int ncx, int ncy, int ncz)
+{
+    const cf_program *p = g->p;
+    ax_tab A = {0};
+    int rc = 0;
+    for (int i = 0; i < p->nnodes; i++) g->axl0[i][0] = g->axl0[i][1] = g->axl0[i][2] = -1;
+    for (int k = 0; k < lay->ninterp; k++) {
+        const cf_node *nd = &p->nodes[lay->interp[k]];
+        if (nd->i[0] != w || nd->i[1] != h) continue;
+        mark_body(g, nd->in[0], ext);
+        for (int i = 0; i < p->nnodes && rc == 0; i++) {
+            const cf_node *n = &p->nodes[i];
+            if (!g->mark[i] || g->axl0[i][0] >= 0) continue;
+            if (n->kind == NK_NOISE && n->noise >= 0 && n->nin >= 3 && g->w->noise_stack[n->noise] >= 0) {
+                int zero = 1;
+                for (int c = 0; c < 3; c++) {
+                    const cf_node *z = &p->nodes[n->in[c]];
+                    zero &= (z->flags & NF_LITERAL) && z->f[0] == 0.0f && !signbit(z->f[0]);
+                }
+                if (zero && (g->axl0[i][0] = ax_add(&A, g->w, g->w->noise_stack[n->noise], 0, n->d[0], n->d[1])) < 0) rc = -1;
+            } else if (n->kind == NK_OLD_BLENDED_NOISE && g->w->node_stack && g->w->node_stack[i] >= 0) {
+                /* cf_blended's scales, in its order */
+                double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
+                int s0 = g->w->node_stack[i];
+                if ((g->axl0[i][0] = ax_add(&A, g->w, s0, 1, xzm, ym)) < 0 || (g->axl0[i][1] = ax_add(&A, g->w, s0 + 1, 1, xzm, ym)) < 0
+                    || (g->axl0[i][2] = ax_add(&A, g->w, s0 + 2, 1, xzm / n->d[2], ym / n->d[3])) < 0)
+                    rc = -1;
+            }
+        }
+    }
+    g->axR = 2 * ncx + 2 * ncz + 3 * ncy, g->axzoff = 2 * ncx, g->axyoff = 2 * ncx + 2 * ncz;
+    lay->naxes = A.n * g->axR;
+    lay->axitems = A.n * (ncx + ncz + ncy);
+    if (rc == 0 && A.n > 0) {
+        int E = ncx + ncz + ncy;
+        sbf(o, "\n/* the axis tables of the corner stage (%d table layers, lattice %d x %d x %d) */\n", A.n, w, h, w);
+        sbf(o, "__constant int ax_layer[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s%d", l ? ", " : "", A.layer[l]);
+        sbf(o, "};\n__constant uchar ax_point[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s%d", l ? ", " : "", A.point[l]);
+        sbf(o, "};\n__constant double ax_sxz[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s", l ? ", " : ""), dlit(o, A.sxz[l]);
+        sbf(o, "};\n__constant double ax_sy[%d] = {", A.n);
+        for (int l = 0; l < A.n; l++) sbf(o, "%s", l ? ", " : ""), dlit(o, A.sy[l]);
+        sbf(o, "};\n");
+        sbf(o, "__kernel void k_axes(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global int *ax)\n{\n");
+        sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, l = r / %d, e = r %% %d;\n", A.n * E, A.n * E, E, E);
+        sbf(o, "    if (c >= nchunks) return;\n");
+        sbf(o, "    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * ax_layer[l];\n");
+        sbf(o, "    CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);\n");
+        sbf(o, "    double f = cf_ld_f64(ly + 8);\n");
+        sbf(o, "    int pt = ax_point[l];\n");
+        sbf(o, "    __global int *rec = ax + (size_t)c * %d + l * %d;\n", lay->naxes, g->axR);
+        sbf(o, "    if (e < %d) { /* x (e < %d) or z: a record (cell, fraction) */\n", ncx + ncz, ncx);
+        sbf(o, "        int isx = e < %d, n = isx ? e : e - %d;\n", ncx, ncx);
+        sbf(o, "        int v = ((int)cf_floordiv(chunks[2 * c + (isx ? 0 : 1)] * 16, %d) + n) * %d;\n", w, w);
+        sbf(o, "        double s = ax_sxz[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
+        sbf(o, "        float u;\n");
+        sbf(o, "        rec[2 * e] = cf_axis(a, cf_ld_f64(o + (isx ? 0 : 16)), &u);\n");
+        sbf(o, "        rec[2 * e + 1] = as_int(u);\n");
+        sbf(o, "    } else { /* y: (cell, fraction, fade fraction); smeared octaves only on the point path */\n");
+        sbf(o, "        int n = e - %d, v = ((int)cf_floordiv(y0, %d) + n) * %d;\n", ncx + ncz, h, h);
+        sbf(o, "        double s = ax_sy[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
+        sbf(o, "        float fv, fd;\n");
+        sbf(o, "        rec[%d + 3 * n] = cf_axis_y(a, cf_ld_f64(o + 8), pt ? cf_ld_f64(o + 24) : 0.0, &fv, &fd);\n", g->axyoff);
+        sbf(o, "        rec[%d + 3 * n + 1] = as_int(fv);\n", g->axyoff);
+        sbf(o, "        rec[%d + 3 * n + 2] = as_int(fd);\n", g->axyoff);
+        sbf(o, "    }\n}\n");
+    }
+    free(A.layer), free(A.point), free(A.sxz), free(A.sy);
+    return rc;
+}
+
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
 {
     if (p->dialect == DIALECT_MC121) return emit_program_mc121(p, fn, lay, err);
@@ -1783,10 +1967,11 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     for (int m = 0; m < 3; m++) g.fn[m] = calloc((size_t)n + 1, 1);
     g.work = malloc(sizeof(int) * (size_t)(3 * n + 1));
     g.mark = calloc((size_t)n + 1, 1);
+    g.axl0 = malloc(sizeof *g.axl0 * ((size_t)n + 1));
     uint8_t *ext = calloc((size_t)n + 1, 1), *need = calloc((size_t)n + 1, 1);
     int *cslot = malloc(sizeof(int) * ((size_t)n + 1));
     sb ker = {0};
-    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !ext || !need || !cslot) goto nomem;
+    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !g.axl0 || !ext || !need || !cslot) goto nomem;
 
     /* the interpolated nodes the block stage reads, and the 2-D memo nodes that block
      * and corner bodies read (into the column buffer) */
@@ -1867,7 +2052,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             if (!g.mark[i]) continue;
             const cf_node *nd = &p->nodes[i];
             src_comment(o, nd, "    ");
-            if (nd->kind == NK_SPLINE) {
+            if (nd->kind == NK_SPLINE && !spline_chain(nd)) {
                 int np = nd->nfa / 2;
                 sbf(o, "    int si%d = cf_spline_index(spl%d, %d, v%d);\n", i, i, np, nd->in[0]);
                 sbf(o, "    float sv%d[%d] = {", i, np);
@@ -1882,14 +2067,31 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     }
     sbf(o, "}\n");
 
-    /* column values read by a body at (x, z) of chunk c (x0, z0): in the 17 x 17 grid, or computed */
-#define COLREADS(IND)                                                                                                  \
+    /* column values read by a body at (x, z) of chunk c (x0, z0): in the 17 x 17 grid, or computed;
+     * INGRID: the body's (x, z) is in the grid by construction (no fallback emitted) */
+#define COLREADS(IND, INGRID)                                                                                          \
     for (int i = 0; i < n; i++) {                                                                                      \
         if (cslot[i] < 0 || !g.mark[i]) continue;                                                                      \
+        if (INGRID) {                                                                                                  \
+            sbf(o, IND "float v%d = col[(c * %d + %d) * 289 + (z - z0) * 17 + (x - x0)];\n", i,                       \
+                lay->ncol ? lay->ncol : 1, cslot[i]);                                                                  \
+            continue;                                                                                                  \
+        }                                                                                                              \
         want(&g, MODE_VOLUME, i);                                                                                      \
         sbf(o, IND "float v%d = (x - x0) >= 0 && (x - x0) <= 16 && (z - z0) >= 0 && (z - z0) <= 16"                    \
                    " ? col[(c * %d + %d) * 289 + (z - z0) * 17 + (x - x0)] : fV_%d(t, x, y, z, hv, vmin);\n",          \
             i, lay->ncol ? lay->ncol : 1, cslot[i], i);                                                                \
+    }
+
+    /* the axis tables of the corner bodies on the first interpolated node's lattice */
+    int axw = 0, axh = 0;
+    if (lay->ninterp > 0) {
+        const cf_node *nd = &p->nodes[lay->interp[0]];
+        int w = nd->i[0], h = nd->i[1];
+        int ncx = 16 % w == 0 ? 16 / w + 1 : 16 / w + 2;
+        int ncy = (p->height % h == 0 && p->min_y % h == 0) ? p->height / h + 1 : p->height / h + 2;
+        if (axis_tables(&g, o, lay, ext, w, h, ncx, ncy, ncx) < 0) goto nomem;
+        axw = w, axh = h;
     }
 
     /* k_corners_<k>: the input of interpolated node k at corner q of chunk c */
@@ -1906,7 +2108,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "\n/* corners of interpolated node %d, cell %d x %d x %d */\n", id, w, h, w);
         src_comment(o, nd, "");
         sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
-               " __global float *corner)\n{\n", k);
+               " __global float *corner%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "");
         sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
         sbf(o, "    if (c >= nchunks) return;\n");
         sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
@@ -1914,9 +2116,19 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
         sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
         sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
+        g.axon = w == axw && h == axh && lay->naxes > 0;
+        if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
+        else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
         mark_body(&g, nd->in[0], ext);
-        COLREADS("    ")
+        if (g.axon) { /* more than two noise sites: calls (the lazy body may repeat a node per branch) */
+            int sites = 0;
+            for (int i = 0; i < n; i++) sites += g.mark[i] && g.axl0[i][0] >= 0;
+            if (sites > 2) g.axon = 2;
+        }
+        /* w divides 16: the corners' x - x0 and z - z0 are 0, w, ..., 16 */
+        COLREADS("    ", 16 % w == 0)
         body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
+        g.axon = 0;
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
         sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n}\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
     }
@@ -1929,7 +2141,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16, x = x0 + q %% 16, z = z0 + q / 16;\n");
     sbf(o, "    int hv = 1, vmin = y0, y = y0; /* y: any height reads a column node */\n");
     mark_body(&g, root, ext);
-    COLREADS("    ")
+    COLREADS("    ", 1) /* x - x0, z - z0 in 0..15 */
     for (int k = 0; k < lay->ninterp; k++) {
         int id = lay->interp[k];
         const cf_node *nd = &p->nodes[id];
@@ -1994,7 +2206,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
     return ker.s;
 nomem:
     err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
@@ -2003,7 +2215,7 @@ fail:
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
     return NULL;
 }
 

@@ -16,6 +16,8 @@ typedef struct emit_layout {
     int ncorner[EMIT_MAX_INTERP];       /* corners per chunk */
     size_t corner_off[EMIT_MAX_INTERP]; /* prefix sums: node k's corners start at nchunks * off */
     size_t corners;                     /* corners per chunk, all nodes */
+    int naxes;                          /* ints per chunk of the corner stage's axis tables (k_axes), 0: none */
+    int axitems;                        /* k_axes work-items per chunk */
     int blocks;                         /* block fills: the k_aq_* kernels exist */
     int aquifers;                       /* ... with the aquifer (k_aq_surface, k_aq_cells) */
     int ncell;                          /* aquifer cells per chunk */
