@@ -626,7 +626,74 @@ typedef struct qctx {
     uint8_t *memo;
     int32_t hint; /* the last point query's leaf (cf_b_search_hint), or -1 */
     uint64_t lookups, ties;
+    /* 1.18-1.21 chunk fills: the fields whose value provably does not depend on y (yfree, a
+     * bit per field) once per quart column: the f64 path remembers only its last point and
+     * the fill order changes x or z at every query */
+    unsigned yfree;
+    int32_t ccx, ccz;   /* the chunk of fcol (chunk_fill) */
+    int cok;            /* fcol belongs to (ccx, ccz) */
+    int flat_ok;        /* chunk fills may run eval64's chunk mode (yfree_fields) */
+    uint8_t fhave[16];  /* per quart column: bit k, fcol[.][k] known */
+    float fcol[16][6];
 } qctx;
+
+/* the 1.18-1.21 fields (outputs 0..5) that do not read y on the point path (eval64.c,
+ * EV64_POINT: markers are their argument): a bit per field. Kinds not named: y-dependent.
+ * shifted_noise with y_scale 0 reads y * 0 (+0 or -0) plus shift_y: y-free only where
+ * shift_y is a constant without the sign bit (then the sum is +0 for every y). */
+static unsigned yfree_fields(const cf_program *p, int *flat_ok)
+{
+    *flat_ok = 0;
+    int n = p->nnodes;
+    uint8_t *fr = malloc((size_t)n + 1);
+    if (!fr) return 0;
+    for (int i = 0; i < n; i++) { /* inputs come before their users (program order) */
+        const cf_node *nd = &p->nodes[i];
+        int all = 1, f = 0;
+        for (int k = 0; k < nd->nin; k++) all &= nd->in[k] >= 0 && nd->in[k] < i && fr[nd->in[k]];
+        switch (nd->kind) {
+        case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER:
+        case NK_M_SHIFT_A: case NK_M_SHIFT_B: case NK_M_END_ISLANDS: f = 1; break;
+        case NK_M_ADD: case NK_M_MUL: case NK_M_MIN: case NK_M_MAX: case NK_M_ABS: case NK_M_SQUARE: case NK_M_CUBE:
+        case NK_M_HALF_NEGATIVE: case NK_M_QUARTER_NEGATIVE: case NK_M_INVERT: case NK_M_SQUEEZE: case NK_M_CLAMP:
+        case NK_M_RANGE_CHOICE: case NK_M_INTERVAL_SELECT: case NK_M_SPLINE:
+        case NK_M_FLAT_CACHE: case NK_M_CACHE_2D: case NK_M_CACHE_ONCE: case NK_M_CACHE_ALL_IN_CELL: case NK_M_BLEND_DENSITY:
+        case NK_M_INTERPOLATED: f = all; break;
+        case NK_M_SHIFTED_NOISE: {
+            const cf_node *sy = nd->nin == 3 ? &p->nodes[nd->in[1]] : NULL;
+            f = all && nd->d[1] == 0.0 && sy && sy->kind == NK_M_CONSTANT && !signbit(sy->d[0]);
+            break;
+        }
+        default: f = 0; break;
+        }
+        fr[i] = (uint8_t)f;
+    }
+    unsigned m = 0;
+    for (int k = 0; k < 6 && k < p->noutputs; k++)
+        if (p->outputs[k] >= 0 && p->outputs[k] < n && fr[p->outputs[k]]) m |= 1u << k;
+    /* eval64's chunk mode gives every field its point value at a quart's corner (x, z
+     * multiples of 4) where nothing the fields read changes with the mode but flat_cache
+     * of a y-free argument (its value at (x, 0, z): the point value at (x, y, z)) */
+    uint8_t *reach = p->dialect == DIALECT_MC121 ? calloc((size_t)n + 1, 1) : NULL;
+    if (reach) {
+        int ok = 1;
+        for (int k = 0; k < 6 && k < p->noutputs; k++)
+            if (p->outputs[k] >= 0 && p->outputs[k] < n) reach[p->outputs[k]] = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            if (!reach[i]) continue;
+            const cf_node *nd = &p->nodes[i];
+            if (nd->kind == NK_M_INTERPOLATED || nd->kind == NK_M_CACHE_ALL_IN_CELL) ok = 0;
+            if (nd->kind == NK_M_FLAT_CACHE && !(nd->nin == 1 && fr[nd->in[0]])) ok = 0;
+            for (int k = 0; k < nd->nin; k++)
+                if (nd->in[k] >= 0 && nd->in[k] < i) reach[nd->in[k]] = 1;
+                else ok = 0;
+        }
+        *flat_ok = ok;
+        free(reach);
+    }
+    free(fr);
+    return m;
+}
 
 static void qctx_free(qctx *q)
 {
@@ -656,6 +723,7 @@ static int qctx_init(qctx *q, cf_biomes *b)
     if (b->f64) {
         if (eval64_init(&q->c, b->w) < 0) return -1;
         q->has_c = 1;
+        q->yfree = b->kind == BS_MULTI ? yfree_fields(b->w->prog, &q->flat_ok) : 0;
         return 0;
     }
     const cf_program *p = b->prog;
@@ -752,7 +820,19 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
         int64_t t[6], fit;
         int32_t vmin = (int32_t)((uint32_t)qy0 << 2);
         if (!warm && !b->f64) qctx_region(c, x, z, 0); /* a point query: the memo holds this point */
-        for (int k = 0; k < 6; k++) t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
+        if (warm && c->yfree && c->cok && c->ccx == q[0] >> 2 && c->ccz == q[2] >> 2) { /* a 1.18-1.21 chunk fill */
+            int col = (q[2] & 3) * 4 + (q[0] & 3);
+            for (int k = 0; k < 6; k++) {
+                if (!(c->yfree >> k & 1)) {
+                    t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
+                    continue;
+                }
+                if (!(c->fhave[col] >> k & 1)) c->fcol[col][k] = field(c, k, path, vmin, x, y, z), c->fhave[col] |= (uint8_t)(1u << k);
+                t[k] = cf_b_quantize(c->fcol[col][k]);
+            }
+        } else {
+            for (int k = 0; k < 6; k++) t[k] = cf_b_quantize(field(c, k, path, vmin, x, y, z));
+        }
         /* chunk fills: vanilla's warm start; point queries: the cold answer, found from the
          * previous answer of this thread as a hint */
         int32_t leaf = warm ? bm_fast_search(&b->fast, b->tree, t, *warm, *warm, &fit) : bm_fast_search(&b->fast, b->tree, t, c->hint, -1, &fit);
@@ -822,6 +902,9 @@ static void chunk_fill(qctx *c, job *j, size_t ci)
     int32_t warm = -1;
     int path = b->f64 ? BP_POINT : BP_VOLUME;
     if (!b->f64) qctx_region(c, (int32_t)((uint32_t)cx * 16u), (int32_t)((uint32_t)cz * 16u), 16);
+    c->ccx = cx, c->ccz = cz, c->cok = 1;
+    memset(c->fhave, 0, sizeof c->fhave);
+    if (b->f64 && c->flat_ok) eval64_chunk(&c->c, cx, cz, EV64_VALUE); /* flat_cache once per quart column */
     for (int32_t s = 0; s < ny; s += 4)
         for (int x = 0; x < 4; x++)
             for (int32_t y = s; y < s + 4 && y < ny; y++)
@@ -829,6 +912,7 @@ static void chunk_fill(qctx *c, job *j, size_t ci)
                     int32_t q[3] = {cx * 4 + x, qy0 + y, cz * 4 + z};
                     o[((size_t)y * 4 + (size_t)z) * 4 + (size_t)x] = (uint8_t)quart_biome(c, path, qy0, q, &warm);
                 }
+    if (b->f64 && c->flat_ok) eval64_chunk(&c->c, 0, 0, EV64_POINT); /* back to single points */
 }
 
 static void *worker(void *arg)

@@ -9,7 +9,7 @@
  * y, every x and z corner) at a time, octave by octave, with the per-axis math done
  * once per axis value and per chunk, and the lattice part over all corners of the row
  * at once (16 AVX-512 lanes with byte permutes of the permutation table where the CPU has
- * AVX-512 VBMI, else 8 AVX2 lanes with gathers, else the scalar cf_perlin_lattice; chosen at
+ * AVX-512 VBMI, else 8 AVX2 lanes with gathers and byte shuffles, else plain C (row_hoisted); chosen at
  * run time, CF_NO_AVX512 / CF_NO_AVX2 in the environment step down).
  * old_blended_noise's limit stacks are computed only for the corners whose blend
  * factor needs them (compacted lists), as cf_blended branches. Each corner's float
@@ -62,11 +62,19 @@ struct cf_corners {
     cn_slot *slots;
     int nslots;
     int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
+    /* the same octaves, 512 entries each (x and x + 256 alike, so sums of two bytes need no
+     * mask): permg the byte shuffle index of perm[x]'s gradient, (perm & 15) << 24 | 0x808080
+     * (AVX2); gtab the gradient of perm[x] as x, y, z (portable) */
+    int32_t *permg;
+    float *gtab;
+    int nperm;                 /* the octaves in perm */
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
     /* a row's scratch (ncol each): compacted corner tables, blend factors, the limits */
     int32_t *ti, *tk;
     float *tu, *tw, *ta, *tlo, *thi, *tacc;
     int *idx;
+    int32_t *cix, *ciz;        /* per corner of the row (c = k*ncx + i): i and k, padded with zeros to 8 */
+    int32_t *tix, *tiz;        /* the same for a compacted list */
     int isa;                   /* CN_ISA_*: the lattice path this CPU takes */
 };
 
@@ -89,9 +97,32 @@ void corners_free(cf_corners *c)
         free(q->val), free(q->rowstamp);
         for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
     }
-    free(c->slots), free(c->slot), free(c->perm), free(c->pmap);
+    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->gtab), free(c->pmap);
     free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
+    free(c->cix), free(c->ciz), free(c->tix), free(c->tiz);
     free(c);
+}
+
+/* the gradient tables of the lattice path c->isa takes (130 octaves in the vanilla overworld:
+ * permg 260 KB for AVX2, gtab 780 KB for the portable path, none for AVX-512); 0 or -1 */
+static int tables(cf_corners *c)
+{
+    free(c->permg), free(c->gtab);
+    c->permg = NULL, c->gtab = NULL;
+    size_t np = (size_t)(c->nperm > 0 ? c->nperm : 1);
+    int avx2 = c->isa == CN_ISA_AVX2, port = c->isa == CN_ISA_SCALAR || (avx2 && (c->ncx > 8 || c->ncz > 8));
+    if (avx2 && !(c->permg = malloc(sizeof(int32_t) * 512 * np))) return -1;
+    if (port && !(c->gtab = malloc(sizeof(float) * 3 * 512 * np))) return -1;
+    for (size_t o = 0; o < (size_t)c->nperm; o++)
+        for (size_t k = 0; k < 512; k++) {
+            uint32_t b = (uint32_t)c->perm[256 * o + (k & 255)] & 15u;
+            if (c->permg) c->permg[512 * o + k] = (int32_t)(b << 24 | 0x808080u);
+            if (c->gtab) {
+                float *g = c->gtab + 3 * (512 * o + k);
+                g[0] = cf_grad_x[b], g[1] = cf_grad_y[b], g[2] = cf_grad_z[b];
+            }
+        }
+    return 0;
 }
 
 cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
@@ -174,10 +205,15 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     c->ti = malloc(sizeof(int32_t) * ncol), c->tk = malloc(sizeof(int32_t) * ncol), c->idx = malloc(sizeof(int) * ncol);
     c->tu = malloc(sizeof(float) * ncol), c->tw = malloc(sizeof(float) * ncol), c->ta = malloc(sizeof(float) * ncol);
     c->tlo = malloc(sizeof(float) * ncol), c->thi = malloc(sizeof(float) * ncol), c->tacc = malloc(sizeof(float) * ncol);
-    if (!c->perm || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc) goto fail;
+    c->cix = calloc(ncol + 8, sizeof(int32_t)), c->ciz = calloc(ncol + 8, sizeof(int32_t));
+    c->tix = calloc(ncol + 8, sizeof(int32_t)), c->tiz = calloc(ncol + 8, sizeof(int32_t));
+    if (!c->perm || !c->ti || !c->tk || !c->idx || !c->tu || !c->tw || !c->ta || !c->tlo || !c->thi || !c->tacc
+        || !c->cix || !c->ciz || !c->tix || !c->tiz)
+        goto fail;
     for (int o = 0; o < noct; o++)
         if (c->pmap[o] >= 0)
             for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
+    c->nperm = nperm;
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
     /* CF_NO_AVX2: the portable path; CF_NO_AVX512: at most AVX2 (benchmarks, checks) */
@@ -186,6 +222,7 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
         c->isa = CN_ISA_AVX512;
 #endif
+    if (tables(c) != 0) goto fail;
     return c;
 fail:
     corners_free(c);
@@ -209,15 +246,60 @@ void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t s
     c->ncy = (int)(cf_floordiv((int64_t)y0 + sy - 1, c->h) + 2 - c->cy0);
     c->ncz = (int)(cf_floordiv((int64_t)z0 + sz - 1, c->w) + 2 - c->cz0);
     c->ncol = c->ncx * c->ncz;
+    for (int k = 0; k < c->ncz; k++)
+        for (int i = 0; i < c->ncx; i++) c->cix[k * c->ncx + i] = i, c->ciz[k * c->ncx + i] = k;
+    for (int e = c->ncol; e < c->ncol + 8; e++) c->cix[e] = c->ciz[e] = 0;
 }
 
 /* ------------------------------------------------------------------ the lattice part */
 
-/* scalar: cf_perlin_lattice per corner (the portable path) */
-static void row_scalar(const uint8_t *p, int n, const int32_t *ci, const int32_t *ck, const float *cu, const float *cw,
-                       int32_t j, float v, float fade, float amp, float *acc)
+/* the hoisted lattice: a row has one y, so the steps of the hash that do not read z (P[i],
+ * P[i+1], then P[a+j], P[a+j+1], P[b+j], P[b+j+1]) depend on the corner's x alone and are
+ * looked up once per x corner (xi, xu: the nx x corners; zk, zw: the nz z corners; ix, iz:
+ * each listed corner's x and z corner). Per corner only the last step, P[aa+k] and its seven
+ * kin, remains. The values are cf_perlin_lattice's: the same bytes and the same float
+ * operations in the same order (cf_smoothf of u and w computed once per axis value). */
+typedef struct cn_axes {
+    int nx, nz;
+    const int32_t *ix, *iz;      /* per listed corner: its x and z corner (padded to 8 with 0) */
+    int32_t xi[64], zk[64];
+    float xu[64], zw[64];
+} cn_axes;
+
+/* scalar code: GCC's vectoriser would emulate the look-ups lane by lane, which costs more */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CN_NOVEC __attribute__((optimize("no-tree-vectorize")))
+#else
+#define CN_NOVEC
+#endif
+CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v,
+                                 float fade, float amp, float *acc)
 {
-    for (int c = 0; c < n; c++) acc[c] = acc[c] + amp * cf_perlin_lattice(p, ci[c], j, ck[c], cu[c], v, cw[c], fade);
+    uint32_t base[64][4]; /* per x corner: aa, ba, ab, bb */
+    float su[64], sw[64];
+    uint32_t uj = (uint32_t)j;
+    for (int i = 0; i < ax->nx; i++) {
+        uint32_t ui = (uint32_t)ax->xi[i];
+        uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+        base[i][0] = cf_perm(p, a + uj), base[i][2] = cf_perm(p, a + uj + 1u);
+        base[i][1] = cf_perm(p, b + uj), base[i][3] = cf_perm(p, b + uj + 1u);
+        su[i] = cf_smoothf(ax->xu[i]);
+    }
+    for (int k = 0; k < ax->nz; k++) sw[k] = cf_smoothf(ax->zw[k]);
+    float sv = cf_smoothf(fade), v1 = v - 1.0f;
+    /* per corner: G[x] is the gradient of perm[x & 255] (base + (k & 255) + 1 <= 511), and
+     * cf_perlin_lattice's float operations in its order */
+    for (int c = 0; c < n; c++) {
+        int i = ax->ix[c], k = ax->iz[c];
+        uint32_t uk = (uint32_t)ax->zk[k] & 255u;
+        float u = ax->xu[i], w = ax->zw[k], u1 = u - 1.0f, w1 = w - 1.0f, d[8];
+        for (int t = 0; t < 8; t++) {
+            const float *g = G + 3 * (base[i][t & 3] + uk + (uint32_t)(t >> 2));
+            float x = t & 1 ? u1 : u, y = t & 2 ? v1 : v, z = t & 4 ? w1 : w;
+            d[t] = (g[0] * x + g[1] * y) + g[2] * z;
+        }
+        acc[c] = acc[c] + amp * cf_lerp3f(su[i], sv, sw[k], d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+    }
 }
 
 #ifdef CF_HAVE_AVX2_PATH
@@ -226,17 +308,6 @@ static void row_scalar(const uint8_t *p, int n, const int32_t *ci, const int32_t
 __attribute__((target("avx2"))) static inline __m256i perm8(const int32_t *P, __m256i i)
 {
     return _mm256_i32gather_epi32(P, _mm256_and_si256(i, _mm256_set1_epi32(255)), 4);
-}
-__attribute__((target("avx2"))) static inline __m256 grad8(__m256 lo, __m256 hi, __m256i h)
-{
-    __m256 a = _mm256_permutevar8x32_ps(lo, h), b = _mm256_permutevar8x32_ps(hi, h);
-    __m256 sel = _mm256_castsi256_ps(_mm256_slli_epi32(h, 28)); /* bit 3 of h into the sign bit */
-    return _mm256_blendv_ps(a, b, sel);
-}
-__attribute__((target("avx2"))) static inline __m256 gdot8(__m256i h, __m256 x, __m256 y, __m256 z, const __m256 *g)
-{
-    __m256 gx = grad8(g[0], g[1], h), gy = grad8(g[2], g[3], h), gz = grad8(g[4], g[5], h);
-    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, x), _mm256_mul_ps(gy, y)), _mm256_mul_ps(gz, z));
 }
 __attribute__((target("avx2"))) static inline __m256 lerp8(__m256 t, __m256 a, __m256 b)
 {
@@ -248,43 +319,73 @@ __attribute__((target("avx2"))) static inline __m256 smooth8(__m256 t)
     __m256 in = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps(6.0f)), _mm256_set1_ps(15.0f));
     return _mm256_mul_ps(t3, _mm256_add_ps(_mm256_mul_ps(t, in), _mm256_set1_ps(10.0f)));
 }
-__attribute__((target("avx2"))) static void row_avx2(const int32_t *P, const uint8_t *p, int n, const int32_t *ci,
-                                                     const int32_t *ck, const float *cu, const float *cw, int32_t j,
-                                                     float v, float fade, float amp, float *acc)
+/* the hoisted lattice (row_hoisted) on 8 AVX2 lanes, for at most 8 x and 8 z corners: the
+ * per-x steps are 6 gathers a row, and a corner's x values (aa, ab, ba, bb, u, smooth(u))
+ * and z values (k, w, smooth(w)) are lane permutes of the per-axis vectors; per 8 corners
+ * 8 gathers remain (14 before) */
+__attribute__((target("avx2"))) static inline __m256 gdot8h(__m256i q, __m256 x2, __m256 y2, __m256 z2, const __m256i *g)
 {
-    __m256 g[6];
-    g[0] = _mm256_loadu_ps(cf_grad_x), g[1] = _mm256_loadu_ps(cf_grad_x + 8);
-    g[2] = _mm256_loadu_ps(cf_grad_y), g[3] = _mm256_loadu_ps(cf_grad_y + 8);
-    g[4] = _mm256_loadu_ps(cf_grad_z), g[5] = _mm256_loadu_ps(cf_grad_z + 8);
-    __m256i uj = _mm256_set1_epi32(j), one = _mm256_set1_epi32(1);
-    __m256 vv = _mm256_set1_ps(v), v1 = _mm256_set1_ps(v - 1.0f), onef = _mm256_set1_ps(1.0f);
-    __m256 sv = _mm256_set1_ps(cf_smoothf(fade)), va = _mm256_set1_ps(amp);
-    int c = 0;
-    for (; c + 8 <= n; c += 8) {
-        __m256i ui = _mm256_loadu_si256((const __m256i *)(ci + c)), uk = _mm256_loadu_si256((const __m256i *)(ck + c));
-        __m256 u = _mm256_loadu_ps(cu + c), w = _mm256_loadu_ps(cw + c);
-        __m256i a = perm8(P, ui), b = perm8(P, _mm256_add_epi32(ui, one));
-        __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
-        __m256i aa = perm8(P, aj), ab = perm8(P, _mm256_add_epi32(aj, one));
-        __m256i ba = perm8(P, bj), bb = perm8(P, _mm256_add_epi32(bj, one));
-        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk);
-        __m256i abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
-        __m256 u1 = _mm256_sub_ps(u, onef), w1 = _mm256_sub_ps(w, onef);
-        __m256 d000 = gdot8(perm8(P, aak), u, vv, w, g);
-        __m256 d100 = gdot8(perm8(P, bak), u1, vv, w, g);
-        __m256 d010 = gdot8(perm8(P, abk), u, v1, w, g);
-        __m256 d110 = gdot8(perm8(P, bbk), u1, v1, w, g);
-        __m256 d001 = gdot8(perm8(P, _mm256_add_epi32(aak, one)), u, vv, w1, g);
-        __m256 d101 = gdot8(perm8(P, _mm256_add_epi32(bak, one)), u1, vv, w1, g);
-        __m256 d011 = gdot8(perm8(P, _mm256_add_epi32(abk, one)), u, v1, w1, g);
-        __m256 d111 = gdot8(perm8(P, _mm256_add_epi32(bbk, one)), u1, v1, w1, g);
-        __m256 su = smooth8(u), sw = smooth8(w);
-        __m256 b0 = lerp8(sv, lerp8(su, d000, d100), lerp8(su, d010, d110));
-        __m256 b1 = lerp8(sv, lerp8(su, d001, d101), lerp8(su, d011, d111));
-        __m256 nv = lerp8(sw, b0, b1);
-        _mm256_storeu_ps(acc + c, _mm256_add_ps(_mm256_loadu_ps(acc + c), _mm256_mul_ps(va, nv)));
+    __m256 gx = _mm256_castsi256_ps(_mm256_shuffle_epi8(g[0], q)), gy = _mm256_castsi256_ps(_mm256_shuffle_epi8(g[1], q));
+    __m256 gz = _mm256_castsi256_ps(_mm256_shuffle_epi8(g[2], q));
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, x2), _mm256_mul_ps(gy, y2)), _mm256_mul_ps(gz, z2));
+}
+__attribute__((target("avx2"))) static void row_avx2h(const int32_t *P, const int32_t *PG, int n, const cn_axes *ax,
+                                                      int32_t j, float v, float fade, float amp, float *acc)
+{
+    /* the gradients as halves: byte 3 of +-0.5f (0x3f / 0xbf) or of +0.0f, per h, in both
+     * 128-bit lanes; PG's gather gives (h & 15) << 24 | 0x808080, the shuffle index that puts
+     * the byte of h into byte 3 and zeros bytes 0-2. (2x) * (+-0.5f) is +-x exactly and
+     * (2x) * (+0.0f) is 0.0f * x to the sign, so gdot8h equals cf_gdot lane by lane. */
+    __m256i g[3];
+    {
+        int8_t t[3][16];
+        const float *gr[3] = {cf_grad_x, cf_grad_y, cf_grad_z};
+        for (int a = 0; a < 3; a++)
+            for (int h = 0; h < 16; h++) t[a][h] = (int8_t)(gr[a][h] > 0.0f ? 0x3f : gr[a][h] < 0.0f ? (int8_t)0xbf : 0);
+        for (int a = 0; a < 3; a++) g[a] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t[a]));
     }
-    if (c < n) row_scalar(p, n - c, ci + c, ck + c, cu + c, cw + c, j, v, fade, amp, acc + c);
+    __m256i uj = _mm256_set1_epi32(j), one = _mm256_set1_epi32(1);
+    __m256 vv2 = _mm256_set1_ps(v + v), v12 = _mm256_set1_ps((v - 1.0f) + (v - 1.0f)), onef = _mm256_set1_ps(1.0f);
+    __m256 sv = _mm256_set1_ps(cf_smoothf(fade)), va = _mm256_set1_ps(amp);
+    /* the per-axis vectors (lanes past nx / nz are never selected) */
+    __m256i xv = _mm256_loadu_si256((const __m256i *)ax->xi);
+    __m256i zv = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)ax->zk), _mm256_set1_epi32(255));
+    __m256 xu = _mm256_loadu_ps(ax->xu), zw = _mm256_loadu_ps(ax->zw);
+    __m256i a = perm8(P, xv), b = perm8(P, _mm256_add_epi32(xv, one));
+    __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
+    __m256i XAA = perm8(P, aj), XAB = perm8(P, _mm256_add_epi32(aj, one));
+    __m256i XBA = perm8(P, bj), XBB = perm8(P, _mm256_add_epi32(bj, one));
+    __m256 XSU = smooth8(xu), ZSW = smooth8(zw);
+    __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int c = 0; c < n; c += 8) {
+        __m256i ix = _mm256_loadu_si256((const __m256i *)(ax->ix + c)), iz = _mm256_loadu_si256((const __m256i *)(ax->iz + c));
+        __m256i uk = _mm256_permutevar8x32_epi32(zv, iz);
+        __m256 u = _mm256_permutevar8x32_ps(xu, ix), w = _mm256_permutevar8x32_ps(zw, iz);
+        __m256 su = _mm256_permutevar8x32_ps(XSU, ix), sw = _mm256_permutevar8x32_ps(ZSW, iz);
+        __m256i aak = _mm256_add_epi32(_mm256_permutevar8x32_epi32(XAA, ix), uk);
+        __m256i bak = _mm256_add_epi32(_mm256_permutevar8x32_epi32(XBA, ix), uk);
+        __m256i abk = _mm256_add_epi32(_mm256_permutevar8x32_epi32(XAB, ix), uk);
+        __m256i bbk = _mm256_add_epi32(_mm256_permutevar8x32_epi32(XBB, ix), uk);
+        __m256 u1 = _mm256_sub_ps(u, onef), w1 = _mm256_sub_ps(w, onef);
+        __m256 u2 = _mm256_add_ps(u, u), u12 = _mm256_add_ps(u1, u1), w2 = _mm256_add_ps(w, w), w12 = _mm256_add_ps(w1, w1);
+        /* aak..bbk <= 510: PG's 512 entries need no mask; each pair lerped when it is there */
+        __m256 d000 = gdot8h(_mm256_i32gather_epi32(PG, aak, 4), u2, vv2, w2, g);
+        __m256 d100 = gdot8h(_mm256_i32gather_epi32(PG, bak, 4), u12, vv2, w2, g);
+        __m256 l00 = lerp8(su, d000, d100);
+        __m256 d010 = gdot8h(_mm256_i32gather_epi32(PG, abk, 4), u2, v12, w2, g);
+        __m256 d110 = gdot8h(_mm256_i32gather_epi32(PG, bbk, 4), u12, v12, w2, g);
+        __m256 b0 = lerp8(sv, l00, lerp8(su, d010, d110));
+        __m256 d001 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(aak, one), 4), u2, vv2, w12, g);
+        __m256 d101 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(bak, one), 4), u12, vv2, w12, g);
+        __m256 l01 = lerp8(su, d001, d101);
+        __m256 d011 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(abk, one), 4), u2, v12, w12, g);
+        __m256 d111 = gdot8h(_mm256_i32gather_epi32(PG, _mm256_add_epi32(bbk, one), 4), u12, v12, w12, g);
+        __m256 b1 = lerp8(sv, l01, lerp8(su, d011, d111));
+        __m256 nv = lerp8(sw, b0, b1);
+        __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - c), lane); /* the lanes below n */
+        __m256 r = _mm256_add_ps(_mm256_maskload_ps(acc + c, m), _mm256_mul_ps(va, nv));
+        _mm256_maskstore_ps(acc + c, m, r);
+    }
 }
 
 
@@ -389,6 +490,14 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
     CF_TAB t = w->tab;
     CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * cf_ld_i32(t + cf_ld_i32(t + 4) + 8 * st->stack);
     for (int e = 0; e < n; e++) acc[e] = 0.0f;
+    cn_axes ax;
+    memset(&ax, 0, sizeof ax);
+    ax.nx = c->ncx, ax.nz = c->ncz, ax.ix = c->cix, ax.iz = c->ciz;
+    if (idx && c->isa != CN_ISA_AVX512) { /* the listed corners' x and z corners */
+        for (int e = 0; e < n; e++) c->tix[e] = c->cix[idx[e]], c->tiz[e] = c->ciz[idx[e]];
+        for (int e = n; e < n + 8; e++) c->tix[e] = c->tiz[e] = 0;
+        ax.ix = c->tix, ax.iz = c->tiz;
+    }
     for (int l = 0; l < st->nlayers; l++, ly += CF_LAYER_BYTES) {
         int oct = cf_ld_i32(ly);
         CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * oct;
@@ -415,24 +524,33 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
         size_t b = (size_t)l * (size_t)c->ncol;
         const int32_t *ci = st->ci + b, *ck = st->ck + b;
         const float *cu = st->cu + b, *cw = st->cw + b;
-        if (idx) { /* the listed corners, compacted */
-            for (int e = 0; e < n; e++) {
-                int k = idx[e];
-                c->ti[e] = ci[k], c->tk[e] = ck[k], c->tu[e] = cu[k], c->tw[e] = cw[k];
-            }
-            ci = c->ti, ck = c->tk, cu = c->tu, cw = c->tw;
-        }
 #ifdef CF_HAVE_AVX2_PATH
         if (c->isa == CN_ISA_AVX512) {
+            if (idx) { /* the listed corners, compacted */
+                for (int e = 0; e < n; e++) {
+                    int k = idx[e];
+                    c->ti[e] = ci[k], c->tk[e] = ck[k], c->tu[e] = cu[k], c->tw[e] = cw[k];
+                }
+                ci = c->ti, ck = c->tk, cu = c->tu, cw = c->tw;
+            }
             row_avx512(o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
             continue;
         }
+#endif
+        /* the layer's x and z corners (row k = 0, column i = 0 of its tables) */
+        for (int i = 0; i < c->ncx; i++) ax.xi[i] = ci[i], ax.xu[i] = cu[i];
+        for (int k = 0; k < c->ncz; k++) ax.zk[k] = ck[(size_t)k * (size_t)c->ncx], ax.zw[k] = cw[(size_t)k * (size_t)c->ncx];
+#ifdef CF_HAVE_AVX2_PATH
         if (c->isa == CN_ISA_AVX2) {
-            row_avx2(c->perm + 256 * (size_t)c->pmap[oct], o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+            if (c->ncx <= 8 && c->ncz <= 8)
+                row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v,
+                          fade, amp, acc);
+            else /* wider regions than fill.c's (16 blocks: at most 6 corners a row) */
+                row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
 #endif
-        row_scalar(o + 32, n, ci, ck, cu, cw, j, v, fade, amp, acc);
+        row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
     }
 }
 
@@ -524,6 +642,10 @@ long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
         /* every path this CPU has, from the best down to the portable one */
         if (pass == 0) isa = f.corners->isa;
         f.corners->isa = isa;
+        if (tables(f.corners) != 0) {
+            corners_free(f.corners);
+            return -1;
+        }
         corners_region(f.corners, cx * 16, p->min_y, cz * 16, 16, p->height, 16);
         cf_corners *c = f.corners;
         for (int s = 0; s < c->nslots; s++) {

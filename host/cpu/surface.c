@@ -129,6 +129,16 @@ struct cf_surface {
     } bz[BZ_CACHE];
     int32_t ux, uy, uz; /* biome_src: the last quart cell and its one biome (-1: several) */
     int uv, uok;        /* uok: valid for this chunk's grid */
+    /* the rule biomes (biomes[]) stored anywhere in the quarts this chunk's zoom can pick
+     * (x and z 4c-1 .. 4c+4, every y): a biome condition none of whose biomes is among them
+     * is false in the whole chunk, without the zoom */
+    uint8_t *rpresent; /* [nbiomes] */
+    int8_t *bcond;     /* per row: -1 not yet known this chunk, 0 false everywhere, 1 look */
+    const float *volp[64]; /* s->vol of output k for this chunk (NULL: not asked yet) */
+    struct flat_op {
+        int row, skip; /* skip: the entry after this row's subtree */
+    } *flat;           /* the root's tree in pre-order (rule), or NULL: rule_rec */
+    int nflat;
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -294,26 +304,116 @@ static float temperature(const cf_surface *s, int b, int32_t y)
     return t;
 }
 
+/* s->vol's buffer of output `out`, asked once per chunk */
+static const float *vol(cf_surface *s, int out)
+{
+    if (out < 0 || out >= 64) return s->vol(s->u, out);
+    if (!s->volp[out]) s->volp[out] = s->vol(s->u, out);
+    return s->volp[out];
+}
+
 static int cond(cf_surface *s, int row);
-static int rule(cf_surface *s, int row)
+static int rule_leaf(cf_surface *s, const cf_rrow *r);
+/* the rule tree at a block, recursively (rule's fallback past its stack) */
+static int rule_rec(cf_surface *s, int row)
 {
     const cf_rrow *r = &s->r->rows[row];
     switch (r->kind) {
-    case SR_BLOCK: return s->pal[r->a[0]];
     case SR_SEQUENCE:
         for (int i = 0; i < r->n; i++) {
-            int b = rule(s, r->kids[i]);
+            int b = rule_rec(s, r->kids[i]);
             if (b >= 0) return b;
         }
         return -1;
-    case SR_CONDITION: return cond(s, r->a[0]) ? rule(s, r->a[1]) : -1;
+    case SR_CONDITION: return cond(s, r->a[0]) ? rule_rec(s, r->a[1]) : -1;
+    default: return rule_leaf(s, r);
+    }
+}
+
+/* cond's cheapest answers inline (the same tests, the same results); the rest through cond */
+static inline int cond_fast(cf_surface *s, int row)
+{
+    const cf_rrow *r = &s->r->rows[row];
+    switch (r->kind) {
+    case SC_GRADIENT:
+        if (s->y <= r->a[0]) return 1;
+        if (s->y >= r->a[1]) return 0;
+        break;
+    case SC_BIOME:
+        if (s->bcond[row] == 0) return 0;
+        break;
+    case SC_ABOVE_PRELIMINARY:
+        if (s->have_min_surface) return s->y >= s->min_surface;
+        break;
+    default: break;
+    }
+    return cond(s, row);
+}
+
+/* rule_leaf's first test inline: an ore vein whose density volume (asked already) is not
+ * positive at this block gives nothing */
+static inline int no_vein(const cf_surface *s, const cf_rrow *r)
+{
+    if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= 64 || !s->volp[r->a[3]]) return 0;
+    size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
+    return !(s->volp[r->a[3]][i] > 0.0f);
+}
+
+/* the rule tree at a block as a pre-order list (surface_new, flat_add): a block anywhere is
+ * the root's result (conditions and sequences pass the first one up unchanged), so the walk
+ * returns it at once; a sequence goes on into its first kid, a false condition and a leaf
+ * without a block past their subtree (what follows a finished subtree in pre-order is the
+ * next kid of the innermost open sequence). The same rows in the same order as rule_rec:
+ * the same conditions asked, the same draws. */
+static int rule(cf_surface *s, int row)
+{
+    if (!s->flat || row != s->r->root) return rule_rec(s, row);
+    const cf_rrow *rows = s->r->rows;
+    const struct flat_op *f = s->flat;
+    for (int i = 0, n = s->nflat; i < n;) {
+        const cf_rrow *r = &rows[f[i].row];
+        if (r->kind == SR_CONDITION) {
+            i = cond_fast(s, r->a[0]) ? i + 1 : f[i].skip;
+            continue;
+        }
+        if (r->kind != SR_SEQUENCE && !no_vein(s, r)) { /* a sequence goes on into its first kid */
+            int b = rule_leaf(s, r);
+            if (b >= 0) return b;
+        }
+        i++;
+    }
+    return -1;
+}
+
+/* appends the subtree of `row` to s->flat in pre-order; -1 past max entries or depth */
+static int flat_add(cf_surface *s, int row, int max, int depth)
+{
+    if (s->nflat >= max || depth > 64 || row < 0 || row >= s->r->nrows) return -1;
+    const cf_rrow *r = &s->r->rows[row];
+    int at = s->nflat++;
+    s->flat[at].row = row;
+    if (r->kind == SR_SEQUENCE) {
+        for (int i = 0; i < r->n; i++)
+            if (flat_add(s, r->kids[i], max, depth + 1) < 0) return -1;
+    } else if (r->kind == SR_CONDITION) {
+        if (flat_add(s, r->a[1], max, depth + 1) < 0) return -1;
+    }
+    s->flat[at].skip = s->nflat;
+    return 0;
+}
+
+/* a rule row that is neither a sequence nor a condition */
+static int rule_leaf(cf_surface *s, const cf_rrow *r)
+{
+    switch (r->kind) {
+    case SR_BLOCK: return s->pal[r->a[0]];
     case SR_ORE_VEIN: { /* §5.3 */
         size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
-        float d = s->vol(s->u, r->a[3])[i];
+        float d = vol(s, r->a[3])[i];
         if (!(d > 0.0f)) return -1;
         cf_aq_rnd q = cf_aq_at_pos(s->w->ore_lo, s->w->ore_hi, s->legacy, s->x, s->y, s->z);
         if (cf_aq_next_float(&q, s->legacy) > d) return -1;
-        float rich = s->vol(s->u, r->a[4])[i];
+        float rich = vol(s, r->a[4])[i];
         if (cf_aq_next_float(&q, s->legacy) < rich && out_at(s, r->a[5], s->x, s->y, s->z) < 0.0)
             return s->pal[cf_aq_next_float(&q, s->legacy) < r->f ? r->a[1] : r->a[0]];
         return s->pal[r->a[2]];
@@ -363,6 +463,12 @@ static int cond(cf_surface *s, int row)
         return v >= r->d[0] && v <= r->d[1];
     }
     case SC_BIOME: {
+        if (s->bcond[row] < 0) {
+            int any = 0;
+            for (int i = 0; i < r->n && !any; i++) any = r->kids[i] >= 0 && r->kids[i] < s->r->nbiomes && s->rpresent[r->kids[i]];
+            s->bcond[row] = (int8_t)any;
+        }
+        if (!s->bcond[row]) return 0;
         if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
         int b = s->bmap[s->biome];
         for (int i = 0; i < r->n; i++)
@@ -446,6 +552,18 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
 {
     s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
     s->uok = 0; /* a new grid */
+    memset(s->volp, 0, sizeof s->volp);
+    memset(s->bcond, -1, (size_t)s->r->nrows);
+    memset(s->rpresent, 0, (size_t)s->r->nbiomes + 1);
+    {
+        uint8_t src[256] = {0};
+        size_t ny = (size_t)(s->height / 4);
+        for (size_t iy = 0; iy < ny; iy++)
+            for (size_t iz = 3; iz <= 8; iz++)
+                for (size_t ix = 3; ix <= 8; ix++) src[bgrid[(iy * 12 + iz) * 12 + ix]] = 1;
+        for (int b = 0; b < 256; b++)
+            if (src[b] && s->bmap[b] >= 0) s->rpresent[s->bmap[b]] = 1;
+    }
     for (int lz = 0; lz < 16; lz++)
         for (int lx = 0; lx < 16; lx++) {
             int32_t y = s->min_y + s->height - 1;
@@ -538,7 +656,10 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     for (int i = 0; i < s->r->nblocks; i++) s->pal[i] = map[i];
     s->snow = map[s->r->nblocks], s->ice = map[s->r->nblocks + 1];
     s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
-    if (!s->grad) {
+    s->rpresent = calloc((size_t)s->r->nbiomes + 1, 1);
+    s->bcond = malloc((size_t)s->r->nrows + 1);
+    if (!s->grad || !s->rpresent || !s->bcond) {
+        free(s->grad), free(s->rpresent), free(s->bcond);
         free(s);
         return NULL;
     }
@@ -554,6 +675,13 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
         for (size_t k = 0; k < sizeof climate / sizeof climate[0]; k++)
             if (strcmp(climate[k].id, bnames[b]) == 0) s->btemp[b] = climate[k].t, s->bfrozen[b] = climate[k].frozen;
     }
+    enum { FLAT_MAX = 1 << 16 }; /* shared subtrees repeat in pre-order: past this, rule_rec */
+    s->flat = malloc(sizeof *s->flat * FLAT_MAX);
+    if (s->flat && flat_add(s, s->r->root, FLAT_MAX, 0) < 0) free(s->flat), s->flat = NULL, s->nflat = 0;
+    if (s->flat) {
+        struct flat_op *t = realloc(s->flat, sizeof *s->flat * (size_t)(s->nflat ? s->nflat : 1));
+        if (t) s->flat = t;
+    }
     return s;
 }
 
@@ -561,6 +689,9 @@ void surface_free(cf_surface *s)
 {
     if (!s) return;
     free(s->grad);
+    free(s->rpresent);
+    free(s->bcond);
+    free(s->flat);
     free(s);
 }
 
