@@ -16,7 +16,8 @@
 # and probe_axis_y (cf_axis_y, smeared: its dearest form). The fp64 instructions of an
 # octave sample at a corner = probe_corner's + the pre-pass's share per corner
 # ((ncx + ncz) * probe_axis_xz + ncy * probe_axis_y) / (ncx * ncy * ncz), the lattice read
-# from k_corners_0. With NVPTX_ARCH, also the .f64 PTX
+# from k_corners_0 (where k_axes writes the y records once per batch, also with the ncy
+# term divided by the batch: 64 and 4096 chunks). With NVPTX_ARCH, also the .f64 PTX
 # instructions per kernel and probe (PTX: no register figures, ptxas is not here).
 # CF_GPU: the GPU form device.c builds for a GPU (gradients by selects).
 # The device library is a stub (the OpenCL builtins the program uses as clang builtins,
@@ -184,5 +185,11 @@ for f, title in (("prog", "kernels of the program"), ("probe", "one octave sampl
             share = (2 * nx * a + ny * b) / (nx * ny * nx)
             print(f"fp64 instructions per octave sample at a corner ({nx} x {ny} x {nx} corners a chunk): {c} at the corner"
                   f" + {share:.2f} (its share of k_axes: ({2 * nx} x {a} + {ny} x {b}) / {nx * ny * nx}) = {c + share:.2f}")
+            if "the batch's y records" in open(os.path.join(tmp, "prog.cl")).read():
+                # k_axes writes the y records once per batch (every chunk has the same y values)
+                for bn in (64, 4096):
+                    sh = (2 * nx * a + ny * b / bn) / (nx * ny * nx)
+                    print(f"  with the y records shared by a batch of {bn} chunks (device.c: 64 on a CPU device, up to 4096 on a GPU):"
+                          f" {c} + ({2 * nx} x {a} + {ny} x {b} / {bn}) / {nx * ny * nx} = {c + sh:.2f}")
             print()
 PY

@@ -94,21 +94,23 @@ CF_INLINE float cf_blended(CF_TAB t, int s, double xz_scale, double y_scale, dou
 
 #ifdef __OPENCL_VERSION__
 /* The device corner stage (emit.c): stack s at corner (i, j, k) of a chunk's corner lattice,
- * its per-axis halves (cf_axis, cf_axis_y) read from the chunk's axis table a (k_axes): per
- * layer R ints, x records (i, u) at 0, z records (k, w) at zoff, y records (j, v, fade) at
- * yoff. The same float operations in the same order as cf_stack_volume / cf_stack_point. */
-CF_INLINE float cf_stack_axes(CF_TAB t, int s, __global const int *a, int R, int zoff, int yoff, int i, int j, int k)
+ * its per-axis halves (cf_axis, cf_axis_y) read from the axis tables (k_axes): the chunk's a,
+ * per layer R ints, x records (i, u) at 0, z records (k, w) at zoff; the batch's y records
+ * (j, v, fade) ay, per layer RY ints (every chunk of a batch has the same y values). The same
+ * float operations in the same order as cf_stack_volume / cf_stack_point. */
+CF_INLINE float cf_stack_axes(CF_TAB t, int s, __global const int *a, int R, int zoff, __global const int *ay, int RY, int i,
+                              int j, int k)
 {
     CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
     int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
     CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * first;
     float v = 0.0f;
-    for (int l = 0; l < count; l++, ly += CF_LAYER_BYTES, a += R) {
+    for (int l = 0; l < count; l++, ly += CF_LAYER_BYTES, a += R, ay += RY) {
         CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
         float amp = cf_ld_f32(ly + 4);
-        __global const int *ax = a + 2 * i, *ay = a + yoff + 3 * j, *az = a + zoff + 2 * k;
-        v = v + amp * cf_perlin_lattice(o + 32, ax[0], ay[0], az[0], as_float(ax[1]), as_float(ay[1]), as_float(az[1]),
-                                        as_float(ay[2]));
+        __global const int *ax = a + 2 * i, *ayj = ay + 3 * j, *az = a + zoff + 2 * k;
+        v = v + amp * cf_perlin_lattice(o + 32, ax[0], ayj[0], az[0], as_float(ax[1]), as_float(ayj[1]), as_float(az[1]),
+                                        as_float(ayj[2]));
     }
     return v;
 }
@@ -118,20 +120,34 @@ CF_INLINE float cf_stack_axes(CF_TAB t, int s, __global const int *a, int R, int
 #ifdef CF_GPU
 __attribute__((noinline))
 #endif
-float cf_stack_axes_call(CF_TAB t, int s, __global const int *a, int R, int zoff, int yoff, int i, int j, int k)
+float cf_stack_axes_call(CF_TAB t, int s, __global const int *a, int R, int zoff, __global const int *ay, int RY, int i, int j,
+                         int k)
 {
-    return cf_stack_axes(t, s, a, R, zoff, yoff, i, j, k);
+    return cf_stack_axes(t, s, a, R, zoff, ay, RY, i, j, k);
 }
 /* cf_blended over the axis tables of its three stacks (min limit, max limit, main) */
 CF_INLINE float cf_blended_axes(CF_TAB t, int s, __global const int *amin, __global const int *amax,
-                                __global const int *amain, int R, int zoff, int yoff, int i, int j, int k)
+                                __global const int *amain, int R, int zoff, __global const int *ymin,
+                                __global const int *ymax, __global const int *ymain, int RY, int i, int j, int k)
 {
-    float main = cf_stack_axes_call(t, s + 2, amain, R, zoff, yoff, i, j, k);
+    float main = cf_stack_axes_call(t, s + 2, amain, R, zoff, ymain, RY, i, j, k);
     float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
-    if (a == 0.0f) return cf_stack_axes_call(t, s, amin, R, zoff, yoff, i, j, k);
-    if (a == 1.0f) return cf_stack_axes_call(t, s + 1, amax, R, zoff, yoff, i, j, k);
-    float lo = cf_stack_axes_call(t, s, amin, R, zoff, yoff, i, j, k);
-    return cf_lerpf(a, lo, cf_stack_axes_call(t, s + 1, amax, R, zoff, yoff, i, j, k));
+    if (a == 0.0f) return cf_stack_axes_call(t, s, amin, R, zoff, ymin, RY, i, j, k);
+    if (a == 1.0f) return cf_stack_axes_call(t, s + 1, amax, R, zoff, ymax, RY, i, j, k);
+    float lo = cf_stack_axes_call(t, s, amin, R, zoff, ymin, RY, i, j, k);
+    return cf_lerpf(a, lo, cf_stack_axes_call(t, s + 1, amax, R, zoff, ymax, RY, i, j, k));
+}
+#endif
+
+#ifdef __OPENCL_VERSION__
+/* cf_blended_axes from its three stacks' values (main, min limit, max limit) computed
+ * beforehand (the GPU form's k_stacks_<k>, emit.c): the same operations on the same values */
+CF_INLINE float cf_blended_vals(float main, float lo, float hi)
+{
+    float a = cf_clampf(main + 0.5f, 0.0f, 1.0f);
+    if (a == 0.0f) return lo;
+    if (a == 1.0f) return hi;
+    return cf_lerpf(a, lo, hi);
 }
 #endif
 

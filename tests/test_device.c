@@ -271,3 +271,38 @@ Test(device, gpu_form_split_octave_equals_cpu)
     cr_assert_eq(bad, 0, "%d of %d values differ; first [%d]: device %a, CPU %a", bad, 2 * N, first, (double)out[first],
                  (double)want[first]);
 }
+
+/* the vanilla overworld program's launch layout (emit.h): k_columns launches only the 5 x 5
+ * corner columns of a chunk, the four small corner kernels are one, and the final density's
+ * corners (28 noise stacks) get k_stacks_4 in the GPU form (its body then reads the values:
+ * no out-of-line calls); the values are checked by `CHUNKFILL_GPU_FORM=1 test_device` */
+Test(device, overworld_launch_layout)
+{
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/vanilla/26.3", shared_dir());
+    if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
+    const char *paths[1] = {p};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
+    emit_layout lay;
+    char *src = emit_program(pg, w, 0, &lay, &err);
+    cr_assert_not_null(src, "%s", err.message);
+    cr_expect_eq(lay.colitems, 25);
+    cr_assert_eq(lay.ninterp, 5);
+    cr_expect(!lay.cmerged[0] && lay.cmerged[1] && lay.cmerged[2] && lay.cmerged[3] && !lay.cmerged[4]);
+    cr_expect(strstr(src, "__kernel void k_corners_0(") && !strstr(src, "__kernel void k_corners_1("));
+    cr_expect_eq(lay.nsites[4], 28);
+    cr_expect_eq(lay.svs, (size_t)28 * 1225);
+    cr_expect(strstr(src, "__kernel void k_stacks_4("));
+    free(src);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}

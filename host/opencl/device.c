@@ -52,11 +52,13 @@ struct cf_device {
     char *src;
     cl_program program;
     cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP], kaxes;
+    cl_kernel kstacks[EMIT_MAX_INTERP]; /* the GPU form: k_stacks_<k> where lay.nsites[k] > 0 */
+    int gpu_form;                       /* built with -DCF_GPU */
     cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
     cl_kernel ksurf;            /* the surface stage: k_surface */
     cl_mem sgrid, sints, sgrad, spsn; /* its biome grids, int tables, gradient factories, climate permutations */
     size_t batch;
-    cl_mem tab, chunks, col, corner, out, ax;
+    cl_mem tab, chunks, col, corner, out, ax, sv;
     cl_mem surf, cen, status, skip, bout; /* block fills */
     size_t tablen;
     const cf_world *bound;
@@ -91,6 +93,9 @@ void cf_device_free(cf_device *d)
     if (d->out) clReleaseMemObject(d->out);
     if (d->corner) clReleaseMemObject(d->corner);
     if (d->ax) clReleaseMemObject(d->ax);
+    if (d->sv) clReleaseMemObject(d->sv);
+    for (int k = 0; k < EMIT_MAX_INTERP; k++)
+        if (d->kstacks[k]) clReleaseKernel(d->kstacks[k]);
     if (d->kaxes) clReleaseKernel(d->kaxes);
     if (d->col) clReleaseMemObject(d->col);
     if (d->chunks) clReleaseMemObject(d->chunks);
@@ -156,7 +161,8 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         goto fail;
     }
     /* a GPU: the gradient factors by selects (kernels/cf_math.h cf_gdot; the same values) */
-    const char *opts = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM") ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS;
+    d->gpu_form = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM");
+    const char *opts = d->gpu_form ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS;
     if (clrt_build(&d->rt, d->src, opts, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
     cl_int e;
     d->kcol = clCreateKernel(d->program, "k_columns", &e);
@@ -168,10 +174,16 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         if (clrt_check(err, e, "clCreateKernel(k_axes)")) goto fail;
     }
     for (int k = 0; k < d->lay.ninterp; k++) {
+        if (d->lay.cmerged[k]) continue; /* its corners come from an earlier kernel */
         char name[32];
         snprintf(name, sizeof name, "k_corners_%d", k);
         d->kcorner[k] = clCreateKernel(d->program, name, &e);
         if (clrt_check(err, e, "clCreateKernel(k_corners)")) goto fail;
+        if (d->gpu_form && d->lay.nsites[k] > 0) {
+            snprintf(name, sizeof name, "k_stacks_%d", k);
+            d->kstacks[k] = clCreateKernel(d->program, name, &e);
+            if (clrt_check(err, e, "clCreateKernel(k_stacks)")) goto fail;
+        }
     }
     if (d->lay.blocks) {
         d->kaqb = clCreateKernel(d->program, "k_aq_blocks", &e);
@@ -191,20 +203,24 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
      * GPU and 64 elsewhere */
     size_t per_out = (size_t)p->height * 256 * (p->prec == PREC_F64 ? sizeof(double) : sizeof(float));
     size_t per_ax = (size_t)d->lay.naxes * sizeof(cl_int);
+    size_t per_sv = d->gpu_form ? d->lay.svs * sizeof(float) : 0;
     size_t per_corner = d->lay.corners * sizeof(float), per_col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
     size_t cap = d->rt.info.is_gpu ? 4096 : 64;
     if (batch == 0) {
         batch = cap;
         uint64_t ma = d->rt.info.max_alloc ? d->rt.info.max_alloc : ((uint64_t)128 << 20);
         while (batch > 1 && ((uint64_t)batch * per_out > ma || (uint64_t)batch * per_corner > ma || (uint64_t)batch * per_col > ma ||
-                              (uint64_t)batch * per_ax > ma))
+                              (uint64_t)batch * per_ax > ma || (uint64_t)batch * per_sv > ma))
             batch /= 2;
     }
     d->batch = batch;
     if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
     if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
     if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
-    if (!(d->ax = buffer(d, CL_MEM_READ_WRITE, batch * per_ax, "clCreateBuffer(axis tables)", err))) goto fail;
+    if (!(d->ax = buffer(d, CL_MEM_READ_WRITE, batch * per_ax + (size_t)d->lay.naxy * sizeof(cl_int), "clCreateBuffer(axis tables)",
+                         err)))
+        goto fail;
+    if (per_sv && !(d->sv = buffer(d, CL_MEM_READ_WRITE, batch * per_sv, "clCreateBuffer(stack values)", err))) goto fail;
     if (!(d->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)",
                           err)))
         goto fail;
@@ -388,7 +404,7 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
             CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
             CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg"))
             return CF_ERR_DEVICE;
-        g = round_up((size_t)b * 289, 64);
+        g = round_up((size_t)b * (size_t)(d->lay.colitems > 0 ? d->lay.colitems : 289), 64);
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_columns)"))
             return CF_ERR_DEVICE;
         if (d->kaxes) {
@@ -399,11 +415,24 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->ax), "clSetKernelArg"))
                 return CF_ERR_DEVICE;
-            g = round_up((size_t)b * (size_t)d->lay.axitems, 64);
+            g = round_up((size_t)b * (size_t)d->lay.axitems + (size_t)d->lay.axyitems, 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_axes)"))
                 return CF_ERR_DEVICE;
         }
         for (int c = 0; c < d->lay.ninterp; c++) {
+            if (d->lay.cmerged[c]) continue;
+            if (d->kstacks[c]) { /* the GPU form: the body's noise stacks first (emit.h nsites) */
+                k = d->kstacks[c];
+                if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
+                    CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_int), &b), "clSetKernelArg") ||
+                    CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_mem), &d->ax), "clSetKernelArg") ||
+                    CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_mem), &d->sv), "clSetKernelArg"))
+                    return CF_ERR_DEVICE;
+                g = round_up((size_t)b * (size_t)d->lay.nsites[c] * (size_t)d->lay.ncorner[c], 64);
+                if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                               "clEnqueueNDRangeKernel(k_stacks)"))
+                    return CF_ERR_DEVICE;
+            }
             k = d->kcorner[c];
             if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
@@ -411,7 +440,8 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
-                (d->kaxes && CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->ax), "clSetKernelArg")))
+                (d->kaxes && CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->ax), "clSetKernelArg")) ||
+                (d->lay.nsites[c] > 0 && CLRT_CHECK(err, clSetKernelArg(k, 7, sizeof(cl_mem), d->sv ? &d->sv : NULL), "clSetKernelArg")))
                 return CF_ERR_DEVICE;
             g = round_up((size_t)b * (size_t)d->lay.ncorner[c], 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),

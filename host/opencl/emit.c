@@ -6,12 +6,16 @@
  *   - kernels/cf_math.h and kernels/cf_nodes.h (the leaf math the CPU uses too),
  *   - one function per (node, path) that needs one: `interpolated`, slices,
  *     find_top_surface and whatever they reach, as straight-line code,
- *   - k_columns: every memoized 2-D node once per column of a chunk (17 x 17),
+ *   - k_columns: every memoized 2-D node once per column of a chunk that a body reads
+ *     (a 17 x 17 buffer; 26.3 launches only the corner columns when that is all),
  *   - k_axes: the corner stage's per-axis tables: for each octave a corner body reads
  *     (unshifted noises, old_blended_noise), the double half of the octave (scale, wrap,
- *     offset, floor, fraction, smear fudge) once per x, y and z value of the corner lattice,
+ *     offset, floor, fraction, smear fudge) once per x and z value of a chunk's corner
+ *     lattice and once per batch for its y values,
  *   - k_corners_<n>: the input of interpolated node n at each cell corner (its octaves:
- *     integer hashing and float lerps over the axis tables, cf_stack_axes),
+ *     integer hashing and float lerps over the axis tables, cf_stack_axes); small ones
+ *     share a kernel; with many noise sites, in the GPU form (CF_GPU) k_stacks_<n> first
+ *     writes each stack's value at every corner and the body reads them,
  *   - k_blocks: one work item per block column walks y upward, interpolating
  *     like vanilla (z, x, then a float step per y) and evaluating the nodes above.
  * Every node's code is preceded by a comment naming its source (file#pointer).
@@ -117,8 +121,11 @@ typedef struct gen {
      * its stacks (a noise: 1, old_blended_noise: 3), or -1 */
     int (*axl0)[3];
     int axon;                /* emitting a corner kernel body that reads the tables (axc, i, j, kk); */
+    int *site;               /* with axon == 2: node -> its first stack value in sv (CF_SV), -1: none */
                              /* 2: one with many noise sites (cf_stack_axes_call) */
-    int axR, axzoff, axyoff; /* ints per table layer; offsets of the z and y records in one */
+    int axR, axzoff, axRY;   /* ints per table layer of a chunk (x, z records), offset of the z records in
+                              * one; ints per layer of the batch's y records */
+    int naxy;                /* ints of the batch's y records, at the front of ax */
 } gen;
 
 static const char mode_ch[3] = {'S', 'P', 'V'};
@@ -257,8 +264,10 @@ static void expr(gen *g, sb *b, int mode, int id)
     case NK_NOISE: {
         int s = g->w->noise_stack[n->noise];
         if (mode == MODE_VOLUME && g->axon && g->axl0[id][0] >= 0) {
-            sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
-                g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axyoff);
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, "CF_SV(%d, ", g->site[id]);
+            sbf(b, "cf_stack_axes%s(t, %d, axc + %d, %d, %d, ax + %d, %d, i, j, kk)", g->axon == 2 ? "_call" : "", s,
+                g->axl0[id][0] * g->axR, g->axR, g->axzoff, g->axl0[id][0] * g->axRY, g->axRY);
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, ")");
             break;
         }
         int zx = is_lit(g, in[0]) && p->nodes[in[0]].f[0] == 0.0f && !signbit(p->nodes[in[0]].f[0]);
@@ -286,8 +295,12 @@ static void expr(gen *g, sb *b, int mode, int id)
         break;
     case NK_OLD_BLENDED_NOISE:
         if (g->axon && g->axl0[id][0] >= 0) {
-            sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, %d, i, j, kk)", g->w->node_stack[id],
-                g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff, g->axyoff);
+            /* sites: min limit, max limit, main (axis_tables' order); cf_blended_vals(main, lo, hi) */
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, "CF_SVB(%d, %d, %d, ", g->site[id] + 2, g->site[id], g->site[id] + 1);
+            sbf(b, "cf_blended_axes(t, %d, axc + %d, axc + %d, axc + %d, %d, %d, ax + %d, ax + %d, ax + %d, %d, i, j, kk)",
+                g->w->node_stack[id], g->axl0[id][0] * g->axR, g->axl0[id][1] * g->axR, g->axl0[id][2] * g->axR, g->axR, g->axzoff,
+                g->axl0[id][0] * g->axRY, g->axl0[id][1] * g->axRY, g->axl0[id][2] * g->axRY, g->axRY);
+            if (g->axon == 2 && g->site[id] >= 0) sbf(b, ")");
             break;
         }
         sbf(b, "cf_blended(t, %d, ", g->w->node_stack[id]);
@@ -1912,12 +1925,17 @@ static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int 
             }
         }
     }
-    g->axR = 2 * ncx + 2 * ncz + 3 * ncy, g->axzoff = 2 * ncx, g->axyoff = 2 * ncx + 2 * ncz;
+    g->axR = 2 * ncx + 2 * ncz, g->axzoff = 2 * ncx, g->axRY = 3 * ncy;
+    g->naxy = A.n * g->axRY;
     lay->naxes = A.n * g->axR;
-    lay->axitems = A.n * (ncx + ncz + ncy);
+    lay->naxy = g->naxy;
+    lay->axitems = A.n * (ncx + ncz);
+    lay->axyitems = A.n * ncy;
     if (rc == 0 && A.n > 0) {
-        int E = ncx + ncz + ncy;
-        sbf(o, "\n/* the axis tables of the corner stage (%d table layers, lattice %d x %d x %d) */\n", A.n, w, h, w);
+        int E = ncx + ncz;
+        sbf(o, "\n/* the axis tables of the corner stage (%d table layers, lattice %d x %d x %d): the batch's y records\n"
+               " * (every chunk has the same y values) at ax[0], %d ints a layer, then per chunk the x and z records,\n"
+               " * %d ints a layer */\n", A.n, w, h, w, g->axRY, g->axR);
         sbf(o, "__constant int ax_layer[%d] = {", A.n);
         for (int l = 0; l < A.n; l++) sbf(o, "%s%d", l ? ", " : "", A.layer[l]);
         sbf(o, "};\n__constant uchar ax_point[%d] = {", A.n);
@@ -1928,14 +1946,17 @@ static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int 
         for (int l = 0; l < A.n; l++) sbf(o, "%s", l ? ", " : ""), dlit(o, A.sy[l]);
         sbf(o, "};\n");
         sbf(o, "__kernel void k_axes(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global int *ax)\n{\n");
-        sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, l = r / %d, e = r %% %d;\n", A.n * E, A.n * E, E, E);
+        sbf(o, "    int gid = get_global_id(0), isy = gid < %d, l, e, c = 0;\n", lay->axyitems);
+        sbf(o, "    if (isy) l = gid / %d, e = gid %% %d;\n", ncy, ncy);
+        sbf(o, "    else c = (gid - %d) / %d, l = (gid - %d) %% %d / %d, e = (gid - %d) %% %d;\n", lay->axyitems, A.n * E,
+            lay->axyitems, A.n * E, E, lay->axyitems, E);
         sbf(o, "    if (c >= nchunks) return;\n");
         sbf(o, "    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * ax_layer[l];\n");
         sbf(o, "    CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);\n");
         sbf(o, "    double f = cf_ld_f64(ly + 8);\n");
         sbf(o, "    int pt = ax_point[l];\n");
-        sbf(o, "    __global int *rec = ax + (size_t)c * %d + l * %d;\n", lay->naxes, g->axR);
-        sbf(o, "    if (e < %d) { /* x (e < %d) or z: a record (cell, fraction) */\n", ncx + ncz, ncx);
+        sbf(o, "    if (!isy) { /* x (e < %d) or z: a record (cell, fraction) */\n", ncx);
+        sbf(o, "        __global int *rec = ax + %d + (size_t)c * %d + l * %d;\n", g->naxy, lay->naxes, g->axR);
         sbf(o, "        int isx = e < %d, n = isx ? e : e - %d;\n", ncx, ncx);
         sbf(o, "        int v = ((int)cf_floordiv(chunks[2 * c + (isx ? 0 : 1)] * 16, %d) + n) * %d;\n", w, w);
         sbf(o, "        double s = ax_sxz[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
@@ -1943,12 +1964,13 @@ static int axis_tables(gen *g, sb *o, emit_layout *lay, const uint8_t *ext, int 
         sbf(o, "        rec[2 * e] = cf_axis(a, cf_ld_f64(o + (isx ? 0 : 16)), &u);\n");
         sbf(o, "        rec[2 * e + 1] = as_int(u);\n");
         sbf(o, "    } else { /* y: (cell, fraction, fade fraction); smeared octaves only on the point path */\n");
-        sbf(o, "        int n = e - %d, v = ((int)cf_floordiv(y0, %d) + n) * %d;\n", ncx + ncz, h, h);
+        sbf(o, "        __global int *rec = ax + l * %d;\n", g->axRY);
+        sbf(o, "        int n = e, v = ((int)cf_floordiv(y0, %d) + n) * %d;\n", h, h);
         sbf(o, "        double s = ax_sy[l], a = pt ? ((double)v * s) * f : (double)v * (s * f);\n");
         sbf(o, "        float fv, fd;\n");
-        sbf(o, "        rec[%d + 3 * n] = cf_axis_y(a, cf_ld_f64(o + 8), pt ? cf_ld_f64(o + 24) : 0.0, &fv, &fd);\n", g->axyoff);
-        sbf(o, "        rec[%d + 3 * n + 1] = as_int(fv);\n", g->axyoff);
-        sbf(o, "        rec[%d + 3 * n + 2] = as_int(fd);\n", g->axyoff);
+        sbf(o, "        rec[3 * n] = cf_axis_y(a, cf_ld_f64(o + 8), pt ? cf_ld_f64(o + 24) : 0.0, &fv, &fd);\n");
+        sbf(o, "        rec[3 * n + 1] = as_int(fv);\n");
+        sbf(o, "        rec[3 * n + 2] = as_int(fd);\n");
         sbf(o, "    }\n}\n");
     }
     free(A.layer), free(A.point), free(A.sxz), free(A.sy);
@@ -1968,10 +1990,15 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     g.work = malloc(sizeof(int) * (size_t)(3 * n + 1));
     g.mark = calloc((size_t)n + 1, 1);
     g.axl0 = malloc(sizeof *g.axl0 * ((size_t)n + 1));
+    g.site = malloc(sizeof(int) * ((size_t)n + 1));
+    int *svst = malloc(sizeof(int) * (3 * (size_t)n + 1)), *svoff = malloc(sizeof(int) * (3 * (size_t)n + 1));
     uint8_t *ext = calloc((size_t)n + 1, 1), *need = calloc((size_t)n + 1, 1);
     int *cslot = malloc(sizeof(int) * ((size_t)n + 1));
     sb ker = {0};
-    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !g.axl0 || !ext || !need || !cslot) goto nomem;
+    if (!g.fn[0] || !g.fn[1] || !g.fn[2] || !g.work || !g.mark || !g.axl0 || !g.site || !svst || !svoff || !ext || !need ||
+        !cslot)
+        goto nomem;
+    for (int i = 0; i < n; i++) g.site[i] = -1;
 
     /* the interpolated nodes the block stage reads, and the 2-D memo nodes that block
      * and corner bodies read (into the column buffer) */
@@ -2018,22 +2045,41 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     /* k_columns: column q of chunk c at (x0 + q % 17, z0 + q / 17) */
     sb *o = &g.out;
     sbf(o, "\n__kernel void k_columns(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global float *col)\n{\n");
-    sbf(o, "    int gid = get_global_id(0), c = gid / 289, q = gid %% 289;\n");
-    sbf(o, "    if (c >= nchunks) return;\n");
-    sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
-    sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
     {
         /* only the columns someone reads: the 256 block columns when the block stage
-         * reads a column node, and the corner columns of each interpolation cell width */
+         * reads a column node, and the corner columns of each interpolation cell width.
+         * When the block stage reads none and every interpolated node has one cell width w
+         * that divides 16, those are the (16 / w + 1)^2 columns x0 + i * w, z0 + j * w of
+         * every chunk: only they are launched (lay->colitems); else all 17 x 17 are and
+         * each tests its need */
         mark_body(&g, root, ext);
-        int block_reads = 0;
+        int block_reads = 0, gw = 0;
         for (int i = 0; i < n; i++) block_reads |= cslot[i] >= 0 && g.mark[i];
-        sbf(o, "    int need = %d && q %% 17 < 16 && q / 17 < 16;\n", block_reads);
         for (int k = 0; k < lay->ninterp; k++) {
             int w = p->nodes[lay->interp[k]].i[0];
-            sbf(o, "    need |= cf_floormod(x, %d) == 0 && cf_floormod(z, %d) == 0;\n", w, w);
+            gw = k == 0 ? w : gw == w ? gw : -1;
         }
-        sbf(o, "    if (!need) return;\n");
+        if (!block_reads && gw > 0 && 16 % gw == 0) {
+            int m = 16 / gw + 1;
+            lay->colitems = m * m;
+            sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d;\n", m * m, m * m);
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int q = (r / %d) * %d + (r %% %d) * %d; /* the corner columns of cell width %d */\n", m, 17 * gw, m, gw, gw);
+            sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
+            sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
+        } else {
+            lay->colitems = 289;
+            sbf(o, "    int gid = get_global_id(0), c = gid / 289, q = gid %% 289;\n");
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int x = chunks[2 * c] * 16 + q %% 17, z = chunks[2 * c + 1] * 16 + q / 17, y = y0, hv = 1, vmin = y0;\n");
+            sbf(o, "    (void)y; (void)hv; (void)vmin;\n");
+            sbf(o, "    int need = %d && q %% 17 < 16 && q / 17 < 16;\n", block_reads);
+            for (int k = 0; k < lay->ninterp; k++) {
+                int w = p->nodes[lay->interp[k]].i[0];
+                sbf(o, "    need |= cf_floormod(x, %d) == 0 && cf_floormod(z, %d) == 0;\n", w, w);
+            }
+            sbf(o, "    if (!need) return;\n");
+        }
     }
     {
         /* one straight-line body for every column node: shared subgraphs run once */
@@ -2094,7 +2140,12 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         axw = w, axh = h;
     }
 
-    /* k_corners_<k>: the input of interpolated node k at corner q of chunk c */
+    /* k_corners_<k>: the input of interpolated node k at corner q of chunk c. Consecutive
+     * nodes with the same lattice whose bodies have at most two noise sites (no out-of-line
+     * call) share the first one's kernel, each body in its own block (fewer launches; the
+     * bodies run one after the other, so the registers are about the largest body's):
+     * lay->cmerged[k] = 1 for a node whose corners an earlier kernel writes */
+    int open = -1, open_small = 0;
     for (int k = 0; k < lay->ninterp; k++) {
         int id = lay->interp[k];
         const cf_node *nd = &p->nodes[id];
@@ -2105,33 +2156,97 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
         lay->ncorner[k] = ncx * ncy * ncz;
         lay->corner_off[k] = lay->corners;
         lay->corners += (size_t)lay->ncorner[k];
-        sbf(o, "\n/* corners of interpolated node %d, cell %d x %d x %d */\n", id, w, h, w);
-        src_comment(o, nd, "");
-        sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
-               " __global float *corner%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "");
-        sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
-        sbf(o, "    if (c >= nchunks) return;\n");
-        sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
-        sbf(o, "    int cx0 = (int)cf_floordiv(x0, %d), cy0 = (int)cf_floordiv(y0, %d), cz0 = (int)cf_floordiv(z0, %d);\n", w, h, w);
-        sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
-        sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
-        sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
-        g.axon = w == axw && h == axh && lay->naxes > 0;
-        if (g.axon) sbf(o, "    __global const int *axc = ax + (size_t)c * %d;\n", lay->naxes);
-        else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
+        int axon = w == axw && h == axh && lay->naxes > 0;
         mark_body(&g, nd->in[0], ext);
-        if (g.axon) { /* more than two noise sites: calls (the lazy body may repeat a node per branch) */
-            int sites = 0;
+        int sites = 0;
+        if (axon) { /* more than two noise sites: calls (the lazy body may repeat a node per branch) */
             for (int i = 0; i < n; i++) sites += g.mark[i] && g.axl0[i][0] >= 0;
-            if (sites > 2) g.axon = 2;
+            if (sites > 2) axon = 2;
         }
+        /* many sites: in the GPU form, k_stacks_<k> first writes every site's stack at every
+         * corner into sv (each stack once, one small kernel), and the body reads the values
+         * (CF_SV): no calls in the body, no values live across them (registers). Each distinct
+         * (stack, axis layer) once; old_blended_noise: its three stacks */
+        int ns = 0;
+        if (axon == 2) {
+            for (int i = 0; i < n; i++) {
+                g.site[i] = -1;
+                if (!g.mark[i] || g.axl0[i][0] < 0) continue;
+                const cf_node *sn = &p->nodes[i];
+                int blended = sn->kind == NK_OLD_BLENDED_NOISE, m = blended ? 3 : 1, first = -1;
+                for (int u = 0; u < m; u++) {
+                    int st = blended ? g.w->node_stack[i] + u : g.w->noise_stack[sn->noise], off = g.axl0[i][u], f = -1;
+                    for (int v = 0; v < ns && !blended; v++)
+                        if (svst[v] == st && svoff[v] == off) f = v;
+                    if (f < 0) svst[ns] = st, svoff[ns] = off, f = ns++;
+                    if (u == 0) first = f;
+                }
+                g.site[i] = first; /* blended: first, first + 1, first + 2 */
+            }
+            lay->nsites[k] = ns;
+            if (open >= 0) sbf(o, "}\n"); /* not merged: close the open kernel before this one */
+            open = -1;
+            lay->sv_off[k] = lay->svs;
+            lay->svs += (size_t)ns * (size_t)lay->ncorner[k];
+            sbf(o, "\n#ifdef CF_GPU\n/* the noise stacks of interpolated node %d's corners: stack sv_st_%d[s] with its axis records\n"
+                   " * from table layer sv_l_%d[s] on, at corner q of chunk c (%d stacks x %d corners) */\n", id, k, k, ns, lay->ncorner[k]);
+            sbf(o, "__constant int sv_st_%d[%d] = {", k, ns);
+            for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svst[v]);
+            sbf(o, "};\n__constant int sv_l_%d[%d] = {", k, ns);
+            for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svoff[v]);
+            sbf(o, "};\n");
+            sbf(o, "__kernel void k_stacks_%d(CF_TAB t, int nchunks, __global const int *ax, __global float *sv)\n{\n", k);
+            sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, s = r / %d, q = r %% %d;\n", ns * lay->ncorner[k],
+                ns * lay->ncorner[k], lay->ncorner[k], lay->ncorner[k]);
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
+            sbf(o, "    sv[(size_t)nchunks * %zu + (size_t)c * %d + r] = cf_stack_axes(t, sv_st_%d[s], ax + %d + (size_t)c * %d +"
+                   " sv_l_%d[s] * %d, %d, %d, ax + sv_l_%d[s] * %d, %d, i, j, kk);\n}\n#endif\n",
+                lay->sv_off[k], ns * lay->ncorner[k], k, g.naxy, lay->naxes, k, g.axR, g.axR, g.axzoff, k, g.axRY, g.axRY);
+        }
+        int small = axon != 2;
+        const cf_node *on = open >= 0 ? &p->nodes[lay->interp[open]] : NULL;
+        int merge = on && open_small && small && on->i[0] == w && on->i[1] == h;
+        if (!merge) {
+            if (open >= 0) sbf(o, "}\n");
+            open = k, open_small = small;
+            sbf(o, "\n/* corners of interpolated node %d (and of the nodes merged below), cell %d x %d x %d */\n", id, w, h, w);
+            sbf(o, "__kernel void k_corners_%d(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
+                   " __global float *corner%s%s)\n{\n", k, lay->naxes > 0 ? ", __global const int *ax" : "",
+                ns ? ", __global const float *sv" : "");
+            sbf(o, "    int gid = get_global_id(0), c = gid / %d, q = gid %% %d;\n", lay->ncorner[k], lay->ncorner[k]);
+            sbf(o, "    if (c >= nchunks) return;\n");
+            sbf(o, "    int x0 = chunks[2 * c] * 16, z0 = chunks[2 * c + 1] * 16;\n");
+            sbf(o, "    int cx0 = (int)cf_floordiv(x0, %d), cy0 = (int)cf_floordiv(y0, %d), cz0 = (int)cf_floordiv(z0, %d);\n", w, h, w);
+            sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
+            sbf(o, "    int x = (cx0 + i) * %d, y = (cy0 + j) * %d, z = (cz0 + kk) * %d;\n", w, h, w);
+            sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n", h, h);
+            if (axon) sbf(o, "    __global const int *axc = ax + %d + (size_t)c * %d;\n", g.naxy, lay->naxes);
+            else if (lay->naxes > 0) sbf(o, "    (void)ax;\n");
+            if (ns) {
+                sbf(o, "#ifdef CF_GPU\n    __global const float *svc = sv + (size_t)nchunks * %zu + (size_t)c * %d + q;\n", lay->sv_off[k],
+                    ns * lay->ncorner[k]);
+                sbf(o, "#define CF_SV(s, call) svc[(s) * %d]\n", lay->ncorner[k]);
+                sbf(o, "#define CF_SVB(m, lo, hi, call) cf_blended_vals(svc[(m) * %d], svc[(lo) * %d], svc[(hi) * %d])\n",
+                    lay->ncorner[k], lay->ncorner[k], lay->ncorner[k]);
+                sbf(o, "#else\n    (void)sv;\n#define CF_SV(s, call) (call)\n#define CF_SVB(m, lo, hi, call) (call)\n#endif\n");
+            }
+        } else {
+            lay->cmerged[k] = 1;
+        }
+        g.axon = axon;
+        sbf(o, "    {\n    /* interpolated node %d */\n", id);
+        src_comment(o, nd, "    ");
         /* w divides 16: the corners' x - x0 and z - z0 are 0, w, ..., 16 */
         COLREADS("    ", 16 % w == 0)
         body(&g, o, MODE_VOLUME, nd->in[0], ext, 1);
         g.axon = 0;
         /* the corner buffer of a batch: node k's corners start at nchunks * offset_k */
-        sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n}\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
+        sbf(o, "    corner[(size_t)nchunks * %zu + (size_t)c * %d + q] = v%d;\n    }\n", lay->corner_off[k], lay->ncorner[k], nd->in[0]);
+        if (ns) sbf(o, "#undef CF_SV\n#undef CF_SVB\n");
+        for (int i = 0; i < n; i++) g.site[i] = -1;
     }
+    if (open >= 0) sbf(o, "}\n");
 
     /* k_blocks: block column (x, z) of chunk c walks y upward */
     sbf(o, "\n__kernel void k_blocks(CF_TAB t, __global const int *chunks, int nchunks, int y0, __global const float *col,"
@@ -2206,7 +2321,7 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(g.site), free(svst), free(svoff), free(ext), free(need), free(cslot);
     return ker.s;
 nomem:
     err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
@@ -2215,7 +2330,7 @@ fail:
     free(g.out.s);
     free(g.protos.s);
     for (int m = 0; m < 3; m++) free(g.fn[m]);
-    free(g.work), free(g.mark), free(g.axl0), free(ext), free(need), free(cslot);
+    free(g.work), free(g.mark), free(g.axl0), free(g.site), free(svst), free(svoff), free(ext), free(need), free(cslot);
     return NULL;
 }
 

@@ -10,14 +10,23 @@
 typedef struct emit_layout {
     int h;                              /* blocks per column */
     int ncol;                           /* column-buffer slots per chunk (x 289 columns) */
+    int colitems;                       /* k_columns work-items per chunk (0: 289, the 17 x 17 grid) */
     int ninterp;                        /* interpolated nodes read by the block stage */
     int interp[EMIT_MAX_INTERP];        /* their node ids; kernel k_corners_<k> */
     int ncx[EMIT_MAX_INTERP], ncy[EMIT_MAX_INTERP];
     int ncorner[EMIT_MAX_INTERP];       /* corners per chunk */
     size_t corner_off[EMIT_MAX_INTERP]; /* prefix sums: node k's corners start at nchunks * off */
     size_t corners;                     /* corners per chunk, all nodes */
+    int cmerged[EMIT_MAX_INTERP];       /* 1: node k's corners are written by an earlier k_corners kernel */
+    int nsites[EMIT_MAX_INTERP];        /* > 0: k_corners_<k> reads its noise stacks' corner values from the
+                                         * buffer sv (argument 7) that k_stacks_<k> writes first, when the
+                                         * program is built with CF_GPU (else pass NULL: it calls them) */
+    size_t sv_off[EMIT_MAX_INTERP];     /* prefix sums of nsites * ncorner: node k's values start at nchunks * off */
+    size_t svs;                         /* stack values per chunk, all nodes */
     int naxes;                          /* ints per chunk of the corner stage's axis tables (k_axes), 0: none */
+    int naxy;                           /* ints per batch before them: the y records every chunk shares */
     int axitems;                        /* k_axes work-items per chunk */
+    int axyitems;                       /* ... and per batch (the y records) */
     int blocks;                         /* block fills: the k_aq_* kernels exist */
     int aquifers;                       /* ... with the aquifer (k_aq_surface, k_aq_cells) */
     int ncell;                          /* aquifer cells per chunk */
