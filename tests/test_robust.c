@@ -150,14 +150,14 @@ Test(robust, interrupted_fill_leaves_no_file)
 }
 
 /* the fill writes a batch while the next one fills (cli.c's writer): a write that fails
- * there (a file-size limit of 64 KiB against ~2.4 MB of chunks) ends the fill with one
+ * there (a file-size limit of 64 KiB against 40 chunks, two batches of a thread) ends the fill with one
  * line naming the file, no file at the target and no temporary left */
 Test(robust, failed_write_leaves_no_file)
 {
     char a[128], args[512], err[4096], cmd[256];
     snprintf(a, sizeof a, "%s/full.npy", dir);
     for (int blocks = 0; blocks < 2; blocks++) {
-        snprintf(args, sizeof args, "fill --seed 1 --chunks 0,0:24,0 --threads 1 --quiet%s --out %s", blocks ? " --blocks" : "", a);
+        snprintf(args, sizeof args, "fill --seed 1 --chunks 0,0:39,0 --threads 1 --quiet%s --out %s", blocks ? " --blocks" : "", a);
         cr_assert_eq(cli_run("ulimit -f 128;", args, NULL, 0, err, sizeof err), 1, "%s", err);
         cr_assert(strstr(err, a) && strstr(err, "write error: File too large"), "%s", err);
         cr_assert_eq(lines(err), 1, "%s", err);

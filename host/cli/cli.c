@@ -992,7 +992,7 @@ static int cmd_fill(int argc, char **argv)
         use_dev = 0;
     }
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
-    size_t batch = use_dev ? cf_device_batch(dev) : cl ? (size_t)cf_client_max_chunks(cl) : (size_t)nthreads * 8;
+    size_t batch = use_dev ? cf_device_batch(dev) : cl ? (size_t)cf_client_max_chunks(cl) : (size_t)nthreads * 32;
     size_t per = (size_t)height * 256;
     int f64 = pg && cf_program_precision(pg) == 64;
     size_t esz = f64 ? sizeof(double) : sizeof(float);
