@@ -419,7 +419,8 @@ Test(corners, equal_stack_volume_at_every_corner)
         cf_world_free(w);
         cf_program_free(p);
     }
-    cr_assert_gt(total, 1000000, "only %ld corners compared", total);
+    /* every lattice path the CPU has (scalar alone: 791,220; with AVX2 or AVX-512 too: more) */
+    cr_assert_gt(total, 700000, "only %ld corners compared", total);
     cf_pack_free(pk);
 }
 
