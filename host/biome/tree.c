@@ -147,6 +147,7 @@ int bm_brute(const bm_list *l, const int64_t *t, int64_t *fit, int *ties)
 /* ------------------------------------------------------------------ build (§4.2) */
 typedef struct tnode {
     int64_t lo[7], hi[7];
+    int64_t c[7], ac[7]; /* the box's centre per axis and its absolute value (node_box): the sort keys */
     int entry; /* list index of a leaf, -1 for a subtree */
     int nch, *ch;
 } tnode;
@@ -156,22 +157,11 @@ typedef struct builder {
     int n, cap, k, oom;
 } builder;
 
-static int64_t centre(const tnode *t, int a) { return (t->lo[a] + t->hi[a]) / 2; } /* Java long division */
 static int64_t labs64(int64_t v) { return v < 0 ? -v : v; }
-
-/* a stable merge sort of ids by cmp (the Java sorts of the build are stable) */
-typedef int (*cmp_fn)(const builder *b, int x, int y, int arg);
-static void msort(const builder *b, int *v, int *tmp, int n, cmp_fn cmp, int arg)
+/* the sort keys of a node whose box is set: centres (Java long division) and their absolutes */
+static void node_keys(tnode *t)
 {
-    if (n < 2) return;
-    int h = n / 2;
-    msort(b, v, tmp, h, cmp, arg);
-    msort(b, v + h, tmp, n - h, cmp, arg);
-    int i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = cmp(b, v[j], v[i], arg) < 0 ? v[j++] : v[i++];
-    while (i < h) tmp[k++] = v[i++];
-    while (j < n) tmp[k++] = v[j++];
-    memcpy(v, tmp, (size_t)n * sizeof *v);
+    for (int a = 0; a < 7; a++) t->c[a] = (t->lo[a] + t->hi[a]) / 2, t->ac[a] = labs64(t->c[a]);
 }
 
 static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
@@ -180,24 +170,38 @@ static int cmp_abs_sum(const builder *b, int x, int y, int arg)
     (void)arg;
     int64_t sx = 0, sy = 0;
     for (int a = 0; a < 7; a++) {
-        sx += labs64(centre(&b->nodes[x], a));
-        sy += labs64(centre(&b->nodes[y], a));
+        sx += b->nodes[x].ac[a];
+        sy += b->nodes[y].ac[a];
     }
     return cmp_i64(sx, sy);
 }
 /* the key tuple from axis arg (mod 7); arg >= 7: the same with |centre| */
 static int cmp_axes(const builder *b, int x, int y, int arg)
 {
-    int absolute = arg >= 7, d = arg % 7;
-    for (int j = 0; j < 7; j++) {
-        int a = (d + j) % 7;
-        int64_t cx = centre(&b->nodes[x], a), cy = centre(&b->nodes[y], a);
-        if (absolute) cx = labs64(cx), cy = labs64(cy);
-        int c = cmp_i64(cx, cy);
-        if (c) return c;
-    }
+    int absolute = arg >= 7, a = arg % 7;
+    const int64_t *kx = absolute ? b->nodes[x].ac : b->nodes[x].c, *ky = absolute ? b->nodes[y].ac : b->nodes[y].c;
+    for (int j = 0; j < 7; j++, a = a == 6 ? 0 : a + 1)
+        if (kx[a] != ky[a]) return kx[a] < ky[a] ? -1 : 1;
     return 0;
 }
+
+/* stable merge sorts of ids by a comparator (the Java sorts of the build are stable), one
+ * per comparator so that it inlines: the build's sorts are most of its time */
+#define DEFINE_MSORT(NAME, CMP)                                                                   \
+    static void NAME(const builder *b, int *v, int *tmp, int n, int arg)                          \
+    {                                                                                             \
+        if (n < 2) return;                                                                        \
+        int h = n / 2;                                                                            \
+        NAME(b, v, tmp, h, arg);                                                                  \
+        NAME(b, v + h, tmp, n - h, arg);                                                          \
+        int i = 0, j = h, k = 0;                                                                  \
+        while (i < h && j < n) tmp[k++] = CMP(b, v[j], v[i], arg) < 0 ? v[j++] : v[i++];           \
+        while (i < h) tmp[k++] = v[i++];                                                          \
+        while (j < n) tmp[k++] = v[j++];                                                          \
+        memcpy(v, tmp, (size_t)n * sizeof *v);                                                    \
+    }
+DEFINE_MSORT(msort_abs_sum, cmp_abs_sum)
+DEFINE_MSORT(msort_axes, cmp_axes)
 
 static int node_new(builder *b)
 {
@@ -232,6 +236,7 @@ static int subtree(builder *b, const int *ids, int n)
             if (c->hi[a] > t->hi[a]) t->hi[a] = c->hi[a];
         }
     }
+    node_keys(t);
     return s;
 }
 
@@ -243,7 +248,7 @@ static int build(builder *b, int *ids, int n)
     if (!tmp) return b->oom = 1, -1;
     int r = -1;
     if (n <= b->k) {
-        msort(b, ids, tmp, n, cmp_abs_sum, 0);
+        msort_abs_sum(b, ids, tmp, n, 0);
         r = subtree(b, ids, n);
         free(tmp);
         return r;
@@ -259,7 +264,7 @@ static int build(builder *b, int *ids, int n)
     int64_t mincost = INT64_MAX;
     int mindim = 0;
     for (int d = 0; d < 7; d++) {
-        msort(b, ids, tmp, n, cmp_axes, d); /* from the previous axis's order, as vanilla */
+        msort_axes(b, ids, tmp, n, d); /* from the previous axis's order, as vanilla */
         int64_t cost = 0;
         for (int i = 0; i < n; i += s) {
             int m = n - i < s ? n - i : s;
@@ -290,7 +295,7 @@ static int build(builder *b, int *ids, int n)
         b->oom = 1;
         goto out;
     }
-    msort(b, bk, tmpb, nb, cmp_axes, 7 + mindim);
+    msort_axes(b, bk, tmpb, nb, 7 + mindim);
     free(tmpb);
     for (int j = 0; j < nb; j++) {
         tnode *t = &b->nodes[bk[j]];
@@ -328,6 +333,7 @@ int32_t *bm_tree_build_ex(const bm_list *l, int k, int *nnodes, int32_t **entry_
         int id = node_new(&b);
         if (id < 0) goto done;
         for (int a = 0; a < 7; a++) b.nodes[id].lo[a] = l->lo[i][a], b.nodes[id].hi[a] = l->hi[i][a];
+        node_keys(&b.nodes[id]);
         b.nodes[id].entry = i;
         ids[i] = id;
     }
