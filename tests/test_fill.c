@@ -498,3 +498,52 @@ Test(fill_cli, unwritable_output_leaves_nothing)
     snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\" && rmdir %s", dir, dir);
     cr_assert_eq(system(cmd), 0, "a file was left behind");
 }
+
+/* an interpolated node under another one's input, with other cells, the same noise read by
+ * both: the outer corner row's buffers must survive the inner node's corners (eval.c
+ * corner_row; fuzz finding, fuzz/regressions/pack-corner-row-nested-interpolated.json):
+ * cf_surface_heights equals the fill's top solid blocks, and the fill equals the one
+ * without corner rows (the corner-by-corner path) */
+Test(fused, nested_interpolated_corner_rows)
+{
+    static const char s_json[] = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"sea_level\": 8, \"legacy_random_source\": false,"
+                                 " \"noise_router\": {\"final_density\": \"t:f\"}}";
+    static const char n_json[] = "{\"base_amplitude\": 1.0, \"base_octave\": -4, \"octave_count\": 3}";
+    static const char g_json[] = "{\"type\": \"minecraft:noise\", \"noise\": \"t:n\", \"xz_scale\": 1.0, \"y_scale\": 0.5}";
+    static const char f_json[] = "{\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 4, \"cell_size_y\": 4, \"input\":"
+                                 " {\"type\": \"minecraft:mul\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 8,"
+                                 " \"cell_size_y\": 4, \"input\": \"t:g\"}, \"right\": \"t:g\"}}";
+    cf_memfile files[] = {
+        {"data/t/worldgen/noise_settings/s.json", s_json, sizeof s_json - 1},
+        {"data/t/worldgen/noise/n.json", n_json, sizeof n_json - 1},
+        {"data/t/worldgen/density_function/g.json", g_json, sizeof g_json - 1},
+        {"data/t/worldgen/density_function/f.json", f_json, sizeof f_json - 1},
+    };
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open_memory(&pk, files, 4, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 1, &err), CF_OK, "%s", err.message);
+    static float vol[16 * 256];
+    int32_t hs[256];
+    for (int cx = -3; cx <= 2; cx++)
+        for (int cz = -2; cz <= 2; cz++) {
+            int32_t c[2] = {cx, cz};
+            cr_assert_eq(cf_fill_chunks(w, 0, 1, c, vol, 1, &err), CF_OK, "%s", err.message);
+            cr_assert_eq(cf_surface_heights(w, 0, cx * 16, cz * 16, 16, 16, INT32_MAX, hs, 1, &err), CF_OK, "%s", err.message);
+            for (int i = 0; i < 256; i++) {
+                int32_t top = INT32_MIN;
+                for (int y = 15; y >= 0 && top == INT32_MIN; y--)
+                    if (vol[y * 256 + i] > 0.0f) top = y;
+                if (top == INT32_MIN) continue; /* no solid block: the search's own convention */
+                cr_assert_eq(hs[i], top, "chunk %d,%d column x %d z %d: heights %d, the fill's top %d", cx, cz, i % 16, i / 16,
+                             hs[i], top);
+            }
+        }
+    cf_world_free(w);
+    cf_program_free(p);
+    cf_pack_free(pk);
+}

@@ -71,6 +71,8 @@ typedef struct cf_fill {
     int share;                      /* fill.c: a chunk region takes the last one's +x / +z corner faces */
     float *bbuf;                    /* eval.c corner rows: per node bcap values (NULL: corner by corner) */
     uint32_t *bst, bstamp;          /* per node: the batch whose values bbuf holds */
+    int inrow;                      /* a corner row is being evaluated (eval.c corner_row): a nested
+                                     * interpolated node's corners go corner by corner */
     int bcap;
     uint32_t *count;                /* tests: per node evaluation counts, or NULL */
     cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:

@@ -636,7 +636,12 @@ static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size
         f->bstamp = 1;
     }
     batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], cw, ip->cx0, ip->cz0, ip->ncx, ip->ncz};
+    /* the row's buffers stay valid until it ends: an interpolated node under n (evaluated per
+     * corner by ev_node) must not start a row of its own, which would restamp and overwrite
+     * them (fuzz finding: interpolated(4) of interpolated(8)(g) * g) */
+    f->inrow = 1;
     const float *v = bnode(&b, n->in[0]);
+    f->inrow = 0;
     for (int q = 0; q < np; q++) ip->corner[qs[q]] = v[q], ip->cstamp[qs[q]] = f->stamp;
 }
 
@@ -703,7 +708,7 @@ void fill_interp_blocks(cf_fill *f, int id)
             /* the cell's corners (rows j and j + 1), once per region */
             size_t j = (size_t)(cf_floordiv(ya, h) - ip->cy0);
             for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++) {
-                if (f->bbuf) {
+                if (f->bbuf && !f->inrow) {
                     corner_row(&c, n, ip, jj);
                     continue;
                 }
