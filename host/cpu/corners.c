@@ -581,6 +581,21 @@ static void row(const cf_world *w, cf_corners *c, cn_slot *q, int j)
         out[e] = a[e] == 0.0f ? c->tlo[e] : a[e] == 1.0f ? c->thi[e] : cf_lerpf(a[e], c->tlo[e], c->thi[e]);
 }
 
+/* corner row j of slot s, computed on first use in this region (its stacks' axis values first) */
+static const float *slot_row(cf_fill *f, cf_corners *c, int s, int j)
+{
+    cn_slot *q = &c->slots[s];
+    if (q->rowstamp[j] != f->stamp) {
+        if (q->axstamp != f->stamp) {
+            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
+            q->axstamp = f->stamp;
+        }
+        row(f->w, c, q, j);
+        q->rowstamp[j] = f->stamp;
+    }
+    return q->val + (size_t)j * (size_t)c->ncol;
+}
+
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out)
 {
     cf_corners *c = f->corners;
@@ -591,16 +606,7 @@ int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *ou
     if (dx < 0 || dy < 0 || dz < 0 || dx % c->w || dy % c->h || dz % c->w) return 0;
     int64_t i = dx / c->w, j = dy / c->h, k = dz / c->w;
     if (i >= c->ncx || j >= c->ncy || j >= c->maxy || k >= c->ncz) return 0;
-    cn_slot *q = &c->slots[s];
-    if (q->rowstamp[j] != f->stamp) {
-        if (q->axstamp != f->stamp) {
-            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
-            q->axstamp = f->stamp;
-        }
-        row(f->w, c, q, (int)j);
-        q->rowstamp[j] = f->stamp;
-    }
-    *out = q->val[((size_t)j * (size_t)c->ncz + (size_t)k) * (size_t)c->ncx + (size_t)i];
+    *out = slot_row(f, c, s, (int)j)[(size_t)k * (size_t)c->ncx + (size_t)i];
     return 1;
 }
 
@@ -613,16 +619,7 @@ const float *corners_row(cf_fill *f, int id, int32_t y, int32_t w, int32_t cx0, 
     if (dy < 0 || dy % c->h) return NULL;
     int64_t j = dy / c->h;
     if (j >= c->ncy || j >= c->maxy) return NULL;
-    cn_slot *q = &c->slots[s];
-    if (q->rowstamp[j] != f->stamp) {
-        if (q->axstamp != f->stamp) {
-            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
-            q->axstamp = f->stamp;
-        }
-        row(f->w, c, q, (int)j);
-        q->rowstamp[j] = f->stamp;
-    }
-    return q->val + (size_t)j * (size_t)c->ncol;
+    return slot_row(f, c, s, (int)j);
 }
 
 int corners_ncx(const cf_corners *c) { return c->ncx; }
