@@ -315,36 +315,48 @@ Test(device, overworld_launch_layout)
  * (26.3 aquifers) and blocks with the 1.21 surface stage (vanilla 26.2). */
 static const int32_t seven[14] = {0, 0, -3, 7, 62500, -3, -70000, 70001, 5, -9, -1874999, 1874999, 12, 13};
 
+/* a device with batches of 3; staging 1: transfers through pinned staging buffers (a GPU's
+ * way), 0: straight into the caller's memory (a CPU device's); device.c CHUNKFILL_STAGING */
+static cf_device *open_batch3(cf_program *pg, int staging)
+{
+    cf_error err = {0};
+    cf_device *dev;
+    setenv("CHUNKFILL_STAGING", staging ? "1" : "0", 1);
+    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 3, &err), CF_OK, "%s", err.message);
+    unsetenv("CHUNKFILL_STAGING");
+    cr_assert_eq(cf_device_batch(dev), 3u);
+    return dev;
+}
+
 static void batches_density(const char *pack, const char *settings, const char *function, size_t esz)
 {
     const char *paths[1] = {pack};
     cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_device *dev;
+    cf_device *dev = NULL;
     cf_world *w;
     cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_compile(&pg, pk, settings, &function, 1, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 3, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_device_batch(dev), 3u);
     int height;
     cf_program_settings(pg, NULL, &height, NULL);
     size_t bytes = (size_t)height * 256 * esz * 7;
     char *a = malloc(bytes), *b = malloc(bytes);
-    for (int call = 0; call < 2; call++) {
-        cr_assert_eq(cf_world_new(&w, pg, call ? -5 : 77, &err), CF_OK, "%s", err.message);
+    for (int call = 0; call < 4; call++) {
+        if (call % 2 == 0) dev = open_batch3(pg, call / 2);
+        cr_assert_eq(cf_world_new(&w, pg, call % 2 ? -5 : 77, &err), CF_OK, "%s", err.message);
         memset(a, 0xee, bytes);
         cr_assert_eq(cf_device_fill(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
         cr_assert_eq(cf_fill_chunks(w, 0, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
         size_t diff = 0, first = 0;
         for (size_t i = 0; i < bytes; i += esz)
             if (memcmp(a + i, b + i, esz) != 0 && diff++ == 0) first = i / esz;
-        cr_assert_eq(diff, 0u, "%s call %d: %zu values differ; the first in chunk %zu", settings, call, diff,
-                     first / ((size_t)height * 256));
+        cr_assert_eq(diff, 0u, "%s staging %d call %d: %zu values differ; the first in chunk %zu", settings, call / 2, call % 2,
+                     diff, first / ((size_t)height * 256));
         cf_world_free(w);
+        if (call % 2) cf_device_free(dev);
     }
     free(a), free(b);
-    cf_device_free(dev);
     cf_program_free(pg);
     cf_pack_free(pk);
 }
@@ -360,28 +372,28 @@ Test(device, batches_blocks)
     cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_device *dev;
+    cf_device *dev = NULL;
     cf_world *w;
     cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 3, &err), CF_OK, "%s", err.message);
     int height;
     cf_program_settings(pg, NULL, &height, NULL);
     size_t per = (size_t)height * 256;
     uint8_t *a = malloc(per * 7), *b = malloc(per * 7);
-    for (int call = 0; call < 2; call++) {
-        cr_assert_eq(cf_world_new(&w, pg, call ? 3 : -11, &err), CF_OK, "%s", err.message);
+    for (int call = 0; call < 4; call++) {
+        if (call % 2 == 0) dev = open_batch3(pg, call / 2);
+        cr_assert_eq(cf_world_new(&w, pg, call % 2 ? 3 : -11, &err), CF_OK, "%s", err.message);
         memset(a, 0xee, per * 7);
         cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
         cr_assert_eq(cf_fill_blocks(w, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
         size_t diff = 0, first = 0;
         for (size_t i = 0; i < per * 7; i++)
             if (a[i] != b[i] && diff++ == 0) first = i;
-        cr_assert_eq(diff, 0u, "call %d: %zu blocks differ; the first in chunk %zu", call, diff, first / per);
+        cr_assert_eq(diff, 0u, "staging %d call %d: %zu blocks differ; the first in chunk %zu", call / 2, call % 2, diff, first / per);
         cf_world_free(w);
+        if (call % 2) cf_device_free(dev);
     }
     free(a), free(b);
-    cf_device_free(dev);
     cf_program_free(pg);
     cf_pack_free(pk);
 }
@@ -394,33 +406,35 @@ Test(device, batches_blocks_surface_121)
     cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_device *dev;
+    cf_device *dev = NULL;
     cf_world *w;
     cf_biomes *bio;
     cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
     cr_assert(cf_program_surface_on_device(pg));
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 3, &err), CF_OK, "%s", err.message);
     int height;
     cf_program_settings(pg, NULL, &height, NULL);
     size_t per = (size_t)height * 256;
     uint8_t *a = malloc(per * 7), *b = malloc(per * 7);
     cr_assert_eq(cf_world_new(&w, pg, 5, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_biomes_open(&bio, pk, NULL, "minecraft:overworld", NULL, 5, &err), CF_OK, "%s", err.message);
-    memset(a, 0xee, per * 7);
-    cr_assert_eq(cf_device_fill_blocks_surface(dev, w, bio, 7, seven, a, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_fill_blocks_surface(w, bio, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
-    size_t diff = 0, first = 0, surf = 0;
-    for (size_t i = 0; i < per * 7; i++) {
-        if (a[i] != b[i] && diff++ == 0) first = i;
-        surf += b[i] >= 11;
+    for (int staging = 0; staging < 2; staging++) {
+        dev = open_batch3(pg, staging);
+        memset(a, 0xee, per * 7);
+        cr_assert_eq(cf_device_fill_blocks_surface(dev, w, bio, 7, seven, a, &err), CF_OK, "%s", err.message);
+        size_t diff = 0, first = 0, surf = 0;
+        for (size_t i = 0; i < per * 7; i++) {
+            if (a[i] != b[i] && diff++ == 0) first = i;
+            surf += b[i] >= 11;
+        }
+        cr_assert_eq(diff, 0u, "staging %d: %zu blocks differ; the first in chunk %zu", staging, diff, first / per);
+        cr_expect_gt(surf, 7000u, "surface blocks: %zu", surf);
+        cf_device_free(dev);
     }
-    cr_assert_eq(diff, 0u, "%zu blocks differ; the first in chunk %zu", diff, first / per);
-    cr_expect_gt(surf, 7000u, "surface blocks: %zu", surf);
     cf_biomes_free(bio);
     cf_world_free(w);
     free(a), free(b);
-    cf_device_free(dev);
     cf_program_free(pg);
     cf_pack_free(pk);
 }
@@ -432,29 +446,31 @@ Test(device, batches_fault_in_second_batch)
     cf_error err = {0};
     cf_pack *pk;
     cf_program *pg;
-    cf_device *dev;
+    cf_device *dev = NULL;
     cf_world *w;
     cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 3, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_world_new(&w, pg, 9, &err), CF_OK, "%s", err.message);
     int height;
     cf_program_settings(pg, NULL, &height, NULL);
     size_t per = (size_t)height * 256;
     uint8_t *a = malloc(per * 7), *b = malloc(per * 7);
-    setenv("CHUNKFILL_FAULT", "launch:1", 1);
-    cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_ERR_DEVICE);
-    unsetenv("CHUNKFILL_FAULT");
-    cr_assert(strstr(err.message, "CL_OUT_OF_RESOURCES") && strstr(err.message, "injected") && !strchr(err.message, '\n'), "%s",
-              err.message);
-    memset(&err, 0, sizeof err);
-    memset(a, 0xee, per * 7);
-    cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_fill_blocks(w, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(memcmp(a, b, per * 7), 0, "the fill after the failed one differs from the CPU");
+    for (int staging = 0; staging < 2; staging++) {
+        dev = open_batch3(pg, staging);
+        setenv("CHUNKFILL_FAULT", "launch:1", 1);
+        cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_ERR_DEVICE);
+        unsetenv("CHUNKFILL_FAULT");
+        cr_assert(strstr(err.message, "CL_OUT_OF_RESOURCES") && strstr(err.message, "injected") && !strchr(err.message, '\n'),
+                  "%s", err.message);
+        memset(&err, 0, sizeof err);
+        memset(a, 0xee, per * 7);
+        cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(memcmp(a, b, per * 7), 0, "staging %d: the fill after the failed one differs from the CPU", staging);
+        cf_device_free(dev);
+    }
     free(a), free(b);
     cf_world_free(w);
-    cf_device_free(dev);
     cf_program_free(pg);
     cf_pack_free(pk);
 }

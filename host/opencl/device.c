@@ -259,7 +259,14 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     }
     /* a GPU: the gradient factors by selects (kernels/cf_math.h cf_gdot; the same values) */
     d->gpu_form = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM");
-    d->staged = !getenv("CHUNKFILL_DIRECT_READ"); /* TEMPORARY: measured both ways */
+    /* transfers through pinned staging except on a CPU device (PoCL), whose buffers are host
+     * memory already: there staging is a second copy and the read straight into the caller's
+     * memory is one (measured: bench/RESULTS.md); CHUNKFILL_STAGING=1 or 0 forces either */
+    cl_device_type type = 0;
+    if (CLRT_CHECK(err, clGetDeviceInfo(d->rt.device, CL_DEVICE_TYPE, sizeof type, &type, NULL), "clGetDeviceInfo(CL_DEVICE_TYPE)"))
+        goto fail;
+    const char *stg = getenv("CHUNKFILL_STAGING");
+    d->staged = stg ? strcmp(stg, "0") != 0 : !(type & CL_DEVICE_TYPE_CPU);
     const char *opts = d->gpu_form ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS;
     if (clrt_build(&d->rt, d->src, opts, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
     cl_int e;
@@ -303,8 +310,8 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         goto fail;
     }
     /* the batch: what fits the device's largest allocation, at most 4096 chunks on a GPU and
-     * 64 elsewhere; both sets within half the device's memory, and their pinned staging within
-     * the fill's working memory (--max-memory, the pack's limit) */
+     * 64 elsewhere; both sets within half the device's memory, and their pinned staging (when
+     * staged) within the fill's working memory (--max-memory, the pack's limit) */
     devsizes z;
     sizes(d, &z);
     size_t cap = d->rt.info.is_gpu ? 4096 : 64;
@@ -315,7 +322,7 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
         uint64_t hm = p->max_fill_bytes ? p->max_fill_bytes : UINT64_MAX;
         while (batch > 1 && ((uint64_t)batch * z.out > ma || (uint64_t)batch * z.corner > ma || (uint64_t)batch * z.col > ma ||
                               (uint64_t)batch * z.ax > ma || (uint64_t)batch * z.sv > ma || NSET * (uint64_t)batch * z.dev > gm ||
-                              NSET * (uint64_t)batch * z.host > hm))
+                              (d->staged && NSET * (uint64_t)batch * z.host > hm)))
             batch /= 2;
     }
     d->batch = batch;
