@@ -474,3 +474,30 @@ Test(device, batches_fault_in_second_batch)
     cf_program_free(pg);
     cf_pack_free(pk);
 }
+
+/* the automatic batch counts both sets: with pinned staging their staging (2 x 393,224 bytes a
+ * chunk of the f32 overworld) stays within the fill's working memory (max_fill_bytes, the CLI's
+ * --max-memory): 10 MB gives 8 chunks (64 would stage 50 MB); without staging the cap is 64 */
+Test(device, batch_counts_both_staging_sets)
+{
+    cf_error err = {0};
+    cf_limits lim;
+    cf_limits_default(&lim);
+    lim.max_fill_bytes = 10000000;
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, &lim, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    static const size_t want[2] = {64, 8};
+    for (int staging = 0; staging < 2; staging++) {
+        setenv("CHUNKFILL_STAGING", staging ? "1" : "0", 1);
+        cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
+        unsetenv("CHUNKFILL_STAGING");
+        cr_expect_eq(cf_device_batch(dev), want[staging], "staging %d: batch %zu", staging, cf_device_batch(dev));
+        cf_device_free(dev);
+    }
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
