@@ -5,7 +5,8 @@
  * does not rebuild; the generated source names its nodes' sources; the corner stage's
  * split octave in the GPU form (cf_axis, cf_axis_y, cf_perlin_lattice with the gradients
  * by selects: CF_GPU, which PoCL does not get in a fill) equals cf_perlin and
- * cf_smeared on the CPU. */
+ * cf_smeared on the CPU; batches over the two sets of buffers (device.c), with and without pinned
+ * staging, equal the CPU for every output, and a fault in the second batch fails cleanly. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
