@@ -82,6 +82,14 @@ Test(device, vanilla_end) { vanilla("minecraft:end"); }
 Test(device, vanilla_caves) { vanilla("minecraft:caves"); }
 Test(device, vanilla_floating_islands) { vanilla("minecraft:floating_islands"); }
 Test(device, default_pack) { check_settings(NULL, "minecraft:overworld", seeds, 3, chunks, 4); }
+/* the GPU form (what device.c builds for a GPU: CF_GPU, k_stacks_<k> with the permutations
+ * in local memory, gradients by selects, out-of-line stack calls) run on PoCL: the same
+ * values as the CPU (each test runs in its own process: the variable stays here) */
+Test(device, gpu_form_vanilla_overworld)
+{
+    setenv("CHUNKFILL_GPU_FORM", "1", 1);
+    vanilla("minecraft:overworld");
+}
 Test(device, node_test_pack)
 {
     check_settings(CF_SOURCE_DIR "/tests/packs/nodes", "test:nodes", seeds, 2, chunks, 3);

@@ -556,8 +556,9 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                     CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_mem), &s->ax), "clSetKernelArg") ||
                     CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_mem), &s->sv), "clSetKernelArg"))
                     goto fail;
-                g = round_up((size_t)b * (size_t)d->lay.nsites[c] * (size_t)d->lay.ncorner[c], 64);
-                if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                size_t g3[3] = {round_up((size_t)d->lay.ncorner[c], EMIT_STACK_WG), (size_t)d->lay.nsites[c], (size_t)b};
+                size_t l3[3] = {EMIT_STACK_WG, 1, 1}; /* corners of one stack: emit.h */
+                if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 3, NULL, g3, l3, 0, NULL, NULL),
                                "clEnqueueNDRangeKernel(k_stacks)"))
                     goto fail;
             }
