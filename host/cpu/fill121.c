@@ -22,6 +22,7 @@
  * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
  * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1036,4 +1037,76 @@ int fill121_check_minmax(void)
             bad += memcmp(&c, &d, sizeof c) != 0;
         }
     return bad;
+}
+
+/* ------------------------------------------------------------------ the context pool */
+enum { CTX64_POOL_MAX = 64 };
+static pthread_mutex_t ctx64_mu = PTHREAD_MUTEX_INITIALIZER;
+static cf_ctx64 *ctx64_head;
+
+static void ctx64_free(cf_ctx64 *e)
+{
+    if (!e) return;
+    fill121_free(e->s);
+    eval64_free(&e->c);
+    free(e);
+}
+
+cf_ctx64 *ctx64_take(const cf_world *w, int node, int final)
+{
+    pthread_mutex_lock(&ctx64_mu);
+    for (cf_ctx64 **pp = &ctx64_head; *pp; pp = &(*pp)->next) {
+        cf_ctx64 *e = *pp;
+        if (e->w == w && e->node == node && e->final == final) {
+            *pp = e->next;
+            pthread_mutex_unlock(&ctx64_mu);
+            e->next = NULL;
+            return e;
+        }
+    }
+    pthread_mutex_unlock(&ctx64_mu);
+    cf_ctx64 *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    if (eval64_init(&e->c, w) < 0) return free(e), NULL;
+    e->w = w, e->node = node, e->final = final;
+    /* NULL when not staged; out of memory here also leaves the per-block path (as before) */
+    e->s = w->prog->dialect == DIALECT_MC121 ? fill121_new(&e->c, node, final) : NULL;
+    return e;
+}
+
+void ctx64_give(cf_ctx64 *e)
+{
+    if (!e) return;
+    int n = 0;
+    pthread_mutex_lock(&ctx64_mu);
+    for (cf_ctx64 *g = ctx64_head; g; g = g->next) n += g->w == e->w;
+    if (n < CTX64_POOL_MAX) {
+        e->next = ctx64_head;
+        ctx64_head = e;
+        e = NULL;
+    }
+    pthread_mutex_unlock(&ctx64_mu);
+    ctx64_free(e);
+}
+
+void ctx64_pool_drop(const cf_world *w)
+{
+    cf_ctx64 *drop = NULL;
+    pthread_mutex_lock(&ctx64_mu);
+    for (cf_ctx64 **pp = &ctx64_head; *pp;) {
+        cf_ctx64 *e = *pp;
+        if (e->w == w) {
+            *pp = e->next;
+            e->next = drop;
+            drop = e;
+        } else {
+            pp = &e->next;
+        }
+    }
+    pthread_mutex_unlock(&ctx64_mu);
+    while (drop) {
+        cf_ctx64 *next = drop->next;
+        ctx64_free(drop);
+        drop = next;
+    }
 }
