@@ -75,6 +75,7 @@ struct cf_fill121 {
     int avx512;               /* col_octave: 8 corners at a time (AVX-512 with VBMI; CF_NO_AVX512 in the environment: not) */
     uint8_t *wm;              /* and a byte a corner */
     int32_t cx, cz;   /* the chunk */
+    int64_t fcx, fcz, fcy; /* its first cell x, z; the cell y of min_y */
     int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
 };
 
@@ -294,21 +295,28 @@ static void corners(f121 *s, const op121 *o, double n[8])
     const cf_program *p = s->p;
     int nx = s->ncxz + 1, q = 0;
     size_t base = (size_t)o->slot * (size_t)nx * (size_t)nx * (size_t)(s->ncy + 1);
+    size_t k0 = base + ((size_t)s->icy * (size_t)nx + (size_t)s->icz) * (size_t)nx + (size_t)s->icx;
+    size_t dy = (size_t)nx * (size_t)nx;
+    if (s->always[o->slot] && s->clanes <= F121_MAX_COLUMN) { /* corner_lattice computed every corner of the chunk */
+        const double *c = s->corner + k0;
+        n[0] = c[0], n[1] = c[1], n[2] = c[dy], n[3] = c[dy + 1];
+        n[4] = c[nx], n[5] = c[nx + 1], n[6] = c[dy + (size_t)nx], n[7] = c[dy + (size_t)nx + 1];
+        return;
+    }
     int in0 = p->nodes[o->node].in[0];
-    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw, fcy = (int64_t)p->min_y / s->ch;
     /* n000, n100, n010, n110, n001, n101, n011, n111 */
     for (int dz = 0; dz < 2; dz++)
-        for (int dy = 0; dy < 2; dy++)
+        for (int ddy = 0; ddy < 2; ddy++)
             for (int dx = 0; dx < 2; dx++, q++) {
-                int ix = s->icx + dx, iy = s->icy + dy, iz = s->icz + dz;
+                int ix = s->icx + dx, iy = s->icy + ddy, iz = s->icz + dz;
                 size_t k = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
                 if (s->cornst[k] != s->cst && s->slot_op[o->slot] >= 0) { /* the whole column, when first needed */
                     column_at(s, ix, iz);
                     column_slot(s, o->slot, ix, iz);
                 }
                 if (s->cornst[k] != s->cst) {
-                    double x = (double)((fcx + ix) * p->cell_xz), y = (double)((fcy + iy) * p->cell_y);
-                    double z = (double)((fcz + iz) * p->cell_xz);
+                    double x = (double)((s->fcx + ix) * p->cell_xz), y = (double)((s->fcy + iy) * p->cell_y);
+                    double z = (double)((s->fcz + iz) * p->cell_xz);
                     s->corner[k] = eval_f64_mode(s->c, EV64_CORNER, in0, x, y, z);
                     s->cornst[k] = s->cst;
                 }
@@ -316,30 +324,42 @@ static void corners(f121 *s, const op121 *o, double n[8])
             }
 }
 
-/* eval64.c's lerps per block; the two lerps along z's ends depend on the block's x and y
- * only, so they are computed once per (y, x) of the cell (the same operations on the same
- * values: the same bits) */
+/* eval64.c's lerps per block, the same operations on the same values (the same bits), each
+ * computed once: the cell cache (x, y, z) lerps x once per x of the cell, then y per (y, x);
+ * other outputs (y, x, z) y once per y, then x per (y, x); the z lerp per block */
 static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
 {
     double c[8];
     corners(s, o, c);
     double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
     int cw = s->cw, ch = s->ch;
-    double *A = s->ends, *B = s->ends + cw * ch;
-    for (int y = 0; y < ch; y++) {
-        double fy = s->fy[y * cw * cw];
+    double *restrict A = s->ends, *restrict B = s->ends + cw * ch;
+    const double *restrict fxs = s->fx; /* lanes 0 .. cw-1: x = lane, y = z = 0 */
+    if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
+        for (int y = 0; y < ch; y++) {
+            double fy = s->fy[y * cw * cw];
+            double a0 = cf21_lerp(fy, n000, n010), a1 = cf21_lerp(fy, n100, n110);
+            double b0 = cf21_lerp(fy, n001, n011), b1 = cf21_lerp(fy, n101, n111);
+            for (int x = 0; x < cw; x++) {
+                A[y * cw + x] = cf21_lerp(fxs[x], a0, a1);
+                B[y * cw + x] = cf21_lerp(fxs[x], b0, b1);
+            }
+        }
+    } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
+        double p0[16], p1[16], q0[16], q1[16]; /* cw <= 16 */
         for (int x = 0; x < cw; x++) {
-            double fx = s->fx[x];
-            if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
-                A[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n000, n010), cf21_lerp(fy, n100, n110));
-                B[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n001, n011), cf21_lerp(fy, n101, n111));
-            } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
-                A[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n000, n100), cf21_lerp(fx, n010, n110));
-                B[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n001, n101), cf21_lerp(fx, n011, n111));
+            p0[x] = cf21_lerp(fxs[x], n000, n100), p1[x] = cf21_lerp(fxs[x], n010, n110);
+            q0[x] = cf21_lerp(fxs[x], n001, n101), q1[x] = cf21_lerp(fxs[x], n011, n111);
+        }
+        for (int y = 0; y < ch; y++) {
+            double fy = s->fy[y * cw * cw];
+            for (int x = 0; x < cw; x++) {
+                A[y * cw + x] = cf21_lerp(fy, p0[x], p1[x]);
+                B[y * cw + x] = cf21_lerp(fy, q0[x], q1[x]);
             }
         }
     }
-    double *r = o->buf;
+    double *restrict r = o->buf;
     if (cw == 4) /* vanilla's width: rows of 4 the vectoriser sees whole */
         for (int y = 0; y < ch; y++)
             for (int z = 0; z < 4; z++) {
@@ -516,285 +536,30 @@ static void col_octave(f121 *s, CF_TAB o, double x, double z, const double *y, d
     col_octave_scalar(o, x, z, y, ys, ymax, todo, 0, L, g);
 }
 
-/* PerlinNoise.getValue (cf21_perlin) of record r at (x, y[l], z) */
-static void col_perlin(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
-                       double *w)
-{
-    CF_TAB pr = cf21_rec(t, r);
-    int n = cf_ld_i32(pr);
-    double inf = cf_ld_f64(pr + 8), vf = cf_ld_f64(pr + 16);
-    double *yw = w, *g = w + L; /* w: 2 L doubles */
-    for (int l = 0; l < L; l++) out[l] = 0.0;
-    CF_TAB lv = pr + CF21_PERLIN_HEAD;
-    for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
-        cf_i32 oct = cf_ld_i32(lv);
-        if (oct >= 0) {
-            for (int l = 0; l < L; l++) yw[l] = cf_wrap(y[l] * inf);
-            col_octave(s, cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
-            double amp = cf_ld_f64(lv + 8);
-            for (int l = 0; l < L; l++)
-                if (todo[l]) out[l] += amp * g[l] * vf;
-        }
-        inf *= 2.0;
-        vf /= 2.0;
-    }
-}
+/* the corner stage (fill121_col.h), plain and for AVX-512 */
+#define F121_SFX(n) n##_plain
+#define F121_TGT
+#include "cpu/fill121_col.h"
+#undef F121_SFX
+#undef F121_TGT
+#ifdef F121_AVX512
+#define F121_SFX(n) n##_avx512
+#define F121_TGT F121_T512
+#include "cpu/fill121_col.h"
+#undef F121_SFX
+#undef F121_TGT
+#endif
 
-/* NormalNoise.getValue (cf21_normal) of record r at (x, y[l], z) */
-static void col_normal(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
-                       double *w)
+/* interpolated slot k's corners of the current column: the AVX-512 copy where the fill has it */
+static void column_slot(f121 *s, int k, int ix, int iz)
 {
-    CF_TAB nr = cf21_rec(t, r);
-    double *a = w, *b = w + L, *y2 = w + 2 * L; /* w: 5 L doubles */
-    col_perlin(s, t, cf_ld_i32(nr + 8), x, y, z, todo, L, a, w + 3 * L);
-    for (int l = 0; l < L; l++) y2[l] = y[l] * 1.0181268882175227;
-    col_perlin(s, t, cf_ld_i32(nr + 12), x * 1.0181268882175227, y2, z * 1.0181268882175227, todo, L, b, w + 3 * L);
-    double vf = cf_ld_f64(nr);
-    for (int l = 0; l < L; l++)
-        if (todo[l]) out[l] = (a[l] + b[l]) * vf;
-}
-
-/* octave i of a blended record's perlin (cf21_blend_octave): its table, or NULL */
-static CF_TAB blend_oct(CF_TAB t, cf_i32 r, int i)
-{
-    CF_TAB pr = cf21_rec(t, r);
-    int n = cf_ld_i32(pr);
-    cf_i32 oct = cf_ld_i32(pr + CF21_PERLIN_HEAD + CF21_LEVEL_BYTES * (n - 1 - i));
-    return oct < 0 ? NULL : cf21_octave(t, oct);
-}
-
-/* BlendedNoise.compute (cf21_blended) at (x, y[l], z) */
-static void col_blended(f121 *s, CF_TAB t, cf_i32 r, const double *d, double x, const double *y, double z, const uint8_t *todo,
-                        int L, double *out, double *w, uint8_t *m)
-{
-    CF_TAB br = cf21_rec(t, r);
-    cf_i32 rmin = cf_ld_i32(br), rmax = cf_ld_i32(br + 4), rmain = cf_ld_i32(br + 8);
-    double xz_scale = d[0], y_scale = d[1], xz_factor = d[2], y_factor = d[3], smear_mul = d[4];
-    double xzm = 684.412 * xz_scale, ym = 684.412 * y_scale;
-    double sx = x * xzm, sz = z * xzm, fx = sx / xz_factor, fz = sz / xz_factor;
-    double smear = ym * smear_mul, fsmear = smear / y_factor;
-    /* w: 8 L doubles, m: L bytes */
-    double *sy = w, *fy = w + L, *value = w + 2 * L, *mn = w + 3 * L, *mx = w + 4 * L, *yy = w + 5 * L, *ymax = w + 6 * L, *g = w + 7 * L;
-    for (int l = 0; l < L; l++) sy[l] = y[l] * ym, fy[l] = sy[l] / y_factor, value[l] = 0.0, mn[l] = 0.0, mx[l] = 0.0;
-    double factor = 1.0;
-    for (int i = 0; i < 8; i++) {
-        CF_TAB o = blend_oct(t, rmain, i);
-        if (o) {
-            for (int l = 0; l < L; l++) yy[l] = cf_wrap(fy[l] * factor), ymax[l] = fy[l] * factor;
-            col_octave(s, o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
-            for (int l = 0; l < L; l++)
-                if (todo[l]) value[l] += g[l] / factor;
-        }
-        factor /= 2.0;
-    }
-    for (int l = 0; l < L; l++) value[l] = (value[l] / 10.0 + 1.0) / 2.0;
-    factor = 1.0;
-    for (int i = 0; i < 16; i++) {
-        double xx = cf_wrap(sx * factor), zz = cf_wrap(sz * factor), ss = smear * factor;
-        CF_TAB olo = blend_oct(t, rmin, i);
-        CF_TAB ohi = blend_oct(t, rmax, i);
-        if (olo || ohi)
-            for (int l = 0; l < L; l++) yy[l] = cf_wrap(sy[l] * factor), ymax[l] = sy[l] * factor;
-        if (olo) {
-            int any = 0;
-            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] < 1.0;
-            if (any) {
-                col_octave(s, olo, xx, zz, yy, ss, ymax, m, L, g);
-                for (int l = 0; l < L; l++)
-                    if (m[l]) mn[l] += g[l] / factor;
-            }
-        }
-        if (ohi) {
-            int any = 0;
-            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] > 0.0;
-            if (any) {
-                col_octave(s, ohi, xx, zz, yy, ss, ymax, m, L, g);
-                for (int l = 0; l < L; l++)
-                    if (m[l]) mx[l] += g[l] / factor;
-            }
-        }
-        factor /= 2.0;
-    }
-    for (int l = 0; l < L; l++) {
-        if (!todo[l]) continue;
-        double a = mn[l] / 512.0, b = mx[l] / 512.0;
-        double c = value[l] < 0.0 ? a : value[l] > 1.0 ? b : cf21_lerp(value[l], a, b);
-        out[l] = c / 128.0;
-    }
-}
-
-/* whether v[l] has the same bits at every lane of todo */
-static int uniform(const double *v, const uint8_t *todo, int L)
-{
-    int f = -1;
-    for (int l = 0; l < L; l++)
-        if (todo[l]) {
-            if (f < 0) f = l;
-            else if (memcmp(&v[l], &v[f], sizeof(double)) != 0) return 0;
-        }
-    return 1;
-}
-
-/* ------------------------------------------------------------------ a column of corners
- * The corner ops (eval64's corner mode) over the corners of one column, lanes = corner y:
- * an op computes the lanes asked for that it has not computed for this column (need[l]),
- * so a choice computes each branch only at the corners that take it, as eval64 does. */
-static const double *cval(f121 *s, int id, const uint8_t *need, int all);
-
-#define TAB (s->c->w->tab)
-static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
-{
-    const cf_node *n = &s->p->nodes[o->node];
-    double *r = o->buf, x = s->colx, z = s->colz;
-    const double *Y = s->coly;
-    int L = s->clanes;
-    uint8_t m[F121_MAX_COLUMN];
-#define EACH for (int l = 0; l < L; l++) if (todo[l])
-    switch (o->kind) {
-    case NK_M_FLAT_CACHE: {
-        double v = flat_at(s, o->slot, o->node, (int)(((int64_t)(x) - (int64_t)s->cx * 16) >> 2), (int)(((int64_t)(z) - (int64_t)s->cz * 16) >> 2));
-        EACH r[l] = v;
+#ifdef F121_AVX512
+    if (s->avx512) {
+        column_slot_avx512(s, k, ix, iz);
         return;
     }
-    case NK_M_Y_CLAMPED_GRADIENT: EACH r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
-    case NK_M_NOISE: {
-        double *yy = s->work;
-        for (int l = 0; l < L; l++) yy[l] = Y[l] * n->d[1];
-        col_normal(s, TAB, o->rec, x * n->d[0], yy, z * n->d[0], todo, L, r, s->work + L);
-        return;
-    }
-    case NK_M_SHIFTED_NOISE: {
-        const double *sx = cval(s, o->in[0], todo, all), *sy = cval(s, o->in[1], todo, all), *sz = cval(s, o->in[2], todo, all);
-        if (uniform(sx, todo, L) && uniform(sz, todo, L)) { /* the shifts are flat caches: one x and z a column */
-            double *yy = s->work, xs = 0.0, zs = 0.0;
-            for (int l = 0; l < L; l++) {
-                if (todo[l]) xs = sx[l], zs = sz[l];
-                yy[l] = Y[l] * n->d[1] + sy[l];
-            }
-            col_normal(s, TAB, o->rec, x * n->d[0] + xs, yy, z * n->d[0] + zs, todo, L, r, s->work + L);
-            return;
-        }
-        EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0] + sx[l], Y[l] * n->d[1] + sy[l], z * n->d[0] + sz[l]);
-        return;
-    }
-    case NK_M_SHIFT_A: {
-        double v = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0;
-        EACH r[l] = v;
-        return;
-    }
-    case NK_M_SHIFT_B: {
-        double v = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0;
-        EACH r[l] = v;
-        return;
-    }
-    case NK_M_SHIFT: {
-        double *yy = s->work;
-        for (int l = 0; l < L; l++) yy[l] = Y[l] * 0.25;
-        col_normal(s, TAB, o->rec, x * 0.25, yy, z * 0.25, todo, L, r, s->work + L);
-        EACH r[l] = r[l] * 4.0;
-        return;
-    }
-    case NK_M_OLD_BLENDED_NOISE: col_blended(s, TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
-    case NK_M_WEIRD_SCALED_SAMPLER: {
-        const double *a = cval(s, o->in[0], todo, all);
-        EACH {
-            double q = cf21_rarity(n->i[0], a[l]);
-            r[l] = q * cf_fabs(cf21_normal(TAB, o->rec, x / q, Y[l] / q, z / q));
-        }
-        return;
-    }
-    case NK_M_END_ISLANDS: { /* x and z only: once a column */
-        double v = cf21_end_islands(TAB, o->rec, x, z);
-        EACH r[l] = v;
-        return;
-    }
-    case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
-    case NK_M_ADD: {
-        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
-        EACH r[l] = a[l] + b[l];
-        return;
-    }
-    case NK_M_MUL: {
-        const double *a = cval(s, o->in[0], todo, all), *b = a; /* b: read only where a is not 0 */
-        if (n->i[0]) { /* MulOrAdd: a literal side */
-            b = cval(s, o->in[1], todo, all);
-            EACH r[l] = a[l] * b[l];
-            return;
-        }
-        int any = 0;
-        for (int l = 0; l < L; l++) any |= m[l] = todo[l] && a[l] != 0.0;
-        if (any) b = cval(s, o->in[1], m, 0);
-        EACH r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
-        return;
-    }
-    case NK_M_MIN: {
-        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
-        EACH r[l] = cf21_min(a[l], b[l]);
-        return;
-    }
-    case NK_M_MAX: {
-        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
-        EACH r[l] = cf21_max(a[l], b[l]);
-        return;
-    }
-    case NK_M_RANGE_CHOICE: {
-        const double *v = cval(s, o->in[0], todo, all), *a = v, *b = v; /* a, b: read only where chosen */
-        int na = 0, nb = 0;
-        for (int l = 0; l < L; l++) na += m[l] = todo[l] && n->d[0] <= v[l] && v[l] < n->d[1];
-        if (na) a = cval(s, o->in[1], m, na == L);
-        for (int l = 0; l < L; l++) nb += m[l] = todo[l] && !(n->d[0] <= v[l] && v[l] < n->d[1]);
-        if (nb) b = cval(s, o->in[2], m, nb == L);
-        EACH r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
-        return;
-    }
-    default:
-        break;
-    }
-    const double *a = cval(s, o->in[0], todo, all);
-    switch (o->kind) {
-    case NK_M_ABS: EACH r[l] = cf_fabs(a[l]); break;
-    case NK_M_SQUARE: EACH r[l] = a[l] * a[l]; break;
-    case NK_M_CUBE: EACH r[l] = a[l] * a[l] * a[l]; break;
-    case NK_M_HALF_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
-    case NK_M_QUARTER_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
-    case NK_M_INVERT: EACH r[l] = 1.0 / a[l]; break;
-    case NK_M_SQUEEZE: EACH r[l] = cf21_squeeze(a[l]); break;
-    case NK_M_CLAMP: EACH r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
-    default: break;
-    }
-#undef EACH
-}
-#undef TAB
-
-/* op id at the lanes of need (all: every lane) that it has not computed for this column */
-static const double *cval(f121 *s, int id, const uint8_t *need, int all)
-{
-    op121 *o = &s->ops[id];
-    switch (o->kind) {
-    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
-    default: break;
-    }
-    if (o->full == s->cols) return o->buf;
-    if (o->part != s->cols) { /* nothing computed yet */
-        ccompute(s, o, need, all);
-        if (all) o->full = s->cols;
-        else {
-            o->part = s->cols;
-            for (int l = 0; l < s->clanes; l++)
-                if (need[l]) o->lst[l] = s->cols;
-        }
-        return o->buf;
-    }
-    uint8_t todo[F121_MAX_COLUMN];
-    int any = 0, L = s->clanes;
-    for (int l = 0; l < L; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
-    if (any) {
-        ccompute(s, o, todo, 0);
-        for (int l = 0; l < L; l++)
-            if (todo[l]) o->lst[l] = s->cols;
-    }
-    if (all) o->full = s->cols;
-    return o->buf;
+#endif
+    column_slot_plain(s, k, ix, iz);
 }
 
 /* the next corner column: (ix, iz) of the chunk's corner lattice */
@@ -809,22 +574,8 @@ static void column_at(f121 *s, int ix, int iz)
             }
         s->cols = 1;
     }
-    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw; /* exact: 16 % cw == 0 */
-    s->colx = (double)((fcx + ix) * p->cell_xz);
-    s->colz = (double)((fcz + iz) * p->cell_xz);
-}
-
-/* interpolated slot k's corners of the current column (ix, iz) */
-static void column_slot(f121 *s, int k, int ix, int iz)
-{
-    int nx = s->ncxz + 1, ny = s->clanes;
-    const double *v = cval(s, s->slot_op[k], s->ones, 1);
-    size_t base = (size_t)k * (size_t)nx * (size_t)nx * (size_t)ny;
-    for (int iy = 0; iy < ny; iy++) {
-        size_t q = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
-        s->corner[q] = v[iy];
-        s->cornst[q] = s->cst;
-    }
+    s->colx = (double)((s->fcx + ix) * p->cell_xz);
+    s->colz = (double)((s->fcz + iz) * p->cell_xz);
 }
 
 /* the corners of the slots every cell reads, over the chunk's whole corner lattice */
@@ -961,6 +712,7 @@ void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
         s->cst = 1;
     }
     s->cx = cx, s->cz = cz;
+    s->fcx = (int64_t)cx * 16 / s->cw, s->fcz = (int64_t)cz * 16 / s->cw, s->fcy = (int64_t)p->min_y / s->ch; /* exact: 16 % cw == 0 */
     if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s);
     int cw = s->cw, ch = s->ch;
     for (int icy = 0; icy < s->ncy; icy++)
