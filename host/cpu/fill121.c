@@ -69,7 +69,7 @@ struct cf_fill121 {
     double flat[25 * 64];              /* per flat slot (at most 64): the chunk's 5 x 5 quarts */
     uint32_t flatst[25 * 64];
     uint32_t cst, st, cols; /* chunk stamp, cell stamp, column stamp */
-    int blen, clanes;       /* lanes of an op's buffer; corners of a column (ncy + 1) */
+    int blen, clanes, clp;  /* lanes of an op's buffer; corners of a column (ncy + 1); clanes rounded up to 64 */
     double colx, colz, *coly; /* the corner column: its x, z; per lane its y */
     double *work;             /* the column noises' scratch: 8 doubles a corner */
     int avx512;               /* col_octave: 8 corners at a time (AVX-512 with VBMI; CF_NO_AVX512 in the environment: not) */
@@ -151,7 +151,7 @@ static int compile(f121 *s, int *memo, int node, int mode)
     }
     o.buf = calloc((size_t)s->blen, sizeof(double));
     if (!o.buf) return -1;
-    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clanes, sizeof(uint32_t)))) {
+    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clp, sizeof(uint32_t)))) {
         free(o.buf);
         return -1;
     }
@@ -181,11 +181,12 @@ size_t fill121_bytes(const cf_program *p)
 {
     if (!fill121_staged(p)) return 0;
     size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = 16 / (size_t)p->cell_xz + 1;
-    size_t cl = (size_t)p->height / (size_t)p->cell_y + 1, blen = lanes > cl ? lanes : cl, ni = 0, n = (size_t)p->nnodes;
+    size_t cl = (size_t)p->height / (size_t)p->cell_y + 1, clp = (cl + 63) / 64 * 64, blen = lanes > clp ? lanes : clp, ni = 0;
+    size_t n = (size_t)p->nnodes;
     for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
     /* at most 3 ops a node (block orders, corners) with their lanes; per-lane tables; corner buffers; column scratch */
-    return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * cl) + 3 * n * sizeof(int) + n + lanes * 52
-           + ni * nc * nc * cl * 12 + cl * (8 * 8 + 8 + 2);
+    return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * clp) + 3 * n * sizeof(int) + n + lanes * 52
+           + ni * nc * nc * cl * 12 + clp * (8 * 8 + 8 + 2);
 }
 
 /* the corner ops of the interpolated slots (their inputs in eval64's corner mode); the slots
@@ -228,22 +229,25 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->cw = p->cell_xz, s->ch = p->cell_y, s->lanes = s->cw * s->cw * s->ch;
     s->ncxz = 16 / s->cw, s->ncy = p->height / s->ch;
     s->clanes = s->ncy + 1;
-    s->blen = s->lanes > s->clanes ? s->lanes : s->clanes;
+#ifdef F121_AVX512
+    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+                !getenv("CF_NO_AVX512");
+#endif
+    /* the corner stage's loops run over clp lanes: with AVX-512 a multiple of 64 (the vectoriser's
+     * step with byte masks; the lanes past clanes are never asked for), else clanes */
+    s->clp = s->avx512 ? (s->clanes + 63) / 64 * 64 : s->clanes;
+    s->blen = s->lanes > s->clp ? s->lanes : s->clp;
     for (int i = 0; i < 3 * p->nnodes; i++) memo[i] = -1;
     s->ops = malloc(sizeof(op121) * 3 * (size_t)p->nnodes);
     s->islot_node = malloc(sizeof(int) * (size_t)p->nnodes);
     s->slot_op = malloc(sizeof(int) * (size_t)p->nnodes);
     s->fslot_node = malloc(sizeof(int) * 64);
-    s->coly = malloc(sizeof(double) * (size_t)s->clanes);
-    s->work = calloc(8 * (size_t)s->clanes, sizeof(double));
+    s->coly = calloc((size_t)s->clp, sizeof(double));
+    s->work = calloc(8 * (size_t)s->clp, sizeof(double));
     s->always = calloc((size_t)p->nnodes, 1);
-#ifdef F121_AVX512
-    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-                !getenv("CF_NO_AVX512");
-#endif
-    s->ones = malloc((size_t)s->clanes);
+    s->ones = calloc((size_t)s->clp, 1); /* every corner of a column (the lanes past it: 0) */
     if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
-    s->wm = calloc((size_t)s->clanes, 1);
+    s->wm = calloc((size_t)s->clp, 1);
     size_t L = (size_t)s->lanes;
     s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
@@ -282,6 +286,13 @@ static inline int sign_of(double a)
 }
 static inline double lane_min(double a, double b) { return ((a != a) | (a < b) | ((a == b) & sign_of(a))) ? a : b; }
 static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & (sign_of(a) ^ 1))) ? a : b; }
+/* cf21_clamp and cf21_squeeze with lane_min: the same operations, one path (a single division) */
+static inline double lane_clamp(double v, double lo, double hi) { return v < lo ? lo : lane_min(v, hi); }
+static inline double lane_squeeze(double d)
+{
+    double c = lane_clamp(d, -1.0, 1.0);
+    return c / 2.0 - c * c * c / 24.0;
+}
 
 /* ------------------------------------------------------------------ one cell */
 
@@ -545,9 +556,11 @@ static void col_octave(f121 *s, CF_TAB o, double x, double z, const double *y, d
 #ifdef F121_AVX512
 #define F121_SFX(n) n##_avx512
 #define F121_TGT F121_T512
+#define F121_WIDE 1 /* pure per-lane ops over every lane (fill121_col.h ALL) */
 #include "cpu/fill121_col.h"
 #undef F121_SFX
 #undef F121_TGT
+#undef F121_WIDE
 #endif
 
 /* interpolated slot k's corners of the current column: the AVX-512 copy where the fill has it */
@@ -569,7 +582,7 @@ static void column_at(f121 *s, int ix, int iz)
     if (++s->cols == 0) {
         for (int i = 0; i < s->nops; i++)
             if (s->ops[i].lst) {
-                memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)s->clanes);
+                memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)s->clp);
                 s->ops[i].full = s->ops[i].part = 0;
             }
         s->cols = 1;
@@ -670,8 +683,8 @@ static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o
     case NK_M_HALF_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
     case NK_M_QUARTER_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
     case NK_M_INVERT: for (int l = 0; l < L; l++) r[l] = 1.0 / a[l]; break;
-    case NK_M_SQUEEZE: for (int l = 0; l < L; l++) r[l] = cf21_squeeze(a[l]); break;
-    case NK_M_CLAMP: for (int l = 0; l < L; l++) r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    case NK_M_SQUEEZE: for (int l = 0; l < L; l++) r[l] = lane_squeeze(a[l]); break;
+    case NK_M_CLAMP: for (int l = 0; l < L; l++) r[l] = lane_clamp(a[l], n->d[0], n->d[1]); break;
     default: break;
     }
 }

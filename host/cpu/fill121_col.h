@@ -19,8 +19,11 @@ F121_TGT static void F121_SFX(col_perlin)(f121 *s, CF_TAB t, cf_i32 r, double x,
             for (int l = 0; l < L; l++) yw[l] = cf_wrap(y[l] * inf);
             col_octave(s, cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
             double amp = cf_ld_f64(lv + 8);
-            for (int l = 0; l < L; l++)
-                if (todo[l]) out[l] += amp * g[l] * vf;
+            for (int l = 0; l < L; l++) /* out: the caller's scratch (lanes not in todo unread) */
+#ifndef F121_WIDE
+                if (todo[l])
+#endif
+                    out[l] += amp * g[l] * vf;
         }
         inf *= 2.0;
         vf /= 2.0;
@@ -134,16 +137,26 @@ F121_TGT static void F121_SFX(ccompute)(f121 *s, op121 *o, const uint8_t *todo, 
     const cf_node *n = &s->p->nodes[o->node];
     double *r = o->buf, x = s->colx, z = s->colz;
     const double *Y = s->coly;
-    int L = s->clanes;
+    int L = s->clp;
     uint8_t m[F121_MAX_COLUMN];
+    /* EACH: the lanes of todo only (noises, whose lanes cost, and ops that would change a value
+     * computed before); ALL: every lane, the loops the vectoriser takes whole. ALL is for the
+     * pure per-lane ops: a lane computed before for this column gets the same value again (its
+     * inputs' lanes were computed for this column too, and are not changed within it), a lane
+     * not asked for gets a value no one reads (a lane counts as computed only through lst/full). */
 #define EACH for (int l = 0; l < L; l++) if (todo[l])
+#ifdef F121_WIDE
+#define ALL for (int l = 0; l < L; l++)
+#else /* scalar code: the lanes asked for only */
+#define ALL EACH
+#endif
     switch (o->kind) {
     case NK_M_FLAT_CACHE: {
         double v = flat_at(s, o->slot, o->node, (int)(((int64_t)(x) - (int64_t)s->cx * 16) >> 2), (int)(((int64_t)(z) - (int64_t)s->cz * 16) >> 2));
-        EACH r[l] = v;
+        ALL r[l] = v;
         return;
     }
-    case NK_M_Y_CLAMPED_GRADIENT: EACH r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
+    case NK_M_Y_CLAMPED_GRADIENT: ALL r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
     case NK_M_NOISE: {
         double *yy = s->work;
         for (int l = 0; l < L; l++) yy[l] = Y[l] * n->d[1];
@@ -166,12 +179,12 @@ F121_TGT static void F121_SFX(ccompute)(f121 *s, op121 *o, const uint8_t *todo, 
     }
     case NK_M_SHIFT_A: {
         double v = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0;
-        EACH r[l] = v;
+        ALL r[l] = v;
         return;
     }
     case NK_M_SHIFT_B: {
         double v = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0;
-        EACH r[l] = v;
+        ALL r[l] = v;
         return;
     }
     case NK_M_SHIFT: {
@@ -192,46 +205,46 @@ F121_TGT static void F121_SFX(ccompute)(f121 *s, op121 *o, const uint8_t *todo, 
     }
     case NK_M_END_ISLANDS: { /* x and z only: once a column */
         double v = cf21_end_islands(TAB, o->rec, x, z);
-        EACH r[l] = v;
+        ALL r[l] = v;
         return;
     }
     case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
     case NK_M_ADD: {
         const double *a = F121_SFX(cval)(s, o->in[0], todo, all), *b = F121_SFX(cval)(s, o->in[1], todo, all);
-        EACH r[l] = a[l] + b[l];
+        ALL r[l] = a[l] + b[l];
         return;
     }
     case NK_M_MUL: {
         const double *a = F121_SFX(cval)(s, o->in[0], todo, all), *b = a; /* b: read only where a is not 0 */
         if (n->i[0]) { /* MulOrAdd: a literal side */
             b = F121_SFX(cval)(s, o->in[1], todo, all);
-            EACH r[l] = a[l] * b[l];
+            ALL r[l] = a[l] * b[l];
             return;
         }
         int any = 0;
         for (int l = 0; l < L; l++) any |= m[l] = todo[l] && a[l] != 0.0;
         if (any) b = F121_SFX(cval)(s, o->in[1], m, 0);
-        EACH r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
+        ALL r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
         return;
     }
     case NK_M_MIN: {
         const double *a = F121_SFX(cval)(s, o->in[0], todo, all), *b = F121_SFX(cval)(s, o->in[1], todo, all);
-        EACH r[l] = cf21_min(a[l], b[l]);
+        ALL r[l] = lane_min(a[l], b[l]);
         return;
     }
     case NK_M_MAX: {
         const double *a = F121_SFX(cval)(s, o->in[0], todo, all), *b = F121_SFX(cval)(s, o->in[1], todo, all);
-        EACH r[l] = cf21_max(a[l], b[l]);
+        ALL r[l] = lane_max(a[l], b[l]);
         return;
     }
     case NK_M_RANGE_CHOICE: {
         const double *v = F121_SFX(cval)(s, o->in[0], todo, all), *a = v, *b = v; /* a, b: read only where chosen */
         int na = 0, nb = 0;
         for (int l = 0; l < L; l++) na += m[l] = todo[l] && n->d[0] <= v[l] && v[l] < n->d[1];
-        if (na) a = F121_SFX(cval)(s, o->in[1], m, na == L);
+        if (na) a = F121_SFX(cval)(s, o->in[1], m, na == s->clanes);
         for (int l = 0; l < L; l++) nb += m[l] = todo[l] && !(n->d[0] <= v[l] && v[l] < n->d[1]);
-        if (nb) b = F121_SFX(cval)(s, o->in[2], m, nb == L);
-        EACH r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
+        if (nb) b = F121_SFX(cval)(s, o->in[2], m, nb == s->clanes);
+        ALL r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
         return;
     }
     default:
@@ -239,17 +252,18 @@ F121_TGT static void F121_SFX(ccompute)(f121 *s, op121 *o, const uint8_t *todo, 
     }
     const double *a = F121_SFX(cval)(s, o->in[0], todo, all);
     switch (o->kind) {
-    case NK_M_ABS: EACH r[l] = cf_fabs(a[l]); break;
-    case NK_M_SQUARE: EACH r[l] = a[l] * a[l]; break;
-    case NK_M_CUBE: EACH r[l] = a[l] * a[l] * a[l]; break;
-    case NK_M_HALF_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
-    case NK_M_QUARTER_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
-    case NK_M_INVERT: EACH r[l] = 1.0 / a[l]; break;
-    case NK_M_SQUEEZE: EACH r[l] = cf21_squeeze(a[l]); break;
-    case NK_M_CLAMP: EACH r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    case NK_M_ABS: ALL r[l] = cf_fabs(a[l]); break;
+    case NK_M_SQUARE: ALL r[l] = a[l] * a[l]; break;
+    case NK_M_CUBE: ALL r[l] = a[l] * a[l] * a[l]; break;
+    case NK_M_HALF_NEGATIVE: ALL r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
+    case NK_M_QUARTER_NEGATIVE: ALL r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
+    case NK_M_INVERT: ALL r[l] = 1.0 / a[l]; break;
+    case NK_M_SQUEEZE: ALL r[l] = lane_squeeze(a[l]); break;
+    case NK_M_CLAMP: ALL r[l] = lane_clamp(a[l], n->d[0], n->d[1]); break;
     default: break;
     }
 #undef EACH
+#undef ALL
 }
 #undef TAB
 
@@ -267,13 +281,13 @@ F121_TGT static const double *F121_SFX(cval)(f121 *s, int id, const uint8_t *nee
         if (all) o->full = s->cols;
         else {
             o->part = s->cols;
-            for (int l = 0; l < s->clanes; l++)
+            for (int l = 0; l < s->clp; l++)
                 if (need[l]) o->lst[l] = s->cols;
         }
         return o->buf;
     }
     uint8_t todo[F121_MAX_COLUMN];
-    int any = 0, L = s->clanes;
+    int any = 0, L = s->clp;
     for (int l = 0; l < L; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
     if (any) {
         F121_SFX(ccompute)(s, o, todo, 0);
