@@ -44,7 +44,7 @@ typedef struct op121 {
     int slot;     /* interpolated: corner buffer; flat_cache: quart table */
     uint32_t st;  /* the cell stamp of buf */
     double *buf;  /* lanes */
-    uint32_t *lst; /* corner ops: per lane the column stamp of its value (valid where part is the column's) */
+    uint8_t *have; /* corner ops: per lane 1 where computed for the column (valid while part is the column's stamp) */
     uint32_t full, part; /* corner ops: the column stamp when every lane / some lanes are computed */
     cf_i32 rec;    /* noises: the seed record */
 } op121;
@@ -151,7 +151,7 @@ static int compile(f121 *s, int *memo, int node, int mode)
     }
     o.buf = calloc((size_t)s->blen, sizeof(double));
     if (!o.buf) return -1;
-    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clp, sizeof(uint32_t)))) {
+    if (mode == EV64_CORNER && !(o.have = calloc((size_t)s->clp, 1))) {
         free(o.buf);
         return -1;
     }
@@ -165,7 +165,7 @@ static int compile(f121 *s, int *memo, int node, int mode)
 void fill121_free(cf_fill121 *s)
 {
     if (!s) return;
-    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].lst);
+    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].have);
     free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
     free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->ones), free(s->corner), free(s->cornst);
     free(s);
@@ -186,7 +186,7 @@ size_t fill121_bytes(const cf_program *p)
     for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
     /* at most 3 ops a node (block orders, corners) with their lanes; per-lane tables; corner buffers; column scratch */
     return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * clp) + 3 * n * sizeof(int) + n + lanes * 52
-           + ni * nc * nc * cl * 12 + clp * (8 * 8 + 8 + 2);
+           + ni * nc * nc * cl * 12 + clp * (11 * 8 + 8 + 2);
 }
 
 /* the corner ops of the interpolated slots (their inputs in eval64's corner mode); the slots
@@ -243,7 +243,7 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->slot_op = malloc(sizeof(int) * (size_t)p->nnodes);
     s->fslot_node = malloc(sizeof(int) * 64);
     s->coly = calloc((size_t)s->clp, sizeof(double));
-    s->work = calloc(8 * (size_t)s->clp, sizeof(double));
+    s->work = calloc(11 * (size_t)s->clp, sizeof(double)); /* 8 a lane (col_blended), 11 (weird_scaled_sampler) */
     s->always = calloc((size_t)p->nnodes, 1);
     s->ones = calloc((size_t)s->clp, 1); /* every corner of a column (the lanes past it: 0) */
     if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
@@ -531,6 +531,59 @@ F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const doub
         _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
     }
 }
+
+/* one ImprovedNoise octave (cf21_improved, no y fudge) at (x[l], y[l], z[l]), 8 lanes at a time:
+ * col_octave_avx512's operations with x and z per lane too (the weird_scaled_sampler's points) */
+F121_T512 static void oct3_avx512(CF_TAB o, const double *x, const double *y, const double *z, const uint8_t *todo, int L, double *g)
+{
+    CF_TAB p = o + 32;
+    double ox = cf_ld_f64(o), oy = cf_ld_f64(o + 8), oz = cf_ld_f64(o + 16);
+    __m512i t[4];
+    for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
+    static const double gxd[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
+    static const double gyd[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
+    static const double gzd[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
+    __m512d gt[6];
+    gt[0] = _mm512_loadu_pd(gxd), gt[1] = _mm512_loadu_pd(gxd + 8), gt[2] = _mm512_loadu_pd(gyd), gt[3] = _mm512_loadu_pd(gyd + 8);
+    gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
+    __m512d one = _mm512_set1_pd(1.0);
+    __m256i i1 = _mm256_set1_epi32(1);
+    for (int l = 0; l < L; l += 8) {
+        __mmask8 m = 0;
+        for (int q = 0; q < 8 && l + q < L; q++) m |= (__mmask8)(todo[l + q] ? 1u << q : 0u);
+        if (!m) continue;
+        __m512d X = _mm512_add_pd(_mm512_maskz_loadu_pd(m, x + l), _mm512_set1_pd(ox));
+        __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
+        __m512d Z = _mm512_add_pd(_mm512_maskz_loadu_pd(m, z + l), _mm512_set1_pd(oz));
+        if (!in_int8(X, m) || !in_int8(Y, m) || !in_int8(Z, m)) {
+            for (int q = 0; q < 8 && l + q < L; q++)
+                if (todo[l + q]) g[l + q] = cf21_improved(o, x[l + q], y[l + q], z[l + q], 0.0, 0.0);
+            continue;
+        }
+        __m256i ui = floor8(X), uj = floor8(Y), uk = floor8(Z);
+        __m512d u = _mm512_sub_pd(X, _mm512_cvtepi32_pd(ui)), v = _mm512_sub_pd(Y, _mm512_cvtepi32_pd(uj));
+        __m512d w = _mm512_sub_pd(Z, _mm512_cvtepi32_pd(uk));
+        __m512d vv = _mm512_sub_pd(v, _mm512_setzero_pd()); /* cf21_improved: v - fudge, fudge 0 */
+        __m256i a = perm8x(t, ui), b = perm8x(t, _mm256_add_epi32(ui, i1));
+        __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
+        __m256i aa = perm8x(t, aj), ab = perm8x(t, _mm256_add_epi32(aj, i1));
+        __m256i ba = perm8x(t, bj), bb = perm8x(t, _mm256_add_epi32(bj, i1));
+        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk), abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
+        __m512d u1 = _mm512_sub_pd(u, one), vv1 = _mm512_sub_pd(vv, one), w1 = _mm512_sub_pd(w, one);
+        __m512d d000 = gdot8d(perm8x(t, aak), u, vv, w, gt);
+        __m512d d100 = gdot8d(perm8x(t, bak), u1, vv, w, gt);
+        __m512d d010 = gdot8d(perm8x(t, abk), u, vv1, w, gt);
+        __m512d d110 = gdot8d(perm8x(t, bbk), u1, vv1, w, gt);
+        __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), u, vv, w1, gt);
+        __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), u1, vv, w1, gt);
+        __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), u, vv1, w1, gt);
+        __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), u1, vv1, w1, gt);
+        __m512d su = smooth8d(u), sv = smooth8d(v), sw = smooth8d(w);
+        __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
+        __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
+        _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
+    }
+}
 #endif
 
 /* the octave at o over the lanes of todo: AVX-512 where the fill has it */
@@ -581,8 +634,7 @@ static void column_at(f121 *s, int ix, int iz)
     const cf_program *p = s->p;
     if (++s->cols == 0) {
         for (int i = 0; i < s->nops; i++)
-            if (s->ops[i].lst) {
-                memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)s->clp);
+            if (s->ops[i].have) {
                 s->ops[i].full = s->ops[i].part = 0;
             }
         s->cols = 1;

@@ -44,6 +44,42 @@ F121_TGT static void F121_SFX(col_normal)(f121 *s, CF_TAB t, cf_i32 r, double x,
         if (todo[l]) out[l] = (a[l] + b[l]) * vf;
 }
 
+#ifdef F121_WIDE
+/* NormalNoise.getValue (cf21_normal) at (x[l], y[l], z[l]) (AVX-512: oct3_avx512); w: 6 L doubles */
+F121_TGT static void F121_SFX(col_normal3)(CF_TAB t, cf_i32 r, const double *x, const double *y, const double *z, const uint8_t *todo,
+                                           int L, double *out, double *w)
+{
+    CF_TAB nr = cf21_rec(t, r);
+    double *xs = w, *ys = w + L, *zs = w + 2 * L, *g = w + 3 * L, *acc[2] = {w + 4 * L, w + 5 * L};
+    for (int k = 0; k < 2; k++) {
+        CF_TAB pr = cf21_rec(t, cf_ld_i32(nr + 8 + 4 * k));
+        int n = cf_ld_i32(pr);
+        double inf = cf_ld_f64(pr + 8), vf = cf_ld_f64(pr + 16), f = k ? 1.0181268882175227 : 1.0;
+        double *v = acc[k];
+        for (int l = 0; l < L; l++) v[l] = 0.0;
+        CF_TAB lv = pr + CF21_PERLIN_HEAD;
+        for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
+            cf_i32 oct = cf_ld_i32(lv);
+            if (oct >= 0) {
+                for (int l = 0; l < L; l++)
+                    if (todo[l]) { /* cf21_normal: the second perlin at (x * f, ...); cf21_perlin: wrap(x * inf) */
+                        double X = k ? x[l] * f : x[l], Y = k ? y[l] * f : y[l], Z = k ? z[l] * f : z[l];
+                        xs[l] = cf_wrap(X * inf), ys[l] = cf_wrap(Y * inf), zs[l] = cf_wrap(Z * inf);
+                    }
+                oct3_avx512(cf21_octave(t, oct), xs, ys, zs, todo, L, g);
+                double amp = cf_ld_f64(lv + 8);
+                for (int l = 0; l < L; l++) v[l] += amp * g[l] * vf; /* scratch: lanes not in todo unread */
+            }
+            inf *= 2.0;
+            vf /= 2.0;
+        }
+    }
+    double vf = cf_ld_f64(nr);
+    for (int l = 0; l < L; l++)
+        if (todo[l]) out[l] = (acc[0][l] + acc[1][l]) * vf;
+}
+#endif
+
 /* octave i of a blended record's perlin (cf21_blend_octave): its table, or NULL */
 F121_TGT static CF_TAB F121_SFX(blend_oct)(CF_TAB t, cf_i32 r, int i)
 {
@@ -143,7 +179,7 @@ F121_TGT static void F121_SFX(ccompute)(f121 *s, op121 *o, const uint8_t *todo, 
      * computed before); ALL: every lane, the loops the vectoriser takes whole. ALL is for the
      * pure per-lane ops: a lane computed before for this column gets the same value again (its
      * inputs' lanes were computed for this column too, and are not changed within it), a lane
-     * not asked for gets a value no one reads (a lane counts as computed only through lst/full). */
+     * not asked for gets a value no one reads (a lane counts as computed only through have/full). */
 #define EACH for (int l = 0; l < L; l++) if (todo[l])
 #ifdef F121_WIDE
 #define ALL for (int l = 0; l < L; l++)
@@ -197,10 +233,20 @@ F121_TGT static void F121_SFX(ccompute)(f121 *s, op121 *o, const uint8_t *todo, 
     case NK_M_OLD_BLENDED_NOISE: F121_SFX(col_blended)(s, TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
     case NK_M_WEIRD_SCALED_SAMPLER: {
         const double *a = F121_SFX(cval)(s, o->in[0], todo, all);
+#ifdef F121_WIDE /* the lanes' points, then the noise 8 lanes at a time */
+        double *q = s->work, *xq = q + L, *yq = q + 2 * L, *zq = q + 3 * L, *nv = q + 4 * L;
+        ALL {
+            q[l] = cf21_rarity(n->i[0], a[l]);
+            xq[l] = x / q[l], yq[l] = Y[l] / q[l], zq[l] = z / q[l];
+        }
+        F121_SFX(col_normal3)(TAB, o->rec, xq, yq, zq, todo, L, nv, q + 5 * L);
+        EACH r[l] = q[l] * cf_fabs(nv[l]);
+#else
         EACH {
             double q = cf21_rarity(n->i[0], a[l]);
             r[l] = q * cf_fabs(cf21_normal(TAB, o->rec, x / q, Y[l] / q, z / q));
         }
+#endif
         return;
     }
     case NK_M_END_ISLANDS: { /* x and z only: once a column */
@@ -281,18 +327,17 @@ F121_TGT static const double *F121_SFX(cval)(f121 *s, int id, const uint8_t *nee
         if (all) o->full = s->cols;
         else {
             o->part = s->cols;
-            for (int l = 0; l < s->clp; l++)
-                if (need[l]) o->lst[l] = s->cols;
+            memcpy(o->have, need, (size_t)s->clp); /* the masks are 0 or 1 */
         }
         return o->buf;
     }
     uint8_t todo[F121_MAX_COLUMN];
     int any = 0, L = s->clp;
-    for (int l = 0; l < L; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
+    for (int l = 0; l < L; l++) any |= todo[l] = need[l] & (o->have[l] ^ 1);
     if (any) {
         F121_SFX(ccompute)(s, o, todo, 0);
         for (int l = 0; l < L; l++)
-            if (todo[l]) o->lst[l] = s->cols;
+            o->have[l] |= todo[l];
     }
     if (all) o->full = s->cols;
     return o->buf;
