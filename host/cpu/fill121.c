@@ -44,6 +44,7 @@ typedef struct op121 {
     int slot;     /* interpolated: corner buffer; flat_cache: quart table */
     uint32_t st;  /* the cell stamp of buf */
     double *buf;  /* lanes */
+    const double *out; /* block ops: the cell's values (buf, or the buffer of the branch every block takes) */
     uint8_t *have; /* corner ops: per lane 1 where computed for the column (valid while part is the column's stamp) */
     uint32_t full, part; /* corner ops: the column stamp when every lane / some lanes are computed */
     cf_i32 rec;    /* noises: the seed record */
@@ -337,54 +338,59 @@ static void corners(f121 *s, const op121 *o, double n[8])
 
 /* eval64.c's lerps per block, the same operations on the same values (the same bits), each
  * computed once: the cell cache (x, y, z) lerps x once per x of the cell, then y per (y, x);
- * other outputs (y, x, z) y once per y, then x per (y, x); the z lerp per block */
+ * other outputs (y, x, z) y once per y, then x per (y, x); the z lerp per block. A lerp
+ * a + t * (b - a) shares its b - a between the lerps of the same ends (the same value) */
 static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
 {
     double c[8];
     corners(s, o, c);
     double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
     int cw = s->cw, ch = s->ch;
-    double *restrict A = s->ends, *restrict B = s->ends + cw * ch;
+    double *restrict A = s->ends, *restrict D = s->ends + cw * ch; /* per (y, x): the z = 0 end, the far end minus it */
     const double *restrict fxs = s->fx; /* lanes 0 .. cw-1: x = lane, y = z = 0 */
     if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
         for (int y = 0; y < ch; y++) {
             double fy = s->fy[y * cw * cw];
             double a0 = cf21_lerp(fy, n000, n010), a1 = cf21_lerp(fy, n100, n110);
             double b0 = cf21_lerp(fy, n001, n011), b1 = cf21_lerp(fy, n101, n111);
+            double da = a1 - a0, db = b1 - b0;
             for (int x = 0; x < cw; x++) {
-                A[y * cw + x] = cf21_lerp(fxs[x], a0, a1);
-                B[y * cw + x] = cf21_lerp(fxs[x], b0, b1);
+                double av = a0 + fxs[x] * da, bv = b0 + fxs[x] * db; /* cf21_lerp(fx, a0, a1), (fx, b0, b1) */
+                A[y * cw + x] = av, D[y * cw + x] = bv - av;
             }
         }
     } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
-        double p0[16], p1[16], q0[16], q1[16]; /* cw <= 16 */
+        double p0[16], dp[16], q0[16], dq[16]; /* cw <= 16 */
         for (int x = 0; x < cw; x++) {
-            p0[x] = cf21_lerp(fxs[x], n000, n100), p1[x] = cf21_lerp(fxs[x], n010, n110);
-            q0[x] = cf21_lerp(fxs[x], n001, n101), q1[x] = cf21_lerp(fxs[x], n011, n111);
+            double p1 = cf21_lerp(fxs[x], n010, n110), q1 = cf21_lerp(fxs[x], n011, n111);
+            p0[x] = cf21_lerp(fxs[x], n000, n100), q0[x] = cf21_lerp(fxs[x], n001, n101);
+            dp[x] = p1 - p0[x], dq[x] = q1 - q0[x];
         }
         for (int y = 0; y < ch; y++) {
             double fy = s->fy[y * cw * cw];
             for (int x = 0; x < cw; x++) {
-                A[y * cw + x] = cf21_lerp(fy, p0[x], p1[x]);
-                B[y * cw + x] = cf21_lerp(fy, q0[x], q1[x]);
+                double av = p0[x] + fy * dp[x], bv = q0[x] + fy * dq[x]; /* cf21_lerp(fy, p0, p1), (fy, q0, q1) */
+                A[y * cw + x] = av, D[y * cw + x] = bv - av;
             }
         }
     }
     double *restrict r = o->buf;
     if (cw == 4) /* vanilla's width: rows of 4 the vectoriser sees whole */
-        for (int y = 0; y < ch; y++)
+        for (int y = 0; y < ch; y++) {
+            const double *a = A + y * 4, *d = D + y * 4;
             for (int z = 0; z < 4; z++) {
                 double fz = s->fz[z * 4];
-                const double *a = A + y * 4, *b = B + y * 4;
-                for (int x = 0; x < 4; x++) r[(y * 4 + z) * 4 + x] = cf21_lerp(fz, a[x], b[x]);
+                for (int x = 0; x < 4; x++) r[(y * 4 + z) * 4 + x] = a[x] + fz * d[x]; /* cf21_lerp(fz, a, b) */
             }
+        }
     else
-        for (int y = 0; y < ch; y++)
+        for (int y = 0; y < ch; y++) {
+            const double *a = A + y * cw, *d = D + y * cw;
             for (int z = 0; z < cw; z++) {
                 double fz = s->fz[z * cw];
-                const double *a = A + y * cw, *b = B + y * cw;
-                for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = cf21_lerp(fz, a[x], b[x]);
+                for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = a[x] + fz * d[x];
             }
+        }
 }
 
 /* flat_cache slot k at quart (qx, qz) of the chunk (0..4): its input at the quart corner
@@ -666,6 +672,7 @@ static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o
     const cf_node *n = &s->p->nodes[o->node];
     double *r = o->buf;
     int L = s->lanes;
+    o->out = r;
     switch (o->kind) {
     case NK_M_INTERPOLATED: interp(s, o); return;
     case NK_M_FLAT_CACHE: flat(s, o); return;
@@ -709,8 +716,8 @@ static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o
         int nin = 0;
         double lo = n->d[0], hi = n->d[1];
         for (int l = 0; l < L; l++) nin += (lo <= v[l]) & (v[l] < hi);
-        if (nin == L || nin == 0) {
-            memcpy(r, val(s, o->in[nin ? 1 : 2]), sizeof(double) * (size_t)L);
+        if (nin == L || nin == 0) { /* every block takes one branch: its values (no copy) */
+            o->out = val(s, o->in[nin ? 1 : 2]);
             return;
         }
         const double *a = val(s, o->in[1]), *b = val(s, o->in[2]);
@@ -761,7 +768,7 @@ static const double *val(f121 *s, int id)
             compute_plain(s, o);
         o->st = s->st;
     }
-    return o->buf;
+    return o->out;
 }
 
 /* ------------------------------------------------------------------ a chunk */
