@@ -195,7 +195,7 @@ void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, do
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */
 long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values);
-int fill121_check_minmax(void); /* tests: the block stage's min and max against cf21_min / cf21_max; the pairs that differ */
+int fill121_check_minmax(void); /* tests: the stages' min, max, clamp and squeeze against cf21_*; the values that differ */
 /* the pool of double-dialect contexts (fill121.c): a thread's eval64 context and, for DIALECT_MC121,
  * its staged fill of (node, final), kept idle per world between calls (as fill.c's pool does for
  * the float fills: made afresh per call, their first touches are page faults). Reuse gives the

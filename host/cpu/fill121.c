@@ -287,11 +287,17 @@ static inline int sign_of(double a)
 }
 static inline double lane_min(double a, double b) { return ((a != a) | (a < b) | ((a == b) & sign_of(a))) ? a : b; }
 static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & (sign_of(a) ^ 1))) ? a : b; }
-/* cf21_clamp and cf21_squeeze with lane_min: the same operations, one path (a single division) */
-static inline double lane_clamp(double v, double lo, double hi) { return v < lo ? lo : lane_min(v, hi); }
+/* cf21_clamp and cf21_squeeze in forms the vectoriser takes (no branch): lane_clamp chooses
+ * what cf21_clamp chooses (lane_min is cf21_min); squeeze's bounds are -1 and 1, so
+ * cf21_clamp(d, -1, 1) is d < -1 ? -1 : d > 1 ? 1 : d (NaN: d; d == 1: 1, the same bits) */
+static inline double lane_clamp(double v, double lo, double hi)
+{
+    double m = lane_min(v, hi);
+    return v < lo ? lo : m;
+}
 static inline double lane_squeeze(double d)
 {
-    double c = lane_clamp(d, -1.0, 1.0);
+    double c = d < -1.0 ? -1.0 : d > 1.0 ? 1.0 : d;
     return c / 2.0 - c * c * c / 24.0;
 }
 
@@ -852,14 +858,23 @@ long fill121_check(const cf_world *w, int node, int final, size_t n, const int32
 
 int fill121_check_minmax(void)
 {
-    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e300, -1e300, 4.9e-324, -4.9e-324, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, -(0.0 / 0.0)};
+    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e300, -1e300, 4.9e-324, -4.9e-324, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, -(0.0 / 0.0),
+                        1.0000000000000002, -1.0000000000000002, 0.9999999999999999, -0.9999999999999999};
     int n = (int)(sizeof v / sizeof v[0]), bad = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             double a = lane_min(v[i], v[j]), b = cf21_min(v[i], v[j]), c = lane_max(v[i], v[j]), d = cf21_max(v[i], v[j]);
             bad += memcmp(&a, &b, sizeof a) != 0;
             bad += memcmp(&c, &d, sizeof c) != 0;
+            double e = lane_clamp(v[i], v[j], 1.0), f = cf21_clamp(v[i], v[j], 1.0), g = lane_clamp(v[i], -1.0, v[j]);
+            double h = cf21_clamp(v[i], -1.0, v[j]);
+            bad += memcmp(&e, &f, sizeof e) != 0;
+            bad += memcmp(&g, &h, sizeof g) != 0;
         }
+    for (int i = 0; i < n; i++) {
+        double a = lane_squeeze(v[i]), b = cf21_squeeze(v[i]);
+        bad += memcmp(&a, &b, sizeof a) != 0;
+    }
     return bad;
 }
 
