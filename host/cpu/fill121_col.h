@@ -3,6 +3,20 @@
  * (F121_TGT; the lane loops, masked by the lanes asked for, then vectorise with masked stores).
  * The same C operations either way (-ffp-contract=off, no FMA): the same bits. F121_SFX names
  * each copy's functions. */
+/* w[l] = cf_wrap(v[l] * f), m[l] = v[l] * f: cf_wrap returns its argument inside +-2^24, so when
+ * every lane is inside the loop is a copy (vectorised); else cf_wrap lane by lane */
+F121_TGT static void F121_SFX(wrap_lanes)(double *w, double *m, const double *v, double f, int L)
+{
+    int in = 1;
+    for (int l = 0; l < L; l++) {
+        double c = v[l] * f;
+        w[l] = c, in &= (c > -16777216.0) & (c < 16777216.0);
+        if (m) m[l] = c;
+    }
+    if (!in)
+        for (int l = 0; l < L; l++) w[l] = cf_wrap(v[l] * f);
+}
+
 /* PerlinNoise.getValue (cf21_perlin) of record r at (x, y[l], z) */
 F121_TGT static void F121_SFX(col_perlin)(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
                        double *w)
@@ -16,7 +30,7 @@ F121_TGT static void F121_SFX(col_perlin)(f121 *s, CF_TAB t, cf_i32 r, double x,
     for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
         cf_i32 oct = cf_ld_i32(lv);
         if (oct >= 0) {
-            for (int l = 0; l < L; l++) yw[l] = cf_wrap(y[l] * inf);
+            F121_SFX(wrap_lanes)(yw, NULL, y, inf, L);
             col_octave(s, cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
             double amp = cf_ld_f64(lv + 8);
             for (int l = 0; l < L; l++) /* out: the caller's scratch (lanes not in todo unread) */
@@ -106,7 +120,7 @@ F121_TGT static void F121_SFX(col_blended)(f121 *s, CF_TAB t, cf_i32 r, const do
     for (int i = 0; i < 8; i++) {
         CF_TAB o = F121_SFX(blend_oct)(t, rmain, i);
         if (o) {
-            for (int l = 0; l < L; l++) yy[l] = cf_wrap(fy[l] * factor), ymax[l] = fy[l] * factor;
+            F121_SFX(wrap_lanes)(yy, ymax, fy, factor, L);
             col_octave(s, o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
             for (int l = 0; l < L; l++)
                 if (todo[l]) value[l] += g[l] / factor;
@@ -120,7 +134,7 @@ F121_TGT static void F121_SFX(col_blended)(f121 *s, CF_TAB t, cf_i32 r, const do
         CF_TAB olo = F121_SFX(blend_oct)(t, rmin, i);
         CF_TAB ohi = F121_SFX(blend_oct)(t, rmax, i);
         if (olo || ohi)
-            for (int l = 0; l < L; l++) yy[l] = cf_wrap(sy[l] * factor), ymax[l] = sy[l] * factor;
+            F121_SFX(wrap_lanes)(yy, ymax, sy, factor, L);
         if (olo) {
             int any = 0;
             for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] < 1.0;
