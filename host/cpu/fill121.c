@@ -482,6 +482,17 @@ F121_T512 static inline int in_int8(__m512d d, __mmask8 m)
     __mmask8 ok = _mm512_cmp_pd_mask(d, _mm512_set1_pd(-2147483648.0), _CMP_GE_OQ) & _mm512_cmp_pd_mask(d, _mm512_set1_pd(2147483648.0), _CMP_LT_OQ);
     return (ok & m) == m;
 }
+/* bit q: todo[l + q] != 0, for the (at most) 64 lanes from l (a multiple of 64) */
+F121_T512 static inline uint64_t todo_mask(const uint8_t *todo, int l, int L)
+{
+    if (L - l >= 64) {
+        __m512i v = _mm512_loadu_si512((const void *)(todo + l));
+        return (uint64_t)_mm512_test_epi8_mask(v, v);
+    }
+    uint64_t m = 0;
+    for (int q = 0; q < L - l; q++) m |= (uint64_t)(todo[l + q] != 0) << q;
+    return m;
+}
 F121_T512 static inline __m256i floor8(__m512d d) { return _mm512_cvttpd_epi32(_mm512_roundscale_pd(d, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)); }
 F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax,
                                         const uint8_t *todo, int L, double *g)
@@ -502,9 +513,10 @@ F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const doub
     __m512d vu = _mm512_set1_pd(u), vu1 = _mm512_set1_pd(u - 1.0), vw = _mm512_set1_pd(w), vw1 = _mm512_set1_pd(w - 1.0);
     __m512d su = _mm512_set1_pd(cf21_smooth(u)), sw = _mm512_set1_pd(cf21_smooth(w)), one = _mm512_set1_pd(1.0);
     __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b), uk = _mm256_set1_epi32((int)k), i1 = _mm256_set1_epi32(1);
+    uint64_t tm = 0;
     for (int l = 0; l < L; l += 8) {
-        __mmask8 m = 0;
-        for (int q = 0; q < 8 && l + q < L; q++) m |= (__mmask8)(todo[l + q] ? 1u << q : 0u);
+        if ((l & 63) == 0) tm = todo_mask(todo, l, L);
+        __mmask8 m = (__mmask8)(tm >> (l & 63));
         if (!m) continue;
         __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
         if (!in_int8(Y, m)) {
@@ -560,9 +572,10 @@ F121_T512 static void oct3_avx512(CF_TAB o, const double *x, const double *y, co
     gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
     __m512d one = _mm512_set1_pd(1.0);
     __m256i i1 = _mm256_set1_epi32(1);
+    uint64_t tm = 0;
     for (int l = 0; l < L; l += 8) {
-        __mmask8 m = 0;
-        for (int q = 0; q < 8 && l + q < L; q++) m |= (__mmask8)(todo[l + q] ? 1u << q : 0u);
+        if ((l & 63) == 0) tm = todo_mask(todo, l, L);
+        __mmask8 m = (__mmask8)(tm >> (l & 63));
         if (!m) continue;
         __m512d X = _mm512_add_pd(_mm512_maskz_loadu_pd(m, x + l), _mm512_set1_pd(ox));
         __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
