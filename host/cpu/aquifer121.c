@@ -17,6 +17,7 @@
  *    (EV64_VALUE: interpolated lerps y, x, z), the draws from positional("minecraft:ore").
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ struct cf_blocks121 {
     struct b21_slot {
         int32_t qx, qz, v, used;
     } *cache;
+    struct cf_blocks121 *pool_next; /* the idle list (blocks121_take / blocks121_give) */
 };
 #define B21_CACHE 16384 /* surface levels across the chunks of one thread (a pure function of the column) */
 
@@ -261,3 +263,65 @@ double blocks121_output(cf_blocks121 *a, int out, double x, double y, double z)
 }
 
 int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z) { return b21_surface(a, x, z); }
+
+/* ------------------------------------------------------------------ the context pool
+ * A context holds about 2 MB (the chunk's densities, the veins' toggle, the surface cache, two
+ * staged fills): kept idle per world between calls, as fill.c's pool of float contexts. Its
+ * caches are pure functions of the position or reset per chunk: a reused one gives the same
+ * blocks. */
+enum { B21_POOL_MAX = 64 };
+static pthread_mutex_t b21_mu = PTHREAD_MUTEX_INITIALIZER;
+static b21 *b21_head;
+
+cf_blocks121 *blocks121_take(const cf_world *w)
+{
+    pthread_mutex_lock(&b21_mu);
+    for (b21 **pp = &b21_head; *pp; pp = &(*pp)->pool_next) {
+        b21 *a = *pp;
+        if (a->w == w) {
+            *pp = a->pool_next;
+            pthread_mutex_unlock(&b21_mu);
+            a->pool_next = NULL;
+            return a;
+        }
+    }
+    pthread_mutex_unlock(&b21_mu);
+    return blocks121_new(w);
+}
+
+void blocks121_give(cf_blocks121 *a)
+{
+    if (!a) return;
+    int n = 0;
+    pthread_mutex_lock(&b21_mu);
+    for (b21 *g = b21_head; g; g = g->pool_next) n += g->w == a->w;
+    if (n < B21_POOL_MAX) {
+        a->pool_next = b21_head;
+        b21_head = a;
+        a = NULL;
+    }
+    pthread_mutex_unlock(&b21_mu);
+    blocks121_free(a);
+}
+
+void blocks121_pool_drop(const cf_world *w)
+{
+    b21 *drop = NULL;
+    pthread_mutex_lock(&b21_mu);
+    for (b21 **pp = &b21_head; *pp;) {
+        b21 *a = *pp;
+        if (a->w == w) {
+            *pp = a->pool_next;
+            a->pool_next = drop;
+            drop = a;
+        } else {
+            pp = &a->pool_next;
+        }
+    }
+    pthread_mutex_unlock(&b21_mu);
+    while (drop) {
+        b21 *next = drop->pool_next;
+        blocks121_free(drop);
+        drop = next;
+    }
+}

@@ -216,6 +216,10 @@ void ctx64_pool_drop(const cf_world *w); /* fill_pool_drop calls it */
 typedef struct cf_blocks121 cf_blocks121;
 cf_blocks121 *blocks121_new(const cf_world *w); /* NULL when out of memory */
 void blocks121_free(cf_blocks121 *a);
+/* the same kept idle per world between calls (fill_pool_drop frees them): an idle one or a new one */
+cf_blocks121 *blocks121_take(const cf_world *w);
+void blocks121_give(cf_blocks121 *a);
+void blocks121_pool_drop(const cf_world *w);
 size_t blocks121_bytes(const cf_program *p);
 /* the block kinds (CF_BK_*) of chunk (cx, cz), [y][z][x] */
 void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out);

@@ -206,7 +206,8 @@ void fill_pool_drop(const cf_world *w)
         fill_free(drop);
         drop = next;
     }
-    ctx64_pool_drop(w); /* the double dialects' contexts (fill121.c) */
+    ctx64_pool_drop(w);     /* the double dialects' contexts (fill121.c) */
+    blocks121_pool_drop(w); /* the 1.21 block fills' contexts (aquifer121.c) */
 }
 
 /* the block stage's buffers and the interpolation rows become stale */
@@ -634,7 +635,7 @@ static void *block_worker(void *arg)
 static void *block121_worker(void *arg)
 {
     job *j = arg;
-    cf_blocks121 *a = blocks121_new(j->w);
+    cf_blocks121 *a = blocks121_take(j->w); /* the thread's context, from the world's pool */
     if (!a) {
         atomic_store(&j->failed, 1);
         return NULL;
@@ -644,7 +645,7 @@ static void *block121_worker(void *arg)
         if (i >= j->n || atomic_load(&j->failed)) break;
         blocks121_chunk(a, j->chunks[2 * i], j->chunks[2 * i + 1], j->bytes + i * j->per_chunk);
     }
-    blocks121_free(a);
+    blocks121_give(a);
     return NULL;
 }
 
@@ -652,10 +653,10 @@ static void *block121_worker(void *arg)
 static void *surface121_worker(void *arg)
 {
     job *j = arg;
-    cf_blocks121 *a = blocks121_new(j->w);
+    cf_blocks121 *a = blocks121_take(j->w); /* the thread's context, from the world's pool */
     cf_surface *s = a ? surface_new(j->w, a, j->bnames, j->nb, j->zseed) : NULL;
     if (!s) {
-        blocks121_free(a);
+        blocks121_give(a);
         atomic_store(&j->failed, 1);
         return NULL;
     }
@@ -667,7 +668,7 @@ static void *surface121_worker(void *arg)
         surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, NULL, NULL);
     }
     surface_free(s);
-    blocks121_free(a);
+    blocks121_give(a);
     return NULL;
 }
 
