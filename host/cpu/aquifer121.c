@@ -206,6 +206,50 @@ static uint8_t b21_vein(b21 *a, int32_t x, int32_t y, int32_t z)
     return (uint8_t)filler;
 }
 
+/* The nearest three cells of the blocks of one row (y, z) of a chunk, as cf_aq_nearest finds
+ * them (kernels/cf_aquifer.h): the 12 candidate cells of each of the row's two x ranges
+ * (ax = floor((x - 5) / 16) is cx - 1 for x < 5 in the chunk, else cx) looked up once per row;
+ * a block's candidates ranked by the key dd * 16 + (11 - k) (k the visiting order), so that the
+ * three smallest keys are the insertion's three (equal distances go to the later cell). */
+typedef struct b21_row {
+    cf_i32 c[2][12][3]; /* the candidates' centres, per x range */
+    cf_i32 idx[2][12];  /* their cell indices */
+} b21_row;
+
+static void b21_row_init(const b21 *a, b21_row *r, int32_t cx, int32_t cz, int32_t y, int32_t z)
+{
+    cf_i32 ay = (cf_i32)cf_floordiv(y + 1, 12), az = (cf_i32)cf_floordiv(z - 5, 16);
+    for (int h = 0; h < 2; h++) {
+        cf_i32 ax = (cf_i32)cf_floordiv(cx * 16 + (h ? 5 : 0) - 5, 16);
+        int k = 0;
+        for (int x1 = 0; x1 <= 1; x1++)
+            for (int y1 = -1; y1 <= 1; y1++)
+                for (int z1 = 0; z1 <= 1; z1++, k++) {
+                    cf_i32 i = ((ay + y1 - a->gy0) * 3 + az + z1 - cz + 1) * 3 + ax + x1 - cx + 1;
+                    r->idx[h][k] = i;
+                    for (int e = 0; e < 3; e++) r->c[h][k][e] = a->cen[3 * i + e];
+                }
+    }
+}
+
+static void b21_nearest(const b21_row *r, cf_i32 x, cf_i32 y, cf_i32 z, cf_i32 *i, cf_i32 *d)
+{
+    int h = (x & 15) >= 5; /* the chunk's x range of block x (cx * 16 is a multiple of 16) */
+    cf_i32 key[12];
+    for (int k = 0; k < 12; k++) {
+        cf_i32 dx = r->c[h][k][0] - x, dy = r->c[h][k][1] - y, dz = r->c[h][k][2] - z;
+        key[k] = (dx * dx + dy * dy + dz * dz) * 16 + (11 - k);
+    }
+    cf_i32 k0 = key[0];
+    for (int k = 1; k < 12; k++) k0 = key[k] < k0 ? key[k] : k0;
+    cf_i32 k1 = 2147483647;
+    for (int k = 0; k < 12; k++) k1 = key[k] > k0 && key[k] < k1 ? key[k] : k1;
+    cf_i32 k2 = 2147483647;
+    for (int k = 0; k < 12; k++) k2 = key[k] > k1 && key[k] < k2 ? key[k] : k2;
+    d[0] = k0 >> 4, d[1] = k1 >> 4, d[2] = k2 >> 4;
+    i[0] = r->idx[h][11 - (k0 & 15)], i[1] = r->idx[h][11 - (k1 & 15)], i[2] = r->idx[h][11 - (k2 & 15)];
+}
+
 void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
 {
     const cf_program *p = a->w->prog;
@@ -237,13 +281,43 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
             }
         skip = cf_aq_skip(mx);
     }
-    for (int32_t z = 0; z < 16; z++)
-        for (int32_t x = 0; x < 16; x++)
-            for (int32_t y = h - 1; y >= 0; y--) {
-                size_t i = ((size_t)y * 16 + (size_t)z) * 16 + (size_t)x;
-                out[i] = (uint8_t)cf_aq_block(a, a->cen, cx, cz, a->gy0, skip, a->enabled, cx * 16 + x, y0 + y, cz * 16 + z,
-                                              a->dens[i]);
+    /* the blocks in memory order, a row of 16 at a time (every value the decision reads is a pure
+     * function of its position or of a cell: the order of the lazy statuses and barriers changes
+     * nothing). A row above the skip level, or in the global lava, takes the global fluid wherever
+     * the density is <= 0 (cf_aq_block's first three tests); the others go through
+     * cf_aq_decide with the nearest cells of b21_nearest. */
+    for (int32_t y = 0; y < h; y++) {
+        int32_t by = y0 + y;
+        cf_aq_fluid g = cf_aq_global(a->sea, a->fluid, by);
+        uint8_t gk = (uint8_t)cf_aq_at(g, by);
+        const double *dr = a->dens + (size_t)y * 256;
+        uint8_t *orow = out + (size_t)y * 256;
+        if (!a->enabled || by > skip - 1 || gk == CF_BK_LAVA) {
+            for (int k = 0; k < 256; k++) orow[k] = dr[k] > 0.0 ? (uint8_t)CF_BK_SOLID : gk;
+            continue;
+        }
+        for (int32_t z = 0; z < 16; z++) {
+            const double *dz = dr + z * 16;
+            uint8_t *oz = orow + z * 16;
+            int any = 0;
+            for (int x = 0; x < 16; x++) any |= !(dz[x] > 0.0);
+            if (!any) {
+                memset(oz, CF_BK_SOLID, 16);
+                continue;
             }
+            b21_row r;
+            b21_row_init(a, &r, cx, cz, by, cz * 16 + z);
+            for (int32_t x = 0; x < 16; x++) {
+                if (dz[x] > 0.0) {
+                    oz[x] = CF_BK_SOLID;
+                    continue;
+                }
+                cf_i32 ni[3], nd[3];
+                b21_nearest(&r, cx * 16 + x, by, cz * 16 + z, ni, nd);
+                oz[x] = (uint8_t)cf_aq_decide(a, cx * 16 + x, by, cz * 16 + z, dz[x], ni, nd);
+            }
+        }
+    }
     /* the ore veins where the aquifer returned null; the toggle over the chunk by the staged fill
      * (the values of eval64's EV64_VALUE at each block: mc121::staged_fill_equals_block_path) */
     if (a->vstaged) fill121_run(a->vstaged, cx, cz, a->vtog);
