@@ -29,6 +29,7 @@ struct cf_blocks121 {
     ev64_ctx c;
     int fn[CF_B21_COUNT]; /* node of each output */
     int enabled, veins, legacy;
+    int avx2; /* b21_nearest_avx2 (CF_NO_AVX2 in the environment: the plain lanes) */
     int32_t sea, fluid;
     int32_t gy0, ny;
     int32_t cx, cz;
@@ -156,6 +157,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     a->enabled = p->has_aquifers;
     a->veins = p->ore_veins;
     a->legacy = p->legacy_random;
+    a->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
     a->sea = p->sea_level;
     a->fluid = fluid_kind(p->default_fluid ? p->default_fluid : "minecraft:water");
     for (int k = 0; k < CF_B21_COUNT; k++) a->fn[k] = p->outputs[k];
@@ -206,14 +208,16 @@ static uint8_t b21_vein(b21 *a, int32_t x, int32_t y, int32_t z)
     return (uint8_t)filler;
 }
 
-/* The nearest three cells of the blocks of one row (y, z) of a chunk, as cf_aq_nearest finds
- * them (kernels/cf_aquifer.h): the 12 candidate cells of each of the row's two x ranges
- * (ax = floor((x - 5) / 16) is cx - 1 for x < 5 in the chunk, else cx) looked up once per row;
- * a block's candidates ranked by the key dd * 16 + (11 - k) (k the visiting order), so that the
- * three smallest keys are the insertion's three (equal distances go to the later cell). */
+/* The nearest three cells of the 16 blocks of one row (y, z) of a chunk, as cf_aq_nearest finds
+ * them (kernels/cf_aquifer.h), a block per lane: the 12 candidate cells of each block (ax =
+ * floor((x - 5) / 16) is cx - 1 for x < 5 in the chunk, else cx) looked up once per row; a
+ * block's candidates ranked by the key dd * 16 + (11 - k) (k the visiting order), so that its
+ * three smallest keys are the insertion's three (equal distances go to the later cell). The
+ * lane loops are compiled twice (plain and target("avx2"), chosen per context). */
 typedef struct b21_row {
-    cf_i32 c[2][12][3]; /* the candidates' centres, per x range */
-    cf_i32 idx[2][12];  /* their cell indices */
+    cf_i32 c[3][12][16]; /* the candidates' centres (x, y, z), per lane */
+    cf_i32 idx[12][16];  /* their cell indices */
+    cf_i32 key[3][16];   /* out: the three smallest keys of each lane */
 } b21_row;
 
 static void b21_row_init(const b21 *a, b21_row *r, int32_t cx, int32_t cz, int32_t y, int32_t z)
@@ -226,28 +230,44 @@ static void b21_row_init(const b21 *a, b21_row *r, int32_t cx, int32_t cz, int32
             for (int y1 = -1; y1 <= 1; y1++)
                 for (int z1 = 0; z1 <= 1; z1++, k++) {
                     cf_i32 i = ((ay + y1 - a->gy0) * 3 + az + z1 - cz + 1) * 3 + ax + x1 - cx + 1;
-                    r->idx[h][k] = i;
-                    for (int e = 0; e < 3; e++) r->c[h][k][e] = a->cen[3 * i + e];
+                    for (int l = h ? 5 : 0; l < (h ? 16 : 5); l++) {
+                        r->idx[k][l] = i;
+                        for (int e = 0; e < 3; e++) r->c[e][k][l] = a->cen[3 * i + e];
+                    }
                 }
     }
 }
 
-static void b21_nearest(const b21_row *r, cf_i32 x, cf_i32 y, cf_i32 z, cf_i32 *i, cf_i32 *d)
-{
-    int h = (x & 15) >= 5; /* the chunk's x range of block x (cx * 16 is a multiple of 16) */
-    cf_i32 key[12];
-    for (int k = 0; k < 12; k++) {
-        cf_i32 dx = r->c[h][k][0] - x, dy = r->c[h][k][1] - y, dz = r->c[h][k][2] - z;
-        key[k] = (dx * dx + dy * dy + dz * dz) * 16 + (11 - k);
+/* the keys of the row's blocks x0 + l, l in [0, 16), at (y, z) */
+#define B21_NEAREST_BODY                                                                              \
+    {                                                                                                 \
+        cf_i32 key[12][16], k0[16], k1[16], k2[16];                                                   \
+        for (int k = 0; k < 12; k++)                                                                  \
+            for (int l = 0; l < 16; l++) {                                                            \
+                cf_i32 dx = r->c[0][k][l] - (x0 + l), dy = r->c[1][k][l] - y, dz = r->c[2][k][l] - z; \
+                key[k][l] = (dx * dx + dy * dy + dz * dz) * 16 + (11 - k);                            \
+            }                                                                                         \
+        for (int l = 0; l < 16; l++) k0[l] = key[0][l], k1[l] = 2147483647, k2[l] = 2147483647;       \
+        for (int k = 1; k < 12; k++)                                                                  \
+            for (int l = 0; l < 16; l++) k0[l] = key[k][l] < k0[l] ? key[k][l] : k0[l];               \
+        for (int k = 0; k < 12; k++)                                                                  \
+            for (int l = 0; l < 16; l++) k1[l] = key[k][l] > k0[l] && key[k][l] < k1[l] ? key[k][l] : k1[l]; \
+        for (int k = 0; k < 12; k++)                                                                  \
+            for (int l = 0; l < 16; l++) k2[l] = key[k][l] > k1[l] && key[k][l] < k2[l] ? key[k][l] : k2[l]; \
+        for (int l = 0; l < 16; l++) r->key[0][l] = k0[l], r->key[1][l] = k1[l], r->key[2][l] = k2[l]; \
     }
-    cf_i32 k0 = key[0];
-    for (int k = 1; k < 12; k++) k0 = key[k] < k0 ? key[k] : k0;
-    cf_i32 k1 = 2147483647;
-    for (int k = 0; k < 12; k++) k1 = key[k] > k0 && key[k] < k1 ? key[k] : k1;
-    cf_i32 k2 = 2147483647;
-    for (int k = 0; k < 12; k++) k2 = key[k] > k1 && key[k] < k2 ? key[k] : k2;
-    d[0] = k0 >> 4, d[1] = k1 >> 4, d[2] = k2 >> 4;
-    i[0] = r->idx[h][11 - (k0 & 15)], i[1] = r->idx[h][11 - (k1 & 15)], i[2] = r->idx[h][11 - (k2 & 15)];
+static void b21_nearest_plain(b21_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) B21_NEAREST_BODY
+__attribute__((target("avx2"))) static void b21_nearest_avx2(b21_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) B21_NEAREST_BODY
+#undef B21_NEAREST_BODY
+
+/* lane l's cells and squared distances, in cf_aq_nearest's order */
+static inline void b21_lane(const b21_row *r, int l, cf_i32 *i, cf_i32 *d)
+{
+    for (int j = 0; j < 3; j++) {
+        cf_i32 k = r->key[j][l];
+        d[j] = k >> 4;
+        i[j] = r->idx[11 - (k & 15)][l];
+    }
 }
 
 void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
@@ -296,6 +316,7 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
             for (int k = 0; k < 256; k++) orow[k] = dr[k] > 0.0 ? (uint8_t)CF_BK_SOLID : gk;
             continue;
         }
+        b21_row row;
         for (int32_t z = 0; z < 16; z++) {
             const double *dz = dr + z * 16;
             uint8_t *oz = orow + z * 16;
@@ -305,15 +326,16 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
                 memset(oz, CF_BK_SOLID, 16);
                 continue;
             }
-            b21_row r;
-            b21_row_init(a, &r, cx, cz, by, cz * 16 + z);
+            b21_row_init(a, &row, cx, cz, by, cz * 16 + z);
+            if (a->avx2) b21_nearest_avx2(&row, cx * 16, by, cz * 16 + z);
+            else b21_nearest_plain(&row, cx * 16, by, cz * 16 + z);
             for (int32_t x = 0; x < 16; x++) {
                 if (dz[x] > 0.0) {
                     oz[x] = CF_BK_SOLID;
                     continue;
                 }
                 cf_i32 ni[3], nd[3];
-                b21_nearest(&r, cx * 16 + x, by, cz * 16 + z, ni, nd);
+                b21_lane(&row, x, ni, nd);
                 oz[x] = (uint8_t)cf_aq_decide(a, cx * 16 + x, by, cz * 16 + z, dz[x], ni, nd);
             }
         }
