@@ -218,11 +218,14 @@ typedef struct b21_row {
     cf_i32 c[3][12][16]; /* the candidates' centres (x, y, z), per lane */
     cf_i32 idx[12][16];  /* their cell indices */
     cf_i32 key[3][16];   /* out: the three smallest keys of each lane */
+    cf_i32 ay, az;       /* the cell row the candidates are of (ay INT32_MIN: none yet) */
 } b21_row;
 
 static void b21_row_init(const b21 *a, b21_row *r, int32_t cx, int32_t cz, int32_t y, int32_t z)
 {
     cf_i32 ay = (cf_i32)cf_floordiv(y + 1, 12), az = (cf_i32)cf_floordiv(z - 5, 16);
+    if (r->ay == ay && r->az == az) return; /* the candidates of the last row */
+    r->ay = ay, r->az = az;
     for (int h = 0; h < 2; h++) {
         cf_i32 ax = (cf_i32)cf_floordiv(cx * 16 + (h ? 5 : 0) - 5, 16);
         int k = 0;
@@ -306,6 +309,8 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
      * nothing). A row above the skip level, or in the global lava, takes the global fluid wherever
      * the density is <= 0 (cf_aq_block's first three tests); the others go through
      * cf_aq_decide with the nearest cells of b21_nearest. */
+    b21_row row;
+    row.ay = INT32_MIN, row.az = 0;
     for (int32_t y = 0; y < h; y++) {
         int32_t by = y0 + y;
         cf_aq_fluid g = cf_aq_global(a->sea, a->fluid, by);
@@ -316,7 +321,6 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
             for (int k = 0; k < 256; k++) orow[k] = dr[k] > 0.0 ? (uint8_t)CF_BK_SOLID : gk;
             continue;
         }
-        b21_row row;
         for (int32_t z = 0; z < 16; z++) {
             const double *dz = dr + z * 16;
             uint8_t *oz = orow + z * 16;
@@ -343,8 +347,8 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
     /* the ore veins where the aquifer returned null; the toggle over the chunk by the staged fill
      * (the values of eval64's EV64_VALUE at each block: mc121::staged_fill_equals_block_path) */
     if (a->vstaged) fill121_run(a->vstaged, cx, cz, a->vtog);
-    if (a->veins)
-        for (int32_t y = 0; y < h; y++)
+    if (a->veins) /* b21_vein's y range only */
+        for (int32_t y = y0 > -60 ? 0 : -60 - y0; y < h && y0 + y <= 50; y++)
             for (int32_t z = 0; z < 16; z++)
                 for (int32_t x = 0; x < 16; x++) {
                     size_t i = ((size_t)y * 16 + (size_t)z) * 16 + (size_t)x;
