@@ -365,12 +365,26 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
      * (the values of eval64's EV64_VALUE at each block: mc121::staged_fill_equals_block_path) */
     if (a->vstaged) fill121_run(a->vstaged, cx, cz, a->vtog);
     if (a->veins) /* b21_vein's y range only */
-        for (int32_t y = y0 > -60 ? 0 : -60 - y0; y < h && y0 + y <= 50; y++)
+        for (int32_t y = y0 > -60 ? 0 : -60 - y0; y < h && y0 + y <= 50; y++) {
+            /* cf_aq_vein_start's first test with its per-y terms once a row: a block whose
+             * |toggle| + f(y) is below 0.4f there (or outside its vein's y range) stays solid */
+            double lim[2]; /* [copper] the least |toggle| that passes (as the sum), or +inf */
+            for (int copper = 0; copper < 2; copper++) {
+                int32_t by = y0 + y, j = copper ? 50 - by : -8 - by, k = copper ? by - 0 : by - -60;
+                double l = (double)(j < k ? j : k), t = l / 20.0;
+                lim[copper] = (k < 0 || j < 0) ? INFINITY : t < 0.0 ? -0.2 : t > 1.0 ? 0.0 : -0.2 + t * (0.0 - -0.2);
+            }
             for (int32_t z = 0; z < 16; z++)
                 for (int32_t x = 0; x < 16; x++) {
                     size_t i = ((size_t)y * 16 + (size_t)z) * 16 + (size_t)x;
-                    if (out[i] == CF_BK_SOLID) out[i] = b21_vein(a, cx * 16 + x, y0 + y, cz * 16 + z);
+                    if (out[i] != CF_BK_SOLID) continue;
+                    if (a->vstaged) {
+                        double tg = a->vtog[i], f = lim[tg > 0.0];
+                        if (f == INFINITY || cf_fabs(tg) + f < (double)0.4f) continue;
+                    }
+                    out[i] = b21_vein(a, cx * 16 + x, y0 + y, cz * 16 + z);
                 }
+        }
     eval64_chunk(&a->c, 0, 0, EV64_POINT);
 }
 
