@@ -363,7 +363,7 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
     }
     /* the ore veins where the aquifer returned null; the toggle over the chunk by the staged fill
      * (the values of eval64's EV64_VALUE at each block: mc121::staged_fill_equals_block_path) */
-    if (a->vstaged) fill121_run(a->vstaged, cx, cz, a->vtog);
+    if (a->vstaged) fill121_run_rows(a->vstaged, cx, cz, -60, 50, a->vtog); /* b21_vein's y range */
     if (a->veins) /* b21_vein's y range only */
         for (int32_t y = y0 > -60 ? 0 : -60 - y0; y < h && y0 + y <= 50; y++) {
             /* cf_aq_vein_start's first test with its per-y terms once a row: a block whose

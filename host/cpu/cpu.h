@@ -191,6 +191,8 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final); /* NULL: not staged, 
 void fill121_free(cf_fill121 *s);
 /* chunk (cx, cz) into out ([y][z][x]); leaves c in the chunk's mode (eval64_chunk) */
 void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out);
+/* the same for the cell rows holding a block y in [ylo, yhi] only: the others of out are not written */
+void fill121_run_rows(cf_fill121 *s, int32_t cx, int32_t cz, int32_t ylo, int32_t yhi, double *out);
 void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out);
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */

@@ -792,7 +792,9 @@ static const double *val(f121 *s, int id)
 
 /* ------------------------------------------------------------------ a chunk */
 
-void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
+void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out) { fill121_run_rows(s, cx, cz, INT32_MIN, INT32_MAX, out); }
+
+void fill121_run_rows(cf_fill121 *s, int32_t cx, int32_t cz, int32_t ylo, int32_t yhi, double *out)
 {
     const cf_program *p = s->p;
     eval64_chunk(s->c, cx, cz, s->mode);
@@ -806,7 +808,11 @@ void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
     s->fcx = (int64_t)cx * 16 / s->cw, s->fcz = (int64_t)cz * 16 / s->cw, s->fcy = (int64_t)p->min_y / s->ch; /* exact: 16 % cw == 0 */
     if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s);
     int cw = s->cw, ch = s->ch;
-    for (int icy = 0; icy < s->ncy; icy++)
+    /* the cell rows that hold a block of [ylo, yhi] (every cell is computed from its corners alone:
+     * the rows computed are the same bits as in a whole fill) */
+    int64_t lo = ylo <= p->min_y ? 0 : ((int64_t)ylo - p->min_y) / ch;
+    int64_t hi = (int64_t)yhi >= (int64_t)p->min_y + (int64_t)s->ncy * ch ? s->ncy : ((int64_t)yhi - p->min_y) / ch + 1;
+    for (int icy = (int)lo; icy < (int)hi; icy++)
         for (int icz = 0; icz < s->ncxz; icz++)
             for (int icx = 0; icx < s->ncxz; icx++) {
                 if (++s->st == 0) {
