@@ -563,6 +563,59 @@ static void staged_equal(const char *dir, const char *settings, const char *func
     }
 }
 
+/* fill121_run_rows (the ore veins' toggle of a block fill over y -60..50): the cell rows holding a
+ * block of the range are the whole fill's bits, the others of the buffer are not written */
+static void rows_equal(const char *dir, const char *settings, const char *function, int32_t ylo, int32_t yhi)
+{
+    static const int32_t chunks[] = {0, 0, 1007, -495, -CF_MAX_CHUNK, 9000001};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w = world_open(dir, settings, function, 0, &pk, &pg);
+    ev64_ctx c;
+    cr_assert_eq(eval64_init(&c, w), 0);
+    cf_fill121 *f = fill121_new(&c, pg->outputs[0], 0);
+    cr_assert(f, "%s %s: not staged", dir, settings);
+    size_t per = (size_t)pg->height * 256;
+    double *whole = malloc(sizeof(double) * per), *part = malloc(sizeof(double) * per);
+    cr_assert(whole && part);
+    long written = 0;
+    for (int k = 0; k < 3; k++) {
+        fill121_run(f, chunks[2 * k], chunks[2 * k + 1], whole);
+        memset(part, 0xa5, sizeof(double) * per);
+        fill121_run_rows(f, chunks[2 * k], chunks[2 * k + 1], ylo, yhi, part);
+        for (int32_t y = 0; y < pg->height; y++) {
+            int32_t c0 = pg->min_y + y / pg->cell_y * pg->cell_y, c1 = c0 + pg->cell_y - 1; /* the row's cell */
+            int in = c1 >= ylo && c0 <= yhi;
+            for (int i = 0; i < 256; i++) {
+                const double *v = part + (size_t)y * 256 + (size_t)i;
+                uint64_t b;
+                memcpy(&b, v, sizeof b);
+                if (in)
+                    cr_assert_eq(memcmp(v, whole + (size_t)y * 256 + (size_t)i, sizeof(double)), 0,
+                                 "%s %s chunk %d: y %d differs from the whole fill", dir, settings, k, pg->min_y + y);
+                else
+                    cr_assert_eq(b, 0xa5a5a5a5a5a5a5a5ull, "%s %s chunk %d: y %d written", dir, settings, k, pg->min_y + y);
+            }
+            written += in;
+        }
+    }
+    cr_assert_gt(written, 0);
+    free(whole), free(part);
+    fill121_free(f);
+    eval64_free(&c);
+    world_close(w, pg, pk);
+}
+
+Test(mc121, staged_rows_equal_whole_fill)
+{
+    char pack[4096];
+    rows_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:vein_toggle", -60, 50);
+    rows_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:final_density", 3, 3);
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    rows_equal(pack, "minecraft:overworld", "router:vein_toggle", -60, 50);
+    rows_equal(pack, "minecraft:overworld", "router:final_density", -1000, -64);
+}
+
 /* the staged fill's branch-free min and max choose what cf21_min / cf21_max choose (NaN, signed zeros) */
 Test(mc121, staged_min_max_equal_kernel)
 {
