@@ -9,8 +9,9 @@
  * y, every x and z corner) at a time, octave by octave, with the per-axis math done
  * once per axis value and per chunk, and the lattice part over all corners of the row
  * at once (16 AVX-512 lanes with byte permutes of the permutation table where the CPU has
- * AVX-512 VBMI, else 8 AVX2 lanes with gathers and byte shuffles, else plain C (row_hoisted); chosen at
- * run time, CF_NO_AVX512 / CF_NO_AVX2 in the environment step down).
+ * AVX-512 VBMI, else 8 AVX2 lanes with gathers and byte shuffles, else 4 SSE2 lanes (x86-64's
+ * baseline: scalar look-ups, vector float math), else plain C (row_hoisted, non-x86 builds);
+ * chosen at run time, CF_NO_AVX512 / CF_NO_AVX2 / CF_NO_SSE in the environment step down).
  * old_blended_noise's limit stacks are computed only for the corners whose blend
  * factor needs them (compacted lists), as cf_blended branches. Each corner's float
  * operations are the header's, in its order (sum over octaves left to right, no
@@ -29,6 +30,10 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define CF_HAVE_AVX2_PATH 1
+#endif
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define CF_HAVE_SSE2_PATH 1
 #endif
 
 /* one noise stack over the lattice: per layer, per corner of a row (c = k*ncx + i), the
@@ -78,9 +83,10 @@ struct cf_corners {
     int isa;                   /* CN_ISA_*: the lattice path this CPU takes */
 };
 
-/* the lattice paths: scalar (portable), 8 AVX2 lanes with gathers, 16 AVX-512 lanes with
- * byte permutes of the permutation table (AVX-512 VBMI) */
-enum { CN_ISA_SCALAR = 0, CN_ISA_AVX2 = 1, CN_ISA_AVX512 = 2 };
+/* the lattice paths, each a step above the one before (corners_check() walks them down):
+ * scalar (portable), 4 SSE2 lanes, 8 AVX2 lanes with gathers, 16 AVX-512 lanes with byte
+ * permutes of the permutation table (AVX-512 VBMI) */
+enum { CN_ISA_SCALAR = 0, CN_ISA_SSE2 = 1, CN_ISA_AVX2 = 2, CN_ISA_AVX512 = 3 };
 
 /* the node is an unshifted noise (every input the literal +0.0): eval.c's test */
 static int plain_zero(const cf_node *nodes, int id)
@@ -104,15 +110,17 @@ void corners_free(cf_corners *c)
 }
 
 /* the gradient tables of the lattice path c->isa takes (130 octaves in the vanilla overworld:
- * permg 260 KB for AVX2, gtab 780 KB for the portable path, none for AVX-512); 0 or -1 */
+ * permg 260 KB for AVX2, gtab 780 KB for the SSE2 and portable paths, none for AVX-512); gtab
+ * has 4 floats more at its end (the SSE2 path loads x, y, z and the next entry's x); 0 or -1 */
 static int tables(cf_corners *c)
 {
     free(c->permg), free(c->gtab);
     c->permg = NULL, c->gtab = NULL;
     size_t np = (size_t)(c->nperm > 0 ? c->nperm : 1);
-    int avx2 = c->isa == CN_ISA_AVX2, port = c->isa == CN_ISA_SCALAR || (avx2 && (c->ncx > 8 || c->ncz > 8));
+    int avx2 = c->isa == CN_ISA_AVX2,
+        port = c->isa == CN_ISA_SCALAR || c->isa == CN_ISA_SSE2 || (avx2 && (c->ncx > 8 || c->ncz > 8));
     if (avx2 && !(c->permg = malloc(sizeof(int32_t) * 512 * np))) return -1;
-    if (port && !(c->gtab = malloc(sizeof(float) * 3 * 512 * np))) return -1;
+    if (port && !(c->gtab = calloc(3 * 512 * np + 4, sizeof(float)))) return -1;
     for (size_t o = 0; o < (size_t)c->nperm; o++)
         for (size_t k = 0; k < 512; k++) {
             uint32_t b = (uint32_t)c->perm[256 * o + (k & 255)] & 15u;
@@ -214,10 +222,14 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (c->pmap[o] >= 0)
             for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
     c->nperm = nperm;
+    /* CF_NO_SSE: the portable path; CF_NO_AVX2: at most SSE2; CF_NO_AVX512: at most AVX2
+     * (benchmarks, checks); each one steps down past the paths above it too */
+#ifdef CF_HAVE_SSE2_PATH
+    if (!getenv("CF_NO_SSE")) c->isa = CN_ISA_SSE2;
+#endif
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
-    /* CF_NO_AVX2: the portable path; CF_NO_AVX512: at most AVX2 (benchmarks, checks) */
-    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
+    if (c->isa == CN_ISA_SSE2 && __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
     if (c->isa == CN_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
         && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
         c->isa = CN_ISA_AVX512;
@@ -301,6 +313,80 @@ CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const 
         acc[c] = acc[c] + amp * cf_lerp3f(su[i], sv, sw[k], d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
     }
 }
+
+#ifdef CF_HAVE_SSE2_PATH
+/* row_hoisted on 4 SSE2 lanes (x86-64's baseline, no gathers or byte shuffles): the per-x
+ * hash steps as there, each corner's four look-up addresses in scalar code, the gradient
+ * (x, y, z of G's entry, one unaligned load: the fourth float, the next entry's x or gtab's
+ * padding, is dropped) of 4 corners transposed into x, y and z vectors, and cf_perlin_lattice's
+ * float operations lane by lane in its order (mulps, addps, subps: no FMA) */
+static inline __m128 gdot4(const float *g0, const float *g1, const float *g2, const float *g3, __m128 x, __m128 y,
+                           __m128 z)
+{
+    __m128 r0 = _mm_loadu_ps(g0), r1 = _mm_loadu_ps(g1), r2 = _mm_loadu_ps(g2), r3 = _mm_loadu_ps(g3);
+    __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpacklo_ps(r2, r3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
+    __m128 t2 = _mm_unpackhi_ps(r0, r1), t3 = _mm_unpackhi_ps(r2, r3); /* z0 z1 . ., z2 z3 . . */
+    __m128 gx = _mm_movelh_ps(t0, t1), gy = _mm_movehl_ps(t1, t0), gz = _mm_movelh_ps(t2, t3);
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(gx, x), _mm_mul_ps(gy, y)), _mm_mul_ps(gz, z));
+}
+static inline __m128 lerp4(__m128 t, __m128 a, __m128 b)
+{
+    return _mm_add_ps(a, _mm_mul_ps(t, _mm_sub_ps(b, a)));
+}
+static void row_sse2(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v, float fade,
+                     float amp, float *acc)
+{
+    uint32_t base[64][4]; /* per x corner: aa, ba, ab, bb (row_hoisted's) */
+    float su[64], sw[64];
+    uint32_t uj = (uint32_t)j;
+    for (int i = 0; i < ax->nx; i++) {
+        uint32_t ui = (uint32_t)ax->xi[i];
+        uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+        base[i][0] = cf_perm(p, a + uj), base[i][2] = cf_perm(p, a + uj + 1u);
+        base[i][1] = cf_perm(p, b + uj), base[i][3] = cf_perm(p, b + uj + 1u);
+        su[i] = cf_smoothf(ax->xu[i]);
+    }
+    for (int k = 0; k < ax->nz; k++) sw[k] = cf_smoothf(ax->zw[k]);
+    __m128 vv = _mm_set1_ps(v), v1 = _mm_set1_ps(v - 1.0f), onef = _mm_set1_ps(1.0f);
+    __m128 sv = _mm_set1_ps(cf_smoothf(fade)), va = _mm_set1_ps(amp);
+    for (int c = 0; c < n; c += 4) {
+        /* per lane (corners past n: x and z corner 0, computed and not stored) the entries of
+         * aa + k, ba + k, ab + k, bb + k; those of + k + 1 are the next entries (G + 3) */
+        const float *g[4][4];
+        int ii[4], kk[4];
+        for (int l = 0; l < 4; l++) {
+            int i = ax->ix[c + l], k = ax->iz[c + l];
+            uint32_t uk = (uint32_t)ax->zk[k] & 255u;
+            ii[l] = i, kk[l] = k;
+            for (int t = 0; t < 4; t++) g[t][l] = G + 3 * (base[i][t] + uk);
+        }
+        __m128 u = _mm_setr_ps(ax->xu[ii[0]], ax->xu[ii[1]], ax->xu[ii[2]], ax->xu[ii[3]]);
+        __m128 w = _mm_setr_ps(ax->zw[kk[0]], ax->zw[kk[1]], ax->zw[kk[2]], ax->zw[kk[3]]);
+        __m128 tu = _mm_setr_ps(su[ii[0]], su[ii[1]], su[ii[2]], su[ii[3]]);
+        __m128 tw = _mm_setr_ps(sw[kk[0]], sw[kk[1]], sw[kk[2]], sw[kk[3]]);
+        __m128 u1 = _mm_sub_ps(u, onef), w1 = _mm_sub_ps(w, onef);
+        __m128 d000 = gdot4(g[0][0], g[0][1], g[0][2], g[0][3], u, vv, w);
+        __m128 d100 = gdot4(g[1][0], g[1][1], g[1][2], g[1][3], u1, vv, w);
+        __m128 d010 = gdot4(g[2][0], g[2][1], g[2][2], g[2][3], u, v1, w);
+        __m128 d110 = gdot4(g[3][0], g[3][1], g[3][2], g[3][3], u1, v1, w);
+        __m128 b0 = lerp4(sv, lerp4(tu, d000, d100), lerp4(tu, d010, d110));
+        __m128 d001 = gdot4(g[0][0] + 3, g[0][1] + 3, g[0][2] + 3, g[0][3] + 3, u, vv, w1);
+        __m128 d101 = gdot4(g[1][0] + 3, g[1][1] + 3, g[1][2] + 3, g[1][3] + 3, u1, vv, w1);
+        __m128 d011 = gdot4(g[2][0] + 3, g[2][1] + 3, g[2][2] + 3, g[2][3] + 3, u, v1, w1);
+        __m128 d111 = gdot4(g[3][0] + 3, g[3][1] + 3, g[3][2] + 3, g[3][3] + 3, u1, v1, w1);
+        __m128 b1 = lerp4(sv, lerp4(tu, d001, d101), lerp4(tu, d011, d111));
+        __m128 r = _mm_mul_ps(va, lerp4(tw, b0, b1));
+        if (n - c >= 4) {
+            _mm_storeu_ps(acc + c, _mm_add_ps(_mm_loadu_ps(acc + c), r));
+        } else { /* the last 1-3 corners */
+            float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int l = 0; l < n - c; l++) o[l] = acc[c + l];
+            _mm_storeu_ps(o, _mm_add_ps(_mm_loadu_ps(o), r));
+            for (int l = 0; l < n - c; l++) acc[c + l] = o[l];
+        }
+    }
+}
+#endif
 
 #ifdef CF_HAVE_AVX2_PATH
 /* 8 corners: the same operations as cf_perlin_lattice, lane by lane (float adds,
@@ -546,7 +632,13 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
                 row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v,
                           fade, amp, acc);
             else /* wider regions than fill.c's (16 blocks: at most 6 corners a row) */
-                row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+                row_sse2(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+            continue;
+        }
+#endif
+#ifdef CF_HAVE_SSE2_PATH
+        if (c->isa == CN_ISA_SSE2) {
+            row_sse2(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
 #endif
