@@ -315,77 +315,116 @@ CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const 
 }
 
 #ifdef CF_HAVE_SSE2_PATH
-/* row_hoisted on 4 SSE2 lanes (x86-64's baseline, no gathers or byte shuffles): the per-x
- * hash steps as there, each corner's four look-up addresses in scalar code, the gradient
- * (x, y, z of G's entry, one unaligned load: the fourth float, the next entry's x or gtab's
- * padding, is dropped) of 4 corners transposed into x, y and z vectors, and cf_perlin_lattice's
- * float operations lane by lane in its order (mulps, addps, subps: no FMA) */
-static inline __m128 gdot4(const float *g0, const float *g1, const float *g2, const float *g3, __m128 x, __m128 y,
-                           __m128 z)
+/* row_hoisted on 4 SSE2 lanes (x86-64's baseline: no gathers, no byte shuffles). The per-x
+ * hash steps as there, kept as byte offsets of G's entries (12 bytes an entry), so that a
+ * corner's look-up is one add (its k + 1 entry 12 bytes on); the gradients (x, y, z of an entry,
+ * one unaligned load: the fourth float, the next entry's x or gtab's padding, is dropped) of 4
+ * corners transposed into x, y and z vectors; then cf_perlin_lattice's float operations lane by
+ * lane in its order (mulps, addps, subps: no FMA). */
+#define CN_GLOAD(o) _mm_loadu_ps((const float *)(G + (o)))
+static inline __m128 dot4(__m128 gx, __m128 gy, __m128 gz, __m128 x, __m128 y, __m128 z)
 {
-    __m128 r0 = _mm_loadu_ps(g0), r1 = _mm_loadu_ps(g1), r2 = _mm_loadu_ps(g2), r3 = _mm_loadu_ps(g3);
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(gx, x), _mm_mul_ps(gy, y)), _mm_mul_ps(gz, z));
+}
+/* the dots of 4 lanes' entries (byte offsets o0..o3) */
+static inline __m128 gdot4(const char *G, uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3, __m128 x, __m128 y, __m128 z)
+{
+    __m128 r0 = CN_GLOAD(o0), r1 = CN_GLOAD(o1), r2 = CN_GLOAD(o2), r3 = CN_GLOAD(o3);
     __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpacklo_ps(r2, r3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
     __m128 t2 = _mm_unpackhi_ps(r0, r1), t3 = _mm_unpackhi_ps(r2, r3); /* z0 z1 . ., z2 z3 . . */
-    __m128 gx = _mm_movelh_ps(t0, t1), gy = _mm_movehl_ps(t1, t0), gz = _mm_movelh_ps(t2, t3);
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(gx, x), _mm_mul_ps(gy, y)), _mm_mul_ps(gz, z));
+    return dot4(_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3), x, y, z);
 }
 static inline __m128 lerp4(__m128 t, __m128 a, __m128 b)
 {
     return _mm_add_ps(a, _mm_mul_ps(t, _mm_sub_ps(b, a)));
 }
+/* acc[c..c+4) += va * (cf_lerp3f's lerps of the 8 dots), the lanes below n */
+static inline void add4(float *acc, int c, int n, __m128 va, __m128 tu, __m128 sv, __m128 tw, __m128 l00, __m128 l01,
+                        __m128 d010, __m128 d110, __m128 d011, __m128 d111)
+{
+    /* cf_lerp3f: b0 = lerp(t2, lerp(t1, a000, a100), lerp(t1, a010, a110)), b1 the same at k + 1 */
+    __m128 e0 = lerp4(sv, l00, lerp4(tu, d010, d110)), e1 = lerp4(sv, l01, lerp4(tu, d011, d111));
+    __m128 r = _mm_mul_ps(va, lerp4(tw, e0, e1));
+    if (n - c >= 4) {
+        _mm_storeu_ps(acc + c, _mm_add_ps(_mm_loadu_ps(acc + c), r));
+    } else { /* the last 1-3 corners */
+        float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int l = 0; l < n - c; l++) o[l] = acc[c + l];
+        _mm_storeu_ps(o, _mm_add_ps(_mm_loadu_ps(o), r));
+        for (int l = 0; l < n - c; l++) acc[c + l] = o[l];
+    }
+}
 static void row_sse2(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v, float fade,
                      float amp, float *acc)
 {
-    uint32_t base[64][4]; /* per x corner: aa, ba, ab, bb (row_hoisted's) */
+    uint32_t bx[64][4], kz[64]; /* per x corner: aa, ba, ab, bb (row_hoisted's); per z corner: k (x 12) */
     float su[64], sw[64];
     uint32_t uj = (uint32_t)j;
+    /* one lattice cell for the whole row (all x corners in one, all z corners in one: 40 % of
+     * the vanilla overworld's samples, its low octaves): the 8 gradients are the same in every
+     * lane, broadcast once */
+    int one = 1;
+    for (int i = 1; i < ax->nx; i++) one &= ax->xi[i] == ax->xi[0];
+    for (int k = 1; k < ax->nz; k++) one &= ax->zk[k] == ax->zk[0];
     for (int i = 0; i < ax->nx; i++) {
-        uint32_t ui = (uint32_t)ax->xi[i];
-        uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-        base[i][0] = cf_perm(p, a + uj), base[i][2] = cf_perm(p, a + uj + 1u);
-        base[i][1] = cf_perm(p, b + uj), base[i][3] = cf_perm(p, b + uj + 1u);
+        if (i == 0 || !one) {
+            uint32_t ui = (uint32_t)ax->xi[i];
+            uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+            bx[i][0] = 12u * cf_perm(p, a + uj), bx[i][2] = 12u * cf_perm(p, a + uj + 1u);
+            bx[i][1] = 12u * cf_perm(p, b + uj), bx[i][3] = 12u * cf_perm(p, b + uj + 1u);
+        }
         su[i] = cf_smoothf(ax->xu[i]);
     }
-    for (int k = 0; k < ax->nz; k++) sw[k] = cf_smoothf(ax->zw[k]);
+    for (int k = 0; k < ax->nz; k++) kz[k] = 12u * ((uint32_t)ax->zk[k] & 255u), sw[k] = cf_smoothf(ax->zw[k]);
+    const char *g = (const char *)G;
     __m128 vv = _mm_set1_ps(v), v1 = _mm_set1_ps(v - 1.0f), onef = _mm_set1_ps(1.0f);
     __m128 sv = _mm_set1_ps(cf_smoothf(fade)), va = _mm_set1_ps(amp);
+    if (one) {
+        __m128 gv[8][3]; /* per cube corner t (x: bit 0, y: bit 1, z: bit 2): the gradient's x, y, z */
+        for (int t = 0; t < 8; t++) {
+            const float *e = (const float *)(g + bx[0][t & 3] + kz[0] + 12u * (uint32_t)(t >> 2));
+            for (int a = 0; a < 3; a++) gv[t][a] = _mm_set1_ps(e[a]);
+        }
+        for (int c = 0; c < n; c += 4) {
+            int i0 = ax->ix[c], i1 = ax->ix[c + 1], i2 = ax->ix[c + 2], i3 = ax->ix[c + 3];
+            int k0 = ax->iz[c], k1 = ax->iz[c + 1], k2 = ax->iz[c + 2], k3 = ax->iz[c + 3];
+            __m128 u = _mm_setr_ps(ax->xu[i0], ax->xu[i1], ax->xu[i2], ax->xu[i3]);
+            __m128 w = _mm_setr_ps(ax->zw[k0], ax->zw[k1], ax->zw[k2], ax->zw[k3]);
+            __m128 u1 = _mm_sub_ps(u, onef), w1 = _mm_sub_ps(w, onef);
+            __m128 tu = _mm_setr_ps(su[i0], su[i1], su[i2], su[i3]);
+            __m128 l00 = lerp4(tu, dot4(gv[0][0], gv[0][1], gv[0][2], u, vv, w), dot4(gv[1][0], gv[1][1], gv[1][2], u1, vv, w));
+            __m128 l01 = lerp4(tu, dot4(gv[4][0], gv[4][1], gv[4][2], u, vv, w1), dot4(gv[5][0], gv[5][1], gv[5][2], u1, vv, w1));
+            __m128 d010 = dot4(gv[2][0], gv[2][1], gv[2][2], u, v1, w), d110 = dot4(gv[3][0], gv[3][1], gv[3][2], u1, v1, w);
+            __m128 d011 = dot4(gv[6][0], gv[6][1], gv[6][2], u, v1, w1), d111 = dot4(gv[7][0], gv[7][1], gv[7][2], u1, v1, w1);
+            __m128 tw = _mm_setr_ps(sw[k0], sw[k1], sw[k2], sw[k3]);
+            add4(acc, c, n, va, tu, sv, tw, l00, l01, d010, d110, d011, d111);
+        }
+        return;
+    }
     for (int c = 0; c < n; c += 4) {
-        /* per lane (corners past n: x and z corner 0, computed and not stored) the entries of
-         * aa + k, ba + k, ab + k, bb + k; those of + k + 1 are the next entries (G + 3) */
-        const float *g[4][4];
-        int ii[4], kk[4];
-        for (int l = 0; l < 4; l++) {
-            int i = ax->ix[c + l], k = ax->iz[c + l];
-            uint32_t uk = (uint32_t)ax->zk[k] & 255u;
-            ii[l] = i, kk[l] = k;
-            for (int t = 0; t < 4; t++) g[t][l] = G + 3 * (base[i][t] + uk);
-        }
-        __m128 u = _mm_setr_ps(ax->xu[ii[0]], ax->xu[ii[1]], ax->xu[ii[2]], ax->xu[ii[3]]);
-        __m128 w = _mm_setr_ps(ax->zw[kk[0]], ax->zw[kk[1]], ax->zw[kk[2]], ax->zw[kk[3]]);
-        __m128 tu = _mm_setr_ps(su[ii[0]], su[ii[1]], su[ii[2]], su[ii[3]]);
-        __m128 tw = _mm_setr_ps(sw[kk[0]], sw[kk[1]], sw[kk[2]], sw[kk[3]]);
+        /* per lane (corners past n: x and z corner 0, computed and not stored) */
+        int i0 = ax->ix[c], i1 = ax->ix[c + 1], i2 = ax->ix[c + 2], i3 = ax->ix[c + 3];
+        int k0 = ax->iz[c], k1 = ax->iz[c + 1], k2 = ax->iz[c + 2], k3 = ax->iz[c + 3];
+        const uint32_t *b0 = bx[i0], *b1 = bx[i1], *b2 = bx[i2], *b3 = bx[i3];
+        uint32_t z0 = kz[k0], z1 = kz[k1], z2 = kz[k2], z3 = kz[k3];
+        __m128 u = _mm_setr_ps(ax->xu[i0], ax->xu[i1], ax->xu[i2], ax->xu[i3]);
+        __m128 w = _mm_setr_ps(ax->zw[k0], ax->zw[k1], ax->zw[k2], ax->zw[k3]);
         __m128 u1 = _mm_sub_ps(u, onef), w1 = _mm_sub_ps(w, onef);
-        __m128 d000 = gdot4(g[0][0], g[0][1], g[0][2], g[0][3], u, vv, w);
-        __m128 d100 = gdot4(g[1][0], g[1][1], g[1][2], g[1][3], u1, vv, w);
-        __m128 d010 = gdot4(g[2][0], g[2][1], g[2][2], g[2][3], u, v1, w);
-        __m128 d110 = gdot4(g[3][0], g[3][1], g[3][2], g[3][3], u1, v1, w);
-        __m128 b0 = lerp4(sv, lerp4(tu, d000, d100), lerp4(tu, d010, d110));
-        __m128 d001 = gdot4(g[0][0] + 3, g[0][1] + 3, g[0][2] + 3, g[0][3] + 3, u, vv, w1);
-        __m128 d101 = gdot4(g[1][0] + 3, g[1][1] + 3, g[1][2] + 3, g[1][3] + 3, u1, vv, w1);
-        __m128 d011 = gdot4(g[2][0] + 3, g[2][1] + 3, g[2][2] + 3, g[2][3] + 3, u, v1, w1);
-        __m128 d111 = gdot4(g[3][0] + 3, g[3][1] + 3, g[3][2] + 3, g[3][3] + 3, u1, v1, w1);
-        __m128 b1 = lerp4(sv, lerp4(tu, d001, d101), lerp4(tu, d011, d111));
-        __m128 r = _mm_mul_ps(va, lerp4(tw, b0, b1));
-        if (n - c >= 4) {
-            _mm_storeu_ps(acc + c, _mm_add_ps(_mm_loadu_ps(acc + c), r));
-        } else { /* the last 1-3 corners */
-            float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            for (int l = 0; l < n - c; l++) o[l] = acc[c + l];
-            _mm_storeu_ps(o, _mm_add_ps(_mm_loadu_ps(o), r));
-            for (int l = 0; l < n - c; l++) acc[c + l] = o[l];
-        }
+        __m128 tu = _mm_setr_ps(su[i0], su[i1], su[i2], su[i3]);
+        __m128 d000 = gdot4(g, b0[0] + z0, b1[0] + z1, b2[0] + z2, b3[0] + z3, u, vv, w);
+        __m128 d001 = gdot4(g, b0[0] + z0 + 12u, b1[0] + z1 + 12u, b2[0] + z2 + 12u, b3[0] + z3 + 12u, u, vv, w1);
+        __m128 d100 = gdot4(g, b0[1] + z0, b1[1] + z1, b2[1] + z2, b3[1] + z3, u1, vv, w);
+        __m128 d101 = gdot4(g, b0[1] + z0 + 12u, b1[1] + z1 + 12u, b2[1] + z2 + 12u, b3[1] + z3 + 12u, u1, vv, w1);
+        __m128 l00 = lerp4(tu, d000, d100), l01 = lerp4(tu, d001, d101);
+        __m128 d010 = gdot4(g, b0[2] + z0, b1[2] + z1, b2[2] + z2, b3[2] + z3, u, v1, w);
+        __m128 d011 = gdot4(g, b0[2] + z0 + 12u, b1[2] + z1 + 12u, b2[2] + z2 + 12u, b3[2] + z3 + 12u, u, v1, w1);
+        __m128 d110 = gdot4(g, b0[3] + z0, b1[3] + z1, b2[3] + z2, b3[3] + z3, u1, v1, w);
+        __m128 d111 = gdot4(g, b0[3] + z0 + 12u, b1[3] + z1 + 12u, b2[3] + z2 + 12u, b3[3] + z3 + 12u, u1, v1, w1);
+        __m128 tw = _mm_setr_ps(sw[k0], sw[k1], sw[k2], sw[k3]);
+        add4(acc, c, n, va, tu, sv, tw, l00, l01, d010, d110, d011, d111);
     }
 }
+#undef CN_GLOAD
 #endif
 
 #ifdef CF_HAVE_AVX2_PATH
