@@ -69,8 +69,9 @@ struct cf_corners {
     int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
     /* the same octaves, 512 entries each (x and x + 256 alike, so sums of two bytes need no
      * mask): permg the byte shuffle index of perm[x]'s gradient, (perm & 15) << 24 | 0x808080
-     * (AVX2); gtab the gradient of perm[x] as x, y, z (portable) */
-    int32_t *permg;
+     * (AVX2); gpk the gradient of perm[x] as three signed bytes, x in byte 0, y in byte 1, z
+     * in byte 3 (SSE2); gtab the gradient of perm[x] as x, y, z floats (portable) */
+    int32_t *permg, *gpk;
     float *gtab;
     int nperm;                 /* the octaves in perm */
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
@@ -103,28 +104,31 @@ void corners_free(cf_corners *c)
         free(q->val), free(q->rowstamp);
         for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
     }
-    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->gtab), free(c->pmap);
+    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->gpk), free(c->gtab), free(c->pmap);
     free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
     free(c->cix), free(c->ciz), free(c->tix), free(c->tiz);
     free(c);
 }
 
 /* the gradient tables of the lattice path c->isa takes (130 octaves in the vanilla overworld:
- * permg 260 KB for AVX2, gtab 780 KB for the SSE2 and portable paths, none for AVX-512); gtab
- * has 4 floats more at its end (the SSE2 path loads x, y, z and the next entry's x); 0 or -1 */
+ * permg 260 KB for AVX2, gpk 260 KB for SSE2 (and AVX2's regions wider than 8 corners), gtab
+ * 780 KB for the portable path, none for AVX-512); 0 or -1 */
 static int tables(cf_corners *c)
 {
-    free(c->permg), free(c->gtab);
-    c->permg = NULL, c->gtab = NULL;
+    free(c->permg), free(c->gpk), free(c->gtab);
+    c->permg = NULL, c->gpk = NULL, c->gtab = NULL;
     size_t np = (size_t)(c->nperm > 0 ? c->nperm : 1);
-    int avx2 = c->isa == CN_ISA_AVX2,
-        port = c->isa == CN_ISA_SCALAR || c->isa == CN_ISA_SSE2 || (avx2 && (c->ncx > 8 || c->ncz > 8));
+    int avx2 = c->isa == CN_ISA_AVX2, sse = c->isa == CN_ISA_SSE2 || (avx2 && (c->ncx > 8 || c->ncz > 8));
     if (avx2 && !(c->permg = malloc(sizeof(int32_t) * 512 * np))) return -1;
-    if (port && !(c->gtab = calloc(3 * 512 * np + 4, sizeof(float)))) return -1;
+    if (sse && !(c->gpk = malloc(sizeof(int32_t) * 512 * np))) return -1;
+    if (c->isa == CN_ISA_SCALAR && !(c->gtab = malloc(sizeof(float) * 3 * 512 * np))) return -1;
     for (size_t o = 0; o < (size_t)c->nperm; o++)
         for (size_t k = 0; k < 512; k++) {
             uint32_t b = (uint32_t)c->perm[256 * o + (k & 255)] & 15u;
             if (c->permg) c->permg[512 * o + k] = (int32_t)(b << 24 | 0x808080u);
+            if (c->gpk)
+                c->gpk[512 * o + k] = (int32_t)((uint32_t)(uint8_t)(int8_t)cf_grad_x[b] | (uint32_t)(uint8_t)(int8_t)cf_grad_y[b] << 8
+                                                | (uint32_t)(uint8_t)(int8_t)cf_grad_z[b] << 24);
             if (c->gtab) {
                 float *g = c->gtab + 3 * (512 * o + k);
                 g[0] = cf_grad_x[b], g[1] = cf_grad_y[b], g[2] = cf_grad_z[b];
@@ -316,23 +320,31 @@ CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const 
 
 #ifdef CF_HAVE_SSE2_PATH
 /* row_hoisted on 4 SSE2 lanes (x86-64's baseline: no gathers, no byte shuffles). The per-x
- * hash steps as there, kept as byte offsets of G's entries (12 bytes an entry), so that a
- * corner's look-up is one add (its k + 1 entry 12 bytes on); the gradients (x, y, z of an entry,
- * one unaligned load: the fourth float, the next entry's x or gtab's padding, is dropped) of 4
- * corners transposed into x, y and z vectors; then cf_perlin_lattice's float operations lane by
- * lane in its order (mulps, addps, subps: no FMA). */
-#define CN_GLOAD(o) _mm_loadu_ps((const float *)(G + (o)))
+ * hash steps as there, kept as byte offsets into GP (the octave's 512 gradient words, gpk), so
+ * that a corner's look-up is one add; one 8-byte load per lane gives the gradient words of
+ * entries e and e + 1 (the z corners k and k + 1), two unpacks a pair of 4-lane vectors of
+ * them, and the components come out by shifts and int -> float conversion (-1, 1 and +0.0f,
+ * the values of cf_grad_x/y/z), so no float transposes; then cf_perlin_lattice's float
+ * operations lane by lane in its order (mulps, addps, subps: no FMA). */
 static inline __m128 dot4(__m128 gx, __m128 gy, __m128 gz, __m128 x, __m128 y, __m128 z)
 {
     return _mm_add_ps(_mm_add_ps(_mm_mul_ps(gx, x), _mm_mul_ps(gy, y)), _mm_mul_ps(gz, z));
 }
-/* the dots of 4 lanes' entries (byte offsets o0..o3) */
-static inline __m128 gdot4(const char *G, uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3, __m128 x, __m128 y, __m128 z)
+/* the dot of 4 lanes' gradient words W */
+static inline __m128 wdot4(__m128i W, __m128 x, __m128 y, __m128 z)
 {
-    __m128 r0 = CN_GLOAD(o0), r1 = CN_GLOAD(o1), r2 = CN_GLOAD(o2), r3 = CN_GLOAD(o3);
-    __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpacklo_ps(r2, r3); /* x0 x1 y0 y1, x2 x3 y2 y3 */
-    __m128 t2 = _mm_unpackhi_ps(r0, r1), t3 = _mm_unpackhi_ps(r2, r3); /* z0 z1 . ., z2 z3 . . */
-    return dot4(_mm_movelh_ps(t0, t1), _mm_movehl_ps(t1, t0), _mm_movelh_ps(t2, t3), x, y, z);
+    __m128 gx = _mm_cvtepi32_ps(_mm_srai_epi32(_mm_slli_epi32(W, 24), 24));
+    __m128 gy = _mm_cvtepi32_ps(_mm_srai_epi32(_mm_slli_epi32(W, 16), 24));
+    return dot4(gx, gy, _mm_cvtepi32_ps(_mm_srai_epi32(W, 24)), x, y, z);
+}
+/* the words of entries o_l / 4 and the next ones of 4 lanes (byte offsets o0..o3): W and W1 */
+static inline void words4(const char *GP, uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3, __m128i *W, __m128i *W1)
+{
+    __m128i q0 = _mm_loadl_epi64((const __m128i *)(GP + o0)), q1 = _mm_loadl_epi64((const __m128i *)(GP + o1));
+    __m128i q2 = _mm_loadl_epi64((const __m128i *)(GP + o2)), q3 = _mm_loadl_epi64((const __m128i *)(GP + o3));
+    __m128i a = _mm_unpacklo_epi32(q0, q1), b = _mm_unpacklo_epi32(q2, q3); /* e0 e1 e0+1 e1+1, e2 e3 e2+1 e3+1 */
+    *W = _mm_unpacklo_epi64(a, b);
+    *W1 = _mm_unpackhi_epi64(a, b);
 }
 static inline __m128 lerp4(__m128 t, __m128 a, __m128 b)
 {
@@ -354,10 +366,10 @@ static inline void add4(float *acc, int c, int n, __m128 va, __m128 tu, __m128 s
         for (int l = 0; l < n - c; l++) acc[c + l] = o[l];
     }
 }
-static void row_sse2(const uint8_t *p, const float *G, int n, const cn_axes *ax, int32_t j, float v, float fade,
+static void row_sse2(const uint8_t *p, const int32_t *GP, int n, const cn_axes *ax, int32_t j, float v, float fade,
                      float amp, float *acc)
 {
-    uint32_t bx[64][4], kz[64]; /* per x corner: aa, ba, ab, bb (row_hoisted's); per z corner: k (x 12) */
+    uint32_t bx[64][4], kz[64]; /* per x corner: aa, ba, ab, bb (row_hoisted's); per z corner: k (x 4: bytes) */
     float su[64], sw[64];
     uint32_t uj = (uint32_t)j;
     /* one lattice cell for the whole row (all x corners in one, all z corners in one: 40 % of
@@ -370,20 +382,21 @@ static void row_sse2(const uint8_t *p, const float *G, int n, const cn_axes *ax,
         if (i == 0 || !one) {
             uint32_t ui = (uint32_t)ax->xi[i];
             uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-            bx[i][0] = 12u * cf_perm(p, a + uj), bx[i][2] = 12u * cf_perm(p, a + uj + 1u);
-            bx[i][1] = 12u * cf_perm(p, b + uj), bx[i][3] = 12u * cf_perm(p, b + uj + 1u);
+            bx[i][0] = 4u * cf_perm(p, a + uj), bx[i][2] = 4u * cf_perm(p, a + uj + 1u);
+            bx[i][1] = 4u * cf_perm(p, b + uj), bx[i][3] = 4u * cf_perm(p, b + uj + 1u);
         }
         su[i] = cf_smoothf(ax->xu[i]);
     }
-    for (int k = 0; k < ax->nz; k++) kz[k] = 12u * ((uint32_t)ax->zk[k] & 255u), sw[k] = cf_smoothf(ax->zw[k]);
-    const char *g = (const char *)G;
+    for (int k = 0; k < ax->nz; k++) kz[k] = 4u * ((uint32_t)ax->zk[k] & 255u), sw[k] = cf_smoothf(ax->zw[k]);
+    const char *g = (const char *)GP;
     __m128 vv = _mm_set1_ps(v), v1 = _mm_set1_ps(v - 1.0f), onef = _mm_set1_ps(1.0f);
     __m128 sv = _mm_set1_ps(cf_smoothf(fade)), va = _mm_set1_ps(amp);
     if (one) {
         __m128 gv[8][3]; /* per cube corner t (x: bit 0, y: bit 1, z: bit 2): the gradient's x, y, z */
         for (int t = 0; t < 8; t++) {
-            const float *e = (const float *)(g + bx[0][t & 3] + kz[0] + 12u * (uint32_t)(t >> 2));
-            for (int a = 0; a < 3; a++) gv[t][a] = _mm_set1_ps(e[a]);
+            int32_t wd = GP[(bx[0][t & 3] + kz[0]) / 4u + (uint32_t)(t >> 2)];
+            __m128 wf = _mm_cvtepi32_ps(_mm_setr_epi32((int8_t)(wd & 255), (int8_t)((wd >> 8) & 255), (int8_t)((wd >> 24) & 255), 0));
+            gv[t][0] = _mm_shuffle_ps(wf, wf, 0x00), gv[t][1] = _mm_shuffle_ps(wf, wf, 0x55), gv[t][2] = _mm_shuffle_ps(wf, wf, 0xaa);
         }
         for (int c = 0; c < n; c += 4) {
             int i0 = ax->ix[c], i1 = ax->ix[c + 1], i2 = ax->ix[c + 2], i3 = ax->ix[c + 3];
@@ -411,20 +424,19 @@ static void row_sse2(const uint8_t *p, const float *G, int n, const cn_axes *ax,
         __m128 w = _mm_setr_ps(ax->zw[k0], ax->zw[k1], ax->zw[k2], ax->zw[k3]);
         __m128 u1 = _mm_sub_ps(u, onef), w1 = _mm_sub_ps(w, onef);
         __m128 tu = _mm_setr_ps(su[i0], su[i1], su[i2], su[i3]);
-        __m128 d000 = gdot4(g, b0[0] + z0, b1[0] + z1, b2[0] + z2, b3[0] + z3, u, vv, w);
-        __m128 d001 = gdot4(g, b0[0] + z0 + 12u, b1[0] + z1 + 12u, b2[0] + z2 + 12u, b3[0] + z3 + 12u, u, vv, w1);
-        __m128 d100 = gdot4(g, b0[1] + z0, b1[1] + z1, b2[1] + z2, b3[1] + z3, u1, vv, w);
-        __m128 d101 = gdot4(g, b0[1] + z0 + 12u, b1[1] + z1 + 12u, b2[1] + z2 + 12u, b3[1] + z3 + 12u, u1, vv, w1);
-        __m128 l00 = lerp4(tu, d000, d100), l01 = lerp4(tu, d001, d101);
-        __m128 d010 = gdot4(g, b0[2] + z0, b1[2] + z1, b2[2] + z2, b3[2] + z3, u, v1, w);
-        __m128 d011 = gdot4(g, b0[2] + z0 + 12u, b1[2] + z1 + 12u, b2[2] + z2 + 12u, b3[2] + z3 + 12u, u, v1, w1);
-        __m128 d110 = gdot4(g, b0[3] + z0, b1[3] + z1, b2[3] + z2, b3[3] + z3, u1, v1, w);
-        __m128 d111 = gdot4(g, b0[3] + z0 + 12u, b1[3] + z1 + 12u, b2[3] + z2 + 12u, b3[3] + z3 + 12u, u1, v1, w1);
+        __m128i W, W1;
+        words4(g, b0[0] + z0, b1[0] + z1, b2[0] + z2, b3[0] + z3, &W, &W1);
+        __m128 d000 = wdot4(W, u, vv, w), d001 = wdot4(W1, u, vv, w1);
+        words4(g, b0[1] + z0, b1[1] + z1, b2[1] + z2, b3[1] + z3, &W, &W1);
+        __m128 l00 = lerp4(tu, d000, wdot4(W, u1, vv, w)), l01 = lerp4(tu, d001, wdot4(W1, u1, vv, w1));
+        words4(g, b0[2] + z0, b1[2] + z1, b2[2] + z2, b3[2] + z3, &W, &W1);
+        __m128 d010 = wdot4(W, u, v1, w), d011 = wdot4(W1, u, v1, w1);
+        words4(g, b0[3] + z0, b1[3] + z1, b2[3] + z2, b3[3] + z3, &W, &W1);
+        __m128 d110 = wdot4(W, u1, v1, w), d111 = wdot4(W1, u1, v1, w1);
         __m128 tw = _mm_setr_ps(sw[k0], sw[k1], sw[k2], sw[k3]);
         add4(acc, c, n, va, tu, sv, tw, l00, l01, d010, d110, d011, d111);
     }
 }
-#undef CN_GLOAD
 #endif
 
 #ifdef CF_HAVE_AVX2_PATH
@@ -671,13 +683,13 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
                 row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v,
                           fade, amp, acc);
             else /* wider regions than fill.c's (16 blocks: at most 6 corners a row) */
-                row_sse2(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+                row_sse2(o + 32, c->gpk + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
 #endif
 #ifdef CF_HAVE_SSE2_PATH
         if (c->isa == CN_ISA_SSE2) {
-            row_sse2(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+            row_sse2(o + 32, c->gpk + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
 #endif
