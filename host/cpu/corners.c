@@ -375,7 +375,7 @@ static void row_sse2(const uint8_t *p, const int32_t *GP, int n, const cn_axes *
     /* one lattice cell for the whole row (all x corners in one, all z corners in one: 40 % of
      * the vanilla overworld's samples, its low octaves): the 8 gradients are the same in every
      * lane, broadcast once */
-    int one = 1;
+    int one = ax->nx > 0 && ax->nz > 0;
     for (int i = 1; i < ax->nx; i++) one &= ax->xi[i] == ax->xi[0];
     for (int k = 1; k < ax->nz; k++) one &= ax->zk[k] == ax->zk[0];
     for (int i = 0; i < ax->nx; i++) {
