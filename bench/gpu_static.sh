@@ -61,7 +61,35 @@ size_t OV get_global_id(uint d)
          : d == 1 ? __builtin_amdgcn_workgroup_id_y() * __builtin_amdgcn_workgroup_size_y() + __builtin_amdgcn_workitem_id_y()
                   : __builtin_amdgcn_workgroup_id_z() * __builtin_amdgcn_workgroup_size_z() + __builtin_amdgcn_workitem_id_z();
 }
+size_t OV get_local_id(uint d)
+{
+    return d == 0 ? __builtin_amdgcn_workitem_id_x() : d == 1 ? __builtin_amdgcn_workitem_id_y() : __builtin_amdgcn_workitem_id_z();
+}
+size_t OV get_local_size(uint d)
+{
+    return d == 0 ? __builtin_amdgcn_workgroup_size_x() : d == 1 ? __builtin_amdgcn_workgroup_size_y() : __builtin_amdgcn_workgroup_size_z();
+}
+void OV barrier(uint flags)
+{
+    (void)flags;
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
 #else
+size_t OV get_local_id(uint d)
+{
+    return d == 0 ? __nvvm_read_ptx_sreg_tid_x() : d == 1 ? __nvvm_read_ptx_sreg_tid_y() : __nvvm_read_ptx_sreg_tid_z();
+}
+size_t OV get_local_size(uint d)
+{
+    return d == 0 ? __nvvm_read_ptx_sreg_ntid_x() : d == 1 ? __nvvm_read_ptx_sreg_ntid_y() : __nvvm_read_ptx_sreg_ntid_z();
+}
+void OV barrier(uint flags)
+{
+    (void)flags;
+    __nvvm_bar_sync(0);
+}
 size_t OV get_global_id(uint d)
 {
     return d == 0 ? __nvvm_read_ptx_sreg_ctaid_x() * __nvvm_read_ptx_sreg_ntid_x() + __nvvm_read_ptx_sreg_tid_x()
@@ -131,12 +159,15 @@ python3 - "$tmp" "$NVPTX_ARCH" <<'PY'
 import os, re, sys
 tmp, nv = sys.argv[1], sys.argv[2]
 def meta(f):
-    ks, cur = {}, None
+    # one record a kernel, a YAML list item ("- .agpr_count: ..."); its fields come in
+    # alphabetical order, some before .name
+    ks, cur = {}, {}
     for l in open(os.path.join(tmp, f + ".notes")):
-        m = re.match(r"\s*\.(name|vgpr_count|agpr_count|sgpr_count|vgpr_spill_count|sgpr_spill_count|private_segment_fixed_size):\s+(\S+)", l)
+        if re.match(r"\s*- \.", l): cur = {}
+        m = re.match(r"\s*(?:- )?\.(name|vgpr_count|agpr_count|sgpr_count|vgpr_spill_count|sgpr_spill_count|private_segment_fixed_size|group_segment_fixed_size):\s+(\S+)", l)
         if not m: continue
-        if m.group(1) == "name": cur = ks.setdefault(m.group(2), {})
-        elif cur is not None: cur[m.group(1)] = int(m.group(2))
+        if m.group(1) == "name": ks[m.group(2)] = cur
+        else: cur[m.group(1)] = int(m.group(2))
     return ks
 def syms(f):
     size, und = {}, []
@@ -167,11 +198,11 @@ for f, title in (("prog", "kernels of the program"), ("probe", "one octave sampl
     ks, (size, und), d, p = meta(f), syms(f), fp64(f), ptx(f)
     print(f"**{title}**")
     print()
-    hdr = "| kernel | VGPRs | AGPRs | SGPRs | VGPR / SGPR spills | scratch bytes | code bytes | fp64 instructions (static) |"
+    hdr = "| kernel | VGPRs | AGPRs | SGPRs | VGPR / SGPR spills | scratch bytes | local (LDS) bytes | code bytes | fp64 instructions (static) |"
     print(hdr + (" PTX .f64 instructions |" if nv else ""))
-    print("|---" * (8 + (1 if nv else 0)) + "|")
+    print("|---" * (9 + (1 if nv else 0)) + "|")
     for k, m in ks.items():
-        row = f"| {k} | {m.get('vgpr_count', '?')} | {m.get('agpr_count', 0)} | {m.get('sgpr_count', '?')} | {m.get('vgpr_spill_count', 0)} / {m.get('sgpr_spill_count', 0)} | {m.get('private_segment_fixed_size', '?')} | {size.get(k, '?')} | {d.get(k, 0)} |"
+        row = f"| {k} | {m.get('vgpr_count', '?')} | {m.get('agpr_count', 0)} | {m.get('sgpr_count', '?')} | {m.get('vgpr_spill_count', 0)} / {m.get('sgpr_spill_count', 0)} | {m.get('private_segment_fixed_size', '?')} | {m.get('group_segment_fixed_size', 0)} | {size.get(k, '?')} | {d.get(k, 0)} |"
         print(row + (f" {p.get(k, '-')} |" if nv else ""))
     other = {k: v for k, v in size.items() if k not in ks}
     if other: print("\nfunctions left as calls (not inlined): " + ", ".join(f"{k} ({v} bytes, {d.get(k, 0)} fp64)" for k, v in other.items()))

@@ -201,22 +201,28 @@ CF_INLINE cf_u32 cf_perm(CF_GLOBAL const cf_u8 *p, cf_u32 i)
 /* lattice hashing and the trilinear float lerp (shared by plain and smeared octaves) */
 #if defined(__OPENCL_VERSION__) && defined(CF_GPU)
 /* GPU builds: the same hashes, products and lerps (cf_lerp3f's, each lerp on the same operands),
- * ordered so that each x-lerp follows its two dots (shorter live ranges: fewer registers) */
-CF_INLINE float cf_perlin_lattice(CF_GLOBAL const cf_u8 *p, cf_i32 i, cf_i32 j, cf_i32 k,
-                                  float u, float v, float w, float fade_y)
-{
-    cf_u32 ui = (cf_u32)i, uj = (cf_u32)j, uk = (cf_u32)k;
-    float u1 = u - 1.0f, v1 = v - 1.0f, w1 = w - 1.0f;
-    float t1 = cf_smoothf(u), t2 = cf_smoothf(fade_y), t3 = cf_smoothf(w);
-    cf_u32 a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-    cf_u32 aa = cf_perm(p, a + uj), ba = cf_perm(p, b + uj);
-    float l00 = cf_lerpf(t1, cf_gdot(cf_perm(p, aa + uk), u, v, w), cf_gdot(cf_perm(p, ba + uk), u1, v, w));
-    float l01 = cf_lerpf(t1, cf_gdot(cf_perm(p, aa + uk + 1u), u, v, w1), cf_gdot(cf_perm(p, ba + uk + 1u), u1, v, w1));
-    cf_u32 ab = cf_perm(p, a + uj + 1u), bb = cf_perm(p, b + uj + 1u);
-    float l10 = cf_lerpf(t1, cf_gdot(cf_perm(p, ab + uk), u, v1, w), cf_gdot(cf_perm(p, bb + uk), u1, v1, w));
-    float l11 = cf_lerpf(t1, cf_gdot(cf_perm(p, ab + uk + 1u), u, v1, w1), cf_gdot(cf_perm(p, bb + uk + 1u), u1, v1, w1));
-    return cf_lerpf(t3, cf_lerpf(t2, l00, l10), cf_lerpf(t2, l01, l11));
-}
+ * ordered so that each x-lerp follows its two dots (shorter live ranges: fewer registers).
+ * Defined for the permutation in global memory (cf_perlin_lattice) and in local memory
+ * (cf_perlin_lattice_l: the GPU form's k_stacks copies a stack's permutations there first) */
+#define CF_LATTICE_FN(NAME, AS)                                                                                     \
+    CF_INLINE float NAME(AS const cf_u8 *p, cf_i32 i, cf_i32 j, cf_i32 k, float u, float v, float w, float fade_y)  \
+    {                                                                                                               \
+        cf_u32 ui = (cf_u32)i, uj = (cf_u32)j, uk = (cf_u32)k;                                                      \
+        float u1 = u - 1.0f, v1 = v - 1.0f, w1 = w - 1.0f;                                                          \
+        float t1 = cf_smoothf(u), t2 = cf_smoothf(fade_y), t3 = cf_smoothf(w);                                      \
+        cf_u32 a = p[ui & 255u], b = p[(ui + 1u) & 255u];                                                           \
+        cf_u32 aa = p[(a + uj) & 255u], ba = p[(b + uj) & 255u];                                                    \
+        float l00 = cf_lerpf(t1, cf_gdot(p[(aa + uk) & 255u], u, v, w), cf_gdot(p[(ba + uk) & 255u], u1, v, w));    \
+        float l01 = cf_lerpf(t1, cf_gdot(p[(aa + uk + 1u) & 255u], u, v, w1),                                       \
+                             cf_gdot(p[(ba + uk + 1u) & 255u], u1, v, w1));                                         \
+        cf_u32 ab = p[(a + uj + 1u) & 255u], bb = p[(b + uj + 1u) & 255u];                                          \
+        float l10 = cf_lerpf(t1, cf_gdot(p[(ab + uk) & 255u], u, v1, w), cf_gdot(p[(bb + uk) & 255u], u1, v1, w));  \
+        float l11 = cf_lerpf(t1, cf_gdot(p[(ab + uk + 1u) & 255u], u, v1, w1),                                      \
+                             cf_gdot(p[(bb + uk + 1u) & 255u], u1, v1, w1));                                        \
+        return cf_lerpf(t3, cf_lerpf(t2, l00, l10), cf_lerpf(t2, l01, l11));                                        \
+    }
+CF_LATTICE_FN(cf_perlin_lattice, CF_GLOBAL)
+CF_LATTICE_FN(cf_perlin_lattice_l, __local)
 #else
 CF_INLINE float cf_perlin_lattice(CF_GLOBAL const cf_u8 *p, cf_i32 i, cf_i32 j, cf_i32 k,
                                   float u, float v, float w, float fade_y)

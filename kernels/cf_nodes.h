@@ -114,6 +114,41 @@ CF_INLINE float cf_stack_axes(CF_TAB t, int s, __global const int *a, int R, int
     }
     return v;
 }
+#ifdef CF_GPU
+/* cf_stack_axes with the stack's permutations in local memory: lp holds layer l's 256 bytes at
+ * 256 * l (cf_stack_lp_load); the same operations on the same values */
+CF_INLINE float cf_stack_axes_l(CF_TAB t, int s, __global const int *a, int R, int zoff, __global const int *ay, int RY, int i,
+                                int j, int k, __local const uchar *lp)
+{
+    CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
+    int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * first;
+    float v = 0.0f;
+    for (int l = 0; l < count; l++, ly += CF_LAYER_BYTES, a += R, ay += RY, lp += 256) {
+        float amp = cf_ld_f32(ly + 4);
+        __global const int *ax = a + 2 * i, *ayj = ay + 3 * j, *az = a + zoff + 2 * k;
+        v = v + amp * cf_perlin_lattice_l(lp, ax[0], ayj[0], az[0], as_float(ax[1]), as_float(ayj[1]), as_float(az[1]),
+                                          as_float(ayj[2]));
+    }
+    return v;
+}
+/* copies stack s's permutations into lp (256 bytes a layer, at most max layers; the work group
+ * shares the copy: call it from every work item, then barrier); 0 when the stack has more
+ * layers than fit (the caller then reads them from global memory) */
+CF_INLINE int cf_stack_lp_load(CF_TAB t, int s, __local uint *lp, int max)
+{
+    CF_TAB st = t + cf_ld_i32(t + 4) + 8 * s;
+    int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
+    if (count > max) return 0;
+    CF_TAB ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * first;
+    for (int w = (int)get_local_id(0); w < 64 * count; w += (int)get_local_size(0)) {
+        /* the permutation starts 32 bytes into the 288-byte octave record at 16: 4-byte aligned */
+        __global const uint *o = (__global const uint *)(t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly + CF_LAYER_BYTES * (w / 64)) + 32);
+        lp[w] = o[w % 64];
+    }
+    return 1;
+}
+#endif
 /* the same as a call, for bodies with many noise sites (emit.c): on a GPU one out-of-line copy
  * instead of an inlined loop per site (code size; the kernel's registers stay near the
  * callee's) */

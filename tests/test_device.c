@@ -5,7 +5,8 @@
  * does not rebuild; the generated source names its nodes' sources; the corner stage's
  * split octave in the GPU form (cf_axis, cf_axis_y, cf_perlin_lattice with the gradients
  * by selects: CF_GPU, which PoCL does not get in a fill) equals cf_perlin and
- * cf_smeared on the CPU. */
+ * cf_smeared on the CPU; batches over the two sets of buffers (device.c), with and without pinned
+ * staging, equal the CPU for every output, and a fault in the second batch fails cleanly. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,14 @@ Test(device, vanilla_end) { vanilla("minecraft:end"); }
 Test(device, vanilla_caves) { vanilla("minecraft:caves"); }
 Test(device, vanilla_floating_islands) { vanilla("minecraft:floating_islands"); }
 Test(device, default_pack) { check_settings(NULL, "minecraft:overworld", seeds, 3, chunks, 4); }
+/* the GPU form (what device.c builds for a GPU: CF_GPU, k_stacks_<k> with the permutations
+ * in local memory, gradients by selects, out-of-line stack calls) run on PoCL: the same
+ * values as the CPU (each test runs in its own process: the variable stays here) */
+Test(device, gpu_form_vanilla_overworld)
+{
+    setenv("CHUNKFILL_GPU_FORM", "1", 1);
+    vanilla("minecraft:overworld");
+}
 Test(device, node_test_pack)
 {
     check_settings(CF_SOURCE_DIR "/tests/packs/nodes", "test:nodes", seeds, 2, chunks, 3);
@@ -300,9 +309,205 @@ Test(device, overworld_launch_layout)
     cr_expect(strstr(src, "__kernel void k_corners_0(") && !strstr(src, "__kernel void k_corners_1("));
     cr_expect_eq(lay.nsites[4], 28);
     cr_expect_eq(lay.svs, (size_t)28 * 1225);
-    cr_expect(strstr(src, "__kernel void k_stacks_4("));
+    cr_expect(strstr(src, "void k_stacks_4(")); /* __kernel __attribute__((reqd_work_group_size(...))) */
+    cr_expect(strstr(src, "__local uint lp["));   /* the GPU form: the permutations in local memory */
     free(src);
     cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* ------------------------------------------------ double-buffered batches (device.c fill_batches)
+ * Batches alternate two sets of buffers: batch i + 1 is uploaded and computed while batch i is
+ * read back into its pinned staging buffer and copied out. Batch 3 for 7 chunks: three batches,
+ * each set used twice in a call, an odd last batch of 1; two calls, so a call starts on sets the
+ * previous one left. Every output the batches serve: densities (f32 26.3, f64 libnoise), blocks
+ * (26.3 aquifers) and blocks with the 1.21 surface stage (vanilla 26.2). */
+static const int32_t seven[14] = {0, 0, -3, 7, 62500, -3, -70000, 70001, 5, -9, -1874999, 1874999, 12, 13};
+
+/* a device with batches of 3; staging 1: transfers through pinned staging buffers (a GPU's
+ * way), 0: straight into the caller's memory (a CPU device's); device.c CHUNKFILL_STAGING */
+static cf_device *open_batch3(cf_program *pg, int staging)
+{
+    cf_error err = {0};
+    cf_device *dev;
+    setenv("CHUNKFILL_STAGING", staging ? "1" : "0", 1);
+    cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 3, &err), CF_OK, "%s", err.message);
+    unsetenv("CHUNKFILL_STAGING");
+    cr_assert_eq(cf_device_batch(dev), 3u);
+    return dev;
+}
+
+static void batches_density(const char *pack, const char *settings, const char *function, size_t esz)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev = NULL;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile(&pg, pk, settings, &function, 1, &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t bytes = (size_t)height * 256 * esz * 7;
+    char *a = malloc(bytes), *b = malloc(bytes);
+    for (int call = 0; call < 4; call++) {
+        if (call % 2 == 0) dev = open_batch3(pg, call / 2);
+        cr_assert_eq(cf_world_new(&w, pg, call % 2 ? -5 : 77, &err), CF_OK, "%s", err.message);
+        memset(a, 0xee, bytes);
+        cr_assert_eq(cf_device_fill(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_chunks(w, 0, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
+        size_t diff = 0, first = 0;
+        for (size_t i = 0; i < bytes; i += esz)
+            if (memcmp(a + i, b + i, esz) != 0 && diff++ == 0) first = i / esz;
+        cr_assert_eq(diff, 0u, "%s staging %d call %d: %zu values differ; the first in chunk %zu", settings, call / 2, call % 2,
+                     diff, first / ((size_t)height * 256));
+        cf_world_free(w);
+        if (call % 2) cf_device_free(dev);
+    }
+    free(a), free(b);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+Test(device, batches_densities_f32) { batches_density(NULL, "minecraft:overworld", "router:final_density", sizeof(float)); }
+Test(device, batches_densities_f64)
+{
+    batches_density(CF_SOURCE_DIR "/packs/libnoise-obsidian", "minecraft:overworld", "router:final_density", sizeof(double));
+}
+
+Test(device, batches_blocks)
+{
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev = NULL;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t per = (size_t)height * 256;
+    uint8_t *a = malloc(per * 7), *b = malloc(per * 7);
+    for (int call = 0; call < 4; call++) {
+        if (call % 2 == 0) dev = open_batch3(pg, call / 2);
+        cr_assert_eq(cf_world_new(&w, pg, call % 2 ? 3 : -11, &err), CF_OK, "%s", err.message);
+        memset(a, 0xee, per * 7);
+        cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_fill_blocks(w, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
+        size_t diff = 0, first = 0;
+        for (size_t i = 0; i < per * 7; i++)
+            if (a[i] != b[i] && diff++ == 0) first = i;
+        cr_assert_eq(diff, 0u, "staging %d call %d: %zu blocks differ; the first in chunk %zu", call / 2, call % 2, diff, first / per);
+        cf_world_free(w);
+        if (call % 2) cf_device_free(dev);
+    }
+    free(a), free(b);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+Test(device, batches_blocks_surface_121)
+{
+    char pack[4096];
+    if (!shared_have("vanilla/26.2", pack, sizeof pack)) cr_skip_test("no %s/vanilla/26.2", shared_dir());
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev = NULL;
+    cf_world *w;
+    cf_biomes *bio;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert(cf_program_surface_on_device(pg));
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t per = (size_t)height * 256;
+    uint8_t *a = malloc(per * 7), *b = malloc(per * 7);
+    cr_assert_eq(cf_world_new(&w, pg, 5, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&bio, pk, NULL, "minecraft:overworld", NULL, 5, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_fill_blocks_surface(w, bio, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
+    for (int staging = 0; staging < 2; staging++) {
+        dev = open_batch3(pg, staging);
+        memset(a, 0xee, per * 7);
+        cr_assert_eq(cf_device_fill_blocks_surface(dev, w, bio, 7, seven, a, &err), CF_OK, "%s", err.message);
+        size_t diff = 0, first = 0, surf = 0;
+        for (size_t i = 0; i < per * 7; i++) {
+            if (a[i] != b[i] && diff++ == 0) first = i;
+            surf += b[i] >= 11;
+        }
+        cr_assert_eq(diff, 0u, "staging %d: %zu blocks differ; the first in chunk %zu", staging, diff, first / per);
+        cr_expect_gt(surf, 7000u, "surface blocks: %zu", surf);
+        cf_device_free(dev);
+    }
+    cf_biomes_free(bio);
+    cf_world_free(w);
+    free(a), free(b);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* a launch failing in the second batch (batch 1 of 3, the first still in flight) fails the
+ * fill with one message; the device drained its queues and fills correctly afterwards */
+Test(device, batches_fault_in_second_batch)
+{
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev = NULL;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 9, &err), CF_OK, "%s", err.message);
+    int height;
+    cf_program_settings(pg, NULL, &height, NULL);
+    size_t per = (size_t)height * 256;
+    uint8_t *a = malloc(per * 7), *b = malloc(per * 7);
+    cr_assert_eq(cf_fill_blocks(w, 7, seven, b, 1, &err), CF_OK, "%s", err.message);
+    for (int staging = 0; staging < 2; staging++) {
+        dev = open_batch3(pg, staging);
+        setenv("CHUNKFILL_FAULT", "launch:1", 1);
+        cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_ERR_DEVICE);
+        unsetenv("CHUNKFILL_FAULT");
+        cr_assert(strstr(err.message, "CL_OUT_OF_RESOURCES") && strstr(err.message, "injected") && !strchr(err.message, '\n'),
+                  "%s", err.message);
+        memset(&err, 0, sizeof err);
+        memset(a, 0xee, per * 7);
+        cr_assert_eq(cf_device_fill_blocks(dev, w, 7, seven, a, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(memcmp(a, b, per * 7), 0, "staging %d: the fill after the failed one differs from the CPU", staging);
+        cf_device_free(dev);
+    }
+    free(a), free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+/* the automatic batch counts both sets: with pinned staging their staging (2 x 393,224 bytes a
+ * chunk of the f32 overworld) stays within the fill's working memory (max_fill_bytes, the CLI's
+ * --max-memory): 10 MB gives 8 chunks (64 would stage 50 MB); without staging the cap is 64 */
+Test(device, batch_counts_both_staging_sets)
+{
+    cf_error err = {0};
+    cf_limits lim;
+    cf_limits_default(&lim);
+    lim.max_fill_bytes = 10000000;
+    cf_pack *pk;
+    cf_program *pg;
+    cf_device *dev;
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, &lim, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "minecraft:overworld", fn, 1, &err), CF_OK, "%s", err.message);
+    static const size_t want[2] = {64, 8};
+    for (int staging = 0; staging < 2; staging++) {
+        setenv("CHUNKFILL_STAGING", staging ? "1" : "0", 1);
+        cr_assert_eq(cf_device_open(&dev, "opencl", pg, 0, 0, &err), CF_OK, "%s", err.message);
+        unsetenv("CHUNKFILL_STAGING");
+        cr_expect_eq(cf_device_batch(dev), want[staging], "staging %d: batch %zu", staging, cf_device_batch(dev));
+        cf_device_free(dev);
+    }
     cf_program_free(pg);
     cf_pack_free(pk);
 }

@@ -996,6 +996,9 @@ static int cmd_fill(int argc, char **argv)
     size_t per = (size_t)height * 256;
     int f64 = pg && cf_program_precision(pg) == 64;
     size_t esz = f64 ? sizeof(double) : sizeof(float);
+    /* a device fills two of its batches a call where they take at most 256 MiB: it reads the
+     * first back while it computes the second (host/opencl/device.c) */
+    if (use_dev && 2 * batch * per * (blocks ? 1 : esz) <= ((size_t)256 << 20)) batch *= 2;
     if ((int64_t)batch > n) batch = (size_t)n;
     list = malloc(sizeof(int32_t) * 2 * batch);
     /* two output buffers: a batch fills into one while the other is written */

@@ -17,6 +17,7 @@
  *    (EV64_VALUE: interpolated lerps y, x, z), the draws from positional("minecraft:ore").
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,9 +39,12 @@ struct cf_blocks121 {
     uint8_t shave[27 * 19];
     double *dens; /* the chunk's final density [y][z][x] */
     cf_fill121 *staged; /* fill121.c's fill of it, or NULL (every block through eval64) */
+    cf_fill121 *vstaged; /* the ore veins' toggle over the chunk (fill121.c, y, x, z as EV64_VALUE), or NULL */
+    double *vtog;        /* its values [y][z][x] */
     struct b21_slot {
         int32_t qx, qz, v, used;
     } *cache;
+    struct cf_blocks121 *pool_next; /* the idle list (blocks121_take / blocks121_give) */
 };
 #define B21_CACHE 16384 /* surface levels across the chunks of one thread (a pure function of the column) */
 
@@ -136,7 +140,7 @@ size_t blocks121_bytes(const cf_program *p)
 {
     size_t cells = (size_t)cf_aq_ny(p->min_y, p->height) * 9;
     return sizeof(b21) + cells * (3 * sizeof(int32_t) + sizeof(cf_aq_fluid) + 1) + B21_CACHE * sizeof(struct b21_slot)
-           + sizeof(double) * (size_t)p->height * 256 + fill121_bytes(p);
+           + 2 * (sizeof(double) * (size_t)p->height * 256 + fill121_bytes(p));
 }
 
 cf_blocks121 *blocks121_new(const cf_world *w)
@@ -164,7 +168,12 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     a->cache = calloc(B21_CACHE, sizeof *a->cache);
     a->dens = malloc(sizeof(double) * (size_t)p->height * 256);
     a->staged = fill121_new(&a->c, a->fn[CF_B21_FINAL], 1);
-    if (!a->cen || !a->st || !a->have || !a->cache || !a->dens || (!a->staged && fill121_staged(p))) {
+    if (a->veins && fill121_staged(p)) {
+        a->vstaged = fill121_new(&a->c, a->fn[CF_B21_VEIN_TOGGLE], 0);
+        a->vtog = malloc(sizeof(double) * (size_t)p->height * 256);
+    }
+    if (!a->cen || !a->st || !a->have || !a->cache || !a->dens || (!a->staged && fill121_staged(p)) ||
+        (a->veins && fill121_staged(p) && (!a->vstaged || !a->vtog))) {
         blocks121_free(a);
         return NULL;
     }
@@ -175,6 +184,8 @@ void blocks121_free(cf_blocks121 *a)
 {
     if (!a) return;
     fill121_free(a->staged);
+    fill121_free(a->vstaged);
+    free(a->vtog);
     eval64_free(&a->c);
     free(a->cen), free(a->st), free(a->have), free(a->cache), free(a->dens);
     free(a);
@@ -184,7 +195,8 @@ void blocks121_free(cf_blocks121 *a)
 static uint8_t b21_vein(b21 *a, int32_t x, int32_t y, int32_t z)
 {
     if (y < -60 || y > 50) return CF_BK_SOLID; /* outside both veins' y ranges: null whatever the toggle */
-    double toggle = b21_at(a, EV64_VALUE, CF_B21_VEIN_TOGGLE, x, y, z);
+    double toggle = a->vstaged ? a->vtog[((size_t)(y - a->w->prog->min_y) * 16 + (size_t)(z - a->cz * 16)) * 16 + (size_t)(x - a->cx * 16)]
+                               : b21_at(a, EV64_VALUE, CF_B21_VEIN_TOGGLE, x, y, z);
     cf_aq_rnd r;
     cf_i32 filler = cf_aq_vein_start(a->w->ore_lo, a->w->ore_hi, a->legacy, x, y, z, toggle, &r);
     if (filler < 0) return CF_BK_SOLID;
@@ -232,7 +244,9 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
                 out[i] = (uint8_t)cf_aq_block(a, a->cen, cx, cz, a->gy0, skip, a->enabled, cx * 16 + x, y0 + y, cz * 16 + z,
                                               a->dens[i]);
             }
-    /* the ore veins where the aquifer returned null */
+    /* the ore veins where the aquifer returned null; the toggle over the chunk by the staged fill
+     * (the values of eval64's EV64_VALUE at each block: mc121::staged_fill_equals_block_path) */
+    if (a->vstaged) fill121_run(a->vstaged, cx, cz, a->vtog);
     if (a->veins)
         for (int32_t y = 0; y < h; y++)
             for (int32_t z = 0; z < 16; z++)
@@ -249,3 +263,65 @@ double blocks121_output(cf_blocks121 *a, int out, double x, double y, double z)
 }
 
 int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z) { return b21_surface(a, x, z); }
+
+/* ------------------------------------------------------------------ the context pool
+ * A context holds about 2 MB (the chunk's densities, the veins' toggle, the surface cache, two
+ * staged fills): kept idle per world between calls, as fill.c's pool of float contexts. Its
+ * caches are pure functions of the position or reset per chunk: a reused one gives the same
+ * blocks. */
+enum { B21_POOL_MAX = 64 };
+static pthread_mutex_t b21_mu = PTHREAD_MUTEX_INITIALIZER;
+static b21 *b21_head;
+
+cf_blocks121 *blocks121_take(const cf_world *w)
+{
+    pthread_mutex_lock(&b21_mu);
+    for (b21 **pp = &b21_head; *pp; pp = &(*pp)->pool_next) {
+        b21 *a = *pp;
+        if (a->w == w) {
+            *pp = a->pool_next;
+            pthread_mutex_unlock(&b21_mu);
+            a->pool_next = NULL;
+            return a;
+        }
+    }
+    pthread_mutex_unlock(&b21_mu);
+    return blocks121_new(w);
+}
+
+void blocks121_give(cf_blocks121 *a)
+{
+    if (!a) return;
+    int n = 0;
+    pthread_mutex_lock(&b21_mu);
+    for (b21 *g = b21_head; g; g = g->pool_next) n += g->w == a->w;
+    if (n < B21_POOL_MAX) {
+        a->pool_next = b21_head;
+        b21_head = a;
+        a = NULL;
+    }
+    pthread_mutex_unlock(&b21_mu);
+    blocks121_free(a);
+}
+
+void blocks121_pool_drop(const cf_world *w)
+{
+    b21 *drop = NULL;
+    pthread_mutex_lock(&b21_mu);
+    for (b21 **pp = &b21_head; *pp;) {
+        b21 *a = *pp;
+        if (a->w == w) {
+            *pp = a->pool_next;
+            a->pool_next = drop;
+            drop = a;
+        } else {
+            pp = &a->pool_next;
+        }
+    }
+    pthread_mutex_unlock(&b21_mu);
+    while (drop) {
+        b21 *next = drop->pool_next;
+        blocks121_free(drop);
+        drop = next;
+    }
+}

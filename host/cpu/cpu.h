@@ -195,13 +195,31 @@ void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, do
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */
 long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values);
-int fill121_check_minmax(void); /* tests: the block stage's min and max against cf21_min / cf21_max; the pairs that differ */
+int fill121_check_minmax(void); /* tests: the stages' min, max, clamp and squeeze against cf21_*; the values that differ */
+/* the pool of double-dialect contexts (fill121.c): a thread's eval64 context and, for DIALECT_MC121,
+ * its staged fill of (node, final), kept idle per world between calls (as fill.c's pool does for
+ * the float fills: made afresh per call, their first touches are page faults). Reuse gives the
+ * same values: the memos and caches are keyed by stamps. */
+typedef struct cf_ctx64 {
+    ev64_ctx c;
+    cf_fill121 *s; /* NULL: not staged (or another dialect): fill121_points / eval64 */
+    const cf_world *w;
+    int node, final;
+    struct cf_ctx64 *next;
+} cf_ctx64;
+cf_ctx64 *ctx64_take(const cf_world *w, int node, int final); /* an idle one or a new one; NULL: out of memory */
+void ctx64_give(cf_ctx64 *e);
+void ctx64_pool_drop(const cf_world *w); /* fill_pool_drop calls it */
 
 /* aquifer121.c: the blocks of the 1.18-1.21 noise stage (aquifer + ore veins, double) of
  * a DIALECT_MC121 program compiled for block fills (outputs CF_B21_*) */
 typedef struct cf_blocks121 cf_blocks121;
 cf_blocks121 *blocks121_new(const cf_world *w); /* NULL when out of memory */
 void blocks121_free(cf_blocks121 *a);
+/* the same kept idle per world between calls (fill_pool_drop frees them): an idle one or a new one */
+cf_blocks121 *blocks121_take(const cf_world *w);
+void blocks121_give(cf_blocks121 *a);
+void blocks121_pool_drop(const cf_world *w);
 size_t blocks121_bytes(const cf_program *p);
 /* the block kinds (CF_BK_*) of chunk (cx, cz), [y][z][x] */
 void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out);

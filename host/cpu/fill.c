@@ -206,6 +206,8 @@ void fill_pool_drop(const cf_world *w)
         fill_free(drop);
         drop = next;
     }
+    ctx64_pool_drop(w);     /* the double dialects' contexts (fill121.c) */
+    blocks121_pool_drop(w); /* the 1.21 block fills' contexts (aquifer121.c) */
 }
 
 /* the block stage's buffers and the interpolation rows become stale */
@@ -633,7 +635,7 @@ static void *block_worker(void *arg)
 static void *block121_worker(void *arg)
 {
     job *j = arg;
-    cf_blocks121 *a = blocks121_new(j->w);
+    cf_blocks121 *a = blocks121_take(j->w); /* the thread's context, from the world's pool */
     if (!a) {
         atomic_store(&j->failed, 1);
         return NULL;
@@ -643,7 +645,7 @@ static void *block121_worker(void *arg)
         if (i >= j->n || atomic_load(&j->failed)) break;
         blocks121_chunk(a, j->chunks[2 * i], j->chunks[2 * i + 1], j->bytes + i * j->per_chunk);
     }
-    blocks121_free(a);
+    blocks121_give(a);
     return NULL;
 }
 
@@ -651,10 +653,10 @@ static void *block121_worker(void *arg)
 static void *surface121_worker(void *arg)
 {
     job *j = arg;
-    cf_blocks121 *a = blocks121_new(j->w);
+    cf_blocks121 *a = blocks121_take(j->w); /* the thread's context, from the world's pool */
     cf_surface *s = a ? surface_new(j->w, a, j->bnames, j->nb, j->zseed) : NULL;
     if (!s) {
-        blocks121_free(a);
+        blocks121_give(a);
         atomic_store(&j->failed, 1);
         return NULL;
     }
@@ -666,7 +668,7 @@ static void *surface121_worker(void *arg)
         surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, NULL, NULL);
     }
     surface_free(s);
-    blocks121_free(a);
+    blocks121_give(a);
     return NULL;
 }
 
@@ -827,21 +829,19 @@ static void fill64_chunk(ev64_ctx *c, int node, int32_t cx, int32_t cz, double *
 static void *worker64(void *arg)
 {
     job64 *j = arg;
-    ev64_ctx c;
-    if (eval64_init(&c, j->w) < 0) {
+    cf_ctx64 *e = ctx64_take(j->w, j->node, j->final); /* the thread's context, from the world's pool */
+    if (!e) {
         atomic_store(&j->failed, 1);
         return NULL;
     }
     size_t per = (size_t)j->w->prog->height * 256;
-    cf_fill121 *s = j->w->prog->dialect == DIALECT_MC121 ? fill121_new(&c, j->node, j->final) : NULL;
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
-        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&c, s, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
-        else fill64_chunk(&c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        if (j->w->prog->dialect == DIALECT_MC121) fill121_chunk(&e->c, e->s, j->node, j->final, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
+        else fill64_chunk(&e->c, j->node, j->chunks[2 * i], j->chunks[2 * i + 1], j->out + i * per);
     }
-    fill121_free(s);
-    eval64_free(&c);
+    ctx64_give(e);
     return NULL;
 }
 
@@ -906,20 +906,19 @@ static void *surface121(void *arg)
 {
     job64 *j = arg;
     const cf_program *p = j->w->prog;
-    ev64_ctx c;
     double *v = malloc(sizeof(double) * (size_t)p->height * 256);
-    if (!v || eval64_init(&c, j->w) < 0) {
+    cf_ctx64 *e = v ? ctx64_take(j->w, j->node, j->final) : NULL; /* the thread's context, from the world's pool */
+    if (!e) {
         free(v);
         atomic_store(&j->failed, 1);
         return NULL;
     }
     int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
-    cf_fill121 *s = fill121_new(&c, j->node, j->final);
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
         int64_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
-        fill121_chunk(&c, s, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
+        fill121_chunk(&e->c, e->s, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
         for (int z = 0; z < 16; z++) {
             int64_t sz = sample_index(cz * 16 + z, j->z0, j->step, j->nz);
             if (sz < 0) continue;
@@ -936,8 +935,7 @@ static void *surface121(void *arg)
             }
         }
     }
-    fill121_free(s);
-    eval64_free(&c);
+    ctx64_give(e);
     free(v);
     return NULL;
 }

@@ -22,6 +22,7 @@
  * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
  * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,8 @@ typedef struct op121 {
     int slot;     /* interpolated: corner buffer; flat_cache: quart table */
     uint32_t st;  /* the cell stamp of buf */
     double *buf;  /* lanes */
-    uint32_t *lst; /* corner ops: per lane the column stamp of its value (valid where part is the column's) */
+    const double *out; /* block ops: the cell's values (buf, or the buffer of the branch every block takes) */
+    uint8_t *have; /* corner ops: per lane 1 where computed for the column (valid while part is the column's stamp) */
     uint32_t full, part; /* corner ops: the column stamp when every lane / some lanes are computed */
     cf_i32 rec;    /* noises: the seed record */
 } op121;
@@ -68,12 +70,13 @@ struct cf_fill121 {
     double flat[25 * 64];              /* per flat slot (at most 64): the chunk's 5 x 5 quarts */
     uint32_t flatst[25 * 64];
     uint32_t cst, st, cols; /* chunk stamp, cell stamp, column stamp */
-    int blen, clanes;       /* lanes of an op's buffer; corners of a column (ncy + 1) */
+    int blen, clanes, clp;  /* lanes of an op's buffer; corners of a column (ncy + 1); clanes rounded up to 64 */
     double colx, colz, *coly; /* the corner column: its x, z; per lane its y */
     double *work;             /* the column noises' scratch: 8 doubles a corner */
     int avx512;               /* col_octave: 8 corners at a time (AVX-512 with VBMI; CF_NO_AVX512 in the environment: not) */
     uint8_t *wm;              /* and a byte a corner */
     int32_t cx, cz;   /* the chunk */
+    int64_t fcx, fcz, fcy; /* its first cell x, z; the cell y of min_y */
     int32_t bx0, by0, bz0, icx, icy, icz; /* the cell: its first block, its index */
 };
 
@@ -149,7 +152,7 @@ static int compile(f121 *s, int *memo, int node, int mode)
     }
     o.buf = calloc((size_t)s->blen, sizeof(double));
     if (!o.buf) return -1;
-    if (mode == EV64_CORNER && !(o.lst = calloc((size_t)s->clanes, sizeof(uint32_t)))) {
+    if (mode == EV64_CORNER && !(o.have = calloc((size_t)s->clp, 1))) {
         free(o.buf);
         return -1;
     }
@@ -163,7 +166,7 @@ static int compile(f121 *s, int *memo, int node, int mode)
 void fill121_free(cf_fill121 *s)
 {
     if (!s) return;
-    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].lst);
+    for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].have);
     free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
     free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->ones), free(s->corner), free(s->cornst);
     free(s);
@@ -179,11 +182,12 @@ size_t fill121_bytes(const cf_program *p)
 {
     if (!fill121_staged(p)) return 0;
     size_t lanes = (size_t)p->cell_xz * (size_t)p->cell_xz * (size_t)p->cell_y, nc = 16 / (size_t)p->cell_xz + 1;
-    size_t cl = (size_t)p->height / (size_t)p->cell_y + 1, blen = lanes > cl ? lanes : cl, ni = 0, n = (size_t)p->nnodes;
+    size_t cl = (size_t)p->height / (size_t)p->cell_y + 1, clp = (cl + 63) / 64 * 64, blen = lanes > clp ? lanes : clp, ni = 0;
+    size_t n = (size_t)p->nnodes;
     for (int i = 0; i < p->nnodes; i++) ni += p->nodes[i].kind == NK_M_INTERPOLATED;
     /* at most 3 ops a node (block orders, corners) with their lanes; per-lane tables; corner buffers; column scratch */
-    return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * cl) + 3 * n * sizeof(int) + n + lanes * 52
-           + ni * nc * nc * cl * 12 + cl * (8 * 8 + 8 + 2);
+    return sizeof(f121) + 3 * n * (sizeof(op121) + sizeof(int) + 8 * blen + 4 * clp) + 3 * n * sizeof(int) + n + lanes * 52
+           + ni * nc * nc * cl * 12 + clp * (11 * 8 + 8 + 2);
 }
 
 /* the corner ops of the interpolated slots (their inputs in eval64's corner mode); the slots
@@ -226,22 +230,25 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->cw = p->cell_xz, s->ch = p->cell_y, s->lanes = s->cw * s->cw * s->ch;
     s->ncxz = 16 / s->cw, s->ncy = p->height / s->ch;
     s->clanes = s->ncy + 1;
-    s->blen = s->lanes > s->clanes ? s->lanes : s->clanes;
+#ifdef F121_AVX512
+    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+                !getenv("CF_NO_AVX512");
+#endif
+    /* the corner stage's loops run over clp lanes: with AVX-512 a multiple of 64 (the vectoriser's
+     * step with byte masks; the lanes past clanes are never asked for), else clanes */
+    s->clp = s->avx512 ? (s->clanes + 63) / 64 * 64 : s->clanes;
+    s->blen = s->lanes > s->clp ? s->lanes : s->clp;
     for (int i = 0; i < 3 * p->nnodes; i++) memo[i] = -1;
     s->ops = malloc(sizeof(op121) * 3 * (size_t)p->nnodes);
     s->islot_node = malloc(sizeof(int) * (size_t)p->nnodes);
     s->slot_op = malloc(sizeof(int) * (size_t)p->nnodes);
     s->fslot_node = malloc(sizeof(int) * 64);
-    s->coly = malloc(sizeof(double) * (size_t)s->clanes);
-    s->work = calloc(8 * (size_t)s->clanes, sizeof(double));
+    s->coly = calloc((size_t)s->clp, sizeof(double));
+    s->work = calloc(11 * (size_t)s->clp, sizeof(double)); /* 8 a lane (col_blended), 11 (weird_scaled_sampler) */
     s->always = calloc((size_t)p->nnodes, 1);
-#ifdef F121_AVX512
-    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-                !getenv("CF_NO_AVX512");
-#endif
-    s->ones = malloc((size_t)s->clanes);
+    s->ones = calloc((size_t)s->clp, 1); /* every corner of a column (the lanes past it: 0) */
     if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
-    s->wm = calloc((size_t)s->clanes, 1);
+    s->wm = calloc((size_t)s->clp, 1);
     size_t L = (size_t)s->lanes;
     s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
@@ -280,6 +287,19 @@ static inline int sign_of(double a)
 }
 static inline double lane_min(double a, double b) { return ((a != a) | (a < b) | ((a == b) & sign_of(a))) ? a : b; }
 static inline double lane_max(double a, double b) { return ((a != a) | (a > b) | ((a == b) & (sign_of(a) ^ 1))) ? a : b; }
+/* cf21_clamp and cf21_squeeze in forms the vectoriser takes (no branch): lane_clamp chooses
+ * what cf21_clamp chooses (lane_min is cf21_min); squeeze's bounds are -1 and 1, so
+ * cf21_clamp(d, -1, 1) is d < -1 ? -1 : d > 1 ? 1 : d (NaN: d; d == 1: 1, the same bits) */
+static inline double lane_clamp(double v, double lo, double hi)
+{
+    double m = lane_min(v, hi);
+    return v < lo ? lo : m;
+}
+static inline double lane_squeeze(double d)
+{
+    double c = d < -1.0 ? -1.0 : d > 1.0 ? 1.0 : d;
+    return c / 2.0 - c * c * c / 24.0;
+}
 
 /* ------------------------------------------------------------------ one cell */
 
@@ -293,21 +313,28 @@ static void corners(f121 *s, const op121 *o, double n[8])
     const cf_program *p = s->p;
     int nx = s->ncxz + 1, q = 0;
     size_t base = (size_t)o->slot * (size_t)nx * (size_t)nx * (size_t)(s->ncy + 1);
+    size_t k0 = base + ((size_t)s->icy * (size_t)nx + (size_t)s->icz) * (size_t)nx + (size_t)s->icx;
+    size_t dy = (size_t)nx * (size_t)nx;
+    if (s->always[o->slot] && s->clanes <= F121_MAX_COLUMN) { /* corner_lattice computed every corner of the chunk */
+        const double *c = s->corner + k0;
+        n[0] = c[0], n[1] = c[1], n[2] = c[dy], n[3] = c[dy + 1];
+        n[4] = c[nx], n[5] = c[nx + 1], n[6] = c[dy + (size_t)nx], n[7] = c[dy + (size_t)nx + 1];
+        return;
+    }
     int in0 = p->nodes[o->node].in[0];
-    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw, fcy = (int64_t)p->min_y / s->ch;
     /* n000, n100, n010, n110, n001, n101, n011, n111 */
     for (int dz = 0; dz < 2; dz++)
-        for (int dy = 0; dy < 2; dy++)
+        for (int ddy = 0; ddy < 2; ddy++)
             for (int dx = 0; dx < 2; dx++, q++) {
-                int ix = s->icx + dx, iy = s->icy + dy, iz = s->icz + dz;
+                int ix = s->icx + dx, iy = s->icy + ddy, iz = s->icz + dz;
                 size_t k = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
                 if (s->cornst[k] != s->cst && s->slot_op[o->slot] >= 0) { /* the whole column, when first needed */
                     column_at(s, ix, iz);
                     column_slot(s, o->slot, ix, iz);
                 }
                 if (s->cornst[k] != s->cst) {
-                    double x = (double)((fcx + ix) * p->cell_xz), y = (double)((fcy + iy) * p->cell_y);
-                    double z = (double)((fcz + iz) * p->cell_xz);
+                    double x = (double)((s->fcx + ix) * p->cell_xz), y = (double)((s->fcy + iy) * p->cell_y);
+                    double z = (double)((s->fcz + iz) * p->cell_xz);
                     s->corner[k] = eval_f64_mode(s->c, EV64_CORNER, in0, x, y, z);
                     s->cornst[k] = s->cst;
                 }
@@ -315,44 +342,61 @@ static void corners(f121 *s, const op121 *o, double n[8])
             }
 }
 
-/* eval64.c's lerps per block; the two lerps along z's ends depend on the block's x and y
- * only, so they are computed once per (y, x) of the cell (the same operations on the same
- * values: the same bits) */
+/* eval64.c's lerps per block, the same operations on the same values (the same bits), each
+ * computed once: the cell cache (x, y, z) lerps x once per x of the cell, then y per (y, x);
+ * other outputs (y, x, z) y once per y, then x per (y, x); the z lerp per block. A lerp
+ * a + t * (b - a) shares its b - a between the lerps of the same ends (the same value) */
 static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
 {
     double c[8];
     corners(s, o, c);
     double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
     int cw = s->cw, ch = s->ch;
-    double *A = s->ends, *B = s->ends + cw * ch;
-    for (int y = 0; y < ch; y++) {
-        double fy = s->fy[y * cw * cw];
+    double *restrict A = s->ends, *restrict D = s->ends + cw * ch; /* per (y, x): the z = 0 end, the far end minus it */
+    const double *restrict fxs = s->fx; /* lanes 0 .. cw-1: x = lane, y = z = 0 */
+    if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
+        for (int y = 0; y < ch; y++) {
+            double fy = s->fy[y * cw * cw];
+            double a0 = cf21_lerp(fy, n000, n010), a1 = cf21_lerp(fy, n100, n110);
+            double b0 = cf21_lerp(fy, n001, n011), b1 = cf21_lerp(fy, n101, n111);
+            double da = a1 - a0, db = b1 - b0;
+            for (int x = 0; x < cw; x++) {
+                double av = a0 + fxs[x] * da, bv = b0 + fxs[x] * db; /* cf21_lerp(fx, a0, a1), (fx, b0, b1) */
+                A[y * cw + x] = av, D[y * cw + x] = bv - av;
+            }
+        }
+    } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
+        double p0[16], dp[16], q0[16], dq[16]; /* cw <= 16 */
         for (int x = 0; x < cw; x++) {
-            double fx = s->fx[x];
-            if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
-                A[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n000, n010), cf21_lerp(fy, n100, n110));
-                B[y * cw + x] = cf21_lerp(fx, cf21_lerp(fy, n001, n011), cf21_lerp(fy, n101, n111));
-            } else { /* the cell cache: Mth.lerp3 (x, then y, then z) */
-                A[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n000, n100), cf21_lerp(fx, n010, n110));
-                B[y * cw + x] = cf21_lerp(fy, cf21_lerp(fx, n001, n101), cf21_lerp(fx, n011, n111));
+            double p1 = cf21_lerp(fxs[x], n010, n110), q1 = cf21_lerp(fxs[x], n011, n111);
+            p0[x] = cf21_lerp(fxs[x], n000, n100), q0[x] = cf21_lerp(fxs[x], n001, n101);
+            dp[x] = p1 - p0[x], dq[x] = q1 - q0[x];
+        }
+        for (int y = 0; y < ch; y++) {
+            double fy = s->fy[y * cw * cw];
+            for (int x = 0; x < cw; x++) {
+                double av = p0[x] + fy * dp[x], bv = q0[x] + fy * dq[x]; /* cf21_lerp(fy, p0, p1), (fy, q0, q1) */
+                A[y * cw + x] = av, D[y * cw + x] = bv - av;
             }
         }
     }
-    double *r = o->buf;
+    double *restrict r = o->buf;
     if (cw == 4) /* vanilla's width: rows of 4 the vectoriser sees whole */
-        for (int y = 0; y < ch; y++)
+        for (int y = 0; y < ch; y++) {
+            const double *a = A + y * 4, *d = D + y * 4;
             for (int z = 0; z < 4; z++) {
                 double fz = s->fz[z * 4];
-                const double *a = A + y * 4, *b = B + y * 4;
-                for (int x = 0; x < 4; x++) r[(y * 4 + z) * 4 + x] = cf21_lerp(fz, a[x], b[x]);
+                for (int x = 0; x < 4; x++) r[(y * 4 + z) * 4 + x] = a[x] + fz * d[x]; /* cf21_lerp(fz, a, b) */
             }
+        }
     else
-        for (int y = 0; y < ch; y++)
+        for (int y = 0; y < ch; y++) {
+            const double *a = A + y * cw, *d = D + y * cw;
             for (int z = 0; z < cw; z++) {
                 double fz = s->fz[z * cw];
-                const double *a = A + y * cw, *b = B + y * cw;
-                for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = cf21_lerp(fz, a[x], b[x]);
+                for (int x = 0; x < cw; x++) r[(y * cw + z) * cw + x] = a[x] + fz * d[x];
             }
+        }
 }
 
 /* flat_cache slot k at quart (qx, qz) of the chunk (0..4): its input at the quart corner
@@ -438,6 +482,17 @@ F121_T512 static inline int in_int8(__m512d d, __mmask8 m)
     __mmask8 ok = _mm512_cmp_pd_mask(d, _mm512_set1_pd(-2147483648.0), _CMP_GE_OQ) & _mm512_cmp_pd_mask(d, _mm512_set1_pd(2147483648.0), _CMP_LT_OQ);
     return (ok & m) == m;
 }
+/* bit q: todo[l + q] != 0, for the (at most) 64 lanes from l (a multiple of 64) */
+F121_T512 static inline uint64_t todo_mask(const uint8_t *todo, int l, int L)
+{
+    if (L - l >= 64) {
+        __m512i v = _mm512_loadu_si512((const void *)(todo + l));
+        return (uint64_t)_mm512_test_epi8_mask(v, v);
+    }
+    uint64_t m = 0;
+    for (int q = 0; q < L - l; q++) m |= (uint64_t)(todo[l + q] != 0) << q;
+    return m;
+}
 F121_T512 static inline __m256i floor8(__m512d d) { return _mm512_cvttpd_epi32(_mm512_roundscale_pd(d, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)); }
 F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax,
                                         const uint8_t *todo, int L, double *g)
@@ -458,9 +513,10 @@ F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const doub
     __m512d vu = _mm512_set1_pd(u), vu1 = _mm512_set1_pd(u - 1.0), vw = _mm512_set1_pd(w), vw1 = _mm512_set1_pd(w - 1.0);
     __m512d su = _mm512_set1_pd(cf21_smooth(u)), sw = _mm512_set1_pd(cf21_smooth(w)), one = _mm512_set1_pd(1.0);
     __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b), uk = _mm256_set1_epi32((int)k), i1 = _mm256_set1_epi32(1);
+    uint64_t tm = 0;
     for (int l = 0; l < L; l += 8) {
-        __mmask8 m = 0;
-        for (int q = 0; q < 8 && l + q < L; q++) m |= (__mmask8)(todo[l + q] ? 1u << q : 0u);
+        if ((l & 63) == 0) tm = todo_mask(todo, l, L);
+        __mmask8 m = (__mmask8)(tm >> (l & 63));
         if (!m) continue;
         __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
         if (!in_int8(Y, m)) {
@@ -499,6 +555,60 @@ F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const doub
         _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
     }
 }
+
+/* one ImprovedNoise octave (cf21_improved, no y fudge) at (x[l], y[l], z[l]), 8 lanes at a time:
+ * col_octave_avx512's operations with x and z per lane too (the weird_scaled_sampler's points) */
+F121_T512 static void oct3_avx512(CF_TAB o, const double *x, const double *y, const double *z, const uint8_t *todo, int L, double *g)
+{
+    CF_TAB p = o + 32;
+    double ox = cf_ld_f64(o), oy = cf_ld_f64(o + 8), oz = cf_ld_f64(o + 16);
+    __m512i t[4];
+    for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
+    static const double gxd[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
+    static const double gyd[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
+    static const double gzd[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
+    __m512d gt[6];
+    gt[0] = _mm512_loadu_pd(gxd), gt[1] = _mm512_loadu_pd(gxd + 8), gt[2] = _mm512_loadu_pd(gyd), gt[3] = _mm512_loadu_pd(gyd + 8);
+    gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
+    __m512d one = _mm512_set1_pd(1.0);
+    __m256i i1 = _mm256_set1_epi32(1);
+    uint64_t tm = 0;
+    for (int l = 0; l < L; l += 8) {
+        if ((l & 63) == 0) tm = todo_mask(todo, l, L);
+        __mmask8 m = (__mmask8)(tm >> (l & 63));
+        if (!m) continue;
+        __m512d X = _mm512_add_pd(_mm512_maskz_loadu_pd(m, x + l), _mm512_set1_pd(ox));
+        __m512d Y = _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + l), _mm512_set1_pd(oy));
+        __m512d Z = _mm512_add_pd(_mm512_maskz_loadu_pd(m, z + l), _mm512_set1_pd(oz));
+        if (!in_int8(X, m) || !in_int8(Y, m) || !in_int8(Z, m)) {
+            for (int q = 0; q < 8 && l + q < L; q++)
+                if (todo[l + q]) g[l + q] = cf21_improved(o, x[l + q], y[l + q], z[l + q], 0.0, 0.0);
+            continue;
+        }
+        __m256i ui = floor8(X), uj = floor8(Y), uk = floor8(Z);
+        __m512d u = _mm512_sub_pd(X, _mm512_cvtepi32_pd(ui)), v = _mm512_sub_pd(Y, _mm512_cvtepi32_pd(uj));
+        __m512d w = _mm512_sub_pd(Z, _mm512_cvtepi32_pd(uk));
+        __m512d vv = _mm512_sub_pd(v, _mm512_setzero_pd()); /* cf21_improved: v - fudge, fudge 0 */
+        __m256i a = perm8x(t, ui), b = perm8x(t, _mm256_add_epi32(ui, i1));
+        __m256i aj = _mm256_add_epi32(a, uj), bj = _mm256_add_epi32(b, uj);
+        __m256i aa = perm8x(t, aj), ab = perm8x(t, _mm256_add_epi32(aj, i1));
+        __m256i ba = perm8x(t, bj), bb = perm8x(t, _mm256_add_epi32(bj, i1));
+        __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk), abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
+        __m512d u1 = _mm512_sub_pd(u, one), vv1 = _mm512_sub_pd(vv, one), w1 = _mm512_sub_pd(w, one);
+        __m512d d000 = gdot8d(perm8x(t, aak), u, vv, w, gt);
+        __m512d d100 = gdot8d(perm8x(t, bak), u1, vv, w, gt);
+        __m512d d010 = gdot8d(perm8x(t, abk), u, vv1, w, gt);
+        __m512d d110 = gdot8d(perm8x(t, bbk), u1, vv1, w, gt);
+        __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), u, vv, w1, gt);
+        __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), u1, vv, w1, gt);
+        __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), u, vv1, w1, gt);
+        __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), u1, vv1, w1, gt);
+        __m512d su = smooth8d(u), sv = smooth8d(v), sw = smooth8d(w);
+        __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
+        __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
+        _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
+    }
+}
 #endif
 
 /* the octave at o over the lanes of todo: AVX-512 where the fill has it */
@@ -515,285 +625,32 @@ static void col_octave(f121 *s, CF_TAB o, double x, double z, const double *y, d
     col_octave_scalar(o, x, z, y, ys, ymax, todo, 0, L, g);
 }
 
-/* PerlinNoise.getValue (cf21_perlin) of record r at (x, y[l], z) */
-static void col_perlin(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
-                       double *w)
-{
-    CF_TAB pr = cf21_rec(t, r);
-    int n = cf_ld_i32(pr);
-    double inf = cf_ld_f64(pr + 8), vf = cf_ld_f64(pr + 16);
-    double *yw = w, *g = w + L; /* w: 2 L doubles */
-    for (int l = 0; l < L; l++) out[l] = 0.0;
-    CF_TAB lv = pr + CF21_PERLIN_HEAD;
-    for (int i = 0; i < n; i++, lv += CF21_LEVEL_BYTES) {
-        cf_i32 oct = cf_ld_i32(lv);
-        if (oct >= 0) {
-            for (int l = 0; l < L; l++) yw[l] = cf_wrap(y[l] * inf);
-            col_octave(s, cf21_octave(t, oct), cf_wrap(x * inf), cf_wrap(z * inf), yw, 0.0, NULL, todo, L, g);
-            double amp = cf_ld_f64(lv + 8);
-            for (int l = 0; l < L; l++)
-                if (todo[l]) out[l] += amp * g[l] * vf;
-        }
-        inf *= 2.0;
-        vf /= 2.0;
-    }
-}
+/* the corner stage (fill121_col.h), plain and for AVX-512 */
+#define F121_SFX(n) n##_plain
+#define F121_TGT
+#include "cpu/fill121_col.h"
+#undef F121_SFX
+#undef F121_TGT
+#ifdef F121_AVX512
+#define F121_SFX(n) n##_avx512
+#define F121_TGT F121_T512
+#define F121_WIDE 1 /* pure per-lane ops over every lane (fill121_col.h ALL) */
+#include "cpu/fill121_col.h"
+#undef F121_SFX
+#undef F121_TGT
+#undef F121_WIDE
+#endif
 
-/* NormalNoise.getValue (cf21_normal) of record r at (x, y[l], z) */
-static void col_normal(f121 *s, CF_TAB t, cf_i32 r, double x, const double *y, double z, const uint8_t *todo, int L, double *out,
-                       double *w)
+/* interpolated slot k's corners of the current column: the AVX-512 copy where the fill has it */
+static void column_slot(f121 *s, int k, int ix, int iz)
 {
-    CF_TAB nr = cf21_rec(t, r);
-    double *a = w, *b = w + L, *y2 = w + 2 * L; /* w: 5 L doubles */
-    col_perlin(s, t, cf_ld_i32(nr + 8), x, y, z, todo, L, a, w + 3 * L);
-    for (int l = 0; l < L; l++) y2[l] = y[l] * 1.0181268882175227;
-    col_perlin(s, t, cf_ld_i32(nr + 12), x * 1.0181268882175227, y2, z * 1.0181268882175227, todo, L, b, w + 3 * L);
-    double vf = cf_ld_f64(nr);
-    for (int l = 0; l < L; l++)
-        if (todo[l]) out[l] = (a[l] + b[l]) * vf;
-}
-
-/* octave i of a blended record's perlin (cf21_blend_octave): its table, or NULL */
-static CF_TAB blend_oct(CF_TAB t, cf_i32 r, int i)
-{
-    CF_TAB pr = cf21_rec(t, r);
-    int n = cf_ld_i32(pr);
-    cf_i32 oct = cf_ld_i32(pr + CF21_PERLIN_HEAD + CF21_LEVEL_BYTES * (n - 1 - i));
-    return oct < 0 ? NULL : cf21_octave(t, oct);
-}
-
-/* BlendedNoise.compute (cf21_blended) at (x, y[l], z) */
-static void col_blended(f121 *s, CF_TAB t, cf_i32 r, const double *d, double x, const double *y, double z, const uint8_t *todo,
-                        int L, double *out, double *w, uint8_t *m)
-{
-    CF_TAB br = cf21_rec(t, r);
-    cf_i32 rmin = cf_ld_i32(br), rmax = cf_ld_i32(br + 4), rmain = cf_ld_i32(br + 8);
-    double xz_scale = d[0], y_scale = d[1], xz_factor = d[2], y_factor = d[3], smear_mul = d[4];
-    double xzm = 684.412 * xz_scale, ym = 684.412 * y_scale;
-    double sx = x * xzm, sz = z * xzm, fx = sx / xz_factor, fz = sz / xz_factor;
-    double smear = ym * smear_mul, fsmear = smear / y_factor;
-    /* w: 8 L doubles, m: L bytes */
-    double *sy = w, *fy = w + L, *value = w + 2 * L, *mn = w + 3 * L, *mx = w + 4 * L, *yy = w + 5 * L, *ymax = w + 6 * L, *g = w + 7 * L;
-    for (int l = 0; l < L; l++) sy[l] = y[l] * ym, fy[l] = sy[l] / y_factor, value[l] = 0.0, mn[l] = 0.0, mx[l] = 0.0;
-    double factor = 1.0;
-    for (int i = 0; i < 8; i++) {
-        CF_TAB o = blend_oct(t, rmain, i);
-        if (o) {
-            for (int l = 0; l < L; l++) yy[l] = cf_wrap(fy[l] * factor), ymax[l] = fy[l] * factor;
-            col_octave(s, o, cf_wrap(fx * factor), cf_wrap(fz * factor), yy, fsmear * factor, ymax, todo, L, g);
-            for (int l = 0; l < L; l++)
-                if (todo[l]) value[l] += g[l] / factor;
-        }
-        factor /= 2.0;
-    }
-    for (int l = 0; l < L; l++) value[l] = (value[l] / 10.0 + 1.0) / 2.0;
-    factor = 1.0;
-    for (int i = 0; i < 16; i++) {
-        double xx = cf_wrap(sx * factor), zz = cf_wrap(sz * factor), ss = smear * factor;
-        CF_TAB olo = blend_oct(t, rmin, i);
-        CF_TAB ohi = blend_oct(t, rmax, i);
-        if (olo || ohi)
-            for (int l = 0; l < L; l++) yy[l] = cf_wrap(sy[l] * factor), ymax[l] = sy[l] * factor;
-        if (olo) {
-            int any = 0;
-            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] < 1.0;
-            if (any) {
-                col_octave(s, olo, xx, zz, yy, ss, ymax, m, L, g);
-                for (int l = 0; l < L; l++)
-                    if (m[l]) mn[l] += g[l] / factor;
-            }
-        }
-        if (ohi) {
-            int any = 0;
-            for (int l = 0; l < L; l++) any |= m[l] = todo[l] && value[l] > 0.0;
-            if (any) {
-                col_octave(s, ohi, xx, zz, yy, ss, ymax, m, L, g);
-                for (int l = 0; l < L; l++)
-                    if (m[l]) mx[l] += g[l] / factor;
-            }
-        }
-        factor /= 2.0;
-    }
-    for (int l = 0; l < L; l++) {
-        if (!todo[l]) continue;
-        double a = mn[l] / 512.0, b = mx[l] / 512.0;
-        double c = value[l] < 0.0 ? a : value[l] > 1.0 ? b : cf21_lerp(value[l], a, b);
-        out[l] = c / 128.0;
-    }
-}
-
-/* whether v[l] has the same bits at every lane of todo */
-static int uniform(const double *v, const uint8_t *todo, int L)
-{
-    int f = -1;
-    for (int l = 0; l < L; l++)
-        if (todo[l]) {
-            if (f < 0) f = l;
-            else if (memcmp(&v[l], &v[f], sizeof(double)) != 0) return 0;
-        }
-    return 1;
-}
-
-/* ------------------------------------------------------------------ a column of corners
- * The corner ops (eval64's corner mode) over the corners of one column, lanes = corner y:
- * an op computes the lanes asked for that it has not computed for this column (need[l]),
- * so a choice computes each branch only at the corners that take it, as eval64 does. */
-static const double *cval(f121 *s, int id, const uint8_t *need, int all);
-
-#define TAB (s->c->w->tab)
-static void ccompute(f121 *s, op121 *o, const uint8_t *todo, int all)
-{
-    const cf_node *n = &s->p->nodes[o->node];
-    double *r = o->buf, x = s->colx, z = s->colz;
-    const double *Y = s->coly;
-    int L = s->clanes;
-    uint8_t m[F121_MAX_COLUMN];
-#define EACH for (int l = 0; l < L; l++) if (todo[l])
-    switch (o->kind) {
-    case NK_M_FLAT_CACHE: {
-        double v = flat_at(s, o->slot, o->node, (int)(((int64_t)(x) - (int64_t)s->cx * 16) >> 2), (int)(((int64_t)(z) - (int64_t)s->cz * 16) >> 2));
-        EACH r[l] = v;
+#ifdef F121_AVX512
+    if (s->avx512) {
+        column_slot_avx512(s, k, ix, iz);
         return;
     }
-    case NK_M_Y_CLAMPED_GRADIENT: EACH r[l] = cf21_ygrad(Y[l], n->d[0], n->d[1], n->d[2], n->d[3]); return;
-    case NK_M_NOISE: {
-        double *yy = s->work;
-        for (int l = 0; l < L; l++) yy[l] = Y[l] * n->d[1];
-        col_normal(s, TAB, o->rec, x * n->d[0], yy, z * n->d[0], todo, L, r, s->work + L);
-        return;
-    }
-    case NK_M_SHIFTED_NOISE: {
-        const double *sx = cval(s, o->in[0], todo, all), *sy = cval(s, o->in[1], todo, all), *sz = cval(s, o->in[2], todo, all);
-        if (uniform(sx, todo, L) && uniform(sz, todo, L)) { /* the shifts are flat caches: one x and z a column */
-            double *yy = s->work, xs = 0.0, zs = 0.0;
-            for (int l = 0; l < L; l++) {
-                if (todo[l]) xs = sx[l], zs = sz[l];
-                yy[l] = Y[l] * n->d[1] + sy[l];
-            }
-            col_normal(s, TAB, o->rec, x * n->d[0] + xs, yy, z * n->d[0] + zs, todo, L, r, s->work + L);
-            return;
-        }
-        EACH r[l] = cf21_normal(TAB, o->rec, x * n->d[0] + sx[l], Y[l] * n->d[1] + sy[l], z * n->d[0] + sz[l]);
-        return;
-    }
-    case NK_M_SHIFT_A: {
-        double v = cf21_normal(TAB, o->rec, x * 0.25, 0.0, z * 0.25) * 4.0;
-        EACH r[l] = v;
-        return;
-    }
-    case NK_M_SHIFT_B: {
-        double v = cf21_normal(TAB, o->rec, z * 0.25, x * 0.25, 0.0) * 4.0;
-        EACH r[l] = v;
-        return;
-    }
-    case NK_M_SHIFT: {
-        double *yy = s->work;
-        for (int l = 0; l < L; l++) yy[l] = Y[l] * 0.25;
-        col_normal(s, TAB, o->rec, x * 0.25, yy, z * 0.25, todo, L, r, s->work + L);
-        EACH r[l] = r[l] * 4.0;
-        return;
-    }
-    case NK_M_OLD_BLENDED_NOISE: col_blended(s, TAB, o->rec, n->d, x, Y, z, todo, L, r, s->work, s->wm); return;
-    case NK_M_WEIRD_SCALED_SAMPLER: {
-        const double *a = cval(s, o->in[0], todo, all);
-        EACH {
-            double q = cf21_rarity(n->i[0], a[l]);
-            r[l] = q * cf_fabs(cf21_normal(TAB, o->rec, x / q, Y[l] / q, z / q));
-        }
-        return;
-    }
-    case NK_M_END_ISLANDS: { /* x and z only: once a column */
-        double v = cf21_end_islands(TAB, o->rec, x, z);
-        EACH r[l] = v;
-        return;
-    }
-    case OP_POINT: EACH r[l] = eval_f64_mode(s->c, EV64_CORNER, o->node, x, Y[l], z); return;
-    case NK_M_ADD: {
-        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
-        EACH r[l] = a[l] + b[l];
-        return;
-    }
-    case NK_M_MUL: {
-        const double *a = cval(s, o->in[0], todo, all), *b = a; /* b: read only where a is not 0 */
-        if (n->i[0]) { /* MulOrAdd: a literal side */
-            b = cval(s, o->in[1], todo, all);
-            EACH r[l] = a[l] * b[l];
-            return;
-        }
-        int any = 0;
-        for (int l = 0; l < L; l++) any |= m[l] = todo[l] && a[l] != 0.0;
-        if (any) b = cval(s, o->in[1], m, 0);
-        EACH r[l] = a[l] == 0.0 ? 0.0 : a[l] * b[l];
-        return;
-    }
-    case NK_M_MIN: {
-        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
-        EACH r[l] = cf21_min(a[l], b[l]);
-        return;
-    }
-    case NK_M_MAX: {
-        const double *a = cval(s, o->in[0], todo, all), *b = cval(s, o->in[1], todo, all);
-        EACH r[l] = cf21_max(a[l], b[l]);
-        return;
-    }
-    case NK_M_RANGE_CHOICE: {
-        const double *v = cval(s, o->in[0], todo, all), *a = v, *b = v; /* a, b: read only where chosen */
-        int na = 0, nb = 0;
-        for (int l = 0; l < L; l++) na += m[l] = todo[l] && n->d[0] <= v[l] && v[l] < n->d[1];
-        if (na) a = cval(s, o->in[1], m, na == L);
-        for (int l = 0; l < L; l++) nb += m[l] = todo[l] && !(n->d[0] <= v[l] && v[l] < n->d[1]);
-        if (nb) b = cval(s, o->in[2], m, nb == L);
-        EACH r[l] = (n->d[0] <= v[l] && v[l] < n->d[1]) ? a[l] : b[l];
-        return;
-    }
-    default:
-        break;
-    }
-    const double *a = cval(s, o->in[0], todo, all);
-    switch (o->kind) {
-    case NK_M_ABS: EACH r[l] = cf_fabs(a[l]); break;
-    case NK_M_SQUARE: EACH r[l] = a[l] * a[l]; break;
-    case NK_M_CUBE: EACH r[l] = a[l] * a[l] * a[l]; break;
-    case NK_M_HALF_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
-    case NK_M_QUARTER_NEGATIVE: EACH r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
-    case NK_M_INVERT: EACH r[l] = 1.0 / a[l]; break;
-    case NK_M_SQUEEZE: EACH r[l] = cf21_squeeze(a[l]); break;
-    case NK_M_CLAMP: EACH r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
-    default: break;
-    }
-#undef EACH
-}
-#undef TAB
-
-/* op id at the lanes of need (all: every lane) that it has not computed for this column */
-static const double *cval(f121 *s, int id, const uint8_t *need, int all)
-{
-    op121 *o = &s->ops[id];
-    switch (o->kind) {
-    case NK_M_CONSTANT: case NK_M_BLEND_ALPHA: case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: return o->buf;
-    default: break;
-    }
-    if (o->full == s->cols) return o->buf;
-    if (o->part != s->cols) { /* nothing computed yet */
-        ccompute(s, o, need, all);
-        if (all) o->full = s->cols;
-        else {
-            o->part = s->cols;
-            for (int l = 0; l < s->clanes; l++)
-                if (need[l]) o->lst[l] = s->cols;
-        }
-        return o->buf;
-    }
-    uint8_t todo[F121_MAX_COLUMN];
-    int any = 0, L = s->clanes;
-    for (int l = 0; l < L; l++) any |= todo[l] = need[l] && o->lst[l] != s->cols;
-    if (any) {
-        ccompute(s, o, todo, 0);
-        for (int l = 0; l < L; l++)
-            if (todo[l]) o->lst[l] = s->cols;
-    }
-    if (all) o->full = s->cols;
-    return o->buf;
+#endif
+    column_slot_plain(s, k, ix, iz);
 }
 
 /* the next corner column: (ix, iz) of the chunk's corner lattice */
@@ -802,28 +659,13 @@ static void column_at(f121 *s, int ix, int iz)
     const cf_program *p = s->p;
     if (++s->cols == 0) {
         for (int i = 0; i < s->nops; i++)
-            if (s->ops[i].lst) {
-                memset(s->ops[i].lst, 0, sizeof(uint32_t) * (size_t)s->clanes);
+            if (s->ops[i].have) {
                 s->ops[i].full = s->ops[i].part = 0;
             }
         s->cols = 1;
     }
-    int64_t fcx = (int64_t)s->cx * 16 / s->cw, fcz = (int64_t)s->cz * 16 / s->cw; /* exact: 16 % cw == 0 */
-    s->colx = (double)((fcx + ix) * p->cell_xz);
-    s->colz = (double)((fcz + iz) * p->cell_xz);
-}
-
-/* interpolated slot k's corners of the current column (ix, iz) */
-static void column_slot(f121 *s, int k, int ix, int iz)
-{
-    int nx = s->ncxz + 1, ny = s->clanes;
-    const double *v = cval(s, s->slot_op[k], s->ones, 1);
-    size_t base = (size_t)k * (size_t)nx * (size_t)nx * (size_t)ny;
-    for (int iy = 0; iy < ny; iy++) {
-        size_t q = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
-        s->corner[q] = v[iy];
-        s->cornst[q] = s->cst;
-    }
+    s->colx = (double)((s->fcx + ix) * p->cell_xz);
+    s->colz = (double)((s->fcz + iz) * p->cell_xz);
 }
 
 /* the corners of the slots every cell reads, over the chunk's whole corner lattice */
@@ -849,6 +691,7 @@ static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o
     const cf_node *n = &s->p->nodes[o->node];
     double *r = o->buf;
     int L = s->lanes;
+    o->out = r;
     switch (o->kind) {
     case NK_M_INTERPOLATED: interp(s, o); return;
     case NK_M_FLAT_CACHE: flat(s, o); return;
@@ -892,8 +735,8 @@ static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o
         int nin = 0;
         double lo = n->d[0], hi = n->d[1];
         for (int l = 0; l < L; l++) nin += (lo <= v[l]) & (v[l] < hi);
-        if (nin == L || nin == 0) {
-            memcpy(r, val(s, o->in[nin ? 1 : 2]), sizeof(double) * (size_t)L);
+        if (nin == L || nin == 0) { /* every block takes one branch: its values (no copy) */
+            o->out = val(s, o->in[nin ? 1 : 2]);
             return;
         }
         const double *a = val(s, o->in[1]), *b = val(s, o->in[2]);
@@ -918,8 +761,8 @@ static inline __attribute__((always_inline)) void compute_body(f121 *s, op121 *o
     case NK_M_HALF_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.5; break;
     case NK_M_QUARTER_NEGATIVE: for (int l = 0; l < L; l++) r[l] = a[l] > 0.0 ? a[l] : a[l] * 0.25; break;
     case NK_M_INVERT: for (int l = 0; l < L; l++) r[l] = 1.0 / a[l]; break;
-    case NK_M_SQUEEZE: for (int l = 0; l < L; l++) r[l] = cf21_squeeze(a[l]); break;
-    case NK_M_CLAMP: for (int l = 0; l < L; l++) r[l] = cf21_clamp(a[l], n->d[0], n->d[1]); break;
+    case NK_M_SQUEEZE: for (int l = 0; l < L; l++) r[l] = lane_squeeze(a[l]); break;
+    case NK_M_CLAMP: for (int l = 0; l < L; l++) r[l] = lane_clamp(a[l], n->d[0], n->d[1]); break;
     default: break;
     }
 }
@@ -944,7 +787,7 @@ static const double *val(f121 *s, int id)
             compute_plain(s, o);
         o->st = s->st;
     }
-    return o->buf;
+    return o->out;
 }
 
 /* ------------------------------------------------------------------ a chunk */
@@ -960,6 +803,7 @@ void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out)
         s->cst = 1;
     }
     s->cx = cx, s->cz = cz;
+    s->fcx = (int64_t)cx * 16 / s->cw, s->fcz = (int64_t)cz * 16 / s->cw, s->fcy = (int64_t)p->min_y / s->ch; /* exact: 16 % cw == 0 */
     if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s);
     int cw = s->cw, ch = s->ch;
     for (int icy = 0; icy < s->ncy; icy++)
@@ -1027,13 +871,94 @@ long fill121_check(const cf_world *w, int node, int final, size_t n, const int32
 
 int fill121_check_minmax(void)
 {
-    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e300, -1e300, 4.9e-324, -4.9e-324, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, -(0.0 / 0.0)};
+    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e300, -1e300, 4.9e-324, -4.9e-324, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, -(0.0 / 0.0),
+                        1.0000000000000002, -1.0000000000000002, 0.9999999999999999, -0.9999999999999999};
     int n = (int)(sizeof v / sizeof v[0]), bad = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             double a = lane_min(v[i], v[j]), b = cf21_min(v[i], v[j]), c = lane_max(v[i], v[j]), d = cf21_max(v[i], v[j]);
             bad += memcmp(&a, &b, sizeof a) != 0;
             bad += memcmp(&c, &d, sizeof c) != 0;
+            double e = lane_clamp(v[i], v[j], 1.0), f = cf21_clamp(v[i], v[j], 1.0), g = lane_clamp(v[i], -1.0, v[j]);
+            double h = cf21_clamp(v[i], -1.0, v[j]);
+            bad += memcmp(&e, &f, sizeof e) != 0;
+            bad += memcmp(&g, &h, sizeof g) != 0;
         }
+    for (int i = 0; i < n; i++) {
+        double a = lane_squeeze(v[i]), b = cf21_squeeze(v[i]);
+        bad += memcmp(&a, &b, sizeof a) != 0;
+    }
     return bad;
+}
+
+/* ------------------------------------------------------------------ the context pool */
+enum { CTX64_POOL_MAX = 64 };
+static pthread_mutex_t ctx64_mu = PTHREAD_MUTEX_INITIALIZER;
+static cf_ctx64 *ctx64_head;
+
+static void ctx64_free(cf_ctx64 *e)
+{
+    if (!e) return;
+    fill121_free(e->s);
+    eval64_free(&e->c);
+    free(e);
+}
+
+cf_ctx64 *ctx64_take(const cf_world *w, int node, int final)
+{
+    pthread_mutex_lock(&ctx64_mu);
+    for (cf_ctx64 **pp = &ctx64_head; *pp; pp = &(*pp)->next) {
+        cf_ctx64 *e = *pp;
+        if (e->w == w && e->node == node && e->final == final) {
+            *pp = e->next;
+            pthread_mutex_unlock(&ctx64_mu);
+            e->next = NULL;
+            return e;
+        }
+    }
+    pthread_mutex_unlock(&ctx64_mu);
+    cf_ctx64 *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    if (eval64_init(&e->c, w) < 0) return free(e), NULL;
+    e->w = w, e->node = node, e->final = final;
+    /* NULL when not staged; out of memory here also leaves the per-block path (as before) */
+    e->s = w->prog->dialect == DIALECT_MC121 ? fill121_new(&e->c, node, final) : NULL;
+    return e;
+}
+
+void ctx64_give(cf_ctx64 *e)
+{
+    if (!e) return;
+    int n = 0;
+    pthread_mutex_lock(&ctx64_mu);
+    for (cf_ctx64 *g = ctx64_head; g; g = g->next) n += g->w == e->w;
+    if (n < CTX64_POOL_MAX) {
+        e->next = ctx64_head;
+        ctx64_head = e;
+        e = NULL;
+    }
+    pthread_mutex_unlock(&ctx64_mu);
+    ctx64_free(e);
+}
+
+void ctx64_pool_drop(const cf_world *w)
+{
+    cf_ctx64 *drop = NULL;
+    pthread_mutex_lock(&ctx64_mu);
+    for (cf_ctx64 **pp = &ctx64_head; *pp;) {
+        cf_ctx64 *e = *pp;
+        if (e->w == w) {
+            *pp = e->next;
+            e->next = drop;
+            drop = e;
+        } else {
+            pp = &e->next;
+        }
+    }
+    pthread_mutex_unlock(&ctx64_mu);
+    while (drop) {
+        cf_ctx64 *next = drop->next;
+        ctx64_free(drop);
+        drop = next;
+    }
 }

@@ -2,12 +2,15 @@
  *
  * cf_device_open: picks the device (clrt), runs the exactness probes, generates
  * the program (emit.c), builds it through the binary cache, creates the kernels
- * and the buffers for one batch. cf_device_fill: uploads the seed tables when
- * the world changed (switching seeds never rebuilds the program), then per
- * batch of chunks: chunk coordinates -> k_columns -> k_axes (the corner stage's per-axis
- * tables, when the program has them) -> k_corners_<k> -> k_blocks ->
- * read-back into the caller's buffer ([chunk][y][z][x], like the CPU). Times
- * are kept per phase. Every OpenCL call is checked (clrt_check).
+ * and two sets of per-batch buffers (devset). cf_device_fill: uploads the seed
+ * tables when the world changed (switching seeds never rebuilds the program),
+ * then per batch of chunks, alternating the two sets: chunk coordinates ->
+ * k_columns -> k_axes (the corner stage's per-axis tables, when the program has
+ * them) -> k_corners_<k> -> k_blocks on the compute queue, the read-back on a
+ * second queue waiting for the batch's kernels, then, while the device runs
+ * that batch, the previous batch is copied out of its pinned staging buffer
+ * into the caller's ([chunk][y][z][x], like the CPU). Times are kept per phase.
+ * Every OpenCL call is checked (clrt_check).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +47,23 @@ static int fault(const char *what, int batch)
 }
 #endif
 
+/* The buffers of one batch. fill_batches alternates two sets (NSET): batch i + 1 is uploaded
+ * and computed in one while batch i is read back from the other and copied out. The staging
+ * buffers are pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped once for the device's life and
+ * never used by a kernel): a GPU driver DMAs straight from and into them, where a read into the
+ * caller's pageable memory is staged by the driver and blocks. */
+#define NSET 2
+typedef struct devset {
+    cl_mem chunks, col, corner, out, ax, sv;
+    cl_mem surf, cen, status, skip, bout; /* block fills */
+    cl_mem sgrid;                         /* the surface stage's biome grids */
+    cl_mem hchunks, hout, hgrid;          /* staging: chunk list, output (densities or blocks), biome grids */
+    void *pchunks, *pout, *pgrid;         /* their mapped pointers */
+} devset;
+
 struct cf_device {
     clrt rt;
+    cl_command_queue rq;        /* the read-back queue (rt.queue runs uploads and kernels) */
     const cf_program *prog;
     int fn;
     emit_layout lay;
@@ -54,12 +72,13 @@ struct cf_device {
     cl_kernel kcol, kblocks, kcorner[EMIT_MAX_INTERP], kaxes;
     cl_kernel kstacks[EMIT_MAX_INTERP]; /* the GPU form: k_stacks_<k> where lay.nsites[k] > 0 */
     int gpu_form;                       /* built with -DCF_GPU */
+    int staged;                         /* transfers through the sets' pinned staging buffers */
     cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
     cl_kernel ksurf;            /* the surface stage: k_surface */
-    cl_mem sgrid, sints, sgrad, spsn; /* its biome grids, int tables, gradient factories, climate permutations */
+    cl_mem sints, sgrad, spsn; /* its int tables, gradient factories, climate permutations */
     size_t batch;
-    cl_mem tab, chunks, col, corner, out, ax, sv;
-    cl_mem surf, cen, status, skip, bout; /* block fills */
+    cl_mem tab;
+    devset set[NSET];
     size_t tablen;
     const cf_world *bound;
     int64_t bound_seed;
@@ -77,28 +96,39 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+static void set_free(cf_device *d, devset *s)
+{
+    cl_mem h[3] = {s->hchunks, s->hout, s->hgrid};
+    void *p[3] = {s->pchunks, s->pout, s->pgrid};
+    int unmapped = 0;
+    for (int k = 0; k < 3; k++)
+        if (h[k] && p[k]) unmapped += clEnqueueUnmapMemObject(d->rt.queue, h[k], p[k], 0, NULL, NULL) == CL_SUCCESS;
+    if (unmapped) clFinish(d->rt.queue);
+    cl_mem m[15] = {s->chunks, s->col, s->corner, s->out, s->ax, s->sv, s->surf, s->cen, s->status, s->skip, s->bout, s->sgrid,
+                    s->hchunks, s->hout, s->hgrid};
+    for (int k = 0; k < 15; k++)
+        if (m[k]) clReleaseMemObject(m[k]);
+    memset(s, 0, sizeof *s);
+}
+
 void cf_device_free(cf_device *d)
 {
     if (!d) return;
-    cl_mem extra[5] = {d->surf, d->cen, d->status, d->skip, d->bout};
-    for (int k = 0; k < 5; k++)
-        if (extra[k]) clReleaseMemObject(extra[k]);
-    cl_mem sf[4] = {d->sgrid, d->sints, d->sgrad, d->spsn};
-    for (int k = 0; k < 4; k++)
+    if (d->rq) {
+        clFinish(d->rq);
+        clReleaseCommandQueue(d->rq);
+    }
+    for (int k = 0; k < NSET; k++) set_free(d, &d->set[k]);
+    cl_mem sf[3] = {d->sints, d->sgrad, d->spsn};
+    for (int k = 0; k < 3; k++)
         if (sf[k]) clReleaseMemObject(sf[k]);
     if (d->ksurf) clReleaseKernel(d->ksurf);
     if (d->kaqs) clReleaseKernel(d->kaqs);
     if (d->kaqc) clReleaseKernel(d->kaqc);
     if (d->kaqb) clReleaseKernel(d->kaqb);
-    if (d->out) clReleaseMemObject(d->out);
-    if (d->corner) clReleaseMemObject(d->corner);
-    if (d->ax) clReleaseMemObject(d->ax);
-    if (d->sv) clReleaseMemObject(d->sv);
     for (int k = 0; k < EMIT_MAX_INTERP; k++)
         if (d->kstacks[k]) clReleaseKernel(d->kstacks[k]);
     if (d->kaxes) clReleaseKernel(d->kaxes);
-    if (d->col) clReleaseMemObject(d->col);
-    if (d->chunks) clReleaseMemObject(d->chunks);
     if (d->tab) clReleaseMemObject(d->tab);
     if (d->kblocks) clReleaseKernel(d->kblocks);
     for (int k = 0; k < EMIT_MAX_INTERP; k++)
@@ -134,6 +164,73 @@ static cl_mem buffer(cf_device *d, cl_mem_flags fl, size_t bytes, const char *wh
     return m;
 }
 
+/* pinned host memory: a buffer the driver allocates host-side (CL_MEM_ALLOC_HOST_PTR), mapped
+ * for good (*ptr); only ever the host side of a transfer, never a kernel argument */
+static cl_mem pinned(cf_device *d, size_t bytes, void **ptr, const char *what, cf_error *err)
+{
+    cl_mem m = buffer(d, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, what, err);
+    if (!m) return NULL;
+    cl_int e;
+    *ptr = clEnqueueMapBuffer(d->rt.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes ? bytes : 4, 0, NULL, NULL, &e);
+    if (clrt_check(err, e, "clEnqueueMapBuffer(staging)")) {
+        *ptr = NULL;
+        clReleaseMemObject(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* bytes per chunk of each per-batch buffer; dev: all of a set's device buffers, host: its staging */
+typedef struct devsizes {
+    size_t chunks, col, corner, ax, sv, out, grid, dev, host;
+} devsizes;
+
+static void sizes(const cf_device *d, devsizes *z)
+{
+    const cf_program *p = d->prog;
+    z->chunks = 2 * sizeof(int32_t);
+    z->out = (size_t)p->height * 256 * (p->prec == PREC_F64 ? sizeof(double) : sizeof(float));
+    z->ax = (size_t)d->lay.naxes * sizeof(cl_int);
+    z->sv = d->gpu_form ? d->lay.svs * sizeof(float) : 0;
+    z->corner = d->lay.corners * sizeof(float);
+    z->col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
+    z->grid = d->lay.surface ? 144 * (size_t)(p->height / 4) : 0;
+    size_t blk = d->lay.blocks ? (CF_AQ_SQ + (size_t)d->lay.ncell * 5 + 1) * sizeof(cl_int) + z->out / sizeof(float) : 0;
+    z->dev = z->chunks + z->col + z->corner + z->ax + z->sv + z->out + blk + z->grid;
+    z->host = z->chunks + z->out + z->grid;
+}
+
+static cf_status set_alloc(cf_device *d, devset *s, const devsizes *z, cf_error *err)
+{
+    size_t batch = d->batch;
+    if (!(s->chunks = buffer(d, CL_MEM_READ_ONLY, batch * z->chunks, "clCreateBuffer(chunks)", err)) ||
+        !(s->col = buffer(d, CL_MEM_READ_WRITE, batch * z->col, "clCreateBuffer(columns)", err)) ||
+        !(s->corner = buffer(d, CL_MEM_READ_WRITE, batch * z->corner, "clCreateBuffer(corners)", err)) ||
+        !(s->ax = buffer(d, CL_MEM_READ_WRITE, batch * z->ax + (size_t)d->lay.naxy * sizeof(cl_int), "clCreateBuffer(axis tables)",
+                         err)) ||
+        (z->sv && !(s->sv = buffer(d, CL_MEM_READ_WRITE, batch * z->sv, "clCreateBuffer(stack values)", err))) ||
+        !(s->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * z->out, "clCreateBuffer(out)", err)))
+        return CF_ERR_DEVICE;
+    if (d->lay.blocks) {
+        size_t nc = (size_t)d->lay.ncell;
+        if (!(s->surf = buffer(d, CL_MEM_READ_WRITE, batch * CF_AQ_SQ * sizeof(cl_int), "clCreateBuffer(surface)", err)) ||
+            !(s->cen = buffer(d, CL_MEM_READ_WRITE, batch * nc * 3 * sizeof(cl_int), "clCreateBuffer(centres)", err)) ||
+            !(s->status = buffer(d, CL_MEM_READ_WRITE, batch * nc * 2 * sizeof(cl_int), "clCreateBuffer(status)", err)) ||
+            !(s->skip = buffer(d, CL_MEM_READ_WRITE, batch * sizeof(cl_int), "clCreateBuffer(skip)", err)) ||
+            !(s->bout = buffer(d, CL_MEM_WRITE_ONLY, batch * z->out / sizeof(float), "clCreateBuffer(blocks)", err)))
+            return CF_ERR_DEVICE;
+    }
+    if (z->grid && !(s->sgrid = buffer(d, CL_MEM_READ_ONLY, batch * z->grid, "clCreateBuffer(biome grids)", err)))
+        return CF_ERR_DEVICE;
+    if (!d->staged) return CF_OK;
+    /* one output staging buffer serves both outputs: densities are the larger */
+    if (!(s->hchunks = pinned(d, batch * z->chunks, &s->pchunks, "clCreateBuffer(staging chunks)", err)) ||
+        !(s->hout = pinned(d, batch * z->out, &s->pout, "clCreateBuffer(staging out)", err)) ||
+        (z->grid && !(s->hgrid = pinned(d, batch * z->grid, &s->pgrid, "clCreateBuffer(staging biome grids)", err))))
+        return CF_ERR_DEVICE;
+    return CF_OK;
+}
+
 cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p, int fn, size_t batch, cf_error *err)
 {
     *out = NULL;
@@ -162,6 +259,14 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     }
     /* a GPU: the gradient factors by selects (kernels/cf_math.h cf_gdot; the same values) */
     d->gpu_form = d->rt.info.is_gpu || getenv("CHUNKFILL_GPU_FORM");
+    /* transfers through pinned staging except on a CPU device (PoCL), whose buffers are host
+     * memory already: there staging is a second copy and the read straight into the caller's
+     * memory is one (measured: bench/RESULTS.md); CHUNKFILL_STAGING=1 or 0 forces either */
+    cl_device_type type = 0;
+    if (CLRT_CHECK(err, clGetDeviceInfo(d->rt.device, CL_DEVICE_TYPE, sizeof type, &type, NULL), "clGetDeviceInfo(CL_DEVICE_TYPE)"))
+        goto fail;
+    const char *stg = getenv("CHUNKFILL_STAGING");
+    d->staged = stg ? strcmp(stg, "0") != 0 : !(type & CL_DEVICE_TYPE_CPU);
     const char *opts = d->gpu_form ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS;
     if (clrt_build(&d->rt, d->src, opts, &d->program, &d->cache_hit, err) != CF_OK) goto fail;
     cl_int e;
@@ -199,40 +304,30 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
             if (clrt_check(err, e, "clCreateKernel(k_surface)")) goto fail;
         }
     }
-    /* the batch: what fits the device's largest allocation, at most 4096 chunks on a
-     * GPU and 64 elsewhere */
-    size_t per_out = (size_t)p->height * 256 * (p->prec == PREC_F64 ? sizeof(double) : sizeof(float));
-    size_t per_ax = (size_t)d->lay.naxes * sizeof(cl_int);
-    size_t per_sv = d->gpu_form ? d->lay.svs * sizeof(float) : 0;
-    size_t per_corner = d->lay.corners * sizeof(float), per_col = (size_t)(d->lay.ncol ? d->lay.ncol : 1) * 289 * sizeof(float);
+    d->rq = clCreateCommandQueue(d->rt.ctx, d->rt.device, 0, &e);
+    if (clrt_check(err, e, "clCreateCommandQueue(read-back)")) {
+        d->rq = NULL;
+        goto fail;
+    }
+    /* the batch: what fits the device's largest allocation, at most 4096 chunks on a GPU and
+     * 64 elsewhere; both sets within half the device's memory, and their pinned staging (when
+     * staged) within the fill's working memory (--max-memory, the pack's limit) */
+    devsizes z;
+    sizes(d, &z);
     size_t cap = d->rt.info.is_gpu ? 4096 : 64;
     if (batch == 0) {
         batch = cap;
         uint64_t ma = d->rt.info.max_alloc ? d->rt.info.max_alloc : ((uint64_t)128 << 20);
-        while (batch > 1 && ((uint64_t)batch * per_out > ma || (uint64_t)batch * per_corner > ma || (uint64_t)batch * per_col > ma ||
-                              (uint64_t)batch * per_ax > ma || (uint64_t)batch * per_sv > ma))
+        uint64_t gm = d->rt.info.global_mem ? d->rt.info.global_mem / 2 : ((uint64_t)1 << 30);
+        uint64_t hm = p->max_fill_bytes ? p->max_fill_bytes : UINT64_MAX;
+        while (batch > 1 && ((uint64_t)batch * z.out > ma || (uint64_t)batch * z.corner > ma || (uint64_t)batch * z.col > ma ||
+                              (uint64_t)batch * z.ax > ma || (uint64_t)batch * z.sv > ma || NSET * (uint64_t)batch * z.dev > gm ||
+                              (d->staged && NSET * (uint64_t)batch * z.host > hm)))
             batch /= 2;
     }
     d->batch = batch;
-    if (!(d->chunks = buffer(d, CL_MEM_READ_ONLY, batch * 2 * sizeof(int32_t), "clCreateBuffer(chunks)", err))) goto fail;
-    if (!(d->col = buffer(d, CL_MEM_READ_WRITE, batch * per_col, "clCreateBuffer(columns)", err))) goto fail;
-    if (!(d->corner = buffer(d, CL_MEM_READ_WRITE, batch * per_corner, "clCreateBuffer(corners)", err))) goto fail;
-    if (!(d->ax = buffer(d, CL_MEM_READ_WRITE, batch * per_ax + (size_t)d->lay.naxy * sizeof(cl_int), "clCreateBuffer(axis tables)",
-                         err)))
-        goto fail;
-    if (per_sv && !(d->sv = buffer(d, CL_MEM_READ_WRITE, batch * per_sv, "clCreateBuffer(stack values)", err))) goto fail;
-    if (!(d->out = buffer(d, d->lay.blocks ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, batch * per_out, "clCreateBuffer(out)",
-                          err)))
-        goto fail;
-    if (d->lay.blocks) {
-        size_t nc = (size_t)d->lay.ncell;
-        if (!(d->surf = buffer(d, CL_MEM_READ_WRITE, batch * CF_AQ_SQ * sizeof(cl_int), "clCreateBuffer(surface)", err)) ||
-            !(d->cen = buffer(d, CL_MEM_READ_WRITE, batch * nc * 3 * sizeof(cl_int), "clCreateBuffer(centres)", err)) ||
-            !(d->status = buffer(d, CL_MEM_READ_WRITE, batch * nc * 2 * sizeof(cl_int), "clCreateBuffer(status)", err)) ||
-            !(d->skip = buffer(d, CL_MEM_READ_WRITE, batch * sizeof(cl_int), "clCreateBuffer(skip)", err)) ||
-            !(d->bout = buffer(d, CL_MEM_WRITE_ONLY, batch * per_out / sizeof(float), "clCreateBuffer(blocks)", err)))
-            goto fail;
-    }
+    for (int k = 0; k < NSET; k++)
+        if (set_alloc(d, &d->set[k], &z, err) != CF_OK) goto fail;
     d->ms[0] = now_ms() - t0;
     *out = d;
     return CF_OK;
@@ -276,8 +371,8 @@ static int launch(cf_error *err, cl_command_queue q, cl_kernel k, size_t items, 
     return CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), what) ? -1 : 0;
 }
 
-/* after the densities of a batch of b chunks are in d->out: their blocks into d->bout */
-static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_error *err)
+/* after the densities of a batch of b chunks are in s->out: their blocks into s->bout */
+static cf_status aquifer_batch(cf_device *d, devset *s, const cf_world *w, cl_int b, cf_error *err)
 {
     cl_command_queue q = d->rt.queue;
     cl_ulong lo = w->aq_lo, hi = w->aq_hi, olo = w->ore_lo, ohi = w->ore_hi;
@@ -285,12 +380,12 @@ static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_err
     int m21 = d->prog->dialect == DIALECT_MC121;
     if (d->lay.aquifers) {
         const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
-        const void *v[] = {&d->tab, &d->chunks, &b, &d->surf, &d->col, &d->corner};
+        const void *v[] = {&d->tab, &s->chunks, &b, &s->surf, &s->col, &s->corner};
         if (setargs(err, d->kaqs, m21 ? 6 : 4, sz, v) < 0 || launch(err, q, d->kaqs, (size_t)b * CF_AQ_SQ, "clEnqueueNDRangeKernel(k_aq_surface)") < 0)
             return CF_ERR_DEVICE;
         const size_t sz2[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_ulong), sizeof(cl_ulong),
                               sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
-        const void *v2[] = {&d->tab, &d->chunks, &b, &lo, &hi, &d->surf, &d->cen, &d->status, &d->skip, &d->col, &d->corner};
+        const void *v2[] = {&d->tab, &s->chunks, &b, &lo, &hi, &s->surf, &s->cen, &s->status, &s->skip, &s->col, &s->corner};
         if (setargs(err, d->kaqc, m21 ? 11 : 9, sz2, v2) < 0 ||
             launch(err, q, d->kaqc, (size_t)b * (size_t)d->lay.ncell, "clEnqueueNDRangeKernel(k_aq_cells)") < 0)
             return CF_ERR_DEVICE;
@@ -298,8 +393,8 @@ static cf_status aquifer_batch(cf_device *d, const cf_world *w, cl_int b, cf_err
     const size_t sz3[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
                           sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_ulong),
                           sizeof(cl_ulong)};
-    const void *v3[] = {&d->tab, &d->chunks, &b, &d->out, &d->surf, &d->cen, &d->status, &d->skip, &d->bout, &d->col,
-                        &d->corner, &olo, &ohi};
+    const void *v3[] = {&d->tab, &s->chunks, &b, &s->out, &s->surf, &s->cen, &s->status, &s->skip, &s->bout, &s->col,
+                        &s->corner, &olo, &ohi};
     if (setargs(err, d->kaqb, m21 ? 13 : 9, sz3, v3) < 0 || launch(err, q, d->kaqb, (size_t)b * 256, "clEnqueueNDRangeKernel(k_aq_blocks)") < 0)
         return CF_ERR_DEVICE;
     return CF_OK;
@@ -310,22 +405,16 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
 
 int device_has_surface(const cf_device *d) { return d && d->lay.surface; }
 
-/* k_surface over a batch of b chunks whose blocks are in d->bout; grid: their biome grids */
-static cf_status surface_batch(cf_device *d, const cf_world *w, cl_int b, const uint8_t *grid, const cf_surface_tables *sf,
-                               cf_error *err)
+/* k_surface over a batch of b chunks whose blocks are in s->bout and biome grids in s->sgrid */
+static cf_status surface_batch(cf_device *d, devset *s, const cf_world *w, cl_int b, const cf_surface_tables *sf, cf_error *err)
 {
-    size_t per = 144 * (size_t)(d->prog->height / 4);
-    if (!d->sgrid && !(d->sgrid = buffer(d, CL_MEM_READ_ONLY, d->batch * per, "clCreateBuffer(biome grids)", err))) return CF_ERR_DEVICE;
     cl_command_queue q = d->rt.queue;
-    if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sgrid, CL_TRUE, 0, (size_t)b * per, grid, 0, NULL, NULL),
-                   "clEnqueueWriteBuffer(biome grids)"))
-        return CF_ERR_DEVICE;
     cl_ulong rlo = w->root_lo, rhi = w->root_hi, olo = w->ore_lo, ohi = w->ore_hi;
     cl_long zs = sf->zseed;
     const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
                          sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_ulong), sizeof(cl_ulong), sizeof(cl_long),
                          sizeof(cl_ulong), sizeof(cl_ulong)};
-    const void *v[] = {&d->tab, &d->chunks, &b, &d->col, &d->corner, &d->bout, &d->sgrid, &d->sints, &d->sgrad, &d->spsn, &rlo, &rhi, &zs,
+    const void *v[] = {&d->tab, &s->chunks, &b, &s->col, &s->corner, &s->bout, &s->sgrid, &d->sints, &d->sgrad, &d->spsn, &rlo, &rhi, &zs,
                        &olo, &ohi};
     if (setargs(err, d->ksurf, 15, sz, v) < 0 || launch(err, q, d->ksurf, (size_t)b, "clEnqueueNDRangeKernel(k_surface)") < 0)
         return CF_ERR_DEVICE;
@@ -369,6 +458,34 @@ cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_
     return fill_batches(d, w, n, chunks, outp, 0, NULL, NULL, err);
 }
 
+/* the pending batch of set k: wait for its read-back, then (staged) copy it from the pinned
+ * staging buffer to its place in the caller's memory */
+typedef struct pending {
+    cl_event read; /* NULL: nothing pending */
+    size_t at, n;  /* first chunk and chunk count */
+} pending;
+
+static cf_status copy_out(cf_device *d, int k, pending *pd, char *out, size_t bytes, cf_error *err)
+{
+    double a = now_ms();
+    cl_int e = clWaitForEvents(1, &pd[k].read);
+    clReleaseEvent(pd[k].read);
+    pd[k].read = NULL;
+    double t = now_ms();
+    d->ms[2] += t - a;
+    if (CLRT_CHECK(err, e, "clWaitForEvents(read-back)")) return CF_ERR_DEVICE;
+    if (d->staged) memcpy(out + pd[k].at * bytes, d->set[k].pout, pd[k].n * bytes);
+    d->ms[3] += now_ms() - t;
+    return CF_OK;
+}
+
+/* Batches alternate the two sets. Batch i: its chunk list (and biome grids) are staged and
+ * written, its kernels enqueued on the compute queue (rt.queue, in order), a marker after them,
+ * and its read-back on the read-back queue waiting for the marker; both queues are flushed, and
+ * only then does the host wait for batch i - 1's read-back and copy it out: the device computes
+ * batch i meanwhile (and on a GPU, batch i - 1's transfer runs beside batch i's kernels). Set
+ * i % 2 is free when batch i starts: batch i - 2 was copied out during iteration i - 1. On an
+ * error nothing may still run on the caller's memory or the sets: both queues are finished. */
 static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, int blocks,
                               const uint8_t *grid, const cf_surface_tables *sf, cf_error *err)
 {
@@ -383,41 +500,52 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
     d->ms[1] += now_ms() - t0;
     char *out = outp;
     size_t esz = d->prog->prec == PREC_F64 ? sizeof(double) : sizeof(float);
-    size_t per = (size_t)d->prog->height * 256;
+    size_t per = (size_t)d->prog->height * 256, bytes = blocks ? per : per * esz; /* bytes a chunk of the output */
+    size_t gper = 144 * (size_t)(d->prog->height / 4);                          /* bytes a chunk of biome grids */
     cl_int y0 = d->prog->min_y;
     cl_command_queue q = d->rt.queue;
-    for (size_t done = 0; done < n; d->nbatches++) {
-        if (fault("launch", d->nbatches))
-            return clrt_check(err, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel(k_blocks) (injected fault)");
+    pending pd[NSET] = {{0}};
+    int cur = 0;
+    for (size_t done = 0; done < n; d->nbatches++, cur ^= 1) {
+        devset *s = &d->set[cur];
         cl_int b = (cl_int)(n - done < d->batch ? n - done : d->batch);
         double a = now_ms();
-        if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->chunks, CL_TRUE, 0, (size_t)b * 2 * sizeof(int32_t), chunks + 2 * done,
-                                                 0, NULL, NULL), "clEnqueueWriteBuffer(chunks)"))
-            return CF_ERR_DEVICE;
+        const void *src = chunks + 2 * done;
+        if (d->staged) src = memcpy(s->pchunks, src, (size_t)b * 2 * sizeof(int32_t));
+        if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, s->chunks, CL_FALSE, 0, (size_t)b * 2 * sizeof(int32_t), src, 0, NULL, NULL),
+                       "clEnqueueWriteBuffer(chunks)"))
+            goto fail;
+        if (sf) {
+            src = grid + done * gper;
+            if (d->staged) src = memcpy(s->pgrid, src, (size_t)b * gper);
+            if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, s->sgrid, CL_FALSE, 0, (size_t)b * gper, src, 0, NULL, NULL),
+                           "clEnqueueWriteBuffer(biome grids)"))
+                goto fail;
+        }
         double t1 = now_ms();
         d->ms[1] += t1 - a;
         size_t g;
         cl_kernel k = d->kcol;
         if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
-            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &s->chunks), "clSetKernelArg") ||
             CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
             CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
-            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg"))
-            return CF_ERR_DEVICE;
+            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &s->col), "clSetKernelArg"))
+            goto fail;
         g = round_up((size_t)b * (size_t)(d->lay.colitems > 0 ? d->lay.colitems : 289), 64);
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_columns)"))
-            return CF_ERR_DEVICE;
+            goto fail;
         if (d->kaxes) {
             k = d->kaxes;
             if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &s->chunks), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->ax), "clSetKernelArg"))
-                return CF_ERR_DEVICE;
+                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &s->ax), "clSetKernelArg"))
+                goto fail;
             g = round_up((size_t)b * (size_t)d->lay.axitems + (size_t)d->lay.axyitems, 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_axes)"))
-                return CF_ERR_DEVICE;
+                goto fail;
         }
         for (int c = 0; c < d->lay.ninterp; c++) {
             if (d->lay.cmerged[c]) continue;
@@ -425,55 +553,75 @@ static cf_status fill_batches(cf_device *d, const cf_world *w, size_t n, const i
                 k = d->kstacks[c];
                 if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
                     CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_int), &b), "clSetKernelArg") ||
-                    CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_mem), &d->ax), "clSetKernelArg") ||
-                    CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_mem), &d->sv), "clSetKernelArg"))
-                    return CF_ERR_DEVICE;
-                g = round_up((size_t)b * (size_t)d->lay.nsites[c] * (size_t)d->lay.ncorner[c], 64);
-                if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                    CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_mem), &s->ax), "clSetKernelArg") ||
+                    CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_mem), &s->sv), "clSetKernelArg"))
+                    goto fail;
+                size_t g3[3] = {round_up((size_t)d->lay.ncorner[c], EMIT_STACK_WG), (size_t)d->lay.nsites[c], (size_t)b};
+                size_t l3[3] = {EMIT_STACK_WG, 1, 1}; /* corners of one stack: emit.h */
+                if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 3, NULL, g3, l3, 0, NULL, NULL),
                                "clEnqueueNDRangeKernel(k_stacks)"))
-                    return CF_ERR_DEVICE;
+                    goto fail;
             }
             k = d->kcorner[c];
             if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &s->chunks), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
                 CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
-                CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
-                (d->kaxes && CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->ax), "clSetKernelArg")) ||
-                (d->lay.nsites[c] > 0 && CLRT_CHECK(err, clSetKernelArg(k, 7, sizeof(cl_mem), d->sv ? &d->sv : NULL), "clSetKernelArg")))
-                return CF_ERR_DEVICE;
+                CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &s->col), "clSetKernelArg") ||
+                CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &s->corner), "clSetKernelArg") ||
+                (d->kaxes && CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &s->ax), "clSetKernelArg")) ||
+                (d->lay.nsites[c] > 0 && CLRT_CHECK(err, clSetKernelArg(k, 7, sizeof(cl_mem), s->sv ? &s->sv : NULL), "clSetKernelArg")))
+                goto fail;
             g = round_up((size_t)b * (size_t)d->lay.ncorner[c], 64);
             if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
                            "clEnqueueNDRangeKernel(k_corners)"))
-                return CF_ERR_DEVICE;
+                goto fail;
         }
         k = d->kblocks;
         if (CLRT_CHECK(err, clSetKernelArg(k, 0, sizeof(cl_mem), &d->tab), "clSetKernelArg") ||
-            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &d->chunks), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 1, sizeof(cl_mem), &s->chunks), "clSetKernelArg") ||
             CLRT_CHECK(err, clSetKernelArg(k, 2, sizeof(cl_int), &b), "clSetKernelArg") ||
             CLRT_CHECK(err, clSetKernelArg(k, 3, sizeof(cl_int), &y0), "clSetKernelArg") ||
-            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &d->col), "clSetKernelArg") ||
-            CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &d->corner), "clSetKernelArg") ||
-            CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &d->out), "clSetKernelArg"))
-            return CF_ERR_DEVICE;
+            CLRT_CHECK(err, clSetKernelArg(k, 4, sizeof(cl_mem), &s->col), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 5, sizeof(cl_mem), &s->corner), "clSetKernelArg") ||
+            CLRT_CHECK(err, clSetKernelArg(k, 6, sizeof(cl_mem), &s->out), "clSetKernelArg"))
+            goto fail;
         g = round_up((size_t)b * 256, 64);
         if (CLRT_CHECK(err, clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel(k_blocks)"))
-            return CF_ERR_DEVICE;
-        if (blocks && aquifer_batch(d, w, b, err) != CF_OK) return CF_ERR_DEVICE;
-        if (sf && surface_batch(d, w, b, grid + done * 144 * (size_t)(d->prog->height / 4), sf, err) != CF_OK) return CF_ERR_DEVICE;
-        if (CLRT_CHECK(err, clFinish(q), "clFinish")) return CF_ERR_DEVICE;
-        double t2 = now_ms();
-        d->ms[2] += t2 - t1;
-        if (blocks ? CLRT_CHECK(err, clEnqueueReadBuffer(q, d->bout, CL_TRUE, 0, (size_t)b * per, (uint8_t *)outp + done * per,
-                                                         0, NULL, NULL), "clEnqueueReadBuffer(blocks)")
-                   : CLRT_CHECK(err, clEnqueueReadBuffer(q, d->out, CL_TRUE, 0, (size_t)b * per * esz, out + done * per * esz,
-                                                         0, NULL, NULL), "clEnqueueReadBuffer(out)"))
-            return CF_ERR_DEVICE;
-        d->ms[3] += now_ms() - t2;
+            goto fail;
+        if (blocks && aquifer_batch(d, s, w, b, err) != CF_OK) goto fail;
+        if (sf && surface_batch(d, s, w, b, sf, err) != CF_OK) goto fail;
+        /* after this batch's kernels are queued (and the previous batch is still in flight) */
+        if (fault("launch", d->nbatches)) {
+            clrt_check(err, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel(k_blocks) (injected fault)");
+            goto fail;
+        }
+        cl_event kdone;
+        if (CLRT_CHECK(err, clEnqueueMarkerWithWaitList(q, 0, NULL, &kdone), "clEnqueueMarkerWithWaitList")) goto fail;
+        void *dst = d->staged ? s->pout : out + done * bytes;
+        cl_int e = clEnqueueReadBuffer(d->rq, blocks ? s->bout : s->out, CL_FALSE, 0, (size_t)b * bytes, dst, 1, &kdone,
+                                       &pd[cur].read);
+        clReleaseEvent(kdone);
+        if (CLRT_CHECK(err, e, blocks ? "clEnqueueReadBuffer(blocks)" : "clEnqueueReadBuffer(out)")) {
+            pd[cur].read = NULL;
+            goto fail;
+        }
+        pd[cur].at = done, pd[cur].n = (size_t)b;
+        if (CLRT_CHECK(err, clFlush(q), "clFlush") || CLRT_CHECK(err, clFlush(d->rq), "clFlush(read-back)")) goto fail;
+        d->ms[2] += now_ms() - t1;
+        /* while the device runs this batch: the previous one out */
+        if (pd[cur ^ 1].read && copy_out(d, cur ^ 1, pd, out, bytes, err) != CF_OK) goto fail;
         done += (size_t)b;
     }
+    for (int k = 0; k < NSET; k++)
+        if (pd[k].read && copy_out(d, k, pd, out, bytes, err) != CF_OK) goto fail;
     return CF_OK;
+fail:
+    clFinish(q);
+    clFinish(d->rq);
+    for (int k = 0; k < NSET; k++)
+        if (pd[k].read) clReleaseEvent(pd[k].read);
+    return err->status ? err->status : CF_ERR_DEVICE;
 }
 
 const char *cf_device_name(const cf_device *d) { return d ? d->name : ""; }

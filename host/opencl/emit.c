@@ -2195,14 +2195,22 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
             sbf(o, "};\n__constant int sv_l_%d[%d] = {", k, ns);
             for (int v = 0; v < ns; v++) sbf(o, "%s%d", v ? ", " : "", svoff[v]);
             sbf(o, "};\n");
-            sbf(o, "__kernel void k_stacks_%d(CF_TAB t, int nchunks, __global const int *ax, __global float *sv)\n{\n", k);
-            sbf(o, "    int gid = get_global_id(0), c = gid / %d, r = gid %% %d, s = r / %d, q = r %% %d;\n", ns * lay->ncorner[k],
-                ns * lay->ncorner[k], lay->ncorner[k], lay->ncorner[k]);
-            sbf(o, "    if (c >= nchunks) return;\n");
+            /* three dimensions (corner, stack, chunk), work groups of EMIT_STACK_WG corners of one
+             * stack: the group first copies the stack's permutations into local memory (at most
+             * EMIT_LP_LAYERS layers; a longer stack reads them from global memory) */
+            sbf(o, "__kernel __attribute__((reqd_work_group_size(%d, 1, 1)))\n"
+                   "void k_stacks_%d(CF_TAB t, int nchunks, __global const int *ax, __global float *sv)\n{\n", EMIT_STACK_WG, k);
+            sbf(o, "    __local uint lp[%d];\n", 64 * EMIT_LP_LAYERS);
+            sbf(o, "    int q = get_global_id(0), s = get_global_id(1), c = get_global_id(2), st = sv_st_%d[s];\n", k);
+            sbf(o, "    int inl = cf_stack_lp_load(t, st, lp, %d);\n", EMIT_LP_LAYERS);
+            sbf(o, "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+            sbf(o, "    if (q >= %d || c >= nchunks) return;\n", lay->ncorner[k]);
             sbf(o, "    int i = q %% %d, j = (q / %d) %% %d, kk = q / %d;\n", ncx, ncx, ncy, ncx * ncy);
-            sbf(o, "    sv[(size_t)nchunks * %zu + (size_t)c * %d + r] = cf_stack_axes(t, sv_st_%d[s], ax + %d + (size_t)c * %d +"
-                   " sv_l_%d[s] * %d, %d, %d, ax + sv_l_%d[s] * %d, %d, i, j, kk);\n}\n#endif\n",
-                lay->sv_off[k], ns * lay->ncorner[k], k, g.naxy, lay->naxes, k, g.axR, g.axR, g.axzoff, k, g.axRY, g.axRY);
+            sbf(o, "    __global const int *a = ax + %d + (size_t)c * %d + sv_l_%d[s] * %d, *ay = ax + sv_l_%d[s] * %d;\n", g.naxy,
+                lay->naxes, k, g.axR, k, g.axRY);
+            sbf(o, "    sv[(size_t)nchunks * %zu + (size_t)c * %d + s * %d + q] = inl ? cf_stack_axes_l(t, st, a, %d, %d, ay, %d, i, j, kk,"
+                   " (__local const uchar *)lp)\n        : cf_stack_axes(t, st, a, %d, %d, ay, %d, i, j, kk);\n}\n#endif\n",
+                lay->sv_off[k], ns * lay->ncorner[k], lay->ncorner[k], g.axR, g.axzoff, g.axRY, g.axR, g.axzoff, g.axRY);
         }
         int small = axon != 2;
         const cf_node *on = open >= 0 ? &p->nodes[lay->interp[open]] : NULL;

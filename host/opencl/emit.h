@@ -5,6 +5,8 @@
 #include "ir/ir.h"
 
 #define EMIT_MAX_INTERP 32
+#define EMIT_STACK_WG 64  /* the GPU form's k_stacks work groups (corners of one stack) */
+#define EMIT_LP_LAYERS 16 /* ... and the layers whose permutations they copy into local memory */
 
 /* what the host needs to size buffers and launch the kernels of one program */
 typedef struct emit_layout {
@@ -20,7 +22,9 @@ typedef struct emit_layout {
     int cmerged[EMIT_MAX_INTERP];       /* 1: node k's corners are written by an earlier k_corners kernel */
     int nsites[EMIT_MAX_INTERP];        /* > 0: k_corners_<k> reads its noise stacks' corner values from the
                                          * buffer sv (argument 7) that k_stacks_<k> writes first, when the
-                                         * program is built with CF_GPU (else pass NULL: it calls them) */
+                                         * program is built with CF_GPU (else pass NULL: it calls them);
+                                         * k_stacks_<k> is 3-D: (ncorner rounded up to EMIT_STACK_WG, nsites,
+                                         * chunks), work groups (EMIT_STACK_WG, 1, 1) */
     size_t sv_off[EMIT_MAX_INTERP];     /* prefix sums of nsites * ncorner: node k's values start at nchunks * off */
     size_t svs;                         /* stack values per chunk, all nodes */
     int naxes;                          /* ints per chunk of the corner stage's axis tables (k_axes), 0: none */
