@@ -175,7 +175,7 @@ Test(archive, forms_equal_folder_default) { forms_equal_folder(CF_SOURCE_DIR "/p
 Test(archive, forms_equal_folder_vanilla_121)
 {
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/vanilla/1.21.11", shared_dir());
+    shared_need("vanilla/1.21.11", dir, sizeof dir);
     forms_equal_folder(dir, CF_DIALECT_AUTO);
 }
 
@@ -184,7 +184,7 @@ Test(archive, forms_equal_folder_vanilla_121)
 Test(archive, layered_with_folders)
 {
     char van[512], jar[512], over[512], overzip[512], cmd[2048];
-    snprintf(van, sizeof van, "%s/vanilla/1.21.11", shared_dir());
+    shared_need("vanilla/1.21.11", van, sizeof van);
     make_form(FORM_CLIENT, van, jar, sizeof jar);
     snprintf(over, sizeof over, "%s/overlay", tmp);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/data/minecraft/worldgen/density_function/overworld' && "

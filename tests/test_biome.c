@@ -41,8 +41,9 @@ static cf_biomes *source_for(const char *ver, const char *settings, const char *
     cf_biomes_free(cur);
     cf_pack_free(curpk);
     cur = NULL;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/vanilla/%s", shared_dir(), ver);
+    char path[4096], rel[64];
+    snprintf(rel, sizeof rel, "vanilla/%s", ver);
+    shared_need(rel, path, sizeof path);
     const char *paths[1] = {path};
     cf_error err = {0};
     cr_assert_eq(cf_pack_open(&curpk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
@@ -574,7 +575,7 @@ static void rm_dir(void)
 static cf_status open_dim(const char *dim, const char *version, cf_biomes **b, cf_pack **pk, cf_error *err)
 {
     char v[4096];
-    snprintf(v, sizeof v, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", v, sizeof v);
     const char *paths[2] = {v, tdir};
     cr_assert_eq(cf_pack_open(pk, paths, 2, NULL, err), CF_OK, "%s", err->message);
     return cf_biomes_open(b, *pk, dim, NULL, version, 0, err);
@@ -651,7 +652,7 @@ Test(biome, inline_list_and_parameter_list_files, .init = setup_dir, .fini = rm_
 static cf_status open_dim3(const char *dim, cf_biomes **b, cf_pack **pk, cf_error *err)
 {
     char v[4096], p2[400], p2data[420];
-    snprintf(v, sizeof v, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", v, sizeof v);
     snprintf(p2, sizeof p2, "%s/p2", tdir);
     snprintf(p2data, sizeof p2data, "%s/data", p2);
     mkdir(p2, 0755); /* a pack needs its data/ folder */
@@ -865,6 +866,7 @@ static int has(const unsigned char *b, size_t n, const char *s)
 Test(biome, cli_lines_grid_and_fill, .init = setup_dir, .fini = rm_dir)
 {
     char args[2048], out[8192];
+    shared_need("vanilla/26.3", args, sizeof args);
     snprintf(args, sizeof args, "biome --pack %s/vanilla/26.3 --seed 0 --quart 0,16,0 --quart 100,16,-50 --at 100,70,-37", shared_dir());
     cr_expect_eq(run(args, out, sizeof out), 2, "%s", out); /* --quart and --at together */
     snprintf(args, sizeof args, "biome --pack %s/vanilla/26.3 --seed 0 --quart 0,16,0 --quart 100,16,-50", shared_dir());
@@ -990,7 +992,7 @@ Test(biome_device, bad_spec)
 Test(biome_serve, server_c_and_java_clients, .init = setup_dir, .fini = rm_dir, .timeout = 600)
 {
     char pack[4096], sock[300];
-    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", pack, sizeof pack);
     snprintf(sock, sizeof sock, "unix:%s/s.sock", tdir);
     int p[2];
     cr_assert_eq(pipe(p), 0);

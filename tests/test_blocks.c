@@ -22,7 +22,7 @@ static int open_pack(const char *tag, cf_pack **pk)
     const char *paths[2] = {a, b};
     int n;
     if (strcmp(tag, "vanilla-26.3") == 0) {
-        snprintf(a, sizeof a, "%s/vanilla/26.3", shared_dir());
+        shared_need("vanilla/26.3", a, sizeof a);
         n = 1;
     } else {
         cr_assert_str_eq(tag, "aquifer");
@@ -159,7 +159,7 @@ Test(blocks, vanilla_equals_oracle, .timeout = 1200)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    shared_need("vanilla/26.3/data", p, sizeof p);
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     int chunks, bad;
     run_golden("vanilla-26.3", &chunks, &bad);
@@ -213,7 +213,7 @@ Test(blocks_device, vanilla_overworld_and_nether, .timeout = 1200)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    shared_need("vanilla/26.3/data", p, sizeof p);
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     device_equals_cpu("vanilla-26.3", "minecraft:overworld", some_chunks, 5);
     device_equals_cpu("vanilla-26.3", "minecraft:nether", some_chunks, 3);
@@ -224,7 +224,7 @@ Test(blocks_device, vanilla_other_settings, .timeout = 1800)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    shared_need("vanilla/26.3/data", p, sizeof p);
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     static const int32_t three[6] = {-3, 7, 62500, -3, -1874999, 1874999};
     static const char *const other[5] = {"minecraft:large_biomes", "minecraft:amplified", "minecraft:end", "minecraft:caves",

@@ -68,7 +68,7 @@ static void vanilla(const char *settings)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", p, sizeof p);
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     check_settings(p, settings, seeds, 3, chunks, 4);
 }
@@ -289,7 +289,7 @@ Test(device, overworld_launch_layout)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", p, sizeof p);
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     const char *paths[1] = {p};
     cf_error err = {0};

@@ -140,7 +140,7 @@ Test(fill, vanilla_equals_oracle_chunks, .timeout = 1200)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    shared_need("vanilla/26.3/data", p, sizeof p);
     if (stat(p, &st) != 0) cr_skip_test("no %s (CI has it)", p);
     int chunks, bad;
     run_file("chunks-vanilla.txt", &chunks, &bad);
@@ -362,7 +362,7 @@ Test(fused, row_operations_equal_the_scalar_path)
 Test(fused, shared_corner_faces_equal_lone_chunks, .timeout = 120)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", path, sizeof path);
     const char *paths[1] = {path};
     cf_error err = {0};
     cf_pack *pk;
@@ -399,7 +399,7 @@ Test(corners, equal_stack_volume_at_every_corner)
                                         {CF_MAX_CHUNK, -CF_MAX_CHUNK}, {-CF_MAX_CHUNK, CF_MAX_CHUNK}};
     const char *settings[4] = {"minecraft:overworld", "minecraft:amplified", "minecraft:nether", "minecraft:end"};
     char path[4096];
-    snprintf(path, sizeof path, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", path, sizeof path);
     const char *paths[1] = {path};
     cf_error err = {0};
     cf_pack *pk;

@@ -33,7 +33,7 @@ static int have_vanilla(void)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/vanilla/26.3/data", shared_dir());
+    shared_need("vanilla/26.3/data", p, sizeof p);
     return stat(p, &st) == 0;
 }
 

@@ -390,7 +390,7 @@ Test(frontends, one_table_finds_the_front_end_of_a_request)
     cr_assert_str_eq(cf_frontends[cf_nfrontends - 1]->name, "mc263", "Minecraft 26.3 takes what no other claims");
     expect_frontend(NULL, "minecraft:overworld", "router:final_density", "mc263");
     char v121[4096];
-    snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
+    shared_need("vanilla/1.21.11", v121, sizeof v121);
     expect_frontend(v121, "minecraft:overworld", "router:final_density", "mc121");
     expect_frontend(CF_SOURCE_DIR "/packs/libnoise-obsidian", "minecraft:overworld", "router:final_density", "libnoise");
     expect_frontend(CF_SOURCE_DIR "/packs/hytale-legacy-islands", "minecraft:overworld", "router:final_density", "hytale");

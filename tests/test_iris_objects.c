@@ -460,7 +460,7 @@ Test(iris_objects, committed_subset)
 Test(iris_objects, seedmanager_heights)
 {
     char p[1024];
-    snprintf(p, sizeof p, "%s/iris/definitions.json", shared_dir());
+    shared_need("iris/definitions.json", p, sizeof p);
     char *s = slurp_if(p, NULL);
     if (!s) cr_skip_test("no %s (../shared; CF_SHARED overrides)", p);
     int n = 0;

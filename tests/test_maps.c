@@ -25,6 +25,14 @@ static const char *shared_dir(void)
     const char *s = getenv("CF_SHARED");
     return s ? s : CF_SOURCE_DIR "/../shared";
 }
+/* a missing file of ../shared: the test is skipped, or fails under CI=true (CI has the shared
+ * data: tests/testutil.h shared_have) */
+static void shared_missing(const char *path)
+{
+    const char *ci = getenv("CI");
+    if (ci && strcmp(ci, "true") == 0) cr_assert_fail("%s is missing (CI=true: the shared data must be beside the clone)", path);
+    cr_skip_test("no %s (../shared beside the clone, or CF_SHARED; CI has it)", path);
+}
 
 TestSuite(maps, .timeout = 300);
 
@@ -77,7 +85,7 @@ Test(maps, samples_equal_full_heights_vanilla_overworld)
     char pack[1024];
     snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
     struct stat sb;
-    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    if (stat(pack, &sb) != 0) shared_missing(pack);
     static const int steps[] = {4, 16, 23, 0};
     check_samples(pack, "minecraft:overworld", 1, 1000, -300, 64, steps);
 }
@@ -92,7 +100,7 @@ Test(maps, corner_samples_equal_full_heights_vanilla)
     char pack[1024];
     snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
     struct stat sb;
-    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    if (stat(pack, &sb) != 0) shared_missing(pack);
     static const int steps[] = {8, 12, 20, 9, 0};
     check_samples(pack, "minecraft:overworld", 0, -48, 160, 64, steps);
     check_samples(pack, "minecraft:overworld", 0, -47, 162, 40, steps);
@@ -148,7 +156,7 @@ static void check_biomes_layer(const char *pack, const char *settings, int64_t s
     char path[1024];
     snprintf(path, sizeof path, "%s/vanilla/biomes/colors.json", shared_dir());
     FILE *f = fopen(path, "r");
-    if (!f) cr_skip_test("no %s", path);
+    if (!f) shared_missing(path);
     static char json[1 << 16];
     size_t jl = fread(json, 1, sizeof json - 1, f);
     json[jl] = 0;
@@ -223,7 +231,7 @@ Test(maps, biomes_layer_nether_and_end)
     char pack[1024];
     snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
     struct stat sb;
-    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    if (stat(pack, &sb) != 0) shared_missing(pack);
     check_biomes_layer(pack, "minecraft:nether", 3, -200, -200, 8, 48, 100, 2);
     check_biomes_layer(pack, "minecraft:end", 3, -1100, -1100, 8, 40, INT32_MAX, 2); /* islands and void */
 }
@@ -337,7 +345,7 @@ static const char *vanilla263(void)
     static char pack[1024];
     snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
     struct stat sb;
-    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    if (stat(pack, &sb) != 0) shared_missing(pack);
     return pack;
 }
 
@@ -505,7 +513,7 @@ Test(maps, end_void_and_nether_lava_are_not_water)
     char pack[1024];
     snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
     struct stat sb;
-    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    if (stat(pack, &sb) != 0) shared_missing(pack);
     enum { N = 40 };
     static uint8_t rgb[N * N * 3];
     static int32_t h[N * N];
@@ -646,7 +654,7 @@ Test(tiles, columns_command_equals_render_and_fill)
     char pack[1024];
     snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
     struct stat sb;
-    if (stat(pack, &sb) != 0) cr_skip_test("no %s", pack);
+    if (stat(pack, &sb) != 0) shared_missing(pack);
     char args[2048], err[4096], dict[512], pal[65536];
     const char *area = "-40,-30:-1,9"; /* stride 13: columns x -40..-1, z -30..9: chunks x -3..-1, z -2..0 */
     snprintf(args, sizeof args, "columns --pack %s --seed 0 --area %s --stride 13 --out %s/c.npy", pack, area, dir);

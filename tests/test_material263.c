@@ -141,7 +141,7 @@ static cf_pack *rule_pack263(const char *rule, const char *const *files, char *t
         }
     }
     free(out);
-    snprintf(base, sizeof base, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", base, sizeof base);
     const char *paths[2] = {base, tmpdir};
     cf_pack *pk = NULL;
     *st = cf_pack_open(&pk, paths, 2, NULL, err);
@@ -391,7 +391,7 @@ static uint8_t *tag_blocks(const char *biomes, const char *const *lower, const c
     put_file(tmp, "data/t/dimension/chk.json", dim);
     snprintf(up, sizeof up, "%s-up", tmp);
     for (int k = 0; upper[k]; k += 2) put_file(up, upper[k], upper[k + 1]);
-    snprintf(v, sizeof v, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", v, sizeof v);
     const char *paths[3] = {v, tmp, up};
     cr_assert_eq(cf_pack_open(&pk, paths, 3, NULL, &err), CF_OK, "%s", err.message);
     if (chk) {

@@ -25,10 +25,8 @@
 static int have_121(char *pack, size_t n)
 {
     char p[8192];
-    struct stat st;
     snprintf(pack, n, "%s/vanilla/1.21.11", shared_dir());
-    snprintf(p, sizeof p, "%s/data", pack);
-    return stat(p, &st) == 0;
+    return shared_have("vanilla/1.21.11/data", p, sizeof p); /* CI=true: missing fails */
 }
 
 typedef struct block {
@@ -637,7 +635,7 @@ Test(mc121, staged_fill_equals_block_path, .timeout = 600)
     staged_equal(pack, "minecraft:overworld", "router:vein_toggle", 1, &n);
     staged_equal(pack, "minecraft:overworld", "router:depth", 1, &n);
     staged_equal(pack, "minecraft:overworld", "router:vein_ridged", 1, &n);
-    snprintf(p262, sizeof p262, "%s/vanilla/26.2", shared_dir());
+    shared_need("vanilla/26.2", p262, sizeof p262);
     staged_equal(p262, "minecraft:overworld", "router:final_density", 1, &n);
     staged_equal(p262, "minecraft:end", "router:final_density", 1, &n);
     /* the portable corner octaves (the AVX-512 ones above where the CPU has them) */

@@ -70,7 +70,7 @@ static char vanilla[4096];
 static int have_vanilla(void)
 {
     struct stat st;
-    snprintf(vanilla, sizeof vanilla, "%s/vanilla/26.3", shared_dir());
+    shared_need("vanilla/26.3", vanilla, sizeof vanilla);
     return stat(vanilla, &st) == 0;
 }
 

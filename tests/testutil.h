@@ -67,6 +67,14 @@ static inline int shared_have(const char *rel, char *path, size_t n)
     return 0;
 }
 
+/* the full path of ../shared/REL in path; where it is missing the test is skipped (Criterion's
+ * cr_skip_test: the suite still passes in a clone without ../shared), and fails under CI=true
+ * (shared_have). For the tests (and the helpers they call) that need the shared data. */
+static inline void shared_need(const char *rel, char *path, size_t n)
+{
+    if (!shared_have(rel, path, n)) cr_skip_test("no %s (../shared beside the clone, or CF_SHARED; CI has it)", path);
+}
+
 /* the whole output of a command (e.g. gzip -dc FILE), NUL-terminated (malloc'd); NULL when
  * it cannot run or exits non-zero */
 static inline char *slurp_cmd(const char *cmd)

@@ -9,8 +9,9 @@
  * y, every x and z corner) at a time, octave by octave, with the per-axis math done
  * once per axis value and per chunk, and the lattice part over all corners of the row
  * at once (16 AVX-512 lanes with byte permutes of the permutation table where the CPU has
- * AVX-512 VBMI, else 8 AVX2 lanes with gathers and byte shuffles, else plain C (row_hoisted); chosen at
- * run time, CF_NO_AVX512 / CF_NO_AVX2 in the environment step down).
+ * AVX-512 VBMI, else 8 AVX2 lanes with gathers and byte shuffles, else 4 SSE2 lanes (x86-64's
+ * baseline: scalar look-ups, vector float math), else plain C (row_hoisted, non-x86 builds);
+ * chosen at run time, CF_NO_AVX512 / CF_NO_AVX2 / CF_NO_SSE in the environment step down).
  * old_blended_noise's limit stacks are computed only for the corners whose blend
  * factor needs them (compacted lists), as cf_blended branches. Each corner's float
  * operations are the header's, in its order (sum over octaves left to right, no
@@ -29,6 +30,10 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define CF_HAVE_AVX2_PATH 1
+#endif
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define CF_HAVE_SSE2_PATH 1
 #endif
 
 /* one noise stack over the lattice: per layer, per corner of a row (c = k*ncx + i), the
@@ -64,8 +69,9 @@ struct cf_corners {
     int32_t *perm;             /* per octave the slots read: the 256 permutation bytes as int32 (vector gathers) */
     /* the same octaves, 512 entries each (x and x + 256 alike, so sums of two bytes need no
      * mask): permg the byte shuffle index of perm[x]'s gradient, (perm & 15) << 24 | 0x808080
-     * (AVX2); gtab the gradient of perm[x] as x, y, z (portable) */
-    int32_t *permg;
+     * (AVX2); gpk the gradient of perm[x] as three signed bytes, x in byte 0, y in byte 1, z
+     * in byte 3 (SSE2); gtab the gradient of perm[x] as x, y, z floats (portable) */
+    int32_t *permg, *gpk;
     float *gtab;
     int nperm;                 /* the octaves in perm */
     int *pmap;                 /* per octave of the world: its index in perm, or -1 */
@@ -78,9 +84,10 @@ struct cf_corners {
     int isa;                   /* CN_ISA_*: the lattice path this CPU takes */
 };
 
-/* the lattice paths: scalar (portable), 8 AVX2 lanes with gathers, 16 AVX-512 lanes with
- * byte permutes of the permutation table (AVX-512 VBMI) */
-enum { CN_ISA_SCALAR = 0, CN_ISA_AVX2 = 1, CN_ISA_AVX512 = 2 };
+/* the lattice paths, each a step above the one before (corners_check() walks them down):
+ * scalar (portable), 4 SSE2 lanes, 8 AVX2 lanes with gathers, 16 AVX-512 lanes with byte
+ * permutes of the permutation table (AVX-512 VBMI) */
+enum { CN_ISA_SCALAR = 0, CN_ISA_SSE2 = 1, CN_ISA_AVX2 = 2, CN_ISA_AVX512 = 3 };
 
 /* the node is an unshifted noise (every input the literal +0.0): eval.c's test */
 static int plain_zero(const cf_node *nodes, int id)
@@ -97,26 +104,31 @@ void corners_free(cf_corners *c)
         free(q->val), free(q->rowstamp);
         for (int k = 0; k < q->nst; k++) free(q->st[k].ci), free(q->st[k].ck), free(q->st[k].cu), free(q->st[k].cw);
     }
-    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->gtab), free(c->pmap);
+    free(c->slots), free(c->slot), free(c->perm), free(c->permg), free(c->gpk), free(c->gtab), free(c->pmap);
     free(c->ti), free(c->tk), free(c->tu), free(c->tw), free(c->ta), free(c->tlo), free(c->thi), free(c->tacc), free(c->idx);
     free(c->cix), free(c->ciz), free(c->tix), free(c->tiz);
     free(c);
 }
 
 /* the gradient tables of the lattice path c->isa takes (130 octaves in the vanilla overworld:
- * permg 260 KB for AVX2, gtab 780 KB for the portable path, none for AVX-512); 0 or -1 */
+ * permg 260 KB for AVX2, gpk 260 KB for SSE2 (and AVX2's regions wider than 8 corners), gtab
+ * 780 KB for the portable path, none for AVX-512); 0 or -1 */
 static int tables(cf_corners *c)
 {
-    free(c->permg), free(c->gtab);
-    c->permg = NULL, c->gtab = NULL;
+    free(c->permg), free(c->gpk), free(c->gtab);
+    c->permg = NULL, c->gpk = NULL, c->gtab = NULL;
     size_t np = (size_t)(c->nperm > 0 ? c->nperm : 1);
-    int avx2 = c->isa == CN_ISA_AVX2, port = c->isa == CN_ISA_SCALAR || (avx2 && (c->ncx > 8 || c->ncz > 8));
+    int avx2 = c->isa == CN_ISA_AVX2, sse = c->isa == CN_ISA_SSE2 || (avx2 && (c->ncx > 8 || c->ncz > 8));
     if (avx2 && !(c->permg = malloc(sizeof(int32_t) * 512 * np))) return -1;
-    if (port && !(c->gtab = malloc(sizeof(float) * 3 * 512 * np))) return -1;
+    if (sse && !(c->gpk = malloc(sizeof(int32_t) * 512 * np))) return -1;
+    if (c->isa == CN_ISA_SCALAR && !(c->gtab = malloc(sizeof(float) * 3 * 512 * np))) return -1;
     for (size_t o = 0; o < (size_t)c->nperm; o++)
         for (size_t k = 0; k < 512; k++) {
             uint32_t b = (uint32_t)c->perm[256 * o + (k & 255)] & 15u;
             if (c->permg) c->permg[512 * o + k] = (int32_t)(b << 24 | 0x808080u);
+            if (c->gpk)
+                c->gpk[512 * o + k] = (int32_t)((uint32_t)(uint8_t)(int8_t)cf_grad_x[b] | (uint32_t)(uint8_t)(int8_t)cf_grad_y[b] << 8
+                                                | (uint32_t)(uint8_t)(int8_t)cf_grad_z[b] << 24);
             if (c->gtab) {
                 float *g = c->gtab + 3 * (512 * o + k);
                 g[0] = cf_grad_x[b], g[1] = cf_grad_y[b], g[2] = cf_grad_z[b];
@@ -214,10 +226,14 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (c->pmap[o] >= 0)
             for (int k = 0; k < 256; k++) c->perm[256 * c->pmap[o] + k] = w->tab[CF_TAB_HEADER + CF_OCT_BYTES * o + 32 + k];
     c->nperm = nperm;
+    /* CF_NO_SSE: the portable path; CF_NO_AVX2: at most SSE2; CF_NO_AVX512: at most AVX2
+     * (benchmarks, checks); each one steps down past the paths above it too */
+#ifdef CF_HAVE_SSE2_PATH
+    if (!getenv("CF_NO_SSE")) c->isa = CN_ISA_SSE2;
+#endif
 #ifdef CF_HAVE_AVX2_PATH
     __builtin_cpu_init();
-    /* CF_NO_AVX2: the portable path; CF_NO_AVX512: at most AVX2 (benchmarks, checks) */
-    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
+    if (c->isa == CN_ISA_SSE2 && __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
     if (c->isa == CN_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
         && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
         c->isa = CN_ISA_AVX512;
@@ -301,6 +317,127 @@ CN_NOVEC static void row_hoisted(const uint8_t *p, const float *G, int n, const 
         acc[c] = acc[c] + amp * cf_lerp3f(su[i], sv, sw[k], d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
     }
 }
+
+#ifdef CF_HAVE_SSE2_PATH
+/* row_hoisted on 4 SSE2 lanes (x86-64's baseline: no gathers, no byte shuffles). The per-x
+ * hash steps as there, kept as byte offsets into GP (the octave's 512 gradient words, gpk), so
+ * that a corner's look-up is one add; one 8-byte load per lane gives the gradient words of
+ * entries e and e + 1 (the z corners k and k + 1), two unpacks a pair of 4-lane vectors of
+ * them, and the components come out by shifts and int -> float conversion (-1, 1 and +0.0f,
+ * the values of cf_grad_x/y/z), so no float transposes; then cf_perlin_lattice's float
+ * operations lane by lane in its order (mulps, addps, subps: no FMA). */
+static inline __m128 dot4(__m128 gx, __m128 gy, __m128 gz, __m128 x, __m128 y, __m128 z)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(gx, x), _mm_mul_ps(gy, y)), _mm_mul_ps(gz, z));
+}
+/* the dot of 4 lanes' gradient words W */
+static inline __m128 wdot4(__m128i W, __m128 x, __m128 y, __m128 z)
+{
+    __m128 gx = _mm_cvtepi32_ps(_mm_srai_epi32(_mm_slli_epi32(W, 24), 24));
+    __m128 gy = _mm_cvtepi32_ps(_mm_srai_epi32(_mm_slli_epi32(W, 16), 24));
+    return dot4(gx, gy, _mm_cvtepi32_ps(_mm_srai_epi32(W, 24)), x, y, z);
+}
+/* the words of entries o_l / 4 and the next ones of 4 lanes (byte offsets o0..o3): W and W1 */
+static inline void words4(const char *GP, uint32_t o0, uint32_t o1, uint32_t o2, uint32_t o3, __m128i *W, __m128i *W1)
+{
+    __m128i q0 = _mm_loadl_epi64((const __m128i *)(GP + o0)), q1 = _mm_loadl_epi64((const __m128i *)(GP + o1));
+    __m128i q2 = _mm_loadl_epi64((const __m128i *)(GP + o2)), q3 = _mm_loadl_epi64((const __m128i *)(GP + o3));
+    __m128i a = _mm_unpacklo_epi32(q0, q1), b = _mm_unpacklo_epi32(q2, q3); /* e0 e1 e0+1 e1+1, e2 e3 e2+1 e3+1 */
+    *W = _mm_unpacklo_epi64(a, b);
+    *W1 = _mm_unpackhi_epi64(a, b);
+}
+static inline __m128 lerp4(__m128 t, __m128 a, __m128 b)
+{
+    return _mm_add_ps(a, _mm_mul_ps(t, _mm_sub_ps(b, a)));
+}
+/* acc[c..c+4) += va * (cf_lerp3f's lerps of the 8 dots), the lanes below n */
+static inline void add4(float *acc, int c, int n, __m128 va, __m128 tu, __m128 sv, __m128 tw, __m128 l00, __m128 l01,
+                        __m128 d010, __m128 d110, __m128 d011, __m128 d111)
+{
+    /* cf_lerp3f: b0 = lerp(t2, lerp(t1, a000, a100), lerp(t1, a010, a110)), b1 the same at k + 1 */
+    __m128 e0 = lerp4(sv, l00, lerp4(tu, d010, d110)), e1 = lerp4(sv, l01, lerp4(tu, d011, d111));
+    __m128 r = _mm_mul_ps(va, lerp4(tw, e0, e1));
+    if (n - c >= 4) {
+        _mm_storeu_ps(acc + c, _mm_add_ps(_mm_loadu_ps(acc + c), r));
+    } else { /* the last 1-3 corners */
+        float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int l = 0; l < n - c; l++) o[l] = acc[c + l];
+        _mm_storeu_ps(o, _mm_add_ps(_mm_loadu_ps(o), r));
+        for (int l = 0; l < n - c; l++) acc[c + l] = o[l];
+    }
+}
+static void row_sse2(const uint8_t *p, const int32_t *GP, int n, const cn_axes *ax, int32_t j, float v, float fade,
+                     float amp, float *acc)
+{
+    uint32_t bx[64][4], kz[64]; /* per x corner: aa, ba, ab, bb (row_hoisted's); per z corner: k (x 4: bytes) */
+    float su[64], sw[64];
+    uint32_t uj = (uint32_t)j;
+    /* one lattice cell for the whole row (all x corners in one, all z corners in one: 40 % of
+     * the vanilla overworld's samples, its low octaves): the 8 gradients are the same in every
+     * lane, broadcast once */
+    int one = ax->nx > 0 && ax->nz > 0;
+    for (int i = 1; i < ax->nx; i++) one &= ax->xi[i] == ax->xi[0];
+    for (int k = 1; k < ax->nz; k++) one &= ax->zk[k] == ax->zk[0];
+    for (int i = 0; i < ax->nx; i++) {
+        if (i == 0 || !one) {
+            uint32_t ui = (uint32_t)ax->xi[i];
+            uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+            bx[i][0] = 4u * cf_perm(p, a + uj), bx[i][2] = 4u * cf_perm(p, a + uj + 1u);
+            bx[i][1] = 4u * cf_perm(p, b + uj), bx[i][3] = 4u * cf_perm(p, b + uj + 1u);
+        }
+        su[i] = cf_smoothf(ax->xu[i]);
+    }
+    for (int k = 0; k < ax->nz; k++) kz[k] = 4u * ((uint32_t)ax->zk[k] & 255u), sw[k] = cf_smoothf(ax->zw[k]);
+    const char *g = (const char *)GP;
+    __m128 vv = _mm_set1_ps(v), v1 = _mm_set1_ps(v - 1.0f), onef = _mm_set1_ps(1.0f);
+    __m128 sv = _mm_set1_ps(cf_smoothf(fade)), va = _mm_set1_ps(amp);
+    if (one) {
+        __m128 gv[8][3]; /* per cube corner t (x: bit 0, y: bit 1, z: bit 2): the gradient's x, y, z */
+        for (int t = 0; t < 8; t++) {
+            int32_t wd = GP[(bx[0][t & 3] + kz[0]) / 4u + (uint32_t)(t >> 2)];
+            __m128 wf = _mm_cvtepi32_ps(_mm_setr_epi32((int8_t)(wd & 255), (int8_t)((wd >> 8) & 255), (int8_t)((wd >> 24) & 255), 0));
+            gv[t][0] = _mm_shuffle_ps(wf, wf, 0x00), gv[t][1] = _mm_shuffle_ps(wf, wf, 0x55), gv[t][2] = _mm_shuffle_ps(wf, wf, 0xaa);
+        }
+        for (int c = 0; c < n; c += 4) {
+            int i0 = ax->ix[c], i1 = ax->ix[c + 1], i2 = ax->ix[c + 2], i3 = ax->ix[c + 3];
+            int k0 = ax->iz[c], k1 = ax->iz[c + 1], k2 = ax->iz[c + 2], k3 = ax->iz[c + 3];
+            __m128 u = _mm_setr_ps(ax->xu[i0], ax->xu[i1], ax->xu[i2], ax->xu[i3]);
+            __m128 w = _mm_setr_ps(ax->zw[k0], ax->zw[k1], ax->zw[k2], ax->zw[k3]);
+            __m128 u1 = _mm_sub_ps(u, onef), w1 = _mm_sub_ps(w, onef);
+            __m128 tu = _mm_setr_ps(su[i0], su[i1], su[i2], su[i3]);
+            __m128 l00 = lerp4(tu, dot4(gv[0][0], gv[0][1], gv[0][2], u, vv, w), dot4(gv[1][0], gv[1][1], gv[1][2], u1, vv, w));
+            __m128 l01 = lerp4(tu, dot4(gv[4][0], gv[4][1], gv[4][2], u, vv, w1), dot4(gv[5][0], gv[5][1], gv[5][2], u1, vv, w1));
+            __m128 d010 = dot4(gv[2][0], gv[2][1], gv[2][2], u, v1, w), d110 = dot4(gv[3][0], gv[3][1], gv[3][2], u1, v1, w);
+            __m128 d011 = dot4(gv[6][0], gv[6][1], gv[6][2], u, v1, w1), d111 = dot4(gv[7][0], gv[7][1], gv[7][2], u1, v1, w1);
+            __m128 tw = _mm_setr_ps(sw[k0], sw[k1], sw[k2], sw[k3]);
+            add4(acc, c, n, va, tu, sv, tw, l00, l01, d010, d110, d011, d111);
+        }
+        return;
+    }
+    for (int c = 0; c < n; c += 4) {
+        /* per lane (corners past n: x and z corner 0, computed and not stored) */
+        int i0 = ax->ix[c], i1 = ax->ix[c + 1], i2 = ax->ix[c + 2], i3 = ax->ix[c + 3];
+        int k0 = ax->iz[c], k1 = ax->iz[c + 1], k2 = ax->iz[c + 2], k3 = ax->iz[c + 3];
+        const uint32_t *b0 = bx[i0], *b1 = bx[i1], *b2 = bx[i2], *b3 = bx[i3];
+        uint32_t z0 = kz[k0], z1 = kz[k1], z2 = kz[k2], z3 = kz[k3];
+        __m128 u = _mm_setr_ps(ax->xu[i0], ax->xu[i1], ax->xu[i2], ax->xu[i3]);
+        __m128 w = _mm_setr_ps(ax->zw[k0], ax->zw[k1], ax->zw[k2], ax->zw[k3]);
+        __m128 u1 = _mm_sub_ps(u, onef), w1 = _mm_sub_ps(w, onef);
+        __m128 tu = _mm_setr_ps(su[i0], su[i1], su[i2], su[i3]);
+        __m128i W, W1;
+        words4(g, b0[0] + z0, b1[0] + z1, b2[0] + z2, b3[0] + z3, &W, &W1);
+        __m128 d000 = wdot4(W, u, vv, w), d001 = wdot4(W1, u, vv, w1);
+        words4(g, b0[1] + z0, b1[1] + z1, b2[1] + z2, b3[1] + z3, &W, &W1);
+        __m128 l00 = lerp4(tu, d000, wdot4(W, u1, vv, w)), l01 = lerp4(tu, d001, wdot4(W1, u1, vv, w1));
+        words4(g, b0[2] + z0, b1[2] + z1, b2[2] + z2, b3[2] + z3, &W, &W1);
+        __m128 d010 = wdot4(W, u, v1, w), d011 = wdot4(W1, u, v1, w1);
+        words4(g, b0[3] + z0, b1[3] + z1, b2[3] + z2, b3[3] + z3, &W, &W1);
+        __m128 d110 = wdot4(W, u1, v1, w), d111 = wdot4(W1, u1, v1, w1);
+        __m128 tw = _mm_setr_ps(sw[k0], sw[k1], sw[k2], sw[k3]);
+        add4(acc, c, n, va, tu, sv, tw, l00, l01, d010, d110, d011, d111);
+    }
+}
+#endif
 
 #ifdef CF_HAVE_AVX2_PATH
 /* 8 corners: the same operations as cf_perlin_lattice, lane by lane (float adds,
@@ -546,7 +683,13 @@ static void stack_row(const cf_world *w, cf_corners *c, const cn_stack *st, int6
                 row_avx2h(c->perm + 256 * (size_t)c->pmap[oct], c->permg + 512 * (size_t)c->pmap[oct], n, &ax, j, v,
                           fade, amp, acc);
             else /* wider regions than fill.c's (16 blocks: at most 6 corners a row) */
-                row_hoisted(o + 32, c->gtab + 3 * 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+                row_sse2(o + 32, c->gpk + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
+            continue;
+        }
+#endif
+#ifdef CF_HAVE_SSE2_PATH
+        if (c->isa == CN_ISA_SSE2) {
+            row_sse2(o + 32, c->gpk + 512 * (size_t)c->pmap[oct], n, &ax, j, v, fade, amp, acc);
             continue;
         }
 #endif

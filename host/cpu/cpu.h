@@ -262,7 +262,7 @@ void fill_interp_blocks(cf_fill *f, int node);
 /* rowops.c: the block stage's element-wise operations over n floats (a row of a window):
  * o[i] = kind(a[i], b[i], c[i]) as eval.c's volume path computes it (lo, hi: the clamp or
  * range_choice bounds; lit: a division by the literal whose reciprocal is r). isa: the
- * lanes, rowop_isa() (CF_NO_AVX512 / CF_NO_AVX2 step down); the values are the same. */
+ * lanes, rowop_isa() (CF_NO_AVX512 / CF_NO_AVX2 / CF_NO_SSE step down); the values are the same. */
 enum { ROW_ISA_PORTABLE = 0, ROW_ISA_AVX2 = 1, ROW_ISA_AVX512 = 2 };
 int rowop_isa(void);
 void rowop(int isa, int kind, float *restrict o, const float *a, const float *b, const float *c, size_t n, float lo,

@@ -131,8 +131,9 @@ int rowop_isa(void)
     int isa = ROW_ISA_PORTABLE;
 #ifdef CF_HAVE_ROW_AVX
     __builtin_cpu_init();
-    /* the same switches as the corner stage (corners.c): CF_NO_AVX2, CF_NO_AVX512 */
-    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) isa = ROW_ISA_AVX2;
+    /* the same switches as the corner stage (corners.c): CF_NO_SSE, CF_NO_AVX2 (the portable
+     * loop here: it has no SSE2 form of its own), CF_NO_AVX512 */
+    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2") && !getenv("CF_NO_SSE")) isa = ROW_ISA_AVX2;
     if (isa == ROW_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
         && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && !getenv("CF_NO_AVX512"))
         isa = ROW_ISA_AVX512;
