@@ -575,6 +575,12 @@ static int build_region(gen *g, const cf_pregen_params *p, const int32_t *list, 
     }
     cf_buf *out = &outs[0];
     size_t per = (size_t)g->aw.height * 256, bper = (size_t)g->aw.height / 4 * 16, batch = 64;
+    /* a device fills two of its batches a call (up to a region, 1,024 chunks): a GPU's launches
+     * are not cut to 64 chunks, and the device reads one batch back while it computes the next */
+    if (g->dev) {
+        size_t db = 2 * cf_device_batch(g->dev);
+        batch = db < batch ? batch : db > 1024 ? 1024 : db;
+    }
     /* height > 0 (the settings are checked at compile): never a 0-byte allocation */
     uint8_t *blk = malloc(per * batch + 1), *bio = malloc(bper * batch + 1);
     anvil_region *reg = p->format == CF_PREGEN_MCA ? calloc(1, sizeof *reg) : NULL;
