@@ -17,7 +17,6 @@
  *    (EV64_VALUE: interpolated lerps y, x, z), the draws from positional("minecraft:ore").
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +44,7 @@ struct cf_blocks121 {
     struct b21_slot {
         int32_t qx, qz, v, used;
     } *cache;
-    struct cf_blocks121 *pool_next; /* the idle list (blocks121_take / blocks121_give) */
+    cf_pooled pool; /* the idle list (blocks121_take / blocks121_give, pool.c) */
 };
 #define B21_CACHE 16384 /* surface levels across the chunks of one thread (a pure function of the column) */
 
@@ -149,7 +148,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     const cf_program *p = w->prog;
     b21 *a = calloc(1, sizeof *a);
     if (!a) return NULL;
-    a->w = w;
+    a->w = w, a->pool.w = w;
     if (eval64_init(&a->c, w) < 0) {
         free(a);
         return NULL;
@@ -400,59 +399,23 @@ int32_t blocks121_surface_level(cf_blocks121 *a, int32_t x, int32_t z) { return 
  * staged fills): kept idle per world between calls, as fill.c's pool of float contexts. Its
  * caches are pure functions of the position or reset per chunk: a reused one gives the same
  * blocks. */
-enum { B21_POOL_MAX = 64 };
-static pthread_mutex_t b21_mu = PTHREAD_MUTEX_INITIALIZER;
-static b21 *b21_head;
+static cf_pool b21_pool = CF_POOL_INIT(64);
 
 cf_blocks121 *blocks121_take(const cf_world *w)
 {
-    pthread_mutex_lock(&b21_mu);
-    for (b21 **pp = &b21_head; *pp; pp = &(*pp)->pool_next) {
-        b21 *a = *pp;
-        if (a->w == w) {
-            *pp = a->pool_next;
-            pthread_mutex_unlock(&b21_mu);
-            a->pool_next = NULL;
-            return a;
-        }
-    }
-    pthread_mutex_unlock(&b21_mu);
-    return blocks121_new(w);
+    cf_pooled *o = pool_take(&b21_pool, w, NULL, NULL);
+    return o ? CF_POOLED(o, b21) : blocks121_new(w);
 }
 
 void blocks121_give(cf_blocks121 *a)
 {
-    if (!a) return;
-    int n = 0;
-    pthread_mutex_lock(&b21_mu);
-    for (b21 *g = b21_head; g; g = g->pool_next) n += g->w == a->w;
-    if (n < B21_POOL_MAX) {
-        a->pool_next = b21_head;
-        b21_head = a;
-        a = NULL;
-    }
-    pthread_mutex_unlock(&b21_mu);
-    blocks121_free(a);
+    if (a && pool_give(&b21_pool, &a->pool)) blocks121_free(a);
 }
 
 void blocks121_pool_drop(const cf_world *w)
 {
-    b21 *drop = NULL;
-    pthread_mutex_lock(&b21_mu);
-    for (b21 **pp = &b21_head; *pp;) {
-        b21 *a = *pp;
-        if (a->w == w) {
-            *pp = a->pool_next;
-            a->pool_next = drop;
-            drop = a;
-        } else {
-            pp = &a->pool_next;
-        }
-    }
-    pthread_mutex_unlock(&b21_mu);
-    while (drop) {
-        b21 *next = drop->pool_next;
-        blocks121_free(drop);
-        drop = next;
+    for (cf_pooled *o = pool_drop(&b21_pool, w), *next; o; o = next) {
+        next = o->next;
+        blocks121_free(CF_POOLED(o, b21));
     }
 }

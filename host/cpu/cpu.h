@@ -5,7 +5,33 @@
 #ifndef CF_CPU_H
 #define CF_CPU_H
 
+#include <pthread.h>
+#include <stddef.h>
+
 #include "ir/ir.h"
+
+/* ------------------------------------------------------------------ context pools
+ * pool.c: idle contexts kept per world between calls (fill.c's float contexts, fill121.c's
+ * double ones, aquifer121.c's 1.21 block contexts). A context embeds a cf_pooled named
+ * `pool` (its world and the list link); a pool keeps at most max idle ones per world. */
+typedef struct cf_pooled {
+    struct cf_pooled *next;
+    const cf_world *w;
+} cf_pooled;
+typedef struct cf_pool {
+    pthread_mutex_t mu;
+    cf_pooled *head;
+    int max;
+} cf_pool;
+#define CF_POOL_INIT(max) {PTHREAD_MUTEX_INITIALIZER, NULL, (max)}
+/* the context holding pooled member p (type: the context's struct, its member named pool) */
+#define CF_POOLED(p, type) ((type *)(void *)((char *)(p) - offsetof(type, pool)))
+/* an idle context of w for which fits(o, arg) holds (fits NULL: any), unlinked; NULL: none */
+cf_pooled *pool_take(cf_pool *p, const cf_world *w, int (*fits)(const cf_pooled *, const void *), const void *arg);
+/* keeps o idle; returns NULL, or o itself when its world has max idle ones (the caller frees it) */
+cf_pooled *pool_give(cf_pool *p, cf_pooled *o);
+/* w's idle contexts, unlinked, as a list through next (the caller frees them) */
+cf_pooled *pool_drop(cf_pool *p, const cf_world *w);
 
 /* ------------------------------------------------------------------ evaluation */
 
@@ -79,7 +105,7 @@ typedef struct cf_fill {
                                      * neighbouring samples mostly share every low-frequency cell) */
     struct cf_corners *corners;     /* corners.c: noises over the corner lattice, or NULL */
     int nnodes;                     /* the program's node count (vbuf entries) */
-    struct cf_fill *pool_next;      /* fill.c: the next idle context of the pool */
+    cf_pooled pool;                 /* fill.c's pool of idle contexts (pool.w == w) */
 } cf_fill;
 
 /* corners.c: the corner stage of a fill context (unshifted noises and old_blended_noise over
@@ -207,7 +233,7 @@ typedef struct cf_ctx64 {
     cf_fill121 *s; /* NULL: not staged (or another dialect): fill121_points / eval64 */
     const cf_world *w;
     int node, final;
-    struct cf_ctx64 *next;
+    cf_pooled pool; /* fill121.c's pool of idle contexts */
 } cf_ctx64;
 cf_ctx64 *ctx64_take(const cf_world *w, int node, int final); /* an idle one or a new one; NULL: out of memory */
 void ctx64_give(cf_ctx64 *e);

@@ -75,7 +75,7 @@ static cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     const cf_program *p = w->prog;
     cf_fill *f = calloc(1, sizeof *f);
     if (!f) return NULL;
-    f->w = w;
+    f->w = w, f->pool.w = w;
     f->wmax = window_max(p, sy);
     f->isa = rowop_isa();
     f->share = !getenv("CF_NO_CORNER_SHARE");
@@ -143,68 +143,40 @@ fail:
 
 /* ------------------------------------------------------------------ the context pool
  * A fill context costs a few MB of buffers (the overworld: about 8 MB); made afresh per
- * call, its first touches are page faults (about a quarter of a lone chunk's time). Each
- * world keeps the contexts its fills have used, idle, in one list under a mutex: a call
- * takes one per thread (or makes one) and gives it back; cf_world_free drops them. A
- * context's memos are keyed by its stamp (fill_region), so a reused context gives the
- * same values as a new one. At most POOL_MAX idle contexts per world are kept. */
-enum { POOL_MAX = 64 };
-static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
-static cf_fill *pool_head;
+ * call, its first touches are page faults (about a quarter of a lone chunk's time): a world
+ * keeps the contexts its fills have used idle (pool.c), at most 64. A context's memos are
+ * keyed by its stamp (fill_region), so a reused context gives the same values as a new one. */
+static cf_pool fill_pool = CF_POOL_INIT(64);
+
+static int fill_fits(const cf_pooled *o, const void *arg)
+{
+    const cf_fill *f = CF_POOLED(o, cf_fill);
+    const int32_t *s = arg;
+    return f->sx == s[0] && f->sy == s[1] && f->sz == s[2];
+}
 
 /* an idle context of w with this region size, or a new one (NULL: out of memory) */
 static cf_fill *fill_take(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
 {
-    pthread_mutex_lock(&pool_mu);
-    for (cf_fill **pp = &pool_head; *pp; pp = &(*pp)->pool_next) {
-        cf_fill *f = *pp;
-        if (f->w == w && f->sx == sx && f->sy == sy && f->sz == sz) {
-            *pp = f->pool_next;
-            pthread_mutex_unlock(&pool_mu);
-            f->pool_next = NULL;
-            f->count = NULL;
-            return f;
-        }
-    }
-    pthread_mutex_unlock(&pool_mu);
-    return fill_new(w, sx, sy, sz);
+    int32_t s[3] = {sx, sy, sz};
+    cf_pooled *o = pool_take(&fill_pool, w, fill_fits, s);
+    if (!o) return fill_new(w, sx, sy, sz);
+    cf_fill *f = CF_POOLED(o, cf_fill);
+    f->count = NULL;
+    return f;
 }
 
-/* gives f back to its world's idle list (freed beyond POOL_MAX) */
+/* gives f back to its world's idle list (freed beyond the pool's limit) */
 static void fill_give(cf_fill *f)
 {
-    if (!f) return;
-    int n = 0;
-    pthread_mutex_lock(&pool_mu);
-    for (cf_fill *g = pool_head; g; g = g->pool_next) n += g->w == f->w;
-    if (n < POOL_MAX) {
-        f->pool_next = pool_head;
-        pool_head = f;
-        f = NULL;
-    }
-    pthread_mutex_unlock(&pool_mu);
-    fill_free(f);
+    if (f && pool_give(&fill_pool, &f->pool)) fill_free(f);
 }
 
 void fill_pool_drop(const cf_world *w)
 {
-    cf_fill *drop = NULL;
-    pthread_mutex_lock(&pool_mu);
-    for (cf_fill **pp = &pool_head; *pp;) {
-        cf_fill *f = *pp;
-        if (f->w == w) {
-            *pp = f->pool_next;
-            f->pool_next = drop;
-            drop = f;
-        } else {
-            pp = &f->pool_next;
-        }
-    }
-    pthread_mutex_unlock(&pool_mu);
-    while (drop) {
-        cf_fill *next = drop->pool_next;
-        fill_free(drop);
-        drop = next;
+    for (cf_pooled *o = pool_drop(&fill_pool, w), *next; o; o = next) {
+        next = o->next;
+        fill_free(CF_POOLED(o, cf_fill));
     }
     ctx64_pool_drop(w);     /* the double dialects' contexts (fill121.c) */
     blocks121_pool_drop(w); /* the 1.21 block fills' contexts (aquifer121.c) */

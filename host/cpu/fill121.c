@@ -22,7 +22,6 @@
  * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
  * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -494,6 +493,34 @@ F121_T512 static inline uint64_t todo_mask(const uint8_t *todo, int l, int L)
     return m;
 }
 F121_T512 static inline __m256i floor8(__m512d d) { return _mm512_cvttpd_epi32(_mm512_roundscale_pd(d, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)); }
+/* the gradient rows as doubles, 16 entries each of x, y, z in two vectors (gdot8d's table) */
+static const double g8_x[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
+static const double g8_y[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
+static const double g8_z[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
+F121_T512 static inline void gtab8d(__m512d gt[6])
+{
+    gt[0] = _mm512_loadu_pd(g8_x), gt[1] = _mm512_loadu_pd(g8_x + 8), gt[2] = _mm512_loadu_pd(g8_y), gt[3] = _mm512_loadu_pd(g8_y + 8);
+    gt[4] = _mm512_loadu_pd(g8_z), gt[5] = _mm512_loadu_pd(g8_z + 8);
+}
+/* the eight corners' dots from the (x, y) hashes aak .. bbk (z corner k; k + 1 adds one) and the
+ * trilinear lerp, in cf21_improved's order */
+F121_T512 static inline __m512d corners8d(const __m512i t[4], __m256i aak, __m256i bak, __m256i abk, __m256i bbk, __m512d u,
+                                          __m512d u1, __m512d vv, __m512d vv1, __m512d w, __m512d w1, __m512d su, __m512d sv,
+                                          __m512d sw, const __m512d gt[6])
+{
+    __m256i i1 = _mm256_set1_epi32(1);
+    __m512d d000 = gdot8d(perm8x(t, aak), u, vv, w, gt);
+    __m512d d100 = gdot8d(perm8x(t, bak), u1, vv, w, gt);
+    __m512d d010 = gdot8d(perm8x(t, abk), u, vv1, w, gt);
+    __m512d d110 = gdot8d(perm8x(t, bbk), u1, vv1, w, gt);
+    __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), u, vv, w1, gt);
+    __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), u1, vv, w1, gt);
+    __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), u, vv1, w1, gt);
+    __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), u1, vv1, w1, gt);
+    __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
+    __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
+    return lerp8d(sw, e0, e1);
+}
 F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const double *y, double ys, const double *ymax,
                                         const uint8_t *todo, int L, double *g)
 {
@@ -504,12 +531,8 @@ F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const doub
     cf_u32 a = cf_perm(p, (cf_u32)i), b = cf_perm(p, (cf_u32)i + 1u);
     __m512i t[4];
     for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
-    static const double gxd[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
-    static const double gyd[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
-    static const double gzd[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
     __m512d gt[6];
-    gt[0] = _mm512_loadu_pd(gxd), gt[1] = _mm512_loadu_pd(gxd + 8), gt[2] = _mm512_loadu_pd(gyd), gt[3] = _mm512_loadu_pd(gyd + 8);
-    gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
+    gtab8d(gt);
     __m512d vu = _mm512_set1_pd(u), vu1 = _mm512_set1_pd(u - 1.0), vw = _mm512_set1_pd(w), vw1 = _mm512_set1_pd(w - 1.0);
     __m512d su = _mm512_set1_pd(cf21_smooth(u)), sw = _mm512_set1_pd(cf21_smooth(w)), one = _mm512_set1_pd(1.0);
     __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b), uk = _mm256_set1_epi32((int)k), i1 = _mm256_set1_epi32(1);
@@ -541,18 +564,7 @@ F121_T512 static void col_octave_avx512(CF_TAB o, double x, double z, const doub
         __m256i ba = perm8x(t, bj), bb = perm8x(t, _mm256_add_epi32(bj, i1));
         __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk), abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
         __m512d vv1 = _mm512_sub_pd(vv, one);
-        __m512d d000 = gdot8d(perm8x(t, aak), vu, vv, vw, gt);
-        __m512d d100 = gdot8d(perm8x(t, bak), vu1, vv, vw, gt);
-        __m512d d010 = gdot8d(perm8x(t, abk), vu, vv1, vw, gt);
-        __m512d d110 = gdot8d(perm8x(t, bbk), vu1, vv1, vw, gt);
-        __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), vu, vv, vw1, gt);
-        __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), vu1, vv, vw1, gt);
-        __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), vu, vv1, vw1, gt);
-        __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), vu1, vv1, vw1, gt);
-        __m512d sv = smooth8d(v);
-        __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
-        __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
-        _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
+        _mm512_mask_storeu_pd(g + l, m, corners8d(t, aak, bak, abk, bbk, vu, vu1, vv, vv1, vw, vw1, su, smooth8d(v), sw, gt));
     }
 }
 
@@ -564,12 +576,8 @@ F121_T512 static void oct3_avx512(CF_TAB o, const double *x, const double *y, co
     double ox = cf_ld_f64(o), oy = cf_ld_f64(o + 8), oz = cf_ld_f64(o + 16);
     __m512i t[4];
     for (int q = 0; q < 4; q++) t[q] = _mm512_loadu_si512((const void *)(p + 64 * q));
-    static const double gxd[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 1, 0, -1, 0};
-    static const double gyd[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
-    static const double gzd[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 1, 0, -1};
     __m512d gt[6];
-    gt[0] = _mm512_loadu_pd(gxd), gt[1] = _mm512_loadu_pd(gxd + 8), gt[2] = _mm512_loadu_pd(gyd), gt[3] = _mm512_loadu_pd(gyd + 8);
-    gt[4] = _mm512_loadu_pd(gzd), gt[5] = _mm512_loadu_pd(gzd + 8);
+    gtab8d(gt);
     __m512d one = _mm512_set1_pd(1.0);
     __m256i i1 = _mm256_set1_epi32(1);
     uint64_t tm = 0;
@@ -595,18 +603,7 @@ F121_T512 static void oct3_avx512(CF_TAB o, const double *x, const double *y, co
         __m256i ba = perm8x(t, bj), bb = perm8x(t, _mm256_add_epi32(bj, i1));
         __m256i aak = _mm256_add_epi32(aa, uk), bak = _mm256_add_epi32(ba, uk), abk = _mm256_add_epi32(ab, uk), bbk = _mm256_add_epi32(bb, uk);
         __m512d u1 = _mm512_sub_pd(u, one), vv1 = _mm512_sub_pd(vv, one), w1 = _mm512_sub_pd(w, one);
-        __m512d d000 = gdot8d(perm8x(t, aak), u, vv, w, gt);
-        __m512d d100 = gdot8d(perm8x(t, bak), u1, vv, w, gt);
-        __m512d d010 = gdot8d(perm8x(t, abk), u, vv1, w, gt);
-        __m512d d110 = gdot8d(perm8x(t, bbk), u1, vv1, w, gt);
-        __m512d d001 = gdot8d(perm8x(t, _mm256_add_epi32(aak, i1)), u, vv, w1, gt);
-        __m512d d101 = gdot8d(perm8x(t, _mm256_add_epi32(bak, i1)), u1, vv, w1, gt);
-        __m512d d011 = gdot8d(perm8x(t, _mm256_add_epi32(abk, i1)), u, vv1, w1, gt);
-        __m512d d111 = gdot8d(perm8x(t, _mm256_add_epi32(bbk, i1)), u1, vv1, w1, gt);
-        __m512d su = smooth8d(u), sv = smooth8d(v), sw = smooth8d(w);
-        __m512d e0 = lerp8d(sv, lerp8d(su, d000, d100), lerp8d(su, d010, d110));
-        __m512d e1 = lerp8d(sv, lerp8d(su, d001, d101), lerp8d(su, d011, d111));
-        _mm512_mask_storeu_pd(g + l, m, lerp8d(sw, e0, e1));
+        _mm512_mask_storeu_pd(g + l, m, corners8d(t, aak, bak, abk, bbk, u, u1, vv, vv1, w, w1, smooth8d(u), smooth8d(v), smooth8d(w), gt));
     }
 }
 #endif
@@ -897,10 +894,9 @@ int fill121_check_minmax(void)
     return bad;
 }
 
-/* ------------------------------------------------------------------ the context pool */
-enum { CTX64_POOL_MAX = 64 };
-static pthread_mutex_t ctx64_mu = PTHREAD_MUTEX_INITIALIZER;
-static cf_ctx64 *ctx64_head;
+/* ------------------------------------------------------------------ the context pool
+ * (pool.c) the double dialects' contexts, idle per world between calls, at most 64 */
+static cf_pool ctx64_pool = CF_POOL_INIT(64);
 
 static void ctx64_free(cf_ctx64 *e)
 {
@@ -910,23 +906,22 @@ static void ctx64_free(cf_ctx64 *e)
     free(e);
 }
 
+static int ctx64_fits(const cf_pooled *o, const void *arg)
+{
+    const cf_ctx64 *e = CF_POOLED(o, cf_ctx64);
+    const int *nf = arg;
+    return e->node == nf[0] && e->final == nf[1];
+}
+
 cf_ctx64 *ctx64_take(const cf_world *w, int node, int final)
 {
-    pthread_mutex_lock(&ctx64_mu);
-    for (cf_ctx64 **pp = &ctx64_head; *pp; pp = &(*pp)->next) {
-        cf_ctx64 *e = *pp;
-        if (e->w == w && e->node == node && e->final == final) {
-            *pp = e->next;
-            pthread_mutex_unlock(&ctx64_mu);
-            e->next = NULL;
-            return e;
-        }
-    }
-    pthread_mutex_unlock(&ctx64_mu);
+    int nf[2] = {node, final};
+    cf_pooled *o = pool_take(&ctx64_pool, w, ctx64_fits, nf);
+    if (o) return CF_POOLED(o, cf_ctx64);
     cf_ctx64 *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     if (eval64_init(&e->c, w) < 0) return free(e), NULL;
-    e->w = w, e->node = node, e->final = final;
+    e->w = w, e->pool.w = w, e->node = node, e->final = final;
     /* NULL when not staged; out of memory here also leaves the per-block path (as before) */
     e->s = w->prog->dialect == DIALECT_MC121 ? fill121_new(&e->c, node, final) : NULL;
     return e;
@@ -934,37 +929,13 @@ cf_ctx64 *ctx64_take(const cf_world *w, int node, int final)
 
 void ctx64_give(cf_ctx64 *e)
 {
-    if (!e) return;
-    int n = 0;
-    pthread_mutex_lock(&ctx64_mu);
-    for (cf_ctx64 *g = ctx64_head; g; g = g->next) n += g->w == e->w;
-    if (n < CTX64_POOL_MAX) {
-        e->next = ctx64_head;
-        ctx64_head = e;
-        e = NULL;
-    }
-    pthread_mutex_unlock(&ctx64_mu);
-    ctx64_free(e);
+    if (e && pool_give(&ctx64_pool, &e->pool)) ctx64_free(e);
 }
 
 void ctx64_pool_drop(const cf_world *w)
 {
-    cf_ctx64 *drop = NULL;
-    pthread_mutex_lock(&ctx64_mu);
-    for (cf_ctx64 **pp = &ctx64_head; *pp;) {
-        cf_ctx64 *e = *pp;
-        if (e->w == w) {
-            *pp = e->next;
-            e->next = drop;
-            drop = e;
-        } else {
-            pp = &e->next;
-        }
-    }
-    pthread_mutex_unlock(&ctx64_mu);
-    while (drop) {
-        cf_ctx64 *next = drop->next;
-        ctx64_free(drop);
-        drop = next;
+    for (cf_pooled *o = pool_drop(&ctx64_pool, w), *next; o; o = next) {
+        next = o->next;
+        ctx64_free(CF_POOLED(o, cf_ctx64));
     }
 }
