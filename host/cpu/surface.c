@@ -146,6 +146,11 @@ struct cf_surface {
         int kind, ck, crow, c0, c1, vout;
     } *flat;           /* the root's tree in pre-order (rule), or NULL: rule_rec */
     int nflat;
+    /* flat for the current chunk (surface_apply): without the sequences (they pass on to their
+     * first kid) and the subtrees of biome conditions the chunk rules out (bcond 0), the skips
+     * renumbered; *cmap: an entry's index in it (nflat + 1 ints) */
+    struct flat_op *cflat;
+    int ncflat, *cmap;
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -328,6 +333,18 @@ static const float *vol(cf_surface *s, int out)
 }
 
 static int cond(cf_surface *s, int row);
+/* 0 when none of biome condition `row`'s biomes is stored in the quarts the chunk's zoom can
+ * pick (false in the whole chunk), else 1; once per chunk and row */
+static int bcond_of(cf_surface *s, int row)
+{
+    if (s->bcond[row] < 0) {
+        const cf_rrow *r = &s->r->rows[row];
+        int any = 0;
+        for (int i = 0; i < r->n && !any; i++) any = r->kids[i] >= 0 && r->kids[i] < s->r->nbiomes && s->rpresent[r->kids[i]];
+        s->bcond[row] = (int8_t)any;
+    }
+    return s->bcond[row];
+}
 static int rule_leaf(cf_surface *s, const cf_rrow *r);
 /* the rule tree at a block, recursively (rule's fallback past its stack) */
 static int rule_rec(cf_surface *s, int row)
@@ -385,8 +402,8 @@ static int rule(cf_surface *s, int row)
 {
     if (!s->flat || row != s->r->root) return rule_rec(s, row);
     const cf_rrow *rows = s->r->rows;
-    const struct flat_op *f = s->flat;
-    for (int i = 0, n = s->nflat; i < n;) {
+    const struct flat_op *f = s->cflat;
+    for (int i = 0, n = s->ncflat; i < n;) {
         const struct flat_op *o = &f[i];
         if (o->kind == SR_CONDITION) {
             i = cond_fast(s, o) ? i + 1 : o->skip;
@@ -488,12 +505,7 @@ static int cond(cf_surface *s, int row)
         return v >= r->d[0] && v <= r->d[1];
     }
     case SC_BIOME: {
-        if (s->bcond[row] < 0) {
-            int any = 0;
-            for (int i = 0; i < r->n && !any; i++) any = r->kids[i] >= 0 && r->kids[i] < s->r->nbiomes && s->rpresent[r->kids[i]];
-            s->bcond[row] = (int8_t)any;
-        }
-        if (!s->bcond[row]) return 0;
+        if (!bcond_of(s, row)) return 0;
         if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
         int b = s->bmap[s->biome];
         for (int i = 0; i < r->n; i++)
@@ -588,6 +600,23 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
                 for (size_t ix = 3; ix <= 8; ix++) src[bgrid[(iy * 12 + iz) * 12 + ix]] = 1;
         for (int b = 0; b < 256; b++)
             if (src[b] && s->bmap[b] >= 0) s->rpresent[s->bmap[b]] = 1;
+    }
+    if (s->flat) { /* the chunk's walk list (cflat): what rule would pass over without a question */
+        int n = 0;
+        for (int i = 0; i < s->nflat;) {
+            const struct flat_op *o = &s->flat[i];
+            if (o->kind == SR_CONDITION && o->ck == SC_BIOME && !bcond_of(s, o->crow)) {
+                for (int j = i; j < o->skip; j++) s->cmap[j] = n;
+                i = o->skip;
+                continue;
+            }
+            s->cmap[i] = n;
+            if (o->kind != SR_SEQUENCE) s->cflat[n++] = *o;
+            i++;
+        }
+        s->cmap[s->nflat] = n;
+        for (int k = 0; k < n; k++) s->cflat[k].skip = s->cmap[s->cflat[k].skip];
+        s->ncflat = n;
     }
     { /* the top non-air block of each column, the layers from the top in memory order */
         int left = 256;
@@ -711,6 +740,12 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     if (s->flat) {
         struct flat_op *t = realloc(s->flat, sizeof *s->flat * (size_t)(s->nflat ? s->nflat : 1));
         if (t) s->flat = t;
+        s->cflat = malloc(sizeof *s->cflat * (size_t)(s->nflat ? s->nflat : 1));
+        s->cmap = malloc(sizeof *s->cmap * (size_t)(s->nflat + 1));
+        if (!s->cflat || !s->cmap) {
+            surface_free(s);
+            return NULL;
+        }
     }
     for (int i = 0; i < s->r->nrows; i++) { /* the ore veins' density layers (vol, no_vein) */
         const cf_rrow *r = &s->r->rows[i];
@@ -730,6 +765,8 @@ void surface_free(cf_surface *s)
     free(s->rpresent);
     free(s->bcond);
     free(s->flat);
+    free(s->cflat);
+    free(s->cmap);
     for (int k = 0; k < 64; k++) free(s->vlay[k]);
     free(s);
 }
