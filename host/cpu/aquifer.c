@@ -20,6 +20,7 @@ struct cf_aquifer {
     const cf_world *w;
     int fn[6];          /* node of each aquifer function, or -1 */
     int enabled;        /* the settings have aquifers */
+    int avx2;           /* aq_nearest_avx2 (CF_NO_AVX2 in the environment: the plain lanes) */
     int32_t sea, fluid; /* sea level, the default fluid's kind */
     int32_t gy0, ny;    /* the grid's y cells */
     int32_t cx, cz;     /* the chunk */
@@ -144,6 +145,7 @@ cf_aquifer *aquifer_new(const cf_world *w)
     a->sea = p->sea_level;
     a->fluid = fluid_kind(p->default_fluid ? p->default_fluid : "minecraft:water");
     for (int k = 0; k < 6; k++) a->fn[k] = p->aq_out[k] >= 0 ? p->outputs[p->aq_out[k]] : -1;
+    a->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
     a->gy0 = cf_aq_gy0(p->min_y);
     a->ny = cf_aq_ny(p->min_y, p->height);
     size_t cells = (size_t)a->ny * 9;
@@ -163,6 +165,89 @@ void aquifer_free(cf_aquifer *a)
     if (!a) return;
     free(a->cen), free(a->st), free(a->have), free(a->cache);
     free(a);
+}
+
+/* The nearest three cells of the 16 blocks of one row (y, z) of a chunk, as cf_aq_nearest finds
+ * them (kernels/cf_aquifer.h), a block per lane (aquifer121.c's method): the 12 candidate cells
+ * of each block (ax = floor((x - 5) / 16) is cx - 1 for x < 5 in the chunk, else cx) looked up
+ * once per cell row; a block's candidates ranked by the key dd * 16 + (11 - k) (k the visiting
+ * order; dd < 2^26 in the 3 x ny x 3 grid), so that its three smallest keys are the insertion's
+ * three (equal distances go to the later cell). The lane loops are compiled twice (plain and
+ * target("avx2"), chosen per context). */
+typedef struct aq_row {
+    cf_i32 c[3][12][16]; /* the candidates' centres (x, y, z), per lane */
+    cf_i32 idx[12][16];  /* their cell indices */
+    cf_i32 key[3][16];   /* out: the three smallest keys of each lane */
+    cf_i32 ay, az;       /* the cell row the candidates are of (ay INT32_MIN: none yet) */
+} aq_row;
+
+static void aq_row_init(const aqc *a, aq_row *r, int32_t cx, int32_t cz, int32_t y, int32_t z)
+{
+    cf_i32 ay = (cf_i32)cf_floordiv(y + 1, 12), az = (cf_i32)cf_floordiv(z - 5, 16);
+    if (r->ay == ay && r->az == az) return; /* the candidates of the last row */
+    r->ay = ay, r->az = az;
+    for (int h = 0; h < 2; h++) {
+        cf_i32 ax = (cf_i32)cf_floordiv(cx * 16 + (h ? 5 : 0) - 5, 16);
+        int k = 0;
+        for (int x1 = 0; x1 <= 1; x1++)
+            for (int y1 = -1; y1 <= 1; y1++)
+                for (int z1 = 0; z1 <= 1; z1++, k++) {
+                    cf_i32 i = ((ay + y1 - a->gy0) * 3 + az + z1 - cz + 1) * 3 + ax + x1 - cx + 1;
+                    for (int l = h ? 5 : 0; l < (h ? 16 : 5); l++) {
+                        r->idx[k][l] = i;
+                        for (int e = 0; e < 3; e++) r->c[e][k][l] = a->cen[3 * i + e];
+                    }
+                }
+    }
+}
+
+/* the keys of the row's blocks x0 + l, l in [0, 16), at (y, z): 8 lanes a vector (GCC's vector
+ * extensions; the plain build takes two SSE2 halves) */
+typedef cf_i32 aq_v8 __attribute__((vector_size(32)));
+#define AQ_SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
+#define AQ_NEAREST_BODY                                                                          \
+    {                                                                                            \
+        for (int h = 0; h < 2; h++) {                                                            \
+            aq_v8 X = {0, 1, 2, 3, 4, 5, 6, 7}, MX = X * 0 + 2147483647, key[12], c, k0, k1, k2; \
+            X = X + (x0 + 8 * h);                                                                \
+            for (int k = 0; k < 12; k++) {                                                       \
+                aq_v8 dd;                                                                        \
+                memcpy(&c, &r->c[0][k][8 * h], sizeof c);                                        \
+                dd = (c - X) * (c - X);                                                          \
+                memcpy(&c, &r->c[1][k][8 * h], sizeof c);                                        \
+                dd = dd + (c - y) * (c - y);                                                     \
+                memcpy(&c, &r->c[2][k][8 * h], sizeof c);                                        \
+                dd = dd + (c - z) * (c - z);                                                     \
+                key[k] = dd * 16 + (11 - k);                                                     \
+            }                                                                                    \
+            k0 = key[0], k1 = MX, k2 = MX;                                                       \
+            for (int k = 1; k < 12; k++) k0 = AQ_SEL(key[k] < k0, key[k], k0);                   \
+            for (int k = 0; k < 12; k++) { /* the keys are distinct */                           \
+                aq_v8 t = AQ_SEL(key[k] > k0, key[k], MX);                                       \
+                k1 = AQ_SEL(t < k1, t, k1);                                                      \
+            }                                                                                    \
+            for (int k = 0; k < 12; k++) {                                                       \
+                aq_v8 t = AQ_SEL(key[k] > k1, key[k], MX);                                       \
+                k2 = AQ_SEL(t < k2, t, k2);                                                      \
+            }                                                                                    \
+            memcpy(&r->key[0][8 * h], &k0, sizeof k0);                                           \
+            memcpy(&r->key[1][8 * h], &k1, sizeof k1);                                           \
+            memcpy(&r->key[2][8 * h], &k2, sizeof k2);                                           \
+        }                                                                                        \
+    }
+static void aq_nearest_plain(aq_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) AQ_NEAREST_BODY
+__attribute__((target("avx2"))) static void aq_nearest_avx2(aq_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) AQ_NEAREST_BODY
+#undef AQ_NEAREST_BODY
+#undef AQ_SEL
+
+/* lane l's cells and squared distances, in cf_aq_nearest's order */
+static inline void aq_lane(const aq_row *r, int l, cf_i32 *i, cf_i32 *d)
+{
+    for (int j = 0; j < 3; j++) {
+        cf_i32 k = r->key[j][l];
+        d[j] = k >> 4;
+        i[j] = r->idx[11 - (k & 15)][l];
+    }
 }
 
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)
@@ -192,12 +277,44 @@ void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, 
             }
         skip = cf_aq_skip(mx);
     }
-    int32_t gy0 = a->gy0;
-    for (int32_t z = 0; z < 16; z++)
-        for (int32_t x = 0; x < 16; x++)
-            for (int32_t y = h - 1; y >= 0; y--) {
-                size_t i = ((size_t)y * 16 + (size_t)z) * 16 + (size_t)x;
-                out[i] = (uint8_t)cf_aq_block(a, a->cen, cx, cz, gy0, skip, a->enabled, cx * 16 + x, y0 + y, cz * 16 + z,
-                                              density[i]);
+    /* the blocks in memory order, a row of 16 at a time (every value the decision reads is a pure
+     * function of its position or of a cell: the order of the lazy statuses and barriers changes
+     * nothing). A row above the skip level, or in the global lava, takes the global fluid wherever
+     * the density is <= 0 (cf_aq_block's first three tests); the others go through cf_aq_decide
+     * with the nearest cells of aq_nearest. */
+    aq_row row;
+    row.ay = INT32_MIN, row.az = 0;
+    for (int32_t y = 0; y < h; y++) {
+        int32_t by = y0 + y;
+        cf_aq_fluid g = cf_aq_global(a->sea, a->fluid, by);
+        uint8_t gk = (uint8_t)cf_aq_at(g, by);
+        const float *dr = density + (size_t)y * 256;
+        uint8_t *orow = out + (size_t)y * 256;
+        if (!a->enabled || by > skip - 1 || gk == CF_BK_LAVA) {
+            for (int k = 0; k < 256; k++) orow[k] = dr[k] > 0.0f ? (uint8_t)CF_BK_SOLID : gk;
+            continue;
+        }
+        for (int32_t z = 0; z < 16; z++) {
+            const float *dz = dr + z * 16;
+            uint8_t *oz = orow + z * 16;
+            int any = 0;
+            for (int x = 0; x < 16; x++) any |= !(dz[x] > 0.0f);
+            if (!any) {
+                memset(oz, CF_BK_SOLID, 16);
+                continue;
             }
+            aq_row_init(a, &row, cx, cz, by, cz * 16 + z);
+            if (a->avx2) aq_nearest_avx2(&row, cx * 16, by, cz * 16 + z);
+            else aq_nearest_plain(&row, cx * 16, by, cz * 16 + z);
+            for (int32_t x = 0; x < 16; x++) {
+                if (dz[x] > 0.0f) {
+                    oz[x] = CF_BK_SOLID;
+                    continue;
+                }
+                cf_i32 ni[3], nd[3];
+                aq_lane(&row, x, ni, nd);
+                oz[x] = (uint8_t)cf_aq_decide(a, cx * 16 + x, by, cz * 16 + z, dz[x], ni, nd);
+            }
+        }
+    }
 }

@@ -135,10 +135,22 @@ struct cf_surface {
     uint8_t *rpresent; /* [nbiomes] */
     int8_t *bcond;     /* per row: -1 not yet known this chunk, 0 false everywhere, 1 look */
     const float *volp[64]; /* s->vol of output k for this chunk (NULL: not asked yet) */
+    /* the layers (y - min_y) of output k's volume holding a value > 0 (vlay[k][y]: 1), made when
+     * vol() first asks for it this chunk, for the ore veins' densities only (vlay[k] NULL else) */
+    uint8_t *vlay[64];
     struct flat_op {
         int row, skip; /* skip: the entry after this row's subtree */
+        /* copies of what the walk asks first (rule, cond_fast, no_vein): the row's kind; a
+         * condition's row, its kind (-1: out of range) and a[0], a[1]; an ore vein's density
+         * output a[3] */
+        int kind, ck, crow, c0, c1, vout;
     } *flat;           /* the root's tree in pre-order (rule), or NULL: rule_rec */
     int nflat;
+    /* flat for the current chunk (surface_apply): without the sequences (they pass on to their
+     * first kid) and the subtrees of biome conditions the chunk rules out (bcond 0), the skips
+     * renumbered; *cmap: an entry's index in it (nflat + 1 ints) */
+    struct flat_op *cflat;
+    int ncflat, *cmap;
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -308,11 +320,31 @@ static float temperature(const cf_surface *s, int b, int32_t y)
 static const float *vol(cf_surface *s, int out)
 {
     if (out < 0 || out >= 64) return s->vol(s->u, out);
-    if (!s->volp[out]) s->volp[out] = s->vol(s->u, out);
+    if (!s->volp[out]) {
+        const float *v = s->volp[out] = s->vol(s->u, out);
+        if (s->vlay[out] && v) /* memory order, once per chunk */
+            for (int32_t y = 0; y < s->height; y++) {
+                int any = 0;
+                for (int k = 0; k < 256; k++) any |= v[(size_t)y * 256 + (size_t)k] > 0.0f;
+                s->vlay[out][y] = (uint8_t)any;
+            }
+    }
     return s->volp[out];
 }
 
 static int cond(cf_surface *s, int row);
+/* 0 when none of biome condition `row`'s biomes is stored in the quarts the chunk's zoom can
+ * pick (false in the whole chunk), else 1; once per chunk and row */
+static int bcond_of(cf_surface *s, int row)
+{
+    if (s->bcond[row] < 0) {
+        const cf_rrow *r = &s->r->rows[row];
+        int any = 0;
+        for (int i = 0; i < r->n && !any; i++) any = r->kids[i] >= 0 && r->kids[i] < s->r->nbiomes && s->rpresent[r->kids[i]];
+        s->bcond[row] = (int8_t)any;
+    }
+    return s->bcond[row];
+}
 static int rule_leaf(cf_surface *s, const cf_rrow *r);
 /* the rule tree at a block, recursively (rule's fallback past its stack) */
 static int rule_rec(cf_surface *s, int row)
@@ -330,33 +362,34 @@ static int rule_rec(cf_surface *s, int row)
     }
 }
 
-/* cond's cheapest answers inline (the same tests, the same results); the rest through cond */
-static inline int cond_fast(cf_surface *s, int row)
+/* cond's cheapest answers inline (the same tests, the same results, from the flat op's copies
+ * of the condition row); the rest through cond */
+static inline int cond_fast(cf_surface *s, const struct flat_op *o)
 {
-    const cf_rrow *r = &s->r->rows[row];
-    switch (r->kind) {
+    switch (o->ck) {
     case SC_GRADIENT:
-        if (s->y <= r->a[0]) return 1;
-        if (s->y >= r->a[1]) return 0;
+        if (s->y <= o->c0) return 1;
+        if (s->y >= o->c1) return 0;
         break;
     case SC_BIOME:
-        if (s->bcond[row] == 0) return 0;
+        if (s->bcond[o->crow] == 0) return 0;
         break;
     case SC_ABOVE_PRELIMINARY:
         if (s->have_min_surface) return s->y >= s->min_surface;
         break;
     default: break;
     }
-    return cond(s, row);
+    return cond(s, o->crow);
 }
 
 /* rule_leaf's first test inline: an ore vein whose density volume (asked already) is not
  * positive at this block gives nothing */
-static inline int no_vein(const cf_surface *s, const cf_rrow *r)
+static inline int no_vein(const cf_surface *s, const struct flat_op *o)
 {
-    if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= 64 || !s->volp[r->a[3]]) return 0;
+    if (o->kind != SR_ORE_VEIN || o->vout < 0 || o->vout >= 64 || !s->volp[o->vout]) return 0;
+    if (s->vlay[o->vout] && !s->vlay[o->vout][s->y - s->min_y]) return 1; /* no value > 0 in the layer */
     size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
-    return !(s->volp[r->a[3]][i] > 0.0f);
+    return !(s->volp[o->vout][i] > 0.0f);
 }
 
 /* the rule tree at a block as a pre-order list (surface_new, flat_add): a block anywhere is
@@ -369,15 +402,15 @@ static int rule(cf_surface *s, int row)
 {
     if (!s->flat || row != s->r->root) return rule_rec(s, row);
     const cf_rrow *rows = s->r->rows;
-    const struct flat_op *f = s->flat;
-    for (int i = 0, n = s->nflat; i < n;) {
-        const cf_rrow *r = &rows[f[i].row];
-        if (r->kind == SR_CONDITION) {
-            i = cond_fast(s, r->a[0]) ? i + 1 : f[i].skip;
+    const struct flat_op *f = s->cflat;
+    for (int i = 0, n = s->ncflat; i < n;) {
+        const struct flat_op *o = &f[i];
+        if (o->kind == SR_CONDITION) {
+            i = cond_fast(s, o) ? i + 1 : o->skip;
             continue;
         }
-        if (r->kind != SR_SEQUENCE && !no_vein(s, r)) { /* a sequence goes on into its first kid */
-            int b = rule_leaf(s, r);
+        if (o->kind != SR_SEQUENCE && !no_vein(s, o)) { /* a sequence goes on into its first kid */
+            int b = rule_leaf(s, &rows[o->row]);
             if (b >= 0) return b;
         }
         i++;
@@ -391,7 +424,16 @@ static int flat_add(cf_surface *s, int row, int max, int depth)
     if (s->nflat >= max || depth > 64 || row < 0 || row >= s->r->nrows) return -1;
     const cf_rrow *r = &s->r->rows[row];
     int at = s->nflat++;
-    s->flat[at].row = row;
+    struct flat_op *o = &s->flat[at];
+    o->row = row, o->kind = r->kind, o->ck = -1, o->crow = -1, o->c0 = o->c1 = 0, o->vout = -1;
+    if (r->kind == SR_CONDITION) {
+        o->crow = r->a[0];
+        if (r->a[0] >= 0 && r->a[0] < s->r->nrows) {
+            const cf_rrow *c = &s->r->rows[r->a[0]];
+            o->ck = c->kind, o->c0 = c->a[0], o->c1 = c->a[1];
+        }
+    }
+    if (r->kind == SR_ORE_VEIN) o->vout = r->a[3];
     if (r->kind == SR_SEQUENCE) {
         for (int i = 0; i < r->n; i++)
             if (flat_add(s, r->kids[i], max, depth + 1) < 0) return -1;
@@ -463,12 +505,7 @@ static int cond(cf_surface *s, int row)
         return v >= r->d[0] && v <= r->d[1];
     }
     case SC_BIOME: {
-        if (s->bcond[row] < 0) {
-            int any = 0;
-            for (int i = 0; i < r->n && !any; i++) any = r->kids[i] >= 0 && r->kids[i] < s->r->nbiomes && s->rpresent[r->kids[i]];
-            s->bcond[row] = (int8_t)any;
-        }
-        if (!s->bcond[row]) return 0;
+        if (!bcond_of(s, row)) return 0;
         if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
         int b = s->bmap[s->biome];
         for (int i = 0; i < r->n; i++)
@@ -564,12 +601,34 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
         for (int b = 0; b < 256; b++)
             if (src[b] && s->bmap[b] >= 0) s->rpresent[s->bmap[b]] = 1;
     }
-    for (int lz = 0; lz < 16; lz++)
-        for (int lx = 0; lx < 16; lx++) {
-            int32_t y = s->min_y + s->height - 1;
-            while (y >= s->min_y && block_at(s, lx, y, lz) == CF_BK_AIR) y--;
-            s->hmap[lz * 16 + lx] = y;
+    if (s->flat) { /* the chunk's walk list (cflat): what rule would pass over without a question */
+        int n = 0;
+        for (int i = 0; i < s->nflat;) {
+            const struct flat_op *o = &s->flat[i];
+            if (o->kind == SR_CONDITION && o->ck == SC_BIOME && !bcond_of(s, o->crow)) {
+                for (int j = i; j < o->skip; j++) s->cmap[j] = n;
+                i = o->skip;
+                continue;
+            }
+            s->cmap[i] = n;
+            if (o->kind != SR_SEQUENCE) s->cflat[n++] = *o;
+            i++;
         }
+        s->cmap[s->nflat] = n;
+        for (int k = 0; k < n; k++) s->cflat[k].skip = s->cmap[s->cflat[k].skip];
+        s->ncflat = n;
+    }
+    { /* the top non-air block of each column, the layers from the top in memory order */
+        int left = 256;
+        for (int k = 0; k < 256; k++) s->hmap[k] = INT32_MIN;
+        for (int32_t y = s->height - 1; y >= 0 && left > 0; y--) {
+            const uint8_t *l = blk + (size_t)y * 256;
+            for (int k = 0; k < 256; k++)
+                if (s->hmap[k] == INT32_MIN && l[k] != CF_BK_AIR) s->hmap[k] = s->min_y + y, left--;
+        }
+        for (int k = 0; k < 256; k++)
+            if (s->hmap[k] == INT32_MIN) s->hmap[k] = s->min_y - 1;
+    }
     for (int lx = 0; lx < 16; lx++)
         for (int lz = 0; lz < 16; lz++) {
             s->x = cx * 16 + lx, s->z = cz * 16 + lz;
@@ -681,6 +740,20 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     if (s->flat) {
         struct flat_op *t = realloc(s->flat, sizeof *s->flat * (size_t)(s->nflat ? s->nflat : 1));
         if (t) s->flat = t;
+        s->cflat = malloc(sizeof *s->cflat * (size_t)(s->nflat ? s->nflat : 1));
+        s->cmap = malloc(sizeof *s->cmap * (size_t)(s->nflat + 1));
+        if (!s->cflat || !s->cmap) {
+            surface_free(s);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < s->r->nrows; i++) { /* the ore veins' density layers (vol, no_vein) */
+        const cf_rrow *r = &s->r->rows[i];
+        if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= 64 || s->vlay[r->a[3]]) continue;
+        if (!(s->vlay[r->a[3]] = malloc((size_t)s->height))) {
+            surface_free(s);
+            return NULL;
+        }
     }
     return s;
 }
@@ -692,6 +765,9 @@ void surface_free(cf_surface *s)
     free(s->rpresent);
     free(s->bcond);
     free(s->flat);
+    free(s->cflat);
+    free(s->cmap);
+    for (int k = 0; k < 64; k++) free(s->vlay[k]);
     free(s);
 }
 
