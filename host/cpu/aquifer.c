@@ -167,21 +167,8 @@ void aquifer_free(cf_aquifer *a)
     free(a);
 }
 
-/* The nearest three cells of the 16 blocks of one row (y, z) of a chunk, as cf_aq_nearest finds
- * them (kernels/cf_aquifer.h), a block per lane (aquifer121.c's method): the 12 candidate cells
- * of each block (ax = floor((x - 5) / 16) is cx - 1 for x < 5 in the chunk, else cx) looked up
- * once per cell row; a block's candidates ranked by the key dd * 16 + (11 - k) (k the visiting
- * order; dd < 2^26 in the 3 x ny x 3 grid), so that its three smallest keys are the insertion's
- * three (equal distances go to the later cell). The lane loops are compiled twice (plain and
- * target("avx2"), chosen per context). */
-typedef struct aq_row {
-    cf_i32 c[3][12][16]; /* the candidates' centres (x, y, z), per lane */
-    cf_i32 idx[12][16];  /* their cell indices */
-    cf_i32 key[3][16];   /* out: the three smallest keys of each lane */
-    cf_i32 ay, az;       /* the cell row the candidates are of (ay INT32_MIN: none yet) */
-} aq_row;
-
-static void aq_row_init(const aqc *a, aq_row *r, int32_t cx, int32_t cz, int32_t y, int32_t z)
+/* the nearest aquifer cells of a row of blocks (cpu.h cf_aq_row), shared with aquifer121.c */
+void aq_row_init(cf_aq_row *r, const int32_t *cen, int32_t gy0, int32_t cx, int32_t cz, int32_t y, int32_t z)
 {
     cf_i32 ay = (cf_i32)cf_floordiv(y + 1, 12), az = (cf_i32)cf_floordiv(z - 5, 16);
     if (r->ay == ay && r->az == az) return; /* the candidates of the last row */
@@ -192,10 +179,10 @@ static void aq_row_init(const aqc *a, aq_row *r, int32_t cx, int32_t cz, int32_t
         for (int x1 = 0; x1 <= 1; x1++)
             for (int y1 = -1; y1 <= 1; y1++)
                 for (int z1 = 0; z1 <= 1; z1++, k++) {
-                    cf_i32 i = ((ay + y1 - a->gy0) * 3 + az + z1 - cz + 1) * 3 + ax + x1 - cx + 1;
+                    cf_i32 i = ((ay + y1 - gy0) * 3 + az + z1 - cz + 1) * 3 + ax + x1 - cx + 1;
                     for (int l = h ? 5 : 0; l < (h ? 16 : 5); l++) {
                         r->idx[k][l] = i;
-                        for (int e = 0; e < 3; e++) r->c[e][k][l] = a->cen[3 * i + e];
+                        for (int e = 0; e < 3; e++) r->c[e][k][l] = cen[3 * i + e];
                     }
                 }
     }
@@ -235,19 +222,15 @@ typedef cf_i32 aq_v8 __attribute__((vector_size(32)));
             memcpy(&r->key[2][8 * h], &k2, sizeof k2);                                           \
         }                                                                                        \
     }
-static void aq_nearest_plain(aq_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) AQ_NEAREST_BODY
-__attribute__((target("avx2"))) static void aq_nearest_avx2(aq_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) AQ_NEAREST_BODY
+static void aq_nearest_plain(cf_aq_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) AQ_NEAREST_BODY
+__attribute__((target("avx2"))) static void aq_nearest_avx2(cf_aq_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) AQ_NEAREST_BODY
 #undef AQ_NEAREST_BODY
 #undef AQ_SEL
 
-/* lane l's cells and squared distances, in cf_aq_nearest's order */
-static inline void aq_lane(const aq_row *r, int l, cf_i32 *i, cf_i32 *d)
+void aq_row_nearest(cf_aq_row *r, int avx2, int32_t x0, int32_t y, int32_t z)
 {
-    for (int j = 0; j < 3; j++) {
-        cf_i32 k = r->key[j][l];
-        d[j] = k >> 4;
-        i[j] = r->idx[11 - (k & 15)][l];
-    }
+    if (avx2) aq_nearest_avx2(r, x0, y, z);
+    else aq_nearest_plain(r, x0, y, z);
 }
 
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)
@@ -282,7 +265,7 @@ void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, 
      * nothing). A row above the skip level, or in the global lava, takes the global fluid wherever
      * the density is <= 0 (cf_aq_block's first three tests); the others go through cf_aq_decide
      * with the nearest cells of aq_nearest. */
-    aq_row row;
+    cf_aq_row row;
     row.ay = INT32_MIN, row.az = 0;
     for (int32_t y = 0; y < h; y++) {
         int32_t by = y0 + y;
@@ -303,16 +286,15 @@ void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, 
                 memset(oz, CF_BK_SOLID, 16);
                 continue;
             }
-            aq_row_init(a, &row, cx, cz, by, cz * 16 + z);
-            if (a->avx2) aq_nearest_avx2(&row, cx * 16, by, cz * 16 + z);
-            else aq_nearest_plain(&row, cx * 16, by, cz * 16 + z);
+            aq_row_init(&row, a->cen, a->gy0, cx, cz, by, cz * 16 + z);
+            aq_row_nearest(&row, a->avx2, cx * 16, by, cz * 16 + z);
             for (int32_t x = 0; x < 16; x++) {
                 if (dz[x] > 0.0f) {
                     oz[x] = CF_BK_SOLID;
                     continue;
                 }
                 cf_i32 ni[3], nd[3];
-                aq_lane(&row, x, ni, nd);
+                aq_row_lane(&row, x, ni, nd);
                 oz[x] = (uint8_t)cf_aq_decide(a, cx * 16 + x, by, cz * 16 + z, dz[x], ni, nd);
             }
         }

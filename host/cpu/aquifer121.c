@@ -28,7 +28,7 @@ struct cf_blocks121 {
     ev64_ctx c;
     int fn[CF_B21_COUNT]; /* node of each output */
     int enabled, veins, legacy;
-    int avx2; /* b21_nearest_avx2 (CF_NO_AVX2 in the environment: the plain lanes) */
+    int avx2; /* aq_row_nearest's AVX2 lanes (CF_NO_AVX2 in the environment: the plain lanes) */
     int32_t sea, fluid;
     int32_t gy0, ny;
     int32_t cx, cz;
@@ -207,88 +207,6 @@ static uint8_t b21_vein(b21 *a, int32_t x, int32_t y, int32_t z)
     return (uint8_t)filler;
 }
 
-/* The nearest three cells of the 16 blocks of one row (y, z) of a chunk, as cf_aq_nearest finds
- * them (kernels/cf_aquifer.h), a block per lane: the 12 candidate cells of each block (ax =
- * floor((x - 5) / 16) is cx - 1 for x < 5 in the chunk, else cx) looked up once per row; a
- * block's candidates ranked by the key dd * 16 + (11 - k) (k the visiting order), so that its
- * three smallest keys are the insertion's three (equal distances go to the later cell). The
- * lane loops are compiled twice (plain and target("avx2"), chosen per context). */
-typedef struct b21_row {
-    cf_i32 c[3][12][16]; /* the candidates' centres (x, y, z), per lane */
-    cf_i32 idx[12][16];  /* their cell indices */
-    cf_i32 key[3][16];   /* out: the three smallest keys of each lane */
-    cf_i32 ay, az;       /* the cell row the candidates are of (ay INT32_MIN: none yet) */
-} b21_row;
-
-static void b21_row_init(const b21 *a, b21_row *r, int32_t cx, int32_t cz, int32_t y, int32_t z)
-{
-    cf_i32 ay = (cf_i32)cf_floordiv(y + 1, 12), az = (cf_i32)cf_floordiv(z - 5, 16);
-    if (r->ay == ay && r->az == az) return; /* the candidates of the last row */
-    r->ay = ay, r->az = az;
-    for (int h = 0; h < 2; h++) {
-        cf_i32 ax = (cf_i32)cf_floordiv(cx * 16 + (h ? 5 : 0) - 5, 16);
-        int k = 0;
-        for (int x1 = 0; x1 <= 1; x1++)
-            for (int y1 = -1; y1 <= 1; y1++)
-                for (int z1 = 0; z1 <= 1; z1++, k++) {
-                    cf_i32 i = ((ay + y1 - a->gy0) * 3 + az + z1 - cz + 1) * 3 + ax + x1 - cx + 1;
-                    for (int l = h ? 5 : 0; l < (h ? 16 : 5); l++) {
-                        r->idx[k][l] = i;
-                        for (int e = 0; e < 3; e++) r->c[e][k][l] = a->cen[3 * i + e];
-                    }
-                }
-    }
-}
-
-/* the keys of the row's blocks x0 + l, l in [0, 16), at (y, z): 8 lanes a vector (GCC's vector
- * extensions; the plain build takes two SSE2 halves) */
-typedef cf_i32 b21_v8 __attribute__((vector_size(32)));
-#define B21_SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
-#define B21_NEAREST_BODY                                                                         \
-    {                                                                                            \
-        for (int h = 0; h < 2; h++) {                                                            \
-            b21_v8 X = {0, 1, 2, 3, 4, 5, 6, 7}, MX = X * 0 + 2147483647, key[12], c, k0, k1, k2; \
-            X = X + (x0 + 8 * h);                                                                \
-            for (int k = 0; k < 12; k++) {                                                       \
-                b21_v8 dd;                                                                       \
-                memcpy(&c, &r->c[0][k][8 * h], sizeof c);                                        \
-                dd = (c - X) * (c - X);                                                          \
-                memcpy(&c, &r->c[1][k][8 * h], sizeof c);                                        \
-                dd = dd + (c - y) * (c - y);                                                     \
-                memcpy(&c, &r->c[2][k][8 * h], sizeof c);                                        \
-                dd = dd + (c - z) * (c - z);                                                     \
-                key[k] = dd * 16 + (11 - k);                                                     \
-            }                                                                                    \
-            k0 = key[0], k1 = MX, k2 = MX;                                                       \
-            for (int k = 1; k < 12; k++) k0 = B21_SEL(key[k] < k0, key[k], k0);                  \
-            for (int k = 0; k < 12; k++) { /* the keys are distinct */                           \
-                b21_v8 t = B21_SEL(key[k] > k0, key[k], MX);                                     \
-                k1 = B21_SEL(t < k1, t, k1);                                                     \
-            }                                                                                    \
-            for (int k = 0; k < 12; k++) {                                                       \
-                b21_v8 t = B21_SEL(key[k] > k1, key[k], MX);                                     \
-                k2 = B21_SEL(t < k2, t, k2);                                                     \
-            }                                                                                    \
-            memcpy(&r->key[0][8 * h], &k0, sizeof k0);                                           \
-            memcpy(&r->key[1][8 * h], &k1, sizeof k1);                                           \
-            memcpy(&r->key[2][8 * h], &k2, sizeof k2);                                           \
-        }                                                                                        \
-    }
-static void b21_nearest_plain(b21_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) B21_NEAREST_BODY
-__attribute__((target("avx2"))) static void b21_nearest_avx2(b21_row *r, cf_i32 x0, cf_i32 y, cf_i32 z) B21_NEAREST_BODY
-#undef B21_NEAREST_BODY
-#undef B21_SEL
-
-/* lane l's cells and squared distances, in cf_aq_nearest's order */
-static inline void b21_lane(const b21_row *r, int l, cf_i32 *i, cf_i32 *d)
-{
-    for (int j = 0; j < 3; j++) {
-        cf_i32 k = r->key[j][l];
-        d[j] = k >> 4;
-        i[j] = r->idx[11 - (k & 15)][l];
-    }
-}
-
 void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
 {
     const cf_program *p = a->w->prog;
@@ -324,8 +242,8 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
      * function of its position or of a cell: the order of the lazy statuses and barriers changes
      * nothing). A row above the skip level, or in the global lava, takes the global fluid wherever
      * the density is <= 0 (cf_aq_block's first three tests); the others go through
-     * cf_aq_decide with the nearest cells of b21_nearest. */
-    b21_row row;
+     * cf_aq_decide with the nearest cells of aq_row_nearest (aquifer.c). */
+    cf_aq_row row; /* aquifer.c's nearest cells of a row */
     row.ay = INT32_MIN, row.az = 0;
     for (int32_t y = 0; y < h; y++) {
         int32_t by = y0 + y;
@@ -346,16 +264,15 @@ void blocks121_chunk(cf_blocks121 *a, int32_t cx, int32_t cz, uint8_t *out)
                 memset(oz, CF_BK_SOLID, 16);
                 continue;
             }
-            b21_row_init(a, &row, cx, cz, by, cz * 16 + z);
-            if (a->avx2) b21_nearest_avx2(&row, cx * 16, by, cz * 16 + z);
-            else b21_nearest_plain(&row, cx * 16, by, cz * 16 + z);
+            aq_row_init(&row, a->cen, a->gy0, cx, cz, by, cz * 16 + z);
+            aq_row_nearest(&row, a->avx2, cx * 16, by, cz * 16 + z);
             for (int32_t x = 0; x < 16; x++) {
                 if (dz[x] > 0.0) {
                     oz[x] = CF_BK_SOLID;
                     continue;
                 }
                 cf_i32 ni[3], nd[3];
-                b21_lane(&row, x, ni, nd);
+                aq_row_lane(&row, x, ni, nd);
                 oz[x] = (uint8_t)cf_aq_decide(a, cx * 16 + x, by, cz * 16 + z, dz[x], ni, nd);
             }
         }

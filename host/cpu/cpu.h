@@ -143,6 +143,32 @@ int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *o
  * *rows receives how many rows were computed (tests, benchmarks). Returns 0 or -1 (memory). */
 int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows);
 
+/* aquifer.c: the nearest three aquifer cells of the 16 blocks of one row (y, z) of a chunk, as
+ * cf_aq_nearest finds them (kernels/cf_aquifer.h), a block per lane; the 26.3 aquifer and
+ * aquifer121.c's share it. The 12 candidate cells of each block (ax = floor((x - 5) / 16) is
+ * cx - 1 for x < 5 in the chunk, else cx) are looked up once per cell row (aq_row_init, from the
+ * chunk's 3 x ny x 3 grid of centres cen whose y cells start at gy0); aq_row_nearest ranks a
+ * block's candidates by the key dd * 16 + (11 - k) (k the visiting order; dd < 2^26 in the grid),
+ * so that its three smallest keys are the insertion's three (equal distances go to the later
+ * cell), its lane loops plain or target("avx2"); aq_row_lane gives lane l's cells and squared
+ * distances in cf_aq_nearest's order. Start with ay = INT32_MIN (no candidates yet). */
+typedef struct cf_aq_row {
+    int32_t c[3][12][16]; /* the candidates' centres (x, y, z), per lane */
+    int32_t idx[12][16];  /* their cell indices */
+    int32_t key[3][16];   /* out: the three smallest keys of each lane */
+    int32_t ay, az;       /* the cell row the candidates are of (ay INT32_MIN: none yet) */
+} cf_aq_row;
+void aq_row_init(cf_aq_row *r, const int32_t *cen, int32_t gy0, int32_t cx, int32_t cz, int32_t y, int32_t z);
+void aq_row_nearest(cf_aq_row *r, int avx2, int32_t x0, int32_t y, int32_t z);
+static inline void aq_row_lane(const cf_aq_row *r, int l, int32_t *i, int32_t *d)
+{
+    for (int j = 0; j < 3; j++) {
+        int32_t k = r->key[j][l];
+        d[j] = k >> 4;
+        i[j] = r->idx[11 - (k & 15)][l];
+    }
+}
+
 /* aquifer.c: the blocks of the noise stage (kernels/cf_aquifer.h) */
 typedef struct cf_aquifer cf_aquifer;
 cf_aquifer *aquifer_new(const cf_world *w); /* NULL when out of memory */
