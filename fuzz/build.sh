@@ -128,11 +128,11 @@ done
   grep -o '"[a-zA-Z]*"' "$ROOT/host/frontend/libnoise/libnoise.c" | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
-  # the Hytale front-end: node types and keys (host/ir/nodes_hytale.def, host/frontend/hytale/hytale.c)
+  # the Hytale front-end: node types and keys (host/ir/nodes_hytale.def, host/frontend/hytale/*.c)
   sed -n 's/^NODE64([A-Z_0-9]*, *"hytale:\([A-Za-z0-9]*\)".*/\1/p' "$ROOT/host/ir/nodes_hytale.def" | while read -r n; do
     printf '"\\"%s\\""\n' "$n"
   done
-  grep -o '"[A-Z][a-zA-Z0-9_]*"' "$ROOT/host/frontend/hytale/hytale.c" | sort -u | while read -r k; do
+  cat "$ROOT"/host/frontend/hytale/*.c | grep -o '"[A-Z][a-zA-Z0-9_]*"' | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
   # the Iris front-end: keys and NoiseStyle / InterpolationMethod names (host/frontend/iris/iris.c)

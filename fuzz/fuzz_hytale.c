@@ -1,4 +1,4 @@
-/* fuzz_hytale.c - libFuzzer harness: the Hytale front-end (host/frontend/hytale/hytale.c).
+/* fuzz_hytale.c - libFuzzer harness: the Hytale front-end (host/frontend/hytale/).
  *
  * The input is the text of one V2 density file, hytale/Density/Terrain.json, alone
  * in an in-memory pack (with the external inputs hytale.base_height.Base, hytale.anchor.x/y/z

@@ -1,4 +1,4 @@
-/* cf_hytale.h - the math of the Hytale front-end (host/frontend/hytale/hytale.c), shared by the
+/* cf_hytale.h - the math of the Hytale front-end (host/frontend/hytale/), shared by the
  * CPU reference (host/cpu/eval64.c) and the generated OpenCL programs (host/opencl/emit.c).
  *
  * 1. The FastNoiseLite-compatible float kernels that HYTALE.md §7 maps
@@ -1127,7 +1127,7 @@ CF_INLINE double cf_hy_simplex2d(cf_i32 seed, double x, double z, double scale, 
 /* Curves (HYTALE.md §5) as a postfix program over a value stack, so that combinators need
  * no recursion (OpenCL has none): c[0] = the program's length L, c[1..L] the ops. Leaves
  * push Curve(x); combinators pop their operands and push the result. A program leaves one
- * value. The parser (host/frontend/hytale/hytale.c curve()) checks the depth against CF_HY_CURVE_STACK. */
+ * value. The parser (host/frontend/hytale/v2.c curve()) checks the depth against CF_HY_CURVE_STACK. */
 enum {
     CF_HY_C_MANUAL = 0,  /* n, in0, out0, ... (sorted by in): push */
     CF_HY_C_DISTEXP,     /* e, R: push */
@@ -1405,7 +1405,7 @@ CF_INLINE long cf_hy_map_index(double x, double z, double x0, double z0, double 
     return (long)cf_floor(v) * (long)w + (long)cf_floor(u);
 }
 /* ---- legacy (hytale-legacy) ----------------------------------------------------------------
- * The leaf maths of the legacy noise assets (HYTALE.md Part A, host/frontend/hytale/hytale.c legacy_*).
+ * The leaf maths of the legacy noise assets (HYTALE.md Part A, host/frontend/hytale/legacy.c).
  * Every algorithm here is a chunkfill choice (HYTALE.md §2.6, §2.8 UNK), not verified
  * against Hytale. Leaves are 2-D on (x, z); their base noises are FNL's Perlin, Value,
  * OpenSimplex2 and cellular with FNLfloat = double for the coordinate skew/floor and the

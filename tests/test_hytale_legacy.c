@@ -1,5 +1,5 @@
 /* test_hytale_legacy.c - the legacy noise assets of the Hytale front-end (HYTALE.md Part A;
- * host/frontend/hytale/hytale.c legacy_*, kernels/cf_hytale.h legacy block).
+ * host/frontend/hytale/legacy.c, kernels/cf_hytale.h legacy block).
  *
  * fnl_oracle: the CELL and DISTANCE leaves against FastNoiseLite's upstream Java values
  *   (tests/golden/fnl-subset.jsonl, committed, and ../shared/fastnoiselite/cellnoise2d.jsonl

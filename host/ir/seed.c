@@ -668,7 +668,7 @@ cf_status seed_bind(cf_world *w, cf_error *err)
          * 32 bits (added to every module's seed), as the device's table buffer */
         w->lseed = (int32_t)(uint32_t)(uint64_t)w->seed;
         if (p->fe && p->fe->bind_seed) return p->fe->bind_seed(w, err); /* Iris: per-node seeds, images */
-        /* Hytale: the external maps' samples follow the 16-byte header (hytale.c external()) */
+        /* Hytale: the external maps' samples follow the 16-byte header (host/frontend/hytale/v2.c external()) */
         size_t extra = p->dialect == DIALECT_HYTALE ? 8 * p->hy_nmaps : 0;
         w->tab = calloc(1, 16 + extra);
         if (!w->tab) return err_set(err, CF_ERR_NOMEM, "out of memory");

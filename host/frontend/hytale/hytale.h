@@ -1,4 +1,4 @@
-/* hytale.h - what the Hytale front-end (hytale.c) offers besides its record in
+/* hytale.h - what the Hytale front-end (hytale.c, v2.c, legacy.c) offers besides its record in
  * frontend/registry.c: the seed rule and the lists of legacy types (tests enumerate them).
  */
 #ifndef CF_HYTALE_FRONT_H
