@@ -135,8 +135,8 @@ done
   cat "$ROOT"/host/frontend/hytale/*.c | grep -o '"[A-Z][a-zA-Z0-9_]*"' | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
-  # the Iris front-end: keys and NoiseStyle / InterpolationMethod names (host/frontend/iris/iris.c)
-  grep -o '"[A-Za-z_0-9]*"' "$ROOT/host/frontend/iris/iris.c" | sort -u | while read -r k; do
+  # the Iris front-end: keys and NoiseStyle / InterpolationMethod names (host/frontend/iris/iris.c, iris_styles.c)
+  cat "$ROOT/host/frontend/iris/iris.c" "$ROOT/host/frontend/iris/iris_styles.c" | grep -o '"[A-Za-z_0-9]*"' | sort -u | while read -r k; do
     printf '"\\%s\\""\n' "$(echo "$k" | sed 's/"$//')"
   done
   printf '"1e39"\n"-0.0"\n"2147483647"\n"-2147483648"\n"NaN"\n"\\\\u0000"\n"\\xef\\xbb\\xbf"\n'

@@ -16,7 +16,7 @@
  * are the CNG power (style VASCULAR_THIN, exponents): fdlibm's pow (cf_ir_pow) and
  * Clover's sin/cos (cf_ir_sin, cf_ir_cos): Java's StrictMath.
  * The seeds (i64 kernel seed S, i32 seed S32, offsets ox/oz) come from Iris's
- * RNG on the host (host/frontend/iris/iris.c) and are arguments here.
+ * RNG on the host (host/frontend/iris/iris_rng.c) and are arguments here.
  * Compile C with -ffp-contract=off; OpenCL programs set FP_CONTRACT OFF.
  */
 #ifndef CF_IRIS_H

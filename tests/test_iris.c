@@ -1,4 +1,4 @@
-/* test_iris.c - the Iris front-end (host/frontend/iris/iris.c, kernels/cf_iris.h) against
+/* test_iris.c - the Iris front-end (host/frontend/iris/, kernels/cf_iris.h) against
  * values computed by Iris's own Java code (../shared/iris/, see its README):
  * every record of styles_master.jsonl and styles_unification.jsonl whose style
  * is implemented must have the bits of `strict_bits` where the record carries

@@ -1,4 +1,4 @@
-/* test_iris_objects.c - Iris's JSON layers (host/frontend/iris/iris.c: IrisGeneratorStyle,
+/* test_iris_objects.c - Iris's JSON layers (host/frontend/iris/iris.c, iris_styles.c: IrisGeneratorStyle,
  * IrisNoiseGenerator, IrisGenerator, SeedManager, IrisInterpolator) against
  * values computed by Iris's own Java classes (../shared/iris/, see its README).
  *

@@ -68,7 +68,7 @@ typedef struct cf_noisedef {
  *   DIALECT_LIBNOISE  double values at double positions (libnoise, Debian's build);
  *   DIALECT_SHARPNOISE  the same, SharpNoise's variant (host/frontend/libnoise/README.md);
  *   DIALECT_MC121     double values at block positions (Minecraft 1.18-1.21, host/frontend/mc121/mc121.c).
- *   DIALECT_IRIS_*  Iris's NoiseStyles, master or unification branch (host/frontend/iris/iris.c).
+ *   DIALECT_IRIS_*  Iris's NoiseStyles, master or unification branch (host/frontend/iris/).
  * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
  * fill.c's f64 path and emitted by emit.c's f64 generator. */
 enum {

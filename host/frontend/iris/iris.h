@@ -1,4 +1,4 @@
-/* iris.h - entry points of the Iris front-end (host/frontend/iris/iris.c) for builders that
+/* iris.h - entry points of the Iris front-end (host/frontend/iris/) for builders that
  * link Iris objects into larger graphs (a pack manifest of several generators).
  *
  * Programs: p->dialect must be DIALECT_IRIS_MASTER or DIALECT_IRIS_UNIFICATION
@@ -19,15 +19,6 @@ struct cJSON;
  *   IRIS_SUPER_DIRECT  the world seed itself (`iris:generator/KEY#super`; tests
  *                      of golden records without world_seed) */
 enum { IRIS_SUPER_DIRECT = 0, IRIS_SUPER_ENGINE = 1 };
-
-/* Builds IrisGenerator.getHeight(x, z, superSeed) of the generator JSON object
- * `gen` (a parsed generators/KEY.json; `at` its file and JSON pointer, used in
- * errors and node locations): an IRIS_GEN node whose value at a position is
- * the height at Iris's (x, z) = the position's x and z (y is ignored). Each
- * call builds an independent subgraph (identical ones are merged by the passes);
- * the seeds are per world (iris_seeds). The generator's `interpolator` is
- * validated but not applied: wrap the node with iris_interp_node. */
-int iris_generator_node(cf_program *p, const struct cJSON *gen, cf_loc at, int super_rule, cf_error *err);
 
 /* Parses an IrisInterpolator object (NULL: the defaults, BILINEAR_STARCAST_6 and
  * horizontalScale 7): *method a CF_IIM_* value (kernels/cf_iris.h), *scale
@@ -57,14 +48,21 @@ int64_t iris_seedmanager_height(int64_t world_seed, int branch);
  * order) at its horizontalScale. */
 cf_status iris_compile_json(cf_program **out, const char *kind, const char *json, int unification, int dims, cf_error *err);
 
-/* the same as iris_generator_node, with the pack whose expressions/ and images/
- * the generator's styles may name (pk NULL: such a style is a located error) */
+/* Builds IrisGenerator.getHeight(x, z, superSeed) of the generator JSON object
+ * `gen` (a parsed generators/KEY.json; `at` its file and JSON pointer, used in
+ * errors and node locations): an IRIS_GEN node whose value at a position is
+ * the height at Iris's (x, z) = the position's x and z (y is ignored). Each
+ * call builds an independent subgraph (identical ones are merged by the passes);
+ * the seeds are per world (iris_seeds). The generator's `interpolator` is
+ * validated but not applied: wrap the node with iris_interp_node. pk: the pack whose
+ * expressions/ and images/ the generator's styles may name (NULL: such a style is a located
+ * error). */
 int iris_generator_node_pk(cf_program *p, cf_pack *pk, const struct cJSON *gen, cf_loc at, int super_rule, cf_error *err);
 /* iris_compile_json with a pack for expressions/ and images/ */
 cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, const char *json, int unification, int dims, cf_error *err);
 
 /* ------------------------------------------------------------------ expressions and image maps (iris_expr.c, iris-expr.md)
- * iris_ctx is iris.c's build context (the program, the error, the pack, the
+ * iris_ctx is the build context of iris_ctx.h (the program, the error, the pack, the
  * branch and the seed rule of the object being built). */
 typedef struct iris_ctx iris_ctx;
 
@@ -85,7 +83,7 @@ int iris_image_generator(iris_ctx *c, const struct cJSON *map, cf_loc at, int di
  * of iris_parse: node id, or -1 */
 int iris_expr_function(iris_ctx *c, const char *fn);
 
-/* iris.c for iris_expr.c: IrisGeneratorStyle.createNoCache(RNG(base + kb)) of
+/* iris_styles.c for iris_expr.c: IrisGeneratorStyle.createNoCache(RNG(base + kb)) of
  * the style object o (NULL: all defaults, FLAT) sampled in dims: node id or -1 */
 int iris_ctx_style(iris_ctx *c, const struct cJSON *o, cf_loc at, int64_t kb, int dims);
 cf_program *iris_ctx_program(iris_ctx *c);
