@@ -1,7 +1,16 @@
 # embed_text.cmake - writes a C file defining a string with a file's text.
 # cmake -DIN=... -DNAME=... -DOUT=... -P embed_text.cmake
-# Lines that #include another kernels/ header are dropped (the program concatenates them).
+# Lines that #include another kernels/ header (cf_NAME.h) are dropped (the program concatenates
+# them); a part of a header (cf_NAME_PART.h, beside it: generated tables, a stage's kernels) is
+# inlined where it is included, so the program's text is the header's as the compiler sees it.
 file(READ "${IN}" text)
+get_filename_component(dir "${IN}" DIRECTORY)
+string(REGEX MATCHALL "#include \"cf_[a-z0-9]+_[a-z0-9_]+\\.h\"[^\n]*" parts "${text}")
+foreach(inc IN LISTS parts)
+  string(REGEX REPLACE "#include \"(cf_[a-z0-9_]+\\.h)\".*" "\\1" f "${inc}")
+  file(READ "${dir}/${f}" body)
+  string(REPLACE "${inc}" "${body}" text "${text}")
+endforeach()
 string(REGEX REPLACE "#include \"cf_[a-z]+\\.h\"" "" text "${text}")
 string(HEX "${text}" hex)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
