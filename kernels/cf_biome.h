@@ -3,7 +3,7 @@
  * reference (host/biome/) and the generated OpenCL programs.
  *
  * Input: six float climate values (or a quantized target) and a flat RTree
- * built by host/biome/biome.c; output: the leaf that vanilla's Climate.RTree
+ * built by host/biome/tree.c; output: the leaf that vanilla's Climate.RTree
  * search returns (a palette index). No allocation; include after cf_math.h.
  *
  * The flat tree: CF_BN_STRIDE ints per node, node 0 the root. A node holds its

@@ -29,7 +29,7 @@ static void norm(const char *s, char *out, size_t n)
 
 
 /* ---------------------------------------------------------------- real vanilla 26.2 */
-/* The differing blocks per dump, all explained (tests/golden/surface121/README.md): every one
+/* The differing blocks per dump, all explained (host/frontend/mc121/README.md, the surface stage): every one
  * lies where the biome lookup is a tie at the minimum fitness (vanilla's answer then depends on
  * the worker thread's RTree warm start, BIOMES.md). The nether chunk (7, 4) had 8 until 26.2's
  * nether climate noises (minecraft:nether/temperature, /vegetation) got the legacy nether stacks

@@ -1,4 +1,4 @@
-/* cli_biome.c - `chunkfill biome` and `chunkfill fill --biomes` (README "Biomes").
+/* biome.c - `chunkfill biome` and `chunkfill fill --biomes` (README "Biomes").
  *
  * A client of include/chunkfill.h only: options -> cf_biomes_open -> queries
  * (lines on stdout) or a .npy of palette indices with F.palette.json beside it,

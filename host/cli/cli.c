@@ -2199,8 +2199,8 @@ static int cmd_nodes(int argc, char **argv)
     return 0;
 }
 
-int cmd_biome(int argc, char **argv);       /* cli_biome.c */
-int cmd_fill_biomes(int argc, char **argv); /* cli_biome.c: fill --biomes */
+int cmd_biome(int argc, char **argv);       /* biome.c */
+int cmd_fill_biomes(int argc, char **argv); /* biome.c: fill --biomes */
 int cmd_pregen(int argc, char **argv);      /* pregen.c */
 
 int main(int argc, char **argv)

@@ -515,7 +515,7 @@ EVAL64(HY_LGRADIENT)
 }
 /* ---- end legacy (hytale-legacy) ---- */
 
-/* ------------------------------------------------------------------ Minecraft 1.18-1.21 (mc121.def)
+/* ------------------------------------------------------------------ Minecraft 1.18-1.21 (nodes_mc121.def)
  * Double values at block positions; the leaf math is kernels/cf_mc121.h. Markers
  * pass their input through here (single points); chunk fills apply flat_cache
  * and interpolated (fill.c). */

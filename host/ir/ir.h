@@ -101,7 +101,7 @@ struct cf_program {
     size_t parsed_nodes;     /* before the passes */
     size_t max_fill_bytes;   /* from the pack's limits */
     char *describe;
-    /* the fill plan (fill.c) */
+    /* the fill plan (plan.c) */
     uint8_t *memo;           /* per node: MEMO_* */
     int *colslot, ncol;      /* per node: column-memo slot or -1 */
     int *islot, ninterp;     /* per node: interpolated slot or -1 */

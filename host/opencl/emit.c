@@ -1081,7 +1081,7 @@ static int hy_body(sb *b, const cf_node *n)
     default: return hy_legacy_body(b, n);
     }
 }
-/* ---- Minecraft 1.18-1.21 (mc121.def): each writes the function's whole body
+/* ---- Minecraft 1.18-1.21 (nodes_mc121.def): each writes the function's whole body
  * (statements ending in return); sources are n<id>(t, x, y, z); the math is
  * kernels/cf_mc121.h, the text eval64.c compiles. */
 #define S21(k) sbf(b, "n%d_%c(t, CF21_PASS, x, y, z)", n->in[k], b->m21)
@@ -1489,7 +1489,11 @@ nomem:
 
 /* ------------------------------------------------------------------ program */
 
-int emit_test_break;
+#ifdef CF_FAULT_INJECTION
+int emit_test_break; /* test builds only (CF_FAULT_INJECTION, like device.c's fault()) */
+#else
+#define emit_test_break 0
+#endif
 
 /* the embedded kernels/ headers, without their #include lines */
 static void headers(sb *b)

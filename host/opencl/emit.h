@@ -46,8 +46,9 @@ char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *
  * k_biome_chunks; end: TheEndBiomeSource from output 0 (erosion). malloc'd, or NULL with err set. */
 char *emit_biome_program(const cf_program *p, const cf_world *w, int end, cf_error *err);
 
-/* tests only: when set, the generated program fuses the lerps (fma), a
- * deliberately wrong kernel that `check` must catch */
+/* test builds only (CF_FAULT_INJECTION, defined where CF_TESTS is on; elsewhere the
+ * symbol does not exist and emit.c reads 0): when set, the generated program fuses the
+ * lerps (fma), a deliberately wrong kernel that `check` must catch */
 extern int emit_test_break;
 
 /* kernels/cf_math.h and kernels/cf_nodes.h as text (generated at build time) */

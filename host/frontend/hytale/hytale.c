@@ -30,7 +30,7 @@
 
 /* HYTALE.md §1 UNK choice (one place): the FNL integer seed of a seed label is
  * Java's String.hashCode of the label plus the world seed's low 32 bits, wrapping.
- * Nodes keep the label's hash (i[0]); eval64.c/emit.c add the world part. */
+ * Nodes keep the label's hash (i[0]); eval64.c and emit.c add the world part. */
 int32_t hytale_seed(const char *label, int64_t world)
 {
     return (int32_t)((uint32_t)java_string_hash(label) + (uint32_t)(uint64_t)world);

@@ -61,7 +61,7 @@ int iris_generator_node_pk(cf_program *p, cf_pack *pk, const struct cJSON *gen, 
 /* iris_compile_json with a pack for expressions/ and images/ */
 cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, const char *json, int unification, int dims, cf_error *err);
 
-/* ------------------------------------------------------------------ expressions and image maps (iris_expr.c, iris-expr.md)
+/* ------------------------------------------------------------------ expressions and image maps (iris_expr.c, expressions.md)
  * iris_ctx is the build context of iris_ctx.h (the program, the error, the pack, the
  * branch and the seed rule of the object being built). */
 typedef struct iris_ctx iris_ctx;
