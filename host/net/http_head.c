@@ -119,7 +119,7 @@ static int loopback4(const char *h, size_t n)
             return 0;
         }
     }
-    return digits && parts == 4;
+    return digits && parts == 3;
 }
 
 int http_host_ok(const char *host, const char *listen_host)

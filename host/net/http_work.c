@@ -476,6 +476,7 @@ void *http_dear_worker(void *arg)
             else code = status_code(st), snprintf(msg, sizeof msg, "%.250s", err.message[0] ? err.message : "the tile could not be written");
         }
         pthread_mutex_unlock(&s->mu);
+        answer_all(s, gone, NULL, 0, 0, NULL); /* the clients that went (STOP_GONE) */
         answer_all(s, w, buf, n, code, msg);
         free(buf);
         pthread_mutex_lock(&s->mu);
