@@ -1,4 +1,4 @@
-/* emit.h - the OpenCL code generator (emit.c) and its batch layout. */
+/* emit.h - the OpenCL code generator (emit.c and its parts, emit_gen.h) and its batch layout. */
 #ifndef CF_EMIT_H
 #define CF_EMIT_H
 
@@ -42,12 +42,8 @@ typedef struct emit_layout {
  * source, or NULL with err set. */
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err);
 
-/* The biome program of a climate program (host/biome/device.c): kernels k_biome_quarts and
- * k_biome_chunks; end: TheEndBiomeSource from output 0 (erosion). malloc'd, or NULL with err set. */
-char *emit_biome_program(const cf_program *p, const cf_world *w, int end, cf_error *err);
-
 /* test builds only (CF_FAULT_INJECTION, defined where CF_TESTS is on; elsewhere the
- * symbol does not exist and emit.c reads 0): when set, the generated program fuses the
+ * symbol does not exist and emit_f32.c reads 0): when set, the generated program fuses the
  * lerps (fma), a deliberately wrong kernel that `check` must catch */
 extern int emit_test_break;
 
