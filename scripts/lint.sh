@@ -24,7 +24,6 @@ done
 status=0
 sh scripts/layers.sh || status=1
 sh scripts/layout.sh || status=1
-python3 scripts/names.py || status=1
 python3 scripts/checklinks.py || status=1
 echo "cppcheck:$dirs"
 # shellcheck disable=SC2086

@@ -59,6 +59,8 @@ for f in scan:
                 else:
                     print("%s:%d: %s" % (f, i, n))
                 bad += 1
+            elif len(base.split(".")[0]) < 2:
+                continue  # a one-letter stem is a variable's member (l.c, h.c), not a file
             elif base not in names:
                 print("%s:%d: %s" % (f, i, n))
                 bad += 1
