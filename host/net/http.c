@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "chunkfill_net.h"
 #include "ir/ir.h"
 
@@ -74,7 +75,9 @@ typedef struct hsrv {
     const cf_http_opts *o;
     cf_pack *pk; /* the packs (biome sources are opened from them, under mu) */
     cf_program *prog[MAX_SETTINGS];
-    const char *names[MAX_SETTINGS];
+    const char *names[MAX_SETTINGS]; /* each configuration's settings id */
+    const char *dims[MAX_SETTINGS];  /* and the dimension it draws (NULL: served by --settings) */
+    char idbuf[MAX_SETTINGS][2][256]; /* the discovered dimensions' ids and settings ids */
     int nprog;
     char cache[4096];
     int own_cache;
@@ -177,8 +180,8 @@ static int url_decode(const char *s, size_t n, char *out, size_t cap)
 }
 
 typedef struct query {
-    char seed[256], settings[256], x[32], z[32];
-    int has_seed, has_settings, has_x, has_z;
+    char seed[256], settings[256], dimension[256], x[32], z[32], below[32];
+    int has_seed, has_settings, has_dimension, has_x, has_z, has_below;
 } query;
 
 /* the query string's known parameters; -1 (with why) when malformed */
@@ -195,7 +198,8 @@ static int parse_query(const char *q, query *out, const char **why)
         int *has = NULL;
 #define KEY(NAME, FIELD)                                                     \
         if (kl == strlen(NAME) && memcmp(q, NAME, kl) == 0) dst = out->FIELD, cap = sizeof out->FIELD, has = &out->has_##FIELD;
-        KEY("seed", seed) else KEY("settings", settings) else KEY("x", x) else KEY("z", z)
+        KEY("seed", seed) else KEY("settings", settings) else KEY("dimension", dimension) else KEY("x", x) else KEY("z", z)
+        else KEY("below", below)
 #undef KEY
         if (has) {
             if (*has) return *why = "a repeated query parameter", -1;
@@ -219,11 +223,14 @@ static int parse_int(const char *s, long long lo, long long hi, long long *v)
     return *v >= lo && *v <= hi ? 0 : -1;
 }
 
+/* the configuration that dimension= and settings= name (the first without either); -1 when
+ * none has both */
 static int find_settings(const hsrv *s, const query *q)
 {
-    if (!q->has_settings || !q->settings[0]) return 0;
+    int by_dim = q->has_dimension && q->dimension[0], by_set = q->has_settings && q->settings[0];
     for (int i = 0; i < s->nprog; i++)
-        if (strcmp(s->names[i], q->settings) == 0) return i;
+        if ((!by_dim || (s->dims[i] && strcmp(s->dims[i], q->dimension) == 0)) && (!by_set || strcmp(s->names[i], q->settings) == 0))
+            return i;
     return -1;
 }
 
@@ -253,7 +260,7 @@ static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_biomes **bio, cf_e
         if (cf_world_new(&nw, s->prog[cfg], seed, err) == CF_OK) {
             slot->w = nw, slot->cfg = cfg, slot->seed = seed, slot->refs = 1, slot->used = ++s->clock;
             cf_error e2 = {0};
-            if (cf_biomes_open(&slot->b, s->pk, NULL, s->names[cfg], NULL, seed, &e2) != CF_OK) {
+            if (cf_biomes_open(&slot->b, s->pk, s->dims[cfg], s->dims[cfg] ? NULL : s->names[cfg], NULL, seed, &e2) != CF_OK) {
                 slot->b = NULL;
                 fprintf(stderr, "http: %s: no biomes: %s\n", s->names[cfg], e2.message);
             }
@@ -292,10 +299,11 @@ static void evict(hsrv *s)
 }
 
 /* the tile's PNG from the cache, drawn first when missing; sends it or an error */
-static int serve_tile(hsrv *s, int fd, int layer, int z, long long tx, long long ty, int cfg, int64_t seed, const char **how)
+static int serve_tile(hsrv *s, int fd, int layer, int z, long long tx, long long ty, int cfg, int64_t seed, int32_t below,
+                      const char **how)
 {
     char key[192];
-    snprintf(key, sizeof key, "%d/%d/%lld/%lld|%d|%lld", layer, z, tx, ty, cfg, (long long)seed);
+    snprintf(key, sizeof key, "%d/%d/%lld/%lld|%d|%lld|%ld", layer, z, tx, ty, cfg, (long long)seed, (long)below);
     pthread_mutex_lock(&s->mu);
     entry *e = s->ents;
     while (e && strcmp(e->key, key) != 0) e = e->next;
@@ -329,7 +337,7 @@ static int serve_tile(hsrv *s, int fd, int layer, int z, long long tx, long long
         else if (!w) st = err.status ? err.status : CF_ERR_NOMEM;
         else {
             long long span = (long long)TILE << z;
-            st = cf_map_draw_biomes(w, bio, layer, (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, TILE, TILE, INT32_MAX, rgb,
+            st = cf_map_draw_biomes(w, bio, layer, (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, TILE, TILE, below, rgb,
                              NULL, s->o->threads, &err);
             world_put(s, w);
         }
@@ -402,7 +410,7 @@ static void json_str(char *out, size_t cap, const char *v)
     out[k] = 0;
 }
 
-static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed)
+static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed, int32_t below)
 {
     long long x, z, lim = (long long)CF_MAX_CHUNK * 16;
     if (!q->has_x || !q->has_z || parse_int(q->x, -lim, lim + 15, &x) < 0 || parse_int(q->z, -lim, lim + 15, &z) < 0)
@@ -412,7 +420,7 @@ static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed)
     cf_world *w = world_get(s, cfg, seed, &bio, &err);
     if (!w) return fail(fd, 500, "%s", err.message);
     cf_map_column_info c;
-    cf_status st = cf_map_column_biomes(w, bio, (int32_t)x, (int32_t)z, &c, &err);
+    cf_status st = cf_map_column_below(w, bio, (int32_t)x, (int32_t)z, below, &c, &err);
     char body[768], b[128], f[128], bm[128];
     if (st == CF_OK) {
         json_str(b, sizeof b, c.block);
@@ -424,6 +432,56 @@ static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed)
     int n = snprintf(body, sizeof body, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": %s, \"fluid\": %s}\n",
                      x, z, c.height, b, bm, f);
     respond(fd, 200, "application/json", body, (size_t)n);
+    return 200;
+}
+
+/* /dimensions: what the server draws, the default first: {"dimensions": [{"dimension": ID or null (a
+ * --settings configuration), "settings": ID, "min_y": Y, "height": H}, ...]} */
+static int serve_dimensions(hsrv *s, int fd)
+{
+    char body[MAX_SETTINGS * 640 + 64], d[300], st[300];
+    int n = snprintf(body, sizeof body, "{\"dimensions\": [");
+    for (int i = 0; i < s->nprog; i++) {
+        int min_y = 0, height = 0;
+        cf_program_settings(s->prog[i], &min_y, &height, NULL);
+        json_str(d, sizeof d, s->dims[i]);
+        json_str(st, sizeof st, s->names[i]);
+        n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"dimension\": %s, \"settings\": %s, \"min_y\": %d, \"height\": %d}",
+                      i ? ", " : "", d, st, min_y, height);
+    }
+    n += snprintf(body + n, sizeof body - (size_t)n, "]}\n");
+    respond(fd, 200, "application/json", body, (size_t)n);
+    return 200;
+}
+
+/* /legend: the biomes layer's colour of every biome the configuration's biome source can give
+ * (its palette, in order; cf_map_biome_colour, the colour the layer shades): {"biomes": [{"id":
+ * ID, "rgb": "#rrggbb"}, ...]}, empty where the settings have no biome source */
+static int serve_legend(hsrv *s, int fd, int cfg, int64_t seed)
+{
+    cf_error err = {0};
+    cf_biomes *bio = NULL;
+    cf_world *w = world_get(s, cfg, seed, &bio, &err);
+    if (!w) return fail(fd, 500, "%s", err.message);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    int nb = bio ? cf_biomes_palette(bio, names) : 0;
+    size_t cap = 64 + (size_t)nb * 320;
+    char *body = malloc(cap), id[280];
+    int n = 0;
+    if (body) {
+        n = snprintf(body, cap, "{\"biomes\": [");
+        for (int i = 0; i < nb; i++) {
+            uint8_t c[3];
+            cf_map_biome_colour(names[i], c);
+            json_str(id, sizeof id, names[i]);
+            n += snprintf(body + n, cap - (size_t)n, "%s{\"id\": %s, \"rgb\": \"#%02x%02x%02x\"}", i ? ", " : "", id, c[0], c[1], c[2]);
+        }
+        n += snprintf(body + n, cap - (size_t)n, "]}\n");
+    }
+    world_put(s, w); /* the names belong to the biome source */
+    if (!body) return fail(fd, 500, "out of memory");
+    respond(fd, 200, "application/json", body, (size_t)n);
+    free(body);
     return 200;
 }
 
@@ -442,8 +500,8 @@ static int serve_viewer(hsrv *s, int fd)
         n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", first ? "" : ", ", cf_map_layer(i, NULL, NULL));
         first = 0;
     }
-    snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": 0, \"zmax\": %d, \"seed\": \"0\", \"settings\": \"%s\"}",
-             s->o->max_zoom, s->names[0]);
+    snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": 0, \"zmax\": %d, \"seed\": \"0\", \"settings\": \"\", \"workers\": %d}",
+             s->o->max_zoom, s->o->workers);
     size_t a = (size_t)(mark - html), c = strlen(cfgtext), b = strlen(end);
     char *page = malloc(a + b + c + 1);
     if (!page) return fail(fd, 500, "out of memory");
@@ -500,23 +558,29 @@ static int handle(hsrv *s, int fd, char *target_out, size_t tcap, const char **h
     const char *why = NULL;
     if (parse_query(qm ? qm + 1 : NULL, &q, &why) < 0) return fail(fd, 400, "%s", why);
     if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) return serve_viewer(s, fd);
+    if (strcmp(path, "/dimensions") == 0) return serve_dimensions(s, fd);
     int cfg = find_settings(s, &q);
+    if (cfg < 0 && q.has_dimension) return fail(fd, 404, "no such dimension here (/dimensions lists them)");
     if (cfg < 0) return fail(fd, 404, "no settings '%s' here", q.settings);
     int64_t seed = 0;
-    int is_at = strcmp(path, "/at") == 0;
+    int is_at = strcmp(path, "/at") == 0, is_legend = strcmp(path, "/legend") == 0;
     /* /L/Z/X/Y.png */
     char lname[64];
     int z = -1, used = 0;
     char xs[16], ys[16];
-    if (!is_at) {
+    if (!is_at && !is_legend) {
         if (sscanf(path, "/%63[a-z0-9_]/%d/%15[-0-9]/%15[-0-9].png%n", lname, &z, xs, ys, &used) != 4 || path[used] ||
             strstr(path, ".."))
-            return fail(fd, 404, "no such path (tiles are /LAYER/Z/X/Y.png, the cursor query /at)");
+            return fail(fd, 404, "no such path (tiles are /LAYER/Z/X/Y.png; the cursor query /at, /legend, /dimensions)");
     }
     if (!q.has_seed) return fail(fd, 400, "seed= is required");
     cf_error err = {0};
     if (cf_seed_parse(q.seed, &seed, &err) != CF_OK) return fail(fd, 400, "seed: %s", err.message);
-    if (is_at) return serve_at(s, fd, &q, cfg, seed);
+    long long below = INT32_MAX;
+    if (q.has_below && parse_int(q.below, INT32_MIN, INT32_MAX, &below) < 0)
+        return fail(fd, 400, "below= takes a y, an integer from %d to %d (the map searches from it down)", INT32_MIN, INT32_MAX);
+    if (is_at) return serve_at(s, fd, &q, cfg, seed, (int32_t)below);
+    if (is_legend) return serve_legend(s, fd, cfg, seed);
     int layer = cf_map_layer_find(lname);
     if (layer < 0) return fail(fd, 404, "no layer '%s'", lname);
     int needs;
@@ -527,7 +591,7 @@ static int handle(hsrv *s, int fd, char *target_out, size_t tcap, const char **h
     if (parse_int(xs, -(lim / span) - 1, lim / span + 1, &tx) < 0 || parse_int(ys, -(lim / span) - 1, lim / span + 1, &ty) < 0 ||
         tx * span < -lim || ty * span < -lim || tx * span + span - 1 > lim + 15 || ty * span + span - 1 > lim + 15)
         return fail(fd, 404, "tile outside the world");
-    return serve_tile(s, fd, layer, z, tx, ty, cfg, seed, how);
+    return serve_tile(s, fd, layer, z, tx, ty, cfg, seed, (int32_t)below, how);
 }
 
 static void *worker(void *arg)
@@ -591,6 +655,47 @@ static cf_status listen_on(hsrv *s, const char *addr, cf_error *err)
     return st;
 }
 
+/* Without --settings: the packs' dimensions, each with its settings and biome source: the
+ * game's overworld, nether and end (where the packs hold their dimension file or noise settings),
+ * then the other data/minecraft/dimension files. One that cannot be drawn (no noise generator,
+ * settings that do not compile) is left out with one line on stderr. */
+static void find_dimensions(hsrv *s, cf_pack *pk)
+{
+    static const char *const game[3][2] = {{"overworld", "overworld"}, {"the_nether", "nether"}, {"the_end", "end"}};
+    const char *files[MAX_SETTINGS], *sets[256], *ids[MAX_SETTINGS + 3];
+    int nf = pack_list(pk, "data/minecraft/dimension", files, MAX_SETTINGS), ns = pack_list(pk, "data/minecraft/worldgen/noise_settings", sets, 256);
+    int n = 0;
+    if (nf > MAX_SETTINGS) nf = MAX_SETTINGS;
+    if (ns > 256) ns = 256;
+    for (int g = 0; g < 3; g++) {
+        int have = 0;
+        for (int i = 0; i < nf; i++) have |= strcmp(files[i], game[g][0]) == 0;
+        for (int i = 0; i < ns; i++) have |= strcmp(sets[i], game[g][1]) == 0;
+        if (have) ids[n++] = game[g][0];
+    }
+    for (int i = 0; i < nf; i++)
+        if (strcmp(files[i], "overworld") && strcmp(files[i], "the_nether") && strcmp(files[i], "the_end")) ids[n++] = files[i];
+    for (int i = 0; i < n && s->nprog < MAX_SETTINGS; i++) {
+        int k = s->nprog;
+        char *id = s->idbuf[k][0], *set = s->idbuf[k][1];
+        snprintf(id, sizeof s->idbuf[k][0], "minecraft:%s", ids[i]);
+        cf_biomes *b = NULL;
+        cf_error e = {0};
+        if (cf_biomes_open(&b, pk, id, NULL, NULL, 0, &e) == CF_OK) snprintf(set, sizeof s->idbuf[k][1], "%s", cf_biomes_settings(b));
+        cf_biomes_free(b);
+        if (e.status == CF_OK && cf_program_compile_blocks(&s->prog[k], pk, set, &e) != CF_OK) {
+            const char *fn[1] = {"router:final_density"};
+            e = (cf_error){0};
+            cf_program_compile(&s->prog[k], pk, set, fn, 1, &e);
+        }
+        if (e.status != CF_OK) {
+            fprintf(stderr, "http: dimension %s is not served: %s\n", id, e.message);
+            continue;
+        }
+        s->dims[k] = id, s->names[k] = set, s->nprog = k + 1;
+    }
+}
+
 static void remove_cache(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -625,7 +730,8 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
     pthread_cond_init(&s->done, NULL);
     if ((st = cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err)) != CF_OK) goto out;
     s->pk = pk;
-    for (int i = 0; i < ns; i++) {
+    if (o->nsettings == 0) find_dimensions(s, pk);
+    for (int i = 0; i < ns && (o->nsettings > 0 || !s->dims[0]); i++) { /* --settings, or no dimension found */
         s->names[i] = o->nsettings > 0 ? o->settings[i] : "minecraft:overworld";
         cf_error e2 = {0};
         if (cf_program_compile_blocks(&s->prog[i], pk, s->names[i], &e2) != CF_OK) {
