@@ -91,7 +91,7 @@ Test(maps, samples_equal_full_heights_vanilla_overworld)
 }
 
 /* from step 8 on, samples on interpolation-cell corner columns (x, z multiples of 4) take
- * one corner column each (fill.c corner_region) instead of their 2 x 2: equal to the full
+ * one corner column each (heights.c corner_region) instead of their 2 x 2: equal to the full
  * heights; steps 8, 12 and 20 aligned (the corner path), 9 and an unaligned origin (the
  * 2 x 2 path) beside them, the whole 26.3 overworld and the nether (other cells, 8 wide
  * and its roof) */
