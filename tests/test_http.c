@@ -329,7 +329,8 @@ Test(http, sixteen_seeds_at_once_are_all_served)
 {
     start(TINY, "--workers 16");
     enum { N = 16 };
-    getter g[N] = {{{0}}};
+    getter g[N];
+    memset(g, 0, sizeof g);
     pthread_t th[N];
     for (int i = 0; i < N; i++) {
         snprintf(g[i].target, sizeof g[i].target, "/relief/0/0/0.png?seed=%d", 1000 + i);
