@@ -73,7 +73,8 @@ static int listen_option(opts *o, const char *v)
 const char usage_serve_http[] =
     "usage: chunkfill serve --http 127.0.0.1:PORT [--pack PATH]... [--settings ID]...\n"
     "                       [--cache DIR] [--cache-mb N] [--workers N] [--threads N] [--max-zoom Z]\n"
-    "                       [--max-connections N] [--read-timeout-ms N]\n"
+    "                       [--dear-workers N] [--max-connections N] [--read-timeout-ms N]\n"
+    "                       [--tile-timeout-ms N] [--drain-ms N]\n"
     "Serves maps over HTTP (loopback only): the viewer at /, tiles /LAYER/Z/X/Y.png?seed=S\n"
     "[&settings=ID] exactly as `chunkfill tiles` writes them, drawn on demand into a disk cache\n"
     "of at most --cache-mb MiB (default 256; default folder: a fresh one under TMPDIR, removed\n"
@@ -81,9 +82,15 @@ const char usage_serve_http[] =
     "(height as render --heights; block: the block there after the surface stage, the noise\n"
     "stage's where the settings have none, as `chunkfill columns`; fluid: the aquifer's\n"
     "fluid above it; biome: the biome at the surface block, as `chunkfill biome --at X,HEIGHT,Z`;\n"
-    "null where the settings have no biome source). --workers requests at once\n"
-    "(default 4), --max-connections more waiting (default 256; 503 beyond). Stops on SIGINT or\n"
-    "SIGTERM. One log line per request on stderr.\n";
+    "null where the settings have no biome source). Request heads are read by an event loop\n"
+    "(--read-timeout-ms each, default 5000: 408); --workers answer the viewer, /at and cached\n"
+    "tiles (default 4), --dear-workers draw tiles (default 2; a tile stops when every client\n"
+    "that wants it has gone, or after --tile-timeout-ms, default 120000: 503);\n"
+    "--max-connections connections and requests at once (default 1024; beyond, the slowest\n"
+    "unfinished head is closed, and requests get 503 with Retry-After). A Host header other\n"
+    "than localhost or a loopback address is refused (403). SIGINT or SIGTERM: tiles being\n"
+    "drawn get --drain-ms (default 10000), then stop. One log line per request on stderr\n"
+    "(docs/robustness.md lists every limit).\n";
 
 static int cmd_serve_http(int argc, char **argv)
 {
@@ -96,7 +103,7 @@ static int cmd_serve_http(int argc, char **argv)
     serve_settings = settings, serve_nsettings = 0;
     const char *addr = NULL, *cache = NULL;
     long cache_mb = ho.cache_mb, workers = ho.workers, threads = 0, max_zoom = ho.max_zoom, conns = ho.max_conns,
-         rto = ho.read_timeout_ms;
+         rto = ho.read_timeout_ms, dear = ho.dear_workers, tto = ho.tile_timeout_ms, drain = ho.drain_ms;
     optdef defs[] = {
         {.name = "--http", .str = &addr, .required = "--http is required"},
         {.name = "--settings", .fn = settings_option},
@@ -107,6 +114,9 @@ static int cmd_serve_http(int argc, char **argv)
         {.name = "--max-zoom", .num = &max_zoom, .lo = 0, .hi = 20},
         {.name = "--max-connections", .num = &conns, .lo = 1, .hi = 65536},
         {.name = "--read-timeout-ms", .num = &rto, .lo = 1, .hi = 86400000},
+        {.name = "--dear-workers", .num = &dear, .lo = 1, .hi = 256},
+        {.name = "--tile-timeout-ms", .num = &tto, .lo = 1, .hi = 86400000},
+        {.name = "--drain-ms", .num = &drain, .lo = 0, .hi = 86400000},
         {0},
     };
     int rc = parse_cmd(&o, argc, argv, defs, usage_serve_http);
@@ -117,6 +127,7 @@ static int cmd_serve_http(int argc, char **argv)
         ho.settings = settings, ho.nsettings = ns;
         ho.listen = addr, ho.cache_dir = cache, ho.cache_mb = cache_mb, ho.workers = (int)workers;
         ho.threads = (int)threads, ho.max_zoom = (int)max_zoom, ho.max_conns = (int)conns, ho.read_timeout_ms = (int)rto;
+        ho.dear_workers = (int)dear, ho.tile_timeout_ms = (int)tto, ho.drain_ms = (int)drain;
         rc = cf_http_serve(&ho, &err) == CF_OK ? 0 : report(&err);
     }
     free(settings);

@@ -34,4 +34,23 @@ int fill_run_threads(void *(*fn)(void *), void *arg, int threads);
 /* jobs.c: a 1.21 chunk of node (the staged fill s, or every block through eval64 when s is NULL) */
 void fill121_chunk(ev64_ctx *c, cf_fill121 *s, int node, int final, int32_t cx, int32_t cz, double *out);
 
+/* bounds.c: column bounds (an interval for a node over one column and a range of rows, from
+ * the range analysis and the column's exact 2-D values) for the top-down surface search. One
+ * per thread; NULL from hbound_new for the double dialects (no bounds: every row computed). */
+typedef struct cf_hbound cf_hbound;
+cf_hbound *hbound_new(const cf_program *p);
+void hbound_free(cf_hbound *b);
+/* the fill context f was pointed at a new region (fill_region): exact values kept are stale */
+void hbound_region(cf_hbound *b);
+/* 1 when node's value (volume path, f's region) at every block of column (x, z) with
+ * ylo <= y <= yhi is provably not > 0; 0 when not proven (or b is NULL) */
+int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi);
+
+/* heights.c: the top block with node > 0 of column (x, z) at or below `below` (min_y - 1 where
+ * none), searched from the top down in windows of rows, the windows hb proves not > 0 skipped
+ * (hb may be NULL: every window from the top); f: a 1 x height x 1 context of the thread
+ * (fill_take(w, 1, height, 1)), hb: the thread's hbound_new(program). *rows: the rows computed.
+ * The same height as a whole chunk's fill gives there (tests/test_maps.c). */
+int32_t heights_column(cf_fill *f, cf_hbound *hb, int node, int32_t x, int32_t z, int32_t below, int *rows);
+
 #endif

@@ -127,7 +127,7 @@ static void *surface121(void *arg)
 /* the top block of every column of f's current region (sx x sz columns, at most 256):
  * out[z*sx + x], min_y - 1 where none; windows of rows from the top down, stopping once
  * every column has its block */
-static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int *rows)
+static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int32_t *out, int *rows)
 {
     const cf_program *p = f->w->prog;
     int32_t wh = fill_window_rows(p), h = p->height;
@@ -140,14 +140,30 @@ static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int 
     int64_t ymax = (int64_t)p->min_y + h - 1 < below ? (int64_t)p->min_y + h - 1 : below;
     int64_t top = cf_floordiv(ymax, wh) * wh;
     *rows = 0;
+    /* a lone column (hb): the windows from the top where its bounds prove the value is not > 0
+     * are not computed (bounds.c), until the first one that is not proven */
+    int skip = hb && ncol == 1, span = 8; /* windows proven at once: 8, halved where a proof fails */
+    if (skip) hbound_region(hb);
     for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
         int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
         int32_t b = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+        int32_t ystart = (int32_t)(ymax - p->min_y) < b - 1 ? (int32_t)(ymax - p->min_y) : b - 1;
+        while (skip && ystart >= a) {
+            int64_t lo = wb - (int64_t)(span - 1) * wh; /* the lowest window of the span */
+            if (lo < p->min_y) lo = p->min_y;
+            if (hbound_nonpos(hb, f, node, f->x0, f->z0, (int32_t)lo, p->min_y + ystart)) {
+                wb -= (int64_t)(span - 1) * wh; /* the loop steps past the span's last window */
+                break;
+            }
+            if (span == 1) skip = 0;
+            else span /= 2;
+        }
+        if (skip && ystart >= a) continue;
+        skip = 0;
         f->wy0 = a, f->wy1 = b;
         fill_next_window(f);
         *rows += b - a;
         const float *r = fill_vec_get(f, node);
-        int32_t ystart = (int32_t)(ymax - p->min_y) < b - 1 ? (int32_t)(ymax - p->min_y) : b - 1;
         for (int c = 0; c < ncol; c++) {
             if (done[c]) continue;
             int x = c % f->sx, z = c / f->sx;
@@ -165,15 +181,22 @@ static void surface_scan(cf_fill *f, int node, int32_t below, int32_t *out, int 
 }
 
 /* surface_scan over the region whose first column is (x0, z0) */
-static void surface_region(cf_fill *f, int node, int32_t x0, int32_t z0, int32_t below, int32_t *out, int *rows)
+static void surface_region(cf_fill *f, cf_hbound *hb, int node, int32_t x0, int32_t z0, int32_t below, int32_t *out, int *rows)
 {
     fill_region(f, x0, f->w->prog->min_y, z0);
-    surface_scan(f, node, below, out, rows);
+    surface_scan(f, hb, node, below, out, rows);
+}
+
+int32_t heights_column(cf_fill *f, cf_hbound *hb, int node, int32_t x, int32_t z, int32_t below, int *rows)
+{
+    int32_t h;
+    surface_region(f, hb, node, x, z, below, &h, rows);
+    return h;
 }
 
 static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t below, int32_t *out, int *rows)
 {
-    surface_region(f, node, cx * 16, cz * 16, below, out, rows);
+    surface_region(f, NULL, node, cx * 16, cz * 16, below, out, rows);
 }
 
 int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows)
@@ -308,6 +331,8 @@ static void *surface_worker(void *arg)
         atomic_store(&j->failed, 1);
         return NULL;
     }
+    /* lone columns skip the rows their bounds rule out (CF_NO_COLUMN_BOUNDS=1: every row, benchmarks) */
+    cf_hbound *hb = sparse && !getenv("CF_NO_COLUMN_BOUNDS") ? hbound_new(j->w->prog) : NULL;
     int32_t h[256] = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
@@ -318,16 +343,15 @@ static void *surface_worker(void *arg)
             int32_t x = (int32_t)((int64_t)j->x0 + (int64_t)sx * j->step), z = (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step);
             if (j->corner) {
                 corner_region(f, x, z);
-                surface_scan(f, j->node, j->below, h, &rows);
+                surface_scan(f, hb, j->node, j->below, h, &rows);
                 if (!corner_negzero(f)) {
                     atomic_fetch_add(&j->rows, rows);
                     j->out[i] = h[0];
                     continue;
                 }
             }
-            surface_region(f, j->node, x, z, j->below, h, &rows);
+            j->out[i] = heights_column(f, hb, j->node, x, z, j->below, &rows);
             atomic_fetch_add(&j->rows, rows);
-            j->out[i] = h[0];
             continue;
         }
         int32_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
@@ -343,6 +367,7 @@ static void *surface_worker(void *arg)
             }
         }
     }
+    hbound_free(hb);
     fill_give(f);
     return NULL;
 }
