@@ -47,8 +47,7 @@ const char usage_serve[] =
     "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
     "  plus the limits of 'chunkfill sample --help', --strict and --define\n"
     "chunkfill serve --http 127.0.0.1:PORT serves maps over HTTP instead: the viewer, tiles and /at\n"
-    "(--cache, --cache-mb, --workers, --threads, --max-zoom, --max-connections, --read-timeout-ms:\n"
-    "'chunkfill serve --http --help').\n";
+    "(its options, --cache, --workers, ...: 'chunkfill serve --http --help').\n";
 
 /* repeatable --settings: every configuration the server offers */
 static const char **serve_settings;
