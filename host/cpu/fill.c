@@ -1,6 +1,6 @@
 /* fill.c - chunk fills on the CPU: the volume driver over the fill plan (ir/plan.c).
  *
- * cf_fill_chunks: per thread a cf_fill context; chunks are
+ * fill_chunks: per thread a cf_fill context; chunks are
  * handed out one at a time; each block of the volume is the root evaluated on
  * the volume path (eval.c), with the memos above. Output layout: per chunk
  * [y][z][x], y from min_y upward.
@@ -461,7 +461,7 @@ static void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 }
 
 /* what fill_new allocates for a 16 x height x 16 region */
-size_t cf_fill_bytes_per_thread(const cf_program *p)
+size_t fill_bytes_per_thread(const cf_program *p)
 {
     if (p->dialect == DIALECT_MC121) { /* the memo, flat caches, corners, a chunk of doubles (surfaces), the staged fill */
         size_t nf = 0, ni = 0, ncxz = 16 / (size_t)p->cell_xz, ncy = (size_t)p->height / (size_t)p->cell_y;
@@ -496,7 +496,7 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
 /* refuses a fill over the memory limit, with the figures */
 static cf_status check_memory(const cf_program *p, int threads, cf_error *err)
 {
-    size_t per = cf_fill_bytes_per_thread(p);
+    size_t per = fill_bytes_per_thread(p);
     if (p->max_fill_bytes && (double)per * threads > (double)p->max_fill_bytes)
         return err_set(err, CF_ERR_LIMIT,
                        "%s: a fill needs %.1f MiB per thread (%.1f MiB for %d threads), over the limit of %.1f MiB"
@@ -702,7 +702,7 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
         return err_set(err, CF_ERR_ARG, "%s: the surface stage needs noise settings with a surface_rule or material_rule",
                        p->settings_id ? p->settings_id : "program");
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(p, threads, err) != CF_OK) return err->status;
     job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
@@ -712,7 +712,7 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
     return CF_OK;
 }
 
-cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
     if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
     if (!w->prog->blocks)
@@ -723,7 +723,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
             return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
                            CF_MAX_CHUNK);
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
     job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0};
@@ -734,7 +734,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     return CF_OK;
 }
 
-int cf_cpu_count(void)
+int cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
@@ -912,7 +912,7 @@ static void *surface121(void *arg)
     return NULL;
 }
 
-cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
+cf_status fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
                          cf_error *err)
 {
     if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!chunks || !out)))
@@ -922,7 +922,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
             return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
                            CF_MAX_CHUNK);
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (check_memory(w->prog, threads, err) != CF_OK) return err->status;
     if (w->prog->prec == PREC_F64) {
@@ -1030,7 +1030,7 @@ int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *o
     return 0;
 }
 
-const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }
+const char *program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }
 
 /* ------------------------------------------------------------------ surface heights */
 
@@ -1194,13 +1194,13 @@ static void *surface_worker(void *arg)
     return NULL;
 }
 
-cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
+cf_status surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
                              int32_t *out, int threads, cf_error *err)
 {
-    return cf_surface_samples(w, fn, x0, z0, 1, nx, nz, below, out, threads, err);
+    return surface_samples(w, fn, x0, z0, 1, nx, nz, below, out, threads, err);
 }
 
-cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+cf_status surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
                              int32_t below, int32_t *out, int threads, cf_error *err)
 {
     if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || step <= 0 || !out)
@@ -1209,7 +1209,7 @@ cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, 
     int64_t xl = (int64_t)x0 + (int64_t)(nx - 1) * step, zl = (int64_t)z0 + (int64_t)(nz - 1) * step;
     if (x0 < -lim || z0 < -lim || xl > lim + 15 || zl > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     int32_t cw = 0;
     int corner = step >= CORNER_STEP && corner_exact(w->prog, &cw) && cf_floormod(x0, cw) == 0 &&
                  cf_floormod(z0, cw) == 0 && step % cw == 0;
