@@ -133,7 +133,7 @@ static cf_status surface_grids(const cf_world *w, cf_biomes *b, size_t n, const 
     return st;
 }
 
-/* the noise and surface stages (cpu/fill.c) */
+/* the noise and surface stages (cpu/jobs.c) */
 cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
                                  cf_error *err)
 {

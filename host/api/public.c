@@ -129,6 +129,7 @@ cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *
 }
 void cf_biomes_count_ties(cf_biomes *b, int on) { biome_count_ties(b, on); }
 const char *cf_biomes_describe(const cf_biomes *b) { return biome_describe(b); }
+const char *cf_biomes_settings(const cf_biomes *b) { return biome_settings(b); }
 void cf_biomes_free(cf_biomes *b) { biome_free(b); }
 cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
                          int threads, cf_error *err)

@@ -169,7 +169,8 @@ cf_status biome_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, ui
 /* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
 cf_status biome_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);  /* cf_biomes_blocks */
 void biome_count_ties(cf_biomes *b, int on);  /* cf_biomes_count_ties */
-const char *biome_describe(const cf_biomes *b);  /* cf_biomes_describe */
+const char *biome_describe(const cf_biomes *b);
+const char *biome_settings(const cf_biomes *b);  /* cf_biomes_settings */
 void biome_free(cf_biomes *b);  /* cf_biomes_free */
 /* cf_biomes_grid: */
 cf_status biome_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,

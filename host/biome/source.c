@@ -651,6 +651,8 @@ void biome_range(const cf_biomes *b, int *min_y, int *height)
     if (height) *height = b->height;
 }
 
+const char *biome_settings(const cf_biomes *b) { return b && b->prog ? b->prog->settings_id : NULL; }
+
 const char *biome_describe(const cf_biomes *b) { return b->describe ? b->describe : ""; }
 
 void biome_count_ties(cf_biomes *b, int on) { b->count_ties = on; }
