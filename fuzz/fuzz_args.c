@@ -1,8 +1,8 @@
-/* fuzz_args.c - libFuzzer harness: the command-line parser of host/cli/cli.c.
+/* fuzz_args.c - libFuzzer harness: the command line of host/cli/.
  *
- * host/cli/cli.c is compiled into this file (#include, with main renamed cli_main by
- * -Dmain=cli_main) so that its own parsers (parse_chunks, parse_long) can vet the
- * input. The first input byte chooses the command; the rest, split at 0x00,
+ * host/cli/*.c are linked into this harness (fuzz/build.sh, with main renamed cli_main by
+ * -Dmain=cli_main) so that the CLI's own parsers (opts.c: parse_chunks, parse_long) can
+ * vet the input. The first input byte chooses the command; the rest, split at 0x00,
  * are the arguments. Byte % 16 picks one of
  *   sample fill check render slice plan emit info nodes devices
  * and 10..15 take the first argument as the command (refused when it is one of
@@ -22,16 +22,16 @@
  *   - fill:   "--device cpu --threads 1 --max-chunks 2" forced last (later options win;
  *             if a dangling fuzzed option swallows one of them, the rest is an error).
  *   - render: "--device cpu --threads 1" forced last, and inputs whose --area values
- *             (as cli.c's parse_chunks reads them) exceed 64 x 64 blocks are refused.
+ *             (as opts.c's parse_chunks reads them) exceed 64 x 64 blocks are refused.
  *   - slice:  "--device cpu" forced last; --span values over 256 blocks are refused.
  *   - check:  "--batch 0" forced last, which makes every check a usage error (or
  *             --help): only its parser runs, never a device.
  *   - devices: only with at least one argument (help or a usage error); never lists.
- *   - stdin and stdout are /dev/null (freopen); cli.c's stderr is /dev/null too, by
+ *   - stdin and stdout are /dev/null (freopen); the CLI's stderr is /dev/null too, by
  *     assigning glibc's stderr variable rather than freopen: freopen(stderr) would
  *     also silence libFuzzer's statistics and crash reports (they keep the original
- *     stream). The signal handlers cli.c installs while writing a file are put back
- *     after every call, so libFuzzer keeps its own. FUZZ_VERBOSE=1 keeps cli.c's
+ *     stream). The signal handlers the CLI installs while writing a file are put back
+ *     after every call, so libFuzzer keeps its own. FUZZ_VERBOSE=1 keeps the CLI's
  *     standard error and prints every command line with its exit status.
  * Checks: cli_main returns 0, 1 or 2; the sanitizers and LeakSanitizer do the rest.
  */
@@ -47,11 +47,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef main
-#define main cli_main
-#endif
-#include "cli/cli.c"
-#undef main
+#include "cli/cli.h"
+
+int cli_main(int argc, char **argv); /* host/cli/main.c, built with -Dmain=cli_main */
 
 static const char *const commands[10] = {"sample", "fill",  "check", "render", "slice",
                                          "plan",   "emit",  "info",  "nodes",  "devices"};
@@ -146,7 +144,7 @@ static void setup(void)
     atexit(teardown);
     ARGS_CHECK(freopen("/dev/null", "r", stdin) != NULL, "freopen stdin");
     ARGS_CHECK(freopen("/dev/null", "w", stdout) != NULL, "freopen stdout");
-    if (verbose) return; /* FUZZ_VERBOSE=1: cli.c's messages stay visible */
+    if (verbose) return; /* FUZZ_VERBOSE=1: the CLI's messages stay visible */
     FILE *null_err = fopen("/dev/null", "w");
     ARGS_CHECK(null_err != NULL, "cannot open /dev/null");
     stderr = null_err; /* glibc: stderr is an assignable variable; see the header */
@@ -167,7 +165,7 @@ static void clean_work(void)
 static int area_too_big(const char *v)
 {
     long r[4];
-    if (parse_chunks(v, r) < 0 || !strchr(v, ':')) return 0; /* cli.c refuses it */
+    if (parse_chunks(v, r) < 0 || !strchr(v, ':')) return 0; /* the CLI refuses it */
     int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1;
     return nx > 0 && nz > 0 && nx * nz > 64 * 64;
 }

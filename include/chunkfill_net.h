@@ -78,8 +78,11 @@ cf_status cf_serve(const cf_serve_opts *o, cf_error *err);
  * (as `chunkfill tiles` writes them) rendered on demand into a bounded disk cache (a
  * tile that several requests want is computed once), and /at?x=X&z=Z&seed=S[&settings=ID]
  * -> {"height": H, "block": B, "biome": M, "fluid": F} (cf_map_column_biomes; biome null
- * where the settings have no biome source). Loopback addresses only. HTTP/1.0-style: one
- * request per connection, GET only. */
+ * where the settings have no biome source). Loopback addresses only; a Host header other than
+ * localhost or a loopback address is refused (DNS rebinding). HTTP/1.0-style: one request per
+ * connection, GET only. Heads are read by an event loop, so slow clients hold no worker; the
+ * viewer, /at and cached tiles are answered by `workers`, tiles are drawn by `dear_workers`
+ * and stop when every client that wants them has gone (docs/robustness.md: every limit). */
 typedef struct cf_http_opts {
     const char *const *packs; /* pack folders (none: the embedded default pack) */
     int npacks;
@@ -89,10 +92,13 @@ typedef struct cf_http_opts {
     const char *listen;          /* "127.0.0.1:PORT" (port 0: any free port) */
     const char *cache_dir;       /* tiles cache folder (NULL: a fresh folder under TMPDIR, removed at exit) */
     long cache_mb;               /* cache bound in MiB (default 256) */
-    int workers;                 /* requests answered at once (default 4) */
-    int max_conns;               /* connections waiting for a worker before 503 (default 256) */
+    int workers;                 /* viewer, /at and cached tiles answered at once (default 4) */
+    int max_conns;               /* connections, and requests, at once (default 1024) */
     int threads;                 /* fill threads per tile (default 0: one per core) */
     int read_timeout_ms;         /* a request's head must arrive within this (default 5000) */
+    int dear_workers;            /* tiles drawn at once (default 2) */
+    int tile_timeout_ms;         /* the work of one tile, at most (default 120000; 503 beyond) */
+    int drain_ms;                /* SIGTERM: time for the tiles being drawn (default 10000) */
     int max_zoom;                /* highest level served (default 16) */
     FILE *ready;                 /* "listening on http://ADDR/" line (stdout when NULL) */
 } cf_http_opts;

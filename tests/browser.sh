@@ -8,17 +8,9 @@
 set -eu
 BIN=$1
 SRC=$2
-# One intermittent failure was seen once in ~10 full runs on a loaded machine and could not be
-# reproduced: the whole test (fresh server, fresh browser) runs a second time after a failure,
-# printing the first attempt's output, so a real fault (which fails both) still fails the test
-# and a flake leaves its message in the log.
-if [ -z "${CF_BROWSER_ATTEMPT:-}" ]; then
-    out=$(CF_BROWSER_ATTEMPT=1 sh "$0" "$@" 2>&1) && { printf '%s\n' "$out"; exit 0; } || rc=$?
-    printf '%s\n' "$out"
-    [ "$rc" = 1 ] || exit "$rc"
-    echo "browser.sh: the first attempt failed (above); running it once more"
-    CF_BROWSER_ATTEMPT=2 exec sh "$0" "$@"
-fi
+# It once failed about one run in several under load, the cursor's read-out showing /at's answer
+# for an earlier position after the drag: the page's fault (an answer asked for before a move,
+# arriving after it, was shown); viewer_test.mjs now holds such an answer back on purpose (step 3b).
 skip() {
     if [ "${CI:-}" = true ]; then echo "browser.sh: FAILED: $1 (CI installs it: a skip does not count there)" >&2; exit 1; fi
     echo "##################################################################" >&2

@@ -91,7 +91,7 @@ Test(maps, samples_equal_full_heights_vanilla_overworld)
 }
 
 /* from step 8 on, samples on interpolation-cell corner columns (x, z multiples of 4) take
- * one corner column each (fill.c corner_region) instead of their 2 x 2: equal to the full
+ * one corner column each (heights.c corner_region) instead of their 2 x 2: equal to the full
  * heights; steps 8, 12 and 20 aligned (the corner path), 9 and an unaligned origin (the
  * 2 x 2 path) beside them, the whole 26.3 overworld and the nether (other cells, 8 wide
  * and its roof) */
@@ -125,6 +125,78 @@ Test(maps, samples_bad_arguments)
     cr_assert_eq(cf_surface_samples(w, 0, 0, 0, 1 << 30, 4, 1, INT32_MAX, h, 1, &err), CF_ERR_ARG);
     cf_world_free(w);
     cf_program_free(pg);
+}
+
+/* Sampled columns against whole chunks: at the columns of a zoomed-out map (step 8 on cell
+ * corners, 13 lone columns: the paths that skip the rows their column bounds rule out,
+ * host/cpu/bounds.c) the height of cf_map_columns_get is the top block with density > 0 of
+ * the chunk cf_fill_chunks fills there (what `fill` writes), and its biome is cf_biomes_blocks
+ * at that block (`biome --at`). Several seeds, beyond 1,000,000, the 26.3 and 1.21.11
+ * overworlds and a pack with its own biome source (tests/packs/biome-inline). */
+static void check_sampled_columns(const char *pack, const char *dimension, const char *settings, int64_t seed,
+                                  int32_t x0, int32_t z0, int32_t step, int32_t n)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_biomes *b;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    const char *fn[1] = {"router:final_density"};
+    cr_assert_eq(cf_program_compile(&pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, dimension, dimension ? NULL : settings, NULL, seed, &err), CF_OK, "%s", err.message);
+    int min_y, height, bmin, bh, f64 = cf_program_precision(pg) == 64;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    cf_biomes_range(b, &bmin, &bh);
+    size_t np = (size_t)n * (size_t)n;
+    int32_t *h = malloc(sizeof(int32_t) * np);
+    uint8_t *bio = malloc(np);
+    void *chunk = malloc((size_t)height * 256 * 8);
+    cf_map_columns cols = {h, NULL, bio, NULL, NULL};
+    cr_assert_eq(cf_map_columns_get(w, b, x0, z0, step, n, n, INT32_MAX, &cols, 2, &err), CF_OK, "%s", err.message);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(b, names);
+    int land = 0;
+    for (int32_t k = 0; k < n; k++)
+        for (int32_t i = 0; i < n; i++) {
+            int32_t x = x0 + i * step, z = z0 + k * step, c[2] = {x >> 4, z >> 4}, want = min_y - 1;
+            cr_assert_eq(cf_fill_chunks(w, 0, 1, c, chunk, 1, &err), CF_OK, "%s", err.message);
+            for (int32_t y = height - 1; y >= 0 && want < min_y; y--) {
+                size_t o = ((size_t)y * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15);
+                if (f64 ? ((double *)chunk)[o] > 0.0 : ((float *)chunk)[o] > 0.0f) want = min_y + y;
+            }
+            size_t o = (size_t)k * (size_t)n + (size_t)i;
+            cr_assert_eq(h[o], want, "%s seed %lld step %d: column (%d, %d) height %d, the chunk's top block %d",
+                         settings, (long long)seed, step, x, z, h[o], want);
+            land += want > min_y + height / 4;
+            int32_t xyz[3] = {x, want < bmin ? bmin : want > bmin + bh - 1 ? bmin + bh - 1 : want, z};
+            uint8_t v;
+            cr_assert_eq(cf_biomes_blocks(b, 1, xyz, &v, &err), CF_OK, "%s", err.message);
+            cr_assert_str_eq(names[bio[o]], names[v], "%s column (%d, %d): biome", settings, x, z);
+        }
+    cr_assert_gt(land, 0, "%s: some columns have terrain", settings);
+    free(h), free(bio), free(chunk);
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+Test(maps, sampled_columns_equal_whole_chunks)
+{
+    char v263[1024], v121[1024];
+    snprintf(v263, sizeof v263, "%s/vanilla/26.3", shared_dir());
+    snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
+    struct stat sb;
+    if (stat(v263, &sb) != 0) shared_missing(v263);
+    if (stat(v121, &sb) != 0) shared_missing(v121);
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -256, 512, 8, 10);           /* corner columns */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8); /* lone columns, far */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6);
+    check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
+    check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
 
 /* ------------------------------------------------------------------ the biomes layer */

@@ -149,7 +149,7 @@ Test(robust, interrupted_fill_leaves_no_file)
     cr_assert(!exists(a), "a partial file at the target after SIGKILL");
 }
 
-/* the fill writes a batch while the next one fills (cli.c's writer): a write that fails
+/* the fill writes a batch while the next one fills (the CLI's writer, host/cli/output.c): a write that fails
  * there (a file-size limit of 64 KiB against 40 chunks, two batches of a thread) ends the fill with one
  * line naming the file, no file at the target and no temporary left */
 Test(robust, failed_write_leaves_no_file)

@@ -133,7 +133,7 @@ static cf_status surface_grids(const cf_world *w, cf_biomes *b, size_t n, const 
     return st;
 }
 
-/* the noise and surface stages (cpu/fill.c) */
+/* the noise and surface stages (cpu/jobs.c) */
 cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
                                  cf_error *err)
 {
@@ -146,7 +146,7 @@ cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, cons
     return st;
 }
 
-/* what emit.c generates k_surface for (emit.c surface121_kernel) */
+/* what opencl/emit_blocks.c generates k_surface for (surface_kernel) */
 int cf_program_surface_on_device(const cf_program *p)
 {
     return cf_program_has_surface(p) && (p->dialect == DIALECT_MC121 ? !p->rules->f32 : p->rules->f32 && p->noutputs > CF_B263_SURFACE);

@@ -19,6 +19,7 @@
 #include "kernels/cf_nodes.h"
 #include "cpu/cpu.h"
 #include "kernels/cf_aquifer.h"
+#include "api/map.h"
 
 /* what a layer gathers per column (internal: the public CF_MAP_* say what it needs) */
 enum { G_HEIGHTS = 1, G_BLOCKS = 2, G_SURFACE = 4, G_BIOMES = 8 };
@@ -171,7 +172,7 @@ typedef void (*column_fn)(void *ctx, const cf_program *p, const uint8_t *b, int 
 /* every sampled column of the blocks of the chunks holding samples (the surface stage's
  * where biomes is given, else the noise stage's), at most BATCH chunks per call */
 static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
-                               int32_t nz, column_fn fn, void *ctx, int threads, cf_error *err)
+                               int32_t nz, column_fn fn, void *ctx, int threads, const cf_map_cancel *cancel, cf_error *err)
 {
     enum { BATCH = 32 };
     const cf_program *p = w->prog;
@@ -187,6 +188,10 @@ static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0,
     size_t ncx = axis_chunks(x0, step, nx, cxs), ncz = axis_chunks(z0, step, nz, czs);
     for (size_t q = 0; q < ncx * ncz && st == CF_OK; q += BATCH) {
         size_t n = ncx * ncz - q < BATCH ? ncx * ncz - q : BATCH;
+        if (map_cancelled(cancel, err)) {
+            st = CF_ERR_LIMIT;
+            break;
+        }
         for (size_t i = 0; i < n; i++) list[2 * i] = cxs[(q + i) % ncx], list[2 * i + 1] = czs[(q + i) / ncx];
         st = biomes ? cf_fill_blocks_surface(w, biomes, n, list, b, threads, err) : cf_fill_blocks(w, n, list, b, threads, err);
         if (st != CF_OK) break;
@@ -234,6 +239,7 @@ typedef struct biome_job {
     uint8_t *out;
     int32_t x0, z0, step, nx, nz;
     int32_t next; /* the next row to take (atomic) */
+    const cf_map_cancel *cancel;
     int failed;   /* set once by the first thread that fails (atomic) */
     cf_status st;
     cf_error err;
@@ -248,6 +254,10 @@ static void *biome_rows(void *arg)
     if (!xyz) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
     for (int32_t k; xyz && st == CF_OK && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nz;) {
         size_t row = (size_t)k * (size_t)j->nx;
+        if (map_cancelled(j->cancel, &err)) {
+            st = CF_ERR_LIMIT;
+            break;
+        }
         for (int32_t i = 0; i < j->nx; i++) {
             xyz[3 * i] = (int32_t)((int64_t)j->x0 + (int64_t)i * j->step);
             xyz[3 * i + 1] = biome_y(j->b, j->ground[row + (size_t)i]);
@@ -266,10 +276,10 @@ static void *biome_rows(void *arg)
 }
 
 static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
-                               const int32_t *ground, uint8_t *out, int threads, cf_error *err)
+                               const int32_t *ground, uint8_t *out, int threads, const cf_map_cancel *cancel, cf_error *err)
 {
     enum { MAXT = 64 };
-    biome_job j = {b, ground, out, x0, z0, step, nx, nz, 0, 0, CF_OK, {0}};
+    biome_job j = {b, ground, out, x0, z0, step, nx, nz, 0, cancel, 0, CF_OK, {0}};
     if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads > MAXT) threads = MAXT;
     if (threads > nz) threads = nz;
@@ -310,9 +320,40 @@ static cf_status check_grid(const cf_world *w, int32_t x0, int32_t z0, int32_t s
     return CF_OK;
 }
 
+int map_cancelled(const cf_map_cancel *c, cf_error *err)
+{
+    if (!c || !c->stop || !c->stop(c->ctx)) return 0;
+    err_set(err, CF_ERR_LIMIT, "cancelled");
+    return 1;
+}
+
+/* the heights of the samples, a band of rows at a time where a cancel hook is given (the
+ * hook is asked between bands; every column is computed alone, so the bands change nothing) */
+static cf_status surface_bands(const cf_world *w, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz, int32_t below,
+                               int32_t *out, int threads, const cf_map_cancel *cancel, cf_error *err)
+{
+    if (!cancel) return cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, out, threads, err);
+    int32_t band = step >= 64 ? 4 : 256 / step; /* whole chunk rows: 256 blocks at most, 4 rows at least */
+    for (int32_t k = 0; k < nz; k += band) {
+        if (map_cancelled(cancel, err)) return CF_ERR_LIMIT;
+        int32_t m = nz - k < band ? nz - k : band;
+        cf_status st = cf_surface_samples(w, 0, x0, (int32_t)((int64_t)z0 + (int64_t)k * step), step, nx, m, below,
+                                          out + (size_t)k * (size_t)nx, threads, err);
+        if (st != CF_OK) return st;
+    }
+    return CF_OK;
+}
+
 cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx,
                             int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
                             cf_error *err)
+{
+    return map_draw_cancel(w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, NULL, err);
+}
+
+cf_status map_draw_cancel(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                          int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
+                          const cf_map_cancel *cancel, cf_error *err)
 {
     if (layer < 0 || layer >= NLAYERS || !rgb) return err_set(err, CF_ERR_ARG, "cf_map_draw: bad arguments");
     cf_status st = check_grid(w, x0, z0, step, nx, nz, "cf_map_draw", err);
@@ -339,14 +380,14 @@ cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int
         scan_ctx sc = {&c, below};
         if (!c.top || !c.kind || ((L->gather & G_SURFACE) && !c.blk))
             st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, err);
+        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, cancel, err);
     } else {
-        st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, c.ground, threads, err);
+        st = surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
     }
     if (st == CF_OK && (L->gather & G_BIOMES)) {
         cf_biomes_palette(biomes, names);
         if (!(c.biome = malloc(n))) st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else st = gather_biomes(biomes, x0, z0, step, nx, nz, c.ground, c.biome, threads, err);
+        else st = gather_biomes(biomes, x0, z0, step, nx, nz, c.ground, c.biome, threads, cancel, err);
     }
     if (st == CF_OK) L->colour(&c, nx, nz, p, rgb);
     if (!heights) free(c.ground);
@@ -400,9 +441,9 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
     if (st == CF_OK && want_blocks) {
         col_ctx cc = {out, h};
         st = gather_blocks(w, biomes && cf_program_has_surface(p) ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc,
-                           threads, err);
+                           threads, NULL, err);
     }
-    if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, err);
+    if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, NULL, err);
     if (own) free(h);
     return st;
 }

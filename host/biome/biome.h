@@ -136,5 +136,8 @@ int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, f
 const int32_t *biome_tree(const cf_biomes *b, int *nnodes, int *k);
 const bm_list *biome_list(const cf_biomes *b);
 int64_t biome_zoom_seed(int64_t seed);
+/* The biome program of a climate program (program.c; device.c runs it): kernels k_biome_quarts
+ * and k_biome_chunks; end: TheEndBiomeSource from output 0 (erosion). malloc'd, or NULL with err set. */
+char *biome_program(const cf_program *p, const cf_world *w, int end, cf_error *err);
 
 #endif /* CF_BIOME_INTERNAL_H */

@@ -1,7 +1,7 @@
 /* device.c - biomes on an OpenCL device (include/chunkfill.h cf_biomes_device_*).
  *
  * Input: an open cf_biomes (26.3 dialect); output: the same palette indices as
- * source.c, computed by the program emit_biome_program generates (climate on the
+ * source.c, computed by the program biome_program (program.c) generates (climate on the
  * point or volume path, kernels/cf_biome.h's search over the tree buffer).
  * Owns a clrt (context, queue), the program, its kernels and buffers.
  */
@@ -67,7 +67,7 @@ cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biom
     snprintf(d->name, sizeof d->name, "%s", d->rt.info.name);
     if (b->kind == BS_MULTI || b->kind == BS_END) {
         if (clrt_probe_exact(&d->rt, EXACT_OPTIONS, err) != CF_OK) goto fail;
-        if (!(src = emit_biome_program(b->prog, b->w, b->kind == BS_END, err))) goto fail;
+        if (!(src = biome_program(b->prog, b->w, b->kind == BS_END, err))) goto fail;
         int hit;
         if (clrt_build(&d->rt, src, EXACT_OPTIONS, &d->prog, &hit, err) != CF_OK) goto fail;
         cl_int e;

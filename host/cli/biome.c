@@ -1,4 +1,4 @@
-/* cli_biome.c - `chunkfill biome` and `chunkfill fill --biomes` (README "Biomes").
+/* biome.c - `chunkfill biome` and `chunkfill fill --biomes` (README "Biomes").
  *
  * A client of include/chunkfill.h only: options -> cf_biomes_open -> queries
  * (lines on stdout) or a .npy of palette indices with F.palette.json beside it,
@@ -14,11 +14,12 @@
 
 #include "chunkfill.h"
 #include "chunkfill_net.h"
+#include "cli.h"
 
-int cmd_biome(int argc, char **argv);
-int cmd_fill_biomes(int argc, char **argv);
 
-static const char *const usage_biome =
+
+
+const char usage_biome[] =
     "usage: chunkfill biome [--pack PATH]... [--settings ID | --dimension ID] [--version V] --seed SEED\n"
     "                       (--quart QX,QY,QZ)... | (--at X,Y,Z)... | --quarts FILE | --points FILE\n"
     "       chunkfill biome ... --seed SEED --grid QX0,QZ0:QX1,QZ1 --qy QY --out F.npy [--threads N]\n"
@@ -45,7 +46,7 @@ static const char *const usage_biome =
     "thread's previous lookup; these queries take the first tied leaf in the RTree's depth-first order\n"
     "(a cold search). --verbose counts them.\n";
 
-static const char *const usage_fill_biomes =
+const char usage_fill_biomes[] =
     "usage: chunkfill fill --biomes [--pack PATH]... [--settings ID | --dimension ID] [--version V]\n"
     "                      --seed SEED --chunks X0,Z0[:X1,Z1] --out F.npy [--threads N] [--verbose]\n"
     "                      [--device cpu|opencl[:N]]\n"
@@ -58,32 +59,15 @@ static const char *const usage_fill_biomes =
     "an OpenCL device, byte for byte the CPU's result. Options as `chunkfill biome`.\n";
 
 typedef struct bopts {
-    const char *packs[64];
-    int npacks;
-    const char *settings, *dimension, *version, *seed, *quarts, *points, *grid, *out, *chunks, *dialect, *device, *server, *token_file;
+    opts c; /* first: the shared options (opts.c); parse_cmd's callbacks get &c */
+    const char *dimension, *version, *quarts, *points, *grid, *out, *chunks, *device, *server, *token_file;
     long qy, threads, max_chunks;
-    int has_qy, verbose;
+    int has_qy, verbose, biomes;
     int32_t *pos; /* positions given on the command line or in a file */
     char **text;  /* their text as given (a line's first three words) */
     size_t npos, cap;
     int blocks;   /* positions are blocks (zoom) */
 } bopts;
-
-static int usage_fail(const char *msg, const char *usage)
-{
-    fprintf(stderr, "chunkfill: %s\n%s", msg, usage);
-    return 2;
-}
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
 
 /* "A<sep>B<sep>C" of int32 values (sep ',' or whitespace) */
 static int parse3(const char *s, int32_t v[3], int ws)
@@ -164,69 +148,66 @@ static int read_file(bopts *o, const char *path)
     return rc;
 }
 
-/* the options both commands share; returns 1 when argv[*i] was one (consumed), 0 when not, -1 on a bad value */
+/* --quart QX,QY,QZ and --at X,Y,Z (repeatable; not both) */
+static int position_option(bopts *o, const char *v, int blocks)
+{
+    int32_t q[3];
+    if (parse3(v, q, 0) < 0) return die_usage(blocks ? "--at takes X,Y,Z (integers)" : "--quart takes QX,QY,QZ (integers)", usage_biome);
+    if (o->npos && o->blocks != blocks) return die_usage("give --quart or --at, not both", usage_biome);
+    o->blocks = blocks;
+    char t[128];
+    snprintf(t, sizeof t, "%d %d %d", q[0], q[1], q[2]);
+    if (push(o, q, t) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    return 0;
+}
+static int quart_option(opts *c, const char *v) { return position_option((bopts *)c, v, 0); }
+static int at_block_option(opts *c, const char *v) { return position_option((bopts *)c, v, 1); }
+
+/* the options of both commands (parse_cmd, opts.c); -1 to go on, else the exit status */
 static int parse_opts(bopts *o, int argc, char **argv, const char *usage)
 {
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage, stdout), 0;
-        if (strcmp(a, "--verbose") == 0) {
-            o->verbose = 1;
-            continue;
-        }
-        if (strcmp(a, "--biomes") == 0) continue; /* fill --biomes */
-        if (strncmp(a, "--", 2) != 0 || i + 1 >= argc) {
-            char msg[300];
-            snprintf(msg, sizeof msg, strncmp(a, "--", 2) == 0 ? "option '%.200s' needs a value" : "unexpected argument '%.200s'", a);
-            return usage_fail(msg, usage);
-        }
-        const char *v = argv[++i];
-        if (strcmp(a, "--pack") == 0) {
-            if (o->npacks == 64) return usage_fail("at most 64 --pack", usage);
-            o->packs[o->npacks++] = v;
-        } else if (strcmp(a, "--settings") == 0) o->settings = v;
-        else if (strcmp(a, "--dimension") == 0) o->dimension = v;
-        else if (strcmp(a, "--version") == 0) o->version = v;
-        else if (strcmp(a, "--dialect") == 0) o->dialect = v;
-        else if (strcmp(a, "--device") == 0) o->device = v;
-        else if (strcmp(a, "--server") == 0 && usage != usage_biome) o->server = v;
-        else if (strcmp(a, "--token-file") == 0 && usage != usage_biome) o->token_file = v;
-        else if (strcmp(a, "--seed") == 0) o->seed = v;
-        else if (strcmp(a, "--quarts") == 0 && usage == usage_biome) o->quarts = v;
-        else if (strcmp(a, "--points") == 0 && usage == usage_biome) o->points = v;
-        else if (strcmp(a, "--grid") == 0 && usage == usage_biome) o->grid = v;
-        else if (strcmp(a, "--out") == 0) o->out = v;
-        else if (strcmp(a, "--chunks") == 0 && usage != usage_biome) o->chunks = v;
-        else if (strcmp(a, "--qy") == 0 && usage == usage_biome) {
-            if (parse_long(v, -(1L << 29), 1L << 29, &o->qy) < 0) return usage_fail("--qy takes an integer quart y", usage);
-            o->has_qy = 1;
-        } else if (strcmp(a, "--threads") == 0) {
-            if (parse_long(v, 1, 1024, &o->threads) < 0) return usage_fail("--threads takes 1 to 1024", usage);
-        } else if (strcmp(a, "--max-chunks") == 0 && usage != usage_biome) {
-            if (parse_long(v, 1, 1L << 40, &o->max_chunks) < 0) return usage_fail("--max-chunks takes a positive integer", usage);
-        } else if ((strcmp(a, "--quart") == 0 || strcmp(a, "--at") == 0) && usage == usage_biome) {
-            int32_t q[3];
-            int blocks = strcmp(a, "--at") == 0;
-            if (parse3(v, q, 0) < 0)
-                return usage_fail(blocks ? "--at takes X,Y,Z (integers)" : "--quart takes QX,QY,QZ (integers)", usage);
-            if (o->npos && o->blocks != blocks) return usage_fail("give --quart or --at, not both", usage);
-            o->blocks = blocks;
-            char t[128];
-            snprintf(t, sizeof t, "%d %d %d", q[0], q[1], q[2]);
-            if (push(o, q, t) < 0) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
-        } else {
-            char msg[300];
-            snprintf(msg, sizeof msg, "unknown option '%.200s'", a);
-            return usage_fail(msg, usage);
-        }
-    }
-    if (!o->seed) return usage_fail("--seed is required", usage);
-    if (o->settings && o->dimension) return usage_fail("give --settings or --dimension, not both", usage);
+    cf_limits_default(&o->c.lim);
+    o->qy = LONG_MIN;
+    o->c.refuse = CO_FUNCTION | CO_EXTERNAL;
+    optdef both[] = {
+        {.name = "--seed", .str = &o->c.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o->dimension},
+        {.name = "--version", .str = &o->version},
+        {.name = "--device", .str = &o->device},
+        {.name = "--out", .str = &o->out},
+        {.name = "--threads", .num = &o->threads, .lo = 1, .hi = 1024},
+        {.name = "--verbose", .flag = &o->verbose},
+    };
+    optdef biome[] = {
+        {.name = "--quarts", .str = &o->quarts},
+        {.name = "--points", .str = &o->points},
+        {.name = "--grid", .str = &o->grid},
+        {.name = "--qy", .num = &o->qy, .lo = -(1L << 29), .hi = 1L << 29},
+        {.name = "--quart", .fn = quart_option},
+        {.name = "--at", .fn = at_block_option},
+    };
+    optdef fill[] = {
+        {.name = "--biomes", .flag = &o->biomes},
+        {.name = "--server", .str = &o->server},
+        {.name = "--token-file", .str = &o->token_file},
+        {.name = "--chunks", .str = &o->chunks},
+        {.name = "--max-chunks", .num = &o->max_chunks, .lo = 1, .hi = 1L << 40},
+    };
+    optdef defs[sizeof both / sizeof *both + sizeof biome / sizeof *biome + sizeof fill / sizeof *fill + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof both / sizeof *both; i++) defs[n++] = both[i];
+    if (usage == usage_biome)
+        for (size_t i = 0; i < sizeof biome / sizeof *biome; i++) defs[n++] = biome[i];
+    else
+        for (size_t i = 0; i < sizeof fill / sizeof *fill; i++) defs[n++] = fill[i];
+    defs[n] = (optdef){0};
+    int rc = parse_cmd(&o->c, argc, argv, defs, usage);
+    if (rc >= 0) return rc;
+    o->has_qy = o->qy != LONG_MIN;
+    if (o->c.settings && o->dimension) return die_usage("give --settings or --dimension, not both", usage);
     if (o->device && strcmp(o->device, "cpu") != 0 && strncmp(o->device, "opencl", 6) != 0)
-        return usage_fail("--device takes cpu, opencl or opencl:N", usage);
+        return die_usage("--device takes cpu, opencl or opencl:N", usage);
     if (o->device && strcmp(o->device, "cpu") == 0) o->device = NULL;
-    if (o->dialect && strcmp(o->dialect, "1.21") != 0 && strcmp(o->dialect, "26.3") != 0)
-        return usage_fail("--dialect takes 1.21 or 26.3", usage);
     return -1; /* parsed: go on */
 }
 
@@ -235,16 +216,17 @@ static void free_opts(bopts *o)
     for (size_t i = 0; i < o->npos; i++) free(o->text[i]);
     free(o->text);
     free(o->pos);
+    free(o->c.at);
+    free(o->c.tok);
 }
 
 /* opens packs and the biome source */
 static cf_status open_source(const bopts *o, cf_pack **pk, cf_biomes **b, cf_error *err)
 {
     int64_t seed;
-    if (cf_seed_parse(o->seed, &seed, err) != CF_OK) return err->status;
-    if (cf_pack_open(pk, o->packs, o->npacks, NULL, err) != CF_OK) return err->status;
-    if (o->dialect) cf_pack_set_dialect(*pk, strcmp(o->dialect, "1.21") == 0 ? CF_DIALECT_MC121 : CF_DIALECT_MC263);
-    if (cf_biomes_open(b, *pk, o->dimension, o->settings, o->version, seed, err) != CF_OK) return err->status;
+    if (cf_seed_parse(o->c.seed, &seed, err) != CF_OK) return err->status;
+    if (open_pack(&o->c, pk, err) != CF_OK) return err->status;
+    if (cf_biomes_open(b, *pk, o->dimension, o->c.settings, o->version, seed, err) != CF_OK) return err->status;
     if (o->verbose) cf_biomes_count_ties(*b, 1);
     return CF_OK;
 }
@@ -316,19 +298,19 @@ int cmd_biome(int argc, char **argv)
     int rc = parse_opts(&o, argc, argv, usage_biome);
     if (rc >= 0) return free_opts(&o), rc;
     int nsrc = (o.npos > 0) + (o.quarts != NULL) + (o.points != NULL) + (o.grid != NULL);
-    if (nsrc != 1) return free_opts(&o), usage_fail("give one of --quart/--at (repeatable), --quarts, --points or --grid", usage_biome);
-    if (o.grid && (!o.has_qy || !o.out)) return free_opts(&o), usage_fail("--grid needs --qy and --out", usage_biome);
-    if (!o.grid && (o.out || o.has_qy)) return free_opts(&o), usage_fail("--out and --qy go with --grid", usage_biome);
+    if (nsrc != 1) return free_opts(&o), die_usage("give one of --quart/--at (repeatable), --quarts, --points or --grid", usage_biome);
+    if (o.grid && (!o.has_qy || !o.out)) return free_opts(&o), die_usage("--grid needs --qy and --out", usage_biome);
+    if (!o.grid && (o.out || o.has_qy)) return free_opts(&o), die_usage("--out and --qy go with --grid", usage_biome);
     long g[4] = {0};
     if (o.grid) {
         int32_t a[3], c[3];
         char s[256], s1[300], s2[300];
         const char *colon = strchr(o.grid, ':');
-        if (!colon || strlen(o.grid) >= sizeof s) return free_opts(&o), usage_fail("--grid takes QX0,QZ0:QX1,QZ1", usage_biome);
+        if (!colon || strlen(o.grid) >= sizeof s) return free_opts(&o), die_usage("--grid takes QX0,QZ0:QX1,QZ1", usage_biome);
         snprintf(s, sizeof s, "%.*s", (int)(colon - o.grid), o.grid);
         snprintf(s1, sizeof s1, "%s,0", s);
         snprintf(s2, sizeof s2, "%s,0", colon + 1);
-        if (parse3(s1, a, 0) < 0 || parse3(s2, c, 0) < 0) return free_opts(&o), usage_fail("--grid takes QX0,QZ0:QX1,QZ1", usage_biome);
+        if (parse3(s1, a, 0) < 0 || parse3(s2, c, 0) < 0) return free_opts(&o), die_usage("--grid takes QX0,QZ0:QX1,QZ1", usage_biome);
         g[0] = a[0], g[1] = a[1], g[2] = c[0], g[3] = c[1];
         if (g[2] < g[0] || g[3] < g[1] || (g[2] - g[0] + 1) * (g[3] - g[1] + 1) > (1L << 30)) {
             fprintf(stderr, "chunkfill: --grid %s: the second corner must not be below the first (at most 2^30 quarts)\n", o.grid);
@@ -405,17 +387,17 @@ int cmd_fill_biomes(int argc, char **argv)
     o.max_chunks = 1L << 20;
     int rc = parse_opts(&o, argc, argv, usage_fill_biomes);
     if (rc >= 0) return free_opts(&o), rc;
-    if (!o.chunks || !o.out) return free_opts(&o), usage_fail("--chunks and --out are required", usage_fill_biomes);
+    if (!o.chunks || !o.out) return free_opts(&o), die_usage("--chunks and --out are required", usage_fill_biomes);
     char s1[300], s2[300], cs[260];
     int32_t a[3], c[3];
-    if (strlen(o.chunks) >= sizeof cs) return free_opts(&o), usage_fail("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill_biomes);
+    if (strlen(o.chunks) >= sizeof cs) return free_opts(&o), die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill_biomes);
     strcpy(cs, o.chunks);
     char *colon = strchr(cs, ':');
     if (colon) *colon = 0;
     snprintf(s1, sizeof s1, "%s,0", cs);
     snprintf(s2, sizeof s2, "%s,0", colon ? colon + 1 : cs);
     if (parse3(s1, a, 0) < 0 || parse3(s2, c, 0) < 0)
-        return free_opts(&o), usage_fail("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill_biomes);
+        return free_opts(&o), die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill_biomes);
     for (int k = 0; k < 2; k++)
         if (a[k] < -CF_MAX_CHUNK || a[k] > CF_MAX_CHUNK || c[k] < -CF_MAX_CHUNK || c[k] > CF_MAX_CHUNK || c[k] < a[k]) {
             fprintf(stderr, "chunkfill: --chunks %s: coordinates in [%d, %d], the second corner not below the first\n", o.chunks,
@@ -438,11 +420,11 @@ int cmd_fill_biomes(int argc, char **argv)
     char token[300];
     rc = 1;
     if (o.server) { /* a chunkfill server started with --biomes (host/net/PROTOCOL.md) */
-        const char *cfg = o.settings ? o.settings : "minecraft:overworld";
+        const char *cfg = o.c.settings ? o.c.settings : "minecraft:overworld";
         int64_t seed;
-        if (o.npacks || o.dimension || o.device || o.version || o.dialect) {
+        if (o.c.npacks || o.dimension || o.device || o.version || o.c.dialect) {
             free_opts(&o);
-            return usage_fail("--server fills with the server's packs and sources: no --pack, --dimension, --device, --version or --dialect",
+            return die_usage("--server fills with the server's packs and sources: no --pack, --dimension, --device, --version or --dialect",
                               usage_fill_biomes);
         }
         if (o.token_file) {
@@ -455,7 +437,7 @@ int cmd_fill_biomes(int argc, char **argv)
             fclose(tf);
             token[strcspn(token, "\r\n")] = 0;
         }
-        if (cf_seed_parse(o.seed, &seed, &err) != CF_OK || cf_client_connect(&cl, o.server, o.token_file ? token : NULL, &err) != CF_OK)
+        if (cf_seed_parse(o.c.seed, &seed, &err) != CF_OK || cf_client_connect(&cl, o.server, o.token_file ? token : NULL, &err) != CF_OK)
             goto done;
         int found = 0;
         for (int i = 0; cf_client_config(cl, i, NULL, NULL, NULL); i++)

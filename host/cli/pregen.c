@@ -18,10 +18,11 @@
 #endif
 
 #include "chunkfill.h"
+#include "cli.h"
 
-int cmd_pregen(int argc, char **argv);
 
-static const char *const usage_pregen =
+
+const char usage_pregen[] =
     "usage: chunkfill pregen [--pack PATH]... --seed SEED [--settings ID | --dimension ID] [--dialect 26.3|1.21]\n"
     "                        (--radius R [--center X,Z] | --area X0,Z0:X1,Z1) --out DIR\n"
     "                        [--format mca|npy|tiles] [--stage noise|surface] [--layer NAME]\n"
@@ -69,21 +70,7 @@ static void show_note(void *ctx, const char *line)
     fprintf(stderr, "chunkfill: %s\n", line);
 }
 
-static int die(const char *msg)
-{
-    fprintf(stderr, "chunkfill: %s\n%s", msg, usage_pregen);
-    return 2;
-}
-
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
+static int die(const char *msg) { return die_usage(msg, usage_pregen); }
 
 /* "A,B" -> two longs within +-limit; 0 or -1 */
 static int parse_pair(const char *s, char sep, long limit, long *a, long *b)
@@ -93,7 +80,7 @@ static int parse_pair(const char *s, char sep, long limit, long *a, long *b)
     if (!c || (size_t)(c - s) >= sizeof tmp) return -1;
     memcpy(tmp, s, (size_t)(c - s));
     tmp[c - s] = 0;
-    return parse_int(tmp, -limit, limit, a) || parse_int(c + 1, -limit, limit, b) ? -1 : 0;
+    return parse_long(tmp, -limit, limit, a) || parse_long(c + 1, -limit, limit, b) ? -1 : 0;
 }
 
 typedef struct progress_ctx {
@@ -142,55 +129,34 @@ static void mpi_dispatch(long n, int size)
 
 int cmd_pregen(int argc, char **argv)
 {
-    const char *packs[64], *seed = NULL, *settings = NULL, *area = NULL, *center = "0,0", *out = NULL;
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.refuse = CO_FUNCTION | CO_EXTERNAL | CO_DEFINE | CO_STRICT | CO_LIMITS;
+    const char *area = NULL, *center = "0,0", *out = NULL;
     const char *format = "mca", *stage = NULL, *device = "cpu", *shard = NULL, *schedule = "static";
     const char *dimension = NULL, *layer = NULL;
-    long radius = -1, threads = 0, dialect = CF_DIALECT_AUTO;
-    int npacks = 0, quiet = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage_pregen, stdout), 0;
-        if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-            continue;
-        }
-        if (!v) {
-            char m[160];
-            snprintf(m, sizeof m, "%.60s needs a value (or is not an option of pregen)", a);
-            return die(m);
-        }
-        i++;
-        if (strcmp(a, "--pack") == 0) {
-            if (npacks == 64) return die("at most 64 --pack");
-            packs[npacks++] = v;
-        } else if (strcmp(a, "--seed") == 0) seed = v;
-        else if (strcmp(a, "--settings") == 0) settings = v;
-        else if (strcmp(a, "--dimension") == 0) dimension = v;
-        else if (strcmp(a, "--layer") == 0) layer = v;
-        else if (strcmp(a, "--area") == 0) area = v;
-        else if (strcmp(a, "--center") == 0) center = v;
-        else if (strcmp(a, "--out") == 0) out = v;
-        else if (strcmp(a, "--format") == 0) format = v;
-        else if (strcmp(a, "--stage") == 0) stage = v;
-        else if (strcmp(a, "--device") == 0) device = v;
-        else if (strcmp(a, "--shard") == 0) shard = v;
-        else if (strcmp(a, "--schedule") == 0) schedule = v;
-        else if (strcmp(a, "--dialect") == 0) {
-            if (strcmp(v, "26.3") == 0) dialect = CF_DIALECT_MC263;
-            else if (strcmp(v, "1.21") == 0) dialect = CF_DIALECT_MC121;
-            else return die("--dialect takes 26.3 or 1.21");
-        } else if (strcmp(a, "--radius") == 0) {
-            if (parse_int(v, 0, 16L * CF_MAX_CHUNK, &radius)) return die("--radius takes a number of blocks >= 0");
-        } else if (strcmp(a, "--threads") == 0) {
-            if (parse_int(v, 1, 1024, &threads)) return die("--threads takes 1 to 1024");
-        } else {
-            char m[160];
-            snprintf(m, sizeof m, "unknown option %.60s", a);
-            return die(m);
-        }
-    }
-    if (!seed) return die("--seed is required");
-    if (!out) return die("--out is required");
+    long radius = -1, threads = 0;
+    int quiet = 0;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--out", .str = &out, .required = "--out is required"},
+        {.name = "--dimension", .str = &dimension},
+        {.name = "--layer", .str = &layer},
+        {.name = "--area", .str = &area},
+        {.name = "--center", .str = &center},
+        {.name = "--format", .str = &format},
+        {.name = "--stage", .str = &stage},
+        {.name = "--device", .str = &device},
+        {.name = "--shard", .str = &shard},
+        {.name = "--schedule", .str = &schedule},
+        {.name = "--radius", .num = &radius, .lo = 0, .hi = 16L * CF_MAX_CHUNK},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--quiet", .flag = &quiet},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_pregen);
+    if (rc0 >= 0) return rc0;
+    const char *settings = o.settings;
     if (!area == (radius < 0)) return die("give either --area or --radius");
     if (stage && strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0) return die("--stage takes noise or surface");
     if (strcmp(format, "mca") != 0 && strcmp(format, "npy") != 0 && strcmp(format, "tiles") != 0)
@@ -220,11 +186,11 @@ int cmd_pregen(int argc, char **argv)
         if (!sl || (size_t)(sl - shard) >= sizeof tmp) return die("--shard takes I/N");
         memcpy(tmp, shard, (size_t)(sl - shard));
         tmp[sl - shard] = 0;
-        if (parse_int(sl + 1, 1, 1L << 20, &sn) || parse_int(tmp, 0, sn - 1, &si)) return die("--shard takes I/N with 0 <= I < N");
+        if (parse_long(sl + 1, 1, 1L << 20, &sn) || parse_long(tmp, 0, sn - 1, &si)) return die("--shard takes I/N with 0 <= I < N");
     }
 
     cf_pregen_params p = {
-        .packs = packs, .npacks = npacks, .dialect = (int)dialect, .seed = seed, .settings = settings, .dimension = dimension,
+        .packs = o.packs, .npacks = o.npacks, .dialect = o.dialect, .seed = o.seed, .settings = settings, .dimension = dimension,
         .x0 = (int32_t)(bx0 >> 4), .z0 = (int32_t)(bz0 >> 4), .x1 = (int32_t)(bx1 >> 4), .z1 = (int32_t)(bz1 >> 4),
         .dir = out, .format = strcmp(format, "npy") == 0 ? CF_PREGEN_NPY : strcmp(format, "tiles") == 0 ? CF_PREGEN_TILES : CF_PREGEN_MCA,
         .stage = !stage ? CF_PREGEN_STAGE_DEFAULT : strcmp(stage, "surface") == 0 ? CF_PREGEN_STAGE_SURFACE : CF_PREGEN_STAGE_NOISE,

@@ -1,5 +1,5 @@
 /* cpu.h - the CPU reference: single-point and volume evaluation of 26.3 graphs
- * (eval.c), of the double dialects (eval64.c), chunk fills and surfaces (fill.c),
+ * (eval.c), of the double dialects (eval64.c), chunk fills (fill.c, jobs.c) and surfaces (heights.c),
  * the aquifer's blocks (aquifer.c).
  */
 #ifndef CF_CPU_H
@@ -138,7 +138,7 @@ void fill_pool_drop(const cf_world *w);
  * how often each node was evaluated. Returns 0, or -1 when out of memory. */
 int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *out, uint32_t *counts);
 
-/* surface.c-style helper in fill.c: the top solid block of each column of chunk
+/* heights.c: the top solid block of each column of chunk
  * (cx, cz) (min_y - 1 where none), scanning windows of rows from the top; out[z*16 + x].
  * *rows receives how many rows were computed (tests, benchmarks). Returns 0 or -1 (memory). */
 int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows);
@@ -304,12 +304,12 @@ int surface_palette(const cf_program *p, const char **names, int *map);
  * Returns the number of random names, or -1 (no rules, too many names, out of memory). */
 int surface_device_tables(const cf_world *w, const char *const *bnames, int nb, int32_t *ints, uint8_t *psn, uint64_t *grad, int maxgrad);
 
-/* fill.c: noise stage + surface stage of chunks (n pairs); bgrid: per chunk the biome grid
+/* jobs.c: noise stage + surface stage of chunks (n pairs); bgrid: per chunk the biome grid
  * of surface_apply (144 * height/4 bytes each); out as cf_fill_blocks */
 cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
                               const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err);
 
-/* fill.c: the block values of interpolated node `node` over the fill region */
+/* eval.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
 /* rowops.c: the block stage's element-wise operations over n floats (a row of a window):
  * o[i] = kind(a[i], b[i], c[i]) as eval.c's volume path computes it (lo, hi: the clamp or

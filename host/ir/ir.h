@@ -70,7 +70,7 @@ typedef struct cf_noisedef {
  *   DIALECT_MC121     double values at block positions (Minecraft 1.18-1.21, host/frontend/mc121/mc121.c).
  *   DIALECT_IRIS_*  Iris's NoiseStyles, master or unification branch (host/frontend/iris/iris.c).
  * A double dialect's nodes are NF_F64 kinds, evaluated by eval64.c, filled by
- * fill.c's f64 path and emitted by emit.c's f64 generator. */
+ * fill.c's f64 path and emitted by opencl/emit_f64.c. */
 enum {
     DIALECT_MC263 = 0, DIALECT_LIBNOISE = 1, DIALECT_SHARPNOISE = 2, DIALECT_HYTALE = 3, DIALECT_MC121 = 4,
     DIALECT_IRIS_MASTER = 5, DIALECT_IRIS_UNIFICATION = 6

@@ -1,15 +1,21 @@
-/* http.c - `chunkfill serve --http`: maps over HTTP for the viewer (host/api/viewer.html).
+/* http.c - `chunkfill serve --http`: maps over HTTP for the viewer (host/api/viewer.html):
+ * start-up and the event loop.
  *
- * Start-up: packs -> one program per settings id (a block program where the
- * settings have an aquifer, so every layer can draw) -> a loopback listening
- * socket. Then the main thread accepts connections into a bounded queue (503
- * beyond it) and a fixed pool of workers answers one GET per connection: the
- * viewer at /, tiles /L/Z/X/Y.png?seed=S[&settings=ID] and /at?x&z&seed. A tile is
- * drawn by cf_map_draw_biomes into a bounded disk cache; an entry being computed
- * makes later requests for it wait for that computation (computed once). Worlds
- * (seeds) are kept in a small table, each with its settings' biome source (biomes
- * tiles, /at). Allocates: the queue, the cache table (entries are freed on
- * eviction), worlds and biome sources; everything is freed at shutdown.
+ * Start-up: packs -> one program per settings id (a block program where the settings
+ * have an aquifer, so every layer can draw) -> a loopback listening socket -> the worker
+ * pools (http_work.c). The event loop (this thread) polls the listening socket, every
+ * connection whose head is still arriving and every answered connection being closed: a
+ * head is read without a worker, however slowly it comes (--read-timeout-ms bounds it:
+ * 408), so slow or idle clients hold no worker; a complete head is routed (http_route:
+ * answered at once, or a job for the cheap or the dear pool). An answered connection comes
+ * back shut down for writing and is read until the client closes (at most 2 s and 1 MiB),
+ * so no reset can destroy an answer the client has not read. --max-conns bounds the
+ * connections the loop holds and the requests in the pools; a new connection beyond it
+ * closes the one whose head has waited longest (408). SIGTERM or SIGINT: the listening
+ * socket and unfinished heads are closed, the queued tiles answered 503, tiles being drawn
+ * get --drain-ms to finish (then their drawing is cancelled), cheap jobs are answered; exit
+ * when every worker has ended. Allocates: the connection table and head buffers, the
+ * closing list; everything is freed at shutdown.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -20,22 +26,19 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "chunkfill_net.h"
 #include "ir/ir.h"
+#include "net/http.h"
 
-#define MAX_SETTINGS 16
-#define MAX_WORLDS 8
-#define HEAD_MAX 8192
-#define TILE 256
+#define LINGER_S 2.0
+#define LINGER_BYTES (1 << 20)
 
 int serve_split_addr(const char *addr, char *host, size_t hn, char *port, size_t pn); /* serve.c */
 
@@ -45,515 +48,234 @@ void cf_http_defaults(cf_http_opts *o)
     cf_limits_default(&o->limits);
     o->cache_mb = 256;
     o->workers = 4;
-    o->max_conns = 256;
+    o->dear_workers = 2;
+    o->max_conns = 1024;
     o->read_timeout_ms = 5000;
+    o->tile_timeout_ms = 120000;
+    o->drain_ms = 10000;
     o->max_zoom = 16;
 }
 
-enum { ENT_COMPUTING, ENT_READY, ENT_FAILED };
-typedef struct entry {
-    char key[192];
-    char file[64];   /* name inside the cache folder */
-    size_t bytes;
-    uint64_t used;   /* last use (the table's clock) */
-    int state, waiters;
-    char msg[256];   /* ENT_FAILED: why */
-    struct entry *next;
-} entry;
-
-typedef struct wslot {
-    int cfg;
-    int64_t seed;
-    cf_world *w;
-    cf_biomes *b; /* the settings' biome source for the seed (NULL where it could not be opened) */
-    int refs;
-    uint64_t used;
-} wslot;
-
-typedef struct hsrv {
-    const cf_http_opts *o;
-    cf_pack *pk; /* the packs (biome sources are opened from them, under mu) */
-    cf_program *prog[MAX_SETTINGS];
-    const char *names[MAX_SETTINGS];
-    int nprog;
-    char cache[4096];
-    int own_cache;
-    int lfd;
-    pthread_mutex_t mu;
-    pthread_cond_t work, done;
-    int *q; /* queued connections (ring) */
-    int qn, qhead, qcap;
-    entry *ents;
-    size_t cache_bytes;
-    uint64_t clock, serial;
-    wslot worlds[MAX_WORLDS];
-} hsrv;
-
-static volatile sig_atomic_t stop_flag;
-static void on_stop(int sig) { (void)sig, stop_flag = 1; }
-
-static double now_s(void)
+static int sig_pipe = -1;
+static void on_stop(int sig)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    if (sig_pipe >= 0 && write(sig_pipe, &b, 1) < 0) { /* nothing to do in a handler */ }
+    errno = saved;
 }
 
-/* ------------------------------------------------------------------ responses */
+/* ------------------------------------------------------------------ the event loop */
 
-static int send_all(int fd, const void *p, size_t n)
+enum { C_HEAD, C_LINGER };
+typedef struct hconn {
+    int fd, state;
+    double since; /* accepted (C_HEAD) or answered (C_LINGER) */
+    size_t n;     /* C_HEAD: bytes in buf; C_LINGER: bytes read and dropped */
+    char *buf;    /* C_HEAD: HTTP_HEAD_MAX + 1 bytes */
+} hconn;
+
+typedef struct loop {
+    hconn *c;
+    int n, cap;
+    struct pollfd *p;
+} loop;
+
+static void conn_drop(loop *l, int i)
 {
-    const char *c = p;
-    while (n) {
-        ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return -1;
-        c += k, n -= (size_t)k;
+    close(l->c[i].fd);
+    free(l->c[i].buf);
+    l->c[i] = l->c[--l->n];
+}
+
+/* connection i answered (its answer sent or refused): read until the client closes */
+static void conn_linger(loop *l, int i, double now)
+{
+    shutdown(l->c[i].fd, SHUT_WR);
+    free(l->c[i].buf);
+    l->c[i].buf = NULL, l->c[i].state = C_LINGER, l->c[i].since = now, l->c[i].n = 0;
+}
+
+/* a one-line answer from the loop itself: small, sent without waiting */
+static void loop_answer(int fd, int code, const char *msg)
+{
+    char b[512];
+    int n = snprintf(b, sizeof b, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %zu\r\n%s"
+                                  "Connection: close\r\n\r\n%s\n",
+                     code, code == 408 ? "Request Timeout" : "Service Unavailable", strlen(msg) + 1,
+                     code == 503 ? "Retry-After: 1\r\n" : "", msg);
+    if (send(fd, b, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) { /* the client is gone or not reading: nothing to do */ }
+}
+
+/* room for one more connection: the oldest unfinished head is answered 408 (or the oldest
+ * closing connection is closed); 0 when there is room */
+static int make_room(loop *l)
+{
+    if (l->n < l->cap) return 0;
+    int old = -1, lin = -1;
+    for (int i = 0; i < l->n; i++) {
+        if (l->c[i].state == C_HEAD && (old < 0 || l->c[i].since < l->c[old].since)) old = i;
+        if (l->c[i].state == C_LINGER && (lin < 0 || l->c[i].since < l->c[lin].since)) lin = i;
     }
+    if (lin >= 0) {
+        conn_drop(l, lin);
+        return 0;
+    }
+    if (old < 0) return -1;
+    loop_answer(l->c[old].fd, 408, "request head too slow: the server is full");
+    fprintf(stderr, "http: %d connections: the oldest unfinished head closed\n", l->cap);
+    conn_drop(l, old);
     return 0;
 }
 
-static const char *reason(int code)
+static void accept_all(hsrv *s, loop *l, double now, double *pause)
 {
-    switch (code) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 431: return "Request Header Fields Too Large";
-    case 503: return "Service Unavailable";
-    default: return "Internal Server Error";
-    }
-}
-
-static void respond(int fd, int code, const char *type, const void *body, size_t n)
-{
-    char head[256];
-    int hl = snprintf(head, sizeof head,
-                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-cache\r\n"
-                      "Connection: close\r\n\r\n",
-                      code, reason(code), type, n);
-    if (send_all(fd, head, (size_t)hl) == 0 && n) send_all(fd, body, n);
-}
-
-static int fail(int fd, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(int fd, int code, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(msg, sizeof msg - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0) n = 0;
-    if ((size_t)n > sizeof msg - 2) n = (int)sizeof msg - 2;
-    msg[n++] = '\n';
-    respond(fd, code, "text/plain; charset=utf-8", msg, (size_t)n);
-    return code;
-}
-
-/* ------------------------------------------------------------------ requests */
-
-/* percent-decodes s[0..n) into out (NUL-terminated); -1 on a bad escape, a NUL or overflow */
-static int url_decode(const char *s, size_t n, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int c = (unsigned char)s[i];
-        if (c == '%') {
-            if (i + 2 >= n) return -1;
-            char h[3] = {s[i + 1], s[i + 2], 0};
-            char *e;
-            long v = strtol(h, &e, 16);
-            if (*e || !h[0] || !h[1] || h[0] == '-' || h[0] == '+' || h[0] == ' ') return -1;
-            c = (int)v, i += 2;
-        } else if (c == '+') {
-            c = ' ';
+    for (int k = 0; k < 64; k++) {
+        if (make_room(l) < 0) { /* every connection is closing or answered: wait */
+            *pause = now + 0.05;
+            return;
         }
-        if (c == 0 || k + 1 >= cap) return -1;
-        out[k++] = (char)c;
-    }
-    out[k] = 0;
-    return 0;
-}
-
-typedef struct query {
-    char seed[256], settings[256], x[32], z[32];
-    int has_seed, has_settings, has_x, has_z;
-} query;
-
-/* the query string's known parameters; -1 (with why) when malformed */
-static int parse_query(const char *q, query *out, const char **why)
-{
-    memset(out, 0, sizeof *out);
-    while (q && *q) {
-        const char *amp = strchr(q, '&'), *end = amp ? amp : q + strlen(q);
-        const char *eq = memchr(q, '=', (size_t)(end - q));
-        if (!eq) return *why = "a query parameter without '='", -1;
-        size_t kl = (size_t)(eq - q);
-        char *dst = NULL;
-        size_t cap = 0;
-        int *has = NULL;
-#define KEY(NAME, FIELD)                                                     \
-        if (kl == strlen(NAME) && memcmp(q, NAME, kl) == 0) dst = out->FIELD, cap = sizeof out->FIELD, has = &out->has_##FIELD;
-        KEY("seed", seed) else KEY("settings", settings) else KEY("x", x) else KEY("z", z)
-#undef KEY
-        if (has) {
-            if (*has) return *why = "a repeated query parameter", -1;
-            if (url_decode(eq + 1, (size_t)(end - eq - 1), dst, cap) < 0) return *why = "a malformed or too long query value", -1;
-            *has = 1;
-        }
-        q = amp ? amp + 1 : NULL;
-    }
-    return 0;
-}
-
-/* a decimal integer in [lo, hi] made of at most 12 characters */
-static int parse_int(const char *s, long long lo, long long hi, long long *v)
-{
-    if (!*s || strlen(s) > 12) return -1;
-    const char *p = s + (*s == '-');
-    if (!*p) return -1;
-    for (; *p; p++)
-        if (*p < '0' || *p > '9') return -1;
-    *v = strtoll(s, NULL, 10);
-    return *v >= lo && *v <= hi ? 0 : -1;
-}
-
-static int find_settings(const hsrv *s, const query *q)
-{
-    if (!q->has_settings || !q->settings[0]) return 0;
-    for (int i = 0; i < s->nprog; i++)
-        if (strcmp(s->names[i], q->settings) == 0) return i;
-    return -1;
-}
-
-/* a bound world for (cfg, seed) and its biome source (*bio, may be NULL), referenced until world_put */
-static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_biomes **bio, cf_error *err)
-{
-    pthread_mutex_lock(&s->mu);
-    wslot *free_slot = NULL, *lru = NULL;
-    for (int i = 0; i < MAX_WORLDS; i++) {
-        wslot *w = &s->worlds[i];
-        if (w->w && w->cfg == cfg && w->seed == seed) {
-            w->refs++, w->used = ++s->clock;
-            *bio = w->b;
-            pthread_mutex_unlock(&s->mu);
-            return w->w;
-        }
-        if (!w->w && !free_slot) free_slot = w;
-        if (w->w && w->refs == 0 && (!lru || w->used < lru->used)) lru = w;
-    }
-    wslot *slot = free_slot ? free_slot : lru;
-    cf_world *nw = NULL;
-    if (!slot) {
-        err_set(err, CF_ERR_LIMIT, "every world slot is busy");
-    } else {
-        if (slot->w) cf_world_free(slot->w), slot->w = NULL;
-        cf_biomes_free(slot->b), slot->b = NULL;
-        if (cf_world_new(&nw, s->prog[cfg], seed, err) == CF_OK) {
-            slot->w = nw, slot->cfg = cfg, slot->seed = seed, slot->refs = 1, slot->used = ++s->clock;
-            cf_error e2 = {0};
-            if (cf_biomes_open(&slot->b, s->pk, NULL, s->names[cfg], NULL, seed, &e2) != CF_OK) {
-                slot->b = NULL;
-                fprintf(stderr, "http: %s: no biomes: %s\n", s->names[cfg], e2.message);
+        int fd = accept(s->lfd, NULL, NULL);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                fprintf(stderr, "http: accept: %s\n", strerror(errno));
+                *pause = now + 0.1;
             }
-            *bio = slot->b;
+            return;
         }
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+        char *buf = malloc(HTTP_HEAD_MAX + 1);
+        if (!buf) {
+            loop_answer(fd, 503, "out of memory");
+            close(fd);
+            return;
+        }
+        l->c[l->n++] = (hconn){fd, C_HEAD, now, 0, buf};
     }
-    pthread_mutex_unlock(&s->mu);
-    return nw;
 }
 
-static void world_put(hsrv *s, const cf_world *w)
+/* reads what connection i has sent; 1 when it left the table */
+static int conn_read(hsrv *s, loop *l, int i, double now)
+{
+    hconn *c = &l->c[i];
+    if (c->state == C_LINGER) {
+        char sink[4096];
+        ssize_t k = recv(c->fd, sink, sizeof sink, 0);
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+        if (k <= 0 || (c->n += (size_t)k) > LINGER_BYTES) return conn_drop(l, i), 1;
+        return 0;
+    }
+    ssize_t k = recv(c->fd, c->buf + c->n, HTTP_HEAD_MAX - c->n, 0);
+    if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+    if (k <= 0) return conn_drop(l, i), 1; /* closed before its head ended: nothing to answer */
+    c->n += (size_t)k;
+    size_t end = http_head_end(c->buf, c->n);
+    if (!end && c->n < HTTP_HEAD_MAX) return 0;
+    if (!end) {
+        http_fail(c->fd, 431, "request head over %d bytes", HTTP_HEAD_MAX);
+        fprintf(stderr, "http: GET - 431\n");
+        conn_linger(l, i, now);
+        return 0;
+    }
+    if (http_route(s, c->fd, c->buf, end)) { /* the connection is a job's now */
+        free(c->buf);
+        l->c[i] = l->c[--l->n];
+        return 1;
+    }
+    conn_linger(l, i, now);
+    return 0;
+}
+
+/* the connections the workers answered, into the table to be closed */
+static void take_closing(hsrv *s, loop *l, double now)
 {
     pthread_mutex_lock(&s->mu);
-    for (int i = 0; i < MAX_WORLDS; i++)
-        if (s->worlds[i].w == w) s->worlds[i].refs--;
-    pthread_mutex_unlock(&s->mu);
-}
-
-/* drops ready entries, least recently used first, until the cache fits (lock held) */
-static void evict(hsrv *s)
-{
-    size_t cap = (size_t)s->o->cache_mb << 20;
-    while (s->cache_bytes > cap) {
-        entry **victim = NULL;
-        for (entry **e = &s->ents; *e; e = &(*e)->next)
-            if ((*e)->state == ENT_READY && (!victim || (*e)->used < (*victim)->used)) victim = e;
-        if (!victim) return;
-        entry *v = *victim;
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", s->cache, v->file);
-        unlink(path);
-        s->cache_bytes -= v->bytes;
-        *victim = v->next;
-        free(v);
-    }
-}
-
-/* the tile's PNG from the cache, drawn first when missing; sends it or an error */
-static int serve_tile(hsrv *s, int fd, int layer, int z, long long tx, long long ty, int cfg, int64_t seed, const char **how)
-{
-    char key[192];
-    snprintf(key, sizeof key, "%d/%d/%lld/%lld|%d|%lld", layer, z, tx, ty, cfg, (long long)seed);
-    pthread_mutex_lock(&s->mu);
-    entry *e = s->ents;
-    while (e && strcmp(e->key, key) != 0) e = e->next;
-    int mine = 0;
-    if (!e) {
-        e = calloc(1, sizeof *e);
-        if (!e) {
-            pthread_mutex_unlock(&s->mu);
-            return fail(fd, 500, "out of memory");
-        }
-        snprintf(e->key, sizeof e->key, "%s", key);
-        snprintf(e->file, sizeof e->file, "t%llu.png", (unsigned long long)++s->serial);
-        e->state = ENT_COMPUTING;
-        e->next = s->ents, s->ents = e;
-        mine = 1;
-        *how = "computed";
-    } else if (e->state == ENT_COMPUTING) {
-        *how = "joined";
-    } else {
-        *how = "cache";
-    }
-    e->waiters++;
-    if (mine) {
-        pthread_mutex_unlock(&s->mu);
-        cf_error err = {0};
-        cf_status st = CF_OK;
-        uint8_t *rgb = malloc(TILE * TILE * 3);
-        cf_biomes *bio = NULL;
-        cf_world *w = rgb ? world_get(s, cfg, seed, &bio, &err) : NULL;
-        if (!rgb) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
-        else if (!w) st = err.status ? err.status : CF_ERR_NOMEM;
-        else {
-            long long span = (long long)TILE << z;
-            st = cf_map_draw_biomes(w, bio, layer, (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z, TILE, TILE, INT32_MAX, rgb,
-                             NULL, s->o->threads, &err);
-            world_put(s, w);
-        }
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", s->cache, e->file);
-        if (st == CF_OK) st = cf_png_write(path, rgb, TILE, TILE, &err);
-        free(rgb);
-        struct stat sb;
-        pthread_mutex_lock(&s->mu);
-        if (st == CF_OK && stat(path, &sb) == 0) {
-            e->state = ENT_READY, e->bytes = (size_t)sb.st_size, s->cache_bytes += e->bytes;
+    for (int k = 0; k < s->nclosing; k++) {
+        int fd = s->closing[k];
+        if (l->n < l->cap) {
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+            l->c[l->n++] = (hconn){fd, C_LINGER, now, 0, NULL};
         } else {
-            e->state = ENT_FAILED;
-            snprintf(e->msg, sizeof e->msg, "%.250s", err.message[0] ? err.message : "the tile could not be written");
+            close(fd);
         }
-        pthread_cond_broadcast(&s->done);
     }
-    while (e->state == ENT_COMPUTING) pthread_cond_wait(&s->done, &s->mu);
-    int fdr = -1;
-    char msg[256] = "";
-    if (e->state == ENT_READY) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", s->cache, e->file);
-        e->used = ++s->clock;
-        fdr = open(path, O_RDONLY | O_CLOEXEC);
-    } else {
-        snprintf(msg, sizeof msg, "%s", e->msg);
-    }
-    if (--e->waiters == 0 && e->state == ENT_FAILED) { /* failures are not cached */
-        for (entry **p = &s->ents; *p; p = &(*p)->next)
-            if (*p == e) {
-                *p = e->next;
-                free(e);
-                break;
-            }
-    }
-    evict(s);
+    s->nclosing = 0;
     pthread_mutex_unlock(&s->mu);
-    if (fdr < 0) return msg[0] ? fail(fd, 500, "%s", msg) : fail(fd, 500, "the cached tile vanished");
-    struct stat sb;
-    char *buf = NULL;
-    int code = 500;
-    if (fstat(fdr, &sb) == 0 && sb.st_size > 0 && sb.st_size < (64 << 20) && (buf = malloc((size_t)sb.st_size)) &&
-        read(fdr, buf, (size_t)sb.st_size) == sb.st_size) {
-        respond(fd, 200, "image/png", buf, (size_t)sb.st_size);
-        code = 200;
-    } else {
-        fail(fd, 500, "the cached tile could not be read");
-    }
-    free(buf);
-    close(fdr);
-    return code;
 }
 
-/* v as a JSON string (null for NULL); a pack's block names may hold anything */
-static void json_str(char *out, size_t cap, const char *v)
+/* SIGTERM: no more connections or heads; the queues are told (the workers end) */
+static void begin_stop(hsrv *s, loop *l, double now)
 {
-    if (!v) {
-        snprintf(out, cap, "null");
+    fprintf(stderr, "http: stopping\n");
+    close(s->lfd), s->lfd = -1;
+    for (int i = l->n - 1; i >= 0; i--)
+        if (l->c[i].state == C_HEAD) conn_drop(l, i);
+    pthread_mutex_lock(&s->mu);
+    s->drain_end = now + s->o->drain_ms / 1000.0;
+    __atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&s->cheap_cv);
+    pthread_cond_broadcast(&s->dear_cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* runs until SIGTERM and every worker has ended (*running: the workers not yet ended) */
+static void event_loop(hsrv *s, int sigfd, const int *running)
+{
+    loop l = {calloc((size_t)s->o->max_conns, sizeof(hconn)), 0, s->o->max_conns,
+              calloc((size_t)s->o->max_conns + 3, sizeof(struct pollfd))};
+    if (!l.c || !l.p) {
+        fprintf(stderr, "http: out of memory for the connection table\n");
+        free(l.c), free(l.p);
         return;
     }
-    size_t k = 0;
-    out[k++] = '"';
-    for (const unsigned char *c = (const unsigned char *)v; *c && k + 8 < cap; c++) {
-        if (*c == '"' || *c == '\\') out[k++] = '\\', out[k++] = (char)*c;
-        else if (*c < 32) k += (size_t)snprintf(out + k, cap - k, "\\u%04x", *c);
-        else out[k++] = (char)*c;
-    }
-    out[k++] = '"';
-    out[k] = 0;
-}
-
-static int serve_at(hsrv *s, int fd, const query *q, int cfg, int64_t seed)
-{
-    long long x, z, lim = (long long)CF_MAX_CHUNK * 16;
-    if (!q->has_x || !q->has_z || parse_int(q->x, -lim, lim + 15, &x) < 0 || parse_int(q->z, -lim, lim + 15, &z) < 0)
-        return fail(fd, 400, "/at needs x and z: integers within the world (|v| <= %lld)", lim);
-    cf_error err = {0};
-    cf_biomes *bio = NULL;
-    cf_world *w = world_get(s, cfg, seed, &bio, &err);
-    if (!w) return fail(fd, 500, "%s", err.message);
-    cf_map_column_info c;
-    cf_status st = cf_map_column_biomes(w, bio, (int32_t)x, (int32_t)z, &c, &err);
-    char body[768], b[128], f[128], bm[128];
-    if (st == CF_OK) {
-        json_str(b, sizeof b, c.block);
-        json_str(f, sizeof f, c.fluid);
-        json_str(bm, sizeof bm, c.biome); /* names owned by the world and its biomes: copied before world_put */
-    }
-    world_put(s, w);
-    if (st != CF_OK) return fail(fd, 500, "%s", err.message);
-    int n = snprintf(body, sizeof body, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": %s, \"fluid\": %s}\n",
-                     x, z, c.height, b, bm, f);
-    respond(fd, 200, "application/json", body, (size_t)n);
-    return 200;
-}
-
-static int serve_viewer(hsrv *s, int fd)
-{
-    const char *html = cf_map_viewer_html(), *mark = strstr(html, "/*CF_CONFIG*/");
-    const char *end = mark ? strstr(mark, ";\n") : NULL;
-    if (!end) return fail(fd, 500, "the embedded viewer has no configuration mark");
-    char cfgtext[2048];
-    int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"server\", \"layers\": [");
-    int first = 1;
-    for (int i = 0; cf_map_layer(i, NULL, NULL); i++) {
-        int needs;
-        cf_map_layer(i, &needs, NULL);
-        if ((needs & CF_MAP_BLOCKS) && !s->prog[0]->blocks) continue;
-        n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", first ? "" : ", ", cf_map_layer(i, NULL, NULL));
-        first = 0;
-    }
-    snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": 0, \"zmax\": %d, \"seed\": \"0\", \"settings\": \"%s\"}",
-             s->o->max_zoom, s->names[0]);
-    size_t a = (size_t)(mark - html), c = strlen(cfgtext), b = strlen(end);
-    char *page = malloc(a + b + c + 1);
-    if (!page) return fail(fd, 500, "out of memory");
-    memcpy(page, html, a);
-    memcpy(page + a, cfgtext, c + 1);
-    memcpy(page + a + c, end, b + 1);
-    respond(fd, 200, "text/html; charset=utf-8", page, a + b + c);
-    free(page);
-    return 200;
-}
-
-/* the head ends with an empty line */
-static int head_done(const char *h, size_t n)
-{
-    for (size_t i = 0; i + 1 < n; i++)
-        if (h[i] == '\n' && (h[i + 1] == '\n' || (h[i + 1] == '\r' && i + 2 < n && h[i + 2] == '\n'))) return 1;
-    return 0;
-}
-
-/* one request on fd; returns the status sent, *how says how a tile was found */
-static int handle(hsrv *s, int fd, char *target_out, size_t tcap, const char **how)
-{
-    char head[HEAD_MAX + 1];
-    size_t n = 0;
-    double t0 = now_s();
-    *how = "";
-    snprintf(target_out, tcap, "-");
-    while (!head_done(head, n)) {
-        if (n == HEAD_MAX) return fail(fd, 431, "request head over %d bytes", HEAD_MAX);
-        if (now_s() - t0 > s->o->read_timeout_ms / 1000.0) return 408;
-        ssize_t k = recv(fd, head + n, HEAD_MAX - n, 0);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return 0; /* closed or timed out: nothing to answer */
-        n += (size_t)k;
-    }
-    head[n] = 0;
-    char *eol = strpbrk(head, "\r\n");
-    *eol = 0;
-    char *sp1 = strchr(head, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-    if (!sp1 || !sp2 || strncmp(sp2 + 1, "HTTP/1.", 7) != 0) return fail(fd, 400, "malformed request line");
-    *sp1 = 0, *sp2 = 0;
-    const char *target = sp1 + 1;
-    size_t k = 0;
-    for (const char *c = target; *c && k + 1 < tcap; c++) target_out[k++] = (char)(*c >= 32 && *c < 127 ? *c : '?');
-    target_out[k] = 0;
-    if (strcmp(head, "GET") != 0) return fail(fd, 405, "only GET");
-    if (target[0] != '/' || strlen(target) > 2048) return fail(fd, 400, "bad target");
-    char path[2100];
-    const char *qm = strchr(target, '?');
-    size_t pl = qm ? (size_t)(qm - target) : strlen(target);
-    memcpy(path, target, pl);
-    path[pl] = 0;
-    query q;
-    const char *why = NULL;
-    if (parse_query(qm ? qm + 1 : NULL, &q, &why) < 0) return fail(fd, 400, "%s", why);
-    if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) return serve_viewer(s, fd);
-    int cfg = find_settings(s, &q);
-    if (cfg < 0) return fail(fd, 404, "no settings '%s' here", q.settings);
-    int64_t seed = 0;
-    int is_at = strcmp(path, "/at") == 0;
-    /* /L/Z/X/Y.png */
-    char lname[64];
-    int z = -1, used = 0;
-    char xs[16], ys[16];
-    if (!is_at) {
-        if (sscanf(path, "/%63[a-z0-9_]/%d/%15[-0-9]/%15[-0-9].png%n", lname, &z, xs, ys, &used) != 4 || path[used] ||
-            strstr(path, ".."))
-            return fail(fd, 404, "no such path (tiles are /LAYER/Z/X/Y.png, the cursor query /at)");
-    }
-    if (!q.has_seed) return fail(fd, 400, "seed= is required");
-    cf_error err = {0};
-    if (cf_seed_parse(q.seed, &seed, &err) != CF_OK) return fail(fd, 400, "seed: %s", err.message);
-    if (is_at) return serve_at(s, fd, &q, cfg, seed);
-    int layer = cf_map_layer_find(lname);
-    if (layer < 0) return fail(fd, 404, "no layer '%s'", lname);
-    int needs;
-    cf_map_layer(layer, &needs, NULL);
-    if ((needs & CF_MAP_BLOCKS) && !s->prog[cfg]->blocks) return fail(fd, 404, "%s: no %s layer (no aquifer)", s->names[cfg], lname);
-    if (z < 0 || z > s->o->max_zoom) return fail(fd, 404, "zoom %d outside 0..%d", z, s->o->max_zoom);
-    long long tx, ty, lim = (long long)CF_MAX_CHUNK * 16, span = (long long)TILE << z;
-    if (parse_int(xs, -(lim / span) - 1, lim / span + 1, &tx) < 0 || parse_int(ys, -(lim / span) - 1, lim / span + 1, &ty) < 0 ||
-        tx * span < -lim || ty * span < -lim || tx * span + span - 1 > lim + 15 || ty * span + span - 1 > lim + 15)
-        return fail(fd, 404, "tile outside the world");
-    return serve_tile(s, fd, layer, z, tx, ty, cfg, seed, how);
-}
-
-static void *worker(void *arg)
-{
-    hsrv *s = arg;
+    double pause = 0;
+    int stopped = 0;
     for (;;) {
-        pthread_mutex_lock(&s->mu);
-        while (s->qn == 0 && !stop_flag) pthread_cond_wait(&s->work, &s->mu);
-        if (s->qn == 0) {
-            pthread_mutex_unlock(&s->mu);
-            return NULL;
+        double now = http_now();
+        if (stopped && __atomic_load_n(running, __ATOMIC_ACQUIRE) == 0) break;
+        int np = 0;
+        l.p[np++] = (struct pollfd){sigfd, POLLIN, 0};
+        l.p[np++] = (struct pollfd){s->wake[0], POLLIN, 0};
+        int lpoll = !stopped && now >= pause;
+        if (lpoll) l.p[np++] = (struct pollfd){s->lfd, POLLIN, 0};
+        int base = np;
+        for (int i = 0; i < l.n; i++) l.p[np++] = (struct pollfd){l.c[i].fd, POLLIN, 0};
+        int r = poll(l.p, (nfds_t)np, 100);
+        now = http_now();
+        if (r < 0 && errno != EINTR) break;
+        if (r > 0) {
+            /* the connections first (their indices are the table's as polled) */
+            for (int i = l.n - 1; i >= 0; i--)
+                if (l.p[base + i].revents) conn_read(s, &l, i, now);
+            if (l.p[1].revents & POLLIN) {
+                char b[64];
+                while (read(s->wake[0], b, sizeof b) == (ssize_t)sizeof b) {
+                }
+            }
+            if (lpoll && (l.p[2].revents & POLLIN)) accept_all(s, &l, now, &pause);
+            if ((l.p[0].revents & POLLIN) && !stopped) {
+                char b[16];
+                if (read(sigfd, b, sizeof b) < 0) { /* the signal is the event */ }
+                begin_stop(s, &l, now);
+                stopped = 1;
+            }
         }
-        int fd = s->q[s->qhead];
-        s->qhead = (s->qhead + 1) % s->qcap, s->qn--;
-        pthread_mutex_unlock(&s->mu);
-        struct timeval tv = {s->o->read_timeout_ms / 1000, (s->o->read_timeout_ms % 1000) * 1000};
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-        char target[256];
-        const char *how;
-        double t0 = now_s();
-        int code = handle(s, fd, target, sizeof target, &how);
-        /* logged before the close: a client that has read the whole answer finds its line */
-        if (code) fprintf(stderr, "http: GET %s %d%s%s %.3f s\n", target, code, *how ? " " : "", how, now_s() - t0);
-        close(fd);
+        take_closing(s, &l, now);
+        /* time-outs: slow heads (408), closing connections the client keeps open */
+        for (int i = l.n - 1; i >= 0; i--) {
+            hconn *c = &l.c[i];
+            if (c->state == C_HEAD && now - c->since > s->o->read_timeout_ms / 1000.0) {
+                loop_answer(c->fd, 408, "request head not complete in time (--read-timeout-ms)");
+                fprintf(stderr, "http: GET - 408\n");
+                conn_linger(&l, i, now);
+            } else if (c->state == C_LINGER && now - c->since > LINGER_S) {
+                conn_drop(&l, i);
+            }
+        }
     }
+    while (l.n) conn_drop(&l, l.n - 1);
+    free(l.c), free(l.p);
 }
 
 /* ------------------------------------------------------------------ start-up */
@@ -570,6 +292,7 @@ static cf_status listen_on(hsrv *s, const char *addr, cf_error *err)
     char host[256], port[16];
     if (serve_split_addr(addr, host, sizeof host, port, sizeof port) < 0)
         return err_set(err, CF_ERR_ARG, "--http %s: takes HOST:PORT (127.0.0.1:8080)", addr);
+    snprintf(s->lhost, sizeof s->lhost, strchr(host, ':') ? "[%.250s]" : "%.250s", host);
     struct addrinfo hints, *res = NULL;
     memset(&hints, 0, sizeof hints);
     hints.ai_socktype = SOCK_STREAM;
@@ -606,23 +329,61 @@ static void remove_cache(const char *dir)
     rmdir(dir);
 }
 
+/* a worker thread: one of the pools; the event loop is woken when it ends */
+static void *run_worker(hsrv *s, void *(*fn)(void *))
+{
+    fn(s);
+    __atomic_fetch_sub(&s->running, 1, __ATOMIC_ACQ_REL);
+    if (write(s->wake[1], "e", 1) < 0) { /* the loop polls again within 100 ms anyway */ }
+    return NULL;
+}
+static void *run_cheap(void *a) { return run_worker(a, http_cheap_worker); }
+static void *run_dear(void *a) { return run_worker(a, http_dear_worker); }
+
+/* the open-file limit raised to what --max-conns needs (a connection and a job each, and
+ * a cached tile open per job), or --max-conns lowered to what the limit allows */
+static int fit_files(int want)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return want;
+    rlim_t need = (rlim_t)want * 3 + 64;
+    if (rl.rlim_cur < need) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+        int fit = rl.rlim_cur > 64 + 3 * 16 ? (int)((rl.rlim_cur - 64) / 3) : 16;
+        fprintf(stderr, "http: --max-conns %d lowered to %d (the open-file limit is %llu)\n", want, fit,
+                (unsigned long long)rl.rlim_cur);
+        return fit;
+    }
+    return want;
+}
+
 cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
 {
+    int ns = o->nsettings > 0 ? o->nsettings : 1;
+    if (ns > HTTP_MAX_SETTINGS) return err_set(err, CF_ERR_ARG, "at most %d --settings", HTTP_MAX_SETTINGS);
+    if (o->workers < 1 || o->dear_workers < 1 || o->max_conns < 1 || o->cache_mb < 1 || o->max_zoom < 0 || o->max_zoom > 20 ||
+        o->read_timeout_ms < 1 || o->tile_timeout_ms < 1 || o->drain_ms < 0 || !o->listen)
+        return err_set(err, CF_ERR_ARG, "cf_http_serve: bad options");
     hsrv *s = calloc(1, sizeof *s);
-    if (!s) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    s->o = o;
+    cf_http_opts *oc = malloc(sizeof *oc);
+    if (!s || !oc) return free(s), free(oc), err_set(err, CF_ERR_NOMEM, "out of memory");
+    *oc = *o;
+    oc->max_conns = fit_files(o->max_conns);
+    s->o = oc;
     s->lfd = -1;
+    s->wake[0] = s->wake[1] = -1;
     cf_status st = CF_OK;
     cf_pack *pk = NULL;
     pthread_t *th = NULL;
-    int nth = 0;
-    int ns = o->nsettings > 0 ? o->nsettings : 1;
-    if (ns > MAX_SETTINGS) return free(s), err_set(err, CF_ERR_ARG, "at most %d --settings", MAX_SETTINGS);
-    if (o->workers < 1 || o->max_conns < 1 || o->cache_mb < 1 || o->max_zoom < 0 || o->max_zoom > 20 || !o->listen)
-        return free(s), err_set(err, CF_ERR_ARG, "cf_http_serve: bad options");
+    int nth = 0, sp[2] = {-1, -1};
     pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->work, NULL);
-    pthread_cond_init(&s->done, NULL);
+    pthread_mutex_init(&s->wmu, NULL);
+    pthread_cond_init(&s->cheap_cv, NULL);
+    pthread_cond_init(&s->dear_cv, NULL);
     if ((st = cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err)) != CF_OK) goto out;
     s->pk = pk;
     for (int i = 0; i < ns; i++) {
@@ -650,26 +411,40 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
         s->own_cache = 1;
     }
     if ((st = listen_on(s, o->listen, err)) != CF_OK) goto out;
-    s->qcap = o->max_conns;
-    s->q = malloc(sizeof(int) * (size_t)s->qcap);
-    th = calloc((size_t)o->workers, sizeof *th);
-    if (!s->q || !th) {
+    fcntl(s->lfd, F_SETFL, fcntl(s->lfd, F_GETFL) | O_NONBLOCK);
+    int nworkers = o->workers + o->dear_workers;
+    s->nworlds = nworkers + 4;
+    s->worlds = calloc((size_t)s->nworlds, sizeof *s->worlds);
+    s->closing_cap = oc->max_conns;
+    s->closing = malloc(sizeof(int) * (size_t)s->closing_cap);
+    th = calloc((size_t)nworkers, sizeof *th);
+    if (!s->worlds || !s->closing || !th) {
         st = err_set(err, CF_ERR_NOMEM, "out of memory");
         goto out;
     }
-    stop_flag = 0;
+    if (pipe(s->wake) != 0 || pipe(sp) != 0) {
+        st = err_set(err, CF_ERR_IO, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(s->wake[i], F_SETFL, O_NONBLOCK), fcntl(s->wake[i], F_SETFD, FD_CLOEXEC);
+        fcntl(sp[i], F_SETFL, O_NONBLOCK), fcntl(sp[i], F_SETFD, FD_CLOEXEC);
+    }
+    sig_pipe = sp[1];
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    for (; nth < o->workers; nth++)
-        if (pthread_create(&th[nth], NULL, worker, s) != 0) {
+    for (; nth < nworkers; nth++) {
+        __atomic_fetch_add(&s->running, 1, __ATOMIC_ACQ_REL);
+        if (pthread_create(&th[nth], NULL, nth < o->workers ? run_cheap : run_dear, s) != 0) {
+            __atomic_fetch_sub(&s->running, 1, __ATOMIC_ACQ_REL);
             st = err_set(err, CF_ERR_NOMEM, "cannot start a worker thread");
-            stop_flag = 1;
-            break;
+            goto out;
         }
+    }
     {
         struct sockaddr_storage a;
         socklen_t al = sizeof a;
@@ -686,51 +461,36 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
             }
         }
         FILE *r = o->ready ? o->ready : stdout;
-        if (!stop_flag) fprintf(r, "listening on http://%s:%d/\n", host, port), fflush(r);
+        fprintf(r, "listening on http://%s:%d/\n", host, port), fflush(r);
     }
-    while (!stop_flag) {
-        struct pollfd p = {s->lfd, POLLIN, 0};
-        if (poll(&p, 1, 200) <= 0) continue;
-        int fd = accept(s->lfd, NULL, NULL);
-        if (fd < 0) continue;
-        fcntl(fd, F_SETFD, FD_CLOEXEC);
-        pthread_mutex_lock(&s->mu);
-        int full = s->qn == s->qcap;
-        if (!full) {
-            s->q[(s->qhead + s->qn) % s->qcap] = fd;
-            s->qn++;
-            pthread_cond_signal(&s->work);
-        }
-        pthread_mutex_unlock(&s->mu);
-        if (full) {
-            static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 5\r\nRetry-After: 1\r\n"
-                                       "Connection: close\r\n\r\nbusy\n";
-            send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-            close(fd);
-            fprintf(stderr, "http: 503 (%d connections waiting)\n", s->qcap);
-        }
-    }
-    fprintf(stderr, "http: stopping\n");
+    event_loop(s, sp[0], &s->running);
 out:
     pthread_mutex_lock(&s->mu);
-    stop_flag = 1;
-    pthread_cond_broadcast(&s->work);
+    s->stopping = 1;
+    pthread_cond_broadcast(&s->cheap_cv);
+    pthread_cond_broadcast(&s->dear_cv);
     pthread_mutex_unlock(&s->mu);
     for (int i = 0; i < nth; i++) pthread_join(th[i], NULL);
-    for (int i = 0; s->q && i < s->qn; i++) close(s->q[(s->qhead + i) % s->qcap]);
+    sig_pipe = -1;
+    for (int i = 0; i < 2; i++) {
+        if (sp[i] >= 0) close(sp[i]);
+        if (s->wake[i] >= 0) close(s->wake[i]);
+    }
+    for (int i = 0; i < s->nclosing; i++) close(s->closing[i]);
     if (s->lfd >= 0) close(s->lfd);
-    for (int i = 0; i < MAX_WORLDS; i++) cf_world_free(s->worlds[i].w), cf_biomes_free(s->worlds[i].b);
+    http_free_worlds(s);
     for (int i = 0; i < s->nprog; i++) cf_program_free(s->prog[i]);
     while (s->ents) {
-        entry *e = s->ents;
+        http_entry *e = s->ents;
         s->ents = e->next;
         free(e);
     }
     if (s->own_cache) remove_cache(s->cache);
     cf_pack_free(pk);
     pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->work);
-    pthread_cond_destroy(&s->done);
-    free(s->q), free(th), free(s);
+    pthread_mutex_destroy(&s->wmu);
+    pthread_cond_destroy(&s->cheap_cv);
+    pthread_cond_destroy(&s->dear_cv);
+    free(s->closing), free(th), free(oc), free(s);
     return st;
 }

@@ -376,7 +376,7 @@ static cf_status aquifer_batch(cf_device *d, devset *s, const cf_world *w, cl_in
 {
     cl_command_queue q = d->rt.queue;
     cl_ulong lo = w->aq_lo, hi = w->aq_hi, olo = w->ore_lo, ohi = w->ore_hi;
-    /* 1.18-1.21 (emit.c aquifer121_kernels): the column and corner buffers follow, and the ore factory */
+    /* 1.18-1.21 (emit_blocks.c aquifer121_kernels): the column and corner buffers follow, and the ore factory */
     int m21 = d->prog->dialect == DIALECT_MC121;
     if (d->lay.aquifers) {
         const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};

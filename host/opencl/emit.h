@@ -1,4 +1,4 @@
-/* emit.h - the OpenCL code generator (emit.c) and its batch layout. */
+/* emit.h - the OpenCL code generator (emit.c and its parts, emit_gen.h) and its batch layout. */
 #ifndef CF_EMIT_H
 #define CF_EMIT_H
 
@@ -41,10 +41,6 @@ typedef struct emit_layout {
  * indices (stack and octave numbers, the same for every seed). Returns malloc'd
  * source, or NULL with err set. */
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err);
-
-/* The biome program of a climate program (host/biome/device.c): kernels k_biome_quarts and
- * k_biome_chunks; end: TheEndBiomeSource from output 0 (erosion). malloc'd, or NULL with err set. */
-char *emit_biome_program(const cf_program *p, const cf_world *w, int end, cf_error *err);
 
 /* tests only: when set, the generated program fuses the lerps (fma), a
  * deliberately wrong kernel that `check` must catch */

@@ -165,6 +165,39 @@ if (mode === "server") {
   if (!info.includes(want)) fail(`the cursor query shows '${info}', /at says '${want}'`);
   console.log(`viewer_test: ${mode}: the cursor at block (${bx}, ${bz}) shows /at's answer: ${want}`);
 }
+// 3b. a late answer is never shown beside a newer position (the page's race: today's flake). The
+// answers of /at are held in the browser (DevTools Fetch domain, response stage): the cursor rests
+// at A until A's answer is held, moves to B, then A's answer is released; the read-out must never
+// show A's answer, and B's answer must follow.
+if (mode === "server") {
+  const waitEvent = async (method, pred, what) => {
+    for (let i = 0; i < 600; i++) {
+      const k = events.findIndex((e) => e.method === method && pred(e.params));
+      if (k >= 0) return events.splice(k, 1)[0].params;
+      await sleep(10);
+    }
+    fail(`no ${method} event: ${what}`);
+  };
+  const block = (x, y) => [cx - W / 2 + x, cz - H / 2 + y];
+  const [ax, az] = block(700, 500), [qx, qz] = block(200, 150);
+  await S("Fetch.enable", {patterns: [{urlPattern: "*/at?*", requestStage: "Response"}]});
+  await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: 700, y: 500});
+  const heldA = await waitEvent("Fetch.requestPaused", (p) => p.request.url.includes(`x=${ax}&z=${az}`), "the answer at A");
+  await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: 200, y: 150});
+  await S("Fetch.continueRequest", {requestId: heldA.requestId}).catch(() => {}); // the page may have aborted it
+  for (let i = 0; i < 30; i++) { // A's answer reaches the page within this time, B's is asked for after 120 ms
+    const now = await evaluate(`document.getElementById("info").textContent`);
+    if (now.includes("height") && !now.startsWith(`x ${qx}  z ${qz}`)) fail(`the cursor at B (${qx}, ${qz}) shows an earlier answer: '${now}'`);
+    await sleep(10);
+  }
+  const heldB = await waitEvent("Fetch.requestPaused", (p) => p.request.url.includes(`x=${qx}&z=${qz}`), "the answer at B");
+  await S("Fetch.continueRequest", {requestId: heldB.requestId});
+  await S("Fetch.disable");
+  let got = "";
+  for (let i = 0; i < 100 && !got.includes("height"); i++) { got = await evaluate(`document.getElementById("info").textContent`); await sleep(50); }
+  if (!got.startsWith(`x ${qx}  z ${qz}\nheight`)) fail(`after A's late answer the cursor at B (${qx}, ${qz}) shows '${got}'`);
+  console.log(`viewer_test: ${mode}: an answer for an earlier cursor position that arrives late is not shown (held with the Fetch domain)`);
+}
 const hash = await evaluate("location.hash");
 if (!hash.includes(`x=${cx}`) || !hash.includes(`z=${cz}`) || (mode === "server" && !hash.includes("seed=5")))
   fail(`the URL hash '${hash}' does not hold the view`);

@@ -1,0 +1,47 @@
+/* main.c - the chunkfill command line: the command table and main(). Each row names a
+ * command, the function that runs it (in the file of its family), the line of
+ * `chunkfill --help` and the text of `chunkfill NAME --help`. A client of
+ * include/chunkfill.h only (cli.h lists the files).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const cli_command cli_commands[] = {
+    {"sample", cmd_sample, "evaluate a density function at block positions (single-point path)", usage_sample},
+    {"fill", cmd_fill, "fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file", usage_fill},
+    {"biome", cmd_biome, "biome ids at quarts, blocks, a 1:4 grid (fill --biomes: the biomes of chunks)", usage_biome},
+    {"pregen", cmd_pregen, "fill an area into region files (Anvil .mca or .npy) with a manifest (MPI: chunkfill-mpi)", usage_pregen},
+    {"plan", cmd_plan, "print the fill plan of a pack (stages, node counts, cache classes)", usage_plan},
+    {"render", cmd_render, "draw a shaded-relief map of the exact terrain surface (PNG)", usage_render},
+    {"slice", cmd_slice, "draw a vertical cross-section of the density (PNG)", usage_slice},
+    {"tiles", cmd_tiles, "write a pyramid of map tiles and a viewer (DIR/L/Z/X/Y.png, DIR/index.html)", usage_tiles},
+    {"columns", cmd_columns, "per-column map data at a stride (height, top block, biome, fluid) into a .npy", usage_columns},
+    {"emit", cmd_emit, "print the generated OpenCL C program of a pack", usage_emit},
+    {"check", cmd_check, "fill on an OpenCL device and on the CPU and compare every block", usage_check},
+    {"devices", cmd_devices, "list the OpenCL devices", usage_devices},
+    {"serve", cmd_serve, "answer fill requests over TCP or a Unix socket (host/net/PROTOCOL.md)", usage_serve},
+    {"info", cmd_info, "compile a pack and print graph statistics", usage_info},
+    {"nodes", cmd_nodes, "list the density function node kinds", usage_nodes},
+    {0},
+};
+
+static void usage_main(FILE *f)
+{
+    fputs("usage: chunkfill COMMAND [OPTIONS]\ncommands:\n", f);
+    for (const cli_command *c = cli_commands; c->name; c++) fprintf(f, "  %-8s %s\n", c->name, c->summary);
+    fputs("Run 'chunkfill COMMAND --help' for the options of a command.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return usage_main(stderr), 2;
+    const char *c = argv[1];
+    if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return usage_main(stdout), 0;
+    for (const cli_command *k = cli_commands; k->name; k++)
+        if (strcmp(c, k->name) == 0) return k->run(argc, argv);
+    fprintf(stderr, "chunkfill: unknown command '%s'\n", c);
+    usage_main(stderr);
+    return 2;
+}

@@ -1,0 +1,576 @@
+/* maps.c - the map commands: `render` (one PNG of the surface, a layer, heights .npy),
+ * `tiles` (a pyramid of PNG tiles and a viewer) and `columns` (per-column map data into a
+ * structured .npy). Files written to temporary names and renamed into place.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char usage_render[] =
+    "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
+    "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
+    "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
+    "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
+    "shaded-relief map: land coloured by height, hillshade from the north-west, below the\n"
+    "settings' sea level their default fluid (water coloured by depth, lava orange; the End has\n"
+    "none: columns without blocks near black). One pixel per block, or --scale N blocks per pixel:\n"
+    "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
+    "and only those columns are computed (below --scale 10, the chunks that hold them).\n"
+    "--below Y searches from Y down (in the nether the top solid block is the roof: --below\n"
+    "100 shows the floor of its caverns). --heights writes\n"
+    "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
+    "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
+    "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
+    "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
+
+const char usage_columns[] =
+    "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "                         [--stride N] [--below Y] [--threads N] --out FILE.npy\n"
+    "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
+    "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
+    "render --scale N): a structured NumPy array of shape (nz, nx), index [k][i], 12-byte\n"
+    "little-endian records:\n"
+    "  height     <i4  the surface block (render --heights; min_y - 1 where none)\n"
+    "  fluid_top  <i4  the top block of the fluid directly above it (min_y - 1 where none;\n"
+    "                  depth = fluid_top - height)\n"
+    "  block      u1   the block at height after the surface stage (the noise stage's where the\n"
+    "                  settings have none): index into FILE.palette.json's \"blocks\"\n"
+    "  fluid      u1   that fluid (water, lava; 1, minecraft:air, where none): same palette\n"
+    "  biome      u1   the biome at (x, height, z) as the biomes layer: index into \"biomes\"\n"
+    "  pad        u1   0\n"
+    "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
+    "Every column equals what `serve --http`'s /at answers there. Files appear only when complete.\n";
+
+int cmd_columns(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outpath = NULL;
+    long stride = 1, threads = 0, below = INT32_MAX;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_columns);
+    if (rc0 >= 0) return rc0;
+    if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_columns);
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -lim || r[k] > lim + 15) {
+            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int64_t nx = ((int64_t)r[2] - r[0]) / stride + 1, nz = ((int64_t)r[3] - r[1]) / stride + 1;
+    if (nx * nz > ((int64_t)1 << 26)) {
+        fprintf(stderr, "chunkfill: --area %s --stride %ld: %lld x %lld columns (at most 2^26): use a larger --stride\n", area,
+                stride, (long long)nx, (long long)nz);
+        return 1;
+    }
+    size_t n = (size_t)(nx * nz);
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *bs = NULL;
+    int32_t *h = malloc(sizeof(int32_t) * n), *ft = malloc(sizeof(int32_t) * n);
+    uint8_t *bl = malloc(n), *fl = malloc(n), *bi = malloc(n), *rec = malloc(12 * n);
+    int rc = 1;
+    char tmp[4096] = "", ptmp[4096] = "", ppath[4096];
+    FILE *f = NULL;
+    if (!h || !ft || !bl || !fl || !bi || !rec) {
+        snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
+        goto done;
+    }
+    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
+    if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    cf_map_columns cols = {h, bl, bi, fl, ft};
+    if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)r[1], (int32_t)stride, (int32_t)nx, (int32_t)nz, (int32_t)below, &cols,
+                           (int)threads, &err) != CF_OK)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *q = rec + 12 * i;
+        for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
+        q[8] = bl[i], q[9] = fl[i], q[10] = bi[i], q[11] = 0;
+    }
+    size_t ol = strlen(outpath);
+    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp
+        || (size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath
+        || (size_t)snprintf(ptmp, sizeof ptmp, "%s.tmp-%ld", ppath, (long)getpid()) >= sizeof ptmp) {
+        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
+        tmp[0] = ptmp[0] = 0;
+        goto done;
+    }
+    char hdr[256];
+    int hl = snprintf(hdr, sizeof hdr,
+                      "{'descr': [('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1'), "
+                      "('pad', 'u1')], 'fortran_order': False, 'shape': (%lld, %lld), }",
+                      (long long)nz, (long long)nx);
+    int pad = (64 - (10 + hl + 1) % 64) % 64;
+    memset(hdr + hl, ' ', (size_t)pad);
+    hdr[hl + pad] = '\n';
+    unsigned short hlen = (unsigned short)(hl + pad + 1);
+    unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
+    int bad = !(f = fopen(tmp, "wb")) || write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
+    if (f && fclose(f) != 0) bad = 1;
+    f = NULL;
+    if (!bad) {
+        const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
+        int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
+        FILE *p = fopen(ptmp, "wb");
+        bad = !p;
+        if (p) {
+            bad |= fputs("{\"blocks\": [", p) == EOF;
+            for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
+            bad |= fputs("], \"biomes\": [", p) == EOF;
+            for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
+            bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
+            bad |= fclose(p) != 0;
+        }
+    }
+    if (bad || rename(tmp, outpath) != 0 || rename(ptmp, ppath) != 0) {
+        snprintf(err.message, sizeof err.message, "%.200s: write error: %s", outpath, strerror(errno));
+        goto done;
+    }
+    tmp[0] = ptmp[0] = 0;
+    rc = 0;
+done:
+    if (tmp[0]) remove(tmp);
+    if (ptmp[0]) remove(ptmp);
+    if (rc) report(&err);
+    free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
+    cf_biomes_free(bs);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, char *msg, size_t msglen)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
+        return snprintf(msg, msglen, "%s: path too long", path), -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return snprintf(msg, msglen, "%s: cannot create: %s", path, strerror(errno)), -1;
+    char hdr[256];
+    int hl = snprintf(hdr, sizeof hdr, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", nz, nx);
+    int pad = (64 - (10 + hl + 1) % 64) % 64;
+    memset(hdr + hl, ' ', (size_t)pad);
+    hdr[hl + pad] = '\n';
+    unsigned short hlen = (unsigned short)(hl + pad + 1);
+    unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
+    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, v, sizeof(int32_t) * (size_t)nx * (size_t)nz);
+    if (fflush(f) != 0) bad = 1;
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%s: write error: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
+    long scale = 1, threads = 0, below = INT32_MAX;
+    int quiet = 0;
+    optdef defs[] = {
+        {.name = "--quiet", .flag = &quiet},
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--layer", .str = &layer_name},
+        {.name = "--out", .str = &outpath, .required = "--out is required"},
+        {.name = "--heights", .str = &heights_path},
+        {.name = "--device", .str = &device},
+        {.name = "--scale", .num = &scale, .lo = 1, .hi = 4096},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
+    int layer = cf_map_layer_find(layer_name), needs = 0;
+    if (layer < 0) return die_usage("--layer: no such layer (see chunkfill tiles --help)", usage_render);
+    cf_map_layer(layer, &needs, NULL);
+    if (strcmp(device, "cpu") != 0 && layer != 0) return die_usage("--device draws the relief layer only", usage_render);
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_render);
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    for (int k = 0; k < 4; k++)
+        if (r[k] < -lim || r[k] > lim + 15) {
+            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
+            return 1;
+        }
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1;
+    int64_t px = (nx + scale - 1) / scale, pz = (nz + scale - 1) / scale;
+    if (px * pz > ((int64_t)1 << 28) || px > 1000000 || pz > 1000000) {
+        fprintf(stderr, "chunkfill: --area %s: %lld x %lld pixels (at most 2^28 pixels, 1,000,000 on a side): use --scale\n",
+                area, (long long)px, (long long)pz);
+        return 1;
+    }
+
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_device *dev = NULL;
+    cf_biomes *bs = NULL;
+    int32_t *pic = NULL, *strip = NULL, *list = NULL;
+    uint8_t *rgb = NULL;
+    void *vol = NULL;
+    int rc = 1;
+    char msg[1024] = "";
+    double t0;
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    }
+    if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
+    /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
+    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
+        cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        goto done;
+    int use_dev = strcmp(device, "cpu") != 0;
+    if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
+    int min_y, height;
+    cf_program_settings(pg, &min_y, &height, NULL);
+    /* one chunk row (16 block rows) at a time; keep only the picture's rows */
+    int64_t cz0 = floordiv16(r[1]), cz1 = floordiv16(r[3]), cx0 = floordiv16(r[0]), cx1 = floordiv16(r[2]);
+    int64_t ncx = cx1 - cx0 + 1;
+    pic = malloc(sizeof(int32_t) * (size_t)(px * pz));
+    if (use_dev) {
+        strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
+        list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
+        vol = malloc((cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
+    }
+    if (!pic || (use_dev && (!strip || !list || !vol))) {
+        snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+        err.status = CF_ERR_NOMEM;
+        goto done;
+    }
+    int tty = !quiet && isatty(2);
+    /* the CPU computes the sampled columns only (cf_map_draw) */
+    if (!use_dev) {
+        if (!(rgb = malloc((size_t)(px * pz) * 3))) {
+            snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
+            goto done;
+        }
+        cf_map_stats ms;
+        if (cf_map_draw_stats(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                              (int32_t)below, rgb, pic, &ms, (int)threads, &err) != CF_OK)
+            goto done;
+        if (ms.unknown_blocks)
+            fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
+                    (unsigned long long)ms.unknown_blocks, ms.first_unknown);
+    }
+    for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
+        int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
+        int32_t rows = (int32_t)(zhi - zlo + 1);
+        {
+            for (int64_t i = 0; i < ncx; i++) list[2 * i] = (int32_t)(cx0 + i), list[2 * i + 1] = (int32_t)cz;
+            if (cf_device_fill(dev, w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
+            for (int32_t zz = 0; zz < rows; zz++)
+                for (int64_t xx = 0; xx < nx; xx++) {
+                    int64_t bx = r[0] + xx, bz = zlo + zz, c = floordiv16(bx) - cx0;
+                    int lx = (int)(bx - floordiv16(bx) * 16), lz = (int)(bz - cz * 16);
+                    size_t base = (size_t)c * (size_t)height * 256;
+                    int f64 = cf_program_precision(pg) == 64;
+                    int32_t top = min_y - 1;
+                    for (int y = height - 1; y >= 0; y--) {
+                        size_t k = base + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
+                        int solid = f64 ? ((const double *)vol)[k] > 0.0 : ((const float *)vol)[k] > 0.0f;
+                        if ((int64_t)min_y + y <= below && solid) {
+                            top = min_y + y;
+                            break;
+                        }
+                    }
+                    strip[(size_t)zz * (size_t)nx + (size_t)xx] = top;
+                }
+        }
+        for (int32_t zz = 0; zz < rows; zz++) {
+            int64_t z = zlo + zz - r[1];
+            if (z % scale) continue;
+            for (int64_t x = 0; x < nx; x += scale) pic[(size_t)(z / scale) * (size_t)px + (size_t)(x / scale)] = strip[(size_t)zz * (size_t)nx + (size_t)x];
+        }
+        if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1)); /* NOLINT(bugprone-misplaced-widening-cast): int64_t for %lld */
+    }
+    if (tty && use_dev) fputc('\n', stderr);
+    if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
+    if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK
+                : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
+        goto done;
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+        fprintf(stderr, "render: %lld x %lld blocks, %lld x %lld pixels, %.2f s, %.0f blocks/s (%s)\n", (long long)nx,
+                (long long)nz, (long long)px, (long long)pz, t, (double)nx * (double)nz / t, use_dev ? cf_device_name(dev) : "cpu");
+    }
+    rc = 0;
+done:
+    if (rc) {
+        if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
+        else report(&err);
+    }
+    free(pic), free(strip), free(list), free(vol), free(rgb);
+    cf_biomes_free(bs);
+    cf_device_free(dev);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+const char usage_tiles[] =
+    "usage: chunkfill tiles [--pack PATH]... [--settings ID] --seed SEED [--layer NAME]...\n"
+    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] --out DIR\n"
+    "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
+    "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
+    "x in [X*256*2^Z, (X+1)*256*2^Z), z likewise from Y (negative indices for negative\n"
+    "coordinates), its pixel (i, k) the column (X*256*2^Z + i*2^Z, Y*256*2^Z + k*2^Z), so\n"
+    "L/Z/X/Y.png has exactly the pixels of `render --layer L --scale 2^Z --area` of its blocks\n"
+    "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
+    "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
+    "Layers (--layer, repeatable, default relief):\n";
+
+/* mkdir -p of path's folders (not its last component) */
+static int make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        int r = mkdir(path, 0777);
+        *p = '/';
+        if (r != 0 && errno != EEXIST) return -1;
+    }
+    return 0;
+}
+
+/* writes text to path atomically (temporary beside it, then rename) */
+static int write_text_atomic(const char *path, const char *a, size_t alen, const char *b, size_t blen, const char *c,
+                             char *msg, size_t msglen)
+{
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
+        return snprintf(msg, msglen, "%.900s: path too long", path), -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return snprintf(msg, msglen, "%.900s: cannot create: %s", path, strerror(errno)), -1;
+    int bad = write_all(f, a, alen) || write_all(f, b, blen) || write_all(f, c, strlen(c));
+    if (fflush(f) != 0) bad = 1;
+    if (fclose(f) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%.900s: write error: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* text as a JSON string inside a <script>: quotes, backslashes, controls and '<' escaped */
+static void json_script_str(char *out, size_t cap, const char *v)
+{
+    size_t k = 0;
+    if (cap < 8) return;
+    out[k++] = '"';
+    for (const unsigned char *c = (const unsigned char *)v; *c && k + 8 < cap; c++) {
+        if (*c == '"' || *c == '\\') out[k++] = '\\', out[k++] = (char)*c;
+        else if (*c < 32 || *c == '<' || *c == '>' || *c == '&') k += (size_t)snprintf(out + k, cap - k, "\\u%04x", *c);
+        else out[k++] = (char)*c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+}
+
+static int64_t floordiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+int cmd_tiles(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    const char *area = NULL, *outdir = NULL, *zoom = "0..0";
+    const char *layer_names[8];
+    int nlayers = 0;
+    long threads = 0, below = INT32_MAX;
+    for (int i = 2; i < argc; i++) /* --layer is repeatable: taken out before the common parser */
+        if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc) {
+            if (nlayers == 8) return die_usage("at most 8 --layer", usage_tiles);
+            layer_names[nlayers++] = argv[i + 1];
+            for (int k = i; k + 2 < argc; k++) argv[k] = argv[k + 2];
+            argc -= 2, i--;
+        }
+    if (nlayers == 0) layer_names[nlayers++] = "relief";
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--area", .str = &area, .required = "--area is required"},
+        {.name = "--out", .str = &outdir, .required = "--out is required"},
+        {.name = "--zoom", .str = &zoom},
+        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {0},
+    };
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_tiles, stdout);
+            const char *sum;
+            for (int k = 0; cf_map_layer(k, NULL, &sum); k++) printf("  %-8s %s\n", cf_map_layer(k, NULL, NULL), sum);
+            return 0;
+        }
+    int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
+    if (rc0 >= 0) return rc0;
+    if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
+    int layers[8], need_blocks = 0, need_biomes = 0;
+    for (int i = 0; i < nlayers; i++) {
+        int needs = 0;
+        if ((layers[i] = cf_map_layer_find(layer_names[i])) < 0) {
+            fprintf(stderr, "chunkfill: --layer %s: no such layer (chunkfill tiles --help lists them)\n", layer_names[i]);
+            return 1;
+        }
+        cf_map_layer(layers[i], &needs, NULL);
+        if (needs & CF_MAP_BLOCKS) need_blocks = 1;
+        if ((needs & CF_MAP_BIOMES) && !(needs & CF_MAP_SURFACE)) need_biomes = 1;
+        if (needs & CF_MAP_SURFACE) need_biomes |= 2; /* where the settings have a surface stage */
+    }
+    long r[4];
+    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
+    if (r[2] < r[0] || r[3] < r[1]) {
+        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
+        return 1;
+    }
+    int za, zb, used = 0;
+    if (sscanf(zoom, "%d..%d%n", &za, &zb, &used) != 2 || zoom[used] || za < 0 || zb < za || zb > 20) {
+        fprintf(stderr, "chunkfill: --zoom %s: takes A..B with 0 <= A <= B <= 20\n", zoom);
+        return 1;
+    }
+    if (strlen(outdir) > 3000 || !*outdir) return die_usage("--out: bad folder name", usage_tiles);
+    /* tiles to write, refused above a million */
+    int64_t total = 0;
+    for (int z = za; z <= zb; z++) {
+        int64_t span = (int64_t)256 << z;
+        total += (floordiv64(r[2], span) - floordiv64(r[0], span) + 1) * (floordiv64(r[3], span) - floordiv64(r[1], span) + 1);
+    }
+    if (total > 1000000) {
+        fprintf(stderr, "chunkfill: --area %s --zoom %s: %lld tiles (at most 1,000,000)\n", area, zoom, (long long)total);
+        return 1;
+    }
+
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *bs = NULL;
+    uint8_t *rgb = malloc(256 * 256 * 3);
+    int rc = 1;
+    char msg[1024] = "", path[4200];
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (!rgb) {
+        snprintf(msg, sizeof msg, "out of memory");
+        goto done;
+    }
+    if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        goto done;
+    int64_t done_tiles = 0;
+    int tty = isatty(2), unknown = 0;
+    unsigned long long unknown_px = 0;
+    char first_unknown[128] = "";
+    for (int li = 0; li < nlayers; li++)
+        for (int z = za; z <= zb; z++) {
+            int64_t span = (int64_t)256 << z;
+            for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
+                for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
+                    cf_map_stats ms;
+                    if (cf_map_draw_stats(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
+                                          256, 256, (int32_t)below, rgb, NULL, &ms, (int)threads, &err) != CF_OK)
+                        goto done;
+                    if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
+                    unknown_px += ms.unknown_blocks;
+                    snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
+                             (long long)ty);
+                    if (make_parents(path) < 0) {
+                        snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+                        goto done;
+                    }
+                    if (cf_png_write(path, rgb, 256, 256, &err) != CF_OK) goto done;
+                    if (tty) fprintf(stderr, "\rtiles: %lld/%lld", (long long)++done_tiles, (long long)total * nlayers);
+                }
+        }
+    if (tty) fputc('\n', stderr);
+    if (unknown_px)
+        fprintf(stderr, "tiles: %llu pixels show blocks without a colour (magenta), the first %s\n", unknown_px, first_unknown);
+    {
+        /* the viewer, its configuration in place of the page's default */
+        const char *html = cf_map_viewer_html(), *mark = strstr(html, "/*CF_CONFIG*/");
+        const char *end = mark ? strstr(mark, ";\n") : NULL;
+        if (!end) {
+            snprintf(msg, sizeof msg, "the embedded viewer has no configuration mark (a chunkfill bug)");
+            goto done;
+        }
+        char cfgtext[2048];
+        int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"static\", \"layers\": [");
+        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
+        char js[2][600];
+        json_script_str(js[0], sizeof js[0], o.seed);
+        json_script_str(js[1], sizeof js[1], o.settings);
+        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n,
+                 "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s}", za, zb,
+                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
+        snprintf(path, sizeof path, "%s/index.html", outdir);
+        if (make_parents(path) < 0) {
+            snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+            goto done;
+        }
+        if (write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg) < 0) goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
+    rc = 0;
+done:
+    if (rc) {
+        if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
+        else report(&err);
+    }
+    free(rgb);
+    cf_biomes_free(bs);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}

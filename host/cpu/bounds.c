@@ -1,0 +1,305 @@
+/* bounds.c - column bounds: an interval for a node's value over one column and a range of
+ * rows, from the program's range analysis (ir/passes.c infer_ranges) sharpened by what the
+ * column fixes: its 2-D nodes' exact values, y-gradients over the rows, the interpolated nodes'
+ * corner columns and corner rows. The top-down surface search (heights.c) skips the windows
+ * where the density provably is not > 0 (above the terrain: the y-gradients of depth and the
+ * top slide against the noises' amplitude bounds), so a sample computes only the rows near
+ * its surface.
+ *
+ * Soundness: a node takes part only where its whole subtree is "safe" (every range finite
+ * within +-1e37 and no kind that makes NaN or infinity from finite inputs: div, sqrt, log,
+ * pow, reciprocal), so every value below it is finite; each interval is then the
+ * range analysis' rule on the children's intervals, widened by 1e-6 relative + 1e-30 for the
+ * float roundings (as infer_ranges), or an exact value (a 2-D node's value at the column,
+ * computed by the evaluator as the fill computes it). Anything else (unsafe nodes, a
+ * gradient that repeats, too many corner columns) gives no bound, and the search computes
+ * the rows as before: a bound never changes a value, only which rows are computed.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+
+#include "kernels/cf_math.h"
+#include "kernels/cf_nodes.h"
+#include "cpu/cpu.h"
+#include "cpu/fill.h"
+
+enum { HB_SLOTS = 24, HB_COLS = 16 };
+
+struct cf_hbound {
+    const cf_program *p;
+    int nn;
+    uint8_t *safe;  /* 1: the node's subtree is safe (above) */
+    uint8_t *exact; /* 1: reads no y and has no interpolated node below: its value per column */
+    /* exact values per column, valid while cst == cstamp (a region) */
+    int ncols;
+    int32_t colx[HB_COLS], colz[HB_COLS];
+    float *cval;
+    uint32_t *cst, cstamp;
+    /* intervals per (column, rows) slot, valid while sst == sstamp (one query) */
+    int nslots;
+    int32_t sx[HB_SLOTS], sz[HB_SLOTS], ylo[HB_SLOTS], yhi[HB_SLOTS];
+    double *lo, *hi;
+    uint8_t *ok;
+    uint32_t *sst, sstamp;
+};
+
+static int unsafe_kind(int kind)
+{
+    return kind == NK_SQRT || kind == NK_LOG || kind == NK_POW || kind == NK_DIV || kind == NK_RECIPROCAL;
+}
+
+/* 1 / 2: safe / not (memo in s) */
+static int node_safe(const cf_program *p, int id, uint8_t *s)
+{
+    if (s[id]) return s[id];
+    const cf_node *n = &p->nodes[id];
+    int ok = n->lo >= -1e37 && n->hi <= 1e37 && !unsafe_kind(n->kind); /* false for NaN bounds */
+    for (int k = 0; ok && k < n->nin; k++) ok = node_safe(p, n->in[k], s) == 1;
+    return s[id] = ok ? 1 : 2;
+}
+
+/* 1 / 2: some interpolated node at or below id / none */
+static int has_interp(const cf_program *p, int id, uint8_t *s)
+{
+    if (s[id]) return s[id];
+    const cf_node *n = &p->nodes[id];
+    int y = n->kind == NK_INTERPOLATED;
+    for (int k = 0; !y && k < n->nin; k++) y = has_interp(p, n->in[k], s) == 1;
+    return s[id] = y ? 1 : 2;
+}
+
+cf_hbound *hbound_new(const cf_program *p)
+{
+    if (p->prec == PREC_F64) return NULL; /* the float dialect (26.3) only */
+    cf_hbound *b = calloc(1, sizeof *b);
+    size_t nn = (size_t)p->nnodes + 1;
+    if (!b) return NULL;
+    b->p = p, b->nn = p->nnodes;
+    b->safe = calloc(nn, 1), b->exact = calloc(nn, 1);
+    uint8_t *hi = calloc(nn, 1);
+    b->cval = malloc(sizeof(float) * nn * HB_COLS), b->cst = calloc(nn * HB_COLS, sizeof(uint32_t));
+    b->lo = malloc(sizeof(double) * nn * HB_SLOTS), b->hi = malloc(sizeof(double) * nn * HB_SLOTS);
+    b->ok = malloc(nn * HB_SLOTS), b->sst = calloc(nn * HB_SLOTS, sizeof(uint32_t));
+    if (!b->safe || !b->exact || !hi || !b->cval || !b->cst || !b->lo || !b->hi || !b->ok || !b->sst) {
+        free(hi);
+        hbound_free(b);
+        return NULL;
+    }
+    for (int i = 0; i < p->nnodes; i++) {
+        node_safe(p, i, b->safe);
+        b->exact[i] = !(p->nodes[i].axes & AX_Y) && has_interp(p, i, hi) == 2;
+    }
+    free(hi);
+    b->cstamp = 1, b->sstamp = 1;
+    return b;
+}
+
+void hbound_free(cf_hbound *b)
+{
+    if (!b) return;
+    free(b->safe), free(b->exact), free(b->cval), free(b->cst), free(b->lo), free(b->hi), free(b->ok), free(b->sst);
+    free(b);
+}
+
+/* a new region: the exact values kept per column become stale */
+void hbound_region(cf_hbound *b)
+{
+    b->ncols = 0;
+    if (++b->cstamp == 0) {
+        memset(b->cst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_COLS);
+        b->cstamp = 1;
+    }
+}
+
+/* the slot of column (x, z) over rows [ylo, yhi], -1 when none is left */
+static int slot_of(cf_hbound *b, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+{
+    for (int s = 0; s < b->nslots; s++)
+        if (b->sx[s] == x && b->sz[s] == z && b->ylo[s] == ylo && b->yhi[s] == yhi) return s;
+    if (b->nslots == HB_SLOTS) return -1;
+    int s = b->nslots++;
+    b->sx[s] = x, b->sz[s] = z, b->ylo[s] = ylo, b->yhi[s] = yhi;
+    return s;
+}
+
+/* the exact value of a 2-D node at column (x, z), through the fill's evaluator (its column memo) */
+static float exact_at(cf_hbound *b, cf_fill *f, int id, int32_t x, int32_t z)
+{
+    int c = 0;
+    while (c < b->ncols && (b->colx[c] != x || b->colz[c] != z)) c++;
+    if (c == b->ncols) {
+        if (c == HB_COLS) return eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
+        b->colx[c] = x, b->colz[c] = z, b->ncols++;
+    }
+    size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
+    if (b->cst[k] != b->cstamp) {
+        b->cval[k] = eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
+        b->cst[k] = b->cstamp;
+    }
+    return b->cval[k];
+}
+
+static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi);
+
+/* the children's intervals, or 0 */
+#define IN(k, L, H)                                                                                                    \
+    double L, H;                                                                                                       \
+    if (!bound(b, f, n->in[k], s, &L, &H)) return 0
+
+/* the interval of node id in slot s: 1 and [*lo, *hi], or 0 (no bound) */
+static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi)
+{
+    const cf_program *p = b->p;
+    const cf_node *n = &p->nodes[id];
+    if (b->safe[id] != 1) return 0;
+    if (n->kind == NK_CONSTANT || (n->flags & NF_LITERAL)) {
+        *lo = *hi = n->f[0];
+        return 1;
+    }
+    if (b->exact[id]) {
+        float v = exact_at(b, f, id, b->sx[s], b->sz[s]);
+        if (!(v >= -1e37f && v <= 1e37f)) return 0;
+        *lo = *hi = v;
+        return 1;
+    }
+    double l = n->lo, h = n->hi; /* the range analysis' interval: the default */
+    switch (n->kind) {
+    case NK_CACHE: case NK_BLEND_DENSITY: {
+        IN(0, a0, a1);
+        *lo = a0, *hi = a1;
+        return 1;
+    }
+    case NK_INTERPOLATED: {
+        /* a lerp of the input at the corners of the cells holding the rows: within the hull of
+         * the corner columns that have a weight (x or z on a cell boundary: one of two) */
+        int32_t w = n->i[0], ch = n->i[1], x = b->sx[s], z = b->sz[s];
+        int32_t x0 = (int32_t)cf_floordiv(x, w) * w, z0 = (int32_t)cf_floordiv(z, w) * w;
+        int32_t y0 = (int32_t)cf_floordiv(b->ylo[s], ch) * ch, y1 = ((int32_t)cf_floordiv(b->yhi[s], ch) + 1) * ch;
+        int nx = x == x0 ? 1 : 2, nz = z == z0 ? 1 : 2;
+        double L = INFINITY, H = -INFINITY;
+        for (int k = 0; k < nz; k++)
+            for (int i = 0; i < nx; i++) {
+                int t = slot_of(b, x0 + i * w, z0 + k * w, y0, y1);
+                double a0, a1;
+                if (t < 0 || !bound(b, f, n->in[0], t, &a0, &a1)) return 0;
+                L = fmin(L, a0), H = fmax(H, a1);
+            }
+        l = L, h = H;
+        break;
+    }
+    case NK_ADD: { IN(0, a0, a1); IN(1, b0, b1); l = a0 + b0, h = a1 + b1; break; }
+    case NK_SUB: { IN(0, a0, a1); IN(1, b0, b1); l = a0 - b1, h = a1 - b0; break; }
+    case NK_MUL: {
+        IN(0, a0, a1);
+        IN(1, b0, b1);
+        double c[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
+        l = fmin(fmin(c[0], c[1]), fmin(c[2], c[3])), h = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+        break;
+    }
+    case NK_MIN: { IN(0, a0, a1); IN(1, b0, b1); l = fmin(a0, b0), h = fmin(a1, b1); break; }
+    case NK_MAX: { IN(0, a0, a1); IN(1, b0, b1); l = fmax(a0, b0), h = fmax(a1, b1); break; }
+    case NK_ABS: {
+        IN(0, a0, a1);
+        l = (a0 <= 0 && a1 >= 0) ? 0 : fmin(fabs(a0), fabs(a1)), h = fmax(fabs(a0), fabs(a1));
+        break;
+    }
+    case NK_NEGATE: { IN(0, a0, a1); l = -a1, h = -a0; break; }
+    case NK_SQUARE: {
+        IN(0, a0, a1);
+        double u = fmin(fabs(a0), fabs(a1)), v = fmax(fabs(a0), fabs(a1));
+        l = (a0 <= 0 && a1 >= 0) ? 0 : u * u, h = v * v;
+        break;
+    }
+    case NK_CUBE: { IN(0, a0, a1); l = a0 * a0 * a0, h = a1 * a1 * a1; break; }
+    case NK_HALF_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.5 : a0, h = a1 < 0 ? a1 * 0.5 : a1; break; }
+    case NK_QUARTER_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.25 : a0, h = a1 < 0 ? a1 * 0.25 : a1; break; }
+    case NK_SQUEEZE: {
+        IN(0, a0, a1);
+        double u = fmax(-1, fmin(1, a0)), v = fmax(-1, fmin(1, a1));
+        l = u / 2 - u * u * u / 24, h = v / 2 - v * v * v / 24;
+        break;
+    }
+    case NK_CLAMP: {
+        IN(0, a0, a1);
+        l = fmax(n->f[0], fmin(a0, n->f[1])), h = fmin(n->f[1], fmax(a1, n->f[0]));
+        break;
+    }
+    case NK_RANGE_CHOICE: {
+        /* the selector's interval decides the branch where it lies on one side (the test is
+         * lo <= v < hi on the float value, which the widened interval holds) */
+        IN(0, c0, c1);
+        if (c0 >= n->f[0] && c1 < n->f[1]) {
+            IN(1, a0, a1);
+            l = a0, h = a1;
+        } else if (c1 < n->f[0] || c0 >= n->f[1]) {
+            IN(2, a0, a1);
+            l = a0, h = a1;
+        } else {
+            IN(1, a0, a1);
+            IN(2, b0, b1);
+            l = fmin(a0, b0), h = fmax(a1, b1);
+        }
+        break;
+    }
+    case NK_LERP: {
+        IN(0, t0, t1);
+        if ((t0 == 0 && t1 == 0) || (t0 == 1 && t1 == 1)) { /* the evaluator's a == 0 / a == 1: the input itself */
+            IN(t0 == 0 ? 1 : 2, a0, a1);
+            *lo = a0, *hi = a1;
+            return 1;
+        }
+        IN(1, a0, a1);
+        IN(2, b0, b1);
+        if (t0 >= 0 && t1 <= 1) {
+            l = fmin(a0, b0), h = fmax(a1, b1);
+        } else {
+            double t = fmax(fabs(t0), fabs(t1)), u = fmax(fabs(a0), fabs(a1)), v = fmax(fabs(b0), fabs(b1));
+            double m = (u + t * (u + v)) * 1.01;
+            l = -m, h = m;
+        }
+        break;
+    }
+    case NK_GRADIENT:
+        /* along y and clamped: monotone in y, its values at the rows' ends */
+        if (n->i[0] == 1 && n->i[3] == 0) {
+            float g0 = cf_gradient(b->ylo[s], n->i[1], n->i[2], n->f[0], n->f[1], 0);
+            float g1 = cf_gradient(b->yhi[s], n->i[1], n->i[2], n->f[0], n->f[1], 0);
+            *lo = fminf(g0, g1), *hi = fmaxf(g0, g1);
+            return 1;
+        }
+        break;
+    default: break;
+    }
+    if (!(l == l) || !(h == h)) return 0;
+    /* widen by float rounding (infer_ranges' rule); never wider than the range analysis' */
+    l = l - fabs(l) * 1e-6 - 1e-30, h = h + fabs(h) * 1e-6 + 1e-30;
+    *lo = fmax(l, n->lo), *hi = fmin(h, n->hi);
+    return *lo >= -1e37 && *hi <= 1e37;
+}
+#undef IN
+
+static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi)
+{
+    size_t k = (size_t)s * (size_t)(b->nn + 1) + (size_t)id;
+    if (b->sst[k] != b->sstamp) {
+        b->ok[k] = (uint8_t)bound_node(b, f, id, s, &b->lo[k], &b->hi[k]);
+        b->sst[k] = b->sstamp;
+    }
+    *lo = b->lo[k], *hi = b->hi[k];
+    return b->ok[k];
+}
+
+int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+{
+    if (!b) return 0;
+    if (++b->sstamp == 0) {
+        memset(b->sst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_SLOTS);
+        b->sstamp = 1;
+    }
+    b->nslots = 0;
+    double lo, hi;
+    int s = slot_of(b, x, z, ylo, yhi);
+    return bound(b, f, node, s, &lo, &hi) && hi <= 0.0;
+}

@@ -1,0 +1,440 @@
+/* heights.c - surface heights on the CPU: the top block with density > 0 of each column,
+ * searched from the top down in windows of rows (surface_scan over fill.c's block stage), for
+ * areas of columns (cf_surface_heights) and samples every step blocks (cf_surface_samples: whole
+ * chunks, lone columns or corner columns); the double dialects per column (eval64.c) or per
+ * chunk (1.21: fill121.c). What render, tiles and /at draw (host/api/map.c).
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cf_math.h"
+#include "cpu/cpu.h"
+#include "cpu/fill.h"
+
+/* the double dialects' surfaces: the first sample, samples per axis, the chunks that hold
+ * samples (1.21) */
+typedef struct sjob64 {
+    const cf_world *w;
+    int node;
+    size_t n;
+    int32_t x0, z0, nx, nz, below; /* the first sample, samples per axis */
+    int32_t step;                  /* blocks between samples */
+    const int32_t *cxs, *czs;      /* DIALECT_MC121: the chunks that hold samples */
+    size_t ncxs;
+    int32_t *hout;
+    atomic_size_t next;
+    atomic_int failed;
+    int final; /* DIALECT_MC121: the output is router:final_density (cell-cache order, + beardifier 0.0) */
+} sjob64;
+
+/* surfaces: one work item per row of the area */
+static void *surface64(void *arg)
+{
+    sjob64 *j = arg;
+    const cf_program *p = j->w->prog;
+    ev64_ctx c;
+    if (eval64_init(&c, j->w) < 0) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    for (;;) {
+        size_t r = atomic_fetch_add(&j->next, 1);
+        if (r >= (size_t)j->nz || atomic_load(&j->failed)) break;
+        for (int32_t x = 0; x < j->nx; x++) {
+            int32_t h = p->min_y - 1;
+            double bx = (double)((int64_t)j->x0 + (int64_t)x * j->step), bz = (double)((int64_t)j->z0 + (int64_t)r * j->step);
+            if (node_is_2d(p, &p->nodes[j->node])) {
+                /* a 2-D Iris node does not read y: the top row, or none */
+                if (top >= p->min_y && eval_f64(&c, j->node, bx, 0.0, bz) > 0.0) h = (int32_t)top;
+                j->hout[r * (size_t)j->nx + (size_t)x] = h;
+                continue;
+            }
+            for (int64_t y = top; y >= p->min_y; y--)
+                if (eval_f64(&c, j->node, bx, (double)y, bz) > 0.0) {
+                    h = (int32_t)y;
+                    break;
+                }
+            j->hout[r * (size_t)j->nx + (size_t)x] = h;
+        }
+    }
+    eval64_free(&c);
+    return NULL;
+}
+
+/* the sample index of block coordinate b on the grid first + k*step (k < n), or -1 */
+static int64_t sample_index(int64_t b, int32_t first, int32_t step, int32_t n)
+{
+    int64_t d = b - first;
+    if (d < 0 || d % step) return -1;
+    return d / step < n ? d / step : -1;
+}
+
+/* the chunks along one axis that hold samples first + k*step (k < n), increasing;
+ * returns their count (at most n, and at most the chunks the samples span) */
+static size_t sample_chunks(int32_t first, int32_t step, int32_t n, int32_t *out)
+{
+    size_t m = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t c = (int32_t)cf_floordiv((int64_t)first + (int64_t)k * step, 16);
+        if (m == 0 || out[m - 1] != c) out[m++] = c;
+    }
+    return m;
+}
+
+/* 1.21 surfaces: the value of a column depends on its chunk (NoiseChunk's caches),
+ * so each work item fills one chunk that holds samples and scans those columns */
+static void *surface121(void *arg)
+{
+    sjob64 *j = arg;
+    const cf_program *p = j->w->prog;
+    double *v = malloc(sizeof(double) * (size_t)p->height * 256);
+    cf_ctx64 *e = v ? ctx64_take(j->w, j->node, j->final) : NULL; /* the thread's context, from the world's pool */
+    if (!e) {
+        free(v);
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n || atomic_load(&j->failed)) break;
+        int64_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
+        fill121_chunk(&e->c, e->s, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
+        for (int z = 0; z < 16; z++) {
+            int64_t sz = sample_index(cz * 16 + z, j->z0, j->step, j->nz);
+            if (sz < 0) continue;
+            for (int x = 0; x < 16; x++) {
+                int64_t sx = sample_index(cx * 16 + x, j->x0, j->step, j->nx);
+                if (sx < 0) continue;
+                int32_t h = p->min_y - 1;
+                for (int64_t y = top; y >= p->min_y; y--)
+                    if (v[((size_t)(y - p->min_y) * 16 + (size_t)z) * 16 + (size_t)x] > 0.0) {
+                        h = (int32_t)y;
+                        break;
+                    }
+                j->hout[(size_t)sz * (size_t)j->nx + (size_t)sx] = h;
+            }
+        }
+    }
+    ctx64_give(e);
+    free(v);
+    return NULL;
+}
+
+/* the top block of every column of f's current region (sx x sz columns, at most 256):
+ * out[z*sx + x], min_y - 1 where none; windows of rows from the top down, stopping once
+ * every column has its block */
+static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int32_t *out, int *rows)
+{
+    const cf_program *p = f->w->prog;
+    int32_t wh = fill_window_rows(p), h = p->height;
+    int dx, dy, dz;
+    fill_vdims(f, &p->nodes[node], &dx, &dy, &dz);
+    int ncol = f->sx * f->sz, left = ncol;
+    for (int c = 0; c < ncol; c++) out[c] = p->min_y - 1;
+    uint8_t done[256] = {0};
+    /* windows [k*wh, (k+1)*wh) in absolute y, from the top down */
+    int64_t ymax = (int64_t)p->min_y + h - 1 < below ? (int64_t)p->min_y + h - 1 : below;
+    int64_t top = cf_floordiv(ymax, wh) * wh;
+    *rows = 0;
+    /* a lone column (hb): the windows from the top where its bounds prove the value is not > 0
+     * are not computed (bounds.c), until the first one that is not proven */
+    int skip = hb && ncol == 1, span = 8; /* windows proven at once: 8, halved where a proof fails */
+    if (skip) hbound_region(hb);
+    for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
+        int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
+        int32_t b = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
+        int32_t ystart = (int32_t)(ymax - p->min_y) < b - 1 ? (int32_t)(ymax - p->min_y) : b - 1;
+        while (skip && ystart >= a) {
+            int64_t lo = wb - (int64_t)(span - 1) * wh; /* the lowest window of the span */
+            if (lo < p->min_y) lo = p->min_y;
+            if (hbound_nonpos(hb, f, node, f->x0, f->z0, (int32_t)lo, p->min_y + ystart)) {
+                wb -= (int64_t)(span - 1) * wh; /* the loop steps past the span's last window */
+                break;
+            }
+            if (span == 1) skip = 0;
+            else span /= 2;
+        }
+        if (skip && ystart >= a) continue;
+        skip = 0;
+        f->wy0 = a, f->wy1 = b;
+        fill_next_window(f);
+        *rows += b - a;
+        const float *r = fill_vec_get(f, node);
+        for (int c = 0; c < ncol; c++) {
+            if (done[c]) continue;
+            int x = c % f->sx, z = c / f->sx;
+            for (int32_t y = ystart; y >= a; y--) {
+                float v = r[((size_t)(dy > 1 ? y - a : 0) * (size_t)dz + (size_t)(dz > 1 ? z : 0)) * (size_t)dx + (size_t)(dx > 1 ? x : 0)];
+                if (v > 0.0f) {
+                    out[c] = p->min_y + y;
+                    done[c] = 1;
+                    left--;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* surface_scan over the region whose first column is (x0, z0) */
+static void surface_region(cf_fill *f, cf_hbound *hb, int node, int32_t x0, int32_t z0, int32_t below, int32_t *out, int *rows)
+{
+    fill_region(f, x0, f->w->prog->min_y, z0);
+    surface_scan(f, hb, node, below, out, rows);
+}
+
+int32_t heights_column(cf_fill *f, cf_hbound *hb, int node, int32_t x, int32_t z, int32_t below, int *rows)
+{
+    int32_t h;
+    surface_region(f, hb, node, x, z, below, &h, rows);
+    return h;
+}
+
+static void surface_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, int32_t below, int32_t *out, int *rows)
+{
+    surface_region(f, NULL, node, cx * 16, cz * 16, below, out, rows);
+}
+
+int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_t *out, int *rows)
+{
+    cf_fill *f = fill_new(w, 16, w->prog->height, 16);
+    if (!f) return -1;
+    surface_chunk(f, w->prog->outputs[fn], cx, cz, INT32_MAX, out, rows);
+    fill_free(f);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ surface heights */
+
+/* Samples (x0 + i*step, z0 + k*step), i < nx, k < nz. Below SPARSE_STEP blocks between
+ * samples a work item fills a whole chunk that holds samples (neighbouring columns
+ * share its cell corners and column caches); from SPARSE_STEP on, a work item is one
+ * sample's column alone (a 1 x 1 region: its own 2 x 2 corner columns, windowed from
+ * the top), so the cost follows the samples, not the blocks between them; from
+ * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
+ * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
+ * caches are keyed by absolute position; tests/test_render.c checks it). */
+/* samples on corner columns alone from this step on (corner_region: about 0.2 ms a sample
+ * for the vanilla overworld, where a chunk holding 16 samples at step 4 costs 0.11 ms a
+ * sample and 4 samples at step 8 0.8 ms: bench/RESULTS.md) */
+enum { CORNER_STEP = 8 };
+enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
+
+typedef struct sjob {
+    const cf_world *w;
+    int node;
+    int32_t x0, z0, nx, nz, below, step;
+    int corner;               /* every sample on corner columns and corner_exact: corner_region */
+    const int32_t *cxs, *czs; /* chunk mode: the chunks that hold samples */
+    size_t ncxs, nitems;
+    int32_t *out;
+    atomic_size_t next;
+    atomic_int failed;
+    atomic_llong rows;
+} sjob;
+
+/* ------------------------------------------------------------------ corner columns
+ * A sample column at x, z multiples of every interpolation cell width has in-cell x/z
+ * fractions 0: fill_interp_blocks computes a = lerp(0, lerp(0, c00, c01), lerp(0, c10, c11))
+ * with lerp(t, u, v) = u + t*(v - u) (§11), and the y walk from a and b per column. When
+ * v - u is finite, 0*(v - u) is +-0, and u + +-0 is u bit for bit unless u is -0. So when
+ * every corner value is finite with differences that cannot overflow (corner_exact: every
+ * node under every interpolated node has a finite range within +-1e37 and none of the kinds
+ * that make NaN or infinity from finite inputs), and no corner of the sample's own column
+ * is -0 (checked after the fact; the sample is then redone with its 2 x 2 corner columns),
+ * the neighbour corner columns can hold any finite value: they are stamped 0 and never
+ * computed. The sample needs one corner column instead of four. */
+static int corner_safe(const cf_program *p, int id, uint8_t *seen)
+{
+    if (seen[id]) return seen[id] == 1;
+    const cf_node *n = &p->nodes[id];
+    int ok = n->lo >= -1e37 && n->hi <= 1e37; /* false for NaN and infinite bounds */
+    switch (n->kind) {
+    case NK_SQRT: case NK_LOG: case NK_POW: case NK_DIV: case NK_RECIPROCAL: ok = 0; break;
+    default: break;
+    }
+    for (int k = 0; ok && k < n->nin; k++) ok = corner_safe(p, n->in[k], seen);
+    seen[id] = ok ? 1 : 2;
+    return ok;
+}
+
+/* 1 when the program's interpolated nodes allow corner columns (above); *w the cell
+ * width a sample's x and z must be multiples of (the lcm of the widths) */
+static int corner_exact(const cf_program *p, int32_t *w)
+{
+    if (p->prec == PREC_F64 || p->ninterp == 0) return 0;
+    uint8_t *seen = calloc((size_t)p->nnodes + 1, 1);
+    if (!seen) return 0;
+    int ok = 1;
+    int64_t l = 1;
+    for (int i = 0; ok && i < p->nnodes; i++) {
+        if (p->nodes[i].kind != NK_INTERPOLATED) continue;
+        int64_t cw = p->nodes[i].i[0], a = l, b = cw;
+        while (b) { int64_t t = a % b; a = b; b = t; }
+        l = l / a * cw;
+        ok = cw > 0 && l <= 64 && corner_safe(p, p->nodes[i].in[0], seen);
+    }
+    free(seen);
+    *w = (int32_t)l;
+    return ok;
+}
+
+/* a 1 x 1 region at (x0, z0) on corner columns: the neighbour corner columns (i or k 1) of
+ * every interpolated node are stamped 0, and the corner stage computes one column */
+static void corner_region(cf_fill *f, int32_t x0, int32_t z0)
+{
+    const cf_program *p = f->w->prog;
+    fill_region(f, x0, p->min_y, z0);
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        struct cf_interp *ip = &f->interp[p->islot[i]];
+        for (int k = 0; k < ip->ncz; k++)
+            for (int j = 0; j < ip->ncy; j++)
+                for (int c = 0; c < ip->ncx; c++) {
+                    if (c == 0 && k == 0) continue;
+                    size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)c;
+                    ip->corner[q] = 0.0f, ip->cstamp[q] = f->stamp;
+                }
+    }
+    /* sx = 1 - w: floordiv(x0 - w, w) + 2 - x0/w = 1 corner column per axis */
+    int32_t cw = 1;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0) { cw = p->nodes[i].i[0]; break; } /* the corner stage's width (corners_new) */
+    corners_region(f->corners, x0, p->min_y, z0, 1 - cw, f->sy, 1 - cw);
+}
+
+/* 1 when a corner of the region's own column (i = k = 0) that was computed is -0 */
+static int corner_negzero(const cf_fill *f)
+{
+    const cf_program *p = f->w->prog;
+    for (int i = 0; i < p->nnodes; i++) {
+        if (p->islot[i] < 0) continue;
+        const struct cf_interp *ip = &f->interp[p->islot[i]];
+        for (int j = 0; j < ip->ncy; j++) {
+            size_t q = (size_t)j * (size_t)ip->ncx;
+            if (ip->cstamp[q] == f->stamp && ip->corner[q] == 0.0f && signbit(ip->corner[q])) return 1;
+        }
+    }
+    return 0;
+}
+
+static void *surface_worker(void *arg)
+{
+    sjob *j = arg;
+    int sparse = j->corner || j->step >= SPARSE_STEP;
+    cf_fill *f = sparse ? fill_take(j->w, 1, j->w->prog->height, 1) : fill_take(j->w, 16, j->w->prog->height, 16);
+    if (!f) {
+        atomic_store(&j->failed, 1);
+        return NULL;
+    }
+    /* lone columns skip the rows their bounds rule out (CF_NO_COLUMN_BOUNDS=1: every row, benchmarks) */
+    cf_hbound *hb = sparse && !getenv("CF_NO_COLUMN_BOUNDS") ? hbound_new(j->w->prog) : NULL;
+    int32_t h[256] = {0};
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->nitems || atomic_load(&j->failed)) break;
+        int rows;
+        if (sparse) {
+            size_t sx = i % (size_t)j->nx, sz = i / (size_t)j->nx;
+            int32_t x = (int32_t)((int64_t)j->x0 + (int64_t)sx * j->step), z = (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step);
+            if (j->corner) {
+                corner_region(f, x, z);
+                surface_scan(f, hb, j->node, j->below, h, &rows);
+                if (!corner_negzero(f)) {
+                    atomic_fetch_add(&j->rows, rows);
+                    j->out[i] = h[0];
+                    continue;
+                }
+            }
+            j->out[i] = heights_column(f, hb, j->node, x, z, j->below, &rows);
+            atomic_fetch_add(&j->rows, rows);
+            continue;
+        }
+        int32_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
+        surface_chunk(f, j->node, cx, cz, j->below, h, &rows);
+        atomic_fetch_add(&j->rows, rows);
+        for (int z = 0; z < 16; z++) {
+            int64_t gz = sample_index((int64_t)cz * 16 + z, j->z0, j->step, j->nz);
+            if (gz < 0) continue;
+            for (int x = 0; x < 16; x++) {
+                int64_t gx = sample_index((int64_t)cx * 16 + x, j->x0, j->step, j->nx);
+                if (gx < 0) continue;
+                j->out[(size_t)gz * (size_t)j->nx + (size_t)gx] = h[z * 16 + x];
+            }
+        }
+    }
+    hbound_free(hb);
+    fill_give(f);
+    return NULL;
+}
+
+cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
+                             int32_t *out, int threads, cf_error *err)
+{
+    return cf_surface_samples(w, fn, x0, z0, 1, nx, nz, below, out, threads, err);
+}
+
+cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                             int32_t below, int32_t *out, int threads, cf_error *err)
+{
+    if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || step <= 0 || !out)
+        return err_set(err, CF_ERR_ARG, "cf_surface_samples: bad arguments");
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    int64_t xl = (int64_t)x0 + (int64_t)(nx - 1) * step, zl = (int64_t)z0 + (int64_t)(nz - 1) * step;
+    if (x0 < -lim || z0 < -lim || xl > lim + 15 || zl > lim + 15)
+        return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
+    if (threads <= 0) threads = cf_cpu_count();
+    int32_t cw = 0;
+    int corner = step >= CORNER_STEP && corner_exact(w->prog, &cw) && cf_floormod(x0, cw) == 0 &&
+                 cf_floormod(z0, cw) == 0 && step % cw == 0;
+    int chunked = w->prog->prec == PREC_F64 ? w->prog->dialect == DIALECT_MC121 : step < SPARSE_STEP && !corner;
+    int32_t *cxs = NULL, *czs = NULL;
+    size_t ncx = 0, ncz = 0;
+    if (chunked) {
+        cxs = malloc(sizeof(int32_t) * (size_t)nx);
+        czs = malloc(sizeof(int32_t) * (size_t)nz);
+        if (!cxs || !czs) {
+            free(cxs), free(czs);
+            return err_set(err, CF_ERR_NOMEM, "out of memory");
+        }
+        ncx = sample_chunks(x0, step, nx, cxs);
+        ncz = sample_chunks(z0, step, nz, czs);
+    }
+    cf_status st = CF_OK;
+    if (w->prog->prec == PREC_F64) {
+        sjob64 j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn], j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.hout = out;
+        j.step = step;
+        void *(*fnp)(void *) = surface64;
+        size_t items = (size_t)nz;
+        if (chunked) {
+            j.final = strcmp(w->prog->output_names[fn], "router:final_density") == 0;
+            j.cxs = cxs, j.czs = czs, j.ncxs = ncx, j.n = items = ncx * ncz;
+            fnp = surface121;
+        }
+        if ((size_t)threads > items) threads = (int)items;
+        if (chunked && (st = fill_check_memory(w->prog, threads, err)) != CF_OK) {
+        } else if (fill_run_threads(fnp, &j, threads) < 0) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+        else if (atomic_load(&j.failed)) st = err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    } else {
+        sjob j;
+        memset(&j, 0, sizeof j);
+        j.w = w, j.node = w->prog->outputs[fn];
+        j.x0 = x0, j.z0 = z0, j.nx = nx, j.nz = nz, j.below = below, j.step = step, j.out = out;
+        j.corner = corner;
+        j.cxs = cxs, j.czs = czs, j.ncxs = ncx;
+        j.nitems = chunked ? ncx * ncz : (size_t)nx * (size_t)nz;
+        if ((size_t)threads > j.nitems) threads = (int)j.nitems;
+        if ((st = fill_check_memory(w->prog, threads, err)) != CF_OK) {
+        } else if (fill_run_threads(surface_worker, &j, threads) < 0) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+        else if (atomic_load(&j.failed)) st = err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
+    }
+    free(cxs), free(czs);
+    return st;
+}
+
