@@ -42,7 +42,8 @@
 #ifndef CF_SURFACE_H
 #define CF_SURFACE_H
 
-#include "cf_rules.h" /* SR_*, SC_*, SN_*, SF_BIO_* (the emitter pastes it before this file) */
+/* the row kinds (the emitter pastes kernels/cf_rules.h before this file) */
+#include "cf_rules.h"
 
 #define CF_SF_ROW 9
 /* the device's int table: rule block -> palette index (then snow_block, packed_ice), per biome of

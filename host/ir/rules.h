@@ -6,7 +6,8 @@
 #ifndef CF_RULES_H
 #define CF_RULES_H
 
-#include "kernels/cf_rules.h" /* the row kinds SR_* / SC_* and the fixed noises SN_* */
+/* the row kinds SR_, SC_ and the fixed noises SN_ */
+#include "kernels/cf_rules.h"
 
 typedef struct cf_rrow {
     int kind;
