@@ -464,10 +464,11 @@ Test(fill_cli, writes_npy_atomically)
 Test(fill_cli, bad_ranges)
 {
     char err[4096];
-    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
+    /* bad values of --chunks are usage errors (exit 2, one line) as in every command */
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);
     cr_assert(strstr(err, "out of range"), "%s", err);
-    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
-    cr_assert(strstr(err, "must not be below"), "%s", err);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);
+    cr_assert(strstr(err, "reversed corners: the second corner must not be below the first"), "%s", err);
     cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks -134000000,-134000000:134000000,134000000 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "more than --max-chunks"), "%s", err);
     cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:x --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);

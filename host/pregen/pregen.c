@@ -760,7 +760,10 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         if (bad) break;
         if (present == nf && listed) {
             files_digest(old, nf, have);
-            if (strcmp(have, want) == 0) goto next;
+            if (strcmp(have, want) == 0) {
+                pr.chunks_skipped += (long long)n;
+                goto next;
+            }
         }
         if (build_region(&g, p, list, n, names, nf, out, err) < 0) break;
         files_digest(out, nf, have);
