@@ -337,6 +337,7 @@ Test(cli, silent_commands_print_a_summary)
         {"fill --biomes --seed 1 --chunks 0,0:1,1 --out %s", "fill: 4 chunks of biomes, "},
         {"columns --seed 1 --area 0,0:15,15 --stride 2 --out %s", "columns: 8 x 8 columns (stride 2), "},
         {"biome --seed 1 --grid 0,0:3,1 --qy 0 --out %s", "biome: 4 x 2 quarts at qy 0, "},
+        {"render --seed 1 --area 0,0:15,15 --out %s.png", "render: 16 x 16 blocks, 16 x 16 pixels, "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         snprintf(args, sizeof args, cases[i][0], f);
@@ -350,6 +351,8 @@ Test(cli, silent_commands_print_a_summary)
     }
     remove(f);
     remove(pal);
+    snprintf(args, sizeof args, "%s.png", f);
+    remove(args);
 }
 
 /* a fill over a limit or over the free space is refused before anything is written, with

@@ -210,6 +210,7 @@ Test(http, another_host_is_refused)
         cr_assert_eq(http_raw(req, (size_t)n, &body), 403, "%s: %s", host, body);
         one_line(host, body);
         free(body);
+        body = NULL;
     }
     int n = snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n");
     cr_assert_eq(http_raw(req, (size_t)n, &body), 400, "two Hosts: %s", body);

@@ -330,7 +330,7 @@ int cmd_render(int argc, char **argv)
     if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK
                 : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
         goto done;
-    {
+    if (!o.quiet) { /* the summary line; --quiet: none */
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
@@ -498,7 +498,7 @@ int cmd_tiles(int argc, char **argv)
     if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
-    int tty = isatty(2), unknown = 0;
+    int tty = !o.quiet && isatty(2), unknown = 0;
     unsigned long long unknown_px = 0;
     char first_unknown[128] = "";
     for (int li = 0; li < nlayers; li++)
@@ -551,7 +551,7 @@ int cmd_tiles(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
-    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
+    if (!o.quiet) fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
     rc = 0;
 done:
     if (rc) {

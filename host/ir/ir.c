@@ -27,7 +27,7 @@ static const char *const node_summary[NK_COUNT] = {
 #undef NODE
 };
 
-int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary)
+int node_kind_info(int i, const char **name, const char **fields, const char **summary)
 {
     if (i < 0 || i >= NK_COUNT) return 0;
     if (name) *name = node_name[i];
@@ -46,6 +46,14 @@ int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const cha
         if (n->in[k] >= 0 && p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
     if (lim && depth > lim->max_depth)
         return loc_fail(err, n->loc, CF_ERR_LIMIT, "the %s is nested deeper than %d", what, lim->max_depth);
+    int inest = n->kind == NK_INTERPOLATED;
+    for (int k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->nodes[n->in[k]].inest + (n->kind == NK_INTERPOLATED) > inest)
+            inest = p->nodes[n->in[k]].inest + (n->kind == NK_INTERPOLATED);
+    if (inest > CF_MAX_INTERP_NEST)
+        return loc_fail(err, n->loc, CF_ERR_LIMIT,
+                        "interpolated is nested %d deep under interpolated (at most %d: each level widens the corners "
+                        "every chunk computes)", inest, CF_MAX_INTERP_NEST);
     if (lim && (size_t)p->nnodes >= lim->max_nodes)
         return loc_fail(err, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit: --max-nodes, cf_limits.max_nodes)", lim->max_nodes);
     if (p->nnodes == p->cap) {
@@ -57,6 +65,7 @@ int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const cha
     }
     p->nodes[p->nnodes] = *n;
     p->nodes[p->nnodes].depth = depth;
+    p->nodes[p->nnodes].inest = inest;
     p->parsed_nodes++;
     return p->nnodes++;
 }
@@ -68,4 +77,13 @@ int ir_set_inputs(cf_program *p, cf_node *n, int count, cf_error *err)
     if (!n->in) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
     for (int i = 0; i < count; i++) n->in[i] = -1;
     return 0;
+}
+
+void program_free(cf_program *p)
+{
+    if (!p) return;
+    free(p->nodes);
+    free(p->noises);
+    arena_free(&p->arena);
+    free(p);
 }

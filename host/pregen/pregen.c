@@ -353,6 +353,13 @@ static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON *
     free(data);
     if (!m || !cJSON_IsObject(m))
         return cJSON_Delete(m), failf(err, CF_ERR_JSON, "%s: not a complete JSON object (truncated or damaged; remove the folder or the file to start over)", path);
+    /* the format of the folder: a manifest of another version is someone else's layout */
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(m, "chunkfill_pregen");
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1)
+        return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA,
+                                      "%s#/chunkfill_pregen: %s, this chunkfill reads version 1 (another version of "
+                                      "chunkfill wrote the folder: use another --out)",
+                                      path, ver ? "not 1" : "missing");
     const cJSON *have = cJSON_GetObjectItemCaseSensitive(m, "params"), *regions = cJSON_GetObjectItemCaseSensitive(m, "regions");
     if (!cJSON_IsObject(have)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/params: missing or not an object", path);
     if (!cJSON_IsObject(regions)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions: missing or not an object", path);
