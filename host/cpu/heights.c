@@ -218,10 +218,11 @@ int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_
  * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
  * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
-/* samples on corner columns alone from this step on (corner_region: about 0.2 ms a sample
- * for the vanilla overworld, where a chunk holding 16 samples at step 4 costs 0.11 ms a
- * sample and 4 samples at step 8 0.8 ms: bench/RESULTS.md) */
-enum { CORNER_STEP = 8 };
+/* samples on corner columns alone from this step on: with the column bounds (bounds.c) a
+ * corner column of the vanilla overworld costs about 0.67 M instructions, a chunk holding 16
+ * samples at step 4 0.83 M a sample (callgrind, render --scale 4 of 128 x 128, seed 0); at step
+ * 2 a chunk's 64 samples are cheaper (bench/RESULTS.md) */
+enum { CORNER_STEP = 4 };
 enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
 
 typedef struct sjob {
