@@ -27,15 +27,17 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 # beside --scale 1 of 256 x 256. REF=path/to/another/chunkfill runs each row with it too,
 # interleaved (before/after in one run).
 if [ -n "${LEVELS:-}" ]; then
-  lv() { # label, binary, zoom, layer: wall seconds of one tile
-    s=$(date +%s.%N); "$2" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom "$3..$3" --layer "$4" --threads 2 --out "$T/l$$" >/dev/null 2>&1
-    e=$(date +%s.%N); rm -rf "$T/l$$"; echo "$e - $s" | bc
+  lv() { # binary, zoom, layer: CPU seconds (user + system) of one tile, then wall seconds
+    /usr/bin/time -f "%U %S %e" -o "$T/tm" "$1" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom "$2..$2" --layer "$3" \
+      --threads 2 --out "$T/l" >/dev/null 2>&1
+    rm -rf "$T/l"; awk '{printf "%.2f %.2f", $1 + $2, $3}' "$T/tm"
   }
   for z in 0 1 2 3 4 5 6 7 8; do
     for l in relief biomes; do
       for b in "$BIN" ${REF:-}; do
-        r=$(lv ref "$b" 0 relief); t=$(lv x "$b" $z $l)
-        echo "$(basename "$(dirname "$b")") level $z $l: $t s; level-0 relief just before: $r s; ratio $(echo "scale=1; $t / $r" | bc)"
+        r=$(lv "$b" 0 relief); t=$(lv "$b" $z $l)
+        echo "$(basename "$(dirname "$b")") level $z $l: CPU, wall $t s; level-0 relief just before: $r s;" \
+          "CPU ratio $(echo "$t $r" | awk '{printf "%.1f", $1 / $3}')"
       done
     done
   done
