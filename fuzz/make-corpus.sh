@@ -9,7 +9,8 @@
 #                              packs (tests/packs/nodes, tests/packs/tiny, packs/default) and the
 #                              hand-written command lines below
 # Input formats: fuzz_pack.c (one file), fuzz_graph.c (pieces split at 0x00), fuzz_args.c,
-# fuzz_libnoise.c (one libnoise file), fuzz_archive.c (one zip archive).
+# fuzz_libnoise.c (one libnoise file), fuzz_archive.c (one zip archive), fuzz_http.c (the bytes a
+# client sends; its seeds fuzz/corpus/http/ are written by hand).
 set -eu
 FUZZ=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$FUZZ")
@@ -117,8 +118,8 @@ if [ "${1:-}" = seeds ]; then
 fi
 
 W="$FUZZ/corpus-work"
-mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale" "$W/iris" "$W/archive"
-for h in pack graph args libnoise hytale iris archive; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
+mkdir -p "$W/pack" "$W/graph" "$W/args" "$W/libnoise" "$W/hytale" "$W/iris" "$W/archive" "$W/http"
+for h in pack graph args libnoise hytale iris archive http; do cp "$FUZZ/corpus/$h/"* "$W/$h/"; done
 if [ -d "$VANILLA/data" ]; then
   n=0
   for f in $(find "$VANILLA/data" -path '*worldgen/density_function/*' -name '*.json' | sort); do

@@ -19,7 +19,7 @@ for f in "$FUZZ"/regressions/*; do
   case $f in *.md) continue ;; esac
   name=$(basename "$f")
   h=${name%%-*}
-  case $h in pack|graph|args|libnoise|iris) ;; *) echo "SKIP $name (the name must start with pack-, graph-, args-, libnoise- or iris-)"; continue ;; esac
+  case $h in pack|graph|args|libnoise|iris|http) ;; *) echo "SKIP $name (the name must start with pack-, graph-, args-, libnoise-, iris- or http-)"; continue ;; esac
   n=$((n + 1))
   if log=$("$OUT/fuzz_$h" -timeout=10 -rss_limit_mb=2048 "$f" 2>&1); then
     echo "PASS $name"

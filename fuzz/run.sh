@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh 600                 10 minutes per harness, two at a time
 # Environment:
-#   FUZZ_HARNESSES  which harnesses (default "pack graph args libnoise hytale iris"; also
+#   FUZZ_HARNESSES  which harnesses (default "pack graph args libnoise hytale iris http"; also
 #                   "archive": whole zip archives as packs, fuzz_archive.c)
 #   FUZZ_PARALLEL   harness processes at a time (default 2; one process each; batches of
 #                   that many start together)
@@ -19,7 +19,7 @@ set -eu
 FUZZ=$(cd "$(dirname "$0")" && pwd)
 OUT="$FUZZ/out"
 SECS=${1:-60}
-HARNESSES=${FUZZ_HARNESSES:-pack graph args libnoise hytale iris}
+HARNESSES=${FUZZ_HARNESSES:-pack graph args libnoise hytale iris http}
 PAR=${FUZZ_PARALLEL:-2}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 
@@ -34,6 +34,7 @@ run_one() {
   h=$1
   dict=json.dict
   [ "$h" = args ] && dict=args.dict
+  [ "$h" = http ] && dict=http.dict
   rc=0
   # shellcheck disable=SC2086
   "$OUT/fuzz_$h" -max_total_time="$SECS" -timeout="$TIMEOUT" -rss_limit_mb=2048 -print_final_stats=1 \

@@ -314,6 +314,13 @@ cf_status cf_map_column(const cf_world *w, int32_t x, int32_t z, cf_map_column_i
  * block after the surface stage where the program has one. */
 cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
                                cf_error *err);
+/* cf_map_column_biomes with the height searched from y = below down (as cf_map_columns_get's
+ * below: in the nether below the roof); cf_map_column_biomes is below = INT32_MAX. */
+cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, int32_t below,
+                              cf_map_column_info *out, cf_error *err);
+/* The colour the biomes layer gives biome id before shading (the legend of that layer): 1 and
+ * rgb; 0 and magenta for an id without a colour (drawn magenta too). */
+int cf_map_biome_colour(const char *id, uint8_t rgb[3]);
 /* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,
  * renamed over it once complete; nothing new appears at path on error. */
 cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);
@@ -392,6 +399,8 @@ void cf_biomes_free(cf_biomes *b);
 cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err);
 /* names[i] = biome id of palette index i (owned by b; names may be NULL); returns the count */
 int cf_biomes_palette(const cf_biomes *b, const char **names);
+/* the noise settings id whose terrain goes with b (the dimension's, or the settings it was opened with) */
+const char *cf_biomes_settings(const cf_biomes *b);
 /* min_y and height (blocks) of the dimension's noise settings: what a chunk fill covers */
 void cf_biomes_range(const cf_biomes *b, int *min_y, int *height);
 /* one line: the source, its list, version, tree and the settings */

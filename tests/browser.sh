@@ -23,10 +23,12 @@ CHROME=$(command -v chromium || command -v chromium-browser || true)
 command -v node >/dev/null || skip "no node"
 T=$(mktemp -d /tmp/cf-browser-XXXXXX)
 SRV=""
+SRV2=""
 CHR=""
 cleanup() {
     [ -n "$CHR" ] && kill "$CHR" 2>/dev/null && wait "$CHR" 2>/dev/null
     [ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
+    [ -n "$SRV2" ] && kill "$SRV2" 2>/dev/null && wait "$SRV2" 2>/dev/null
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -39,6 +41,10 @@ start=$(date +%s)
 "$BIN" render $PACK --seed 5 --layer blocks --area 0,0:255,255 --out "$T/blocks_0_0.png" 2>/dev/null
 # the static folder: every tile of both views the test shows
 "$BIN" tiles $PACK --seed 5 --layer relief --layer blocks --area -800,-640:499,359 --out "$T/tiles" 2>/dev/null
+# the dims pack: an overworld and a nether with a roof; the nether's relief from y 11 down
+DIMS="--pack $SRC/tests/packs/dims"
+"$BIN" render $DIMS --settings d:cave --below 11 --seed 1 --area -256,-256:-1,-1 --out "$T/nether_-1_-1.png" 2>/dev/null
+"$BIN" render $DIMS --settings d:cave --below 11 --seed 1 --area 0,0:255,255 --out "$T/nether_0_0.png" 2>/dev/null
 
 "$BIN" serve --http 127.0.0.1:0 $PACK >"$T/srv.out" 2>"$T/srv.log" &
 SRV=$!
@@ -49,6 +55,15 @@ while ! grep -q "listening on" "$T/srv.out" 2>/dev/null; do
     sleep 0.1
 done
 URL=$(sed -n 's/^listening on //p' "$T/srv.out")
+"$BIN" serve --http 127.0.0.1:0 $DIMS >"$T/srv2.out" 2>"$T/srv2.log" &
+SRV2=$!
+i=0
+while ! grep -q "listening on" "$T/srv2.out" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || { cat "$T/srv2.log" >&2; echo "browser.sh: the second server did not start" >&2; exit 1; }
+    sleep 0.1
+done
+URL2=$(sed -n 's/^listening on //p' "$T/srv2.out")
 
 "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions --mute-audio \
     --remote-debugging-port=0 --user-data-dir="$T/profile" --window-size=1000,800 about:blank 2>"$T/chrome.err" &
@@ -66,4 +81,6 @@ WS=$(sed -n 's/.*DevTools listening on \(ws:[^ ]*\).*/\1/p' "$T/chrome.err" | he
 
 node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL" server "$T" "$T/srv.log" "$URL"
 node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "file://$T/tiles/index.html" static "$T"
+CF_BIOME_COLOURS="$SRC/../shared/vanilla/biomes/colors.json" \
+    node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL2" dims "$T" "$T/srv2.log" "$URL2"
 echo "browser.sh: ok in $(( $(date +%s) - start )) s"

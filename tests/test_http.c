@@ -124,7 +124,11 @@ static int read_answer(int fd, char **body)
     char *buf = malloc(cap);
     int reset = 0;
     for (;;) {
-        if (n == cap) buf = realloc(buf, cap *= 2);
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            cr_assert_not_null(nb);
+            buf = nb;
+        }
         ssize_t k = recv(fd, buf + n, cap - n, 0);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) reset = 1;
@@ -326,6 +330,7 @@ Test(http, sixteen_seeds_at_once_are_all_served)
     start(TINY, "--workers 16");
     enum { N = 16 };
     getter g[N];
+    memset(g, 0, sizeof g);
     pthread_t th[N];
     for (int i = 0; i < N; i++) {
         snprintf(g[i].target, sizeof g[i].target, "/relief/0/0/0.png?seed=%d", 1000 + i);
@@ -425,7 +430,7 @@ Test(http, sigterm_ends_the_server_within_its_drain_time)
         cr_assert((fd[i] = connect_srv()) >= 0);
         cr_assert_eq(send_all(fd[i], req, (size_t)n), 0);
     }
-    usleep(1000000); /* two tiles being drawn, one queued; their clients wait */
+    sleep(1); /* two tiles being drawn, one queued; their clients wait */
     double t0 = now_s();
     kill(srv_pid, SIGTERM);
     int rc = wait_exit(30);

@@ -1115,9 +1115,63 @@ Test(http, tiles_equal_render_and_at_equals_heights)
     char *body;
     size_t n;
     cr_assert_eq(http_get("/", &body, &n), 200);
-    cr_assert(strstr(body, "\"mode\": \"server\"") && strstr(body, "\"settings\": \"t:tiny\""), "%.200s", body);
+    /* the page asks for the server's first configuration by default (no settings= of its own) */
+    cr_assert(strstr(body, "\"mode\": \"server\"") && strstr(body, "\"settings\": \"\""), "%.200s", body);
+    free(body);
+    cr_assert_eq(http_get("/dimensions", &body, &n), 200);
+    cr_assert_str_eq(body, "{\"dimensions\": [{\"dimension\": null, \"settings\": \"t:tiny\", \"min_y\": 0, \"height\": 16}]}\n");
     free(body);
     cr_assert_eq(count_in_log("GET /relief/0/0/0.png?seed=5 200 computed"), 1u);
+}
+
+/* Without --settings the server draws the packs' dimensions (tests/packs/dims: an overworld and a
+ * nether with a roof at y 15): /dimensions lists them; dimension= and below= reach the tiles and
+ * /at (equal to render --settings of the dimension's settings with --below); /legend lists the
+ * biome source's biomes with the biomes layer's colours. */
+Test(http, dimensions_below_and_legend)
+{
+    start_server_of("--pack " CF_SOURCE_DIR "/tests/packs/dims", "");
+    char *body, t[256], args[1024], err[4096], p[256];
+    size_t n;
+    cr_assert_eq(http_get("/dimensions", &body, &n), 200);
+    cr_assert_str_eq(body, "{\"dimensions\": [{\"dimension\": \"minecraft:overworld\", \"settings\": \"d:land\", \"min_y\": 0, "
+                           "\"height\": 16}, {\"dimension\": \"minecraft:the_nether\", \"settings\": \"d:cave\", \"min_y\": 0, "
+                           "\"height\": 16}]}\n");
+    free(body);
+    /* the legend: the colours of cubiomes' table (../shared's colors.json: snowy_plains #ffffff,
+     * desert #fa9418, nether_wastes #572526) */
+    cr_assert_eq(http_get("/legend?seed=1", &body, &n), 200);
+    cr_assert_str_eq(body, "{\"biomes\": [{\"id\": \"minecraft:snowy_plains\", \"rgb\": \"#ffffff\"}, "
+                           "{\"id\": \"minecraft:desert\", \"rgb\": \"#fa9418\"}]}\n");
+    free(body);
+    cr_assert_eq(http_get("/legend?seed=1&dimension=minecraft:the_nether", &body, &n), 200);
+    cr_assert_str_eq(body, "{\"biomes\": [{\"id\": \"minecraft:nether_wastes\", \"rgb\": \"#572526\"}]}\n");
+    free(body);
+    for (int below = 0; below < 2; below++) {
+        const char *bq = below ? "&below=11" : "";
+        snprintf(t, sizeof t, "/relief/0/0/0.png?seed=1&dimension=minecraft:the_nether%s", bq);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        int w, h, w2, h2;
+        uint8_t *a = decode_png(body, n, &w, &h);
+        free(body);
+        snprintf(args, sizeof args, "render --pack %s/tests/packs/dims --settings d:cave %s --seed 1 --area 0,0:255,255 --out %s/r.png "
+                 "--heights %s/r.npy", CF_SOURCE_DIR, below ? "--below 11" : "", dir, dir);
+        cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+        snprintf(p, sizeof p, "%s/r.png", dir);
+        uint8_t *b = read_png(p, &w2, &h2);
+        cr_assert(w == 256 && h == 256 && w2 == 256 && h2 == 256);
+        cr_assert_eq(memcmp(a, b, 256 * 256 * 3), 0, "%s differs from render", t);
+        int nz, nx;
+        snprintf(p, sizeof p, "%s/r.npy", dir);
+        int32_t *hts = read_npy(p, &nz, &nx);
+        snprintf(t, sizeof t, "/at?x=17&z=200&seed=1&dimension=minecraft:the_nether%s", bq);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        char want[64];
+        snprintf(want, sizeof want, "\"height\": %d,", hts[200 * 256 + 17]);
+        cr_assert(strstr(body, want) && strstr(body, "\"biome\": \"minecraft:nether_wastes\""), "%s: %s (want %s)", t, body, want);
+        cr_assert(below ? hts[200 * 256 + 17] <= 11 : hts[200 * 256 + 17] == 15, "%d", hts[200 * 256 + 17]);
+        free(body), free(a), free(b), free(hts);
+    }
 }
 
 /* /at's biome equals `chunkfill biome --at X,H,Z` (H: /at's height) for the same world; a
@@ -1196,6 +1250,16 @@ Test(http, hostile_requests_get_errors_and_the_server_stays_correct)
         {"/at?x=99999999999&z=1&seed=1", 400},
         {"/at?x=--1&z=1&seed=1", 400},
         {"relief/0/0/0.png?seed=1", 400},
+        {"/relief/0/0/0.png?seed=1&below=x", 400},
+        {"/relief/0/0/0.png?seed=1&below=", 400},
+        {"/relief/0/0/0.png?seed=1&below=99999999999", 400},
+        {"/relief/0/0/0.png?seed=1&below=1.5", 400},
+        {"/relief/0/0/0.png?seed=1&below=1&below=2", 400},
+        {"/at?x=1&z=1&seed=1&below=%2B3", 400},
+        {"/at?x=1&z=1&seed=1&dimension=minecraft:the_nether", 404},
+        {"/relief/0/0/0.png?seed=1&dimension=%0a", 404},
+        {"/legend", 400},
+        {"/legend?seed=1&dimension=nope", 404},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *body;

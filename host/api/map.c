@@ -451,6 +451,14 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
 cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
                                cf_error *err)
 {
+    return cf_map_column_below(w, biomes, x, z, INT32_MAX, out, err);
+}
+
+int cf_map_biome_colour(const char *id, uint8_t rgb[3]) { return image_biome_colour(id, rgb); }
+
+cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, int32_t below,
+                              cf_map_column_info *out, cf_error *err)
+{
     if (!w || !out) return err_set(err, CF_ERR_ARG, "cf_map_column: bad arguments");
     memset(out, 0, sizeof *out);
     const cf_program *p = w->prog;
@@ -458,7 +466,7 @@ cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, 
     int32_t top = p->min_y - 1;
     cf_map_columns c = {&out->height, p->blocks ? &blk : NULL, biomes ? &bio : NULL, p->blocks ? &fl : NULL,
                         p->blocks ? &top : NULL};
-    cf_status st = cf_map_columns_get(w, biomes, x, z, 1, 1, 1, INT32_MAX, &c, 1, err);
+    cf_status st = cf_map_columns_get(w, biomes, x, z, 1, 1, 1, below, &c, 1, err);
     if (st != CF_OK) return st;
     out->fluid_top = top;
     if (p->blocks) {

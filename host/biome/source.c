@@ -598,6 +598,8 @@ void cf_biomes_range(const cf_biomes *b, int *min_y, int *height)
     if (height) *height = b->height;
 }
 
+const char *cf_biomes_settings(const cf_biomes *b) { return b && b->prog ? b->prog->settings_id : NULL; }
+
 const char *cf_biomes_describe(const cf_biomes *b) { return b->describe ? b->describe : ""; }
 
 void cf_biomes_count_ties(cf_biomes *b, int on) { b->count_ties = on; }

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "ir/ir.h"
 #include "net/http.h"
 
@@ -314,6 +315,47 @@ static cf_status listen_on(hsrv *s, const char *addr, cf_error *err)
     return st;
 }
 
+/* Without --settings: the packs' dimensions, each with its settings and biome source: the
+ * game's overworld, nether and end (where the packs hold their dimension file or noise settings),
+ * then the other data/minecraft/dimension files. One that cannot be drawn (no noise generator,
+ * settings that do not compile) is left out with one line on stderr. */
+static void find_dimensions(hsrv *s, cf_pack *pk)
+{
+    static const char *const game[3][2] = {{"overworld", "overworld"}, {"the_nether", "nether"}, {"the_end", "end"}};
+    const char *files[HTTP_MAX_SETTINGS], *sets[256], *ids[HTTP_MAX_SETTINGS + 3];
+    int nf = pack_list(pk, "data/minecraft/dimension", files, HTTP_MAX_SETTINGS), ns = pack_list(pk, "data/minecraft/worldgen/noise_settings", sets, 256);
+    int n = 0;
+    if (nf > HTTP_MAX_SETTINGS) nf = HTTP_MAX_SETTINGS;
+    if (ns > 256) ns = 256;
+    for (int g = 0; g < 3; g++) {
+        int have = 0;
+        for (int i = 0; i < nf; i++) have |= strcmp(files[i], game[g][0]) == 0;
+        for (int i = 0; i < ns; i++) have |= strcmp(sets[i], game[g][1]) == 0;
+        if (have) ids[n++] = game[g][0];
+    }
+    for (int i = 0; i < nf; i++)
+        if (strcmp(files[i], "overworld") && strcmp(files[i], "the_nether") && strcmp(files[i], "the_end")) ids[n++] = files[i];
+    for (int i = 0; i < n && s->nprog < HTTP_MAX_SETTINGS; i++) {
+        int k = s->nprog;
+        char *id = s->idbuf[k][0], *set = s->idbuf[k][1];
+        snprintf(id, sizeof s->idbuf[k][0], "minecraft:%s", ids[i]);
+        cf_biomes *b = NULL;
+        cf_error e = {0};
+        if (cf_biomes_open(&b, pk, id, NULL, NULL, 0, &e) == CF_OK) snprintf(set, sizeof s->idbuf[k][1], "%s", cf_biomes_settings(b));
+        cf_biomes_free(b);
+        if (e.status == CF_OK && cf_program_compile_blocks(&s->prog[k], pk, set, &e) != CF_OK) {
+            const char *fn[1] = {"router:final_density"};
+            e = (cf_error){0};
+            cf_program_compile(&s->prog[k], pk, set, fn, 1, &e);
+        }
+        if (e.status != CF_OK) {
+            fprintf(stderr, "http: dimension %s is not served: %s\n", id, e.message);
+            continue;
+        }
+        s->dims[k] = id, s->names[k] = set, s->nprog = k + 1;
+    }
+}
+
 static void remove_cache(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -386,7 +428,8 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
     pthread_cond_init(&s->dear_cv, NULL);
     if ((st = cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err)) != CF_OK) goto out;
     s->pk = pk;
-    for (int i = 0; i < ns; i++) {
+    if (o->nsettings == 0) find_dimensions(s, pk);
+    for (int i = 0; i < ns && (o->nsettings > 0 || !s->dims[0]); i++) { /* --settings, or no dimension found */
         s->names[i] = o->nsettings > 0 ? o->settings[i] : "minecraft:overworld";
         cf_error e2 = {0};
         if (cf_program_compile_blocks(&s->prog[i], pk, s->names[i], &e2) != CF_OK) {

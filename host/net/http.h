@@ -35,8 +35,8 @@ int http_head_parse(const char *h, size_t n, http_head *out, const char **why);
 int http_host_ok(const char *host, const char *listen_host);
 
 typedef struct http_query {
-    char seed[256], settings[256], x[32], z[32];
-    int has_seed, has_settings, has_x, has_z;
+    char seed[256], settings[256], dimension[256], x[32], z[32], below[32];
+    int has_seed, has_settings, has_dimension, has_x, has_z, has_below;
 } http_query;
 
 /* the query's known parameters (percent-decoded; others are ignored); -1 with *why when a
@@ -71,6 +71,7 @@ typedef struct http_entry {
     uint64_t used; /* last use (the server's clock) */
     int state;
     int layer, z, cfg;
+    int32_t below; /* the map's y to search down from (below=) */
     long long tx, ty;
     int64_t seed;
     double deadline;    /* ENT_COMPUTING: the work bound (--tile-timeout-ms) ends then */
@@ -80,7 +81,7 @@ typedef struct http_entry {
 
 /* one request whose head was read: answered by a worker, then handed back to the event
  * loop to be closed (http_done) */
-enum { JOB_VIEWER, JOB_AT, JOB_FILE, JOB_TILE };
+enum { JOB_VIEWER, JOB_AT, JOB_FILE, JOB_TILE, JOB_DIMENSIONS, JOB_LEGEND };
 struct http_job {
     http_job *next;
     int fd;
@@ -89,6 +90,7 @@ struct http_job {
     int cfg;
     int64_t seed;
     long long x, z; /* JOB_AT */
+    int32_t below;  /* JOB_AT, JOB_TILE: below= (INT32_MAX without) */
     const char *how; /* the log's word: cache, computed, joined */
     double t0;
     char log[256];
@@ -107,7 +109,9 @@ typedef struct hsrv {
     const cf_http_opts *o;
     cf_pack *pk; /* the packs (biome sources are opened from them, under wmu) */
     cf_program *prog[HTTP_MAX_SETTINGS];
-    const char *names[HTTP_MAX_SETTINGS];
+    const char *names[HTTP_MAX_SETTINGS]; /* each configuration's settings id */
+    const char *dims[HTTP_MAX_SETTINGS];  /* and the dimension it draws (NULL: served by --settings) */
+    char idbuf[HTTP_MAX_SETTINGS][2][256]; /* the discovered dimensions' ids and settings ids */
     int nprog;
     char cache[4096];
     int own_cache;

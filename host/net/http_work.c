@@ -159,7 +159,7 @@ static cf_world *world_get(hsrv *s, int cfg, int64_t seed, cf_biomes **bio, cf_e
         if (cf_world_new(&nw, s->prog[cfg], seed, err) == CF_OK) {
             slot->w = nw, slot->cfg = cfg, slot->seed = seed, slot->refs = 1, slot->used = ++s->clock;
             cf_error e2 = {0};
-            if (cf_biomes_open(&slot->b, s->pk, NULL, s->names[cfg], NULL, seed, &e2) != CF_OK) {
+            if (cf_biomes_open(&slot->b, s->pk, s->dims[cfg], s->dims[cfg] ? NULL : s->names[cfg], NULL, seed, &e2) != CF_OK) {
                 slot->b = NULL;
                 fprintf(stderr, "http: %s: no biomes: %s\n", s->names[cfg], e2.message);
             }
@@ -211,7 +211,7 @@ static int serve_at(hsrv *s, const http_job *j)
     cf_world *w = world_get(s, j->cfg, j->seed, &bio, &err);
     if (!w) return http_fail(j->fd, status_code(err.status), "%s", err.message);
     cf_map_column_info c;
-    cf_status st = cf_map_column_biomes(w, bio, (int32_t)j->x, (int32_t)j->z, &c, &err);
+    cf_status st = cf_map_column_below(w, bio, (int32_t)j->x, (int32_t)j->z, j->below, &c, &err);
     char body[768], b[128], f[128], bm[128];
     if (st == CF_OK) {
         json_str(b, sizeof b, c.block);
@@ -223,6 +223,56 @@ static int serve_at(hsrv *s, const http_job *j)
     int n = snprintf(body, sizeof body, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": %s, \"fluid\": %s}\n",
                      j->x, j->z, c.height, b, bm, f);
     http_respond(j->fd, 200, "application/json", body, (size_t)n);
+    return 200;
+}
+
+/* /dimensions: what the server draws, the default first: {"dimensions": [{"dimension": ID or null (a
+ * --settings configuration), "settings": ID, "min_y": Y, "height": H}, ...]} */
+static int serve_dimensions(hsrv *s, int fd)
+{
+    char body[HTTP_MAX_SETTINGS * 640 + 64], d[300], st[300];
+    int n = snprintf(body, sizeof body, "{\"dimensions\": [");
+    for (int i = 0; i < s->nprog; i++) {
+        int min_y = 0, height = 0;
+        cf_program_settings(s->prog[i], &min_y, &height, NULL);
+        json_str(d, sizeof d, s->dims[i]);
+        json_str(st, sizeof st, s->names[i]);
+        n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"dimension\": %s, \"settings\": %s, \"min_y\": %d, \"height\": %d}",
+                      i ? ", " : "", d, st, min_y, height);
+    }
+    n += snprintf(body + n, sizeof body - (size_t)n, "]}\n");
+    http_respond(fd, 200, "application/json", body, (size_t)n);
+    return 200;
+}
+
+/* /legend: the biomes layer's colour of every biome the configuration's biome source can give
+ * (its palette, in order; cf_map_biome_colour, the colour the layer shades): {"biomes": [{"id":
+ * ID, "rgb": "#rrggbb"}, ...]}, empty where the settings have no biome source */
+static int serve_legend(hsrv *s, int fd, int cfg, int64_t seed)
+{
+    cf_error err = {0};
+    cf_biomes *bio = NULL;
+    cf_world *w = world_get(s, cfg, seed, &bio, &err);
+    if (!w) return http_fail(fd, status_code(err.status), "%s", err.message);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    int nb = bio ? cf_biomes_palette(bio, names) : 0;
+    size_t cap = 64 + (size_t)nb * 320;
+    char *body = malloc(cap), id[280];
+    int n = 0;
+    if (body) {
+        n = snprintf(body, cap, "{\"biomes\": [");
+        for (int i = 0; i < nb; i++) {
+            uint8_t c[3];
+            cf_map_biome_colour(names[i], c);
+            json_str(id, sizeof id, names[i]);
+            n += snprintf(body + n, cap - (size_t)n, "%s{\"id\": %s, \"rgb\": \"#%02x%02x%02x\"}", i ? ", " : "", id, c[0], c[1], c[2]);
+        }
+        n += snprintf(body + n, cap - (size_t)n, "]}\n");
+    }
+    world_put(s, w); /* the names belong to the biome source */
+    if (!body) return http_fail(fd, 503, "out of memory");
+    http_respond(fd, 200, "application/json", body, (size_t)n);
+    free(body);
     return 200;
 }
 
@@ -241,8 +291,8 @@ static int serve_viewer(hsrv *s, int fd)
         n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", first ? "" : ", ", cf_map_layer(i, NULL, NULL));
         first = 0;
     }
-    snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": 0, \"zmax\": %d, \"seed\": \"0\", \"settings\": \"%s\"}",
-             s->o->max_zoom, s->names[0]);
+    snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "], \"zmin\": 0, \"zmax\": %d, \"seed\": \"0\", \"settings\": \"\", \"workers\": %d}",
+             s->o->max_zoom, s->o->workers);
     size_t a = (size_t)(mark - html), c = strlen(cfgtext), b = strlen(end);
     char *page = malloc(a + b + c + 1);
     if (!page) return http_fail(fd, 503, "out of memory");
@@ -300,7 +350,11 @@ void *http_cheap_worker(void *arg)
         if (!s->cheap_head) s->cheap_tail = NULL;
         pthread_mutex_unlock(&s->mu);
         socket_timeouts(s, j->fd);
-        int code = j->kind == JOB_VIEWER ? serve_viewer(s, j->fd) : j->kind == JOB_AT ? serve_at(s, j) : serve_file(j);
+        int code = j->kind == JOB_VIEWER ? serve_viewer(s, j->fd)
+                   : j->kind == JOB_AT ? serve_at(s, j)
+                   : j->kind == JOB_DIMENSIONS ? serve_dimensions(s, j->fd)
+                   : j->kind == JOB_LEGEND ? serve_legend(s, j->fd, j->cfg, j->seed)
+                   : serve_file(j);
         http_done(s, j, code);
     }
 }
@@ -383,7 +437,7 @@ static cf_status draw_tile(hsrv *s, http_entry *e, tile_ctx *t, cf_error *err)
         long long span = (long long)TILE << e->z;
         cf_map_cancel hook = {tile_stop, t};
         st = map_draw_cancel(w, bio, e->layer, (int32_t)(e->tx * span), (int32_t)(e->ty * span), (int32_t)1 << e->z, TILE, TILE,
-                             INT32_MAX, rgb, NULL, NULL, s->o->threads, &hook, err);
+                             e->below, rgb, NULL, NULL, s->o->threads, &hook, err);
         world_put(s, w);
     }
     char path[4200];
@@ -487,11 +541,14 @@ void *http_dear_worker(void *arg)
 
 /* ------------------------------------------------------------------ routes */
 
+/* the configuration that dimension= and settings= name (the first without either); -1 when
+ * none has both */
 static int find_settings(const hsrv *s, const http_query *q)
 {
-    if (!q->has_settings || !q->settings[0]) return 0;
+    int by_dim = q->has_dimension && q->dimension[0], by_set = q->has_settings && q->settings[0];
     for (int i = 0; i < s->nprog; i++)
-        if (strcmp(s->names[i], q->settings) == 0) return i;
+        if ((!by_dim || (s->dims[i] && strcmp(s->dims[i], q->dimension) == 0)) && (!by_set || strcmp(s->names[i], q->settings) == 0))
+            return i;
     return -1;
 }
 
@@ -509,7 +566,7 @@ static void cheap_push(hsrv *s, http_job *j)
 static void tile_job(hsrv *s, http_job *j, int layer, int z, long long tx, long long ty)
 {
     char key[192];
-    snprintf(key, sizeof key, "%d/%d/%lld/%lld|%d|%lld", layer, z, tx, ty, j->cfg, (long long)j->seed);
+    snprintf(key, sizeof key, "%d/%d/%lld/%lld|%d|%lld|%ld", layer, z, tx, ty, j->cfg, (long long)j->seed, (long)j->below);
     http_entry *e = s->ents;
     while (e && strcmp(e->key, key) != 0) e = e->next;
     if (e && e->state == ENT_READY) {
@@ -538,7 +595,7 @@ static void tile_job(hsrv *s, http_job *j, int layer, int z, long long tx, long 
     }
     snprintf(e->key, sizeof e->key, "%s", key);
     snprintf(e->file, sizeof e->file, "t%llu.png", (unsigned long long)++s->serial);
-    e->layer = layer, e->z = z, e->tx = tx, e->ty = ty, e->cfg = j->cfg, e->seed = j->seed;
+    e->layer = layer, e->z = z, e->tx = tx, e->ty = ty, e->cfg = j->cfg, e->seed = j->seed, e->below = j->below;
     e->state = ENT_QUEUED;
     j->how = "computed", j->next = NULL, e->waiters = j;
     e->next = s->ents, s->ents = e;
@@ -565,17 +622,23 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
         goto refuse;
     }
     int is_view = strcmp(h.path, "/") == 0 || strcmp(h.path, "/index.html") == 0, is_at = strcmp(h.path, "/at") == 0;
+    int is_dims = strcmp(h.path, "/dimensions") == 0, is_legend = strcmp(h.path, "/legend") == 0;
     char lname[64];
     int z = -1, layer = -1;
     long long tx = 0, ty = 0, x = 0, zz = 0;
     int64_t seed = 0;
     int cfg = 0;
-    if (!is_view) {
-        if (!is_at && http_tile_path(h.path, lname, sizeof lname, &z, &tx, &ty) < 0) {
-            code = 404, why = "no such path (tiles are /LAYER/Z/X/Y.png, the cursor query /at)";
+    long long below = INT32_MAX;
+    if (!is_view && !is_dims) {
+        if (!is_at && !is_legend && http_tile_path(h.path, lname, sizeof lname, &z, &tx, &ty) < 0) {
+            code = 404, why = "no such path (tiles are /LAYER/Z/X/Y.png; the cursor query /at, /legend, /dimensions)";
             goto refuse;
         }
-        if ((cfg = find_settings(s, &q)) < 0) {
+        if ((cfg = find_settings(s, &q)) < 0 && q.has_dimension) {
+            code = 404, why = "no such dimension here (/dimensions lists them)";
+            goto refuse;
+        }
+        if (cfg < 0) {
             code = http_fail(fd, 404, "no settings '%s' here", q.settings);
             goto logged;
         }
@@ -588,13 +651,17 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
             code = http_fail(fd, 400, "seed: %s", err.message);
             goto logged;
         }
+        if (q.has_below && http_int(q.below, INT32_MIN, INT32_MAX, &below) < 0) {
+            code = http_fail(fd, 400, "below= takes a y, an integer from %d to %d (the map searches from it down)", INT32_MIN, INT32_MAX);
+            goto logged;
+        }
         long long lim = (long long)CF_MAX_CHUNK * 16;
         if (is_at) {
             if (!q.has_x || !q.has_z || http_int(q.x, -lim, lim + 15, &x) < 0 || http_int(q.z, -lim, lim + 15, &zz) < 0) {
                 code = http_fail(fd, 400, "/at needs x and z: integers within the world (|v| <= %lld)", lim);
                 goto logged;
             }
-        } else {
+        } else if (!is_legend) {
             if ((layer = cf_map_layer_find(lname)) < 0) {
                 code = http_fail(fd, 404, "no layer '%s'", lname);
                 goto logged;
@@ -621,7 +688,7 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
         code = 503, why = "out of memory";
         goto refuse;
     }
-    j->fd = fd, j->file = -1, j->cfg = cfg, j->seed = seed, j->x = x, j->z = zz, j->how = "", j->t0 = http_now();
+    j->fd = fd, j->file = -1, j->cfg = cfg, j->seed = seed, j->x = x, j->z = zz, j->below = (int32_t)below, j->how = "", j->t0 = http_now();
     snprintf(j->log, sizeof j->log, "%s", lg);
     pthread_mutex_lock(&s->mu);
     if (s->njobs >= s->o->max_conns) {
@@ -631,8 +698,8 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
         goto refuse;
     }
     s->njobs++;
-    if (is_view || is_at) {
-        j->kind = is_view ? JOB_VIEWER : JOB_AT;
+    if (is_view || is_at || is_dims || is_legend) {
+        j->kind = is_view ? JOB_VIEWER : is_at ? JOB_AT : is_dims ? JOB_DIMENSIONS : JOB_LEGEND;
         cheap_push(s, j);
     } else {
         tile_job(s, j, layer, z, tx, ty);

@@ -70,10 +70,14 @@ await S("Page.enable");
 await S("Emulation.setDeviceMetricsOverride", {width: W, height: H, deviceScaleFactor: 1, mobile: false});
 const evaluate = async (expr) => (await S("Runtime.evaluate", {expression: expr, returnByValue: true})).result.value;
 
+// the view's exact tiles once the page has shown all of them (#map's data-missing 0, every
+// img.tile decoded); fails on tiles the server refused
 async function waitTiles(what) {
   for (let i = 0; i < 600; i++) { // up to 60 s
-    const st = await evaluate(`(() => { const im = Array.from(document.querySelectorAll("#map img"));
-      return im.length > 0 && im.every(i => i.complete) ? im.map(i => [i.naturalWidth, i.getAttribute("src")]) : null; })()`);
+    const st = await evaluate(`(() => { const m = document.getElementById("map"), im = Array.from(m.querySelectorAll("img.tile"));
+      if (m.getAttribute("data-failed")) return {failed: m.getAttribute("data-failed")};
+      return m.getAttribute("data-missing") === "0" && im.length > 0 && im.every(i => i.complete) ? im.map(i => [i.naturalWidth, i.getAttribute("data-tile")]) : null; })()`);
+    if (st && st.failed) fail(`${what}: tiles that did not load: ${st.failed}`);
     if (st) {
       const bad = st.filter((s) => s[0] !== T);
       if (bad.length) fail(`${what}: tiles that did not load: ${bad.map((b) => b[1]).join(" ")}`);
@@ -85,16 +89,19 @@ async function waitTiles(what) {
 }
 
 // the tiles a view needs: the page's own arithmetic (level 0), recomputed here
-function tilesFor(cx, cz) {
+function tilesFor(cx, cz, layer = "relief") {
   const ox = cx - Math.floor(W / 2), oz = cz - Math.floor(H / 2), set = new Set();
   for (let ty = Math.floor(oz / T); ty <= Math.floor((oz + H - 1) / T); ty++)
-    for (let tx = Math.floor(ox / T); tx <= Math.floor((ox + W - 1) / T); tx++) set.add(`relief/0/${tx}/${ty}.png`);
+    for (let tx = Math.floor(ox / T); tx <= Math.floor((ox + W - 1) / T); tx++) set.add(`${layer}/0/${tx}/${ty}.png`);
   return set;
 }
+const bare = (u) => u.replace(/^\//, "").replace(/\?.*$/, "");
+const seedQ = {server: "&seed=5", static: "", dims: "&seed=1"}[mode];
 
-await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${view.z}` + (mode === "server" ? "&seed=5" : "")});
+await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${view.z}` + seedQ});
 const first = await waitTiles("first view");
 const t0 = Date.now();
+if (mode === "dims") await dimsChecks(); // exits
 
 // 1. the screenshot equals render's pixels for two whole tiles (refs: prefix_TX_TY.png)
 async function screenEqualsRender(prefix, layer) {
@@ -127,7 +134,7 @@ const logBefore = Math.max(0, logLines().length - 1); // the text after the last
 await S("Input.dispatchMouseEvent", {type: "mousePressed", x: 500, y: 400, button: "left", clickCount: 1});
 for (let i = 1; i <= 10; i++) await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: 500 + 30 * i, y: 400 + 20 * i, button: "left"});
 await S("Input.dispatchMouseEvent", {type: "mouseReleased", x: 800, y: 600, button: "left", clickCount: 1});
-const shown = (await waitTiles("after the drag")).map((s) => s.replace(/^\//, "").replace(/\?.*$/, ""));
+const shown = (await waitTiles("after the drag")).map(bare);
 const want = [...after].sort();
 if (JSON.stringify([...new Set(shown)].sort()) !== JSON.stringify(want)) fail(`after the drag the page shows ${shown.sort()} instead of ${want}`);
 if (serverLog) {
@@ -209,7 +216,119 @@ await evaluate(`(() => { const s = document.getElementById("layer"); s.value = "
 const blk = await waitTiles("the blocks layer");
 if (!blk.length || !blk.every((u) => /(^|\/)blocks\/0\//.test(u))) fail(`after choosing blocks the page shows ${blk.join(" ")}`);
 await screenEqualsRender("blocks", "blocks");
+if (mode === "server") await coarseFirst();
+await goTo();
 console.log(`viewer_test: ${mode}: ok (${first.length} tiles first, ${Date.now() - t0} ms after them)`);
 await send("Target.closeTarget", {targetId});
 ws.close();
 process.exit(0);
+
+// 5. coarse first (server): at level 1 every tile of a view not seen before loads; then "+" with
+// the level-0 answers held (DevTools Fetch domain, before they reach the server): the screen shows
+// the level-1 tiles scaled 2x, pixel for pixel; released, the exact level-0 tiles replace them
+async function screenEqualsTiles(level, c, what) {
+  const shot = decodePng(Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
+  const ox = c.x - W / 2, oz = c.z - H / 2, span = T << level, tiles = new Map();
+  let diff = 0, firstDiff = "";
+  for (let py = 100; py < H - 100; py++) // the middle of the screen: no controls over it
+    for (let px = 100; px < W - 100; px++) {
+      const bx = ox + px, bz = oz + py, X = Math.floor(bx / span), Y = Math.floor(bz / span), key = `${X}/${Y}`;
+      if (!tiles.has(key)) tiles.set(key, decodePng(Buffer.from(await (await fetch(`${serverUrl}relief/${level}/${key}.png?seed=5`)).arrayBuffer())));
+      const p = tiles.get(key), i = ((bz - Y * span) >> level) * T + ((bx - X * span) >> level);
+      for (let k = 0; k < 3; k++)
+        if (shot.px[(py * W + px) * 3 + k] !== p.px[i * 3 + k]) { if (!diff) firstDiff = `(${px}, ${py})`; diff++; }
+    }
+  if (diff) fail(`${what}: the screen is not the level-${level} tiles scaled ${1 << level}x: ${diff} channel values differ, first at ${firstDiff}`);
+}
+async function coarseFirst() {
+  const c = {x: 3000, z: 2000};
+  await evaluate(`location.hash = "#layer=relief&zoom=1&x=${c.x}&z=${c.z}${seedQ}"`);
+  await sleep(200);
+  await waitTiles("level 1");
+  await S("Fetch.enable", {patterns: [{urlPattern: "*/relief/0/*", requestStage: "Request"}]});
+  await evaluate(`document.getElementById("zin").click()`);
+  const held = [];
+  for (let i = 0; i < 300 && !held.length; i++) {
+    for (let k; (k = events.findIndex((e) => e.method === "Fetch.requestPaused")) >= 0;) held.push(events.splice(k, 1)[0].params.requestId);
+    await sleep(10);
+  }
+  if (!held.length) fail("after '+' the page asked for no level-0 tile");
+  const st = await evaluate(`[document.getElementById("map").getAttribute("data-missing"), document.querySelectorAll("#map img.coarse").length]`);
+  if (+st[0] === 0 || st[1] === 0) fail(`while level 0 loads: ${st[0]} tiles missing, ${st[1]} coarse tiles shown`);
+  for (let i = 0; i < 100 && !(await evaluate(`Array.from(document.querySelectorAll("#map img.coarse")).every(i => i.complete)`)); i++) await sleep(50);
+  await screenEqualsTiles(1, c, "while level 0 loads");
+  console.log(`viewer_test: ${mode}: after '+' the level-1 tiles, scaled 2x, show at once (${(W - 200) * (H - 200)} pixels equal, ${st[0]} level-0 tiles missing)`);
+  for (const id of held) await S("Fetch.continueRequest", {requestId: id}).catch(() => {});
+  await S("Fetch.disable");
+  await waitTiles("level 0 after the coarse tiles");
+  if (await evaluate(`document.querySelectorAll("#map img.coarse").length`)) fail("coarse tiles still shown once level 0 has loaded");
+  await screenEqualsTiles(0, c, "once level 0 has loaded");
+  console.log(`viewer_test: ${mode}: then the exact level-0 tiles replace them`);
+}
+
+// 6. the go-to box: "X, Z" centres block (X, Z) (its tiles, the URL hash); bad text changes nothing
+async function goTo() {
+  const layer = await evaluate(`document.getElementById("layer").value`);
+  await evaluate(`(() => { document.getElementById("goto").value = "-300, -200"; document.getElementById("gotoform").requestSubmit(); })()`);
+  const hash = await evaluate("location.hash");
+  if (!hash.includes("x=-300&z=-200")) fail(`after go to -300, -200 the hash is ${hash}`);
+  const got = (await waitTiles("after go to")).map(bare), want = [...tilesFor(-300, -200, layer)].sort();
+  if (JSON.stringify([...new Set(got)].sort()) !== JSON.stringify(want)) fail(`after go to the page shows ${got.sort()} instead of ${want}`);
+  await evaluate(`(() => { document.getElementById("goto").value = "12, north"; document.getElementById("gotoform").requestSubmit(); })()`);
+  const info = await evaluate(`document.getElementById("info").textContent`);
+  if (!info.startsWith("go to:") || (await evaluate("location.hash")) !== hash) fail(`go to '12, north' shows '${info}' and moves to ${await evaluate("location.hash")}`);
+  console.log(`viewer_test: ${mode}: go to -300, -200 shows its ${want.length} tiles; '12, north' is refused`);
+}
+
+// the dims pack (tests/packs/dims: an overworld and a nether with a roof): the biomes layer's
+// legend, the dimension menu, below (tiles and /at), the state in the URL
+async function dimsChecks() {
+  const choose = (id, v) => evaluate(`(() => { const s = document.getElementById("${id}"); s.value = "${v}"; s.dispatchEvent(new Event("change")); })()`);
+  if (await evaluate(`document.getElementById("legend").style.display`) !== "none") fail("a legend beside the relief layer");
+  await choose("layer", "biomes");
+  const legendRows = () => evaluate(`Array.from(document.querySelectorAll("#legend div")).map(d => [d.textContent, d.getAttribute("data-rgb")])`);
+  let rows = [];
+  for (let i = 0; i < 100 && !rows.length; i++) { rows = await legendRows(); await sleep(50); }
+  const api = (await (await fetch(`${serverUrl}legend?seed=1`)).json()).biomes;
+  if (JSON.stringify(rows) !== JSON.stringify(api.map((b) => [b.id.replace(/^minecraft:/, ""), b.rgb])))
+    fail(`the legend shows ${JSON.stringify(rows)}, /legend says ${JSON.stringify(api)}`);
+  if (JSON.stringify(api.map((b) => b.id)) !== JSON.stringify(["minecraft:snowy_plains", "minecraft:desert"])) fail(`/legend lists ${JSON.stringify(api)}`);
+  const colours = process.env.CF_BIOME_COLOURS; // the colour table's source (../shared), independent of the C code
+  if (colours && fs.existsSync(colours)) {
+    const table = JSON.parse(fs.readFileSync(colours, "utf8")).colors;
+    for (const b of api) if (table[b.id] !== b.rgb) fail(`legend colour of ${b.id}: ${b.rgb}, the colour table ${table[b.id]}`);
+    console.log(`viewer_test: dims: the legend shows /legend's ${api.length} biomes, each with the colour table's colour (${colours})`);
+  } else console.log(`viewer_test: dims: the legend shows /legend's ${api.length} biomes (no colour table to compare with)`);
+  const dimsShown = await evaluate(`[document.getElementById("dimbox").className, Array.from(document.getElementById("dim").options).map(o => o.value)]`);
+  if (dimsShown[0] === "hide" || JSON.stringify(dimsShown[1]) !== JSON.stringify(["minecraft:overworld", "minecraft:the_nether"]))
+    fail(`the dimension menu: ${JSON.stringify(dimsShown)}`);
+  await choose("dim", "minecraft:the_nether");
+  rows = [];
+  for (let i = 0; i < 100 && !(rows.length === 1 && rows[0][0] === "nether_wastes"); i++) { rows = await legendRows(); await sleep(50); }
+  if (JSON.stringify(rows) !== JSON.stringify([["nether_wastes", "#572526"]])) fail(`the nether's legend: ${JSON.stringify(rows)}`);
+  await choose("layer", "relief");
+  const roof = await waitTiles("the nether");
+  if (!roof.every((u) => u.includes("dimension=minecraft%3Athe_nether") && !u.includes("below"))) fail(`the nether's tiles: ${roof.join(" ")}`);
+  await choose("below", "11");
+  const under = await waitTiles("the nether below 11");
+  if (!under.every((u) => u.includes("dimension=minecraft%3Athe_nether") && u.includes("&below=11"))) fail(`the nether's tiles below 11: ${under.join(" ")}`);
+  await screenEqualsRender("nether", "relief");
+  console.log("viewer_test: dims: the dimension menu lists both dimensions; the nether below 11 equals render --settings d:cave --below 11");
+  await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: 321, y: 234});
+  const bx = view.x - W / 2 + 321, bz = view.z - H / 2 + 234;
+  let info = "";
+  for (let i = 0; i < 100 && !info.includes("height"); i++) { info = await evaluate(`document.getElementById("info").textContent`); await sleep(50); }
+  const at = await (await fetch(`${serverUrl}at?x=${bx}&z=${bz}&seed=1&dimension=minecraft:the_nether&below=11`)).json();
+  const want = `x ${bx}  z ${bz}\nheight ${at.height}  block ${at.block}  fluid ${at.fluid}  biome ${at.biome}`;
+  if (info !== want || at.height > 11 || at.biome !== "minecraft:nether_wastes") fail(`the cursor shows '${info}', /at below 11 says '${want}'`);
+  await S("Page.reload");
+  await sleep(300);
+  await waitTiles("after a reload");
+  const kept = await evaluate(`[document.getElementById("dim").value, document.getElementById("below").value, document.getElementById("layer").value]`);
+  if (JSON.stringify(kept) !== JSON.stringify(["minecraft:the_nether", "11", "relief"])) fail(`after a reload the page shows ${JSON.stringify(kept)}`);
+  console.log(`viewer_test: dims: the cursor shows /at below 11 (${at.height}, ${at.biome}); a reload keeps the dimension and below (URL hash)`);
+  console.log(`viewer_test: dims: ok`);
+  await send("Target.closeTarget", {targetId});
+  ws.close();
+  process.exit(0);
+}
