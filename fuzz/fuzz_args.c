@@ -1,6 +1,6 @@
 /* fuzz_args.c - libFuzzer harness: the command line of host/cli/.
  *
- * host/cli/*.c are linked into this harness (fuzz/build.sh, with main renamed cli_main by
+ * the sources of host/cli/ are linked into this harness (fuzz/build.sh, with main renamed cli_main by
  * -Dmain=cli_main) so that the CLI's own parsers (opts.c: parse_chunks, parse_long) can
  * vet the input. The first input byte chooses the command; the rest, split at 0x00,
  * are the arguments. Byte % 16 picks one of

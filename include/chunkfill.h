@@ -126,8 +126,9 @@ const char *cf_program_describe(const cf_program *prog);
 /* min_y, height and sea_level of the program's noise settings. */
 void cf_program_settings(const cf_program *prog, int *min_y, int *height, int *sea_level);
 
-/* Parses a seed as Minecraft does: a signed 64-bit decimal, or else the Java
- * String.hashCode of the (UTF-8) text. Empty text is an error. */
+/* Parses a seed as Minecraft does: the text trimmed (String.trim: every char <= U+0020
+ * at both ends), then a signed 64-bit decimal, or else the Java String.hashCode of the
+ * trimmed (UTF-8) text: " 42" is 42. Empty (or blank) text is an error. */
 cf_status cf_seed_parse(const char *text, int64_t *seed, cf_error *err);
 
 /* Binds a program to a seed: builds permutation tables, octave offsets and
@@ -453,6 +454,7 @@ typedef struct cf_pregen_progress {
     long regions_done, regions_total; /* this process's share; skipped regions count as done */
     long long chunks_done, chunks_total;
     double seconds;                   /* since cf_pregen_run started */
+    long long chunks_skipped;         /* of chunks_done: in regions already complete, not made again */
 } cf_pregen_progress;
 typedef struct cf_pregen_params {
     const char *const *packs; /* npacks == 0: the embedded default pack */

@@ -135,9 +135,302 @@ Test(cli, progress_on_a_terminal_only)
     cr_assert(strstr(out, " chunks/s, ETA 0:00"), "'%s'", out);
     snprintf(args, sizeof args, "fill --quiet --seed 3 --chunks 0,0:1,1 --out %s", f1);
     cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s", out);
-    cr_assert_null(strstr(out, "fill:"), "--quiet printed '%s'", out);
+    cr_assert_null(strstr(out, "fill:"), "--quiet printed '%s'", out); /* neither progress nor summary */
     snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:1,1 --out %s", f1);
-    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err); /* not a terminal: silent */
-    cr_assert_eq(err[0], 0, "stderr not a terminal, yet: '%s'", err);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err); /* not a terminal: no progress */
+    cr_assert_null(strchr(err, '\r'), "stderr not a terminal, yet: '%s'", err);
+    cr_assert(strncmp(err, "fill: 4 chunks, ", 16) == 0 && lines(err) == 1, "no summary line alone: '%s'", err); /* the summary */
     remove(f1);
+}
+
+/* ------------------------------------------------------------- one option parser */
+/* every command's line without the options each test adds: the required options but one
+ * (a later usage error proves the parser got past what the test added) */
+static const struct {
+    const char *cmd, *missing; /* the line; the option whose absence ends the parse */
+} partial[] = {
+    {"sample --function router:final_density --at 0,0,0", "--seed"},
+    {"fill --chunks 0,0 --out /tmp/cf-never.npy", "--seed"},
+    {"fill --biomes --chunks 0,0 --out /tmp/cf-never.npy", "--seed"},
+    {"check --chunks 0,0", "--seed"},
+    {"biome --quart 0,0,0", "--seed"},
+    {"pregen --radius 1 --out /tmp/cf-never-dir", "--seed"},
+    {"render --area 0,0:15,15 --out /tmp/cf-never.png", "--seed"},
+    {"tiles --area 0,0:15,15 --out /tmp/cf-never-dir", "--seed"},
+    {"columns --area 0,0:15,15 --out /tmp/cf-never.npy", "--seed"},
+    {"slice --x 0 --out /tmp/cf-never.png", "--seed"},
+    {"serve", "--listen"},
+};
+
+Test(cli, every_command_takes_quiet_and_opt_equals_value)
+{
+    char out[4096], err[4096], args[1024];
+    for (size_t i = 0; i < sizeof partial / sizeof *partial; i++) {
+        /* --quiet and --settings=ID (the = spelling) are parsed; the missing option is what is left */
+        snprintf(args, sizeof args, "%s --quiet --settings=minecraft:overworld", partial[i].cmd);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s: %s", args, err);
+        cr_assert(strstr(err, partial[i].missing) && strstr(err, "required"), "%s: '%s'", args, err);
+        cr_assert_eq(lines(err), 1, "%s: '%s'", args, err);
+    }
+    cr_assert_eq(cli_run(NULL, "serve --http=127.0.0.1:0 --quiet --bogus", out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "unknown option --bogus (see chunkfill serve --http --help)"), "'%s'", err);
+    for (const char *c = "plan\0info\0emit\0nodes\0devices\0"; *c; c += strlen(c) + 1) {
+        snprintf(args, sizeof args, "%s --quiet --bogus", c);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
+        cr_assert(strstr(err, "unknown option --bogus"), "%s: '%s'", args, err);
+    }
+    /* --seed=VALUE is the seed (the same density as --seed VALUE) */
+    char a[256], b[256];
+    cr_assert_eq(cli_run(NULL, "sample --seed=7 --function=router:final_density --at=3,60,3", a, sizeof a, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, "sample --seed 7 --function router:final_density --at 3,60,3", b, sizeof b, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(a, b);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0 --quiet=1 --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "--quiet takes no value"), "'%s'", err);
+}
+
+Test(cli, usage_errors_are_one_line_with_a_suggestion_and_exit_2)
+{
+    char out[4096], err[4096], args[1024];
+    for (size_t i = 0; i < sizeof partial / sizeof *partial; i++) {
+        snprintf(args, sizeof args, "%s --sede 5", partial[i].cmd);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
+        char want[200], name[64];
+        sscanf(partial[i].cmd, "%63s", name);
+        if (strncmp(partial[i].cmd, "fill --biomes", 13) == 0) strcpy(name, "fill --biomes");
+        const char *near = strcmp(name, "serve") == 0 ? "" : "; did you mean --seed?";
+        snprintf(want, sizeof want, "chunkfill: unknown option --sede%s (see chunkfill %s --help)\n", near, name);
+        cr_assert_str_eq(err, want, "%s", args);
+        cr_assert_eq(out[0], 0);
+    }
+    /* far from every option: no suggestion; a value that is missing; a stray word */
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --frobnicate 2 --chunks 0,0 --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: unknown option --frobnicate (see chunkfill fill --help)\n");
+    cr_assert_eq(cli_run(NULL, "render --seed 1 --area", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: --area needs a value (see chunkfill render --help)\n");
+    cr_assert_eq(cli_run(NULL, "columns --seed 1 stray", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: unexpected argument 'stray' (see chunkfill columns --help)\n");
+    cr_assert_eq(cli_run(NULL, "rendr", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: unknown command 'rendr'; did you mean render? (see chunkfill --help)\n");
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0 --threads x --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: --threads takes an integer in [0, 1024], not 'x' (see chunkfill fill --help)\n");
+}
+
+Test(cli, reversed_corners_refused_alike_everywhere)
+{
+    static const char *const lines_[] = {
+        "fill --seed 1 --chunks 1,0:0,0 --out /tmp/cf-never.npy",
+        "fill --biomes --seed 1 --chunks 1,0:0,0 --out /tmp/cf-never.npy",
+        "check --seed 1 --chunks 0,1:0,0",
+        "render --seed 1 --area 10,0:0,10 --out /tmp/cf-never.png",
+        "tiles --seed 1 --area 10,0:0,10 --out /tmp/cf-never-dir",
+        "columns --seed 1 --area 0,10:10,0 --out /tmp/cf-never.npy",
+        "pregen --seed 1 --area 10,0:0,10 --out /tmp/cf-never-dir",
+        "biome --seed 1 --grid 10,0:0,10 --qy 0 --out /tmp/cf-never.npy",
+    };
+    char out[4096], err[4096];
+    for (size_t i = 0; i < sizeof lines_ / sizeof *lines_; i++) {
+        cr_assert_eq(cli_run(NULL, lines_[i], out, sizeof out, err, sizeof err), 2, "%s: %s", lines_[i], err);
+        cr_assert(strstr(err, ": reversed corners: the second corner must not be below the first (X1 >= X0, Z1 >= Z0) (see chunkfill "),
+                  "%s: '%s'", lines_[i], err);
+        cr_assert_eq(lines(err), 1, "%s: '%s'", lines_[i], err);
+    }
+    cr_assert(access("/tmp/cf-never-dir", F_OK) != 0, "a refused pregen/tiles made its folder");
+}
+
+Test(cli, threads_0_is_all_cores_everywhere)
+{
+    char out[4096], err[4096], args[1024];
+    const char *f = tmp_name("/tmp/cf-thr0-%d.npy");
+    snprintf(args, sizeof args, "fill --seed 1 --chunks 0,0 --threads 0 --quiet --out %s", f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "columns --seed 1 --area 0,0:7,7 --threads=0 --quiet --out %s", f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "biome --seed 1 --grid 0,0:3,3 --qy 0 --threads 0 --out %s", f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    for (const char *c = "render --area 0,0:1,1\0tiles --area 0,0:1,1\0pregen --radius 1\0serve\0serve --http 127.0.0.1:0\0"; *c;
+         c += strlen(c) + 1) {
+        snprintf(args, sizeof args, "%s --threads 0 --threads -1", c);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
+        cr_assert(strstr(err, "--threads takes an integer in [0, 1024], not '-1'"), "%s: '%s'", args, err);
+    }
+    remove(f);
+    char pal[300];
+    snprintf(pal, sizeof pal, "%.*s.palette.json", (int)strlen(f) - 4, f);
+    remove(pal);
+}
+
+/* ------------------------------------------------------------- messages */
+Test(cli, bad_values_are_named)
+{
+    char out[4096], err[4096];
+    /* a misspelt stage names the value, not --blocks (which is there) */
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0 --blocks --stage surfce --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: --stage surfce: no such stage (the stages are noise and surface); did you mean surface? "
+                          "(see chunkfill fill --help)\n");
+    cr_assert_eq(cli_run(NULL, "pregen --seed 1 --radius 1 --stage x --out /tmp/cf-never-dir", out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "--stage x: no such stage (the stages are noise and surface) (see"), "'%s'", err);
+    /* a grid too large says so (its corners are in order) */
+    cr_assert_eq(cli_run(NULL, "biome --seed 1 --grid 0,0:100000,100000 --qy 0 --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "--grid 0,0:100000,100000: 100001 x 100001 quarts is too large (at most 2^30"), "'%s'", err);
+    cr_assert_null(strstr(err, "corner"), "'%s'", err);
+    /* an unknown layer lists every layer there is */
+    const char *layer_lines[] = {"render --seed 1 --area 0,0:15,15 --layer biome --out /tmp/cf-never.png",
+                                 "tiles --seed 1 --area 0,0:15,15 --layer biome --out /tmp/cf-never-dir",
+                                 "pregen --seed 1 --radius 1 --format tiles --layer biome --out /tmp/cf-never-dir"};
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_eq(cli_run(NULL, layer_lines[i], out, sizeof out, err, sizeof err), 2, "%s", layer_lines[i]);
+        cr_assert(strstr(err, "--layer biome: no such layer (the layers are relief, "), "'%s'", err);
+        cr_assert(strstr(err, "); did you mean biomes? (see chunkfill "), "'%s'", err);
+        const char *name;
+        for (int k = 0; (name = cf_map_layer(k, NULL, NULL)); k++) {
+            char w[80];
+            snprintf(w, sizeof w, " %s", name);
+            cr_assert(strstr(err, w), "%s: layer %s not listed: '%s'", layer_lines[i], name, err);
+        }
+        cr_assert_eq(lines(err), 1);
+    }
+    cr_assert(access("/tmp/cf-never-dir", F_OK) != 0);
+}
+
+Test(cli, version_is_chunkfills_own)
+{
+    char out[4096], err[4096];
+    cr_assert_eq(cli_run(NULL, "--version", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(out, "chunkfill " CF_VERSION "\n");
+}
+
+Test(cli, seed_text_is_trimmed_as_the_game_does)
+{
+    /* WorldOptions.parseSeed: trim(), then Long.parseLong, else the trimmed text's hashCode */
+    char a[512], b[512], err[4096];
+    const char *pairs[][2] = {{"' 42'", "42"}, {"'\t-7 \n'", "-7"}, {"'  hello '", "hello"}, {"' +5'", "5"}};
+    for (size_t i = 0; i < 4; i++) {
+        char x[256], y[256];
+        snprintf(x, sizeof x, "sample --seed %s --function router:final_density --at 0,60,0 --at 100,-20,-7", pairs[i][0]);
+        snprintf(y, sizeof y, "sample --seed %s --function router:final_density --at 0,60,0 --at 100,-20,-7", pairs[i][1]);
+        cr_assert_eq(cli_run(NULL, x, a, sizeof a, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(cli_run(NULL, y, b, sizeof b, err, sizeof err), 0, "%s", err);
+        cr_assert_str_eq(a, b, "--seed %s is not --seed %s", pairs[i][0], pairs[i][1]);
+    }
+    int64_t s;
+    cf_error e = {0};
+    cr_assert_eq(cf_seed_parse(" 42", &s, &e), CF_OK);
+    cr_assert_eq(s, 42);
+    cr_assert_eq(cf_seed_parse(" x ", &s, &e), CF_OK);
+    cr_assert_eq(s, 'x'); /* "x".hashCode() */
+    cr_assert_eq(cf_seed_parse(" \t ", &s, &e), CF_ERR_ARG);
+    cr_assert_eq(cf_seed_parse("9223372036854775808", &s, &e), CF_OK); /* past a long: hashed */
+    cr_assert_neq(s, INT64_MIN);
+}
+
+/* the commands that used to end silently print one summary line on standard error; --quiet
+ * removes it */
+Test(cli, silent_commands_print_a_summary)
+{
+    char out[4096], err[4096], args[1024];
+    const char *f = tmp_name("/tmp/cf-sum-%d.npy");
+    char pal[300];
+    snprintf(pal, sizeof pal, "%.*s.palette.json", (int)strlen(f) - 4, f);
+    const char *cases[][2] = {
+        {"fill --seed 1 --chunks 0,0:1,0 --out %s", "fill: 2 chunks, "},
+        {"fill --seed 1 --chunks 0,0 --blocks --out %s", "fill: 1 chunks, "},
+        {"fill --biomes --seed 1 --chunks 0,0:1,1 --out %s", "fill: 4 chunks of biomes, "},
+        {"columns --seed 1 --area 0,0:15,15 --stride 2 --out %s", "columns: 8 x 8 columns (stride 2), "},
+        {"biome --seed 1 --grid 0,0:3,1 --qy 0 --out %s", "biome: 4 x 2 quarts at qy 0, "},
+        {"render --seed 1 --area 0,0:15,15 --out %s.png", "render: 16 x 16 blocks, 16 x 16 pixels, "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(args, sizeof args, cases[i][0], f);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+        cr_assert(strncmp(err, cases[i][1], strlen(cases[i][1])) == 0, "%s: '%s'", args, err);
+        cr_assert_eq(lines(err), 1, "%s: '%s'", args, err);
+        cr_assert_eq(out[0], 0);
+        strcat(args, " --quiet");
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+        cr_assert_eq(err[0], 0, "%s: '%s'", args, err);
+    }
+    remove(f);
+    remove(pal);
+    snprintf(args, sizeof args, "%s.png", f);
+    remove(args);
+}
+
+/* a fill over a limit or over the free space is refused before anything is written, with
+ * its size and the option that allows it */
+Test(cli, fill_larger_than_a_limit_or_the_disk_is_refused)
+{
+    char out[4096], err[4096], args[1024];
+    const char *f = tmp_name("/tmp/cf-big-%d.npy");
+    snprintf(args, sizeof args, "fill --seed 1 --chunks 0,0:9,9 --max-out-bytes 1000000 --out %s", f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1, "%s", err);
+    /* 100 chunks x 384 x 256 float32 = 39,321,600 bytes and the header */
+    cr_assert(strstr(err, "--chunks 0,0:9,9: the output would be 39.3 MB (100 chunks), more than --max-out-bytes 1000000 "
+                          "(a larger --max-out-bytes allows it)"), "'%s'", err);
+    cr_assert(access(f, F_OK) != 0, "a refused fill wrote %s", f);
+    /* 10^12 chunks: more than any disk (the limits raised so that only the free space is left) */
+    snprintf(args, sizeof args, "fill --seed 1 --chunks -500000,-500000:499999,499999 --max-chunks 1099511627776 "
+                                "--max-out-bytes 9223372036854775807 --out %s", f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1, "%s", err);
+    cr_assert(strstr(err, ": the output would be 393216.0 TB (1000000000000 chunks), more than the "), "'%s'", err);
+    cr_assert(strstr(err, "free on its file system"), "'%s'", err);
+    cr_assert_eq(lines(err), 1, "'%s'", err);
+    cr_assert(access(f, F_OK) != 0, "a refused fill wrote %s", f);
+}
+
+/* every command that can run long shows a progress line on a terminal (and only there) */
+Test(cli, progress_lines_of_columns_and_biomes)
+{
+    char out[8192], err[4096], args[1024];
+    const char *f = tmp_name("/tmp/cf-prog2-%d.npy");
+    const char *cases[][2] = {
+        {"columns --seed 1 --area 0,0:31,31 --out %s", "\rcolumns: 32/32 rows (100%), "},
+        {"biome --seed 1 --grid 0,0:7,7 --qy 0 --out %s", "\rbiome: 8/8 rows (100%), "},
+        {"fill --biomes --seed 1 --chunks 0,0:1,1 --out %s", "\rfill: 4/4 chunks (100%), "},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, cases[i][0], f);
+        cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s: %s", args, out);
+        cr_assert(strstr(out, cases[i][1]), "%s: no progress line on a terminal: '%s'", args, out);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+        cr_assert_null(strchr(err, '\r'), "%s: a progress line without a terminal: '%s'", args, err);
+    }
+    remove(f);
+    char pal[300];
+    snprintf(pal, sizeof pal, "%.*s.palette.json", (int)strlen(f) - 4, f);
+    remove(pal);
+}
+
+/* pregen: a summary line at the end; a folder already complete shows no rate (nothing was
+ * made); the stop message starts a line of its own, not the end of the progress line */
+Test(cli, pregen_summary_and_stop_message)
+{
+    static char out[65536];
+    char err[4096], args[2048], cmd[4096];
+    const char *dir = tmp_name("/tmp/cf-pgsum-%d");
+    snprintf(args, sizeof args, "pregen --pack %s/tests/packs/tiny --settings t:tiny --format npy --stage noise --seed 1 --radius 100 --out %s",
+             CF_SOURCE_DIR, dir);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "pregen: 4 of 4 regions done (196 chunks made, 0 already complete), "), "'%s'", err);
+    cr_assert(strstr(err, " chunks/s\n"), "'%s'", err);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "pregen: 4 of 4 regions done (0 chunks made, 196 already complete), "), "'%s'", err);
+    cr_assert_null(strstr(err, "chunks/s"), "a rate for a folder already complete: '%s'", err);
+    strcat(args, " --quiet");
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(err[0], 0, "--quiet printed '%s'", err);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+    /* stopped by SIGINT while the progress line is on a terminal */
+    snprintf(args, sizeof args, "script -qec \"timeout -s INT 4 '%s' pregen --pack %s/tests/packs/tiny --settings t:tiny --format npy "
+             "--stage noise --seed 1 --radius 20000 --out %s\" /dev/null", CF_BINARY, CF_SOURCE_DIR, dir);
+    FILE *p = popen(args, "r");
+    cr_assert_not_null(p);
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = 0;
+    pclose(p);
+    cr_assert(strstr(out, "pregen: regions "), "no progress line: '%s'", out);
+    const char *stop = strstr(out, "chunkfill: stopped; the finished regions are in place");
+    cr_assert(stop && stop > out && stop[-1] == '\n', "the stop message is not on its own line: '%.300s'", stop ? stop - 120 : out);
+    cr_assert(strstr(stop, "regions done before the stop ("), "no summary after the stop: '%s'", stop);
+    system(cmd);
 }

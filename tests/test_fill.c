@@ -172,9 +172,71 @@ static void setup(void)
         "{\"type\": \"minecraft:add\", \"left\": {\"type\": \"minecraft:interpolated\", \"cell_size_xz\": 7, \"cell_size_y\": 8,"
         " \"input\": {\"type\": \"minecraft:mul\", \"left\": \"t:solid\", \"right\": {\"type\": \"minecraft:add\", \"left\": \"t:solid\", \"right\": \"t:flat\"}}},"
         " \"right\": \"t:flat\"}");
+    /* a chain of interpolated nodes: cN = interpolated(add(c(N-1), 0.1)), c0 the 3-D noise */
+    put("data/t/worldgen/density_function/c0.json", "{\"type\": \"minecraft:cache\", \"input\": \"t:solid\"}");
+    for (int i = 1; i <= CF_MAX_INTERP_NEST + 1; i++) {
+        char rel[64], text[256];
+        snprintf(rel, sizeof rel, "data/t/worldgen/density_function/c%d.json", i);
+        snprintf(text, sizeof text,
+                 "{\"type\": \"minecraft:interpolated\", \"input\": {\"type\": \"minecraft:add\", \"left\": \"t:c%d\","
+                 " \"right\": 0.1}}", i - 1);
+        put(rel, text);
+    }
 }
 static void teardown(void) { tmp_rm(root); }
 TestSuite(plan, .init = setup, .fini = teardown);
+
+/* interpolated under interpolated: each corner of each node is computed once per chunk
+ * (eval.c's corner map), not once for every corner of the node above that asked (8^depth:
+ * a chain of 8 took seconds a chunk, 12 never ended); the values equal single-point
+ * volume-path evaluation; the device refuses such a graph (its corner functions would
+ * recompute); one more level than CF_MAX_INTERP_NEST is refused */
+Test(plan, nested_interpolated_is_polynomial)
+{
+    const char *paths[1] = {root};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *p;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK);
+    char fn8[16];
+    snprintf(fn8, sizeof fn8, "t:c%d", CF_MAX_INTERP_NEST);
+    const char *fn[1] = {fn8};
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, p, 5, &err), CF_OK);
+    int solid = -1;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->nodes[i].kind == NK_NOISE) solid = i;
+    cr_assert(solid >= 0);
+    uint32_t *count = calloc((size_t)p->nnodes, sizeof(uint32_t));
+    float *out = malloc(sizeof(float) * 128 * 256);
+    cr_assert_eq(fill_one_counted(w, 0, 2, -3, out, count), 0);
+    /* the noise runs at the corners of each level and its ring: 8 levels of at most
+     * 13 x 25 x 13 corners (~35,000); one per asking corner would be ~8^8 */
+    cr_assert_leq(count[solid], 100000u, "the chain's leaf ran %u times", count[solid]);
+    for (int y = 0; y < 128; y += 5)
+        for (int z = 0; z < 16; z += 3)
+            for (int x = 0; x < 16; x += 3) {
+                float v = eval_f32(w, NULL, MODE_VOLUME, p->outputs[0], 32 + x, -64 + y, -48 + z);
+                float u = out[(y * 16 + z) * 16 + x];
+                cr_assert(memcmp(&u, &v, 4) == 0, "at %d %d %d: fill %.9g, point %.9g", x, y, z, u, v);
+            }
+    free(out), free(count);
+    /* the device's corner functions would recompute them: refused, one located line */
+    cf_device *dev = NULL;
+    cr_assert_neq(cf_device_open(&dev, "opencl", p, 0, 0, &err), CF_OK);
+    cr_assert(strstr(err.message, "c2.json") && strstr(err.message, "interpolated under interpolated runs on the CPU only"),
+              "%s", err.message);
+    cf_world_free(w);
+    cf_program_free(p);
+    err = (cf_error){0};
+    char fn9[16];
+    snprintf(fn9, sizeof fn9, "t:c%d", CF_MAX_INTERP_NEST + 1);
+    fn[0] = fn9;
+    cr_assert_eq(cf_program_compile(&p, pk, "t:s", fn, 1, &err), CF_ERR_LIMIT);
+    cr_assert(strstr(err.message, "c9.json") && strstr(err.message, "nested 9 deep"), "%s", err.message);
+    cf_pack_free(pk);
+}
 
 Test(plan, stages_and_counts)
 {
@@ -464,10 +526,11 @@ Test(fill_cli, writes_npy_atomically)
 Test(fill_cli, bad_ranges)
 {
     char err[4096];
-    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
+    /* bad values of --chunks are usage errors (exit 2, one line) as in every command */
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:200000000,0 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);
     cr_assert(strstr(err, "out of range"), "%s", err);
-    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
-    cr_assert(strstr(err, "must not be below"), "%s", err);
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 5,5:4,5 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);
+    cr_assert(strstr(err, "reversed corners: the second corner must not be below the first"), "%s", err);
     cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks -134000000,-134000000:134000000,134000000 --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "more than --max-chunks"), "%s", err);
     cr_assert_eq(cli_run(NULL, "fill --seed 1 --chunks 0,0:x --out /tmp/cf-x-never-written.npy", NULL, 0, err, sizeof err), 2);

@@ -150,6 +150,49 @@ static double expect(const char *function, cf_status st, const char *file, const
 
 TestSuite(hostile, .init = setup, .fini = teardown, .timeout = 30);
 
+/* ------------------------------------------------------------------ one value, no NUL */
+
+/* a file holds one JSON value: a second value or a NUL and garbage after it were read as if
+ * absent; a raw NUL inside a key cut the key there (cJSON's strings end at NUL) */
+static void write_bytes(const char *rel, const char *bytes, size_t n)
+{
+    FILE *f = create(rel);
+    cr_assert_eq(fwrite(bytes, 1, n, f), n);
+    finish(f);
+}
+Test(hostile, a_second_value_after_the_first)
+{
+    static const char t[] = "{\"type\": \"minecraft:constant\", \"argument\": 1} {\"x\": 1}";
+    write_bytes(DF "f.json", t, sizeof t - 1);
+    expect("t:f", CF_ERR_JSON, DF "f.json", "", "text after the JSON value at line 1, column 47");
+}
+Test(hostile, nul_and_garbage_after_the_value)
+{
+    static const char t[] = "{\"type\": \"minecraft:constant\", \"argument\": 1}\0garbage";
+    write_bytes(DF "f.json", t, sizeof t - 1);
+    expect("t:f", CF_ERR_JSON, DF "f.json", "", "a NUL byte at line 1, column 46");
+}
+Test(hostile, raw_nul_inside_a_key)
+{
+    static const char t[] = "{\"type\": \"minecraft:constant\", \"argu\0ment\": 1}";
+    write_bytes(DF "f.json", t, sizeof t - 1);
+    expect("t:f", CF_ERR_JSON, DF "f.json", "", "a NUL byte at line 1, column 37");
+}
+Test(hostile, comments_and_space_after_the_value_are_fine)
+{
+    static const char t[] = "{\"type\": \"minecraft:constant\", \"argument\": 1}\n// done\n/* end */ \n";
+    write_bytes(DF "f.json", t, sizeof t - 1);
+    const char *paths[1] = {root};
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK);
+    const char *fn[1] = {"t:f"};
+    cr_assert_eq(cf_program_compile(&pg, pk, "t:s", fn, 1, &err), CF_OK, "%s", err.message);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
 /* ------------------------------------------------------------------ nesting */
 
 Test(hostile, arrays_100000_deep)
@@ -436,6 +479,26 @@ Test(hostile, a_symlink_to_dev_zero)
     path_of(q, sizeof q, DF "zero.json");
     cr_assert_eq(symlink("/dev/zero", q), 0);
     expect("t:f", CF_ERR_IO, DF "zero.json", "", "not a regular file");
+}
+/* a link that cannot be followed is there but unreadable: reported as such, not as a
+ * missing file (an unresolved reference that sent the user looking for a file) */
+Test(hostile, a_symlink_loop)
+{
+    put(DF "f.json", "{\"type\":\"minecraft:abs\",\"input\":\"t:loop\"}");
+    char p[1024], q[1024];
+    path_of(p, sizeof p, DF "loop.json");
+    path_of(q, sizeof q, DF "back.json");
+    cr_assert_eq(symlink("back.json", p), 0);
+    cr_assert_eq(symlink("loop.json", q), 0);
+    expect("t:f", CF_ERR_IO, DF "loop.json", "", "cannot read: Too many levels of symbolic links");
+}
+Test(hostile, a_symlink_to_nothing)
+{
+    put(DF "f.json", "{\"type\":\"minecraft:abs\",\"input\":\"t:gone\"}");
+    char p[1024];
+    path_of(p, sizeof p, DF "gone.json");
+    cr_assert_eq(symlink("nowhere.json", p), 0);
+    expect("t:f", CF_ERR_IO, DF "gone.json", "", "a symbolic link to a file that does not exist");
 }
 
 /* ------------------------------------------------------------------ ids */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "httputil.h"
 #include "net/http.h"
 
 static pid_t srv_pid;
@@ -41,26 +42,9 @@ static void start(const char *world, const char *extra)
     strcpy(dir, "/tmp/cf-http-XXXXXX");
     cr_assert_not_null(mkdtemp(dir));
     snprintf(srv_log, sizeof srv_log, "%s/server.log", dir);
-    int p[2];
-    cr_assert_eq(pipe(p), 0);
-    srv_pid = fork();
-    cr_assert(srv_pid >= 0);
-    if (srv_pid == 0) {
-        dup2(p[1], 1);
-        close(p[0]);
-        FILE *e = freopen(srv_log, "w", stderr);
-        (void)e;
-        char cmd[2048];
-        snprintf(cmd, sizeof cmd, "exec '%s' serve --http 127.0.0.1:0 %s --cache %s/cache %s", CF_BINARY, world, dir, extra);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(p[1]);
-    FILE *f = fdopen(p[0], "r");
-    char line[256] = "";
-    cr_assert_not_null(fgets(line, sizeof line, f), "the server printed no address");
-    cr_assert_eq(sscanf(line, "listening on http://127.0.0.1:%d/", &srv_port), 1, "%s", line);
-    fclose(f);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec '%s' serve --http 127.0.0.1:0 %s --cache %s/cache %s", CF_BINARY, world, dir, extra);
+    srv_pid = http_server_start(cmd, srv_log, &srv_port);
 }
 
 /* waits up to secs for the server to exit; its exit status, or -1 (then it is killed) */
@@ -99,61 +83,11 @@ static void stop(void)
 TestSuite(http, .fini = stop, .timeout = 300);
 TestSuite(head, .timeout = 60);
 
-static int connect_srv(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)srv_port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    struct timeval tv = {60, 0}; /* a bound on every read: no test hangs */
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    return fd;
-}
+static int connect_srv(void) { return http_connect(srv_port); }
 
-/* reads the whole answer on fd; its status (0: none, -1: a reset), the body in *body;
- * last_reset: the connection ended with a reset rather than the server's FIN */
+/* reads the whole answer on fd; last_reset: it ended with a reset rather than the server's FIN */
 static int last_reset;
-static int read_answer(int fd, char **body)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    int reset = 0;
-    for (;;) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            cr_assert_not_null(nb);
-            buf = nb;
-        }
-        ssize_t k = recv(fd, buf + n, cap - n, 0);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) reset = 1;
-        if (k <= 0) break;
-        n += (size_t)k;
-    }
-    int code = 0;
-    last_reset = reset;
-    if (n > 12) sscanf(buf, "HTTP/1.1 %d", &code);
-    else if (reset) code = -1;
-    char *sep = NULL;
-    for (size_t i = 0; i + 3 < n; i++)
-        if (memcmp(buf + i, "\r\n\r\n", 4) == 0) {
-            sep = buf + i + 4;
-            break;
-        }
-    if (body) {
-        size_t bl = sep ? n - (size_t)(sep - buf) : 0;
-        *body = malloc(bl + 1);
-        if (sep) memcpy(*body, sep, bl);
-        (*body)[bl] = 0;
-    }
-    free(buf);
-    return code;
-}
+static int read_answer(int fd, char **body) { return http_read_answer(fd, body, NULL, &last_reset); }
 
 static int send_all(int fd, const char *p, size_t n)
 {
@@ -276,6 +210,7 @@ Test(http, another_host_is_refused)
         cr_assert_eq(http_raw(req, (size_t)n, &body), 403, "%s: %s", host, body);
         one_line(host, body);
         free(body);
+        body = NULL;
     }
     int n = snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n");
     cr_assert_eq(http_raw(req, (size_t)n, &body), 400, "two Hosts: %s", body);

@@ -941,6 +941,8 @@ Test(tiles, bad_input_is_refused_with_one_line)
 #include <signal.h>
 #include <sys/socket.h>
 
+#include "httputil.h"
+
 static pid_t srv_pid;
 static int srv_port;
 static char srv_log[128], cache_dir[128];
@@ -952,28 +954,10 @@ static void start_server_of(const char *world, const char *extra)
     tsetup();
     snprintf(srv_log, sizeof srv_log, "%s/server.log", dir);
     snprintf(cache_dir, sizeof cache_dir, "%s/cache", dir);
-    int p[2];
-    cr_assert_eq(pipe(p), 0);
-    srv_pid = fork();
-    cr_assert(srv_pid >= 0);
-    if (srv_pid == 0) {
-        dup2(p[1], 1);
-        close(p[0]);
-        FILE *e = freopen(srv_log, "w", stderr);
-        (void)e;
-        char cmd[2048];
-        snprintf(cmd, sizeof cmd,
-                 "exec '%s' serve --http 127.0.0.1:0 %s --cache %s --read-timeout-ms 1000 %s", CF_BINARY, world, cache_dir,
-                 extra);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(p[1]);
-    FILE *f = fdopen(p[0], "r");
-    char line[256] = "";
-    cr_assert_not_null(fgets(line, sizeof line, f), "the server printed no address");
-    cr_assert_eq(sscanf(line, "listening on http://127.0.0.1:%d/", &srv_port), 1, "%s", line);
-    fclose(f);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec '%s' serve --http 127.0.0.1:0 %s --cache %s --read-timeout-ms 1000 %s", CF_BINARY, world,
+             cache_dir, extra);
+    srv_pid = http_server_start(cmd, srv_log, &srv_port);
 }
 
 static void stop_server(void)
@@ -989,19 +973,7 @@ static void stop_server(void)
 }
 TestSuite(http, .init = NULL, .fini = stop_server, .timeout = 300);
 
-static int connect_srv(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)srv_port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
+static int connect_srv(void) { return http_connect(srv_port); }
 
 /* sends raw bytes, reads the whole answer; returns the status (0: none), the body in
  * *body (malloc'd) */
@@ -1015,35 +987,9 @@ static int http_raw(const char *req, size_t reqlen, char **body, size_t *blen)
         if (k <= 0) break;
         off += (size_t)k;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            cr_assert_not_null(nb);
-            buf = nb;
-        }
-        ssize_t k = recv(fd, buf + n, cap - n, 0);
-        if (k <= 0) break;
-        n += (size_t)k;
-    }
+    int code = http_read_answer(fd, body, blen, NULL);
     close(fd);
-    int code = 0;
-    if (n > 12) sscanf(buf, "HTTP/1.1 %d", &code);
-    char *sep = NULL;
-    for (size_t i = 0; i + 3 < n; i++)
-        if (memcmp(buf + i, "\r\n\r\n", 4) == 0) {
-            sep = buf + i + 4;
-            break;
-        }
-    if (body) {
-        *blen = sep ? n - (size_t)(sep - buf) : 0;
-        *body = malloc(*blen + 1);
-        if (sep) memcpy(*body, sep, *blen);
-        (*body)[*blen] = 0;
-    }
-    free(buf);
-    return code;
+    return code < 0 ? 0 : code;
 }
 
 static int http_get(const char *target, char **body, size_t *blen)

@@ -649,6 +649,20 @@ Test(pregen, refuses_a_truncated_manifest)
     cr_assert(strstr(msg, "trunc/manifest.json: not a complete JSON object"), "%s", msg);
 }
 
+/* a manifest of another format version is refused, not read as ours */
+Test(pregen, refuses_a_manifest_of_another_version)
+{
+    need_vanilla();
+    fresh(TMP "/ver");
+    sh(SBASE " --out " TMP "/ver");
+    sh("sed -E 's/\"chunkfill_pregen\":[[:space:]]*1,/\"chunkfill_pregen\": 99,/' " TMP "/ver/manifest.json > " TMP "/mv && mv " TMP
+       "/mv " TMP "/ver/manifest.json");
+    const char *msg;
+    cr_assert_eq(run(&msg, SBASE " --out " TMP "/ver"), 1);
+    cr_assert_eq(lines(msg), 1, "%s", msg);
+    cr_assert(strstr(msg, "ver/manifest.json#/chunkfill_pregen: not 1, this chunkfill reads version 1"), "%s", msg);
+}
+
 Test(pregen, refuses_region_files_that_are_not_ours)
 {
     need_vanilla();

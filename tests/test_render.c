@@ -137,8 +137,8 @@ Test(render, bad_input)
     char args[1024], err[4096], png[128];
     snprintf(png, sizeof png, "%s/x.png", dir);
     snprintf(args, sizeof args, "render --seed 1 --area 10,10:0,20 --out %s", png);
-    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
-    cr_assert(strstr(err, "empty or inverted area"), "%s", err);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 2); /* a usage error, as in every command */
+    cr_assert(strstr(err, "reversed corners"), "%s", err);
     snprintf(args, sizeof args, "render --seed 1 --area -2000000000,0:2000000000,10 --out %s", png);
     cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
     cr_assert(strstr(err, "pixels"), "%s", err);
@@ -152,5 +152,6 @@ Test(render, bad_input)
     struct stat st;
     cr_assert_neq(stat(png, &st), 0, "a file was written for bad input");
     snprintf(args, sizeof args, "slice --seed 1 --x 0 --span 5:1 --out %s", png);
-    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 1);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 2);
+    cr_assert(strstr(err, "--span 5:1: reversed: the second end must not be below the first"), "%s", err);
 }

@@ -46,7 +46,7 @@ Test(robust, device_fails_mid_fill_auto_falls_back)
     char a[128], b[128], args[512], err[4096];
     snprintf(a, sizeof a, "%s/a.npy", dir);
     snprintf(b, sizeof b, "%s/b.npy", dir);
-    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:3,0 --device auto --batch 2 --out %s", a);
+    snprintf(args, sizeof args, "fill --seed 3 --chunks 0,0:3,0 --device auto --batch 2 --quiet --out %s", a);
     cr_assert_eq(cli_run("CHUNKFILL_FAULT=launch:1", args, NULL, 0, err, sizeof err), 0, "%s", err);
     cr_assert(strstr(err, "the device failed mid-fill") && strstr(err, "CL_OUT_OF_RESOURCES"), "%s", err);
     cr_assert_eq(lines(err), 1, "%s", err);
@@ -108,7 +108,7 @@ Test(robust, nan_density_is_reported_with_its_position)
              dir, dir, dir, dir);
     cr_assert_eq(system(cmd), 0);
     snprintf(a, sizeof a, "%s/a.npy", dir);
-    snprintf(args, sizeof args, "fill --pack %s/p --settings t:s --seed 1 --chunks 0,0 --out %s", dir, a);
+    snprintf(args, sizeof args, "fill --pack %s/p --settings t:s --seed 1 --chunks 0,0 --quiet --out %s", dir, a);
     cr_assert_eq(cli_run("", args, NULL, 0, err, sizeof err), 0, "%s", err);
     /* log of the gradient is NaN where the gradient is negative: y > 8, first at y 9 */
     cr_assert(strstr(err, "warning: the density is NaN at x 0 y 9 z 0"), "%s", err);

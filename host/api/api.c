@@ -201,28 +201,33 @@ void cf_program_settings(const cf_program *p, int *min_y, int *height, int *sea_
 
 cf_status cf_seed_parse(const char *text, int64_t *seed, cf_error *err)
 {
-    if (!text || !*text) return err_set(err, CF_ERR_ARG, "seed: empty text");
-    /* Minecraft: Long.parseLong if it is a decimal long, else String.hashCode */
-    const char *s = text;
+    /* Minecraft (WorldOptions.parseSeed): the text trimmed as String.trim() does (every
+     * char <= U+0020 at both ends), then Long.parseLong if it is a decimal long, else the
+     * trimmed text's String.hashCode */
+    if (!text) return err_set(err, CF_ERR_ARG, "seed: empty text");
+    size_t a = 0, b = strlen(text);
+    while (a < b && (unsigned char)text[a] <= 0x20) a++;
+    while (b > a && (unsigned char)text[b - 1] <= 0x20) b--;
+    if (a == b) return err_set(err, CF_ERR_ARG, "seed: empty text (the game picks a random seed; give one)");
+    char *s0 = malloc(b - a + 1);
+    if (!s0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    memcpy(s0, text + a, b - a);
+    s0[b - a] = 0;
+    const char *s = s0;
     int neg = 0;
     if (*s == '-' || *s == '+') neg = *s == '-', s++;
     int digits = *s != 0;
     for (const char *q = s; *q; q++)
         if (!isdigit((unsigned char)*q)) digits = 0;
-    if (digits) {
-        uint64_t v = 0, lim = neg ? (1ULL << 63) : (1ULL << 63) - 1;
-        int ok = 1;
-        for (const char *q = s; *q && ok; q++) {
-            unsigned d = (unsigned)(*q - '0');
-            if (v > (lim - d) / 10) ok = 0;
-            else v = v * 10 + d;
-        }
-        if (ok) {
-            *seed = neg ? (int64_t)(0 - v) : (int64_t)v;
-            return CF_OK;
-        }
+    int ok = digits;
+    uint64_t v = 0, lim = neg ? (1ULL << 63) : (1ULL << 63) - 1;
+    for (const char *q = s; digits && *q && ok; q++) {
+        unsigned d = (unsigned)(*q - '0');
+        if (v > (lim - d) / 10) ok = 0;
+        else v = v * 10 + d;
     }
-    *seed = (int64_t)java_string_hash(text);
+    *seed = ok ? (neg ? (int64_t)(0 - v) : (int64_t)v) : (int64_t)java_string_hash(s0);
+    free(s0);
     return CF_OK;
 }
 

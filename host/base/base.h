@@ -159,6 +159,8 @@ static inline void field_init(cf_fields *r, cf_arena *a, cf_error *err)
 /* ------------------------------------------------------------------ fixed limits */
 #define CF_MAX_JSON_VALUES 4000000   /* per file: bounds the JSON tree's memory (~64 bytes a value) */
 #define CF_MAX_SURFACE_BOUND 65536   /* |find_top_surface.upper_bound|: bounds the probes per column */
+#define CF_MAX_INTERP_NEST 8         /* interpolated under interpolated: each level widens the ring of
+                                      * corners the next one needs (time ~ depth^3 or more a chunk) */
 
 /* ------------------------------------------------------------------ packs */
 /* a caller's 2-D external map: w x h samples data[iz * w + ix], sample (ix, iz) covering the

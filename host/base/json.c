@@ -174,6 +174,18 @@ int json_load_rel_in(cf_arena *a, cf_pack *pk, int pack, const char *rel, cJSON 
             return -1;
         }
     }
+    /* no raw NUL byte anywhere: JSON has none outside strings, and cJSON would end a
+     * key or a string there (silently changing it) or stop reading the file */
+    {
+        const char *nul = memchr(text, 0, len);
+        if (nul) {
+            int line, col;
+            line_col(text, (size_t)(nul - text), &line, &col);
+            field_fail(c, root, CF_ERR_JSON, "a NUL byte at line %d, column %d", line, col);
+            free(text);
+            return -1;
+        }
+    }
     /* before building a tree: a bounded number of values, and no \u0000 (cJSON
      * would cut the string there, silently changing an id or a key) */
     {
@@ -242,6 +254,19 @@ int json_load_rel_in(cf_arena *a, cf_pack *pk, int pack, const char *rel, cJSON 
         field_fail(c, root, CF_ERR_JSON, "malformed JSON at line %d, column %d%s", line, col, why);
         free(text);
         return -1;
+    }
+    /* one value per file: only white space (and comments, blanked above) after it */
+    if (end) {
+        size_t off = (size_t)(end - text);
+        off += strspn(text + off, " \t\r\n");
+        if (off < len) {
+            int line, col;
+            line_col(text, off, &line, &col);
+            field_fail(c, root, CF_ERR_JSON, "text after the JSON value at line %d, column %d", line, col);
+            cJSON_Delete(j);
+            free(text);
+            return -1;
+        }
     }
     if (check_tree(c, j, root) < 0) {
         cJSON_Delete(j);

@@ -309,7 +309,18 @@ static int read_folder(cf_pack *pk, const char *root, const char *rel, char **te
     char full[PATH_MAX];
     if ((size_t)snprintf(full, sizeof full, "%s/%s", root, rel) >= sizeof full) return 0;
     struct stat st;
-    if (stat(full, &st) != 0) return 0;
+    if (stat(full, &st) != 0) {
+        /* missing: not in this pack. A name that is there but cannot be followed (a
+         * symlink loop, a link to nothing, no permission) is an error, not a missing file */
+        int e = errno;
+        struct stat lst;
+        if ((e == ENOENT || e == ENOTDIR) && lstat(full, &lst) != 0) return 0;
+        const char *d = arena_strdup(&pk->arena, full);
+        if (!d) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+        if (e == ENOENT) err_set(err, CF_ERR_IO, "%s#: a symbolic link to a file that does not exist", d);
+        else err_set(err, CF_ERR_IO, "%s#: cannot read: %s", d, strerror(e));
+        return -1;
+    }
     const char *disp = arena_strdup(&pk->arena, full);
     if (!disp) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
     if (!S_ISREG(st.st_mode)) {

@@ -22,7 +22,7 @@
 const char usage_biome[] =
     "usage: chunkfill biome [--pack PATH]... [--settings ID | --dimension ID] [--version V] --seed SEED\n"
     "                       (--quart QX,QY,QZ)... | (--at X,Y,Z)... | --quarts FILE | --points FILE\n"
-    "       chunkfill biome ... --seed SEED --grid QX0,QZ0:QX1,QZ1 --qy QY --out F.npy [--threads N]\n"
+    "       chunkfill biome ... --seed SEED --grid QX0,QZ0:QX1,QZ1 --qy QY --out F.npy [--threads N] [--quiet]\n"
     "                       [--device cpu|opencl[:N]]\n"
     "Prints one line per position: the coordinates as given, then the biome id. --quart/--quarts take\n"
     "quart coordinates (block >> 2) and query the biome source directly (the point path, as /locate\n"
@@ -175,7 +175,7 @@ static int parse_opts(bopts *o, int argc, char **argv, const char *usage)
         {.name = "--version", .str = &o->version},
         {.name = "--device", .str = &o->device},
         {.name = "--out", .str = &o->out},
-        {.name = "--threads", .num = &o->threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &o->threads, .lo = 0, .hi = 1024},
         {.name = "--verbose", .flag = &o->verbose},
     };
     optdef biome[] = {
@@ -303,18 +303,13 @@ int cmd_biome(int argc, char **argv)
     if (!o.grid && (o.out || o.has_qy)) return free_opts(&o), die_usage("--out and --qy go with --grid", usage_biome);
     long g[4] = {0};
     if (o.grid) {
-        int32_t a[3], c[3];
-        char s[256], s1[300], s2[300];
-        const char *colon = strchr(o.grid, ':');
-        if (!colon || strlen(o.grid) >= sizeof s) return free_opts(&o), die_usage("--grid takes QX0,QZ0:QX1,QZ1", usage_biome);
-        snprintf(s, sizeof s, "%.*s", (int)(colon - o.grid), o.grid);
-        snprintf(s1, sizeof s1, "%s,0", s);
-        snprintf(s2, sizeof s2, "%s,0", colon + 1);
-        if (parse3(s1, a, 0) < 0 || parse3(s2, c, 0) < 0) return free_opts(&o), die_usage("--grid takes QX0,QZ0:QX1,QZ1", usage_biome);
-        g[0] = a[0], g[1] = a[1], g[2] = c[0], g[3] = c[1];
-        if (g[2] < g[0] || g[3] < g[1] || (g[2] - g[0] + 1) * (g[3] - g[1] + 1) > (1L << 30)) {
-            fprintf(stderr, "chunkfill: --grid %s: the second corner must not be below the first (at most 2^30 quarts)\n", o.grid);
-            return free_opts(&o), 1;
+        if ((rc = parse_rect("--grid", o.grid, 0, INT32_MIN, INT32_MAX, "quart coordinates", g)) >= 0) return free_opts(&o), rc;
+        long long cells = (long long)(g[2] - g[0] + 1) * (g[3] - g[1] + 1);
+        if (cells > (1LL << 30)) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "--grid %.60s: %lld x %lld quarts is too large (at most 2^30 = 1073741824 quarts)", o.grid,
+                     (long long)(g[2] - g[0] + 1), (long long)(g[3] - g[1] + 1));
+            return free_opts(&o), die_usage(msg, usage_biome);
         }
     }
     if (o.quarts && (rc = read_file(&o, o.quarts))) return free_opts(&o), rc;
@@ -327,6 +322,7 @@ int cmd_biome(int argc, char **argv)
     cf_biomes *b = NULL;
     uint8_t *v = NULL;
     rc = 1;
+    double t0 = mono_s();
     if (open_source(&o, &pk, &b, &err) != CF_OK) goto done;
     const char *names[CF_BIOME_PALETTE_MAX];
     cf_biomes_palette(b, names);
@@ -352,11 +348,26 @@ int cmd_biome(int argc, char **argv)
             cf_biomes_device_free(d);
             free(q);
             if (st != CF_OK) goto done;
-        } else if (cf_biomes_grid(b, (int32_t)g[0], (int32_t)g[1], nx, nz, (int32_t)o.qy, v, (int)o.threads, &err) != CF_OK) {
-            goto done;
+        } else {
+            /* on a terminal, strips of rows with a progress line between them */
+            progress prog;
+            progress_start(&prog, "biome", "rows", nz, o.c.quiet);
+            int32_t step = prog.on ? (nz + 39) / 40 : nz;
+            for (int32_t k0 = 0; k0 < nz; k0 += step) {
+                int32_t k = nz - k0 < step ? nz - k0 : step;
+                if (cf_biomes_grid(b, (int32_t)g[0], (int32_t)g[1] + k0, nx, k, (int32_t)o.qy, v + (size_t)k0 * (size_t)nx, (int)o.threads,
+                                   &err) != CF_OK) {
+                    progress_end(&prog);
+                    goto done;
+                }
+                progress_show(&prog, k0 + k);
+            }
+            progress_end(&prog);
         }
         long long shape[2] = {nz, nx};
         if (write_npy_u8(o.out, v, shape, 2, names, cf_biomes_palette(b, NULL), &err) < 0) goto done;
+        if (!o.c.quiet) /* one summary line (stderr) */
+            fprintf(stderr, "biome: %d x %d quarts at qy %ld, %.2f s (%s)\n", nx, nz, o.qy, mono_s() - t0, o.device ? o.device : "cpu");
     } else {
         v = malloc(o.npos ? o.npos : 1);
         if (!v) {
@@ -388,28 +399,16 @@ int cmd_fill_biomes(int argc, char **argv)
     int rc = parse_opts(&o, argc, argv, usage_fill_biomes);
     if (rc >= 0) return free_opts(&o), rc;
     if (!o.chunks || !o.out) return free_opts(&o), die_usage("--chunks and --out are required", usage_fill_biomes);
-    char s1[300], s2[300], cs[260];
-    int32_t a[3], c[3];
-    if (strlen(o.chunks) >= sizeof cs) return free_opts(&o), die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill_biomes);
-    strcpy(cs, o.chunks);
-    char *colon = strchr(cs, ':');
-    if (colon) *colon = 0;
-    snprintf(s1, sizeof s1, "%s,0", cs);
-    snprintf(s2, sizeof s2, "%s,0", colon ? colon + 1 : cs);
-    if (parse3(s1, a, 0) < 0 || parse3(s2, c, 0) < 0)
-        return free_opts(&o), die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage_fill_biomes);
-    for (int k = 0; k < 2; k++)
-        if (a[k] < -CF_MAX_CHUNK || a[k] > CF_MAX_CHUNK || c[k] < -CF_MAX_CHUNK || c[k] > CF_MAX_CHUNK || c[k] < a[k]) {
-            fprintf(stderr, "chunkfill: --chunks %s: coordinates in [%d, %d], the second corner not below the first\n", o.chunks,
-                    -CF_MAX_CHUNK, CF_MAX_CHUNK);
-            return free_opts(&o), 1;
-        }
+    long cr[4];
+    if ((rc = chunk_range(o.chunks, cr, usage_fill_biomes)) != 0) return free_opts(&o), rc;
+    int32_t a[2] = {(int32_t)cr[0], (int32_t)cr[1]}, c[2] = {(int32_t)cr[2], (int32_t)cr[3]};
     long long nx = (long long)c[0] - a[0] + 1, nz = (long long)c[1] - a[1] + 1, n = nx * nz;
     if (n > o.max_chunks) {
         fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, more than --max-chunks %ld\n", o.chunks, n, o.max_chunks);
         return free_opts(&o), 1;
     }
     cf_error err = {0};
+    double t0 = mono_s();
     cf_pack *pk = NULL;
     cf_biomes *b = NULL;
     cf_client *cl = NULL;
@@ -457,6 +456,7 @@ int cmd_fill_biomes(int argc, char **argv)
         if (cf_client_fill(cl, cfg, seed, CF_KIND_BIOMES_U8, (size_t)n, list, v, &err) != CF_OK) goto done;
         long long shape[4] = {n, height / 4, 4, 4};
         if (write_npy_u8(o.out, v, shape, 4, names, npal, &err) < 0) goto done;
+        if (!o.c.quiet) fprintf(stderr, "fill: %lld chunks of biomes, %.2f s (server)\n", n, mono_s() - t0);
         rc = 0;
         goto done;
     }
@@ -476,11 +476,25 @@ int cmd_fill_biomes(int argc, char **argv)
         if (st == CF_OK) st = cf_biomes_device_fill(d, (size_t)n, list, v, &err);
         cf_biomes_device_free(d);
         if (st != CF_OK) goto done;
-    } else if (cf_fill_biomes(b, (size_t)n, list, v, (int)o.threads, &err) != CF_OK) {
-        goto done;
+    } else {
+        /* on a terminal, batches of chunks with a progress line between them */
+        progress prog;
+        progress_start(&prog, "fill", "chunks", n, o.c.quiet);
+        long long step = prog.on ? (n + 39) / 40 : n;
+        size_t per = (size_t)(height / 4) * 16;
+        for (long long i0 = 0; i0 < n; i0 += step) {
+            long long k = n - i0 < step ? n - i0 : step;
+            if (cf_fill_biomes(b, (size_t)k, list + 2 * i0, v + (size_t)i0 * per, (int)o.threads, &err) != CF_OK) {
+                progress_end(&prog);
+                goto done;
+            }
+            progress_show(&prog, i0 + k);
+        }
+        progress_end(&prog);
     }
     long long shape[4] = {n, height / 4, 4, 4};
     if (write_npy_u8(o.out, v, shape, 4, names, npal, &err) < 0) goto done;
+    if (!o.c.quiet) fprintf(stderr, "fill: %lld chunks of biomes, %.2f s (%s)\n", n, mono_s() - t0, o.device ? o.device : "cpu");
     stats(&o, b);
     rc = 0;
 done:

@@ -46,9 +46,11 @@ typedef struct opts {
     cf_limits lim;
     int dialect; /* --dialect: CF_DIALECT_* */
     int strict;  /* --strict: cf_pack_set_strict */
+    int quiet;   /* --quiet: no progress line, no summary line */
     int refuse;  /* CO_*: shared options this command does not take (set before parse_cmd) */
 } opts;
-enum { CO_FUNCTION = 1, CO_EXTERNAL = 2, CO_DEFINE = 4, CO_STRICT = 8, CO_LIMITS = 16 };
+/* groups of the shared options (opts.c common_rows); --quiet belongs to every command */
+enum { CO_FUNCTION = 1, CO_EXTERNAL = 2, CO_DEFINE = 4, CO_STRICT = 8, CO_LIMITS = 16, CO_PACK = 32, CO_ALL = 63 };
 
 /* A command's own options, one row each: a string (str), an integer in
  * [lo, hi] (num), or a callback (fn, for repeatable options). required: the
@@ -64,18 +66,27 @@ typedef struct optdef {
     int seen;
 } optdef;
 
+/* the command being run, as `chunkfill NAME --help` takes it (main.c sets it: "fill",
+ * "fill --biomes", "serve --http") */
+extern const char *cli_command_name;
+/* a usage error: "chunkfill: MSG (see chunkfill NAME --help)", one line; returns 2 */
 int die_usage(const char *msg, const char *usage);
+/* the name of names nearest to word when it is a near miss (one edit, two in a long word), else NULL */
+const char *cli_near(const char *word, const char *const *names, size_t n);
 int parse_long(const char *s, long lo, long hi, long *out);
 int push_point(opts *o, const double v[3], char tok[3][48]);
 int parse_num(const char *s, double *out);
 int parse_fields(const char *s, char sep, long v[3], double d[3], char tok[3][48], int two);
 int parse_xyz(const char *s, char sep, long v[3]);
 int read_points(opts *o, const char *path);
-int common_opt(opts *o, int argc, char **argv, int *i, const char *usage);
 int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *usage);
 int one_function(opts *o, const char *usage);
 int parse_chunks(const char *s, long r[4]);
 int chunk_range(const char *chunks, long r[4], const char *usage);
+int parse_rect(const char *opt, const char *v, int single, long lo, long hi, const char *unit, long r[4]);
+int parse_area(const char *area, long r[4]);
+int parse_stage(const char *v, int *surface);
+int parse_layer(const char *name);
 
 /* ---- world.c: packs, program and world from the options */
 cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -114,6 +125,8 @@ void progress_show(progress *p, int64_t done);
 void progress_end(progress *p);
 void guard_tmp(const char *path);
 void unguard_tmp(void);
+const char *fmt_bytes(char *buf, size_t cap, double b);
+int free_space(const char *path, double *avail);
 #define CF_TOKEN_MAX 256
 int read_token(const char *path, char *token, cf_error *err);
 

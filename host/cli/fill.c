@@ -82,7 +82,7 @@ const char usage_fill[] =
     "                   --server, where the server offers it\n"
     "  --threads N      worker threads (default: all cores)\n"
     "  --quiet          no progress line (shown only when standard error is a terminal:\n"
-    "                   chunks done of all, chunks/s, time left)\n"
+    "                   chunks done of all, chunks/s, time left) and no summary line at the end\n"
     "  --device DEV     cpu (the reference, default), opencl (the first GPU with fp64, else any\n"
     "                   OpenCL device with fp64), opencl:N (see 'chunkfill devices'), or auto:\n"
     "                   opencl when a device passes the exactness probes, else the CPU; a device\n"
@@ -90,6 +90,8 @@ const char usage_fill[] =
     "                   explicit opencl device that fails ends the fill with an error, no file.\n"
     "  --batch N        chunks per device launch (default: chosen from the device)\n"
     "  --max-chunks N   refuse larger ranges (default 1048576)\n"
+    "  --max-out-bytes N  refuse larger outputs, before writing (default 68719476736, 64 GiB);\n"
+    "                   an output larger than the free space of its file system is refused too\n"
     "  --server ADDR    fill through a running 'chunkfill serve' (HOST:PORT, [V6]:PORT or\n"
     "                   unix:PATH) instead of locally: same file; --settings names the\n"
     "                   server's configuration; --pack, --function and --device do not apply\n"
@@ -275,8 +277,8 @@ static int fill_densities_blocks(int argc, char **argv)
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *outpath = NULL, *device = "cpu", *server = NULL, *token_file = NULL;
-    long threads = 0, max_chunks = 1048576, batchopt = 0;
-    int blocks = 0, quiet = 0;
+    long threads = 0, max_chunks = 1048576, batchopt = 0, max_out = 64L << 30;
+    int blocks = 0;
     const char *stage = NULL;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
@@ -284,20 +286,21 @@ static int fill_densities_blocks(int argc, char **argv)
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--blocks", .flag = &blocks},
         {.name = "--stage", .str = &stage},
-        {.name = "--quiet", .flag = &quiet},
         {.name = "--device", .str = &device},
         {.name = "--server", .str = &server},
         {.name = "--token-file", .str = &token_file},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--batch", .num = &batchopt, .lo = 1, .hi = 1L << 20},
         {.name = "--max-chunks", .num = &max_chunks, .lo = 1, .hi = 1L << 40},
+        {.name = "--max-out-bytes", .num = &max_out, .lo = 1, .hi = LONG_MAX},
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_fill);
     if (rc0 >= 0) return rc0;
     if (blocks && o.nfunctions) return die_usage("--blocks fills the blocks of router:final_density: no --function", usage_fill);
-    if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
-        return die_usage("--stage noise|surface goes with --blocks", usage_fill);
+    int stage_surface = 0;
+    if (stage && (rc0 = parse_stage(stage, &stage_surface)) >= 0) return rc0;
+    if (stage && !blocks) return die_usage("--stage goes with --blocks (the stages of a block fill)", usage_fill);
     if (server && (o.npacks || o.nfunctions || strcmp(device, "cpu") != 0))
         return die_usage("--server fills with the server's packs and device: no --pack, --function or --device", usage_fill);
     if (token_file && !server) return die_usage("--token-file goes with --server", usage_fill);
@@ -307,7 +310,8 @@ static int fill_densities_blocks(int argc, char **argv)
     if (bad_range) return bad_range;
     int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1, n = nx * nz;
     if (n > max_chunks) {
-        fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, more than --max-chunks %ld\n", chunks, (long long)n, max_chunks);
+        fprintf(stderr, "chunkfill: --chunks %s: %lld chunks, more than --max-chunks %ld (a larger --max-chunks allows it)\n", chunks,
+                (long long)n, max_chunks);
         return 1;
     }
 
@@ -404,6 +408,22 @@ static int fill_densities_blocks(int argc, char **argv)
      * first back while it computes the second (host/opencl/device.c) */
     if (use_dev && 2 * batch * per * (blocks ? 1 : esz) <= ((size_t)256 << 20)) batch *= 2;
     if ((int64_t)batch > n) batch = (size_t)n;
+    /* the output's size, refused before a byte is written when it is over --max-out-bytes or
+     * the free space of the output's file system */
+    double out_bytes = (double)n * (double)per * (double)(blocks ? 1 : esz) + 128, avail = 0;
+    char sz[32], fr[32];
+    if (out_bytes > (double)max_out) {
+        snprintf(err.message, sizeof err.message, "--chunks %s: the output would be %s (%lld chunks), more than --max-out-bytes %ld "
+                 "(a larger --max-out-bytes allows it)", chunks, fmt_bytes(sz, sizeof sz, out_bytes), (long long)n, max_out);
+        err.status = CF_ERR_LIMIT;
+        goto done;
+    }
+    if (free_space(outpath, &avail) == 0 && out_bytes > avail) {
+        snprintf(err.message, sizeof err.message, "%s: the output would be %s (%lld chunks), more than the %s free on its file system",
+                 outpath, fmt_bytes(sz, sizeof sz, out_bytes), (long long)n, fmt_bytes(fr, sizeof fr, avail));
+        err.status = CF_ERR_IO;
+        goto done;
+    }
     list = malloc(sizeof(int32_t) * 2 * batch);
     /* two output buffers: a batch fills into one while the other is written */
     for (int b = 0; b < 2; b++) {
@@ -441,7 +461,7 @@ static int fill_densities_blocks(int argc, char **argv)
     int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen);
     int64_t done_n = 0;
     progress prog;
-    progress_start(&prog, "fill", "chunks", n, quiet);
+    progress_start(&prog, "fill", "chunks", n, o.quiet);
     prog_on = &prog;
     for (int cur = 0; !bad && done_n < n; cur ^= 1) {
         void *buf = bufs[cur];
@@ -510,6 +530,10 @@ static int fill_densities_blocks(int argc, char **argv)
     }
     ptmp[0] = 0;
     unguard_tmp();
+    if (!o.quiet) /* one summary line (stderr), also where no progress line was shown */
+        fprintf(stderr, "fill: %lld chunks, %s, %.2f s, %.1f chunks/s (%s)\n", (long long)n, fmt_bytes(sz, sizeof sz, out_bytes),
+                mono_s() - prog.t0, (double)n / (mono_s() - prog.t0 > 0 ? mono_s() - prog.t0 : 1e-9),
+                cl ? "server" : use_dev ? cf_device_name(dev) : "cpu");
     rc = 0;
 done:
     writer_wait(&wr); /* a write in flight ends before its file closes */
@@ -534,7 +558,7 @@ done:
 int cmd_fill(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--biomes") == 0) return cmd_fill_biomes(argc, argv);
+        if (strcmp(argv[i], "--biomes") == 0) return cli_command_name = "fill --biomes", cmd_fill_biomes(argc, argv);
     return fill_densities_blocks(argc, argv);
 }
 
@@ -574,8 +598,9 @@ int cmd_slice(int argc, char **argv)
     if (parse_long(sb, -lim, lim + 15, &a0) < 0 || parse_long(colon + 1, -lim, lim + 15, &a1) < 0)
         return die_usage("--span takes A:B (block coordinates)", usage_slice);
     if (a1 < a0) {
-        fprintf(stderr, "chunkfill: --span %s: empty or inverted span\n", span);
-        return 1;
+        char msg[200];
+        snprintf(msg, sizeof msg, "--span %.60s: reversed: the second end must not be below the first", span);
+        return die_usage(msg, usage_slice);
     }
     if (a1 - a0 + 1 > 65536) {
         fprintf(stderr, "chunkfill: --span %s: %ld blocks (at most 65536)\n", span, a1 - a0 + 1);

@@ -41,12 +41,11 @@ int cmd_check(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *chunks = NULL, *device = "opencl";
     long batchopt = 0;
-    int blocks = 0, quiet = 0;
+    int blocks = 0;
     const char *stage = NULL;
     optdef defs[] = {
         {.name = "--blocks", .flag = &blocks},
         {.name = "--stage", .str = &stage},
-        {.name = "--quiet", .flag = &quiet},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--chunks", .str = &chunks, .required = "--chunks is required"},
         {.name = "--device", .str = &device},
@@ -56,8 +55,9 @@ int cmd_check(int argc, char **argv)
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_check);
     if (rc0 >= 0) return rc0;
     if (blocks && o.nfunctions) return die_usage("--blocks checks the blocks of router:final_density: no --function", usage_check);
-    if (stage && (!blocks || (strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0)))
-        return die_usage("--stage noise|surface goes with --blocks", usage_check);
+    int stage_surface = 0;
+    if (stage && (rc0 = parse_stage(stage, &stage_surface)) >= 0) return rc0;
+    if (stage && !blocks) return die_usage("--stage goes with --blocks (the stages of a block fill)", usage_check);
     if ((rc0 = one_function(&o, usage_check)) >= 0) return rc0;
     long r[4];
     int bad_range = chunk_range(chunks, r, usage_check);
@@ -110,7 +110,7 @@ int cmd_check(int argc, char **argv)
     {
         size_t step = cf_device_batch(dev) > 16 ? cf_device_batch(dev) : 16;
         progress prog;
-        progress_start(&prog, "check", "chunks", n, quiet);
+        progress_start(&prog, "check", "chunks", n, o.quiet);
         for (size_t at = 0; at < (size_t)n; at += step) {
             size_t k = (size_t)n - at < step ? (size_t)n - at : step;
             cf_status st = surface ? cf_device_fill_blocks_surface(dev, w, bio, k, list + 2 * at, (uint8_t *)a + per * at, &err)
@@ -187,10 +187,9 @@ const char usage_devices[] = "usage: chunkfill devices\nLists the OpenCL devices
 
 int cmd_devices(int argc, char **argv)
 {
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_devices, stdout), 0;
-        return die_usage("devices takes no options", "usage: chunkfill devices\n");
-    }
+    opts o = {.refuse = CO_ALL};
+    int rc0 = parse_cmd(&o, argc, argv, NULL, usage_devices);
+    if (rc0 >= 0) return rc0;
     cf_error err = {0};
     char *s = cf_devices_list(&err);
     if (!s) return report(&err);
@@ -211,17 +210,8 @@ static int cmd_print(int argc, char **argv, const char *usage, int what)
     opts o = {0};
     cf_limits_default(&o.lim);
     o.settings = "minecraft:overworld";
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage, stdout), 0;
-        int r = common_opt(&o, argc, argv, &i, usage);
-        if (r == 2) return 2;
-        if (r == 1) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option '%s'", argv[i]);
-            return die_usage(msg, usage);
-        }
-    }
-    if (o.irisd) return die_usage("--dialect takes 1.21 or 26.3 (Minecraft data; master or unification: Iris styles in sample)", usage);
+    int rc0 = parse_cmd(&o, argc, argv, NULL, usage);
+    if (rc0 >= 0) return rc0;
     if (what != PRINT_INFO && o.nfunctions > 1) return die_usage("at most one --function", usage);
     if (o.nfunctions == 0) o.functions[o.nfunctions++] = "router:final_density";
     cf_error err = {0};
@@ -246,10 +236,9 @@ const char usage_nodes[] = "usage: chunkfill nodes\nLists every density function
 
 int cmd_nodes(int argc, char **argv)
 {
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_nodes, stdout), 0;
-        return die_usage("nodes takes no options", "usage: chunkfill nodes\n");
-    }
+    opts o = {.refuse = CO_ALL};
+    int rc0 = parse_cmd(&o, argc, argv, NULL, usage_nodes);
+    if (rc0 >= 0) return rc0;
     const char *name, *fields, *summary;
     for (int i = 0; cf_node_kind_info(i, &name, &fields, &summary); i++)
         printf("%-18s %s\n%-18s   %s\n", name, fields[0] ? fields : "(no fields)", "", summary);

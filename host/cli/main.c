@@ -27,11 +27,15 @@ const cli_command cli_commands[] = {
     {0},
 };
 
+#ifndef CF_VERSION
+#define CF_VERSION "unknown"
+#endif
+
 static void usage_main(FILE *f)
 {
     fputs("usage: chunkfill COMMAND [OPTIONS]\ncommands:\n", f);
     for (const cli_command *c = cli_commands; c->name; c++) fprintf(f, "  %-8s %s\n", c->name, c->summary);
-    fputs("Run 'chunkfill COMMAND --help' for the options of a command.\n", f);
+    fputs("Run 'chunkfill COMMAND --help' for the options of a command; 'chunkfill --version' for the version.\n", f);
 }
 
 int main(int argc, char **argv)
@@ -39,9 +43,18 @@ int main(int argc, char **argv)
     if (argc < 2) return usage_main(stderr), 2;
     const char *c = argv[1];
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return usage_main(stdout), 0;
-    for (const cli_command *k = cli_commands; k->name; k++)
-        if (strcmp(c, k->name) == 0) return k->run(argc, argv);
-    fprintf(stderr, "chunkfill: unknown command '%s'\n", c);
-    usage_main(stderr);
+    if (strcmp(c, "--version") == 0) return printf("chunkfill %s\n", CF_VERSION), fflush(stdout) != 0;
+    const char *names[64];
+    size_t n = 0;
+    for (const cli_command *k = cli_commands; k->name; k++) {
+        if (strcmp(c, k->name) == 0) {
+            cli_command_name = k->name;
+            return k->run(argc, argv);
+        }
+        if (n < 64) names[n++] = k->name;
+    }
+    const char *near = cli_near(c, names, n);
+    if (near) fprintf(stderr, "chunkfill: unknown command '%s'; did you mean %s? (see chunkfill --help)\n", c, near);
+    else fprintf(stderr, "chunkfill: unknown command '%s' (see chunkfill --help)\n", c);
     return 2;
 }

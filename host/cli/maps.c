@@ -33,7 +33,7 @@ const char usage_render[] =
 
 const char usage_columns[] =
     "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
-    "                         [--stride N] [--below Y] [--threads N] --out FILE.npy\n"
+    "                         [--stride N] [--below Y] [--threads N] [--quiet] --out FILE.npy\n"
     "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
     "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
     "render --scale N): a structured NumPy array of shape (nz, nx), index [k][i], 12-byte\n"
@@ -47,7 +47,8 @@ const char usage_columns[] =
     "  biome      u1   the biome at (x, height, z) as the biomes layer: index into \"biomes\"\n"
     "  pad        u1   0\n"
     "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
-    "Every column equals what `serve --http`'s /at answers there. Files appear only when complete.\n";
+    "Every column equals what `serve --http`'s /at answers there. Files appear only when complete;\n"
+    "then one summary line on standard error (--quiet: none).\n";
 
 int cmd_columns(int argc, char **argv)
 {
@@ -61,7 +62,7 @@ int cmd_columns(int argc, char **argv)
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
         {0},
     };
@@ -69,17 +70,7 @@ int cmd_columns(int argc, char **argv)
     if (rc0 >= 0) return rc0;
     if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
     long r[4];
-    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_columns);
-    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
-    for (int k = 0; k < 4; k++)
-        if (r[k] < -lim || r[k] > lim + 15) {
-            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
-            return 1;
-        }
-    if (r[2] < r[0] || r[3] < r[1]) {
-        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
-        return 1;
-    }
+    if ((rc0 = parse_area(area, r)) >= 0) return rc0;
     int64_t nx = ((int64_t)r[2] - r[0]) / stride + 1, nz = ((int64_t)r[3] - r[1]) / stride + 1;
     if (nx * nz > ((int64_t)1 << 26)) {
         fprintf(stderr, "chunkfill: --area %s --stride %ld: %lld x %lld columns (at most 2^26): use a larger --stride\n", area,
@@ -102,12 +93,28 @@ int cmd_columns(int argc, char **argv)
         snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
         goto done;
     }
+    double t0 = mono_s();
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
-    cf_map_columns cols = {h, bl, bi, fl, ft};
-    if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)r[1], (int32_t)stride, (int32_t)nx, (int32_t)nz, (int32_t)below, &cols,
-                           (int)threads, &err) != CF_OK)
-        goto done;
+    /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
+     * progress line between them; every column is the same either way */
+    progress prog;
+    progress_start(&prog, "columns", "rows", nz, o.quiet);
+    int64_t step = prog.on ? (nz + 39) / 40 : nz;
+    for (int64_t k0 = 0; k0 < nz;) {
+        int64_t k1 = k0 + step < nz ? k0 + step : nz;
+        while (k1 < nz && floordiv16(r[1] + k1 * stride) == floordiv16(r[1] + (k1 - 1) * stride)) k1++;
+        size_t at = (size_t)k0 * (size_t)nx;
+        cf_map_columns cols = {h + at, bl + at, bi + at, fl + at, ft + at};
+        if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)(r[1] + k0 * stride), (int32_t)stride, (int32_t)nx, (int32_t)(k1 - k0),
+                               (int32_t)below, &cols, (int)threads, &err) != CF_OK) {
+            progress_end(&prog);
+            goto done;
+        }
+        progress_show(&prog, k1);
+        k0 = k1;
+    }
+    progress_end(&prog);
     for (size_t i = 0; i < n; i++) {
         uint8_t *q = rec + 12 * i;
         for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
@@ -154,6 +161,8 @@ int cmd_columns(int argc, char **argv)
         goto done;
     }
     tmp[0] = ptmp[0] = 0;
+    if (!o.quiet) /* one summary line (stderr) */
+        fprintf(stderr, "columns: %lld x %lld columns (stride %ld), %.2f s\n", (long long)nx, (long long)nz, stride, mono_s() - t0);
     rc = 0;
 done:
     if (tmp[0]) remove(tmp);
@@ -199,9 +208,8 @@ int cmd_render(int argc, char **argv)
     o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
-    int quiet = 0;
+
     optdef defs[] = {
-        {.name = "--quiet", .flag = &quiet},
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--layer", .str = &layer_name},
@@ -209,29 +217,19 @@ int cmd_render(int argc, char **argv)
         {.name = "--heights", .str = &heights_path},
         {.name = "--device", .str = &device},
         {.name = "--scale", .num = &scale, .lo = 1, .hi = 4096},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
     if (rc0 >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
-    int layer = cf_map_layer_find(layer_name), needs = 0;
-    if (layer < 0) return die_usage("--layer: no such layer (see chunkfill tiles --help)", usage_render);
+    int layer = parse_layer(layer_name), needs = 0;
+    if (layer < 0) return 2;
     cf_map_layer(layer, &needs, NULL);
     if (strcmp(device, "cpu") != 0 && layer != 0) return die_usage("--device draws the relief layer only", usage_render);
     long r[4];
-    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_render);
-    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
-    for (int k = 0; k < 4; k++)
-        if (r[k] < -lim || r[k] > lim + 15) {
-            fprintf(stderr, "chunkfill: --area %s: coordinate %ld out of range\n", area, r[k]);
-            return 1;
-        }
-    if (r[2] < r[0] || r[3] < r[1]) {
-        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
-        return 1;
-    }
+    if ((rc0 = parse_area(area, r)) >= 0) return rc0;
     int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1;
     int64_t px = (nx + scale - 1) / scale, pz = (nz + scale - 1) / scale;
     if (px * pz > ((int64_t)1 << 28) || px > 1000000 || pz > 1000000) {
@@ -281,7 +279,7 @@ int cmd_render(int argc, char **argv)
         err.status = CF_ERR_NOMEM;
         goto done;
     }
-    int tty = !quiet && isatty(2);
+    int tty = !o.quiet && isatty(2);
     /* the CPU computes the sampled columns only (cf_map_draw) */
     if (!use_dev) {
         if (!(rgb = malloc((size_t)(px * pz) * 3))) {
@@ -332,7 +330,7 @@ int cmd_render(int argc, char **argv)
     if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK
                 : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
         goto done;
-    {
+    if (!o.quiet) { /* the summary line; --quiet: none */
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
@@ -356,7 +354,7 @@ done:
 
 const char usage_tiles[] =
     "usage: chunkfill tiles [--pack PATH]... [--settings ID] --seed SEED [--layer NAME]...\n"
-    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] --out DIR\n"
+    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] [--quiet] --out DIR\n"
     "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
     "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
     "x in [X*256*2^Z, (X+1)*256*2^Z), z likewise from Y (negative indices for negative\n"
@@ -438,7 +436,7 @@ int cmd_tiles(int argc, char **argv)
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outdir, .required = "--out is required"},
         {.name = "--zoom", .str = &zoom},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
         {0},
     };
@@ -455,21 +453,14 @@ int cmd_tiles(int argc, char **argv)
     int layers[8], need_blocks = 0, need_biomes = 0;
     for (int i = 0; i < nlayers; i++) {
         int needs = 0;
-        if ((layers[i] = cf_map_layer_find(layer_names[i])) < 0) {
-            fprintf(stderr, "chunkfill: --layer %s: no such layer (chunkfill tiles --help lists them)\n", layer_names[i]);
-            return 1;
-        }
+        if ((layers[i] = parse_layer(layer_names[i])) < 0) return 2;
         cf_map_layer(layers[i], &needs, NULL);
         if (needs & CF_MAP_BLOCKS) need_blocks = 1;
         if ((needs & CF_MAP_BIOMES) && !(needs & CF_MAP_SURFACE)) need_biomes = 1;
         if (needs & CF_MAP_SURFACE) need_biomes |= 2; /* where the settings have a surface stage */
     }
     long r[4];
-    if (parse_chunks(area, r) < 0 || !strchr(area, ':')) return die_usage("--area takes X0,Z0:X1,Z1 (block coordinates)", usage_tiles);
-    if (r[2] < r[0] || r[3] < r[1]) {
-        fprintf(stderr, "chunkfill: --area %s: empty or inverted area (the second corner must not be below the first)\n", area);
-        return 1;
-    }
+    if ((rc0 = parse_area(area, r)) >= 0) return rc0;
     int za, zb, used = 0;
     if (sscanf(zoom, "%d..%d%n", &za, &zb, &used) != 2 || zoom[used] || za < 0 || zb < za || zb > 20) {
         fprintf(stderr, "chunkfill: --zoom %s: takes A..B with 0 <= A <= B <= 20\n", zoom);
@@ -507,7 +498,7 @@ int cmd_tiles(int argc, char **argv)
     if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
-    int tty = isatty(2), unknown = 0;
+    int tty = !o.quiet && isatty(2), unknown = 0;
     unsigned long long unknown_px = 0;
     char first_unknown[128] = "";
     for (int li = 0; li < nlayers; li++)
@@ -560,7 +551,7 @@ int cmd_tiles(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
-    fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
+    if (!o.quiet) fprintf(stderr, "tiles: %lld tiles, %.2f s, %.2f tiles/s\n", (long long)total * nlayers, t, (double)total * nlayers / t);
     rc = 0;
 done:
     if (rc) {

@@ -1,8 +1,8 @@
 /* opts.c - the one option parser of every chunkfill command: the options all commands
  * share (packs, settings, functions, limits, dialect, --strict, --define, --external), a
  * command's own options as a table of optdef rows (parse_cmd), and the spellings of
- * points and chunk ranges. A usage error: one line and the command's usage on stderr,
- * exit status 2. Allocates only the point list of opts (the command frees it).
+ * points, areas, stages and layers. A usage error: one line on stderr naming the value and
+ * "see chunkfill CMD --help", exit status 2. Allocates only the point list of opts.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,12 +13,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-int die_usage(const char *msg, const char *usage)
-{
-    fprintf(stderr, "chunkfill: %s\n%s", msg, usage);
-    return 2;
-}
 
 int parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -139,93 +133,213 @@ int read_points(opts *o, const char *path)
     return rc;
 }
 
-/* common options; returns 0 when consumed (advancing *i), 1 when not ours, 2 on error */
-int common_opt(opts *o, int argc, char **argv, int *i, const char *usage)
+/* ---- the options every command shares, as rows; a command's own rows come first (so it
+ * may take one over), and opts.refuse drops those it cannot use */
+static int opt_pack(opts *o, const char *v)
 {
-    const char *a = argv[*i];
-    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (o->npacks == 64) return die_usage("too many --pack options (at most 64)", NULL);
+    o->packs[o->npacks++] = v;
+    return 0;
+}
+static int opt_settings(opts *o, const char *v) { return o->settings = v, 0; }
+static int opt_function(opts *o, const char *v)
+{
+    if (o->nfunctions == 64) return die_usage("too many --function options (at most 64)", NULL);
+    o->functions[o->nfunctions++] = v;
+    return 0;
+}
+static int opt_external(opts *o, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    char *end = NULL;
+    double d = eq && eq[1] != '@' ? strtod(eq + 1, &end) : 0;
+    if (eq && eq != v && eq[1] == '@' && eq[2]) end = (char *)"";
+    else if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
+        return die_usage("--external takes NAME=VALUE (a finite number) or NAME=@MAP.npy[,X0,Z0[,STEP]]", NULL);
+    if (o->next == 64) return die_usage("too many --external options (at most 64)", NULL);
+    o->ext[o->next++] = v;
+    return 0;
+}
+static int opt_define(opts *o, const char *v)
+{
+    const char *eq = strrchr(v, '='); /* TYPE[FIELD=TEXT]=VALUE: the last '=' */
+    char *end = NULL;
+    double d = eq ? strtod(eq + 1, &end) : 0;
+    if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
+        return die_usage("--define takes TYPE=VALUE (a density function type such as tectonic:config, a finite number)", NULL);
+    if (o->ndefs == 64) return die_usage("too many --define options (at most 64)", NULL);
+    o->defs[o->ndefs++] = v;
+    return 0;
+}
+static int opt_dialect(opts *o, const char *v)
+{
+    if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
+    else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
+    else o->irisd = v; /* Iris's branch (sample checks it: master or unification) */
+    return 0;
+}
+static int opt_limit(const char *name, const char *v, long *n)
+{
+    if (parse_long(v, 1, LONG_MAX, n) == 0) return 0;
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s takes a positive integer, not '%.60s'", name, v);
+    return die_usage(msg, NULL);
+}
+static int opt_max_file_bytes(opts *o, const char *v)
+{
     long n;
-    int co = strcmp(a, "--function") == 0 ? CO_FUNCTION : strcmp(a, "--external") == 0 ? CO_EXTERNAL
-             : strcmp(a, "--define") == 0 ? CO_DEFINE : strcmp(a, "--strict") == 0 ? CO_STRICT
-             : strncmp(a, "--max-", 6) == 0 && strcmp(a, "--max-chunks") != 0 ? CO_LIMITS : 0;
-    if (co & o->refuse) return 1; /* not an option of this command */
-    if (strcmp(a, "--strict") == 0) return o->strict = 1, 0;
-    if (strcmp(a, "--pack") == 0 || strcmp(a, "--settings") == 0 || strcmp(a, "--function") == 0
-        || strcmp(a, "--max-file-bytes") == 0 || strcmp(a, "--max-nodes") == 0 || strcmp(a, "--max-depth") == 0
-        || strcmp(a, "--max-memory") == 0 || strcmp(a, "--external") == 0 || strcmp(a, "--dialect") == 0
-        || strcmp(a, "--define") == 0) {
-        if (!v) return die_usage("missing value after option", usage), 2;
-        (*i)++;
-        if (strcmp(a, "--pack") == 0) {
-            if (o->npacks == 64) return die_usage("too many --pack options (at most 64)", usage), 2;
-            o->packs[o->npacks++] = v;
-        } else if (strcmp(a, "--settings") == 0) {
-            o->settings = v;
-        } else if (strcmp(a, "--external") == 0) {
-            const char *eq = strchr(v, '=');
-            char *end = NULL;
-            double d = eq && eq[1] != '@' ? strtod(eq + 1, &end) : 0;
-            if (eq && eq != v && eq[1] == '@' && eq[2]) end = (char *)"";
-            else if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
-                return die_usage("--external takes NAME=VALUE (a finite number) or NAME=@MAP.npy[,X0,Z0[,STEP]]", usage), 2;
-            if (o->next == 64) return die_usage("too many --external options (at most 64)", usage), 2;
-            o->ext[o->next++] = v;
-        } else if (strcmp(a, "--define") == 0) {
-            const char *eq = strrchr(v, '='); /* TYPE[FIELD=TEXT]=VALUE: the last '=' */
-            char *end = NULL;
-            double d = eq ? strtod(eq + 1, &end) : 0;
-            if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(d))
-                return die_usage("--define takes TYPE=VALUE (a density function type such as tectonic:config, a finite number)", usage), 2;
-            if (o->ndefs == 64) return die_usage("too many --define options (at most 64)", usage), 2;
-            o->defs[o->ndefs++] = v;
-        } else if (strcmp(a, "--dialect") == 0) {
-            if (strcmp(v, "1.21") == 0) o->dialect = CF_DIALECT_MC121;
-            else if (strcmp(v, "26.3") == 0) o->dialect = CF_DIALECT_MC263;
-            else o->irisd = v; /* Iris's branch (sample checks it: master or unification) */
-        } else if (strcmp(a, "--function") == 0) {
-            if (o->nfunctions == 64) return die_usage("too many --function options (at most 64)", usage), 2;
-            o->functions[o->nfunctions++] = v;
-        } else {
-            if (parse_long(v, 1, LONG_MAX, &n) < 0) return die_usage("limit must be a positive integer", usage), 2;
-            if (strcmp(a, "--max-file-bytes") == 0) o->lim.max_file_bytes = (size_t)n;
-            else if (strcmp(a, "--max-memory") == 0) o->lim.max_fill_bytes = (size_t)n;
-            else if (strcmp(a, "--max-nodes") == 0) o->lim.max_nodes = (size_t)n;
-            else o->lim.max_depth = n > 100000 ? 100000 : (int)n;
-        }
-        return 0;
-    }
-    return 1;
+    int rc = opt_limit("--max-file-bytes", v, &n);
+    if (!rc) o->lim.max_file_bytes = (size_t)n;
+    return rc;
+}
+static int opt_max_memory(opts *o, const char *v)
+{
+    long n;
+    int rc = opt_limit("--max-memory", v, &n);
+    if (!rc) o->lim.max_fill_bytes = (size_t)n;
+    return rc;
+}
+static int opt_max_nodes(opts *o, const char *v)
+{
+    long n;
+    int rc = opt_limit("--max-nodes", v, &n);
+    if (!rc) o->lim.max_nodes = (size_t)n;
+    return rc;
+}
+static int opt_max_depth(opts *o, const char *v)
+{
+    long n;
+    int rc = opt_limit("--max-depth", v, &n);
+    if (!rc) o->lim.max_depth = n > 100000 ? 100000 : (int)n;
+    return rc;
 }
 
-/* parses argv[2..]: --help, the common options, then the command's rows. Returns
- * -1 to go on, or the exit status (0 after --help, 2 for bad usage). */
+/* the shared rows with the CO_ group each belongs to (0: every command takes it) */
+static const struct {
+    optdef row;
+    int group;
+} common_rows[] = {
+    {{.name = "--pack", .fn = opt_pack}, CO_PACK},
+    {{.name = "--settings", .fn = opt_settings}, CO_PACK},
+    {{.name = "--dialect", .fn = opt_dialect}, CO_PACK},
+    {{.name = "--quiet"}, 0}, /* a flag: opts.quiet */
+    {{.name = "--function", .fn = opt_function}, CO_FUNCTION},
+    {{.name = "--external", .fn = opt_external}, CO_EXTERNAL},
+    {{.name = "--define", .fn = opt_define}, CO_DEFINE},
+    {{.name = "--strict"}, CO_STRICT}, /* a flag: opts.strict */
+    {{.name = "--max-file-bytes", .fn = opt_max_file_bytes}, CO_LIMITS},
+    {{.name = "--max-nodes", .fn = opt_max_nodes}, CO_LIMITS},
+    {{.name = "--max-depth", .fn = opt_max_depth}, CO_LIMITS},
+    {{.name = "--max-memory", .fn = opt_max_memory}, CO_LIMITS},
+};
+enum { NCOMMON = sizeof common_rows / sizeof common_rows[0] };
+
+/* the edit distance of a and b (adjacent transpositions count 1), at most 3 (3: farther) */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40 || (la > lb ? la - lb : lb - la) > 2) return 3;
+    int d[41][41];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int c = a[i - 1] != b[j - 1];
+            int m = d[i - 1][j - 1] + c;
+            if (d[i - 1][j] + 1 < m) m = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < m) m = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < m) m = d[i - 2][j - 2] + 1;
+            d[i][j] = m;
+        }
+    return d[la][lb] < 3 ? d[la][lb] : 3;
+}
+
+const char *cli_near(const char *word, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    int bd = 3;
+    size_t lw = strlen(word);
+    for (size_t i = 0; i < n; i++) {
+        int d = distance(word, names[i]);
+        /* a near miss: one edit, or two in a word of more than 6 characters */
+        if (d < bd && (d == 1 || (d == 2 && lw > 6))) bd = d, best = names[i];
+    }
+    return best;
+}
+
+const char *cli_command_name = "COMMAND";
+
+int die_usage(const char *msg, const char *usage)
+{
+    (void)usage; /* the help stays behind --help: a usage error is one line */
+    fprintf(stderr, "chunkfill: %s (see chunkfill %s --help)\n", msg, cli_command_name);
+    return 2;
+}
+
+static int refused(const opts *o, int k) { return (common_rows[k].group & o->refuse) != 0; }
+
+/* parses argv[2..]: --help; --NAME VALUE or --NAME=VALUE of the command's rows, then of
+ * the shared ones. Returns -1 to go on, or the exit status (0 after --help, 2 after one
+ * line for bad usage). */
 int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *usage)
 {
+    for (int i = 2; i < argc; i++) /* --help anywhere, also where a value was due (serve --http --help) */
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage, stdout), 0;
     for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return fputs(usage, stdout), 0;
-        int r = common_opt(o, argc, argv, &i, usage);
-        if (r == 2) return 2;
-        if (r == 0) continue;
+        const char *arg = argv[i], *inline_value = NULL;
+        char name[64];
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        if (eq && (size_t)(eq - arg) < sizeof name) {
+            memcpy(name, arg, (size_t)(eq - arg));
+            name[eq - arg] = 0;
+            inline_value = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
         optdef *d = NULL;
-        for (optdef *q = defs; q && q->name; q++)
-            if (strcmp(a, q->name) == 0) d = q;
-        char msg[300];
-        if (!d) {
-            snprintf(msg, sizeof msg, strncmp(a, "--", 2) == 0 ? "unknown option '%s'" : "unexpected argument '%s'", a);
+        int k = -1;
+        for (optdef *q = defs; q && q->name && !d; q++)
+            if (strcmp(name, q->name) == 0) d = q;
+        for (int c = 0; !d && c < NCOMMON; c++)
+            if (!refused(o, c) && strcmp(name, common_rows[c].row.name) == 0) k = c;
+        char msg[400];
+        if (!d && k < 0) {
+            if (strncmp(arg, "-", 1) != 0) {
+                snprintf(msg, sizeof msg, "unexpected argument '%.200s'", arg);
+                return die_usage(msg, usage);
+            }
+            const char *names[128];
+            size_t n = 0;
+            for (optdef *q = defs; q && q->name && n < 100; q++) names[n++] = q->name;
+            for (int c = 0; c < NCOMMON; c++)
+                if (!refused(o, c)) names[n++] = common_rows[c].row.name;
+            names[n++] = "--help";
+            const char *near = cli_near(name, names, n);
+            if (near) snprintf(msg, sizeof msg, "unknown option %.100s; did you mean %s?", name, near);
+            else snprintf(msg, sizeof msg, "unknown option %.100s", name);
             return die_usage(msg, usage);
         }
-        if (d->flag) {
-            *d->flag = 1;
-            d->seen = 1;
+        int *flag = d ? d->flag : strcmp(name, "--quiet") == 0 ? &o->quiet : strcmp(name, "--strict") == 0 ? &o->strict : NULL;
+        if (flag) {
+            if (inline_value) {
+                snprintf(msg, sizeof msg, "%s takes no value", name);
+                return die_usage(msg, usage);
+            }
+            *flag = 1;
+            if (d) d->seen = 1;
             continue;
         }
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *v = inline_value ? inline_value : i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
-            snprintf(msg, sizeof msg, "missing value after '%s'", a);
+            snprintf(msg, sizeof msg, "%s needs a value", name);
             return die_usage(msg, usage);
         }
-        i++;
+        if (!inline_value) i++;
+        if (!d) {
+            int rc = common_rows[k].row.fn(o, v);
+            if (rc) return rc;
+            continue;
+        }
         d->seen = 1;
         if (d->fn) {
             int rc = d->fn(o, v);
@@ -233,7 +347,7 @@ int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *usage)
         } else if (d->str) {
             *d->str = v;
         } else if (parse_long(v, d->lo, d->hi, d->num) < 0) {
-            snprintf(msg, sizeof msg, "%s takes an integer in [%ld, %ld]", a, d->lo, d->hi);
+            snprintf(msg, sizeof msg, "%s takes an integer in [%ld, %ld], not '%.60s'", name, d->lo, d->hi, v);
             return die_usage(msg, usage);
         }
     }
@@ -275,20 +389,71 @@ int parse_chunks(const char *s, long r[4])
     return 0;
 }
 
-/* --chunks X0,Z0[:X1,Z1]: parsed into r, checked; returns 0, or the exit status
- * (2 usage, 1 bad input) after printing one line */
-int chunk_range(const char *chunks, long r[4], const char *usage)
+/* X0,Z0:X1,Z1 (single: also X,Z alone, one cell) of integers in [lo, hi] into r; the
+ * same words in every command. Returns -1, or 2 after one line: malformed, out of range,
+ * or reversed corners. */
+int parse_rect(const char *opt, const char *v, int single, long lo, long hi, const char *unit, long r[4])
 {
-    if (parse_chunks(chunks, r) < 0) return die_usage("--chunks takes X0,Z0 or X0,Z0:X1,Z1 (integers)", usage);
+    char msg[400];
+    if (parse_chunks(v, r) < 0 || (!single && !strchr(v, ':'))) {
+        snprintf(msg, sizeof msg, "%s takes %s (%s), not '%.60s'", opt, single ? "X0,Z0 or X0,Z0:X1,Z1" : "X0,Z0:X1,Z1", unit, v);
+        return die_usage(msg, NULL);
+    }
     for (int k = 0; k < 4; k++)
-        if (r[k] < -CF_MAX_CHUNK || r[k] > CF_MAX_CHUNK) {
-            fprintf(stderr, "chunkfill: --chunks %s: chunk coordinate %ld out of range [%d, %d]\n", chunks, r[k],
-                    -CF_MAX_CHUNK, CF_MAX_CHUNK);
-            return 1;
+        if (r[k] < lo || r[k] > hi) {
+            snprintf(msg, sizeof msg, "%s %.60s: %ld is out of range [%ld, %ld]", opt, v, r[k], lo, hi);
+            return die_usage(msg, NULL);
         }
     if (r[2] < r[0] || r[3] < r[1]) {
-        fprintf(stderr, "chunkfill: --chunks %s: the second corner must not be below the first\n", chunks);
-        return 1;
+        snprintf(msg, sizeof msg, "%s %.60s: reversed corners: the second corner must not be below the first (X1 >= X0, Z1 >= Z0)",
+                 opt, v);
+        return die_usage(msg, NULL);
     }
-    return 0;
+    return -1;
+}
+
+/* --chunks X0,Z0[:X1,Z1] (parse_rect); returns 0, or the exit status after one line */
+int chunk_range(const char *chunks, long r[4], const char *usage)
+{
+    (void)usage;
+    int rc = parse_rect("--chunks", chunks, 1, -CF_MAX_CHUNK, CF_MAX_CHUNK, "chunk coordinates", r);
+    return rc < 0 ? 0 : rc;
+}
+
+/* --area X0,Z0:X1,Z1 in blocks (every chunk chunkfill fills): parse_rect */
+int parse_area(const char *area, long r[4])
+{
+    long lim = (long)CF_MAX_CHUNK * 16;
+    return parse_rect("--area", area, 0, -lim, lim + 15, "block coordinates", r);
+}
+
+/* --stage noise|surface into *surface (0 or 1); -1, or 2 after one line naming the value */
+int parse_stage(const char *v, int *surface)
+{
+    static const char *const stages[] = {"noise", "surface"};
+    if (strcmp(v, "noise") == 0 || strcmp(v, "surface") == 0) return *surface = v[0] == 's', -1;
+    const char *near = cli_near(v, stages, 2);
+    char msg[300];
+    snprintf(msg, sizeof msg, "--stage %.60s: no such stage (the stages are noise and surface)%s%s%s", v, near ? "; did you mean " : "",
+             near ? near : "", near ? "?" : "");
+    return die_usage(msg, NULL);
+}
+
+/* --layer NAME: the layer's index (cf_map_layer_find), or -2 after one line that lists the layers */
+int parse_layer(const char *name)
+{
+    int k = cf_map_layer_find(name);
+    if (k >= 0) return k;
+    const char *names[64];
+    int n = 0;
+    while (n < 64 && (names[n] = cf_map_layer(n, NULL, NULL))) n++;
+    const char *near = cli_near(name, names, (size_t)n);
+    char msg[1200];
+    int len = snprintf(msg, sizeof msg, "--layer %.60s: no such layer (the layers are", name);
+    for (int i = 0; i < n && len > 0 && (size_t)len < sizeof msg; i++)
+        len += snprintf(msg + len, sizeof msg - (size_t)len, "%s %s", i ? "," : "", names[i]);
+    if (len > 0 && (size_t)len < sizeof msg)
+        snprintf(msg + len, sizeof msg - (size_t)len, ")%s%s%s", near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+    die_usage(msg, NULL);
+    return -2;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,5 +119,32 @@ int read_token(const char *path, char *token, cf_error *err)
         return -1;
     }
     memcpy(token, line, l + 1);
+    return 0;
+}
+
+/* bytes as text: "394.2 GB", "1.5 MB", "512 bytes" (decimal units) */
+const char *fmt_bytes(char *buf, size_t cap, double b)
+{
+    if (b >= 1e12) snprintf(buf, cap, "%.1f TB", b / 1e12);
+    else if (b >= 1e9) snprintf(buf, cap, "%.1f GB", b / 1e9);
+    else if (b >= 1e6) snprintf(buf, cap, "%.1f MB", b / 1e6);
+    else if (b >= 1e3) snprintf(buf, cap, "%.1f kB", b / 1e3);
+    else snprintf(buf, cap, "%.0f bytes", b);
+    return buf;
+}
+
+/* the bytes an unprivileged writer may still put on the file system of path's folder
+ * (statvfs); 0, or -1 where it cannot be told */
+int free_space(const char *path, double *avail)
+{
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) return -1;
+    char *slash = strrchr(dir, '/');
+    if (!slash) strcpy(dir, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0) return -1;
+    *avail = (double)sv.f_bavail * (double)sv.f_frsize;
     return 0;
 }

@@ -47,27 +47,22 @@ const char usage_pregen[] =
     "  --stage S           noise or surface (default, as fill --blocks: surface where the settings have\n"
     "                      a surface_rule or material_rule; else noise). Tiles draw the noise stage\n"
     "  --layer NAME        --format tiles: the map layer (default relief; chunkfill tiles --help)\n"
-    "  --device D          cpu (default), opencl[:N] (block fills on an OpenCL device) or auto (opencl\n"
-    "                      when a device passes its probes, else the CPU). The surface stage and tiles\n"
-    "                      run on the CPU: auto uses the CPU, opencl is refused\n"
+    "  --device D          cpu (default), opencl[:N] (block fills on an OpenCL device, the surface\n"
+    "                      stage too, equal to the CPU's byte for byte) or auto (opencl when a device\n"
+    "                      passes its probes, else the CPU). Tiles are drawn on the CPU: auto uses the\n"
+    "                      CPU there, opencl is refused\n"
     "  --threads N         CPU threads (default: one per CPU)\n"
     "  --shard I/N         do only the regions i with i % N == I (several machines without MPI, e.g. a\n"
     "                      Kubernetes indexed job: --shard $JOB_COMPLETION_INDEX/N)\n"
     "  --schedule S        chunkfill-mpi: static (default: region i to rank i % ranks) or dynamic (rank 0\n"
     "                      hands out regions one at a time and fills none itself)\n"
-    "  --quiet             no progress line\n";
+    "  --quiet             no progress line and no summary line (regions made and already complete)\n";
 
 static volatile int stop_flag;
 static void on_stop(int sig)
 {
     (void)sig;
     stop_flag = 1;
-}
-
-static void show_note(void *ctx, const char *line)
-{
-    (void)ctx;
-    fprintf(stderr, "chunkfill: %s\n", line);
 }
 
 static int die(const char *msg) { return die_usage(msg, usage_pregen); }
@@ -83,18 +78,49 @@ static int parse_pair(const char *s, char sep, long limit, long *a, long *b)
     return parse_long(tmp, -limit, limit, a) || parse_long(c + 1, -limit, limit, b) ? -1 : 0;
 }
 
+/* the progress line (a terminal only) and what the summary line needs */
 typedef struct progress_ctx {
     int on, rank;
+    int shown;                 /* a progress line is on the terminal, not yet ended */
+    cf_pregen_progress last;   /* the latest report */
+    int reported;
 } progress_ctx;
+/* ends a progress line so that the next message starts on its own line */
+static void break_line(progress_ctx *c)
+{
+    if (c->shown) fputc('\n', stderr), c->shown = 0;
+}
 static void show_progress(void *ctx, const cf_pregen_progress *p)
 {
-    const progress_ctx *c = ctx;
+    progress_ctx *c = ctx;
+    c->last = *p, c->reported = 1;
     if (!c->on) return;
-    double rate = p->seconds > 0 ? (double)p->chunks_done / p->seconds : 0;
+    /* the rate of the chunks made here: regions already complete are skipped in no time */
+    long long made = p->chunks_done - p->chunks_skipped;
+    double rate = p->seconds > 0 && made > 0 ? (double)made / p->seconds : 0;
     double eta = rate > 0 && p->chunks_total > p->chunks_done ? (double)(p->chunks_total - p->chunks_done) / rate : 0;
-    fprintf(stderr, "\rpregen%s: regions %ld/%ld  chunks %lld/%lld  %.1f chunks/s  ETA %.0f s   ", c->rank >= 0 ? " rank 0" : "",
-            p->regions_done, p->regions_total, p->chunks_done, p->chunks_total, rate, eta);
-    if (p->regions_done == p->regions_total) fputc('\n', stderr);
+    char r[64] = "";
+    if (rate > 0) snprintf(r, sizeof r, "  %.1f chunks/s  ETA %.0f s", rate, eta);
+    fprintf(stderr, "\rpregen%s: regions %ld/%ld  chunks %lld/%lld%s   ", c->rank >= 0 ? " rank 0" : "", p->regions_done,
+            p->regions_total, p->chunks_done, p->chunks_total, r);
+    c->shown = 1;
+    if (p->regions_done == p->regions_total) break_line(c);
+}
+static void show_note(void *ctx, const char *line)
+{
+    break_line(ctx);
+    fprintf(stderr, "chunkfill: %s\n", line);
+}
+/* the summary line at the end: regions made and already complete, time, rate */
+static void summary(const progress_ctx *c, double seconds, int stopped)
+{
+    const cf_pregen_progress *p = &c->last;
+    long long made = p->chunks_done - p->chunks_skipped;
+    char rate[64] = "";
+    if (made > 0 && seconds > 0) snprintf(rate, sizeof rate, ", %.1f chunks/s", (double)made / seconds);
+    fprintf(stderr, "pregen%s: %ld of %ld regions %s (%lld chunks made, %lld already complete), %.2f s%s\n",
+            c->rank >= 0 ? " rank 0" : "", p->regions_done,
+            p->regions_total, stopped ? "done before the stop" : "done", made, p->chunks_skipped, seconds, rate);
 }
 
 #ifdef CF_MPI
@@ -136,7 +162,7 @@ int cmd_pregen(int argc, char **argv)
     const char *format = "mca", *stage = NULL, *device = "cpu", *shard = NULL, *schedule = "static";
     const char *dimension = NULL, *layer = NULL;
     long radius = -1, threads = 0;
-    int quiet = 0;
+
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--out", .str = &out, .required = "--out is required"},
@@ -150,15 +176,16 @@ int cmd_pregen(int argc, char **argv)
         {.name = "--shard", .str = &shard},
         {.name = "--schedule", .str = &schedule},
         {.name = "--radius", .num = &radius, .lo = 0, .hi = 16L * CF_MAX_CHUNK},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
-        {.name = "--quiet", .flag = &quiet},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_pregen);
     if (rc0 >= 0) return rc0;
     const char *settings = o.settings;
     if (!area == (radius < 0)) return die("give either --area or --radius");
-    if (stage && strcmp(stage, "noise") != 0 && strcmp(stage, "surface") != 0) return die("--stage takes noise or surface");
+    int stage_surface = 0;
+    if (stage && (rc0 = parse_stage(stage, &stage_surface)) >= 0) return rc0;
+    if (layer && parse_layer(layer) < 0) return 2;
     if (strcmp(format, "mca") != 0 && strcmp(format, "npy") != 0 && strcmp(format, "tiles") != 0)
         return die("--format takes mca, npy or tiles");
     if (layer && strcmp(format, "tiles") != 0) return die("--layer goes with --format tiles");
@@ -166,14 +193,9 @@ int cmd_pregen(int argc, char **argv)
     if (strcmp(schedule, "static") != 0 && strcmp(schedule, "dynamic") != 0) return die("--schedule takes static or dynamic");
     long bx0, bz0, bx1, bz1, lim = 16L * CF_MAX_CHUNK;
     if (area) {
-        char tmp[256];
-        const char *colon = strchr(area, ':');
-        if (!colon || (size_t)(colon - area) >= sizeof tmp) return die("--area takes X0,Z0:X1,Z1 (blocks)");
-        memcpy(tmp, area, (size_t)(colon - area));
-        tmp[colon - area] = 0;
-        if (parse_pair(tmp, ',', lim, &bx0, &bz0) || parse_pair(colon + 1, ',', lim, &bx1, &bz1))
-            return die("--area takes X0,Z0:X1,Z1 (blocks)");
-        if (bx1 < bx0 || bz1 < bz0) return die("--area: the second corner must not be below the first");
+        long r[4];
+        if ((rc0 = parse_area(area, r)) >= 0) return rc0;
+        bx0 = r[0], bz0 = r[1], bx1 = r[2], bz1 = r[3];
     } else {
         long cx, cz;
         if (parse_pair(center, ',', lim, &cx, &cz)) return die("--center takes X,Z (blocks)");
@@ -199,8 +221,9 @@ int cmd_pregen(int argc, char **argv)
     };
     if (p.x0 < -CF_MAX_CHUNK || p.x1 > CF_MAX_CHUNK || p.z0 < -CF_MAX_CHUNK || p.z1 > CF_MAX_CHUNK)
         return die("the area reaches beyond the chunks chunkfill fills (CF_MAX_CHUNK)");
-    progress_ctx pc = {.on = !quiet && isatty(2), .rank = -1};
-    p.progress = show_progress, p.progress_ctx = &pc;
+    progress_ctx pc = {.on = !o.quiet && isatty(2), .rank = -1};
+    p.progress = show_progress, p.progress_ctx = &pc, p.note_ctx = &pc;
+    double t0 = mono_s();
     signal(SIGTERM, on_stop);
     signal(SIGINT, on_stop);
 
@@ -243,12 +266,14 @@ int cmd_pregen(int argc, char **argv)
             MPI_Send(&z, 1, MPI_LONG, 0, TAG_DONE, MPI_COMM_WORLD);
         }
     }
+    break_line(&pc);
     if (st != CF_OK) fprintf(stderr, "chunkfill: rank %d: %s\n", rank, err.message);
     int bad = st != CF_OK, anybad = 0, anystop = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&stopped, &anystop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();
     if (anystop && rank == 0) fprintf(stderr, "chunkfill: stopped; the finished regions are in place: rerun to complete\n");
+    if (!o.quiet && pc.reported && rank == (dynamic ? 1 : 0)) summary(&pc, mono_s() - t0, anystop);
     rc = anybad || anystop ? 1 : 0;
     return rc;
 #else
@@ -262,10 +287,13 @@ int cmd_pregen(int argc, char **argv)
         }
     }
     if (cf_pregen_prepare(&p, &err) != CF_OK || cf_pregen_run(&p, &stopped, &err) != CF_OK) {
+        break_line(&pc);
         fprintf(stderr, "chunkfill: %s\n", err.message);
         return 1;
     }
+    break_line(&pc);
     if (stopped) fprintf(stderr, "chunkfill: stopped; the finished regions are in place: rerun to complete\n");
+    if (!o.quiet) summary(&pc, mono_s() - t0, stopped);
     rc = stopped ? 1 : 0;
     return rc;
 #endif

@@ -45,7 +45,19 @@ const char usage_serve[] =
     "  --drain-ms N       on SIGTERM, time to finish in-flight work before cancelling (10000)\n"
     "  --verbose          log every request\n"
     "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
-    "  plus the limits of 'chunkfill sample --help', --strict and --define\n";
+    "  plus the limits of 'chunkfill sample --help', --strict and --define\n"
+    "chunkfill serve --http 127.0.0.1:PORT serves maps over HTTP instead: the viewer, tiles and /at\n"
+    "(its options, --cache, --workers, ...: 'chunkfill serve --http --help').\n";
+
+/* repeatable --settings: every configuration the server offers */
+static const char **serve_settings;
+static int serve_nsettings;
+static int settings_option(opts *o, const char *v)
+{
+    (void)o;
+    serve_settings[serve_nsettings++] = v;
+    return 0;
+}
 
 static const char *serve_listen[8];
 static int serve_nlisten;
@@ -66,7 +78,8 @@ const char usage_serve_http[] =
     "[&settings=ID] exactly as `chunkfill tiles` writes them, drawn on demand into a disk cache\n"
     "of at most --cache-mb MiB (default 256; default folder: a fresh one under TMPDIR, removed\n"
     "at exit), and /at?x=X&z=Z&seed=S[&settings=ID] -> {\"height\", \"block\", \"biome\", \"fluid\"}\n"
-    "(height as render --heights; block: the noise stage's block there; fluid: the aquifer's\n"
+    "(height as render --heights; block: the block there after the surface stage, the noise\n"
+    "stage's where the settings have none, as `chunkfill columns`; fluid: the aquifer's\n"
     "fluid above it; biome: the biome at the surface block, as `chunkfill biome --at X,HEIGHT,Z`;\n"
     "null where the settings have no biome source). Request heads are read by an event loop\n"
     "(--read-timeout-ms each, default 5000: 408); --workers answer the viewer, /at and cached\n"
@@ -84,23 +97,19 @@ static int cmd_serve_http(int argc, char **argv)
     cf_limits_default(&o.lim);
     cf_http_opts ho;
     cf_http_defaults(&ho);
-    char **av = calloc((size_t)argc + 1, sizeof *av);
     const char **settings = calloc((size_t)argc + 1, sizeof *settings);
-    if (!av || !settings) return free(av), free(settings), fprintf(stderr, "chunkfill: out of memory\n"), 1;
-    int ac = 0, ns = 0;
-    for (int i = 0; i < argc; i++) {
-        if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
-        else av[ac++] = argv[i];
-    }
+    if (!settings) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    serve_settings = settings, serve_nsettings = 0;
     const char *addr = NULL, *cache = NULL;
     long cache_mb = ho.cache_mb, workers = ho.workers, threads = 0, max_zoom = ho.max_zoom, conns = ho.max_conns,
          rto = ho.read_timeout_ms, dear = ho.dear_workers, tto = ho.tile_timeout_ms, drain = ho.drain_ms;
     optdef defs[] = {
         {.name = "--http", .str = &addr, .required = "--http is required"},
+        {.name = "--settings", .fn = settings_option},
         {.name = "--cache", .str = &cache},
         {.name = "--cache-mb", .num = &cache_mb, .lo = 1, .hi = 1L << 20},
         {.name = "--workers", .num = &workers, .lo = 1, .hi = 256},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--max-zoom", .num = &max_zoom, .lo = 0, .hi = 20},
         {.name = "--max-connections", .num = &conns, .lo = 1, .hi = 65536},
         {.name = "--read-timeout-ms", .num = &rto, .lo = 1, .hi = 86400000},
@@ -109,7 +118,8 @@ static int cmd_serve_http(int argc, char **argv)
         {.name = "--drain-ms", .num = &drain, .lo = 0, .hi = 86400000},
         {0},
     };
-    int rc = parse_cmd(&o, ac, av, defs, usage_serve_http);
+    int rc = parse_cmd(&o, argc, argv, defs, usage_serve_http);
+    int ns = serve_nsettings;
     cf_error err = {0};
     if (rc < 0) {
         ho.packs = o.packs, ho.npacks = o.npacks, ho.limits = o.lim;
@@ -119,39 +129,38 @@ static int cmd_serve_http(int argc, char **argv)
         ho.dear_workers = (int)dear, ho.tile_timeout_ms = (int)tto, ho.drain_ms = (int)drain;
         rc = cf_http_serve(&ho, &err) == CF_OK ? 0 : report(&err);
     }
-    free(av), free(settings);
+    free(settings);
     return rc;
 }
 
 int cmd_serve(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--http") == 0) return cmd_serve_http(argc, argv);
+        if (strcmp(argv[i], "--http") == 0 || strncmp(argv[i], "--http=", 7) == 0) {
+            cli_command_name = "serve --http";
+            return cmd_serve_http(argc, argv);
+        }
     opts o = {0};
     cf_limits_default(&o.lim);
     cf_serve_opts so;
     cf_serve_defaults(&so);
-    /* flags without a value and the repeatable --settings are taken out first */
-    char **av = calloc((size_t)argc + 1, sizeof *av);
     const char **settings = calloc((size_t)argc + 1, sizeof *settings);
-    if (!av || !settings) return free(av), free(settings), fprintf(stderr, "chunkfill: out of memory\n"), 1;
-    int ac = 0, ns = 0;
-    for (int i = 0; i < argc; i++) {
-        if (i >= 2 && strcmp(argv[i], "--allow-remote") == 0) so.allow_remote = 1;
-        else if (i >= 2 && strcmp(argv[i], "--verbose") == 0) so.verbose = 1;
-        else if (i >= 2 && strcmp(argv[i], "--biomes") == 0) so.biomes = 1;
-        else if (i >= 2 && strcmp(argv[i], "--settings") == 0 && i + 1 < argc) settings[ns++] = argv[++i];
-        else av[ac++] = argv[i];
-    }
+    if (!settings) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
+    serve_settings = settings, serve_nsettings = 0;
+    int allow_remote = 0, verbose = 0, biomes = 0;
     const char *token_file = NULL, *device = "auto";
     long threads = 0, batch = 0, max_chunks = so.max_chunks, max_frame = so.max_frame, max_pending = so.max_pending,
          queue = so.queue_chunks, conns = so.max_conns, outmb = so.max_output_mb, wcache = so.world_cache, rto = so.read_timeout_ms,
          wto = so.write_timeout_ms, dl = so.deadline_ms, drain = so.drain_ms;
     optdef defs[] = {
         {.name = "--listen", .fn = listen_option, .required = "--listen is required"},
+        {.name = "--settings", .fn = settings_option},
+        {.name = "--allow-remote", .flag = &allow_remote},
+        {.name = "--verbose", .flag = &verbose},
+        {.name = "--biomes", .flag = &biomes},
         {.name = "--token-file", .str = &token_file},
         {.name = "--device", .str = &device},
-        {.name = "--threads", .num = &threads, .lo = 1, .hi = 1024},
+        {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--batch", .num = &batch, .lo = 1, .hi = 1L << 16},
         {.name = "--max-chunks", .num = &max_chunks, .lo = 1, .hi = 100000},
         {.name = "--max-frame", .num = &max_frame, .lo = 64, .hi = 1L << 20},
@@ -166,7 +175,9 @@ int cmd_serve(int argc, char **argv)
         {.name = "--drain-ms", .num = &drain, .lo = 0, .hi = 86400000},
         {0},
     };
-    int rc = parse_cmd(&o, ac, av, defs, usage_serve);
+    int rc = parse_cmd(&o, argc, argv, defs, usage_serve);
+    so.allow_remote = allow_remote, so.verbose = verbose, so.biomes = biomes;
+    int ns = serve_nsettings;
     if (rc < 0 && o.nfunctions > 1) rc = die_usage("at most one --function", usage_serve);
     if (rc < 0 && so.allow_remote && !token_file) rc = die_usage("--allow-remote requires --token-file", usage_serve);
     char token[CF_TOKEN_MAX + 1];
@@ -188,7 +199,6 @@ int cmd_serve(int argc, char **argv)
         rc = cf_serve(&so, &err) == CF_OK ? 0 : report(&err);
     }
     memset(token, 0, sizeof token);
-    free(av);
     free(settings);
     return rc;
 }

@@ -58,6 +58,8 @@ typedef struct cf_fill {
     int32_t x0, y0, z0, sx, sy, sz; /* block region [x0, x0+sx) x [y0, y0+sy) x [z0, z0+sz) */
     int32_t vol_min_y;              /* min y of the volume being filled (incremental y start) */
     uint32_t stamp;                 /* changes per chunk: invalidates every memo */
+    struct cf_cmap *cmap;           /* corners of interpolated nodes outside the corner buffers
+                                     * (eval.c; emptied when stamp changes), or NULL */
     const uint8_t *memo;            /* per node: MEMO_* */
     float *col[2];                  /* [mode-1]: per node (sx+1)*(sz+1) column values */
     uint32_t *colstamp[2];
@@ -199,6 +201,7 @@ typedef struct cf_cmemo {
     uint32_t next; /* round-robin victim among the CF_CMEMO_WAYS slots of a key */
 } cf_cmemo;
 float eval_volume_memo(const cf_world *w, cf_cmemo *m, int node, int32_t x, int32_t y, int32_t z, int32_t vmin);
+void eval_cmap_free(struct cf_cmap *m); /* a fill context's corner map (fill_free) */
 /* eval64.c: the double dialects. A context memoizes the last point of every
  * node (libnoise's Cache, and "a module used twice is computed once"). */
 typedef struct ev64_memo {

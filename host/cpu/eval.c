@@ -26,7 +26,75 @@ typedef struct ev {
     int32_t vmin;
     cf_cmemo *memo; /* corners of interpolated nodes outside a fill (eval_volume_memo), or NULL */
     struct scan_memo *sm; /* a find_top_surface scan's y-free values (outside a fill), or NULL */
+    struct cf_cmap **cmp; /* the map of corners met outside the fill's buffers (made on first use), or NULL */
 } ev;
+
+/* Every corner value of an interpolated node that neither the fill's corner buffers nor a
+ * cf_cmemo holds, once: a corner is a pure function of (world, node, x, y, z, the corner
+ * volume's min y), and an interpolated node under another one is asked for the corners
+ * around the outer node's corners, which outside the fill's window were computed again for
+ * each of the eight corners that asked (nested interpolated: 8^depth evaluations; a chain of
+ * 12 never finished). With this map each corner of each node is computed once per chunk of
+ * a fill (the fill context's map, emptied when its stamp changes) or per evaluation outside
+ * a fill (a map of the call, freed when it returns), so it never outlives one world's call.
+ * Made on the first corner that needs it: evaluations that meet none pay nothing. */
+typedef struct cmap_e {
+    uint32_t gen; /* the map's generation when written; 0: empty */
+    int32_t id, x, y, z, vmin;
+    float v;
+} cmap_e;
+typedef struct cf_cmap {
+    cmap_e *e;
+    size_t cap, n;  /* cap: a power of two, or 0 */
+    uint32_t gen;   /* entries of another generation are empty */
+    uint32_t stamp; /* fill maps: the fill stamp the entries belong to */
+} cmap;
+enum { CMAP_MIN = 64, CMAP_MAX = 1 << 22 };
+
+static void cmap_free(cmap *m)
+{
+    if (m) free(m->e), free(m);
+}
+void eval_cmap_free(struct cf_cmap *m) { cmap_free(m); }
+
+/* empty: a new generation (on a wrap every entry is cleared: none may look current) */
+static void cmap_clear(cmap *m)
+{
+    m->n = 0;
+    if (++m->gen == 0) {
+        if (m->e) memset(m->e, 0, sizeof(cmap_e) * m->cap);
+        m->gen = 1;
+    }
+}
+
+static size_t cmap_slot(const cmap *m, int32_t id, int32_t x, int32_t y, int32_t z, int32_t vmin)
+{
+    uint32_t h = (uint32_t)id * 0x9E3779B1u ^ (uint32_t)x * 0x85EBCA6Bu ^ (uint32_t)y * 0xC2B2AE35u
+               ^ (uint32_t)z * 0x27D4EB2Fu ^ (uint32_t)vmin * 0x165667B1u;
+    h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
+    size_t i = h & (m->cap - 1);
+    while (m->e[i].gen == m->gen
+           && !(m->e[i].id == id && m->e[i].x == x && m->e[i].y == y && m->e[i].z == z && m->e[i].vmin == vmin))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+/* room for one more entry (the table at most half full); 0 when none could be had: the
+ * caller computes without the map. At CMAP_MAX the map starts over empty. */
+static int cmap_room(cmap *m)
+{
+    if (m->cap && (m->n + 1) * 2 <= m->cap) return 1;
+    if (m->cap >= CMAP_MAX) return cmap_clear(m), 1;
+    size_t cap = m->cap ? m->cap * 2 : CMAP_MIN;
+    cmap_e *e = calloc(cap, sizeof *e);
+    if (!e) return 0;
+    cmap old = *m;
+    m->e = e, m->cap = cap;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.e[i].gen == m->gen) m->e[cmap_slot(m, old.e[i].id, old.e[i].x, old.e[i].y, old.e[i].z, old.e[i].vmin)] = old.e[i];
+    free(old.e);
+    return 1;
+}
 
 /* The probes of one find_top_surface scan share x and z (§12): a node whose
  * value provably does not read y is computed once per (node, x, z) of the scan.
@@ -69,6 +137,30 @@ static int is_column_surface(const ev *e, int id)
     return 0;
 }
 
+/* corner value of node id (input `in`, context c: the volume path, c->vmin) through the map */
+static float corner_mapped(const ev *c, int id, int in, int32_t x, int32_t y, int32_t z)
+{
+    if (!c->cmp) return ev_node(c, in, x, y, z);
+    cmap *m = *c->cmp;
+    if (!m) {
+        if (!(m = *c->cmp = calloc(1, sizeof *m))) return ev_node(c, in, x, y, z);
+        m->gen = 1, m->stamp = c->f ? c->f->stamp : 0;
+    } else if (c->f && m->stamp != c->f->stamp) {
+        cmap_clear(m), m->stamp = c->f->stamp;
+    }
+    if (m->cap) {
+        cmap_e *q = &m->e[cmap_slot(m, id, x, y, z, c->vmin)];
+        if (q->gen == m->gen) return q->v;
+    }
+    float v = ev_node(c, in, x, y, z);
+    if (cmap_room(m)) {
+        cmap_e *q = &m->e[cmap_slot(m, id, x, y, z, c->vmin)];
+        if (q->gen != m->gen) m->n++;
+        *q = (cmap_e){m->gen, id, x, y, z, c->vmin, v};
+    }
+    return v;
+}
+
 /* a corner value of an interpolated node: always the volume path (§11) */
 static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
 {
@@ -108,11 +200,11 @@ static float corner(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t
             if (q->id == 0) m = q;
         }
         if (!m) m = &e->memo->e[(h + e->memo->next++ % CF_CMEMO_WAYS) % CF_CMEMO];
-        m->v = ev_node(&c, n->in[0], x, y, z);
+        m->v = corner_mapped(&c, id, n->in[0], x, y, z);
         m->id = id + 1, m->x = x, m->y = y, m->z = z, m->vmin = c.vmin;
         return m->v;
     }
-    return ev_node(&c, n->in[0], x, y, z);
+    return corner_mapped(&c, id, n->in[0], x, y, z);
 }
 
 EVAL(INTERPOLATED)
@@ -464,20 +556,34 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z)
 {
-    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL, NULL};
-    return ev_node(&e, node, x, y, z);
+    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL, NULL, NULL};
+    if (f) {
+        e.cmp = &f->cmap;
+        return ev_node(&e, node, x, y, z);
+    }
+    cmap *m = NULL;
+    e.cmp = &m;
+    float v = ev_node(&e, node, x, y, z);
+    cmap_free(m);
+    return v;
 }
 
 float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL, NULL};
-    return ev_node(&e, node, x, y, z);
+    cmap *cm = NULL;
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL, NULL, &cm};
+    float v = ev_node(&e, node, x, y, z);
+    cmap_free(cm);
+    return v;
 }
 
 float eval_volume_memo(const cf_world *w, cf_cmemo *m, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m, NULL};
-    return ev_node(&e, node, x, y, z);
+    cmap *cm = NULL;
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m, NULL, &cm};
+    float v = ev_node(&e, node, x, y, z);
+    cmap_free(cm);
+    return v;
 }
 
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z)
@@ -670,7 +776,7 @@ static void walk_start(float *restrict run, float *restrict stp, float *restrict
 void fill_interp_blocks(cf_fill *f, int id)
 {
     const cf_world *w = f->w;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL, &f->cmap};
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];

@@ -37,6 +37,7 @@ void fill_free(cf_fill *f)
     free(f->scratch);
     free(f->bbuf), free(f->bst);
     corners_free(f->corners);
+    eval_cmap_free(f->cmap);
     free(f);
 }
 

@@ -46,6 +46,14 @@ int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const cha
         if (n->in[k] >= 0 && p->nodes[n->in[k]].depth + 1 > depth) depth = p->nodes[n->in[k]].depth + 1;
     if (lim && depth > lim->max_depth)
         return loc_fail(err, n->loc, CF_ERR_LIMIT, "the %s is nested deeper than %d", what, lim->max_depth);
+    int inest = n->kind == NK_INTERPOLATED;
+    for (int k = 0; k < n->nin; k++)
+        if (n->in[k] >= 0 && p->nodes[n->in[k]].inest + (n->kind == NK_INTERPOLATED) > inest)
+            inest = p->nodes[n->in[k]].inest + (n->kind == NK_INTERPOLATED);
+    if (inest > CF_MAX_INTERP_NEST)
+        return loc_fail(err, n->loc, CF_ERR_LIMIT,
+                        "interpolated is nested %d deep under interpolated (at most %d: each level widens the corners "
+                        "every chunk computes)", inest, CF_MAX_INTERP_NEST);
     if (lim && (size_t)p->nnodes >= lim->max_nodes)
         return loc_fail(err, n->loc, CF_ERR_LIMIT, "graph has more than %zu nodes (the limit: --max-nodes, cf_limits.max_nodes)", lim->max_nodes);
     if (p->nnodes == p->cap) {
@@ -57,6 +65,7 @@ int ir_node_add(cf_program *p, const cf_limits *lim, const cf_node *n, const cha
     }
     p->nodes[p->nnodes] = *n;
     p->nodes[p->nnodes].depth = depth;
+    p->nodes[p->nnodes].inest = inest;
     p->parsed_nodes++;
     return p->nnodes++;
 }

@@ -48,6 +48,8 @@ typedef struct cf_node {
     int noise;          /* index into program noises, or -1 */
     unsigned axes;      /* AX_* the value depends on */
     int depth;          /* longest path to a leaf, counting this node (bounded by limits.max_depth) */
+    int inest;          /* the most interpolated nodes on a path to a leaf, counting this node
+                         * (bounded by CF_MAX_INTERP_NEST) */
     double lo, hi;      /* value range (conservative) */
     cf_loc loc;
 } cf_node;

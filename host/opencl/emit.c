@@ -177,6 +177,23 @@ static int plan(prog32 *P, cf_error *err)
     uint8_t *need = P->need, *ext = P->ext;
     memset(lay, 0, sizeof *lay);
     lay->h = p->height;
+    /* interpolated under interpolated: a corner function would compute each corner's
+     * corners again (8^depth a corner; a chain of 8 took minutes a chunk on PoCL); the CPU
+     * computes each corner once (eval.c's corner map) */
+    memset(g->mark, 0, (size_t)n);
+    g->mark[root] = 1;
+    for (int i = root; i >= 0; i--)
+        for (int k = 0; g->mark[i] && k < p->nodes[i].nin; k++)
+            if (p->nodes[i].in[k] >= 0) g->mark[p->nodes[i].in[k]] = 1;
+    for (int i = 0; i < n; i++)
+        if (g->mark[i] && p->nodes[i].kind == NK_INTERPOLATED && p->nodes[i].inest >= 2) {
+            char ptr[256];
+            return err_set(err, CF_ERR_LIMIT,
+                           "%s#%s: interpolated under interpolated runs on the CPU only (--device cpu): the device "
+                           "would compute the corners of every corner again",
+                           p->nodes[i].loc.file, ptr_text(p->nodes[i].loc.ptr, ptr, sizeof ptr)),
+                   -1;
+        }
     gen_mark_body(g, root, NULL);
     memcpy(need, g->mark, (size_t)n);
     /* the block stage stops at interpolated nodes: their corners come from buffers */

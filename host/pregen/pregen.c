@@ -353,6 +353,13 @@ static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON *
     free(data);
     if (!m || !cJSON_IsObject(m))
         return cJSON_Delete(m), failf(err, CF_ERR_JSON, "%s: not a complete JSON object (truncated or damaged; remove the folder or the file to start over)", path);
+    /* the format of the folder: a manifest of another version is someone else's layout */
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(m, "chunkfill_pregen");
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1)
+        return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA,
+                                      "%s#/chunkfill_pregen: %s, this chunkfill reads version 1 (another version of "
+                                      "chunkfill wrote the folder: use another --out)",
+                                      path, ver ? "not 1" : "missing");
     const cJSON *have = cJSON_GetObjectItemCaseSensitive(m, "params"), *regions = cJSON_GetObjectItemCaseSensitive(m, "regions");
     if (!cJSON_IsObject(have)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/params: missing or not an object", path);
     if (!cJSON_IsObject(regions)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions: missing or not an object", path);
@@ -760,7 +767,10 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         if (bad) break;
         if (present == nf && listed) {
             files_digest(old, nf, have);
-            if (strcmp(have, want) == 0) goto next;
+            if (strcmp(have, want) == 0) {
+                pr.chunks_skipped += (long long)n;
+                goto next;
+            }
         }
         if (build_region(&g, p, list, n, names, nf, out, err) < 0) break;
         files_digest(out, nf, have);
