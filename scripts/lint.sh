@@ -10,7 +10,8 @@
 # code (cppcheck-suppress, with the reason) or in .cppcheck-suppressions.
 # clang-tidy-14 (checks and why some are off: .clang-tidy) over host/*.c and
 # bench/*.c, one process per file, using BUILD_DIR/compile_commands.json
-# (default build-lint, configured here when it has none). Skipped with a note
+# (default build-lint, configured here when it has none). layers.sh checks the include
+# lines and, in BUILD_DIR's objects (built here), the symbols: no call up the layers. Skipped with a note
 # when clang-tidy is not installed, or with CF_LINT_NO_TIDY=1.
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,7 +23,13 @@ for d in host kernels bench tests fuzz; do
 done
 
 status=0
-sh scripts/layers.sh || status=1
+build=${1:-build-lint}
+if [ ! -f "$build/compile_commands.json" ]; then
+    cmake -S . -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+fi
+# the library's and the CLI's objects, for layers.sh's symbol check (calls up the layers)
+cmake --build "$build" --target chunkfill_obj chunkfill-cli -j "$jobs" >/dev/null || status=1
+sh scripts/layers.sh "$build" || status=1
 python3 scripts/checklinks.py || status=1
 echo "cppcheck:$dirs"
 # shellcheck disable=SC2086
@@ -39,10 +46,6 @@ if [ "${CF_LINT_NO_TIDY:-0}" = 1 ]; then
 elif [ -z "$tidy" ]; then
     echo "clang-tidy: not installed, skipped"
 else
-    build=${1:-build-lint}
-    if [ ! -f "$build/compile_commands.json" ]; then
-        cmake -S . -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-    fi
     echo "clang-tidy: host/ bench/ ($build/compile_commands.json)"
     log="$build/clang-tidy.log"
     # one file per process: several files in one clang-tidy 14 process give false

@@ -179,14 +179,7 @@ cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biom
     return st;
 }
 
-void cf_program_free(cf_program *p)
-{
-    if (!p) return;
-    free(p->nodes);
-    free(p->noises);
-    arena_free(&p->arena);
-    free(p);
-}
+void cf_program_free(cf_program *p) { program_free(p); }
 
 int cf_program_precision(const cf_program *p) { return p && p->prec == PREC_F64 ? PREC_F64 : PREC_F32; }
 size_t cf_program_node_count(const cf_program *p) { return (size_t)p->nnodes; }
@@ -233,29 +226,10 @@ cf_status cf_seed_parse(const char *text, int64_t *seed, cf_error *err)
 
 cf_status cf_world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err)
 {
-    *out = NULL;
-    if (!prog) return err_set(err, CF_ERR_ARG, "cf_world_new: no program");
-    cf_world *w = calloc(1, sizeof *w);
-    if (!w) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    w->prog = prog;
-    w->seed = seed;
-    cf_error local = {0};
-    cf_status st = seed_bind(w, err ? err : &local);
-    if (st != CF_OK) {
-        cf_world_free(w);
-        return st;
-    }
-    *out = w;
-    return CF_OK;
+    return world_new(out, prog, seed, err);
 }
 
-void cf_world_free(cf_world *w)
-{
-    if (!w) return;
-    fill_pool_drop(w); /* the fill contexts kept for it (fill.c) */
-    seed_free(w);
-    free(w);
-}
+void cf_world_free(cf_world *w) { world_release(w); }
 
 cf_status cf_sample(const cf_world *w, int fn, size_t n, const int32_t *xyz, double *out, cf_error *err)
 {

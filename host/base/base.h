@@ -14,7 +14,9 @@
  *   api/       include/chunkfill.h: the pipeline as one library
  *   net/       the fill server, its protocol, the C and Java clients
  *   cli/       the command line (a client of the public headers only)
- * Front-ends and back ends meet only in ir/ (scripts/layers.sh checks the includes).
+ * Front-ends and back ends meet only in ir/; no folder uses a symbol of a folder above it
+ * (scripts/layers.sh checks the includes and, with nm, the build's objects). The public
+ * functions are all defined in api/ (public.c: wrappers of the lower folders' internal ones).
  * Memory: a program owns one arena (graph, tables); compile-time scratch
  * (JSON trees, file cache) lives in the compile context and dies with it.
  */
@@ -176,17 +178,17 @@ struct cf_pack {
     int n;
     const char **roots;  /* NULL root = the embedded default pack (or mem, when set) */
     struct cf_archive **arcs; /* per root: the open archive when it is a .zip/.jar, else NULL */
-    const struct cf_embedded_file *mem; /* a pack in memory (cf_pack_open_memory) */
+    const struct cf_embedded_file *mem; /* a pack in memory (pack_open_memory) */
     size_t nmem;
-    int next;            /* named external inputs (Hytale context nodes): cf_pack_set_external */
+    int next;            /* named external inputs (Hytale context nodes): pack_set_external */
     const char **ext_names;
     double *ext_values;
-    struct cf_extmap *ext_maps; /* per external: a 2-D map (cf_pack_set_external_map), w == 0 for a constant */
-    int dialect;         /* CF_DIALECT_*: forced by cf_pack_set_dialect, else detected per settings */
-    int strict;          /* cf_pack_set_strict: refuse what the game ignores (unknown keys, unsorted splines) */
-    void (*warn)(void *ctx, const char *line); /* cf_pack_set_warnings (NULL: stderr) */
+    struct cf_extmap *ext_maps; /* per external: a 2-D map (pack_set_external_map), w == 0 for a constant */
+    int dialect;         /* CF_DIALECT_*: forced by pack_set_dialect, else detected per settings */
+    int strict;          /* pack_set_strict: refuse what the game ignores (unknown keys, unsorted splines) */
+    void (*warn)(void *ctx, const char *line); /* pack_set_warnings (NULL: stderr) */
     void *warn_ctx;
-    int ndefs;           /* cf_pack_define: density function types read as constants */
+    int ndefs;           /* pack_define: density function types read as constants */
     const char **def_types;
     double *def_values;
     const char **warned; /* files already warned about (pack_warn: once per file) */
@@ -218,7 +220,7 @@ void pack_warn(cf_pack *pk, const char *file, const char *line);
 /* pack_warn of "file#/pointer: message" at `at`, once per file and fmt */
 void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* 1 and *value when type ("ns:path", or "path" for minecraft) of object o was given a constant
- * by cf_pack_define (TYPE[FIELD=TEXT] when o's FIELD is TEXT, else TYPE), else 0 */
+ * by pack_define (TYPE[FIELD=TEXT] when o's FIELD is TEXT, else TYPE), else 0 */
 int pack_defined(const cf_pack *pk, const char *type, const struct cJSON *o, double *value);
 /* cf_fields.warn for unknown keys in CF_UNKNOWN_WARN mode (ctx: the cf_pack) */
 void pack_unknown_key(void *ctx, const char *line);
@@ -267,5 +269,26 @@ int json_load_rel_in(cf_arena *a, cf_pack *pk, int i, const char *rel, struct cJ
 int res_split(const char *id, char ns[128], char path[384]);
 int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exists)(void *ctx, const char *id), void *ctx,
                const char ***out, cf_error *err);
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+/* cf_pack_open: */
+cf_status pack_open(cf_pack **out, const char *const *paths, int npaths, const cf_limits *limits, cf_error *err);
+void pack_free(cf_pack *pack);  /* cf_pack_free */
+/* cf_pack_open_memory: */
+cf_status pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits, cf_error *err);
+void pack_set_dialect(cf_pack *pack, int dialect);  /* cf_pack_set_dialect */
+void pack_set_strict(cf_pack *pack, int strict);  /* cf_pack_set_strict */
+void pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx);  /* cf_pack_set_warnings */
+cf_status pack_define(cf_pack *pack, const char *type, double value, cf_error *err);  /* cf_pack_define */
+cf_status pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err);  /* cf_pack_set_external */
+/* cf_pack_set_external_map: */
+cf_status pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0,
+                                double step, const double *data, cf_error *err);
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+void limits_default(cf_limits *l);  /* cf_limits_default */
+const char *status_str(cf_status s);  /* cf_status_str */
 
 #endif /* CF_BASE_H */

@@ -1,6 +1,6 @@
 /* pack.c - data packs: folders on disk, zip archives (archive.c) and the embedded default pack.
  *
- * Input: the pack roots given to cf_pack_open (later ones override earlier ones): folders,
+ * Input: the pack roots given to pack_open (later ones override earlier ones): folders,
  * or .zip/.jar files (any regular file is opened as a zip archive).
  * Output: the text of data/<ns>/worldgen/<kind>/<path>.json from the last pack
  * that has it. Files are refused by size before they are read, must be regular
@@ -22,7 +22,7 @@
 
 #include "base/base.h"
 
-cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
+cf_status pack_open(cf_pack **out, const char *const *paths, int npaths,
                        const cf_limits *limits, cf_error *err)
 {
     *out = NULL;
@@ -31,7 +31,7 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
     cf_pack *pk = calloc(1, sizeof *pk);
     if (!pk) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (limits) pk->lim = *limits;
-    else cf_limits_default(&pk->lim);
+    else limits_default(&pk->lim);
     pk->n = npaths ? npaths : 1;
     pk->roots = arena_alloc(&pk->arena, sizeof(char *) * (size_t)pk->n);
     pk->arcs = arena_alloc(&pk->arena, sizeof(struct cf_archive *) * (size_t)pk->n);
@@ -39,15 +39,15 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
     for (int i = 0; i < npaths; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0)
-            return cf_pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
+            return pack_free(pk), err_set(err, CF_ERR_IO, "%s: cannot open pack: %s", paths[i], strerror(errno));
         if (S_ISREG(st.st_mode)) {
-            if (archive_open(&pk->arcs[i], paths[i], err) < 0) return cf_pack_free(pk), err->status;
+            if (archive_open(&pk->arcs[i], paths[i], err) < 0) return pack_free(pk), err->status;
             pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
             if (!pk->roots[i]) goto nomem;
             continue;
         }
         if (!S_ISDIR(st.st_mode))
-            return cf_pack_free(pk),
+            return pack_free(pk),
                    err_set(err, CF_ERR_IO, "%s: a pack must be a folder holding data/<namespace>/worldgen/, or a .zip or .jar", paths[i]);
         char data[PATH_MAX], ln[PATH_MAX], hy[PATH_MAX], ir[PATH_MAX], ie[PATH_MAX], ii[PATH_MAX];
         snprintf(data, sizeof data, "%s/data", paths[i]);
@@ -60,7 +60,7 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
         if ((stat(data, &st) != 0 || !S_ISDIR(st.st_mode)) && (stat(ln, &st2) != 0 || !S_ISDIR(st2.st_mode))
             && (stat(hy, &st3) != 0 || !S_ISDIR(st3.st_mode)) && (stat(ir, &st4) != 0 || !S_ISDIR(st4.st_mode))
             && (stat(ie, &st5) != 0 || !S_ISDIR(st5.st_mode)) && (stat(ii, &st6) != 0 || !S_ISDIR(st6.st_mode)))
-            return cf_pack_free(pk),
+            return pack_free(pk),
                    err_set(err, CF_ERR_IO, "%s: not a data pack (no data/, libnoise/, hytale/, generators/, expressions/ or images/ folder)", paths[i]);
         pk->roots[i] = arena_strdup(&pk->arena, paths[i]);
         if (!pk->roots[i]) goto nomem;
@@ -68,30 +68,30 @@ cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths,
     *out = pk;
     return CF_OK;
 nomem:
-    cf_pack_free(pk);
+    pack_free(pk);
     return err_set(err, CF_ERR_NOMEM, "out of memory");
 }
 
-cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits, cf_error *err)
+cf_status pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, const cf_limits *limits, cf_error *err)
 {
     *out = NULL;
     if (n && !files) return err_set(err, CF_ERR_ARG, "cf_pack_open_memory: no files");
     cf_pack *pk = calloc(1, sizeof *pk);
     if (!pk) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (limits) pk->lim = *limits;
-    else cf_limits_default(&pk->lim);
+    else limits_default(&pk->lim);
     pk->n = 1;
     pk->roots = arena_alloc(&pk->arena, sizeof(char *));
     cf_embedded_file *m = arena_alloc(&pk->arena, sizeof *m * (n ? n : 1));
     if (!pk->roots || !m) {
-        cf_pack_free(pk);
+        pack_free(pk);
         return err_set(err, CF_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         char *path = arena_strdup(&pk->arena, files[i].path ? files[i].path : "");
         unsigned char *data = arena_alloc(&pk->arena, files[i].len + 1);
         if (!path || !data) {
-            cf_pack_free(pk);
+            pack_free(pk);
             return err_set(err, CF_ERR_NOMEM, "out of memory");
         }
         if (files[i].len) memcpy(data, files[i].data, files[i].len);
@@ -120,7 +120,7 @@ static int ext_slot(cf_pack *pk, const char *name, cf_error *err)
     return pk->next++;
 }
 
-cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err)
+cf_status pack_set_external(cf_pack *pk, const char *name, double value, cf_error *err)
 {
     if (!pk || !name || !*name || !isfinite(value)) return err_set(err, CF_ERR_ARG, "cf_pack_set_external: bad arguments");
     int i = ext_slot(pk, name, err);
@@ -131,7 +131,7 @@ cf_status cf_pack_set_external(cf_pack *pk, const char *name, double value, cf_e
 }
 
 #define CF_MAX_MAP_SAMPLES (1 << 24)
-cf_status cf_pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0, double step,
+cf_status pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0, double step,
                                    const double *data, cf_error *err)
 {
     if (!pk || !name || !*name || !data) return err_set(err, CF_ERR_ARG, "cf_pack_set_external_map: bad arguments");
@@ -155,7 +155,7 @@ cf_status cf_pack_set_external_map(cf_pack *pk, const char *name, int width, int
     return CF_OK;
 }
 
-void cf_pack_free(cf_pack *pk)
+void pack_free(cf_pack *pk)
 {
     if (!pk) return;
     for (int i = 0; pk->arcs && i < pk->n; i++) archive_close(pk->arcs[i]);
@@ -163,17 +163,17 @@ void cf_pack_free(cf_pack *pk)
     free(pk);
 }
 
-void cf_pack_set_dialect(cf_pack *pk, int dialect)
+void pack_set_dialect(cf_pack *pk, int dialect)
 {
     if (pk) pk->dialect = dialect == CF_DIALECT_MC263 || dialect == CF_DIALECT_MC121 ? dialect : CF_DIALECT_AUTO;
 }
 
-void cf_pack_set_strict(cf_pack *pk, int strict)
+void pack_set_strict(cf_pack *pk, int strict)
 {
     if (pk) pk->strict = strict != 0;
 }
 
-void cf_pack_set_warnings(cf_pack *pk, void (*fn)(void *ctx, const char *line), void *ctx)
+void pack_set_warnings(cf_pack *pk, void (*fn)(void *ctx, const char *line), void *ctx)
 {
     if (pk) pk->warn = fn, pk->warn_ctx = ctx;
 }
@@ -208,7 +208,7 @@ static int define_ok(const char *s, size_t *tlen, const char **key, size_t *klen
     return 1;
 }
 
-cf_status cf_pack_define(cf_pack *pk, const char *type, double value, cf_error *err)
+cf_status pack_define(cf_pack *pk, const char *type, double value, cf_error *err)
 {
     if (!pk || !type) return err_set(err, CF_ERR_ARG, "cf_pack_define: bad arguments");
     size_t tlen, klen, vlen;

@@ -94,7 +94,7 @@ int err_failed(const cf_error *e)
     return e && e->status != CF_OK;
 }
 
-const char *cf_status_str(cf_status s)
+const char *status_str(cf_status s)
 {
     switch (s) {
     case CF_OK: return "ok";
@@ -111,7 +111,7 @@ const char *cf_status_str(cf_status s)
     return "unknown";
 }
 
-void cf_limits_default(cf_limits *l)
+void limits_default(cf_limits *l)
 {
     l->max_file_bytes = 64u << 20;
     l->max_nodes = 1u << 20;

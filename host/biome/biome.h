@@ -115,6 +115,7 @@ struct cf_biomes {
     atomic_uint_fast64_t lookups, ties;
     char *describe;
     const char *ov_rel, *ov_text, *ov_display; /* inline noise settings (cf_biomes_open's overlay), or NULL */
+    struct biome_opening *opening; /* between biome_open_begin and biome_open_end (source.c) */
 };
 
 /* A dimension's inline noise settings (generator.settings an object; b->prog->settings_id is
@@ -136,8 +137,50 @@ int biome_climate(const cf_biomes *b, int path, int32_t qy0, const int32_t *q, f
 const int32_t *biome_tree(const cf_biomes *b, int *nnodes, int *k);
 const bm_list *biome_list(const cf_biomes *b);
 int64_t biome_zoom_seed(int64_t seed);
+/* cf_biomes_open in two steps around the compile of the climate program, which host/api/ does
+ * (the front-ends are above this folder): biome_open_begin reads the dimension and says in c
+ * what to compile; until biome_open_end the pack reads the dimension's inline settings, if
+ * any. biome_open_end takes the program (NULL: its compile failed, err says why) and makes or
+ * frees *b (then *out). err must not be NULL. */
+typedef struct biome_compile {
+    const char *settings;
+    const char *const *functions;
+    int nfunctions;
+} biome_compile;
+cf_status biome_open_begin(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings, const char *version,
+                           int64_t seed, biome_compile *c, cf_error *err);
+cf_status biome_open_end(cf_biomes *b, cf_program *prog, cf_biomes **out, cf_error *err);
 /* The biome program of a climate program (program.c; device.c runs it): kernels k_biome_quarts
  * and k_biome_chunks; end: TheEndBiomeSource from output 0 (erosion). malloc'd, or NULL with err set. */
 char *biome_program(const cf_program *p, const cf_world *w, int end, cf_error *err);
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+/* cf_biomes_device_fill: */
+cf_status biome_device_fill(cf_biome_device *d, size_t n, const int32_t *chunks, uint8_t *out, cf_error *err);
+void biome_device_free(cf_biome_device *d);  /* cf_biomes_device_free */
+const char *biome_device_name(const cf_biome_device *d);  /* cf_biomes_device_name */
+/* cf_biomes_device_open: */
+cf_status biome_device_open(cf_biome_device **out, const char *spec, cf_biomes *b, cf_error *err);
+/* cf_biomes_device_quarts: */
+cf_status biome_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+cf_status biome_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);  /* cf_biomes_blocks */
+void biome_count_ties(cf_biomes *b, int on);  /* cf_biomes_count_ties */
+const char *biome_describe(const cf_biomes *b);
+const char *biome_settings(const cf_biomes *b);  /* cf_biomes_settings */
+void biome_free(cf_biomes *b);  /* cf_biomes_free */
+/* cf_biomes_grid: */
+cf_status biome_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
+                     int threads, cf_error *err);
+int biome_palette(const cf_biomes *b, const char **names);  /* cf_biomes_palette */
+cf_status biome_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);  /* cf_biomes_quarts */
+void biome_range(const cf_biomes *b, int *min_y, int *height);  /* cf_biomes_range */
+cf_status biome_set_seed(cf_biomes *b, int64_t seed, cf_error *err);  /* cf_biomes_set_seed */
+void biome_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);  /* cf_biomes_stats */
+/* cf_fill_biomes: */
+cf_status biome_fill(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err);
 
 #endif /* CF_BIOME_INTERNAL_H */

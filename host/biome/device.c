@@ -26,7 +26,7 @@ struct cf_biome_device {
     char name[160];
 };
 
-void cf_biomes_device_free(cf_biome_device *d)
+void biome_device_free(cf_biome_device *d)
 {
     if (!d) return;
     if (d->tree) clReleaseMemObject(d->tree);
@@ -38,7 +38,7 @@ void cf_biomes_device_free(cf_biome_device *d)
     free(d);
 }
 
-const char *cf_biomes_device_name(const cf_biome_device *d) { return d->name; }
+const char *biome_device_name(const cf_biome_device *d) { return d->name; }
 
 static cl_mem upload(cf_biome_device *d, const void *p, size_t n, cf_error *err)
 {
@@ -48,7 +48,7 @@ static cl_mem upload(cf_biome_device *d, const void *p, size_t n, cf_error *err)
     return m;
 }
 
-cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biomes *b, cf_error *err)
+cf_status biome_device_open(cf_biome_device **out, const char *spec, cf_biomes *b, cf_error *err)
 {
     *out = NULL;
     int index = -1;
@@ -86,7 +86,7 @@ cf_status cf_biomes_device_open(cf_biome_device **out, const char *spec, cf_biom
     return CF_OK;
 fail:
     free(src);
-    cf_biomes_device_free(d);
+    biome_device_free(d);
     return err && err->status ? err->status : CF_ERR_DEVICE;
 }
 
@@ -124,10 +124,10 @@ done:
     return st;
 }
 
-cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
+cf_status biome_device_quarts(cf_biome_device *d, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
 {
     if (!d || (n && (!q || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_device_quarts: bad arguments");
-    if (!d->prog) return cf_biomes_quarts(d->b, n, q, out, err);
+    if (!d->prog) return biome_quarts(d->b, n, q, out, err);
     for (size_t i = 0; i < n; i += 1u << 20) {
         size_t m = n - i < (1u << 20) ? n - i : (1u << 20);
         cf_status st = launch(d, d->kq, m, q + 3 * i, m * 3 * sizeof(int32_t), 0, 0, 0, 4, out + i, m, err);
@@ -136,10 +136,10 @@ cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q
     return CF_OK;
 }
 
-cf_status cf_biomes_device_fill(cf_biome_device *d, size_t n, const int32_t *chunks, uint8_t *out, cf_error *err)
+cf_status biome_device_fill(cf_biome_device *d, size_t n, const int32_t *chunks, uint8_t *out, cf_error *err)
 {
     if (!d || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_device_fill: bad arguments");
-    if (!d->prog) return cf_fill_biomes(d->b, n, chunks, out, 1, err);
+    if (!d->prog) return biome_fill(d->b, n, chunks, out, 1, err);
     for (size_t i = 0; i < 2 * n; i++)
         if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
             return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK, CF_MAX_CHUNK);

@@ -407,15 +407,41 @@ static const char *default_source(const char *settings)
     return "{\"type\":\"minecraft:multi_noise\",\"preset\":\"minecraft:overworld\"}";
 }
 
-cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings,
-                         const char *version, int64_t seed, cf_error *err)
+/* what is kept between biome_open_begin and biome_open_end */
+struct biome_opening {
+    rd r;
+    cJSON *dim, *def;
+    const cJSON *src;
+    overlay ov;
+    cf_loc sat;
+    const char *sid, *version;
+    int64_t seed;
+};
+
+/* what an open holds only while it runs: the dimension's JSON, the inline settings' text, the reader's arena */
+static void open_scratch_free(cJSON *dim, cJSON *def, char *ovtext, cf_arena *scratch)
+{
+    cJSON_Delete(dim);
+    cJSON_Delete(def);
+    cJSON_free(ovtext);
+    arena_free(scratch);
+}
+
+static void opening_free(struct biome_opening *o)
+{
+    if (!o) return;
+    open_scratch_free(o->dim, o->def, o->ov.text, &o->r.scratch);
+    free(o);
+}
+
+cf_status biome_open_begin(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings, const char *version,
+                           int64_t seed, biome_compile *c, cf_error *err)
 {
     if (out) *out = NULL;
     if (!out || !pack) return err_set(err, CF_ERR_ARG, "cf_biomes_open: bad arguments");
     if (version && bm_version_k(version) < 0)
         return err_set(err, CF_ERR_ARG, "version \"%s\": expected a Minecraft version from 1.18 to 26.3 (1.21.11, 26.3, ...)", version);
-    cf_error local = {0};
-    cf_error *e = err ? err : &local;
+    cf_error *e = err;
     cf_biomes *b = calloc(1, sizeof *b);
     if (!b) return err_set(err, CF_ERR_NOMEM, "out of memory");
     rd r = {.b = b, .pk = pack, .err = e};
@@ -423,7 +449,6 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
     const cJSON *src = NULL;
     overlay ov = {0};
     cf_loc sat = {"(default)", NULL};
-    char what[256] = "";
     const char *sid = settings;
     /* the dimension: its file, or the vanilla default */
     if (dimension) {
@@ -483,27 +508,60 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
         }
         src = def;
     }
-    /* the climate program: tells the dialect, so it comes before the preset */
+    /* the climate program (the caller compiles it: it tells the dialect, so it comes before the preset) */
     {
         cJSON *t = cJSON_GetObjectItemCaseSensitive(src, "type");
         int end = cJSON_IsObject(src) && cJSON_IsString(t) && is_type(t->valuestring, "the_end");
-        const char *endfn[1] = {"router:erosion"};
-        if (ov.id) pack_overlay(pack, ov.rel, ov.text, ov.display);
-        cf_status cst = cf_program_compile(&b->prog, pack, sid, end ? endfn : field_fn, end ? 1 : 6, e);
-        if (ov.id) {
-            pack_overlay(pack, NULL, NULL, NULL);
-            if (cst != CF_OK) inline_message(e, ov.display);
-        }
-        if (cst != CF_OK) goto fail;
-        b->f64 = b->prog->prec == PREC_F64;
-        if (b->prog->dialect != DIALECT_MC263 && b->prog->dialect != DIALECT_MC121) {
-            err_set(e, CF_ERR_ARG, "settings %s: biomes need Minecraft noise settings", sid);
+        static const char *const endfn[1] = {"router:erosion"};
+        struct biome_opening *o = malloc(sizeof *o);
+        if (!o) {
+            err_set(e, CF_ERR_NOMEM, "out of memory");
             goto fail;
         }
-        b->min_y = b->prog->min_y;
-        b->height = b->prog->height;
-        if (cf_world_new(&b->w, b->prog, seed, e) != CF_OK) goto fail;
+        *o = (struct biome_opening){.r = r, .dim = dim, .def = def, .src = src, .ov = ov, .sat = sat, .sid = sid, .version = version,
+                                    .seed = seed};
+        b->opening = o;
+        c->settings = sid;
+        c->functions = end ? endfn : field_fn;
+        c->nfunctions = end ? 1 : 6;
+        if (ov.id) pack_overlay(pack, ov.rel, ov.text, ov.display); /* until biome_open_end */
     }
+    *out = b;
+    return CF_OK;
+fail:
+    open_scratch_free(dim, def, ov.text, &r.scratch);
+    biome_free(b);
+    return e->status ? e->status : CF_ERR_ARG;
+}
+
+cf_status biome_open_end(cf_biomes *b, cf_program *prog, cf_biomes **out, cf_error *err)
+{
+    struct biome_opening *o = b->opening;
+    rd r = o->r;
+    cJSON *dim = o->dim, *def = o->def;
+    const cJSON *src = o->src;
+    overlay ov = o->ov;
+    cf_loc sat = o->sat;
+    const char *sid = o->sid, *version = o->version;
+    int64_t seed = o->seed;
+    cf_error *e = err;
+    char what[256] = "";
+    free(o);
+    b->opening = NULL;
+    b->prog = prog;
+    if (ov.id) {
+        pack_overlay(r.pk, NULL, NULL, NULL);
+        if (!prog) inline_message(e, ov.display);
+    }
+    if (!prog) goto fail;
+    b->f64 = b->prog->prec == PREC_F64;
+    if (b->prog->dialect != DIALECT_MC263 && b->prog->dialect != DIALECT_MC121) {
+        err_set(e, CF_ERR_ARG, "settings %s: biomes need Minecraft noise settings", sid);
+        goto fail;
+    }
+    b->min_y = b->prog->min_y;
+    b->height = b->prog->height;
+    if (world_new(&b->w, b->prog, seed, e) != CF_OK) goto fail;
     if (!version) version = b->f64 ? "1.21.11" : "26.3";
     if (biome_source(&r, src, sat, version, what, sizeof what) < 0) goto fail;
     if (b->kind == BS_MULTI) {
@@ -535,18 +593,12 @@ cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, 
                                    what, version, b->list.n, b->npal, b->k, b->nnodes, sid, b->f64 ? "1.18-1.21, double" : "26.3, float");
     else
         b->describe = arena_printf(&b->arena, "%s; settings %s", what, sid);
-    cJSON_Delete(dim);
-    cJSON_Delete(def);
-    cJSON_free(ov.text);
-    arena_free(&r.scratch);
+    open_scratch_free(dim, def, ov.text, &r.scratch);
     *out = b;
     return CF_OK;
 fail:
-    cJSON_Delete(dim);
-    cJSON_Delete(def);
-    cJSON_free(ov.text);
-    arena_free(&r.scratch);
-    cf_biomes_free(b);
+    open_scratch_free(dim, def, ov.text, &r.scratch);
+    biome_free(b);
     return e->status ? e->status : CF_ERR_ARG;
 }
 
@@ -562,22 +614,23 @@ void biome_overlay_message(const cf_biomes *b, cf_error *e)
     if (b && b->ov_rel && e) inline_message(e, b->ov_display);
 }
 
-cf_status cf_biomes_set_seed(cf_biomes *b, int64_t seed, cf_error *err)
+cf_status biome_set_seed(cf_biomes *b, int64_t seed, cf_error *err)
 {
     if (!b) return err_set(err, CF_ERR_ARG, "cf_biomes_set_seed: bad arguments");
     cf_world *w;
-    if (cf_world_new(&w, b->prog, seed, err) != CF_OK) return err && err->status ? err->status : CF_ERR_NOMEM;
-    cf_world_free(b->w);
+    if (world_new(&w, b->prog, seed, err) != CF_OK) return err && err->status ? err->status : CF_ERR_NOMEM;
+    world_release(b->w);
     b->w = w;
     b->zseed = biome_zoom_seed(seed);
     return CF_OK;
 }
 
-void cf_biomes_free(cf_biomes *b)
+void biome_free(cf_biomes *b)
 {
     if (!b) return;
-    cf_world_free(b->w);
-    cf_program_free(b->prog);
+    opening_free(b->opening);
+    world_release(b->w);
+    program_free(b->prog);
     bm_list_free(&b->list);
     bm_fast_free(&b->fast);
     free(b->tree);
@@ -585,26 +638,26 @@ void cf_biomes_free(cf_biomes *b)
     free(b);
 }
 
-int cf_biomes_palette(const cf_biomes *b, const char **names)
+int biome_palette(const cf_biomes *b, const char **names)
 {
     if (names)
         for (int i = 0; i < b->npal; i++) names[i] = b->pal[i];
     return b->npal;
 }
 
-void cf_biomes_range(const cf_biomes *b, int *min_y, int *height)
+void biome_range(const cf_biomes *b, int *min_y, int *height)
 {
     if (min_y) *min_y = b->min_y;
     if (height) *height = b->height;
 }
 
-const char *cf_biomes_settings(const cf_biomes *b) { return b && b->prog ? b->prog->settings_id : NULL; }
+const char *biome_settings(const cf_biomes *b) { return b && b->prog ? b->prog->settings_id : NULL; }
 
-const char *cf_biomes_describe(const cf_biomes *b) { return b->describe ? b->describe : ""; }
+const char *biome_describe(const cf_biomes *b) { return b->describe ? b->describe : ""; }
 
-void cf_biomes_count_ties(cf_biomes *b, int on) { b->count_ties = on; }
+void biome_count_ties(cf_biomes *b, int on) { b->count_ties = on; }
 
-void cf_biomes_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties)
+void biome_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties)
 {
     if (lookups) *lookups = atomic_load(&((cf_biomes *)b)->lookups);
     if (ties) *ties = atomic_load(&((cf_biomes *)b)->ties);
@@ -847,7 +900,7 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
     }
 }
 
-cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
+cf_status biome_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
 {
     if (!b || (n && (!q || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_quarts: bad arguments");
     qctx c;
@@ -857,7 +910,7 @@ cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *ou
     return CF_OK;
 }
 
-cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err)
+cf_status biome_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err)
 {
     if (!b || (n && (!xyz || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_blocks: bad arguments");
     qctx c;
@@ -937,7 +990,7 @@ static void *worker(void *arg)
 
 static cf_status run_job(job *j, int threads, cf_error *err)
 {
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > j->n) threads = (int)(j->n ? j->n : 1);
     if (threads > 256) threads = 256;
     pthread_t th[256];
@@ -952,7 +1005,7 @@ static cf_status run_job(job *j, int threads, cf_error *err)
     return CF_OK;
 }
 
-cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
+cf_status biome_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t nz, int32_t qy, uint8_t *out,
                          int threads, cf_error *err)
 {
     if (!b || nx < 0 || nz < 0 || (nx > 0 && nz > 0 && !out)) return err_set(err, CF_ERR_ARG, "cf_biomes_grid: bad arguments");
@@ -961,7 +1014,7 @@ cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int
     return run_job(&j, threads, err);
 }
 
-cf_status cf_fill_biomes(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+cf_status biome_fill(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
     if (!b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_biomes: bad arguments");
     for (size_t i = 0; i < 2 * n; i++)

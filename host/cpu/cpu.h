@@ -135,6 +135,8 @@ long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n);
 
 /* fill.c: frees the idle fill contexts kept for world w (cf_world_free calls it) */
 void fill_pool_drop(const cf_world *w);
+/* frees a world and the fill contexts kept for it (fill_pool_drop); the work of cf_world_free */
+void world_release(cf_world *w);
 
 /* tests: fills one chunk of output fn; counts (per node, may be NULL) receive
  * how often each node was evaluated. Returns 0, or -1 when out of memory. */
@@ -308,7 +310,7 @@ int surface_palette(const cf_program *p, const char **names, int *map);
 int surface_device_tables(const cf_world *w, const char *const *bnames, int nb, int32_t *ints, uint8_t *psn, uint64_t *grad, int maxgrad);
 
 /* jobs.c: noise stage + surface stage of chunks (n pairs); bgrid: per chunk the biome grid
- * of surface_apply (144 * height/4 bytes each); out as cf_fill_blocks */
+ * of surface_apply (144 * height/4 bytes each); out as fill_chunks_blocks */
 cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
                               const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err);
 
@@ -324,5 +326,23 @@ void rowop(int isa, int kind, float *restrict o, const float *a, const float *b,
            float hi, int lit, float r);
 /* how many of a[0..n) lie in [lo, hi) (eq 0) or equal lo (eq 1) */
 size_t rowop_count(int isa, const float *a, size_t n, int eq, float lo, float hi);
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+int cpu_count(void);  /* cf_cpu_count */
+/* cf_fill_blocks: */
+cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+                             cf_error *err);
+size_t fill_bytes_per_thread(const cf_program *prog);  /* cf_fill_bytes_per_thread */
+/* cf_fill_chunks: */
+cf_status fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
+                      cf_error *err);
+const char *program_plan(const cf_program *prog);  /* cf_program_plan */
+/* cf_surface_heights: */
+cf_status surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
+                          int32_t *out, int threads, cf_error *err);
+/* cf_surface_samples: */
+cf_status surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                          int32_t below, int32_t *out, int threads, cf_error *err);
 
 #endif /* CF_CPU_H */

@@ -455,7 +455,7 @@ void fill_chunk(cf_fill *f, int node, int32_t cx, int32_t cz, float *out)
 }
 
 /* what fill_new allocates for a 16 x height x 16 region */
-size_t cf_fill_bytes_per_thread(const cf_program *p)
+size_t fill_bytes_per_thread(const cf_program *p)
 {
     if (p->dialect == DIALECT_MC121) { /* the memo, flat caches, corners, a chunk of doubles (surfaces), the staged fill */
         size_t nf = 0, ni = 0, ncxz = 16 / (size_t)p->cell_xz, ncy = (size_t)p->height / (size_t)p->cell_y;
@@ -490,7 +490,7 @@ size_t cf_fill_bytes_per_thread(const cf_program *p)
 /* refuses a fill over the memory limit, with the figures */
 cf_status fill_check_memory(const cf_program *p, int threads, cf_error *err)
 {
-    size_t per = cf_fill_bytes_per_thread(p);
+    size_t per = fill_bytes_per_thread(p);
     if (p->max_fill_bytes && (double)per * threads > (double)p->max_fill_bytes)
         return err_set(err, CF_ERR_LIMIT,
                        "%s: a fill needs %.1f MiB per thread (%.1f MiB for %d threads), over the limit of %.1f MiB"
@@ -527,4 +527,4 @@ int fill_one_counted(const cf_world *w, int fn, int32_t cx, int32_t cz, float *o
     return 0;
 }
 
-const char *cf_program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }
+const char *program_plan(const cf_program *p) { return p->plan ? p->plan : ""; }

@@ -1,6 +1,6 @@
 /* heights.c - surface heights on the CPU: the top block with density > 0 of each column,
  * searched from the top down in windows of rows (surface_scan over fill.c's block stage), for
- * areas of columns (cf_surface_heights) and samples every step blocks (cf_surface_samples: whole
+ * areas of columns (surface_heights) and samples every step blocks (surface_samples: whole
  * chunks, lone columns or corner columns); the double dialects per column (eval64.c) or per
  * chunk (1.21: fill121.c). What render, tiles and /at draw (host/api/map.c).
  */
@@ -373,13 +373,13 @@ static void *surface_worker(void *arg)
     return NULL;
 }
 
-cf_status cf_surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
+cf_status surface_heights(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t nx, int32_t nz, int32_t below,
                              int32_t *out, int threads, cf_error *err)
 {
-    return cf_surface_samples(w, fn, x0, z0, 1, nx, nz, below, out, threads, err);
+    return surface_samples(w, fn, x0, z0, 1, nx, nz, below, out, threads, err);
 }
 
-cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+cf_status surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
                              int32_t below, int32_t *out, int threads, cf_error *err)
 {
     if (!w || fn < 0 || fn >= w->prog->noutputs || nx <= 0 || nz <= 0 || step <= 0 || !out)
@@ -388,7 +388,7 @@ cf_status cf_surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, 
     int64_t xl = (int64_t)x0 + (int64_t)(nx - 1) * step, zl = (int64_t)z0 + (int64_t)(nz - 1) * step;
     if (x0 < -lim || z0 < -lim || xl > lim + 15 || zl > lim + 15)
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     int32_t cw = 0;
     int corner = step >= CORNER_STEP && corner_exact(w->prog, &cw) && cf_floormod(x0, cw) == 0 &&
                  cf_floormod(z0, cw) == 0 && step % cw == 0;

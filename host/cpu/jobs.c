@@ -1,7 +1,7 @@
 /* jobs.c - the job runner of the CPU fills: threads (fill_run_threads), chunks handed out in
  * runs (job_take), the workers of density fills (float: fill.c's fill_chunk; double: fill121.c's
  * staged fill or eval64.c per block), block fills (the aquifer) and the surface stage
- * (surface.c); cf_fill_chunks, cf_fill_blocks, fill_blocks_surface, cf_cpu_count.
+ * (surface.c); fill_chunks, fill_chunks_blocks, fill_blocks_surface, cpu_count.
  * Output layout: per chunk [y][z][x], y from min_y upward.
  */
 #include <pthread.h>
@@ -209,7 +209,7 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
         return err_set(err, CF_ERR_ARG, "%s: the surface stage needs noise settings with a surface_rule or material_rule",
                        p->settings_id ? p->settings_id : "program");
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (fill_check_memory(p, threads, err) != CF_OK) return err->status;
     job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
@@ -219,7 +219,7 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
     return CF_OK;
 }
 
-cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
     if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
     if (!w->prog->blocks)
@@ -230,7 +230,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
             return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
                            CF_MAX_CHUNK);
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (fill_check_memory(w->prog, threads, err) != CF_OK) return err->status;
     job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0};
@@ -241,7 +241,7 @@ cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uin
     return CF_OK;
 }
 
-int cf_cpu_count(void)
+int cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
@@ -319,7 +319,7 @@ static void *worker64(void *arg)
     return NULL;
 }
 
-cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
+cf_status fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
                          cf_error *err)
 {
     if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!chunks || !out)))
@@ -329,7 +329,7 @@ cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chu
             return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
                            CF_MAX_CHUNK);
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cf_cpu_count();
+    if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (fill_check_memory(w->prog, threads, err) != CF_OK) return err->status;
     if (w->prog->prec == PREC_F64) {

@@ -55,3 +55,10 @@ cf_pooled *pool_drop(cf_pool *p, const cf_world *w)
     pthread_mutex_unlock(&p->mu);
     return drop;
 }
+
+void world_release(cf_world *w)
+{
+    if (!w) return;
+    fill_pool_drop(w); /* the fill contexts kept for it (fill.c) */
+    world_free(w);
+}

@@ -27,7 +27,7 @@ static const char *const node_summary[NK_COUNT] = {
 #undef NODE
 };
 
-int cf_node_kind_info(int i, const char **name, const char **fields, const char **summary)
+int node_kind_info(int i, const char **name, const char **fields, const char **summary)
 {
     if (i < 0 || i >= NK_COUNT) return 0;
     if (name) *name = node_name[i];
@@ -77,4 +77,13 @@ int ir_set_inputs(cf_program *p, cf_node *n, int count, cf_error *err)
     if (!n->in) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
     for (int i = 0; i < count; i++) n->in[i] = -1;
     return 0;
+}
+
+void program_free(cf_program *p)
+{
+    if (!p) return;
+    free(p->nodes);
+    free(p->noises);
+    arena_free(&p->arena);
+    free(p);
 }

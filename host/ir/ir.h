@@ -184,6 +184,12 @@ struct cf_world {
 
 cf_status seed_bind(cf_world *w, cf_error *err);
 void seed_free(cf_world *w);
+/* a world: prog bound to seed (seed_bind); the work of cf_world_new. world_free frees one that
+ * no CPU fill has used (those keep contexts per world: cpu.h world_release frees those too) */
+cf_status world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err);
+void world_free(cf_world *w);
+/* frees a program (its nodes, noises and arena); the work of cf_program_free */
+void program_free(cf_program *p);
 /* positional(name): RandomState.random.fromHashOf(name).forkPositional() (MATERIAL-RULES.md §2) */
 void seed_factory(const cf_world *w, const char *name, uint64_t *lo, uint64_t *hi);
 /* sum of |layer amplitudes| of a noise's stack (seed-independent) */
@@ -227,5 +233,9 @@ static inline size_t node_table_offset(const cf_program *p, int id)
 {
     return p->fe && p->fe->table_offset ? p->fe->table_offset(p, id) : 0;
 }
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+int node_kind_info(int i, const char **name, const char **fields, const char **summary);  /* cf_node_kind_info */
 
 #endif /* CF_IR_H */

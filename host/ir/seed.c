@@ -765,3 +765,28 @@ void seed_free(cf_world *w)
     free(w->noise_stack);
     free(w->node_stack);
 }
+
+cf_status world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err)
+{
+    *out = NULL;
+    if (!prog) return err_set(err, CF_ERR_ARG, "cf_world_new: no program");
+    cf_world *w = calloc(1, sizeof *w);
+    if (!w) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    w->prog = prog;
+    w->seed = seed;
+    cf_error local = {0};
+    cf_status st = seed_bind(w, err ? err : &local);
+    if (st != CF_OK) {
+        world_free(w);
+        return st;
+    }
+    *out = w;
+    return CF_OK;
+}
+
+void world_free(cf_world *w)
+{
+    if (!w) return;
+    seed_free(w);
+    free(w);
+}

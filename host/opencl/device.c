@@ -1,8 +1,8 @@
 /* device.c - chunk fills on an OpenCL device (the device backend's back half).
  *
- * cf_device_open: picks the device (clrt), runs the exactness probes, generates
+ * device_open: picks the device (clrt), runs the exactness probes, generates
  * the program (emit.c), builds it through the binary cache, creates the kernels
- * and two sets of per-batch buffers (devset). cf_device_fill: uploads the seed
+ * and two sets of per-batch buffers (devset). device_fill: uploads the seed
  * tables when the world changed (switching seeds never rebuilds the program),
  * then per batch of chunks, alternating the two sets: chunk coordinates ->
  * k_columns -> k_axes (the corner stage's per-axis tables, when the program has
@@ -111,7 +111,7 @@ static void set_free(cf_device *d, devset *s)
     memset(s, 0, sizeof *s);
 }
 
-void cf_device_free(cf_device *d)
+void device_free(cf_device *d)
 {
     if (!d) return;
     if (d->rq) {
@@ -231,7 +231,7 @@ static cf_status set_alloc(cf_device *d, devset *s, const devsizes *z, cf_error 
     return CF_OK;
 }
 
-cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p, int fn, size_t batch, cf_error *err)
+cf_status device_open(cf_device **out, const char *spec, const cf_program *p, int fn, size_t batch, cf_error *err)
 {
     *out = NULL;
     int index;
@@ -248,10 +248,10 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     snprintf(d->name, sizeof d->name, "opencl:%d (%s, %s)", d->rt.info.index, d->rt.info.name, d->rt.info.platform);
     if (clrt_probe_exact(&d->rt, EXACT_OPTIONS, err) != CF_OK) goto fail;
     /* the program: seed-independent; table indices from a seed-0 binding */
-    if (cf_world_new(&w0, p, 0, err) != CF_OK) goto fail;
+    if (world_new(&w0, p, 0, err) != CF_OK) goto fail;
     d->noct = w0->noct, d->nlayers = w0->nlayers, d->nstacks = w0->nstacks;
     d->src = emit_program(p, w0, fn, &d->lay, err);
-    cf_world_free(w0);
+    world_free(w0); /* never filled: no fill contexts */
     if (!d->src) goto fail;
     if (fault("build", 0)) {
         err_set(err, CF_ERR_DEVICE, "%s: program build failed: CL_BUILD_PROGRAM_FAILURE (injected fault)", d->name);
@@ -332,7 +332,7 @@ cf_status cf_device_open(cf_device **out, const char *spec, const cf_program *p,
     *out = d;
     return CF_OK;
 fail:
-    cf_device_free(d);
+    device_free(d);
     return err->status ? err->status : CF_ERR_DEVICE;
 }
 
@@ -444,7 +444,7 @@ cf_status device_fill_blocks_surface(cf_device *d, const cf_world *w, size_t n, 
     return fill_batches(d, w, n, chunks, out, 1, grid, sf, err);
 }
 
-cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
+cf_status device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
                                 cf_error *err)
 {
     if (d && !d->lay.blocks)
@@ -453,7 +453,7 @@ cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const
     return fill_batches(d, w, n, chunks, out, 1, NULL, NULL, err);
 }
 
-cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)
+cf_status device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)
 {
     return fill_batches(d, w, n, chunks, outp, 0, NULL, NULL, err);
 }
@@ -624,16 +624,16 @@ fail:
     return err->status ? err->status : CF_ERR_DEVICE;
 }
 
-const char *cf_device_name(const cf_device *d) { return d ? d->name : ""; }
-size_t cf_device_batch(const cf_device *d) { return d ? d->batch : 0; }
-int cf_device_cache_hit(const cf_device *d) { return d ? d->cache_hit : 0; }
+const char *device_name(const cf_device *d) { return d ? d->name : ""; }
+size_t device_batch(const cf_device *d) { return d ? d->batch : 0; }
+int device_cache_hit(const cf_device *d) { return d ? d->cache_hit : 0; }
 
-void cf_device_times(const cf_device *d, double ms[4])
+void device_times(const cf_device *d, double ms[4])
 {
     for (int i = 0; i < 4; i++) ms[i] = d ? d->ms[i] : 0;
 }
 
-char *cf_devices_list(cf_error *err)
+char *devices_list(cf_error *err)
 {
     clrt_devinfo info[64];
     int n = clrt_list(info, 64, err);

@@ -17,8 +17,24 @@ typedef struct cf_surface_tables {
 /* 1 when the device's program has the surface stage (a 1.18-1.21 block program with rules) */
 int device_has_surface(const cf_device *d);
 /* the noise stage then the surface stage of n chunks; grid: per chunk the stored biomes of its
- * area (host/cpu/cpu.h surface_apply's bgrid, 144 * height/4 bytes); out as cf_device_fill_blocks */
+ * area (host/cpu/cpu.h surface_apply's bgrid, 144 * height/4 bytes); out as device_fill_blocks */
 cf_status device_fill_blocks_surface(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *grid,
                                      const cf_surface_tables *tabs, uint8_t *out, cf_error *err);
+
+
+/* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
+size_t device_batch(const cf_device *d);  /* cf_device_batch */
+int device_cache_hit(const cf_device *d);  /* cf_device_cache_hit */
+/* cf_device_fill: */
+cf_status device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *out, cf_error *err);
+/* cf_device_fill_blocks: */
+cf_status device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
+                             cf_error *err);
+void device_free(cf_device *d);  /* cf_device_free */
+const char *device_name(const cf_device *d);  /* cf_device_name */
+/* cf_device_open: */
+cf_status device_open(cf_device **out, const char *spec, const cf_program *prog, int fn, size_t batch, cf_error *err);
+void device_times(const cf_device *d, double ms[4]);  /* cf_device_times */
+char *devices_list(cf_error *err);  /* cf_devices_list */
 
 #endif

@@ -1413,7 +1413,7 @@ cf_status iris_compile_json_pk(cf_program **out, cf_pack *pk, const char *kind, 
             return CF_OK;
         }
     }
-    cf_program_free(p);
+    program_free(p);
     return err->status;
 }
 

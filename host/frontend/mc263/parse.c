@@ -445,7 +445,7 @@ static int unknown_in(pc *c, const cJSON *o, cf_loc at, const char *fields, cons
 static int unknown_keys(pc *c, const cJSON *o, cf_loc at, int kind)
 {
     const char *fields = "";
-    cf_node_kind_info(kind, NULL, &fields, NULL);
+    node_kind_info(kind, NULL, &fields, NULL);
     if (kind == NK_SPLINE) return unknown_in(c, o, at, "spline", "type");
     return unknown_in(c, o, at, fields ? fields : "", kind == NK_SHIFT_A || kind == NK_SHIFT_B || kind == NK_SHIFT || kind == NK_CONSTANT ? "type argument" : "type");
 }
