@@ -733,3 +733,46 @@ Test(pregen, surface_stage_devices)
     cr_assert_eq(lines(msg), 1, "%s", msg);
     cr_assert(strstr(msg, "t:flat: --stage surface: these settings have no surface stage"), "%s", msg);
 }
+
+/* ------------------------------------------------------------------ the whole world */
+
+/* the totals of an area as large as the world come by arithmetic: the run reports them
+ * after its first region (a walk over its 1.4e10 regions took minutes, deaf to the stop
+ * flag); one chunk past the world border is refused before anything is written */
+typedef struct world_watch {
+    cf_pregen_progress first;
+    int calls;
+    volatile int stop;
+} world_watch;
+static void world_progress(void *ctx, const cf_pregen_progress *p)
+{
+    world_watch *w = ctx;
+    if (w->calls++ == 0) w->first = *p;
+    w->stop = 1;
+}
+Test(pregen, the_whole_world_is_counted_at_once, .timeout = 120)
+{
+    const char *packs[1] = {CF_SOURCE_DIR "/tests/packs/tiny"};
+    world_watch w = {0};
+    cf_pregen_params p = {.packs = packs, .npacks = 1, .seed = "1", .settings = "t:tiny", .x0 = -1875000, .z0 = -1875000,
+                          .x1 = 1874999, .z1 = 1874999, .dir = TMP "/world", .format = CF_PREGEN_NPY,
+                          .stage = CF_PREGEN_STAGE_NOISE, .threads = 1, .rank = 0, .nranks = 1,
+                          .progress = world_progress, .progress_ctx = &w, .stop = &w.stop};
+    fresh(TMP "/world");
+    cf_error err = {0};
+    cr_assert_eq(cf_pregen_prepare(&p, &err), CF_OK, "%s", err.message);
+    int stopped = 0;
+    cr_assert_eq(cf_pregen_run(&p, &stopped, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(stopped, 1);
+    cr_assert_eq(w.calls, 1);
+    cr_assert_eq(w.first.regions_total, 117188L * 117188L);
+    cr_assert_eq(w.first.chunks_total, 3750000LL * 3750000LL);
+    cr_assert_eq(w.first.chunks_done, 24 * 24); /* region -58594: chunks -1875008..-1874977, 24 of them in the area */
+    /* one region row and column more: beyond the border */
+    p.x1 = 1875000, p.dir = TMP "/world2";
+    fresh(TMP "/world2");
+    cr_assert_neq(cf_pregen_prepare(&p, &err), CF_OK);
+    cr_assert(strstr(err.message, "reaches beyond the world"), "%s", err.message);
+    struct stat st;
+    cr_assert_neq(stat(TMP "/world2/manifest.json", &st), 0, "a folder was made for an area beyond the world");
+}

@@ -2,6 +2,11 @@
  * column loop over a chunk that left the noise stage, the rule table of ir/rules.h walked per
  * block, the eroded-badlands and frozen-ocean extensions.
  *
+ * The stage itself (conditions, leaves, the extensions, a column's loop) is the template
+ * kernels/cf_surface.h, shared with the OpenCL k_surface; this file supplies what it reads,
+ * with the CPU's caches: the zoom's corners, the column noises, the volume buffers, the biome
+ * conditions a chunk rules out, and the rule walk over a pre-order list (rule).
+ *
  * Input: the chunk's block kinds ([y][z][x], CF_BK_* and the palette of surface_palette), the
  * stored biomes of the chunk and its neighbours (a quart grid, surface_apply) and, through the
  * 1.18-1.21 noise stage (aquifer121.c), the noises and preliminary surface levels. 1.21
@@ -44,8 +49,6 @@ static const struct {
     {"minecraft:dripstone_caves", 0.8f, 0}, {"minecraft:lush_caves", 0.5f, 0},       {"minecraft:deep_dark", 0.8f, 0},
     {"minecraft:pale_garden", 0.7f, 0},
 };
-
-enum { BIO_OTHER = 0, BIO_ERODED_BADLANDS = 1, BIO_FROZEN_OCEAN = 2 };
 
 /* Biome's fixed-seed climate noises (PerlinSimplexNoise of java.util.Random seeds, no origin
  * offsets): TEMPERATURE_NOISE (1234, octave 0), FROZEN_TEMPERATURE_NOISE (3456, octaves -2..0),
@@ -91,16 +94,16 @@ static void climate_init(void)
 struct cf_surface {
     const cf_world *w;
     const cf_rules *r;
+    const cf_rrow *rows;               /* r->rows */
     cf_blocks121 *a;
     int legacy;
     int32_t min_y, height, sea;
-    int pal[CF_BLOCK_PALETTE];         /* rule block -> palette index */
-    int snow, ice;                     /* palette indices of snow_block and packed_ice */
+    int pal[CF_BLOCK_PALETTE];         /* rule block -> palette index; then snow_block, packed_ice */
     uint64_t (*grad)[2];               /* per random name: its positional factory */
     /* the biomes of the current chunk's area: quart grid 12 x ny x 12 from (4cx-4, min_y/4, 4cz-4) */
     const uint8_t *bgrid;
     int bmap[256];                     /* source palette -> rule biome, -1 */
-    int bkind[256];                    /* BIO_* */
+    int bkind[256];                    /* SF_BIO_* */
     float btemp[256];
     int bfrozen[256];
     int64_t zseed;
@@ -159,32 +162,6 @@ static double out_at(cf_surface *s, int out, double x, double y, double z)
     if (!s->r->f32) return blocks121_output(s->a, out, x, y, z);
     return (double)eval_point_f32(s->w, s->w->prog->outputs[out], (int32_t)x, (int32_t)y, (int32_t)z);
 }
-
-/* Xoroshiro / java.util.Random nextDouble */
-static double next_double(cf_aq_rnd *r, int legacy)
-{
-    if (legacy) {
-        cf_u64 hi = cf_aq_next32(r, 1, 26), lo = cf_aq_next32(r, 1, 27);
-        return (double)((hi << 27) + lo) * 1.1102230246251565e-16;
-    }
-    return (double)(cf_aq_next64(r) >> 11) * 1.1102230246251565e-16;
-}
-
-static int block_at(const cf_surface *s, int32_t lx, int32_t y, int32_t lz)
-{
-    if (y < s->min_y || y >= s->min_y + s->height) return CF_BK_AIR;
-    return s->blk[((size_t)(y - s->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx];
-}
-static void set_block(cf_surface *s, int32_t lx, int32_t y, int32_t lz, int b)
-{
-    if (y < s->min_y || y >= s->min_y + s->height) return;
-    s->blk[((size_t)(y - s->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx] = (uint8_t)b;
-    int32_t *h = &s->hmap[lz * 16 + lx];
-    if (b != CF_BK_AIR && y > *h) *h = y;
-    if (b == CF_BK_AIR && y == *h)
-        while (*h >= s->min_y && block_at(s, lx, *h, lz) == CF_BK_AIR) (*h)--;
-}
-static int is_fluid(int b) { return b == CF_BK_WATER || b == CF_BK_LAVA || b == CF_BK_FLUID; }
 
 /* cf_bz_dist's fiddles (gx, gy, gz) of quart corner (cx, cy, cz): a pure function of the
  * corner and the seed, so computed once per corner while the columns walk down (the same
@@ -272,48 +249,12 @@ static int biome_src(cf_surface *s, int32_t x, int32_t y, int32_t z)
     return grid_at(s, q[0], q[1], q[2]);
 }
 
-static int32_t min_surface(cf_surface *s)
-{
-    if (!s->have_min_surface && s->r->f32) { /* chunk_surface_level on the volume path of the 16 x 1 x 16 volume at y 0 */
-        float pv = eval_volume_memo(s->w, &s->memo, s->w->prog->outputs[CF_B263_SURFACE], s->x, 0, s->z, 0);
-        s->min_surface = (int32_t)floorf(pv) + s->depth - 8;
-        s->have_min_surface = 1;
-    }
-    if (!s->have_min_surface) {
-        int32_t x0 = (int32_t)cf_floordiv(s->x, 16) * 16, z0 = (int32_t)cf_floordiv(s->z, 16) * 16;
-        double c00 = blocks121_surface_level(s->a, x0, z0), c10 = blocks121_surface_level(s->a, x0 + 16, z0);
-        double c01 = blocks121_surface_level(s->a, x0, z0 + 16), c11 = blocks121_surface_level(s->a, x0 + 16, z0 + 16);
-        double fx = (double)((float)(s->x & 15) / 16.0f), fz = (double)((float)(s->z & 15) / 16.0f);
-        double a = c00 + fx * (c10 - c00), b = c01 + fx * (c11 - c01);
-        s->min_surface = (int32_t)floor(a + fz * (b - a)) + s->depth - 8;
-        s->have_min_surface = 1;
-    }
-    return s->min_surface;
-}
-
 static double col_noise(cf_surface *s, int out)
 {
     int k = out < 64 ? out : 63;
     if (out >= 64) return out_at(s, out, s->x, 0, s->z);
     if (!s->have_colnoise[k]) s->colnoise[k] = out_at(s, out, s->x, 0, s->z), s->have_colnoise[k] = 1;
     return s->colnoise[k];
-}
-
-/* Biome.getHeightAdjustedTemperature at (x, y, z): the frozen modifier, then the height term */
-static float temperature(const cf_surface *s, int b, int32_t y)
-{
-    float t = s->btemp[b];
-    if (s->bfrozen[b]) {
-        double d = psn_value(&noise_frozen, s->x * 0.05, s->z * 0.05) * 7.0;
-        double e = psn_value(&noise_info, s->x * 0.2, s->z * 0.2);
-        if (d + e < 0.3 && psn_value(&noise_info, s->x * 0.09, s->z * 0.09) < 0.8) t = 0.2f;
-    }
-    int32_t snow = s->sea + 17;
-    if (y > snow) {
-        float g = (float)(psn_value(&noise_temperature, (double)((float)s->x / 8.0f), (double)((float)s->z / 8.0f)) * 8.0);
-        t -= (g + (float)y - (float)snow) * 0.05f / 40.0f;
-    }
-    return t;
 }
 
 /* s->vol's buffer of output `out`, asked once per chunk */
@@ -332,7 +273,53 @@ static const float *vol(cf_surface *s, int out)
     return s->volp[out];
 }
 
-static int cond(cf_surface *s, int row);
+static int bcond_of(cf_surface *s, int row);
+static int rule(cf_surface *s, int row);
+
+/* the surface stage's template (kernels/cf_surface.h) on this file's tables and caches */
+#define CF_SF_CTX cf_surface *s
+#define CF_SF_ARG s
+#define CF_SF_STATE cf_surface
+#define CF_SF_F32 (s->r->f32)
+#define CF_SF_LEGACY (s->legacy)
+#define CF_SF_MINY (s->min_y)
+#define CF_SF_HEIGHT (s->height)
+#define CF_SF_SEA (s->sea)
+#define CF_SF_NBLOCKS (s->r->nblocks)
+#define CF_SF_RK(row) (s->rows[row].kind)
+#define CF_SF_RA(row, k) (s->rows[row].a[k])
+#define CF_SF_RD(row, k) (s->rows[row].d[k])
+#define CF_SF_RF(row) (s->rows[row].f)
+#define CF_SF_RN(row) (s->rows[row].n)
+#define CF_SF_RKID(row, i) (s->rows[row].kids[i])
+#define CF_SF_FIXED(k) (s->r->fixed[k])
+#define CF_SF_PAL(i) (s->pal[i])
+#define CF_SF_BANDPAL(i) (s->pal[s->r->band_block[s->w->bands[i]]])
+#define CF_SF_BMAP(b) (s->bmap[b])
+#define CF_SF_BKIND(b) (s->bkind[b])
+#define CF_SF_BTEMP(b) (s->btemp[b])
+#define CF_SF_BFROZEN(b) (s->bfrozen[b])
+#define CF_SF_PSN_TEMP(x, z) psn_value(&noise_temperature, (x), (z))
+#define CF_SF_PSN_FROZEN(x, z) psn_value(&noise_frozen, (x), (z))
+#define CF_SF_PSN_INFO(x, z) psn_value(&noise_info, (x), (z))
+#define CF_SF_GRAD(name, k) (s->grad[name][k])
+#define CF_SF_ROOT_LO (s->w->root_lo)
+#define CF_SF_ROOT_HI (s->w->root_hi)
+#define CF_SF_ORE_LO (s->w->ore_lo)
+#define CF_SF_ORE_HI (s->w->ore_hi)
+#define CF_SF_OUT(out, x, y, z) out_at(s, (out), (x), (y), (z))
+#define CF_SF_COL(out) col_noise(s, (out))
+#define CF_SF_COL_RESET() memset(s->have_colnoise, 0, sizeof s->have_colnoise)
+#define CF_SF_VOL(out, x, y, z) \
+    vol(s, (out))[((size_t)((y) - s->min_y) * 16 + (size_t)((z) & 15)) * 16 + (size_t)((x) & 15)]
+#define CF_SF_CSL(x, z) eval_volume_memo(s->w, &s->memo, s->w->prog->outputs[CF_B263_SURFACE], (x), 0, (z), 0)
+#define CF_SF_LEVEL(x, z) blocks121_surface_level(s->a, (x), (z))
+#define CF_SF_BIOME(x, y, z) biome_src(s, (x), (y), (z))
+#define CF_SF_BCOND(row) bcond_of(s, (row))
+#define CF_SF_RULE() rule(s, s->r->root)
+#define CF_SF_NO_CHUNK /* surface_apply: the heightmap in memory order */
+#include "kernels/cf_surface.h"
+
 /* 0 when none of biome condition `row`'s biomes is stored in the quarts the chunk's zoom can
  * pick (false in the whole chunk), else 1; once per chunk and row */
 static int bcond_of(cf_surface *s, int row)
@@ -345,7 +332,6 @@ static int bcond_of(cf_surface *s, int row)
     }
     return s->bcond[row];
 }
-static int rule_leaf(cf_surface *s, const cf_rrow *r);
 /* the rule tree at a block, recursively (rule's fallback past its stack) */
 static int rule_rec(cf_surface *s, int row)
 {
@@ -357,8 +343,8 @@ static int rule_rec(cf_surface *s, int row)
             if (b >= 0) return b;
         }
         return -1;
-    case SR_CONDITION: return cond(s, r->a[0]) ? rule_rec(s, r->a[1]) : -1;
-    default: return rule_leaf(s, r);
+    case SR_CONDITION: return cf_sf_cond(s, r->a[0]) ? rule_rec(s, r->a[1]) : -1;
+    default: return cf_sf_leaf(s, row);
     }
 }
 
@@ -379,7 +365,7 @@ static inline int cond_fast(cf_surface *s, const struct flat_op *o)
         break;
     default: break;
     }
-    return cond(s, o->crow);
+    return cf_sf_cond(s, o->crow);
 }
 
 /* rule_leaf's first test inline: an ore vein whose density volume (asked already) is not
@@ -401,7 +387,6 @@ static inline int no_vein(const cf_surface *s, const struct flat_op *o)
 static int rule(cf_surface *s, int row)
 {
     if (!s->flat || row != s->r->root) return rule_rec(s, row);
-    const cf_rrow *rows = s->r->rows;
     const struct flat_op *f = s->cflat;
     for (int i = 0, n = s->ncflat; i < n;) {
         const struct flat_op *o = &f[i];
@@ -410,7 +395,7 @@ static int rule(cf_surface *s, int row)
             continue;
         }
         if (o->kind != SR_SEQUENCE && !no_vein(s, o)) { /* a sequence goes on into its first kid */
-            int b = rule_leaf(s, &rows[o->row]);
+            int b = cf_sf_leaf(s, o->row);
             if (b >= 0) return b;
         }
         i++;
@@ -442,146 +427,6 @@ static int flat_add(cf_surface *s, int row, int max, int depth)
     }
     s->flat[at].skip = s->nflat;
     return 0;
-}
-
-/* a rule row that is neither a sequence nor a condition */
-static int rule_leaf(cf_surface *s, const cf_rrow *r)
-{
-    switch (r->kind) {
-    case SR_BLOCK: return s->pal[r->a[0]];
-    case SR_ORE_VEIN: { /* §5.3 */
-        size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
-        float d = vol(s, r->a[3])[i];
-        if (!(d > 0.0f)) return -1;
-        cf_aq_rnd q = cf_aq_at_pos(s->w->ore_lo, s->w->ore_hi, s->legacy, s->x, s->y, s->z);
-        if (cf_aq_next_float(&q, s->legacy) > d) return -1;
-        float rich = vol(s, r->a[4])[i];
-        if (cf_aq_next_float(&q, s->legacy) < rich && out_at(s, r->a[5], s->x, s->y, s->z) < 0.0)
-            return s->pal[cf_aq_next_float(&q, s->legacy) < r->f ? r->a[1] : r->a[0]];
-        return s->pal[r->a[2]];
-    }
-    case SR_BANDLANDS: {
-        if (s->r->f32) { /* Math.round(f32 * 4f) */
-            float v = (float)col_noise(s, s->r->fixed[SN_BANDS_OFFSET]) * 4.0f;
-            int o = (int)floorf(v + 0.5f);
-            return s->pal[s->r->band_block[s->w->bands[((s->y + o) % 192 + 192) % 192]]];
-        }
-        /* (int)Math.round(v * 4.0): floor(v * 4.0 + 0.5) */
-        int o = (int)floor(col_noise(s, s->r->fixed[SN_BANDS_OFFSET]) * 4.0 + 0.5);
-        int i = ((s->y + o + 192) % 192 + 192) % 192;
-        return s->pal[s->r->band_block[s->w->bands[i]]];
-    }
-    default: return -1;
-    }
-}
-
-static int cond(cf_surface *s, int row)
-{
-    const cf_rrow *r = &s->r->rows[row];
-    switch (r->kind) {
-    case SC_STONE_DEPTH: {
-        int d = r->a[3] ? s->stone_below : s->stone_above;
-        int sec = 0;
-        if (r->a[2] != 0) {
-            if (!s->have_secondary) s->secondary = col_noise(s, s->r->fixed[SN_SECONDARY]), s->have_secondary = 1;
-            double t = (s->secondary - -1.0) / (1.0 - -1.0);
-            sec = (int)(0.0 + t * ((double)r->a[2] - 0.0));
-        }
-        return d <= 1 + r->a[0] + (r->a[1] ? s->depth : 0) + sec;
-    }
-    case SC_Y_ABOVE: return s->y + (r->a[2] ? s->stone_above : 0) >= r->a[0] + s->depth * r->a[1];
-    case SC_WATER:
-        return s->water == INT32_MIN || s->y + (r->a[2] ? s->stone_above : 0) >= s->water + r->a[0] + s->depth * r->a[1];
-    case SC_GRADIENT: {
-        int32_t t = r->a[0], f = r->a[1];
-        if (s->y <= t) return 1;
-        if (s->y >= f) return 0;
-        double p = 1.0 + (((double)s->y - (double)t) / ((double)f - (double)t)) * (0.0 - 1.0);
-        cf_aq_rnd q = cf_aq_at_pos(s->grad[r->a[2]][0], s->grad[r->a[2]][1], s->legacy, s->x, s->y, s->z);
-        return (double)cf_aq_next_float(&q, s->legacy) < p;
-    }
-    case SC_NOISE: {
-        double v = r->a[1] ? out_at(s, r->a[0], s->x, s->y, s->z) : col_noise(s, r->a[0]);
-        return v >= r->d[0] && v <= r->d[1];
-    }
-    case SC_BIOME: {
-        if (!bcond_of(s, row)) return 0;
-        if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
-        int b = s->bmap[s->biome];
-        for (int i = 0; i < r->n; i++)
-            if (r->kids[i] == b) return 1;
-        return 0;
-    }
-    case SC_NOT: return !cond(s, r->a[0]);
-    case SC_HOLE: return s->depth <= 0;
-    case SC_STEEP:
-        if (!s->have_steep) {
-            int lx = s->x & 15, lz = s->z & 15;
-            int zm = lz > 0 ? lz - 1 : 0, zp = lz < 15 ? lz + 1 : 15, xm = lx > 0 ? lx - 1 : 0, xp = lx < 15 ? lx + 1 : 15;
-            s->steep = s->hmap[zp * 16 + lx] >= s->hmap[zm * 16 + lx] + 4 || s->hmap[lz * 16 + xm] >= s->hmap[lz * 16 + xp] + 4;
-            s->have_steep = 1;
-        }
-        return s->steep;
-    case SC_ABOVE_PRELIMINARY: return s->y >= min_surface(s);
-    case SC_TEMPERATURE:
-        if (!s->have_biome) s->biome = biome_src(s, s->x, s->y, s->z), s->have_biome = 1;
-        return temperature(s, s->biome, s->y) < 0.15f;
-    default: return 0;
-    }
-}
-
-static void eroded_badlands(cf_surface *s, int lx, int lz, int32_t start)
-{
-    double x = s->x, z = s->z;
-    double e = fmin(fabs(out_at(s, s->r->fixed[SN_BADLANDS_SURFACE], x, 0, z) * 8.25),
-                    out_at(s, s->r->fixed[SN_BADLANDS_PILLAR], x, 0, z) * 15.0);
-    if (e <= 0.0) return;
-    double g = fabs(out_at(s, s->r->fixed[SN_BADLANDS_ROOF], x, 0, z) * 1.5);
-    double h = 64.0 + fmin(e * e * 2.5, ceil(g * 50.0) + 24.0);
-    int32_t top = (int32_t)floor(h);
-    if (start > top) return;
-    for (int32_t y = top; y >= s->min_y; y--) {
-        int b = block_at(s, lx, y, lz);
-        if (b == CF_BK_SOLID) break;
-        if (b == CF_BK_WATER) return;
-    }
-    for (int32_t y = top; y >= s->min_y && block_at(s, lx, y, lz) == CF_BK_AIR; y--) set_block(s, lx, y, lz, CF_BK_SOLID);
-}
-
-static void frozen_ocean(cf_surface *s, int lx, int lz, int32_t start, int biome)
-{
-    double x = s->x, z = s->z;
-    double e = fmin(fabs(out_at(s, s->r->fixed[SN_ICEBERG_SURFACE], x, 0, z) * 8.25),
-                    out_at(s, s->r->fixed[SN_ICEBERG_PILLAR], x, 0, z) * 15.0);
-    if (e <= 1.8) return;
-    double h = fabs(out_at(s, s->r->fixed[SN_ICEBERG_ROOF], x, 0, z) * 1.5);
-    double top = fmin(e * e * 1.2, ceil(h * 40.0) + 14.0);
-    if (temperature(s, biome, s->sea) > 0.1f) top -= 2.0;
-    if (top <= 2.0 && s->r->f32) return; /* 26.3 returns; 1.21 runs the loop with top = bottom = 0 */
-    double bottom;
-    if (top > 2.0) {
-        bottom = (double)s->sea - top - 7.0;
-        top += s->sea;
-    } else {
-        top = 0.0, bottom = 0.0;
-    }
-    cf_aq_rnd r = cf_aq_at_pos(s->w->root_lo, s->w->root_hi, s->legacy, s->x, 0, s->z);
-    int maxsnow = 2 + cf_aq_next_int(&r, s->legacy, 4);
-    int minsnow = s->sea + 18 + cf_aq_next_int(&r, s->legacy, 10);
-    int n = 0;
-    int32_t itop = (int32_t)top, ibot = (int32_t)bottom, msl = min_surface(s);
-    for (int32_t y = start > itop + 1 ? start : itop + 1; y >= msl; y--) {
-        int b = block_at(s, lx, y, lz);
-        if ((b == CF_BK_AIR && y < itop && next_double(&r, s->legacy) > 0.01)
-            || (b == CF_BK_WATER && y > ibot && y < s->sea && bottom != 0.0 && next_double(&r, s->legacy) > 0.15)) {
-            if (n <= maxsnow && y > minsnow) {
-                set_block(s, lx, y, lz, s->snow);
-                n++;
-            } else {
-                set_block(s, lx, y, lz, s->ice);
-            }
-        }
-    }
 }
 
 void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
@@ -630,47 +475,7 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
             if (s->hmap[k] == INT32_MIN) s->hmap[k] = s->min_y - 1;
     }
     for (int lx = 0; lx < 16; lx++)
-        for (int lz = 0; lz < 16; lz++) {
-            s->x = cx * 16 + lx, s->z = cz * 16 + lz;
-            int32_t start = s->hmap[lz * 16 + lx] + 1;
-            int sb = biome_src(s, s->x, s->legacy && !s->r->f32 ? 0 : start, s->z);
-            memset(s->have_colnoise, 0, sizeof s->have_colnoise);
-            s->have_steep = s->have_min_surface = s->have_secondary = 0;
-            if (s->bkind[sb] == BIO_ERODED_BADLANDS) eroded_badlands(s, lx, lz, start);
-            int32_t height = s->hmap[lz * 16 + lx] + 1;
-            cf_aq_rnd q = cf_aq_at_pos(s->w->root_lo, s->w->root_hi, s->legacy, s->x, 0, s->z);
-            s->depth = (int)(col_noise(s, s->r->fixed[SN_SURFACE]) * 2.75 + 3.0 + next_double(&q, s->legacy) * 0.25);
-            s->stone_above = 0, s->water = INT32_MIN;
-            int32_t next_ceiling = INT32_MAX;
-            for (int32_t y = height; y >= s->min_y; y--) {
-                int b = block_at(s, lx, y, lz);
-                if (b == CF_BK_AIR) {
-                    s->stone_above = 0, s->water = INT32_MIN;
-                    continue;
-                }
-                if (is_fluid(b)) {
-                    if (s->water == INT32_MIN) s->water = y + 1;
-                    continue;
-                }
-                if (next_ceiling >= y) {
-                    next_ceiling = INT32_MIN;
-                    for (int32_t t = y - 1; t >= s->min_y - 1; t--) {
-                        int c = block_at(s, lx, t, lz);
-                        if (c == CF_BK_AIR || is_fluid(c)) {
-                            next_ceiling = t + 1;
-                            break;
-                        }
-                    }
-                }
-                s->stone_above++;
-                s->stone_below = y - next_ceiling + 1;
-                s->y = y, s->have_biome = 0;
-                if (b != CF_BK_SOLID && !s->r->f32) continue;
-                int res = rule(s, s->r->root);
-                if (res >= 0) set_block(s, lx, y, lz, res);
-            }
-            if (s->bkind[sb] == BIO_FROZEN_OCEAN) frozen_ocean(s, lx, lz, start, sb);
-        }
+        for (int lz = 0; lz < 16; lz++) cf_sf_column(s, cx, cz, lx, lz);
 }
 
 int surface_palette(const cf_program *p, const char **names, int *map)
@@ -706,14 +511,13 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     if (!s) return NULL;
     const char *names[CF_BLOCK_PALETTE];
     int map[CF_BLOCK_PALETTE + 2] = {0};
-    s->w = w, s->r = p->rules, s->a = a, s->legacy = p->legacy_random, s->zseed = zseed;
+    s->w = w, s->r = p->rules, s->rows = p->rules->rows, s->a = a, s->legacy = p->legacy_random, s->zseed = zseed;
     s->min_y = p->min_y, s->height = p->height, s->sea = p->sea_level;
     if (s->r->nblocks + 2 > CF_BLOCK_PALETTE || surface_palette(p, names, map) < 0) {
         free(s);
         return NULL;
     }
-    for (int i = 0; i < s->r->nblocks; i++) s->pal[i] = map[i];
-    s->snow = map[s->r->nblocks], s->ice = map[s->r->nblocks + 1];
+    for (int i = 0; i < s->r->nblocks + 2; i++) s->pal[i] = map[i]; /* then snow_block, packed_ice */
     s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
     s->rpresent = calloc((size_t)s->r->nbiomes + 1, 1);
     s->bcond = malloc((size_t)s->r->nrows + 1);
@@ -724,13 +528,13 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     }
     for (int i = 0; i < s->r->nnames; i++) seed_factory(w, s->r->names[i], &s->grad[i][0], &s->grad[i][1]);
     for (int b = 0; b < 256; b++) {
-        s->bmap[b] = -1, s->bkind[b] = BIO_OTHER, s->btemp[b] = 0.8f;
+        s->bmap[b] = -1, s->bkind[b] = SF_BIO_OTHER, s->btemp[b] = 0.8f;
         if (b >= nb) continue;
         for (int i = 0; i < s->r->nbiomes; i++)
             if (strcmp(s->r->biomes[i], bnames[b]) == 0) s->bmap[b] = i;
-        if (strcmp(bnames[b], "minecraft:eroded_badlands") == 0) s->bkind[b] = BIO_ERODED_BADLANDS;
+        if (strcmp(bnames[b], "minecraft:eroded_badlands") == 0) s->bkind[b] = SF_BIO_ERODED_BADLANDS;
         if (strcmp(bnames[b], "minecraft:frozen_ocean") == 0 || strcmp(bnames[b], "minecraft:deep_frozen_ocean") == 0)
-            s->bkind[b] = BIO_FROZEN_OCEAN;
+            s->bkind[b] = SF_BIO_FROZEN_OCEAN;
         for (size_t k = 0; k < sizeof climate / sizeof climate[0]; k++)
             if (strcmp(climate[k].id, bnames[b]) == 0) s->btemp[b] = climate[k].t, s->bfrozen[b] = climate[k].frozen;
     }
@@ -777,8 +581,7 @@ int surface_device_tables(const cf_world *w, const char *const *bnames, int nb, 
     cf_surface *s = surface_new(w, NULL, bnames, nb, 0);
     if (!s) return -1;
     memset(ints, 0, sizeof(int32_t) * CF_SF_I_COUNT);
-    for (int i = 0; i < s->r->nblocks; i++) ints[CF_SF_I_PAL + i] = s->pal[i];
-    ints[CF_SF_I_PAL + s->r->nblocks] = s->snow, ints[CF_SF_I_PAL + s->r->nblocks + 1] = s->ice;
+    for (int i = 0; i < s->r->nblocks + 2; i++) ints[CF_SF_I_PAL + i] = s->pal[i];
     for (int b = 0; b < 256; b++) {
         ints[CF_SF_I_BMAP + b] = s->bmap[b], ints[CF_SF_I_BKIND + b] = s->bkind[b], ints[CF_SF_I_BFROZEN + b] = s->bfrozen[b];
         memcpy(&ints[CF_SF_I_BTEMP + b], &s->btemp[b], sizeof(float));

@@ -55,6 +55,7 @@ extern const char emit_header_hytale[];
 extern const char emit_header_mc121[];
 extern const char emit_header_iris[];
 extern const char emit_header_biome[];
+extern const char emit_header_rules[];
 extern const char emit_header_surface[];
 
 #endif

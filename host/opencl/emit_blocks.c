@@ -284,9 +284,9 @@ int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_erro
     for (int i = 0; i < SN_COUNT; i++) sbf(o, "%s%d", i ? ", " : "", r->fixed[i]);
     sbf(o, "};\n");
     if (!g) {
-        sbf(o, "#define CF_SF_CTX CF_TAB t, __global const double *col, __global const double *cor, int c, int nch, int acx, int acz\n");
-        sbf(o, "#define CF_SF_ARG t, col, cor, c, nch, acx, acz\n");
-        sbf(o, "static double cf_sf_out(CF_SF_CTX, int out, double x, double y, double z)\n{\n    switch (out) {\n");
+        sbf(o, "#define CF_SF_DCTX CF_TAB t, __global const double *col, __global const double *cor, int c, int nch, int acx, int acz\n");
+        sbf(o, "#define CF_SF_DARG t, col, cor, c, nch, acx, acz\n");
+        sbf(o, "static double cf_sf_out(CF_SF_DCTX, int out, double x, double y, double z)\n{\n    switch (out) {\n");
         for (int k = 0; k < nout; k++) sbf(o, "    case %d: return n%d_v(t, A21, x, y, z);\n", outs[k], p->outputs[outs[k]]);
         sbf(o, "    default: return 0.0;\n    }\n}\n");
         sbf(o, "#define CF_SF_LEVEL(x, z) cf_jfloor(n%d_c(t, A21, (double)(cf_floordiv((x), 4) * 4), 0.0, (double)(cf_floordiv((z), 4) * 4)))\n",
@@ -294,8 +294,8 @@ int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_erro
         sbf(o, "#define CF_SF_CSL(x, z) 0.0f\n#define CF_SF_VOL(out, x, y, z) 0.0f\n");
     } else {
         /* point values of the rule noises (the CPU's eval_point_f32), volume values of the veins' inputs */
-        sbf(o, "#define CF_SF_CTX CF_TAB t\n#define CF_SF_ARG t\n");
-        sbf(o, "static double cf_sf_out(CF_SF_CTX, int out, double x, double y, double z)\n{\n    int ix = (int)x, iy = (int)y, iz = (int)z;\n    switch (out) {\n");
+        sbf(o, "#define CF_SF_DCTX CF_TAB t\n#define CF_SF_DARG t\n");
+        sbf(o, "static double cf_sf_out(CF_SF_DCTX, int out, double x, double y, double z)\n{\n    int ix = (int)x, iy = (int)y, iz = (int)z;\n    switch (out) {\n");
         for (int k = 0; k < nout; k++) {
             gen_want(g, MODE_SAMPLE, p->outputs[outs[k]]);
             sbf(o, "    case %d: return (double)fS_%d(t, ix, iy, iz, 0, 0);\n", outs[k], p->outputs[outs[k]]);
@@ -311,7 +311,7 @@ int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_erro
                 sbf(o, "    case %d: return (double)fS_%d(t, ix, iy, iz, 0, 0);\n", gap, p->outputs[gap]);
             }
         sbf(o, "    default: return 0.0;\n    }\n}\n");
-        sbf(o, "static float cf_sf_vol(CF_SF_CTX, int out, int x, int y, int z)\n{\n    switch (out) {\n");
+        sbf(o, "static float cf_sf_vol(CF_SF_DCTX, int out, int x, int y, int z)\n{\n    switch (out) {\n");
         uint8_t *seen = calloc((size_t)p->noutputs + 1, 1);
         if (!seen) {
             free(outs);
@@ -334,8 +334,9 @@ int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_erro
         sbf(o, "#define CF_SF_VOL(out, x, y, z) cf_sf_vol(t, (out), (x), (y), (z))\n");
     }
     free(outs);
-    sbf(o, "#define CF_SF_OUT(out, x, y, z) cf_sf_out(CF_SF_ARG, (out), (x), (y), (z))\n");
-    sbf(o, "%s\n%s\n", emit_header_biome, emit_header_surface);
+    sbf(o, "#define CF_SF_OUT(out, x, y, z) cf_sf_out(CF_SF_DARG, (out), (x), (y), (z))\n");
+    sbf(o, "#define CF_SF_CTX CF_SF_DCTX, cf_sf *s\n#define CF_SF_ARG CF_SF_DARG, s\n");
+    sbf(o, "%s\n%s\n%s\n", emit_header_biome, emit_header_rules, emit_header_surface);
     sbf(o, "\n__kernel void k_surface(CF_TAB t, __global const int *chunks, int nchunks, __global const float *colf,"
            " __global const float *corf, __global uchar *bout, __global const uchar *sgrid, __global const int *sints,"
            " __global const ulong *sgrad, __global const uchar *spsn, ulong rlo, ulong rhi, long zseed, ulong olo, ulong ohi)\n{\n");
@@ -346,10 +347,10 @@ int surface_kernel(const cf_program *p, gen *g, sb *o, emit_layout *lay, cf_erro
     } else {
         sbf(o, "    (void)colf, (void)corf;\n    int acx = chunks[2 * c], acz = chunks[2 * c + 1];\n");
     }
-    sbf(o, "    cf_sf s;\n    s.cx = acx, s.cz = acz, s.zseed = zseed, s.rlo = rlo, s.rhi = rhi, s.olo = olo, s.ohi = ohi;\n");
-    sbf(o, "    s.blk = bout + (size_t)c * %zu;\n", (size_t)p->height * 256);
-    sbf(o, "    s.bgrid = sgrid + (size_t)c * %zu;\n", (size_t)144 * (size_t)(p->height / 4));
-    sbf(o, "    s.ints = sints, s.grad = sgrad, s.psn = spsn;\n");
-    sbf(o, "    cf_sf_chunk(CF_SF_ARG, &s);\n}\n");
+    sbf(o, "    cf_sf s_, *s = &s_;\n    s->cx = acx, s->cz = acz, s->zseed = zseed, s->rlo = rlo, s->rhi = rhi, s->olo = olo, s->ohi = ohi;\n");
+    sbf(o, "    s->blk = bout + (size_t)c * %zu;\n", (size_t)p->height * 256);
+    sbf(o, "    s->bgrid = sgrid + (size_t)c * %zu;\n", (size_t)144 * (size_t)(p->height / 4));
+    sbf(o, "    s->ints = sints, s->grad = sgrad, s->psn = spsn;\n");
+    sbf(o, "    cf_sf_chunk(CF_SF_ARG);\n}\n");
     return o->oom ? (err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source"), -1) : 0;
 }

@@ -72,6 +72,39 @@ static size_t region_chunks(const cf_pregen_params *p, const area *a, long i, in
     return n;
 }
 
+/* the chunks of the area in region column c (0..nrx-1) / region row r, without listing them */
+static int64_t col_chunks(const cf_pregen_params *p, const area *a, int64_t c)
+{
+    int64_t x0 = ((int64_t)a->rx0 + c) * 32, x1 = x0 + 31;
+    return (x1 < p->x1 ? x1 : p->x1) - (x0 > p->x0 ? x0 : p->x0) + 1;
+}
+static int64_t row_chunks(const cf_pregen_params *p, const area *a, int64_t r)
+{
+    int64_t z0 = ((int64_t)a->rz0 + r) * 32, z1 = z0 + 31;
+    return (z1 < p->z1 ? z1 : p->z1) - (z0 > p->z0 ? z0 : p->z0) + 1;
+}
+
+/* the regions i = rank, rank + nr, ... below nreg and their chunks, by arithmetic: one step
+ * per region row (a loop over the regions took minutes for --radius 30000000 and did not
+ * look at the stop flag) */
+static void rank_totals(const cf_pregen_params *p, const area *a, long rank, long nr, long *regions, long long *chunks)
+{
+    long nreg = (long)a->nrx * a->nrz;
+    *regions = rank < nreg ? (nreg - rank + nr - 1) / nr : 0;
+    *chunks = 0;
+    int64_t ncol = a->nrx, w0 = col_chunks(p, a, 0), wl = col_chunks(p, a, ncol - 1);
+    for (int64_t r = 0; r < a->nrz; r++) {
+        /* the first column of this row in the rank's class, then every nr-th */
+        int64_t s = (((int64_t)rank - r * ncol) % nr + nr) % nr;
+        if (s >= ncol) continue;
+        int64_t k = (ncol - 1 - s) / nr + 1, w = 32 * k;
+        if (s == 0) w += w0 - 32;
+        if (ncol > 1 && (ncol - 1 - s) % nr == 0) w += wl - 32;
+        if (ncol == 1) w = w0;
+        *chunks += (long long)(w * row_chunks(p, a, r));
+    }
+}
+
 static const char *ext_of(const cf_pregen_params *p)
 {
     return p->format == CF_PREGEN_NPY ? "npy" : p->format == CF_PREGEN_TILES ? "tiles" : "mca";
@@ -129,12 +162,21 @@ static void gen_free(gen *g)
 
 /* opens the pack, the block program, the world, the biome source (for .mca, the surface
  * stage, a dimension and the layers that need biomes) and, when full > 1, the device */
+enum { PREGEN_WORLD_CHUNKS = 1875000 }; /* 30,000,000 blocks / 16 */
 static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
 {
     memset(g, 0, sizeof *g);
     if (p->x1 < p->x0 || p->z1 < p->z0 || p->x0 < -CF_MAX_CHUNK || p->x1 > CF_MAX_CHUNK || p->z0 < -CF_MAX_CHUNK
         || p->z1 > CF_MAX_CHUNK)
         return failf(err, CF_ERR_ARG, "pregen: the area must be corners x0 <= x1, z0 <= z1 within +-%d chunks", CF_MAX_CHUNK);
+    /* the game's world ends at its border (+-29,999,984 blocks): chunks past it are never
+     * played, and an area of them is years of work (--radius 2000000000 ran for ever) */
+    if (p->x0 < -PREGEN_WORLD_CHUNKS || p->x1 >= PREGEN_WORLD_CHUNKS || p->z0 < -PREGEN_WORLD_CHUNKS
+        || p->z1 >= PREGEN_WORLD_CHUNKS)
+        return failf(err, CF_ERR_ARG,
+                     "pregen: the area reaches beyond the world (the game's border is at +-29,999,984 blocks, chunks "
+                     "-%d..%d)",
+                     PREGEN_WORLD_CHUNKS, PREGEN_WORLD_CHUNKS - 1);
     if (!p->dir || !*p->dir) return failf(err, CF_ERR_ARG, "pregen: no output folder");
     if (p->format != CF_PREGEN_MCA && p->format != CF_PREGEN_NPY && p->format != CF_PREGEN_TILES)
         return failf(err, CF_ERR_ARG, "pregen: unknown format");
@@ -383,6 +425,12 @@ static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON *
     return 0;
 }
 
+static int rec_cmp(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return (a > b) - (a < b);
+}
+
 /* writes the manifest: params, palettes, the regions in index order */
 static int manifest_write(const cf_pregen_params *p, const gen *g, const cJSON *params, const cJSON *regions, cf_error *err)
 {
@@ -392,17 +440,34 @@ static int manifest_write(const cf_pregen_params *p, const gen *g, const cJSON *
     cJSON_AddItemToObject(m, "blocks", cJSON_CreateStringArray(g->aw.blocks, g->aw.nblocks));
     if (g->aw.nbiomes) cJSON_AddItemToObject(m, "biomes", cJSON_CreateStringArray(g->aw.biomes, g->aw.nbiomes));
     cJSON *rs = cJSON_AddObjectToObject(m, "regions");
+    /* the recorded regions of the area in index order (sorted, not found by a walk over
+     * every region of the area: 10^10 of them for --radius 30000000) */
     area a;
     area_of(p, &a);
-    long nreg = cf_pregen_regions(p);
-    int32_t list[2048], rx, rz;
-    for (long i = 0; regions && i < nreg; i++) {
-        char name[64];
-        region_chunks(p, &a, i, &rx, &rz, list);
-        snprintf(name, sizeof name, "r.%d.%d.%s", rx, rz, ext_of(p));
-        const cJSON *d = cJSON_GetObjectItemCaseSensitive(regions, name);
-        if (cJSON_IsString(d)) cJSON_AddStringToObject(rs, name, d->valuestring);
+    int nrec = regions ? cJSON_GetArraySize((cJSON *)regions) : 0;
+    struct rec {
+        long long i;
+        const cJSON *d;
+    } *recs = malloc(sizeof *recs * (size_t)(nrec ? nrec : 1));
+    if (!recs) return cJSON_Delete(m), failf(err, CF_ERR_NOMEM, "pregen: out of memory");
+    int k = 0;
+    for (const cJSON *d = regions ? regions->child : NULL; d; d = d->next) {
+        int rx, rz, end = 0;
+        char ext[8];
+        if (!cJSON_IsString(d) || sscanf(d->string, "r.%d.%d.%7[a-z]%n", &rx, &rz, ext, &end) != 3
+            || d->string[end] != 0 || strcmp(ext, ext_of(p)) != 0)
+            continue;
+        char canon[64];
+        snprintf(canon, sizeof canon, "r.%d.%d.%s", rx, rz, ext_of(p));
+        if (strcmp(canon, d->string) != 0) continue;
+        long long cx = (long long)rx - a.rx0, cz = (long long)rz - a.rz0;
+        if (cx < 0 || cx >= a.nrx || cz < 0 || cz >= a.nrz) continue;
+        recs[k].i = cz * a.nrx + cx, recs[k].d = d, k++;
     }
+    qsort(recs, (size_t)k, sizeof *recs, rec_cmp);
+    for (int j = 0; j < k; j++)
+        if (j == 0 || recs[j].i != recs[j - 1].i) cJSON_AddStringToObject(rs, recs[j].d->string, recs[j].d->valuestring);
+    free(recs);
     char *text = cJSON_Print(m);
     cJSON_Delete(m);
     if (!text) return failf(err, CF_ERR_NOMEM, "pregen: out of memory");
@@ -732,9 +797,11 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         goto done;
     }
     int32_t rx, rz;
-    for (long i = p->rank; !p->next_region && i < nreg; i += nr) {
-        pr.regions_total++;
-        pr.chunks_total += (long long)region_chunks(p, &a, i, &rx, &rz, list);
+    if (!p->next_region) {
+        long regions;
+        long long chunks;
+        rank_totals(p, &a, p->rank, nr, &regions, &chunks);
+        pr.regions_total += regions, pr.chunks_total += chunks;
     }
     double t0 = now_s();
     for (long i = p->next_region ? p->next_region(p->next_ctx) : p->rank; i >= 0 && i < nreg;

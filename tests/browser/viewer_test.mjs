@@ -3,8 +3,12 @@
 // its tiles, takes a screenshot and checks that two whole tiles on it equal, pixel for
 // pixel, the PNGs `chunkfill render` gives for their areas; drags the map and checks
 // which tiles were then requested (the server's log, or the page's images for a static
-// folder); moves the cursor and checks that the page shows /at's answer there.
+// folder); moves the cursor and checks that the page shows /at's answer there, and never an
+// earlier position's late answer; coarse first (after '+', the level-1 tiles scaled 2x while the
+// level-0 answers are held), the requests of tiles that left the view cancelled, the go-to box;
+// with tests/packs/dims (mode dims): the legend, the dimension menu, below, the state in the URL.
 // usage: node --experimental-websocket viewer_test.mjs WS_URL PAGE_URL MODE REFDIR [SERVER_LOG SERVER_URL]
+//   MODE: server (the tiny pack, seed 5), static (a tiles folder) or dims (tests/packs/dims, seed 1)
 //   REFDIR holds tile_X_Y.png rendered by `chunkfill render` for tiles (-1,-1) and (0,0).
 import fs from "node:fs";
 import zlib from "node:zlib";
@@ -73,7 +77,7 @@ const evaluate = async (expr) => (await S("Runtime.evaluate", {expression: expr,
 // the view's exact tiles once the page has shown all of them (#map's data-missing 0, every
 // img.tile decoded); fails on tiles the server refused
 async function waitTiles(what) {
-  for (let i = 0; i < 600; i++) { // up to 60 s
+  for (let i = 0; i < 1800; i++) { // up to 180 s (a loaded machine)
     const st = await evaluate(`(() => { const m = document.getElementById("map"), im = Array.from(m.querySelectorAll("img.tile"));
       if (m.getAttribute("data-failed")) return {failed: m.getAttribute("data-failed")};
       return m.getAttribute("data-missing") === "0" && im.length > 0 && im.every(i => i.complete) ? im.map(i => [i.naturalWidth, i.getAttribute("data-tile")]) : null; })()`);
@@ -85,7 +89,7 @@ async function waitTiles(what) {
     }
     await sleep(100);
   }
-  fail(`${what}: the tiles did not load within 60 s`);
+  fail(`${what}: the tiles did not load within 180 s`);
 }
 
 // the tiles a view needs: the page's own arithmetic (level 0), recomputed here
@@ -264,6 +268,31 @@ async function coarseFirst() {
   if (await evaluate(`document.querySelectorAll("#map img.coarse").length`)) fail("coarse tiles still shown once level 0 has loaded");
   await screenEqualsTiles(0, c, "once level 0 has loaded");
   console.log(`viewer_test: ${mode}: then the exact level-0 tiles replace them`);
+  // the tiles of a view left before their answers: the page aborts their requests (held unsent
+  // here, so the browser reports each one canceled)
+  await S("Network.enable");
+  await S("Fetch.enable", {patterns: [{urlPattern: "*/relief/0/*", requestStage: "Request"}]});
+  await evaluate(`(() => { document.getElementById("goto").value = "9000, 7000"; document.getElementById("gotoform").requestSubmit(); })()`);
+  const away = [];
+  for (let i = 0; i < 300 && away.length < 2; i++) {
+    for (let k; (k = events.findIndex((e) => e.method === "Fetch.requestPaused")) >= 0;) away.push(events.splice(k, 1)[0].params);
+    await sleep(10);
+  }
+  if (!away.length) fail("go to 9000, 7000 asked for no tile");
+  await evaluate(`(() => { document.getElementById("goto").value = "${c.x}, ${c.z}"; document.getElementById("gotoform").requestSubmit(); })()`);
+  for (const p of away) {
+    let ok = false;
+    for (let i = 0; i < 300 && !ok; i++) {
+      ok = events.some((e) => e.method === "Network.loadingFailed" && e.params.requestId === p.networkId && e.params.canceled);
+      if (!ok) await sleep(10);
+    }
+    if (!ok) fail(`${p.request.url}: its tile left the view, the request was not cancelled`);
+  }
+  for (const p of away) await S("Fetch.continueRequest", {requestId: p.requestId}).catch(() => {});
+  await S("Fetch.disable");
+  await S("Network.disable");
+  await waitTiles("back from 9000, 7000");
+  console.log(`viewer_test: ${mode}: leaving a view cancels the requests of its tiles still out (${away.length} of them, canceled in the browser)`);
 }
 
 // 6. the go-to box: "X, Z" centres block (X, Z) (its tiles, the URL hash); bad text changes nothing
