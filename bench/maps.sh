@@ -6,7 +6,8 @@
 # Vanilla 26.3 overworld, seed 0, CPU (all cores). Prints wall and CPU (user) seconds:
 # on a shared machine the CPU figure is the steadier one.
 # usage: bench/maps.sh   (SHARED as in bench/run.sh; BIN=path/to/chunkfill to skip the build;
-#        QUICK=1 leaves out the slow rows: relief levels 3 and 6, scales 4 and 8)
+#        QUICK=1 leaves out the slow rows: relief levels 3 and 6, scales 4 and 8;
+#        LEVELS=1 [REF=other/chunkfill]: the zoom levels 0-8, see below)
 set -e
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
@@ -20,6 +21,32 @@ T=$(mktemp -d /tmp/cf-bench-maps-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 tm() { label=$1; shift; /usr/bin/time -f "$label: %e s wall, %U s CPU" "$@" 2>&1 | grep -v '^render:\|^tiles:' || true; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)"
+# LEVELS=1: only the zoom levels (issue 29): one relief and one biomes tile at each level 0-8 on
+# 2 threads, each beside a level-0 relief tile run just before it (the reference of the same
+# moment: the ratio is the figure on a loaded machine), then render --scale 16 of 2048 x 2048
+# beside --scale 1 of 256 x 256. REF=path/to/another/chunkfill runs each row with it too,
+# interleaved (before/after in one run).
+if [ -n "${LEVELS:-}" ]; then
+  lv() { # binary, zoom, layer: CPU seconds (user + system) of one tile, then wall seconds
+    /usr/bin/time -f "%U %S %e" -o "$T/tm" "$1" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom "$2..$2" --layer "$3" \
+      --threads 2 --out "$T/l" >/dev/null 2>&1
+    rm -rf "$T/l"; awk '{printf "%.2f %.2f", $1 + $2, $3}' "$T/tm"
+  }
+  for z in 0 1 2 3 4 5 6 7 8; do
+    for l in relief biomes; do
+      for b in "$BIN" ${REF:-}; do
+        r=$(lv "$b" 0 relief); t=$(lv "$b" $z $l)
+        echo "$(basename "$(dirname "$b")") level $z $l: CPU, wall $t s; level-0 relief just before: $r s;" \
+          "CPU ratio $(echo "$t $r" | awk '{printf "%.1f", $1 / $3}')"
+      done
+    done
+  done
+  for b in "$BIN" ${REF:-}; do
+    tm "$(basename "$(dirname "$b")") render 256x256 --scale 1" "$b" render --pack "$V" --seed 0 --area 0,0:255,255 --threads 2 --quiet --out "$T/a.png"
+    tm "$(basename "$(dirname "$b")") render 2048x2048 --scale 16" "$b" render --pack "$V" --seed 0 --area 0,0:2047,2047 --scale 16 --threads 2 --quiet --out "$T/b.png"
+  done
+  exit 0
+fi
 scales="1 16 64"
 [ -n "${QUICK:-}" ] || scales="1 4 8 16 64"
 for s in $scales; do

@@ -218,9 +218,10 @@ int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_
  * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
  * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
-/* samples on corner columns alone from this step on (corner_region: about 0.2 ms a sample
- * for the vanilla overworld, where a chunk holding 16 samples at step 4 costs 0.11 ms a
- * sample and 4 samples at step 8 0.8 ms: bench/RESULTS.md) */
+/* samples on corner columns alone from this step on. At step 4 a corner column with the
+ * column bounds (bounds.c) takes fewer instructions than a sample's share of a chunk (0.67 M
+ * against 0.83 M, callgrind) but twice the time (a level-2 tile: 11.2 s CPU against 5.9 s; the
+ * chunk's rows run in vector lanes): bench/RESULTS.md */
 enum { CORNER_STEP = 8 };
 enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
 
