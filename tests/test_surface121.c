@@ -359,11 +359,11 @@ Test(surface121, cli_stage_and_device)
     snprintf(cmd, sizeof cmd, "'%s' fill --pack '%s' --settings minecraft:end --seed 0 --chunks 0,0 --blocks --stage mantle --out /tmp/cf-s.npy 2>&1; true",
              CF_BINARY, pack);
     o = slurp_cmd(cmd);
-    cr_expect(o && strstr(o, "--stage noise|surface") != NULL, "%s", o ? o : "");
+    cr_expect(o && strstr(o, "--stage mantle: no such stage (the stages are noise and surface)") != NULL, "%s", o ? o : "");
     free(o);
     snprintf(cmd, sizeof cmd, "'%s' check --pack '%s' --seed 0 --chunks 0,0 --stage surface 2>&1; true", CF_BINARY, pack);
     o = slurp_cmd(cmd);
-    cr_expect(o && strstr(o, "--stage noise|surface goes with --blocks") != NULL, "%s", o ? o : "");
+    cr_expect(o && strstr(o, "--stage goes with --blocks") != NULL, "%s", o ? o : "");
     free(o);
 }
 
