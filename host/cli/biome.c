@@ -304,11 +304,11 @@ int cmd_biome(int argc, char **argv)
     long g[4] = {0};
     if (o.grid) {
         if ((rc = parse_rect("--grid", o.grid, 0, INT32_MIN, INT32_MAX, "quart coordinates", g)) >= 0) return free_opts(&o), rc;
-        long long cells = (long long)(g[2] - g[0] + 1) * (g[3] - g[1] + 1);
+        long long gw = g[2] - g[0] + 1, gh = g[3] - g[1] + 1, cells = gw * gh;
         if (cells > (1LL << 30)) {
             char msg[300];
             snprintf(msg, sizeof msg, "--grid %.60s: %lld x %lld quarts is too large (at most 2^30 = 1073741824 quarts)", o.grid,
-                     (long long)(g[2] - g[0] + 1), (long long)(g[3] - g[1] + 1));
+                     gw, gh);
             return free_opts(&o), die_usage(msg, usage_biome);
         }
     }

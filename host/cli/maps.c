@@ -84,8 +84,8 @@ int cmd_columns(int argc, char **argv)
     cf_program *pg = NULL;
     cf_world *w = NULL;
     cf_biomes *bs = NULL;
-    int32_t *h = malloc(sizeof(int32_t) * n), *ft = malloc(sizeof(int32_t) * n);
-    uint8_t *bl = malloc(n), *fl = malloc(n), *bi = malloc(n), *rec = malloc(12 * n);
+    int32_t *h = calloc(n ? n : 1, sizeof(int32_t)), *ft = calloc(n ? n : 1, sizeof(int32_t));
+    uint8_t *bl = calloc(n ? n : 1, 1), *fl = calloc(n ? n : 1, 1), *bi = calloc(n ? n : 1, 1), *rec = malloc(12 * (n ? n : 1));
     int rc = 1;
     char tmp[4096] = "", ptmp[4096] = "", ppath[4096];
     FILE *f = NULL;

@@ -189,7 +189,7 @@ static void surface_region(cf_fill *f, cf_hbound *hb, int node, int32_t x0, int3
 
 int32_t heights_column(cf_fill *f, cf_hbound *hb, int node, int32_t x, int32_t z, int32_t below, int *rows)
 {
-    int32_t h;
+    int32_t h = f->w->prog->min_y - 1; /* surface_scan's answer where no block is > 0 */
     surface_region(f, hb, node, x, z, below, &h, rows);
     return h;
 }
