@@ -160,23 +160,23 @@ static void write_bytes(const char *rel, const char *bytes, size_t n)
     cr_assert_eq(fwrite(bytes, 1, n, f), n);
     finish(f);
 }
-Test(hostile, a_second_value_after_the_first)
+Test(hostile, one_value_and_no_nul)
 {
-    static const char t[] = "{\"type\": \"minecraft:constant\", \"argument\": 1} {\"x\": 1}";
-    write_bytes(DF "f.json", t, sizeof t - 1);
-    expect("t:f", CF_ERR_JSON, DF "f.json", "", "text after the JSON value at line 1, column 47");
-}
-Test(hostile, nul_and_garbage_after_the_value)
-{
-    static const char t[] = "{\"type\": \"minecraft:constant\", \"argument\": 1}\0garbage";
-    write_bytes(DF "f.json", t, sizeof t - 1);
-    expect("t:f", CF_ERR_JSON, DF "f.json", "", "a NUL byte at line 1, column 46");
-}
-Test(hostile, raw_nul_inside_a_key)
-{
-    static const char t[] = "{\"type\": \"minecraft:constant\", \"argu\0ment\": 1}";
-    write_bytes(DF "f.json", t, sizeof t - 1);
-    expect("t:f", CF_ERR_JSON, DF "f.json", "", "a NUL byte at line 1, column 37");
+    static const struct {
+        const char *text;
+        size_t n;
+        const char *msg;
+    } cases[] = {
+#define CASE(t, m) {t, sizeof t - 1, m}
+        CASE("{\"type\": \"minecraft:constant\", \"argument\": 1} {\"x\": 1}", "text after the JSON value at line 1, column 47"),
+        CASE("{\"type\": \"minecraft:constant\", \"argument\": 1}\0garbage", "a NUL byte at line 1, column 46"),
+        CASE("{\"type\": \"minecraft:constant\", \"argu\0ment\": 1}", "a NUL byte at line 1, column 37"),
+#undef CASE
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_bytes(DF "f.json", cases[i].text, cases[i].n);
+        expect("t:f", CF_ERR_JSON, DF "f.json", "", cases[i].msg);
+    }
 }
 Test(hostile, comments_and_space_after_the_value_are_fine)
 {
