@@ -75,6 +75,16 @@ void cf_pack_set_dialect(cf_pack *pack, int dialect);
  * per file as a warning line "file#/pointer: ..." (to stderr, or to the handler set here).
  * strict != 0 refuses both instead, with the same located line as the error. */
 void cf_pack_set_strict(cf_pack *pack, int strict);
+/* The game version of the packs: the "id" (and "world_version", the data version) of a game
+ * jar's version.json, else the version that reads a pack.mcmeta's pack_format (the newest of
+ * them), else NULL (unknown: biomes and region files then follow the dialect, 26.3 or 1.21.11
+ * for 1.18-1.21 data), or the one set by cf_pack_set_game_version. *data_version: the world
+ * data version region files carry; *from: the file it came from, or "--version" (both may be NULL). */
+const char *cf_pack_game_version(cf_pack *pack, int *data_version, const char **from);
+/* Sets the game version ("1.18" ... "1.21.11", "26.1", "26.2", "26.3"); CF_ERR_ARG for another. */
+cf_status cf_pack_set_game_version(cf_pack *pack, const char *version, cf_error *err);
+/* The world data version of a game version chunkfill knows ("26.2" -> 4903), else 0. */
+int cf_game_version_data(const char *version);
 /* Where warnings go: fn(ctx, line) for each one-line warning (no newline); fn NULL: stderr. */
 void cf_pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx);
 /* A density function type that only Java code defines (a mod's own, e.g. "tectonic:config"),
@@ -481,6 +491,7 @@ typedef struct cf_pregen_params {
     void (*note)(void *ctx, const char *line); /* one-line notices (device fallback); may be NULL */
     void *note_ctx;
     volatile int *stop;       /* when it becomes nonzero the run ends after the region in flight */
+    const char *version;      /* NULL, or the game version (cf_pack_set_game_version) */
 } cf_pregen_params;
 /* The number of regions the area touches (region indices 0..n-1, rows of z, then x). */
 long cf_pregen_regions(const cf_pregen_params *p);

@@ -29,7 +29,8 @@ const char usage_render[] =
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
-    "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
+    "terminal a progress line counts the chunk rows; --quiet turns it off.\n"
+    HELP_VERSION;
 
 const char usage_columns[] =
     "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
@@ -48,7 +49,8 @@ const char usage_columns[] =
     "  pad        u1   0\n"
     "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
     "Every column equals what `serve --http`'s /at answers there. Files appear only when complete;\n"
-    "then one summary line on standard error (--quiet: none).\n";
+    "then one summary line on standard error (--quiet: none).\n"
+    HELP_VERSION;
 
 int cmd_columns(int argc, char **argv)
 {
@@ -95,7 +97,7 @@ int cmd_columns(int argc, char **argv)
     }
     double t0 = mono_s();
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -259,7 +261,7 @@ int cmd_render(int argc, char **argv)
     if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
     if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
-        cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK)
         goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -362,7 +364,8 @@ const char usage_tiles[] =
     "L/Z/X/Y.png has exactly the pixels of `render --layer L --scale 2^Z --area` of its blocks\n"
     "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
     "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
-    "Layers (--layer, repeatable, default relief):\n";
+    "Layers (--layer, repeatable, default relief):\n"
+    HELP_VERSION;
 
 /* mkdir -p of path's folders (not its last component) */
 static int make_parents(char *path)
@@ -495,7 +498,7 @@ int cmd_tiles(int argc, char **argv)
         goto done;
     }
     if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
