@@ -11,6 +11,8 @@
  *   cpu/       the CPU reference: evaluators, chunk fills, aquifer
  *   opencl/    generated OpenCL C, the runtime, device fills
  *   image/     pictures (PNG, relief and slice colours)
+ *   biome/     the biome stage: climate -> biome ids (parameter lists, the RTree)
+ *   structure/ the structure stage: structure sets -> candidate chunks -> starts
  *   api/       include/chunkfill.h: the pipeline as one library
  *   net/       the fill server, its protocol, the C and Java clients
  *   cli/       the command line (a client of the public headers only)
