@@ -329,6 +329,10 @@ cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, 
  * below: in the nether below the roof); cf_map_column_biomes is below = INT32_MAX. */
 cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, int32_t below,
                               cf_map_column_info *out, cf_error *err);
+/* The answer of `/at` and `chunkfill at --json` for column (x, z): one line of JSON,
+ * {"x": X, "z": Z, "height": H, "block": B, "biome": BIO, "fluid": F} and a newline, names as
+ * JSON strings or null. Returns its length (snprintf's: >= cap when cut). */
+int cf_map_column_json(const cf_map_column_info *c, int64_t x, int64_t z, char *out, size_t cap);
 /* The colour the biomes layer gives biome id before shading (the legend of that layer): 1 and
  * rgb; 0 and magenta for an id without a colour (drawn magenta too). */
 int cf_map_biome_colour(const char *id, uint8_t rgb[3]);

@@ -142,7 +142,7 @@ static inline int64_t floordiv16(int64_t v) { return v >= 0 ? v / 16 : -((-v + 1
 
 /* ---- the commands and their help texts, by family */
 extern const char usage_sample[], usage_fill[], usage_slice[];         /* fill.c */
-extern const char usage_render[], usage_tiles[], usage_columns[];      /* maps.c */
+extern const char usage_render[], usage_tiles[], usage_columns[], usage_at[];      /* maps.c */
 extern const char usage_check[], usage_plan[], usage_info[], usage_emit[], usage_devices[], usage_nodes[]; /* inspect.c */
 extern const char usage_serve[];                                       /* serve.c */
 extern const char usage_biome[], usage_fill_biomes[];                  /* biome.c */
@@ -156,6 +156,7 @@ int cmd_slice(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_tiles(int argc, char **argv);
 int cmd_columns(int argc, char **argv);
+int cmd_at(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);

@@ -568,3 +568,75 @@ done:
     cf_pack_free(pk);
     return rc;
 }
+
+const char usage_at[] =
+    "usage: chunkfill at X,Z [--pack PATH]... [--settings ID] --seed SEED [--below Y] [--json]\n"
+    "What the map shows at block column X,Z: the surface height, the block there (after the\n"
+    "surface stage where the settings have one), the biome at it and the fluid above it, as one\n"
+    "line 'X Z height H block B biome BIO fluid F' (none where there is none), or with --json the\n"
+    "line `serve --http`'s /at answers. Equal to `columns` at that column.\n"
+    "  --below Y        search the surface from y = Y down (the nether below its roof)\n"
+    HELP_VERSION;
+
+/* X,Z: block coordinates within the world; 0, or -1 */
+static int parse_column(const char *s, long v[2])
+{
+    long r[4], lim = (long)CF_MAX_CHUNK * 16;
+    if (parse_chunks(s, r) < 0 || strchr(s, ':') || r[0] < -lim || r[0] > lim + 15 || r[1] < -lim || r[1] > lim + 15) return -1;
+    v[0] = r[0], v[1] = r[1];
+    return 0;
+}
+
+int cmd_at(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    long below = INT32_MAX, xz[2] = {0, 0};
+    int json = 0;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {.name = "--json", .flag = &json},
+        {0},
+    };
+    /* X,Z: the first argument after the command (it may start with '-') */
+    int pos = argc > 2 && strcmp(argv[2], "--help") != 0 && strcmp(argv[2], "-h") != 0 && strncmp(argv[2], "--", 2) != 0;
+    if (pos && parse_column(argv[2], xz) < 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "at takes X,Z (block coordinates within the world), not '%.60s'", argv[2]);
+        return die_usage(msg, usage_at);
+    }
+    char *args[256];
+    int n = 0;
+    for (int i = 0; i < argc && n < 256; i++)
+        if (!(pos && i == 2)) args[n++] = argv[i];
+    int rc = parse_cmd(&o, n, args, defs, usage_at);
+    if (rc >= 0) return rc;
+    if (!pos) return die_usage("at needs the column X,Z first (chunkfill at X,Z --seed SEED)", usage_at);
+    if (o.nfunctions) return die_usage("at takes no --function", usage_at);
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *bs = NULL;
+    cf_map_column_info c;
+    rc = 1;
+    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK || open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK ||
+        cf_map_column_below(w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
+        rc = report(&err);
+    } else {
+        char line[1024];
+        if (json) cf_map_column_json(&c, xz[0], xz[1], line, sizeof line);
+        else
+            snprintf(line, sizeof line, "%ld %ld height %d block %s biome %s fluid %s\n", xz[0], xz[1], (int)c.height,
+                     c.block ? c.block : "none", c.biome ? c.biome : "none", c.fluid ? c.fluid : "none");
+        rc = fputs(line, stdout) < 0 || fflush(stdout) != 0;
+    }
+    cf_biomes_free(bs);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
