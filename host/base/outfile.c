@@ -59,29 +59,27 @@ static cf_status out_target(const char *path, char **target, cf_error *err)
     struct stat st;
     *target = NULL;
     if (lstat(path, &st) != 0) {
-        if (errno != ENOENT) return err_set(err, CF_ERR_IO, "%s: cannot write there: %s", path, strerror(errno));
+        if (errno != ENOENT) return err_set(err, CF_ERR_IO, "%s: cannot write there: %s", path, strerror(errno)), CF_ERR_IO;
     } else if (S_ISLNK(st.st_mode)) {
         char *real = realpath(path, NULL);
         if (!real) {
             int e = errno;
             return err_set(err, CF_ERR_IO, "%s: is a symlink to %s: refusing to write through it", path,
-                           e == ENOENT ? "nothing" : e == ELOOP ? "itself (a loop)" : strerror(e));
+                           e == ENOENT ? "nothing" : e == ELOOP ? "itself (a loop)" : strerror(e)), CF_ERR_IO;
         }
-        cf_status s = CF_OK;
-        if (stat(real, &st) != 0)
-            s = err_set(err, CF_ERR_IO, "%s: is a symlink to %s: cannot write there: %s", path, real, strerror(errno));
-        else if (!S_ISREG(st.st_mode))
-            s = err_set(err, CF_ERR_IO, "%s: is a symlink to %s, %s: refusing to replace it with a file", path, real,
-                        kind_name(st.st_mode));
-        if (s != CF_OK) return free(real), s;
+        int bad = stat(real, &st) != 0;
+        if (bad) err_set(err, CF_ERR_IO, "%s: is a symlink to %s: cannot write there: %s", path, real, strerror(errno));
+        else if ((bad = !S_ISREG(st.st_mode)))
+            err_set(err, CF_ERR_IO, "%s: is a symlink to %s, %s: refusing to replace it with a file", path, real, kind_name(st.st_mode));
+        if (bad) return free(real), CF_ERR_IO;
         *target = real;
         return CF_OK;
     } else if (!S_ISREG(st.st_mode)) {
         return err_set(err, CF_ERR_IO, "%s: is %s: refusing to replace it with a file (an output must be a regular file or a new name)",
-                       path, kind_name(st.st_mode));
+                       path, kind_name(st.st_mode)), CF_ERR_IO;
     }
-    *target = strdup(path);
-    return *target ? CF_OK : err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (!(*target = strdup(path))) return err_set(err, CF_ERR_NOMEM, "out of memory"), CF_ERR_NOMEM;
+    return CF_OK;
 }
 
 cf_status out_open(cf_output *o, const char *path, cf_error *err)
@@ -89,14 +87,16 @@ cf_status out_open(cf_output *o, const char *path, cf_error *err)
     memset(o, 0, sizeof *o);
     if (!path || !*path) return err_set(err, CF_ERR_ARG, "an output needs a path");
     o->shown = path;
-    cf_status st = out_target(path, &o->path, err);
-    if (st != CF_OK) return st;
-    int fd = create_temp(o->path, &o->temp);
+    char *target = NULL, *temp = NULL;
+    cf_status st = out_target(path, &target, err);
+    if (st != CF_OK || !target) return st != CF_OK ? st : CF_ERR_IO;
+    int fd = create_temp(target, &temp);
     if (fd < 0) {
         st = err_set(err, CF_ERR_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        free(o->path), o->path = NULL;
+        free(target);
         return st;
     }
+    o->path = target, o->temp = temp;
     if (!(o->f = fdopen(fd, "wb"))) {
         int e = errno;
         close(fd);
@@ -121,7 +121,10 @@ cf_status out_close(cf_output *o, cf_error *err)
 
 cf_status out_commit(cf_output *o, cf_error *err)
 {
-    if (!o->temp) return err_set(err, CF_ERR_ARG, "%s: not open", o->shown ? o->shown : "output");
+    if (!o->temp) {
+        out_abort(o);
+        return err_set(err, CF_ERR_ARG, "%s: not open", o->shown ? o->shown : "output"), CF_ERR_ARG;
+    }
     cf_status st = out_close(o, err);
     if (st != CF_OK) return st;
     if (rename(o->temp, o->path) != 0) {
