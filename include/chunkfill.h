@@ -322,6 +322,11 @@ cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, i
 /* The colour the biomes layer gives biome id before shading (the legend of that layer): 1 and
  * rgb; 0 and magenta for an id without a colour (drawn magenta too). */
 int cf_map_biome_colour(const char *id, uint8_t rgb[3]);
+/* The biomes layer's legend: a JSON array [{"id": ID, "rgb": "#rrggbb"}, ...], one entry per
+ * biome b can give (cf_biomes_palette order), with '<', '>' and '&' escaped so the text can
+ * sit inside an HTML script. Written as snprintf does: at most cap bytes with its NUL; the
+ * return is the length the whole text needs (call again with a larger buf when >= cap). */
+size_t cf_map_legend_json(const cf_biomes *b, char *buf, size_t cap);
 /* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,
  * renamed over it once complete; nothing new appears at path on error. */
 cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);

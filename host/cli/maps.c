@@ -14,7 +14,7 @@
 #include "cli.h"
 
 const char usage_render[] =
-    "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "usage: chunkfill render [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
     "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
@@ -25,14 +25,17 @@ const char usage_render[] =
     "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
     "and only those columns are computed (below --scale 10, the chunks that hold them).\n"
     "--below Y searches from Y down (in the nether the top solid block is the roof: --below\n"
-    "100 shows the floor of its caverns). --heights writes\n"
+    "100 shows the floor of its caverns). --dimension ID draws a dimension (data/<ns>/dimension/\n"
+    "<path>.json of the packs, else vanilla's): its noise settings and its biome source, as\n"
+    "`serve --http` draws it; --settings ID draws those settings with the preset biome source.\n"
+    "--heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
     "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
 
 const char usage_columns[] =
-    "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "usage: chunkfill columns [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                         [--stride N] [--below Y] [--threads N] [--quiet] --out FILE.npy\n"
     "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
     "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
@@ -47,6 +50,7 @@ const char usage_columns[] =
     "  biome      u1   the biome at (x, height, z) as the biomes layer: index into \"biomes\"\n"
     "  pad        u1   0\n"
     "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
+    "--dimension ID: a dimension's settings and biome source (as render).\n"
     "Every column equals what `serve --http`'s /at answers there. Files appear only when complete;\n"
     "then one summary line on standard error (--quiet: none).\n";
 
@@ -54,11 +58,11 @@ int cmd_columns(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL;
     long stride = 1, threads = 0, below = INT32_MAX;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
@@ -68,6 +72,7 @@ int cmd_columns(int argc, char **argv)
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_columns);
     if (rc0 >= 0) return rc0;
+    if ((rc0 = settings_or_dimension(&o, usage_columns)) >= 0) return rc0;
     if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
     long r[4];
     if ((rc0 = parse_area(area, r)) >= 0) return rc0;
@@ -95,7 +100,7 @@ int cmd_columns(int argc, char **argv)
     }
     double t0 = mono_s();
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -205,12 +210,12 @@ int cmd_render(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
 
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--layer", .str = &layer_name},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
@@ -223,6 +228,7 @@ int cmd_render(int argc, char **argv)
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
     if (rc0 >= 0) return rc0;
+    if ((rc0 = settings_or_dimension(&o, usage_render)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
     int layer = parse_layer(layer_name), needs = 0;
     if (layer < 0) return 2;
@@ -259,7 +265,7 @@ int cmd_render(int argc, char **argv)
     if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
     if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
-        cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -353,7 +359,7 @@ done:
 }
 
 const char usage_tiles[] =
-    "usage: chunkfill tiles [--pack PATH]... [--settings ID] --seed SEED [--layer NAME]...\n"
+    "usage: chunkfill tiles [--pack PATH]... [--settings ID | --dimension ID] --seed SEED [--layer NAME]...\n"
     "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] [--quiet] --out DIR\n"
     "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
     "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
@@ -362,6 +368,8 @@ const char usage_tiles[] =
     "L/Z/X/Y.png has exactly the pixels of `render --layer L --scale 2^Z --area` of its blocks\n"
     "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
     "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
+    "--dimension ID draws a dimension's settings and biome source (as render). The viewer shows\n"
+    "the biomes layer's legend and --below.\n"
     "Layers (--layer, repeatable, default relief):\n";
 
 /* mkdir -p of path's folders (not its last component) */
@@ -418,7 +426,6 @@ int cmd_tiles(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
     const char *area = NULL, *outdir = NULL, *zoom = "0..0";
     const char *layer_names[8];
     int nlayers = 0;
@@ -433,6 +440,7 @@ int cmd_tiles(int argc, char **argv)
     if (nlayers == 0) layer_names[nlayers++] = "relief";
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outdir, .required = "--out is required"},
         {.name = "--zoom", .str = &zoom},
@@ -449,6 +457,7 @@ int cmd_tiles(int argc, char **argv)
         }
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
     if (rc0 >= 0) return rc0;
+    if ((rc0 = settings_or_dimension(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
     int layers[8], need_blocks = 0, need_biomes = 0;
     for (int i = 0; i < nlayers; i++) {
@@ -495,7 +504,7 @@ int cmd_tiles(int argc, char **argv)
         goto done;
     }
     if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
@@ -533,21 +542,36 @@ int cmd_tiles(int argc, char **argv)
             snprintf(msg, sizeof msg, "the embedded viewer has no configuration mark (a chunkfill bug)");
             goto done;
         }
-        char cfgtext[2048];
-        int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"static\", \"layers\": [");
-        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
+        /* the biomes layer's legend (the page shows it as the server's /legend) and --below */
+        size_t cap = 2048 + (bs ? cf_map_legend_json(bs, NULL, 0) : 0);
+        char *cfgtext = malloc(cap);
+        if (!cfgtext) {
+            snprintf(msg, sizeof msg, "out of memory for the viewer's configuration");
+            goto done;
+        }
+        int n = snprintf(cfgtext, cap, "{\"mode\": \"static\", \"layers\": [");
+        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, cap - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
         char js[2][600];
         json_script_str(js[0], sizeof js[0], o.seed);
-        json_script_str(js[1], sizeof js[1], o.settings);
-        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n,
-                 "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s}", za, zb,
-                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
+        json_script_str(js[1], sizeof js[1], o.dimension ? o.dimension : o.settings);
+        n += snprintf(cfgtext + n, cap - (size_t)n,
+                      "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s", za, zb,
+                      r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
+        if (below != INT32_MAX) n += snprintf(cfgtext + n, cap - (size_t)n, ", \"below\": \"%ld\"", below);
+        if (need_biomes && bs) {
+            n += snprintf(cfgtext + n, cap - (size_t)n, ", \"legend\": ");
+            n += (int)cf_map_legend_json(bs, cfgtext + n, cap - (size_t)n);
+        }
+        snprintf(cfgtext + n, cap - (size_t)n, "}");
         snprintf(path, sizeof path, "%s/index.html", outdir);
         if (make_parents(path) < 0) {
             snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+            free(cfgtext);
             goto done;
         }
-        if (write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg) < 0) goto done;
+        int wr = write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg);
+        free(cfgtext);
+        if (wr < 0) goto done;
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
