@@ -502,6 +502,15 @@ int cf_structures_sets(const cf_structures *s, const char **names, int max);
  * emit returning nonzero stops the search (CF_OK). */
 cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only,
                              int nonly, int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err);
+/* The game's /locate structure: the start of a wanted structure (only, nonly as
+ * cf_structures_find) nearest to block (x, y, z) as ChunkGenerator.findNearestMapStructure
+ * finds it: the ring positions (strongholds; distance to the chunk's centre at y 32), then
+ * rings of random_spread regions around the point, radius 0 .. radius (the game: 100), the
+ * nearest of the first radius that finds one (each placement's first start in the scan's
+ * order). *found 0: none within the radius. Starts whose checks are not made count as found
+ * (out->unverified says so): the game may pass over them. */
+cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
+                               int radius, cf_structure_start *out, int *found, cf_error *err);
 /* The 1.18+ climate spawn search (Climate.findSpawnPosition: the point of the two spawn
  * parameter points closest in climate, weighted by distance from 0, 0, on the overworld's
  * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the

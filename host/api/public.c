@@ -171,6 +171,11 @@ cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x
 {
     return structures_find(s, x0, z0, x1, z1, only, nonly, emit, ctx, err);
 }
+cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
+                               int radius, cf_structure_start *out, int *found, cf_error *err)
+{
+    return structures_locate(s, only, nonly, x, y, z, radius, out, found, err);
+}
 cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err)
 {
     return spawn_climate(biomes, version, xz, err);
