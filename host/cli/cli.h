@@ -150,8 +150,9 @@ extern const char usage_check[], usage_plan[], usage_info[], usage_emit[], usage
 extern const char usage_serve[];                                       /* serve.c */
 extern const char usage_biome[], usage_fill_biomes[];                  /* biome.c */
 extern const char usage_pregen[];                                      /* pregen.c */
-extern const char usage_structures[], usage_spawn[];                   /* structures.c */
+extern const char usage_structures[], usage_spawn[], usage_locate[];   /* structures.c */
 int cmd_structures(int argc, char **argv);
+int cmd_locate(int argc, char **argv);
 int cmd_spawn(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_fill(int argc, char **argv); /* fill --biomes: cmd_fill_biomes */
