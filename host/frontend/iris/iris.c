@@ -217,7 +217,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
     int nl = comp ? cJSON_GetArraySize(comp) : 0;
     if (nl > 256) return loc_fail(c->err, cat, CF_ERR_LIMIT, "more than 256 composite layers");
     /* hc = d2i(cliffHeightMin * 10 + 10 + cliffHeightMax * seed + offsetX + offsetZ) */
-    int32_t hc = cf_ir_d2i(cmin * 10 + 10 + cmax * (double)seed + d[2] + d[3]);
+    int32_t hc = cf_jtoint(cmin * 10 + 10 + cmax * (double)seed + d[2] + d[3]);
     int kids[260], nk = 0;
     double tp = 0;
     for (int i = 0; i < nl; i++) {
