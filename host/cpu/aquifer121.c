@@ -156,7 +156,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     a->enabled = p->has_aquifers;
     a->veins = p->ore_veins;
     a->legacy = p->legacy_random;
-    a->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
+    a->avx2 = (cpu_isa() & CPU_AVX2) != 0; /* isa.c */
     a->sea = p->sea_level;
     a->fluid = fluid_kind(p->default_fluid ? p->default_fluid : "minecraft:water");
     for (int k = 0; k < CF_B21_COUNT; k++) a->fn[k] = p->outputs[k];
