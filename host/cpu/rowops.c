@@ -37,7 +37,7 @@ static int clamp_selectable(float lo, float hi)
 #define CF_OP_ROW_CASE(K, N)                                                                                    \
     case NK_##K: for (size_t i = 0; i < n; i++) o[i] = ROW_CALL_##N(K); break;
 #define BODY                                                                                                   \
-    if (lit) {                                                                                                 \
+    if (kind == NK_DIV && lit) {                                                                              \
         for (size_t i = 0; i < n; i++) o[i] = cf_op_MUL(a[i], r);                                              \
         return;                                                                                                \
     }                                                                                                          \
