@@ -143,7 +143,9 @@ size_t blocks121_bytes(const cf_program *p)
            + 2 * (sizeof(double) * (size_t)p->height * 256 + fill121_bytes(p));
 }
 
-cf_blocks121 *blocks121_new(const cf_world *w)
+static void blocks121_free(cf_blocks121 *a);
+/* a DIALECT_MC121 block fill's state: NULL when out of memory */
+static cf_blocks121 *blocks121_new(const cf_world *w)
 {
     const cf_program *p = w->prog;
     b21 *a = calloc(1, sizeof *a);
@@ -181,7 +183,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     return a;
 }
 
-void blocks121_free(cf_blocks121 *a)
+static void blocks121_free(cf_blocks121 *a)
 {
     if (!a) return;
     fill121_free(a->staged);

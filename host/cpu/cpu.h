@@ -273,8 +273,6 @@ void ctx64_pool_drop(const cf_world *w); /* fill_pool_drop calls it */
 /* aquifer121.c: the blocks of the 1.18-1.21 noise stage (aquifer + ore veins, double) of
  * a DIALECT_MC121 program compiled for block fills (outputs CF_B21_*) */
 typedef struct cf_blocks121 cf_blocks121;
-cf_blocks121 *blocks121_new(const cf_world *w); /* NULL when out of memory */
-void blocks121_free(cf_blocks121 *a);
 /* the same kept idle per world between calls (fill_pool_drop frees them): an idle one or a new one */
 cf_blocks121 *blocks121_take(const cf_world *w);
 void blocks121_give(cf_blocks121 *a);

@@ -365,7 +365,7 @@ void gen_body(gen *g, sb *b, int mode, int root, const uint8_t *ext, int depth)
 }
 
 /* the function f<mode>_<id>: straight-line for ordinary nodes; the special kinds' own logic */
-void gen_function(gen *g, int mode, int id)
+static void gen_function(gen *g, int mode, int id)
 {
     const cf_program *p = g->p;
     const cf_node *n = &p->nodes[id];
@@ -484,7 +484,7 @@ void gen_close(gen *g)
     memset(g, 0, sizeof *g);
 }
 
-void gen_functions(gen *g)
+static void gen_functions(gen *g)
 {
     int n = g->p->nnodes;
     for (int i = 0; i < g->nwork; i++) {
