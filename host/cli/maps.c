@@ -92,12 +92,20 @@ int cmd_columns(int argc, char **argv)
     int32_t *h = calloc(n ? n : 1, sizeof(int32_t)), *ft = calloc(n ? n : 1, sizeof(int32_t));
     uint8_t *bl = calloc(n ? n : 1, 1), *fl = calloc(n ? n : 1, 1), *bi = calloc(n ? n : 1, 1), *rec = malloc(12 * (n ? n : 1));
     int rc = 1;
-    char tmp[4096] = "", ptmp[4096] = "", ppath[4096];
-    FILE *f = NULL;
+    char ppath[4096];
+    cf_output out = {0}, pout = {0};
     if (!h || !ft || !bl || !fl || !bi || !rec) {
         snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
         goto done;
     }
+    /* both outputs checked and opened before any work; both written, then both renamed */
+    size_t ol = strlen(outpath);
+    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
+    if ((size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath) {
+        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
+        goto done;
+    }
+    if (cf_output_open(&out, outpath, &err) != CF_OK || cf_output_open(&pout, ppath, &err) != CF_OK) goto done;
     double t0 = mono_s();
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     if (cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK) goto done;
@@ -125,15 +133,6 @@ int cmd_columns(int argc, char **argv)
         for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
         q[8] = bl[i], q[9] = fl[i], q[10] = bi[i], q[11] = 0;
     }
-    size_t ol = strlen(outpath);
-    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp
-        || (size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath
-        || (size_t)snprintf(ptmp, sizeof ptmp, "%s.tmp-%ld", ppath, (long)getpid()) >= sizeof ptmp) {
-        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
-        tmp[0] = ptmp[0] = 0;
-        goto done;
-    }
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr,
                       "{'descr': [('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1'), "
@@ -144,34 +143,30 @@ int cmd_columns(int argc, char **argv)
     hdr[hl + pad] = '\n';
     unsigned short hlen = (unsigned short)(hl + pad + 1);
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
-    int bad = !(f = fopen(tmp, "wb")) || write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
-    if (f && fclose(f) != 0) bad = 1;
-    f = NULL;
+    FILE *f = out.f, *p = pout.f;
+    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
     if (!bad) {
         const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
         int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
-        FILE *p = fopen(ptmp, "wb");
-        bad = !p;
-        if (p) {
-            bad |= fputs("{\"blocks\": [", p) == EOF;
-            for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
-            bad |= fputs("], \"biomes\": [", p) == EOF;
-            for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
-            bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
-            bad |= fclose(p) != 0;
-        }
+        bad |= fputs("{\"blocks\": [", p) == EOF;
+        for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
+        bad |= fputs("], \"biomes\": [", p) == EOF;
+        for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
+        bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
     }
-    if (bad || rename(tmp, outpath) != 0 || rename(ptmp, ppath) != 0) {
+    if (bad) {
         snprintf(err.message, sizeof err.message, "%.200s: write error: %s", outpath, strerror(errno));
         goto done;
     }
-    tmp[0] = ptmp[0] = 0;
+    if (cf_output_close(&out, &err) != CF_OK || cf_output_close(&pout, &err) != CF_OK || cf_output_commit(&out, &err) != CF_OK
+        || cf_output_commit(&pout, &err) != CF_OK)
+        goto done;
     if (!o.quiet) /* one summary line (stderr) */
         fprintf(stderr, "columns: %lld x %lld columns (stride %ld), %.2f s\n", (long long)nx, (long long)nz, stride, mono_s() - t0);
     rc = 0;
 done:
-    if (tmp[0]) remove(tmp);
-    if (ptmp[0]) remove(ptmp);
+    cf_output_abort(&out);
+    cf_output_abort(&pout);
     if (rc) report(&err);
     free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
     cf_biomes_free(bs);
@@ -183,11 +178,9 @@ done:
 
 static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, char *msg, size_t msglen)
 {
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
-        return snprintf(msg, msglen, "%s: path too long", path), -1;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return snprintf(msg, msglen, "%s: cannot create: %s", path, strerror(errno)), -1;
+    cf_output o;
+    cf_error e = {0};
+    if (cf_output_open(&o, path, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", nz, nx);
     int pad = (64 - (10 + hl + 1) % 64) % 64;
@@ -195,14 +188,12 @@ static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, cha
     hdr[hl + pad] = '\n';
     unsigned short hlen = (unsigned short)(hl + pad + 1);
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
-    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, v, sizeof(int32_t) * (size_t)nx * (size_t)nz);
-    if (fflush(f) != 0) bad = 1;
-    if (fclose(f) != 0) bad = 1;
-    if (bad || rename(tmp, path) != 0) {
+    if (write_all(o.f, magic, 10) || write_all(o.f, hdr, hlen) || write_all(o.f, v, sizeof(int32_t) * (size_t)nx * (size_t)nz)) {
         snprintf(msg, msglen, "%s: write error: %s", path, strerror(errno));
-        remove(tmp);
+        cf_output_abort(&o);
         return -1;
     }
+    if (cf_output_commit(&o, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
     return 0;
 }
 
@@ -389,19 +380,15 @@ static int make_parents(char *path)
 static int write_text_atomic(const char *path, const char *a, size_t alen, const char *b, size_t blen, const char *c,
                              char *msg, size_t msglen)
 {
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
-        return snprintf(msg, msglen, "%.900s: path too long", path), -1;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return snprintf(msg, msglen, "%.900s: cannot create: %s", path, strerror(errno)), -1;
-    int bad = write_all(f, a, alen) || write_all(f, b, blen) || write_all(f, c, strlen(c));
-    if (fflush(f) != 0) bad = 1;
-    if (fclose(f) != 0) bad = 1;
-    if (bad || rename(tmp, path) != 0) {
+    cf_output o;
+    cf_error e = {0};
+    if (cf_output_open(&o, path, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
+    if (write_all(o.f, a, alen) || write_all(o.f, b, blen) || write_all(o.f, c, strlen(c))) {
         snprintf(msg, msglen, "%.900s: write error: %s", path, strerror(errno));
-        remove(tmp);
+        cf_output_abort(&o);
         return -1;
     }
+    if (cf_output_commit(&o, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
     return 0;
 }
 
@@ -488,6 +475,7 @@ int cmd_tiles(int argc, char **argv)
     }
 
     cf_error err = {0};
+    if (cf_output_check_dir(outdir, &err) != CF_OK) return report(&err), 1; /* a file or FIFO there: one line */
     int64_t seed;
     cf_pack *pk = NULL;
     cf_program *pg = NULL;

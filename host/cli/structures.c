@@ -160,22 +160,15 @@ int cmd_structures(int argc, char **argv)
     cf_biomes *b = NULL;
     cf_structures *s = NULL;
     int64_t seed;
-    char tmp[4096] = "";
+    cf_output out = {0}; /* --out: the checked writer (a FIFO or device there is refused) */
     emit_ctx e = {stdout, 0};
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
     if (cf_structures_open(&s, pk, b, seed, o.version, &err) != CF_OK) goto done;
     if (o.out) {
-        if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", o.out, (long)getpid()) >= sizeof tmp) {
-            xerr(&err, CF_ERR_ARG, "%s: path too long", o.out);
-            tmp[0] = 0;
-            goto done;
-        }
-        guard_tmp(tmp);
-        if (!(e.f = fopen(tmp, "w"))) {
-            xerr(&err, CF_ERR_IO, "%s: cannot create: %s", o.out, strerror(errno));
-            goto done;
-        }
+        if (cf_output_open(&out, o.out, &err) != CF_OK) goto done;
+        guard_tmp(out.temp);
+        e.f = out.f;
     }
     if (cf_structures_find(s, (int32_t)r[0], (int32_t)r[1], (int32_t)r[2], (int32_t)r[3], o.only, o.nonly, emit_line, &e, &err) != CF_OK)
         goto done;
@@ -184,19 +177,14 @@ int cmd_structures(int argc, char **argv)
         goto done;
     }
     if (o.out) {
-        int bad = fclose(e.f) != 0;
         e.f = NULL;
-        if (bad || rename(tmp, o.out) != 0) {
-            xerr(&err, CF_ERR_IO, "%s: write error: %s", o.out, strerror(errno));
-            goto done;
-        }
-        tmp[0] = 0;
+        if (cf_output_commit(&out, &err) != CF_OK) goto done;
         unguard_tmp();
     }
     rc = 0;
 done:
-    if (o.out && e.f) fclose(e.f);
-    if (tmp[0]) remove(tmp), unguard_tmp();
+    cf_output_abort(&out);
+    unguard_tmp();
     if (rc) report(&err);
     cf_structures_free(s);
     cf_biomes_free(b);
