@@ -30,7 +30,8 @@ const char usage_structures[] =
     "  --pack PATH        a data pack folder, .zip or .jar; repeat to layer packs\n"
     "  --dimension ID     the dimension (default minecraft:overworld): its biome source decides which\n"
     "                     sets it has (those with a structure whose biomes the source can give)\n"
-    "  --version V        the game version: 1.18 ... 26.3 (default: 26.3, or 1.21.11 for 1.18-1.21 data);\n"
+    "  --version V        the game version: 1.18 ... 26.3 (default: the jar's version.json or pack.mcmeta,\n"
+    "                     else 26.3, or 1.21.11 for 1.18-1.21 data);\n"
     "                     1.18-1.19.2 search the stronghold rings with one random, later versions fork it\n"
     "  --structure S      only structure S, or the structures of tag #S (tags/worldgen/structure); repeatable\n"
     "  --out FILE         write the lines to FILE (atomically) instead of standard output\n";
@@ -41,7 +42,8 @@ const char usage_spawn[] =
     "(Climate.findSpawnPosition on the overworld's biome source, point path at y 0). The game then\n"
     "walks a spiral of chunks around it for a block to stand on, which needs the chunks after their\n"
     "features (trees, ...): chunkfill does not make features, so spawn is null and unverified says so.\n"
-    "  --version V        1.18 ... 26.3 (default as `chunkfill biome`): 1.21.2 changed the distance weight\n";
+    "  --version V        1.18 ... 26.3 (default as `chunkfill biome`: the jar's or pack's, else the\n"
+    "                     dialect's): 1.21.2 changed the distance weight\n";
 
 const char usage_locate[] =
     "usage: chunkfill locate structure ID|#TAG [--pack PATH]... --seed SEED --from X,Z|X,Y,Z [--dimension ID]\n"
@@ -59,7 +61,7 @@ const char usage_locate[] =
 
 typedef struct sopts {
     opts c; /* first: parse_cmd's callbacks get &c */
-    const char *dimension, *version, *area, *out, *from;
+    const char *dimension, *area, *out, *from;
     long radius;
     const char *only[64];
     int nonly;
@@ -77,7 +79,8 @@ static cf_status open_source(const sopts *o, cf_pack **pk, cf_biomes **b, int64_
 {
     if (cf_seed_parse(o->c.seed, seed, err) != CF_OK) return err->status;
     if (open_pack(&o->c, pk, err) != CF_OK) return err->status;
-    return cf_biomes_open(b, *pk, o->dimension, NULL, o->version, *seed, err);
+    /* the game version: the shared --version (open_pack sets it on the packs), else the jar's or pack.mcmeta's */
+    return cf_biomes_open(b, *pk, o->dimension, NULL, NULL, *seed, err);
 }
 
 /* a JSON string (ids and fixed texts: no control characters; quotes and backslashes escaped) */
@@ -126,7 +129,6 @@ static int parse(sopts *o, int argc, char **argv, const char *usage, int structu
         optdef defs[] = {
             {.name = "--seed", .str = &o->c.seed, .required = "--seed is required"},
             {.name = "--dimension", .str = &o->dimension},
-            {.name = "--version", .str = &o->version},
             {.name = "--from", .str = &o->from, .required = "--from is required"},
             {.name = "--radius", .num = &o->radius, .lo = 0, .hi = 1000},
             {0},
@@ -138,13 +140,12 @@ static int parse(sopts *o, int argc, char **argv, const char *usage, int structu
     optdef defs[] = {
         {.name = "--seed", .str = &o->c.seed, .required = "--seed is required"},
         {.name = "--dimension", .str = &o->dimension},
-        {.name = "--version", .str = &o->version},
         {.name = structures ? "--area" : NULL, .str = &o->area, .required = "--area is required"},
         {.name = "--structure", .fn = structure_option},
         {.name = "--out", .str = &o->out},
         {0},
     };
-    if (!structures) defs[3] = defs[4] = defs[5] = (optdef){0};
+    if (!structures) defs[2] = defs[3] = defs[4] = (optdef){0};
     return parse_cmd(&o->c, argc, argv, defs, usage);
 }
 
@@ -164,7 +165,7 @@ int cmd_structures(int argc, char **argv)
     emit_ctx e = {stdout, 0};
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
-    if (cf_structures_open(&s, pk, b, seed, o.version, &err) != CF_OK) goto done;
+    if (cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK) goto done;
     if (o.out) {
         if (cf_output_open(&out, o.out, &err) != CF_OK) goto done;
         guard_tmp(out.temp);
@@ -205,7 +206,7 @@ int cmd_spawn(int argc, char **argv)
     int64_t seed;
     int32_t xz[2];
     rc = 1;
-    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, o.version, xz, &err) != CF_OK) {
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, cf_pack_game_version(pk, NULL, NULL), xz, &err) != CF_OK) {
         report(&err);
     } else {
         printf("{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
@@ -263,7 +264,7 @@ int cmd_locate(int argc, char **argv)
     cf_structure_start st;
     int found = 0;
     rc = 1;
-    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_structures_open(&s, pk, b, seed, o.version, &err) != CF_OK ||
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK ||
         cf_structures_locate(s, &what, 1, p[0], p[1], p[2], (int)o.radius, &st, &found, &err) != CF_OK) {
         report(&err);
     } else if (!found) {
