@@ -292,16 +292,12 @@ static void corner_region(cf_fill *f, int32_t x0, int32_t z0)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, x0, p->min_y, z0);
-    for (int i = 0; i < p->nnodes; i++) {
-        if (p->islot[i] < 0) continue;
-        struct cf_interp *ip = &f->interp[p->islot[i]];
-        for (int k = 0; k < ip->ncz; k++)
-            for (int j = 0; j < ip->ncy; j++)
-                for (int c = 0; c < ip->ncx; c++) {
-                    if (c == 0 && k == 0) continue;
-                    size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)c;
-                    ip->corner[q] = 0.0f, ip->cstamp[q] = f->stamp;
-                }
+    for (int s = 0; s < f->ninterp; s++) { /* every interpolated node's slot (plan.c: one a node) */
+        struct cf_interp *ip = &f->interp[s];
+        size_t nx = (size_t)ip->ncx, row = (size_t)ip->ncy * nx, all = (size_t)ip->ncz * row;
+        for (size_t j = 0; j < row; j += nx) /* k = 0: the columns c >= 1 */
+            for (size_t c = 1; c < nx; c++) ip->corner[j + c] = 0.0f, ip->cstamp[j + c] = f->stamp;
+        for (size_t q = row; q < all; q++) ip->corner[q] = 0.0f, ip->cstamp[q] = f->stamp; /* k >= 1: all */
     }
     /* sx = 1 - w: floordiv(x0 - w, w) + 2 - x0/w = 1 corner column per axis */
     int32_t cw = 1;
@@ -313,10 +309,8 @@ static void corner_region(cf_fill *f, int32_t x0, int32_t z0)
 /* 1 when a corner of the region's own column (i = k = 0) that was computed is -0 */
 static int corner_negzero(const cf_fill *f)
 {
-    const cf_program *p = f->w->prog;
-    for (int i = 0; i < p->nnodes; i++) {
-        if (p->islot[i] < 0) continue;
-        const struct cf_interp *ip = &f->interp[p->islot[i]];
+    for (int s = 0; s < f->ninterp; s++) {
+        const struct cf_interp *ip = &f->interp[s];
         for (int j = 0; j < ip->ncy; j++) {
             size_t q = (size_t)j * (size_t)ip->ncx;
             if (ip->cstamp[q] == f->stamp && ip->corner[q] == 0.0f && signbit(ip->corner[q])) return 1;
