@@ -7,7 +7,7 @@
 # on a shared machine the CPU figure is the steadier one.
 # usage: bench/maps.sh   (SHARED as in bench/run.sh; BIN=path/to/chunkfill to skip the build;
 #        QUICK=1 leaves out the slow rows: relief levels 3 and 6, scales 4 and 8;
-#        LEVELS=1 [REF=other/chunkfill]: the zoom levels 0-8, see below)
+#        LEVELS=1 [REF=other/chunkfill] [ZOOMS="3 6"]: the zoom levels 0-8 or those, see below)
 set -e
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
@@ -32,7 +32,7 @@ if [ -n "${LEVELS:-}" ]; then
       --threads 2 --out "$T/l" >/dev/null 2>&1
     rm -rf "$T/l"; awk '{printf "%.2f %.2f", $1 + $2, $3}' "$T/tm"
   }
-  for z in 0 1 2 3 4 5 6 7 8; do
+  for z in ${ZOOMS:-0 1 2 3 4 5 6 7 8}; do
     for l in relief biomes; do
       for b in "$BIN" ${REF:-}; do
         r=$(lv "$b" 0 relief); t=$(lv "$b" $z $l)

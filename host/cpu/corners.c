@@ -82,6 +82,11 @@ struct cf_corners {
     int32_t *cix, *ciz;        /* per corner of the row (c = k*ncx + i): i and k, padded with zeros to 8 */
     int32_t *tix, *tiz;        /* the same for a compacted list */
     int isa;                   /* CN_ISA_*: the lattice path this CPU takes */
+    int capx;                  /* the corner columns along x there is room for (corners_new) */
+    int32_t stride;            /* cells between corner columns along x: 1, or a strided row's (corners_samples) */
+    uint32_t own;              /* a strided row's stamp (its rows are its own, not a fill's) */
+    cf_corners *src;           /* a lone column's rows come from this strided row, column src_i (corners_share) */
+    int src_i;
 };
 
 /* the lattice paths, each a step above the one before (corners_check() walks them down):
@@ -152,6 +157,7 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     if (!c) return NULL;
     c->w = cw, c->h = ch;
     c->ncx = sx / cw + 3, c->ncz = sz / cw + 3, c->maxy = sy / ch + 3;
+    c->capx = c->ncx * c->ncz < 64 ? c->ncx * c->ncz : 64; /* a strided row: ncol, at most axes()' tables */
     if (c->ncx > 64 || c->ncz > 64) { /* the per-axis tables of axes() */
         free(c);
         return NULL;
@@ -261,9 +267,44 @@ void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t s
     c->ncy = (int)(cf_floordiv((int64_t)y0 + sy - 1, c->h) + 2 - c->cy0);
     c->ncz = (int)(cf_floordiv((int64_t)z0 + sz - 1, c->w) + 2 - c->cz0);
     c->ncol = c->ncx * c->ncz;
+    c->stride = 1;
     for (int k = 0; k < c->ncz; k++)
         for (int i = 0; i < c->ncx; i++) c->cix[k * c->ncx + i] = i, c->ciz[k * c->ncx + i] = k;
     for (int e = c->ncol; e < c->ncol + 8; e++) c->cix[e] = c->ciz[e] = 0;
+}
+
+int corners_lanes(const cf_corners *c)
+{
+    int n = c->isa == CN_ISA_AVX512 ? 16 : c->isa == CN_ISA_SSE2 ? 4 : 8;
+    return n < c->capx ? n : c->capx;
+}
+
+int corners_samples(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t step, int n, int32_t sy)
+{
+    if (!c || step % c->w || n < 1 || n > corners_lanes(c)) return -1;
+    corners_region(c, x0, y0, z0, 1, sy, 1);
+    if (c->cx0 * (int64_t)c->w != x0 || c->cz0 * (int64_t)c->w != z0) return -1;
+    c->stride = step / c->w, c->ncx = n, c->ncz = 1, c->ncol = n;
+    for (int i = 0; i < n; i++) c->cix[i] = i, c->ciz[i] = 0;
+    for (int e = n; e < n + 8; e++) c->cix[e] = c->ciz[e] = 0;
+    if (++c->own == 0) { /* wrapped: every row is stale */
+        corners_clear(c);
+        c->own = 1;
+    }
+    return 0;
+}
+
+int corners_share(cf_corners *c, cf_corners *src, int i)
+{
+    if (!c) return -1;
+    c->src = NULL;
+    if (!src) return 0;
+    if (c->nslots != src->nslots || c->w != src->w || c->h != src->h || c->ncx != 1 || c->ncz != 1 || i < 0
+        || i >= src->ncx || c->cz0 != src->cz0 || c->cy0 != src->cy0 || c->maxy > src->maxy
+        || (int64_t)c->cx0 != (int64_t)src->cx0 + (int64_t)i * src->stride)
+        return -1;
+    c->src = src, c->src_i = i;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ the lattice part */
@@ -598,7 +639,7 @@ static void axes(const cf_world *w, cf_corners *c, cn_stack *st)
         CF_TAB o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
         double f = cf_ld_f64(ly + 8), fxz = st->sxz * f, ox = cf_ld_f64(o), oz = cf_ld_f64(o + 16);
         for (int i = 0; i < c->ncx; i++) {
-            double x = (double)((int64_t)(c->cx0 + i) * c->w);
+            double x = (double)(((int64_t)c->cx0 + (int64_t)i * c->stride) * c->w);
             /* cf_stack_point: (x*scale)*f; cf_stack_volume: x*(scale*f) */
             double X = cf_wrap(st->point ? (x * st->sxz) * f : x * fxz) + ox;
             xs[i] = cf_jfloor(X);
@@ -723,19 +764,33 @@ static void row(const cf_world *w, cf_corners *c, cn_slot *q, int j)
         out[e] = a[e] == 0.0f ? c->tlo[e] : a[e] == 1.0f ? c->thi[e] : cf_lerpf(a[e], c->tlo[e], c->thi[e]);
 }
 
-/* corner row j of slot s, computed on first use in this region (its stacks' axis values first) */
-static const float *slot_row(cf_fill *f, cf_corners *c, int s, int j)
+/* corner row j of slot s, computed on first use in this region (its stacks' axis values
+ * first); stamp: the region's (a fill's, or a strided row's own) */
+static const float *slot_vals(const cf_world *w, cf_corners *c, uint32_t stamp, int s, int j)
 {
     cn_slot *q = &c->slots[s];
-    if (q->rowstamp[j] != f->stamp) {
-        if (q->axstamp != f->stamp) {
-            for (int k = 0; k < q->nst; k++) axes(f->w, c, &q->st[k]);
-            q->axstamp = f->stamp;
+    if (q->rowstamp[j] != stamp) {
+        if (q->axstamp != stamp) {
+            for (int k = 0; k < q->nst; k++) axes(w, c, &q->st[k]);
+            q->axstamp = stamp;
         }
-        row(f->w, c, q, j);
-        q->rowstamp[j] = f->stamp;
+        row(w, c, q, j);
+        q->rowstamp[j] = stamp;
     }
     return q->val + (size_t)j * (size_t)c->ncol;
+}
+
+/* the same for f's corners; a lone column shared with a strided row (corners_share) takes
+ * its value from that row, where its neighbours' values are computed in the same lanes */
+static const float *slot_row(cf_fill *f, cf_corners *c, int s, int j)
+{
+    if (!c->src) return slot_vals(f->w, c, f->stamp, s, j);
+    cn_slot *q = &c->slots[s];
+    if (q->rowstamp[j] != f->stamp) {
+        q->val[j] = slot_vals(f->w, c->src, c->src->own, s, j)[c->src_i];
+        q->rowstamp[j] = f->stamp;
+    }
+    return q->val + j;
 }
 
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out)

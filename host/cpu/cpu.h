@@ -120,6 +120,14 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz);
 void corners_free(cf_corners *c);
 void corners_region(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t sx, int32_t sy, int32_t sz);
 void corners_clear(cf_corners *c); /* the fill stamp wrapped: every row is stale */
+/* a strided row of samples: the corner columns (x0 + i*step, z0), i < n, as one lattice row,
+ * each corner row computed for all n in vector lanes (n at most corners_lanes); 0, or -1 where
+ * x0, z0 or step are not on the lattice */
+int corners_lanes(const cf_corners *c);
+int corners_samples(cf_corners *c, int32_t x0, int32_t y0, int32_t z0, int32_t step, int n, int32_t sy);
+/* c, a fill's 1 x 1 corner column at sample i of src (corners_samples, same y range), takes
+ * its rows from src; src NULL: its own again. 0, or -1 (not shared) where they do not match */
+int corners_share(cf_corners *c, cf_corners *src, int i);
 /* node id's value at (x, y, z) into *out when the node and the point are on the
  * lattice of f's region (1), else 0 */
 int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *out);

@@ -230,6 +230,8 @@ typedef struct sjob {
     int node;
     int32_t x0, z0, nx, nz, below, step;
     int corner;               /* every sample on corner columns and corner_exact: corner_region */
+    int lanes;                /* corner: samples per work item (a group along x, corner_group) */
+    size_t groups;            /* corner: groups per row of samples */
     const int32_t *cxs, *czs; /* chunk mode: the chunks that hold samples */
     size_t ncxs, nitems;
     int32_t *out;
@@ -290,16 +292,12 @@ static void corner_region(cf_fill *f, int32_t x0, int32_t z0)
 {
     const cf_program *p = f->w->prog;
     fill_region(f, x0, p->min_y, z0);
-    for (int i = 0; i < p->nnodes; i++) {
-        if (p->islot[i] < 0) continue;
-        struct cf_interp *ip = &f->interp[p->islot[i]];
-        for (int k = 0; k < ip->ncz; k++)
-            for (int j = 0; j < ip->ncy; j++)
-                for (int c = 0; c < ip->ncx; c++) {
-                    if (c == 0 && k == 0) continue;
-                    size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)j) * (size_t)ip->ncx + (size_t)c;
-                    ip->corner[q] = 0.0f, ip->cstamp[q] = f->stamp;
-                }
+    for (int s = 0; s < f->ninterp; s++) { /* every interpolated node's slot (plan.c: one a node) */
+        struct cf_interp *ip = &f->interp[s];
+        size_t nx = (size_t)ip->ncx, row = (size_t)ip->ncy * nx, all = (size_t)ip->ncz * row;
+        for (size_t j = 0; j < row; j += nx) /* k = 0: the columns c >= 1 */
+            for (size_t c = 1; c < nx; c++) ip->corner[j + c] = 0.0f, ip->cstamp[j + c] = f->stamp;
+        for (size_t q = row; q < all; q++) ip->corner[q] = 0.0f, ip->cstamp[q] = f->stamp; /* k >= 1: all */
     }
     /* sx = 1 - w: floordiv(x0 - w, w) + 2 - x0/w = 1 corner column per axis */
     int32_t cw = 1;
@@ -311,16 +309,40 @@ static void corner_region(cf_fill *f, int32_t x0, int32_t z0)
 /* 1 when a corner of the region's own column (i = k = 0) that was computed is -0 */
 static int corner_negzero(const cf_fill *f)
 {
-    const cf_program *p = f->w->prog;
-    for (int i = 0; i < p->nnodes; i++) {
-        if (p->islot[i] < 0) continue;
-        const struct cf_interp *ip = &f->interp[p->islot[i]];
+    for (int s = 0; s < f->ninterp; s++) {
+        const struct cf_interp *ip = &f->interp[s];
         for (int j = 0; j < ip->ncy; j++) {
             size_t q = (size_t)j * (size_t)ip->ncx;
             if (ip->cstamp[q] == f->stamp && ip->corner[q] == 0.0f && signbit(ip->corner[q])) return 1;
         }
     }
     return 0;
+}
+
+/* a group of samples on corner columns (j->corner): up to lanes samples along x from (sx0, sz),
+ * their noise corners one strided lattice row (corners_samples: each corner row computed for the
+ * group in vector lanes), each sample's scan as corner_region's; cs NULL: one by one */
+static void corner_group(sjob *j, cf_fill *f, cf_hbound *hb, cf_corners *cs, size_t sx0, size_t sz, int n)
+{
+    int32_t z = (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step);
+    int32_t xg = (int32_t)((int64_t)j->x0 + (int64_t)sx0 * j->step);
+    int shared = cs && corners_samples(cs, xg, f->w->prog->min_y, z, j->step, n, f->w->prog->height) == 0;
+    for (int k = 0; k < n; k++) {
+        size_t i = sz * (size_t)j->nx + sx0 + (size_t)k;
+        int32_t x = (int32_t)((int64_t)xg + (int64_t)k * j->step), h[1];
+        int rows;
+        corner_region(f, x, z);
+        if (shared) corners_share(f->corners, cs, k);
+        surface_scan(f, hb, j->node, j->below, h, &rows);
+        corners_share(f->corners, NULL, 0);
+        if (!corner_negzero(f)) {
+            atomic_fetch_add(&j->rows, rows);
+            j->out[i] = h[0];
+            continue;
+        }
+        j->out[i] = heights_column(f, hb, j->node, x, z, j->below, &rows);
+        atomic_fetch_add(&j->rows, rows);
+    }
 }
 
 static void *surface_worker(void *arg)
@@ -334,23 +356,23 @@ static void *surface_worker(void *arg)
     }
     /* lone columns skip the rows their bounds rule out (CF_NO_COLUMN_BOUNDS=1: every row, benchmarks) */
     cf_hbound *hb = sparse && !getenv("CF_NO_COLUMN_BOUNDS") ? hbound_new(j->w->prog) : NULL;
+    /* corner columns: a strided lattice row per group of samples (CF_NO_SAMPLE_LANES=1: one by one) */
+    cf_corners *cs = j->corner && f->corners && !getenv("CF_NO_SAMPLE_LANES")
+                         ? corners_new(j->w, 64, j->w->prog->height, 1) : NULL;
     int32_t h[256] = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->nitems || atomic_load(&j->failed)) break;
         int rows;
+        if (j->corner) { /* item i: group i % groups of row i / groups */
+            size_t g = i % j->groups, sz = i / j->groups, sx0 = g * (size_t)j->lanes;
+            int n = (size_t)j->nx - sx0 < (size_t)j->lanes ? (int)((size_t)j->nx - sx0) : j->lanes;
+            corner_group(j, f, hb, cs, sx0, sz, n);
+            continue;
+        }
         if (sparse) {
             size_t sx = i % (size_t)j->nx, sz = i / (size_t)j->nx;
             int32_t x = (int32_t)((int64_t)j->x0 + (int64_t)sx * j->step), z = (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step);
-            if (j->corner) {
-                corner_region(f, x, z);
-                surface_scan(f, hb, j->node, j->below, h, &rows);
-                if (!corner_negzero(f)) {
-                    atomic_fetch_add(&j->rows, rows);
-                    j->out[i] = h[0];
-                    continue;
-                }
-            }
             j->out[i] = heights_column(f, hb, j->node, x, z, j->below, &rows);
             atomic_fetch_add(&j->rows, rows);
             continue;
@@ -368,6 +390,7 @@ static void *surface_worker(void *arg)
             }
         }
     }
+    corners_free(cs);
     hbound_free(hb);
     fill_give(f);
     return NULL;
@@ -430,6 +453,13 @@ cf_status surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int
         j.corner = corner;
         j.cxs = cxs, j.czs = czs, j.ncxs = ncx;
         j.nitems = chunked ? ncx * ncz : (size_t)nx * (size_t)nz;
+        if (corner) { /* groups of samples along x: the corner stage's lanes */
+            cf_corners *c = corners_new(w, 64, w->prog->height, 1);
+            j.lanes = c ? corners_lanes(c) : 1;
+            corners_free(c);
+            j.groups = ((size_t)nx + (size_t)j.lanes - 1) / (size_t)j.lanes;
+            j.nitems = j.groups * (size_t)nz;
+        }
         if ((size_t)threads > j.nitems) threads = (int)j.nitems;
         if ((st = fill_check_memory(w->prog, threads, err)) != CF_OK) {
         } else if (fill_run_threads(surface_worker, &j, threads) < 0) st = err_set(err, CF_ERR_NOMEM, "out of memory");
