@@ -435,6 +435,47 @@ const char *cf_biomes_device_name(const cf_biome_device *d);
 void cf_biomes_device_free(cf_biome_device *d);
 
 
+/* ------------------------------------------------------------------ structures
+ * Structure placement (docs/structures.md): the structure sets of the packs
+ * (data/<ns>/worldgen/structure_set, 1.18-26.x: random_spread with its frequency
+ * reductions and exclusion zones, concentric_rings with the biome search that moves
+ * each position), each set's weighted choice among its structures, and each
+ * structure's biome check where chunkfill can make it exactly; where a check needs
+ * more of the game (a jigsaw start piece's layout, terrain checks) the start says
+ * so (unverified) instead of guessing. The biome source (cf_biomes_open, the same
+ * seed) decides which sets the dimension has; the pack must outlive the handle. */
+typedef struct cf_structures cf_structures;
+typedef struct cf_structure_start {
+    const char *structure, *set;  /* ids, owned by the handle */
+    int32_t chunk_x, chunk_z;
+    int32_t x, y, z;              /* the start position the checks used (has_y 0: y is unknown) */
+    int has_y;
+    const char *checked;          /* "biome": the structure's biome check passed at (x, y, z) (or it
+                                   * passes everywhere in the dimension); "none": not checked */
+    const char *unverified;       /* NULL, or what the game checks that chunkfill did not */
+} cf_structure_start;
+/* Opens the structure sets of pack for the dimension of biomes, bound to seed. version:
+ * as cf_biomes_open ("1.18" ... "26.3"; NULL: the pack's dialect). Errors: one located
+ * line (file#/pointer: what was wrong) for a bad set or structure: an unknown placement
+ * type, spacing <= separation, a biome tag that does not exist, ... */
+cf_status cf_structures_open(cf_structures **out, cf_pack *pack, cf_biomes *biomes, int64_t seed, const char *version,
+                             cf_error *err);
+void cf_structures_free(cf_structures *s);
+/* names[i] = the id of structure set i (sorted; owned by s); returns the count of sets of
+ * the dimension (those with a structure whose biomes the source has) */
+int cf_structures_sets(const cf_structures *s, const char **names, int max);
+/* Calls emit for every structure start whose chunk is in the block area x0..x1, z0..z1
+ * (inclusive), sets in id order, chunks of a set in region order (z, then x); only: ids or
+ * #tags (data/<ns>/tags/worldgen/structure) of the structures wanted (nonly 0: all).
+ * emit returning nonzero stops the search (CF_OK). */
+cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only,
+                             int nonly, int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err);
+/* The 1.18+ climate spawn search (Climate.findSpawnPosition: the point of the two spawn
+ * parameter points closest in climate, weighted by distance from 0, 0, on the overworld's
+ * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the
+ * distance weight. biomes: a multi_noise source (CF_ERR_ARG otherwise). */
+cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err);
+
 /* ------------------------------------------------------------------ pregeneration
  * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,
  * host/pregen/README.md): one output per region, r.X.Z.mca (an Anvil region of

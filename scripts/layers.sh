@@ -22,8 +22,9 @@ allowed() {
     opencl) echo "base ir opencl" ;;
     image) echo "base ir image" ;;
     biome) echo "base ir cpu opencl biome" ;;
+    structure) echo "base ir cpu opencl biome structure" ;;
     pregen) echo "base ir cpu opencl image api biome pregen" ;;
-    api) echo "base ir frontend cpu opencl image biome api" ;;
+    api) echo "base ir frontend cpu opencl image biome structure api" ;;
     net) echo "base ir cpu api net" ;;
     cli) echo "cli" ;;
     *) echo "" ;;

@@ -7,6 +7,7 @@
 #include "cpu/cpu.h"
 #include "opencl/device.h"
 #include "biome/biome.h"
+#include "structure/structure.h"
 
 /* base/pack (host/base/pack.c) */
 cf_status cf_pack_open(cf_pack **out, const char *const *paths, int npaths, const cf_limits *limits, cf_error *err)
@@ -147,4 +148,22 @@ void cf_biomes_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties) { bi
 cf_status cf_fill_biomes(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
     return biome_fill(b, n, chunks, out, threads, err);
+}
+
+/* structure (host/structure/) */
+cf_status cf_structures_open(cf_structures **out, cf_pack *pack, cf_biomes *biomes, int64_t seed, const char *version,
+                             cf_error *err)
+{
+    return structures_open(out, pack, biomes, seed, version, err);
+}
+void cf_structures_free(cf_structures *s) { structures_free(s); }
+int cf_structures_sets(const cf_structures *s, const char **names, int max) { return structures_sets(s, names, max); }
+cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only,
+                             int nonly, int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err)
+{
+    return structures_find(s, x0, z0, x1, z1, only, nonly, emit, ctx, err);
+}
+cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err)
+{
+    return spawn_climate(biomes, version, xz, err);
 }

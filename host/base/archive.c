@@ -442,3 +442,16 @@ int archive_list(struct cf_archive *a, const char *dir, void (*add)(void *ctx, c
     }
     return n;
 }
+
+int archive_dirs(struct cf_archive *a, const char *dir, void (*add)(void *ctx, const char *name, size_t len), void *ctx)
+{
+    size_t dl = strlen(dir);
+    int n = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const char *p = a->ents[i].name;
+        if (strncmp(p, dir, dl) != 0 || p[dl] != '/') continue;
+        const char *f = p + dl + 1, *slash = strchr(f, '/');
+        if (slash && slash > f && f[0] != '.') add(ctx, f, (size_t)(slash - f)), n++;
+    }
+    return n;
+}

@@ -11,6 +11,8 @@
  *   cpu/       the CPU reference: evaluators, chunk fills, aquifer
  *   opencl/    generated OpenCL C, the runtime, device fills
  *   image/     pictures (PNG, relief and slice colours)
+ *   biome/     the biome stage: climate -> biome ids (parameter lists, the RTree)
+ *   structure/ the structure stage: structure sets -> candidate chunks -> starts
  *   api/       include/chunkfill.h: the pipeline as one library
  *   net/       the fill server, its protocol, the C and Java clients
  *   cli/       the command line (a client of the public headers only)
@@ -211,6 +213,8 @@ void pack_overlay(cf_pack *pk, const char *rel, const char *text, const char *di
 /* Names (without ".json") of the files <dir>/NAME.json in any pack, each once;
  * fills names[0..max-1] (strings in the pack's arena) and returns the count (may exceed max). */
 int pack_list(cf_pack *pk, const char *dir, const char **names, int max);
+/* the same for the folders <dir>/NAME/ (namespaces: pack_dirs(pk, "data", ...)) */
+int pack_dirs(cf_pack *pk, const char *dir, const char **names, int max);
 /* 1 when the packs hold Minecraft noise settings minecraft:overworld (a front-end that
  * answers the default request on its own files leaves such packs to Minecraft) */
 int pack_has_overworld(cf_pack *pk);
@@ -239,6 +243,7 @@ int archive_open(struct cf_archive **out, const char *path, cf_error *err);
 int archive_read(struct cf_archive *a, cf_arena *ar, const char *rel, size_t max, char **text, size_t *len, const char **display,
                  cf_error *err);
 int archive_list(struct cf_archive *a, const char *dir, void (*add)(void *ctx, const char *name, size_t len), void *ctx);
+int archive_dirs(struct cf_archive *a, const char *dir, void (*add)(void *ctx, const char *name, size_t len), void *ctx); /* <dir>/NAME/ */
 void archive_close(struct cf_archive *a);
 
 /* the embedded default pack (generated at build time from packs/default) */
@@ -269,6 +274,8 @@ int json_load_rel_in(cf_arena *a, cf_pack *pk, int i, const char *rel, struct cJ
 int res_split(const char *id, char ns[128], char path[384]);
 int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exists)(void *ctx, const char *id), void *ctx,
                const char ***out, cf_error *err);
+/* the same for a structure tag (data/<ns>/tags/worldgen/structure/<path>.json; ids are not checked) */
+int tag_structures(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, const char ***out, cf_error *err);
 
 
 /* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */

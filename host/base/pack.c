@@ -483,6 +483,42 @@ int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
     return n;
 }
 
+int pack_dirs(cf_pack *pk, const char *dir, const char **names, int max)
+{
+    int n = 0;
+    size_t dl = strlen(dir);
+    for (int i = 0; i < pk->n; i++) {
+        if (pk->arcs && pk->arcs[i]) {
+            list_ctx c = {pk, names, n, max};
+            archive_dirs(pk->arcs[i], dir, list_add_ctx, &c);
+            n = c.n;
+            continue;
+        }
+        if (!pk->roots[i]) {
+            const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
+            size_t nf = pk->mem ? pk->nmem : cf_default_pack_count;
+            for (size_t k = 0; k < nf; k++) {
+                const char *p = files[k].path, *slash;
+                if (!p || strncmp(p, dir, dl) != 0 || p[dl] != '/' || !(slash = strchr(p + dl + 1, '/'))) continue;
+                n = list_add(pk, p + dl + 1, (size_t)(slash - (p + dl + 1)), names, n, max);
+            }
+            continue;
+        }
+        char full[PATH_MAX];
+        if ((size_t)snprintf(full, sizeof full, "%s/%s", pk->roots[i], dir) >= sizeof full) continue;
+        DIR *d = opendir(full);
+        if (!d) continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            char sub[PATH_MAX];
+            struct stat st;
+            if (e->d_name[0] == '.' || (size_t)snprintf(sub, sizeof sub, "%s/%s", full, e->d_name) >= sizeof sub) continue;
+            if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) n = list_add(pk, e->d_name, strlen(e->d_name), names, n, max);
+        }
+        closedir(d);
+    }
+    return n;
+}
+
 int pack_has_overworld(cf_pack *pk)
 {
     char *text = NULL;

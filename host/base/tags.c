@@ -1,6 +1,7 @@
 /* tags.c - biome tags, "#ns:path": data/<ns>/tags/worldgen/biome/<path>.json, read as the game
- * reads them (TagLoader) for every user: checkerboard biome sources (host/biome/source.c) and
- * 26.3 material rules' biome_is (host/frontend/rules.c).
+ * reads them (TagLoader) for every user: checkerboard biome sources (host/biome/source.c),
+ * 26.3 material rules' biome_is (host/frontend/rules.c), structures' biomes (host/structure/);
+ * structure tags (tags/worldgen/structure, `structures --structure #TAG`) are read the same way.
  *  - the file of every pack, lowest priority first: each file's "values" appended, a file with
  *    "replace": true drops what the packs below gave;
  *  - values in order: biome ids, "#tags" (nested) or {"id": ..., "required": false} (skipped
@@ -28,6 +29,7 @@ typedef struct tr {
     cf_error *err;
     int (*exists)(void *ctx, const char *id);
     void *ctx;
+    const char *kind, *dir; /* "biome", "worldgen/biome" or "structure", "worldgen/structure" */
     const char **ids;
     int n, cap;
     const char *chain[TAG_DEPTH];
@@ -59,7 +61,7 @@ static int add(tr *t, const char *id, cf_loc at)
 {
     for (int k = 0; k < t->n; k++)
         if (strcmp(t->ids[k], id) == 0) return 0;
-    if (t->n == TAG_MAX) return loc_fail(t->err, at, CF_ERR_LIMIT, "a biome tag of more than %d biomes", TAG_MAX);
+    if (t->n == TAG_MAX) return loc_fail(t->err, at, CF_ERR_LIMIT, "a %s tag of more than %d %ss", t->kind, TAG_MAX, t->kind);
     if (t->n == t->cap) {
         int cap = t->cap ? t->cap * 2 : 32;
         const char **ni = realloc(t->ids, sizeof *ni * (size_t)cap);
@@ -88,12 +90,12 @@ static int value(tr *t, const cJSON *e, cf_loc el)
         el = loc_key(t->a, el, "id");
     }
     if (!cJSON_IsString(idv))
-        return loc_fail(t->err, el, CF_ERR_SCHEMA, "expected a biome id or a #tag (a string), or {\"id\", \"required\"}, found %s",
-                        json_type(idv));
+        return loc_fail(t->err, el, CF_ERR_SCHEMA, "expected a %s id or a #tag (a string), or {\"id\", \"required\"}, found %s",
+                        t->kind, json_type(idv));
     const char *v = idv->valuestring;
     if (v[0] == '#') return resolve(t, v + 1, el, required) < 0 ? -1 : 0;
     char ns[128], path[384], id[520];
-    if (res_split(v, ns, path) < 0) return loc_fail(t->err, el, CF_ERR_SCHEMA, "\"%s\" is not a biome id (namespace:path)", v);
+    if (res_split(v, ns, path) < 0) return loc_fail(t->err, el, CF_ERR_SCHEMA, "\"%s\" is not a %s id (namespace:path)", v, t->kind);
     snprintf(id, sizeof id, "%s:%s", ns, path);
     int ex = t->exists ? t->exists(t->ctx, id) : 1;
     if (ex < 0) return -1;
@@ -112,7 +114,7 @@ static int value(tr *t, const cJSON *e, cf_loc el)
 static int resolve(tr *t, const char *tag, cf_loc at, int required)
 {
     char ns[128], path[384], rel[640];
-    if (res_split(tag, ns, path) < 0) return loc_fail(t->err, at, CF_ERR_SCHEMA, "\"#%s\" is not a biome tag (#namespace:path)", tag);
+    if (res_split(tag, ns, path) < 0) return loc_fail(t->err, at, CF_ERR_SCHEMA, "\"#%s\" is not a %s tag (#namespace:path)", tag, t->kind);
     const char *full = arena_printf(t->a, "%s:%s", ns, path);
     if (!full) return nomem(t);
     for (int i = 0; i < t->depth; i++)
@@ -121,10 +123,10 @@ static int resolve(tr *t, const char *tag, cf_loc at, int required)
             size_t o = 0;
             cyc[0] = 0;
             for (int k = i; k < t->depth && o < sizeof cyc; k++) o += (size_t)snprintf(cyc + o, sizeof cyc - o, "#%s -> ", t->chain[k]);
-            return loc_fail(t->err, at, CF_ERR_SCHEMA, "biome tag cycle: %s#%s", cyc, full);
+            return loc_fail(t->err, at, CF_ERR_SCHEMA, "%s tag cycle: %s#%s", t->kind, cyc, full);
         }
-    if (t->depth == TAG_DEPTH) return loc_fail(t->err, at, CF_ERR_LIMIT, "biome tags nested deeper than %d", TAG_DEPTH);
-    snprintf(rel, sizeof rel, "data/%s/tags/worldgen/biome/%s.json", ns, path);
+    if (t->depth == TAG_DEPTH) return loc_fail(t->err, at, CF_ERR_LIMIT, "%s tags nested deeper than %d", t->kind, TAG_DEPTH);
+    snprintf(rel, sizeof rel, "data/%s/tags/%s/%s.json", ns, t->dir, path);
     cJSON *roots[TAG_FILES];
     cf_loc locs[TAG_FILES];
     int nroots = 0, first = 0, rc = 1;
@@ -139,7 +141,7 @@ static int resolve(tr *t, const char *tag, cf_loc at, int required)
         if (got == 0) continue;
         if (nroots == TAG_FILES) {
             cJSON_Delete(root);
-            rc = loc_fail(t->err, at, CF_ERR_LIMIT, "biome tag \"#%s\" in more than %d packs", full, TAG_FILES);
+            rc = loc_fail(t->err, at, CF_ERR_LIMIT, "%s tag \"#%s\" in more than %d packs", t->kind, full, TAG_FILES);
             goto out;
         }
         cf_loc fl = {display, NULL};
@@ -170,8 +172,8 @@ static int resolve(tr *t, const char *tag, cf_loc at, int required)
             rc = 0;
             goto out;
         }
-        rc = loc_fail(t->err, at, CF_ERR_REF, "unknown biome tag \"#%s\" (no data/%s/tags/worldgen/biome/%s.json in the packs)", full, ns,
-                      path);
+        rc = loc_fail(t->err, at, CF_ERR_REF, "unknown %s tag \"#%s\" (no data/%s/tags/%s/%s.json in the packs)", t->kind, full, ns,
+                      t->dir, path);
         goto out;
     }
     t->chain[t->depth++] = full;
@@ -190,18 +192,30 @@ out:
     return rc;
 }
 
+/* the ids of a tag of registry kind/dir (tag_biomes, tag_structures) */
+static int tag_ids(tr *t, const char *tag, cf_loc at, const char ***out)
+{
+    *out = NULL;
+    int rc = resolve(t, tag, at, 1);
+    /* an empty tag is a valid tag (a rule's condition then selects nothing); callers that need
+     * biomes (a checkerboard source) refuse it */
+    const char **ids = rc > 0 && t->n > 0 ? arena_alloc(t->a, sizeof *ids * (size_t)t->n) : NULL;
+    if (rc > 0 && t->n > 0 && !ids) rc = nomem(t);
+    if (rc > 0 && ids && t->ids) memcpy(ids, t->ids, sizeof *ids * (size_t)t->n);
+    *out = ids;
+    free(t->ids);
+    return rc > 0 ? t->n : -1;
+}
+
 int tag_biomes(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, int (*exists)(void *ctx, const char *id), void *ctx,
                const char ***out, cf_error *err)
 {
-    tr t = {.a = a, .pk = pk, .err = err, .exists = exists, .ctx = ctx};
-    *out = NULL;
-    int rc = resolve(&t, tag, at, 1);
-    /* an empty tag is a valid tag (a rule's condition then selects nothing); callers that need
-     * biomes (a checkerboard source) refuse it */
-    const char **ids = rc > 0 && t.n > 0 ? arena_alloc(a, sizeof *ids * (size_t)t.n) : NULL;
-    if (rc > 0 && t.n > 0 && !ids) rc = nomem(&t);
-    if (rc > 0 && ids && t.ids) memcpy(ids, t.ids, sizeof *ids * (size_t)t.n);
-    *out = ids;
-    free(t.ids);
-    return rc > 0 ? t.n : -1;
+    tr t = {.a = a, .pk = pk, .err = err, .exists = exists, .ctx = ctx, .kind = "biome", .dir = "worldgen/biome"};
+    return tag_ids(&t, tag, at, out);
+}
+
+int tag_structures(cf_arena *a, cf_pack *pk, const char *tag, cf_loc at, const char ***out, cf_error *err)
+{
+    tr t = {.a = a, .pk = pk, .err = err, .kind = "structure", .dir = "worldgen/structure"};
+    return tag_ids(&t, tag, at, out);
 }

@@ -185,6 +185,9 @@ typedef struct cf_bquart cf_bquart;
 cf_bquart *biome_quart_new(cf_biomes *b);
 void biome_quart_free(cf_bquart *q);
 int biome_quart_stored(cf_bquart *q, const int32_t *q3);
+/* biome_quarts with the RTree's warm start carried from each quart to the next (cold at the first),
+ * as one game thread's lookups in turn: BiomeSource.findBiomeHorizontal's scan (host/structure/) */
+cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
 void biome_range(const cf_biomes *b, int *min_y, int *height);  /* cf_biomes_range */
 cf_status biome_set_seed(cf_biomes *b, int64_t seed, cf_error *err);  /* cf_biomes_set_seed */
 void biome_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);  /* cf_biomes_stats */

@@ -1,7 +1,7 @@
 /* cli.h - what the files of the chunkfill command line share (host/cli/, a client of
  * include/chunkfill.h only): the command table (main.c), the one option parser
  * (opts.c), a command's world (world.c), the output helpers (output.c) and the
- * commands of each family (fill.c, maps.c, inspect.c, serve.c, biome.c, pregen.c).
+ * commands of each family (fill.c, maps.c, inspect.c, serve.c, biome.c, pregen.c, structures.c).
  * Errors: one line on stderr; exit 1 for bad input, 2 for bad usage.
  */
 #ifndef CF_CLI_H
@@ -139,6 +139,9 @@ extern const char usage_check[], usage_plan[], usage_info[], usage_emit[], usage
 extern const char usage_serve[];                                       /* serve.c */
 extern const char usage_biome[], usage_fill_biomes[];                  /* biome.c */
 extern const char usage_pregen[];                                      /* pregen.c */
+extern const char usage_structures[], usage_spawn[];                   /* structures.c */
+int cmd_structures(int argc, char **argv);
+int cmd_spawn(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_fill(int argc, char **argv); /* fill --biomes: cmd_fill_biomes */
 int cmd_slice(int argc, char **argv);

@@ -1,0 +1,202 @@
+/* structures.c - `chunkfill structures` and `chunkfill spawn` (docs/structures.md).
+ *
+ * A client of include/chunkfill.h only: options -> cf_biomes_open -> cf_structures_open ->
+ * cf_structures_find (JSON lines on stdout or --out, written to a temporary name and renamed)
+ * or cf_spawn_climate (one JSON line).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chunkfill.h"
+#include "cli.h"
+
+const char usage_structures[] =
+    "usage: chunkfill structures [--pack PATH]... --seed SEED [--dimension ID] [--version V]\n"
+    "                            --area X0,Z0:X1,Z1 [--structure ID|#TAG]... [--out FILE]\n"
+    "Prints one JSON line per structure start whose chunk is in the area (blocks, inclusive), from the\n"
+    "structure sets of the packs (data/<ns>/worldgen/structure_set; a vanilla server jar as --pack\n"
+    "carries vanilla's): {\"structure\": ID, \"set\": ID, \"chunk\": [CX, CZ], \"x\": X, \"y\": Y, \"z\": Z,\n"
+    "\"checked\": \"biome\"|\"none\"[, \"unverified\": WHAT]}. x, y, z: the start position the checks used\n"
+    "(y null where no check used one: then x, z are the chunk's corner plus the set's locate_offset).\n"
+    "\"checked\": \"biome\" when the structure's biome check passed there (or passes everywhere in the\n"
+    "dimension); \"none\" with \"unverified\" naming what the game checks that chunkfill does not model\n"
+    "(a jigsaw start piece's layout, the terrain): the game may drop such a start.\n"
+    "Sets in the packs' order (namespaces, then files, sorted), chunks of a set in region order.\n"
+    "  --pack PATH        a data pack folder, .zip or .jar; repeat to layer packs\n"
+    "  --dimension ID     the dimension (default minecraft:overworld): its biome source decides which\n"
+    "                     sets it has (those with a structure whose biomes the source can give)\n"
+    "  --version V        the game version: 1.18 ... 26.3 (default: 26.3, or 1.21.11 for 1.18-1.21 data);\n"
+    "                     1.18-1.19.2 search the stronghold rings with one random, later versions fork it\n"
+    "  --structure S      only structure S, or the structures of tag #S (tags/worldgen/structure); repeatable\n"
+    "  --out FILE         write the lines to FILE (atomically) instead of standard output\n";
+
+const char usage_spawn[] =
+    "usage: chunkfill spawn [--pack PATH]... --seed SEED [--version V] [--dimension ID]\n"
+    "Prints {\"climate\": [X, Z], \"spawn\": null, \"unverified\": WHAT}: the 1.18+ climate search's point\n"
+    "(Climate.findSpawnPosition on the overworld's biome source, point path at y 0). The game then\n"
+    "walks a spiral of chunks around it for a block to stand on, which needs the chunks after their\n"
+    "features (trees, ...): chunkfill does not make features, so spawn is null and unverified says so.\n"
+    "  --version V        1.18 ... 26.3 (default as `chunkfill biome`): 1.21.2 changed the distance weight\n";
+
+typedef struct sopts {
+    opts c; /* first: parse_cmd's callbacks get &c */
+    const char *dimension, *version, *area, *out;
+    const char *only[64];
+    int nonly;
+} sopts;
+
+static int structure_option(opts *c, const char *v)
+{
+    sopts *o = (sopts *)c;
+    if (o->nonly == 64) return die_usage("at most 64 --structure options", usage_structures);
+    o->only[o->nonly++] = v;
+    return 0;
+}
+
+static cf_status open_source(const sopts *o, cf_pack **pk, cf_biomes **b, int64_t *seed, cf_error *err)
+{
+    if (cf_seed_parse(o->c.seed, seed, err) != CF_OK) return err->status;
+    if (open_pack(&o->c, pk, err) != CF_OK) return err->status;
+    return cf_biomes_open(b, *pk, o->dimension, NULL, o->version, *seed, err);
+}
+
+/* a JSON string (ids and fixed texts: no control characters; quotes and backslashes escaped) */
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct emit_ctx {
+    FILE *f;
+    long n;
+} emit_ctx;
+
+static int emit_line(void *ctx, const cf_structure_start *st)
+{
+    emit_ctx *e = ctx;
+    fputs("{\"structure\": ", e->f);
+    put_str(e->f, st->structure);
+    fputs(", \"set\": ", e->f);
+    put_str(e->f, st->set);
+    fprintf(e->f, ", \"chunk\": [%d, %d], \"x\": %d, \"y\": ", st->chunk_x, st->chunk_z, st->x);
+    if (st->has_y) fprintf(e->f, "%d", st->y);
+    else fputs("null", e->f);
+    fprintf(e->f, ", \"z\": %d, \"checked\": ", st->z);
+    put_str(e->f, st->checked);
+    if (st->unverified) {
+        fputs(", \"unverified\": ", e->f);
+        put_str(e->f, st->unverified);
+    }
+    fputs("}\n", e->f);
+    e->n++;
+    return 0;
+}
+
+static int parse(sopts *o, int argc, char **argv, const char *usage, int structures)
+{
+    cf_limits_default(&o->c.lim);
+    o->c.refuse = CO_FUNCTION | CO_EXTERNAL | CO_DEFINE;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o->c.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o->dimension},
+        {.name = "--version", .str = &o->version},
+        {.name = structures ? "--area" : NULL, .str = &o->area, .required = "--area is required"},
+        {.name = "--structure", .fn = structure_option},
+        {.name = "--out", .str = &o->out},
+        {0},
+    };
+    if (!structures) defs[3] = defs[4] = defs[5] = (optdef){0};
+    return parse_cmd(&o->c, argc, argv, defs, usage);
+}
+
+int cmd_structures(int argc, char **argv)
+{
+    sopts o = {0};
+    int rc = parse(&o, argc, argv, usage_structures, 1);
+    if (rc >= 0) return rc;
+    long r[4];
+    if ((rc = parse_area(o.area, r)) >= 0) return rc;
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_biomes *b = NULL;
+    cf_structures *s = NULL;
+    int64_t seed;
+    char tmp[4096] = "";
+    emit_ctx e = {stdout, 0};
+    rc = 1;
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
+    if (cf_structures_open(&s, pk, b, seed, o.version, &err) != CF_OK) goto done;
+    if (o.out) {
+        if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", o.out, (long)getpid()) >= sizeof tmp) {
+            xerr(&err, CF_ERR_ARG, "%s: path too long", o.out);
+            tmp[0] = 0;
+            goto done;
+        }
+        guard_tmp(tmp);
+        if (!(e.f = fopen(tmp, "w"))) {
+            xerr(&err, CF_ERR_IO, "%s: cannot create: %s", o.out, strerror(errno));
+            goto done;
+        }
+    }
+    if (cf_structures_find(s, (int32_t)r[0], (int32_t)r[1], (int32_t)r[2], (int32_t)r[3], o.only, o.nonly, emit_line, &e, &err) != CF_OK)
+        goto done;
+    if (fflush(e.f) != 0 || ferror(e.f)) {
+        xerr(&err, CF_ERR_IO, "%s: write error: %s", o.out ? o.out : "standard output", strerror(errno));
+        goto done;
+    }
+    if (o.out) {
+        int bad = fclose(e.f) != 0;
+        e.f = NULL;
+        if (bad || rename(tmp, o.out) != 0) {
+            xerr(&err, CF_ERR_IO, "%s: write error: %s", o.out, strerror(errno));
+            goto done;
+        }
+        tmp[0] = 0;
+        unguard_tmp();
+    }
+    rc = 0;
+done:
+    if (o.out && e.f) fclose(e.f);
+    if (tmp[0]) remove(tmp), unguard_tmp();
+    if (rc) report(&err);
+    cf_structures_free(s);
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+    free(o.c.at);
+    free(o.c.tok);
+    return rc;
+}
+
+int cmd_spawn(int argc, char **argv)
+{
+    sopts o = {0};
+    int rc = parse(&o, argc, argv, usage_spawn, 0);
+    if (rc >= 0) return rc;
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_biomes *b = NULL;
+    int64_t seed;
+    int32_t xz[2];
+    rc = 1;
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, o.version, xz, &err) != CF_OK) {
+        report(&err);
+    } else {
+        printf("{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
+               "climate point needs their blocks after features (trees, ...), which chunkfill does not make\"}\n",
+               xz[0], xz[1]);
+        rc = fflush(stdout) != 0;
+    }
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+    free(o.c.at);
+    free(o.c.tok);
+    return rc;
+}

@@ -1,0 +1,529 @@
+/* test_structures.c - the structure stage (docs/structures.md) against cubiomes' answers in
+ * tests/golden/structures/cubiomes.txt (its README names the program and commands): the
+ * candidate chunks of every random_spread set of tests/packs/structures (vanilla's parameters,
+ * frequency reductions, the outposts' exclusion zone, the nether complexes' weighted choice),
+ * the stronghold rings (1.19.3+ forks and 1.18-1.19.2's one random), the climate spawn point;
+ * then the biome checks against chunkfill's own biome answers, the retry of a set's choice, a
+ * start where the height-exact check differs from a top-of-world sample, tag filters, the CLI
+ * and bad input (one located line each). The stronghold and spawn cases read ../shared. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunkfill.h"
+#include "testutil.h"
+
+#define PACK_DIR CF_SOURCE_DIR "/tests/packs/structures"
+
+/* ------------------------------------------------------------------ helpers */
+typedef struct lines {
+    char **v;
+    int n, cap;
+} lines;
+
+static void push(lines *l, const char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->v = realloc(l->v, sizeof *l->v * (size_t)l->cap);
+        cr_assert(l->v);
+    }
+    l->v[l->n] = strdup(s);
+    cr_assert(l->v[l->n]);
+    l->n++;
+}
+static void lines_free(lines *l)
+{
+    for (int i = 0; i < l->n; i++) free(l->v[i]);
+    free(l->v);
+    *l = (lines){0};
+}
+static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int has_line(const lines *l, const char *s)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0) return 1;
+    return 0;
+}
+
+/* the starts of a find, kept whole */
+typedef struct starts {
+    cf_structure_start *v;
+    int n, cap;
+} starts;
+static int keep(void *ctx, const cf_structure_start *st)
+{
+    starts *s = ctx;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 256;
+        s->v = realloc(s->v, sizeof *s->v * (size_t)s->cap);
+        cr_assert(s->v);
+    }
+    s->v[s->n++] = *st;
+    return 0;
+}
+
+/* packs, biome source and structures of one case */
+typedef struct world {
+    cf_pack *pk;
+    cf_biomes *b;
+    cf_structures *s;
+} world;
+
+static void open_world(world *w, const char *base, const char *dimension, const char *version, int64_t seed)
+{
+    const char *paths[2] = {base, PACK_DIR};
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&w->pk, paths, 2, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&w->b, w->pk, dimension, NULL, version, seed, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_structures_open(&w->s, w->pk, w->b, seed, version, &err), CF_OK, "%s", err.message);
+}
+static void close_world(world *w)
+{
+    cf_structures_free(w->s);
+    cf_biomes_free(w->b);
+    cf_pack_free(w->pk);
+    *w = (world){0};
+}
+static void find(world *w, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only, int nonly, starts *out)
+{
+    cf_error err = {0};
+    cr_assert_eq(cf_structures_find(w->s, x0, z0, x1, z1, only, nonly, keep, out, &err), CF_OK, "%s", err.message);
+}
+
+/* the golden blocks: "@ KIND seed=S ..." and their lines, in file order */
+typedef struct block {
+    char head[512];
+    lines body;
+} block;
+static int golden(block *bl, int max)
+{
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/structures/cubiomes.txt", "r");
+    cr_assert(f, "tests/golden/structures/cubiomes.txt is missing");
+    char line[512];
+    int n = -1;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (line[0] == '#' || !line[0]) continue;
+        if (line[0] == '@') {
+            cr_assert_lt(n + 1, max);
+            n++;
+            memset(&bl[n], 0, sizeof bl[n]);
+            snprintf(bl[n].head, sizeof bl[n].head, "%s", line);
+        } else {
+            cr_assert_geq(n, 0);
+            push(&bl[n].body, line);
+        }
+    }
+    fclose(f);
+    return n + 1;
+}
+static int64_t head_seed(const block *b)
+{
+    char v[64];
+    cr_assert_eq(line_field(b->head, "seed", v, sizeof v), 0, "%s", b->head);
+    return strtoll(v, NULL, 10);
+}
+
+/* ------------------------------------------------------------------ against cubiomes */
+Test(structures, candidates_equal_cubiomes)
+{
+    static block bl[64];
+    int nb = golden(bl, 64), ran = 0;
+    char vanilla[4096];
+    int have = shared_have("vanilla/1.21.11", vanilla, sizeof vanilla);
+    for (int i = 0; i < nb; i++) {
+        if (strncmp(bl[i].head, "@ candidates ", 13) != 0) continue;
+        char dim[128];
+        cr_assert_eq(line_field(bl[i].head, "dimension", dim, sizeof dim), 0);
+        int nether = strcmp(dim, "minecraft:the_nether") == 0;
+        if (nether && !have) continue;
+        world w = {0};
+        open_world(&w, nether ? vanilla : CF_SOURCE_DIR "/packs/default", dim, NULL, head_seed(&bl[i]));
+        starts st = {0};
+        find(&w, -2048, -2048, 2047, 2047, NULL, 0, &st);
+        lines got = {0};
+        for (int k = 0; k < st.n; k++) {
+            const cf_structure_start *s = &st.v[k];
+            if (strncmp(s->set, "minecraft:", 10) != 0 || strcmp(s->set, "minecraft:strongholds") == 0) continue;
+            if (nether && strcmp(s->set, "minecraft:nether_complexes") != 0) continue; /* the golden's nether part */
+            char line[256];
+            snprintf(line, sizeof line, "C %s %d %d%s%s", s->set + 10, s->chunk_x, s->chunk_z, nether ? " " : "",
+                     nether ? s->structure + 10 : "");
+            push(&got, line);
+            if (nether) {
+                /* the fortress passes everywhere in the nether; the bastion (a jigsaw) is not checked */
+                int fortress = strcmp(s->structure, "minecraft:fortress") == 0;
+                cr_expect_str_eq(s->checked, fortress ? "biome" : "none");
+                cr_expect_eq(s->unverified == NULL, fortress, "%s", s->structure);
+            }
+        }
+        qsort(got.v, (size_t)got.n, sizeof *got.v, cmp_line);
+        qsort(bl[i].body.v, (size_t)bl[i].body.n, sizeof *bl[i].body.v, cmp_line);
+        cr_expect_eq(got.n, bl[i].body.n, "%s: %d starts, cubiomes %d", bl[i].head, got.n, bl[i].body.n);
+        for (int k = 0; k < bl[i].body.n; k++)
+            cr_expect(has_line(&got, bl[i].body.v[k]), "%s: cubiomes has '%s', chunkfill not", bl[i].head, bl[i].body.v[k]);
+        ran++;
+        free(st.v);
+        lines_free(&got);
+        close_world(&w);
+    }
+    cr_assert_geq(ran, 5);
+    for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* the first two rings (9 positions) of 1.19.3+ (forked searches) and 1.18.2 (one random) */
+Test(structures, strongholds_equal_cubiomes)
+{
+    static block bl[64];
+    int nb = golden(bl, 64), ran = 0;
+    char vanilla[4096];
+    shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
+    for (int i = 0; i < nb; i++) {
+        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0) continue;
+        char ver[32];
+        cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
+        world w = {0};
+        open_world(&w, vanilla, NULL, ver, head_seed(&bl[i]));
+        starts st = {0};
+        const char *only[1] = {"minecraft:stronghold"};
+        find(&w, -6000, -6000, 6000, 6000, only, 1, &st);
+        lines got = {0};
+        for (int k = 0; k < st.n; k++) {
+            char line[128];
+            snprintf(line, sizeof line, "%d %d", st.v[k].chunk_x, st.v[k].chunk_z);
+            push(&got, line);
+            cr_expect_str_eq(st.v[k].checked, "biome"); /* every overworld biome: passes anywhere */
+        }
+        for (int k = 0; k < bl[i].body.n; k++) {
+            int idx, x, z;
+            cr_assert_eq(sscanf(bl[i].body.v[k], "S %d %d %d", &idx, &x, &z), 3);
+            char line[128];
+            snprintf(line, sizeof line, "%d %d", x, z);
+            cr_expect(has_line(&got, line), "%s: stronghold %d at chunk %s missing", bl[i].head, idx, line);
+        }
+        /* anything else found in the square belongs to the third ring (at least 464 chunks out) */
+        for (int k = 0; k < st.n; k++)
+            if (hypot(st.v[k].chunk_x, st.v[k].chunk_z) < 440) {
+                char line[128];
+                snprintf(line, sizeof line, "S %d", 0);
+                int known = 0;
+                for (int m = 0; m < bl[i].body.n; m++) {
+                    int idx, x, z;
+                    sscanf(bl[i].body.v[m], "S %d %d %d", &idx, &x, &z);
+                    known |= x == st.v[k].chunk_x && z == st.v[k].chunk_z;
+                }
+                cr_expect(known, "%s: a stronghold at chunk %d, %d that cubiomes does not have", bl[i].head, st.v[k].chunk_x,
+                          st.v[k].chunk_z);
+            }
+        ran++;
+        free(st.v);
+        lines_free(&got);
+        close_world(&w);
+    }
+    cr_assert_eq(ran, 6);
+    for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+Test(structures, climate_spawn_equals_cubiomes)
+{
+    static block bl[64];
+    int nb = golden(bl, 64), ran = 0;
+    char vanilla[4096];
+    shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
+    const char *paths[1] = {vanilla};
+    cf_pack *pk = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    for (int i = 0; i < nb; i++) {
+        if (strncmp(bl[i].head, "@ spawn ", 8) != 0) continue;
+        char ver[32];
+        cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
+        cf_biomes *b = NULL;
+        cr_assert_eq(cf_biomes_open(&b, pk, NULL, NULL, ver, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
+        int32_t xz[2];
+        cr_assert_eq(cf_spawn_climate(b, ver, xz, &err), CF_OK, "%s", err.message);
+        int cx, cz;
+        cr_assert_eq(bl[i].body.n, 1);
+        cr_assert_eq(sscanf(bl[i].body.v[0], "P %d %d", &cx, &cz), 2);
+        /* cubiomes gives the chunk's centre: the chunk is what the game's spawn spiral starts from */
+        cr_expect(xz[0] >> 4 == cx && xz[1] >> 4 == cz, "%s: climate point %d, %d (chunk %d, %d), cubiomes chunk %d, %d", bl[i].head,
+                  xz[0], xz[1], xz[0] >> 4, xz[1] >> 4, cx, cz);
+        cf_biomes_free(b);
+        ran++;
+    }
+    cr_assert_eq(ran, 12);
+    cf_pack_free(pk);
+    for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* ------------------------------------------------------------------ checks */
+static int tower_biome(const char *id)
+{
+    return strcmp(id, "minecraft:plains") == 0 || strcmp(id, "minecraft:forest") == 0 || strcmp(id, "minecraft:meadow") == 0 ||
+           strcmp(id, "minecraft:savanna") == 0;
+}
+
+/* chunkfill_test:tower (type fortress: its start at the chunk's corner, y 64) is checked there:
+ * it starts exactly at the candidates (chunkfill_test:towers_anywhere, the same placement) whose
+ * point-path biome at that quart is in #chunkfill_test:tower_biomes; a set of two structures
+ * (chunkfill_test:pairs) tries the other one where the drawn one fails */
+Test(structures, biome_check_at_the_start_and_retry)
+{
+    const int64_t seeds[] = {0, -1};
+    for (int si = 0; si < 2; si++) {
+        world w = {0};
+        open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, seeds[si]);
+        const char *names[CF_BIOME_PALETTE_MAX];
+        cf_biomes_palette(w.b, names);
+        starts st = {0};
+        const char *only[1] = {"#chunkfill_test:towers"};
+        find(&w, -1024, -1024, 1023, 1023, only, 1, &st);
+        int cand = 0, towers = 0, pairs = 0, retried = 0;
+        for (int k = 0; k < st.n; k++) {
+            const cf_structure_start *a = &st.v[k];
+            cr_assert(strncmp(a->structure, "chunkfill_test:", 15) == 0, "%s", a->structure);
+            cr_expect_str_eq(a->checked, "biome");
+            cr_expect(a->has_y && a->y == 64 && a->x == a->chunk_x * 16 && a->z == a->chunk_z * 16);
+            int32_t q[3] = {a->x >> 2, 16, a->z >> 2};
+            uint8_t bio;
+            cr_assert_eq(cf_biomes_quarts(w.b, 1, q, &bio, NULL), CF_OK);
+            int ok = tower_biome(names[bio]);
+            const char *twin = NULL;
+            if (strcmp(a->set, "chunkfill_test:towers_anywhere") == 0) twin = "chunkfill_test:towers", cand++;
+            if (strcmp(a->set, "chunkfill_test:pairs_anywhere") == 0) twin = "chunkfill_test:pairs";
+            if (strcmp(a->set, "chunkfill_test:towers") == 0) {
+                cr_expect(ok, "tower at %d, %d in %s", a->x, a->z, names[bio]);
+                towers++;
+            }
+            if (!twin) continue;
+            int found = 0;
+            for (int m = 0; m < st.n; m++)
+                if (strcmp(st.v[m].set, twin) == 0 && st.v[m].chunk_x == a->chunk_x && st.v[m].chunk_z == a->chunk_z) {
+                    found = 1;
+                    if (!ok) cr_expect_str_eq(st.v[m].structure, "chunkfill_test:tower_anywhere");
+                    if (!ok && strcmp(twin, "chunkfill_test:pairs") == 0) retried++;
+                }
+            if (strcmp(twin, "chunkfill_test:towers") == 0) cr_expect_eq(found, ok, "candidate %d, %d (%s)", a->chunk_x, a->chunk_z, names[bio]);
+            else {
+                cr_expect(found, "pairs: no start at candidate %d, %d", a->chunk_x, a->chunk_z);
+                pairs++;
+            }
+        }
+        cr_expect_gt(cand, 400);
+        cr_expect(towers > 10 && towers < cand - 100, "%d towers of %d candidates", towers, cand);
+        cr_expect_gt(pairs, 400);
+        cr_expect_gt(retried, 50); /* the draw's first pick (weight 3 of 4: tower) failed, the other taken */
+        free(st.v);
+        close_world(&w);
+    }
+}
+
+/* a start the top-of-world sample (quart y 79, what cubiomes samples for 1.18+) would accept:
+ * seed 0, chunk -11, -40 is a candidate of chunkfill_test:towers; at quart (-44, 79, -160) the
+ * biome is savanna (in the tag), at the start's quart y 16 dripstone caves: no tower. Found with
+ * `chunkfill biome --seed 0 --quart -44,16,-160 --quart -44,79,-160` and kept as a golden. */
+Test(structures, height_exact_differs_from_top_of_world)
+{
+    world w = {0};
+    open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, 0);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(w.b, names);
+    int32_t q[6] = {-44, 16, -160, -44, 79, -160};
+    uint8_t bio[2];
+    cr_assert_eq(cf_biomes_quarts(w.b, 2, q, bio, NULL), CF_OK);
+    cr_assert_str_eq(names[bio[0]], "minecraft:dripstone_caves");
+    cr_assert_str_eq(names[bio[1]], "minecraft:savanna");
+    starts st = {0};
+    const char *only[1] = {"#chunkfill_test:towers"};
+    find(&w, -176, -640, -161, -625, only, 1, &st);
+    int cand = 0, tower = 0;
+    for (int k = 0; k < st.n; k++) {
+        cand += strcmp(st.v[k].set, "chunkfill_test:towers_anywhere") == 0;
+        tower += strcmp(st.v[k].set, "chunkfill_test:towers") == 0;
+    }
+    cr_expect_eq(cand, 1);
+    cr_expect_eq(tower, 0);
+    free(st.v);
+    close_world(&w);
+}
+
+/* --structure filters: ids and #tags (tags/worldgen/structure) */
+Test(structures, filter_by_id_and_tag)
+{
+    world w = {0};
+    open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, 123456789);
+    starts all = {0}, one = {0}, tag = {0};
+    find(&w, -1024, -1024, 1023, 1023, NULL, 0, &all);
+    const char *o1[1] = {"minecraft:monument"}, *o2[1] = {"#chunkfill_test:towers"};
+    find(&w, -1024, -1024, 1023, 1023, o1, 1, &one);
+    find(&w, -1024, -1024, 1023, 1023, o2, 1, &tag);
+    int n1 = 0, n2 = 0;
+    for (int k = 0; k < all.n; k++) {
+        n1 += strcmp(all.v[k].structure, "minecraft:monument") == 0;
+        n2 += strncmp(all.v[k].structure, "chunkfill_test:", 15) == 0;
+    }
+    cr_expect_gt(n1, 0);
+    cr_expect_eq(one.n, n1);
+    cr_expect_eq(tag.n, n2);
+    for (int k = 0; k < one.n; k++) cr_expect_str_eq(one.v[k].structure, "minecraft:monument");
+    const char *bad[1] = {"#chunkfill_test:nope"};
+    cf_error err = {0};
+    starts none = {0};
+    cr_expect_eq(cf_structures_find(w.s, 0, 0, 15, 15, bad, 1, keep, &none, &err), CF_ERR_REF);
+    cr_expect(strstr(err.message, "unknown structure tag \"#chunkfill_test:nope\""), "%s", err.message);
+    free(all.v), free(one.v), free(tag.v), free(none.v);
+    close_world(&w);
+}
+
+/* ------------------------------------------------------------------ bad input */
+/* a pack in memory: the set s.json and the structure t.json (texts given), a biome tag */
+static cf_status open_bad(const char *set, const char *st, cf_error *err, cf_structures **out, cf_pack **pk, cf_biomes *b)
+{
+    static const char tag[] = "{\"values\": [\"minecraft:plains\"]}";
+    static const char other[] = "{\"structures\": [{\"structure\": \"minecraft:t\", \"weight\": 1}], \"placement\": {\"type\": "
+                                "\"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2}}";
+    cf_memfile files[] = {
+        {"data/minecraft/worldgen/structure_set/s.json", (const unsigned char *)set, strlen(set)},
+        {"data/minecraft/worldgen/structure_set/v.json", (const unsigned char *)other, strlen(other)},
+        {"data/minecraft/worldgen/structure/t.json", (const unsigned char *)st, strlen(st)},
+        {"data/minecraft/tags/worldgen/biome/t_biomes.json", (const unsigned char *)tag, strlen(tag)},
+    };
+    cr_assert_eq(cf_pack_open_memory(pk, files, 4, NULL, err), CF_OK, "%s", err->message);
+    return cf_structures_open(out, *pk, b, 0, NULL, err);
+}
+
+Test(structures, bad_input_one_located_line_each)
+{
+    static const char good_st[] = "{\"type\": \"minecraft:jigsaw\", \"biomes\": \"#minecraft:t_biomes\"}";
+#define SET(PL) "{\"structures\": [{\"structure\": \"minecraft:t\", \"weight\": 1}], \"placement\": " PL "}"
+    static const struct {
+        const char *set, *st;
+        cf_status status;
+        const char *where, *msg;
+    } cases[] = {
+        {SET("{\"type\": \"minecraft:random_scatter\", \"salt\": 1, \"spacing\": 9, \"separation\": 2}"), good_st, CF_ERR_SCHEMA,
+         "s.json#/placement/type: ", "unknown placement type \"minecraft:random_scatter\""},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 8, \"separation\": 8}"), good_st, CF_ERR_SCHEMA,
+         "s.json#/placement: ", "spacing 8 <= separation 8"},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 4, \"separation\": 6}"), good_st, CF_ERR_SCHEMA,
+         "s.json#/placement: ", "spacing 4 <= separation 6"},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2}"),
+         "{\"type\": \"minecraft:jigsaw\", \"biomes\": \"#minecraft:has_structure/nope\"}", CF_ERR_REF, "t.json#/biomes: ",
+         "unknown biome tag \"#minecraft:has_structure/nope\""},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2}"),
+         "{\"type\": \"minecraft:castle\", \"biomes\": \"#minecraft:t_biomes\"}", CF_ERR_SCHEMA, "t.json#/type: ",
+         "unknown structure type \"minecraft:castle\""},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2, \"exclusion_zone\": "
+             "{\"other_set\": \"minecraft:nope\", \"chunk_count\": 4}}"),
+         good_st, CF_ERR_REF, "s.json#/placement/exclusion_zone/other_set: ", "unknown structure set \"minecraft:nope\""},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2, \"exclusion_zone\": "
+             "{\"other_set\": \"minecraft:v\", \"chunk_count\": 17}}"),
+         good_st, CF_ERR_SCHEMA, "s.json#/placement/exclusion_zone/chunk_count: ", "17"},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2, \"frequency_reduction_method\": "
+             "\"legacy_type_4\"}"),
+         good_st, CF_ERR_SCHEMA, "s.json#/placement/frequency_reduction_method: ", "legacy_type_4"},
+        {SET("{\"type\": \"minecraft:random_spread\", \"salt\": 1, \"spacing\": 9, \"separation\": 2, \"frequency\": 1.5}"), good_st,
+         CF_ERR_SCHEMA, "s.json#/placement/frequency: ", "1.5"},
+        {SET("{\"type\": \"minecraft:concentric_rings\", \"distance\": 32, \"spread\": 3, \"count\": 0, \"preferred_biomes\": []}"),
+         good_st, CF_ERR_SCHEMA, "s.json#/placement/count: ", "0"},
+        {"{\"structures\": [{\"structure\": \"minecraft:u\", \"weight\": 1}], \"placement\": {\"type\": \"minecraft:random_spread\", "
+         "\"salt\": 1, \"spacing\": 9, \"separation\": 2}}",
+         good_st, CF_ERR_REF, "s.json#/structures/0/structure: ", "unknown structure \"minecraft:u\""},
+        {"{\"structures\": [{\"structure\": \"minecraft:t\", \"weight\": 0}], \"placement\": {\"type\": \"minecraft:random_spread\", "
+         "\"salt\": 1, \"spacing\": 9, \"separation\": 2}}",
+         good_st, CF_ERR_SCHEMA, "s.json#/structures/0/weight: ", "0"},
+    };
+#undef SET
+    cf_pack *def = NULL;
+    cf_biomes *b = NULL;
+    cf_error e0 = {0};
+    cr_assert_eq(cf_pack_open(&def, NULL, 0, NULL, &e0), CF_OK, "%s", e0.message);
+    cr_assert_eq(cf_biomes_open(&b, def, NULL, NULL, NULL, 0, &e0), CF_OK, "%s", e0.message);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cf_error err = {0};
+        cf_structures *s = NULL;
+        cf_pack *pk = NULL;
+        cf_status got = open_bad(cases[i].set, cases[i].st, &err, &s, &pk, b);
+        cr_expect_eq(got, cases[i].status, "case %zu: %s: %s", i, cf_status_str(got), err.message);
+        cr_expect_null(s);
+        const char *at = strstr(err.message, cases[i].where);
+        cr_expect(at && strstr(err.message, cases[i].msg), "case %zu: '%s' lacks '%s' ... '%s'", i, err.message, cases[i].where,
+                  cases[i].msg);
+        cr_expect_null(strchr(err.message, '\n'));
+        cf_structures_free(s);
+        cf_pack_free(pk);
+    }
+    cf_biomes_free(b);
+    cf_pack_free(def);
+}
+
+/* ------------------------------------------------------------------ the command line */
+Test(structures, cli_lines_out_file_and_errors)
+{
+    char args[4096], out[1 << 16], err[4096];
+    const char *f = tmp_name("starts.jsonl");
+    snprintf(args, sizeof args,
+             "structures --pack '%s/packs/default' --pack '%s' --seed 0 --area -1024,-1024:1023,1023 --structure minecraft:monument "
+             "--structure '#chunkfill_test:towers' --out '%s'",
+             CF_SOURCE_DIR, PACK_DIR, f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s%s", out, err);
+    cr_expect_str_eq(out, "");
+    char *text = slurp(f);
+    /* the same lines as the library's starts */
+    world w = {0};
+    open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, 0);
+    starts st = {0};
+    const char *only[2] = {"minecraft:monument", "#chunkfill_test:towers"};
+    find(&w, -1024, -1024, 1023, 1023, only, 2, &st);
+    cr_assert_gt(st.n, 10);
+    char *p = text;
+    for (int k = 0; k < st.n; k++) {
+        char line[1024];
+        const cf_structure_start *s = &st.v[k];
+        char y[16] = "null";
+        if (s->has_y) snprintf(y, sizeof y, "%d", s->y);
+        int n = snprintf(line, sizeof line, "{\"structure\": \"%s\", \"set\": \"%s\", \"chunk\": [%d, %d], \"x\": %d, \"y\": %s, \"z\": %d, "
+                                            "\"checked\": \"%s\"%s%s%s}\n",
+                         s->structure, s->set, s->chunk_x, s->chunk_z, s->x, y, s->z, s->checked, s->unverified ? ", \"unverified\": \"" : "",
+                         s->unverified ? s->unverified : "", s->unverified ? "\"" : "");
+        cr_assert(strncmp(p, line, (size_t)n) == 0, "line %d: '%.*s' expected '%s'", k, (int)strcspn(p, "\n"), p, line);
+        p += n;
+    }
+    cr_expect_eq(*p, 0);
+    free(text);
+    free(st.v);
+    close_world(&w);
+    unlink(f);
+    /* a bad set: exit 1, one line naming the file and pointer, no output file left */
+    char root[128];
+    tmp_dir(root, sizeof root, "structures");
+    tmp_put(root, "data/minecraft/worldgen/structure_set/s.json",
+            "{\"structures\": [{\"structure\": \"minecraft:t\", \"weight\": 1}], \"placement\": {\"type\": \"minecraft:triangle\"}}");
+    tmp_put(root, "data/minecraft/worldgen/structure/t.json", "{\"type\": \"minecraft:fortress\", \"biomes\": [\"minecraft:plains\"]}");
+    const char *f2 = tmp_name("never.jsonl");
+    unlink(f2);
+    snprintf(args, sizeof args, "structures --pack '%s/packs/default' --pack '%s' --seed 0 --area 0,0:15,15 --out '%s'", CF_SOURCE_DIR, root,
+             f2);
+    cr_expect_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
+    cr_expect(strstr(err, "s.json#/placement/type: unknown placement type \"minecraft:triangle\""), "%s", err);
+    cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+    cr_expect_neq(access(f2, F_OK), 0);
+    tmp_rm(root);
+    /* usage */
+    cr_expect_eq(run("structures --seed 0", out, sizeof out), 2);
+    cr_expect(strstr(out, "--area"), "%s", out);
+}
+
+Test(structures, cli_spawn)
+{
+    char args[8192], out[4096], vanilla[4096];
+    shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
+    snprintf(args, sizeof args, "spawn --pack '%s' --version 1.21.4 --seed -4172144997902289642", vanilla);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    int x, z;
+    cr_assert_eq(sscanf(out, "{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": ", &x, &z), 2, "%s", out);
+    cr_expect(x >> 4 == -28 && z >> 4 == -27, "%s", out); /* the golden's chunk (cubiomes.txt) */
+}
