@@ -304,7 +304,7 @@ Test(maps, sampled_blocks_equal_whole_chunks)
     check_sampled_blocks(v263, "minecraft:overworld", 0, -256, 512, 8, 10, INT32_MAX, 1);
     check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, INT32_MAX, 1);
     check_sampled_blocks(v263, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, INT32_MAX, 1);
-    check_sampled_blocks(v263, "minecraft:overworld", 0, -213, 555, 2, 12, INT32_MAX, 1); /* a shore, 2 blocks apart */
+    check_sampled_blocks(v263, "minecraft:overworld", 0, -213, 555, 4, 8, INT32_MAX, 1); /* a shore, 4 blocks apart */
     /* under the surface (render --below): caves, where the aquifer's levels, barriers and lava decide */
     check_sampled_blocks(v263, "minecraft:overworld", 0, -256, 512, 8, 10, 10, 0); /* dry caves below sea level */
     check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 5, 12, -20, 1);
@@ -593,7 +593,7 @@ Test(maps, sampled_surface_blocks_equal_whole_chunks)
     snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
     struct stat sb;
     if (stat(v121, &sb) != 0) shared_missing(v121);
-    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 2, 12, 2);          /* a shore, 2 blocks apart */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2);           /* a shore, 4 blocks apart */
     check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1);
     check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2);
     check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3);       /* a sample per 16 chunks */
