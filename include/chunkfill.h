@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -322,9 +323,40 @@ cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, i
 /* The colour the biomes layer gives biome id before shading (the legend of that layer): 1 and
  * rgb; 0 and magenta for an id without a colour (drawn magenta too). */
 int cf_map_biome_colour(const char *id, uint8_t rgb[3]);
+/* The biomes layer's legend: a JSON array [{"id": ID, "rgb": "#rrggbb"}, ...], one entry per
+ * biome b can give (cf_biomes_palette order), with '<', '>' and '&' escaped so the text can
+ * sit inside an HTML script. Written as snprintf does: at most cap bytes with its NUL; the
+ * return is the length the whole text needs (call again with a larger buf when >= cap). */
+size_t cf_map_legend_json(const cf_biomes *b, char *buf, size_t cap);
 /* Writes an 8-bit RGB PNG (rgb as cf_map_draw) atomically: a temporary beside path,
  * renamed over it once complete; nothing new appears at path on error. */
 cf_status cf_png_write(const char *path, const uint8_t *rgb, int w, int h, cf_error *err);
+/* Output files (host/base/outfile.c; every file chunkfill writes goes through these): a
+ * temporary beside the target is written, flushed, fsync'd, then renamed over it, so nothing
+ * half-written ever appears under the name. What is at path decides first: nothing or a
+ * regular file is replaced; a symlink to a regular file is written through (that file is
+ * replaced, as editors do); a device, FIFO, socket, directory, or a symlink to one or to
+ * nothing is refused (CF_ERR_IO, one line naming path and what it is) before anything is
+ * written. Usage: cf_output_open, write to o.f, cf_output_commit; cf_output_abort on any
+ * error (removes the temporary). Two outputs that belong together: open both, write both,
+ * cf_output_close both (each durable under its temporary name), then commit both. */
+typedef struct cf_output {
+    FILE *f;           /* the temporary file: write here */
+    char *temp;        /* its name (malloc'd; a signal handler may unlink it) */
+    char *path;        /* the file it replaces: path, or the regular file a symlink resolves to */
+    const char *shown; /* path as given (not copied), for messages */
+} cf_output;
+cf_status cf_output_open(cf_output *o, const char *path, cf_error *err);
+/* flush, fsync, close o.f; the temporary stays (CF_OK), or is removed on a write error */
+cf_status cf_output_close(cf_output *o, cf_error *err);
+/* cf_output_close if still open, then the rename; on error the temporary is removed */
+cf_status cf_output_commit(cf_output *o, cf_error *err);
+void cf_output_abort(cf_output *o); /* closes and removes the temporary; NULL or done: nothing */
+/* n bytes of data as the whole file at path (cf_output_open ... commit) */
+cf_status cf_output_write_file(const char *path, const void *data, size_t n, cf_error *err);
+/* a folder that outputs will be written into: a directory (or a symlink to one) or nothing
+ * yet; anything else is refused with one line */
+cf_status cf_output_check_dir(const char *path, cf_error *err);
 /* The map viewer (one self-contained HTML page, no network fetches but its tiles and
  * /at queries), NUL-terminated, static. */
 const char *cf_map_viewer_html(void);
@@ -470,6 +502,15 @@ int cf_structures_sets(const cf_structures *s, const char **names, int max);
  * emit returning nonzero stops the search (CF_OK). */
 cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only,
                              int nonly, int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err);
+/* The game's /locate structure: the start of a wanted structure (only, nonly as
+ * cf_structures_find) nearest to block (x, y, z) as ChunkGenerator.findNearestMapStructure
+ * finds it: the ring positions (strongholds; distance to the chunk's centre at y 32), then
+ * rings of random_spread regions around the point, radius 0 .. radius (the game: 100), the
+ * nearest of the first radius that finds one (each placement's first start in the scan's
+ * order). *found 0: none within the radius. Starts whose checks are not made count as found
+ * (out->unverified says so): the game may pass over them. */
+cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
+                               int radius, cf_structure_start *out, int *found, cf_error *err);
 /* The 1.18+ climate spawn search (Climate.findSpawnPosition: the point of the two spawn
  * parameter points closest in climate, weighted by distance from 0, 0, on the overworld's
  * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the

@@ -41,6 +41,9 @@ start=$(date +%s)
 "$BIN" render $PACK --seed 5 --layer blocks --area 0,0:255,255 --out "$T/blocks_0_0.png" 2>/dev/null
 # the static folder: every tile of both views the test shows
 "$BIN" tiles $PACK --seed 5 --layer relief --layer blocks --area -800,-640:499,359 --out "$T/tiles" 2>/dev/null
+# a static biomes folder of the dims pack's overworld with --below: its legend (the second
+# server's /legend) and below box
+"$BIN" tiles --pack $SRC/tests/packs/dims --dimension minecraft:overworld --seed 1 --layer biomes --below 40 --area 0,0:255,255 --out "$T/tiles_legend" 2>/dev/null
 # the dims pack: an overworld and a nether with a roof; the nether's relief from y 11 down
 DIMS="--pack $SRC/tests/packs/dims"
 "$BIN" render $DIMS --settings d:cave --below 11 --seed 1 --area -256,-256:-1,-1 --out "$T/nether_-1_-1.png" 2>/dev/null
@@ -81,6 +84,8 @@ WS=$(sed -n 's/.*DevTools listening on \(ws:[^ ]*\).*/\1/p' "$T/chrome.err" | he
 
 node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL" server "$T" "$T/srv.log" "$URL"
 node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "file://$T/tiles/index.html" static "$T"
+CF_BIOME_COLOURS="$SRC/../shared/vanilla/biomes/colors.json" \
+    node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "file://$T/tiles_legend/index.html" legend "$T" "" "$URL2"
 CF_BIOME_COLOURS="$SRC/../shared/vanilla/biomes/colors.json" \
     node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL2" dims "$T" "$T/srv2.log" "$URL2"
 echo "browser.sh: ok in $(( $(date +%s) - start )) s"

@@ -434,3 +434,43 @@ Test(cli, pregen_summary_and_stop_message)
     cr_assert(strstr(stop, "regions done before the stop ("), "no summary after the stop: '%s'", stop);
     system(cmd);
 }
+
+/* render, tiles and columns take --dimension as biome and pregen do: the dimension file's noise
+ * settings and biome source (tests/packs/dims: the overworld d:land with snowy_plains and desert,
+ * the nether d:cave); with --settings the same terrain, the preset biome source */
+Test(cli, map_commands_draw_a_dimension)
+{
+    char out[4096], err[4096], args[1024], a[300], b[300], pa[320], pb[320];
+    snprintf(a, sizeof a, "%s", tmp_name("/tmp/cf-dim-a-%d"));
+    snprintf(b, sizeof b, "%s", tmp_name("/tmp/cf-dim-b-%d"));
+    const char *dims = CF_SOURCE_DIR "/tests/packs/dims";
+    snprintf(args, sizeof args, "render --pack %s --dimension minecraft:the_nether --below 11 --seed 1 --area 0,0:63,63 --out %s.png --quiet", dims, a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, "render --pack %s --settings d:cave --below 11 --seed 1 --area 0,0:63,63 --out %s.png --quiet", dims, b);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(pa, sizeof pa, "%s.png", a);
+    snprintf(pb, sizeof pb, "%s.png", b);
+    size_t la = 0, lb = 0;
+    char *x = slurp_if(pa, &la), *y = slurp_if(pb, &lb);
+    cr_assert(x && y && la == lb && memcmp(x, y, la) == 0, "render --dimension minecraft:the_nether is not --settings d:cave");
+    free(x), free(y);
+    snprintf(args, sizeof args, "columns --pack %s --dimension minecraft:overworld --seed 1 --area 0,0:31,31 --out %s.npy --quiet", dims, a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(pa, sizeof pa, "%s.palette.json", a);
+    x = slurp(pa);
+    char *bio = strstr(x, "\"biomes\"");
+    cr_assert(bio && strstr(bio, "snowy_plains") && !strstr(bio, "minecraft:plains\""), "columns --dimension: %s", x);
+    free(x);
+    snprintf(args, sizeof args, "tiles --pack %s --dimension minecraft:overworld --settings d:land --seed 1 --area 0,0:1,1 --out %s", dims, a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", err);
+    cr_assert(strstr(err, "give --settings or --dimension, not both"), "%s", err);
+    snprintf(args, sizeof args, "render --pack %s --dimension minecraft:nowhere --seed 1 --area 0,0:1,1 --out %s.png", dims, a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1, "%s", err);
+    cr_assert(strstr(err, "minecraft:nowhere") && lines(err) == 1, "%s", err);
+    for (const char *ext[] = {".png", ".npy", ".palette.json"}, **e = ext; e < ext + 3; e++) {
+        snprintf(pa, sizeof pa, "%s%s", a, *e);
+        remove(pa);
+        snprintf(pb, sizeof pb, "%s%s", b, *e);
+        remove(pb);
+    }
+}

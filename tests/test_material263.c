@@ -323,6 +323,57 @@ static size_t glass_of(const char *rule, const char *const *files, uint8_t **blo
     return k;
 }
 
+/* the tables a rule fills are sized from it (issue 32 item 7): a material rule reading 65 noises (the
+ * limit was 64 "noises and functions"; Terralith over 1.21.11 reads 65) gives the glass of its deciding
+ * noise alone (64 always-true noise_thresholds around it, thresholds +-100), and a biome condition
+ * naming 513 biomes (the limit was 512; 503 repeats of the_void and BIOMES_A) the glass of BIOMES_A */
+Test(material263, a_rule_of_65_noises_and_513_biomes)
+{
+    if (!shared_have("vanilla/26.3", (char[4096]){0}, 4096)) cr_skip_test("no 26.3 data");
+    const char *decide = "{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:noise_threshold\", \"noise\": "
+                         "\"t:n64\", \"min_threshold\": 0.0, \"max_threshold\": 100.0}, \"then_run\": {\"type\": \"minecraft:block\", "
+                         "\"result_state\": \"minecraft:glass\"}}";
+    size_t cap = 65 * 256 + 256;
+    char *big = malloc(cap), *one = malloc(cap);
+    cr_assert(big && one);
+    size_t k = (size_t)snprintf(big, cap, "{\"type\": \"minecraft:sequence\", \"sequence\": [");
+    for (int i = 0; i < 64; i++)
+        k += (size_t)snprintf(big + k, cap - k, "{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:noise_threshold\", "
+                                                "\"noise\": \"t:n%d\", \"min_threshold\": -100.0, \"max_threshold\": 100.0}, \"then_run\": ", i);
+    k += (size_t)snprintf(big + k, cap - k, "%s", decide);
+    for (int i = 0; i < 64; i++) big[k++] = '}';
+    snprintf(big + k, cap - k, ", \"minecraft:overworld\"]}");
+    snprintf(one, cap, "{\"type\": \"minecraft:sequence\", \"sequence\": [%s, \"minecraft:overworld\"]}", decide);
+    static char paths[65][64], texts[65][96];
+    const char *files[2 * 65 + 1];
+    for (int i = 0; i < 65; i++) {
+        snprintf(paths[i], sizeof paths[i], "data/t/worldgen/noise/n%d.json", i);
+        snprintf(texts[i], sizeof texts[i], "{\"base_amplitude\": 1.0, \"base_octave\": -%d, \"octave_count\": 2}", 4 + i % 5);
+        files[2 * i] = paths[i], files[2 * i + 1] = texts[i];
+    }
+    files[130] = NULL;
+    uint8_t *a, *b;
+    size_t n;
+    size_t ga = glass_of(big, files, &a, &n), gb = glass_of(one, files, &b, &n);
+    cr_expect_gt(gb, 1000, "the deciding noise decides nothing: %zu glass", gb);
+    cr_expect_eq(ga, gb);
+    cr_expect_eq(memcmp(a, b, n), 0, "65 noises: not the blocks of the deciding noise alone");
+    free(a), free(b), free(big), free(one);
+    /* 513 biomes in one condition */
+    size_t bcap = 513 * 32 + 1024;
+    char *list = malloc(bcap), *rule = malloc(bcap + 512);
+    cr_assert(list && rule);
+    size_t l = 0;
+    for (int i = 0; i < 503; i++) l += (size_t)snprintf(list + l, bcap - l, "\"minecraft:the_void\", ");
+    snprintf(list + l, bcap - l, BIOMES_A);
+    snprintf(rule, bcap + 512, GLASS_IF("[%s]"), list);
+    ga = glass_of(rule, NULL, &a, &n), gb = glass_of(GLASS_IF("[" BIOMES_A "]"), NULL, &b, &n);
+    cr_expect_gt(gb, 1000, "glass of BIOMES_A: %zu", gb);
+    cr_expect_eq(ga, gb);
+    cr_expect_eq(memcmp(a, b, n), 0, "513 biomes: not the blocks of the 10 distinct ones");
+    free(a), free(b), free(list), free(rule);
+}
+
 Test(material263, biome_tags)
 {
     if (!shared_have("vanilla/26.3", (char[4096]){0}, 4096)) cr_skip_test("no 26.3 data");

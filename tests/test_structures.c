@@ -527,3 +527,84 @@ Test(structures, cli_spawn)
     cr_assert_eq(sscanf(out, "{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": ", &x, &z), 2, "%s", out);
     cr_expect(x >> 4 == -28 && z >> 4 == -27, "%s", out); /* the golden's chunk (cubiomes.txt) */
 }
+
+/* ------------------------------------------------------------------ locate */
+/* the nearest stronghold to a point is the nearest of cubiomes' first ring positions (measured as
+ * the game does, to the chunk's centre at y 32); from a start's own locate position, a
+ * random_spread structure is found there, at distance 0, and it is a start `structures` lists */
+Test(structures, locate_nearest)
+{
+    static block bl[64];
+    int nb = golden(bl, 64);
+    char vanilla[4096];
+    shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
+    int ran = 0;
+    for (int i = 0; i < nb; i++) {
+        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0 || !strstr(bl[i].head, "version=1.21.4")) continue;
+        world w = {0};
+        open_world(&w, vanilla, NULL, "1.21.4", head_seed(&bl[i]));
+        const int32_t from[3][3] = {{0, 0, 0}, {1500, 70, -900}, {-3000, 64, 2500}};
+        for (int f = 0; f < 3; f++) {
+            double best = HUGE_VAL;
+            int bx = 0, bz = 0;
+            for (int k = 0; k < bl[i].body.n; k++) {
+                int idx, x, z;
+                cr_assert_eq(sscanf(bl[i].body.v[k], "S %d %d %d", &idx, &x, &z), 3);
+                double dx = x * 16.0 + 8 - from[f][0], dy = 32.0 - from[f][1], dz = z * 16.0 + 8 - from[f][2];
+                double d = dx * dx + dy * dy + dz * dz;
+                if (d < best) best = d, bx = x, bz = z;
+            }
+            const char *only[1] = {"minecraft:stronghold"};
+            cf_structure_start st;
+            int found = 0;
+            cf_error err = {0};
+            cr_assert_eq(cf_structures_locate(w.s, only, 1, from[f][0], from[f][1], from[f][2], 100, &st, &found, &err), CF_OK, "%s",
+                         err.message);
+            cr_assert(found);
+            cr_expect(st.chunk_x == bx && st.chunk_z == bz, "%s from %d, %d: chunk %d, %d, cubiomes' nearest %d, %d", bl[i].head, from[f][0],
+                      from[f][2], st.chunk_x, st.chunk_z, bx, bz);
+        }
+        close_world(&w);
+        ran++;
+    }
+    cr_assert_eq(ran, 3);
+    for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+    /* random_spread: every monument start of an area is found from its own corner */
+    world w = {0};
+    open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, -1);
+    starts st = {0};
+    const char *only[1] = {"minecraft:monument"};
+    find(&w, -3000, -3000, 2999, 2999, only, 1, &st);
+    cr_assert_gt(st.n, 5);
+    for (int k = 0; k < st.n; k++) {
+        cf_structure_start got;
+        int found = 0;
+        cf_error err = {0};
+        int32_t x = st.v[k].chunk_x * 16, z = st.v[k].chunk_z * 16;
+        cr_assert_eq(cf_structures_locate(w.s, only, 1, x, 0, z, 100, &got, &found, &err), CF_OK, "%s", err.message);
+        cr_assert(found);
+        cr_expect(got.chunk_x == st.v[k].chunk_x && got.chunk_z == st.v[k].chunk_z && got.x == x && got.z == z, "from %d, %d: %d, %d", x, z,
+                  got.chunk_x, got.chunk_z);
+    }
+    /* nothing within radius 0 of a point whose region has no start of it: none found, no error */
+    free(st.v);
+    close_world(&w);
+}
+
+Test(structures, cli_locate)
+{
+    char args[8192], out[4096];
+    snprintf(args, sizeof args, "locate structure '#chunkfill_test:towers' --pack '%s/packs/default' --pack '%s' --seed 0 --from 100,100",
+             CF_SOURCE_DIR, PACK_DIR);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_expect(strncmp(out, "{\"structure\": \"chunkfill_test:", 30) == 0 && strstr(out, "\"distance\": "), "%s", out);
+    snprintf(args, sizeof args, "locate structure minecraft:fortress --pack '%s/packs/default' --pack '%s' --seed 0 --from 0,0", CF_SOURCE_DIR,
+             PACK_DIR);
+    cr_expect_eq(run(args, out, sizeof out), 1, "%s", out); /* no nether set in the overworld */
+    cr_expect(strstr(out, "no start of minecraft:fortress within 100 regions"), "%s", out);
+    cr_expect_eq(run("locate structure --seed 0 --from 0,0", out, sizeof out), 2, "%s", out);
+    cr_expect_eq(run("locate village --seed 0 --from 0,0", out, sizeof out), 2, "%s", out);
+    snprintf(args, sizeof args, "locate structure minecraft:monument --pack '%s/packs/default' --pack '%s' --seed 0 --from 1,2,3,4", CF_SOURCE_DIR,
+             PACK_DIR);
+    cr_expect_eq(run(args, out, sizeof out), 2, "%s", out);
+}

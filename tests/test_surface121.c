@@ -106,8 +106,8 @@ Test(surface121, vanilla_26_2_surface_stage_dumps)
 
 /* ---------------------------------------------------------------- property tests */
 /* a pack of one noise settings file "t:s": the 26.2 overworld with rule `rule` (JSON text),
- * layered over the 26.2 data; returns the pack */
-static cf_pack *rule_pack(const char *rule, char *tmpdir, size_t n, cf_error *err, cf_status *st)
+ * layered over the 26.2 data, and nnoise noises t:n0, t:n1, ...; returns the pack */
+static cf_pack *rule_pack_noises(const char *rule, int nnoise, char *tmpdir, size_t n, cf_error *err, cf_status *st)
 {
     char base[4096], path[8192];
     *st = CF_OK;
@@ -133,11 +133,27 @@ static cf_pack *rule_pack(const char *rule, char *tmpdir, size_t n, cf_error *er
     fputs(out, f);
     fclose(f);
     free(out);
+    if (nnoise) {
+        snprintf(path, sizeof path, "mkdir -p '%s/data/t/worldgen/noise'", tmpdir);
+        cr_assert_eq(system(path), 0);
+    }
+    for (int k = 0; k < nnoise; k++) {
+        snprintf(path, sizeof path, "%s/data/t/worldgen/noise/n%d.json", tmpdir, k);
+        f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "{\"firstOctave\": -%d, \"amplitudes\": [1.0, 1.0]}\n", 4 + k % 5);
+        fclose(f);
+    }
     shared_need("vanilla/26.2", base, sizeof base);
     const char *paths[2] = {base, tmpdir};
     cf_pack *pk = NULL;
     *st = cf_pack_open(&pk, paths, 2, NULL, err);
     return pk;
+}
+
+static cf_pack *rule_pack(const char *rule, char *tmpdir, size_t n, cf_error *err, cf_status *st)
+{
+    return rule_pack_noises(rule, 0, tmpdir, n, err, st);
 }
 
 static void rm_tmp(const char *dir)
@@ -320,6 +336,65 @@ Test(surface121, bad_rules_one_located_line)
     expect_error("{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:noise_threshold\", \"noise\": \"t:none\", "
                  "\"min_threshold\": 0, \"max_threshold\": 1}, \"then_run\": {\"type\": \"minecraft:bandlands\"}}", "noise \"t:none\"");
     expect_error("{\"type\": \"minecraft:sequence\", \"sequence\": []}", "non-empty list");
+}
+
+/* Terralith over 1.21.11 reads 65 noises in its surface rule, and chunkfill refused more than 64 (issue
+ * 32 item 7; the tables are now sized from the rule). A rule that reads 65 noises: 64 always-true
+ * noise_threshold conditions (t:n0..t:n63, thresholds +-100 around values within +-2), nested, around
+ * the one that decides, t:n64 > 0 -> diamond_block. It must give the blocks of that last condition
+ * alone (a rule of one noise), on the CPU and on the device. */
+Test(surface121, a_rule_of_65_noises_equals_its_deciding_noise_alone)
+{
+    const char *decide = "{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:noise_threshold\", \"noise\": "
+                         "\"t:n64\", \"min_threshold\": 0.0, \"max_threshold\": 100.0}, \"then_run\": {\"type\": \"minecraft:block\", "
+                         "\"result_state\": {\"Name\": \"minecraft:diamond_block\"}}}";
+    size_t cap = 64 * 256 + strlen(decide) + 64;
+    char *big = malloc(cap);
+    cr_assert_not_null(big);
+    size_t k = 0;
+    for (int i = 0; i < 64; i++)
+        k += (size_t)snprintf(big + k, cap - k, "{\"type\": \"minecraft:condition\", \"if_true\": {\"type\": \"minecraft:noise_threshold\", "
+                                                "\"noise\": \"t:n%d\", \"min_threshold\": -100.0, \"max_threshold\": 100.0}, \"then_run\": ", i);
+    k += (size_t)snprintf(big + k, cap - k, "%s", decide);
+    for (int i = 0; i < 64; i++) big[k++] = '}';
+    big[k] = 0;
+    const char *rules[2] = {big, decide};
+    uint8_t *out[2];
+    const char *names[2][CF_PALETTE_MAX];
+    int np[2], min_y, height;
+    char tmp[2][256];
+    cf_pack *pk[2];
+    cf_program *pg[2] = {NULL, NULL}; /* the palettes' names live in them */
+    for (int r = 0; r < 2; r++) {
+        cf_error err = {0};
+        cf_status st;
+        pk[r] = rule_pack_noises(rules[r], 65, tmp[r], sizeof tmp[r], &err, &st);
+        if (!pk[r] && st == CF_OK) cr_skip_test("no 26.2 data");
+        cr_assert_eq(st, CF_OK, "%s", err.message);
+        out[r] = blocks_fill(pk[r], "t:s", 0, 7, 4, 1, &pg[r], names[r], &np[r], &min_y, &height);
+    }
+    free(big);
+    cr_assert_eq(np[0], np[1]);
+    size_t n = (size_t)height * 256, diamonds = 0;
+    for (int i = 0; i < np[0]; i++) cr_assert_str_eq(names[0][i], names[1][i]);
+    for (size_t i = 0; i < n; i++) diamonds += strcmp(names[0][out[0][i]], "minecraft:diamond_block") == 0;
+    cr_expect_eq(memcmp(out[0], out[1], n), 0, "65 noises: not the blocks of the deciding noise alone");
+    cr_expect(diamonds > 1000 && diamonds < n / 2, "the deciding noise decides nothing: %zu diamonds", diamonds);
+    free(out[0]), free(out[1]);
+    for (int r = 0; r < 2; r++) cf_program_free(pg[r]), cf_pack_free(pk[r]);
+    /* the device (PoCL here): the same file as the CPU */
+    char base[4096], cmd[20000];
+    shared_need("vanilla/26.2", base, sizeof base);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' fill --pack '%s' --pack . --settings t:s --seed 0 --chunks 7,4 --blocks --stage surface --device opencl "
+             "--quiet --out d.npy 2>&1 && '%s' fill --pack '%s' --pack . --settings t:s --seed 0 --chunks 7,4 --blocks --stage surface "
+             "--device cpu --quiet --out c.npy 2>&1 && cmp d.npy c.npy && echo same",
+             tmp[0], CF_BINARY, base, CF_BINARY, base);
+    char *o = slurp_cmd(cmd);
+    if (o && strstr(o, "no usable OpenCL device")) cr_skip_test("no OpenCL device: %s", o);
+    cr_expect(o && strstr(o, "same"), "65 noises on the device: %s", o ? o : "(nothing)");
+    free(o);
+    rm_tmp(tmp[0]), rm_tmp(tmp[1]);
 }
 
 /* ---------------------------------------------------------------- the CLI */

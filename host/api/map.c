@@ -620,6 +620,38 @@ cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, 
 
 int cf_map_biome_colour(const char *id, uint8_t rgb[3]) { return image_biome_colour(id, rgb); }
 
+/* appends c to buf (cap bytes) at *n, counting past the end as snprintf does */
+static void legend_put(char *buf, size_t cap, size_t *n, const char *c, size_t len)
+{
+    if (*n < cap) memcpy(buf + *n, c, *n + len < cap ? len : cap - *n);
+    *n += len;
+}
+
+size_t cf_map_legend_json(const cf_biomes *b, char *buf, size_t cap)
+{
+    const char *names[CF_BIOME_PALETTE_MAX];
+    int nb = b ? cf_biomes_palette(b, names) : 0;
+    size_t n = 0;
+    char tmp[32];
+    legend_put(buf, cap, &n, "[", 1);
+    for (int i = 0; i < nb; i++) {
+        legend_put(buf, cap, &n, i ? ", {\"id\": \"" : "{\"id\": \"", i ? 10 : 8);
+        for (const unsigned char *c = (const unsigned char *)names[i]; *c; c++) {
+            int k = *c == '"' || *c == '\\' ? snprintf(tmp, sizeof tmp, "\\%c", *c)
+                    : *c < 32 || *c == '<' || *c == '>' || *c == '&' ? snprintf(tmp, sizeof tmp, "\\u%04x", *c)
+                                                                     : snprintf(tmp, sizeof tmp, "%c", *c);
+            legend_put(buf, cap, &n, tmp, (size_t)k);
+        }
+        uint8_t rgb[3];
+        cf_map_biome_colour(names[i], rgb);
+        int k = snprintf(tmp, sizeof tmp, "\", \"rgb\": \"#%02x%02x%02x\"}", rgb[0], rgb[1], rgb[2]);
+        legend_put(buf, cap, &n, tmp, (size_t)k);
+    }
+    legend_put(buf, cap, &n, "]", 1);
+    if (cap) buf[n < cap ? n : cap - 1] = 0;
+    return n;
+}
+
 cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, int32_t below,
                               cf_map_column_info *out, cf_error *err)
 {

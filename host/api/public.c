@@ -150,6 +150,14 @@ cf_status cf_fill_biomes(cf_biomes *b, size_t n, const int32_t *chunks, uint8_t 
     return biome_fill(b, n, chunks, out, threads, err);
 }
 
+/* base/outfile.c */
+cf_status cf_output_open(cf_output *o, const char *path, cf_error *err) { return out_open(o, path, err); }
+cf_status cf_output_close(cf_output *o, cf_error *err) { return out_close(o, err); }
+cf_status cf_output_commit(cf_output *o, cf_error *err) { return out_commit(o, err); }
+void cf_output_abort(cf_output *o) { out_abort(o); }
+cf_status cf_output_write_file(const char *path, const void *data, size_t n, cf_error *err) { return out_write_file(path, data, n, err); }
+cf_status cf_output_check_dir(const char *path, cf_error *err) { return out_check_dir(path, err); }
+
 /* structure (host/structure/) */
 cf_status cf_structures_open(cf_structures **out, cf_pack *pack, cf_biomes *biomes, int64_t seed, const char *version,
                              cf_error *err)
@@ -162,6 +170,11 @@ cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x
                              int nonly, int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err)
 {
     return structures_find(s, x0, z0, x1, z1, only, nonly, emit, ctx, err);
+}
+cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
+                               int radius, cf_structure_start *out, int *found, cf_error *err)
+{
+    return structures_locate(s, only, nonly, x, y, z, radius, out, found, err);
 }
 cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err)
 {

@@ -39,6 +39,9 @@ typedef struct cf_arena {
 void *arena_alloc(cf_arena *a, size_t n);                     /* zeroed; NULL on OOM */
 char *arena_strdup(cf_arena *a, const char *s);
 char *arena_printf(cf_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* sets (*list)[n] = v, growing the list (*cap entries) in the arena by doubling (the old block
+ * stays in the arena until it is freed): tables sized by the input; 0, or -1 out of memory */
+int arena_push_int(cf_arena *a, int **list, int n, int *cap, int v);
 void arena_free(cf_arena *a);
 
 /* ------------------------------------------------------------------ errors */
@@ -48,6 +51,15 @@ cf_status err_set(cf_error *e, cf_status st, const char *fmt, ...) __attribute__
 int err_failed(const cf_error *e);
 
 
+
+/* ------------------------------------------------------------------ outputs (outfile.c)
+ * The checked temporary-then-rename writer behind cf_output_* (include/chunkfill.h). */
+cf_status out_open(cf_output *o, const char *path, cf_error *err);
+cf_status out_close(cf_output *o, cf_error *err);
+cf_status out_commit(cf_output *o, cf_error *err);
+void out_abort(cf_output *o);
+cf_status out_write_file(const char *path, const void *data, size_t n, cf_error *err);
+cf_status out_check_dir(const char *path, cf_error *err);
 
 /* A JSON pointer as a chain of steps (shared by all the pointers below it, so a
  * deep graph costs a step per node, not a string per node). NULL is the root. */

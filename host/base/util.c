@@ -48,6 +48,19 @@ char *arena_strdup(cf_arena *a, const char *s)
     return d;
 }
 
+int arena_push_int(cf_arena *a, int **list, int n, int *cap, int v)
+{
+    if (n >= *cap) {
+        int c = *cap ? *cap * 2 : 64;
+        int *t = c > 0 ? arena_alloc(a, sizeof(int) * (size_t)c) : NULL;
+        if (!t) return -1;
+        if (n) memcpy(t, *list, sizeof(int) * (size_t)n);
+        *list = t, *cap = c;
+    }
+    (*list)[n] = v;
+    return 0;
+}
+
 char *arena_printf(cf_arena *a, const char *fmt, ...)
 {
     va_list ap;

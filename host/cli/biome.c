@@ -240,16 +240,15 @@ static void stats(const bopts *o, const cf_biomes *b)
             (unsigned long long)n, (unsigned long long)t);
 }
 
-/* writes a uint8 .npy of the given shape and F.palette.json, both atomically */
+/* writes a uint8 .npy of the given shape and F.palette.json: both opened (checked), both
+ * written and made durable, then both renamed; a failure leaves neither */
 static int write_npy_u8(const char *out, const uint8_t *v, const long long *shape, int nd, const char *const *names, int k,
                         cf_error *err)
 {
-    char tmp[4096], ptmp[4096], ppath[4096];
+    char ppath[4096];
     size_t n = strlen(out);
     int stem = n > 4 && strcmp(out + n - 4, ".npy") == 0 ? (int)(n - 4) : (int)n;
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", out, (long)getpid()) >= sizeof tmp
-        || (size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, out) >= sizeof ppath
-        || (size_t)snprintf(ptmp, sizeof ptmp, "%s.tmp-%ld", ppath, (long)getpid()) >= sizeof ptmp) {
+    if ((size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, out) >= sizeof ppath) {
         snprintf(err->message, sizeof err->message, "%s: path too long", out);
         return -1;
     }
@@ -268,28 +267,25 @@ static int write_npy_u8(const char *out, const uint8_t *v, const long long *shap
     hdr[hl + pad] = '\n';
     unsigned short hlen = (unsigned short)(hl + pad + 1);
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err->message, sizeof err->message, "%s: cannot create: %s", out, strerror(errno));
-        return -1;
-    }
-    int bad = fwrite(magic, 1, 10, f) != 10 || fwrite(hdr, 1, hlen, f) != hlen || fwrite(v, 1, total, f) != total;
-    bad |= fclose(f) != 0;
-    FILE *p = bad ? NULL : fopen(ptmp, "wb");
-    if (!bad && !p) bad = 1;
-    if (p) {
-        bad |= fputc('[', p) == EOF;
-        for (int i = 0; i < k; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", names[i]) < 0;
-        bad |= fputs("]\n", p) == EOF;
-        bad |= fclose(p) != 0;
-    }
-    if (bad || rename(tmp, out) != 0 || rename(ptmp, ppath) != 0) {
+    cf_output o = {0}, p = {0};
+    if (cf_output_open(&o, out, err) != CF_OK || cf_output_open(&p, ppath, err) != CF_OK) goto fail;
+    int bad = fwrite(magic, 1, 10, o.f) != 10 || fwrite(hdr, 1, hlen, o.f) != hlen || fwrite(v, 1, total, o.f) != total;
+    bad |= fputc('[', p.f) == EOF;
+    for (int i = 0; i < k; i++) bad |= fprintf(p.f, "%s\"%s\"", i ? ", " : "", names[i]) < 0;
+    bad |= fputs("]\n", p.f) == EOF;
+    if (bad) {
         snprintf(err->message, sizeof err->message, "%s: write error: %s", out, strerror(errno));
-        remove(tmp);
-        remove(ptmp);
-        return -1;
+        err->status = CF_ERR_IO;
+        goto fail;
     }
+    if (cf_output_close(&o, err) != CF_OK || cf_output_close(&p, err) != CF_OK || cf_output_commit(&o, err) != CF_OK
+        || cf_output_commit(&p, err) != CF_OK)
+        goto fail;
     return 0;
+fail:
+    cf_output_abort(&o);
+    cf_output_abort(&p);
+    return -1;
 }
 
 int cmd_biome(int argc, char **argv)

@@ -38,6 +38,7 @@ typedef struct opts {
     const char *defs[64];  /* --define TYPE=VALUE (a mod's density function type as a constant) */
     int ndefs;
     const char *settings, *seed, *points, *irisd; /* irisd: --dialect master|unification (Iris) */
+    const char *dimension; /* --dimension (the map commands): its settings and biome source; open_world follows it */
     const char *functions[64];
     int nfunctions;
     double *at;           /* sample positions, 3 per point */
@@ -71,6 +72,8 @@ typedef struct optdef {
 extern const char *cli_command_name;
 /* a usage error: "chunkfill: MSG (see chunkfill NAME --help)", one line; returns 2 */
 int die_usage(const char *msg, const char *usage);
+/* --settings or --dimension, not both (exit 2); neither: minecraft:overworld. -1 when fine. */
+int settings_or_dimension(opts *o, const char *usage);
 /* the name of names nearest to word when it is a near miss (one edit, two in a long word), else NULL */
 const char *cli_near(const char *word, const char *const *names, size_t n);
 int parse_long(const char *s, long lo, long hi, long *out);
@@ -139,8 +142,9 @@ extern const char usage_check[], usage_plan[], usage_info[], usage_emit[], usage
 extern const char usage_serve[];                                       /* serve.c */
 extern const char usage_biome[], usage_fill_biomes[];                  /* biome.c */
 extern const char usage_pregen[];                                      /* pregen.c */
-extern const char usage_structures[], usage_spawn[];                   /* structures.c */
+extern const char usage_structures[], usage_spawn[], usage_locate[];   /* structures.c */
 int cmd_structures(int argc, char **argv);
+int cmd_locate(int argc, char **argv);
 int cmd_spawn(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_fill(int argc, char **argv); /* fill --biomes: cmd_fill_biomes */

@@ -238,37 +238,24 @@ static void report_nan(const float *v, const int32_t *chunks, size_t n, int min_
         }
 }
 
-/* FILE.npy -> FILE.palette.json (the block ids of a --blocks fill), written to a
- * temporary name *tmp that the caller renames to *path once the .npy is in place */
-static int write_palette(const char *const *names, int k, const char *outpath, char *path, size_t pathlen, char *tmp,
-                         size_t tmplen, cf_error *err)
+/* the palette beside a blocks .npy: OUT.palette.json (OUT without .npy) into path */
+static int palette_path(const char *outpath, char *path, size_t pathlen, cf_error *err)
 {
     size_t n = strlen(outpath);
     int stem = n > 4 && strcmp(outpath + n - 4, ".npy") == 0 ? (int)(n - 4) : (int)n;
-    if ((size_t)snprintf(path, pathlen, "%.*s.palette.json", stem, outpath) >= pathlen
-        || (size_t)snprintf(tmp, tmplen, "%s.tmp-%ld", path, (long)getpid()) >= tmplen) {
-        tmp[0] = 0;
-        snprintf(err->message, sizeof err->message, "%s: path too long", outpath);
-        err->status = CF_ERR_IO;
-        return -1;
-    }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err->message, sizeof err->message, "%s: cannot create: %s", path, strerror(errno));
-        err->status = CF_ERR_IO;
-        tmp[0] = 0;
-        return -1;
-    }
+    if ((size_t)snprintf(path, pathlen, "%.*s.palette.json", stem, outpath) < pathlen) return 0;
+    snprintf(err->message, sizeof err->message, "%.900s: path too long", outpath);
+    err->status = CF_ERR_IO;
+    return -1;
+}
+
+/* the palette's JSON, ["id", ...], into f; 0 or -1 (errno) */
+static int write_palette(FILE *f, const char *const *names, int k)
+{
     int bad = fputc('[', f) == EOF;
     for (int i = 0; i < k; i++) bad |= fprintf(f, "%s\"%s\"", i ? ", " : "", names[i]) < 0;
     bad |= fputs("]\n", f) == EOF;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        snprintf(err->message, sizeof err->message, "%s: write error: %s", path, strerror(errno));
-        err->status = CF_ERR_IO;
-        return -1;
-    }
-    return 0;
+    return bad ? -1 : 0;
 }
 
 static int fill_densities_blocks(int argc, char **argv)
@@ -325,11 +312,12 @@ static int fill_densities_blocks(int argc, char **argv)
     uint8_t *bbufs[2] = {NULL, NULL};
     writer wr = {0};
     FILE *f = NULL;
+    cf_output out = {0}, pout = {0};
     cf_device *dev = NULL;
     cf_client *cl = NULL;
     cf_biomes *bio = NULL;
     int surface = 0;
-    char tmp[4096] = "", ptmp[4096] = "", ppath[4096] = "", token[CF_TOKEN_MAX + 1];
+    char ppath[4096] = "", token[CF_TOKEN_MAX + 1];
     int rc = 1, min_y = 0, height = 0;
     progress *prog_on = NULL; /* the progress line to end before an error */
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
@@ -435,20 +423,13 @@ static int fill_densities_blocks(int argc, char **argv)
         err.status = CF_ERR_NOMEM;
         goto done;
     }
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp) {
-        snprintf(err.message, sizeof err.message, "%s: path too long", outpath);
-        err.status = CF_ERR_IO;
-        tmp[0] = 0;
-        goto done;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err.message, sizeof err.message, "%s: cannot create: %s", outpath, strerror(errno));
-        err.status = CF_ERR_IO;
-        tmp[0] = 0;
-        goto done;
-    }
-    guard_tmp(tmp);
+    /* both outputs are checked and opened before any work: a palette that cannot be
+     * written (a folder, a device there) leaves nothing new, not a new .npy beside an old palette */
+    if (cf_output_open(&out, outpath, &err) != CF_OK) goto done;
+    if (blocks && (palette_path(outpath, ppath, sizeof ppath, &err) < 0 || cf_output_open(&pout, ppath, &err) != CF_OK)) goto done;
+    f = out.f;
+    guard_tmp(out.temp);
+    if (blocks) guard_tmp(pout.temp);
     /* .npy version 1.0 header, padded so the data starts on a 64-byte boundary */
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %d, 16, 16), }",
@@ -507,28 +488,17 @@ static int fill_densities_blocks(int argc, char **argv)
         err.status = CF_ERR_IO;
         goto done;
     }
-    if (fclose(f) != 0) {
-        f = NULL;
-        snprintf(err.message, sizeof err.message, "%s: write error: %s", outpath, strerror(errno));
-        err.status = CF_ERR_IO;
-        goto done;
-    }
     f = NULL;
     const char *names[CF_PALETTE_MAX];
     int npal = !blocks ? 0 : cl ? cf_client_palette(cl, o.settings, names) : cf_block_palette(pg, names);
-    if (blocks && write_palette(names, npal, outpath, ppath, sizeof ppath, ptmp, sizeof ptmp, &err) < 0) goto done;
-    if (rename(tmp, outpath) != 0) {
-        snprintf(err.message, sizeof err.message, "%s: cannot rename the finished file into place: %s", outpath, strerror(errno));
+    if (blocks && write_palette(pout.f, names, npal) < 0) {
+        snprintf(err.message, sizeof err.message, "%.900s: write error: %s", ppath, strerror(errno));
         err.status = CF_ERR_IO;
         goto done;
     }
-    tmp[0] = 0;
-    if (blocks && rename(ptmp, ppath) != 0) {
-        snprintf(err.message, sizeof err.message, "%.900s: cannot rename the finished file into place: %s", ppath, strerror(errno));
-        err.status = CF_ERR_IO;
-        goto done;
-    }
-    ptmp[0] = 0;
+    /* both durable under their temporary names, then both renamed */
+    if (cf_output_close(&out, &err) != CF_OK || (blocks && cf_output_close(&pout, &err) != CF_OK)) goto done;
+    if (cf_output_commit(&out, &err) != CF_OK || (blocks && cf_output_commit(&pout, &err) != CF_OK)) goto done;
     unguard_tmp();
     if (!o.quiet) /* one summary line (stderr), also where no progress line was shown */
         fprintf(stderr, "fill: %lld chunks, %s, %.2f s, %.1f chunks/s (%s)\n", (long long)n, fmt_bytes(sz, sizeof sz, out_bytes),
@@ -537,10 +507,9 @@ static int fill_densities_blocks(int argc, char **argv)
     rc = 0;
 done:
     writer_wait(&wr); /* a write in flight ends before its file closes */
-    if (f) fclose(f);
-    if (tmp[0]) remove(tmp);
+    cf_output_abort(&out);
+    cf_output_abort(&pout);
     if (prog_on) progress_end(prog_on);
-    if (ptmp[0]) remove(ptmp);
     unguard_tmp();
     if (rc) report(&err);
     free(list);

@@ -13,6 +13,7 @@ const cli_command cli_commands[] = {
     {"fill", cmd_fill, "fill chunk volumes (vanilla's chunk fill) into a NumPy .npy file", usage_fill},
     {"biome", cmd_biome, "biome ids at quarts, blocks, a 1:4 grid (fill --biomes: the biomes of chunks)", usage_biome},
     {"structures", cmd_structures, "structure starts of an area from the packs' structure sets (JSON lines)", usage_structures},
+    {"locate", cmd_locate, "the start of a structure nearest to a point, as the game's /locate structure (JSON)", usage_locate},
     {"spawn", cmd_spawn, "the 1.18+ climate spawn search's point of a seed (JSON)", usage_spawn},
     {"pregen", cmd_pregen, "fill an area into region files (Anvil .mca or .npy) with a manifest (MPI: chunkfill-mpi)", usage_pregen},
     {"plan", cmd_plan, "print the fill plan of a pack (stages, node counts, cache classes)", usage_plan},

@@ -14,7 +14,7 @@
 #include "cli.h"
 
 const char usage_render[] =
-    "usage: chunkfill render [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "usage: chunkfill render [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
     "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
@@ -25,14 +25,17 @@ const char usage_render[] =
     "pixel (i, k) shows the column (X0 + i*N, Z0 + k*N), the first block of its N x N square,\n"
     "and only those columns are computed (below --scale 10, the chunks that hold them).\n"
     "--below Y searches from Y down (in the nether the top solid block is the roof: --below\n"
-    "100 shows the floor of its caverns). --heights writes\n"
+    "100 shows the floor of its caverns). --dimension ID draws a dimension (data/<ns>/dimension/\n"
+    "<path>.json of the packs, else vanilla's): its noise settings and its biome source, as\n"
+    "`serve --http` draws it; --settings ID draws those settings with the preset biome source.\n"
+    "--heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
     "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
 
 const char usage_columns[] =
-    "usage: chunkfill columns [--pack PATH]... [--settings ID] --seed SEED --area X0,Z0:X1,Z1\n"
+    "usage: chunkfill columns [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                         [--stride N] [--below Y] [--threads N] [--quiet] --out FILE.npy\n"
     "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
     "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
@@ -47,6 +50,7 @@ const char usage_columns[] =
     "  biome      u1   the biome at (x, height, z) as the biomes layer: index into \"biomes\"\n"
     "  pad        u1   0\n"
     "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
+    "--dimension ID: a dimension's settings and biome source (as render).\n"
     "Every column equals what `serve --http`'s /at answers there. Files appear only when complete;\n"
     "then one summary line on standard error (--quiet: none).\n";
 
@@ -54,11 +58,11 @@ int cmd_columns(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL;
     long stride = 1, threads = 0, below = INT32_MAX;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
@@ -68,6 +72,7 @@ int cmd_columns(int argc, char **argv)
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_columns);
     if (rc0 >= 0) return rc0;
+    if ((rc0 = settings_or_dimension(&o, usage_columns)) >= 0) return rc0;
     if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
     long r[4];
     if ((rc0 = parse_area(area, r)) >= 0) return rc0;
@@ -87,15 +92,23 @@ int cmd_columns(int argc, char **argv)
     int32_t *h = calloc(n ? n : 1, sizeof(int32_t)), *ft = calloc(n ? n : 1, sizeof(int32_t));
     uint8_t *bl = calloc(n ? n : 1, 1), *fl = calloc(n ? n : 1, 1), *bi = calloc(n ? n : 1, 1), *rec = malloc(12 * (n ? n : 1));
     int rc = 1;
-    char tmp[4096] = "", ptmp[4096] = "", ppath[4096];
-    FILE *f = NULL;
+    char ppath[4096];
+    cf_output out = {0}, pout = {0};
     if (!h || !ft || !bl || !fl || !bi || !rec) {
         snprintf(err.message, sizeof err.message, "out of memory for %zu columns", n);
         goto done;
     }
+    /* both outputs checked and opened before any work; both written, then both renamed */
+    size_t ol = strlen(outpath);
+    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
+    if ((size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath) {
+        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
+        goto done;
+    }
+    if (cf_output_open(&out, outpath, &err) != CF_OK || cf_output_open(&pout, ppath, &err) != CF_OK) goto done;
     double t0 = mono_s();
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -120,15 +133,6 @@ int cmd_columns(int argc, char **argv)
         for (int b = 0; b < 4; b++) q[b] = (uint8_t)((uint32_t)h[i] >> (8 * b)), q[4 + b] = (uint8_t)((uint32_t)ft[i] >> (8 * b));
         q[8] = bl[i], q[9] = fl[i], q[10] = bi[i], q[11] = 0;
     }
-    size_t ol = strlen(outpath);
-    int stem = ol > 4 && strcmp(outpath + ol - 4, ".npy") == 0 ? (int)(ol - 4) : (int)ol;
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", outpath, (long)getpid()) >= sizeof tmp
-        || (size_t)snprintf(ppath, sizeof ppath, "%.*s.palette.json", stem, outpath) >= sizeof ppath
-        || (size_t)snprintf(ptmp, sizeof ptmp, "%s.tmp-%ld", ppath, (long)getpid()) >= sizeof ptmp) {
-        snprintf(err.message, sizeof err.message, "%.200s: path too long", outpath);
-        tmp[0] = ptmp[0] = 0;
-        goto done;
-    }
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr,
                       "{'descr': [('height', '<i4'), ('fluid_top', '<i4'), ('block', 'u1'), ('fluid', 'u1'), ('biome', 'u1'), "
@@ -139,34 +143,30 @@ int cmd_columns(int argc, char **argv)
     hdr[hl + pad] = '\n';
     unsigned short hlen = (unsigned short)(hl + pad + 1);
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
-    int bad = !(f = fopen(tmp, "wb")) || write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
-    if (f && fclose(f) != 0) bad = 1;
-    f = NULL;
+    FILE *f = out.f, *p = pout.f;
+    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
     if (!bad) {
         const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
         int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
-        FILE *p = fopen(ptmp, "wb");
-        bad = !p;
-        if (p) {
-            bad |= fputs("{\"blocks\": [", p) == EOF;
-            for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
-            bad |= fputs("], \"biomes\": [", p) == EOF;
-            for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
-            bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
-            bad |= fclose(p) != 0;
-        }
+        bad |= fputs("{\"blocks\": [", p) == EOF;
+        for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
+        bad |= fputs("], \"biomes\": [", p) == EOF;
+        for (int i = 0; i < nbio; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bion[i]) < 0;
+        bad |= fprintf(p, "], \"x0\": %ld, \"z0\": %ld, \"stride\": %ld}\n", r[0], r[1], stride) < 0;
     }
-    if (bad || rename(tmp, outpath) != 0 || rename(ptmp, ppath) != 0) {
+    if (bad) {
         snprintf(err.message, sizeof err.message, "%.200s: write error: %s", outpath, strerror(errno));
         goto done;
     }
-    tmp[0] = ptmp[0] = 0;
+    if (cf_output_close(&out, &err) != CF_OK || cf_output_close(&pout, &err) != CF_OK || cf_output_commit(&out, &err) != CF_OK
+        || cf_output_commit(&pout, &err) != CF_OK)
+        goto done;
     if (!o.quiet) /* one summary line (stderr) */
         fprintf(stderr, "columns: %lld x %lld columns (stride %ld), %.2f s\n", (long long)nx, (long long)nz, stride, mono_s() - t0);
     rc = 0;
 done:
-    if (tmp[0]) remove(tmp);
-    if (ptmp[0]) remove(ptmp);
+    cf_output_abort(&out);
+    cf_output_abort(&pout);
     if (rc) report(&err);
     free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
     cf_biomes_free(bs);
@@ -178,11 +178,9 @@ done:
 
 static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, char *msg, size_t msglen)
 {
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
-        return snprintf(msg, msglen, "%s: path too long", path), -1;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return snprintf(msg, msglen, "%s: cannot create: %s", path, strerror(errno)), -1;
+    cf_output o;
+    cf_error e = {0};
+    if (cf_output_open(&o, path, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
     char hdr[256];
     int hl = snprintf(hdr, sizeof hdr, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", nz, nx);
     int pad = (64 - (10 + hl + 1) % 64) % 64;
@@ -190,14 +188,12 @@ static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, cha
     hdr[hl + pad] = '\n';
     unsigned short hlen = (unsigned short)(hl + pad + 1);
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
-    int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, v, sizeof(int32_t) * (size_t)nx * (size_t)nz);
-    if (fflush(f) != 0) bad = 1;
-    if (fclose(f) != 0) bad = 1;
-    if (bad || rename(tmp, path) != 0) {
+    if (write_all(o.f, magic, 10) || write_all(o.f, hdr, hlen) || write_all(o.f, v, sizeof(int32_t) * (size_t)nx * (size_t)nz)) {
         snprintf(msg, msglen, "%s: write error: %s", path, strerror(errno));
-        remove(tmp);
+        cf_output_abort(&o);
         return -1;
     }
+    if (cf_output_commit(&o, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
     return 0;
 }
 
@@ -205,12 +201,12 @@ int cmd_render(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
 
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--layer", .str = &layer_name},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
@@ -223,6 +219,7 @@ int cmd_render(int argc, char **argv)
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
     if (rc0 >= 0) return rc0;
+    if ((rc0 = settings_or_dimension(&o, usage_render)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_render)) >= 0) return rc0;
     int layer = parse_layer(layer_name), needs = 0;
     if (layer < 0) return 2;
@@ -259,7 +256,7 @@ int cmd_render(int argc, char **argv)
     if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
     if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
-        cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+        cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -353,7 +350,7 @@ done:
 }
 
 const char usage_tiles[] =
-    "usage: chunkfill tiles [--pack PATH]... [--settings ID] --seed SEED [--layer NAME]...\n"
+    "usage: chunkfill tiles [--pack PATH]... [--settings ID | --dimension ID] --seed SEED [--layer NAME]...\n"
     "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] [--quiet] --out DIR\n"
     "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
     "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
@@ -362,6 +359,8 @@ const char usage_tiles[] =
     "L/Z/X/Y.png has exactly the pixels of `render --layer L --scale 2^Z --area` of its blocks\n"
     "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
     "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
+    "--dimension ID draws a dimension's settings and biome source (as render). The viewer shows\n"
+    "the biomes layer's legend and --below.\n"
     "Layers (--layer, repeatable, default relief):\n";
 
 /* mkdir -p of path's folders (not its last component) */
@@ -381,19 +380,15 @@ static int make_parents(char *path)
 static int write_text_atomic(const char *path, const char *a, size_t alen, const char *b, size_t blen, const char *c,
                              char *msg, size_t msglen)
 {
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof tmp)
-        return snprintf(msg, msglen, "%.900s: path too long", path), -1;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return snprintf(msg, msglen, "%.900s: cannot create: %s", path, strerror(errno)), -1;
-    int bad = write_all(f, a, alen) || write_all(f, b, blen) || write_all(f, c, strlen(c));
-    if (fflush(f) != 0) bad = 1;
-    if (fclose(f) != 0) bad = 1;
-    if (bad || rename(tmp, path) != 0) {
+    cf_output o;
+    cf_error e = {0};
+    if (cf_output_open(&o, path, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
+    if (write_all(o.f, a, alen) || write_all(o.f, b, blen) || write_all(o.f, c, strlen(c))) {
         snprintf(msg, msglen, "%.900s: write error: %s", path, strerror(errno));
-        remove(tmp);
+        cf_output_abort(&o);
         return -1;
     }
+    if (cf_output_commit(&o, &e) != CF_OK) return snprintf(msg, msglen, "%s", e.message), -1;
     return 0;
 }
 
@@ -418,7 +413,6 @@ int cmd_tiles(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    o.settings = "minecraft:overworld";
     const char *area = NULL, *outdir = NULL, *zoom = "0..0";
     const char *layer_names[8];
     int nlayers = 0;
@@ -433,6 +427,7 @@ int cmd_tiles(int argc, char **argv)
     if (nlayers == 0) layer_names[nlayers++] = "relief";
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outdir, .required = "--out is required"},
         {.name = "--zoom", .str = &zoom},
@@ -449,6 +444,7 @@ int cmd_tiles(int argc, char **argv)
         }
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
     if (rc0 >= 0) return rc0;
+    if ((rc0 = settings_or_dimension(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
     int layers[8], need_blocks = 0, need_biomes = 0;
     for (int i = 0; i < nlayers; i++) {
@@ -479,6 +475,7 @@ int cmd_tiles(int argc, char **argv)
     }
 
     cf_error err = {0};
+    if (cf_output_check_dir(outdir, &err) != CF_OK) return report(&err), 1; /* a file or FIFO there: one line */
     int64_t seed;
     cf_pack *pk = NULL;
     cf_program *pg = NULL;
@@ -495,7 +492,7 @@ int cmd_tiles(int argc, char **argv)
         goto done;
     }
     if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, NULL, o.settings, NULL, seed, &err) != CF_OK)
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
@@ -533,21 +530,36 @@ int cmd_tiles(int argc, char **argv)
             snprintf(msg, sizeof msg, "the embedded viewer has no configuration mark (a chunkfill bug)");
             goto done;
         }
-        char cfgtext[2048];
-        int n = snprintf(cfgtext, sizeof cfgtext, "{\"mode\": \"static\", \"layers\": [");
-        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, sizeof cfgtext - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
+        /* the biomes layer's legend (the page shows it as the server's /legend) and --below */
+        size_t cap = 2048 + (bs ? cf_map_legend_json(bs, NULL, 0) : 0);
+        char *cfgtext = malloc(cap);
+        if (!cfgtext) {
+            snprintf(msg, sizeof msg, "out of memory for the viewer's configuration");
+            goto done;
+        }
+        int n = snprintf(cfgtext, cap, "{\"mode\": \"static\", \"layers\": [");
+        for (int li = 0; li < nlayers; li++) n += snprintf(cfgtext + n, cap - (size_t)n, "%s\"%s\"", li ? ", " : "", layer_names[li]);
         char js[2][600];
         json_script_str(js[0], sizeof js[0], o.seed);
-        json_script_str(js[1], sizeof js[1], o.settings);
-        snprintf(cfgtext + n, sizeof cfgtext - (size_t)n,
-                 "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s}", za, zb,
-                 r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
+        json_script_str(js[1], sizeof js[1], o.dimension ? o.dimension : o.settings);
+        n += snprintf(cfgtext + n, cap - (size_t)n,
+                      "], \"zmin\": %d, \"zmax\": %d, \"center\": [%ld, %ld], \"seed\": %s, \"settings\": %s", za, zb,
+                      r[0] + (r[2] - r[0]) / 2, r[1] + (r[3] - r[1]) / 2, js[0], js[1]);
+        if (below != INT32_MAX) n += snprintf(cfgtext + n, cap - (size_t)n, ", \"below\": \"%ld\"", below);
+        if (need_biomes && bs) {
+            n += snprintf(cfgtext + n, cap - (size_t)n, ", \"legend\": ");
+            n += (int)cf_map_legend_json(bs, cfgtext + n, cap - (size_t)n);
+        }
+        snprintf(cfgtext + n, cap - (size_t)n, "}");
         snprintf(path, sizeof path, "%s/index.html", outdir);
         if (make_parents(path) < 0) {
             snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
+            free(cfgtext);
             goto done;
         }
-        if (write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg) < 0) goto done;
+        int wr = write_text_atomic(path, html, (size_t)(mark - html), cfgtext, strlen(cfgtext), end, msg, sizeof msg);
+        free(cfgtext);
+        if (wr < 0) goto done;
     }
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;

@@ -74,19 +74,22 @@ void progress_end(progress *p)
     p->shown = 0;
 }
 
-/* the temporary file being written: removed if the process is interrupted, so
- * that no partial file is ever left (a SIGKILL leaves the temporary, never the
- * target) */
-static char pending_tmp[4096];
+/* the temporary files being written (an output and its palette): removed if the process
+ * is interrupted, so that no partial file is ever left (a SIGKILL leaves the temporary,
+ * never the target) */
+static char pending_tmp[2][4096];
 static void on_signal(int sig)
 {
-    if (pending_tmp[0]) unlink(pending_tmp);
+    for (int i = 0; i < 2; i++)
+        if (pending_tmp[i][0]) unlink(pending_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
+/* adds path to the temporaries removed on a signal (two at most; unguard_tmp forgets them) */
 void guard_tmp(const char *path)
 {
-    snprintf(pending_tmp, sizeof pending_tmp, "%s", path);
+    int i = pending_tmp[0][0] ? 1 : 0;
+    snprintf(pending_tmp[i], sizeof pending_tmp[i], "%s", path);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
@@ -94,7 +97,7 @@ void guard_tmp(const char *path)
      * write error, the temporary removed, instead of the default SIGXFSZ core dump */
     signal(SIGXFSZ, SIG_IGN);
 }
-void unguard_tmp(void) { pending_tmp[0] = 0; }
+void unguard_tmp(void) { pending_tmp[0][0] = pending_tmp[1][0] = 0; }
 
 /* a shared secret: the first line of path, 1 to CF_TOKEN_MAX bytes (trailing
  * spaces and line ends dropped); 0, or -1 with err set */

@@ -1,10 +1,12 @@
-/* structures.c - `chunkfill structures` and `chunkfill spawn` (docs/structures.md).
+/* structures.c - `chunkfill structures`, `chunkfill locate structure` and `chunkfill spawn` (docs/structures.md).
  *
  * A client of include/chunkfill.h only: options -> cf_biomes_open -> cf_structures_open ->
  * cf_structures_find (JSON lines on stdout or --out, written to a temporary name and renamed)
  * or cf_spawn_climate (one JSON line).
  */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +43,24 @@ const char usage_spawn[] =
     "features (trees, ...): chunkfill does not make features, so spawn is null and unverified says so.\n"
     "  --version V        1.18 ... 26.3 (default as `chunkfill biome`): 1.21.2 changed the distance weight\n";
 
+const char usage_locate[] =
+    "usage: chunkfill locate structure ID|#TAG [--pack PATH]... --seed SEED --from X,Z|X,Y,Z [--dimension ID]\n"
+    "                        [--version V] [--radius N]\n"
+    "Prints the start of structure ID (or of a structure of #TAG) nearest to the point as the game's\n"
+    "/locate structure finds it: {\"structure\": ID, \"set\": ID, \"chunk\": [CX, CZ], \"x\": X, \"z\": Z,\n"
+    "\"distance\": D, \"checked\": ...[, \"unverified\": WHAT]} (x, z: the chunk's corner plus the set's\n"
+    "locate_offset; D: the horizontal distance, rounded down). Strongholds: the nearest ring position;\n"
+    "other sets: rings of regions around the point, the nearest start of the first ring that has one.\n"
+    "A start whose checks chunkfill does not make counts (unverified says so); the game may pass over it.\n"
+    "Exit 1 with one line when there is none within the radius.\n"
+    "  --from X,Z         the point (y 0), or X,Y,Z\n"
+    "  --radius N         regions to search outwards (default 100, as the game)\n"
+    "Other options as `chunkfill structures`.\n";
+
 typedef struct sopts {
     opts c; /* first: parse_cmd's callbacks get &c */
-    const char *dimension, *version, *area, *out;
+    const char *dimension, *version, *area, *out, *from;
+    long radius;
     const char *only[64];
     int nonly;
 } sopts;
@@ -102,6 +119,20 @@ static int emit_line(void *ctx, const cf_structure_start *st)
 
 static int parse(sopts *o, int argc, char **argv, const char *usage, int structures)
 {
+    if (usage == usage_locate) {
+        o->radius = 100;
+        cf_limits_default(&o->c.lim);
+        o->c.refuse = CO_FUNCTION | CO_EXTERNAL | CO_DEFINE;
+        optdef defs[] = {
+            {.name = "--seed", .str = &o->c.seed, .required = "--seed is required"},
+            {.name = "--dimension", .str = &o->dimension},
+            {.name = "--version", .str = &o->version},
+            {.name = "--from", .str = &o->from, .required = "--from is required"},
+            {.name = "--radius", .num = &o->radius, .lo = 0, .hi = 1000},
+            {0},
+        };
+        return parse_cmd(&o->c, argc, argv, defs, usage);
+    }
     cf_limits_default(&o->c.lim);
     o->c.refuse = CO_FUNCTION | CO_EXTERNAL | CO_DEFINE;
     optdef defs[] = {
@@ -129,22 +160,15 @@ int cmd_structures(int argc, char **argv)
     cf_biomes *b = NULL;
     cf_structures *s = NULL;
     int64_t seed;
-    char tmp[4096] = "";
+    cf_output out = {0}; /* --out: the checked writer (a FIFO or device there is refused) */
     emit_ctx e = {stdout, 0};
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
     if (cf_structures_open(&s, pk, b, seed, o.version, &err) != CF_OK) goto done;
     if (o.out) {
-        if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-%ld", o.out, (long)getpid()) >= sizeof tmp) {
-            xerr(&err, CF_ERR_ARG, "%s: path too long", o.out);
-            tmp[0] = 0;
-            goto done;
-        }
-        guard_tmp(tmp);
-        if (!(e.f = fopen(tmp, "w"))) {
-            xerr(&err, CF_ERR_IO, "%s: cannot create: %s", o.out, strerror(errno));
-            goto done;
-        }
+        if (cf_output_open(&out, o.out, &err) != CF_OK) goto done;
+        guard_tmp(out.temp);
+        e.f = out.f;
     }
     if (cf_structures_find(s, (int32_t)r[0], (int32_t)r[1], (int32_t)r[2], (int32_t)r[3], o.only, o.nonly, emit_line, &e, &err) != CF_OK)
         goto done;
@@ -153,19 +177,14 @@ int cmd_structures(int argc, char **argv)
         goto done;
     }
     if (o.out) {
-        int bad = fclose(e.f) != 0;
         e.f = NULL;
-        if (bad || rename(tmp, o.out) != 0) {
-            xerr(&err, CF_ERR_IO, "%s: write error: %s", o.out, strerror(errno));
-            goto done;
-        }
-        tmp[0] = 0;
+        if (cf_output_commit(&out, &err) != CF_OK) goto done;
         unguard_tmp();
     }
     rc = 0;
 done:
-    if (o.out && e.f) fclose(e.f);
-    if (tmp[0]) remove(tmp), unguard_tmp();
+    cf_output_abort(&out);
+    unguard_tmp();
     if (rc) report(&err);
     cf_structures_free(s);
     cf_biomes_free(b);
@@ -194,6 +213,78 @@ int cmd_spawn(int argc, char **argv)
                xz[0], xz[1]);
         rc = fflush(stdout) != 0;
     }
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+    free(o.c.at);
+    free(o.c.tok);
+    return rc;
+}
+
+/* one int32 at *e (decimal), *e moved past it; -1 when there is none */
+static int parse_long_prefix(char **e, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(*e, &end, 10);
+    if (end == *e || errno || x < INT32_MIN || x > INT32_MAX) return -1;
+    *out = x, *e = end;
+    return 0;
+}
+
+int cmd_locate(int argc, char **argv)
+{
+    sopts o = {0};
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_locate, stdout), 0;
+    if (argc < 4 || strcmp(argv[2], "structure") != 0 || argv[3][0] == '-')
+        return die_usage("expected `locate structure ID|#TAG` and options", usage_locate);
+    const char *what = argv[3];
+    int rc = parse(&o, argc - 2, argv + 2, usage_locate, 0);
+    if (rc >= 0) return rc;
+    long v[3] = {0, 0, 0};
+    int32_t p[3];
+    char *e = (char *)o.from;
+    int n = 0;
+    while (n < 3) {
+        char *q = e;
+        if (!*q || parse_long_prefix(&e, &v[n]) < 0) break;
+        n++;
+        if (*e == ',') e++;
+        else break;
+    }
+    if (*e || (n != 2 && n != 3)) return die_usage("--from takes X,Z or X,Y,Z (integers)", usage_locate);
+    if (n == 2) p[0] = (int32_t)v[0], p[1] = 0, p[2] = (int32_t)v[1];
+    else p[0] = (int32_t)v[0], p[1] = (int32_t)v[1], p[2] = (int32_t)v[2];
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_biomes *b = NULL;
+    cf_structures *s = NULL;
+    int64_t seed;
+    cf_structure_start st;
+    int found = 0;
+    rc = 1;
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_structures_open(&s, pk, b, seed, o.version, &err) != CF_OK ||
+        cf_structures_locate(s, &what, 1, p[0], p[1], p[2], (int)o.radius, &st, &found, &err) != CF_OK) {
+        report(&err);
+    } else if (!found) {
+        fprintf(stderr, "chunkfill: no start of %s within %ld regions of %d, %d\n", what, o.radius, p[0], p[2]);
+    } else {
+        double dx = (double)st.x - p[0], dz = (double)st.z - p[2];
+        fputs("{\"structure\": ", stdout);
+        put_str(stdout, st.structure);
+        fputs(", \"set\": ", stdout);
+        put_str(stdout, st.set);
+        printf(", \"chunk\": [%d, %d], \"x\": %d, \"z\": %d, \"distance\": %.0f, \"checked\": ", st.chunk_x, st.chunk_z, st.x, st.z,
+               floor(sqrt(dx * dx + dz * dz)));
+        put_str(stdout, st.checked);
+        if (st.unverified) {
+            fputs(", \"unverified\": ", stdout);
+            put_str(stdout, st.unverified);
+        }
+        fputs("}\n", stdout);
+        rc = fflush(stdout) != 0;
+    }
+    cf_structures_free(s);
     cf_biomes_free(b);
     cf_pack_free(pk);
     free(o.c.at);

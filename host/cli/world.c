@@ -128,10 +128,26 @@ cf_status open_world(const opts *o, int blocks, int nfn, int64_t *seed, cf_pack 
                             cf_error *err)
 {
     if (cf_seed_parse(o->seed, seed, err) != CF_OK || open_pack(o, pk, err) != CF_OK) return err->status;
-    if ((blocks ? cf_program_compile_blocks(pg, *pk, o->settings, err) : cf_program_compile(pg, *pk, o->settings, o->functions, nfn, err))
+    const char *settings = o->settings;
+    char dimset[512];
+    if (o->dimension) { /* the dimension's noise settings (its file names them) */
+        cf_biomes *b = NULL;
+        if (cf_biomes_open(&b, *pk, o->dimension, NULL, NULL, *seed, err) != CF_OK) return err->status;
+        snprintf(dimset, sizeof dimset, "%s", cf_biomes_settings(b));
+        cf_biomes_free(b);
+        settings = dimset;
+    }
+    if ((blocks ? cf_program_compile_blocks(pg, *pk, settings, err) : cf_program_compile(pg, *pk, settings, o->functions, nfn, err))
         != CF_OK)
         return err->status;
     return cf_world_new(w, *pg, *seed, err);
+}
+
+int settings_or_dimension(opts *o, const char *usage)
+{
+    if (o->settings && o->dimension) return die_usage("give --settings or --dimension, not both", usage);
+    if (!o->settings && !o->dimension) o->settings = "minecraft:overworld";
+    return -1;
 }
 
 int report(const cf_error *e)

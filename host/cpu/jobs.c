@@ -156,13 +156,15 @@ typedef struct vols {
     cf_fill *f;
     int32_t cx, cz;
     size_t per;
-    float *buf[64];
-    uint8_t have[64];
+    int n;          /* the program's outputs: one buffer each, made on first use */
+    float **buf;
+    uint8_t *have;
 } vols;
 static const float *vol_of(void *u, int out)
 {
     vols *v = u;
-    int k = out & 63; /* outputs beyond the aquifer's: at most 64 (frontend) */
+    int k = out;
+    if (k < 0 || k >= v->n) abort(); /* NOLINT: the rules name outputs of their own program only */
     if (!v->buf[k]) v->buf[k] = malloc(sizeof(float) * v->per);
     if (!v->buf[k]) abort(); /* NOLINT: out of memory mid-chunk */
     if (!v->have[k]) fill_chunk(v->f, v->f->w->prog->outputs[out], v->cx, v->cz, v->buf[k]), v->have[k] = 1;
@@ -178,8 +180,9 @@ static void *surface263_worker(void *arg)
     cf_aquifer *a = aquifer_new(j->w);
     float *dens = malloc(sizeof(float) * j->per_chunk);
     cf_surface *s = surface_new(j->w, NULL, j->bnames, j->nb, j->zseed);
-    vols v = {f, 0, 0, j->per_chunk, {0}, {0}};
-    if (!f || !a || !dens || !s) {
+    vols v = {f, 0, 0, j->per_chunk, p->noutputs, calloc((size_t)p->noutputs + 1, sizeof(float *)),
+              calloc((size_t)p->noutputs + 1, 1)};
+    if (!f || !a || !dens || !s || !v.buf || !v.have) {
         atomic_store(&j->failed, 1);
     } else {
         for (;;) {
@@ -189,11 +192,12 @@ static void *surface263_worker(void *arg)
             fill_chunk(f, j->node, cx, cz, dens);
             aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
             v.cx = cx, v.cz = cz;
-            memset(v.have, 0, sizeof v.have);
+            memset(v.have, 0, (size_t)v.n);
             surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, vol_of, &v);
         }
     }
-    for (int k = 0; k < 64; k++) free(v.buf[k]);
+    for (int k = 0; v.buf && k < v.n; k++) free(v.buf[k]);
+    free(v.buf), free(v.have);
     surface_free(s);
     free(dens);
     aquifer_free(a);

@@ -124,8 +124,11 @@ struct cf_surface {
     int col_flat;      /* cflat holds the column walk's list (every biome condition asked) */
     int rule_air;      /* a rule block is air (a heightmap can drop: columns alone are not exact) */
     int biome, have_biome;
-    double colnoise[64];
-    uint8_t have_colnoise[64];
+    /* the caches below have one entry per program output (nout: every noise the rules read,
+     * as many as the pack's rules read; Terralith's 1.21 rule reads 65) */
+    int nout;
+    double *colnoise;
+    uint8_t *have_colnoise;
     /* 26.3: the volume-path values of output `out` over the chunk ([y][z][x]) */
     const float *(*vol)(void *u, int out);
     void *u;
@@ -143,10 +146,10 @@ struct cf_surface {
      * is false in the whole chunk, without the zoom */
     uint8_t *rpresent; /* [nbiomes] */
     int8_t *bcond;     /* per row: -1 not yet known this chunk, 0 false everywhere, 1 look */
-    const float *volp[64]; /* s->vol of output k for this chunk (NULL: not asked yet) */
+    const float **volp; /* s->vol of output k for this chunk (NULL: not asked yet) */
     /* the layers (y - min_y) of output k's volume holding a value > 0 (vlay[k][y]: 1), made when
      * vol() first asks for it this chunk, for the ore veins' densities only (vlay[k] NULL else) */
-    uint8_t *vlay[64];
+    uint8_t **vlay;
     struct flat_op {
         int row, skip; /* skip: the entry after this row's subtree */
         /* copies of what the walk asks first (rule, cond_fast, no_vein): the row's kind; a
@@ -258,16 +261,15 @@ static int biome_src(cf_surface *s, int32_t x, int32_t y, int32_t z)
 
 static double col_noise(cf_surface *s, int out)
 {
-    int k = out < 64 ? out : 63;
-    if (out >= 64) return out_at(s, out, s->x, 0, s->z);
-    if (!s->have_colnoise[k]) s->colnoise[k] = out_at(s, out, s->x, 0, s->z), s->have_colnoise[k] = 1;
-    return s->colnoise[k];
+    if (out < 0 || out >= s->nout) return out_at(s, out, s->x, 0, s->z);
+    if (!s->have_colnoise[out]) s->colnoise[out] = out_at(s, out, s->x, 0, s->z), s->have_colnoise[out] = 1;
+    return s->colnoise[out];
 }
 
 /* s->vol's buffer of output `out`, asked once per chunk */
 static const float *vol(cf_surface *s, int out)
 {
-    if (out < 0 || out >= 64) return s->vol(s->u, out);
+    if (out < 0 || out >= s->nout) return s->vol(s->u, out);
     if (!s->volp[out]) {
         const float *v = s->volp[out] = s->vol(s->u, out);
         if (s->vlay[out] && v) /* memory order, once per chunk */
@@ -316,7 +318,7 @@ static int rule(cf_surface *s, int row);
 #define CF_SF_ORE_HI (s->w->ore_hi)
 #define CF_SF_OUT(out, x, y, z) out_at(s, (out), (x), (y), (z))
 #define CF_SF_COL(out) col_noise(s, (out))
-#define CF_SF_COL_RESET() memset(s->have_colnoise, 0, sizeof s->have_colnoise)
+#define CF_SF_COL_RESET() memset(s->have_colnoise, 0, (size_t)s->nout)
 #define CF_SF_VOL(out, x, y, z)                                     \
     (s->col ? s->col->vol(s->col->u, (out), (y))                    \
             : vol(s, (out))[((size_t)((y) - s->min_y) * 16 + (size_t)((z) & 15)) * 16 + (size_t)((x) & 15)])
@@ -408,7 +410,7 @@ static inline int cond_fast(cf_surface *s, const struct flat_op *o)
  * positive at this block gives nothing */
 static inline int no_vein(const cf_surface *s, const struct flat_op *o)
 {
-    if (o->kind != SR_ORE_VEIN || o->vout < 0 || o->vout >= 64 || !s->volp[o->vout]) return 0;
+    if (o->kind != SR_ORE_VEIN || o->vout < 0 || o->vout >= s->nout || !s->volp[o->vout]) return 0;
     if (s->vlay[o->vout] && !s->vlay[o->vout][s->y - s->min_y]) return 1; /* no value > 0 in the layer */
     size_t i = ((size_t)(s->y - s->min_y) * 16 + (size_t)(s->z & 15)) * 16 + (size_t)(s->x & 15);
     return !(s->volp[o->vout][i] > 0.0f);
@@ -509,7 +511,7 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
     s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
     s->uok = 0; /* a new grid */
     s->col_flat = 0;
-    memset(s->volp, 0, sizeof s->volp);
+    memset(s->volp, 0, sizeof *s->volp * (size_t)s->nout);
     memset(s->bcond, -1, (size_t)s->r->nrows);
     memset(s->rpresent, 0, (size_t)s->r->nbiomes + 1);
     {
@@ -581,9 +583,13 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
     s->rpresent = calloc((size_t)s->r->nbiomes + 1, 1);
     s->bcond = malloc((size_t)s->r->nrows + 1);
-    if (!s->grad || !s->rpresent || !s->bcond) {
-        free(s->grad), free(s->rpresent), free(s->bcond);
-        free(s);
+    s->nout = p->noutputs > 0 ? p->noutputs : 0;
+    s->colnoise = calloc((size_t)s->nout + 1, sizeof *s->colnoise);
+    s->have_colnoise = calloc((size_t)s->nout + 1, 1);
+    s->volp = calloc((size_t)s->nout + 1, sizeof *s->volp);
+    s->vlay = calloc((size_t)s->nout + 1, sizeof *s->vlay);
+    if (!s->grad || !s->rpresent || !s->bcond || !s->colnoise || !s->have_colnoise || !s->volp || !s->vlay) {
+        surface_free(s);
         return NULL;
     }
     for (int i = 0; i < s->r->nnames; i++) seed_factory(w, s->r->names[i], &s->grad[i][0], &s->grad[i][1]);
@@ -613,7 +619,7 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     }
     for (int i = 0; i < s->r->nrows; i++) { /* the ore veins' density layers (vol, no_vein) */
         const cf_rrow *r = &s->r->rows[i];
-        if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= 64 || s->vlay[r->a[3]]) continue;
+        if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= s->nout || s->vlay[r->a[3]]) continue;
         if (!(s->vlay[r->a[3]] = malloc((size_t)s->height))) {
             surface_free(s);
             return NULL;
@@ -631,7 +637,8 @@ void surface_free(cf_surface *s)
     free(s->flat);
     free(s->cflat);
     free(s->cmap);
-    for (int k = 0; k < 64; k++) free(s->vlay[k]);
+    for (int k = 0; s->vlay && k < s->nout; k++) free(s->vlay[k]);
+    free(s->colnoise), free(s->have_colnoise), free(s->volp), free(s->vlay);
     free(s);
 }
 

@@ -200,7 +200,7 @@ static int reference(rc *c, const char *s, cf_loc at, int cond)
 
 static int biome_set(rc *c, int row, const cJSON *v, cf_loc at)
 {
-    int ids[512], n = 0;
+    int *ids = NULL, n = 0, cap = 0; /* as many as the condition names (the game has no limit) */
     const cJSON *one = cJSON_IsString(v) ? v : NULL;
     if (!v || (!one && !cJSON_IsArray(v))) return fail(c, at, CF_ERR_SCHEMA, "expected a biome id or a list of them, found %s", json_type(v));
     for (const cJSON *b = one ? one : v->child; b; b = one ? NULL : b->next) {
@@ -215,21 +215,22 @@ static int biome_set(rc *c, int row, const cJSON *v, cf_loc at)
             int m = tag_biomes(arena(c), c->h->pk, id, ba, NULL, NULL, &members, c->h->err);
             if (m < 0) return -1;
             for (int i = 0; i < m; i++) {
-                if (n == 512) return fail(c, ba, CF_ERR_LIMIT, "more than 512 biomes");
-                if ((ids[n++] = intern(c, &c->r->biomes, &c->r->nbiomes, members[i])) < 0) return -1;
+                int b = intern(c, &c->r->biomes, &c->r->nbiomes, members[i]);
+                if (b < 0) return -1;
+                if (arena_push_int(arena(c), &ids, n++, &cap, b) < 0) return nomem(c);
             }
             continue;
         }
         char id[512];
         if (norm_id(c, ba, s, id, sizeof id) < 0) return -1;
-        if (n == 512) return fail(c, ba, CF_ERR_LIMIT, "more than 512 biomes");
-        if ((ids[n++] = intern(c, &c->r->biomes, &c->r->nbiomes, id)) < 0) return -1;
+        int bi = intern(c, &c->r->biomes, &c->r->nbiomes, id);
+        if (bi < 0) return -1;
+        if (arena_push_int(arena(c), &ids, n++, &cap, bi) < 0) return nomem(c);
     }
     cf_rrow *r = &c->r->rows[row];
     r->n = n;
-    r->kids = arena_alloc(arena(c), sizeof(int) * (size_t)(n + 1));
+    r->kids = ids ? ids : arena_alloc(arena(c), sizeof(int));
     if (!r->kids) return nomem(c);
-    memcpy(r->kids, ids, sizeof(int) * (size_t)n);
     return 0;
 }
 

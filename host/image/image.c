@@ -2,58 +2,21 @@
  *
  * Input: a height field or a density slice from a fill; output: 8-bit RGB
  * pixels in a caller-owned buffer, then a PNG written through libpng's
- * simplified API into a temporary file that is renamed over the target.
- * Allocates only the temporary file's name (and libpng's own state) per write.
+ * simplified API into a temporary file that is renamed over the target
+ * (base/outfile.c). Allocates only libpng's own state per write.
  * Colour maths is plain double arithmetic (no contraction, sqrt only), so the
  * same input gives the same bytes on every run on one machine.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <png.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "image/image.h"
 
 /* ------------------------------------------------------------------ PNG output */
-
-/* Names the temporaries of one process apart; the pid names processes apart. */
-static atomic_uint tmp_counter;
-
-/* Creates an empty temporary file beside path ("dir/.base.pid.n.tmp", mode
- * 0666 less the umask, like fopen would). Returns the open descriptor and the
- * malloc'd name in *tmp, or -1 with errno set (*tmp NULL). */
-static int create_temp(const char *path, char **tmp)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dirlen;
-    size_t cap = strlen(path) + 48;
-    char *name = malloc(cap);
-    *tmp = NULL;
-    if (!name) {
-        errno = ENOMEM;
-        return -1;
-    }
-    for (int attempt = 0; attempt < 100; attempt++) {
-        unsigned n = atomic_fetch_add(&tmp_counter, 1u);
-        snprintf(name, cap, "%.*s.%s.%ld.%u.tmp", (int)dirlen, path, base, (long)getpid(), n);
-        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            *tmp = name;
-            return fd;
-        }
-        if (errno != EEXIST) break;
-    }
-    int saved = errno;
-    free(name);
-    errno = saved;
-    return -1;
-}
 
 /* an 8-bit RGB image of w x h for libpng's simplified write API */
 static png_image rgb_image(int w, int h)
@@ -76,38 +39,20 @@ cf_status image_write_png(const char *path, const uint8_t *rgb, int w, int h, cf
         return err_set(err, CF_ERR_ARG, "%s: bad image size %dx%d (each side 1..%d, at most 2^31 bytes of RGB)",
                        path, w, h, IMAGE_MAX_SIDE);
 
-    char *tmp = NULL;
-    int fd = create_temp(path, &tmp);
-    if (fd < 0)
-        return err_set(err, CF_ERR_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        int saved = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return err_set(err, CF_ERR_IO, "%s: cannot open the temporary file: %s", path, strerror(saved));
-    }
-
-    cf_status st = CF_OK;
+    cf_output o;
+    cf_status st = out_open(&o, path, err); /* refuses a device, FIFO, directory... (base/outfile.c) */
+    if (st != CF_OK) return st;
     png_image img = rgb_image(w, h);
     errno = 0;
-    if (!png_image_write_to_stdio(&img, f, 0, rgb, 0, NULL)) {
+    if (!png_image_write_to_stdio(&img, o.f, 0, rgb, 0, NULL)) {
         int saved = errno;
         st = err_set(err, CF_ERR_IO, "%s: PNG write failed: %s%s%s", path, img.message,
                      saved ? ": " : "", saved ? strerror(saved) : "");
         png_image_free(&img);
+        out_abort(&o);
+        return st;
     }
-    /* durable before it becomes visible under its name */
-    if (st == CF_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-        st = err_set(err, CF_ERR_IO, "%s: write error: %s", path, strerror(errno));
-    if (fclose(f) != 0 && st == CF_OK)
-        st = err_set(err, CF_ERR_IO, "%s: write error: %s", path, strerror(errno));
-    if (st == CF_OK && rename(tmp, path) != 0)
-        st = err_set(err, CF_ERR_IO, "%s: cannot rename the finished file into place: %s", path, strerror(errno));
-    if (st != CF_OK) unlink(tmp);
-    free(tmp);
-    return st;
+    return out_commit(&o, err); /* durable (fsync) before it becomes visible under its name */
 }
 
 cf_status image_png_bytes(const uint8_t *rgb, int w, int h, uint8_t **out, size_t *n, cf_error *err)

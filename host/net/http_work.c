@@ -254,20 +254,13 @@ static int serve_legend(hsrv *s, int fd, int cfg, int64_t seed)
     cf_biomes *bio = NULL;
     cf_world *w = world_get(s, cfg, seed, &bio, &err);
     if (!w) return http_fail(fd, status_code(err.status), "%s", err.message);
-    const char *names[CF_BIOME_PALETTE_MAX];
-    int nb = bio ? cf_biomes_palette(bio, names) : 0;
-    size_t cap = 64 + (size_t)nb * 320;
-    char *body = malloc(cap), id[280];
+    size_t cap = 16 + cf_map_legend_json(bio, NULL, 0) + 4;
+    char *body = malloc(cap);
     int n = 0;
     if (body) {
-        n = snprintf(body, cap, "{\"biomes\": [");
-        for (int i = 0; i < nb; i++) {
-            uint8_t c[3];
-            cf_map_biome_colour(names[i], c);
-            json_str(id, sizeof id, names[i]);
-            n += snprintf(body + n, cap - (size_t)n, "%s{\"id\": %s, \"rgb\": \"#%02x%02x%02x\"}", i ? ", " : "", id, c[0], c[1], c[2]);
-        }
-        n += snprintf(body + n, cap - (size_t)n, "]}\n");
+        n = snprintf(body, cap, "{\"biomes\": ");
+        n += (int)cf_map_legend_json(bio, body + n, cap - (size_t)n);
+        n += snprintf(body + n, cap - (size_t)n, "}\n");
     }
     world_put(s, w); /* the names belong to the biome source */
     if (!body) return http_fail(fd, 503, "out of memory");

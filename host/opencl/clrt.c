@@ -410,19 +410,6 @@ done:
     return prog;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Writes prog's binary to path through a temporary file in dir. Failures
  * only lose the caching, so they are silent. */
 static void cache_store(clrt *rt, cl_program prog, const char *dir, const char *hex,
@@ -434,9 +421,7 @@ static void cache_store(clrt *rt, cl_program prog, const char *dir, const char *
     unsigned char *bin = malloc(len);
     if (!bin) return;
     unsigned char *bins[1] = {bin};
-    char tmp[CLRT_PATH];
-    int fd = -1;
-    (void)rt;
+    (void)rt, (void)dir, (void)hex;
     if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) goto done;
     uint8_t h[CLRT_CACHE_HEADER];
     memcpy(h, CLRT_CACHE_MAGIC, 8); /* NOLINT(bugprone-not-null-terminated-result): 8 bytes of a binary header */
@@ -446,25 +431,17 @@ static void cache_store(clrt *rt, cl_program prog, const char *dir, const char *
     MD5Init(&c);
     MD5Update(&c, bin, len);
     MD5Final(h + 32, &c);
-    if (snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, hex) >= (int)sizeof tmp) goto done;
-    fd = mkstemp(tmp);
-    if (fd < 0) goto done;
-    int bad = write_all(fd, h, sizeof h) || write_all(fd, bin, len);
-    bad |= close(fd) != 0;
-    if (bad || rename(tmp, path) != 0) unlink(tmp);
+    /* the checked writer (base/outfile.c): a temporary beside path, renamed; never onto a FIFO or device */
+    cf_output o;
+    if (out_open(&o, path, NULL) != CF_OK) goto done;
+    if (fwrite(h, 1, sizeof h, o.f) != sizeof h || fwrite(bin, 1, len, o.f) != len) out_abort(&o);
+    else out_commit(&o, NULL);
 done:
     free(bin);
 }
 
 /* writes n bytes of text to path; 0 on success */
-static int save_file(const char *path, const char *text, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    int bad = fwrite(text, 1, n, f) != n;
-    bad |= fclose(f) != 0;
-    return bad ? -1 : 0;
-}
+static int save_file(const char *path, const char *text, size_t n) { return out_write_file(path, text, n, NULL) == CF_OK ? 0 : -1; }
 
 /* Records a failed build from source: saves source and log, one-line message. */
 static cf_status build_failed(clrt *rt, cl_program prog, cl_int code, const char *source,

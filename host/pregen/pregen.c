@@ -286,41 +286,14 @@ static int read_file(const char *path, uint8_t **data, size_t *n, cf_error *err)
     return 0;
 }
 
-/* writes data to DIR/NAME atomically (NAME may hold folders, which must exist): the
- * temporary .BASE.tmp-PID beside it, fsync, rename */
+/* writes data to DIR/NAME atomically (NAME may hold folders, which must exist): the checked
+ * temporary beside it, fsync, rename (base/outfile.c: a FIFO, device or folder there is refused) */
 static int write_atomic(const char *dir, const char *name, const uint8_t *data, size_t n, cf_error *err)
 {
-    char path[PATH_MAX], tmp[PATH_MAX];
-    const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
-    int sub = slash ? (int)(slash - name) + 1 : 0;
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path
-        || (size_t)snprintf(tmp, sizeof tmp, "%s/%.*s.%s.tmp-%ld", dir, sub, name, base, (long)getpid()) >= sizeof tmp)
+    char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
         return failf(err, CF_ERR_IO, "%s/%s: path too long", dir, name);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return failf(err, CF_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    size_t off = 0;
-    while (off < n) {
-        ssize_t w = write(fd, data + off, n - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            int e = w < 0 ? errno : ENOSPC;
-            close(fd);
-            unlink(tmp);
-            return failf(err, CF_ERR_IO, "%s: write error: %s", path, strerror(e));
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return failf(err, CF_ERR_IO, "%s: write error: %s", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return failf(err, CF_ERR_IO, "%s: cannot rename into place: %s", path, strerror(e));
-    }
-    return 0;
+    return out_write_file(path, data, n, err) == CF_OK ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ the manifest */
@@ -366,8 +339,14 @@ static int lock_dir(const cf_pregen_params *p, cf_error *err)
 {
     char path[PATH_MAX];
     if (manifest_path(p, "manifest.lock", path, err) < 0) return -1;
-    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    /* no link followed, no FIFO waited on: the lock is a regular file of the folder */
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     if (fd < 0) return failf(err, CF_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return failf(err, CF_ERR_IO, "%s: not a regular file: refusing to use it as the folder's lock", path);
+    }
     while (flock(fd, LOCK_EX) != 0)
         if (errno != EINTR) {
             close(fd);
@@ -510,6 +489,7 @@ cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err)
     memset(err, 0, sizeof *err);
     if (gen_open(&g, p, 1, err) < 0) goto done;
     params = params_json(p, &g);
+    if (out_check_dir(p->dir, err) != CF_OK) goto done; /* a file, FIFO or device there: one line */
     if (mkdir(p->dir, 0777) != 0 && errno != EEXIST) {
         failf(err, CF_ERR_IO, "%s: cannot create the folder: %s", p->dir, strerror(errno));
         goto done;

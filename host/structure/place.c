@@ -334,12 +334,10 @@ static int wanted(const char *id, const char *const *only, int nonly)
     return 0;
 }
 
-cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only, int nonly,
-                          int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err)
+/* only: ids and #tags -> *ids (malloc'd; strings in a), *nids; CF_OK or an error */
+static cf_status resolve_only(cf_structures *s, cf_arena *a, const char *const *only, int nonly, const char ***ids_out, int *nids_out,
+                              cf_error *err)
 {
-    if (x1 < x0 || z1 < z0) return err_set(err, CF_ERR_ARG, "area %d,%d:%d,%d: the second corner is less than the first", x0, z0, x1, z1);
-    /* only: ids and #tags -> ids */
-    cf_arena a = {0};
     const char **ids = NULL;
     int nids = 0;
     cf_status rc = CF_OK;
@@ -351,7 +349,7 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
             char ns[128], path[384];
             cf_loc at = {"--structure", NULL};
             if (only[i][0] == '#') {
-                if ((n = tag_structures(&a, s->pk, only[i] + 1, at, &add, err)) < 0) {
+                if ((n = tag_structures(a, s->pk, only[i] + 1, at, &add, err)) < 0) {
                     rc = err->status;
                     goto out;
                 }
@@ -360,7 +358,7 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
                     rc = err_set(err, CF_ERR_ARG, "structure \"%s\": not a structure id (namespace:path) or #tag", only[i]);
                     goto out;
                 }
-                one[0] = arena_printf(&a, "%s:%s", ns, path);
+                one[0] = arena_printf(a, "%s:%s", ns, path);
                 add = one;
             }
             if (nids + n > cap) {
@@ -375,12 +373,49 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
             for (int k = 0; k < n; k++) ids[nids++] = add[k];
         }
     }
+out:
+    if (rc != CF_OK) free(ids), ids = NULL, nids = 0;
+    *ids_out = ids, *nids_out = nids;
+    return rc;
+}
+
+/* 1 when set t holds a wanted structure */
+static int set_wanted(const cf_structures *s, const st_set *t, const char *const *ids, int nonly, int nids)
+{
+    if (!t->active || (nonly > 0 && nids == 0)) return 0;
+    for (int k = 0; k < t->n; k++)
+        if (wanted(s->st[t->st[k]].id, ids, nonly > 0 ? nids : 0)) return 1;
+    return 0;
+}
+
+/* the start at candidate chunk (x, z) of set i: StructurePlacement.isStructureChunk's frequency and
+ * exclusion zone, then the set's choice; 1 and *st, 0 none, -1 error */
+static int start_at(cf_structures *s, int i, int32_t x, int32_t z, cf_structure_start *st, cf_error *err)
+{
+    st_set *t = &s->sets[i];
+    if (t->frequency < 1.0f && !reducers[t->reduce](s, t, x, z)) return 0;
+    if (t->excl_set >= 0)
+        for (int32_t a = x - t->excl_chunks; a <= x + t->excl_chunks; a++)
+            for (int32_t b = z - t->excl_chunks; b <= z + t->excl_chunks; b++) {
+                int e = structure_chunk(s, t->excl_set, a, b, 1, err);
+                if (e) return e < 0 ? -1 : 0;
+            }
+    return choose(s, t, x, z, st, err);
+}
+
+cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only, int nonly,
+                          int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err)
+{
+    if (x1 < x0 || z1 < z0) return err_set(err, CF_ERR_ARG, "area %d,%d:%d,%d: the second corner is less than the first", x0, z0, x1, z1);
+    cf_arena a = {0};
+    const char **ids = NULL;
+    int nids = 0;
+    cf_status rc = resolve_only(s, &a, only, nonly, &ids, &nids, err);
+    if (rc != CF_OK) goto out;
     int32_t cx0 = x0 >> 4, cz0 = z0 >> 4, cx1 = x1 >> 4, cz1 = z1 >> 4;
     for (int i = 0; i < s->nsets; i++) {
         st_set *t = &s->sets[i];
-        int any = 0;
-        for (int k = 0; k < t->n; k++) any |= wanted(s->st[t->st[k]].id, ids, nonly > 0 ? nids : 0);
-        if (!t->active || !any || (nonly > 0 && nids == 0)) continue;
+        if (!set_wanted(s, t, ids, nonly, nids)) continue;
         /* the chunks to try: random_spread's one per region, the ring positions */
         int32_t *cand = NULL;
         size_t nc = 0, cc = 0;
@@ -427,16 +462,8 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
             }
         }
         for (size_t c = 0; c < nc; c++) {
-            int32_t x = cand[2 * c], z = cand[2 * c + 1];
-            int got = t->frequency < 1.0f && !reducers[t->reduce](s, t, x, z) ? 0 : 1;
-            if (got && t->excl_set >= 0)
-                for (int32_t a2 = x - t->excl_chunks; a2 <= x + t->excl_chunks && got > 0; a2++)
-                    for (int32_t b2 = z - t->excl_chunks; b2 <= z + t->excl_chunks && got > 0; b2++) {
-                        int e = structure_chunk(s, t->excl_set, a2, b2, 1, err);
-                        got = e < 0 ? -1 : e ? 0 : got;
-                    }
             cf_structure_start st;
-            if (got > 0) got = choose(s, t, x, z, &st, err);
+            int got = start_at(s, i, cand[2 * c], cand[2 * c + 1], &st, err);
             if (got < 0) {
                 free(cand);
                 rc = err->status;
@@ -449,6 +476,100 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
         }
         free(cand);
     }
+out:
+    free(ids);
+    arena_free(&a);
+    return rc;
+}
+
+/* ChunkGenerator.findNearestMapStructure: ring placements: the ring position nearest to the point
+ * (measured to the chunk's centre at y 32) that has a start; random_spread placements: rings of
+ * regions around the point's chunk, radius 0, 1, ... radius, each placement's first start in the
+ * scan's order (x, then z), the nearest of those found at the first radius that finds any, also
+ * against the rings' answer. Distances to a start are to its locate position (the chunk's corner
+ * plus locate_offset). */
+static double dist2(int64_t ax, int64_t ay, int64_t az, int64_t bx, int64_t by, int64_t bz)
+{
+    double dx = (double)(ax - bx), dy = (double)(ay - by), dz = (double)(az - bz);
+    return dx * dx + dy * dy + dz * dz;
+}
+
+cf_status structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z, int radius,
+                            cf_structure_start *out, int *found, cf_error *err)
+{
+    *found = 0;
+    if (radius < 0 || radius > 1000) return err_set(err, CF_ERR_ARG, "locate radius %d: expected 0 to 1000 regions", radius);
+    cf_arena a = {0};
+    const char **ids = NULL;
+    int nids = 0;
+    double best = HUGE_VAL;
+    cf_status rc = resolve_only(s, &a, only, nonly, &ids, &nids, err);
+    if (rc != CF_OK) goto out;
+    for (int i = 0; i < s->nsets; i++) {
+        st_set *t = &s->sets[i];
+        if (t->kind != SP_CONCENTRIC_RINGS || !set_wanted(s, t, ids, nonly, nids)) continue;
+        if (rings_init(s, t, err) < 0) goto fail;
+        double closest = HUGE_VAL;
+        cf_structure_start near;
+        int have = 0;
+        for (int32_t k = 0; k < t->count; k++) {
+            if (have && !s->legacy_rings) {
+                /* a search moves a position at most 112 blocks on each axis, its chunk's centre 128:
+                 * skip positions that cannot come strictly nearer (the game's `<` keeps the first) */
+                double lb = sqrt(dist2((int64_t)t->approx[2 * k] * 16 + 8, 32, (int64_t)t->approx[2 * k + 1] * 16 + 8, x, y, z)) - 128.0 * 1.5;
+                if (lb > 0 && lb * lb > closest) continue;
+            }
+            if (ring_at(s, t, k, err) < 0) goto fail;
+            int32_t cx = t->ring[2 * k], cz = t->ring[2 * k + 1];
+            double d = dist2((int64_t)cx * 16 + 8, 32, (int64_t)cz * 16 + 8, x, y, z);
+            if (have && !(d < closest)) continue;
+            cf_structure_start st;
+            int got = start_at(s, i, cx, cz, &st, err);
+            if (got < 0) goto fail;
+            if (got > 0 && wanted(st.structure, ids, nonly > 0 ? nids : 0)) near = st, closest = d, have = 1;
+        }
+        if (have) {
+            double d = dist2((int64_t)near.chunk_x * 16 + t->locate[0], t->locate[1], (int64_t)near.chunk_z * 16 + t->locate[2], x, y, z);
+            if (d < best) best = d, *out = near, *found = 1;
+        }
+    }
+    int32_t ox = x >> 4, oz = z >> 4;
+    for (int r = 0; r <= radius; r++) {
+        int any = 0;
+        for (int i = 0; i < s->nsets; i++) {
+            st_set *t = &s->sets[i];
+            if (t->kind != SP_RANDOM_SPREAD || !set_wanted(s, t, ids, nonly, nids)) continue;
+            int done = 0;
+            for (int m = -r; m <= r && !done; m++)
+                for (int n = -r; n <= r && !done; n++) {
+                    if (m != -r && m != r && n != -r && n != r) continue;
+                    int32_t c[2];
+                    int64_t sx = (int64_t)ox + (int64_t)t->spacing * m, sz = (int64_t)oz + (int64_t)t->spacing * n;
+                    if (sx < -CF_MAX_CHUNK || sx > CF_MAX_CHUNK || sz < -CF_MAX_CHUNK || sz > CF_MAX_CHUNK) continue;
+                    candidate(s, t, floor_div((int32_t)sx, t->spacing), floor_div((int32_t)sz, t->spacing), c);
+                    cf_structure_start st;
+                    int got = start_at(s, i, c[0], c[1], &st, err);
+                    if (got < 0) goto fail;
+                    if (got == 0 || !wanted(st.structure, ids, nonly > 0 ? nids : 0)) continue;
+                    done = any = 1;
+                    double d = dist2((int64_t)c[0] * 16 + t->locate[0], t->locate[1], (int64_t)c[1] * 16 + t->locate[2], x, y, z);
+                    if (d < best) best = d, *out = st, *found = 1;
+                }
+        }
+        if (any) break;
+    }
+    if (*found) { /* the answer is the locate position (the game prints x, ~, z) */
+        const st_set *t = NULL;
+        for (int i = 0; i < s->nsets && !t; i++)
+            if (strcmp(s->sets[i].id, out->set) == 0) t = &s->sets[i];
+        out->x = (int32_t)((uint32_t)out->chunk_x * 16u) + t->locate[0];
+        out->z = (int32_t)((uint32_t)out->chunk_z * 16u) + t->locate[2];
+        out->y = 0, out->has_y = 0;
+    }
+    goto out;
+fail:
+    rc = err->status ? err->status : CF_ERR_NOMEM;
+    *found = 0;
 out:
     free(ids);
     arena_free(&a);

@@ -86,6 +86,8 @@ void structures_free(cf_structures *s);
 cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only, int nonly,
                           int (*emit)(void *ctx, const cf_structure_start *st), void *ctx, cf_error *err);
 int structures_sets(const cf_structures *s, const char **names, int max);
+cf_status structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z, int radius,
+                            cf_structure_start *out, int *found, cf_error *err);
 cf_status spawn_climate(cf_biomes *b, const char *version, int32_t xz[2], cf_error *err);
 
 /* place.c, for tests: the candidate chunk of set i in the region holding chunk (cx, cz) */

@@ -119,10 +119,27 @@ def _check(status, err):
         raise ChunkfillError(status, err.message.decode("utf-8", "replace"))
 
 
+def _text(what, v):
+    """v (str, bytes or a path) as the C library's NUL-terminated bytes; a NUL inside would
+    cut it short there ("minecraft:over\\0world" read as "minecraft:over"): ValueError"""
+    b = v if isinstance(v, bytes) else os.fsencode(v) if isinstance(v, (str, os.PathLike)) else str(v).encode()
+    if b"\0" in b:
+        raise ValueError("%s %r: holds a NUL byte" % (what, v))
+    return b
+
+
+def _integer(what, v):
+    """v as an int: ints and NumPy integers only, never a float (1.5, or 1.0) or a bool: TypeError"""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise TypeError("%s: expected an integer, got %r (%s)" % (what, v, type(v).__name__))
+    return int(v)
+
+
 def _chunk_list(x0, z0, x1, z1):
     """the chunks of the inclusive range, z outer, x inner (as `chunkfill fill --chunks`)"""
+    x0, z0, x1, z1 = (_integer(n, v) for n, v in (("x0", x0), ("z0", z0), ("x1", x1), ("z1", z1)))
     for v in (x0, z0, x1, z1):
-        if not -_MAX_CHUNK <= int(v) <= _MAX_CHUNK:
+        if not -_MAX_CHUNK <= v <= _MAX_CHUNK:
             raise ValueError("chunk coordinate %d out of range [%d, %d]" % (v, -_MAX_CHUNK, _MAX_CHUNK))
     if x1 < x0 or z1 < z0:
         raise ValueError("the second corner must not be below the first")
@@ -148,9 +165,10 @@ class World:
         if isinstance(packs, (str, bytes, os.PathLike)):
             packs = [packs]
         self._pack = self._prog = self._world = self._bprog = self._bworld = self._biomes = None
-        self.settings, self.function, self.threads = settings, function, int(threads)
+        self.settings, self.function, self.threads = settings, function, _integer("threads", threads)
+        _text("settings", settings), _text("function", function)
         err = _Error()
-        paths = [os.fsencode(p) for p in packs]
+        paths = [_text("pack path", p) for p in packs]
         arr = (ctypes.c_char_p * max(1, len(paths)))(*paths)
         pk = _p()
         _check(_lib.cf_pack_open(ctypes.byref(pk), arr, len(paths), None, ctypes.byref(err)), err)
@@ -161,13 +179,13 @@ class World:
         _lib.cf_pack_set_strict(pk, 1 if strict else 0)
         _lib.cf_pack_set_warnings(pk, ctypes.cast(_on_warning, _p), None)
         for t, v in (defines or {}).items():
-            _check(_lib.cf_pack_define(pk, t.encode(), float(v), ctypes.byref(err)), err)
+            _check(_lib.cf_pack_define(pk, _text("define", t), float(v), ctypes.byref(err)), err)
         s = ctypes.c_int64()
-        _check(_lib.cf_seed_parse(str(seed).encode(), ctypes.byref(s), ctypes.byref(err)), err)
+        _check(_lib.cf_seed_parse(_text("seed", seed), ctypes.byref(s), ctypes.byref(err)), err)
         self.seed = s.value
-        fn = (ctypes.c_char_p * 1)(function.encode())
+        fn = (ctypes.c_char_p * 1)(_text("function", function))
         pg = _p()
-        _check(_lib.cf_program_compile(ctypes.byref(pg), pk, settings.encode(), fn, 1, ctypes.byref(err)), err)
+        _check(_lib.cf_program_compile(ctypes.byref(pg), pk, _text("settings", settings), fn, 1, ctypes.byref(err)), err)
         self._prog = pg
         w = _p()
         _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
@@ -203,7 +221,10 @@ class World:
         """the function at integer block positions points (n, 3) [x, y, z]: float64 (n,), the
         dialect's precision widened exactly (the single-point path)"""
         self._live()
-        pts = np.ascontiguousarray(np.asarray(points, dtype=np.int64).reshape(-1, 3))
+        raw = np.asarray(points)
+        if raw.size and raw.dtype.kind not in "iu":  # a float position would be cut to an integer
+            raise TypeError("points: expected an integer array of block positions, got %s" % raw.dtype)
+        pts = np.ascontiguousarray(raw.astype(np.int64).reshape(-1, 3))
         if pts.size and (pts.min() < -2**31 or pts.max() >= 2**31):
             raise ValueError("positions must fit int32")
         pts = pts.astype(np.int32)
@@ -228,7 +249,7 @@ class World:
     def _biome_source(self):
         if not self._biomes:
             b, err = _p(), _Error()
-            _check(_lib.cf_biomes_open(ctypes.byref(b), self._pack, None, self.settings.encode(), None, self.seed,
+            _check(_lib.cf_biomes_open(ctypes.byref(b), self._pack, None, _text("settings", self.settings), None, self.seed,
                                        ctypes.byref(err)), err)
             self._biomes = b
         return self._biomes
@@ -242,7 +263,7 @@ class World:
         err = _Error()
         if not self._bworld:
             pg, w = _p(), _p()
-            _check(_lib.cf_program_compile_blocks(ctypes.byref(pg), self._pack, self.settings.encode(), ctypes.byref(err)), err)
+            _check(_lib.cf_program_compile_blocks(ctypes.byref(pg), self._pack, _text("settings", self.settings), ctypes.byref(err)), err)
             self._bprog = pg
             _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
             self._bworld = w
@@ -290,12 +311,12 @@ class World:
         (z1-z0+1, x1-x0+1), [z][x], the highest y (<= below) whose value is > 0, min_y - 1
         where there is none (as `chunkfill render --heights`)"""
         self._live()
-        x0, z0, x1, z1 = (int(v) for v in area)
+        x0, z0, x1, z1 = (_integer(n, v) for n, v in zip(("x0", "z0", "x1", "z1"), area))
         if x1 < x0 or z1 < z0:
             raise ValueError("area: the second corner must not be below the first")
         nx, nz = x1 - x0 + 1, z1 - z0 + 1
         out = np.empty((nz, nx), dtype=np.int32)
         err = _Error()
-        _check(_lib.cf_surface_heights(self._world, 0, x0, z0, nx, nz, 2**31 - 1 if below is None else int(below),
+        _check(_lib.cf_surface_heights(self._world, 0, x0, z0, nx, nz, 2**31 - 1 if below is None else _integer("below", below),
                                        out.ctypes.data_as(_i32p), self.threads, ctypes.byref(err)), err)
         return out

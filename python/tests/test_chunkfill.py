@@ -137,6 +137,23 @@ def test_bad_arguments():
         w.fill(0, 0)
 
 
+def test_nul_in_text_and_float_coordinates_are_refused():
+    # a NUL cut the text short in C ("minecraft:over\0world" became "minecraft:over"), and float
+    # chunk coordinates were truncated (1.5 -> chunk 1): each is one clear error now
+    for kw in ({"settings": "minecraft:over\0world"}, {"function": "router:final_density\0x"}, {"seed": "12\0ab"},
+               {"packs": ["packs/x\0y"]}, {"defines": {"a:b\0c": 1}}):
+        with pytest.raises(ValueError, match="holds a NUL byte"):
+            chunkfill.World(**kw)
+    w = chunkfill.World([], seed=1)
+    for call in (lambda: w.fill(0.5, 0), lambda: w.fill(0, 0, 1.0, 0), lambda: w.biomes(0, 1.5), lambda: w.blocks(True, 0),
+                 lambda: w.heights((0, 0, 2.5, 0)), lambda: w.heights((0, 0, 1, 1), below=60.5),
+                 lambda: w.sample([[0.5, 0, 0]])):
+        with pytest.raises(TypeError, match="expected an integer"):
+            call()
+    assert np.array_equal(w.fill(np.int64(0), np.int32(0)), w.fill(0, 0))  # NumPy integers stay fine
+    w.close()
+
+
 def test_lenient_warns_strict_raises_defines(tmp_path):
     pack = os.path.join(SRC, "tests", "packs", "lenient121")
     with pytest.warns(chunkfill.ChunkfillWarning, match=r"s\.json#/noise/sampling: unknown key \"sampling\" ignored"):

@@ -101,6 +101,7 @@ function tilesFor(cx, cz, layer = "relief") {
 }
 const bare = (u) => u.replace(/^\//, "").replace(/\?.*$/, "");
 const seedQ = {server: "&seed=5", static: "", dims: "&seed=1"}[mode];
+if (mode === "legend") await staticLegend(); // exits
 
 await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${view.z}` + seedQ});
 const first = await waitTiles("first view");
@@ -316,6 +317,30 @@ async function goTo() {
   const info = await evaluate(`document.getElementById("info").textContent`);
   if (!info.startsWith("go to:") || (await evaluate("location.hash")) !== hash) fail(`go to '12, north' shows '${info}' and moves to ${await evaluate("location.hash")}`);
   console.log(`viewer_test: ${mode}: go to -300, -200 shows its ${want.length} tiles; '12, north' is refused`);
+}
+
+// a static folder of the biomes layer written with --below 40 (tiles --dimension --layer biomes):
+// its legend is the server's /legend for the same pack, dimension and seed, each colour the colour table's;
+// the below box shows 40 and cannot be changed (the tiles are drawn)
+async function staticLegend() {
+  await S("Page.navigate", {url: `${pageUrl}#zoom=0&x=128&z=128`});
+  const rowsOf = () => evaluate(`Array.from(document.querySelectorAll("#legend div")).map(d => [d.textContent, d.getAttribute("data-rgb")])`);
+  let rows = [];
+  for (let i = 0; i < 100 && !rows.length; i++) { rows = await rowsOf(); await sleep(50); }
+  const api = (await (await fetch(`${serverUrl}legend?seed=1`)).json()).biomes;
+  if (!api.length || JSON.stringify(rows) !== JSON.stringify(api.map((b) => [b.id.replace(/^minecraft:/, ""), b.rgb])))
+    fail(`the static folder's legend shows ${JSON.stringify(rows)}, the server's /legend says ${JSON.stringify(api)}`);
+  const colours = process.env.CF_BIOME_COLOURS;
+  if (colours && fs.existsSync(colours)) {
+    const table = JSON.parse(fs.readFileSync(colours, "utf8")).colors;
+    for (const b of api) if (table[b.id] && table[b.id] !== b.rgb) fail(`legend colour of ${b.id}: ${b.rgb}, the colour table ${table[b.id]}`);
+  }
+  const below = await evaluate(`[document.getElementById("below").value, document.getElementById("below").disabled]`);
+  if (JSON.stringify(below) !== JSON.stringify(["40", true])) fail(`the static folder's below box: ${JSON.stringify(below)} (tiles --below 40)`);
+  console.log(`viewer_test: legend: a static biomes folder shows the server's legend (${api.length} biomes) and its --below 40`);
+  await send("Target.closeTarget", {targetId});
+  ws.close();
+  process.exit(0);
 }
 
 // the dims pack (tests/packs/dims: an overworld and a nether with a roof): the biomes layer's

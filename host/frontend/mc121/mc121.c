@@ -29,7 +29,8 @@ typedef struct mc {
     mc_files m; /* the files read (mcfiles.h) */
     int depth;
     const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
-    int extra[64], nextra, out_base; /* surface rule noises: program outputs out_base + k */
+    int *extra, nextra, cap_extra, out_base; /* surface rule noises: program outputs out_base + k (as many as
+                                                * the rule reads: Terralith's reads 65; bounded by --max-nodes) */
 } mc;
 
 
@@ -428,14 +429,13 @@ static int rule_noise(void *ctx, const cJSON *id, cf_loc at, double xz)
     if (noise < 0) return -1;
     for (int k = 0; k < c->nextra; k++)
         if (c->p->nodes[c->extra[k]].noise == noise && c->p->nodes[c->extra[k]].d[0] == xz) return c->out_base + k;
-    if (c->nextra == 64) return field_fail(&c->f, at, CF_ERR_LIMIT, "the surface rule reads more than 64 noises");
     cf_node n;
     node_init(&n, NK_M_NOISE, at);
     n.noise = noise;
     n.d[0] = xz, n.d[1] = 1.0;
     int node = node_add(c, &n);
     if (node < 0) return -1;
-    c->extra[c->nextra] = node;
+    if (arena_push_int(&c->p->arena, &c->extra, c->nextra, &c->cap_extra, node) < 0) return field_nomem(&c->f);
     return c->out_base + c->nextra++;
 }
 

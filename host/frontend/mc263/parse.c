@@ -29,7 +29,8 @@ typedef struct pc {
     mc_files m; /* the files read (mcfiles.h) */
     int depth;
     const char *settings_file; /* display path of the noise settings (messages about mixed formats) */
-    int extra[64], nextra, out_base; /* material rule noises and functions: outputs out_base + k */
+    int *extra, nextra, cap_extra, out_base; /* material rule noises and functions: outputs out_base + k (as
+                                                * many as the rule reads; bounded by --max-nodes) */
 } pc;
 
 
@@ -574,11 +575,11 @@ static int raw_noise(pc *c, const char *id, cf_loc at)
 /* ---- the material rule (frontend/rules.c): its noises and functions as extra outputs */
 static int extra_output(pc *c, int node, cf_loc at)
 {
+    (void)at; /* no limit left to locate: as many as the rule reads */
     if (node < 0) return -1;
     for (int k = 0; k < c->nextra; k++)
         if (c->extra[k] == node) return c->out_base + k;
-    if (c->nextra == 64) return field_fail(&c->f, at, CF_ERR_LIMIT, "the material rule reads more than 64 noises and functions");
-    c->extra[c->nextra] = node;
+    if (arena_push_int(&c->p->arena, &c->extra, c->nextra, &c->cap_extra, node) < 0) return field_nomem(&c->f);
     return c->out_base + c->nextra++;
 }
 
