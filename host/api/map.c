@@ -441,9 +441,9 @@ static cf_status gather_columns(const cf_world *w, cf_biomes *biomes, int32_t x0
 }
 
 /* samples this many blocks apart or more take the per-column path where it serves the program
- * (below, a chunk holds enough samples that filling it whole is cheaper: at 2 blocks a sample a
- * water tile took 30.4 CPU s alone against 4.5 in chunks, bench/RESULTS.md) */
-enum { COLUMN_STEP = 4 };
+ * (below, a chunk holds enough samples that filling it whole is cheaper: a water tile took 30.4
+ * CPU s alone against 4.5 in chunks at 2 blocks a sample, 42.9 against 18.1 at 4, bench/RESULTS.md) */
+enum { COLUMN_STEP = 8 };
 static int per_column(const cf_program *p, int32_t step, int32_t nx, int32_t nz)
 {
     return (step >= COLUMN_STEP || (nx == 1 && nz == 1)) && colblk_serves(p);
