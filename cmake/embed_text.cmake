@@ -2,10 +2,11 @@
 # cmake -DIN=... -DNAME=... -DOUT=... -P embed_text.cmake
 # Lines that #include another kernels/ header (cf_NAME.h) are dropped (the program concatenates
 # them); a part of a header (cf_NAME_PART.h, beside it: generated tables, a stage's kernels) is
-# inlined where it is included, so the program's text is the header's as the compiler sees it.
+# inlined where it is included, so the program's text is the header's as the compiler sees it;
+# so is cf_java.h (Java's casts, included by cf_math.h: every program has them once).
 file(READ "${IN}" text)
 get_filename_component(dir "${IN}" DIRECTORY)
-string(REGEX MATCHALL "#include \"cf_[a-z0-9]+_[a-z0-9_]+\\.h\"[^\n]*" parts "${text}")
+string(REGEX MATCHALL "#include \"(cf_[a-z0-9]+_[a-z0-9_]+|cf_java)\\.h\"[^\n]*" parts "${text}")
 foreach(inc IN LISTS parts)
   string(REGEX REPLACE "#include \"(cf_[a-z0-9_]+\\.h)\".*" "\\1" f "${inc}")
   file(READ "${dir}/${f}" body)

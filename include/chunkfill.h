@@ -76,6 +76,16 @@ void cf_pack_set_dialect(cf_pack *pack, int dialect);
  * per file as a warning line "file#/pointer: ..." (to stderr, or to the handler set here).
  * strict != 0 refuses both instead, with the same located line as the error. */
 void cf_pack_set_strict(cf_pack *pack, int strict);
+/* The game version of the packs: the "id" (and "world_version", the data version) of a game
+ * jar's version.json, else the version that reads a pack.mcmeta's pack_format (the newest of
+ * them), else NULL (unknown: biomes and region files then follow the dialect, 26.3 or 1.21.11
+ * for 1.18-1.21 data), or the one set by cf_pack_set_game_version. *data_version: the world
+ * data version region files carry; *from: the file it came from, or "--version" (both may be NULL). */
+const char *cf_pack_game_version(cf_pack *pack, int *data_version, const char **from);
+/* Sets the game version ("1.18" ... "1.21.11", "26.1", "26.2", "26.3"); CF_ERR_ARG for another. */
+cf_status cf_pack_set_game_version(cf_pack *pack, const char *version, cf_error *err);
+/* The world data version of a game version chunkfill knows ("26.2" -> 4903), else 0. */
+int cf_game_version_data(const char *version);
 /* Where warnings go: fn(ctx, line) for each one-line warning (no newline); fn NULL: stderr. */
 void cf_pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx);
 /* A density function type that only Java code defines (a mod's own, e.g. "tectonic:config"),
@@ -320,6 +330,10 @@ cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, 
  * below: in the nether below the roof); cf_map_column_biomes is below = INT32_MAX. */
 cf_status cf_map_column_below(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, int32_t below,
                               cf_map_column_info *out, cf_error *err);
+/* The answer of `/at` and `chunkfill at --json` for column (x, z): one line of JSON,
+ * {"x": X, "z": Z, "height": H, "block": B, "biome": BIO, "fluid": F} and a newline, names as
+ * JSON strings or null. Returns its length (snprintf's: >= cap when cut). */
+int cf_map_column_json(const cf_map_column_info *c, int64_t x, int64_t z, char *out, size_t cap);
 /* The colour the biomes layer gives biome id before shading (the legend of that layer): 1 and
  * rgb; 0 and magenta for an id without a colour (drawn magenta too). */
 int cf_map_biome_colour(const char *id, uint8_t rgb[3]);
@@ -563,6 +577,7 @@ typedef struct cf_pregen_params {
     void (*note)(void *ctx, const char *line); /* one-line notices (device fallback); may be NULL */
     void *note_ctx;
     volatile int *stop;       /* when it becomes nonzero the run ends after the region in flight */
+    const char *version;      /* NULL, or the game version (cf_pack_set_game_version) */
 } cf_pregen_params;
 /* The number of regions the area touches (region indices 0..n-1, rows of z, then x). */
 long cf_pregen_regions(const cf_pregen_params *p);

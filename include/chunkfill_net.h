@@ -65,6 +65,7 @@ typedef struct cf_serve_opts {
     int strict;                  /* cf_pack_set_strict of the packs (--strict) */
     const char *const *defines;  /* "TYPE=VALUE" or "TYPE[FIELD=TEXT]=VALUE" each: cf_pack_define (--define) */
     int ndefines;
+    const char *version;         /* NULL, or the game version (cf_pack_set_game_version) */
 } cf_serve_opts;
 void cf_serve_defaults(cf_serve_opts *o);
 
@@ -101,6 +102,7 @@ typedef struct cf_http_opts {
     int drain_ms;                /* SIGTERM: time for the tiles being drawn (default 10000) */
     int max_zoom;                /* highest level served (default 16) */
     FILE *ready;                 /* "listening on http://ADDR/" line (stdout when NULL) */
+    const char *version;         /* NULL, or the game version (cf_pack_set_game_version) */
 } cf_http_opts;
 void cf_http_defaults(cf_http_opts *o);
 /* Serves until SIGTERM or SIGINT. Logs one line per request on stderr. Returns CF_OK

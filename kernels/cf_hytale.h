@@ -546,15 +546,8 @@ CF_INLINE double cf_hy_white(cf_i32 seed, double x, double y, double z)
 /* FNL's OpenSimplex2 2D noise with FNLfloat = double (HYTALE.md §4.4 choice): the skew
  * and the lattice floor in double, the rest in float as FNL; frequency 1 */
 #define CF_HY_F2D 0x1.76cf5d0b09954p-2 /* 0.5 * (sqrt3 - 1) in double */
-/* Java (int) of a double (NaN -> 0, saturating); FNL's FastFloor: (int)f, minus 1 when f < 0 */
-CF_INLINE cf_i32 cf_hy_d2i(double f)
-{
-    if (f != f) return 0;
-    if (f >= 2147483647.0) return 2147483647;
-    if (f <= -2147483648.0) return (cf_i32)(-2147483647 - 1);
-    return (cf_i32)f;
-}
-CF_INLINE cf_i32 cf_hy_floord(double f) { return f >= 0.0 ? cf_hy_d2i(f) : cf_hy_wadd(cf_hy_d2i(f), -1); }
+/* FNL's FastFloor: Java's (int)f (cf_jtoint), minus 1 when f < 0 */
+CF_INLINE cf_i32 cf_hy_floord(double f) { return f >= 0.0 ? cf_jtoint(f) : cf_hy_wadd(cf_jtoint(f), -1); }
 CF_INLINE float cf_hy_grad2c(cf_i32 seed, cf_i32 xp, cf_i32 yp, float xd, float yd)
 {
     cf_i32 h = cf_hy_hash2(seed, xp, yp);
@@ -809,7 +802,7 @@ CF_INLINE float cf_hy_grad3c(cf_i32 seed, cf_i32 xp, cf_i32 yp, cf_i32 zp, float
     h &= 0xFC;
     return ((xd * cf_hy_grad3[h]) + (yd * cf_hy_grad3[h | 1])) + (zd * cf_hy_grad3[h | 2]);
 }
-CF_INLINE cf_i32 cf_hy_roundd(double f) { return f >= 0.0 ? cf_hy_d2i(f + 0.5) : cf_hy_d2i(f - 0.5); }
+CF_INLINE cf_i32 cf_hy_roundd(double f) { return f >= 0.0 ? cf_jtoint(f + 0.5) : cf_jtoint(f - 0.5); }
 CF_INLINE float cf_hy_os2_3d(cf_i32 seed, double x, double y, double z)
 {
     double r0 = ((x + y) + z) * (2.0 / 3.0);

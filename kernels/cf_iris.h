@@ -12,7 +12,7 @@
  *    octave plumbing of each branch (§4.2) and the unification offset wrapper.
  * Java semantics: every expression left to right, each operation rounded to its
  * type, no contraction; i64/i32 arithmetic wraps (done in unsigned types); Java
- * casts saturate (cf_ir_d2l, cf_ir_d2i). The only transcendental on these paths
+ * casts saturate (cf_jtolong, cf_jtoint: cf_java.h). The only transcendental on these paths
  * are the CNG power (style VASCULAR_THIN, exponents): fdlibm's pow (cf_ir_pow) and
  * Clover's sin/cos (cf_ir_sin, cf_ir_cos): Java's StrictMath.
  * The seeds (i64 kernel seed S, i32 seed S32, offsets ox/oz) come from Iris's
@@ -79,21 +79,7 @@ CF_INLINE cf_i32 cf_ir_raw32(float f)
 }
 #endif
 
-/* ------------------------------------------------------------------ Java casts (§1) */
-CF_INLINE cf_i64 cf_ir_d2l(double x)
-{
-    if (x != x) return 0;
-    if (x >= 9223372036854775808.0) return (cf_i64)0x7fffffffffffffffL;
-    if (x <= -9223372036854775808.0) return (cf_i64)(-0x7fffffffffffffffL - 1);
-    return (cf_i64)x;
-}
-CF_INLINE cf_i32 cf_ir_d2i(double x)
-{
-    if (x != x) return 0;
-    if (x >= 2147483648.0) return 2147483647;
-    if (x <= -2147483648.0) return (cf_i32)(-2147483647 - 1);
-    return (cf_i32)x;
-}
+/* Java's (int) and (long) casts (§1): cf_jtoint, cf_jtolong (cf_java.h) */
 /* i64 arithmetic shift right by 13 (Java >>) */
 CF_INLINE cf_u64 cf_ir_sar13(cf_u64 h)
 {
@@ -276,8 +262,8 @@ CF_CONST cf_u32 cf_iris_cell3[768] = {
 
 /* Java long + (wraps; used where saturated coordinates reach the ends of the range) */
 CF_INLINE cf_i64 cf_ir_ladd(cf_i64 a, cf_i64 b) { return (cf_i64)((cf_u64)a + (cf_u64)b); }
-CF_INLINE cf_i64 cf_ir_ffloor(double x) { return x >= 0 ? cf_ir_d2l(x) : cf_ir_ladd(cf_ir_d2l(x), -1); }
-CF_INLINE cf_i64 cf_ir_fround(double x) { return x >= 0 ? cf_ir_d2l(x + 0.5) : cf_ir_d2l(x - 0.5); }
+CF_INLINE cf_i64 cf_ir_ffloor(double x) { return x >= 0 ? cf_jtolong(x) : cf_ir_ladd(cf_jtolong(x), -1); }
+CF_INLINE cf_i64 cf_ir_fround(double x) { return x >= 0 ? cf_jtolong(x + 0.5) : cf_jtolong(x - 0.5); }
 
 CF_INLINE cf_u64 cf_ir_hash3(cf_i64 s, cf_i64 x, cf_i64 y, cf_i64 z)
 {
@@ -457,7 +443,7 @@ CF_INLINE cf_u32 cf_ir_hash3_32(cf_i32 s, cf_i32 x, cf_i32 y, cf_i32 z)
     h = h * h * h * 60493u;
     return cf_ir_sar13_32(h) ^ h;
 }
-CF_INLINE cf_i32 cf_ir_fround32(float f) { return f >= 0 ? cf_ir_d2i((double)(f + 0.5f)) : cf_ir_d2i((double)(f - 0.5f)); }
+CF_INLINE cf_i32 cf_ir_fround32(float f) { return f >= 0 ? cf_jtoint((double)(f + 0.5f)) : cf_jtoint((double)(f - 0.5f)); }
 CF_INLINE float cf_ir_cellvalue3_32(cf_i32 s, float x, float y, float z)
 {
     cf_i32 xr = cf_ir_fround32(x), yr = cf_ir_fround32(y), zr = cf_ir_fround32(z);
@@ -563,7 +549,7 @@ CF_INLINE double cf_ir_frac_m(int dims, double f, double x, double y, double z, 
  * (each chunk column starts 256 rows further, so that a few chunks reach every source) */
 CF_INLINE int cf_ir_row(double x, double y, int n)
 {
-    cf_i64 r = (cf_i64)((cf_u64)cf_ir_d2l(cf_floor(y)) + 256UL * (cf_u64)cf_ir_d2l(cf_floor(x / 16.0))) % (cf_i64)n;
+    cf_i64 r = (cf_i64)((cf_u64)cf_jtolong(cf_floor(y)) + 256UL * (cf_u64)cf_jtolong(cf_floor(x / 16.0))) % (cf_i64)n;
     return (int)(r < 0 ? r + n : r);
 }
 

@@ -146,7 +146,7 @@ CF_INLINE void cf_ir_ipt(int m, cf_i32 x, cf_i32 z, double r, int k, double *a, 
             *a = sa, *b = sb;
             return;
         }
-        x = cf_ir_d2i(sa), z = cf_ir_d2i(sb);
+        x = cf_jtoint(sa), z = cf_jtoint(sb);
         k = k % per;
     }
     if (f == 0) {
@@ -208,7 +208,7 @@ CF_INLINE double cf_ir_icomb(int m, cf_i32 x, cf_i32 z, double r, const double *
     for (int i = 0; i < n; i++) {
         double a, b;
         cf_ir_istarpt(s - 1, x, z, r, i, &a, &b);
-        double q = cf_ir_iform_comb(m, cf_ir_d2i(a), cf_ir_d2i(b), r, v + per * i);
+        double q = cf_ir_iform_comb(m, cf_jtoint(a), cf_jtoint(b), r, v + per * i);
         acc = i == 0 ? (float)q : acc + (float)q;
     }
     return (double)(acc * cf_ir_f32(inv[s - 1]));
@@ -250,7 +250,7 @@ CF_INLINE int cf_ir_dcmpg(double a, double b) { return a > b ? 1 : a == b ? 0 : 
 /* Paralithic's intPow(x, y) for the integral y > 0 of a constant exponent */
 CF_INLINE double cf_ir_intpow(double x, double yd)
 {
-    cf_i64 y = cf_ir_d2l(yd);
+    cf_i64 y = cf_jtolong(yd);
     double r = 1;
     while (y > 0) {
         if ((y & 1) == 0) x *= x, y = (cf_i64)((cf_u64)y >> 1);
@@ -326,7 +326,7 @@ CF_INLINE double cf_ir_img_raw(CF_IR_TAB t, long off, int w, int h, int flags, d
         z = fmod(z, (double)h);
         z = z < 0 ? z + (double)h : z;
     }
-    cf_i32 xi = cf_ir_d2i(x), zi = cf_ir_d2i(z);
+    cf_i32 xi = cf_jtoint(x), zi = cf_jtoint(z);
     long i = (xi >= w || zi >= h || xi < 0 || zi < 0) ? (long)w * (long)h : (long)zi * (long)w + (long)xi;
     double v = CF_IR_PIX(t, (size_t)off, i);
     return (flags & CF_IR_IMG_INVERTED) ? 1.0 - v : v;

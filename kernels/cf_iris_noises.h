@@ -14,7 +14,7 @@ CF_INLINE cf_i64 cf_ir_cstep(cf_i64 v, cf_i64 a)
 /* the cell hash of a whole-number point, in [0, 1); dims 2 ignores pz */
 CF_INLINE double cf_ir_chash(int br, cf_i64 k, int dims, double px, double py, double pz)
 {
-    cf_i64 qx = cf_ir_d2l(cf_floor(px)), qy = cf_ir_d2l(cf_floor(py)), qz = cf_ir_d2l(cf_floor(pz)), h;
+    cf_i64 qx = cf_jtolong(cf_floor(px)), qy = cf_jtolong(cf_floor(py)), qz = cf_jtolong(cf_floor(pz)), h;
     if (br == CF_IR_UNIFICATION) {
         cf_u64 u = (cf_u64)k;
         u ^= cf_ir_mix((cf_u64)qx + CF_IR_GX);
@@ -26,9 +26,9 @@ CF_INLINE double cf_ir_chash(int br, cf_i64 k, int dims, double px, double py, d
         h = cf_ir_cstep(h, qy);
         if (dims == 3) {
             h = cf_ir_cstep(h, qz);
-            h = cf_ir_cstep(h, (cf_i64)((cf_u64)h * (cf_u64)cf_ir_d2l(cf_floor(px + py + pz))));
+            h = cf_ir_cstep(h, (cf_i64)((cf_u64)h * (cf_u64)cf_jtolong(cf_floor(px + py + pz))));
         } else {
-            h = cf_ir_cstep(h, (cf_i64)((cf_u64)h * (cf_u64)cf_ir_d2l(cf_floor(px + py))));
+            h = cf_ir_cstep(h, (cf_i64)((cf_u64)h * (cf_u64)cf_jtolong(cf_floor(px + py))));
         }
     }
     if (h < 0) h += CF_IR_HM;
@@ -253,14 +253,14 @@ CF_INLINE double cf_ir_prov(int base, int br, cf_i32 s32, double ox, double oz, 
 CF_INLINE cf_i64 cf_ir_jround(double x)
 {
     double f = cf_floor(x);
-    cf_i64 r = cf_ir_d2l(f);
+    cf_i64 r = cf_jtolong(f);
     if (x - f >= 0.5) r += 1;
     return r;
 }
 /* grid coordinate k (-1..2) around the i32 c with radius r (§8.1) */
 CF_INLINE cf_i32 cf_ir_grid(cf_i32 c, double r, int k)
 {
-    cf_i32 f = cf_ir_d2i(cf_floor((double)c / r));
+    cf_i32 f = cf_jtoint(cf_floor((double)c / r));
     return (cf_i32)(cf_u32)(cf_u64)cf_ir_jround((double)(cf_i32)((cf_u32)f + (cf_u32)k) * r);
 }
 CF_INLINE double cf_ir_bilinear(int base, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, cf_i32 x, cf_i32 z, double r)
@@ -306,8 +306,8 @@ CF_INLINE double cf_ir_star(int base, int br, cf_i32 s32, double ox, double oz, 
         float cz = Z + ((R * s) + (R * c));
         double a = (double)cx, b = (double)cz, v;
         if (q == 0) v = CF_IR_P(a, b);
-        else if (q == 1) v = cf_ir_bilinear(base, br, s32, ox, oz, kc, cf_ir_d2i(a), cf_ir_d2i(b), r);
-        else v = cf_ir_bihermite(base, br, s32, ox, oz, kc, cf_ir_d2i(a), cf_ir_d2i(b), r, 0.0, 0.0);
+        else if (q == 1) v = cf_ir_bilinear(base, br, s32, ox, oz, kc, cf_jtoint(a), cf_jtoint(b), r);
+        else v = cf_ir_bihermite(base, br, s32, ox, oz, kc, cf_jtoint(a), cf_jtoint(b), r, 0.0, 0.0);
         acc = i == 0 ? (float)v : acc + (float)v;
     }
     return (double)(acc * cf_ir_f32(inv[nd]));
@@ -317,7 +317,7 @@ CF_INLINE double cf_ir_star(int base, int br, cf_i32 s32, double ox, double oz, 
 CF_INLINE double cf_ir_interp3(int t, int br, cf_i32 s32, double ox, double oz, cf_i64 kc, double x, double y, double z)
 {
     int base = (t - CF_IG_INTERP) / 16, m = (t - CF_IG_INTERP) % 16;
-    cf_i32 a = cf_ir_d2i(x), b = cf_ir_d2i(z == 0 ? y : z);
+    cf_i32 a = cf_jtoint(x), b = cf_jtoint(z == 0 ? y : z);
     const double r = 32.0;
     if (m == CF_IM_BILINEAR || m == CF_IM_BICUBIC) return cf_ir_bilinear(base, br, s32, ox, oz, kc, a, b, r);
     if (m == CF_IM_HERMITE) return cf_ir_bihermite(base, br, s32, ox, oz, kc, a, b, r, 0.5, 0.0);
@@ -445,7 +445,7 @@ CF_INLINE double cf_ir_hexrec(int random, cf_i64 s, cf_i64 hs, cf_i64 hs2, doubl
             if (lv >= 6) return heat;
             double gate = 0.58;
             if (ci != 0) {
-                cf_i32 rot = cf_ir_d2i(cf_floor(cf_ir_hrnd(0, nh, 3) * 6));
+                cf_i32 rot = cf_jtoint(cf_floor(cf_ir_hrnd(0, nh, 3) * 6));
                 rot = rot < 0 ? 0 : rot > 5 ? 5 : rot;
                 int par = cf_ir_hrnd(0, nh, 5) >= 0.5 ? 1 : 0;
                 int ring = ((ci - 1 - rot) % 6 + 6) % 6;
@@ -472,7 +472,7 @@ CF_INLINE double cf_ir_hex2(int t, cf_i64 s, cf_i64 h1, cf_i64 h2, double x, dou
     }
     if (t == CF_IG_SIERPINSKI) {
         double sx = (x * 0.18) + ((z * 0.18) * 0.5), sz = (z * 0.18) * 0.8660254037844386;
-        cf_i64 ix = cf_ir_d2l(cf_floor(cf_fabs(sx))), iz = cf_ir_d2l(cf_floor(cf_fabs(sz)));
+        cf_i64 ix = cf_jtolong(cf_floor(cf_fabs(sx))), iz = cf_jtolong(cf_floor(cf_fabs(sz)));
         double heat = cf_ir_clip01(cf_ir_hs(h1, x * 0.33, z * 0.33) * 1 / 1);
         return (ix & iz) == 0 ? cf_ir_clip01(heat * 0.65 + 0.35) : cf_ir_clip01(heat * 0.12);
     }

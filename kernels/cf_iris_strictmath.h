@@ -56,7 +56,7 @@ CF_INLINE int cf_ir_rem_pio2(double x, double *y0, double *y1)
         return -1;
     }
     double t = cf_fabs(x);
-    int n = cf_ir_d2i(t * invpio2 + 0.5); /* saturates beyond the medium range (not reached by Iris; no UB) */
+    int n = cf_jtoint(t * invpio2 + 0.5); /* saturates beyond the medium range (not reached by Iris; no UB) */
     double fn = (double)n, r = t - fn * pio2_1, w = fn * pio2_1t, a;
     if (n > 0 && n < 32 && ix != cf_ir_npio2_hw[n - 1]) { /* n >= 1 here (|x| >= 3pi/4) */
         a = r - w;

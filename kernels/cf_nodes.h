@@ -207,10 +207,12 @@ CF_INLINE float cf_end_islands(CF_TAB t, int oct, cf_i32 x, cf_i32 z)
     return (h - 8.0f) / 128.0f;
 }
 
-/* squeeze: c = clamp(x,-1,1); c/2 - c*c*c/24 */
+/* squeeze: c = clamp(x,-1,1); c/2 - c*c*c/24. The clamp as two selects: equal to cf_clampf's
+ * for every x (its bounds are neither 0 nor NaN), and branch-free in the row loops (rowops.c) */
 CF_INLINE float cf_squeeze(float x)
 {
-    float c = cf_clampf(x, -1.0f, 1.0f);
+    float c = x > 1.0f ? 1.0f : x;
+    c = x < -1.0f ? -1.0f : c;
     return c / 2.0f - ((c * c) * c) / 24.0f;
 }
 
@@ -298,5 +300,7 @@ CF_INLINE float cf_spline_value(CF_CONSTP const float *p, int np, float c, int i
     if (i == np - 1) return cf_spline_extend(c, p[2 * i], y1, p[2 * i + 1]);
     return cf_spline_segment(c, p[2 * i], p[2 * i + 2], y1, y2, p[2 * i + 1], p[2 * i + 3]);
 }
+
+#include "cf_nodes_ops.h" /* the element-wise operations of the float node kinds (CF_OPS) */
 
 #endif /* CF_NODES_H */

@@ -482,3 +482,81 @@ Test(archive, not_a_pack_or_not_a_zip)
     fclose(f);
     refused(path, ": not a readable zip archive", "");
 }
+
+/* ------------------------------------------------------------------ the game version
+ * tests/golden/biome/versions.txt (the oracle): quarts where 26.2 and 1.21.11 answer
+ * different biomes from the same 26.2 data. The packs' game version comes from a jar's
+ * version.json, else a pack.mcmeta's pack_format, else --version; without any, one line
+ * says what is assumed. */
+static void golden_versions(const char *version, char quarts[512], char want[1024])
+{
+    char *g = slurp(CF_SOURCE_DIR "/tests/golden/biome/versions.txt");
+    quarts[0] = want[0] = 0;
+    for (char *line = strtok(g, "\n"); line; line = strtok(NULL, "\n")) {
+        char v[32], b[128];
+        int qx, qy, qz;
+        if (line[0] == '#' || sscanf(line, "%31s 0 %d %d %d %127s", v, &qx, &qy, &qz, b) != 5 || strcmp(v, version) != 0) continue;
+        snprintf(quarts + strlen(quarts), 512 - strlen(quarts), " --quart %d,%d,%d", qx, qy, qz);
+        snprintf(want + strlen(want), 1024 - strlen(want), "%d %d %d %s\n", qx, qy, qz, b);
+    }
+    free(g);
+    cr_assert(quarts[0], "no %s lines in versions.txt", version);
+}
+/* a jar of ../shared/vanilla/26.2 with the game's version.json (or a pack.mcmeta) at its root */
+static void jar_262(const char *path, const char *file, const char *text)
+{
+    char data[1024];
+    shared_need("vanilla/26.2/data", data, sizeof data);
+    zip_t *z = create(path);
+    add_tree(z, data, "data");
+    if (file) add_text(z, file, text);
+    finish(z);
+}
+static void biomes_are(const char *pack, const char *extra, const char *version, int note)
+{
+    char quarts[512], want[1024], args[2048], out[4096], err[4096];
+    golden_versions(version, quarts, want);
+    snprintf(args, sizeof args, "biome --pack %s %s --seed 0%s", pack, extra, quarts);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+    cr_assert_str_eq(out, want, "%s", args);
+    cr_assert_eq(strstr(err, "choose another with --version") != NULL, note, "%s: '%s'", args, err);
+}
+Test(archive, game_version_from_version_json)
+{
+    char jar[512];
+    snprintf(jar, sizeof jar, "%s/26.2.jar", tmp);
+    jar_262(jar, "version.json", "{\"id\": \"26.2\", \"name\": \"26.2\", \"world_version\": 4903, \"series_id\": \"main\"}");
+    biomes_are(jar, "", "26.2", 0);
+    biomes_are(jar, "--version 1.21.11", "1.21.11", 0); /* --version wins */
+    /* region files and the manifest follow it */
+    char args[2048], out[4096], err[4096], man[600];
+    snprintf(args, sizeof args, "pregen --quiet --pack %s --seed 0 --area 0,0:15,15 --out %s/world", jar, tmp);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(man, sizeof man, "%s/world/manifest.json", tmp);
+    char *m = slurp(man);
+    cr_assert(strstr(m, "\"game\":\t\"26.2\"") || strstr(m, "\"game\": \"26.2\""), "%s", m);
+    cr_assert(strstr(m, "4903"), "%s", m);
+    free(m);
+}
+Test(archive, game_version_from_pack_mcmeta_or_option)
+{
+    char jar[512], dir[1024];
+    snprintf(jar, sizeof jar, "%s/old.zip", tmp);
+    jar_262(jar, "pack.mcmeta", "{\"pack\": {\"description\": \"1.21.11\", \"pack_format\": 94}}");
+    biomes_are(jar, "", "1.21.11", 0);
+    shared_need("vanilla/26.2", dir, sizeof dir);
+    biomes_are(dir, "", "1.21.11", 1);    /* no version.json, no pack.mcmeta: 1.21.11 for 1.18-1.21 data, said */
+    biomes_are(dir, "--version 26.2", "26.2", 0);
+    biomes_are(dir, "--version=26.2 --quiet", "26.2", 0);
+    char args[2048], out[4096], err[4096];
+    static const char *const cmds[] = {"biome --seed 0 --quart 0,0,0", "render --seed 0 --area 0,0:15,15 --out /dev/null",
+                                       "pregen --seed 0 --area 0,0:15,15 --out /nonexistent/w", "serve --listen 127.0.0.1:0",
+                                       "columns --seed 0 --area 0,0:15,15 --out /dev/null", "tiles --seed 0 --area 0,0:15,15 --out /nonexistent/t",
+                                       "fill --seed 0 --chunks 0,0 --out /dev/null"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) { /* unknown versions: refused, one line, exit 2 */
+        snprintf(args, sizeof args, "%s --version 1.22", cmds[i]);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s: %s", args, err);
+        cr_assert(strstr(err, "--version 1.22: not a game version chunkfill knows") && strchr(err, '\n') == err + strlen(err) - 1,
+                  "%s: '%s'", args, err);
+    }
+}

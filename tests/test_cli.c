@@ -435,6 +435,69 @@ Test(cli, pregen_summary_and_stop_message)
     system(cmd);
 }
 
+/* the k-th string of the JSON array after "key": in s (no escapes: block and biome ids) */
+static void json_nth(const char *s, const char *key, int k, char *out, size_t n)
+{
+    const char *p = strstr(s, key);
+    cr_assert_not_null(p, "%s", key);
+    p = strchr(p, '[');
+    for (int i = 0; i <= k; i++) {
+        p = strchr(p + 1, '"');
+        cr_assert_not_null(p);
+        const char *e = strchr(p + 1, '"');
+        if (i == k) snprintf(out, n, "%.*s", (int)(e - p - 1), p + 1);
+        p = e;
+    }
+}
+Test(cli, at_equals_columns)
+{
+    /* columns at a stride over the embedded pack (water, land, a biome border) and `at` at each */
+    const char *f = tmp_name("/tmp/cf-at-%d.npy");
+    char args[1024], out[4096], err[4096], pal[4200];
+    snprintf(args, sizeof args, "columns --quiet --seed 5 --area -300,-200:300,400 --stride 150 --out %s", f);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    size_t len;
+    char *npy = slurp_if(f, &len);
+    cr_assert_not_null(npy);
+    const char *body = memchr(npy, '\n', len);
+    cr_assert_not_null(body);
+    body++;
+    cr_assert_eq((size_t)(npy + len - body), 25 * 12u);
+    snprintf(pal, sizeof pal, "%.*s", (int)strlen(f) - 4, f);
+    strcat(pal, ".palette.json");
+    char *pj = slurp(pal);
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 5; i++) {
+            const unsigned char *r = (const unsigned char *)body + 12 * (k * 5 + i);
+            int32_t h, ft;
+            memcpy(&h, r, 4);
+            memcpy(&ft, r + 4, 4);
+            char block[128], fluid[128] = "null", biome[128], want[600], wantj[600];
+            json_nth(pj, "\"blocks\"", r[8], block, sizeof block);
+            if (r[9] != 1) json_nth(pj, "\"blocks\"", r[9], fluid, sizeof fluid);
+            json_nth(pj, "\"biomes\"", r[10], biome, sizeof biome);
+            int x = -300 + 150 * i, z = -200 + 150 * k;
+            snprintf(want, sizeof want, "%d %d height %d block %s biome %s fluid %s\n", x, z, h, block, biome,
+                     r[9] != 1 ? fluid : "none");
+            snprintf(args, sizeof args, "at %d,%d --seed 5", x, z);
+            cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+            cr_assert_str_eq(out, want, "%s", args);
+            if (k == 0 && i < 2) { /* the JSON of /at (cf_map_column_json) */
+                snprintf(wantj, sizeof wantj, "{\"x\": %d, \"z\": %d, \"height\": %d, \"block\": \"%s\", \"biome\": \"%s\", \"fluid\": %s%s%s}\n",
+                         x, z, h, block, biome, r[9] != 1 ? "\"" : "", fluid, r[9] != 1 ? "\"" : "");
+                snprintf(args, sizeof args, "at %d,%d --json --seed=5", x, z);
+                cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+                cr_assert_str_eq(out, wantj, "%s", args);
+            }
+        }
+    free(pj);
+    free(npy);
+    remove(f);
+    remove(pal);
+    cr_assert_eq(cli_run(NULL, "at 1,2,3 --seed 5", out, sizeof out, err, sizeof err), 2);
+    cr_assert_eq(cli_run(NULL, "at --seed 5", out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "at needs the column X,Z first"), "%s", err);
+}
 /* render, tiles and columns take --dimension as biome and pregen do: the dimension file's noise
  * settings and biome source (tests/packs/dims: the overworld d:land with snowy_plains and desert,
  * the nether d:cave); with --settings the same terrain, the preset biome source */

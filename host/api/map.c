@@ -620,6 +620,34 @@ cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, 
 
 int cf_map_biome_colour(const char *id, uint8_t rgb[3]) { return image_biome_colour(id, rgb); }
 
+/* v as a JSON string (null for NULL): a pack's names may hold anything */
+static void json_name(char *out, size_t cap, const char *v)
+{
+    size_t k = 0;
+    if (!v) {
+        snprintf(out, cap, "null");
+        return;
+    }
+    out[k++] = '"';
+    for (const unsigned char *c = (const unsigned char *)v; *c && k + 8 < cap; c++) {
+        if (*c == '"' || *c == '\\') out[k++] = '\\', out[k++] = (char)*c;
+        else if (*c < 32) k += (size_t)snprintf(out + k, cap - k, "\\u%04x", *c);
+        else out[k++] = (char)*c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+}
+
+int cf_map_column_json(const cf_map_column_info *c, int64_t x, int64_t z, char *out, size_t cap)
+{
+    char b[300], bm[300], f[300];
+    json_name(b, sizeof b, c->block);
+    json_name(bm, sizeof bm, c->biome);
+    json_name(f, sizeof f, c->fluid);
+    return snprintf(out, cap, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": %s, \"fluid\": %s}\n", (long long)x,
+                    (long long)z, (int)c->height, b, bm, f);
+}
+
 /* appends c to buf (cap bytes) at *n, counting past the end as snprintf does */
 static void legend_put(char *buf, size_t cap, size_t *n, const char *c, size_t len)
 {

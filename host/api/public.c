@@ -21,6 +21,15 @@ cf_status cf_pack_open_memory(cf_pack **out, const cf_memfile *files, size_t n, 
 }
 void cf_pack_set_dialect(cf_pack *pack, int dialect) { pack_set_dialect(pack, dialect); }
 void cf_pack_set_strict(cf_pack *pack, int strict) { pack_set_strict(pack, strict); }
+const char *cf_pack_game_version(cf_pack *pack, int *data_version, const char **from)
+{
+    return pack_game_version(pack, data_version, from);
+}
+cf_status cf_pack_set_game_version(cf_pack *pack, const char *version, cf_error *err)
+{
+    return pack_set_game_version(pack, version, err);
+}
+int cf_game_version_data(const char *version) { return game_version_data(version); }
 void cf_pack_set_warnings(cf_pack *pack, void (*fn)(void *ctx, const char *line), void *ctx) { pack_set_warnings(pack, fn, ctx); }
 cf_status cf_pack_define(cf_pack *pack, const char *type, double value, cf_error *err)
 {

@@ -209,6 +209,9 @@ struct cf_pack {
     int nwarned, capwarned;
     /* pack_overlay: one file read before every pack (rel, its text and display path), or NULL */
     const char *ov_rel, *ov_text, *ov_display;
+    /* the game version (version.c): found once (gv_done), or set; gv_id NULL when unknown */
+    int gv_done, gv_data;
+    const char *gv_id, *gv_from;
 };
 
 /* Finds data/<ns>/worldgen/<kind>/<path>.json in the packs, last pack first.
@@ -305,6 +308,14 @@ cf_status pack_set_external(cf_pack *pk, const char *name, double value, cf_erro
 cf_status pack_set_external_map(cf_pack *pk, const char *name, int width, int height, double x0, double z0,
                                 double step, const double *data, cf_error *err);
 
+
+/* version.c: the data version of a game version chunkfill knows ("1.21.11" -> 4671), else 0 */
+int game_version_data(const char *id);
+/* the known versions, for messages: "1.18 ... 1.21.11, 26.1, 26.2, 26.3" */
+const char *game_version_list(void);
+/* cf_pack_game_version: */
+const char *pack_game_version(cf_pack *pk, int *data_version, const char **from);
+cf_status pack_set_game_version(cf_pack *pk, const char *version, cf_error *err);  /* cf_pack_set_game_version */
 
 /* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
 void limits_default(cf_limits *l);  /* cf_limits_default */

@@ -562,7 +562,10 @@ cf_status biome_open_end(cf_biomes *b, cf_program *prog, cf_biomes **out, cf_err
     b->min_y = b->prog->min_y;
     b->height = b->prog->height;
     if (world_new(&b->w, b->prog, seed, e) != CF_OK) goto fail;
-    if (!version) version = b->f64 ? "1.21.11" : "26.3";
+    if (!version) { /* the packs' game version (version.json, pack.mcmeta, --version), else the dialect's */
+        const char *pv = pack_game_version(r.pk, NULL, NULL);
+        version = pv && game_version_data(pv) ? pv : b->f64 ? "1.21.11" : "26.3";
+    }
     if (biome_source(&r, src, sat, version, what, sizeof what) < 0) goto fail;
     if (b->kind == BS_MULTI) {
         b->k = bm_version_k(version);

@@ -35,8 +35,6 @@ const char usage_biome[] =
     "                   minecraft:overworld, minecraft:the_nether, minecraft:the_end\n"
     "  --settings ID    noise settings (default minecraft:overworld) with their vanilla biome source\n"
     "                   (nether: the nether preset; end: the_end; others: the overworld preset)\n"
-    "  --version V      the game version of the presets and RTree: 1.18 ... 26.3 (default: 26.3, or\n"
-    "                   1.21.11 for 1.18-1.21 data)\n"
     "  --dialect D      the data format: 1.21 or 26.3 (default: detected)\n"
     "  --quart Q        QX,QY,QZ (repeatable); --at X,Y,Z a block (repeatable)\n"
     "  --quarts FILE    one 'QX QY QZ' per line; --points FILE one 'X Y Z' ('-': standard input; # comments)\n"
@@ -44,7 +42,8 @@ const char usage_biome[] =
     "  --device D       --grid on cpu (default) or an OpenCL device (equal byte for byte)\n"
     "Ties: where several entries of the list share the minimum fitness vanilla's answer depends on the\n"
     "thread's previous lookup; these queries take the first tied leaf in the RTree's depth-first order\n"
-    "(a cold search). --verbose counts them.\n";
+    "(a cold search). --verbose counts them.\n"
+    HELP_VERSION;
 
 const char usage_fill_biomes[] =
     "usage: chunkfill fill --biomes [--pack PATH]... [--settings ID | --dimension ID] [--version V]\n"
@@ -56,11 +55,12 @@ const char usage_fill_biomes[] =
     "[chunk][qy][qz][qx], qy from min_y/4 up, and F.palette.json (the biome ids) beside F.npy.\n"
     "Each chunk replays vanilla's fill order (sections bottom to top; x, y, z) with the RTree's warm\n"
     "start, cold at the chunk's first quart: equal to vanilla except at ties. --device opencl fills on\n"
-    "an OpenCL device, byte for byte the CPU's result. Options as `chunkfill biome`.\n";
+    "an OpenCL device, byte for byte the CPU's result. Options as `chunkfill biome`.\n"
+    HELP_VERSION;
 
 typedef struct bopts {
     opts c; /* first: the shared options (opts.c); parse_cmd's callbacks get &c */
-    const char *dimension, *version, *quarts, *points, *grid, *out, *chunks, *device, *server, *token_file;
+    const char *dimension, *quarts, *points, *grid, *out, *chunks, *device, *server, *token_file;
     long qy, threads, max_chunks;
     int has_qy, verbose, biomes;
     int32_t *pos; /* positions given on the command line or in a file */
@@ -172,7 +172,6 @@ static int parse_opts(bopts *o, int argc, char **argv, const char *usage)
     optdef both[] = {
         {.name = "--seed", .str = &o->c.seed, .required = "--seed is required"},
         {.name = "--dimension", .str = &o->dimension},
-        {.name = "--version", .str = &o->version},
         {.name = "--device", .str = &o->device},
         {.name = "--out", .str = &o->out},
         {.name = "--threads", .num = &o->threads, .lo = 0, .hi = 1024},
@@ -226,7 +225,7 @@ static cf_status open_source(const bopts *o, cf_pack **pk, cf_biomes **b, cf_err
     int64_t seed;
     if (cf_seed_parse(o->c.seed, &seed, err) != CF_OK) return err->status;
     if (open_pack(&o->c, pk, err) != CF_OK) return err->status;
-    if (cf_biomes_open(b, *pk, o->dimension, o->c.settings, o->version, seed, err) != CF_OK) return err->status;
+    if (open_biomes(&o->c, *pk, o->dimension, seed, b, err) != CF_OK) return err->status;
     if (o->verbose) cf_biomes_count_ties(*b, 1);
     return CF_OK;
 }
@@ -417,7 +416,7 @@ int cmd_fill_biomes(int argc, char **argv)
     if (o.server) { /* a chunkfill server started with --biomes (host/net/PROTOCOL.md) */
         const char *cfg = o.c.settings ? o.c.settings : "minecraft:overworld";
         int64_t seed;
-        if (o.c.npacks || o.dimension || o.device || o.version || o.c.dialect) {
+        if (o.c.npacks || o.dimension || o.device || o.c.version || o.c.dialect) {
             free_opts(&o);
             return die_usage("--server fills with the server's packs and sources: no --pack, --dimension, --device, --version or --dialect",
                               usage_fill_biomes);

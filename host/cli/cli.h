@@ -37,6 +37,7 @@ typedef struct opts {
     int next;
     const char *defs[64];  /* --define TYPE=VALUE (a mod's density function type as a constant) */
     int ndefs;
+    const char *version; /* --version: the game version (cf_pack_set_game_version) */
     const char *settings, *seed, *points, *irisd; /* irisd: --dialect master|unification (Iris) */
     const char *dimension; /* --dimension (the map commands): its settings and biome source; open_world follows it */
     const char *functions[64];
@@ -97,6 +98,7 @@ cf_status external_map(cf_pack *pk, const char *name, const char *spec, cf_error
 cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err);
 cf_status open_world(const opts *o, int blocks, int nfn, int64_t *seed, cf_pack **pk, cf_program **pg, cf_world **w,
                      cf_error *err);
+cf_status open_biomes(const opts *o, cf_pack *pk, const char *dimension, int64_t seed, cf_biomes **b, cf_error *err);
 int report(const cf_error *e);
 
 /* ---- output.c: the writer thread, progress, the guarded temporary, tokens */
@@ -135,9 +137,15 @@ int read_token(const char *path, char *token, cf_error *err);
 
 static inline int64_t floordiv16(int64_t v) { return v >= 0 ? v / 16 : -((-v + 15) / 16); }
 
+/* the --version line of the help of every command that builds a world */
+#define HELP_VERSION                                                                                        \
+    "  --version V      the game version: 1.18 ... 1.21.11, 26.1, 26.2, 26.3 (its biomes, data version);\n" \
+    "                   default: the packs' version.json or pack.mcmeta, else 26.3 (1.21.11 for\n"        \
+    "                   1.18-1.21 data, said once on stderr)\n"
+
 /* ---- the commands and their help texts, by family */
 extern const char usage_sample[], usage_fill[], usage_slice[];         /* fill.c */
-extern const char usage_render[], usage_tiles[], usage_columns[];      /* maps.c */
+extern const char usage_render[], usage_tiles[], usage_columns[], usage_at[];      /* maps.c */
 extern const char usage_check[], usage_plan[], usage_info[], usage_emit[], usage_devices[], usage_nodes[]; /* inspect.c */
 extern const char usage_serve[];                                       /* serve.c */
 extern const char usage_biome[], usage_fill_biomes[];                  /* biome.c */
@@ -152,6 +160,7 @@ int cmd_slice(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_tiles(int argc, char **argv);
 int cmd_columns(int argc, char **argv);
+int cmd_at(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);

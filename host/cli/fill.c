@@ -97,7 +97,8 @@ const char usage_fill[] =
     "                   server's configuration; --pack, --function and --device do not apply\n"
     "  --token-file F   the server's shared secret (first line of F)\n"
     "  plus --pack, --settings, --seed and the limits of 'chunkfill sample --help'\n"
-    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory), --dialect, --strict and --define\n";
+    "  (--max-file-bytes, --max-nodes, --max-depth, --max-memory), --dialect, --strict and --define\n"
+    HELP_VERSION;
 
 const char usage_slice[] =
     "usage: chunkfill slice [--pack PATH]... [--settings ID] --seed SEED (--x X | --z Z)\n"
@@ -106,7 +107,8 @@ const char usage_slice[] =
     "z = Z (along x from A to B; default span -128:127), one pixel per block, the highest y on\n"
     "top: material mode (default) shows solid, air and below sea level the settings' default\n"
     "fluid (water blue, lava orange, none: air); density mode shows the signed density (blue\n"
-    "negative, white 0, red positive).\n";
+    "negative, white 0, red positive).\n"
+    HELP_VERSION;
 
 static int at_option(opts *o, const char *v)
 {
@@ -368,7 +370,7 @@ static int fill_densities_blocks(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+        if (surface && open_biomes(&o, pk, NULL, seed, &bio, &err) != CF_OK) goto done;
     }
     int use_dev = !server && strcmp(device, "cpu") != 0, fallback = strcmp(device, "auto") == 0;
     if (use_dev && surface && !cf_program_surface_on_device(pg)) {

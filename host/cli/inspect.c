@@ -84,7 +84,7 @@ int cmd_check(int argc, char **argv)
         err.status = CF_ERR_ARG;
         goto done;
     }
-    if (surface && cf_biomes_open(&bio, pk, NULL, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (surface && open_biomes(&o, pk, NULL, seed, &bio, &err) != CF_OK) goto done;
     if (surface && !cf_program_surface_on_device(pg)) {
         snprintf(err.message, sizeof err.message, "%s: the surface stage of these settings has no OpenCL form (26.3 material rules "
                  "run on the CPU; --stage noise checks the noise stage)", o.settings);

@@ -21,6 +21,7 @@ const cli_command cli_commands[] = {
     {"slice", cmd_slice, "draw a vertical cross-section of the density (PNG)", usage_slice},
     {"tiles", cmd_tiles, "write a pyramid of map tiles and a viewer (DIR/L/Z/X/Y.png, DIR/index.html)", usage_tiles},
     {"columns", cmd_columns, "per-column map data at a stride (height, top block, biome, fluid) into a .npy", usage_columns},
+    {"at", cmd_at, "what is at a block column: height, block, biome, fluid (as /at and columns)", usage_at},
     {"emit", cmd_emit, "print the generated OpenCL C program of a pack", usage_emit},
     {"check", cmd_check, "fill on an OpenCL device and on the CPU and compare every block", usage_check},
     {"devices", cmd_devices, "list the OpenCL devices", usage_devices},

@@ -32,7 +32,8 @@ const char usage_render[] =
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
-    "terminal a progress line counts the chunk rows; --quiet turns it off.\n";
+    "terminal a progress line counts the chunk rows; --quiet turns it off.\n"
+    HELP_VERSION;
 
 const char usage_columns[] =
     "usage: chunkfill columns [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
@@ -52,7 +53,8 @@ const char usage_columns[] =
     "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
     "--dimension ID: a dimension's settings and biome source (as render).\n"
     "Every column equals what `serve --http`'s /at answers there. Files appear only when complete;\n"
-    "then one summary line on standard error (--quiet: none).\n";
+    "then one summary line on standard error (--quiet: none).\n"
+    HELP_VERSION;
 
 int cmd_columns(int argc, char **argv)
 {
@@ -108,7 +110,7 @@ int cmd_columns(int argc, char **argv)
     if (cf_output_open(&out, outpath, &err) != CF_OK || cf_output_open(&pout, ppath, &err) != CF_OK) goto done;
     double t0 = mono_s();
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK) goto done;
+    if (open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -256,7 +258,7 @@ int cmd_render(int argc, char **argv)
     if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
     if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
-        cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK)
+        open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK)
         goto done;
     int use_dev = strcmp(device, "cpu") != 0;
     if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
@@ -361,6 +363,7 @@ const char usage_tiles[] =
     "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
     "--dimension ID draws a dimension's settings and biome source (as render). The viewer shows\n"
     "the biomes layer's legend and --below.\n"
+    HELP_VERSION
     "Layers (--layer, repeatable, default relief):\n";
 
 /* mkdir -p of path's folders (not its last component) */
@@ -492,7 +495,7 @@ int cmd_tiles(int argc, char **argv)
         goto done;
     }
     if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && cf_biomes_open(&bs, pk, o.dimension, o.settings, NULL, seed, &err) != CF_OK)
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
@@ -571,6 +574,78 @@ done:
         else report(&err);
     }
     free(rgb);
+    cf_biomes_free(bs);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+    return rc;
+}
+
+const char usage_at[] =
+    "usage: chunkfill at X,Z [--pack PATH]... [--settings ID] --seed SEED [--below Y] [--json]\n"
+    "What the map shows at block column X,Z: the surface height, the block there (after the\n"
+    "surface stage where the settings have one), the biome at it and the fluid above it, as one\n"
+    "line 'X Z height H block B biome BIO fluid F' (none where there is none), or with --json the\n"
+    "line `serve --http`'s /at answers. Equal to `columns` at that column.\n"
+    "  --below Y        search the surface from y = Y down (the nether below its roof)\n"
+    HELP_VERSION;
+
+/* X,Z: block coordinates within the world; 0, or -1 */
+static int parse_column(const char *s, long v[2])
+{
+    long r[4], lim = (long)CF_MAX_CHUNK * 16;
+    if (parse_chunks(s, r) < 0 || strchr(s, ':') || r[0] < -lim || r[0] > lim + 15 || r[1] < -lim || r[1] > lim + 15) return -1;
+    v[0] = r[0], v[1] = r[1];
+    return 0;
+}
+
+int cmd_at(int argc, char **argv)
+{
+    opts o = {0};
+    cf_limits_default(&o.lim);
+    o.settings = "minecraft:overworld";
+    long below = INT32_MAX, xz[2] = {0, 0};
+    int json = 0;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
+        {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {.name = "--json", .flag = &json},
+        {0},
+    };
+    /* X,Z: the first argument after the command (it may start with '-') */
+    int pos = argc > 2 && strcmp(argv[2], "--help") != 0 && strcmp(argv[2], "-h") != 0 && strncmp(argv[2], "--", 2) != 0;
+    if (pos && parse_column(argv[2], xz) < 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "at takes X,Z (block coordinates within the world), not '%.60s'", argv[2]);
+        return die_usage(msg, usage_at);
+    }
+    char *args[256];
+    int n = 0;
+    for (int i = 0; i < argc && n < 256; i++)
+        if (!(pos && i == 2)) args[n++] = argv[i];
+    int rc = parse_cmd(&o, n, args, defs, usage_at);
+    if (rc >= 0) return rc;
+    if (!pos) return die_usage("at needs the column X,Z first (chunkfill at X,Z --seed SEED)", usage_at);
+    if (o.nfunctions) return die_usage("at takes no --function", usage_at);
+    cf_error err = {0};
+    int64_t seed;
+    cf_pack *pk = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_biomes *bs = NULL;
+    cf_map_column_info c;
+    rc = 1;
+    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK || open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK ||
+        cf_map_column_below(w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
+        rc = report(&err);
+    } else {
+        char line[1024];
+        if (json) cf_map_column_json(&c, xz[0], xz[1], line, sizeof line);
+        else
+            snprintf(line, sizeof line, "%ld %ld height %d block %s biome %s fluid %s\n", xz[0], xz[1], (int)c.height,
+                     c.block ? c.block : "none", c.biome ? c.biome : "none", c.fluid ? c.fluid : "none");
+        rc = fputs(line, stdout) < 0 || fflush(stdout) != 0;
+    }
     cf_biomes_free(bs);
     cf_world_free(w);
     cf_program_free(pg);

@@ -178,6 +178,16 @@ static int opt_dialect(opts *o, const char *v)
     else o->irisd = v; /* Iris's branch (sample checks it: master or unification) */
     return 0;
 }
+static int opt_version(opts *o, const char *v)
+{
+    if (!cf_game_version_data(v)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "--version %.60s: not a game version chunkfill knows (1.18 ... 1.21.11, 26.1, 26.2, 26.3)", v);
+        return die_usage(msg, NULL);
+    }
+    o->version = v;
+    return 0;
+}
 static int opt_limit(const char *name, const char *v, long *n)
 {
     if (parse_long(v, 1, LONG_MAX, n) == 0) return 0;
@@ -222,6 +232,7 @@ static const struct {
     {{.name = "--pack", .fn = opt_pack}, CO_PACK},
     {{.name = "--settings", .fn = opt_settings}, CO_PACK},
     {{.name = "--dialect", .fn = opt_dialect}, CO_PACK},
+    {{.name = "--version", .fn = opt_version}, CO_PACK},
     {{.name = "--quiet"}, 0}, /* a flag: opts.quiet */
     {{.name = "--function", .fn = opt_function}, CO_FUNCTION},
     {{.name = "--external", .fn = opt_external}, CO_EXTERNAL},

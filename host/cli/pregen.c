@@ -56,7 +56,8 @@ const char usage_pregen[] =
     "                      Kubernetes indexed job: --shard $JOB_COMPLETION_INDEX/N)\n"
     "  --schedule S        chunkfill-mpi: static (default: region i to rank i % ranks) or dynamic (rank 0\n"
     "                      hands out regions one at a time and fills none itself)\n"
-    "  --quiet             no progress line and no summary line (regions made and already complete)\n";
+    "  --quiet             no progress line and no summary line (regions made and already complete)\n"
+    HELP_VERSION;
 
 static volatile int stop_flag;
 static void on_stop(int sig)
@@ -84,6 +85,7 @@ typedef struct progress_ctx {
     int shown;                 /* a progress line is on the terminal, not yet ended */
     cf_pregen_progress last;   /* the latest report */
     int reported;
+    char version_note[400];    /* the game version assumed (pregen.c's note): said after the summary */
 } progress_ctx;
 /* ends a progress line so that the next message starts on its own line */
 static void break_line(progress_ctx *c)
@@ -108,6 +110,11 @@ static void show_progress(void *ctx, const cf_pregen_progress *p)
 }
 static void show_note(void *ctx, const char *line)
 {
+    progress_ctx *c = ctx;
+    if (strncmp(line, "pregen: the packs name no game version", 38) == 0) {
+        snprintf(c->version_note, sizeof c->version_note, "%s", line);
+        return;
+    }
     break_line(ctx);
     fprintf(stderr, "chunkfill: %s\n", line);
 }
@@ -212,7 +219,7 @@ int cmd_pregen(int argc, char **argv)
     }
 
     cf_pregen_params p = {
-        .packs = o.packs, .npacks = o.npacks, .dialect = o.dialect, .seed = o.seed, .settings = settings, .dimension = dimension,
+        .packs = o.packs, .npacks = o.npacks, .version = o.version, .dialect = o.dialect, .seed = o.seed, .settings = settings, .dimension = dimension,
         .x0 = (int32_t)(bx0 >> 4), .z0 = (int32_t)(bz0 >> 4), .x1 = (int32_t)(bx1 >> 4), .z1 = (int32_t)(bz1 >> 4),
         .dir = out, .format = strcmp(format, "npy") == 0 ? CF_PREGEN_NPY : strcmp(format, "tiles") == 0 ? CF_PREGEN_TILES : CF_PREGEN_MCA,
         .stage = !stage ? CF_PREGEN_STAGE_DEFAULT : strcmp(stage, "surface") == 0 ? CF_PREGEN_STAGE_SURFACE : CF_PREGEN_STAGE_NOISE,
@@ -294,6 +301,7 @@ int cmd_pregen(int argc, char **argv)
     break_line(&pc);
     if (stopped) fprintf(stderr, "chunkfill: stopped; the finished regions are in place: rerun to complete\n");
     if (!o.quiet) summary(&pc, mono_s() - t0, stopped);
+    if (!o.quiet && pc.version_note[0]) fprintf(stderr, "chunkfill: %s\n", pc.version_note);
     rc = stopped ? 1 : 0;
     return rc;
 #endif

@@ -47,7 +47,8 @@ const char usage_serve[] =
     "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
     "  plus the limits of 'chunkfill sample --help', --strict and --define\n"
     "chunkfill serve --http 127.0.0.1:PORT serves maps over HTTP instead: the viewer, tiles and /at\n"
-    "(its options, --cache, --workers, ...: 'chunkfill serve --http --help').\n";
+    "(its options, --cache, --workers, ...: 'chunkfill serve --http --help').\n"
+    HELP_VERSION;
 
 /* repeatable --settings: every configuration the server offers */
 static const char **serve_settings;
@@ -92,7 +93,8 @@ const char usage_serve_http[] =
     "unfinished head is closed, and requests get 503 with Retry-After). A Host header other\n"
     "than localhost or a loopback address is refused (403). SIGINT or SIGTERM: tiles being\n"
     "drawn get --drain-ms (default 10000), then stop. One log line per request on stderr\n"
-    "(docs/robustness.md lists every limit).\n";
+    "(docs/robustness.md lists every limit).\n"
+    HELP_VERSION;
 
 static int cmd_serve_http(int argc, char **argv)
 {
@@ -125,7 +127,7 @@ static int cmd_serve_http(int argc, char **argv)
     int ns = serve_nsettings;
     cf_error err = {0};
     if (rc < 0) {
-        ho.packs = o.packs, ho.npacks = o.npacks, ho.limits = o.lim;
+        ho.packs = o.packs, ho.npacks = o.npacks, ho.limits = o.lim, ho.version = o.version;
         ho.settings = settings, ho.nsettings = ns;
         ho.listen = addr, ho.cache_dir = cache, ho.cache_mb = cache_mb, ho.workers = (int)workers;
         ho.threads = (int)threads, ho.max_zoom = (int)max_zoom, ho.max_conns = (int)conns, ho.read_timeout_ms = (int)rto;
@@ -187,7 +189,7 @@ int cmd_serve(int argc, char **argv)
     cf_error err = {0};
     if (rc < 0 && token_file && read_token(token_file, token, &err) != 0) rc = report(&err);
     if (rc < 0) {
-        so.packs = o.packs, so.npacks = o.npacks, so.limits = o.lim;
+        so.packs = o.packs, so.npacks = o.npacks, so.limits = o.lim, so.version = o.version;
         so.settings = settings, so.nsettings = ns;
         so.function = o.nfunctions ? o.functions[0] : NULL;
         so.listen = serve_listen, so.nlisten = serve_nlisten;

@@ -101,11 +101,25 @@ done:
     return st;
 }
 
+/* after a biome source was opened from packs of no known game version (no version.json, no
+ * pack.mcmeta of a known format) and without --version: one line, once, saying what is
+ * assumed and how to choose */
+static void note_version(const opts *o, cf_pack *pk, const cf_biomes *b)
+{
+    static int said;
+    if (said || o->quiet || o->npacks == 0 || cf_pack_game_version(pk, NULL, NULL) || !strstr(cf_biomes_describe(b), "1.18-1.21"))
+        return; /* 26.3 data is 26.3's only */
+    said = 1;
+    fprintf(stderr, "chunkfill: note: the packs name no game version (no version.json or pack.mcmeta): taken as 26.3 for 26.3 data, "
+                    "1.21.11 for 1.18-1.21 data; choose another with --version\n");
+}
+
 /* opens the packs and sets the --external inputs on them */
 cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
 {
     cf_status st = cf_pack_open(pk, o->packs, o->npacks, &o->lim, err);
     if (st == CF_OK) cf_pack_set_dialect(*pk, o->dialect), cf_pack_set_strict(*pk, o->strict);
+    if (st == CF_OK && o->version) st = cf_pack_set_game_version(*pk, o->version, err);
     for (int i = 0; st == CF_OK && i < o->next; i++) {
         const char *eq = strchr(o->ext[i], '=');
         char name[256];
@@ -154,4 +168,13 @@ int report(const cf_error *e)
 {
     fprintf(stderr, "%s\n", e->message[0] ? e->message : cf_status_str(e->status));
     return 1;
+}
+
+/* the biome source of the packs (the dimension's, or of o->settings), in the packs' game
+ * version (note_version when it is assumed) */
+cf_status open_biomes(const opts *o, cf_pack *pk, const char *dimension, int64_t seed, cf_biomes **b, cf_error *err)
+{
+    if (cf_biomes_open(b, pk, dimension, o->settings, NULL, seed, err) != CF_OK) return err->status;
+    note_version(o, pk, *b);
+    return CF_OK;
 }

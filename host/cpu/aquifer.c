@@ -147,7 +147,7 @@ cf_aquifer *aquifer_new(const cf_world *w)
     a->sea = p->sea_level;
     a->fluid = fluid_kind(p->default_fluid ? p->default_fluid : "minecraft:water");
     for (int k = 0; k < 6; k++) a->fn[k] = p->aq_out[k] >= 0 ? p->outputs[p->aq_out[k]] : -1;
-    a->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
+    a->avx2 = (cpu_isa() & CPU_AVX2) != 0; /* isa.c */
     a->gy0 = cf_aq_gy0(p->min_y);
     a->ny = cf_aq_ny(p->min_y, p->height);
     size_t cells = (size_t)a->ny * 9;

@@ -143,7 +143,9 @@ size_t blocks121_bytes(const cf_program *p)
            + 2 * (sizeof(double) * (size_t)p->height * 256 + fill121_bytes(p));
 }
 
-cf_blocks121 *blocks121_new(const cf_world *w)
+static void blocks121_free(cf_blocks121 *a);
+/* a DIALECT_MC121 block fill's state: NULL when out of memory */
+static cf_blocks121 *blocks121_new(const cf_world *w)
 {
     const cf_program *p = w->prog;
     b21 *a = calloc(1, sizeof *a);
@@ -156,7 +158,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     a->enabled = p->has_aquifers;
     a->veins = p->ore_veins;
     a->legacy = p->legacy_random;
-    a->avx2 = __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2");
+    a->avx2 = (cpu_isa() & CPU_AVX2) != 0; /* isa.c */
     a->sea = p->sea_level;
     a->fluid = fluid_kind(p->default_fluid ? p->default_fluid : "minecraft:water");
     for (int k = 0; k < CF_B21_COUNT; k++) a->fn[k] = p->outputs[k];
@@ -181,7 +183,7 @@ cf_blocks121 *blocks121_new(const cf_world *w)
     return a;
 }
 
-void blocks121_free(cf_blocks121 *a)
+static void blocks121_free(cf_blocks121 *a)
 {
     if (!a) return;
     fill121_free(a->staged);

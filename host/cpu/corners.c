@@ -228,16 +228,15 @@ cf_corners *corners_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
     c->nperm = nperm;
     /* CF_NO_SSE: the portable path; CF_NO_AVX2: at most SSE2; CF_NO_AVX512: at most AVX2
      * (benchmarks, checks); each one steps down past the paths above it too */
+    unsigned cpu = cpu_isa(); /* isa.c */
 #ifdef CF_HAVE_SSE2_PATH
-    if (!getenv("CF_NO_SSE")) c->isa = CN_ISA_SSE2;
+    if (cpu & CPU_SSE2) c->isa = CN_ISA_SSE2;
 #endif
 #ifdef CF_HAVE_AVX2_PATH
-    __builtin_cpu_init();
-    if (c->isa == CN_ISA_SSE2 && __builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2")) c->isa = CN_ISA_AVX2;
-    if (c->isa == CN_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-        && __builtin_cpu_supports("avx512vbmi") && !getenv("CF_NO_AVX512"))
-        c->isa = CN_ISA_AVX512;
+    if (c->isa == CN_ISA_SSE2 && (cpu & CPU_AVX2)) c->isa = CN_ISA_AVX2;
+    if (c->isa == CN_ISA_AVX2 && (cpu & CPU_AVX512VBMI)) c->isa = CN_ISA_AVX512;
 #endif
+    (void)cpu;
     if (tables(c) != 0) goto fail;
     return c;
 fail:

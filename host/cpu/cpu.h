@@ -305,8 +305,6 @@ void ctx64_pool_drop(const cf_world *w); /* fill_pool_drop calls it */
 /* aquifer121.c: the blocks of the 1.18-1.21 noise stage (aquifer + ore veins, double) of
  * a DIALECT_MC121 program compiled for block fills (outputs CF_B21_*) */
 typedef struct cf_blocks121 cf_blocks121;
-cf_blocks121 *blocks121_new(const cf_world *w); /* NULL when out of memory */
-void blocks121_free(cf_blocks121 *a);
 /* the same kept idle per world between calls (fill_pool_drop frees them): an idle one or a new one */
 cf_blocks121 *blocks121_take(const cf_world *w);
 void blocks121_give(cf_blocks121 *a);
@@ -372,6 +370,10 @@ void fill_interp_blocks(cf_fill *f, int node);
  * range_choice bounds; lit: a division by the literal whose reciprocal is r). isa: the
  * lanes, rowop_isa() (CF_NO_AVX512 / CF_NO_AVX2 / CF_NO_SSE step down); the values are the same. */
 enum { ROW_ISA_PORTABLE = 0, ROW_ISA_AVX2 = 1, ROW_ISA_AVX512 = 2 };
+/* isa.c: the CPU's vector features less the CF_NO_* switches of the environment (each bit
+ * answers for its own switch: CF_NO_SSE, CF_NO_AVX2, CF_NO_AVX512) */
+enum { CPU_SSE2 = 1, CPU_AVX2 = 2, CPU_AVX512 = 4 /* F BW VL DQ */, CPU_AVX512VBMI = 8 /* F BW VBMI */ };
+unsigned cpu_isa(void);
 int rowop_isa(void);
 void rowop(int isa, int kind, float *restrict o, const float *a, const float *b, const float *c, size_t n, float lo,
            float hi, int lit, float r);

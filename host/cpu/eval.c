@@ -246,46 +246,41 @@ EVAL(INTERPOLATED)
     return cf_lerp3f((float)ix / (float)w, (float)iy / (float)h, (float)iz / (float)w, v000, v100, v010, v110, v001,
                      v101, v011, v111);
 }
-EVAL(ADD) { float a = IN(0); return a + IN(1); }
-EVAL(SUB) { float a = IN(0); return a - IN(1); }
+/* the kinds whose value is their op on every path (kernels/cf_nodes_ops.h, use ROW or ONE):
+ * the inputs evaluated in order, then cf_op_K */
+#define EVAL_OP_1(K) EVAL(K) { return cf_op_##K(IN(0)); }
+#define EVAL_OP_2(K) EVAL(K) { float a = IN(0), b = IN(1); return cf_op_##K(a, b); }
+#define CF_OP_NODE_CASE(K, N) EVAL_OP_##N(K)
+CF_OPS(CF_OP_NODES)
+#undef CF_OP_NODE_CASE
+/* VOL and OWN kinds: the point path's own rule around the op */
 EVAL(MUL)
 {
     float a = IN(0);
     if (e->mode != MODE_VOLUME && a == 0.0f && !is_literal(e, n->in[0]) && !is_literal(e, n->in[1])) return 0.0f;
-    return a * IN(1);
+    return cf_op_MUL(a, IN(1));
 }
 EVAL(DIV)
 {
     if (is_literal(e, n->in[1])) {
         float a = IN(0);
-        return a * (1.0f / e->nodes[n->in[1]].f[0]);
+        return cf_op_MUL(a, 1.0f / e->nodes[n->in[1]].f[0]);
     }
     float a = IN(0);
     if (e->mode != MODE_VOLUME && a == 0.0f && !is_literal(e, n->in[0])) return 0.0f;
-    return a / IN(1);
+    return cf_op_DIV(a, IN(1));
 }
 EVAL(MIN)
 {
     float a = IN(0), b = IN(1);
-    return e->mode == MODE_VOLUME ? (b < a ? b : a) : cf_jminf(a, b);
+    return e->mode == MODE_VOLUME ? cf_op_MIN(a, b) : cf_jminf(a, b);
 }
 EVAL(MAX)
 {
     float a = IN(0), b = IN(1);
-    return e->mode == MODE_VOLUME ? (b > a ? b : a) : cf_jmaxf(a, b);
+    return e->mode == MODE_VOLUME ? cf_op_MAX(a, b) : cf_jmaxf(a, b);
 }
-EVAL(ABS) { return cf_fabsf(IN(0)); }
-EVAL(NEGATE) { return -IN(0); }
-EVAL(SQUARE) { float v = IN(0); return v * v; }
-EVAL(CUBE) { float v = IN(0); return (v * v) * v; }
-EVAL(SQRT) { return (float)sqrt((double)IN(0)); }
-EVAL(RECIPROCAL) { return 1.0f / IN(0); }
-EVAL(LOG) { return (float)cf_log((double)IN(0)); }
-EVAL(SIGN) { return cf_signumf(IN(0)); }
-EVAL(HALF_NEGATIVE) { float v = IN(0); return v > 0.0f ? v : v * 0.5f; }
-EVAL(QUARTER_NEGATIVE) { float v = IN(0); return v > 0.0f ? v : v * 0.25f; }
-EVAL(SQUEEZE) { return cf_squeeze(IN(0)); }
-EVAL(CLAMP) { return cf_clampf(IN(0), n->f[0], n->f[1]); }
+EVAL(CLAMP) { return cf_op_CLAMP(IN(0), n->f[0], n->f[1]); }
 
 static float rounding(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
 {
@@ -321,7 +316,7 @@ EVAL(LERP)
     if (a == 0.0f) return IN(1);
     if (a == 1.0f) return IN(2);
     float f = IN(1);
-    return cf_lerpf(a, f, IN(2));
+    return cf_op_LERP(a, f, IN(2));
 }
 EVAL(GRADIENT)
 {

@@ -264,7 +264,7 @@ EVAL64(IRIS_IMAGE)
     double v[CF_IR_MAXPTS] = {0}, r = n->d[0];
     int m = n->i[2], np = cf_ir_inpts(m);
     long off = (long)node_table_offset(c->w->prog, (int)(n - c->w->prog->nodes));
-    cf_i32 xi = cf_ir_d2i(x), zi = cf_ir_d2i(n->i[3] == 2 ? z : z + y);
+    cf_i32 xi = cf_jtoint(x), zi = cf_jtoint(n->i[3] == 2 ? z : z + y);
     for (int k = 0; k < np; k++) {
         double a, b;
         cf_ir_ipt(m, xi, zi, r, k, &a, &b);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/cf_math.h"
+#include "kernels/cf_nodes.h"
 #include "cpu/cpu.h"
 #include "cpu/fill.h"
 
@@ -390,35 +390,20 @@ static void vec_node(cf_fill *f, int id)
     float lo = n->f[0], hi = n->f[1];
     /* every vop kind has an input, so cb[0] is set (the analyzer cannot know) */
     /* NOLINTBEGIN(clang-analyzer-core.NullDereference) */
-    switch (n->kind) {
-    case NK_ADD: LOOP(a + b); break;
-    case NK_SUB: LOOP(a - b); break;
-    case NK_MUL: LOOP(a * b); break;
-    case NK_DIV:
-        if (lit) {
-            LOOP(a * rcp);
-        } else {
-            LOOP(a / b);
+    /* the row kinds' ops (kernels/cf_nodes_ops.h: ROW and VOL, the volume path's values) */
+#define CF_OP_ROW_CASE(K, N) case NK_##K: LOOP(CF_OP_CALL_##N(K)); break;
+    if (lit) {
+        LOOP(cf_op_MUL(a, rcp)); /* div by a literal: times its reciprocal */
+    } else {
+        switch (n->kind) {
+            CF_OPS(CF_OP_ROWS)
+        case NK_CLAMP: LOOP(cf_op_CLAMP(a, lo, hi)); break;
+        case NK_RANGE_CHOICE: LOOP((a >= lo && a < hi) ? b : c); break;
+        default: LOOP(a); break; /* cache, blend_density: the input */
         }
-        break;
-    case NK_MIN: LOOP(b < a ? b : a); break;
-    case NK_MAX: LOOP(b > a ? b : a); break;
-    case NK_ABS: LOOP(cf_fabsf(a)); break;
-    case NK_NEGATE: LOOP(-a); break;
-    case NK_SQUARE: LOOP(a * a); break;
-    case NK_CUBE: LOOP((a * a) * a); break;
-    case NK_HALF_NEGATIVE: LOOP(a > 0.0f ? a : a * 0.5f); break;
-    case NK_QUARTER_NEGATIVE: LOOP(a > 0.0f ? a : a * 0.25f); break;
-    case NK_SQUEEZE: {
-        LOOP((cf_clampf(a, -1.0f, 1.0f) / 2.0f) - ((cf_clampf(a, -1.0f, 1.0f) * cf_clampf(a, -1.0f, 1.0f)) * cf_clampf(a, -1.0f, 1.0f)) / 24.0f);
-        break;
-    }
-    case NK_CLAMP: LOOP(cf_clampf(a, lo, hi)); break;
-    case NK_RANGE_CHOICE: LOOP((a >= lo && a < hi) ? b : c); break;
-    case NK_LERP: LOOP(a == 0.0f ? b : a == 1.0f ? c : cf_lerpf(a, b, c)); break;
-    default: LOOP(a); break; /* cache, blend_density: the input */
     }
     /* NOLINTEND(clang-analyzer-core.NullDereference) */
+#undef CF_OP_ROW_CASE
 #undef LOOP
 }
 

@@ -230,8 +230,7 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->ncxz = 16 / s->cw, s->ncy = p->height / s->ch;
     s->clanes = s->ncy + 1;
 #ifdef F121_AVX512
-    s->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-                !getenv("CF_NO_AVX512");
+    s->avx512 = (cpu_isa() & CPU_AVX512VBMI) != 0; /* isa.c */
 #endif
     /* the corner stage's loops run over clp lanes: with AVX-512 a multiple of 64 (the vectoriser's
      * step with byte masks; the lanes past clanes are never asked for), else clanes */

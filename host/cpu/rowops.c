@@ -29,43 +29,20 @@ static int clamp_selectable(float lo, float hi)
     return hi == hi && hi != 0.0f && lo == lo;
 }
 
+/* the row kinds' ops (kernels/cf_nodes_ops.h: ROW and VOL) element by element; div by a
+ * literal (lit) is times its reciprocal r */
+#define ROW_CALL_1(K) cf_op_##K(a[i])
+#define ROW_CALL_2(K) cf_op_##K(a[i], b[i])
+#define ROW_CALL_3(K) cf_op_##K(a[i], b[i], c[i])
+#define CF_OP_ROW_CASE(K, N)                                                                                    \
+    case NK_##K: for (size_t i = 0; i < n; i++) o[i] = ROW_CALL_##N(K); break;
 #define BODY                                                                                                   \
+    if (kind == NK_DIV && lit) {                                                                              \
+        for (size_t i = 0; i < n; i++) o[i] = cf_op_MUL(a[i], r);                                              \
+        return;                                                                                                \
+    }                                                                                                          \
     switch (kind) {                                                                                            \
-    case NK_ADD: for (size_t i = 0; i < n; i++) o[i] = a[i] + b[i]; break;                                    \
-    case NK_SUB: for (size_t i = 0; i < n; i++) o[i] = a[i] - b[i]; break;                                    \
-    case NK_MUL: for (size_t i = 0; i < n; i++) o[i] = a[i] * b[i]; break;                                    \
-    case NK_DIV:                                                                                               \
-        if (lit) {                                                                                             \
-            for (size_t i = 0; i < n; i++) o[i] = a[i] * r;                                                    \
-        } else {                                                                                               \
-            for (size_t i = 0; i < n; i++) o[i] = a[i] / b[i];                                                 \
-        }                                                                                                      \
-        break;                                                                                                 \
-    case NK_MIN: for (size_t i = 0; i < n; i++) o[i] = b[i] < a[i] ? b[i] : a[i]; break;                     \
-    case NK_MAX: for (size_t i = 0; i < n; i++) o[i] = b[i] > a[i] ? b[i] : a[i]; break;                     \
-    case NK_ABS: for (size_t i = 0; i < n; i++) o[i] = fabsf(a[i]); break;                                    \
-    case NK_NEGATE: for (size_t i = 0; i < n; i++) o[i] = -a[i]; break;                                       \
-    case NK_SQUARE: for (size_t i = 0; i < n; i++) o[i] = a[i] * a[i]; break;                                 \
-    case NK_CUBE: for (size_t i = 0; i < n; i++) o[i] = (a[i] * a[i]) * a[i]; break;                          \
-    case NK_HALF_NEGATIVE:                                                                                     \
-        for (size_t i = 0; i < n; i++) {                                                                       \
-            float v = a[i], h = v * 0.5f;                                                                      \
-            o[i] = v > 0.0f ? v : h;                                                                           \
-        }                                                                                                      \
-        break;                                                                                                 \
-    case NK_QUARTER_NEGATIVE:                                                                                  \
-        for (size_t i = 0; i < n; i++) {                                                                       \
-            float v = a[i], h = v * 0.25f;                                                                     \
-            o[i] = v > 0.0f ? v : h;                                                                           \
-        }                                                                                                      \
-        break;                                                                                                 \
-    case NK_SQUEEZE: /* cf_squeeze: the clamp to [-1, 1] as selects (its bound is not 0) */                   \
-        for (size_t i = 0; i < n; i++) {                                                                       \
-            float v = a[i], c = v > 1.0f ? 1.0f : v;                                                           \
-            c = v < -1.0f ? -1.0f : c;                                                                         \
-            o[i] = c / 2.0f - ((c * c) * c) / 24.0f;                                                           \
-        }                                                                                                      \
-        break;                                                                                                 \
+        CF_OPS(CF_OP_ROWS)                                                                                     \
     case NK_CLAMP:                                                                                             \
         if (clamp_selectable(lo, hi)) {                                                                        \
             for (size_t i = 0; i < n; i++) {                                                                   \
@@ -73,7 +50,7 @@ static int clamp_selectable(float lo, float hi)
                 o[i] = v < lo ? lo : c;                                                                        \
             }                                                                                                  \
         } else {                                                                                               \
-            for (size_t i = 0; i < n; i++) o[i] = cf_clampf(a[i], lo, hi);                                     \
+            for (size_t i = 0; i < n; i++) o[i] = cf_op_CLAMP(a[i], lo, hi);                                   \
         }                                                                                                      \
         break;                                                                                                 \
     case NK_RANGE_CHOICE:                                                                                      \
@@ -81,13 +58,6 @@ static int clamp_selectable(float lo, float hi)
             float v = a[i];                                                                                    \
             int in = (v >= lo) & (v < hi);                                                                     \
             o[i] = in ? b[i] : c[i];                                                                           \
-        }                                                                                                      \
-        break;                                                                                                 \
-    case NK_LERP:                                                                                              \
-        for (size_t i = 0; i < n; i++) {                                                                       \
-            float t = a[i], u = b[i], w = c[i], l = u + t * (w - u);                                           \
-            float s = t == 1.0f ? w : l;                                                                       \
-            o[i] = t == 0.0f ? u : s;                                                                          \
         }                                                                                                      \
         break;                                                                                                 \
     default: for (size_t i = 0; i < n; i++) o[i] = a[i]; break; /* cache, blend_density */                    \
@@ -130,13 +100,11 @@ int rowop_isa(void)
 {
     int isa = ROW_ISA_PORTABLE;
 #ifdef CF_HAVE_ROW_AVX
-    __builtin_cpu_init();
-    /* the same switches as the corner stage (corners.c): CF_NO_SSE, CF_NO_AVX2 (the portable
+    /* the same steps as the corner stage (corners.c): CF_NO_SSE, CF_NO_AVX2 (the portable
      * loop here: it has no SSE2 form of its own), CF_NO_AVX512 */
-    if (__builtin_cpu_supports("avx2") && !getenv("CF_NO_AVX2") && !getenv("CF_NO_SSE")) isa = ROW_ISA_AVX2;
-    if (isa == ROW_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-        && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && !getenv("CF_NO_AVX512"))
-        isa = ROW_ISA_AVX512;
+    unsigned cpu = cpu_isa();
+    if ((cpu & CPU_AVX2) && (cpu & CPU_SSE2)) isa = ROW_ISA_AVX2;
+    if (isa == ROW_ISA_AVX2 && (cpu & CPU_AVX512)) isa = ROW_ISA_AVX512;
 #endif
     return isa;
 }

@@ -147,7 +147,6 @@ extern const char *const cf_aquifer_fields[6];
  * reference's point path, given by the library: passes fold with it) */
 typedef float (*cf_fold_eval)(const cf_program *p, int id);
 cf_status passes_run(cf_program *p, cf_fold_eval fold, cf_error *err); /* fold may be NULL: no folding */
-int node_is_literal(const cf_program *p, int id, float *value);
 
 /* ------------------------------------------------------------------ seed tables */
 typedef struct cf_octave {
@@ -183,7 +182,6 @@ struct cf_world {
 };
 
 cf_status seed_bind(cf_world *w, cf_error *err);
-void seed_free(cf_world *w);
 /* a world: prog bound to seed (seed_bind); the work of cf_world_new. world_free frees one that
  * no CPU fill has used (those keep contexts per world: cpu.h world_release frees those too) */
 cf_status world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err);

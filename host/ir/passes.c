@@ -14,12 +14,6 @@
 
 #include "ir/ir.h"
 
-int node_is_literal(const cf_program *p, int id, float *value)
-{
-    if (!(p->nodes[id].flags & NF_LITERAL)) return 0;
-    if (value) *value = p->nodes[id].f[0];
-    return 1;
-}
 
 /* ------------------------------------------------------------------ fold */
 static void fold_constants(cf_program *p, cf_fold_eval eval)

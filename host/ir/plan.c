@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "kernels/cf_nodes.h"
 
 /* ------------------------------------------------------------------ plan */
 
@@ -124,9 +125,10 @@ cf_status plan_build(cf_program *p, cf_error *err)
         if (!inv[i]) continue;
         const cf_node *nd = &p->nodes[i];
         switch (nd->kind) {
-        case NK_ADD: case NK_SUB: case NK_MUL: case NK_DIV: case NK_MIN: case NK_MAX: case NK_ABS: case NK_NEGATE:
-        case NK_SQUARE: case NK_CUBE: case NK_HALF_NEGATIVE: case NK_QUARTER_NEGATIVE: case NK_SQUEEZE: case NK_CLAMP:
-        case NK_RANGE_CHOICE: case NK_LERP: case NK_CACHE: case NK_BLEND_DENSITY:
+#define CF_OP_ROW_CASE(K, N) case NK_##K:
+            CF_OPS(CF_OP_ROWS) /* the row kinds' ops (kernels/cf_nodes_ops.h: ROW, VOL) */
+#undef CF_OP_ROW_CASE
+        case NK_CLAMP: case NK_RANGE_CHOICE: case NK_CACHE: case NK_BLEND_DENSITY:
             p->vop[i] = 1;
             for (int k = 0; k < nd->nin; k++) inv[nd->in[k]] = 1;
             break;

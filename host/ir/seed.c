@@ -756,7 +756,7 @@ static int pack_tables(cf_world *w)
     return 0;
 }
 
-void seed_free(cf_world *w)
+static void seed_free(cf_world *w)
 {
     free(w->tab);
     free(w->oct);

@@ -427,6 +427,7 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
     pthread_cond_init(&s->cheap_cv, NULL);
     pthread_cond_init(&s->dear_cv, NULL);
     if ((st = cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err)) != CF_OK) goto out;
+    if (o->version && (st = cf_pack_set_game_version(pk, o->version, err)) != CF_OK) goto out;
     s->pk = pk;
     if (o->nsettings == 0) find_dimensions(s, pk);
     for (int i = 0; i < ns && (o->nsettings > 0 || !s->dims[0]); i++) { /* --settings, or no dimension found */

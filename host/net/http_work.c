@@ -212,16 +212,11 @@ static int serve_at(hsrv *s, const http_job *j)
     if (!w) return http_fail(j->fd, status_code(err.status), "%s", err.message);
     cf_map_column_info c;
     cf_status st = cf_map_column_below(w, bio, (int32_t)j->x, (int32_t)j->z, j->below, &c, &err);
-    char body[768], b[128], f[128], bm[128];
-    if (st == CF_OK) {
-        json_str(b, sizeof b, c.block);
-        json_str(f, sizeof f, c.fluid);
-        json_str(bm, sizeof bm, c.biome); /* names owned by the world and its biomes: copied before world_put */
-    }
+    char body[1024];
+    int n = st == CF_OK ? cf_map_column_json(&c, j->x, j->z, body, sizeof body) : 0; /* names owned by the world: before world_put */
+    if (n >= (int)sizeof body) n = (int)sizeof body - 1;
     world_put(s, w);
     if (st != CF_OK) return http_fail(j->fd, status_code(st), "%s", err.message);
-    int n = snprintf(body, sizeof body, "{\"x\": %lld, \"z\": %lld, \"height\": %d, \"block\": %s, \"biome\": %s, \"fluid\": %s}\n",
-                     j->x, j->z, c.height, b, bm, f);
     http_respond(j->fd, 200, "application/json", body, (size_t)n);
     return 200;
 }

@@ -291,6 +291,7 @@ static cf_status load_configs(server *s, cf_error *err)
     int nids = o->nsettings ? o->nsettings : 1;
     if (nids > MAX_CONFIGS) return err_set(err, CF_ERR_ARG, "at most %d configurations", MAX_CONFIGS);
     if (cf_pack_open(&pk, o->packs, o->npacks, &o->limits, err) != CF_OK) return err->status;
+    if (o->version && cf_pack_set_game_version(pk, o->version, err) != CF_OK) return cf_pack_free(pk), err->status;
     cf_pack_set_strict(pk, o->strict);
     for (int i = 0; i < o->ndefines; i++) {
         const char *eq = strrchr(o->defines[i], '=');

@@ -61,6 +61,24 @@ static void spline_piece(sb *b, const cf_node *n, int k, int segment)
     sbf(b, ", v%d, v%d, ", n->in[k], n->in[1 + k]), flit(b, f[2 * k - 1]), sbf(b, ", "), flit(b, f[2 * k + 1]), sbf(b, ")");
 }
 
+/* the ops of kernels/cf_nodes_ops.h by kind: name and arity (no name: the kind has no op) */
+static const struct {
+    const char *name;
+    int arity;
+} op_info[NK_COUNT] = {
+#define CF_OP_INFO(K, N, USE, E) [NK_##K] = {#K, N},
+    CF_OPS(CF_OP_INFO)
+#undef CF_OP_INFO
+};
+
+/* the call of kind's op on the node's first inputs: cf_op_K(v<in0>, ...) */
+static void op_call(sb *b, int kind, const int *in)
+{
+    sbf(b, "cf_op_%s(", op_info[kind].name);
+    for (int k = 0; k < op_info[kind].arity; k++) sbf(b, "%sv%d", k ? ", " : "", in[k]);
+    sbf(b, ")");
+}
+
 /* the value expression of node n in `mode`, children as v<child> */
 void gen_expr(gen *g, sb *b, int mode, int id)
 {
@@ -70,44 +88,29 @@ void gen_expr(gen *g, sb *b, int mode, int id)
 #define V(k) sbf(b, "v%d", in[k])
     switch (n->kind) {
     case NK_CONSTANT: case NK_BLEND_ALPHA: case NK_BLEND_OFFSET: case NK_BEARDIFIER: flit(b, n->f[0]); break;
-    case NK_ADD: sbf(b, "v%d + v%d", in[0], in[1]); break;
-    case NK_SUB: sbf(b, "v%d - v%d", in[0], in[1]); break;
+#define CF_OP_NODE_CASE(K, N) case NK_##K:
+        CF_OPS(CF_OP_NODES) /* a kind whose value is its op: cf_op_K(inputs) */
+#undef CF_OP_NODE_CASE
+        op_call(b, n->kind, in);
+        break;
     case NK_MUL:
-        if (mode != MODE_VOLUME && !is_lit(g, in[0]) && !is_lit(g, in[1]))
-            sbf(b, "v%d == 0.0f ? 0.0f : v%d * v%d", in[0], in[0], in[1]);
-        else sbf(b, "v%d * v%d", in[0], in[1]);
+        if (mode != MODE_VOLUME && !is_lit(g, in[0]) && !is_lit(g, in[1])) sbf(b, "v%d == 0.0f ? 0.0f : ", in[0]);
+        op_call(b, NK_MUL, in);
         break;
     case NK_DIV:
         if (is_lit(g, in[1])) {
-            sbf(b, "v%d * ", in[0]);
-            flit(b, 1.0f / p->nodes[in[1]].f[0]);
-        } else if (mode != MODE_VOLUME && !is_lit(g, in[0])) {
-            sbf(b, "v%d == 0.0f ? 0.0f : v%d / v%d", in[0], in[0], in[1]);
-        } else {
-            sbf(b, "v%d / v%d", in[0], in[1]);
+            sbf(b, "cf_op_MUL(v%d, ", in[0]), flit(b, 1.0f / p->nodes[in[1]].f[0]), sbf(b, ")");
+            break;
         }
+        if (mode != MODE_VOLUME && !is_lit(g, in[0])) sbf(b, "v%d == 0.0f ? 0.0f : ", in[0]);
+        op_call(b, NK_DIV, in);
         break;
-    case NK_MIN:
-        if (mode == MODE_VOLUME) sbf(b, "v%d < v%d ? v%d : v%d", in[1], in[0], in[1], in[0]);
-        else sbf(b, "cf_jminf(v%d, v%d)", in[0], in[1]);
+    case NK_MIN: case NK_MAX:
+        if (mode == MODE_VOLUME) op_call(b, n->kind, in);
+        else sbf(b, "cf_j%sf(v%d, v%d)", n->kind == NK_MIN ? "min" : "max", in[0], in[1]);
         break;
-    case NK_MAX:
-        if (mode == MODE_VOLUME) sbf(b, "v%d > v%d ? v%d : v%d", in[1], in[0], in[1], in[0]);
-        else sbf(b, "cf_jmaxf(v%d, v%d)", in[0], in[1]);
-        break;
-    case NK_ABS: sbf(b, "cf_fabsf("), V(0), sbf(b, ")"); break;
-    case NK_NEGATE: sbf(b, "-"), V(0); break;
-    case NK_SQUARE: sbf(b, "v%d * v%d", in[0], in[0]); break;
-    case NK_CUBE: sbf(b, "(v%d * v%d) * v%d", in[0], in[0], in[0]); break;
-    case NK_SQRT: sbf(b, "(float)cf_sqrt((double)v%d)", in[0]); break;
-    case NK_RECIPROCAL: sbf(b, "1.0f / v%d", in[0]); break;
-    case NK_LOG: sbf(b, "(float)cf_log((double)v%d)", in[0]); break;
-    case NK_SIGN: sbf(b, "cf_signumf(v%d)", in[0]); break;
-    case NK_HALF_NEGATIVE: sbf(b, "v%d > 0.0f ? v%d : v%d * 0.5f", in[0], in[0], in[0]); break;
-    case NK_QUARTER_NEGATIVE: sbf(b, "v%d > 0.0f ? v%d : v%d * 0.25f", in[0], in[0], in[0]); break;
-    case NK_SQUEEZE: sbf(b, "cf_squeeze(v%d)", in[0]); break;
     case NK_CLAMP:
-        sbf(b, "cf_clampf(v%d, ", in[0]), flit(b, n->f[0]), sbf(b, ", "), flit(b, n->f[1]), sbf(b, ")");
+        sbf(b, "cf_op_CLAMP(v%d, ", in[0]), flit(b, n->f[0]), sbf(b, ", "), flit(b, n->f[1]), sbf(b, ")");
         break;
     case NK_FLOOR: case NK_ROUND: case NK_CEIL: case NK_TRUNCATE: {
         int k = n->kind == NK_FLOOR ? 0 : n->kind == NK_ROUND ? 1 : n->kind == NK_CEIL ? 2 : 3;
@@ -124,10 +127,7 @@ void gen_expr(gen *g, sb *b, int mode, int id)
         for (int i = 0; i < n->nfa; i++) sbf(b, "v%d < ", in[0]), flit(b, n->fa[i]), sbf(b, " ? v%d : ", in[1 + i]);
         sbf(b, "v%d", in[n->nin - 1]);
         break;
-    case NK_LERP:
-        sbf(b, "v%d == 0.0f ? v%d : v%d == 1.0f ? v%d : cf_lerpf(v%d, v%d, v%d)", in[0], in[1], in[0], in[2], in[0],
-            in[1], in[2]);
-        break;
+    case NK_LERP: op_call(b, NK_LERP, in); break;
     case NK_GRADIENT: {
         const char *c = n->i[0] == 0 ? "x" : n->i[0] == 1 ? "y" : "z";
         sbf(b, "cf_gradient((long)%s, %dL, %dL, ", c, n->i[1], n->i[2]);
@@ -293,7 +293,7 @@ static void lazy_node(lazy *L, int id)
         open_block(L), lazy_node(L, in[2]), ind(L), sbf(b, "v%d = v%d;\n", id, in[2]), close_block(L);
         ind(L), sbf(b, "} else {\n");
         open_block(L), lazy_node(L, in[1]), lazy_node(L, in[2]);
-        ind(L), sbf(b, "v%d = cf_lerpf(v%d, v%d, v%d);\n", id, in[0], in[1], in[2]), close_block(L);
+        ind(L), sbf(b, "v%d = ", id), op_call(b, NK_LERP, in), sbf(b, ";\n"), close_block(L);
         ind(L), sbf(b, "}\n");
         branch = 1;
     } else if (n->kind == NK_SPLINE && gen_spline_chain(n)) {
@@ -321,7 +321,8 @@ static void lazy_node(lazy *L, int id)
         ind(L), src_comment(b, n, "");
         ind(L), sbf(b, "float v%d = 0.0f;\n", id);
         ind(L), sbf(b, "if (v%d != 0.0f) {\n", in[0]);
-        open_block(L), lazy_node(L, in[1]), ind(L), sbf(b, "v%d = v%d * v%d;\n", id, in[0], in[1]), close_block(L);
+        open_block(L), lazy_node(L, in[1]), ind(L), sbf(b, "v%d = ", id), op_call(b, NK_MUL, in), sbf(b, ";\n");
+        close_block(L);
         ind(L), sbf(b, "}\n");
         branch = 1;
     }
@@ -364,7 +365,7 @@ void gen_body(gen *g, sb *b, int mode, int root, const uint8_t *ext, int depth)
 }
 
 /* the function f<mode>_<id>: straight-line for ordinary nodes; the special kinds' own logic */
-void gen_function(gen *g, int mode, int id)
+static void gen_function(gen *g, int mode, int id)
 {
     const cf_program *p = g->p;
     const cf_node *n = &p->nodes[id];
@@ -483,7 +484,7 @@ void gen_close(gen *g)
     memset(g, 0, sizeof *g);
 }
 
-void gen_functions(gen *g)
+static void gen_functions(gen *g)
 {
     int n = g->p->nnodes;
     for (int i = 0; i < g->nwork; i++) {

@@ -257,7 +257,7 @@ static int layer_body(sb *b, const cf_program *p, const cf_node *n, int id)
     case NK_IRIS_IMAGE: {
         int m = n->i[2], np = cf_ir_inpts(m);
         sbf(b, "    double v[%d], r = ", np), D(0), sbf(b, ";\n");
-        sbf(b, "    int xi = cf_ir_d2i(x), zi = cf_ir_d2i(%s);\n", n->i[3] == 2 ? "z" : "z + y");
+        sbf(b, "    int xi = cf_jtoint(x), zi = cf_jtoint(%s);\n", n->i[3] == 2 ? "z" : "z + y");
         sbf(b, "    for (int k = 0; k < %d; k++) {\n        double a, c;\n", np);
         sbf(b, "        cf_ir_ipt(%d, xi, zi, r, k, &a, &c);\n", m);
         sbf(b, "        v[k] = cf_ir_img_raw(t, %ldL, %d, %d, %d, r, a, c);\n    }\n", (long)node_table_offset(p, id), n->i[0], n->i[1], n->i[4]);

@@ -71,10 +71,6 @@ void gen_expr(gen *g, sb *b, int mode, int id);
 void gen_mark_body(gen *g, int root, const uint8_t *ext);
 /* the body computing v<root>: depth 1 straight-line in a function, 2 inside k_blocks' y loop */
 void gen_body(gen *g, sb *b, int mode, int root, const uint8_t *ext, int depth);
-/* the function f<mode>_<id> into g->out */
-void gen_function(gen *g, int mode, int id);
-/* writes the functions asked for (and those they ask for in turn) into g->out */
-void gen_functions(gen *g);
 /* ends a program: the kernels written so far into g->out go after the functions they asked
  * for; appends the prototypes, the functions and the kernels to ker. 0, or -1 out of memory */
 int gen_finish(gen *g, sb *ker);

@@ -30,7 +30,7 @@ void buf_u8(cf_buf *b, unsigned v)
     uint8_t c = (uint8_t)v;
     buf_put(b, &c, 1);
 }
-void buf_be16(cf_buf *b, unsigned v)
+static void buf_be16(cf_buf *b, unsigned v)
 {
     uint8_t c[2] = {(uint8_t)(v >> 8), (uint8_t)v};
     buf_put(b, c, 2);
@@ -40,7 +40,7 @@ void buf_be32(cf_buf *b, uint32_t v)
     uint8_t c[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
     buf_put(b, c, 4);
 }
-void buf_be64(cf_buf *b, uint64_t v)
+static void buf_be64(cf_buf *b, uint64_t v)
 {
     buf_be32(b, (uint32_t)(v >> 32));
     buf_be32(b, (uint32_t)v);

@@ -196,6 +196,7 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
     if (cf_seed_parse(p->seed ? p->seed : "", &g->seed, err) != CF_OK) return -1;
     if (cf_pack_open(&g->pk, p->packs, p->npacks, NULL, err) != CF_OK) return -1;
     cf_pack_set_dialect(g->pk, p->dialect);
+    if (p->version && cf_pack_set_game_version(g->pk, p->version, err) != CF_OK) return -1;
     /* a dimension decides the settings (unless given) and the biome source, as cf_biomes_open reads it */
     if (p->dimension) {
         if (cf_biomes_open(&g->b, g->pk, p->dimension, p->settings, NULL, g->seed, err) != CF_OK) return -1;
@@ -216,6 +217,12 @@ static int gen_open(gen *g, const cf_pregen_params *p, int full, cf_error *err)
     for (size_t i = 0; i < sizeof versions / sizeof *versions; i++)
         if (versions[i].dialect == g->pg->dialect) g->aw.v = versions[i].v;
     if (!g->aw.v.game) return failf(err, CF_ERR_ARG, "pregen: settings '%s' are not Minecraft data (26.3 or 1.18-1.21)", settings);
+    int dv = 0;
+    const char *gv = cf_pack_game_version(g->pk, &dv, NULL); /* the packs' version (version.json, pack.mcmeta, --version) */
+    if (gv && dv > 0) g->aw.v.game = gv, g->aw.v.data_version = dv;
+    else if (p->npacks > 0 && g->pg->dialect == DIALECT_MC121) /* 26.3 data is 26.3's only */
+        note(p, "pregen: the packs name no game version (no version.json or pack.mcmeta): writing %s, data version %d; choose "
+                "another with --version", g->aw.v.game, (int)g->aw.v.data_version);
     /* the stage: by default the surface where the settings have one (as fill --blocks) */
     int has = cf_program_has_surface(g->pg);
     if (p->stage == CF_PREGEN_STAGE_SURFACE && !has)

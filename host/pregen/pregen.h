@@ -22,9 +22,7 @@ typedef struct cf_buf {
 } cf_buf;
 void buf_put(cf_buf *b, const void *p, size_t n);
 void buf_u8(cf_buf *b, unsigned v);
-void buf_be16(cf_buf *b, unsigned v);
 void buf_be32(cf_buf *b, uint32_t v);
-void buf_be64(cf_buf *b, uint64_t v);
 void buf_free(cf_buf *b);
 
 /* NBT (tags as the game numbers them) */

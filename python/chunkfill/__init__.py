@@ -16,6 +16,7 @@ the loader's path.
 """
 import ctypes
 import ctypes.util
+import json
 import os
 
 import numpy as np
@@ -87,6 +88,9 @@ _SIG = {
     "cf_biomes_palette": (ctypes.c_int, [_p, ctypes.POINTER(ctypes.c_char_p)]),
     "cf_biomes_range": (None, [_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]),
     "cf_fill_biomes": (ctypes.c_int, [_p, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int, _err_p]),
+    "cf_pack_set_game_version": (ctypes.c_int, [_p, ctypes.c_char_p, _err_p]),
+    "cf_map_column_below": (ctypes.c_int, [_p, _p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, _p, _err_p]),
+    "cf_map_column_json": (ctypes.c_int, [_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p, ctypes.c_size_t]),
     "cf_surface_heights": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
                                           ctypes.c_int32, _i32p, ctypes.c_int, _err_p]),
 }
@@ -157,11 +161,12 @@ class World:
     threads (0: one per CPU). Minecraft data is read as the game reads it: unknown keys and
     unsorted spline locations give a ChunkfillWarning (once per file); strict=True refuses them
     (ChunkfillError). defines: {type: value} reads a mod's own density function type (e.g.
-    "tectonic:config") as that constant.
+    "tectonic:config") as that constant. version: the game version ("1.21.11", "26.2", ...; None: the
+    packs' version.json or pack.mcmeta, else the dialect's), as `--version`.
     """
 
     def __init__(self, packs=(), settings="minecraft:overworld", seed=0, function="router:final_density", dialect=None,
-                 threads=0, strict=False, defines=None):
+                 threads=0, strict=False, defines=None, version=None):
         if isinstance(packs, (str, bytes, os.PathLike)):
             packs = [packs]
         self._pack = self._prog = self._world = self._bprog = self._bworld = self._biomes = None
@@ -178,6 +183,8 @@ class World:
         _lib.cf_pack_set_dialect(pk, _DIALECTS[dialect])
         _lib.cf_pack_set_strict(pk, 1 if strict else 0)
         _lib.cf_pack_set_warnings(pk, ctypes.cast(_on_warning, _p), None)
+        if version is not None:
+            _check(_lib.cf_pack_set_game_version(pk, _text("version", version), ctypes.byref(err)), err)
         for t, v in (defines or {}).items():
             _check(_lib.cf_pack_define(pk, _text("define", t), float(v), ctypes.byref(err)), err)
         s = ctypes.c_int64()
@@ -254,6 +261,39 @@ class World:
             self._biomes = b
         return self._biomes
 
+    def _blocks_world(self):
+        if not self._bworld:
+            pg, w, err = _p(), _p(), _Error()
+            _check(_lib.cf_program_compile_blocks(ctypes.byref(pg), self._pack, _text("settings", self.settings), ctypes.byref(err)), err)
+            self._bprog = pg
+            _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
+            self._bworld = w
+        return self._bworld
+
+    def at(self, x, z, below=None):
+        """what the map shows at block column (x, z), as `chunkfill at --json` and /at: a dict
+        {"x", "z", "height", "block", "biome", "fluid"} (names None where there is none)"""
+        self._live()
+        x, z = int(x), int(z)
+        if not (-_MAX_CHUNK * 16 <= x <= _MAX_CHUNK * 16 + 15 and -_MAX_CHUNK * 16 <= z <= _MAX_CHUNK * 16 + 15):
+            raise ValueError("x and z must lie within the world")
+        info = (ctypes.c_byte * 64)()  # cf_map_column_info (5 fields, at most 40 bytes)
+        err = _Error()
+        _check(_lib.cf_map_column_below(self._blocks_world(), self._biome_source(), x, z,
+                                        2**31 - 1 if below is None else int(below), ctypes.cast(info, _p),
+                                        ctypes.byref(err)), err)
+        buf = ctypes.create_string_buffer(1024)
+        _lib.cf_map_column_json(ctypes.cast(info, _p), x, z, buf, len(buf))
+        return json.loads(buf.value.decode())
+
+    def height_at(self, x, z, below=None):
+        """the surface height at block column (x, z) (as at() and `chunkfill at`)"""
+        return self.at(x, z, below)["height"]
+
+    def biome_at(self, x, z, below=None):
+        """the biome at the surface of block column (x, z) (as at() and `chunkfill at`)"""
+        return self.at(x, z, below)["biome"]
+
     def blocks(self, x0, z0, x1=None, z1=None, stage=None):
         """the blocks of the chunks: (indices uint8 (n, height, 16, 16), palette: the block ids
         the indices name). stage: "noise" (final density, aquifer, 1.21's ore veins),
@@ -261,12 +301,7 @@ class World:
         where the settings have rules, as `chunkfill fill --blocks`"""
         self._live()
         err = _Error()
-        if not self._bworld:
-            pg, w = _p(), _p()
-            _check(_lib.cf_program_compile_blocks(ctypes.byref(pg), self._pack, _text("settings", self.settings), ctypes.byref(err)), err)
-            self._bprog = pg
-            _check(_lib.cf_world_new(ctypes.byref(w), pg, self.seed, ctypes.byref(err)), err)
-            self._bworld = w
+        self._blocks_world()
         if stage not in (None, "noise", "surface"):
             raise ValueError("stage takes None, 'noise' or 'surface'")
         has = _lib.cf_program_has_surface(self._bprog) != 0

@@ -201,3 +201,16 @@ def test_surface_blocks_equal_cli_npy(tmp_path):
     assert (noise != idx).any()
     with pytest.raises(ValueError):
         w.blocks(0, 0, stage="carvers")
+
+
+def test_at_equals_cli_at():
+    """World.at / height_at / biome_at answer what `chunkfill at --json` prints (the /at line)"""
+    with chunkfill.World(seed=42) as w:
+        for x, z in ((100, -40), (-300, -200), (0, 0)):
+            out = subprocess.run([CLI, "at", "%d,%d" % (x, z), "--seed", "42", "--json"], check=True, stdout=subprocess.PIPE,
+                                 text=True).stdout
+            want = json.loads(out)
+            assert w.at(x, z) == want
+            assert w.height_at(x, z) == want["height"] and w.biome_at(x, z) == want["biome"]
+    with pytest.raises(chunkfill.ChunkfillError):
+        chunkfill.World(seed=1, version="1.22")

@@ -23,13 +23,13 @@
 
 
 extern const cf_frontend cf_frontend_iris;
-void iris_ctx_fields(ic *c)
+static void iris_ctx_fields(ic *c)
 {
     field_init(&c->f, &c->p->arena, c->err);
     c->f.got = 1, c->f.null_absent = 1;
 }
 /* a long field: an integer of at most 2^53 in magnitude (JSON numbers are read as doubles) */
-int iris_jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def, int64_t *out)
+static int iris_jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def, int64_t *out)
 {
     double d;
     *out = def;
@@ -217,7 +217,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
     int nl = comp ? cJSON_GetArraySize(comp) : 0;
     if (nl > 256) return loc_fail(c->err, cat, CF_ERR_LIMIT, "more than 256 composite layers");
     /* hc = d2i(cliffHeightMin * 10 + 10 + cliffHeightMax * seed + offsetX + offsetZ) */
-    int32_t hc = cf_ir_d2i(cmin * 10 + 10 + cmax * (double)seed + d[2] + d[3]);
+    int32_t hc = cf_jtoint(cmin * 10 + 10 + cmax * (double)seed + d[2] + d[3]);
     int kids[260], nk = 0;
     double tp = 0;
     for (int i = 0; i < nl; i++) {
@@ -335,7 +335,7 @@ static int generator_function(cf_program *p, cf_pack *pk, const char *fn, cf_err
 }
 
 /* ------------------------------------------------------------------ public */
-int iris_node_2d(const cf_program *p, const cf_node *n)
+static int iris_node_2d(const cf_program *p, const cf_node *n)
 {
     (void)p;
     switch (n->kind) {
@@ -354,16 +354,9 @@ int iris_node_2d(const cf_program *p, const cf_node *n)
     }
 }
 
-int iris_wanted(const char *settings_id, const char *const *functions, int n)
-{
-    if (settings_id && strncmp(settings_id, "iris:", 5) == 0) return 1;
-    for (int i = 0; i < n; i++)
-        if (functions[i] && strncmp(functions[i], "iris:", 5) == 0) return 1;
-    return 0;
-}
 
 
-cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
+static cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int nfn, cf_error *err)
 {
     cf_loc cli = {"<arguments>", NULL};
     ic c = {0};

@@ -89,17 +89,13 @@ int iris_ctx_style(iris_ctx *c, const struct cJSON *o, cf_loc at, int64_t kb, in
 cf_program *iris_ctx_program(iris_ctx *c);
 cf_error *iris_ctx_error(iris_ctx *c);
 cf_pack *iris_ctx_pack(iris_ctx *c);
-int iris_ctx_branch(iris_ctx *c);
 
 
 /* ------------------------------------------------------------------ the front-end
  * (frontend/registry.c reaches it through cf_frontend_iris) */
-/* 1 when the request is for Iris styles or generators (iris: settings or functions) */
-int iris_wanted(const char *settings_id, const char *const *functions, int n);
 /* builds prog->nodes (IRIS_* kinds) for iris:style/NAME[#2d] and
  * iris:generator/KEY[#2d][#super][#interpolated] functions; the dialect from settings
  * "iris:master" (default) or "iris:unification" */
-cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id, const char *const *functions, int n, cf_error *err);
 /* iris_pack.c: 1 for an Iris terrain (settings iris:terrain/KEY, or the default request on a
  * pack with terrains/ and no Minecraft overworld settings) */
 int iris_pack_wanted(cf_pack *pk, const char *settings_id, const char *const *functions, int n);
@@ -110,8 +106,6 @@ int iris_style_count(void);
 const char *iris_style_name(int i, int *branches);
 /* 1 implemented, 0 a NoiseType missing (its name in missing), -1 no such style on the branch */
 int iris_style_status(const char *name, int unification, char *missing, size_t msz);
-/* 1 when the node is one of Iris's 2-D ones (its value reads x and z only) */
-int iris_node_2d(const cf_program *p, const cf_node *n);
 /* iris_expr.c: the byte offset in the world table of image node id's pixel values (after
  * the per-node seeds of iris_seeds, image nodes in node order) */
 size_t iris_table_offset(const cf_program *p, int id);

@@ -82,9 +82,5 @@ int iris_style_json(ic *c, const cJSON *o, cf_loc at, int64_t kb, int depth, con
 int iris_node_add(ic *c, const cf_node *n);
 /* iris_styles.c: the seed fields of a seeded node (base i[5] + d[4]); 0, or -1 */
 int iris_seed_fields(ic *c, cf_node *n, int64_t k);
-/* iris.c: the field reader of c with Gson's semantics */
-void iris_ctx_fields(ic *c);
-/* iris.c: a long field of at most 2^53 in magnitude (*out = def when absent); 0, or -1 */
-int iris_jseed(ic *c, const cJSON *o, cf_loc at, const char *key, int64_t def, int64_t *out);
 
 #endif

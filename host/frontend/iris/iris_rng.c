@@ -36,7 +36,7 @@ static int64_t jr_lmax(jrng *r) { return (int64_t)((jr_k53(r) << 11) - 0x8000000
 static int32_t jr_imax(jrng *r)
 {
     double u = (double)jr_k53(r) * 0x1.0p-53;
-    return cf_ir_d2i(floor(-2147483648.0 + u * 4294967295.0));
+    return cf_jtoint(floor(-2147483648.0 + u * 4294967295.0));
 }
 /* Random.nextInt(origin, bound), JDK 17's bounded form (n not a power of two here) */
 static int32_t jr_next_int(jrng *r, int32_t origin, int32_t bound)
@@ -86,7 +86,7 @@ static double jr_d(jrng *r, double lo, double hi)
     }
     return cf_ir_lerp(lo, hi, jr_double(r));
 }
-static int32_t jr_i(jrng *r, double lo, double hi) { return cf_ir_d2i(floor(jr_d(r, lo, hi))); }
+static int32_t jr_i(jrng *r, double lo, double hi) { return cf_jtoint(floor(jr_d(r, lo, hi))); }
 static int64_t dbits(double d)
 {
     if (d != d) return 0x7ff8000000000000LL; /* Double.doubleToLongBits: NaN canonical */
@@ -173,7 +173,7 @@ static int64_t seed_base(const cf_node *n, int64_t ws, int64_t sm)
         /* cs = (f64)(sup + 294596 + hc); lsc = d2l(seed + (cs - 34857) + hc), in f64 */
         int64_t hc = (int64_t)n->da[1];
         double cs = (double)wadd(wadd(sup, 294596), hc), cs2 = cs - 34857;
-        return cf_ir_d2l(n->da[0] + cs2 + (double)hc);
+        return cf_jtolong(n->da[0] + cs2 + (double)hc);
     }
     case SB_ZERO: return 0;
     default: return sup;

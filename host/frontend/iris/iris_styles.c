@@ -586,7 +586,6 @@ int iris_ctx_style(iris_ctx *x, const cJSON *o, cf_loc at, int64_t kb, int dims)
 cf_program *iris_ctx_program(iris_ctx *x) { return x->p; }
 cf_error *iris_ctx_error(iris_ctx *x) { return x->err; }
 cf_pack *iris_ctx_pack(iris_ctx *x) { return x->pk; }
-int iris_ctx_branch(iris_ctx *x) { return x->br; }
 
 
 int iris_style_count(void) { return NSTYLES; }
