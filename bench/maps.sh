@@ -7,7 +7,8 @@
 # on a shared machine the CPU figure is the steadier one.
 # usage: bench/maps.sh   (SHARED as in bench/run.sh; BIN=path/to/chunkfill to skip the build;
 #        QUICK=1 leaves out the slow rows: relief levels 3 and 6, scales 4 and 8;
-#        LEVELS=1 [REF=other/chunkfill] [ZOOMS="3 6"]: the zoom levels 0-8 or those, see below)
+#        LEVELS=1 [REF=other/chunkfill] [LAYERS="water blocks"] [ZOOMS="0 2 4"]: the zoom levels
+#        0-8 of relief and biomes, or of the layers and levels named, see below)
 set -e
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
@@ -33,7 +34,7 @@ if [ -n "${LEVELS:-}" ]; then
     rm -rf "$T/l"; awk '{printf "%.2f %.2f", $1 + $2, $3}' "$T/tm"
   }
   for z in ${ZOOMS:-0 1 2 3 4 5 6 7 8}; do
-    for l in relief biomes; do
+    for l in ${LAYERS:-relief biomes}; do
       for b in "$BIN" ${REF:-}; do
         r=$(lv "$b" 0 relief); t=$(lv "$b" $z $l)
         echo "$(basename "$(dirname "$b")") level $z $l: CPU, wall $t s; level-0 relief just before: $r s;" \
@@ -41,6 +42,7 @@ if [ -n "${LEVELS:-}" ]; then
       done
     done
   done
+  [ -z "${LAYERS:-}" ] || exit 0 # the layers named only
   for b in "$BIN" ${REF:-}; do
     tm "$(basename "$(dirname "$b")") render 256x256 --scale 1" "$b" render --pack "$V" --seed 0 --area 0,0:255,255 --threads 2 --quiet --out "$T/a.png"
     tm "$(basename "$(dirname "$b")") render 2048x2048 --scale 16" "$b" render --pack "$V" --seed 0 --area 0,0:2047,2047 --scale 16 --threads 2 --quiet --out "$T/b.png"

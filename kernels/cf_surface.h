@@ -31,12 +31,17 @@
  *   CF_SF_BCOND(row)               0 where biome condition `row` is false in the whole chunk, else 1
  *   CF_SF_RULE()                   the rule's result at the current block (palette index, -1);
  *                                  default: cf_sf_rule_stack, which needs CF_SF_ROOT, CF_SF_STACK
- *   CF_SF_GET(lx, y, lz), CF_SF_SET(lx, y, lz, b), CF_SF_HMAP(lx, lz)
- *                                  the blocks and the heightmap (default: s->blk, s->hmap)
+ *   CF_SF_GET(lx, y, lz), CF_SF_PUT(lx, y, lz, b), CF_SF_HMAP(lx, lz)
+ *                                  a block, its store, the heightmap (default: s->blk, s->hmap)
  *   CF_SF_STATE                    the state's type (default: cf_sf below, with the device's
  *                                  definitions of the hooks above from its tables)
+ *   CF_SF_WALK_END                 the lowest y a column's walk applies the rule to (default
+ *                                  CF_SF_MINY; one column alone stops at the block it needs)
+ *   CF_SF_STEEP_PREP()             run before `steep` reads the neighbours' heightmap (default:
+ *                                  nothing; one column alone computes them there)
  * The state has the fields x, y, z, depth, steep, have_steep, min_surface, have_min_surface,
- * secondary, have_secondary, stone_above, stone_below, water, biome, have_biome.
+ * secondary, have_secondary, stone_above, stone_below, have_below, next_ceiling, water, biome,
+ * have_biome.
  * Rules are walked without recursion (OpenCL C has none).
  */
 #ifndef CF_SURFACE_H
@@ -76,8 +81,8 @@
 typedef struct cf_sf {
     cf_i32 cx, cz, x, y, z;
     int depth, steep, have_steep, min_surface, have_min_surface, have_secondary;
-    int stone_above, stone_below, biome, have_biome;
-    cf_i32 water;
+    int stone_above, stone_below, have_below, biome, have_biome;
+    cf_i32 water, next_ceiling;
     double secondary;
     CF_GLOBAL cf_u8 *blk;
     CF_GLOBAL const cf_u8 *bgrid;
@@ -149,26 +154,40 @@ CF_INLINE double cf_sf_col(CF_SF_CTX, int out)
 }
 #endif /* !CF_SF_STATE */
 
-#ifndef CF_SF_GET /* the blocks of the chunk, [y][z][x], and its WORLD_SURFACE_WG heightmap */
-#define CF_SF_GET(lx, y, lz) cf_sf_block(s, (lx), (y), (lz))
-#define CF_SF_SET(lx, y, lz, b) cf_sf_set(s, (lx), (y), (lz), (b))
-#define CF_SF_HMAP(lx, lz) s->hmap[(lz) * 16 + (lx)]
+#ifndef CF_SF_WALK_END
+#define CF_SF_WALK_END CF_SF_MINY
+#endif
+#ifndef CF_SF_STEEP_PREP
+#define CF_SF_STEEP_PREP()
+#endif
+
+/* the blocks of the chunk, [y][z][x] (s->blk) */
 CF_INLINE int cf_sf_block(const CF_SF_STATE *s, cf_i32 lx, cf_i32 y, cf_i32 lz)
 {
     if (y < CF_SF_MINY || y >= CF_SF_MINY + CF_SF_HEIGHT) return CF_BK_AIR;
     return s->blk[((size_t)(y - CF_SF_MINY) * 16 + (size_t)lz) * 16 + (size_t)lx];
 }
-CF_INLINE void cf_sf_set(CF_SF_STATE *s, cf_i32 lx, cf_i32 y, cf_i32 lz, int b)
+#define CF_SF_BLK_PUT(lx, y, lz, b) (s->blk[((size_t)((y) - CF_SF_MINY) * 16 + (size_t)(lz)) * 16 + (size_t)(lx)] = (cf_u8)(b))
+#ifndef CF_SF_GET
+#define CF_SF_GET(lx, y, lz) cf_sf_block(s, (lx), (y), (lz))
+#define CF_SF_PUT(lx, y, lz, b) CF_SF_BLK_PUT(lx, y, lz, b)
+#endif
+#ifndef CF_SF_HMAP /* the chunk's WORLD_SURFACE_WG heightmap */
+#define CF_SF_HMAP(lx, lz) s->hmap[(lz) * 16 + (lx)]
+#endif
+/* a block written (CF_SF_PUT: the includer's store of a block in the world's rows), the
+ * heightmap kept */
+CF_INLINE void cf_sf_set(CF_SF_CTX, cf_i32 lx, cf_i32 y, cf_i32 lz, int b)
 {
     if (y < CF_SF_MINY || y >= CF_SF_MINY + CF_SF_HEIGHT) return;
-    s->blk[((size_t)(y - CF_SF_MINY) * 16 + (size_t)lz) * 16 + (size_t)lx] = (cf_u8)b;
-    cf_i32 h = s->hmap[lz * 16 + lx];
+    CF_SF_PUT(lx, y, lz, b);
+    cf_i32 h = CF_SF_HMAP(lx, lz);
     if (b != CF_BK_AIR && y > h) h = y;
     if (b == CF_BK_AIR && y == h)
-        while (h >= CF_SF_MINY && cf_sf_block(s, lx, h, lz) == CF_BK_AIR) h--;
-    s->hmap[lz * 16 + lx] = h;
+        while (h >= CF_SF_MINY && CF_SF_GET(lx, h, lz) == CF_BK_AIR) h--;
+    CF_SF_HMAP(lx, lz) = h;
 }
-#endif
+#define CF_SF_SET(lx, y, lz, b) cf_sf_set(CF_SF_ARG, (lx), (y), (lz), (b))
 
 CF_INLINE int cf_sf_fluid(int b) { return b == CF_BK_WATER || b == CF_BK_LAVA || b == CF_BK_FLUID; }
 
@@ -221,6 +240,28 @@ CF_INLINE float cf_sf_temperature(CF_SF_CTX, int b, cf_i32 y)
     return temp;
 }
 
+/* the current block's distance to the first air or fluid below it, plus one (stone_depth's
+ * ceiling side), on first use: the block under the solid run found once a run */
+CF_INLINE int cf_sf_stone_below(CF_SF_CTX)
+{
+    if (!s->have_below) {
+        if (s->next_ceiling >= s->y) {
+            int lx = s->x & 15, lz = s->z & 15;
+            s->next_ceiling = CF_SF_NO_WATER;
+            for (cf_i32 yc = s->y - 1; yc >= CF_SF_MINY - 1; yc--) {
+                int bc = CF_SF_GET(lx, yc, lz);
+                if (bc == CF_BK_AIR || cf_sf_fluid(bc)) {
+                    s->next_ceiling = yc + 1;
+                    break;
+                }
+            }
+        }
+        s->stone_below = s->y - s->next_ceiling + 1;
+        s->have_below = 1;
+    }
+    return s->stone_below;
+}
+
 /* condition row `row` at the current block */
 CF_INLINE int cf_sf_cond(CF_SF_CTX, int row)
 {
@@ -229,7 +270,7 @@ CF_INLINE int cf_sf_cond(CF_SF_CTX, int row)
     int v = 0;
     switch (CF_SF_RK(row)) {
     case SC_STONE_DEPTH: {
-        int d = CF_SF_RA(row, 3) ? s->stone_below : s->stone_above;
+        int d = CF_SF_RA(row, 3) ? cf_sf_stone_below(CF_SF_ARG) : s->stone_above;
         int sec = 0;
         if (CF_SF_RA(row, 2) != 0) {
             if (!s->have_secondary) s->secondary = CF_SF_COL(CF_SF_FIXED(SN_SECONDARY)), s->have_secondary = 1;
@@ -275,6 +316,7 @@ CF_INLINE int cf_sf_cond(CF_SF_CTX, int row)
     case SC_HOLE: v = s->depth <= 0; break;
     case SC_STEEP:
         if (!s->have_steep) {
+            CF_SF_STEEP_PREP();
             int lx = s->x & 15, lz = s->z & 15;
             int zm = lz > 0 ? lz - 1 : 0, zp = lz < 15 ? lz + 1 : 15, xm = lx > 0 ? lx - 1 : 0, xp = lx < 15 ? lx + 1 : 15;
             s->steep = CF_SF_HMAP(lx, zp) >= CF_SF_HMAP(lx, zm) + 4 || CF_SF_HMAP(xm, lz) >= CF_SF_HMAP(xp, lz) + 4;
@@ -423,9 +465,8 @@ CF_INLINE void cf_sf_column(CF_SF_CTX, cf_i32 cx, cf_i32 cz, int lx, int lz)
     cf_i32 height = CF_SF_HMAP(lx, lz) + 1;
     cf_aq_rnd q = cf_aq_at_pos(CF_SF_ROOT_LO, CF_SF_ROOT_HI, CF_SF_LEGACY, s->x, 0, s->z);
     s->depth = (int)(CF_SF_COL(CF_SF_FIXED(SN_SURFACE)) * 2.75 + 3.0 + cf_sf_next_double(&q, CF_SF_LEGACY) * 0.25);
-    s->stone_above = 0, s->water = CF_SF_NO_WATER;
-    cf_i32 next_ceiling = 2147483647;
-    for (cf_i32 y = height; y >= CF_SF_MINY; y--) {
+    s->stone_above = 0, s->water = CF_SF_NO_WATER, s->next_ceiling = 2147483647;
+    for (cf_i32 y = height; y >= CF_SF_WALK_END; y--) {
         int b = CF_SF_GET(lx, y, lz);
         if (b == CF_BK_AIR) {
             s->stone_above = 0, s->water = CF_SF_NO_WATER;
@@ -435,19 +476,8 @@ CF_INLINE void cf_sf_column(CF_SF_CTX, cf_i32 cx, cf_i32 cz, int lx, int lz)
             if (s->water == CF_SF_NO_WATER) s->water = y + 1;
             continue;
         }
-        if (next_ceiling >= y) {
-            next_ceiling = CF_SF_NO_WATER;
-            for (cf_i32 yc = y - 1; yc >= CF_SF_MINY - 1; yc--) {
-                int bc = CF_SF_GET(lx, yc, lz);
-                if (bc == CF_BK_AIR || cf_sf_fluid(bc)) {
-                    next_ceiling = yc + 1;
-                    break;
-                }
-            }
-        }
         s->stone_above++;
-        s->stone_below = y - next_ceiling + 1;
-        s->y = y, s->have_biome = 0;
+        s->y = y, s->have_biome = 0, s->have_below = 0;
         if (b != CF_BK_SOLID && !CF_SF_F32) continue; /* 1.21: the default block only */
         int res = CF_SF_RULE();
         if (res >= 0) CF_SF_SET(lx, y, lz, res);

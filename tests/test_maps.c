@@ -202,6 +202,116 @@ Test(maps, sampled_columns_equal_whole_chunks)
 /* ------------------------------------------------------------------ the biomes layer */
 #include "image/image.h"
 
+/* Blocks and water of sampled columns against whole chunks (the noise stage): at the columns
+ * of a zoomed-out map, cf_map_columns_get's block at the height, the fluid directly above it
+ * and the fluid's top, and the water layer's pixels, equal what the chunk cf_fill_blocks fills
+ * there gives (what `fill --blocks --stage noise` writes). 26.3 takes one column at a time
+ * (host/cpu/colblocks.c: the aquifer and the density of the rows it reads), 1.21.11 whole
+ * chunks. want_fluid: the area has columns under a fluid (the aquifer's decisions are met). */
+static void check_sampled_blocks(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
+                                 int32_t n, int32_t below, int want_fluid)
+{
+    const char *paths[1] = {pack};
+    cf_error err = {0};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
+    int min_y, height, sea;
+    cf_program_settings(pg, &min_y, &height, &sea);
+    size_t np = (size_t)n * (size_t)n;
+    int32_t *h = malloc(sizeof(int32_t) * np), *ft = malloc(sizeof(int32_t) * np), *hd = malloc(sizeof(int32_t) * np);
+    int32_t *ground = malloc(sizeof(int32_t) * np), *top = malloc(sizeof(int32_t) * np);
+    uint8_t *blk = malloc(np), *fl = malloc(np), *kind = malloc(np), *rgb = malloc(3 * np), *want = malloc(3 * np);
+    uint8_t *chunk = malloc((size_t)height * 256);
+    cf_map_columns cols = {h, blk, NULL, fl, ft};
+    cr_assert_eq(cf_map_columns_get(w, NULL, x0, z0, step, n, n, below, &cols, 2, &err), CF_OK, "%s", err.message);
+    int layer = cf_map_layer_find("water");
+    cr_assert_eq(cf_map_draw(w, layer, x0, z0, step, n, n, below, rgb, hd, 2, &err), CF_OK, "%s", err.message);
+    int fluids = 0;
+    for (int32_t k = 0; k < n; k++)
+        for (int32_t i = 0; i < n; i++) {
+            int32_t x = x0 + i * step, z = z0 + k * step, c[2] = {x >> 4, z >> 4};
+            size_t o = (size_t)k * (size_t)n + (size_t)i;
+            cr_assert_eq(cf_fill_blocks(w, 1, c, chunk, 1, &err), CF_OK, "%s", err.message);
+#define AT(y) chunk[((size_t)((y) - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)]
+            /* the block at the height, the fluid above it and its top */
+            int wb = h[o] >= min_y ? AT(h[o]) : 1, wf = 1;
+            int32_t wt = min_y - 1;
+            for (int32_t y = h[o] + 1 < min_y ? min_y : h[o] + 1; y < min_y + height; y++) {
+                int v = AT(y);
+                if (v != 2 && v != 3 && v != 4) break;
+                if (wf == 1) wf = v;
+                wt = y;
+            }
+            cr_assert_eq(blk[o], wb, "%s seed %lld step %d: column (%d, %d): block at %d is %d, the chunk's %d", settings,
+                         (long long)seed, step, x, z, h[o], blk[o], wb);
+            cr_assert_eq(fl[o], wf, "%s column (%d, %d): fluid %d, the chunk's %d", settings, x, z, fl[o], wf);
+            cr_assert_eq(ft[o], wt, "%s column (%d, %d): fluid top %d, the chunk's %d", settings, x, z, ft[o], wt);
+            /* the water layer's column: the first block that is not air from `below` down */
+            int32_t ymax = min_y + height - 1 < below ? min_y + height - 1 : below, fluid = -1;
+            ground[o] = top[o] = min_y - 1, kind[o] = IMAGE_VOID;
+            for (int32_t y = ymax; y >= min_y; y--) {
+                int v = AT(y);
+                if (v == 1) {
+                    if (fluid >= 0) break;
+                    continue;
+                }
+                if (v != 2 && v != 3 && v != 4) {
+                    ground[o] = y;
+                    if (fluid < 0) top[o] = y, kind[o] = IMAGE_LAND;
+                    break;
+                }
+                if (fluid < 0) fluid = v, top[o] = y, kind[o] = v == 3 ? IMAGE_LAVA : IMAGE_WATER;
+                ground[o] = y - 1;
+            }
+#undef AT
+            fluids += fl[o] != 1 || kind[o] != IMAGE_LAND;
+        }
+    image_relief_fluids(ground, top, kind, n, n, min_y, height, sea, want);
+    for (size_t o = 0; o < np; o++)
+        cr_assert_eq(memcmp(rgb + 3 * o, want + 3 * o, 3), 0, "%s water layer pixel (%zu, %zu): top %d ground %d kind %d",
+                     settings, o % (size_t)n, o / (size_t)n, top[o], ground[o], kind[o]);
+    if (want_fluid) cr_assert_gt(fluids, 0, "%s seed %lld at (%d, %d): the area has fluids", settings, (long long)seed, x0, z0);
+    /* /at of one column (the per-column path at any step) */
+    cf_map_column_info info;
+    cr_assert_eq(cf_map_column(w, x0 + step, z0 + 2 * step, &info, &err), CF_OK, "%s", err.message);
+    const char *names[CF_PALETTE_MAX];
+    cf_block_palette(pg, names);
+    size_t o = 2 * (size_t)n + 1;
+    if (below == INT32_MAX) {
+        cr_assert_eq(info.height, h[o]);
+        cr_assert_str_eq(info.block ? info.block : "", h[o] >= min_y ? names[blk[o]] : "");
+        cr_assert_str_eq(info.fluid ? info.fluid : "", fl[o] != 1 ? names[fl[o]] : "");
+        cr_assert_eq(info.fluid_top, ft[o]);
+    }
+    free(h), free(ft), free(hd), free(ground), free(top), free(blk), free(fl), free(kind), free(rgb), free(want), free(chunk);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
+}
+
+Test(maps, sampled_blocks_equal_whole_chunks)
+{
+    char v263[1024], v121[1024];
+    snprintf(v263, sizeof v263, "%s/vanilla/26.3", shared_dir());
+    snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
+    struct stat sb;
+    if (stat(v263, &sb) != 0) shared_missing(v263);
+    if (stat(v121, &sb) != 0) shared_missing(v121);
+    check_sampled_blocks(v263, "minecraft:overworld", 0, -256, 512, 8, 10, INT32_MAX, 1);
+    check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, INT32_MAX, 1);
+    check_sampled_blocks(v263, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, INT32_MAX, 1);
+    check_sampled_blocks(v263, "minecraft:overworld", 0, -213, 555, 4, 8, INT32_MAX, 1); /* a shore, 4 blocks apart */
+    /* under the surface (render --below): caves, where the aquifer's levels, barriers and lava decide */
+    check_sampled_blocks(v263, "minecraft:overworld", 0, -256, 512, 8, 10, 10, 0); /* dry caves below sea level */
+    check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 5, 12, -20, 1);
+    check_sampled_blocks(v263, "minecraft:nether", 5, 32, -64, 16, 6, 100, 0);
+    check_sampled_blocks(v121, "minecraft:overworld", 7, 1500000, 40, 16, 5, INT32_MAX, 0);
+}
+
 /* the colour of a biome id in ../shared/vanilla/biomes/colors.json (dappled_forest, which
  * has none there: chunkfill's #5a8a3c, docs/maps.md) */
 static void json_colour(const char *json, const char *id, uint8_t rgb[3])
@@ -311,32 +421,39 @@ Test(maps, biomes_layer_nether_and_end)
 /* ------------------------------------------------------------------ the blocks layer, columns */
 
 /* a block world (cf_program_compile_blocks) and its biome source */
-static cf_world *block_world(const char *pack, const char *settings, int64_t seed, cf_program **pg, cf_biomes **b)
+/* a block world of pack (and `extra` over it, may be NULL) and its biome source: the settings'
+ * (dimension NULL) or the dimension file's */
+static cf_world *block_world_dim(const char *pack, const char *extra, const char *dimension, const char *settings, int64_t seed,
+                                 cf_program **pg, cf_biomes **b)
 {
-    const char *paths[1] = {pack};
+    const char *paths[2] = {pack, extra};
     cf_error err = {0};
     cf_pack *pk;
     cf_world *w;
-    cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_open(&pk, paths, !pack ? 0 : extra ? 2 : 1, NULL, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_program_compile_blocks(pg, pk, settings, &err), CF_OK, "%s", err.message);
     cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
-    cr_assert_eq(cf_biomes_open(b, pk, NULL, settings, NULL, seed, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(b, pk, dimension, dimension ? NULL : settings, NULL, seed, &err), CF_OK, "%s", err.message);
     cf_pack_free(pk);
     return w;
 }
+static cf_world *block_world(const char *pack, const char *settings, int64_t seed, cf_program **pg, cf_biomes **b)
+{
+    return block_world_dim(pack, NULL, NULL, settings, seed, pg, b);
+}
 
-/* the surface stage's blocks of the chunk holding column (x, z): a cache of 16 chunks */
+/* the surface stage's blocks of the chunk holding column (x, z): a cache of 128 chunks */
 typedef struct chunk_cache {
     int n;
-    int32_t key[16][2];
-    uint8_t *b[16];
+    int32_t key[128][2];
+    uint8_t *b[128];
 } chunk_cache;
 static const uint8_t *chunk_of(const cf_world *w, cf_biomes *b, int height, int32_t x, int32_t z, chunk_cache *cc)
 {
     int32_t c[2] = {x >> 4, z >> 4};
     for (int i = 0; i < cc->n; i++)
         if (cc->key[i][0] == c[0] && cc->key[i][1] == c[1]) return cc->b[i];
-    cr_assert_lt(cc->n, 16, "the test's area holds more than 16 chunks");
+    cr_assert_lt(cc->n, 128, "the test's area holds more than 128 chunks");
     cf_error err = {0};
     uint8_t *buf = malloc((size_t)height * 256);
     cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, buf, 1, &err), CF_OK, "%s", err.message);
@@ -352,12 +469,12 @@ static void chunk_cache_free(chunk_cache *cc)
  * cf_fill_blocks_surface (what `fill --blocks --stage surface` writes) at the pixel's column,
  * shaded by those top blocks' y (image_shade); the shading aside, a noise-stage map (stone) or
  * a wrong column fails */
-static void check_blocks_layer(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
-                               int32_t n, int min_distinct)
+static void check_blocks_layer_dim(const char *pack, const char *extra, const char *dimension, const char *settings, int64_t seed,
+                                   int32_t x0, int32_t z0, int32_t step, int32_t n, int min_distinct)
 {
     cf_program *pg;
     cf_biomes *b;
-    cf_world *w = block_world(pack, settings, seed, &pg, &b);
+    cf_world *w = block_world_dim(pack, extra, dimension, settings, seed, &pg, &b);
     cf_error err = {0};
     cr_assert(cf_program_has_surface(pg), "%s has a surface stage", settings);
     int layer = cf_map_layer_find("blocks"), needs = 0, min_y, height, sea;
@@ -394,7 +511,7 @@ static void check_blocks_layer(const char *pack, const char *settings, int64_t s
         cr_assert_eq(memcmp(rgb + 3 * o, want + 3 * o, 3), 0, "%s pixel (%zu, %zu): %d,%d,%d, want %d,%d,%d", settings,
                      o % (size_t)n, o / (size_t)n, rgb[3 * o], rgb[3 * o + 1], rgb[3 * o + 2], want[3 * o],
                      want[3 * o + 1], want[3 * o + 2]);
-    cr_assert_geq(distinct, min_distinct, "%s: %d distinct top blocks (the test needs variety)", settings, distinct);
+    cr_assert_geq(distinct, min_distinct, "%s seed %lld at (%d, %d): %d distinct top blocks (the test needs variety)", settings, (long long)seed, x0, z0, distinct);
     /* /at (cf_map_column_biomes): the surface stage's block at its height */
     for (int t = 0; t < 2; t++) {
         int32_t x = x0 + (t * 7 % n) * step, z = z0 + (t * 11 % n) * step;
@@ -404,11 +521,45 @@ static void check_blocks_layer(const char *pack, const char *settings, int64_t s
         int v = c[((size_t)(ci.height - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)];
         cr_assert_str_eq(ci.block, names[v], "/at (%d, %d): %s, the surface stage has %s", x, z, ci.block, names[v]);
     }
+    /* cf_map_columns_get (`columns --stride`): the block at the height after the surface stage,
+     * the fluid directly above it and its top */
+    {
+        uint8_t *cb = malloc(np), *cf = malloc(np);
+        int32_t *ch = malloc(sizeof(int32_t) * np), *ct = malloc(sizeof(int32_t) * np);
+        cf_map_columns cols = {ch, cb, NULL, cf, ct};
+        cr_assert_eq(cf_map_columns_get(w, b, x0, z0, step, n, n, INT32_MAX, &cols, 2, &err), CF_OK, "%s", err.message);
+        for (int32_t k = 0; k < n; k++)
+            for (int32_t i = 0; i < n; i++) {
+                size_t o = (size_t)k * (size_t)n + (size_t)i;
+                int32_t x = x0 + i * step, z = z0 + k * step, wt = min_y - 1;
+                const uint8_t *c = chunk_of(w, b, height, x, z, &cc);
+#define AT(y) c[((size_t)((y) - min_y) * 16 + (size_t)(z & 15)) * 16 + (size_t)(x & 15)]
+                int wb = ch[o] >= min_y ? AT(ch[o]) : 1, wf = 1;
+                for (int32_t y = ch[o] + 1 < min_y ? min_y : ch[o] + 1; y < min_y + height; y++) {
+                    int v = AT(y);
+                    if (v != 2 && v != 3 && v != 4) break;
+                    if (wf == 1) wf = v;
+                    wt = y;
+                }
+#undef AT
+                cr_assert_eq(cb[o], wb, "%s seed %lld step %d: column (%d, %d): block at %d is %s, the surface stage's %s", settings,
+                             (long long)seed, step, x, z, ch[o], names[cb[o]], names[wb]);
+                cr_assert_eq(cf[o], wf, "%s column (%d, %d): fluid %d, the chunk's %d", settings, x, z, cf[o], wf);
+                cr_assert_eq(ct[o], wt, "%s column (%d, %d): fluid top %d, the chunk's %d", settings, x, z, ct[o], wt);
+            }
+        free(cb), free(cf), free(ch), free(ct);
+    }
     chunk_cache_free(&cc);
     free(rgb), free(base), free(want), free(h), free(top);
     cf_biomes_free(b);
     cf_world_free(w);
     cf_program_free(pg);
+}
+
+static void check_blocks_layer(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
+                               int32_t n, int min_distinct)
+{
+    check_blocks_layer_dim(pack, NULL, NULL, settings, seed, x0, z0, step, n, min_distinct);
 }
 
 /* vanilla 26.3 (the embedded default pack has no surface rule) */
@@ -426,6 +577,31 @@ Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
     const char *pack = vanilla263();
     check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2);  /* 1:1, across chunk borders: river and grass */
     check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1); /* a sample per chunk */
+}
+
+/* Sampled columns after the surface stage against whole chunks: the blocks layer, columns and
+ * /at of zoomed-out maps, which take one column at a time on 26.3 (host/cpu/colblocks.c and
+ * surface.c surface_column: the aquifer, the rules down to the height, the neighbours' heights
+ * `steep` reads, the stored biomes of the quarts the zoom reads), equal cf_fill_blocks_surface
+ * (`fill --blocks --stage surface`) there: several seeds, beyond 1,000,000, 1.21.11 (whole
+ * chunks) and our own biome source over vanilla's rules (tests/packs/own-biomes: icebergs,
+ * pillars, sand over sandstone, steep peaks, swamp water) */
+Test(maps, sampled_surface_blocks_equal_whole_chunks)
+{
+    const char *pack = vanilla263();
+    char v121[1024];
+    snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
+    struct stat sb;
+    if (stat(v121, &sb) != 0) shared_missing(v121);
+    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2);           /* a shore, 4 blocks apart */
+    check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1);
+    check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2);
+    check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3);       /* a sample per 16 chunks */
+    check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, -600,
+                           -600, 48, 9, 3);
+    check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, 1500017,
+                           -300, 7, 8, 2);
+    check_blocks_layer(v121, "minecraft:overworld", 7, 1500000, 40, 16, 5, 1);
 }
 
 Test(maps, blocks_table_is_sorted_and_knows_the_vanilla_surface_blocks)

@@ -18,6 +18,7 @@
 #include "image/image.h"
 #include "kernels/cf_nodes.h"
 #include "cpu/cpu.h"
+#include "biome/biome.h"
 #include "kernels/cf_aquifer.h"
 #include "api/map.h"
 
@@ -122,17 +123,32 @@ static int is_fluid(int v) { return v == CF_BK_WATER || v == CF_BK_LAVA || v == 
 /* the block at (lx, y, lz) of a chunk's blocks */
 #define BLOCK_AT(p, b, lx, y, lz) ((b)[((size_t)((y) - (p)->min_y) * 16 + (size_t)(lz)) * 16 + (size_t)(lx)])
 
-/* one column at local (lx, lz) of a chunk's blocks: from the top (or below), the first
- * block that is not air decides top, blk and kind; ground is the top block that is neither
- * air nor fluid under it (the fluid's floor minus one where air is under the fluid) */
-static void scan_column(const cf_program *p, const uint8_t *b, int lx, int lz, int32_t below, map_cols *c, size_t o)
+/* one column's blocks: the block (palette index) at y, min_y <= y < min_y + height; from a
+ * filled chunk (chunk_get) or one column alone (cpu/colblocks.c) */
+typedef int (*block_get)(void *src, int32_t y);
+typedef struct chunk_col {
+    const cf_program *p;
+    const uint8_t *b;
+    int lx, lz;
+} chunk_col;
+static int chunk_get(void *src, int32_t y)
+{
+    const chunk_col *c = src;
+    return BLOCK_AT(c->p, c->b, c->lx, y, c->lz);
+}
+static int colblk_get_fn(void *src, int32_t y) { return colblk_get(src, y); }
+
+/* one column: from the top (or below), the first block that is not air decides top, blk and
+ * kind; ground is the top block that is neither air nor fluid under it (the fluid's floor
+ * minus one where air is under the fluid) */
+static void scan_column(const cf_program *p, block_get get, void *src, int32_t below, map_cols *c, size_t o)
 {
     int64_t ymax = (int64_t)p->min_y + p->height - 1 < below ? (int64_t)p->min_y + p->height - 1 : below;
     c->ground[o] = p->min_y - 1, c->top[o] = p->min_y - 1, c->kind[o] = IMAGE_VOID;
     if (c->blk) c->blk[o] = CF_BK_AIR;
     int fluid = -1;
     for (int64_t y = ymax; y >= p->min_y; y--) {
-        int v = BLOCK_AT(p, b, lx, y, lz);
+        int v = get(src, (int32_t)y);
         if (v == CF_BK_AIR) {
             if (fluid >= 0) break; /* air under a fluid: the fluid's floor is open */
             continue;
@@ -166,8 +182,8 @@ static size_t axis_chunks(int32_t first, int32_t step, int32_t n, int32_t *out)
     return m;
 }
 
-/* what a block gather does with one sampled column: sample o at local (lx, lz) of chunk b */
-typedef void (*column_fn)(void *ctx, const cf_program *p, const uint8_t *b, int lx, int lz, size_t o);
+/* what a block gather does with one sampled column: sample o, its blocks through get(src, y) */
+typedef void (*column_fn)(void *ctx, const cf_program *p, block_get get, void *src, size_t o);
 
 /* every sampled column of the blocks of the chunks holding samples (the surface stage's
  * where biomes is given, else the noise stage's), at most BATCH chunks per call */
@@ -201,9 +217,10 @@ static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0,
             int64_t kz0 = cz * 16 - z0 <= 0 ? 0 : (cz * 16 - z0 + step - 1) / step;
             int64_t ix0 = cx * 16 - x0 <= 0 ? 0 : (cx * 16 - x0 + step - 1) / step;
             for (int64_t k = kz0; k < nz && z0 + k * step < cz * 16 + 16; k++)
-                for (int64_t ii = ix0; ii < nx && x0 + ii * step < cx * 16 + 16; ii++)
-                    fn(ctx, p, b + i * per, (int)(x0 + ii * step - cx * 16), (int)(z0 + k * step - cz * 16),
-                       (size_t)k * (size_t)nx + (size_t)ii);
+                for (int64_t ii = ix0; ii < nx && x0 + ii * step < cx * 16 + 16; ii++) {
+                    chunk_col cc = {p, b + i * per, (int)(x0 + ii * step - cx * 16), (int)(z0 + k * step - cz * 16)};
+                    fn(ctx, p, chunk_get, &cc, (size_t)k * (size_t)nx + (size_t)ii);
+                }
         }
     }
 done:
@@ -216,10 +233,10 @@ typedef struct scan_ctx {
     int32_t below;
 } scan_ctx;
 
-static void scan_fn(void *ctx, const cf_program *p, const uint8_t *b, int lx, int lz, size_t o)
+static void scan_fn(void *ctx, const cf_program *p, block_get get, void *src, size_t o)
 {
     scan_ctx *s = ctx;
-    scan_column(p, b, lx, lz, s->below, s->c, o);
+    scan_column(p, get, src, s->below, s->c, o);
 }
 
 /* the y the biome of a column is taken at: its surface block, clamped into the source's range */
@@ -232,40 +249,37 @@ static int32_t biome_y(const cf_biomes *b, int32_t h)
     return h;
 }
 
-/* CF_MAP_BIOMES: the biome at each sampled column's surface block, rows split among threads */
-typedef struct biome_job {
-    cf_biomes *b;
-    const int32_t *ground;
-    uint8_t *out;
-    int32_t x0, z0, step, nx, nz;
+/* rows of samples shared among threads: row(ctx, tls, k, err) for each row k < nz, tls a
+ * thread's scratch from tls_new(ctx) (NULL: out of memory), freed by tls_free; the cancel
+ * hook asked before each row; the first failure is reported */
+typedef struct row_job {
+    cf_status (*row)(void *ctx, void *tls, int32_t k, cf_error *err);
+    void *(*tls_new)(void *ctx);
+    void (*tls_free)(void *tls);
+    void *ctx;
+    int32_t nz;
     int32_t next; /* the next row to take (atomic) */
     const cf_map_cancel *cancel;
     int failed;   /* set once by the first thread that fails (atomic) */
     cf_status st;
     cf_error err;
-} biome_job;
+} row_job;
 
-static void *biome_rows(void *arg)
+static void *row_thread(void *arg)
 {
-    biome_job *j = arg;
-    int32_t *xyz = malloc(sizeof(int32_t) * 3 * (size_t)j->nx);
+    row_job *j = arg;
+    void *tls = j->tls_new(j->ctx);
     cf_error err = {0};
     cf_status st = CF_OK;
-    if (!xyz) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
-    for (int32_t k; xyz && st == CF_OK && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nz;) {
-        size_t row = (size_t)k * (size_t)j->nx;
+    if (!tls) st = err_set(&err, CF_ERR_NOMEM, "out of memory");
+    for (int32_t k; tls && st == CF_OK && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nz;) {
         if (map_cancelled(j->cancel, &err)) {
             st = CF_ERR_LIMIT;
             break;
         }
-        for (int32_t i = 0; i < j->nx; i++) {
-            xyz[3 * i] = (int32_t)((int64_t)j->x0 + (int64_t)i * j->step);
-            xyz[3 * i + 1] = biome_y(j->b, j->ground[row + (size_t)i]);
-            xyz[3 * i + 2] = (int32_t)((int64_t)j->z0 + (int64_t)k * j->step);
-        }
-        st = cf_biomes_blocks(j->b, (size_t)j->nx, xyz, j->out + row, &err);
+        st = j->row(j->ctx, tls, k, &err);
     }
-    free(xyz);
+    if (tls) j->tls_free(tls);
     if (st != CF_OK) {
         __atomic_store_n(&j->next, j->nz, __ATOMIC_RELAXED);
         int expect = 0; /* the first failure is reported */
@@ -275,23 +289,164 @@ static void *biome_rows(void *arg)
     return NULL;
 }
 
-static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
-                               const int32_t *ground, uint8_t *out, int threads, const cf_map_cancel *cancel, cf_error *err)
+static cf_status rows_run(row_job *j, int threads, cf_error *err)
 {
     enum { MAXT = 64 };
-    biome_job j = {b, ground, out, x0, z0, step, nx, nz, 0, cancel, 0, CF_OK, {0}};
     if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads > MAXT) threads = MAXT;
-    if (threads > nz) threads = nz;
+    if (threads > j->nz) threads = j->nz;
     if (threads < 1) threads = 1;
     pthread_t th[MAXT];
     int started = 0;
     for (; started < threads - 1; started++)
-        if (pthread_create(&th[started], NULL, biome_rows, &j) != 0) break;
-    biome_rows(&j);
+        if (pthread_create(&th[started], NULL, row_thread, j) != 0) break;
+    row_thread(j);
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
-    if (j.st != CF_OK) return *err = j.err, j.st;
+    if (j->st != CF_OK) return *err = j->err, j->st;
     return CF_OK;
+}
+
+/* CF_MAP_BIOMES: the biome at each sampled column's surface block, a row at a time */
+typedef struct biome_ctx {
+    cf_biomes *b;
+    const int32_t *ground;
+    uint8_t *out;
+    int32_t x0, z0, step, nx;
+} biome_ctx;
+
+static void *biome_tls(void *ctx) { return malloc(sizeof(int32_t) * 3 * (size_t)((biome_ctx *)ctx)->nx); }
+
+static cf_status biome_row(void *ctx, void *tls, int32_t k, cf_error *err)
+{
+    const biome_ctx *j = ctx;
+    int32_t *xyz = tls;
+    size_t row = (size_t)k * (size_t)j->nx;
+    for (int32_t i = 0; i < j->nx; i++) {
+        xyz[3 * i] = (int32_t)((int64_t)j->x0 + (int64_t)i * j->step);
+        xyz[3 * i + 1] = biome_y(j->b, j->ground[row + (size_t)i]);
+        xyz[3 * i + 2] = (int32_t)((int64_t)j->z0 + (int64_t)k * j->step);
+    }
+    return cf_biomes_blocks(j->b, (size_t)j->nx, xyz, j->out + row, err);
+}
+
+static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                               const int32_t *ground, uint8_t *out, int threads, const cf_map_cancel *cancel, cf_error *err)
+{
+    biome_ctx c = {b, ground, out, x0, z0, step, nx};
+    row_job j = {biome_row, biome_tls, free, &c, nz, 0, cancel, 0, CF_OK, {0}};
+    return rows_run(&j, threads, err);
+}
+
+/* the blocks of sampled columns one column at a time (cpu/colblocks.c, where colblk_serves:
+ * no chunk is filled), each column's height given: the noise stage's, or with a biome source
+ * the surface stage's after it (surface.c surface_column, the stored biomes of the quarts its
+ * zoom reads from biome_quart_stored); a column the path cannot answer exactly (colblk_surface,
+ * a biome tie) takes its chunk's cf_fill_blocks_surface. fn per sample */
+typedef struct colblk_ctx {
+    const cf_world *w;
+    cf_biomes *biomes; /* the surface stage's, or NULL */
+    const int32_t *height;
+    int32_t x0, z0, step, nx, below;
+    column_fn fn;
+    void *fctx;
+} colblk_ctx;
+
+typedef struct colblk_tls {
+    cf_colblk *c;
+    cf_surface *s;  /* with biomes */
+    cf_bquart *bq;  /* with biomes */
+    uint8_t *chunk; /* a chunk's blocks where the column alone is not exact, made on first use */
+    int tie;        /* a quart's leaves tied (quart_of) */
+    struct { int32_t q[3]; int v; } qc[64]; /* the quarts asked, direct-mapped (v -2: empty) */
+} colblk_tls;
+
+static void colblk_tls_free(void *tls)
+{
+    colblk_tls *t = tls;
+    colblk_free(t->c);
+    surface_free(t->s);
+    biome_quart_free(t->bq);
+    free(t->chunk);
+    free(t);
+}
+
+static void *colblk_tls_new(void *ctx)
+{
+    const colblk_ctx *j = ctx;
+    colblk_tls *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    for (int k = 0; k < 64; k++) t->qc[k].v = -2;
+    t->c = colblk_new(j->w);
+    if (j->biomes) {
+        t->s = surface_new(j->w, NULL, (const char *const *)j->biomes->pal, j->biomes->npal, j->biomes->zseed);
+        t->bq = biome_quart_new(j->biomes);
+    }
+    if (!t->c || (j->biomes && (!t->s || !t->bq))) {
+        colblk_tls_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* colblk_surface's quart hook: the stored biome of a quart (remembered: a column's zoom reads
+ * the same few quarts again and again); a tie marks the column */
+static int quart_of(void *u, int32_t qx, int32_t qy, int32_t qz)
+{
+    colblk_tls *t = u;
+    uint32_t h = ((uint32_t)qx * 0x9E3779B1u ^ (uint32_t)qy * 0x85EBCA6Bu ^ (uint32_t)qz * 0xC2B2AE35u) >> 26;
+    if (t->qc[h].v != -2 && t->qc[h].q[0] == qx && t->qc[h].q[1] == qy && t->qc[h].q[2] == qz) return t->qc[h].v;
+    int32_t q[3] = {qx, qy, qz};
+    int v = biome_quart_stored(t->bq, q);
+    t->qc[h].q[0] = qx, t->qc[h].q[1] = qy, t->qc[h].q[2] = qz, t->qc[h].v = v;
+    if (v < 0) t->tie = 1, v = 0;
+    return v;
+}
+
+static cf_status colblk_row(void *ctx, void *tls, int32_t k, cf_error *err)
+{
+    const colblk_ctx *j = ctx;
+    colblk_tls *t = tls;
+    const cf_program *p = j->w->prog;
+    for (int32_t i = 0; i < j->nx; i++) {
+        size_t o = (size_t)k * (size_t)j->nx + (size_t)i;
+        int32_t x = (int32_t)((int64_t)j->x0 + (int64_t)i * j->step), z = (int32_t)((int64_t)j->z0 + (int64_t)k * j->step);
+        colblk_column(t->c, x, z, j->height[o], j->below);
+        if (!j->biomes) {
+            j->fn(j->fctx, p, colblk_get_fn, t->c, o);
+            continue;
+        }
+        t->tie = 0;
+        if (!colblk_surface(t->c, t->s, quart_of, t) && !t->tie) {
+            j->fn(j->fctx, p, colblk_get_fn, t->c, o);
+            continue;
+        }
+        /* the chunk's fill */
+        if (!t->chunk && !(t->chunk = malloc((size_t)p->height * 256))) return err_set(err, CF_ERR_NOMEM, "out of memory");
+        int32_t c[2] = {(int32_t)cf_floordiv(x, 16), (int32_t)cf_floordiv(z, 16)};
+        cf_status st = cf_fill_blocks_surface(j->w, j->biomes, 1, c, t->chunk, 1, err);
+        if (st != CF_OK) return st;
+        chunk_col cc = {p, t->chunk, x & 15, z & 15};
+        j->fn(j->fctx, p, chunk_get, &cc, o);
+    }
+    return CF_OK;
+}
+
+static cf_status gather_columns(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                                int32_t below, const int32_t *height, column_fn fn, void *fctx, int threads,
+                                const cf_map_cancel *cancel, cf_error *err)
+{
+    colblk_ctx c = {w, biomes, height, x0, z0, step, nx, below, fn, fctx};
+    row_job j = {colblk_row, colblk_tls_new, colblk_tls_free, &c, nz, 0, cancel, 0, CF_OK, {0}};
+    return rows_run(&j, threads, err);
+}
+
+/* samples this many blocks apart or more take the per-column path where it serves the program
+ * (below, a chunk holds enough samples that filling it whole is cheaper: a water tile took 30.4
+ * CPU s alone against 4.5 in chunks at 2 blocks a sample, 42.9 against 18.1 at 4, bench/RESULTS.md) */
+enum { COLUMN_STEP = 8 };
+static int per_column(const cf_program *p, int32_t step, int32_t nx, int32_t nz)
+{
+    return (step >= COLUMN_STEP || (nx == 1 && nz == 1)) && colblk_serves(p);
 }
 
 cf_status cf_map_draw(const cf_world *w, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
@@ -380,7 +535,14 @@ cf_status map_draw_cancel(const cf_world *w, cf_biomes *biomes, int layer, int32
         scan_ctx sc = {&c, below};
         if (!c.top || !c.kind || ((L->gather & G_SURFACE) && !c.blk))
             st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, cancel, err);
+        else if (per_column(p, step, nx, nz)) {
+            /* each column's height, then its blocks alone (scan_column overwrites ground[o]
+             * after colblk_column read it as the height) */
+            st = surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
+            if (st == CF_OK)
+                st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, c.ground, scan_fn, &sc, threads,
+                                    cancel, err);
+        } else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, cancel, err);
     } else {
         st = surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
     }
@@ -403,14 +565,14 @@ typedef struct col_ctx {
 } col_ctx;
 
 /* the block at the column's surface height and the fluid directly above it, up to its top */
-static void column_fn_at(void *ctx, const cf_program *p, const uint8_t *b, int lx, int lz, size_t o)
+static void column_fn_at(void *ctx, const cf_program *p, block_get get, void *src, size_t o)
 {
     const col_ctx *c = ctx;
     int32_t h = c->height[o], top = p->min_y - 1;
     uint8_t blk = CF_BK_AIR, fl = CF_BK_AIR;
-    if (h >= p->min_y && (int64_t)h < (int64_t)p->min_y + p->height) blk = BLOCK_AT(p, b, lx, h, lz);
+    if (h >= p->min_y && (int64_t)h < (int64_t)p->min_y + p->height) blk = (uint8_t)get(src, h);
     for (int64_t y = (int64_t)h + 1 < p->min_y ? p->min_y : (int64_t)h + 1; y < (int64_t)p->min_y + p->height; y++) {
-        int v = BLOCK_AT(p, b, lx, y, lz);
+        int v = get(src, (int32_t)y);
         if (!is_fluid(v)) break;
         if (fl == CF_BK_AIR) fl = (uint8_t)v;
         top = (int32_t)y;
@@ -440,8 +602,10 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
     st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, h, threads, err);
     if (st == CF_OK && want_blocks) {
         col_ctx cc = {out, h};
-        st = gather_blocks(w, biomes && cf_program_has_surface(p) ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc,
-                           threads, NULL, err);
+        int surface = biomes && cf_program_has_surface(p);
+        if (per_column(p, step, nx, nz))
+            st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, h, column_fn_at, &cc, threads, NULL, err);
+        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc, threads, NULL, err);
     }
     if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, NULL, err);
     if (own) free(h);

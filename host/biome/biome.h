@@ -177,6 +177,14 @@ cf_status biome_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int32_t
                      int threads, cf_error *err);
 int biome_palette(const cf_biomes *b, const char **names);  /* cf_biomes_palette */
 cf_status biome_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);  /* cf_biomes_quarts */
+/* the stored biome of quart q as a chunk fill (biome_fill) stores it, for one quart alone (the
+ * maps' sampled columns): a context per thread (biome_quart_new: NULL when out of memory);
+ * biome_quart_stored is the palette index, or -1 where leaves tie (the chunk fill's warm start
+ * could pick another: fill the chunk) */
+typedef struct cf_bquart cf_bquart;
+cf_bquart *biome_quart_new(cf_biomes *b);
+void biome_quart_free(cf_bquart *q);
+int biome_quart_stored(cf_bquart *q, const int32_t *q3);
 /* biome_quarts with the RTree's warm start carried from each quart to the next (cold at the first),
  * as one game thread's lookups in turn: BiomeSource.findBiomeHorizontal's scan (host/structure/) */
 cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);

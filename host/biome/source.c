@@ -684,6 +684,7 @@ typedef struct qctx {
     uint8_t *memo;
     int32_t hint; /* the last point query's leaf (cf_b_search_hint), or -1 */
     uint64_t lookups, ties;
+    int want_tie, tie; /* biome_quart_stored: a tie at the last search */
     /* 1.18-1.21 chunk fills: the fields whose value provably does not depend on y (yfree, a
      * bit per field) once per quart column: the f64 path remembers only its last point and
      * the fill order changes x or z at every query */
@@ -897,7 +898,7 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
         if (warm) *warm = leaf;
         else c->hint = leaf;
         c->lookups++;
-        if (b->count_ties && cf_b_count_at(b->tree, t, fit) > 1) c->ties++;
+        if ((b->count_ties || c->want_tie) && cf_b_count_at(b->tree, t, fit) > 1) c->ties += b->count_ties, c->tie = 1;
         return cf_b_leaf_value(b->tree, leaf);
     }
     }
@@ -911,6 +912,49 @@ cf_status biome_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, c
     for (size_t i = 0; i < n; i++) out[i] = (uint8_t)quart_biome(&c, BP_POINT, 0, q + 3 * i, NULL);
     qctx_done(&c);
     return CF_OK;
+}
+
+/* one quart as a chunk fill stores it (the maps' sampled columns, host/api/map.c): the chunk
+ * fill's path (26.3: the volume path of the chunk's volume), searched cold; the chunk fill's
+ * warm start finds the same leaf unless several leaves fit equally well (a tie: -1) */
+struct cf_bquart {
+    qctx c;
+    int32_t ccx, ccz; /* the chunk of the memo's region (26.3), ok 0 before the first */
+    int ok;
+};
+
+cf_bquart *biome_quart_new(cf_biomes *b)
+{
+    cf_bquart *q = calloc(1, sizeof *q);
+    if (!q) return NULL;
+    if (qctx_init(&q->c, b) < 0) {
+        free(q);
+        return NULL;
+    }
+    return q;
+}
+
+void biome_quart_free(cf_bquart *q)
+{
+    if (!q) return;
+    qctx_done(&q->c);
+    free(q);
+}
+
+int biome_quart_stored(cf_bquart *bq, const int32_t *q)
+{
+    qctx *c = &bq->c;
+    cf_biomes *b = c->b;
+    int32_t cx = q[0] >> 2, cz = q[2] >> 2;
+    if (!b->f64 && (!bq->ok || bq->ccx != cx || bq->ccz != cz)) {
+        qctx_region(c, (int32_t)((uint32_t)cx * 16u), (int32_t)((uint32_t)cz * 16u), 16);
+        bq->ccx = cx, bq->ccz = cz, bq->ok = 1;
+    }
+    c->cok = 0; /* not chunk_fill's 1.18-1.21 column memo */
+    c->want_tie = 1, c->tie = 0;
+    int32_t cold = -1;
+    int v = quart_biome(c, b->f64 ? BP_POINT : BP_VOLUME, b->min_y >> 2, q, &cold);
+    return c->tie ? -1 : v; /* another leaf as close as the one found */
 }
 
 cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)

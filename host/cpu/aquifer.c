@@ -24,6 +24,8 @@ struct cf_aquifer {
     int32_t sea, fluid; /* sea level, the default fluid's kind */
     int32_t gy0, ny;    /* the grid's y cells */
     int32_t cx, cz;     /* the chunk */
+    int32_t skip;       /* its skip level (cf_aq_skip of the box's highest surface; 0 without aquifers) */
+    int begun;          /* aquifer_begin was called */
     int32_t *cen;       /* 3 per cell */
     struct cf_aq_fluid *st; /* per cell */
     uint8_t *have;      /* per cell: status computed */
@@ -233,11 +235,11 @@ void aq_row_nearest(cf_aq_row *r, int avx2, int32_t x0, int32_t y, int32_t z)
     else aq_nearest_plain(r, x0, y, z);
 }
 
-void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)
+void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz)
 {
     const cf_program *p = a->w->prog;
-    int32_t h = p->height, y0 = p->min_y, skip = 0;
-    a->cx = cx, a->cz = cz;
+    int32_t skip = 0;
+    a->cx = cx, a->cz = cz, a->begun = 1;
     if (a->enabled) {
         for (int32_t gy = 0; gy < a->ny; gy++)
             for (int32_t gz = 0; gz < 3; gz++)
@@ -260,6 +262,27 @@ void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, 
             }
         skip = cf_aq_skip(mx);
     }
+    a->skip = skip;
+}
+
+int aquifer_at(const cf_aquifer *a, int32_t cx, int32_t cz) { return a->begun && a->cx == cx && a->cz == cz; }
+
+int aquifer_needs_density(const cf_aquifer *a, int32_t y)
+{
+    return a->enabled && y <= a->skip - 1 && cf_aq_at(cf_aq_global(a->sea, a->fluid, y), y) != CF_BK_LAVA;
+}
+
+int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density)
+{
+    return cf_aq_block(a, a->cen, a->cx, a->cz, a->gy0, a->skip, a->enabled, x, y, z, density);
+}
+
+void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)
+{
+    const cf_program *p = a->w->prog;
+    int32_t h = p->height, y0 = p->min_y;
+    aquifer_begin(a, cx, cz);
+    int32_t skip = a->skip;
     /* the blocks in memory order, a row of 16 at a time (every value the decision reads is a pure
      * function of its position or of a cell: the order of the lazy statuses and barriers changes
      * nothing). A row above the skip level, or in the global lava, takes the global fluid wherever

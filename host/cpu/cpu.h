@@ -188,8 +188,40 @@ void aquifer_free(cf_aquifer *a);
 size_t aquifer_bytes(const cf_program *p); /* what aquifer_new allocates */
 /* the block kinds (CF_BK_*) of chunk (cx, cz) from its final density ([y][z][x]) */
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out);
+/* block by block (the per-column path, colblocks.c): aquifer_begin makes chunk (cx, cz) the one
+ * aquifer_block decides in (its cell centres, the skip level from the box's surface levels);
+ * aquifer_at says whether it is already; aquifer_needs_density whether a block at y with
+ * density <= 0 needs that density (else any value <= 0 gives its block); aquifer_block is the
+ * block (CF_BK_*) at (x, y, z) of that chunk with final density `density` (cf_aq_block: the
+ * same block as aquifer_chunk's) */
+void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz);
+int aquifer_at(const cf_aquifer *a, int32_t cx, int32_t cz);
+int aquifer_needs_density(const cf_aquifer *a, int32_t y);
+int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density);
 /* the palette of a program's block fills: names[CF_BK_*] ("" where unused) */
 int aquifer_palette(const cf_program *p, const char **names);
+
+/* colblocks.c: the noise stage's blocks of one column (maps of sampled columns): a context
+ * per thread (colblk_new: NULL when out of memory or where colblk_serves is 0: only 26.3 float
+ * programs compiled for blocks); colblk_column points it at column (x, z) whose height (the
+ * top block with final density > 0 at or below `below`, heights.c) is h; colblk_get is the
+ * block (CF_BK_*) at y there, the one cf_fill_blocks gives (air outside the world's rows);
+ * colblk_rows the rows of density it computed */
+typedef struct cf_colblk cf_colblk;
+int colblk_serves(const cf_program *p);
+cf_colblk *colblk_new(const cf_world *w);
+void colblk_free(cf_colblk *c);
+void colblk_column(cf_colblk *c, int32_t x, int32_t z, int32_t h, int32_t below);
+int colblk_get(cf_colblk *c, int32_t y);
+int colblk_rows(const cf_colblk *c);
+/* colblk_column with the column's height searched here (heights_column) and returned */
+int32_t colblk_height(cf_colblk *c, int32_t x, int32_t z, int32_t below);
+/* the surface stage of the current column (surface.c surface_column on s, a surface_new of the
+ * thread) down to its height: colblk_get gives the blocks after it. quart(qu, qx, qy, qz) is
+ * the stored biome (source palette index) at a quart. Returns 1 where the column alone is not
+ * exact (surface_column) or a context could not be made: the caller fills the chunk */
+typedef struct cf_surface cf_surface;
+int colblk_surface(cf_colblk *c, cf_surface *s, int (*quart)(void *u, int32_t qx, int32_t qy, int32_t qz), void *qu);
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
@@ -309,6 +341,25 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
 /* the palette of block fills of p: names[0..n), n returned (-1: more than CF_BLOCK_PALETTE);
  * map (may be NULL) receives the palette index of each rules block, then snow_block, packed_ice */
 int surface_palette(const cf_program *p, const char **names, int *map);
+
+/* surface.c: the surface stage of one column alone (the maps' sampled columns, colblocks.c),
+ * 26.3: column (x, z)'s walk from its top down to walk_end (the lowest block whose result the
+ * caller reads) through col's hooks: get/set the column's blocks (the noise stage's, then what
+ * the stage wrote), hmap the noise stage's heightmap (top block not air, min_y - 1 where none) of
+ * the column at offset (dx, dz) (|dx| + |dz| <= 1, in its chunk), quart the stored biome at a
+ * quart, vol output `out` on the volume path at the column's block y. Returns 1 where the
+ * column alone is not exact (a neighbour visited before it in the chunk's order raised its
+ * heightmap, which `steep` reads): the caller fills the chunk. */
+typedef struct cf_sfcol {
+    int (*get)(void *u, int32_t y);
+    void (*set)(void *u, int32_t y, int b);
+    int32_t (*hmap)(void *u, int dx, int dz);
+    int (*quart)(void *u, int32_t qx, int32_t qy, int32_t qz);
+    float (*vol)(void *u, int out, int32_t y);
+    void *u;
+    int inexact;
+} cf_sfcol;
+int surface_column(cf_surface *s, int32_t x, int32_t z, int32_t walk_end, cf_sfcol *col);
 
 /* the tables of the device's surface stage (kernels/cf_surface.h) for biome palette bnames:
  * ints (CF_SF_I_COUNT), psn (5 x 256 bytes), grad (2 per random name, at most maxgrad names).

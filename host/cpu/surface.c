@@ -115,8 +115,14 @@ struct cf_surface {
     int depth, steep, have_steep, min_surface, have_min_surface;
     double secondary;
     int have_secondary;
-    int stone_above, stone_below;
-    int32_t water;
+    int stone_above, stone_below, have_below;
+    int32_t water, next_ceiling;
+    /* one column alone (surface_column): its blocks, the neighbours' heightmap, the stored biomes
+     * and the volume-path values through col's hooks; NULL: the chunk's (surface_apply) */
+    cf_sfcol *col;
+    int32_t walk_end;  /* the lowest block the walk applies the rule to (min_y: a chunk) */
+    int col_flat;      /* cflat holds the column walk's list (every biome condition asked) */
+    int rule_air;      /* a rule block is air (a heightmap can drop: columns alone are not exact) */
     int biome, have_biome;
     /* the caches below have one entry per program output (nout: every noise the rules read,
      * as many as the pack's rules read; Terralith's 1.21 rule reads 65) */
@@ -222,6 +228,7 @@ static int grid_at(const cf_surface *s, int32_t qx, int32_t qy, int32_t qz)
     int32_t ny = s->height / 4, iy = qy - s->min_y / 4;
     if (iy < 0) iy = 0;
     if (iy >= ny) iy = ny - 1;
+    if (s->col) return s->col->quart(s->col->u, qx, s->min_y / 4 + iy, qz); /* a column's zoom stays in its chunk's grid */
     int32_t ix = qx - (4 * s->cx - 4), iz = qz - (4 * s->cz - 4);
     if (ix < 0) ix = 0;
     if (ix > 11) ix = 11;
@@ -312,20 +319,49 @@ static int rule(cf_surface *s, int row);
 #define CF_SF_OUT(out, x, y, z) out_at(s, (out), (x), (y), (z))
 #define CF_SF_COL(out) col_noise(s, (out))
 #define CF_SF_COL_RESET() memset(s->have_colnoise, 0, (size_t)s->nout)
-#define CF_SF_VOL(out, x, y, z) \
-    vol(s, (out))[((size_t)((y) - s->min_y) * 16 + (size_t)((z) & 15)) * 16 + (size_t)((x) & 15)]
+#define CF_SF_VOL(out, x, y, z)                                     \
+    (s->col ? s->col->vol(s->col->u, (out), (y))                    \
+            : vol(s, (out))[((size_t)((y) - s->min_y) * 16 + (size_t)((z) & 15)) * 16 + (size_t)((x) & 15)])
 #define CF_SF_CSL(x, z) eval_volume_memo(s->w, &s->memo, s->w->prog->outputs[CF_B263_SURFACE], (x), 0, (z), 0)
 #define CF_SF_LEVEL(x, z) blocks121_surface_level(s->a, (x), (z))
 #define CF_SF_BIOME(x, y, z) biome_src(s, (x), (y), (z))
 #define CF_SF_BCOND(row) bcond_of(s, (row))
 #define CF_SF_RULE() rule(s, s->r->root)
 #define CF_SF_NO_CHUNK /* surface_apply: the heightmap in memory order */
+#define CF_SF_GET(lx, y, lz) (s->col ? s->col->get(s->col->u, (y)) : cf_sf_block(s, (lx), (y), (lz)))
+#define CF_SF_PUT(lx, y, lz, b) (s->col ? s->col->set(s->col->u, (y), (b)) : (void)CF_SF_BLK_PUT(lx, y, lz, b))
+#define CF_SF_WALK_END (s->walk_end)
+#define CF_SF_STEEP_PREP() col_steep(s)
+static void col_steep(cf_surface *s);
 #include "kernels/cf_surface.h"
+
+/* one column alone: the heightmap of the neighbours `steep` reads (clamped to the chunk, as
+ * cf_sf_cond does), from the noise stage's blocks. A neighbour the chunk's walk visits
+ * earlier (x outer, z inner) may have raised its heightmap with an eroded-badlands pillar or a
+ * frozen-ocean iceberg: there the column alone is not exact (col->inexact) */
+static void col_steep(cf_surface *s)
+{
+    if (!s->col) return;
+    int lx = s->x & 15, lz = s->z & 15;
+    static const int d[4][2] = {{-1, 0}, {0, -1}, {1, 0}, {0, 1}};
+    for (int k = 0; k < 4; k++) {
+        int nx = lx + d[k][0], nz = lz + d[k][1];
+        if (nx < 0 || nx > 15 || nz < 0 || nz > 15) continue; /* clamped onto the column itself */
+        int32_t h = s->col->hmap(s->col->u, d[k][0], d[k][1]);
+        s->hmap[nz * 16 + nx] = h;
+        if (k < 2) { /* visited before the column */
+            int32_t x = s->x + d[k][0], z = s->z + d[k][1];
+            int kind = s->bkind[biome_src(s, x, CF_SF_LEGACY && !CF_SF_F32 ? 0 : h + 1, z)];
+            if (kind == SF_BIO_ERODED_BADLANDS || kind == SF_BIO_FROZEN_OCEAN) s->col->inexact = 1;
+        }
+    }
+}
 
 /* 0 when none of biome condition `row`'s biomes is stored in the quarts the chunk's zoom can
  * pick (false in the whole chunk), else 1; once per chunk and row */
 static int bcond_of(cf_surface *s, int row)
 {
+    if (s->col) return 1; /* a column: no chunk grid to rule a biome out */
     if (s->bcond[row] < 0) {
         const cf_rrow *r = &s->r->rows[row];
         int any = 0;
@@ -431,11 +467,50 @@ static int flat_add(cf_surface *s, int row, int max, int depth)
     return 0;
 }
 
+/* the chunk's walk list (cflat): what rule would pass over without a question (the
+ * subtrees of biome conditions bcond_of rules out; none for a column) */
+static void walk_list(cf_surface *s)
+{
+    if (!s->flat) return;
+    int n = 0;
+    for (int i = 0; i < s->nflat;) {
+        const struct flat_op *o = &s->flat[i];
+        if (o->kind == SR_CONDITION && o->ck == SC_BIOME && !bcond_of(s, o->crow)) {
+            for (int j = i; j < o->skip; j++) s->cmap[j] = n;
+            i = o->skip;
+            continue;
+        }
+        s->cmap[i] = n;
+        if (o->kind != SR_SEQUENCE) s->cflat[n++] = *o;
+        i++;
+    }
+    s->cmap[s->nflat] = n;
+    for (int k = 0; k < n; k++) s->cflat[k].skip = s->cmap[s->cflat[k].skip];
+    s->ncflat = n;
+}
+
+int surface_column(cf_surface *s, int32_t x, int32_t z, int32_t walk_end, cf_sfcol *col)
+{
+    int32_t cx = (int32_t)cf_floordiv(x, 16), cz = (int32_t)cf_floordiv(z, 16);
+    int lx = x & 15, lz = z & 15;
+    if (s->rule_air) return col->inexact = 1; /* a rule's air could uncover blocks below walk_end */
+    s->cx = cx, s->cz = cz, s->col = col, s->blk = NULL, s->bgrid = NULL;
+    s->uok = 0;
+    col->inexact = 0;
+    if (!s->col_flat) walk_list(s), s->col_flat = 1;
+    s->walk_end = walk_end < s->min_y ? s->min_y : walk_end;
+    s->hmap[lz * 16 + lx] = col->hmap(col->u, 0, 0);
+    cf_sf_column(s, cx, cz, lx, lz);
+    s->col = NULL, s->walk_end = s->min_y;
+    return col->inexact;
+}
+
 void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, uint8_t *blk,
                    const float *(*vol)(void *u, int out), void *u)
 {
     s->cx = cx, s->cz = cz, s->bgrid = bgrid, s->blk = blk, s->vol = vol, s->u = u;
     s->uok = 0; /* a new grid */
+    s->col_flat = 0;
     memset(s->volp, 0, sizeof *s->volp * (size_t)s->nout);
     memset(s->bcond, -1, (size_t)s->r->nrows);
     memset(s->rpresent, 0, (size_t)s->r->nbiomes + 1);
@@ -448,23 +523,7 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
         for (int b = 0; b < 256; b++)
             if (src[b] && s->bmap[b] >= 0) s->rpresent[s->bmap[b]] = 1;
     }
-    if (s->flat) { /* the chunk's walk list (cflat): what rule would pass over without a question */
-        int n = 0;
-        for (int i = 0; i < s->nflat;) {
-            const struct flat_op *o = &s->flat[i];
-            if (o->kind == SR_CONDITION && o->ck == SC_BIOME && !bcond_of(s, o->crow)) {
-                for (int j = i; j < o->skip; j++) s->cmap[j] = n;
-                i = o->skip;
-                continue;
-            }
-            s->cmap[i] = n;
-            if (o->kind != SR_SEQUENCE) s->cflat[n++] = *o;
-            i++;
-        }
-        s->cmap[s->nflat] = n;
-        for (int k = 0; k < n; k++) s->cflat[k].skip = s->cmap[s->cflat[k].skip];
-        s->ncflat = n;
-    }
+    walk_list(s);
     { /* the top non-air block of each column, the layers from the top in memory order */
         int left = 256;
         for (int k = 0; k < 256; k++) s->hmap[k] = INT32_MIN;
@@ -514,12 +573,13 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
     const char *names[CF_BLOCK_PALETTE];
     int map[CF_BLOCK_PALETTE + 2] = {0};
     s->w = w, s->r = p->rules, s->rows = p->rules->rows, s->a = a, s->legacy = p->legacy_random, s->zseed = zseed;
-    s->min_y = p->min_y, s->height = p->height, s->sea = p->sea_level;
+    s->min_y = p->min_y, s->height = p->height, s->sea = p->sea_level, s->walk_end = p->min_y;
     if (s->r->nblocks + 2 > CF_BLOCK_PALETTE || surface_palette(p, names, map) < 0) {
         free(s);
         return NULL;
     }
     for (int i = 0; i < s->r->nblocks + 2; i++) s->pal[i] = map[i]; /* then snow_block, packed_ice */
+    for (int i = 0; i < s->r->nblocks; i++) s->rule_air |= s->pal[i] == CF_BK_AIR;
     s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
     s->rpresent = calloc((size_t)s->r->nbiomes + 1, 1);
     s->bcond = malloc((size_t)s->r->nrows + 1);
