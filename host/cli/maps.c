@@ -634,7 +634,6 @@ int cmd_at(int argc, char **argv)
     cf_world *w = NULL;
     cf_biomes *bs = NULL;
     cf_map_column_info c;
-    rc = 1;
     if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK || open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK ||
         cf_map_column_below(w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
         rc = report(&err);

@@ -331,6 +331,7 @@ static void corner_group(sjob *j, cf_fill *f, cf_hbound *hb, cf_corners *cs, siz
         size_t i = sz * (size_t)j->nx + sx0 + (size_t)k;
         int32_t x = (int32_t)((int64_t)xg + (int64_t)k * j->step), h[1];
         int rows;
+        h[0] = f->w->prog->min_y - 1; /* surface_scan's none (it writes every column it scans) */
         corner_region(f, x, z);
         if (shared) corners_share(f->corners, cs, k);
         surface_scan(f, hb, j->node, j->below, h, &rows);
