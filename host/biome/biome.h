@@ -184,7 +184,7 @@ cf_status biome_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, c
 typedef struct cf_bquart cf_bquart;
 cf_bquart *biome_quart_new(cf_biomes *b);
 void biome_quart_free(cf_bquart *q);
-int biome_quart_stored(cf_bquart *q, const int32_t *q3);
+int biome_quart_stored(cf_bquart *bq, const int32_t *q);
 /* biome_quarts with the RTree's warm start carried from each quart to the next (cold at the first),
  * as one game thread's lookups in turn: BiomeSource.findBiomeHorizontal's scan (host/structure/) */
 cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
