@@ -492,7 +492,8 @@ static void golden_versions(const char *version, char quarts[512], char want[102
 {
     char *g = slurp(CF_SOURCE_DIR "/tests/golden/biome/versions.txt");
     quarts[0] = want[0] = 0;
-    for (char *line = strtok(g, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = strtok_r(g, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char v[32], b[128];
         int qx, qy, qz;
         if (line[0] == '#' || sscanf(line, "%31s 0 %d %d %d %127s", v, &qx, &qy, &qz, b) != 5 || strcmp(v, version) != 0) continue;
