@@ -548,6 +548,10 @@ cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t s
  * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the
  * distance weight. biomes: a multi_noise source (CF_ERR_ARG otherwise). */
 cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err);
+/* The line `chunkfill spawn` and the server's /spawn write for a climate point: {"climate": [X,
+ * Z], "spawn": null, "unverified": WHY} and a newline (the spawn block is not computed: it needs
+ * the chunks after features). Written as snprintf does; returns the length it needs. */
+int cf_spawn_json(const int32_t climate[2], char *out, size_t cap);
 
 /* ------------------------------------------------------------------ pregeneration
  * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,

@@ -1,6 +1,6 @@
 /* structures.c - the public structure functions that join the structure stage to the outputs:
  * a start as the JSON line every output writes (`chunkfill structures`, the server's
- * /structures, Python), and the starts of an area drawn as markers into a map picture
+ * /structures, Python), the spawn line (`chunkfill spawn`, /spawn), and the starts of an area drawn as markers into a map picture
  * (`render --structures`; image/marker.c draws them). Allocates the starts of one picture. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +60,14 @@ int cf_structure_json(const cf_structure_start *st, char *out, size_t cap)
     put_fmt(out, cap, &k, "}\n", 0, 0);
     if (cap) out[k < cap ? k : cap - 1] = 0;
     return (int)k;
+}
+
+int cf_spawn_json(const int32_t climate[2], char *out, size_t cap)
+{
+    return snprintf(out, out ? cap : 0,
+                    "{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
+                    "climate point needs their blocks after features (trees, ...), which chunkfill does not make\"}\n",
+                    climate[0], climate[1]);
 }
 
 void cf_structure_marker(const char *structure, const char *set, char *letter, uint8_t rgb[3])

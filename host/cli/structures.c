@@ -211,9 +211,9 @@ int cmd_spawn(int argc, char **argv)
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, cf_pack_game_version(pk, NULL, NULL), xz, &err) != CF_OK) {
         report(&err);
     } else {
-        printf("{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
-               "climate point needs their blocks after features (trees, ...), which chunkfill does not make\"}\n",
-               xz[0], xz[1]);
+        char line[512];
+        cf_spawn_json(xz, line, sizeof line);
+        fputs(line, stdout);
         rc = fflush(stdout) != 0;
     }
     cf_biomes_free(b);
