@@ -32,17 +32,24 @@ struct cf_hbound {
     int nn;
     uint8_t *safe;  /* 1: the node's subtree is safe (above) */
     uint8_t *exact; /* 1: reads no y and has no interpolated node below: its value per column */
+    uint8_t *ydep;  /* 1: its interval may depend on the rows (a y gradient or an interpolated node
+                     * at or below it); 0: on the column alone, kept per column across queries */
     /* exact values per column, valid while cst == cstamp (a region) */
     int ncols;
     int32_t colx[HB_COLS], colz[HB_COLS];
     float *cval;
     uint32_t *cst, cstamp;
+    /* the intervals of nodes with ydep 0 per column, valid while kst == cstamp */
+    double *klo, *khi;
+    uint8_t *kok;
+    uint32_t *kst;
     /* intervals per (column, rows) slot, valid while sst == sstamp (one query) */
     int nslots;
     int32_t sx[HB_SLOTS], sz[HB_SLOTS], ylo[HB_SLOTS], yhi[HB_SLOTS];
     double *lo, *hi;
     uint8_t *ok;
     uint32_t *sst, sstamp;
+    int cells; /* this query bounds interpolated nodes by their computed corner rows (hbound_nonpos_cells) */
 };
 
 static int unsafe_kind(int kind)
@@ -58,6 +65,17 @@ static int node_safe(const cf_program *p, int id, uint8_t *s)
     int ok = n->lo >= -1e37 && n->hi <= 1e37 && !unsafe_kind(n->kind); /* false for NaN bounds */
     for (int k = 0; ok && k < n->nin; k++) ok = node_safe(p, n->in[k], s) == 1;
     return s[id] = ok ? 1 : 2;
+}
+
+/* 1 / 2: the interval of id may depend on the query's rows / not: a y gradient with its own
+ * rule, an interpolated node (its corner rows), or such a node below (memo in s) */
+static int node_ydep(const cf_program *p, int id, uint8_t *s)
+{
+    if (s[id]) return s[id];
+    const cf_node *n = &p->nodes[id];
+    int y = n->kind == NK_INTERPOLATED || n->kind == NK_GRADIENT;
+    for (int k = 0; !y && k < n->nin; k++) y = node_ydep(p, n->in[k], s) == 1;
+    return s[id] = y ? 1 : 2;
 }
 
 /* 1 / 2: some interpolated node at or below id / none */
@@ -77,18 +95,22 @@ cf_hbound *hbound_new(const cf_program *p)
     size_t nn = (size_t)p->nnodes + 1;
     if (!b) return NULL;
     b->p = p, b->nn = p->nnodes;
-    b->safe = calloc(nn, 1), b->exact = calloc(nn, 1);
+    b->safe = calloc(nn, 1), b->exact = calloc(nn, 1), b->ydep = calloc(nn, 1);
     uint8_t *hi = calloc(nn, 1);
     b->cval = malloc(sizeof(float) * nn * HB_COLS), b->cst = calloc(nn * HB_COLS, sizeof(uint32_t));
+    b->klo = malloc(sizeof(double) * nn * HB_COLS), b->khi = malloc(sizeof(double) * nn * HB_COLS);
+    b->kok = malloc(nn * HB_COLS), b->kst = calloc(nn * HB_COLS, sizeof(uint32_t));
     b->lo = malloc(sizeof(double) * nn * HB_SLOTS), b->hi = malloc(sizeof(double) * nn * HB_SLOTS);
     b->ok = malloc(nn * HB_SLOTS), b->sst = calloc(nn * HB_SLOTS, sizeof(uint32_t));
-    if (!b->safe || !b->exact || !hi || !b->cval || !b->cst || !b->lo || !b->hi || !b->ok || !b->sst) {
+    if (!b->safe || !b->exact || !b->ydep || !hi || !b->cval || !b->cst || !b->klo || !b->khi || !b->kok || !b->kst
+        || !b->lo || !b->hi || !b->ok || !b->sst) {
         free(hi);
         hbound_free(b);
         return NULL;
     }
     for (int i = 0; i < p->nnodes; i++) {
         node_safe(p, i, b->safe);
+        node_ydep(p, i, b->ydep);
         b->exact[i] = !(p->nodes[i].axes & AX_Y) && has_interp(p, i, hi) == 2;
     }
     free(hi);
@@ -99,7 +121,9 @@ cf_hbound *hbound_new(const cf_program *p)
 void hbound_free(cf_hbound *b)
 {
     if (!b) return;
-    free(b->safe), free(b->exact), free(b->cval), free(b->cst), free(b->lo), free(b->hi), free(b->ok), free(b->sst);
+    free(b->safe), free(b->exact), free(b->ydep), free(b->cval), free(b->cst), free(b->klo), free(b->khi), free(b->kok),
+        free(b->kst);
+    free(b->lo), free(b->hi), free(b->ok), free(b->sst);
     free(b);
 }
 
@@ -109,6 +133,7 @@ void hbound_region(cf_hbound *b)
     b->ncols = 0;
     if (++b->cstamp == 0) {
         memset(b->cst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_COLS);
+        memset(b->kst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_COLS);
         b->cstamp = 1;
     }
 }
@@ -124,15 +149,23 @@ static int slot_of(cf_hbound *b, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
     return s;
 }
 
-/* the exact value of a 2-D node at column (x, z), through the fill's evaluator (its column memo) */
-static float exact_at(cf_hbound *b, cf_fill *f, int id, int32_t x, int32_t z)
+/* the index of column (x, z) in the region's column table, added where new; -1 when full */
+static int column_of(cf_hbound *b, int32_t x, int32_t z)
 {
     int c = 0;
     while (c < b->ncols && (b->colx[c] != x || b->colz[c] != z)) c++;
     if (c == b->ncols) {
-        if (c == HB_COLS) return eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
+        if (c == HB_COLS) return -1;
         b->colx[c] = x, b->colz[c] = z, b->ncols++;
     }
+    return c;
+}
+
+/* the exact value of a 2-D node at column (x, z), through the fill's evaluator (its column memo) */
+static float exact_at(cf_hbound *b, cf_fill *f, int id, int32_t x, int32_t z)
+{
+    int c = column_of(b, x, z);
+    if (c < 0) return eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
     size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
     if (b->cst[k] != b->cstamp) {
         b->cval[k] = eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
@@ -179,6 +212,23 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         int32_t y0 = (int32_t)cf_floordiv(b->ylo[s], ch) * ch, y1 = ((int32_t)cf_floordiv(b->yhi[s], ch) + 1) * ch;
         int nx = x == x0 ? 1 : 2, nz = z == z0 ? 1 : 2;
         double L = INFINITY, H = -INFINITY;
+        if (b->cells) {
+            /* the blocks are lerps of these corner values (x and z weights in [0, 1], then the y
+             * walk: a + k * ((b - a) / h), k < h), within their hull but for the float roundings
+             * of the lerps and of at most h - 1 additions: a few units in the last place of the
+             * largest magnitude, widened here by 1e-5 of it */
+            for (int k = 0; k < nz; k++)
+                for (int i = 0; i < nx; i++) {
+                    float cl, cu;
+                    if (!fill_interp_hull(f, id, x0 + i * w, z0 + k * w, b->ylo[s], b->yhi[s], &cl, &cu)
+                        || !(cl >= -1e37f && cu <= 1e37f))
+                        return 0;
+                    L = fmin(L, cl), H = fmax(H, cu);
+                }
+            double m = fmax(fabs(L), fabs(H)) * 1e-5 + 1e-30;
+            *lo = fmax(L - m, n->lo), *hi = fmin(H + m, n->hi);
+            return 1;
+        }
         for (int k = 0; k < nz; k++)
             for (int i = 0; i < nx; i++) {
                 int t = slot_of(b, x0 + i * w, z0 + k * w, y0, y1);
@@ -282,6 +332,18 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
 
 static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi)
 {
+    if (b->ydep[id] == 2) { /* the same interval for every query of this column: kept per column */
+        int c = column_of(b, b->sx[s], b->sz[s]);
+        if (c >= 0) {
+            size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
+            if (b->kst[k] != b->cstamp) {
+                b->kok[k] = (uint8_t)bound_node(b, f, id, s, &b->klo[k], &b->khi[k]);
+                b->kst[k] = b->cstamp;
+            }
+            *lo = b->klo[k], *hi = b->khi[k];
+            return b->kok[k];
+        }
+    }
     size_t k = (size_t)s * (size_t)(b->nn + 1) + (size_t)id;
     if (b->sst[k] != b->sstamp) {
         b->ok[k] = (uint8_t)bound_node(b, f, id, s, &b->lo[k], &b->hi[k]);
@@ -291,9 +353,8 @@ static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi
     return b->ok[k];
 }
 
-int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+static int nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
 {
-    if (!b) return 0;
     if (++b->sstamp == 0) {
         memset(b->sst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_SLOTS);
         b->sstamp = 1;
@@ -302,4 +363,20 @@ int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int3
     double lo, hi;
     int s = slot_of(b, x, z, ylo, yhi);
     return bound(b, f, node, s, &lo, &hi) && hi <= 0.0;
+}
+
+int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+{
+    if (!b) return 0;
+    b->cells = 0;
+    return nonpos(b, f, node, x, z, ylo, yhi);
+}
+
+int hbound_nonpos_cells(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+{
+    if (!b) return 0;
+    b->cells = 1;
+    int r = nonpos(b, f, node, x, z, ylo, yhi);
+    b->cells = 0;
+    return r;
 }

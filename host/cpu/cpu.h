@@ -373,6 +373,10 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
 
 /* eval.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
+/* eval.c: the least and greatest corner value of interpolated node id at corner column (x, z) (on
+ * its lattice) over the corner rows of the cells holding blocks ylo..yhi, the stale ones computed
+ * as fill_interp_blocks computes them (kept for it); 1, or 0 where they are outside f's region */
+int fill_interp_hull(cf_fill *f, int id, int32_t x, int32_t z, int32_t ylo, int32_t yhi, float *lo, float *hi);
 /* rowops.c: the block stage's element-wise operations over n floats (a row of a window):
  * o[i] = kind(a[i], b[i], c[i]) as eval.c's volume path computes it (lo, hi: the clamp or
  * range_choice bounds; lit: a division by the literal whose reciprocal is r). isa: the

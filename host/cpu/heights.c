@@ -160,6 +160,10 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
         }
         if (skip && ystart >= a) continue;
         skip = 0;
+        /* below the last window the input intervals prove: proven from the window's corner rows
+         * (they are needed to compute it anyway), else its block stage */
+        if (hb && ncol == 1 && ystart >= a && hbound_nonpos_cells(hb, f, node, f->x0, f->z0, p->min_y + a, p->min_y + ystart))
+            continue;
         f->wy0 = a, f->wy1 = b;
         fill_next_window(f);
         *rows += b - a;
