@@ -304,7 +304,7 @@ int cmd_render(int argc, char **argv)
         if (ms.unknown_blocks)
             fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
                     (unsigned long long)ms.unknown_blocks, ms.first_unknown);
-        if (structures && draw_structures(&o, pk, seed, &bs, r, scale, px, pz, rgb, &err) != CF_OK) goto done;
+        if (structures && draw_structures(&o, cw.pk, cw.seed, &bs, r, scale, px, pz, rgb, &err) != CF_OK) goto done;
     }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
