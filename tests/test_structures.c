@@ -741,12 +741,12 @@ Test(structures, http_answers_as_the_command_line)
     cr_expect_str_eq(body, out);
     free(body);
     static const char *bad[] = {
-        "/structures?seed=0",                              /* no area */
-        "/structures?seed=0&area=10,0:0,10",               /* reversed */
-        "/structures?seed=0&area=0,0:10",                  /* malformed */
-        "/structures?seed=0&area=0,0:20000,20000",         /* 1251 x 1251 chunks: too many */
+        "/structures?seed=0",                                                 /* no area */
+        "/structures?seed=0&area=10,0:0,10",                                  /* reversed */
+        "/structures?seed=0&area=0,0:10",                                     /* malformed */
+        "/structures?seed=0&area=0,0:20000,20000",                            /* 1251 x 1251 chunks: too many */
         "/structures?seed=0&area=0,0:10,10&structure=%23chunkfill_test:nope", /* no such tag */
-        "/structures?area=0,0:10,10",                      /* no seed */
+        "/structures?area=0,0:10,10",                                         /* no seed */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cr_expect_eq(get(port, bad[i], &body), 400, "%s: %s", bad[i], body);

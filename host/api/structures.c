@@ -2,6 +2,7 @@
  * a start as the JSON line every output writes (`chunkfill structures`, the server's
  * /structures, Python), the spawn line (`chunkfill spawn`, /spawn), and the starts of an area drawn as markers into a map picture
  * (`render --structures`; image/marker.c draws them). Allocates the starts of one picture. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +34,13 @@ static void put_str(char *out, size_t cap, size_t *k, const char *s)
     (*k)++;
 }
 
-static void put_fmt(char *out, size_t cap, size_t *k, const char *fmt, int32_t a, int32_t b)
+static void put_fmt(char *out, size_t cap, size_t *k, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put_fmt(char *out, size_t cap, size_t *k, const char *fmt, ...)
 {
-    int n = snprintf(*k < cap ? out + *k : NULL, *k < cap ? cap - *k : 0, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*k < cap ? out + *k : NULL, *k < cap ? cap - *k : 0, fmt, ap);
+    va_end(ap);
     *k += (size_t)(n > 0 ? n : 0);
 }
 
@@ -43,21 +48,21 @@ int cf_structure_json(const cf_structure_start *st, char *out, size_t cap)
 {
     size_t k = 0;
     if (!out) cap = 0;
-    put_fmt(out, cap, &k, "{\"structure\": ", 0, 0);
+    put_fmt(out, cap, &k, "{\"structure\": ");
     put_str(out, cap, &k, st->structure);
-    put_fmt(out, cap, &k, ", \"set\": ", 0, 0);
+    put_fmt(out, cap, &k, ", \"set\": ");
     put_str(out, cap, &k, st->set);
     put_fmt(out, cap, &k, ", \"chunk\": [%d, %d]", st->chunk_x, st->chunk_z);
-    put_fmt(out, cap, &k, ", \"x\": %d, \"y\": ", st->x, 0);
-    if (st->has_y) put_fmt(out, cap, &k, "%d", st->y, 0);
-    else put_fmt(out, cap, &k, "null", 0, 0);
-    put_fmt(out, cap, &k, ", \"z\": %d, \"checked\": ", st->z, 0);
+    put_fmt(out, cap, &k, ", \"x\": %d, \"y\": ", st->x);
+    if (st->has_y) put_fmt(out, cap, &k, "%d", st->y);
+    else put_fmt(out, cap, &k, "null");
+    put_fmt(out, cap, &k, ", \"z\": %d, \"checked\": ", st->z);
     put_str(out, cap, &k, st->checked);
     if (st->unverified) {
-        put_fmt(out, cap, &k, ", \"unverified\": ", 0, 0);
+        put_fmt(out, cap, &k, ", \"unverified\": ");
         put_str(out, cap, &k, st->unverified);
     }
-    put_fmt(out, cap, &k, "}\n", 0, 0);
+    put_fmt(out, cap, &k, "}\n");
     if (cap) out[k < cap ? k : cap - 1] = 0;
     return (int)k;
 }

@@ -34,7 +34,8 @@ struct http_stcache {
 
 static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static int status_of(cf_status st) { return st == CF_ERR_ARG || st == CF_ERR_LIMIT || st == CF_ERR_SCHEMA ? 400 : st == CF_ERR_NOMEM ? 503 : 500; }
+static int status_of(cf_status st) { return st == CF_ERR_ARG || st == CF_ERR_LIMIT || st == CF_ERR_SCHEMA ? 400 : st == CF_ERR_NOMEM ? 503
+                                                                                                                                     : 500; }
 
 /* opens the biome source and structures of (cfg, seed) into sl (under the worlds' lock: the pack) */
 static cf_status slot_open(hsrv *s, st_slot *sl, int cfg, int64_t seed, cf_error *err)
