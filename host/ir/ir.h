@@ -120,6 +120,9 @@ struct cf_program {
 int ir_node_add(struct cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err);
 /* ir.c: count inputs for n on p's arena, each -1; 0, or -1 with err set (memory) */
 int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
+/* ir.c: p's count outputs (p->outputs for the front-end to set) named by functions (copied);
+ * 0, or -1 with err set (memory) */
+int ir_set_outputs(struct cf_program *p, const char *const *functions, int count, cf_error *err);
 
 /* Evaluation paths (MINECRAFT-26.3.md §9): SAMPLE = single point with
  * `interpolated` passing its input through (chunkfill sample, the oracle's df

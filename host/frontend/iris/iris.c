@@ -372,13 +372,10 @@ static cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id,
     else return err_set(err, CF_ERR_ARG, "%s: unknown Iris dialect \"%s\" (master or unification)", cli.file, dl);
     p->dialect = c.br == CF_IR_MASTER ? DIALECT_IRIS_MASTER : DIALECT_IRIS_UNIFICATION;
     p->settings_id = arena_printf(&p->arena, "iris:%s", dl);
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names || !p->settings_id) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (!p->settings_id) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (ir_set_outputs(p, functions, nfn, err) < 0) return err->status;
     for (int f = 0; f < nfn; f++) {
         const char *fn = functions[f];
-        p->output_names[f] = arena_strdup(&p->arena, fn);
         if (strcmp(fn, "iris:all") == 0) {
             if ((p->outputs[f] = iris_build_all(&c)) < 0) return err->status;
             continue;

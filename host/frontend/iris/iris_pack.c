@@ -321,17 +321,13 @@ cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, c
     int r = build(&c, m, ma, &t);
     cJSON_Delete(m);
     if (r < 0) return err->status;
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (ir_set_outputs(p, functions, nfn, err) < 0) return err->status;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         int k = terrain_function(f);
         if (k >= 0) p->outputs[i] = k ? t.height : t.density;
         else
             return err_set(err, CF_ERR_ARG, "<arguments>: function \"%s\": an Iris terrain program takes router:final_density (or iris:terrain) and iris:height", f);
-        p->output_names[i] = arena_strdup(&p->arena, f);
     }
     return CF_OK;
 }

@@ -552,18 +552,11 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
         }
         if (o && module_ref(&c, o->valuestring, field_key(&c.f, ra, "output")) < 0) goto done;
     }
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) {
-        field_nomem(&c.f);
-        goto done;
-    }
+    if (ir_set_outputs(p, functions, nfn, err) < 0) goto done;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         char nm[256];
         int node;
-        p->output_names[i] = arena_strdup(&p->arena, f);
         if (strncmp(f, "libnoise:", 9) == 0 && split_fn(f, nm, sizeof nm, id, sizeof id) == 0 && id[0])
             node = module_ref(&c, id, cli);
         else if (strncmp(f, "libnoise:", 9) == 0 || strcmp(f, "router:final_density") == 0)

@@ -690,17 +690,10 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         field_fail(&c.f, ra, CF_ERR_SCHEMA, "expected an object, found %s", json_type(router));
         goto done;
     }
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) {
-        field_nomem(&c.f);
-        goto done;
-    }
+    if (ir_set_outputs(p, functions, nfn, err) < 0) goto done;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         int id;
-        p->output_names[i] = arena_strdup(&p->arena, f);
         if (strcmp(f, "rules?:material_rule") == 0) { /* block fills: the material pass, when the settings have one */
             const cJSON *mr = cJSON_GetObjectItemCaseSensitive(so, "material_rule");
             c.out_base = nfn;
