@@ -46,11 +46,16 @@ struct cf_hbound {
     /* intervals per (column, rows) slot, valid while sst == sstamp (one query) */
     int nslots;
     int32_t sx[HB_SLOTS], sz[HB_SLOTS], ylo[HB_SLOTS], yhi[HB_SLOTS];
+    int scol[HB_SLOTS]; /* the slot's column in the column table (column_of), or -1 */
     double *lo, *hi;
     uint8_t *ok;
     uint32_t *sst, sstamp;
     int cells; /* this query bounds interpolated nodes by their computed corner rows (hbound_nonpos_cells) */
 };
+
+/* fmin / fmax of values that are never NaN here (every interval is checked), without libm's calls */
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 static int unsafe_kind(int kind)
 {
@@ -138,6 +143,8 @@ void hbound_region(cf_hbound *b)
     }
 }
 
+static int column_of(cf_hbound *b, int32_t x, int32_t z);
+
 /* the slot of column (x, z) over rows [ylo, yhi], -1 when none is left */
 static int slot_of(cf_hbound *b, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
 {
@@ -146,6 +153,7 @@ static int slot_of(cf_hbound *b, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
     if (b->nslots == HB_SLOTS) return -1;
     int s = b->nslots++;
     b->sx[s] = x, b->sz[s] = z, b->ylo[s] = ylo, b->yhi[s] = yhi;
+    b->scol[s] = column_of(b, x, z);
     return s;
 }
 
@@ -161,10 +169,11 @@ static int column_of(cf_hbound *b, int32_t x, int32_t z)
     return c;
 }
 
-/* the exact value of a 2-D node at column (x, z), through the fill's evaluator (its column memo) */
-static float exact_at(cf_hbound *b, cf_fill *f, int id, int32_t x, int32_t z)
+/* the exact value of a 2-D node at slot s's column, through the fill's evaluator (its column memo) */
+static float exact_at(cf_hbound *b, cf_fill *f, int id, int s)
 {
-    int c = column_of(b, x, z);
+    int c = b->scol[s];
+    int32_t x = b->sx[s], z = b->sz[s];
     if (c < 0) return eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
     size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
     if (b->cst[k] != b->cstamp) {
@@ -192,7 +201,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         return 1;
     }
     if (b->exact[id]) {
-        float v = exact_at(b, f, id, b->sx[s], b->sz[s]);
+        float v = exact_at(b, f, id, s);
         if (!(v >= -1e37f && v <= 1e37f)) return 0;
         *lo = *hi = v;
         return 1;
@@ -223,10 +232,10 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
                     if (!fill_interp_hull(f, id, x0 + i * w, z0 + k * w, b->ylo[s], b->yhi[s], &cl, &cu)
                         || !(cl >= -1e37f && cu <= 1e37f))
                         return 0;
-                    L = fmin(L, cl), H = fmax(H, cu);
+                    L = dmin(L, cl), H = dmax(H, cu);
                 }
-            double m = fmax(fabs(L), fabs(H)) * 1e-5 + 1e-30;
-            *lo = fmax(L - m, n->lo), *hi = fmin(H + m, n->hi);
+            double m = dmax(fabs(L), fabs(H)) * 1e-5 + 1e-30;
+            *lo = dmax(L - m, n->lo), *hi = dmin(H + m, n->hi);
             return 1;
         }
         for (int k = 0; k < nz; k++)
@@ -234,7 +243,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
                 int t = slot_of(b, x0 + i * w, z0 + k * w, y0, y1);
                 double a0, a1;
                 if (t < 0 || !bound(b, f, n->in[0], t, &a0, &a1)) return 0;
-                L = fmin(L, a0), H = fmax(H, a1);
+                L = dmin(L, a0), H = dmax(H, a1);
             }
         l = L, h = H;
         break;
@@ -245,20 +254,20 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         IN(0, a0, a1);
         IN(1, b0, b1);
         double c[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
-        l = fmin(fmin(c[0], c[1]), fmin(c[2], c[3])), h = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+        l = dmin(dmin(c[0], c[1]), dmin(c[2], c[3])), h = dmax(dmax(c[0], c[1]), dmax(c[2], c[3]));
         break;
     }
-    case NK_MIN: { IN(0, a0, a1); IN(1, b0, b1); l = fmin(a0, b0), h = fmin(a1, b1); break; }
-    case NK_MAX: { IN(0, a0, a1); IN(1, b0, b1); l = fmax(a0, b0), h = fmax(a1, b1); break; }
+    case NK_MIN: { IN(0, a0, a1); IN(1, b0, b1); l = dmin(a0, b0), h = dmin(a1, b1); break; }
+    case NK_MAX: { IN(0, a0, a1); IN(1, b0, b1); l = dmax(a0, b0), h = dmax(a1, b1); break; }
     case NK_ABS: {
         IN(0, a0, a1);
-        l = (a0 <= 0 && a1 >= 0) ? 0 : fmin(fabs(a0), fabs(a1)), h = fmax(fabs(a0), fabs(a1));
+        l = (a0 <= 0 && a1 >= 0) ? 0 : dmin(fabs(a0), fabs(a1)), h = dmax(fabs(a0), fabs(a1));
         break;
     }
     case NK_NEGATE: { IN(0, a0, a1); l = -a1, h = -a0; break; }
     case NK_SQUARE: {
         IN(0, a0, a1);
-        double u = fmin(fabs(a0), fabs(a1)), v = fmax(fabs(a0), fabs(a1));
+        double u = dmin(fabs(a0), fabs(a1)), v = dmax(fabs(a0), fabs(a1));
         l = (a0 <= 0 && a1 >= 0) ? 0 : u * u, h = v * v;
         break;
     }
@@ -267,13 +276,13 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
     case NK_QUARTER_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.25 : a0, h = a1 < 0 ? a1 * 0.25 : a1; break; }
     case NK_SQUEEZE: {
         IN(0, a0, a1);
-        double u = fmax(-1, fmin(1, a0)), v = fmax(-1, fmin(1, a1));
+        double u = dmax(-1, dmin(1, a0)), v = dmax(-1, dmin(1, a1));
         l = u / 2 - u * u * u / 24, h = v / 2 - v * v * v / 24;
         break;
     }
     case NK_CLAMP: {
         IN(0, a0, a1);
-        l = fmax(n->f[0], fmin(a0, n->f[1])), h = fmin(n->f[1], fmax(a1, n->f[0]));
+        l = dmax(n->f[0], dmin(a0, n->f[1])), h = dmin(n->f[1], dmax(a1, n->f[0]));
         break;
     }
     case NK_RANGE_CHOICE: {
@@ -289,7 +298,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         } else {
             IN(1, a0, a1);
             IN(2, b0, b1);
-            l = fmin(a0, b0), h = fmax(a1, b1);
+            l = dmin(a0, b0), h = dmax(a1, b1);
         }
         break;
     }
@@ -303,9 +312,9 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         IN(1, a0, a1);
         IN(2, b0, b1);
         if (t0 >= 0 && t1 <= 1) {
-            l = fmin(a0, b0), h = fmax(a1, b1);
+            l = dmin(a0, b0), h = dmax(a1, b1);
         } else {
-            double t = fmax(fabs(t0), fabs(t1)), u = fmax(fabs(a0), fabs(a1)), v = fmax(fabs(b0), fabs(b1));
+            double t = dmax(fabs(t0), fabs(t1)), u = dmax(fabs(a0), fabs(a1)), v = dmax(fabs(b0), fabs(b1));
             double m = (u + t * (u + v)) * 1.01;
             l = -m, h = m;
         }
@@ -325,7 +334,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
     if (!(l == l) || !(h == h)) return 0;
     /* widen by float rounding (infer_ranges' rule); never wider than the range analysis' */
     l = l - fabs(l) * 1e-6 - 1e-30, h = h + fabs(h) * 1e-6 + 1e-30;
-    *lo = fmax(l, n->lo), *hi = fmin(h, n->hi);
+    *lo = dmax(l, n->lo), *hi = dmin(h, n->hi);
     return *lo >= -1e37 && *hi <= 1e37;
 }
 #undef IN
@@ -333,7 +342,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
 static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi)
 {
     if (b->ydep[id] == 2) { /* the same interval for every query of this column: kept per column */
-        int c = column_of(b, b->sx[s], b->sz[s]);
+        int c = b->scol[s];
         if (c >= 0) {
             size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
             if (b->kst[k] != b->cstamp) {
