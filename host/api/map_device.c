@@ -121,10 +121,12 @@ cf_status mapdev_blocks(cf_map_device *d, const cf_world *w, cf_biomes *biomes, 
 {
     cf_status st = check_world(d, w, err);
     if (st != CF_OK) return st;
+    /* the internal block indices (CF_BK_*, surface_palette), as map.c's CPU fills */
     if (biomes && !cf_program_surface_on_device(w->prog)) /* 26.3 material rules: no OpenCL form, the CPU */
-        return cf_fill_blocks_surface(w, biomes, n, chunks, out, threads, err);
+        return api_fill_blocks_surface(w, biomes, n, chunks, NULL, out, threads, err);
     pthread_mutex_lock(&d->lock);
-    st = biomes ? cf_device_fill_blocks_surface(d->dev, w, biomes, n, chunks, out, err) : device_fill_blocks(d->dev, w, n, chunks, out, err);
+    st = biomes ? api_device_fill_blocks_surface(d->dev, w, biomes, n, chunks, NULL, out, err)
+                : device_fill_blocks(d->dev, w, n, chunks, out, err);
     pthread_mutex_unlock(&d->lock);
     return st;
 }

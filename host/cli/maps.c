@@ -92,10 +92,7 @@ int cmd_columns(int argc, char **argv)
     }
     size_t n = (size_t)(nx * nz);
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     cf_map_device *dev = NULL;
     int32_t *h = calloc(n ? n : 1, sizeof(int32_t)), *ft = calloc(n ? n : 1, sizeof(int32_t));
@@ -116,9 +113,9 @@ int cmd_columns(int argc, char **argv)
     }
     if (cf_output_open(&out, outpath, &err) != CF_OK || cf_output_open(&pout, ppath, &err) != CF_OK) goto done;
     double t0 = mono_s();
-    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK) goto done;
-    if (device && cf_map_device_open(&dev, device, pg, &err) != CF_OK) goto done;
+    if (open_world(&o, 1, 0, &cw, &err) != CF_OK) goto done;
+    if (open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK) goto done;
+    if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -130,9 +127,9 @@ int cmd_columns(int argc, char **argv)
         size_t at = (size_t)k0 * (size_t)nx;
         cf_map_columns cols = {h + at, bl + at, bi + at, fl + at, ft + at};
         int32_t z0 = (int32_t)(r[1] + k0 * stride), rows = (int32_t)(k1 - k0);
-        if ((dev ? cf_map_columns_device(dev, w, bs, (int32_t)r[0], z0, (int32_t)stride, (int32_t)nx, rows, (int32_t)below, &cols,
+        if ((dev ? cf_map_columns_device(dev, cw.w, bs, (int32_t)r[0], z0, (int32_t)stride, (int32_t)nx, rows, (int32_t)below, &cols,
                                          (int)threads, &err)
-                 : cf_map_columns_get(w, bs, (int32_t)r[0], z0, (int32_t)stride, (int32_t)nx, rows, (int32_t)below, &cols,
+                 : cf_map_columns_get(cw.w, bs, (int32_t)r[0], z0, (int32_t)stride, (int32_t)nx, rows, (int32_t)below, &cols,
                                       (int)threads, &err)) != CF_OK) {
             progress_end(&prog);
             goto done;
@@ -160,7 +157,7 @@ int cmd_columns(int argc, char **argv)
     int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
     if (!bad) {
         const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
-        int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
+        int nb = cf_block_palette(cw.pg, bn), nbio = cf_biomes_palette(bs, bion);
         bad |= fputs("{\"blocks\": [", p) == EOF;
         for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
         bad |= fputs("], \"biomes\": [", p) == EOF;
@@ -184,9 +181,7 @@ done:
     free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
     cf_map_device_free(dev);
     cf_biomes_free(bs);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -250,10 +245,7 @@ int cmd_render(int argc, char **argv)
     }
 
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_map_device *dev = NULL;
     cf_biomes *bs = NULL;
     int32_t *pic = NULL;
@@ -261,12 +253,12 @@ int cmd_render(int argc, char **argv)
     int rc = 1;
     char msg[1024] = "";
     double t0 = mono_s();
-    if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
+    if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &cw, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
-    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
-        open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK)
+    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(cw.pg)) &&
+        open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
-    if (device && cf_map_device_open(&dev, device, pg, &err) != CF_OK) goto done;
+    if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     pic = malloc(sizeof(int32_t) * (size_t)(px * pz));
     rgb = malloc((size_t)(px * pz) * 3);
     if (!pic || !rgb) {
@@ -276,9 +268,9 @@ int cmd_render(int argc, char **argv)
     }
     /* only the sampled columns are computed (cf_map_draw; on a device the chunks that hold them) */
     cf_map_stats ms;
-    if ((dev ? cf_map_draw_device(dev, w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+    if ((dev ? cf_map_draw_device(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
                                   (int32_t)below, rgb, pic, &ms, (int)threads, &err)
-             : cf_map_draw_stats(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+             : cf_map_draw_stats(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
                                  (int32_t)below, rgb, pic, &ms, (int)threads, &err)) != CF_OK)
         goto done;
     if (ms.unknown_blocks)
@@ -300,9 +292,7 @@ done:
     free(pic), free(rgb);
     cf_biomes_free(bs);
     cf_map_device_free(dev);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -438,10 +428,7 @@ int cmd_tiles(int argc, char **argv)
 
     cf_error err = {0};
     if (cf_output_check_dir(outdir, &err) != CF_OK) return report(&err), 1; /* a file or FIFO there: one line */
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     cf_map_device *dev = NULL;
     uint8_t *rgb = malloc(256 * 256 * 3);
@@ -454,10 +441,10 @@ int cmd_tiles(int argc, char **argv)
         snprintf(msg, sizeof msg, "out of memory");
         goto done;
     }
-    if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK)
+    if (open_world(&o, need_blocks, 1, &cw, &err) != CF_OK) goto done;
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(cw.pg))) && open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
-    if (device && cf_map_device_open(&dev, device, pg, &err) != CF_OK) goto done;
+    if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
     unsigned long long unknown_px = 0;
@@ -469,9 +456,9 @@ int cmd_tiles(int argc, char **argv)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
                     cf_map_stats ms;
                     int32_t x0 = (int32_t)(tx * span), z0 = (int32_t)(ty * span), step = (int32_t)1 << z;
-                    if ((dev ? cf_map_draw_device(dev, w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
+                    if ((dev ? cf_map_draw_device(dev, cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
                                                   (int)threads, &err)
-                             : cf_map_draw_stats(w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
+                             : cf_map_draw_stats(cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
                                                  (int)threads, &err)) != CF_OK)
                         goto done;
                     if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
@@ -540,9 +527,7 @@ done:
     free(rgb);
     cf_map_device_free(dev);
     cf_biomes_free(bs);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -593,14 +578,11 @@ int cmd_at(int argc, char **argv)
     if (!pos) return die_usage("at needs the column X,Z first (chunkfill at X,Z --seed SEED)", usage_at);
     if (o.nfunctions) return die_usage("at takes no --function", usage_at);
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     cf_map_column_info c;
-    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK || open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK ||
-        cf_map_column_below(w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
+    if (open_world(&o, 1, 0, &cw, &err) != CF_OK || open_biomes(&o, cw.pk, NULL, cw.seed, &bs, &err) != CF_OK ||
+        cf_map_column_below(cw.w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
         rc = report(&err);
     } else {
         char line[1024];
@@ -611,8 +593,6 @@ int cmd_at(int argc, char **argv)
         rc = fputs(line, stdout) < 0 || fflush(stdout) != 0;
     }
     cf_biomes_free(bs);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
