@@ -16,7 +16,7 @@
 const char usage_render[] =
     "usage: chunkfill render [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
-    "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
+    "                        [--layer NAME] [--structures] --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
     "shaded-relief map: land coloured by height, hillshade from the north-west, below the\n"
@@ -35,6 +35,10 @@ const char usage_render[] =
     "would: the chunks that hold the sampled columns (their densities, blocks, and the surface\n"
     "stage where the rules have an OpenCL form; 26.3 material rules stay on the CPU) and the\n"
     "biomes; the picture is byte for byte the CPU's. Files appear only when complete.\n"
+    "--structures draws a marker on each structure start whose chunk is in the area (the starts\n"
+    "`chunkfill structures` lists for it, from the packs' structure sets): a 9 x 9 square centred on\n"
+    "the start's x, z, a black outline around a colour of its set and the first letter of its\n"
+    "name (docs/structures.md).\n"
     HELP_VERSION;
 
 const char usage_columns[] =
@@ -206,12 +210,27 @@ static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, cha
     return 0;
 }
 
+/* render --structures: the markers of the starts in the picture's area (cf_structures_draw) */
+static cf_status draw_structures(const opts *o, cf_pack *pk, int64_t seed, cf_biomes **bs, const long r[4], long scale, int64_t px,
+                                 int64_t pz, uint8_t *rgb, cf_error *err)
+{
+    cf_structures *s = NULL;
+    long n = 0;
+    if (!*bs && open_biomes(o, pk, o->dimension, seed, bs, err) != CF_OK) return err->status;
+    if (cf_structures_open(&s, pk, *bs, seed, cf_pack_game_version(pk, NULL, NULL), err) == CF_OK)
+        cf_structures_draw(s, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, NULL, 0, rgb, &n, err);
+    cf_structures_free(s);
+    if (err->status == CF_OK && !o->quiet) fprintf(stderr, "render: %ld structure starts drawn\n", n);
+    return err->status;
+}
+
 int cmd_render(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = NULL, *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
+    int structures = 0;
 
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
@@ -224,6 +243,7 @@ int cmd_render(int argc, char **argv)
         {.name = "--scale", .num = &scale, .lo = 1, .hi = 4096},
         {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {.name = "--structures", .flag = &structures},
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
@@ -276,6 +296,7 @@ int cmd_render(int argc, char **argv)
     if (ms.unknown_blocks)
         fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
                 (unsigned long long)ms.unknown_blocks, ms.first_unknown);
+    if (structures && draw_structures(&o, cw.pk, cw.seed, &bs, r, scale, px, pz, rgb, &err) != CF_OK) goto done;
     if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
     if (cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK) goto done;
     if (!o.quiet) { /* the summary line; --quiet: none */
