@@ -588,3 +588,26 @@ Test(cli, locate_biome_lands_on_the_biome)
     cr_assert_eq(cli_run(NULL, "locate biome minecraft:nether_wastes --seed 7 --from 0,0", out, sizeof out, err, sizeof err), 1);
     cr_assert(strstr(err, "gives no biome minecraft:nether_wastes") && lines(err) == 1, "%s", err);
 }
+
+/* `locate biome` against the deepslate oracle's biomes in the game's search order
+ * (tests/golden/locate/locate-26.3.txt: vanilla 26.3, seed 0, from 0,70,0; its commands are in it) */
+Test(cli, locate_biome_equals_the_oracle)
+{
+    char pack[4096], line[512], args[4400], out[1024], err[1024], want[600];
+    shared_need("vanilla/26.3", pack, sizeof pack);
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/locate/locate-26.3.txt", "r");
+    cr_assert_not_null(f);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char biome[128];
+        long x, y, z;
+        if (line[0] == '#' || sscanf(line, "%127s %ld %ld %ld", biome, &x, &y, &z) != 4) continue;
+        snprintf(args, sizeof args, "locate biome %s --pack '%s' --seed 0 --from 0,70,0", biome, pack);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+        snprintf(want, sizeof want, "{\"biome\": \"%s\", \"x\": %ld, \"y\": %ld, \"z\": %ld, \"distance\": ", biome, x, y, z);
+        cr_expect(strncmp(out, want, strlen(want)) == 0, "%s: chunkfill %s, the oracle %s...", biome, out, want);
+        n++;
+    }
+    fclose(f);
+    cr_assert_eq(n, 10, "%d golden lines", n);
+}
