@@ -24,7 +24,7 @@ extern "C" {
 /* output kinds (the protocol's codes): a value per block of each chunk */
 enum {
     CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
-    CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
+    CF_KIND_DENSITY_F64 = 2, /* float64 density (the 1.18-1.21 dialects) */
     CF_KIND_BLOCKS_U8 = 3,   /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
     CF_KIND_BIOMES_U8 = 4,   /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
     CF_KIND_COLUMNS = 5,     /* column records at a stride (cf_map_columns_get): cf_client_columns */
