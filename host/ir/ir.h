@@ -54,6 +54,14 @@ typedef struct cf_node {
     cf_loc loc;
 } cf_node;
 
+/* a new node of kind (its flags from the node table), precision prec (PREC_*), no noise, at loc */
+static inline cf_node ir_node_of(int kind, int prec, cf_loc loc)
+{
+    cf_node n = {0};
+    n.kind = kind, n.flags = node_flags[kind], n.prec = prec, n.noise = -1, n.loc = loc;
+    return n;
+}
+
 /* A noise definition (data/<ns>/worldgen/noise/<path>.json). */
 typedef struct cf_noisedef {
     const char *id;      /* "minecraft:offset" */

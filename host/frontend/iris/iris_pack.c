@@ -128,12 +128,7 @@ static int links(tc *c, const cJSON *a, cf_loc at, link *out, int *n)
 
 static int node_of(tc *c, int kind, cf_loc at, const int *in, int nin, double d0, double d1)
 {
-    cf_node n = {0};
-    n.kind = kind;
-    n.flags = node_flags[kind];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(kind, PREC_F64, at);
     n.d[0] = d0, n.d[1] = d1;
     if (ir_set_inputs(c->p, &n, nin, c->err) < 0) return -1;
     for (int k = 0; k < nin; k++) n.in[k] = in[k];

@@ -509,12 +509,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
         return unknown_type(c, ta, t->valuestring, v);
     }
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
-    cf_node n = {0};
-    n.kind = kind;
-    n.flags = node_flags[kind];
-    n.prec = PREC_F32;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(kind, PREC_F32, at);
     if (parsers[kind](c, v, at, &n) < 0) return -1;
     if (unknown_keys(c, v, at, kind) < 0) return -1;
     c->depth--;
