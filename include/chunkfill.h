@@ -185,12 +185,11 @@ int cf_cpu_count(void);
  * ore_veins_enabled, the copper and iron ore veins (OreVeinifier). */
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err);
 
-/* The palette of a block fill: names[i] is the block id of index i ("" for an
- * index the settings never produce); returns the count (at most CF_PALETTE_MAX).
- * Index 0 is the settings' default block, 1 air, 2 water, 3 lava, 4 the
- * default fluid when it is none of these; 1.18.2-1.21 settings with ore veins add
- * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
- * 9 raw_iron_block, 10 tuff. */
+/* The palette of a block fill: names[i] is the block id of index i, every name a block
+ * (none empty, none twice); returns the count (at most CF_PALETTE_MAX). Index 0 is the
+ * settings' default block, 1 air, 2 water, 3 lava; then the default fluid when it is none
+ * of these; then, for 1.18.2-1.21 settings with ore veins, copper_ore, raw_copper_block,
+ * granite, deepslate_iron_ore, raw_iron_block, tuff. */
 #define CF_PALETTE_MAX 256
 /* Programs with a surface stage (1.18-1.21 settings with a surface_rule) append every block
  * their rules can write (and snow_block, packed_ice of the frozen-ocean extension). */

@@ -208,6 +208,12 @@ Test(maps, sampled_columns_equal_whole_chunks)
  * there gives (what `fill --blocks --stage noise` writes). 26.3 takes one column at a time
  * (host/cpu/colblocks.c: the aquifer and the density of the rows it reads), 1.21.11 whole
  * chunks. want_fluid: the area has columns under a fluid (the aquifer's decisions are met). */
+/* a fluid of a block palette (cf_block_palette's names: its indices move with the settings) */
+static int fluid_name(const char *const *names, int v)
+{
+    return strcmp(names[v], "minecraft:water") == 0 || strcmp(names[v], "minecraft:lava") == 0;
+}
+
 static void check_sampled_blocks(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
                                  int32_t n, int32_t below, int want_fluid)
 {
@@ -221,6 +227,8 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
     cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
     int min_y, height, sea;
     cf_program_settings(pg, &min_y, &height, &sea);
+    const char *names[CF_PALETTE_MAX];
+    cf_block_palette(pg, names);
     size_t np = (size_t)n * (size_t)n;
     int32_t *h = malloc(sizeof(int32_t) * np), *ft = malloc(sizeof(int32_t) * np), *hd = malloc(sizeof(int32_t) * np);
     int32_t *ground = malloc(sizeof(int32_t) * np), *top = malloc(sizeof(int32_t) * np);
@@ -242,7 +250,7 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
             int32_t wt = min_y - 1;
             for (int32_t y = h[o] + 1 < min_y ? min_y : h[o] + 1; y < min_y + height; y++) {
                 int v = AT(y);
-                if (v != 2 && v != 3 && v != 4) break;
+                if (!fluid_name(names, v)) break;
                 if (wf == 1) wf = v;
                 wt = y;
             }
@@ -259,7 +267,7 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
                     if (fluid >= 0) break;
                     continue;
                 }
-                if (v != 2 && v != 3 && v != 4) {
+                if (!fluid_name(names, v)) {
                     ground[o] = y;
                     if (fluid < 0) top[o] = y, kind[o] = IMAGE_LAND;
                     break;
@@ -278,8 +286,6 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
     /* /at of one column (the per-column path at any step) */
     cf_map_column_info info;
     cr_assert_eq(cf_map_column(w, x0 + step, z0 + 2 * step, &info, &err), CF_OK, "%s", err.message);
-    const char *names[CF_PALETTE_MAX];
-    cf_block_palette(pg, names);
     size_t o = 2 * (size_t)n + 1;
     if (below == INT32_MAX) {
         cr_assert_eq(info.height, h[o]);
@@ -540,7 +546,7 @@ static void check_blocks_layer_dim(const char *pack, const char *extra, const ch
                 int wb = ch[o] >= min_y ? AT(ch[o]) : 1, wf = 1;
                 for (int32_t y = ch[o] + 1 < min_y ? min_y : ch[o] + 1; y < min_y + height; y++) {
                     int v = AT(y);
-                    if (v != 2 && v != 3 && v != 4) break;
+                    if (!fluid_name(names, v)) break;
                     if (wf == 1) wf = v;
                     wt = y;
                 }

@@ -209,7 +209,8 @@ static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0,
             break;
         }
         for (size_t i = 0; i < n; i++) list[2 * i] = cxs[(q + i) % ncx], list[2 * i + 1] = czs[(q + i) / ncx];
-        st = biomes ? cf_fill_blocks_surface(w, biomes, n, list, b, threads, err) : cf_fill_blocks(w, n, list, b, threads, err);
+        st = biomes ? api_fill_blocks_surface(w, biomes, n, list, NULL, b, threads, err)
+                    : fill_chunks_blocks(w, n, list, NULL, b, threads, err);
         if (st != CF_OK) break;
         for (size_t i = 0; i < n; i++) {
             int64_t cx = list[2 * i], cz = list[2 * i + 1];
@@ -425,7 +426,7 @@ static cf_status colblk_row(void *ctx, void *tls, int32_t k, cf_error *err)
         if (j->stats) __atomic_fetch_add(&j->stats->chunk_columns, 1, __ATOMIC_RELAXED);
         if (!t->chunk && !(t->chunk = malloc((size_t)p->height * 256))) return err_set(err, CF_ERR_NOMEM, "out of memory");
         int32_t c[2] = {(int32_t)cf_floordiv(x, 16), (int32_t)cf_floordiv(z, 16)};
-        cf_status st = cf_fill_blocks_surface(j->w, j->biomes, 1, c, t->chunk, 1, err);
+        cf_status st = api_fill_blocks_surface(j->w, j->biomes, 1, c, NULL, t->chunk, 1, err);
         if (st != CF_OK) return st;
         chunk_col cc = {p, t->chunk, x & 15, z & 15};
         j->fn(j->fctx, p, chunk_get, &cc, o);
@@ -533,7 +534,7 @@ cf_status map_draw_cancel(const cf_world *w, cf_biomes *biomes, int layer, int32
         c.top = malloc(sizeof(int32_t) * n);
         c.kind = malloc(n);
         if (surface || (L->gather & G_SURFACE)) c.blk = malloc(n);
-        cf_block_palette(p, bnames);
+        surface_palette(p, bnames, NULL); /* the internal indices of gather_blocks and colblk */
         scan_ctx sc = {&c, below};
         if (!c.top || !c.kind || ((L->gather & G_SURFACE) && !c.blk))
             st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
@@ -613,6 +614,10 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
         else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc, threads, NULL, err);
     }
     if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, NULL, err);
+    uint8_t remap[256];
+    const uint8_t *r = want_blocks ? blocks_out_map(p, remap) : NULL; /* cf_block_palette's indices */
+    if (st == CF_OK && out->block) blocks_remap(out->block, n, r);
+    if (st == CF_OK && out->fluid) blocks_remap(out->fluid, n, r);
     if (own) free(h);
     return st;
 }

@@ -59,7 +59,8 @@ int cf_node_kind_info(int i, const char **name, const char **fields, const char 
 int cf_cpu_count(void) { return cpu_count(); }
 cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
-    return fill_chunks_blocks(w, n, chunks, out, threads, err);
+    uint8_t remap[256];
+    return fill_chunks_blocks(w, n, chunks, w ? blocks_out_map(w->prog, remap) : NULL, out, threads, err);
 }
 size_t cf_fill_bytes_per_thread(const cf_program *prog) { return fill_bytes_per_thread(prog); }
 cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
@@ -89,7 +90,10 @@ cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_
 cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
                                 cf_error *err)
 {
-    return device_fill_blocks(d, w, n, chunks, out, err);
+    cf_status st = device_fill_blocks(d, w, n, chunks, out, err);
+    uint8_t remap[256];
+    if (st == CF_OK) blocks_remap(out, n * (size_t)w->prog->height * 256, blocks_out_map(w->prog, remap));
+    return st;
 }
 void cf_device_free(cf_device *d) { device_free(d); }
 const char *cf_device_name(const cf_device *d) { return device_name(d); }

@@ -96,8 +96,17 @@ int parse_layer(const char *name);
 cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 cf_status external_map(cf_pack *pk, const char *name, const char *spec, cf_error *err);
 cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err);
-cf_status open_world(const opts *o, int blocks, int nfn, int64_t *seed, cf_pack **pk, cf_program **pg, cf_world **w,
-                     cf_error *err);
+/* a command's world: the seed, the packs, the program, the world at the seed, and the device
+ * when the command opens one (cf_device_open(&cw.dev, ...)); close_world frees what was made */
+typedef struct cli_world {
+    int64_t seed;
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_device *dev;
+} cli_world;
+cf_status open_world(const opts *o, int blocks, int nfn, cli_world *cw, cf_error *err);
+void close_world(cli_world *cw);
 cf_status open_biomes(const opts *o, cf_pack *pk, const char *dimension, int64_t seed, cf_biomes **b, cf_error *err);
 int report(const cf_error *e);
 

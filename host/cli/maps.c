@@ -86,10 +86,7 @@ int cmd_columns(int argc, char **argv)
     }
     size_t n = (size_t)(nx * nz);
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     int32_t *h = calloc(n ? n : 1, sizeof(int32_t)), *ft = calloc(n ? n : 1, sizeof(int32_t));
     uint8_t *bl = calloc(n ? n : 1, 1), *fl = calloc(n ? n : 1, 1), *bi = calloc(n ? n : 1, 1), *rec = malloc(12 * (n ? n : 1));
@@ -109,8 +106,8 @@ int cmd_columns(int argc, char **argv)
     }
     if (cf_output_open(&out, outpath, &err) != CF_OK || cf_output_open(&pout, ppath, &err) != CF_OK) goto done;
     double t0 = mono_s();
-    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK) goto done;
+    if (open_world(&o, 1, 0, &cw, &err) != CF_OK) goto done;
+    if (open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -121,7 +118,7 @@ int cmd_columns(int argc, char **argv)
         while (k1 < nz && floordiv16(r[1] + k1 * stride) == floordiv16(r[1] + (k1 - 1) * stride)) k1++;
         size_t at = (size_t)k0 * (size_t)nx;
         cf_map_columns cols = {h + at, bl + at, bi + at, fl + at, ft + at};
-        if (cf_map_columns_get(w, bs, (int32_t)r[0], (int32_t)(r[1] + k0 * stride), (int32_t)stride, (int32_t)nx, (int32_t)(k1 - k0),
+        if (cf_map_columns_get(cw.w, bs, (int32_t)r[0], (int32_t)(r[1] + k0 * stride), (int32_t)stride, (int32_t)nx, (int32_t)(k1 - k0),
                                (int32_t)below, &cols, (int)threads, &err) != CF_OK) {
             progress_end(&prog);
             goto done;
@@ -149,7 +146,7 @@ int cmd_columns(int argc, char **argv)
     int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen) || write_all(f, rec, 12 * n);
     if (!bad) {
         const char *bn[CF_PALETTE_MAX], *bion[CF_BIOME_PALETTE_MAX];
-        int nb = cf_block_palette(pg, bn), nbio = cf_biomes_palette(bs, bion);
+        int nb = cf_block_palette(cw.pg, bn), nbio = cf_biomes_palette(bs, bion);
         bad |= fputs("{\"blocks\": [", p) == EOF;
         for (int i = 0; i < nb; i++) bad |= fprintf(p, "%s\"%s\"", i ? ", " : "", bn[i]) < 0;
         bad |= fputs("], \"biomes\": [", p) == EOF;
@@ -172,9 +169,7 @@ done:
     if (rc) report(&err);
     free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
     cf_biomes_free(bs);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -238,11 +233,7 @@ int cmd_render(int argc, char **argv)
     }
 
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
-    cf_device *dev = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     int32_t *pic = NULL, *strip = NULL, *list = NULL;
     uint8_t *rgb = NULL;
@@ -255,15 +246,15 @@ int cmd_render(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &ts);
         t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
     }
-    if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
+    if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &cw, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
-    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(pg)) &&
-        open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK)
+    if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(cw.pg)) &&
+        open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
     int use_dev = strcmp(device, "cpu") != 0;
-    if (use_dev && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
+    if (use_dev && cf_device_open(&cw.dev, device, cw.pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
-    cf_program_settings(pg, &min_y, &height, NULL);
+    cf_program_settings(cw.pg, &min_y, &height, NULL);
     /* one chunk row (16 block rows) at a time; keep only the picture's rows */
     int64_t cz0 = floordiv16(r[1]), cz1 = floordiv16(r[3]), cx0 = floordiv16(r[0]), cx1 = floordiv16(r[2]);
     int64_t ncx = cx1 - cx0 + 1;
@@ -271,7 +262,7 @@ int cmd_render(int argc, char **argv)
     if (use_dev) {
         strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
         list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
-        vol = malloc((cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
+        vol = malloc((cf_program_precision(cw.pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
     }
     if (!pic || (use_dev && (!strip || !list || !vol))) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
@@ -286,7 +277,7 @@ int cmd_render(int argc, char **argv)
             goto done;
         }
         cf_map_stats ms;
-        if (cf_map_draw_stats(w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+        if (cf_map_draw_stats(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
                               (int32_t)below, rgb, pic, &ms, (int)threads, &err) != CF_OK)
             goto done;
         if (ms.unknown_blocks)
@@ -298,13 +289,13 @@ int cmd_render(int argc, char **argv)
         int32_t rows = (int32_t)(zhi - zlo + 1);
         {
             for (int64_t i = 0; i < ncx; i++) list[2 * i] = (int32_t)(cx0 + i), list[2 * i + 1] = (int32_t)cz;
-            if (cf_device_fill(dev, w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
+            if (cf_device_fill(cw.dev, cw.w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
             for (int32_t zz = 0; zz < rows; zz++)
                 for (int64_t xx = 0; xx < nx; xx++) {
                     int64_t bx = r[0] + xx, bz = zlo + zz, c = floordiv16(bx) - cx0;
                     int lx = (int)(bx - floordiv16(bx) * 16), lz = (int)(bz - cz * 16);
                     size_t base = (size_t)c * (size_t)height * 256;
-                    int f64 = cf_program_precision(pg) == 64;
+                    int f64 = cf_program_precision(cw.pg) == 64;
                     int32_t top = min_y - 1;
                     for (int y = height - 1; y >= 0; y--) {
                         size_t k = base + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
@@ -326,7 +317,7 @@ int cmd_render(int argc, char **argv)
     }
     if (tty && use_dev) fputc('\n', stderr);
     if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
-    if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, pg, &err) != CF_OK
+    if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, cw.pg, &err) != CF_OK
                 : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
         goto done;
     if (!o.quiet) { /* the summary line; --quiet: none */
@@ -334,7 +325,7 @@ int cmd_render(int argc, char **argv)
         clock_gettime(CLOCK_MONOTONIC, &ts);
         double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
         fprintf(stderr, "render: %lld x %lld blocks, %lld x %lld pixels, %.2f s, %.0f blocks/s (%s)\n", (long long)nx,
-                (long long)nz, (long long)px, (long long)pz, t, (double)nx * (double)nz / t, use_dev ? cf_device_name(dev) : "cpu");
+                (long long)nz, (long long)px, (long long)pz, t, (double)nx * (double)nz / t, use_dev ? cf_device_name(cw.dev) : "cpu");
     }
     rc = 0;
 done:
@@ -344,10 +335,7 @@ done:
     }
     free(pic), free(strip), free(list), free(vol), free(rgb);
     cf_biomes_free(bs);
-    cf_device_free(dev);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -479,10 +467,7 @@ int cmd_tiles(int argc, char **argv)
 
     cf_error err = {0};
     if (cf_output_check_dir(outdir, &err) != CF_OK) return report(&err), 1; /* a file or FIFO there: one line */
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     uint8_t *rgb = malloc(256 * 256 * 3);
     int rc = 1;
@@ -494,8 +479,8 @@ int cmd_tiles(int argc, char **argv)
         snprintf(msg, sizeof msg, "out of memory");
         goto done;
     }
-    if (open_world(&o, need_blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(pg))) && open_biomes(&o, pk, o.dimension, seed, &bs, &err) != CF_OK)
+    if (open_world(&o, need_blocks, 1, &cw, &err) != CF_OK) goto done;
+    if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(cw.pg))) && open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
@@ -507,7 +492,7 @@ int cmd_tiles(int argc, char **argv)
             for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
                     cf_map_stats ms;
-                    if (cf_map_draw_stats(w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
+                    if (cf_map_draw_stats(cw.w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
                                           256, 256, (int32_t)below, rgb, NULL, &ms, (int)threads, &err) != CF_OK)
                         goto done;
                     if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
@@ -575,9 +560,7 @@ done:
     }
     free(rgb);
     cf_biomes_free(bs);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -628,14 +611,11 @@ int cmd_at(int argc, char **argv)
     if (!pos) return die_usage("at needs the column X,Z first (chunkfill at X,Z --seed SEED)", usage_at);
     if (o.nfunctions) return die_usage("at takes no --function", usage_at);
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     cf_biomes *bs = NULL;
     cf_map_column_info c;
-    if (open_world(&o, 1, 0, &seed, &pk, &pg, &w, &err) != CF_OK || open_biomes(&o, pk, NULL, seed, &bs, &err) != CF_OK ||
-        cf_map_column_below(w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
+    if (open_world(&o, 1, 0, &cw, &err) != CF_OK || open_biomes(&o, cw.pk, NULL, cw.seed, &bs, &err) != CF_OK ||
+        cf_map_column_below(cw.w, bs, (int32_t)xz[0], (int32_t)xz[1], (int32_t)below, &c, &err) != CF_OK) {
         rc = report(&err);
     } else {
         char line[1024];
@@ -646,8 +626,6 @@ int cmd_at(int argc, char **argv)
         rc = fputs(line, stdout) < 0 || fflush(stdout) != 0;
     }
     cf_biomes_free(bs);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }

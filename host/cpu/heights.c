@@ -142,7 +142,9 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
     *rows = 0;
     /* a lone column (hb): the windows from the top where its bounds prove the value is not > 0
      * are not computed (bounds.c), until the first one that is not proven */
-    int skip = hb && ncol == 1, span = 8; /* windows proven at once: 8, halved where a proof fails */
+    /* windows proven at once: 8, then 2 where that fails, then none (the corner rows below: a
+     * window proven from them costs about what a failed interval proof does) */
+    int skip = hb && ncol == 1, span = 8;
     if (skip) hbound_region(hb);
     for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
         int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
@@ -155,11 +157,15 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
                 wb -= (int64_t)(span - 1) * wh; /* the loop steps past the span's last window */
                 break;
             }
-            if (span == 1) skip = 0;
-            else span /= 2;
+            if (span <= 2) skip = 0;
+            else span /= 4;
         }
         if (skip && ystart >= a) continue;
         skip = 0;
+        /* below the last window the input intervals prove: proven from the window's corner rows
+         * (they are needed to compute it anyway), else its block stage */
+        if (hb && ncol == 1 && ystart >= a && hbound_nonpos_cells(hb, f, node, f->x0, f->z0, p->min_y + a, p->min_y + ystart))
+            continue;
         f->wy0 = a, f->wy1 = b;
         fill_next_window(f);
         *rows += b - a;

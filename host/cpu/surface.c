@@ -578,6 +578,34 @@ int surface_palette(const cf_program *p, const char **names, int *map)
     return r ? n : aquifer_palette(p, names);
 }
 
+int block_palette_out(const cf_program *p, const char **names, uint8_t *remap)
+{
+    const char *in[CF_BLOCK_PALETTE];
+    int n = surface_palette(p, in, NULL), m = 0;
+    for (int i = 0; remap && i < 256; i++) remap[i] = (uint8_t)i;
+    for (int i = 0; i < n; i++) {
+        if (!in[i][0]) continue; /* an index no fill writes */
+        if (remap) remap[i] = (uint8_t)m;
+        names[m++] = in[i];
+    }
+    return n < 0 ? n : m;
+}
+
+const uint8_t *blocks_out_map(const cf_program *p, uint8_t *remap)
+{
+    const char *names[CF_BLOCK_PALETTE];
+    if (!p || !p->blocks || block_palette_out(p, names, remap) < 0) return NULL;
+    for (int i = 0; i < 256; i++)
+        if (remap[i] != i) return remap;
+    return NULL;
+}
+
+void blocks_remap(uint8_t *b, size_t n, const uint8_t *remap)
+{
+    if (remap)
+        for (size_t i = 0; i < n; i++) b[i] = remap[b[i]];
+}
+
 cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *bnames, int nb, int64_t zseed)
 {
     const cf_program *p = w->prog;
