@@ -527,11 +527,33 @@ cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x
  * (out->unverified says so): the game may pass over them. */
 cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
                                int radius, cf_structure_start *out, int *found, cf_error *err);
+/* A start as one line of JSON and a newline, the line `chunkfill structures` and the server's
+ * /structures write: {"structure": ID, "set": ID, "chunk": [CX, CZ], "x": X, "y": Y|null, "z": Z,
+ * "checked": C[, "unverified": WHAT]}. Written as snprintf does (at most cap bytes with its NUL);
+ * returns the length the whole line needs. */
+int cf_structure_json(const cf_structure_start *st, char *out, size_t cap);
+/* A start's marker on a map (render --structures, the viewer): the first letter of the
+ * structure id's path ('?' when not a letter) and a colour chosen by the set id (one of 12, by
+ * its FNV-1a hash). */
+void cf_structure_marker(const char *structure, const char *set, char *letter, uint8_t rgb[3]);
+/* Draws the starts (only, nonly as cf_structures_find) whose chunk is in the area of a map
+ * picture, rgb as cf_map_draw's (nx x nz pixels, pixel (i, k) the column (x0 + i*step,
+ * z0 + k*step), so the area x0 .. x0 + nx*step - 1, z likewise): per start, in
+ * cf_structures_find's order, a 9 x 9 square centred on the pixel of its (x, z) (floor
+ * division by step), a black outline around its cf_structure_marker colour and its letter (3 x 5
+ * pixels, black on light colours, white on dark), clipped at the picture's edges. *count
+ * (may be NULL): the starts drawn. */
+cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                             const char *const *only, int nonly, uint8_t *rgb, long *count, cf_error *err);
 /* The 1.18+ climate spawn search (Climate.findSpawnPosition: the point of the two spawn
  * parameter points closest in climate, weighted by distance from 0, 0, on the overworld's
  * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the
  * distance weight. biomes: a multi_noise source (CF_ERR_ARG otherwise). */
 cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err);
+/* The line `chunkfill spawn` and the server's /spawn write for a climate point: {"climate": [X,
+ * Z], "spawn": null, "unverified": WHY} and a newline (the spawn block is not computed: it needs
+ * the chunks after features). Written as snprintf does; returns the length it needs. */
+int cf_spawn_json(const int32_t climate[2], char *out, size_t cap);
 
 /* ------------------------------------------------------------------ pregeneration
  * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,

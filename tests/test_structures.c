@@ -608,3 +608,154 @@ Test(structures, cli_locate)
              PACK_DIR);
     cr_expect_eq(run(args, out, sizeof out), 2, "%s", out);
 }
+
+/* ------------------------------------------------------------------ on the map */
+#include <png.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "httputil.h"
+
+static uint8_t *read_rgb(const char *path, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    cr_assert(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
+    img.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
+    cr_assert(px && png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path, img.message);
+    *w = (int)img.width, *h = (int)img.height;
+    return px;
+}
+
+static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+/* render --structures changes exactly the marker pixels: outside the 9 x 9 squares of the starts
+ * (the library's list for the picture's area, centred on (x - X0) / scale) every pixel is the plain
+ * render's; inside, the square drawn last over a pixel decides it: black on its outline, its
+ * set's colour or the letter's ink (black or white) inside; every start's square shows. */
+Test(structures, render_draws_exactly_the_markers)
+{
+    const char *plain = tmp_name("plain.png"), *marked = tmp_name("marked.png");
+    char args[4096], out[4096];
+    const int X0 = -256, Z0 = -256, S = 4;
+    snprintf(args, sizeof args, "render --pack '%s/packs/default' --pack '%s' --seed 3 --area %d,%d:255,255 --scale %d --quiet --out '%s'",
+             CF_SOURCE_DIR, PACK_DIR, X0, Z0, S, plain);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    snprintf(args, sizeof args,
+             "render --pack '%s/packs/default' --pack '%s' --seed 3 --area %d,%d:255,255 --scale %d --quiet --structures --out '%s'",
+             CF_SOURCE_DIR, PACK_DIR, X0, Z0, S, marked);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    int w, h, w2, h2;
+    uint8_t *a = read_rgb(plain, &w, &h), *b = read_rgb(marked, &w2, &h2);
+    cr_assert(w == 128 && h == 128 && w2 == w && h2 == h);
+    world wd = {0};
+    open_world(&wd, CF_SOURCE_DIR "/packs/default", NULL, NULL, 3);
+    starts st = {0};
+    find(&wd, X0, Z0, X0 + w * S - 1, Z0 + h * S - 1, NULL, 0, &st);
+    cr_assert_gt(st.n, 5);
+    int *owner = malloc(sizeof *owner * (size_t)(w * h)), *edge = malloc(sizeof *edge * (size_t)(w * h));
+    for (int i = 0; i < w * h; i++) owner[i] = -1;
+    for (int k = 0; k < st.n; k++) {
+        int cx = (int)fdiv(st.v[k].x - X0, S), cy = (int)fdiv(st.v[k].z - Z0, S);
+        for (int dy = -4; dy <= 4; dy++)
+            for (int dx = -4; dx <= 4; dx++) {
+                int x = cx + dx, y = cy + dy;
+                if (x < 0 || y < 0 || x >= w || y >= h) continue;
+                owner[y * w + x] = k, edge[y * w + x] = dx == -4 || dx == 4 || dy == -4 || dy == 4;
+            }
+    }
+    int changed = 0, covered = 0;
+    for (int i = 0; i < w * h; i++) {
+        const uint8_t *p = b + 3 * i, *q = a + 3 * i;
+        if (owner[i] < 0) {
+            cr_assert(memcmp(p, q, 3) == 0, "pixel %d, %d changed outside every marker", i % w, i / w);
+            continue;
+        }
+        covered++, changed += memcmp(p, q, 3) != 0;
+        char letter;
+        uint8_t c[3];
+        cf_structure_marker(st.v[owner[i]].structure, st.v[owner[i]].set, &letter, c);
+        int black = !p[0] && !p[1] && !p[2], white = p[0] == 255 && p[1] == 255 && p[2] == 255;
+        if (edge[i]) cr_assert(black, "pixel %d, %d: the outline of %s is not black", i % w, i / w, st.v[owner[i]].structure);
+        else cr_assert(black || white || memcmp(p, c, 3) == 0, "pixel %d, %d: not %s's colour or ink", i % w, i / w, st.v[owner[i]].structure);
+    }
+    cr_expect_gt(changed, covered / 2);
+    free(owner), free(edge), free(a), free(b), free(st.v);
+    close_world(&wd);
+    unlink(plain), unlink(marked);
+    /* not with --device */
+    snprintf(args, sizeof args, "render --seed 3 --area 0,0:15,15 --structures --device opencl --out '%s'", marked);
+    cr_expect_eq(run(args, out, sizeof out), 2, "%s", out);
+}
+
+/* the server's /structures answers the bytes `chunkfill structures --out` writes for the same
+ * packs, seed and area (and filters); /spawn the line of `chunkfill spawn`; bad areas: 400, one line */
+static int get(int port, const char *target, char **body)
+{
+    int fd = http_connect(port);
+    cr_assert(fd >= 0);
+    char req[4096];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", target, port);
+    cr_assert_eq(send(fd, req, (size_t)n, 0), n);
+    int code = http_read_answer(fd, body, NULL, NULL);
+    close(fd);
+    return code;
+}
+
+Test(structures, http_answers_as_the_command_line)
+{
+    char dir[64] = "/tmp/cf-sthttp-XXXXXX", cmd[4096], log[128], args[4096], out[4096];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/server.log", dir);
+    snprintf(cmd, sizeof cmd, "exec '%s' serve --http 127.0.0.1:0 --pack '%s/packs/default' --pack '%s' --cache %s/cache", CF_BINARY,
+             CF_SOURCE_DIR, PACK_DIR, dir);
+    int port;
+    pid_t pid = http_server_start(cmd, log, &port);
+    static const struct {
+        const char *query, *opts;
+    } cases[] = {
+        {"seed=-1&area=-3000,-2000:2999,1999", "--seed -1 --area -3000,-2000:2999,1999"},
+        {"seed=0&area=-1024,-1024:1023,1023&structure=minecraft:monument,%23chunkfill_test:towers",
+         "--seed 0 --area -1024,-1024:1023,1023 --structure minecraft:monument --structure '#chunkfill_test:towers'"},
+        {"seed=5&area=100,100:100,100", "--seed 5 --area 100,100:100,100"},
+    };
+    const char *f = tmp_name("cli.jsonl");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char target[512], *body = NULL;
+        snprintf(target, sizeof target, "/structures?%s", cases[i].query);
+        cr_assert_eq(get(port, target, &body), 200, "%s: %s", target, body);
+        snprintf(args, sizeof args, "structures --pack '%s/packs/default' --pack '%s' %s --out '%s'", CF_SOURCE_DIR, PACK_DIR, cases[i].opts, f);
+        cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+        char *text = slurp(f);
+        cr_expect(i == 2 || strlen(text) > 1000, "case %zu: %zu bytes", i, strlen(text));
+        cr_expect_str_eq(body, text, "case %zu", i);
+        free(text), free(body);
+    }
+    unlink(f);
+    char *body = NULL;
+    cr_assert_eq(get(port, "/spawn?seed=-4172144997902289642", &body), 200, "%s", body);
+    snprintf(args, sizeof args, "spawn --pack '%s/packs/default' --pack '%s' --seed -4172144997902289642", CF_SOURCE_DIR, PACK_DIR);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(body, out);
+    free(body);
+    static const char *bad[] = {
+        "/structures?seed=0",                                                 /* no area */
+        "/structures?seed=0&area=10,0:0,10",                                  /* reversed */
+        "/structures?seed=0&area=0,0:10",                                     /* malformed */
+        "/structures?seed=0&area=0,0:20000,20000",                            /* 1251 x 1251 chunks: too many */
+        "/structures?seed=0&area=0,0:10,10&structure=%23chunkfill_test:nope", /* no such tag */
+        "/structures?area=0,0:10,10",                                         /* no seed */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect_eq(get(port, bad[i], &body), 400, "%s: %s", bad[i], body);
+        size_t n = strlen(body);
+        cr_expect(n > 0 && strchr(body, '\n') == body + n - 1, "%s: one line: %s", bad[i], body);
+        free(body);
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -16,7 +16,7 @@
 const char usage_render[] =
     "usage: chunkfill render [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
     "                        [--scale N] [--below Y] [--device cpu|opencl[:N]] [--threads N]\n"
-    "                        [--layer NAME] --out FILE.png [--heights FILE.npy] [--quiet]\n"
+    "                        [--layer NAME] [--structures] --out FILE.png [--heights FILE.npy] [--quiet]\n"
     "Draws the exact surface of the noise fill of the area (block coordinates, inclusive): per\n"
     "column the top block whose final density is > 0 (the same block a full fill gives), as a\n"
     "shaded-relief map: land coloured by height, hillshade from the north-west, below the\n"
@@ -33,6 +33,10 @@ const char usage_render[] =
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
     "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
     "terminal a progress line counts the chunk rows; --quiet turns it off.\n"
+    "--structures draws a marker on each structure start whose chunk is in the area (the starts\n"
+    "`chunkfill structures` lists for it, from the packs' structure sets): a 9 x 9 square centred on\n"
+    "the start's x, z, a black outline around a colour of its set and the first letter of its\n"
+    "name (docs/structures.md); not with --device.\n"
     HELP_VERSION;
 
 const char usage_columns[] =
@@ -194,12 +198,27 @@ static int write_npy_i32(const char *path, const int32_t *v, int nz, int nx, cha
     return 0;
 }
 
+/* render --structures: the markers of the starts in the picture's area (cf_structures_draw) */
+static cf_status draw_structures(const opts *o, cf_pack *pk, int64_t seed, cf_biomes **bs, const long r[4], long scale, int64_t px,
+                                 int64_t pz, uint8_t *rgb, cf_error *err)
+{
+    cf_structures *s = NULL;
+    long n = 0;
+    if (!*bs && open_biomes(o, pk, o->dimension, seed, bs, err) != CF_OK) return err->status;
+    if (cf_structures_open(&s, pk, *bs, seed, cf_pack_game_version(pk, NULL, NULL), err) == CF_OK)
+        cf_structures_draw(s, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, NULL, 0, rgb, &n, err);
+    cf_structures_free(s);
+    if (err->status == CF_OK && !o->quiet) fprintf(stderr, "render: %ld structure starts drawn\n", n);
+    return err->status;
+}
+
 int cmd_render(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
     const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
+    int structures = 0;
 
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
@@ -212,6 +231,7 @@ int cmd_render(int argc, char **argv)
         {.name = "--scale", .num = &scale, .lo = 1, .hi = 4096},
         {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
+        {.name = "--structures", .flag = &structures},
         {0},
     };
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_render);
@@ -222,6 +242,7 @@ int cmd_render(int argc, char **argv)
     if (layer < 0) return 2;
     cf_map_layer(layer, &needs, NULL);
     if (strcmp(device, "cpu") != 0 && layer != 0) return die_usage("--device draws the relief layer only", usage_render);
+    if (strcmp(device, "cpu") != 0 && structures) return die_usage("--structures draws on the CPU path only (not with --device)", usage_render);
     long r[4];
     if ((rc0 = parse_area(area, r)) >= 0) return rc0;
     int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1;
@@ -283,6 +304,7 @@ int cmd_render(int argc, char **argv)
         if (ms.unknown_blocks)
             fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
                     (unsigned long long)ms.unknown_blocks, ms.first_unknown);
+        if (structures && draw_structures(&o, cw.pk, cw.seed, &bs, r, scale, px, pz, rgb, &err) != CF_OK) goto done;
     }
     for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
         int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;

@@ -97,25 +97,23 @@ static void put_str(FILE *f, const char *s)
 typedef struct emit_ctx {
     FILE *f;
     long n;
+    int nomem;
 } emit_ctx;
 
 static int emit_line(void *ctx, const cf_structure_start *st)
 {
     emit_ctx *e = ctx;
-    fputs("{\"structure\": ", e->f);
-    put_str(e->f, st->structure);
-    fputs(", \"set\": ", e->f);
-    put_str(e->f, st->set);
-    fprintf(e->f, ", \"chunk\": [%d, %d], \"x\": %d, \"y\": ", st->chunk_x, st->chunk_z, st->x);
-    if (st->has_y) fprintf(e->f, "%d", st->y);
-    else fputs("null", e->f);
-    fprintf(e->f, ", \"z\": %d, \"checked\": ", st->z);
-    put_str(e->f, st->checked);
-    if (st->unverified) {
-        fputs(", \"unverified\": ", e->f);
-        put_str(e->f, st->unverified);
+    char line[1024];
+    int n = cf_structure_json(st, line, sizeof line);
+    if (n >= (int)sizeof line) { /* ids longer than the line: once more, in full */
+        char *big = malloc((size_t)n + 1);
+        if (!big) return e->nomem = 1;
+        cf_structure_json(st, big, (size_t)n + 1);
+        fputs(big, e->f);
+        free(big);
+    } else {
+        fputs(line, e->f);
     }
-    fputs("}\n", e->f);
     e->n++;
     return 0;
 }
@@ -162,7 +160,7 @@ int cmd_structures(int argc, char **argv)
     cf_structures *s = NULL;
     int64_t seed;
     cf_output out = {0}; /* --out: the checked writer (a FIFO or device there is refused) */
-    emit_ctx e = {stdout, 0};
+    emit_ctx e = {stdout, 0, 0};
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
     if (cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK) goto done;
@@ -173,6 +171,10 @@ int cmd_structures(int argc, char **argv)
     }
     if (cf_structures_find(s, (int32_t)r[0], (int32_t)r[1], (int32_t)r[2], (int32_t)r[3], o.only, o.nonly, emit_line, &e, &err) != CF_OK)
         goto done;
+    if (e.nomem) {
+        xerr(&err, CF_ERR_NOMEM, "out of memory");
+        goto done;
+    }
     if (fflush(e.f) != 0 || ferror(e.f)) {
         xerr(&err, CF_ERR_IO, "%s: write error: %s", o.out ? o.out : "standard output", strerror(errno));
         goto done;
@@ -209,9 +211,9 @@ int cmd_spawn(int argc, char **argv)
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, cf_pack_game_version(pk, NULL, NULL), xz, &err) != CF_OK) {
         report(&err);
     } else {
-        printf("{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
-               "climate point needs their blocks after features (trees, ...), which chunkfill does not make\"}\n",
-               xz[0], xz[1]);
+        char line[512];
+        cf_spawn_json(xz, line, sizeof line);
+        fputs(line, stdout);
         rc = fflush(stdout) != 0;
     }
     cf_biomes_free(b);

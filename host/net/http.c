@@ -523,6 +523,7 @@ out:
     for (int i = 0; i < s->nclosing; i++) close(s->closing[i]);
     if (s->lfd >= 0) close(s->lfd);
     http_free_worlds(s);
+    http_free_structures(s);
     for (int i = 0; i < s->nprog; i++) cf_program_free(s->prog[i]);
     while (s->ents) {
         http_entry *e = s->ents;
