@@ -5,6 +5,7 @@
  * `tiles --device` writes the CPU's tiles; bad devices are refused with one line. The
  * embedded default pack and small grids keep it to seconds (its program is small to build). */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "chunkfill.h"
+#include "httputil.h"
 
 TestSuite(mapdev, .timeout = 300);
 
@@ -167,6 +169,34 @@ Test(mapdev, tiles_command_on_the_device_writes_the_cpu_tiles)
         snprintf(b, sizeof b, "%s/%s", dev, files[i]);
         cr_expect(file_equal(a, b), "%s: the device's tile differs from the CPU's", files[i]);
     }
+    /* serve --http --device: the device opened before it listens; the first request gets the
+     * CPU's tile */
+    char cmd[1200], log[400], *body = NULL;
+    snprintf(log, sizeof log, "%s/serve.log", dir);
+    snprintf(cmd, sizeof cmd, "exec '%s' serve --http 127.0.0.1:0 --device opencl:0 --workers 1 --dear-workers 1 --cache '%s/hc'",
+             CF_BINARY, dir);
+    int port = 0;
+    pid_t srv = http_server_start(cmd, log, &port);
+    int fd = http_connect(port);
+    cr_assert(fd >= 0);
+    char req[300];
+    int rl = snprintf(req, sizeof req, "GET /relief/0/-1/-1.png?seed=3 HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", port);
+    cr_assert_eq(send(fd, req, (size_t)rl, 0), rl);
+    size_t blen = 0;
+    int code = http_read_answer(fd, &body, &blen, NULL);
+    close(fd);
+    kill(srv, SIGTERM);
+    waitpid(srv, NULL, 0);
+    cr_expect_eq(code, 200, "serve --http --device: %d", code);
+    snprintf(a, sizeof a, "%s/relief/0/-1/-1.png", cpu);
+    FILE *f = fopen(a, "rb");
+    cr_assert_not_null(f);
+    char *want = malloc(1 << 20);
+    size_t wl = fread(want, 1, 1 << 20, f);
+    fclose(f);
+    cr_expect(wl == blen && memcmp(want, body, wl) == 0, "serve --http --device: the tile differs from `tiles`' (%zu against %zu bytes)",
+              blen, wl);
+    free(want), free(body);
     /* a device that is not there: one line, exit 1; a malformed one: exit 2 */
     const char *bad[] = {CF_BINARY, "render", "--seed", "1", "--area", "0,0:15,15", "--device", "opencl:99", "--out", a, NULL};
     cr_expect_eq(run(bad, e, sizeof e), 1, "%s", e);
@@ -175,7 +205,6 @@ Test(mapdev, tiles_command_on_the_device_writes_the_cpu_tiles)
     cr_expect_eq(run(bad, e, sizeof e), 2, "%s", e);
     const char *bad2[] = {CF_BINARY, "columns", "--seed", "1", "--area", "0,0:15,15", "--device", "opencl:x", "--out", a, NULL};
     cr_expect_eq(run(bad2, e, sizeof e), 2, "%s", e);
-    char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);
 }
