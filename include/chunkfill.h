@@ -454,6 +454,17 @@ const char *cf_biomes_describe(const cf_biomes *b);
 /* Quart queries, the point path (locate, structure checks): out[i] = biome at quart
  * (q[3i], q[3i+1], q[3i+2]). */
 cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+/* The game's /locate biome (BiomeSource.findClosestBiome3d as LocateCommand calls it, radius 6400,
+ * hstep 32, vstep 64): columns (x + i*hstep, z + k*hstep) for (i, k) on the game's square spiral
+ * (east, south, west, north; out to radius / hstep), at each the ys y, y + vstep, y - vstep,
+ * y + 2 vstep, ... within min_y + 1 .. min_y + height (y clamped into them; the noise settings'
+ * range, which the game takes from the dimension type: they differ in the nether and the end),
+ * the quart biome (cf_biomes_quarts, the warm start carried along as on the game's thread) of
+ * the first that is `what` (a biome id, or "#tag" of the packs pk: data/<ns>/tags/worldgen/biome)
+ * wins: pos receives its block (x, y, z), *biome its palette index, *found 1; *found 0 where no
+ * column matches, -1 where the source can give none of the biomes (then without a search). */
+cf_status cf_biomes_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                           int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err);
 /* Block queries: BiomeManager's zoom (SHA-256 of the seed) picks the quart, whose
  * point-path biome out[i] receives. */
 cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);

@@ -36,6 +36,9 @@ static void shared_missing(const char *path)
 
 TestSuite(maps, .timeout = 300);
 
+/* the program: the final density's own, or (world_blocks) compiled with the noise stage's
+ * blocks, as `serve --http` and render of relief and water at once compile it */
+static int world_blocks;
 static cf_world *world(const char *pack, const char *settings, int64_t seed, cf_program **pg)
 {
     const char *paths[1] = {pack};
@@ -44,7 +47,8 @@ static cf_world *world(const char *pack, const char *settings, int64_t seed, cf_
     cf_world *w;
     cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
     const char *fn[1] = {"router:final_density"};
-    cr_assert_eq(cf_program_compile(pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    if (world_blocks) cr_assert_eq(cf_program_compile_blocks(pg, pk, settings, &err), CF_OK, "%s", err.message);
+    else cr_assert_eq(cf_program_compile(pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
     cf_pack_free(pk);
     cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
     return w;
@@ -105,6 +109,14 @@ Test(maps, corner_samples_equal_full_heights_vanilla)
     check_samples(pack, "minecraft:overworld", 0, -48, 160, 64, steps);
     check_samples(pack, "minecraft:overworld", 0, -47, 162, 40, steps);
     check_samples(pack, "minecraft:nether", 5, 32, -64, 48, steps);
+    /* a program with the noise stage's blocks holds the aquifer's interpolated nodes too (one
+     * 16 x 1 cell node whose input is not finite-safe); the final density reads none of them,
+     * so its samples take the corner path there too (heights.c corner_exact: the nodes under
+     * the output; tests/test_maps.c http.served_tiles_are_the_tiles_command_bytes_at_its_cost
+     * checks the cost) and equal the full heights */
+    world_blocks = 1;
+    check_samples(pack, "minecraft:overworld", 3, 80, -208, 48, steps);
+    world_blocks = 0;
 }
 
 Test(maps, samples_equal_full_heights_libnoise)
@@ -1121,6 +1133,7 @@ Test(tiles, bad_input_is_refused_with_one_line)
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "httputil.h"
@@ -1345,6 +1358,72 @@ Test(http, at_biome_equals_the_biome_command)
     cr_assert(w == 256 && h == 256 && w2 == 256 && h2 == 256);
     cr_assert_eq(memcmp(a, r, 256 * 256 * 3), 0, "the biomes tile differs from render");
     free(a), free(r), free(body);
+}
+
+/* the CPU seconds (user + system) process pid has used so far (/proc/PID/stat) */
+static double proc_cpu_s(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *c = strrchr(buf, ')'); /* the name may hold spaces: fields 14 and 15 after it */
+    unsigned long long ut = 0, st = 0;
+    cr_assert(c && sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2, "%s", buf);
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double children_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* a served tile is the tiles command's file byte for byte at levels 0 and 4 (26.3's overworld:
+ * the server compiles the noise stage's blocks, tiles of relief the final density alone), and
+ * costs what tiles costs: the level-4 tile took 7x the tiles command's CPU while the aquifer's
+ * interpolated nodes kept the server's samples off the corner path (heights.c corner_exact) */
+Test(http, served_tiles_are_the_tiles_command_bytes_at_its_cost)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) shared_missing(pack);
+    char world[1100];
+    snprintf(world, sizeof world, "--pack '%s' --settings minecraft:overworld", pack);
+    start_server_of(world, "--threads 1 --tile-timeout-ms 600000");
+    static const struct { int z, tx, ty; } tl[] = {{0, -1, 0}, {4, 0, -1}};
+    for (size_t i = 0; i < sizeof tl / sizeof tl[0]; i++) {
+        char t[256], args[2048], err[4096], path[256], *body;
+        size_t n;
+        snprintf(t, sizeof t, "/relief/%d/%d/%d.png?seed=7", tl[i].z, tl[i].tx, tl[i].ty);
+        double s0 = proc_cpu_s(srv_pid);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        double served = proc_cpu_s(srv_pid) - s0;
+        long span = 256L << tl[i].z;
+        snprintf(args, sizeof args, "tiles %s --seed 7 --threads 1 --quiet --zoom %d..%d --area %ld,%ld:%ld,%ld --out %s/t", world,
+                 tl[i].z, tl[i].z, tl[i].tx * span, tl[i].ty * span, tl[i].tx * span + span - 1, tl[i].ty * span + span - 1, dir);
+        double c0 = children_cpu_s();
+        cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+        double tiles = children_cpu_s() - c0;
+        snprintf(path, sizeof path, "%s/t/relief/%d/%d/%d.png", dir, tl[i].z, tl[i].tx, tl[i].ty);
+        FILE *f = fopen(path, "rb");
+        cr_assert_not_null(f, "%s", path);
+        char *want = malloc(n + 1);
+        size_t m = fread(want, 1, n + 1, f);
+        fclose(f);
+        cr_assert(m == n && memcmp(want, body, n) == 0, "%s: %zu bytes served, %s has %zu (or other bytes)", t, n, path, m);
+        free(want), free(body);
+        /* tiles' CPU holds its pack's compile too: the served tile at most twice it (it was 7x) */
+        if (tl[i].z == 4)
+            cr_assert_leq(served, 2.0 * tiles, "%s: the server spent %.2f CPU s, the tiles command %.2f", t, served, tiles);
+        cr_log_info("%s: server %.2f CPU s, tiles %.2f CPU s", t, served, tiles);
+    }
 }
 
 Test(http, hostile_requests_get_errors_and_the_server_stays_correct)

@@ -151,6 +151,11 @@ cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int
     return biome_grid(b, qx0, qz0, nx, nz, qy, out, threads, err);
 }
 int cf_biomes_palette(const cf_biomes *b, const char **names) { return biome_palette(b, names); }
+cf_status cf_biomes_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                           int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err)
+{
+    return biome_locate(b, pk, what, x, y, z, radius, hstep, vstep, pos, biome, found, err);
+}
 cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
 {
     return biome_quarts(b, n, q, out, err);
