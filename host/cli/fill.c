@@ -315,7 +315,7 @@ static int fill_densities_blocks(int argc, char **argv)
     cf_biomes *bio = NULL;
     int surface = 0;
     char ppath[4096] = "", token[CF_TOKEN_MAX + 1];
-    int rc = 1, min_y = 0, height = 0;
+    int rc = 1, min_y = 0, height = 0, server_f64 = 0;
     progress *prog_on = NULL; /* the progress line to end before an error */
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (server) {
@@ -331,11 +331,13 @@ static int fill_densities_blocks(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (prec != 32 && !blocks) { /* block fills are bytes whatever the dialect */
-            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' is not a float32 dialect", server, o.settings);
+        if (prec != 32 && prec != 64 && !blocks) { /* block fills are bytes whatever the dialect */
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' gives %d-bit densities (32 or 64 known)", server,
+                     o.settings, prec);
             err.status = CF_ERR_ARG;
             goto done;
         }
+        server_f64 = prec == 64; /* 1.18-1.21: the server's DENSITY_F64, the values of a local fill */
         const char *pal[CF_PALETTE_MAX];
         if (blocks && cf_client_palette(cl, o.settings, pal) == 0) {
             snprintf(err.message, sizeof err.message, "server %s: configuration '%s' offers no block fills", server, o.settings);
@@ -387,7 +389,7 @@ static int fill_densities_blocks(int argc, char **argv)
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
     size_t batch = use_dev ? cf_device_batch(dev) : cl ? (size_t)cf_client_max_chunks(cl) : (size_t)nthreads * 32;
     size_t per = (size_t)height * 256;
-    int f64 = pg && cf_program_precision(pg) == 64;
+    int f64 = pg ? cf_program_precision(pg) == 64 : server_f64;
     size_t esz = f64 ? sizeof(double) : sizeof(float);
     /* a device fills two of its batches a call where they take at most 256 MiB: it reads the
      * first back while it computes the second (host/opencl/device.c) */
@@ -469,7 +471,7 @@ static int fill_densities_blocks(int argc, char **argv)
                 goto done;
             bad = writer_start(&wr, f, bbuf, per * k);
         } else {
-            if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
+            if (cl && cf_client_fill(cl, o.settings, seed, f64 ? CF_KIND_DENSITY_F64 : CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
             if (!cl && !use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
             if (!f64) report_nan(buf, list, k, min_y, height);
             /* little-endian float32 or float64 (this host is little-endian: checked at build time) */
