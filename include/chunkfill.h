@@ -269,10 +269,13 @@ cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, in
                              int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, int threads,
                              cf_error *err);
 /* cf_map_draw_biomes, and counts (stats may be NULL): pixels whose block has no row in the
- * blocks layer's colour table (drawn magenta) and the first such id. */
+ * blocks layer's colour table (drawn magenta) and the first such id; the block layers' samples
+ * whose blocks came from a fill of their whole chunk (every sample below 8 blocks a sample; from
+ * there on the columns that one column alone cannot answer exactly, such as a biome tie). */
 typedef struct cf_map_stats {
     uint64_t unknown_blocks;
     char first_unknown[128];
+    uint64_t chunk_columns;
 } cf_map_stats;
 cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                             int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
