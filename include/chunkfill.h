@@ -556,6 +556,14 @@ cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x
  * (out->unverified says so): the game may pass over them. */
 cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
                                int radius, cf_structure_start *out, int *found, cf_error *err);
+/* The terrain of the checks that need it (docs/structures.md): with a world of the dimension's
+ * settings and the same seed, from cf_program_compile_blocks (w must outlive its use; NULL:
+ * none), igloos and swamp huts check their biome at the chunk's centre (min + 8) on the first
+ * occupied y of WORLD_SURFACE_WG (the top block that is not air after the noise stage: water
+ * counts), desert pyramids and jungle temples first need the lowest of their four corners at or
+ * above sea level ("checked": "terrain+biome"). Without a world those starts are "none" and
+ * unverified. CF_ERR_ARG for a world without a block program. */
+cf_status cf_structures_terrain(cf_structures *s, const cf_world *w, cf_error *err);
 /* A start as one line of JSON and a newline, the line `chunkfill structures` and the server's
  * /structures write: {"structure": ID, "set": ID, "chunk": [CX, CZ], "x": X, "y": Y|null, "z": Z,
  * "checked": C[, "unverified": WHAT]}. Written as snprintf does (at most cap bytes with its NUL);
