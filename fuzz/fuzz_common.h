@@ -134,4 +134,44 @@ static void fuzz_exercise_program(const cf_program *pg, int fn)
     free(src);
 }
 
+/* The points every double-dialect harness samples: integer, fractional and far (+-3e9). */
+static const int32_t fuzz_points[4 * 3] = {0, 0, 0, -17, 9, 33, 29999999, 300, -29999999, -30000000, -64, 12345};
+static const double fuzz_fpoints[4 * 3] = {0.5, -0.25, 1e-300, 3e9, -3e9, 12.75, -1073741824.0, 2147483647.5, -0.0,
+                                           123.456, 7.0, -8.5};
+
+/* function of settings compiled from pk: the program, or NULL with a clean status */
+static inline cf_program *fuzz_compile(cf_pack *pk, const char *settings, const char *function)
+{
+    const char *fn[] = {function};
+    cf_program *pg = NULL;
+    cf_error err = {0};
+    cf_status st = cf_program_compile(&pg, pk, settings, fn, 1, &err);
+    fuzz_check_status("cf_program_compile", st, &err);
+    FUZZ_CHECK((st == CF_OK) == (pg != NULL), "cf_program_compile: status %s with program %p", cf_status_str(st),
+               (void *)pg);
+    return pg;
+}
+
+/* A double-dialect program (what: "a Hytale program", ...): precision 64, bound to seed -7,
+ * sampled at fuzz_fpoints, its output 0 through fuzz_exercise_output and fuzz_exercise_program;
+ * pg is freed. */
+static inline void fuzz_exercise_f64(cf_program *pg, const char *what)
+{
+    FUZZ_CHECK(cf_program_precision(pg) == 64, "%s of precision %d", what, cf_program_precision(pg));
+    cf_world *w = NULL;
+    cf_error err = {0};
+    cf_status st = cf_world_new(&w, pg, -7, &err);
+    fuzz_check_status("cf_world_new", st, &err);
+    if (st == CF_OK) {
+        double v[4];
+        memset(&err, 0, sizeof err);
+        st = cf_sample_f64(w, 0, 4, fuzz_fpoints, v, &err);
+        fuzz_check_status("cf_sample_f64", st, &err);
+        fuzz_exercise_output(w, pg, 0, fuzz_points, 4, -3, 2, 1);
+    }
+    cf_world_free(w);
+    fuzz_exercise_program(pg, 0);
+    cf_program_free(pg);
+}
+
 #endif /* FUZZ_COMMON_H */

@@ -14,10 +14,6 @@
 
 #include "fuzz_common.h"
 
-static const int32_t points[4 * 3] = {0, 0, 0, -17, 9, 33, 29999999, 300, -29999999, -30000000, -64, 12345};
-static const double fpoints[4 * 3] = {0.5, -0.25, 1e-300, 3e9, -3e9, 12.75, -1073741824.0, 2147483647.5, -0.0,
-                                      123.456, 7.0, -8.5};
-
 static void one(const cf_memfile *files, const char *settings, const char *function)
 {
     cf_limits lim;
@@ -27,29 +23,10 @@ static void one(const cf_memfile *files, const char *settings, const char *funct
     cf_status st = cf_pack_open_memory(&pk, files, 1, &lim, &err);
     fuzz_check_status("cf_pack_open_memory", st, &err);
     if (st != CF_OK) return;
-    const char *fn[] = {function};
-    cf_program *pg = NULL;
-    memset(&err, 0, sizeof err);
-    st = cf_program_compile(&pg, pk, settings, fn, 1, &err);
-    fuzz_check_status("cf_program_compile", st, &err);
-    FUZZ_CHECK((st == CF_OK) == (pg != NULL), "cf_program_compile: status %s with program %p", cf_status_str(st), (void *)pg);
+    cf_program *pg = fuzz_compile(pk, settings, function);
     cf_pack_free(pk);
     if (!pg) return;
-    FUZZ_CHECK(cf_program_precision(pg) == 64, "an Iris program of precision %d", cf_program_precision(pg));
-    cf_world *w = NULL;
-    memset(&err, 0, sizeof err);
-    st = cf_world_new(&w, pg, -7, &err);
-    fuzz_check_status("cf_world_new", st, &err);
-    if (st == CF_OK) {
-        double v[4];
-        memset(&err, 0, sizeof err);
-        st = cf_sample_f64(w, 0, 4, fpoints, v, &err);
-        fuzz_check_status("cf_sample_f64", st, &err);
-        fuzz_exercise_output(w, pg, 0, points, 4, -3, 2, 1);
-    }
-    cf_world_free(w);
-    fuzz_exercise_program(pg, 0);
-    cf_program_free(pg);
+    fuzz_exercise_f64(pg, "an Iris program");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -185,12 +185,11 @@ int cf_cpu_count(void);
  * ore_veins_enabled, the copper and iron ore veins (OreVeinifier). */
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err);
 
-/* The palette of a block fill: names[i] is the block id of index i ("" for an
- * index the settings never produce); returns the count (at most CF_PALETTE_MAX).
- * Index 0 is the settings' default block, 1 air, 2 water, 3 lava, 4 the
- * default fluid when it is none of these; 1.18.2-1.21 settings with ore veins add
- * 5 copper_ore, 6 raw_copper_block, 7 granite, 8 deepslate_iron_ore,
- * 9 raw_iron_block, 10 tuff. */
+/* The palette of a block fill: names[i] is the block id of index i, every name a block
+ * (none empty, none twice); returns the count (at most CF_PALETTE_MAX). Index 0 is the
+ * settings' default block, 1 air, 2 water, 3 lava; then the default fluid when it is none
+ * of these; then, for 1.18.2-1.21 settings with ore veins, copper_ore, raw_copper_block,
+ * granite, deepslate_iron_ore, raw_iron_block, tuff. */
 #define CF_PALETTE_MAX 256
 /* Programs with a surface stage (1.18-1.21 settings with a surface_rule) append every block
  * their rules can write (and snow_block, packed_ice of the frozen-ocean extension). */
@@ -270,10 +269,13 @@ cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, in
                              int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, int threads,
                              cf_error *err);
 /* cf_map_draw_biomes, and counts (stats may be NULL): pixels whose block has no row in the
- * blocks layer's colour table (drawn magenta) and the first such id. */
+ * blocks layer's colour table (drawn magenta) and the first such id; the block layers' samples
+ * whose blocks came from a fill of their whole chunk (every sample below 8 blocks a sample; from
+ * there on the columns that one column alone cannot answer exactly, such as a biome tie). */
 typedef struct cf_map_stats {
     uint64_t unknown_blocks;
     char first_unknown[128];
+    uint64_t chunk_columns;
 } cf_map_stats;
 cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                             int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
@@ -306,6 +308,24 @@ typedef struct cf_map_columns {
 } cf_map_columns;
 cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
                              int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err);
+
+/* The map layers on an OpenCL device (spec as cf_device_open: "opencl" or "opencl:N"), byte
+ * for byte what the CPU calls give: cf_map_draw_device as cf_map_draw_stats, cf_map_columns_device
+ * as cf_map_columns_get. The device fills the chunks that hold samples (densities for the
+ * heights, the noise stage's blocks, and the surface stage where cf_program_surface_on_device;
+ * 26.3 material rules run on the CPU) and looks up the biomes (the zoom's quart picked on the
+ * CPU); the scans and colours are the CPU's. The world must bind prog, the program the device
+ * was opened for (cf_program_compile_blocks for the water and blocks layers). Thread-safe:
+ * calls from several threads take turns on the device. */
+typedef struct cf_map_device cf_map_device;
+cf_status cf_map_device_open(cf_map_device **out, const char *spec, const cf_program *prog, cf_error *err);
+const char *cf_map_device_name(const cf_map_device *d);
+void cf_map_device_free(cf_map_device *d);
+cf_status cf_map_draw_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0,
+                             int32_t step, int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights,
+                             cf_map_stats *stats, int threads, cf_error *err);
+cf_status cf_map_columns_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step,
+                                int32_t nx, int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err);
 
 /* What the map shows at one column (`/at`): cf_map_columns_get of that one column (below
  * INT32_MAX) with names: height as cf_surface_heights; block the block there (NULL where
@@ -455,6 +475,17 @@ const char *cf_biomes_describe(const cf_biomes *b);
 /* Quart queries, the point path (locate, structure checks): out[i] = biome at quart
  * (q[3i], q[3i+1], q[3i+2]). */
 cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+/* The game's /locate biome (BiomeSource.findClosestBiome3d as LocateCommand calls it, radius 6400,
+ * hstep 32, vstep 64): columns (x + i*hstep, z + k*hstep) for (i, k) on the game's square spiral
+ * (east, south, west, north; out to radius / hstep), at each the ys y, y + vstep, y - vstep,
+ * y + 2 vstep, ... within min_y + 1 .. min_y + height (y clamped into them; the noise settings'
+ * range, which the game takes from the dimension type: they differ in the nether and the end),
+ * the quart biome (cf_biomes_quarts, the warm start carried along as on the game's thread) of
+ * the first that is `what` (a biome id, or "#tag" of the packs pk: data/<ns>/tags/worldgen/biome)
+ * wins: pos receives its block (x, y, z), *biome its palette index, *found 1; *found 0 where no
+ * column matches, -1 where the source can give none of the biomes (then without a search). */
+cf_status cf_biomes_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                           int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err);
 /* Block queries: BiomeManager's zoom (SHA-256 of the seed) picks the quart, whose
  * point-path biome out[i] receives. */
 cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);
@@ -525,11 +556,41 @@ cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x
  * (out->unverified says so): the game may pass over them. */
 cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
                                int radius, cf_structure_start *out, int *found, cf_error *err);
+/* The terrain of the checks that need it (docs/structures.md): with a world of the dimension's
+ * settings and the same seed, from cf_program_compile_blocks (w must outlive its use; NULL:
+ * none), igloos and swamp huts check their biome at the chunk's centre (min + 8) on the first
+ * occupied y of WORLD_SURFACE_WG (the top block that is not air after the noise stage: water
+ * counts), desert pyramids and jungle temples first need the lowest of their four corners at or
+ * above sea level ("checked": "terrain+biome"). Without a world those starts are "none" and
+ * unverified. CF_ERR_ARG for a world without a block program. */
+cf_status cf_structures_terrain(cf_structures *s, const cf_world *w, cf_error *err);
+/* A start as one line of JSON and a newline, the line `chunkfill structures` and the server's
+ * /structures write: {"structure": ID, "set": ID, "chunk": [CX, CZ], "x": X, "y": Y|null, "z": Z,
+ * "checked": C[, "unverified": WHAT]}. Written as snprintf does (at most cap bytes with its NUL);
+ * returns the length the whole line needs. */
+int cf_structure_json(const cf_structure_start *st, char *out, size_t cap);
+/* A start's marker on a map (render --structures, the viewer): the first letter of the
+ * structure id's path ('?' when not a letter) and a colour chosen by the set id (one of 12, by
+ * its FNV-1a hash). */
+void cf_structure_marker(const char *structure, const char *set, char *letter, uint8_t rgb[3]);
+/* Draws the starts (only, nonly as cf_structures_find) whose chunk is in the area of a map
+ * picture, rgb as cf_map_draw's (nx x nz pixels, pixel (i, k) the column (x0 + i*step,
+ * z0 + k*step), so the area x0 .. x0 + nx*step - 1, z likewise): per start, in
+ * cf_structures_find's order, a 9 x 9 square centred on the pixel of its (x, z) (floor
+ * division by step), a black outline around its cf_structure_marker colour and its letter (3 x 5
+ * pixels, black on light colours, white on dark), clipped at the picture's edges. *count
+ * (may be NULL): the starts drawn. */
+cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                             const char *const *only, int nonly, uint8_t *rgb, long *count, cf_error *err);
 /* The 1.18+ climate spawn search (Climate.findSpawnPosition: the point of the two spawn
  * parameter points closest in climate, weighted by distance from 0, 0, on the overworld's
  * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the
  * distance weight. biomes: a multi_noise source (CF_ERR_ARG otherwise). */
 cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err);
+/* The line `chunkfill spawn` and the server's /spawn write for a climate point: {"climate": [X,
+ * Z], "spawn": null, "unverified": WHY} and a newline (the spawn block is not computed: it needs
+ * the chunks after features). Written as snprintf does; returns the length it needs. */
+int cf_spawn_json(const int32_t climate[2], char *out, size_t cap);
 
 /* ------------------------------------------------------------------ pregeneration
  * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,

@@ -24,7 +24,7 @@ extern "C" {
 /* output kinds (the protocol's codes): a value per block of each chunk */
 enum {
     CF_KIND_DENSITY_F32 = 1, /* float32 density (26.3 dialect) */
-    CF_KIND_DENSITY_F64 = 2, /* float64 density (double dialects; reserved) */
+    CF_KIND_DENSITY_F64 = 2, /* float64 density (the 1.18-1.21 dialects) */
     CF_KIND_BLOCKS_U8 = 3,   /* uint8 palette indices of the noise stage's blocks (cf_fill_blocks) */
     CF_KIND_BIOMES_U8 = 4,   /* uint8 biome palette indices per quart cell, [chunk][qy][qz][qx] (cf_fill_biomes) */
     CF_KIND_COLUMNS = 5,     /* column records at a stride (cf_map_columns_get): cf_client_columns */
@@ -103,6 +103,8 @@ typedef struct cf_http_opts {
     int max_zoom;                /* highest level served (default 16) */
     FILE *ready;                 /* "listening on http://ADDR/" line (stdout when NULL) */
     const char *version;         /* NULL, or the game version (cf_pack_set_game_version) */
+    const char *device;          /* NULL: tiles on the CPU; "opencl[:N]": on that device (cf_map_device_open, one per
+                                  * settings, opened before the server listens), byte for byte the CPU's tiles */
 } cf_http_opts;
 void cf_http_defaults(cf_http_opts *o);
 /* Serves until SIGTERM or SIGINT. Logs one line per request on stderr. Returns CF_OK

@@ -24,11 +24,13 @@ command -v node >/dev/null || skip "no node"
 T=$(mktemp -d /tmp/cf-browser-XXXXXX)
 SRV=""
 SRV2=""
+SRV3=""
 CHR=""
 cleanup() {
     [ -n "$CHR" ] && kill "$CHR" 2>/dev/null && wait "$CHR" 2>/dev/null
     [ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
     [ -n "$SRV2" ] && kill "$SRV2" 2>/dev/null && wait "$SRV2" 2>/dev/null
+    [ -n "$SRV3" ] && kill "$SRV3" 2>/dev/null && wait "$SRV3" 2>/dev/null
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -67,6 +69,16 @@ while ! grep -q "listening on" "$T/srv2.out" 2>/dev/null; do
     sleep 0.1
 done
 URL2=$(sed -n 's/^listening on //p' "$T/srv2.out")
+# the dims pack with the structures test pack: the structure markers and the spawn point
+"$BIN" serve --http 127.0.0.1:0 $DIMS --pack "$SRC/tests/packs/structures" >"$T/srv3.out" 2>"$T/srv3.log" &
+SRV3=$!
+i=0
+while ! grep -q "listening on" "$T/srv3.out" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || { cat "$T/srv3.log" >&2; echo "browser.sh: the third server did not start" >&2; exit 1; }
+    sleep 0.1
+done
+URL3=$(sed -n 's/^listening on //p' "$T/srv3.out")
 
 "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run --disable-extensions --mute-audio \
     --remote-debugging-port=0 --user-data-dir="$T/profile" --window-size=1000,800 about:blank 2>"$T/chrome.err" &
@@ -88,4 +100,5 @@ CF_BIOME_COLOURS="$SRC/../shared/vanilla/biomes/colors.json" \
     node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "file://$T/tiles_legend/index.html" legend "$T" "" "$URL2"
 CF_BIOME_COLOURS="$SRC/../shared/vanilla/biomes/colors.json" \
     node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL2" dims "$T" "$T/srv2.log" "$URL2"
+node --experimental-websocket "$SRC/tests/browser/viewer_test.mjs" "$WS" "$URL3" structures "$T" "$T/srv3.log" "$URL3"
 echo "browser.sh: ok in $(( $(date +%s) - start )) s"

@@ -262,6 +262,51 @@ Test(blocks, api_refuses_a_program_without_blocks)
     cf_pack_free(pk);
 }
 
+/* every palette of block fills names a block at every index, each once (1.21.11 held "" where
+ * the default fluid is water, 26.3 seven of them: the unused fluid and ore-vein slots), and the
+ * fills index within it: the embedded pack and the vanilla data of three versions, every
+ * dimension's palette, the overworld's noise and surface stages of one chunk, and the palette
+ * file of `fill --blocks` (the blocks by name: the dump and oracle tests) */
+static void palette_has_names(cf_pack *pk, const char *settings, const char *what)
+{
+    cf_program *pg;
+    cf_error err = {0};
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, settings, &err), CF_OK, "%s %s: %s", what, settings, err.message);
+    const char *names[CF_PALETTE_MAX];
+    int np = cf_block_palette(pg, names);
+    cr_assert_geq(np, 4, "%s %s", what, settings);
+    for (int i = 0; i < np; i++) {
+        cr_assert(names[i] && names[i][0], "%s %s: palette index %d of %d has an empty name", what, settings, i, np);
+        for (int k = 0; k < i; k++) cr_assert_str_neq(names[i], names[k], "%s %s: %s twice", what, settings, names[i]);
+    }
+    if (strcmp(settings, "minecraft:overworld") == 0) {
+        cf_world *w;
+        cf_biomes *b = NULL;
+        int height;
+        cf_program_settings(pg, NULL, &height, NULL);
+        cr_assert_eq(cf_world_new(&w, pg, 13579, &err), CF_OK, "%s", err.message);
+        uint8_t *v = malloc((size_t)height * 256 * 2);
+        int32_t c[4] = {-6, 11, 0, 0}; /* an iron vein in 1.18-1.21 (the 26.2 dumps) */
+        cr_assert_eq(cf_fill_blocks(w, 2, c, v, 2, &err), CF_OK, "%s", err.message);
+        if (cf_program_has_surface(pg)) {
+            cr_assert_eq(cf_biomes_open(&b, pk, NULL, settings, NULL, 13579, &err), CF_OK, "%s", err.message);
+            cr_assert_eq(cf_fill_blocks_surface(w, b, 1, c, v + (size_t)height * 256, 1, &err), CF_OK, "%s", err.message);
+        }
+        int used[CF_PALETTE_MAX] = {0}, veins = 0;
+        for (size_t i = 0; i < (size_t)height * 256 * 2; i++) {
+            cr_assert_lt(v[i], np, "%s: index %u of a palette of %d", what, v[i], np);
+            used[v[i]]++;
+        }
+        for (int i = 0; i < np; i++) veins += used[i] && vein_block(names[i]);
+        if (strstr(what, "1.21") || strstr(what, "26.2")) cr_assert_gt(veins, 0, "%s: no vein block met", what);
+        cr_log_info("%s: %d names, %d vein blocks met", what, np, veins);
+        free(v);
+        cf_biomes_free(b);
+        cf_world_free(w);
+    }
+    cf_program_free(pg);
+}
+
 /* the palette follows the settings: the default block (object form too), a default
  * fluid that is none of air, water, lava gets index 4 */
 Test(blocks, palette_of_settings)
@@ -307,6 +352,41 @@ static int cli(const char *args, char *line, size_t n)
 }
 
 TestSuite(blocks_input, .init = setup, .fini = teardown);
+
+Test(blocks_input, palettes_hold_no_empty_names)
+{
+    static const char *const dims[3] = {"minecraft:overworld", "minecraft:nether", "minecraft:end"};
+    static const char *const versions[3] = {"1.21.11", "26.2", "26.3"};
+    cf_pack *pk;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
+    palette_has_names(pk, "minecraft:overworld", "the embedded pack");
+    cf_pack_free(pk);
+    char dir[4096], args[8400], line[1024], out[512];
+    for (int v = 0; v < 3; v++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "vanilla/%s", versions[v]);
+        shared_need(rel, dir, sizeof dir);
+        const char *paths[1] = {dir};
+        cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+        for (int d = 0; d < 3; d++) palette_has_names(pk, dims[d], rel);
+        cf_pack_free(pk);
+    }
+    /* the file `fill --blocks` writes beside its .npy (1.21.11: veins and the surface rule) */
+    shared_need("vanilla/1.21.11", dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/pal.npy", root);
+    snprintf(args, sizeof args, "fill --pack '%s' --version 1.21.11 --seed 1 --chunks 0,0 --blocks --quiet --out '%s'", dir, out);
+    cr_assert_eq(cli(args, line, sizeof line), 0, "%s", line);
+    snprintf(out, sizeof out, "%s/pal.palette.json", root);
+    FILE *f = fopen(out, "r");
+    cr_assert_not_null(f, "no %s", out);
+    char text[8192] = "";
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    cr_assert(strstr(text, "minecraft:copper_ore") && strstr(text, "minecraft:grass_block"), "%s", text);
+    cr_assert_null(strstr(text, "\"\""), "an empty name in %s", text);
+}
 
 static void settings(const char *aquifers, const char *extra)
 {

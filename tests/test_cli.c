@@ -1,5 +1,6 @@
 /* test_cli.c - the command line contract: output format, exit codes, one-line errors. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -536,4 +537,125 @@ Test(cli, map_commands_draw_a_dimension)
         snprintf(pb, sizeof pb, "%s%s", b, *e);
         remove(pb);
     }
+}
+
+/* `locate biome` (the game's /locate biome search): the answer's quart has the biome (`biome
+ * --quart` there) and its distance is the game's (the floor of a float square root of the 3D
+ * distance); a radius short of it finds nothing (exit 1, one line); a tag of the packs answers
+ * its nearer biome in the search's order; a biome the source cannot give is one line, exit 1 */
+static void locate_lands(const char *packs, const char *what, const char *from, char biome[256], long *dist)
+{
+    char args[2048], out[1024], err[1024], x[32], y[32], z[32], d[32], want[256];
+    snprintf(args, sizeof args, "locate biome '%s' %s --seed 7 --from %s", what, packs, from);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+    cr_assert_eq(sscanf(out, "{\"biome\": \"%255[^\"]\", \"x\": %31[-0-9], \"y\": %31[-0-9], \"z\": %31[-0-9], \"distance\": %31[0-9]}",
+                        want, x, y, z, d), 5, "%s", out);
+    memcpy(biome, want, sizeof want);
+    long p[3] = {atol(x), atol(y), atol(z)}, f[3] = {0, 0, 0};
+    cr_assert_eq(sscanf(from, "%ld,%ld,%ld", &f[0], &f[1], &f[2]), 3);
+    cr_assert((p[0] - f[0]) % 32 == 0 && (p[2] - f[2]) % 32 == 0, "%s: not on the 32-block lattice", out);
+    double dx = (double)(p[0] - f[0]), dy = (double)(p[1] - f[1]), dz = (double)(p[2] - f[2]);
+    *dist = atol(d);
+    cr_assert_eq(*dist, (long)floor((double)(float)sqrt((double)(float)(dx * dx + dy * dy + dz * dz))), "%s", out);
+    snprintf(args, sizeof args, "biome %s --seed 7 --quart %ld,%ld,%ld", packs, p[0] >> 2, p[1] >> 2, p[2] >> 2);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(out, want) != NULL, "%s: biome --quart there says %s", want, out);
+}
+
+Test(cli, locate_biome_lands_on_the_biome)
+{
+    char biome[256], biome2[256], args[2048], out[1024], err[1024], packs[1200], root[256];
+    long d, d2;
+    locate_lands("", "minecraft:mushroom_fields", "-1700,70,1900", biome, &d);
+    locate_lands("", "lush_caves", "0,-20,0", biome2, &d2);
+    cr_assert_str_eq(biome2, "minecraft:lush_caves");
+    /* a radius short of the answer */
+    snprintf(args, sizeof args, "locate biome minecraft:mushroom_fields --seed 7 --from -1700,70,1900 --radius %ld", d / 2);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1, "%s", out);
+    cr_assert(strstr(err, "no biome minecraft:mushroom_fields within") && lines(err) == 1, "%s", err);
+    /* a tag: the nearer (in the search's order) of its biomes */
+    tmp_dir(root, sizeof root, "locate");
+    tmp_put(root, "data/t/tags/worldgen/biome/far.json", "{\"values\": [\"minecraft:mushroom_fields\", \"minecraft:lush_caves\"]}");
+    snprintf(packs, sizeof packs, "--pack %s/packs/default --pack %s", CF_SOURCE_DIR, root);
+    locate_lands(packs, "#t:far", "-1700,70,1900", biome2, &d2);
+    cr_assert(strcmp(biome2, "minecraft:lush_caves") == 0 || strcmp(biome2, "minecraft:mushroom_fields") == 0, "%s", biome2);
+    cr_assert_leq(d2, d, "the tag's answer (%s at %ld) is farther than mushroom_fields alone (%ld)", biome2, d2, d);
+    snprintf(args, sizeof args, "locate biome '#t:none' %s --seed 7 --from 0,0", packs);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "unknown biome tag \"#t:none\"") && lines(err) == 1, "%s", err);
+    tmp_rm(root);
+    /* a biome the overworld's source never gives */
+    cr_assert_eq(cli_run(NULL, "locate biome minecraft:nether_wastes --seed 7 --from 0,0", out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "gives no biome minecraft:nether_wastes") && lines(err) == 1, "%s", err);
+}
+
+/* `locate biome` against the deepslate oracle's biomes in the game's search order
+ * (tests/golden/locate/locate-26.3.txt: vanilla 26.3, seed 0, from 0,70,0; its commands are in it) */
+Test(cli, locate_biome_equals_the_oracle)
+{
+    char pack[4096], line[512], args[4400], out[1024], err[1024], want[600];
+    shared_need("vanilla/26.3", pack, sizeof pack);
+    FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/locate/locate-26.3.txt", "r");
+    cr_assert_not_null(f);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char biome[128];
+        long x, y, z;
+        if (line[0] == '#' || sscanf(line, "%127s %ld %ld %ld", biome, &x, &y, &z) != 4) continue;
+        snprintf(args, sizeof args, "locate biome %s --pack '%s' --seed 0 --from 0,70,0", biome, pack);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+        snprintf(want, sizeof want, "{\"biome\": \"%s\", \"x\": %ld, \"y\": %ld, \"z\": %ld, \"distance\": ", biome, x, y, z);
+        cr_expect(strncmp(out, want, strlen(want)) == 0, "%s: chunkfill %s, the oracle %s...", biome, out, want);
+        n++;
+    }
+    fclose(f);
+    cr_assert_eq(n, 10, "%d golden lines", n);
+}
+
+/* pregen grows a world: a larger area over a folder keeps the regions whose chunks it does not
+ * change (byte for byte, not made again), makes the ones on the old edge again (outgrown in the
+ * manifest until then) and the new ones; the folder then equals a fresh run of the larger area,
+ * its manifest lists the old area in grown_from, a rerun makes nothing; a smaller area is refused */
+Test(cli, pregen_grows_a_world)
+{
+    char a[256], b[256], args[1024], out[1024], err[2048], f1[300], f2[300];
+    tmp_dir(a, sizeof a, "grow"), tmp_dir(b, sizeof b, "fresh");
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area 0,0:40,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(f1, sizeof f1, "%s/r.0.0.npy", a);
+    size_t n0, n1;
+    char *r00 = slurp_if(f1, &n0);
+    cr_assert_not_null(r00);
+    /* west: region 0's chunks stay (0..2 x 0..2), region -1 is new */
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:40,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "9 already complete"), "%s", err);
+    char *again = slurp_if(f1, &n1);
+    cr_assert(n0 == n1 && memcmp(r00, again, n0) == 0, "region 0 was rewritten");
+    free(again);
+    /* east: region 0 gains chunks (made again), region 1 is new */
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:600,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "regions done") && lines(err) == 1, "%s", err);
+    snprintf(f1, sizeof f1, "%s/manifest.json", a);
+    char *m = slurp(f1);
+    cr_assert(strstr(m, "\"grown_from\"") && !strstr(m, "\"outgrown\""), "%s", m);
+    free(m);
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:600,40 --out %s", b);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    static const char *const regions[3] = {"r.-1.0.npy", "r.0.0.npy", "r.1.0.npy"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(f1, sizeof f1, "%s/%s", a, regions[k]), snprintf(f2, sizeof f2, "%s/%s", b, regions[k]);
+        char *x = slurp_if(f1, &n0), *y = slurp_if(f2, &n1);
+        cr_assert(x && y && n0 == n1 && memcmp(x, y, n0) == 0, "%s: the grown world differs from a fresh one", regions[k]);
+        free(x), free(y);
+    }
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:600,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "(0 chunks made"), "%s", err);
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area 0,0:40,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "#/params/chunks: this folder was made with") && lines(err) == 1, "%s", err);
+    free(r00);
+    tmp_rm(a), tmp_rm(b);
 }

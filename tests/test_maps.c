@@ -36,6 +36,9 @@ static void shared_missing(const char *path)
 
 TestSuite(maps, .timeout = 300);
 
+/* the program: the final density's own, or (world_blocks) compiled with the noise stage's
+ * blocks, as `serve --http` and render of relief and water at once compile it */
+static int world_blocks;
 static cf_world *world(const char *pack, const char *settings, int64_t seed, cf_program **pg)
 {
     const char *paths[1] = {pack};
@@ -44,7 +47,8 @@ static cf_world *world(const char *pack, const char *settings, int64_t seed, cf_
     cf_world *w;
     cr_assert_eq(cf_pack_open(&pk, paths, pack ? 1 : 0, NULL, &err), CF_OK, "%s", err.message);
     const char *fn[1] = {"router:final_density"};
-    cr_assert_eq(cf_program_compile(pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
+    if (world_blocks) cr_assert_eq(cf_program_compile_blocks(pg, pk, settings, &err), CF_OK, "%s", err.message);
+    else cr_assert_eq(cf_program_compile(pg, pk, settings, fn, 1, &err), CF_OK, "%s", err.message);
     cf_pack_free(pk);
     cr_assert_eq(cf_world_new(&w, *pg, seed, &err), CF_OK, "%s", err.message);
     return w;
@@ -105,6 +109,14 @@ Test(maps, corner_samples_equal_full_heights_vanilla)
     check_samples(pack, "minecraft:overworld", 0, -48, 160, 64, steps);
     check_samples(pack, "minecraft:overworld", 0, -47, 162, 40, steps);
     check_samples(pack, "minecraft:nether", 5, 32, -64, 48, steps);
+    /* a program with the noise stage's blocks holds the aquifer's interpolated nodes too (one
+     * 16 x 1 cell node whose input is not finite-safe); the final density reads none of them,
+     * so its samples take the corner path there too (heights.c corner_exact: the nodes under
+     * the output; tests/test_maps.c http.served_tiles_are_the_tiles_command_bytes_at_its_cost
+     * checks the cost) and equal the full heights */
+    world_blocks = 1;
+    check_samples(pack, "minecraft:overworld", 3, 80, -208, 48, steps);
+    world_blocks = 0;
 }
 
 Test(maps, samples_equal_full_heights_libnoise)
@@ -127,7 +139,7 @@ Test(maps, samples_bad_arguments)
     cf_program_free(pg);
 }
 
-/* Sampled columns against whole chunks: at the columns of a zoomed-out map (step 8 on cell
+/* Sampled columns against whole chunks: at the columns of a zoomed-out map (steps 4 and 8 on cell
  * corners, 13 lone columns: the paths that skip the rows their column bounds rule out,
  * host/cpu/bounds.c) the height of cf_map_columns_get is the top block with density > 0 of
  * the chunk cf_fill_chunks fills there (what `fill` writes), and its biome is cf_biomes_blocks
@@ -193,6 +205,7 @@ Test(maps, sampled_columns_equal_whole_chunks)
     if (stat(v263, &sb) != 0) shared_missing(v263);
     if (stat(v121, &sb) != 0) shared_missing(v121);
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -256, 512, 8, 10);           /* corner columns */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -228, 540, 4, 12);           /* corner columns, step 4 */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8); /* lone columns, far */
     check_sampled_columns(v263, NULL, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
@@ -208,6 +221,12 @@ Test(maps, sampled_columns_equal_whole_chunks)
  * there gives (what `fill --blocks --stage noise` writes). 26.3 takes one column at a time
  * (host/cpu/colblocks.c: the aquifer and the density of the rows it reads), 1.21.11 whole
  * chunks. want_fluid: the area has columns under a fluid (the aquifer's decisions are met). */
+/* a fluid of a block palette (cf_block_palette's names: its indices move with the settings) */
+static int fluid_name(const char *const *names, int v)
+{
+    return strcmp(names[v], "minecraft:water") == 0 || strcmp(names[v], "minecraft:lava") == 0;
+}
+
 static void check_sampled_blocks(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
                                  int32_t n, int32_t below, int want_fluid)
 {
@@ -221,6 +240,8 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
     cr_assert_eq(cf_world_new(&w, pg, seed, &err), CF_OK, "%s", err.message);
     int min_y, height, sea;
     cf_program_settings(pg, &min_y, &height, &sea);
+    const char *names[CF_PALETTE_MAX];
+    cf_block_palette(pg, names);
     size_t np = (size_t)n * (size_t)n;
     int32_t *h = malloc(sizeof(int32_t) * np), *ft = malloc(sizeof(int32_t) * np), *hd = malloc(sizeof(int32_t) * np);
     int32_t *ground = malloc(sizeof(int32_t) * np), *top = malloc(sizeof(int32_t) * np);
@@ -242,7 +263,7 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
             int32_t wt = min_y - 1;
             for (int32_t y = h[o] + 1 < min_y ? min_y : h[o] + 1; y < min_y + height; y++) {
                 int v = AT(y);
-                if (v != 2 && v != 3 && v != 4) break;
+                if (!fluid_name(names, v)) break;
                 if (wf == 1) wf = v;
                 wt = y;
             }
@@ -259,7 +280,7 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
                     if (fluid >= 0) break;
                     continue;
                 }
-                if (v != 2 && v != 3 && v != 4) {
+                if (!fluid_name(names, v)) {
                     ground[o] = y;
                     if (fluid < 0) top[o] = y, kind[o] = IMAGE_LAND;
                     break;
@@ -278,8 +299,6 @@ static void check_sampled_blocks(const char *pack, const char *settings, int64_t
     /* /at of one column (the per-column path at any step) */
     cf_map_column_info info;
     cr_assert_eq(cf_map_column(w, x0 + step, z0 + 2 * step, &info, &err), CF_OK, "%s", err.message);
-    const char *names[CF_PALETTE_MAX];
-    cf_block_palette(pg, names);
     size_t o = 2 * (size_t)n + 1;
     if (below == INT32_MAX) {
         cr_assert_eq(info.height, h[o]);
@@ -470,7 +489,7 @@ static void chunk_cache_free(chunk_cache *cc)
  * shaded by those top blocks' y (image_shade); the shading aside, a noise-stage map (stone) or
  * a wrong column fails */
 static void check_blocks_layer_dim(const char *pack, const char *extra, const char *dimension, const char *settings, int64_t seed,
-                                   int32_t x0, int32_t z0, int32_t step, int32_t n, int min_distinct)
+                                   int32_t x0, int32_t z0, int32_t step, int32_t n, int min_distinct, int per_column)
 {
     cf_program *pg;
     cf_biomes *b;
@@ -492,6 +511,9 @@ static void check_blocks_layer_dim(const char *pack, const char *extra, const ch
     cf_map_stats ms;
     cr_assert_eq(cf_map_draw_stats(w, b, layer, x0, z0, step, n, n, INT32_MAX, rgb, h, &ms, 2, &err), CF_OK, "%s", err.message);
     cr_assert_eq(ms.unknown_blocks, 0, "%s: a block without a colour: %s", settings, ms.first_unknown);
+    if (per_column) /* one column at a time, none through its chunk (a column the path gave up on would hide a bug) */
+        cr_assert_eq(ms.chunk_columns, 0, "%s step %d: %llu of %zu columns took their chunk", settings, step,
+                     (unsigned long long)ms.chunk_columns, np);
     int seen[CF_PALETTE_MAX] = {0}, distinct = 0;
     for (int32_t k = 0; k < n; k++)
         for (int32_t i = 0; i < n; i++) {
@@ -537,7 +559,7 @@ static void check_blocks_layer_dim(const char *pack, const char *extra, const ch
                 int wb = ch[o] >= min_y ? AT(ch[o]) : 1, wf = 1;
                 for (int32_t y = ch[o] + 1 < min_y ? min_y : ch[o] + 1; y < min_y + height; y++) {
                     int v = AT(y);
-                    if (v != 2 && v != 3 && v != 4) break;
+                    if (!fluid_name(names, v)) break;
                     if (wf == 1) wf = v;
                     wt = y;
                 }
@@ -557,9 +579,9 @@ static void check_blocks_layer_dim(const char *pack, const char *extra, const ch
 }
 
 static void check_blocks_layer(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
-                               int32_t n, int min_distinct)
+                               int32_t n, int min_distinct, int per_column)
 {
-    check_blocks_layer_dim(pack, NULL, NULL, settings, seed, x0, z0, step, n, min_distinct);
+    check_blocks_layer_dim(pack, NULL, NULL, settings, seed, x0, z0, step, n, min_distinct, per_column);
 }
 
 /* vanilla 26.3 (the embedded default pack has no surface rule) */
@@ -575,8 +597,8 @@ static const char *vanilla263(void)
 Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
 {
     const char *pack = vanilla263();
-    check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2);  /* 1:1, across chunk borders: river and grass */
-    check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1); /* a sample per chunk */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2, 0);  /* 1:1, across chunk borders: river and grass */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1, 1); /* a sample per chunk */
 }
 
 /* Sampled columns after the surface stage against whole chunks: the blocks layer, columns and
@@ -584,8 +606,10 @@ Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
  * surface.c surface_column: the aquifer, the rules down to the height, the neighbours' heights
  * `steep` reads, the stored biomes of the quarts the zoom reads), equal cf_fill_blocks_surface
  * (`fill --blocks --stage surface`) there: several seeds, beyond 1,000,000, 1.21.11 (whole
- * chunks) and our own biome source over vanilla's rules (tests/packs/own-biomes: icebergs,
- * pillars, sand over sandstone, steep peaks, swamp water) */
+ * chunks), our own biome source over vanilla's rules (tests/packs/own-biomes: icebergs,
+ * pillars, sand over sandstone, steep peaks, swamp water) and our own surface rule that makes
+ * the top block air (tests/packs/air-floor); none of the sampled 26.3 columns from 8 blocks a
+ * sample on takes its chunk (cf_map_stats' chunk_columns) */
 Test(maps, sampled_surface_blocks_equal_whole_chunks)
 {
     const char *pack = vanilla263();
@@ -593,15 +617,20 @@ Test(maps, sampled_surface_blocks_equal_whole_chunks)
     snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
     struct stat sb;
     if (stat(v121, &sb) != 0) shared_missing(v121);
-    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2);           /* a shore, 4 blocks apart */
-    check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1);
-    check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2);
-    check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3);       /* a sample per 16 chunks */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2, 0);           /* a shore, 4 blocks apart */
+    check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1, 1);
+    check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2, 1); /* a beach's sand */
+    check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3, 1);       /* a sample per 16 chunks */
+    /* `steep` decides the top block of (3040, -2784) (the middle sample; with the column's own
+     * height for its neighbours' it differs; a search of 65,536 samples of seed 0 found two) */
+    check_blocks_layer(pack, "minecraft:overworld", 0, 3031, -2793, 9, 3, 1, 1);
     check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, -600,
-                           -600, 48, 9, 3);
+                           -600, 48, 9, 3, 1);
     check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, 1500017,
-                           -300, 7, 8, 2);
-    check_blocks_layer(v121, "minecraft:overworld", 7, 1500000, 40, 16, 5, 1);
+                           -300, 7, 8, 2, 0);
+    /* a rule's air over the top block uncovers the block below the height (tests/packs/air-floor) */
+    check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/air-floor", NULL, "minecraft:overworld", 3, -700, 300, 11, 6, 2, 1);
+    check_blocks_layer(v121, "minecraft:overworld", 7, 1500000, 40, 16, 5, 1, 0);
 }
 
 Test(maps, blocks_table_is_sorted_and_knows_the_vanilla_surface_blocks)
@@ -1115,6 +1144,7 @@ Test(tiles, bad_input_is_refused_with_one_line)
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "httputil.h"
@@ -1339,6 +1369,72 @@ Test(http, at_biome_equals_the_biome_command)
     cr_assert(w == 256 && h == 256 && w2 == 256 && h2 == 256);
     cr_assert_eq(memcmp(a, r, 256 * 256 * 3), 0, "the biomes tile differs from render");
     free(a), free(r), free(body);
+}
+
+/* the CPU seconds (user + system) process pid has used so far (/proc/PID/stat) */
+static double proc_cpu_s(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *c = strrchr(buf, ')'); /* the name may hold spaces: fields 14 and 15 after it */
+    unsigned long long ut = 0, st = 0;
+    cr_assert(c && sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2, "%s", buf);
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double children_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* a served tile is the tiles command's file byte for byte at levels 0 and 4 (26.3's overworld:
+ * the server compiles the noise stage's blocks, tiles of relief the final density alone), and
+ * costs what tiles costs: the level-4 tile took 7x the tiles command's CPU while the aquifer's
+ * interpolated nodes kept the server's samples off the corner path (heights.c corner_exact) */
+Test(http, served_tiles_are_the_tiles_command_bytes_at_its_cost)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/26.3", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) shared_missing(pack);
+    char world[1100];
+    snprintf(world, sizeof world, "--pack '%s' --settings minecraft:overworld", pack);
+    start_server_of(world, "--threads 1 --tile-timeout-ms 600000");
+    static const struct { int z, tx, ty; } tl[] = {{0, -1, 0}, {4, 0, -1}};
+    for (size_t i = 0; i < sizeof tl / sizeof tl[0]; i++) {
+        char t[256], args[2048], err[4096], path[256], *body;
+        size_t n;
+        snprintf(t, sizeof t, "/relief/%d/%d/%d.png?seed=7", tl[i].z, tl[i].tx, tl[i].ty);
+        double s0 = proc_cpu_s(srv_pid);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        double served = proc_cpu_s(srv_pid) - s0;
+        long span = 256L << tl[i].z;
+        snprintf(args, sizeof args, "tiles %s --seed 7 --threads 1 --quiet --zoom %d..%d --area %ld,%ld:%ld,%ld --out %s/t", world,
+                 tl[i].z, tl[i].z, tl[i].tx * span, tl[i].ty * span, tl[i].tx * span + span - 1, tl[i].ty * span + span - 1, dir);
+        double c0 = children_cpu_s();
+        cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+        double tiles = children_cpu_s() - c0;
+        snprintf(path, sizeof path, "%s/t/relief/%d/%d/%d.png", dir, tl[i].z, tl[i].tx, tl[i].ty);
+        FILE *f = fopen(path, "rb");
+        cr_assert_not_null(f, "%s", path);
+        char *want = malloc(n + 1);
+        size_t m = fread(want, 1, n + 1, f);
+        fclose(f);
+        cr_assert(m == n && memcmp(want, body, n) == 0, "%s: %zu bytes served, %s has %zu (or other bytes)", t, n, path, m);
+        free(want), free(body);
+        /* tiles' CPU holds its pack's compile too: the served tile at most twice it (it was 7x) */
+        if (tl[i].z == 4)
+            cr_assert_leq(served, 2.0 * tiles, "%s: the server spent %.2f CPU s, the tiles command %.2f", t, served, tiles);
+        cr_log_info("%s: server %.2f CPU s, tiles %.2f CPU s", t, served, tiles);
+    }
 }
 
 Test(http, hostile_requests_get_errors_and_the_server_stays_correct)

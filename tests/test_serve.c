@@ -476,6 +476,49 @@ Test(serve, java_client_equals_cli_fill, .timeout = 180)
     run(cmd);
 }
 
+/* 1.18-1.21 data (a double dialect): the server gives DENSITY_F64; `fill --server` and the
+ * Java client write the same float64 .npy as a local fill (both refused it as "not a float32
+ * dialect" while the server started and offered it) */
+Test(serve, double_dialect_through_server_equals_local_fill, .timeout = 180)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/1.21.11", getenv("CF_SHARED") ? getenv("CF_SHARED") : CF_SOURCE_DIR "/../shared");
+    if (access(pack, R_OK) != 0) { /* skipped in a clone alone; CI (CI=true) has ../shared */
+        const char *ci = getenv("CI");
+        if (ci && strcmp(ci, "true") == 0) cr_assert_fail("%s is missing (CI=true: the shared data must be beside the clone)", pack);
+        cr_skip_test("no %s (../shared beside the clone, or CF_SHARED; CI has it)", pack);
+    }
+    char loc[128], rem[128], jrem[160], dir[128], cmd[4096];
+    tmpname(loc, sizeof loc, "-local.npy");
+    tmpname(rem, sizeof rem, "-server.npy");
+    tmpname(dir, sizeof dir, "-java");
+    snprintf(jrem, sizeof jrem, "%s/java.npy", dir);
+    srv s;
+    SRV_START(&s, "--pack", pack, "--settings", "minecraft:overworld", "--device", "cpu", "--listen", "127.0.0.1:0");
+    cf_error err = {0};
+    cf_client *c;
+    cr_assert_eq(cf_client_connect(&c, s.addr, NULL, &err), CF_OK, "%s", err.message);
+    int prec = 0;
+    cr_assert_str_eq(cf_client_config(c, 0, NULL, NULL, &prec), "minecraft:overworld");
+    cr_assert_eq(prec, 64);
+    cf_client_close(c);
+    snprintf(cmd, sizeof cmd, "%s fill --pack %s --seed 12 --chunks -1,3:0,4 --out %s", CF_BINARY, pack, loc);
+    cr_assert_eq(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s fill --server %s --seed 12 --chunks -1,3:0,4 --out %s", CF_BINARY, s.addr, rem);
+    cr_assert_eq(run(cmd), 0, "fill --server of a float64 configuration failed");
+    cr_assert(files_equal(loc, rem), "fill --server (float64) differs from the local fill");
+    cr_assert_eq(run("command -v javac >/dev/null && command -v java >/dev/null"), 0,
+                 "javac/java not found: install openjdk-17-jdk-headless (scripts/deps.sh)");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && javac -Xlint:all -Werror -d %s %s/host/net/clients/java/chunkfill/*.java && "
+             "java -cp %s chunkfill.Main %s minecraft:overworld 12 -1,3:0,4 %s", dir, dir, CF_SOURCE_DIR, dir, s.addr, jrem);
+    cr_assert_eq(run(cmd), 0, "the Java example failed on a float64 configuration");
+    cr_assert(files_equal(loc, jrem), "the Java client's float64 file differs from the local fill");
+    free(srv_stop_ok(&s));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    run(cmd);
+    unlink(loc), unlink(rem);
+}
+
 /* ------------------------------------------------------------ frame decoding */
 
 /* BLOCKS_U8: the blocks of the noise stage (final density + the aquifer) through the

@@ -16,6 +16,9 @@
 #include "testutil.h"
 
 #define PACK_DIR CF_SOURCE_DIR "/tests/packs/structures"
+#define CF_PYR_AREA 6000, -1000, 6911, 191 /* chunks 375..431, -63..11: starts at 394, -48 and 385, -10, a corner below sea level at 423, 5 */
+#define CF_IGLOO_AREA 1536, -1024, 2559, 0 /* a start at chunk 130, -22 */
+#define CF_HUT_AREA 1024, -1536, 2047, -1024 /* starts at chunks 78, -76 and 96, -80 */
 
 /* ------------------------------------------------------------------ helpers */
 typedef struct lines {
@@ -148,6 +151,8 @@ Test(structures, candidates_equal_cubiomes)
         for (int k = 0; k < st.n; k++) {
             const cf_structure_start *s = &st.v[k];
             if (strncmp(s->set, "minecraft:", 10) != 0 || strcmp(s->set, "minecraft:strongholds") == 0) continue;
+            /* the terrain-checked sets the golden has no block of (terrain_checks_from_columns_and_biomes) */
+            if (strcmp(s->set, "minecraft:igloos") == 0 || strcmp(s->set, "minecraft:swamp_huts") == 0) continue;
             if (nether && strcmp(s->set, "minecraft:nether_complexes") != 0) continue; /* the golden's nether part */
             char line[256];
             snprintf(line, sizeof line, "C %s %d %d%s%s", s->set + 10, s->chunk_x, s->chunk_z, nether ? " " : "",
@@ -607,4 +612,255 @@ Test(structures, cli_locate)
     snprintf(args, sizeof args, "locate structure minecraft:monument --pack '%s/packs/default' --pack '%s' --seed 0 --from 1,2,3,4", CF_SOURCE_DIR,
              PACK_DIR);
     cr_expect_eq(run(args, out, sizeof out), 2, "%s", out);
+}
+
+/* ------------------------------------------------------------------ on the map */
+#include <png.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "httputil.h"
+
+static uint8_t *read_rgb(const char *path, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    cr_assert(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
+    img.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
+    cr_assert(px && png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path, img.message);
+    *w = (int)img.width, *h = (int)img.height;
+    return px;
+}
+
+static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+/* render --structures changes exactly the marker pixels: outside the 9 x 9 squares of the starts
+ * (the library's list for the picture's area, centred on (x - X0) / scale) every pixel is the plain
+ * render's; inside, the square drawn last over a pixel decides it: black on its outline, its
+ * set's colour or the letter's ink (black or white) inside; every start's square shows. */
+Test(structures, render_draws_exactly_the_markers)
+{
+    const char *plain = tmp_name("plain.png"), *marked = tmp_name("marked.png");
+    char args[4096], out[4096];
+    const int X0 = -256, Z0 = -256, S = 4;
+    snprintf(args, sizeof args, "render --pack '%s/packs/default' --pack '%s' --seed 3 --area %d,%d:255,255 --scale %d --quiet --out '%s'",
+             CF_SOURCE_DIR, PACK_DIR, X0, Z0, S, plain);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    snprintf(args, sizeof args,
+             "render --pack '%s/packs/default' --pack '%s' --seed 3 --area %d,%d:255,255 --scale %d --quiet --structures --out '%s'",
+             CF_SOURCE_DIR, PACK_DIR, X0, Z0, S, marked);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    int w, h, w2, h2;
+    uint8_t *a = read_rgb(plain, &w, &h), *b = read_rgb(marked, &w2, &h2);
+    cr_assert(w == 128 && h == 128 && w2 == w && h2 == h);
+    world wd = {0};
+    open_world(&wd, CF_SOURCE_DIR "/packs/default", NULL, NULL, 3);
+    cf_program *pg = NULL; /* the terrain, as render has it */
+    cf_world *tw = NULL;
+    cf_error e = {0};
+    cr_assert_eq(cf_program_compile_blocks(&pg, wd.pk, "minecraft:overworld", &e), CF_OK, "%s", e.message);
+    cr_assert_eq(cf_world_new(&tw, pg, 3, &e), CF_OK, "%s", e.message);
+    cr_assert_eq(cf_structures_terrain(wd.s, tw, &e), CF_OK, "%s", e.message);
+    starts st = {0};
+    find(&wd, X0, Z0, X0 + w * S - 1, Z0 + h * S - 1, NULL, 0, &st);
+    cr_assert_gt(st.n, 5);
+    int *owner = malloc(sizeof *owner * (size_t)(w * h)), *edge = malloc(sizeof *edge * (size_t)(w * h));
+    for (int i = 0; i < w * h; i++) owner[i] = -1;
+    for (int k = 0; k < st.n; k++) {
+        int cx = (int)fdiv(st.v[k].x - X0, S), cy = (int)fdiv(st.v[k].z - Z0, S);
+        for (int dy = -4; dy <= 4; dy++)
+            for (int dx = -4; dx <= 4; dx++) {
+                int x = cx + dx, y = cy + dy;
+                if (x < 0 || y < 0 || x >= w || y >= h) continue;
+                owner[y * w + x] = k, edge[y * w + x] = dx == -4 || dx == 4 || dy == -4 || dy == 4;
+            }
+    }
+    int changed = 0, covered = 0;
+    for (int i = 0; i < w * h; i++) {
+        const uint8_t *p = b + 3 * i, *q = a + 3 * i;
+        if (owner[i] < 0) {
+            cr_assert(memcmp(p, q, 3) == 0, "pixel %d, %d changed outside every marker", i % w, i / w);
+            continue;
+        }
+        covered++, changed += memcmp(p, q, 3) != 0;
+        char letter;
+        uint8_t c[3];
+        cf_structure_marker(st.v[owner[i]].structure, st.v[owner[i]].set, &letter, c);
+        int black = !p[0] && !p[1] && !p[2], white = p[0] == 255 && p[1] == 255 && p[2] == 255;
+        if (edge[i]) cr_assert(black, "pixel %d, %d: the outline of %s is not black", i % w, i / w, st.v[owner[i]].structure);
+        else cr_assert(black || white || memcmp(p, c, 3) == 0, "pixel %d, %d: not %s's colour or ink", i % w, i / w, st.v[owner[i]].structure);
+    }
+    cr_expect_gt(changed, covered / 2);
+    free(owner), free(edge), free(a), free(b), free(st.v);
+    close_world(&wd);
+    cf_world_free(tw);
+    cf_program_free(pg);
+    unlink(plain), unlink(marked);
+    /* on a device (PoCL) the same picture: the markers over the device's map (one chunk) */
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "render --pack '%s/packs/default' --pack '%s' --seed 3 --area 0,0:15,15 --structures%s --quiet --out '%s'",
+                 CF_SOURCE_DIR, PACK_DIR, k ? " --device opencl" : "", k ? marked : plain);
+        cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    }
+    a = read_rgb(plain, &w, &h), b = read_rgb(marked, &w2, &h2);
+    cr_expect(w == w2 && h == h2 && memcmp(a, b, (size_t)(w * h) * 3) == 0, "render --structures --device differs from the CPU's");
+    free(a), free(b);
+    unlink(plain), unlink(marked);
+}
+
+/* the server's /structures answers the bytes `chunkfill structures --out` writes for the same
+ * packs, seed and area (and filters); /spawn the line of `chunkfill spawn`; bad areas: 400, one line */
+static int get(int port, const char *target, char **body)
+{
+    int fd = http_connect(port);
+    cr_assert(fd >= 0);
+    char req[4096];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", target, port);
+    cr_assert_eq(send(fd, req, (size_t)n, 0), n);
+    int code = http_read_answer(fd, body, NULL, NULL);
+    close(fd);
+    return code;
+}
+
+Test(structures, http_answers_as_the_command_line)
+{
+    char dir[64] = "/tmp/cf-sthttp-XXXXXX", cmd[4096], log[128], args[4096], out[4096];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/server.log", dir);
+    snprintf(cmd, sizeof cmd, "exec '%s' serve --http 127.0.0.1:0 --pack '%s/packs/default' --pack '%s' --cache %s/cache", CF_BINARY,
+             CF_SOURCE_DIR, PACK_DIR, dir);
+    int port;
+    pid_t pid = http_server_start(cmd, log, &port);
+    static const struct {
+        const char *query, *opts;
+    } cases[] = {
+        {"seed=-1&area=-3000,-2000:2999,1999", "--seed -1 --area -3000,-2000:2999,1999"},
+        {"seed=0&area=-1024,-1024:1023,1023&structure=minecraft:monument,%23chunkfill_test:towers",
+         "--seed 0 --area -1024,-1024:1023,1023 --structure minecraft:monument --structure '#chunkfill_test:towers'"},
+        {"seed=5&area=100,100:100,100", "--seed 5 --area 100,100:100,100"},
+    };
+    const char *f = tmp_name("cli.jsonl");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char target[512], *body = NULL;
+        snprintf(target, sizeof target, "/structures?%s", cases[i].query);
+        cr_assert_eq(get(port, target, &body), 200, "%s: %s", target, body);
+        snprintf(args, sizeof args, "structures --pack '%s/packs/default' --pack '%s' %s --out '%s'", CF_SOURCE_DIR, PACK_DIR, cases[i].opts, f);
+        cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+        char *text = slurp(f);
+        cr_expect(i == 2 || strlen(text) > 1000, "case %zu: %zu bytes", i, strlen(text));
+        cr_expect_str_eq(body, text, "case %zu", i);
+        free(text), free(body);
+    }
+    unlink(f);
+    char *body = NULL;
+    cr_assert_eq(get(port, "/spawn?seed=-4172144997902289642", &body), 200, "%s", body);
+    snprintf(args, sizeof args, "spawn --pack '%s/packs/default' --pack '%s' --seed -4172144997902289642", CF_SOURCE_DIR, PACK_DIR);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(body, out);
+    free(body);
+    static const char *bad[] = {
+        "/structures?seed=0",                                                 /* no area */
+        "/structures?seed=0&area=10,0:0,10",                                  /* reversed */
+        "/structures?seed=0&area=0,0:10",                                     /* malformed */
+        "/structures?seed=0&area=0,0:20000,20000",                            /* 1251 x 1251 chunks: too many */
+        "/structures?seed=0&area=0,0:10,10&structure=%23chunkfill_test:nope", /* no such tag */
+        "/structures?area=0,0:10,10",                                         /* no seed */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect_eq(get(port, bad[i], &body), 400, "%s: %s", bad[i], body);
+        size_t n = strlen(body);
+        cr_expect(n > 0 && strchr(body, '\n') == body + n - 1, "%s: one line: %s", bad[i], body);
+        free(body);
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* ------------------------------------------------------------------ the terrain checks */
+/* igloos and swamp huts (biome at the chunk centre's first occupied WORLD_SURFACE_WG y) and desert
+ * pyramids (and first the lowest of the 21 x 21 corners at or above sea level), rebuilt from
+ * chunkfill's own answers: every candidate of the set (the starts without terrain) is a start with
+ * terrain exactly when the column (cf_map_column_below: its height, or the top of the fluid
+ * above it) and the biome of that quart (cf_biomes_quarts) pass, at that y; seed 0, an area with
+ * starts, biome failures and a pyramid whose corner is below sea level */
+static int32_t occupied(const cf_world *w, int32_t x, int32_t z)
+{
+    cf_map_column_info c;
+    cf_error err = {0};
+    cr_assert_eq(cf_map_column_below(w, NULL, x, z, INT32_MAX, &c, &err), CF_OK, "%s", err.message);
+    return c.fluid_top > c.height ? c.fluid_top : c.height;
+}
+
+static int in_list(const char *id, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(id, *list) == 0) return 1;
+    return 0;
+}
+
+Test(structures, terrain_checks_from_columns_and_biomes)
+{
+    static const char *desert[] = {"minecraft:desert", NULL}, *snowy[] = {"minecraft:snowy_taiga", "minecraft:snowy_plains", "minecraft:snowy_slopes", NULL},
+                      *swamp[] = {"minecraft:swamp", NULL};
+    static const struct {
+        const char *id, *const *biomes;
+        int w, d; /* the corners (0: the centre only) */
+        int32_t x0, z0, x1, z1;
+    } kinds[] = {
+        {"minecraft:desert_pyramid", desert, 21, 21, CF_PYR_AREA},
+        {"minecraft:igloo", snowy, 0, 0, CF_IGLOO_AREA},
+        {"minecraft:swamp_hut", swamp, 0, 0, CF_HUT_AREA},
+    };
+    world w = {0};
+    open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, 0);
+    cf_error err = {0};
+    cf_program *pg = NULL;
+    cf_world *tw = NULL;
+    cr_assert_eq(cf_program_compile_blocks(&pg, w.pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&tw, pg, 0, &err), CF_OK, "%s", err.message);
+    cf_structures *t = NULL; /* the same sets with the terrain */
+    cr_assert_eq(cf_structures_open(&t, w.pk, w.b, 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_structures_terrain(t, tw, &err), CF_OK, "%s", err.message);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(w.b, names);
+    int sea;
+    cf_program_settings(pg, NULL, NULL, &sea);
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        const char *only[1] = {kinds[k].id};
+        starts cand = {0}, got = {0};
+        find(&w, kinds[k].x0, kinds[k].z0, kinds[k].x1, kinds[k].z1, only, 1, &cand);
+        cr_assert_eq(cf_structures_find(t, kinds[k].x0, kinds[k].z0, kinds[k].x1, kinds[k].z1, only, 1, keep, &got, &err), CF_OK, "%s", err.message);
+        int pass = 0, biome_fail = 0, corner_fail = 0, g = 0;
+        for (int i = 0; i < cand.n; i++) {
+            const cf_structure_start *c = &cand.v[i];
+            cr_assert_str_eq(c->checked, "none");
+            int32_t x = c->chunk_x * 16 + 8, z = c->chunk_z * 16 + 8, y = occupied(tw, x, z), q[3] = {x >> 2, y >> 2, z >> 2};
+            uint8_t bio;
+            cr_assert_eq(cf_biomes_quarts(w.b, 1, q, &bio, &err), CF_OK, "%s", err.message);
+            int ok = in_list(names[bio], kinds[k].biomes), corners = 1;
+            for (int n = 0; ok && kinds[k].w && n < 4; n++)
+                corners &= occupied(tw, x - 8 + (n & 1 ? kinds[k].w : 0), z - 8 + (n & 2 ? kinds[k].d : 0)) >= sea;
+            pass += ok && corners, biome_fail += !ok, corner_fail += ok && !corners;
+            if (!(ok && corners)) continue;
+            cr_assert_lt(g, got.n, "%s at chunk %d, %d: missing", kinds[k].id, c->chunk_x, c->chunk_z);
+            const cf_structure_start *s = &got.v[g++];
+            cr_expect(s->chunk_x == c->chunk_x && s->chunk_z == c->chunk_z && s->x == x && s->z == z && s->has_y && s->y == y,
+                      "%s: chunk %d, %d at %d, %d, %d; expected chunk %d, %d at %d, %d, %d", kinds[k].id, s->chunk_x, s->chunk_z, s->x, s->y, s->z,
+                      c->chunk_x, c->chunk_z, x, y, z);
+            cr_expect_str_eq(s->checked, kinds[k].w ? "terrain+biome" : "biome");
+        }
+        cr_expect_eq(g, got.n, "%s: %d starts more than expected", kinds[k].id, got.n - g);
+        printf("%s: %d candidates, %d starts, %d biome failures, %d corner failures\n", kinds[k].id, cand.n, pass, biome_fail, corner_fail);
+        cr_expect(pass > 0 && biome_fail > 0 && (!kinds[k].w || corner_fail > 0), "%s: %d starts, %d biome failures, %d corner failures",
+                  kinds[k].id, pass, biome_fail, corner_fail);
+        free(cand.v), free(got.v);
+    }
+    cf_structures_free(t);
+    cf_world_free(tw);
+    cf_program_free(pg);
+    close_world(&w);
 }

@@ -86,7 +86,7 @@ Test(surface121, vanilla_26_2_surface_stage_dumps)
                 bedrock++;
             } else if (strcmp(got, "minecraft:deepslate[axis=y]") == 0) {
                 deepslate++;
-            } else if (out[i] >= 11) {
+            } else if (out[i] >= first_rule_block(names, np)) {
                 other++;
             }
         }

@@ -328,6 +328,26 @@ static inline size_t device_diff(cf_program *pg, const int64_t *seeds, int nseed
     return diff;
 }
 
+/* cf_block_palette: the 1.18-1.21 ore veins' blocks of the noise stage */
+static inline int vein_block(const char *name)
+{
+    static const char *const v[6] = {"minecraft:copper_ore", "minecraft:raw_copper_block", "minecraft:granite",
+                                     "minecraft:deepslate_iron_ore", "minecraft:raw_iron_block", "minecraft:tuff"};
+    for (int k = 0; k < 6; k++)
+        if (strcmp(name, v[k]) == 0) return 1;
+    return 0;
+}
+
+/* the first index of cf_block_palette's names that the surface stage alone writes: the noise
+ * stage's come first (the default block, air, water, lava, then the veins where the settings
+ * have them; no test here sets a default fluid that is none of these) */
+static inline int first_rule_block(const char *const *names, int np)
+{
+    int k = np < 4 ? np : 4;
+    while (k < np && k < 10 && vein_block(names[k])) k++;
+    return k;
+}
+
 /* The blocks of chunk (cx, cz) through the library at the noise (stage 0) or the surface stage
  * (1), [y][z][x] (malloc'd). *pg is the block program (names[] point into it: cf_program_free it
  * after use); *np its palette size; min_y and height the settings'. */

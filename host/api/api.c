@@ -16,6 +16,7 @@
 #include "kernels/cf_surface.h"
 #include "image/image.h"
 #include "biome/biome.h"
+#include "api/map.h"
 
 /* constant folding evaluates with the CPU reference's point path (no seed: folded
  * nodes read no tables) */
@@ -69,7 +70,7 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
     return st;
 }
 
-int cf_block_palette(const cf_program *p, const char **names) { return surface_palette(p, names, NULL); }
+int cf_block_palette(const cf_program *p, const char **names) { return block_palette_out(p, names, NULL); }
 
 int cf_program_has_surface(const cf_program *p)
 {
@@ -134,16 +135,23 @@ static cf_status surface_grids(const cf_world *w, cf_biomes *b, size_t n, const 
 }
 
 /* the noise and surface stages (cpu/jobs.c) */
-cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
-                                 cf_error *err)
+cf_status api_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, const uint8_t *remap,
+                                  uint8_t *out, int threads, cf_error *err)
 {
     if (!w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks_surface: bad arguments");
     uint8_t *grid;
     cf_status st = surface_grids(w, b, n, chunks, threads, &grid, err);
     if (st == CF_OK)
-        st = fill_blocks_surface(w, n, chunks, grid, (const char *const *)b->pal, b->npal, b->zseed, out, threads, err);
+        st = fill_blocks_surface(w, n, chunks, grid, (const char *const *)b->pal, b->npal, b->zseed, remap, out, threads, err);
     free(grid);
     return st;
+}
+
+cf_status cf_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+                                 cf_error *err)
+{
+    uint8_t remap[256];
+    return api_fill_blocks_surface(w, b, n, chunks, w ? blocks_out_map(w->prog, remap) : NULL, out, threads, err);
 }
 
 /* what opencl/emit_blocks.c generates k_surface for (surface_kernel) */
@@ -155,6 +163,13 @@ int cf_program_surface_on_device(const cf_program *p)
 /* the same on a device: the biome grids on the CPU (cf_fill_biomes), both stages on the device */
 cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
                                         uint8_t *out, cf_error *err)
+{
+    uint8_t remap[256];
+    return api_device_fill_blocks_surface(d, w, b, n, chunks, w ? blocks_out_map(w->prog, remap) : NULL, out, err);
+}
+
+cf_status api_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
+                                         const uint8_t *remap, uint8_t *out, cf_error *err)
 {
     if (!d || !w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks_surface: bad arguments");
     if (!device_has_surface(d))
@@ -174,6 +189,7 @@ cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biom
     uint8_t *grid;
     cf_status st = surface_grids(w, b, n, chunks, 0, &grid, err);
     if (st == CF_OK) st = device_fill_blocks_surface(d, w, n, chunks, grid, &t, out, err);
+    if (st == CF_OK) blocks_remap(out, n * (size_t)w->prog->height * 256, remap);
     free(grid);
     free(grad);
     return st;

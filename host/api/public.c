@@ -59,7 +59,8 @@ int cf_node_kind_info(int i, const char **name, const char **fields, const char 
 int cf_cpu_count(void) { return cpu_count(); }
 cf_status cf_fill_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
 {
-    return fill_chunks_blocks(w, n, chunks, out, threads, err);
+    uint8_t remap[256];
+    return fill_chunks_blocks(w, n, chunks, w ? blocks_out_map(w->prog, remap) : NULL, out, threads, err);
 }
 size_t cf_fill_bytes_per_thread(const cf_program *prog) { return fill_bytes_per_thread(prog); }
 cf_status cf_fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks, void *out, int threads,
@@ -89,7 +90,10 @@ cf_status cf_device_fill(cf_device *d, const cf_world *w, size_t n, const int32_
 cf_status cf_device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out,
                                 cf_error *err)
 {
-    return device_fill_blocks(d, w, n, chunks, out, err);
+    cf_status st = device_fill_blocks(d, w, n, chunks, out, err);
+    uint8_t remap[256];
+    if (st == CF_OK) blocks_remap(out, n * (size_t)w->prog->height * 256, blocks_out_map(w->prog, remap));
+    return st;
 }
 void cf_device_free(cf_device *d) { device_free(d); }
 const char *cf_device_name(const cf_device *d) { return device_name(d); }
@@ -147,6 +151,11 @@ cf_status cf_biomes_grid(cf_biomes *b, int32_t qx0, int32_t qz0, int32_t nx, int
     return biome_grid(b, qx0, qz0, nx, nz, qy, out, threads, err);
 }
 int cf_biomes_palette(const cf_biomes *b, const char **names) { return biome_palette(b, names); }
+cf_status cf_biomes_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                           int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err)
+{
+    return biome_locate(b, pk, what, x, y, z, radius, hstep, vstep, pos, biome, found, err);
+}
 cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
 {
     return biome_quarts(b, n, q, out, err);

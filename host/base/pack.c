@@ -257,7 +257,9 @@ int pack_defined(const cf_pack *pk, const char *type, const cJSON *o, double *va
     return found;
 }
 
-void pack_warn(cf_pack *pk, const char *file, const char *line)
+/* A warning: the line goes to the pack's handler (or stderr) the first time key (the file's
+ * display path, with the kind of warning) is warned about, and is dropped after. */
+static void pack_warn(cf_pack *pk, const char *file, const char *line)
 {
     for (int i = 0; i < pk->nwarned; i++)
         if (strcmp(pk->warned[i], file) == 0) return;
@@ -447,14 +449,16 @@ static void list_add_ctx(void *ctx, const char *name, size_t len)
     c->n = list_add(c->pk, name, len, c->names, c->n, c->max);
 }
 
-int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
+/* the names under dir in every pack: the .json files (without ".json"), or with dirs the
+ * folders; the later packs' new names after the earlier ones' */
+static int pack_walk(cf_pack *pk, const char *dir, int dirs, const char **names, int max)
 {
     int n = 0;
     size_t dl = strlen(dir);
     for (int i = 0; i < pk->n; i++) {
         if (pk->arcs && pk->arcs[i]) {
             list_ctx c = {pk, names, n, max};
-            archive_list(pk->arcs[i], dir, list_add_ctx, &c);
+            (dirs ? archive_dirs : archive_list)(pk->arcs[i], dir, list_add_ctx, &c);
             n = c.n;
             continue;
         }
@@ -462,10 +466,13 @@ int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
             const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
             size_t nf = pk->mem ? pk->nmem : cf_default_pack_count;
             for (size_t k = 0; k < nf; k++) {
-                const char *p = files[k].path;
+                const char *p = files[k].path, *slash;
                 if (!p || strncmp(p, dir, dl) != 0 || p[dl] != '/') continue;
                 size_t l = strlen(p + dl + 1);
-                if (l > 5 && strcmp(p + dl + 1 + l - 5, ".json") == 0) n = list_add(pk, p + dl + 1, l - 5, names, n, max);
+                if (dirs && (slash = strchr(p + dl + 1, '/')))
+                    n = list_add(pk, p + dl + 1, (size_t)(slash - (p + dl + 1)), names, n, max);
+                else if (!dirs && l > 5 && strcmp(p + dl + 1 + l - 5, ".json") == 0)
+                    n = list_add(pk, p + dl + 1, l - 5, names, n, max);
             }
             continue;
         }
@@ -475,49 +482,25 @@ int pack_list(cf_pack *pk, const char *dir, const char **names, int max)
         if (!d) continue;
         for (struct dirent *e; (e = readdir(d));) {
             size_t l = strlen(e->d_name);
-            if (l > 5 && e->d_name[0] != '.' && strcmp(e->d_name + l - 5, ".json") == 0)
+            if (e->d_name[0] == '.') continue;
+            if (dirs) {
+                char sub[PATH_MAX];
+                struct stat st;
+                if ((size_t)snprintf(sub, sizeof sub, "%s/%s", full, e->d_name) < sizeof sub && stat(sub, &st) == 0
+                    && S_ISDIR(st.st_mode))
+                    n = list_add(pk, e->d_name, l, names, n, max);
+            } else if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) {
                 n = list_add(pk, e->d_name, l - 5, names, n, max);
+            }
         }
         closedir(d);
     }
     return n;
 }
 
-int pack_dirs(cf_pack *pk, const char *dir, const char **names, int max)
-{
-    int n = 0;
-    size_t dl = strlen(dir);
-    for (int i = 0; i < pk->n; i++) {
-        if (pk->arcs && pk->arcs[i]) {
-            list_ctx c = {pk, names, n, max};
-            archive_dirs(pk->arcs[i], dir, list_add_ctx, &c);
-            n = c.n;
-            continue;
-        }
-        if (!pk->roots[i]) {
-            const cf_embedded_file *files = pk->mem ? pk->mem : cf_default_pack;
-            size_t nf = pk->mem ? pk->nmem : cf_default_pack_count;
-            for (size_t k = 0; k < nf; k++) {
-                const char *p = files[k].path, *slash;
-                if (!p || strncmp(p, dir, dl) != 0 || p[dl] != '/' || !(slash = strchr(p + dl + 1, '/'))) continue;
-                n = list_add(pk, p + dl + 1, (size_t)(slash - (p + dl + 1)), names, n, max);
-            }
-            continue;
-        }
-        char full[PATH_MAX];
-        if ((size_t)snprintf(full, sizeof full, "%s/%s", pk->roots[i], dir) >= sizeof full) continue;
-        DIR *d = opendir(full);
-        if (!d) continue;
-        for (struct dirent *e; (e = readdir(d));) {
-            char sub[PATH_MAX];
-            struct stat st;
-            if (e->d_name[0] == '.' || (size_t)snprintf(sub, sizeof sub, "%s/%s", full, e->d_name) >= sizeof sub) continue;
-            if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) n = list_add(pk, e->d_name, strlen(e->d_name), names, n, max);
-        }
-        closedir(d);
-    }
-    return n;
-}
+int pack_list(cf_pack *pk, const char *dir, const char **names, int max) { return pack_walk(pk, dir, 0, names, max); }
+
+int pack_dirs(cf_pack *pk, const char *dir, const char **names, int max) { return pack_walk(pk, dir, 1, names, max); }
 
 int pack_has_overworld(cf_pack *pk)
 {

@@ -188,6 +188,11 @@ int biome_quart_stored(cf_bquart *bq, const int32_t *q);
 /* biome_quarts with the RTree's warm start carried from each quart to the next (cold at the first),
  * as one game thread's lookups in turn: BiomeSource.findBiomeHorizontal's scan (host/structure/) */
 cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err);
+/* the same from warm start *warm (-1: cold), which receives the last quart's leaf: one scan in batches */
+cf_status biome_quarts_warm_from(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, int32_t *warm, cf_error *err);
+/* cf_biomes_locate (locate.c): */
+cf_status biome_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                       int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err);
 void biome_range(const cf_biomes *b, int *min_y, int *height);  /* cf_biomes_range */
 cf_status biome_set_seed(cf_biomes *b, int64_t seed, cf_error *err);  /* cf_biomes_set_seed */
 void biome_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);  /* cf_biomes_stats */

@@ -957,15 +957,20 @@ int biome_quart_stored(cf_bquart *bq, const int32_t *q)
     return c->tie ? -1 : v; /* another leaf as close as the one found */
 }
 
-cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
+cf_status biome_quarts_warm_from(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, int32_t *warm, cf_error *err)
 {
-    if (!b || (n && (!q || !out))) return err_set(err, CF_ERR_ARG, "biome_quarts_warm: bad arguments");
+    if (!b || !warm || (n && (!q || !out))) return err_set(err, CF_ERR_ARG, "biome_quarts_warm: bad arguments");
     qctx c;
     if (qctx_init(&c, b) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    int32_t warm = -1;
-    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)quart_biome(&c, BP_POINT, 0, q + 3 * i, &warm);
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)quart_biome(&c, BP_POINT, 0, q + 3 * i, warm);
     qctx_done(&c);
     return CF_OK;
+}
+
+cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
+{
+    int32_t warm = -1;
+    return biome_quarts_warm_from(b, n, q, out, &warm, err);
 }
 
 cf_status biome_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err)

@@ -91,15 +91,28 @@ int parse_rect(const char *opt, const char *v, int single, long lo, long hi, con
 int parse_area(const char *area, long r[4]);
 int parse_stage(const char *v, int *surface);
 int parse_layer(const char *name);
+/* --device of the map commands: cpu (*device becomes NULL) or opencl[:N]; -1, or 2 after one line */
+int parse_map_device(const char **device);
 
 /* ---- world.c: packs, program and world from the options */
 cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 cf_status external_map(cf_pack *pk, const char *name, const char *spec, cf_error *err);
 cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err);
-cf_status open_world(const opts *o, int blocks, int nfn, int64_t *seed, cf_pack **pk, cf_program **pg, cf_world **w,
-                     cf_error *err);
+/* a command's world: the seed, the packs, the program, the world at the seed, and the device
+ * when the command opens one (cf_device_open(&cw.dev, ...)); close_world frees what was made */
+typedef struct cli_world {
+    int64_t seed;
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_device *dev;
+} cli_world;
+cf_status open_world(const opts *o, int blocks, int nfn, cli_world *cw, cf_error *err);
+void close_world(cli_world *cw);
 cf_status open_biomes(const opts *o, cf_pack *pk, const char *dimension, int64_t seed, cf_biomes **b, cf_error *err);
 int report(const cf_error *e);
+/* structures.c: the terrain of the structure checks for s (render --structures too) */
+void structures_terrain_open(cf_structures *s, cf_pack *pk, cf_biomes *b, int64_t seed, cf_program **pg, cf_world **w);
 
 /* ---- output.c: the writer thread, progress, the guarded temporary, tokens */
 int write_all(FILE *f, const void *p, size_t n);

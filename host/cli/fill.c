@@ -173,19 +173,16 @@ int cmd_sample(int argc, char **argv)
         }
 
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
+    cli_world cw = {0};
     double *out = NULL;
     int rc = 1;
-    if (open_world(&o, 0, iris ? 2 : 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
+    if (open_world(&o, 0, iris ? 2 : 1, &cw, &err) != CF_OK) goto done;
     out = malloc(sizeof(double) * (o.nat ? o.nat : 1));
     if (!out) {
         snprintf(err.message, sizeof err.message, "out of memory");
         goto done;
     }
-    int prec = cf_program_precision(pg);
+    int prec = cf_program_precision(cw.pg);
     for (size_t i = 0; prec == 32 && i < 3 * o.nat; i++)
         if (!(o.at[i] >= INT32_MIN && o.at[i] <= INT32_MAX && o.at[i] == (double)(int32_t)o.at[i])) {
             snprintf(err.message, sizeof err.message, "point %zu: %s is not an integer in int range (%s takes block positions)",
@@ -196,8 +193,8 @@ int cmd_sample(int argc, char **argv)
     if (iris) {
         /* output 0: the style in 3-D, output 1: in 2-D (x and z of the position) */
         for (size_t i = 0; i < o.nat; i++)
-            if (cf_sample_f64(w, o.tok[i][1][0] ? 0 : 1, 1, o.at + 3 * i, out + i, &err) != CF_OK) goto done;
-    } else if (cf_sample_f64(w, 0, o.nat, o.at, out, &err) != CF_OK) {
+            if (cf_sample_f64(cw.w, o.tok[i][1][0] ? 0 : 1, 1, o.at + 3 * i, out + i, &err) != CF_OK) goto done;
+    } else if (cf_sample_f64(cw.w, 0, o.nat, o.at, out, &err) != CF_OK) {
         goto done;
     }
     for (size_t i = 0; i < o.nat; i++) {
@@ -215,9 +212,7 @@ done:
     free(out);
     free(o.at);
     free(o.tok);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 
@@ -320,7 +315,7 @@ static int fill_densities_blocks(int argc, char **argv)
     cf_biomes *bio = NULL;
     int surface = 0;
     char ppath[4096] = "", token[CF_TOKEN_MAX + 1];
-    int rc = 1, min_y = 0, height = 0;
+    int rc = 1, min_y = 0, height = 0, server_f64 = 0;
     progress *prog_on = NULL; /* the progress line to end before an error */
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (server) {
@@ -336,11 +331,13 @@ static int fill_densities_blocks(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
-        if (prec != 32 && !blocks) { /* block fills are bytes whatever the dialect */
-            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' is not a float32 dialect", server, o.settings);
+        if (prec != 32 && prec != 64 && !blocks) { /* block fills are bytes whatever the dialect */
+            snprintf(err.message, sizeof err.message, "server %s: configuration '%s' gives %d-bit densities (32 or 64 known)", server,
+                     o.settings, prec);
             err.status = CF_ERR_ARG;
             goto done;
         }
+        server_f64 = prec == 64; /* 1.18-1.21: the server's DENSITY_F64, the values of a local fill */
         const char *pal[CF_PALETTE_MAX];
         if (blocks && cf_client_palette(cl, o.settings, pal) == 0) {
             snprintf(err.message, sizeof err.message, "server %s: configuration '%s' offers no block fills", server, o.settings);
@@ -392,7 +389,7 @@ static int fill_densities_blocks(int argc, char **argv)
     int nthreads = threads > 0 ? (int)threads : cf_cpu_count();
     size_t batch = use_dev ? cf_device_batch(dev) : cl ? (size_t)cf_client_max_chunks(cl) : (size_t)nthreads * 32;
     size_t per = (size_t)height * 256;
-    int f64 = pg && cf_program_precision(pg) == 64;
+    int f64 = pg ? cf_program_precision(pg) == 64 : server_f64;
     size_t esz = f64 ? sizeof(double) : sizeof(float);
     /* a device fills two of its batches a call where they take at most 256 MiB: it reads the
      * first back while it computes the second (host/opencl/device.c) */
@@ -474,7 +471,7 @@ static int fill_densities_blocks(int argc, char **argv)
                 goto done;
             bad = writer_start(&wr, f, bbuf, per * k);
         } else {
-            if (cl && cf_client_fill(cl, o.settings, seed, CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
+            if (cl && cf_client_fill(cl, o.settings, seed, f64 ? CF_KIND_DENSITY_F64 : CF_KIND_DENSITY_F32, k, list, buf, &err) != CF_OK) goto done;
             if (!cl && !use_dev && cf_fill_chunks(w, 0, k, list, buf, nthreads, &err) != CF_OK) goto done;
             if (!f64) report_nan(buf, list, k, min_y, height);
             /* little-endian float32 or float64 (this host is little-endian: checked at build time) */
@@ -578,23 +575,19 @@ int cmd_slice(int argc, char **argv)
         return 1;
     }
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
-    cf_device *dev = NULL;
+    cli_world cw = {0};
     void *vol = NULL;
     float *img = NULL;
     int32_t *list = NULL;
     int rc = 1;
-    if (open_world(&o, 0, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    if (strcmp(device, "cpu") != 0 && cf_device_open(&dev, device, pg, 0, 0, &err) != CF_OK) goto done;
+    if (open_world(&o, 0, 1, &cw, &err) != CF_OK) goto done;
+    if (strcmp(device, "cpu") != 0 && cf_device_open(&cw.dev, device, cw.pg, 0, 0, &err) != CF_OK) goto done;
     int min_y, height;
-    cf_program_settings(pg, &min_y, &height, NULL);
+    cf_program_settings(cw.pg, &min_y, &height, NULL);
     int n = (int)(a1 - a0 + 1);
     int64_t c0 = floordiv16(a0), c1 = floordiv16(a1), cf = floordiv16(fixed), nc = c1 - c0 + 1;
     list = malloc(sizeof(int32_t) * 2 * (size_t)nc);
-    int f64 = cf_program_precision(pg) == 64;
+    int f64 = cf_program_precision(cw.pg) == 64;
     vol = malloc((f64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)nc);
     img = malloc(sizeof(float) * (size_t)height * (size_t)n);
     if (!list || !vol || !img) {
@@ -606,7 +599,7 @@ int cmd_slice(int argc, char **argv)
         list[2 * i] = (int32_t)(axis == 0 ? cf : c0 + i);
         list[2 * i + 1] = (int32_t)(axis == 0 ? c0 + i : cf);
     }
-    if (dev ? cf_device_fill(dev, w, (size_t)nc, list, vol, &err) != CF_OK : cf_fill_chunks(w, 0, (size_t)nc, list, vol, 0, &err) != CF_OK)
+    if (cw.dev ? cf_device_fill(cw.dev, cw.w, (size_t)nc, list, vol, &err) != CF_OK : cf_fill_chunks(cw.w, 0, (size_t)nc, list, vol, 0, &err) != CF_OK)
         goto done;
     int lf = (int)(fixed - cf * 16);
     for (int i = 0; i < n; i++) {
@@ -619,14 +612,11 @@ int cmd_slice(int argc, char **argv)
             img[(size_t)y * (size_t)n + (size_t)i] = f64 ? (float)((const double *)vol)[k] : ((const float *)vol)[k];
         }
     }
-    if (cf_png_slice(outpath, img, n, pg, m, &err) != CF_OK) goto done;
+    if (cf_png_slice(outpath, img, n, cw.pg, m, &err) != CF_OK) goto done;
     rc = 0;
 done:
     if (rc) report(&err);
     free(list), free(vol), free(img);
-    cf_device_free(dev);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }

@@ -68,34 +68,30 @@ int cmd_check(int argc, char **argv)
         return 1;
     }
     cf_error err = {0};
-    int64_t seed;
-    cf_pack *pk = NULL;
-    cf_program *pg = NULL;
-    cf_world *w = NULL;
-    cf_device *dev = NULL;
+    cli_world cw = {0};
     cf_biomes *bio = NULL;
     int32_t *list = NULL;
     unsigned char *a = NULL, *b = NULL;
     int rc = 1, surface = 0;
-    if (open_world(&o, blocks, 1, &seed, &pk, &pg, &w, &err) != CF_OK) goto done;
-    surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_program_has_surface(pg));
-    if (surface && !cf_program_has_surface(pg)) {
+    if (open_world(&o, blocks, 1, &cw, &err) != CF_OK) goto done;
+    surface = blocks && (stage ? strcmp(stage, "surface") == 0 : cf_program_has_surface(cw.pg));
+    if (surface && !cf_program_has_surface(cw.pg)) {
         snprintf(err.message, sizeof err.message, "%s: --stage surface: these settings have no surface stage", o.settings);
         err.status = CF_ERR_ARG;
         goto done;
     }
-    if (surface && open_biomes(&o, pk, NULL, seed, &bio, &err) != CF_OK) goto done;
-    if (surface && !cf_program_surface_on_device(pg)) {
+    if (surface && open_biomes(&o, cw.pk, NULL, cw.seed, &bio, &err) != CF_OK) goto done;
+    if (surface && !cf_program_surface_on_device(cw.pg)) {
         snprintf(err.message, sizeof err.message, "%s: the surface stage of these settings has no OpenCL form (26.3 material rules "
                  "run on the CPU; --stage noise checks the noise stage)", o.settings);
         err.status = CF_ERR_ARG;
         goto done;
     }
-    if (cf_device_open(&dev, device, pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
+    if (cf_device_open(&cw.dev, device, cw.pg, 0, (size_t)batchopt, &err) != CF_OK) goto done;
     int min_y, height;
-    cf_program_settings(pg, &min_y, &height, NULL);
+    cf_program_settings(cw.pg, &min_y, &height, NULL);
     size_t per = (size_t)height * 256;
-    size_t esz = cf_program_precision(pg) == 64 ? sizeof(double) : sizeof(float);
+    size_t esz = cf_program_precision(cw.pg) == 64 ? sizeof(double) : sizeof(float);
     list = malloc(sizeof(int32_t) * 2 * (size_t)n);
     a = malloc(esz * per * (size_t)n);
     b = malloc(esz * per * (size_t)n);
@@ -108,18 +104,18 @@ int cmd_check(int argc, char **argv)
     /* the device and the CPU fill a slice at a time (a device batch, at least 16 chunks), for
      * the progress line */
     {
-        size_t step = cf_device_batch(dev) > 16 ? cf_device_batch(dev) : 16;
+        size_t step = cf_device_batch(cw.dev) > 16 ? cf_device_batch(cw.dev) : 16;
         progress prog;
         progress_start(&prog, "check", "chunks", n, o.quiet);
         for (size_t at = 0; at < (size_t)n; at += step) {
             size_t k = (size_t)n - at < step ? (size_t)n - at : step;
-            cf_status st = surface ? cf_device_fill_blocks_surface(dev, w, bio, k, list + 2 * at, (uint8_t *)a + per * at, &err)
-                           : blocks ? cf_device_fill_blocks(dev, w, k, list + 2 * at, (uint8_t *)a + per * at, &err)
-                                    : cf_device_fill(dev, w, k, list + 2 * at, a + esz * per * at, &err);
+            cf_status st = surface ? cf_device_fill_blocks_surface(cw.dev, cw.w, bio, k, list + 2 * at, (uint8_t *)a + per * at, &err)
+                           : blocks ? cf_device_fill_blocks(cw.dev, cw.w, k, list + 2 * at, (uint8_t *)a + per * at, &err)
+                                    : cf_device_fill(cw.dev, cw.w, k, list + 2 * at, a + esz * per * at, &err);
             if (st == CF_OK)
-                st = surface ? cf_fill_blocks_surface(w, bio, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
-                     : blocks ? cf_fill_blocks(w, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
-                              : cf_fill_chunks(w, 0, k, list + 2 * at, b + esz * per * at, 0, &err);
+                st = surface ? cf_fill_blocks_surface(cw.w, bio, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
+                     : blocks ? cf_fill_blocks(cw.w, k, list + 2 * at, (uint8_t *)b + per * at, 0, &err)
+                              : cf_fill_chunks(cw.w, 0, k, list + 2 * at, b + esz * per * at, 0, &err);
             if (st != CF_OK) {
                 progress_end(&prog);
                 goto done;
@@ -133,7 +129,7 @@ int cmd_check(int argc, char **argv)
         /* the byte buffers fit in the float ones */
         uint8_t *ba = (uint8_t *)a, *bb = (uint8_t *)b;
         const char *names[CF_PALETTE_MAX];
-        int np = cf_block_palette(pg, names);
+        int np = cf_block_palette(cw.pg, names);
         for (size_t i = 0; i < per * (size_t)n; i++) {
             if (ba[i] == bb[i]) continue;
             if (diff++ < 10) {
@@ -167,19 +163,16 @@ int cmd_check(int argc, char **argv)
         }
     }
     double ms[4];
-    cf_device_times(dev, ms);
+    cf_device_times(cw.dev, ms);
     printf("%s: %lld chunks, %zu blocks, %zu differ (compile %.0f ms%s, kernels %.0f ms, read-back %.0f ms)\n",
-           cf_device_name(dev), (long long)n, per * (size_t)n, diff, ms[0], cf_device_cache_hit(dev) ? " from the cache" : "",
+           cf_device_name(cw.dev), (long long)n, per * (size_t)n, diff, ms[0], cf_device_cache_hit(cw.dev) ? " from the cache" : "",
            ms[2], ms[3]);
     rc = diff == 0 ? 0 : 1;
 done:
     if (err.status != CF_OK) report(&err);
     free(list), free(a), free(b);
-    cf_device_free(dev);
     cf_biomes_free(bio);
-    cf_world_free(w);
-    cf_program_free(pg);
-    cf_pack_free(pk);
+    close_world(&cw);
     return rc;
 }
 

@@ -21,10 +21,14 @@ const char usage_structures[] =
     "Prints one JSON line per structure start whose chunk is in the area (blocks, inclusive), from the\n"
     "structure sets of the packs (data/<ns>/worldgen/structure_set; a vanilla server jar as --pack\n"
     "carries vanilla's): {\"structure\": ID, \"set\": ID, \"chunk\": [CX, CZ], \"x\": X, \"y\": Y, \"z\": Z,\n"
-    "\"checked\": \"biome\"|\"none\"[, \"unverified\": WHAT]}. x, y, z: the start position the checks used\n"
+    "\"checked\": \"biome\"|\"terrain+biome\"|\"none\"[, \"unverified\": WHAT]}. x, y, z: the start position the\n"
+    "checks used\n"
     "(y null where no check used one: then x, z are the chunk's corner plus the set's locate_offset).\n"
     "\"checked\": \"biome\" when the structure's biome check passed there (or passes everywhere in the\n"
-    "dimension); \"none\" with \"unverified\" naming what the game checks that chunkfill does not model\n"
+    "dimension; igloos and swamp huts: at the chunk centre's surface, water included, from the exact\n"
+    "terrain); \"terrain+biome\": also the game's terrain check (desert pyramids, jungle temples: the\n"
+    "lowest corner at or above sea level); \"none\" with \"unverified\" naming what the game checks that\n"
+    "chunkfill does not model\n"
     "(a jigsaw start piece's layout, the terrain): the game may drop such a start.\n"
     "Sets in the packs' order (namespaces, then files, sorted), chunks of a set in region order.\n"
     "  --pack PATH        a data pack folder, .zip or .jar; repeat to layer packs\n"
@@ -48,6 +52,14 @@ const char usage_spawn[] =
 const char usage_locate[] =
     "usage: chunkfill locate structure ID|#TAG [--pack PATH]... --seed SEED --from X,Z|X,Y,Z [--dimension ID]\n"
     "                        [--version V] [--radius N]\n"
+    "       chunkfill locate biome ID|#TAG [--pack PATH]... --seed SEED --from X,Z|X,Y,Z [--dimension ID]\n"
+    "                        [--version V] [--radius BLOCKS]\n"
+    "biome: prints the biome nearest to the point as the game's /locate biome finds it:\n"
+    "{\"biome\": ID, \"x\": X, \"y\": Y, \"z\": Z, \"distance\": D}: columns 32 blocks apart on the game's\n"
+    "square spiral out to the radius (default 6400), at each the ys from the point's y outwards 64 apart\n"
+    "(the world's y range: the noise settings'; y clamped into it), the source's biome at that quart;\n"
+    "D: the 3D distance, rounded down, as the game prints it. A tag: data/<ns>/tags/worldgen/biome.\n"
+    "structure:\n"
     "Prints the start of structure ID (or of a structure of #TAG) nearest to the point as the game's\n"
     "/locate structure finds it: {\"structure\": ID, \"set\": ID, \"chunk\": [CX, CZ], \"x\": X, \"z\": Z,\n"
     "\"distance\": D, \"checked\": ...[, \"unverified\": WHAT]} (x, z: the chunk's corner plus the set's\n"
@@ -83,6 +95,28 @@ static cf_status open_source(const sopts *o, cf_pack **pk, cf_biomes **b, int64_
     return cf_biomes_open(b, *pk, o->dimension, NULL, NULL, *seed, err);
 }
 
+/* the terrain of the structure checks (cf_structures_terrain): the biome source's settings with
+ * their blocks, bound to the seed; where they do not compile, one line on stderr and no terrain
+ * (those starts stay unverified) */
+void structures_terrain_open(cf_structures *s, cf_pack *pk, cf_biomes *b, int64_t seed, cf_program **pg, cf_world **w)
+{
+    cf_error e = {0};
+    const char *settings = cf_biomes_settings(b);
+    if (!settings || cf_program_compile_blocks(pg, pk, settings, &e) != CF_OK || cf_world_new(w, *pg, seed, &e) != CF_OK ||
+        cf_structures_terrain(s, *w, &e) != CF_OK)
+        fprintf(stderr, "structures: no terrain checks (%s)\n", e.message[0] ? e.message : "the biome source names no settings");
+}
+
+/* frees what open_source opened and the options' lists; returns rc */
+static int close_source(sopts *o, cf_pack *pk, cf_biomes *b, int rc)
+{
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+    free(o->c.at);
+    free(o->c.tok);
+    return rc;
+}
+
 /* a JSON string (ids and fixed texts: no control characters; quotes and backslashes escaped) */
 static void put_str(FILE *f, const char *s)
 {
@@ -97,25 +131,23 @@ static void put_str(FILE *f, const char *s)
 typedef struct emit_ctx {
     FILE *f;
     long n;
+    int nomem;
 } emit_ctx;
 
 static int emit_line(void *ctx, const cf_structure_start *st)
 {
     emit_ctx *e = ctx;
-    fputs("{\"structure\": ", e->f);
-    put_str(e->f, st->structure);
-    fputs(", \"set\": ", e->f);
-    put_str(e->f, st->set);
-    fprintf(e->f, ", \"chunk\": [%d, %d], \"x\": %d, \"y\": ", st->chunk_x, st->chunk_z, st->x);
-    if (st->has_y) fprintf(e->f, "%d", st->y);
-    else fputs("null", e->f);
-    fprintf(e->f, ", \"z\": %d, \"checked\": ", st->z);
-    put_str(e->f, st->checked);
-    if (st->unverified) {
-        fputs(", \"unverified\": ", e->f);
-        put_str(e->f, st->unverified);
+    char line[1024];
+    int n = cf_structure_json(st, line, sizeof line);
+    if (n >= (int)sizeof line) { /* ids longer than the line: once more, in full */
+        char *big = malloc((size_t)n + 1);
+        if (!big) return e->nomem = 1;
+        cf_structure_json(st, big, (size_t)n + 1);
+        fputs(big, e->f);
+        free(big);
+    } else {
+        fputs(line, e->f);
     }
-    fputs("}\n", e->f);
     e->n++;
     return 0;
 }
@@ -160,12 +192,15 @@ int cmd_structures(int argc, char **argv)
     cf_pack *pk = NULL;
     cf_biomes *b = NULL;
     cf_structures *s = NULL;
+    cf_program *tpg = NULL;
+    cf_world *tw = NULL;
     int64_t seed;
     cf_output out = {0}; /* --out: the checked writer (a FIFO or device there is refused) */
-    emit_ctx e = {stdout, 0};
+    emit_ctx e = {stdout, 0, 0};
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
     if (cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK) goto done;
+    structures_terrain_open(s, pk, b, seed, &tpg, &tw);
     if (o.out) {
         if (cf_output_open(&out, o.out, &err) != CF_OK) goto done;
         guard_tmp(out.temp);
@@ -173,6 +208,10 @@ int cmd_structures(int argc, char **argv)
     }
     if (cf_structures_find(s, (int32_t)r[0], (int32_t)r[1], (int32_t)r[2], (int32_t)r[3], o.only, o.nonly, emit_line, &e, &err) != CF_OK)
         goto done;
+    if (e.nomem) {
+        xerr(&err, CF_ERR_NOMEM, "out of memory");
+        goto done;
+    }
     if (fflush(e.f) != 0 || ferror(e.f)) {
         xerr(&err, CF_ERR_IO, "%s: write error: %s", o.out ? o.out : "standard output", strerror(errno));
         goto done;
@@ -188,11 +227,9 @@ done:
     unguard_tmp();
     if (rc) report(&err);
     cf_structures_free(s);
-    cf_biomes_free(b);
-    cf_pack_free(pk);
-    free(o.c.at);
-    free(o.c.tok);
-    return rc;
+    cf_world_free(tw);
+    cf_program_free(tpg);
+    return close_source(&o, pk, b, rc);
 }
 
 int cmd_spawn(int argc, char **argv)
@@ -209,16 +246,12 @@ int cmd_spawn(int argc, char **argv)
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, cf_pack_game_version(pk, NULL, NULL), xz, &err) != CF_OK) {
         report(&err);
     } else {
-        printf("{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
-               "climate point needs their blocks after features (trees, ...), which chunkfill does not make\"}\n",
-               xz[0], xz[1]);
+        char line[512];
+        cf_spawn_json(xz, line, sizeof line);
+        fputs(line, stdout);
         rc = fflush(stdout) != 0;
     }
-    cf_biomes_free(b);
-    cf_pack_free(pk);
-    free(o.c.at);
-    free(o.c.tok);
-    return rc;
+    return close_source(&o, pk, b, rc);
 }
 
 /* one int32 at *e (decimal), *e moved past it; -1 when there is none */
@@ -232,19 +265,11 @@ static int parse_long_prefix(char **e, long *out)
     return 0;
 }
 
-int cmd_locate(int argc, char **argv)
+/* --from X,Z (y 0) or X,Y,Z into p; -1 when it is neither */
+static int parse_from(const char *from, int32_t p[3])
 {
-    sopts o = {0};
-    for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_locate, stdout), 0;
-    if (argc < 4 || strcmp(argv[2], "structure") != 0 || argv[3][0] == '-')
-        return die_usage("expected `locate structure ID|#TAG` and options", usage_locate);
-    const char *what = argv[3];
-    int rc = parse(&o, argc - 2, argv + 2, usage_locate, 0);
-    if (rc >= 0) return rc;
     long v[3] = {0, 0, 0};
-    int32_t p[3];
-    char *e = (char *)o.from;
+    char *e = (char *)from;
     int n = 0;
     while (n < 3) {
         char *q = e;
@@ -253,18 +278,82 @@ int cmd_locate(int argc, char **argv)
         if (*e == ',') e++;
         else break;
     }
-    if (*e || (n != 2 && n != 3)) return die_usage("--from takes X,Z or X,Y,Z (integers)", usage_locate);
+    if (*e || (n != 2 && n != 3)) return -1;
     if (n == 2) p[0] = (int32_t)v[0], p[1] = 0, p[2] = (int32_t)v[1];
     else p[0] = (int32_t)v[0], p[1] = (int32_t)v[1], p[2] = (int32_t)v[2];
+    return 0;
+}
+
+/* `locate biome ID|#TAG` (cf_biomes_locate with the game's radius and steps) */
+static int locate_biome(int argc, char **argv, const char *what)
+{
+    sopts o = {0};
+    o.radius = 6400;
+    cf_limits_default(&o.c.lim);
+    o.c.refuse = CO_FUNCTION | CO_EXTERNAL | CO_DEFINE;
+    optdef defs[] = {
+        {.name = "--seed", .str = &o.c.seed, .required = "--seed is required"},
+        {.name = "--dimension", .str = &o.dimension},
+        {.name = "--from", .str = &o.from, .required = "--from is required"},
+        {.name = "--radius", .num = &o.radius, .lo = 0, .hi = 30000000},
+        {0},
+    };
+    int rc = parse_cmd(&o.c, argc, argv, defs, usage_locate);
+    if (rc >= 0) return rc;
+    int32_t p[3], pos[3];
+    if (parse_from(o.from, p) < 0) return die_usage("--from takes X,Z or X,Y,Z (integers)", usage_locate);
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_biomes *b = NULL;
+    int64_t seed;
+    int found = 0, bi = 0;
+    rc = 1;
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK ||
+        cf_biomes_locate(b, pk, what, p[0], p[1], p[2], (int32_t)o.radius, 32, 64, pos, &bi, &found, &err) != CF_OK) {
+        report(&err);
+    } else if (found < 0) {
+        fprintf(stderr, "chunkfill: the biome source of %s gives no biome %s (see chunkfill biome --help)\n",
+                o.dimension ? o.dimension : "minecraft:overworld", what);
+    } else if (!found) {
+        fprintf(stderr, "chunkfill: no biome %s within %ld blocks of %d, %d, %d\n", what, o.radius, p[0], p[1], p[2]);
+    } else {
+        const char *names[CF_BIOME_PALETTE_MAX];
+        cf_biomes_palette(b, names);
+        double dx = (double)pos[0] - p[0], dy = (double)pos[1] - p[1], dz = (double)pos[2] - p[2];
+        float d2 = (float)(dx * dx + dy * dy + dz * dz); /* the game: floor of a float square root */
+        fputs("{\"biome\": ", stdout);
+        put_str(stdout, names[bi]);
+        printf(", \"x\": %d, \"y\": %d, \"z\": %d, \"distance\": %.0f}\n", pos[0], pos[1], pos[2], floor((double)(float)sqrt((double)d2)));
+        rc = fflush(stdout) != 0;
+    }
+    return close_source(&o, pk, b, rc);
+}
+
+int cmd_locate(int argc, char **argv)
+{
+    sopts o = {0};
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_locate, stdout), 0;
+    if (argc >= 4 && strcmp(argv[2], "biome") == 0 && argv[3][0] != '-') return locate_biome(argc - 2, argv + 2, argv[3]);
+    if (argc < 4 || strcmp(argv[2], "structure") != 0 || argv[3][0] == '-')
+        return die_usage("expected `locate structure ID|#TAG` or `locate biome ID|#TAG` and options", usage_locate);
+    const char *what = argv[3];
+    int rc = parse(&o, argc - 2, argv + 2, usage_locate, 0);
+    if (rc >= 0) return rc;
+    int32_t p[3];
+    if (parse_from(o.from, p) < 0) return die_usage("--from takes X,Z or X,Y,Z (integers)", usage_locate);
     cf_error err = {0};
     cf_pack *pk = NULL;
     cf_biomes *b = NULL;
     cf_structures *s = NULL;
     int64_t seed;
     cf_structure_start st;
+    cf_program *tpg = NULL;
+    cf_world *tw = NULL;
     int found = 0;
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK ||
+        (structures_terrain_open(s, pk, b, seed, &tpg, &tw), 0) ||
         cf_structures_locate(s, &what, 1, p[0], p[1], p[2], (int)o.radius, &st, &found, &err) != CF_OK) {
         report(&err);
     } else if (!found) {
@@ -286,9 +375,7 @@ int cmd_locate(int argc, char **argv)
         rc = fflush(stdout) != 0;
     }
     cf_structures_free(s);
-    cf_biomes_free(b);
-    cf_pack_free(pk);
-    free(o.c.at);
-    free(o.c.tok);
-    return rc;
+    cf_world_free(tw);
+    cf_program_free(tpg);
+    return close_source(&o, pk, b, rc);
 }

@@ -137,24 +137,33 @@ cf_status open_pack(const opts *o, cf_pack **pk, cf_error *err)
 
 /* A command's world: the seed, the packs, the program (the block program when blocks, else
  * nfn of the --function outputs) and the world at the seed. On an error err says why; the
- * caller frees what was made (cf_world_free, cf_program_free, cf_pack_free take NULL). */
-cf_status open_world(const opts *o, int blocks, int nfn, int64_t *seed, cf_pack **pk, cf_program **pg, cf_world **w,
-                            cf_error *err)
+ * caller frees what was made with close_world (cw starts as {0}). */
+cf_status open_world(const opts *o, int blocks, int nfn, cli_world *cw, cf_error *err)
 {
-    if (cf_seed_parse(o->seed, seed, err) != CF_OK || open_pack(o, pk, err) != CF_OK) return err->status;
+    if (cf_seed_parse(o->seed, &cw->seed, err) != CF_OK || open_pack(o, &cw->pk, err) != CF_OK) return err->status;
     const char *settings = o->settings;
     char dimset[512];
     if (o->dimension) { /* the dimension's noise settings (its file names them) */
         cf_biomes *b = NULL;
-        if (cf_biomes_open(&b, *pk, o->dimension, NULL, NULL, *seed, err) != CF_OK) return err->status;
+        if (cf_biomes_open(&b, cw->pk, o->dimension, NULL, NULL, cw->seed, err) != CF_OK) return err->status;
         snprintf(dimset, sizeof dimset, "%s", cf_biomes_settings(b));
         cf_biomes_free(b);
         settings = dimset;
     }
-    if ((blocks ? cf_program_compile_blocks(pg, *pk, settings, err) : cf_program_compile(pg, *pk, settings, o->functions, nfn, err))
+    if ((blocks ? cf_program_compile_blocks(&cw->pg, cw->pk, settings, err)
+                : cf_program_compile(&cw->pg, cw->pk, settings, o->functions, nfn, err))
         != CF_OK)
         return err->status;
-    return cf_world_new(w, *pg, *seed, err);
+    return cf_world_new(&cw->w, cw->pg, cw->seed, err);
+}
+
+void close_world(cli_world *cw)
+{
+    cf_device_free(cw->dev);
+    cf_world_free(cw->w);
+    cf_program_free(cw->pg);
+    cf_pack_free(cw->pk);
+    *cw = (cli_world){0};
 }
 
 int settings_or_dimension(opts *o, const char *usage)

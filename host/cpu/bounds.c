@@ -32,18 +32,30 @@ struct cf_hbound {
     int nn;
     uint8_t *safe;  /* 1: the node's subtree is safe (above) */
     uint8_t *exact; /* 1: reads no y and has no interpolated node below: its value per column */
+    uint8_t *ydep;  /* 1: its interval may depend on the rows (a y gradient or an interpolated node
+                     * at or below it); 0: on the column alone, kept per column across queries */
     /* exact values per column, valid while cst == cstamp (a region) */
     int ncols;
     int32_t colx[HB_COLS], colz[HB_COLS];
     float *cval;
     uint32_t *cst, cstamp;
+    /* the intervals of nodes with ydep 0 per column, valid while kst == cstamp */
+    double *klo, *khi;
+    uint8_t *kok;
+    uint32_t *kst;
     /* intervals per (column, rows) slot, valid while sst == sstamp (one query) */
     int nslots;
     int32_t sx[HB_SLOTS], sz[HB_SLOTS], ylo[HB_SLOTS], yhi[HB_SLOTS];
+    int scol[HB_SLOTS]; /* the slot's column in the column table (column_of), or -1 */
     double *lo, *hi;
     uint8_t *ok;
     uint32_t *sst, sstamp;
+    int cells; /* this query bounds interpolated nodes by their computed corner rows (hbound_nonpos_cells) */
 };
+
+/* fmin / fmax of values that are never NaN here (every interval is checked), without libm's calls */
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 static int unsafe_kind(int kind)
 {
@@ -58,6 +70,17 @@ static int node_safe(const cf_program *p, int id, uint8_t *s)
     int ok = n->lo >= -1e37 && n->hi <= 1e37 && !unsafe_kind(n->kind); /* false for NaN bounds */
     for (int k = 0; ok && k < n->nin; k++) ok = node_safe(p, n->in[k], s) == 1;
     return s[id] = ok ? 1 : 2;
+}
+
+/* 1 / 2: the interval of id may depend on the query's rows / not: a y gradient with its own
+ * rule, an interpolated node (its corner rows), or such a node below (memo in s) */
+static int node_ydep(const cf_program *p, int id, uint8_t *s)
+{
+    if (s[id]) return s[id];
+    const cf_node *n = &p->nodes[id];
+    int y = n->kind == NK_INTERPOLATED || n->kind == NK_GRADIENT;
+    for (int k = 0; !y && k < n->nin; k++) y = node_ydep(p, n->in[k], s) == 1;
+    return s[id] = y ? 1 : 2;
 }
 
 /* 1 / 2: some interpolated node at or below id / none */
@@ -77,18 +100,22 @@ cf_hbound *hbound_new(const cf_program *p)
     size_t nn = (size_t)p->nnodes + 1;
     if (!b) return NULL;
     b->p = p, b->nn = p->nnodes;
-    b->safe = calloc(nn, 1), b->exact = calloc(nn, 1);
+    b->safe = calloc(nn, 1), b->exact = calloc(nn, 1), b->ydep = calloc(nn, 1);
     uint8_t *hi = calloc(nn, 1);
     b->cval = malloc(sizeof(float) * nn * HB_COLS), b->cst = calloc(nn * HB_COLS, sizeof(uint32_t));
+    b->klo = malloc(sizeof(double) * nn * HB_COLS), b->khi = malloc(sizeof(double) * nn * HB_COLS);
+    b->kok = malloc(nn * HB_COLS), b->kst = calloc(nn * HB_COLS, sizeof(uint32_t));
     b->lo = malloc(sizeof(double) * nn * HB_SLOTS), b->hi = malloc(sizeof(double) * nn * HB_SLOTS);
     b->ok = malloc(nn * HB_SLOTS), b->sst = calloc(nn * HB_SLOTS, sizeof(uint32_t));
-    if (!b->safe || !b->exact || !hi || !b->cval || !b->cst || !b->lo || !b->hi || !b->ok || !b->sst) {
+    if (!b->safe || !b->exact || !b->ydep || !hi || !b->cval || !b->cst || !b->klo || !b->khi || !b->kok || !b->kst
+        || !b->lo || !b->hi || !b->ok || !b->sst) {
         free(hi);
         hbound_free(b);
         return NULL;
     }
     for (int i = 0; i < p->nnodes; i++) {
         node_safe(p, i, b->safe);
+        node_ydep(p, i, b->ydep);
         b->exact[i] = !(p->nodes[i].axes & AX_Y) && has_interp(p, i, hi) == 2;
     }
     free(hi);
@@ -99,7 +126,9 @@ cf_hbound *hbound_new(const cf_program *p)
 void hbound_free(cf_hbound *b)
 {
     if (!b) return;
-    free(b->safe), free(b->exact), free(b->cval), free(b->cst), free(b->lo), free(b->hi), free(b->ok), free(b->sst);
+    free(b->safe), free(b->exact), free(b->ydep), free(b->cval), free(b->cst), free(b->klo), free(b->khi), free(b->kok),
+        free(b->kst);
+    free(b->lo), free(b->hi), free(b->ok), free(b->sst);
     free(b);
 }
 
@@ -109,9 +138,12 @@ void hbound_region(cf_hbound *b)
     b->ncols = 0;
     if (++b->cstamp == 0) {
         memset(b->cst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_COLS);
+        memset(b->kst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_COLS);
         b->cstamp = 1;
     }
 }
+
+static int column_of(cf_hbound *b, int32_t x, int32_t z);
 
 /* the slot of column (x, z) over rows [ylo, yhi], -1 when none is left */
 static int slot_of(cf_hbound *b, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
@@ -121,18 +153,28 @@ static int slot_of(cf_hbound *b, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
     if (b->nslots == HB_SLOTS) return -1;
     int s = b->nslots++;
     b->sx[s] = x, b->sz[s] = z, b->ylo[s] = ylo, b->yhi[s] = yhi;
+    b->scol[s] = column_of(b, x, z);
     return s;
 }
 
-/* the exact value of a 2-D node at column (x, z), through the fill's evaluator (its column memo) */
-static float exact_at(cf_hbound *b, cf_fill *f, int id, int32_t x, int32_t z)
+/* the index of column (x, z) in the region's column table, added where new; -1 when full */
+static int column_of(cf_hbound *b, int32_t x, int32_t z)
 {
     int c = 0;
     while (c < b->ncols && (b->colx[c] != x || b->colz[c] != z)) c++;
     if (c == b->ncols) {
-        if (c == HB_COLS) return eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
+        if (c == HB_COLS) return -1;
         b->colx[c] = x, b->colz[c] = z, b->ncols++;
     }
+    return c;
+}
+
+/* the exact value of a 2-D node at slot s's column, through the fill's evaluator (its column memo) */
+static float exact_at(cf_hbound *b, cf_fill *f, int id, int s)
+{
+    int c = b->scol[s];
+    int32_t x = b->sx[s], z = b->sz[s];
+    if (c < 0) return eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
     size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
     if (b->cst[k] != b->cstamp) {
         b->cval[k] = eval_f32(f->w, f, MODE_VOLUME, id, x, b->p->min_y, z);
@@ -159,7 +201,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         return 1;
     }
     if (b->exact[id]) {
-        float v = exact_at(b, f, id, b->sx[s], b->sz[s]);
+        float v = exact_at(b, f, id, s);
         if (!(v >= -1e37f && v <= 1e37f)) return 0;
         *lo = *hi = v;
         return 1;
@@ -179,12 +221,29 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         int32_t y0 = (int32_t)cf_floordiv(b->ylo[s], ch) * ch, y1 = ((int32_t)cf_floordiv(b->yhi[s], ch) + 1) * ch;
         int nx = x == x0 ? 1 : 2, nz = z == z0 ? 1 : 2;
         double L = INFINITY, H = -INFINITY;
+        if (b->cells) {
+            /* the blocks are lerps of these corner values (x and z weights in [0, 1], then the y
+             * walk: a + k * ((b - a) / h), k < h), within their hull but for the float roundings
+             * of the lerps and of at most h - 1 additions: a few units in the last place of the
+             * largest magnitude, widened here by 1e-5 of it */
+            for (int k = 0; k < nz; k++)
+                for (int i = 0; i < nx; i++) {
+                    float cl, cu;
+                    if (!fill_interp_hull(f, id, x0 + i * w, z0 + k * w, b->ylo[s], b->yhi[s], &cl, &cu)
+                        || !(cl >= -1e37f && cu <= 1e37f))
+                        return 0;
+                    L = dmin(L, cl), H = dmax(H, cu);
+                }
+            double m = dmax(fabs(L), fabs(H)) * 1e-5 + 1e-30;
+            *lo = dmax(L - m, n->lo), *hi = dmin(H + m, n->hi);
+            return 1;
+        }
         for (int k = 0; k < nz; k++)
             for (int i = 0; i < nx; i++) {
                 int t = slot_of(b, x0 + i * w, z0 + k * w, y0, y1);
                 double a0, a1;
                 if (t < 0 || !bound(b, f, n->in[0], t, &a0, &a1)) return 0;
-                L = fmin(L, a0), H = fmax(H, a1);
+                L = dmin(L, a0), H = dmax(H, a1);
             }
         l = L, h = H;
         break;
@@ -195,20 +254,20 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         IN(0, a0, a1);
         IN(1, b0, b1);
         double c[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
-        l = fmin(fmin(c[0], c[1]), fmin(c[2], c[3])), h = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+        l = dmin(dmin(c[0], c[1]), dmin(c[2], c[3])), h = dmax(dmax(c[0], c[1]), dmax(c[2], c[3]));
         break;
     }
-    case NK_MIN: { IN(0, a0, a1); IN(1, b0, b1); l = fmin(a0, b0), h = fmin(a1, b1); break; }
-    case NK_MAX: { IN(0, a0, a1); IN(1, b0, b1); l = fmax(a0, b0), h = fmax(a1, b1); break; }
+    case NK_MIN: { IN(0, a0, a1); IN(1, b0, b1); l = dmin(a0, b0), h = dmin(a1, b1); break; }
+    case NK_MAX: { IN(0, a0, a1); IN(1, b0, b1); l = dmax(a0, b0), h = dmax(a1, b1); break; }
     case NK_ABS: {
         IN(0, a0, a1);
-        l = (a0 <= 0 && a1 >= 0) ? 0 : fmin(fabs(a0), fabs(a1)), h = fmax(fabs(a0), fabs(a1));
+        l = (a0 <= 0 && a1 >= 0) ? 0 : dmin(fabs(a0), fabs(a1)), h = dmax(fabs(a0), fabs(a1));
         break;
     }
     case NK_NEGATE: { IN(0, a0, a1); l = -a1, h = -a0; break; }
     case NK_SQUARE: {
         IN(0, a0, a1);
-        double u = fmin(fabs(a0), fabs(a1)), v = fmax(fabs(a0), fabs(a1));
+        double u = dmin(fabs(a0), fabs(a1)), v = dmax(fabs(a0), fabs(a1));
         l = (a0 <= 0 && a1 >= 0) ? 0 : u * u, h = v * v;
         break;
     }
@@ -217,13 +276,13 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
     case NK_QUARTER_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.25 : a0, h = a1 < 0 ? a1 * 0.25 : a1; break; }
     case NK_SQUEEZE: {
         IN(0, a0, a1);
-        double u = fmax(-1, fmin(1, a0)), v = fmax(-1, fmin(1, a1));
+        double u = dmax(-1, dmin(1, a0)), v = dmax(-1, dmin(1, a1));
         l = u / 2 - u * u * u / 24, h = v / 2 - v * v * v / 24;
         break;
     }
     case NK_CLAMP: {
         IN(0, a0, a1);
-        l = fmax(n->f[0], fmin(a0, n->f[1])), h = fmin(n->f[1], fmax(a1, n->f[0]));
+        l = dmax(n->f[0], dmin(a0, n->f[1])), h = dmin(n->f[1], dmax(a1, n->f[0]));
         break;
     }
     case NK_RANGE_CHOICE: {
@@ -239,7 +298,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         } else {
             IN(1, a0, a1);
             IN(2, b0, b1);
-            l = fmin(a0, b0), h = fmax(a1, b1);
+            l = dmin(a0, b0), h = dmax(a1, b1);
         }
         break;
     }
@@ -253,9 +312,9 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         IN(1, a0, a1);
         IN(2, b0, b1);
         if (t0 >= 0 && t1 <= 1) {
-            l = fmin(a0, b0), h = fmax(a1, b1);
+            l = dmin(a0, b0), h = dmax(a1, b1);
         } else {
-            double t = fmax(fabs(t0), fabs(t1)), u = fmax(fabs(a0), fabs(a1)), v = fmax(fabs(b0), fabs(b1));
+            double t = dmax(fabs(t0), fabs(t1)), u = dmax(fabs(a0), fabs(a1)), v = dmax(fabs(b0), fabs(b1));
             double m = (u + t * (u + v)) * 1.01;
             l = -m, h = m;
         }
@@ -275,13 +334,25 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
     if (!(l == l) || !(h == h)) return 0;
     /* widen by float rounding (infer_ranges' rule); never wider than the range analysis' */
     l = l - fabs(l) * 1e-6 - 1e-30, h = h + fabs(h) * 1e-6 + 1e-30;
-    *lo = fmax(l, n->lo), *hi = fmin(h, n->hi);
+    *lo = dmax(l, n->lo), *hi = dmin(h, n->hi);
     return *lo >= -1e37 && *hi <= 1e37;
 }
 #undef IN
 
 static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi)
 {
+    if (b->ydep[id] == 2) { /* the same interval for every query of this column: kept per column */
+        int c = b->scol[s];
+        if (c >= 0) {
+            size_t k = (size_t)c * (size_t)(b->nn + 1) + (size_t)id;
+            if (b->kst[k] != b->cstamp) {
+                b->kok[k] = (uint8_t)bound_node(b, f, id, s, &b->klo[k], &b->khi[k]);
+                b->kst[k] = b->cstamp;
+            }
+            *lo = b->klo[k], *hi = b->khi[k];
+            return b->kok[k];
+        }
+    }
     size_t k = (size_t)s * (size_t)(b->nn + 1) + (size_t)id;
     if (b->sst[k] != b->sstamp) {
         b->ok[k] = (uint8_t)bound_node(b, f, id, s, &b->lo[k], &b->hi[k]);
@@ -291,9 +362,8 @@ static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi
     return b->ok[k];
 }
 
-int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+static int nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
 {
-    if (!b) return 0;
     if (++b->sstamp == 0) {
         memset(b->sst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_SLOTS);
         b->sstamp = 1;
@@ -302,4 +372,20 @@ int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int3
     double lo, hi;
     int s = slot_of(b, x, z, ylo, yhi);
     return bound(b, f, node, s, &lo, &hi) && hi <= 0.0;
+}
+
+int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+{
+    if (!b) return 0;
+    b->cells = 0;
+    return nonpos(b, f, node, x, z, ylo, yhi);
+}
+
+int hbound_nonpos_cells(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
+{
+    if (!b) return 0;
+    b->cells = 1;
+    int r = nonpos(b, f, node, x, z, ylo, yhi);
+    b->cells = 0;
+    return r;
 }

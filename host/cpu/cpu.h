@@ -341,6 +341,13 @@ void surface_apply(cf_surface *s, int32_t cx, int32_t cz, const uint8_t *bgrid, 
 /* the palette of block fills of p: names[0..n), n returned (-1: more than CF_BLOCK_PALETTE);
  * map (may be NULL) receives the palette index of each rules block, then snow_block, packed_ice */
 int surface_palette(const cf_program *p, const char **names, int *map);
+/* the palette of the fills' outputs (cf_block_palette): surface_palette's names less the ones
+ * no fill writes (""), so that no name is empty; remap (256 entries, may be NULL) receives each
+ * internal index's output index. blocks_out_map: that remap where it moves an index, else NULL
+ * (and NULL for programs without blocks); blocks_remap applies it to n blocks (NULL: none). */
+int block_palette_out(const cf_program *p, const char **names, uint8_t *remap);
+const uint8_t *blocks_out_map(const cf_program *p, uint8_t *remap);
+void blocks_remap(uint8_t *b, size_t n, const uint8_t *remap);
 
 /* surface.c: the surface stage of one column alone (the maps' sampled columns, colblocks.c),
  * 26.3: column (x, z)'s walk from its top down to walk_end (the lowest block whose result the
@@ -369,10 +376,15 @@ int surface_device_tables(const cf_world *w, const char *const *bnames, int nb, 
 /* jobs.c: noise stage + surface stage of chunks (n pairs); bgrid: per chunk the biome grid
  * of surface_apply (144 * height/4 bytes each); out as fill_chunks_blocks */
 cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
-                              const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err);
+                              const char *const *bnames, int nb, int64_t zseed, const uint8_t *remap, uint8_t *out, int threads,
+                              cf_error *err);
 
 /* eval.c: the block values of interpolated node `node` over the fill region */
 void fill_interp_blocks(cf_fill *f, int node);
+/* eval.c: the least and greatest corner value of interpolated node id at corner column (x, z) (on
+ * its lattice) over the corner rows of the cells holding blocks ylo..yhi, the stale ones computed
+ * as fill_interp_blocks computes them (kept for it); 1, or 0 where they are outside f's region */
+int fill_interp_hull(cf_fill *f, int id, int32_t x, int32_t z, int32_t ylo, int32_t yhi, float *lo, float *hi);
 /* rowops.c: the block stage's element-wise operations over n floats (a row of a window):
  * o[i] = kind(a[i], b[i], c[i]) as eval.c's volume path computes it (lo, hi: the clamp or
  * range_choice bounds; lit: a division by the literal whose reciprocal is r). isa: the
@@ -391,8 +403,9 @@ size_t rowop_count(int isa, const float *a, size_t n, int eq, float lo, float hi
 
 /* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
 int cpu_count(void);  /* cf_cpu_count */
-/* cf_fill_blocks: */
-cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads,
+/* cf_fill_blocks with remap NULL (internal indices, CF_BK_* and surface_palette's) or the
+ * output indices of block_palette_out: */
+cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *remap, uint8_t *out, int threads,
                              cf_error *err);
 size_t fill_bytes_per_thread(const cf_program *prog);  /* cf_fill_bytes_per_thread */
 /* cf_fill_chunks: */

@@ -622,9 +622,18 @@ static const float *bnode(const batch *b, int id)
     int np = b->np, batched = 1;
     /* a 2-D node with a column memo: the memo's value per corner (computed once per column) */
     switch (f->memo[id] == MEMO_COLUMN ? NK_COUNT : n->kind) {
-    case NK_ADD: case NK_SUB: case NK_MUL: case NK_DIV: case NK_MIN: case NK_MAX: case NK_ABS: case NK_NEGATE:
-    case NK_SQUARE: case NK_CUBE: case NK_HALF_NEGATIVE: case NK_QUARTER_NEGATIVE: case NK_SQUEEZE: case NK_CLAMP:
-    case NK_CACHE: case NK_BLEND_DENSITY: {
+    /* the row kinds' ops of one and two operands (kernels/cf_nodes_ops.h: ROW, VOL); lerp's
+     * three have their lazy branches below */
+#define CF_OP_ROW_CASE(K, N) CF_OP_BNODE_##N(K)
+#define CF_OP_BNODE_1(K) case NK_##K:
+#define CF_OP_BNODE_2(K) case NK_##K:
+#define CF_OP_BNODE_3(K)
+    CF_OPS(CF_OP_ROWS)
+#undef CF_OP_ROW_CASE
+#undef CF_OP_BNODE_1
+#undef CF_OP_BNODE_2
+#undef CF_OP_BNODE_3
+    case NK_CLAMP: case NK_CACHE: case NK_BLEND_DENSITY: {
         int lit = n->kind == NK_DIV && is_literal(e, n->in[1]);
         const float *a = bnode(b, n->in[0]);
         const float *c = n->nin > 1 && !lit ? bnode(b, n->in[1]) : a;
@@ -746,6 +755,51 @@ static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size
     for (int q = 0; q < np; q++) ip->corner[qs[q]] = v[q], ip->cstamp[qs[q]] = f->stamp;
 }
 
+/* the stale corners of corner row jj of interpolated node n (slot ip): corner_row, or corner by
+ * corner inside another corner row (fill_interp_blocks' two ways) */
+static void corner_row_any(const ev *c, const cf_node *n, struct cf_interp *ip, size_t jj)
+{
+    cf_fill *f = c->f;
+    if (f->bbuf && !f->inrow) {
+        corner_row(c, n, ip, jj);
+        return;
+    }
+    int32_t cw = n->i[0], h = n->i[1];
+    for (int k = 0; k < ip->ncz; k++)
+        for (int i = 0; i < ip->ncx; i++) {
+            size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
+            if (ip->cstamp[q] != f->stamp) {
+                ip->corner[q] = ev_node(c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + (int32_t)jj) * h, (ip->cz0 + k) * cw);
+                ip->cstamp[q] = f->stamp;
+            }
+        }
+}
+
+int fill_interp_hull(cf_fill *f, int id, int32_t x, int32_t z, int32_t ylo, int32_t yhi, float *lo, float *hi)
+{
+    const cf_world *w = f->w;
+    const cf_node *n = &w->prog->nodes[id];
+    if (n->kind != NK_INTERPOLATED || !f->islot || f->islot[id] < 0 || ylo > yhi) return 0;
+    struct cf_interp *ip = &f->interp[f->islot[id]];
+    int32_t cw = n->i[0], h = n->i[1];
+    int64_t i = cf_floordiv(x, cw) - ip->cx0, k = cf_floordiv(z, cw) - ip->cz0;
+    int64_t j0 = cf_floordiv(ylo, h) - ip->cy0, j1 = cf_floordiv(yhi, h) + 1 - ip->cy0;
+    if ((int64_t)x != (int64_t)(ip->cx0 + i) * cw || (int64_t)z != (int64_t)(ip->cz0 + k) * cw || i < 0 || k < 0
+        || i >= ip->ncx || k >= ip->ncz || j0 < 0 || j1 >= ip->ncy)
+        return 0;
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL, &f->cmap};
+    e.vmin = (int32_t)cf_floordiv(f->y0, h) * h; /* the corners' context, as fill_interp_blocks' */
+    float l = INFINITY, u = -INFINITY;
+    for (int64_t jj = j0; jj <= j1; jj++) {
+        size_t q = ((size_t)k * (size_t)ip->ncy + (size_t)jj) * (size_t)ip->ncx + (size_t)i;
+        if (ip->cstamp[q] != f->stamp) corner_row_any(&e, n, ip, (size_t)jj);
+        float v = ip->corner[q];
+        l = fminf(l, v), u = fmaxf(u, v);
+    }
+    *lo = l, *hi = u;
+    return 1;
+}
+
 /* the start of the y walk of n columns: a and b the x lerps of the z lerps (v00 v10, v01 v11),
  * the step (b - a) / h, the value a + step * start (fill_interp_blocks' float operations) */
 static void walk_start(float *restrict run, float *restrict stp, float *restrict out, const float *restrict v00,
@@ -808,20 +862,7 @@ void fill_interp_blocks(cf_fill *f, int id)
         } else {
             /* the cell's corners (rows j and j + 1), once per region */
             size_t j = (size_t)(cf_floordiv(ya, h) - ip->cy0);
-            for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++) {
-                if (f->bbuf && !f->inrow) {
-                    corner_row(&c, n, ip, jj);
-                    continue;
-                }
-                for (int k = 0; k < ip->ncz; k++)
-                    for (int i = 0; i < ip->ncx; i++) {
-                        size_t q = ((size_t)k * (size_t)ip->ncy + jj) * (size_t)ip->ncx + (size_t)i;
-                        if (ip->cstamp[q] != f->stamp) {
-                            ip->corner[q] = ev_node(&c, n->in[0], (ip->cx0 + i) * cw, (ip->cy0 + (int32_t)jj) * h, (ip->cz0 + k) * cw);
-                            ip->cstamp[q] = f->stamp;
-                        }
-                    }
-            }
+            for (size_t jj = j; jj <= j + 1 && jj < (size_t)ip->ncy; jj++) corner_row_any(&c, n, ip, jj);
             /* the walk starts at the cell's first row, or the region's where it begins inside the cell */
             int64_t cs = ya - iy;
             int32_t start = cs >= f->y0 ? 0 : (int32_t)(f->y0 - cs);

@@ -45,6 +45,12 @@ void hbound_region(cf_hbound *b);
 /* 1 when node's value (volume path, f's region) at every block of column (x, z) with
  * ylo <= y <= yhi is provably not > 0; 0 when not proven (or b is NULL) */
 int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi);
+/* the same with each interpolated node bounded by the hull of its corner values at the column
+ * over the cells holding the rows (computed here where stale, as f's block stage would compute
+ * them and kept for it: fill_interp_hull) instead of its input's interval: near the surface,
+ * where the input's interval holds both signs, the rows of a cell whose corners are all below the
+ * surface's level are proven without their block stage */
+int hbound_nonpos_cells(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi);
 
 /* heights.c: the top block with node > 0 of column (x, z) at or below `below` (min_y - 1 where
  * none), searched from the top down in windows of rows, the windows hb proves not > 0 skipped

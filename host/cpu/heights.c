@@ -142,7 +142,9 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
     *rows = 0;
     /* a lone column (hb): the windows from the top where its bounds prove the value is not > 0
      * are not computed (bounds.c), until the first one that is not proven */
-    int skip = hb && ncol == 1, span = 8; /* windows proven at once: 8, halved where a proof fails */
+    /* windows proven at once: 8, then 2 where that fails, then none (the corner rows below: a
+     * window proven from them costs about what a failed interval proof does) */
+    int skip = hb && ncol == 1, span = 8;
     if (skip) hbound_region(hb);
     for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
         int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
@@ -155,11 +157,15 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
                 wb -= (int64_t)(span - 1) * wh; /* the loop steps past the span's last window */
                 break;
             }
-            if (span == 1) skip = 0;
-            else span /= 2;
+            if (span <= 2) skip = 0;
+            else span /= 4;
         }
         if (skip && ystart >= a) continue;
         skip = 0;
+        /* below the last window the input intervals prove: proven from the window's corner rows
+         * (they are needed to compute it anyway), else its block stage */
+        if (hb && ncol == 1 && ystart >= a && hbound_nonpos_cells(hb, f, node, f->x0, f->z0, p->min_y + a, p->min_y + ystart))
+            continue;
         f->wy0 = a, f->wy1 = b;
         fill_next_window(f);
         *rows += b - a;
@@ -218,11 +224,11 @@ int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_
  * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
  * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
-/* samples on corner columns alone from this step on. At step 4 a corner column with the
- * column bounds (bounds.c) takes fewer instructions than a sample's share of a chunk (0.67 M
- * against 0.83 M, callgrind) but twice the time (a level-2 tile: 11.2 s CPU against 5.9 s; the
- * chunk's rows run in vector lanes): bench/RESULTS.md */
-enum { CORNER_STEP = 8 };
+/* samples on corner columns alone from this step on. At step 4, in groups of lanes and with
+ * the corner-row proofs (hbound_nonpos_cells), a sample takes 0.25 M instructions against 0.39 M
+ * for its share of a chunk, and a level-2 tile 1.75 s CPU against 2.19 s (bench/RESULTS.md;
+ * before the lanes it was the other way round: 11.2 s against 5.9 s) */
+enum { CORNER_STEP = 4 };
 enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
 
 typedef struct sjob {
@@ -265,25 +271,38 @@ static int corner_safe(const cf_program *p, int id, uint8_t *seen)
     return ok;
 }
 
-/* 1 when the program's interpolated nodes allow corner columns (above); *w the cell
- * width a sample's x and z must be multiples of (the lcm of the widths) */
-static int corner_exact(const cf_program *p, int32_t *w)
+/* 1 when the interpolated nodes that node reads allow corner columns (above); *w the cell
+ * width a sample's x and z must be multiples of (the lcm of their widths). Only the nodes
+ * under node count: a program compiled with the noise stage's blocks (the server's, or render
+ * of relief and water at once) holds the aquifer's interpolated nodes too (a 16 x 1 cell one
+ * whose input is not finite-safe), which the surface scan of node never reads; counting them
+ * sent every sample of such a program through four corner columns alone (7x the CPU of a
+ * tile of the final density's own program, bench/RESULTS.md) */
+static int corner_exact(const cf_program *p, int node, int32_t *w)
 {
-    if (p->prec == PREC_F64 || p->ninterp == 0) return 0;
-    uint8_t *seen = calloc((size_t)p->nnodes + 1, 1);
-    if (!seen) return 0;
-    int ok = 1;
+    if (p->prec == PREC_F64 || p->ninterp == 0 || node < 0 || node >= p->nnodes) return 0;
+    uint8_t *seen = calloc((size_t)p->nnodes + 1, 1), *under = calloc((size_t)p->nnodes + 1, 1);
+    int *stack = malloc(sizeof(int) * ((size_t)p->nnodes + 1));
+    int ok = seen && under && stack, top = 0;
+    if (ok) stack[top++] = node, under[node] = 1;
+    while (ok && top > 0) { /* the nodes under node: each pushed once */
+        const cf_node *n = &p->nodes[stack[--top]];
+        for (int k = 0; k < n->nin; k++)
+            if (!under[n->in[k]]) under[n->in[k]] = 1, stack[top++] = n->in[k];
+    }
     int64_t l = 1;
+    int found = 0; /* none under node: not corner columns (as a program without interpolation) */
     for (int i = 0; ok && i < p->nnodes; i++) {
-        if (p->nodes[i].kind != NK_INTERPOLATED) continue;
+        if (p->nodes[i].kind != NK_INTERPOLATED || !under[i]) continue;
+        found = 1;
         int64_t cw = p->nodes[i].i[0], a = l, b = cw;
         while (b) { int64_t t = a % b; a = b; b = t; }
         l = l / a * cw;
         ok = cw > 0 && l <= 64 && corner_safe(p, p->nodes[i].in[0], seen);
     }
-    free(seen);
+    free(seen), free(under), free(stack);
     *w = (int32_t)l;
-    return ok;
+    return ok && found;
 }
 
 /* a 1 x 1 region at (x0, z0) on corner columns: the neighbour corner columns (i or k 1) of
@@ -414,7 +433,7 @@ cf_status surface_samples(const cf_world *w, int fn, int32_t x0, int32_t z0, int
         return err_set(err, CF_ERR_ARG, "area outside the block coordinate range");
     if (threads <= 0) threads = cpu_count();
     int32_t cw = 0;
-    int corner = step >= CORNER_STEP && corner_exact(w->prog, &cw) && cf_floormod(x0, cw) == 0 &&
+    int corner = step >= CORNER_STEP && corner_exact(w->prog, w->prog->outputs[fn], &cw) && cf_floormod(x0, cw) == 0 &&
                  cf_floormod(z0, cw) == 0 && step % cw == 0;
     int chunked = w->prog->prec == PREC_F64 ? w->prog->dialect == DIALECT_MC121 : step < SPARSE_STEP && !corner;
     int32_t *cxs = NULL, *czs = NULL;

@@ -53,6 +53,7 @@ typedef struct job {
     int nb;
     int64_t zseed;
     int threads; /* job_take's runs */
+    const uint8_t *remap; /* block fills: internal index -> output index (block_palette_out), NULL: none */
 } job;
 
 /* the next run of chunks [*i, *end) of j, 0 when none is left. Consecutive chunks of the list
@@ -102,6 +103,7 @@ static void *block_worker(void *arg)
                 int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
                 fill_chunk(f, j->node, cx, cz, dens);
                 aquifer_chunk(a, cx, cz, dens, j->bytes + i * j->per_chunk);
+                blocks_remap(j->bytes + i * j->per_chunk, j->per_chunk, j->remap);
             }
     }
     free(dens);
@@ -123,6 +125,7 @@ static void *block121_worker(void *arg)
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
         blocks121_chunk(a, j->chunks[2 * i], j->chunks[2 * i + 1], j->bytes + i * j->per_chunk);
+        blocks_remap(j->bytes + i * j->per_chunk, j->per_chunk, j->remap);
     }
     blocks121_give(a);
     return NULL;
@@ -145,6 +148,7 @@ static void *surface121_worker(void *arg)
         int32_t cx = j->chunks[2 * i], cz = j->chunks[2 * i + 1];
         blocks121_chunk(a, cx, cz, j->bytes + i * j->per_chunk);
         surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, NULL, NULL);
+        blocks_remap(j->bytes + i * j->per_chunk, j->per_chunk, j->remap);
     }
     surface_free(s);
     blocks121_give(a);
@@ -194,6 +198,7 @@ static void *surface263_worker(void *arg)
             v.cx = cx, v.cz = cz;
             memset(v.have, 0, (size_t)v.n);
             surface_apply(s, cx, cz, j->bgrid + i * j->bgrid_len, j->bytes + i * j->per_chunk, vol_of, &v);
+            blocks_remap(j->bytes + i * j->per_chunk, j->per_chunk, j->remap);
         }
     }
     for (int k = 0; v.buf && k < v.n; k++) free(v.buf[k]);
@@ -206,7 +211,8 @@ static void *surface263_worker(void *arg)
 }
 
 cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *bgrid,
-                              const char *const *bnames, int nb, int64_t zseed, uint8_t *out, int threads, cf_error *err)
+                              const char *const *bnames, int nb, int64_t zseed, const uint8_t *remap, uint8_t *out, int threads,
+                              cf_error *err)
 {
     const cf_program *p = w->prog;
     if (!p->blocks || !p->rules || (p->dialect != DIALECT_MC121 && p->dialect != DIALECT_MC263))
@@ -217,13 +223,14 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
     if ((size_t)threads > n) threads = (int)n;
     if (fill_check_memory(p, threads, err) != CF_OK) return err->status;
     job j = {w, p->outputs[0], n, chunks, NULL, (size_t)p->height * 256, 0, 0, out,
-             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed, 0};
+             bgrid, (size_t)144 * (size_t)(p->height / 4), bnames, nb, zseed, 0, remap};
     if (fill_run_threads(p->dialect == DIALECT_MC121 ? surface121_worker : surface263_worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context (or a palette over 256 blocks)");
     return CF_OK;
 }
 
-cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, uint8_t *out, int threads, cf_error *err)
+cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *remap, uint8_t *out, int threads,
+                             cf_error *err)
 {
     if (!w || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_fill_blocks: bad arguments");
     if (!w->prog->blocks)
@@ -237,7 +244,7 @@ cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks,
     if (threads <= 0) threads = cpu_count();
     if ((size_t)threads > n) threads = (int)n;
     if (fill_check_memory(w->prog, threads, err) != CF_OK) return err->status;
-    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0};
+    job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0, remap};
     j.threads = threads;
     if (fill_run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
         return err_set(err, CF_ERR_NOMEM, "out of memory");
@@ -345,7 +352,7 @@ cf_status fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks
         if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");
         return CF_OK;
     }
-    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0};
+    job j = {w, w->prog->outputs[fn], n, chunks, out, (size_t)w->prog->height * 256, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0, NULL};
     j.threads = threads;
     if (fill_run_threads(worker, &j, threads) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
     if (atomic_load(&j.failed)) return err_set(err, CF_ERR_NOMEM, "out of memory for a fill context");

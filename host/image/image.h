@@ -115,4 +115,15 @@ int image_scaled_size(int w, int s);
  * overlap. */
 void image_downsample(const void *src, int w, int h, size_t elem, int s, void *dst);
 
+/* Map markers (marker.c): a square of IMAGE_MARKER_SIZE pixels centred on (cx, cy), a black
+ * outline around fill, a 3 x 5 capital inside (black on light fills, white on dark; letters
+ * other than A-Z draw '?'), clipped at the picture's edges (w x h, rgb as image_relief). */
+#define IMAGE_MARKER_SIZE 9
+#define IMAGE_MARKER_COLOURS 12
+void image_marker(uint8_t *rgb, int w, int h, int cx, int cy, char letter, const uint8_t fill[3]);
+/* The style of a name's marker: the first letter of name after its namespace (upper case, '?'
+ * when not a letter) and one of IMAGE_MARKER_COLOURS colours, by the FNV-1a hash (32 bits) of
+ * colour_key modulo the count (the viewer computes the same). */
+void image_marker_style(const char *name, const char *colour_key, char *letter, uint8_t rgb[3]);
+
 #endif

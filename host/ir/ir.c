@@ -79,6 +79,16 @@ int ir_set_inputs(cf_program *p, cf_node *n, int count, cf_error *err)
     return 0;
 }
 
+int ir_set_outputs(cf_program *p, const char *const *functions, int count, cf_error *err)
+{
+    p->noutputs = count;
+    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(count + 1));
+    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(count + 1));
+    if (!p->outputs || !p->output_names) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (int i = 0; i < count; i++) p->output_names[i] = arena_strdup(&p->arena, functions[i]);
+    return 0;
+}
+
 void program_free(cf_program *p)
 {
     if (!p) return;

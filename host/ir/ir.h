@@ -54,6 +54,14 @@ typedef struct cf_node {
     cf_loc loc;
 } cf_node;
 
+/* a new node of kind (its flags from the node table), precision prec (PREC_*), no noise, at loc */
+static inline cf_node ir_node_of(int kind, int prec, cf_loc loc)
+{
+    cf_node n = {0};
+    n.kind = kind, n.flags = node_flags[kind], n.prec = prec, n.noise = -1, n.loc = loc;
+    return n;
+}
+
 /* A noise definition (data/<ns>/worldgen/noise/<path>.json). */
 typedef struct cf_noisedef {
     const char *id;      /* "minecraft:offset" */
@@ -120,6 +128,9 @@ struct cf_program {
 int ir_node_add(struct cf_program *p, const cf_limits *lim, const cf_node *n, const char *what, cf_error *err);
 /* ir.c: count inputs for n on p's arena, each -1; 0, or -1 with err set (memory) */
 int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
+/* ir.c: p's count outputs (p->outputs for the front-end to set) named by functions (copied);
+ * 0, or -1 with err set (memory) */
+int ir_set_outputs(struct cf_program *p, const char *const *functions, int count, cf_error *err);
 
 /* Evaluation paths (MINECRAFT-26.3.md §9): SAMPLE = single point with
  * `interpolated` passing its input through (chunkfill sample, the oracle's df
@@ -181,8 +192,7 @@ struct cf_world {
     size_t tablen;
 };
 
-cf_status seed_bind(cf_world *w, cf_error *err);
-/* a world: prog bound to seed (seed_bind); the work of cf_world_new. world_free frees one that
+/* a world: prog bound to seed (seed.c's seed_bind); the work of cf_world_new. world_free frees one that
  * no CPU fill has used (those keep contexts per world: cpu.h world_release frees those too) */
 cf_status world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err);
 void world_free(cf_world *w);

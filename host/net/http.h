@@ -37,6 +37,8 @@ int http_host_ok(const char *host, const char *listen_host);
 typedef struct http_query {
     char seed[256], settings[256], dimension[256], x[32], z[32], below[32];
     int has_seed, has_settings, has_dimension, has_x, has_z, has_below;
+    char area[80], structure[1024]; /* /structures */
+    int has_area, has_structure;
 } http_query;
 
 /* the query's known parameters (percent-decoded; others are ignored); -1 with *why when a
@@ -81,7 +83,7 @@ typedef struct http_entry {
 
 /* one request whose head was read: answered by a worker, then handed back to the event
  * loop to be closed (http_done) */
-enum { JOB_VIEWER, JOB_AT, JOB_FILE, JOB_TILE, JOB_DIMENSIONS, JOB_LEGEND };
+enum { JOB_VIEWER, JOB_AT, JOB_FILE, JOB_TILE, JOB_DIMENSIONS, JOB_LEGEND, JOB_STRUCTURES, JOB_SPAWN };
 struct http_job {
     http_job *next;
     int fd;
@@ -91,6 +93,7 @@ struct http_job {
     int64_t seed;
     long long x, z; /* JOB_AT */
     int32_t below;  /* JOB_AT, JOB_TILE: below= (INT32_MAX without) */
+    char area[80], only[1024]; /* JOB_STRUCTURES: area= and structure= */
     const char *how; /* the log's word: cache, computed, joined */
     double t0;
     char log[256];
@@ -109,6 +112,7 @@ typedef struct hsrv {
     const cf_http_opts *o;
     cf_pack *pk; /* the packs (biome sources are opened from them, under wmu) */
     cf_program *prog[HTTP_MAX_SETTINGS];
+    cf_map_device *mdev[HTTP_MAX_SETTINGS]; /* --device: each configuration's map device (NULL: the CPU) */
     const char *names[HTTP_MAX_SETTINGS]; /* each configuration's settings id */
     const char *dims[HTTP_MAX_SETTINGS];  /* and the dimension it draws (NULL: served by --settings) */
     char idbuf[HTTP_MAX_SETTINGS][2][256]; /* the discovered dimensions' ids and settings ids */
@@ -134,6 +138,7 @@ typedef struct hsrv {
     pthread_mutex_t wmu; /* the worlds */
     http_world *worlds;
     int nworlds;
+    struct http_stcache *stc; /* http_structures.c: structure handles per (configuration, seed) */
 } hsrv;
 
 double http_now(void);
@@ -150,4 +155,8 @@ int http_route(hsrv *s, int fd, const char *head, size_t n);
 void *http_cheap_worker(void *arg);
 void *http_dear_worker(void *arg);
 void http_free_worlds(hsrv *s);
+/* http_structures.c: /structures and /spawn (cheap workers); the handles freed at the end */
+int http_serve_structures(hsrv *s, const http_job *j);
+int http_serve_spawn(hsrv *s, const http_job *j);
+void http_free_structures(hsrv *s);
 #endif

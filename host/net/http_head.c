@@ -188,7 +188,7 @@ int http_query_parse(const char *q, http_query *out, const char **why)
 #define KEY(NAME, FIELD)                                                                                                       \
     if (kl == strlen(NAME) && memcmp(q, NAME, kl) == 0) dst = out->FIELD, cap = sizeof out->FIELD, has = &out->has_##FIELD;
         KEY("seed", seed) else KEY("settings", settings) else KEY("dimension", dimension) else KEY("x", x) else KEY("z", z)
-        else KEY("below", below)
+        else KEY("below", below) else KEY("area", area) else KEY("structure", structure)
 #undef KEY
         if (has) {
             if (*has) return *why = "a repeated query parameter", -1;

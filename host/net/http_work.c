@@ -342,6 +342,8 @@ void *http_cheap_worker(void *arg)
                    : j->kind == JOB_AT ? serve_at(s, j)
                    : j->kind == JOB_DIMENSIONS ? serve_dimensions(s, j->fd)
                    : j->kind == JOB_LEGEND ? serve_legend(s, j->fd, j->cfg, j->seed)
+                   : j->kind == JOB_STRUCTURES ? http_serve_structures(s, j)
+                   : j->kind == JOB_SPAWN ? http_serve_spawn(s, j)
                    : serve_file(j);
         http_done(s, j, code);
     }
@@ -424,7 +426,7 @@ static cf_status draw_tile(hsrv *s, http_entry *e, tile_ctx *t, cf_error *err)
     if (w) {
         long long span = (long long)TILE << e->z;
         cf_map_cancel hook = {tile_stop, t};
-        st = map_draw_cancel(w, bio, e->layer, (int32_t)(e->tx * span), (int32_t)(e->ty * span), (int32_t)1 << e->z, TILE, TILE,
+        st = map_draw_on(s->mdev[e->cfg], w, bio, e->layer, (int32_t)(e->tx * span), (int32_t)(e->ty * span), (int32_t)1 << e->z, TILE, TILE,
                              e->below, rgb, NULL, NULL, s->o->threads, &hook, err);
         world_put(s, w);
     }
@@ -611,6 +613,7 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
     }
     int is_view = strcmp(h.path, "/") == 0 || strcmp(h.path, "/index.html") == 0, is_at = strcmp(h.path, "/at") == 0;
     int is_dims = strcmp(h.path, "/dimensions") == 0, is_legend = strcmp(h.path, "/legend") == 0;
+    int is_st = strcmp(h.path, "/structures") == 0, is_spawn = strcmp(h.path, "/spawn") == 0; /* http_structures.c */
     char lname[64];
     int z = -1, layer = -1;
     long long tx = 0, ty = 0, x = 0, zz = 0;
@@ -618,8 +621,8 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
     int cfg = 0;
     long long below = INT32_MAX;
     if (!is_view && !is_dims) {
-        if (!is_at && !is_legend && http_tile_path(h.path, lname, sizeof lname, &z, &tx, &ty) < 0) {
-            code = 404, why = "no such path (tiles are /LAYER/Z/X/Y.png; the cursor query /at, /legend, /dimensions)";
+        if (!is_at && !is_legend && !is_st && !is_spawn && http_tile_path(h.path, lname, sizeof lname, &z, &tx, &ty) < 0) {
+            code = 404, why = "no such path (tiles are /LAYER/Z/X/Y.png; the cursor query /at, /legend, /dimensions, /structures, /spawn)";
             goto refuse;
         }
         if ((cfg = find_settings(s, &q)) < 0 && q.has_dimension) {
@@ -649,7 +652,10 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
                 code = http_fail(fd, 400, "/at needs x and z: integers within the world (|v| <= %lld)", lim);
                 goto logged;
             }
-        } else if (!is_legend) {
+        } else if (is_st && !q.has_area) {
+            code = http_fail(fd, 400, "/structures needs area=X0,Z0:X1,Z1 (blocks, inclusive)");
+            goto logged;
+        } else if (!is_legend && !is_st && !is_spawn) {
             if ((layer = cf_map_layer_find(lname)) < 0) {
                 code = http_fail(fd, 404, "no layer '%s'", lname);
                 goto logged;
@@ -678,6 +684,7 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
     }
     j->fd = fd, j->file = -1, j->cfg = cfg, j->seed = seed, j->x = x, j->z = zz, j->below = (int32_t)below, j->how = "", j->t0 = http_now();
     snprintf(j->log, sizeof j->log, "%s", lg);
+    if (is_st) snprintf(j->area, sizeof j->area, "%s", q.area), snprintf(j->only, sizeof j->only, "%s", q.structure);
     pthread_mutex_lock(&s->mu);
     if (s->njobs >= s->o->max_conns) {
         pthread_mutex_unlock(&s->mu);
@@ -686,8 +693,8 @@ int http_route(hsrv *s, int fd, const char *head, size_t n)
         goto refuse;
     }
     s->njobs++;
-    if (is_view || is_at || is_dims || is_legend) {
-        j->kind = is_view ? JOB_VIEWER : is_at ? JOB_AT : is_dims ? JOB_DIMENSIONS : JOB_LEGEND;
+    if (is_view || is_at || is_dims || is_legend || is_st || is_spawn) {
+        j->kind = is_view ? JOB_VIEWER : is_at ? JOB_AT : is_dims ? JOB_DIMENSIONS : is_legend ? JOB_LEGEND : is_st ? JOB_STRUCTURES : JOB_SPAWN;
         cheap_push(s, j);
     } else {
         tile_job(s, j, layer, z, tx, ty);

@@ -39,7 +39,7 @@ typedef enum cfp_type {
 /* output kinds: what one value of a CHUNK frame is */
 typedef enum cfp_kind {
     CFP_DENSITY_F32 = 1, /* float32 density, the 26.3 dialect */
-    CFP_DENSITY_F64 = 2, /* float64 density (double-precision dialects; reserved) */
+    CFP_DENSITY_F64 = 2, /* float64 density (the 1.18-1.21 dialects) */
     CFP_BLOCKS_U8 = 3,   /* uint8 block ids (palette; reserved) */
     CFP_BIOMES_U8 = 4,   /* uint8 biome ids (palette), one per quart cell (cf_fill_biomes) */
     CFP_COLUMNS = 5      /* 12-byte column records, 16 x 16 sampled columns at a stride (cf_map_columns_get) */

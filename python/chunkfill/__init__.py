@@ -88,6 +88,9 @@ _SIG = {
     "cf_biomes_palette": (ctypes.c_int, [_p, ctypes.POINTER(ctypes.c_char_p)]),
     "cf_biomes_range": (None, [_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]),
     "cf_fill_biomes": (ctypes.c_int, [_p, ctypes.c_size_t, _i32p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int, _err_p]),
+    "cf_biomes_locate": (ctypes.c_int, [_p, _p, ctypes.c_char_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
+                                        ctypes.c_int32, ctypes.c_int32, _i32p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int),
+                                        _err_p]),
     "cf_pack_set_game_version": (ctypes.c_int, [_p, ctypes.c_char_p, _err_p]),
     "cf_map_column_below": (ctypes.c_int, [_p, _p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, _p, _err_p]),
     "cf_map_column_json": (ctypes.c_int, [_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p, ctypes.c_size_t]),
@@ -293,6 +296,25 @@ class World:
     def biome_at(self, x, z, below=None):
         """the biome at the surface of block column (x, z) (as at() and `chunkfill at`)"""
         return self.at(x, z, below)["biome"]
+
+    def locate_biome(self, biome, x, z, y=0, radius=6400):
+        """the game's /locate biome from block (x, y, z), as `chunkfill locate biome`: biome is an id
+        or "#tag"; a dict {"biome", "x", "y", "z", "distance"}, or None where there is none within
+        radius blocks (or the source never gives it)"""
+        self._live()
+        x, y, z, radius = int(x), int(y), int(z), int(radius)
+        if not all(-2**31 <= v < 2**31 for v in (x, y, z)) or not 0 <= radius <= 30000000:
+            raise ValueError("x, y, z must fit int32 and radius lie in 0..30000000")
+        pos, bi, found, err = (ctypes.c_int32 * 3)(), ctypes.c_int(), ctypes.c_int(), _Error()
+        _check(_lib.cf_biomes_locate(self._biome_source(), self._pack, _text("biome", biome), x, y, z, radius, 32, 64,
+                                     pos, ctypes.byref(bi), ctypes.byref(found), ctypes.byref(err)), err)
+        if found.value != 1:
+            return None
+        names = (ctypes.c_char_p * _PALETTE_MAX)()
+        _lib.cf_biomes_palette(self._biome_source(), names)
+        d2 = np.float32(float(pos[0] - x) ** 2 + float(pos[1] - y) ** 2 + float(pos[2] - z) ** 2)
+        return {"biome": names[bi.value].decode(), "x": pos[0], "y": pos[1], "z": pos[2],
+                "distance": int(np.floor(np.float32(np.sqrt(np.float64(d2)))))}
 
     def blocks(self, x0, z0, x1=None, z1=None, stage=None):
         """the blocks of the chunks: (indices uint8 (n, height, 16, 16), palette: the block ids

@@ -214,3 +214,15 @@ def test_at_equals_cli_at():
             assert w.height_at(x, z) == want["height"] and w.biome_at(x, z) == want["biome"]
     with pytest.raises(chunkfill.ChunkfillError):
         chunkfill.World(seed=1, version="1.22")
+
+
+def test_locate_biome_equals_cli():
+    """World.locate_biome answers what `chunkfill locate biome` prints; none: None"""
+    with chunkfill.World(seed=7) as w:
+        for biome, (x, y, z) in (("minecraft:lush_caves", (0, -20, 0)), ("minecraft:desert", (50, 70, -30))):
+            out = subprocess.run([CLI, "locate", "biome", biome, "--seed", "7", "--from", "%d,%d,%d" % (x, y, z)], check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout
+            assert w.locate_biome(biome, x, z, y=y) == json.loads(out)
+        assert w.locate_biome("minecraft:nether_wastes", 0, 0) is None
+        assert w.locate_biome("minecraft:desert", 50, -30, y=70, radius=0) is None or \
+            w.locate_biome("minecraft:desert", 50, -30, y=70, radius=0)["x"] == 50

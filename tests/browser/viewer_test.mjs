@@ -8,7 +8,8 @@
 // level-0 answers are held), the requests of tiles that left the view cancelled, the go-to box;
 // with tests/packs/dims (mode dims): the legend, the dimension menu, below, the state in the URL.
 // usage: node --experimental-websocket viewer_test.mjs WS_URL PAGE_URL MODE REFDIR [SERVER_LOG SERVER_URL]
-//   MODE: server (the tiny pack, seed 5), static (a tiles folder) or dims (tests/packs/dims, seed 1)
+//   MODE: server (the tiny pack, seed 5), static (a tiles folder), dims (tests/packs/dims, seed 1) or
+//   structures (tests/packs/dims with tests/packs/structures, seed 1: the markers and the spawn point)
 //   REFDIR holds tile_X_Y.png rendered by `chunkfill render` for tiles (-1,-1) and (0,0).
 import fs from "node:fs";
 import zlib from "node:zlib";
@@ -102,6 +103,7 @@ function tilesFor(cx, cz, layer = "relief") {
 const bare = (u) => u.replace(/^\//, "").replace(/\?.*$/, "");
 const seedQ = {server: "&seed=5", static: "", dims: "&seed=1"}[mode];
 if (mode === "legend") await staticLegend(); // exits
+if (mode === "structures") await structuresChecks(); // exits
 
 await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${view.z}` + seedQ});
 const first = await waitTiles("first view");
@@ -391,6 +393,54 @@ async function dimsChecks() {
   if (JSON.stringify(kept) !== JSON.stringify(["minecraft:the_nether", "11", "relief"])) fail(`after a reload the page shows ${JSON.stringify(kept)}`);
   console.log(`viewer_test: dims: the cursor shows /at below 11 (${at.height}, ${at.biome}); a reload keeps the dimension and below (URL hash)`);
   console.log(`viewer_test: dims: ok`);
+  await send("Target.closeTarget", {targetId});
+  ws.close();
+  process.exit(0);
+}
+
+// structures (tests/packs/dims and tests/packs/structures, seed 1): with the structures box ticked
+// (structures=1 in the URL), every start of /structures whose pixel is on screen has its marker
+// there (9 x 9, centred; data-structure, data-x, data-z) and no other marker shows; hovering one
+// shows its name and position; the climate spawn point of /spawn has its ring
+async function structuresChecks() {
+  const q = "seed=1", ox = view.x - W / 2, oz = view.z - H / 2;
+  await S("Page.navigate", {url: `${pageUrl}#layer=relief&zoom=0&x=${view.x}&z=${view.z}&${q}&structures=1`});
+  const want = [], byKey = new Map(); // a start's key: id, marker left, top (two sets may start at one chunk)
+  const text = await (await fetch(`${serverUrl}structures?${q}&area=${ox - 64},${oz - 64}:${ox + W + 63},${oz + H + 63}`)).text();
+  for (const l of text.split("\n").filter((l) => l)) {
+    const a = JSON.parse(l), px = a.x - ox, pz = a.z - oz;
+    if (px >= -5 && pz >= -5 && px <= W + 4 && pz <= H + 4) { const k = `${a.structure} ${px - 4} ${pz - 4}`; want.push(k); byKey.set(k, a); }
+  }
+  if (want.length < 20) fail(`structures: only ${want.length} starts on screen to look for`);
+  const marks = () => evaluate(`Array.from(document.querySelectorAll("#smarks .smark:not(.spawn)")).map(d => d.getAttribute("data-structure") + " " + parseInt(d.style.left) + " " + parseInt(d.style.top))`);
+  let got = [];
+  for (let i = 0; i < 600 && got.length < want.length; i++) { got = await marks(); await sleep(100); }
+  await sleep(300); // no more come
+  got = await marks();
+  const a1 = [...want].sort(), a2 = [...got].sort();
+  if (JSON.stringify(a1) !== JSON.stringify(a2)) {
+    const missing = a1.filter((k) => !a2.includes(k)), extra = a2.filter((k) => !a1.includes(k));
+    fail(`structures: ${got.length} markers for ${want.length} starts; missing ${missing.slice(0, 3).join(", ")}; extra ${extra.slice(0, 3).join(", ")}`);
+  }
+  console.log(`viewer_test: structures: the ${want.length} starts of /structures on screen each have their marker`);
+  // hover the marker drawn last (on top of any it overlaps)
+  const last = got[got.length - 1].split(" "), a = byKey.get(got[got.length - 1]);
+  await S("Input.dispatchMouseEvent", {type: "mouseMoved", x: +last[1] + 4, y: +last[2] + 4});
+  let tip = "";
+  for (let i = 0; i < 50 && !tip; i++) { tip = await evaluate(`document.getElementById("stip").className === "hide" ? "" : document.getElementById("stip").textContent`); await sleep(50); }
+  if (!tip.startsWith(`${a.structure}  (${a.set})`) || !tip.includes(`x ${a.x}`) || !tip.includes(`z ${a.z}`))
+    fail(`structures: hovering ${a.structure} at ${a.x}, ${a.z} shows '${tip}'`);
+  console.log(`viewer_test: structures: hovering a marker shows '${tip.split("\n")[0]}' and its position`);
+  const sp = await (await fetch(`${serverUrl}spawn?${q}`)).json();
+  await evaluate(`location.hash = "#layer=relief&zoom=0&x=${sp.climate[0]}&z=${sp.climate[1]}&${q}&structures=1"`);
+  let ring = null;
+  for (let i = 0; i < 100 && !ring; i++) {
+    ring = await evaluate(`(() => { const d = document.querySelector("#smarks .spawn"); return d ? [parseInt(d.style.left), parseInt(d.style.top), d.getAttribute("data-x"), d.getAttribute("data-z")] : null; })()`);
+    await sleep(50);
+  }
+  if (!ring || ring[0] !== W / 2 - 6 || ring[1] !== H / 2 - 6 || +ring[2] !== sp.climate[0] || +ring[3] !== sp.climate[1])
+    fail(`structures: the spawn ring ${JSON.stringify(ring)} for /spawn's ${JSON.stringify(sp.climate)} at the centre`);
+  console.log(`viewer_test: structures: the climate spawn point ${sp.climate.join(", ")} has its ring; ok`);
   await send("Target.closeTarget", {targetId});
   ws.close();
   process.exit(0);

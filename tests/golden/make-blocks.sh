@@ -7,12 +7,6 @@
 # Usage: tests/golden/make-blocks.sh      (runnable from any directory; about 6 minutes on 2 cores)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-ORACLE="${ORACLE:-/work/oracle}"
-SHARED="${SHARED:-$REPO/../shared}"
-command -v node >/dev/null || { echo "make-blocks.sh: node not found" >&2; exit 2; }
-[ -f "$ORACLE/deepslate-oracle.mjs" ] || { echo "make-blocks.sh: no $ORACLE/deepslate-oracle.mjs (set ORACLE)" >&2; exit 2; }
-[ -d "$SHARED/vanilla/26.3/data" ] || { echo "make-blocks.sh: no $SHARED/vanilla/26.3 (set SHARED)" >&2; exit 2; }
-extra=()
-[ -n "${JOBS:-}" ] && extra+=(--jobs "$JOBS")
-exec node "$HERE/make-blocks.mjs" --oracle "$ORACLE" --shared "$SHARED" --repo "$REPO" --out "$HERE/blocks.txt" ${extra[@]+"${extra[@]}"}
+. "$HERE/oracle-env.sh"
+oracle_env make-blocks.sh /work/oracle deepslate-oracle.mjs 26.3
+exec node "$HERE/make-blocks.mjs" --oracle "$ORACLE" --shared "$SHARED" --repo "$REPO" --out "$HERE/blocks.txt" ${JOBS_ARGS[@]+"${JOBS_ARGS[@]}"}

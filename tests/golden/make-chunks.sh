@@ -6,12 +6,6 @@
 # Usage: tests/golden/make-chunks.sh [--only vanilla,packs]      (runnable from any directory)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-ORACLE="${ORACLE:-/work/oracle}"
-SHARED="${SHARED:-$REPO/../shared}"
-command -v node >/dev/null || { echo "make-chunks.sh: node not found" >&2; exit 2; }
-[ -f "$ORACLE/deepslate-oracle.mjs" ] || { echo "make-chunks.sh: no $ORACLE/deepslate-oracle.mjs (set ORACLE)" >&2; exit 2; }
-[ -d "$SHARED/vanilla/26.3/data" ] || { echo "make-chunks.sh: no $SHARED/vanilla/26.3 (set SHARED)" >&2; exit 2; }
-extra=()
-[ -n "${JOBS:-}" ] && extra+=(--jobs "$JOBS")
-exec node "$HERE/make-chunks.mjs" --oracle "$ORACLE" --shared "$SHARED" --repo "$REPO" --out "$HERE" ${extra[@]+"${extra[@]}"} "$@"
+. "$HERE/oracle-env.sh"
+oracle_env make-chunks.sh /work/oracle deepslate-oracle.mjs 26.3
+exec node "$HERE/make-chunks.mjs" --oracle "$ORACLE" --shared "$SHARED" --repo "$REPO" --out "$HERE" ${JOBS_ARGS[@]+"${JOBS_ARGS[@]}"} "$@"

@@ -4,10 +4,6 @@
 #   SHARED  folder with vanilla/1.21.11 (default: ../shared relative to the repository root)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-ORACLE="${ORACLE:-/work/oracle-legacy}"
-SHARED="${SHARED:-$REPO/../shared}"
-command -v node >/dev/null || { echo "make-legacy.sh: node not found" >&2; exit 2; }
-[ -f "$ORACLE/deepslate-oracle-legacy.mjs" ] || { echo "make-legacy.sh: no $ORACLE/deepslate-oracle-legacy.mjs (set ORACLE)" >&2; exit 2; }
-[ -d "$SHARED/vanilla/1.21.11/data" ] || { echo "make-legacy.sh: no $SHARED/vanilla/1.21.11 (set SHARED)" >&2; exit 2; }
-exec node "$HERE/make-legacy.mjs" --oracle "$ORACLE" --pack "$SHARED/vanilla/1.21.11" --repo "$REPO" --out "$HERE" "$@"
+. "$HERE/oracle-env.sh"
+oracle_env make-legacy.sh /work/oracle-legacy deepslate-oracle-legacy.mjs 1.21.11
+exec node "$HERE/make-legacy.mjs" --oracle "$ORACLE" --pack "$PACK" --repo "$REPO" --out "$HERE" "$@"

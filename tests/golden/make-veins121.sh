@@ -8,13 +8,8 @@
 # About 30 s on 2 cores.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-ORACLE="${ORACLE:-/work/oracle/legacy}"
-SHARED="${SHARED:-$REPO/../shared}"
-command -v node >/dev/null || { echo "make-veins121.sh: node not found" >&2; exit 2; }
-[ -f "$ORACLE/deepslate-oracle-veins.mjs" ] || { echo "make-veins121.sh: no $ORACLE/deepslate-oracle-veins.mjs (set ORACLE)" >&2; exit 2; }
-PACK="$SHARED/vanilla/1.21.11"
-[ -d "$PACK/data" ] || { echo "make-veins121.sh: no $PACK (set SHARED)" >&2; exit 2; }
+. "$HERE/oracle-env.sh"
+oracle_env make-veins121.sh /work/oracle/legacy deepslate-oracle-veins.mjs 1.21.11
 # settings seed chunk: near and far, copper and iron (chosen where the oracle finds both kinds of ore)
 CHUNKS="minecraft:overworld 42 11,8
 minecraft:overworld 42 10,9

@@ -129,17 +129,10 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
         c.nfiles = i + 1;
         if (hy_scan(&c, c.roots[i], (cf_loc){c.files[i], NULL}, 0) < 0) goto done;
     }
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) {
-        field_nomem(&c.f);
-        goto done;
-    }
+    if (ir_set_outputs(p, functions, nfn, err) < 0) goto done;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i], *file = NULL;
         if (strncmp(f, "hytale:noise/", 13) == 0) {
-            p->output_names[i] = arena_strdup(&p->arena, f);
             int nd = hy_legacy_function(&c, f + 13, cli);
             if (nd < 0) goto done;
             p->outputs[i] = nd;
@@ -147,7 +140,6 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
         }
         if (strcmp(f, "router:final_density") == 0 && !has_file(names, c.nfiles, "Terrain") && hy_legacy_has(&c, "Terrain")) {
             /* a legacy-only pack: the default request is the noise asset hytale/Noise/Terrain.json */
-            p->output_names[i] = arena_strdup(&p->arena, f);
             int nd = hy_legacy_function(&c, "Terrain", cli);
             if (nd < 0) goto done;
             p->outputs[i] = nd;
@@ -166,7 +158,6 @@ static cf_status hytale_parse(cf_program *p, cf_pack *pk, const char *settings_i
             field_fail(&c.f, cli, CF_ERR_REF, "function \"%s\": no hytale/Density/%s.json in the packs", f, file);
             goto done;
         }
-        p->output_names[i] = arena_strdup(&p->arena, f);
         int nd = hy_node(&c, c.roots[k], (cf_loc){c.files[k], NULL});
         if (nd < 0) goto done;
         p->outputs[i] = nd;

@@ -89,12 +89,7 @@ static int layer_json(ic *c, const cJSON *o, cf_loc at, int64_t kl, int depth)
         c->at = keep;
         if (kids[0] < 0) return -1;
     }
-    cf_node n = {0};
-    n.kind = NK_IRIS_LAYER;
-    n.flags = node_flags[NK_IRIS_LAYER];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(NK_IRIS_LAYER, PREC_F64, at);
     for (int i = 0; i < 5; i++) n.d[i] = d[i];
     n.i[0] = fmask, n.i[1] = en, n.i[2] = c->br;
     n.nda = nk;
@@ -146,12 +141,7 @@ int iris_interp_node(cf_program *p, int src, int method, double scale, cf_loc at
 {
     if (method < 0 || method >= CF_IIM_COUNT || src < 0 || src >= p->nnodes)
         return err_set(err, CF_ERR_ARG, "iris_interp_node: bad arguments"), -1;
-    cf_node n = {0};
-    n.kind = NK_IRIS_INTERP;
-    n.flags = node_flags[NK_IRIS_INTERP];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(NK_IRIS_INTERP, PREC_F64, at);
     n.i[0] = method;
     n.d[0] = scale;
     if (ir_set_inputs(p, &n, 1, err) < 0) return -1;
@@ -249,12 +239,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
         c->at = at;
         int top = iris_style_expr(c), sig = top < 0 ? -1 : iris_style_build(c, top, 2);
         c->at = (cf_loc){0};
-        cf_node n = {0};
-        n.kind = NK_IRIS_CELLGEN;
-        n.flags = node_flags[NK_IRIS_CELLGEN];
-        n.prec = PREC_F64;
-        n.noise = -1;
-        n.loc = at;
+        cf_node n = ir_node_of(NK_IRIS_CELLGEN, PREC_F64, at);
         n.d[0] = da[5];
         int bad = sig < 0 || iris_seed_fields(c, &n, wadd(r, 8735652)) < 0 || ir_set_inputs(c->p, &n, 1, c->err) < 0;
         c->smode = keep;
@@ -262,12 +247,7 @@ static int gen_json(ic *c, const cJSON *o, cf_loc at)
         n.in[0] = sig;
         if ((kids[nk++] = iris_node_add(c, &n)) < 0) return -1;
     }
-    cf_node n = {0};
-    n.kind = NK_IRIS_GEN;
-    n.flags = node_flags[NK_IRIS_GEN];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(NK_IRIS_GEN, PREC_F64, at);
     for (int i = 0; i < 5; i++) n.d[i] = d[i];
     n.i[0] = mult, n.i[1] = nl, n.i[2] = cliff, n.i[3] = cells;
     n.nda = 5;
@@ -372,13 +352,10 @@ static cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id,
     else return err_set(err, CF_ERR_ARG, "%s: unknown Iris dialect \"%s\" (master or unification)", cli.file, dl);
     p->dialect = c.br == CF_IR_MASTER ? DIALECT_IRIS_MASTER : DIALECT_IRIS_UNIFICATION;
     p->settings_id = arena_printf(&p->arena, "iris:%s", dl);
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names || !p->settings_id) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (!p->settings_id) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (ir_set_outputs(p, functions, nfn, err) < 0) return err->status;
     for (int f = 0; f < nfn; f++) {
         const char *fn = functions[f];
-        p->output_names[f] = arena_strdup(&p->arena, fn);
         if (strcmp(fn, "iris:all") == 0) {
             if ((p->outputs[f] = iris_build_all(&c)) < 0) return err->status;
             continue;
@@ -428,12 +405,7 @@ static cf_status iris_parse(cf_program *p, cf_pack *pk, const char *settings_id,
 /* IRIS_ROWS over kids[0..n) */
 static int rows_node(ic *c, const int *kids, int n)
 {
-    cf_node r = {0};
-    r.kind = NK_IRIS_ROWS;
-    r.flags = node_flags[NK_IRIS_ROWS];
-    r.prec = PREC_F64;
-    r.noise = -1;
-    r.loc = (cf_loc){"<json>", NULL};
+    cf_node r = ir_node_of(NK_IRIS_ROWS, PREC_F64, (cf_loc){"<json>", NULL});
     if (ir_set_inputs(c->p, &r, n, c->err) < 0) return -1;
     memcpy(r.in, kids, sizeof(int) * (size_t)n);
     return iris_node_add(c, &r);

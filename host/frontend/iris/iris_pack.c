@@ -128,12 +128,7 @@ static int links(tc *c, const cJSON *a, cf_loc at, link *out, int *n)
 
 static int node_of(tc *c, int kind, cf_loc at, const int *in, int nin, double d0, double d1)
 {
-    cf_node n = {0};
-    n.kind = kind;
-    n.flags = node_flags[kind];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(kind, PREC_F64, at);
     n.d[0] = d0, n.d[1] = d1;
     if (ir_set_inputs(c->p, &n, nin, c->err) < 0) return -1;
     for (int k = 0; k < nin; k++) n.in[k] = in[k];
@@ -321,17 +316,13 @@ cf_status iris_pack_parse(cf_program *p, cf_pack *pk, const char *settings_id, c
     int r = build(&c, m, ma, &t);
     cJSON_Delete(m);
     if (r < 0) return err->status;
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (ir_set_outputs(p, functions, nfn, err) < 0) return err->status;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         int k = terrain_function(f);
         if (k >= 0) p->outputs[i] = k ? t.height : t.density;
         else
             return err_set(err, CF_ERR_ARG, "<arguments>: function \"%s\": an Iris terrain program takes router:final_density (or iris:terrain) and iris:height", f);
-        p->output_names[i] = arena_strdup(&p->arena, f);
     }
     return CF_OK;
 }

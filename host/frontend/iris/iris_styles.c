@@ -369,12 +369,7 @@ static int build_cng(ic *c, int i, int dims)
 {
     const cspec *s = &c->sp[i];
     if (s->t == CF_IG_SOURCE) return build_scng(c, i, dims);
-    cf_node n = {0};
-    n.kind = NK_IRIS_CNG;
-    n.flags = node_flags[NK_IRIS_CNG];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = c->at.file ? c->at : (cf_loc){"<arguments>", NULL};
+    cf_node n = ir_node_of(NK_IRIS_CNG, PREC_F64, c->at.file ? c->at : (cf_loc){"<arguments>", NULL});
     n.i[0] = s->t, n.i[1] = s->oct, n.i[2] = c->br, n.i[3] = dims, n.i[4] = 0;
     /* WHITE is no-scale: CNG ignores its scale and fracture (IRIS.md §4.1) */
     n.d[0] = s->t == CF_IG_WHITE ? 1.0 : s->scale, n.d[1] = s->power, n.d[2] = s->fm, n.d[3] = 1.0;
@@ -397,12 +392,7 @@ static int build_cng(ic *c, int i, int dims)
 static int build_scng(ic *c, int i, int dims)
 {
     const cspec *s = &c->sp[i];
-    cf_node n = {0};
-    n.kind = NK_IRIS_SCNG;
-    n.flags = node_flags[NK_IRIS_SCNG];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = c->at.file ? c->at : (cf_loc){"<arguments>", NULL};
+    cf_node n = ir_node_of(NK_IRIS_SCNG, PREC_F64, c->at.file ? c->at : (cf_loc){"<arguments>", NULL});
     n.i[2] = c->br, n.i[3] = dims;
     n.d[0] = s->scale, n.d[1] = s->power, n.d[2] = s->fm, n.d[3] = 1.0;
     int kids[3], nk = 0;
@@ -425,12 +415,7 @@ int iris_style_build(ic *c, int i, int dims)
     if (!s->cell) return build_cng(c, i, dims);
     int src = build_cng(c, i, 2);
     if (src < 0) return -1;
-    cf_node n = {0};
-    n.kind = NK_IRIS_CELLZ;
-    n.flags = node_flags[NK_IRIS_CELLZ];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = c->at.file ? c->at : (cf_loc){"<arguments>", NULL};
+    cf_node n = ir_node_of(NK_IRIS_CELLZ, PREC_F64, c->at.file ? c->at : (cf_loc){"<arguments>", NULL});
     n.i[3] = dims;
     n.d[0] = s->czs, n.d[1] = s->cfr;
     if (iris_seed_fields(c, &n, s->ck) < 0 || ir_set_inputs(c->p, &n, 1, c->err) < 0) return -1;
@@ -451,12 +436,7 @@ int iris_build_all(ic *c)
         if (top < 0 || c->missing[0]) continue;
         if ((kids[nk++] = iris_style_build(c, top, 3)) < 0 || (kids[nk++] = iris_style_build(c, top, 2)) < 0) return -1;
     }
-    cf_node n = {0};
-    n.kind = NK_IRIS_ROWS;
-    n.flags = node_flags[NK_IRIS_ROWS];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = (cf_loc){"<arguments>", NULL};
+    cf_node n = ir_node_of(NK_IRIS_ROWS, PREC_F64, (cf_loc){"<arguments>", NULL});
     n.nin = nk;
     n.in = arena_alloc(&c->p->arena, sizeof(int) * (size_t)(nk ? nk : 1));
     if (!n.in) return err_set(c->err, CF_ERR_NOMEM, "out of memory"), -1;

@@ -318,12 +318,7 @@ static int module_obj(lc *c, const cJSON *o, cf_loc at)
     }
     if (kind < 0) return field_fail(&c->f, ma, CF_ERR_SCHEMA, "unknown module \"%s\"", m->valuestring);
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d", c->pk->lim.max_depth);
-    cf_node n = {0};
-    n.kind = kind;
-    n.flags = node_flags[kind];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(kind, PREC_F64, at);
     if (lnparsers[kind](c, &ks, o, at, &n, m->valuestring) < 0) return -1;
     if (c->sharp && (kind == NK_LN_PERLIN || kind == NK_LN_BILLOW || kind == NK_LN_RIDGED || kind == NK_LN_TURBULENCE
                      || kind == NK_LN_CHECKERBOARD))
@@ -428,12 +423,7 @@ static int file_terrain(lc *c, const cJSON *root, cf_loc ra)
     cf_loc ta = field_key(&c->f, ra, "terrain");
     if (!cJSON_IsObject(t)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected an object, found %s", json_type(t));
     cf_keys ks = {{0}, 0};
-    cf_node n = {0};
-    n.kind = NK_LN_TERRAIN;
-    n.flags = node_flags[NK_LN_TERRAIN];
-    n.prec = PREC_F64;
-    n.noise = -1;
-    n.loc = ta;
+    cf_node n = ir_node_of(NK_LN_TERRAIN, PREC_F64, ta);
     if (set_inputs(c, &n, 1) < 0) return -1;
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "output");
     if (!cJSON_GetObjectItemCaseSensitive(t, "height") && cJSON_IsString(o))
@@ -552,18 +542,11 @@ static cf_status libnoise_parse(cf_program *p, cf_pack *pk, const char *settings
         }
         if (o && module_ref(&c, o->valuestring, field_key(&c.f, ra, "output")) < 0) goto done;
     }
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) {
-        field_nomem(&c.f);
-        goto done;
-    }
+    if (ir_set_outputs(p, functions, nfn, err) < 0) goto done;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         char nm[256];
         int node;
-        p->output_names[i] = arena_strdup(&p->arena, f);
         if (strncmp(f, "libnoise:", 9) == 0 && split_fn(f, nm, sizeof nm, id, sizeof id) == 0 && id[0])
             node = module_ref(&c, id, cli);
         else if (strncmp(f, "libnoise:", 9) == 0 || strcmp(f, "router:final_density") == 0)

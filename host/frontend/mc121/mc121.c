@@ -544,17 +544,10 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         field_fail(&c.f, field_key(&c.f, ra, k->string), CF_ERR_SCHEMA, "unknown noise_router field \"%s\" (1.18.2-1.21 router)", k->string);
         goto done;
     }
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) {
-        field_nomem(&c.f);
-        goto done;
-    }
+    if (ir_set_outputs(p, functions, nfn, err) < 0) goto done;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         int id;
-        p->output_names[i] = arena_strdup(&p->arena, f);
         if (strcmp(f, "rules?:surface_rule") == 0) {
             c.out_base = nfn;
             id = surface_rule(&c, so, sa);

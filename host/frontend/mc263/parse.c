@@ -509,12 +509,7 @@ static int parse_df(pc *c, const cJSON *v, cf_loc at)
         return unknown_type(c, ta, t->valuestring, v);
     }
     if (++c->depth > c->pk->lim.max_depth) return field_fail(&c->f, at, CF_ERR_LIMIT, "nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->pk->lim.max_depth);
-    cf_node n = {0};
-    n.kind = kind;
-    n.flags = node_flags[kind];
-    n.prec = PREC_F32;
-    n.noise = -1;
-    n.loc = at;
+    cf_node n = ir_node_of(kind, PREC_F32, at);
     if (parsers[kind](c, v, at, &n) < 0) return -1;
     if (unknown_keys(c, v, at, kind) < 0) return -1;
     c->depth--;
@@ -690,17 +685,10 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         field_fail(&c.f, ra, CF_ERR_SCHEMA, "expected an object, found %s", json_type(router));
         goto done;
     }
-    p->noutputs = nfn;
-    p->outputs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + 1));
-    p->output_names = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + 1));
-    if (!p->outputs || !p->output_names) {
-        field_nomem(&c.f);
-        goto done;
-    }
+    if (ir_set_outputs(p, functions, nfn, err) < 0) goto done;
     for (int i = 0; i < nfn; i++) {
         const char *f = functions[i];
         int id;
-        p->output_names[i] = arena_strdup(&p->arena, f);
         if (strcmp(f, "rules?:material_rule") == 0) { /* block fills: the material pass, when the settings have one */
             const cJSON *mr = cJSON_GetObjectItemCaseSensitive(so, "material_rule");
             c.out_base = nfn;

@@ -94,6 +94,19 @@ public final class Main {
                 }
                 return;
             }
+            if (k.kind() == ChunkfillClient.KIND_DENSITY_F64) { /* 1.18-1.21 dialects: float64, as `chunkfill fill` writes them */
+                double[][] d = c.fillDouble(args[1], seed(args[2]), xz);
+                if (args.length >= 5 && !args[4].equals("-")) {
+                    writeNpy64(Path.of(args[4]), d, k.height());
+                } else {
+                    for (int i = 0; i < d.length; i++) {
+                        int solid = 0;
+                        for (double f : d[i]) if (f > 0) solid++;
+                        System.out.printf("chunk %d,%d: %d of %d blocks solid%n", xz[2 * i], xz[2 * i + 1], solid, d[i].length);
+                    }
+                }
+                return;
+            }
             float[][] v = c.fillFloat(args[1], seed(args[2]), xz);
             if (args.length >= 5 && !args[4].equals("-")) {
                 writeNpy(Path.of(args[4]), v, k.height());
@@ -148,7 +161,33 @@ public final class Main {
 
     /** .npy 1.0, the header padded so the data starts on a 64-byte boundary (as chunkfill writes it). */
     static void writeNpy(Path path, float[][] v, int height) throws IOException {
-        String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + v.length + ", " + height + ", 16, 16), }";
+        Path tmp = npyHeader(path, "<f4", v.length, height);
+        try (OutputStream o = Files.newOutputStream(tmp, java.nio.file.StandardOpenOption.APPEND)) {
+            for (float[] c : v) {
+                ByteBuffer b = ByteBuffer.allocate(4 * c.length).order(ByteOrder.LITTLE_ENDIAN);
+                b.asFloatBuffer().put(c);
+                o.write(b.array());
+            }
+        }
+        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The float64 chunks of a double dialect, as writeNpy. */
+    static void writeNpy64(Path path, double[][] v, int height) throws IOException {
+        Path tmp = npyHeader(path, "<f8", v.length, height);
+        try (OutputStream o = Files.newOutputStream(tmp, java.nio.file.StandardOpenOption.APPEND)) {
+            for (double[] c : v) {
+                ByteBuffer b = ByteBuffer.allocate(8 * c.length).order(ByteOrder.LITTLE_ENDIAN);
+                b.asDoubleBuffer().put(c);
+                o.write(b.array());
+            }
+        }
+        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** PATH.tmp holding the .npy header of n chunks of descr values; the caller appends the data. */
+    static Path npyHeader(Path path, String descr, int n, int height) throws IOException {
+        String dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + n + ", " + height + ", 16, 16), }";
         int pad = (64 - (10 + dict.length() + 1) % 64) % 64;
         String hdr = dict + " ".repeat(pad) + "\n";
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
@@ -158,12 +197,7 @@ public final class Main {
              .putShort((short) hdr.length());
             o.write(h.array());
             o.write(hdr.getBytes(StandardCharsets.US_ASCII));
-            for (float[] c : v) {
-                ByteBuffer b = ByteBuffer.allocate(4 * c.length).order(ByteOrder.LITTLE_ENDIAN);
-                b.asFloatBuffer().put(c);
-                o.write(b.array());
-            }
         }
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return tmp;
     }
 }
