@@ -306,6 +306,24 @@ typedef struct cf_map_columns {
 cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
                              int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err);
 
+/* The map layers on an OpenCL device (spec as cf_device_open: "opencl" or "opencl:N"), byte
+ * for byte what the CPU calls give: cf_map_draw_device as cf_map_draw_stats, cf_map_columns_device
+ * as cf_map_columns_get. The device fills the chunks that hold samples (densities for the
+ * heights, the noise stage's blocks, and the surface stage where cf_program_surface_on_device;
+ * 26.3 material rules run on the CPU) and looks up the biomes (the zoom's quart picked on the
+ * CPU); the scans and colours are the CPU's. The world must bind prog, the program the device
+ * was opened for (cf_program_compile_blocks for the water and blocks layers). Thread-safe:
+ * calls from several threads take turns on the device. */
+typedef struct cf_map_device cf_map_device;
+cf_status cf_map_device_open(cf_map_device **out, const char *spec, const cf_program *prog, cf_error *err);
+const char *cf_map_device_name(const cf_map_device *d);
+void cf_map_device_free(cf_map_device *d);
+cf_status cf_map_draw_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0,
+                             int32_t step, int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights,
+                             cf_map_stats *stats, int threads, cf_error *err);
+cf_status cf_map_columns_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step,
+                                int32_t nx, int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err);
+
 /* What the map shows at one column (`/at`): cf_map_columns_get of that one column (below
  * INT32_MAX) with names: height as cf_surface_heights; block the block there (NULL where
  * none, or without a block program; the surface stage's with cf_map_column_biomes where the

@@ -103,6 +103,8 @@ typedef struct cf_http_opts {
     int max_zoom;                /* highest level served (default 16) */
     FILE *ready;                 /* "listening on http://ADDR/" line (stdout when NULL) */
     const char *version;         /* NULL, or the game version (cf_pack_set_game_version) */
+    const char *device;          /* NULL: tiles on the CPU; "opencl[:N]": on that device (cf_map_device_open, one per
+                                  * settings, opened before the server listens), byte for byte the CPU's tiles */
 } cf_http_opts;
 void cf_http_defaults(cf_http_opts *o);
 /* Serves until SIGTERM or SIGINT. Logs one line per request on stderr. Returns CF_OK

@@ -139,7 +139,7 @@ Test(maps, samples_bad_arguments)
     cf_program_free(pg);
 }
 
-/* Sampled columns against whole chunks: at the columns of a zoomed-out map (step 8 on cell
+/* Sampled columns against whole chunks: at the columns of a zoomed-out map (steps 4 and 8 on cell
  * corners, 13 lone columns: the paths that skip the rows their column bounds rule out,
  * host/cpu/bounds.c) the height of cf_map_columns_get is the top block with density > 0 of
  * the chunk cf_fill_chunks fills there (what `fill` writes), and its biome is cf_biomes_blocks
@@ -205,6 +205,7 @@ Test(maps, sampled_columns_equal_whole_chunks)
     if (stat(v263, &sb) != 0) shared_missing(v263);
     if (stat(v121, &sb) != 0) shared_missing(v121);
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -256, 512, 8, 10);           /* corner columns */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -228, 540, 4, 12);           /* corner columns, step 4 */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8); /* lone columns, far */
     check_sampled_columns(v263, NULL, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);

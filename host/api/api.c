@@ -164,6 +164,13 @@ int cf_program_surface_on_device(const cf_program *p)
 cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
                                         uint8_t *out, cf_error *err)
 {
+    uint8_t remap[256];
+    return api_device_fill_blocks_surface(d, w, b, n, chunks, w ? blocks_out_map(w->prog, remap) : NULL, out, err);
+}
+
+cf_status api_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
+                                         const uint8_t *remap, uint8_t *out, cf_error *err)
+{
     if (!d || !w || !b || (n && (!chunks || !out))) return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks_surface: bad arguments");
     if (!device_has_surface(d))
         return err_set(err, CF_ERR_ARG, "%s: the surface stage of these settings has no OpenCL form (use the CPU)",
@@ -182,8 +189,7 @@ cf_status cf_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biom
     uint8_t *grid;
     cf_status st = surface_grids(w, b, n, chunks, 0, &grid, err);
     if (st == CF_OK) st = device_fill_blocks_surface(d, w, n, chunks, grid, &t, out, err);
-    uint8_t remap[256];
-    if (st == CF_OK) blocks_remap(out, n * (size_t)w->prog->height * 256, blocks_out_map(w->prog, remap));
+    if (st == CF_OK) blocks_remap(out, n * (size_t)w->prog->height * 256, remap);
     free(grid);
     free(grad);
     return st;

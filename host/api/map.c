@@ -185,48 +185,74 @@ static size_t axis_chunks(int32_t first, int32_t step, int32_t n, int32_t *out)
 /* what a block gather does with one sampled column: sample o, its blocks through get(src, y) */
 typedef void (*column_fn)(void *ctx, const cf_program *p, block_get get, void *src, size_t o);
 
-/* every sampled column of the blocks of the chunks holding samples (the surface stage's
- * where biomes is given, else the noise stage's), at most BATCH chunks per call */
-static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
-                               int32_t nz, column_fn fn, void *ctx, int threads, const cf_map_cancel *cancel, cf_error *err)
+cf_status map_chunk_batches(int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz, size_t batch, size_t per,
+                            const map_batch_fns *fns, const cf_map_cancel *cancel, cf_error *err)
 {
-    enum { BATCH = 32 };
-    const cf_program *p = w->prog;
-    size_t per = (size_t)p->height * 256;
     int32_t *cxs = malloc(sizeof(int32_t) * (size_t)nx), *czs = malloc(sizeof(int32_t) * (size_t)nz);
-    int32_t *list = malloc(sizeof(int32_t) * 2 * BATCH);
-    uint8_t *b = malloc(per * BATCH);
+    int32_t *list = malloc(sizeof(int32_t) * 2 * batch);
+    uint8_t *b = malloc(per * batch);
     cf_status st = CF_OK;
     if (!cxs || !czs || !list || !b) {
         st = err_set(err, CF_ERR_NOMEM, "out of memory");
         goto done;
     }
     size_t ncx = axis_chunks(x0, step, nx, cxs), ncz = axis_chunks(z0, step, nz, czs);
-    for (size_t q = 0; q < ncx * ncz && st == CF_OK; q += BATCH) {
-        size_t n = ncx * ncz - q < BATCH ? ncx * ncz - q : BATCH;
+    for (size_t q = 0; q < ncx * ncz && st == CF_OK; q += batch) {
+        size_t n = ncx * ncz - q < batch ? ncx * ncz - q : batch;
         if (map_cancelled(cancel, err)) {
             st = CF_ERR_LIMIT;
             break;
         }
         for (size_t i = 0; i < n; i++) list[2 * i] = cxs[(q + i) % ncx], list[2 * i + 1] = czs[(q + i) / ncx];
-        st = biomes ? api_fill_blocks_surface(w, biomes, n, list, NULL, b, threads, err)
-                    : fill_chunks_blocks(w, n, list, NULL, b, threads, err);
-        if (st != CF_OK) break;
+        if ((st = fns->fill(fns->ctx, n, list, b, err)) != CF_OK) break;
         for (size_t i = 0; i < n; i++) {
             int64_t cx = list[2 * i], cz = list[2 * i + 1];
             /* the samples in this chunk: the first index at or after its first block */
             int64_t kz0 = cz * 16 - z0 <= 0 ? 0 : (cz * 16 - z0 + step - 1) / step;
             int64_t ix0 = cx * 16 - x0 <= 0 ? 0 : (cx * 16 - x0 + step - 1) / step;
             for (int64_t k = kz0; k < nz && z0 + k * step < cz * 16 + 16; k++)
-                for (int64_t ii = ix0; ii < nx && x0 + ii * step < cx * 16 + 16; ii++) {
-                    chunk_col cc = {p, b + i * per, (int)(x0 + ii * step - cx * 16), (int)(z0 + k * step - cz * 16)};
-                    fn(ctx, p, chunk_get, &cc, (size_t)k * (size_t)nx + (size_t)ii);
-                }
+                for (int64_t ii = ix0; ii < nx && x0 + ii * step < cx * 16 + 16; ii++)
+                    fns->each(fns->ctx, b + i * per, (size_t)k * (size_t)nx + (size_t)ii, (int)(x0 + ii * step - cx * 16),
+                              (int)(z0 + k * step - cz * 16));
         }
     }
 done:
     free(cxs), free(czs), free(list), free(b);
     return st;
+}
+
+/* gather_blocks' fills and columns */
+typedef struct blocks_fns {
+    const cf_world *w;
+    cf_biomes *biomes;
+    int threads;
+    cf_map_device *dev;
+    column_fn fn;
+    void *ctx;
+} blocks_fns;
+static cf_status blocks_fill(void *ctx, size_t n, const int32_t *list, uint8_t *b, cf_error *err)
+{
+    const blocks_fns *c = ctx;
+    return c->dev      ? mapdev_blocks(c->dev, c->w, c->biomes, n, list, b, c->threads, err)
+           : c->biomes ? api_fill_blocks_surface(c->w, c->biomes, n, list, NULL, b, c->threads, err)
+                       : fill_chunks_blocks(c->w, n, list, NULL, b, c->threads, err);
+}
+static void blocks_each(void *ctx, const uint8_t *chunk, size_t o, int lx, int lz)
+{
+    const blocks_fns *c = ctx;
+    chunk_col cc = {c->w->prog, chunk, lx, lz};
+    c->fn(c->ctx, c->w->prog, chunk_get, &cc, o);
+}
+
+/* every sampled column of the blocks of the chunks holding samples (the surface stage's
+ * where biomes is given, else the noise stage's), at most BATCH chunks per call */
+static cf_status gather_blocks(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                               int32_t nz, column_fn fn, void *ctx, int threads, cf_map_device *dev, const cf_map_cancel *cancel,
+                               cf_error *err)
+{
+    blocks_fns c = {w, biomes, threads, dev, fn, ctx};
+    map_batch_fns fns = {blocks_fill, blocks_each, &c};
+    return map_chunk_batches(x0, z0, step, nx, nz, 32, (size_t)w->prog->height * 256, &fns, cancel, err);
 }
 
 typedef struct scan_ctx {
@@ -331,8 +357,22 @@ static cf_status biome_row(void *ctx, void *tls, int32_t k, cf_error *err)
 }
 
 static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
-                               const int32_t *ground, uint8_t *out, int threads, const cf_map_cancel *cancel, cf_error *err)
+                               const int32_t *ground, uint8_t *out, int threads, cf_map_device *dev, const cf_map_cancel *cancel,
+                               cf_error *err)
 {
+    if (dev) { /* every sample in one call: the device's lookups */
+        size_t n = (size_t)nx * (size_t)nz;
+        int32_t *xyz = malloc(sizeof(int32_t) * 3 * n);
+        if (!xyz) return err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
+        for (size_t o = 0; o < n; o++) {
+            xyz[3 * o] = (int32_t)((int64_t)x0 + (int64_t)(o % (size_t)nx) * step);
+            xyz[3 * o + 1] = biome_y(b, ground[o]);
+            xyz[3 * o + 2] = (int32_t)((int64_t)z0 + (int64_t)(o / (size_t)nx) * step);
+        }
+        cf_status st = map_cancelled(cancel, err) ? CF_ERR_LIMIT : mapdev_biomes(dev, b, n, xyz, out, err);
+        free(xyz);
+        return st;
+    }
     biome_ctx c = {b, ground, out, x0, z0, step, nx};
     row_job j = {biome_row, biome_tls, free, &c, nz, 0, cancel, 0, CF_OK, {0}};
     return rows_run(&j, threads, err);
@@ -511,6 +551,21 @@ cf_status map_draw_cancel(const cf_world *w, cf_biomes *biomes, int layer, int32
                           int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
                           const cf_map_cancel *cancel, cf_error *err)
 {
+    return map_draw_on(NULL, w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, cancel, err);
+}
+
+cf_status cf_map_draw_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0,
+                             int32_t step, int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights,
+                             cf_map_stats *stats, int threads, cf_error *err)
+{
+    if (!dev) return err_set(err, CF_ERR_ARG, "cf_map_draw_device: bad arguments");
+    return map_draw_on(dev, w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, NULL, err);
+}
+
+cf_status map_draw_on(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
+                      int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
+                      const cf_map_cancel *cancel, cf_error *err)
+{
     if (layer < 0 || layer >= NLAYERS || !rgb) return err_set(err, CF_ERR_ARG, "cf_map_draw: bad arguments");
     cf_status st = check_grid(w, x0, z0, step, nx, nz, "cf_map_draw", err);
     if (st != CF_OK) return st;
@@ -536,21 +591,22 @@ cf_status map_draw_cancel(const cf_world *w, cf_biomes *biomes, int layer, int32
         scan_ctx sc = {&c, below};
         if (!c.top || !c.kind || ((L->gather & G_SURFACE) && !c.blk))
             st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else if (per_column(p, step, nx, nz)) {
+        else if (!dev && per_column(p, step, nx, nz)) {
             /* each column's height, then its blocks alone (scan_column overwrites ground[o]
              * after colblk_column read it as the height) */
             st = surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
             if (st == CF_OK)
                 st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, c.ground, scan_fn, &sc, threads,
                                     cancel, err);
-        } else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, cancel, err);
+        } else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, dev, cancel, err);
     } else {
-        st = surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
+        st = dev ? mapdev_heights(dev, w, x0, z0, step, nx, nz, below, c.ground, cancel, err)
+                 : surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
     }
     if (st == CF_OK && (L->gather & G_BIOMES)) {
         cf_biomes_palette(biomes, names);
         if (!(c.biome = malloc(n))) st = err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-        else st = gather_biomes(biomes, x0, z0, step, nx, nz, c.ground, c.biome, threads, cancel, err);
+        else st = gather_biomes(biomes, x0, z0, step, nx, nz, c.ground, c.biome, threads, dev, cancel, err);
     }
     if (st == CF_OK) L->colour(&c, nx, nz, p, rgb);
     if (!heights) free(c.ground);
@@ -586,6 +642,12 @@ static void column_fn_at(void *ctx, const cf_program *p, block_get get, void *sr
 cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx,
                              int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err)
 {
+    return cf_map_columns_device(NULL, w, biomes, x0, z0, step, nx, nz, below, out, threads, err);
+}
+
+cf_status cf_map_columns_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step,
+                                int32_t nx, int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err)
+{
     cf_status st = check_grid(w, x0, z0, step, nx, nz, "cf_map_columns_get", err);
     if (st != CF_OK) return st;
     if (!out) return err_set(err, CF_ERR_ARG, "cf_map_columns_get: bad arguments");
@@ -600,15 +662,16 @@ cf_status cf_map_columns_get(const cf_world *w, cf_biomes *biomes, int32_t x0, i
     int own = !out->height; /* heights are needed even when not asked for */
     int32_t *h = own ? malloc(sizeof(int32_t) * n) : out->height;
     if (!h) return err_set(err, CF_ERR_NOMEM, "out of memory for %d x %d columns", nx, nz);
-    st = cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, h, threads, err);
+    st = dev ? mapdev_heights(dev, w, x0, z0, step, nx, nz, below, h, NULL, err)
+             : cf_surface_samples(w, 0, x0, z0, step, nx, nz, below, h, threads, err);
     if (st == CF_OK && want_blocks) {
         col_ctx cc = {out, h};
         int surface = biomes && cf_program_has_surface(p);
-        if (per_column(p, step, nx, nz))
+        if (!dev && per_column(p, step, nx, nz))
             st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, h, column_fn_at, &cc, threads, NULL, err);
-        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc, threads, NULL, err);
+        else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc, threads, dev, NULL, err);
     }
-    if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, NULL, err);
+    if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, dev, NULL, err);
     uint8_t remap[256];
     const uint8_t *r = want_blocks ? blocks_out_map(p, remap) : NULL; /* cf_block_palette's indices */
     if (st == CF_OK && out->block) blocks_remap(out->block, n, r);

@@ -233,10 +233,8 @@ int pack_dirs(cf_pack *pk, const char *dir, const char **names, int max);
 /* 1 when the packs hold Minecraft noise settings minecraft:overworld (a front-end that
  * answers the default request on its own files leaves such packs to Minecraft) */
 int pack_has_overworld(cf_pack *pk);
-/* A warning: the line goes to the pack's handler (or stderr) the first time key (the file's
- * display path, with the kind of warning) is warned about, and is dropped after. */
-void pack_warn(cf_pack *pk, const char *file, const char *line);
-/* pack_warn of "file#/pointer: message" at `at`, once per file and fmt */
+/* A warning "file#/pointer: message" at `at`: to the pack's handler (or stderr) the first
+ * time, once per file and fmt */
 void pack_warn_at(cf_pack *pk, cf_loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* 1 and *value when type ("ns:path", or "path" for minecraft) of object o was given a constant
  * by pack_define (TYPE[FIELD=TEXT] when o's FIELD is TEXT, else TYPE), else 0 */
@@ -311,8 +309,6 @@ cf_status pack_set_external_map(cf_pack *pk, const char *name, int width, int he
 
 /* version.c: the data version of a game version chunkfill knows ("1.21.11" -> 4671), else 0 */
 int game_version_data(const char *id);
-/* the known versions, for messages: "1.18 ... 1.21.11, 26.1, 26.2, 26.3" */
-const char *game_version_list(void);
 /* cf_pack_game_version: */
 const char *pack_game_version(cf_pack *pk, int *data_version, const char **from);
 cf_status pack_set_game_version(cf_pack *pk, const char *version, cf_error *err);  /* cf_pack_set_game_version */

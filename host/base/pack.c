@@ -257,7 +257,9 @@ int pack_defined(const cf_pack *pk, const char *type, const cJSON *o, double *va
     return found;
 }
 
-void pack_warn(cf_pack *pk, const char *file, const char *line)
+/* A warning: the line goes to the pack's handler (or stderr) the first time key (the file's
+ * display path, with the kind of warning) is warned about, and is dropped after. */
+static void pack_warn(cf_pack *pk, const char *file, const char *line)
 {
     for (int i = 0; i < pk->nwarned; i++)
         if (strcmp(pk->warned[i], file) == 0) return;

@@ -34,7 +34,8 @@ int game_version_data(const char *id)
     return 0;
 }
 
-const char *game_version_list(void) { return "1.18 ... 1.21.11, 26.1, 26.2, 26.3"; }
+/* the known versions, for messages */
+static const char *game_version_list(void) { return "1.18 ... 1.21.11, 26.1, 26.2, 26.3"; }
 
 /* the newest known version that reads data pack format f, or NULL */
 static const char *of_pack_format(int f)

@@ -91,6 +91,8 @@ int parse_rect(const char *opt, const char *v, int single, long lo, long hi, con
 int parse_area(const char *area, long r[4]);
 int parse_stage(const char *v, int *surface);
 int parse_layer(const char *name);
+/* --device of the map commands: cpu (*device becomes NULL) or opencl[:N]; -1, or 2 after one line */
+int parse_map_device(const char **device);
 
 /* ---- world.c: packs, program and world from the options */
 cf_status xerr(cf_error *e, cf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -31,17 +31,20 @@ const char usage_render[] =
     "--heights writes\n"
     "the int32 height field of the picture (min_y - 1 where no block is solid), shape (nz, nx),\n"
     "index [z][x]. --layer picks the map layer (default relief; `chunkfill tiles --help` lists\n"
-    "them; --device draws relief only). Files appear only when complete. With --device, on a\n"
-    "terminal a progress line counts the chunk rows; --quiet turns it off.\n"
+    "them). --device opencl[:N] computes on an OpenCL device (`chunkfill devices`) what the CPU\n"
+    "would: the chunks that hold the sampled columns (their densities, blocks, and the surface\n"
+    "stage where the rules have an OpenCL form; 26.3 material rules stay on the CPU) and the\n"
+    "biomes; the picture is byte for byte the CPU's. Files appear only when complete.\n"
     "--structures draws a marker on each structure start whose chunk is in the area (the starts\n"
     "`chunkfill structures` lists for it, from the packs' structure sets): a 9 x 9 square centred on\n"
     "the start's x, z, a black outline around a colour of its set and the first letter of its\n"
-    "name (docs/structures.md); not with --device.\n"
+    "name (docs/structures.md).\n"
     HELP_VERSION;
 
 const char usage_columns[] =
     "usage: chunkfill columns [--pack PATH]... [--settings ID | --dimension ID] --seed SEED --area X0,Z0:X1,Z1\n"
-    "                         [--stride N] [--below Y] [--threads N] [--quiet] --out FILE.npy\n"
+    "                         [--stride N] [--below Y] [--device cpu|opencl[:N]] [--threads N] [--quiet]\n"
+    "                         --out FILE.npy\n"
     "Writes what the map knows per column (for far-terrain / LOD renderers) at the columns\n"
     "(X0 + i*N, Z0 + k*N) of the area (block coordinates, inclusive; --stride N, default 1, as\n"
     "render --scale N): a structured NumPy array of shape (nz, nx), index [k][i], 12-byte\n"
@@ -56,7 +59,8 @@ const char usage_columns[] =
     "  pad        u1   0\n"
     "and FILE.palette.json beside it: {\"blocks\": [...], \"biomes\": [...], \"x0\", \"z0\", \"stride\"}.\n"
     "--dimension ID: a dimension's settings and biome source (as render).\n"
-    "Every column equals what `serve --http`'s /at answers there. Files appear only when complete;\n"
+    "Every column equals what `serve --http`'s /at answers there. --device opencl[:N] computes on an\n"
+    "OpenCL device, byte for byte the CPU's (as render --device). Files appear only when complete;\n"
     "then one summary line on standard error (--quiet: none).\n"
     HELP_VERSION;
 
@@ -64,7 +68,7 @@ int cmd_columns(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    const char *area = NULL, *outpath = NULL;
+    const char *area = NULL, *outpath = NULL, *device = NULL;
     long stride = 1, threads = 0, below = INT32_MAX;
     optdef defs[] = {
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
@@ -72,6 +76,7 @@ int cmd_columns(int argc, char **argv)
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outpath, .required = "--out is required"},
         {.name = "--stride", .num = &stride, .lo = 1, .hi = 65536},
+        {.name = "--device", .str = &device},
         {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
         {0},
@@ -80,6 +85,7 @@ int cmd_columns(int argc, char **argv)
     if (rc0 >= 0) return rc0;
     if ((rc0 = settings_or_dimension(&o, usage_columns)) >= 0) return rc0;
     if (o.nfunctions) return die_usage("columns takes no --function", usage_columns);
+    if ((rc0 = parse_map_device(&device)) >= 0) return rc0;
     long r[4];
     if ((rc0 = parse_area(area, r)) >= 0) return rc0;
     int64_t nx = ((int64_t)r[2] - r[0]) / stride + 1, nz = ((int64_t)r[3] - r[1]) / stride + 1;
@@ -92,6 +98,7 @@ int cmd_columns(int argc, char **argv)
     cf_error err = {0};
     cli_world cw = {0};
     cf_biomes *bs = NULL;
+    cf_map_device *dev = NULL;
     int32_t *h = calloc(n ? n : 1, sizeof(int32_t)), *ft = calloc(n ? n : 1, sizeof(int32_t));
     uint8_t *bl = calloc(n ? n : 1, 1), *fl = calloc(n ? n : 1, 1), *bi = calloc(n ? n : 1, 1), *rec = malloc(12 * (n ? n : 1));
     int rc = 1;
@@ -112,6 +119,7 @@ int cmd_columns(int argc, char **argv)
     double t0 = mono_s();
     if (open_world(&o, 1, 0, &cw, &err) != CF_OK) goto done;
     if (open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK) goto done;
+    if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
     progress prog;
@@ -122,8 +130,11 @@ int cmd_columns(int argc, char **argv)
         while (k1 < nz && floordiv16(r[1] + k1 * stride) == floordiv16(r[1] + (k1 - 1) * stride)) k1++;
         size_t at = (size_t)k0 * (size_t)nx;
         cf_map_columns cols = {h + at, bl + at, bi + at, fl + at, ft + at};
-        if (cf_map_columns_get(cw.w, bs, (int32_t)r[0], (int32_t)(r[1] + k0 * stride), (int32_t)stride, (int32_t)nx, (int32_t)(k1 - k0),
-                               (int32_t)below, &cols, (int)threads, &err) != CF_OK) {
+        int32_t z0 = (int32_t)(r[1] + k0 * stride), rows = (int32_t)(k1 - k0);
+        if ((dev ? cf_map_columns_device(dev, cw.w, bs, (int32_t)r[0], z0, (int32_t)stride, (int32_t)nx, rows, (int32_t)below, &cols,
+                                         (int)threads, &err)
+                 : cf_map_columns_get(cw.w, bs, (int32_t)r[0], z0, (int32_t)stride, (int32_t)nx, rows, (int32_t)below, &cols,
+                                      (int)threads, &err)) != CF_OK) {
             progress_end(&prog);
             goto done;
         }
@@ -172,6 +183,7 @@ done:
     cf_output_abort(&pout);
     if (rc) report(&err);
     free(h), free(ft), free(bl), free(fl), free(bi), free(rec);
+    cf_map_device_free(dev);
     cf_biomes_free(bs);
     close_world(&cw);
     return rc;
@@ -216,7 +228,7 @@ int cmd_render(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = "cpu", *layer_name = "relief";
+    const char *area = NULL, *outpath = NULL, *heights_path = NULL, *device = NULL, *layer_name = "relief";
     long scale = 1, threads = 0, below = INT32_MAX;
     int structures = 0;
 
@@ -241,8 +253,7 @@ int cmd_render(int argc, char **argv)
     int layer = parse_layer(layer_name), needs = 0;
     if (layer < 0) return 2;
     cf_map_layer(layer, &needs, NULL);
-    if (strcmp(device, "cpu") != 0 && layer != 0) return die_usage("--device draws the relief layer only", usage_render);
-    if (strcmp(device, "cpu") != 0 && structures) return die_usage("--structures draws on the CPU path only (not with --device)", usage_render);
+    if ((rc0 = parse_map_device(&device)) >= 0) return rc0;
     long r[4];
     if ((rc0 = parse_area(area, r)) >= 0) return rc0;
     int64_t nx = (int64_t)r[2] - r[0] + 1, nz = (int64_t)r[3] - r[1] + 1;
@@ -255,99 +266,43 @@ int cmd_render(int argc, char **argv)
 
     cf_error err = {0};
     cli_world cw = {0};
+    cf_map_device *dev = NULL;
     cf_biomes *bs = NULL;
-    int32_t *pic = NULL, *strip = NULL, *list = NULL;
+    int32_t *pic = NULL;
     uint8_t *rgb = NULL;
-    void *vol = NULL;
     int rc = 1;
     char msg[1024] = "";
-    double t0;
-    {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    }
+    double t0 = mono_s();
     if (open_world(&o, (needs & CF_MAP_BLOCKS) != 0, 1, &cw, &err) != CF_OK) goto done;
     /* a biome source where the layer needs one (the blocks layer: where the settings have a surface stage) */
     if ((needs & CF_MAP_BIOMES) && (!(needs & CF_MAP_SURFACE) || cf_program_has_surface(cw.pg)) &&
         open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
-    int use_dev = strcmp(device, "cpu") != 0;
-    if (use_dev && cf_device_open(&cw.dev, device, cw.pg, 0, 0, &err) != CF_OK) goto done;
-    int min_y, height;
-    cf_program_settings(cw.pg, &min_y, &height, NULL);
-    /* one chunk row (16 block rows) at a time; keep only the picture's rows */
-    int64_t cz0 = floordiv16(r[1]), cz1 = floordiv16(r[3]), cx0 = floordiv16(r[0]), cx1 = floordiv16(r[2]);
-    int64_t ncx = cx1 - cx0 + 1;
+    if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     pic = malloc(sizeof(int32_t) * (size_t)(px * pz));
-    if (use_dev) {
-        strip = malloc(sizeof(int32_t) * (size_t)nx * 16);
-        list = malloc(sizeof(int32_t) * 2 * (size_t)ncx);
-        vol = malloc((cf_program_precision(cw.pg) == 64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256 * (size_t)ncx);
-    }
-    if (!pic || (use_dev && (!strip || !list || !vol))) {
+    rgb = malloc((size_t)(px * pz) * 3);
+    if (!pic || !rgb) {
         snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
         err.status = CF_ERR_NOMEM;
         goto done;
     }
-    int tty = !o.quiet && isatty(2);
-    /* the CPU computes the sampled columns only (cf_map_draw) */
-    if (!use_dev) {
-        if (!(rgb = malloc((size_t)(px * pz) * 3))) {
-            snprintf(err.message, sizeof err.message, "chunkfill: out of memory");
-            goto done;
-        }
-        cf_map_stats ms;
-        if (cf_map_draw_stats(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
-                              (int32_t)below, rgb, pic, &ms, (int)threads, &err) != CF_OK)
-            goto done;
-        if (ms.unknown_blocks)
-            fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
-                    (unsigned long long)ms.unknown_blocks, ms.first_unknown);
-        if (structures && draw_structures(&o, cw.pk, cw.seed, &bs, r, scale, px, pz, rgb, &err) != CF_OK) goto done;
-    }
-    for (int64_t cz = cz0; use_dev && cz <= cz1; cz++) {
-        int64_t zlo = cz * 16 < r[1] ? r[1] : cz * 16, zhi = cz * 16 + 15 > r[3] ? r[3] : cz * 16 + 15;
-        int32_t rows = (int32_t)(zhi - zlo + 1);
-        {
-            for (int64_t i = 0; i < ncx; i++) list[2 * i] = (int32_t)(cx0 + i), list[2 * i + 1] = (int32_t)cz;
-            if (cf_device_fill(cw.dev, cw.w, (size_t)ncx, list, vol, &err) != CF_OK) goto done;
-            for (int32_t zz = 0; zz < rows; zz++)
-                for (int64_t xx = 0; xx < nx; xx++) {
-                    int64_t bx = r[0] + xx, bz = zlo + zz, c = floordiv16(bx) - cx0;
-                    int lx = (int)(bx - floordiv16(bx) * 16), lz = (int)(bz - cz * 16);
-                    size_t base = (size_t)c * (size_t)height * 256;
-                    int f64 = cf_program_precision(cw.pg) == 64;
-                    int32_t top = min_y - 1;
-                    for (int y = height - 1; y >= 0; y--) {
-                        size_t k = base + ((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx;
-                        int solid = f64 ? ((const double *)vol)[k] > 0.0 : ((const float *)vol)[k] > 0.0f;
-                        if ((int64_t)min_y + y <= below && solid) {
-                            top = min_y + y;
-                            break;
-                        }
-                    }
-                    strip[(size_t)zz * (size_t)nx + (size_t)xx] = top;
-                }
-        }
-        for (int32_t zz = 0; zz < rows; zz++) {
-            int64_t z = zlo + zz - r[1];
-            if (z % scale) continue;
-            for (int64_t x = 0; x < nx; x += scale) pic[(size_t)(z / scale) * (size_t)px + (size_t)(x / scale)] = strip[(size_t)zz * (size_t)nx + (size_t)x];
-        }
-        if (tty) fprintf(stderr, "\rrender: %lld/%lld chunk rows", (long long)(cz - cz0 + 1), (long long)(cz1 - cz0 + 1)); /* NOLINT(bugprone-misplaced-widening-cast): int64_t for %lld */
-    }
-    if (tty && use_dev) fputc('\n', stderr);
-    if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
-    if (use_dev ? cf_png_relief(outpath, pic, (int)px, (int)pz, cw.pg, &err) != CF_OK
-                : cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK)
+    /* only the sampled columns are computed (cf_map_draw; on a device the chunks that hold them) */
+    cf_map_stats ms;
+    if ((dev ? cf_map_draw_device(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                                  (int32_t)below, rgb, pic, &ms, (int)threads, &err)
+             : cf_map_draw_stats(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
+                                 (int32_t)below, rgb, pic, &ms, (int)threads, &err)) != CF_OK)
         goto done;
+    if (ms.unknown_blocks)
+        fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
+                (unsigned long long)ms.unknown_blocks, ms.first_unknown);
+    if (structures && draw_structures(&o, cw.pk, cw.seed, &bs, r, scale, px, pz, rgb, &err) != CF_OK) goto done;
+    if (heights_path && write_npy_i32(heights_path, pic, (int)pz, (int)px, msg, sizeof msg) < 0) goto done;
+    if (cf_png_write(outpath, rgb, (int)px, (int)pz, &err) != CF_OK) goto done;
     if (!o.quiet) { /* the summary line; --quiet: none */
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        double t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+        double t = mono_s() - t0;
         fprintf(stderr, "render: %lld x %lld blocks, %lld x %lld pixels, %.2f s, %.0f blocks/s (%s)\n", (long long)nx,
-                (long long)nz, (long long)px, (long long)pz, t, (double)nx * (double)nz / t, use_dev ? cf_device_name(cw.dev) : "cpu");
+                (long long)nz, (long long)px, (long long)pz, t, (double)nx * (double)nz / t, dev ? cf_map_device_name(dev) : "cpu");
     }
     rc = 0;
 done:
@@ -355,15 +310,17 @@ done:
         if (msg[0]) fprintf(stderr, "chunkfill: %s\n", msg);
         else report(&err);
     }
-    free(pic), free(strip), free(list), free(vol), free(rgb);
+    free(pic), free(rgb);
     cf_biomes_free(bs);
+    cf_map_device_free(dev);
     close_world(&cw);
     return rc;
 }
 
 const char usage_tiles[] =
     "usage: chunkfill tiles [--pack PATH]... [--settings ID | --dimension ID] --seed SEED [--layer NAME]...\n"
-    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--threads N] [--quiet] --out DIR\n"
+    "                       --area X0,Z0:X1,Z1 [--zoom A..B] [--below Y] [--device cpu|opencl[:N]]\n"
+    "                       [--threads N] [--quiet] --out DIR\n"
     "Writes a pyramid of 256 x 256-pixel map tiles DIR/L/Z/X/Y.png and a viewer DIR/index.html\n"
     "that opens without a server. Level Z shows 2^Z blocks per pixel: tile (X, Y) covers blocks\n"
     "x in [X*256*2^Z, (X+1)*256*2^Z), z likewise from Y (negative indices for negative\n"
@@ -372,7 +329,8 @@ const char usage_tiles[] =
     "(Z = 0: X*256,Y*256:X*256+255,Y*256+255). Written: every tile of levels A..B (default\n"
     "0..0, at most 0..20) that meets the area. Each file appears only when complete.\n"
     "--dimension ID draws a dimension's settings and biome source (as render). The viewer shows\n"
-    "the biomes layer's legend and --below.\n"
+    "the biomes layer's legend and --below. --device opencl[:N] computes the tiles on an OpenCL\n"
+    "device, byte for byte the CPU's (as render --device).\n"
     HELP_VERSION
     "Layers (--layer, repeatable, default relief):\n";
 
@@ -426,7 +384,7 @@ int cmd_tiles(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
-    const char *area = NULL, *outdir = NULL, *zoom = "0..0";
+    const char *area = NULL, *outdir = NULL, *zoom = "0..0", *device = NULL;
     const char *layer_names[8];
     int nlayers = 0;
     long threads = 0, below = INT32_MAX;
@@ -444,6 +402,7 @@ int cmd_tiles(int argc, char **argv)
         {.name = "--area", .str = &area, .required = "--area is required"},
         {.name = "--out", .str = &outdir, .required = "--out is required"},
         {.name = "--zoom", .str = &zoom},
+        {.name = "--device", .str = &device},
         {.name = "--threads", .num = &threads, .lo = 0, .hi = 1024},
         {.name = "--below", .num = &below, .lo = INT32_MIN, .hi = INT32_MAX},
         {0},
@@ -459,6 +418,7 @@ int cmd_tiles(int argc, char **argv)
     if (rc0 >= 0) return rc0;
     if ((rc0 = settings_or_dimension(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
+    if ((rc0 = parse_map_device(&device)) >= 0) return rc0;
     int layers[8], need_blocks = 0, need_biomes = 0;
     for (int i = 0; i < nlayers; i++) {
         int needs = 0;
@@ -491,6 +451,7 @@ int cmd_tiles(int argc, char **argv)
     if (cf_output_check_dir(outdir, &err) != CF_OK) return report(&err), 1; /* a file or FIFO there: one line */
     cli_world cw = {0};
     cf_biomes *bs = NULL;
+    cf_map_device *dev = NULL;
     uint8_t *rgb = malloc(256 * 256 * 3);
     int rc = 1;
     char msg[1024] = "", path[4200];
@@ -504,6 +465,7 @@ int cmd_tiles(int argc, char **argv)
     if (open_world(&o, need_blocks, 1, &cw, &err) != CF_OK) goto done;
     if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(cw.pg))) && open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
+    if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     int64_t done_tiles = 0;
     int tty = !o.quiet && isatty(2), unknown = 0;
     unsigned long long unknown_px = 0;
@@ -514,8 +476,11 @@ int cmd_tiles(int argc, char **argv)
             for (int64_t ty = floordiv64(r[1], span); ty <= floordiv64(r[3], span); ty++)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
                     cf_map_stats ms;
-                    if (cf_map_draw_stats(cw.w, bs, layers[li], (int32_t)(tx * span), (int32_t)(ty * span), (int32_t)1 << z,
-                                          256, 256, (int32_t)below, rgb, NULL, &ms, (int)threads, &err) != CF_OK)
+                    int32_t x0 = (int32_t)(tx * span), z0 = (int32_t)(ty * span), step = (int32_t)1 << z;
+                    if ((dev ? cf_map_draw_device(dev, cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
+                                                  (int)threads, &err)
+                             : cf_map_draw_stats(cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
+                                                 (int)threads, &err)) != CF_OK)
                         goto done;
                     if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
                     unknown_px += ms.unknown_blocks;
@@ -581,6 +546,7 @@ done:
         else report(&err);
     }
     free(rgb);
+    cf_map_device_free(dev);
     cf_biomes_free(bs);
     close_world(&cw);
     return rc;

@@ -468,3 +468,16 @@ int parse_layer(const char *name)
     die_usage(msg, NULL);
     return -2;
 }
+
+/* --device of the map commands: cpu (the default: *device NULL) or opencl[:N]; -1, or 2 after one line */
+int parse_map_device(const char **device)
+{
+    if (!*device || strcmp(*device, "cpu") == 0) return *device = NULL, -1;
+    const char *s = *device;
+    if (strcmp(s, "opencl") == 0) return -1;
+    if (strncmp(s, "opencl:", 7) == 0 && s[7] >= '0' && s[7] <= '9' && strspn(s + 7, "0123456789") == strlen(s + 7) && strlen(s + 7) <= 4)
+        return -1;
+    char msg[200];
+    snprintf(msg, sizeof msg, "--device %.60s: takes cpu, opencl or opencl:N (N as `chunkfill devices` lists)", s);
+    return die_usage(msg, NULL);
+}

@@ -74,7 +74,7 @@ const char usage_serve_http[] =
     "usage: chunkfill serve --http 127.0.0.1:PORT [--pack PATH]... [--settings ID]...\n"
     "                       [--cache DIR] [--cache-mb N] [--workers N] [--threads N] [--max-zoom Z]\n"
     "                       [--dear-workers N] [--max-connections N] [--read-timeout-ms N]\n"
-    "                       [--tile-timeout-ms N] [--drain-ms N]\n"
+    "                       [--tile-timeout-ms N] [--drain-ms N] [--device cpu|opencl[:N]]\n"
     "Serves maps over HTTP (loopback only): the viewer at /, tiles /LAYER/Z/X/Y.png?seed=S\n"
     "[&dimension=ID][&settings=ID][&below=Y] exactly as `chunkfill tiles` writes them, drawn on\n"
     "demand into a disk cache of at most --cache-mb MiB (default 256; default folder: a fresh one\n"
@@ -96,7 +96,9 @@ const char usage_serve_http[] =
     "unfinished head is closed, and requests get 503 with Retry-After). A Host header other\n"
     "than localhost or a loopback address is refused (403). SIGINT or SIGTERM: tiles being\n"
     "drawn get --drain-ms (default 10000), then stop. One log line per request on stderr\n"
-    "(docs/robustness.md lists every limit).\n"
+    "(docs/robustness.md lists every limit). --device opencl[:N] draws the tiles on an OpenCL\n"
+    "device (one per settings, opened before the server listens), byte for byte the CPU's tiles\n"
+    "(as `chunkfill tiles --device`); /at stays on the CPU.\n"
     HELP_VERSION;
 
 static int cmd_serve_http(int argc, char **argv)
@@ -108,7 +110,7 @@ static int cmd_serve_http(int argc, char **argv)
     const char **settings = calloc((size_t)argc + 1, sizeof *settings);
     if (!settings) return fprintf(stderr, "chunkfill: out of memory\n"), 1;
     serve_settings = settings, serve_nsettings = 0;
-    const char *addr = NULL, *cache = NULL;
+    const char *addr = NULL, *cache = NULL, *device = NULL;
     long cache_mb = ho.cache_mb, workers = ho.workers, threads = 0, max_zoom = ho.max_zoom, conns = ho.max_conns,
          rto = ho.read_timeout_ms, dear = ho.dear_workers, tto = ho.tile_timeout_ms, drain = ho.drain_ms;
     optdef defs[] = {
@@ -124,12 +126,15 @@ static int cmd_serve_http(int argc, char **argv)
         {.name = "--dear-workers", .num = &dear, .lo = 1, .hi = 256},
         {.name = "--tile-timeout-ms", .num = &tto, .lo = 1, .hi = 86400000},
         {.name = "--drain-ms", .num = &drain, .lo = 0, .hi = 86400000},
+        {.name = "--device", .str = &device},
         {0},
     };
     int rc = parse_cmd(&o, argc, argv, defs, usage_serve_http);
     int ns = serve_nsettings;
     cf_error err = {0};
+    if (rc < 0) rc = parse_map_device(&device);
     if (rc < 0) {
+        ho.device = device;
         ho.packs = o.packs, ho.npacks = o.npacks, ho.limits = o.lim, ho.version = o.version;
         ho.settings = settings, ho.nsettings = ns;
         ho.listen = addr, ho.cache_dir = cache, ho.cache_mb = cache_mb, ho.workers = (int)workers;

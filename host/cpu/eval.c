@@ -622,9 +622,18 @@ static const float *bnode(const batch *b, int id)
     int np = b->np, batched = 1;
     /* a 2-D node with a column memo: the memo's value per corner (computed once per column) */
     switch (f->memo[id] == MEMO_COLUMN ? NK_COUNT : n->kind) {
-    case NK_ADD: case NK_SUB: case NK_MUL: case NK_DIV: case NK_MIN: case NK_MAX: case NK_ABS: case NK_NEGATE:
-    case NK_SQUARE: case NK_CUBE: case NK_HALF_NEGATIVE: case NK_QUARTER_NEGATIVE: case NK_SQUEEZE: case NK_CLAMP:
-    case NK_CACHE: case NK_BLEND_DENSITY: {
+    /* the row kinds' ops of one and two operands (kernels/cf_nodes_ops.h: ROW, VOL); lerp's
+     * three have their lazy branches below */
+#define CF_OP_ROW_CASE(K, N) CF_OP_BNODE_##N(K)
+#define CF_OP_BNODE_1(K) case NK_##K:
+#define CF_OP_BNODE_2(K) case NK_##K:
+#define CF_OP_BNODE_3(K)
+    CF_OPS(CF_OP_ROWS)
+#undef CF_OP_ROW_CASE
+#undef CF_OP_BNODE_1
+#undef CF_OP_BNODE_2
+#undef CF_OP_BNODE_3
+    case NK_CLAMP: case NK_CACHE: case NK_BLEND_DENSITY: {
         int lit = n->kind == NK_DIV && is_literal(e, n->in[1]);
         const float *a = bnode(b, n->in[0]);
         const float *c = n->nin > 1 && !lit ? bnode(b, n->in[1]) : a;

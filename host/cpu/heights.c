@@ -224,11 +224,11 @@ int fill_surface_chunk(const cf_world *w, int fn, int32_t cx, int32_t cz, int32_
  * CORNER_STEP on, samples that all lie on cell corner columns take one corner column each
  * (corner_region, where corner_exact proves it exact). The three give the same heights (a region's values do not depend on its extent: corners and
  * caches are keyed by absolute position; tests/test_render.c checks it). */
-/* samples on corner columns alone from this step on. At step 4 a corner column with the
- * column bounds (bounds.c) takes fewer instructions than a sample's share of a chunk (0.67 M
- * against 0.83 M, callgrind) but twice the time (a level-2 tile: 11.2 s CPU against 5.9 s; the
- * chunk's rows run in vector lanes): bench/RESULTS.md */
-enum { CORNER_STEP = 8 };
+/* samples on corner columns alone from this step on. At step 4, in groups of lanes and with
+ * the corner-row proofs (hbound_nonpos_cells), a sample takes 0.25 M instructions against 0.39 M
+ * for its share of a chunk, and a level-2 tile 1.75 s CPU against 2.19 s (bench/RESULTS.md;
+ * before the lanes it was the other way round: 11.2 s against 5.9 s) */
+enum { CORNER_STEP = 4 };
 enum { SPARSE_STEP = 10 }; /* a lone column costs about what 100 blocks of a chunk do (bench/RESULTS.md) */
 
 typedef struct sjob {

@@ -192,8 +192,7 @@ struct cf_world {
     size_t tablen;
 };
 
-cf_status seed_bind(cf_world *w, cf_error *err);
-/* a world: prog bound to seed (seed_bind); the work of cf_world_new. world_free frees one that
+/* a world: prog bound to seed (seed.c's seed_bind); the work of cf_world_new. world_free frees one that
  * no CPU fill has used (those keep contexts per world: cpu.h world_release frees those too) */
 cf_status world_new(cf_world **out, const cf_program *prog, int64_t seed, cf_error *err);
 void world_free(cf_world *w);

@@ -659,7 +659,7 @@ static cf_status seed_bind_mc121(cf_world *w, cf_error *err)
 
 static int pack_tables(cf_world *w);
 
-cf_status seed_bind(cf_world *w, cf_error *err)
+static cf_status seed_bind(cf_world *w, cf_error *err)
 {
     const cf_program *p = w->prog;
     if (p->dialect == DIALECT_MC121) return seed_bind_mc121(w, err);

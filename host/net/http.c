@@ -439,6 +439,8 @@ cf_status cf_http_serve(const cf_http_opts *o, cf_error *err)
         }
         s->nprog = i + 1;
     }
+    for (int i = 0; o->device && i < s->nprog; i++) /* before listening: no request waits for a device */
+        if ((st = cf_map_device_open(&s->mdev[i], o->device, s->prog[i], err)) != CF_OK) goto out;
     if (o->cache_dir) {
         snprintf(s->cache, sizeof s->cache, "%s", o->cache_dir);
         if (mkdir(s->cache, 0777) != 0 && errno != EEXIST) {
@@ -524,7 +526,7 @@ out:
     if (s->lfd >= 0) close(s->lfd);
     http_free_worlds(s);
     http_free_structures(s);
-    for (int i = 0; i < s->nprog; i++) cf_program_free(s->prog[i]);
+    for (int i = 0; i < s->nprog; i++) cf_map_device_free(s->mdev[i]), cf_program_free(s->prog[i]);
     while (s->ents) {
         http_entry *e = s->ents;
         s->ents = e->next;

@@ -112,6 +112,7 @@ typedef struct hsrv {
     const cf_http_opts *o;
     cf_pack *pk; /* the packs (biome sources are opened from them, under wmu) */
     cf_program *prog[HTTP_MAX_SETTINGS];
+    cf_map_device *mdev[HTTP_MAX_SETTINGS]; /* --device: each configuration's map device (NULL: the CPU) */
     const char *names[HTTP_MAX_SETTINGS]; /* each configuration's settings id */
     const char *dims[HTTP_MAX_SETTINGS];  /* and the dimension it draws (NULL: served by --settings) */
     char idbuf[HTTP_MAX_SETTINGS][2][256]; /* the discovered dimensions' ids and settings ids */

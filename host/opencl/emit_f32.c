@@ -17,7 +17,7 @@
 #include "kernels/cf_nodes.h"
 #include "kernels/cf_iris.h"
 
-const char gen_mode_ch[3] = {'S', 'P', 'V'};
+static const char gen_mode_ch[3] = {'S', 'P', 'V'}; /* the function name letter of a mode: f<ch>_<node> */
 
 int gen_is_special(const cf_node *n)
 {

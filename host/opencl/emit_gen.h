@@ -57,7 +57,6 @@ typedef struct gen {
     int naxy;                /* ints of the batch's y records, at the front of ax */
 } gen;
 
-extern const char gen_mode_ch[3]; /* the function name letter of a mode: f<ch>_<node> */
 
 /* the kinds with their own function (interpolated, find_top_surface, slice) */
 int gen_is_special(const cf_node *n);
