@@ -269,10 +269,13 @@ cf_status cf_map_draw_biomes(const cf_world *w, cf_biomes *biomes, int layer, in
                              int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, int threads,
                              cf_error *err);
 /* cf_map_draw_biomes, and counts (stats may be NULL): pixels whose block has no row in the
- * blocks layer's colour table (drawn magenta) and the first such id. */
+ * blocks layer's colour table (drawn magenta) and the first such id; the block layers' samples
+ * whose blocks came from a fill of their whole chunk (every sample below 8 blocks a sample; from
+ * there on the columns that one column alone cannot answer exactly, such as a biome tie). */
 typedef struct cf_map_stats {
     uint64_t unknown_blocks;
     char first_unknown[128];
+    uint64_t chunk_columns;
 } cf_map_stats;
 cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                             int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
@@ -553,6 +556,14 @@ cf_status cf_structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x
  * (out->unverified says so): the game may pass over them. */
 cf_status cf_structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z,
                                int radius, cf_structure_start *out, int *found, cf_error *err);
+/* The terrain of the checks that need it (docs/structures.md): with a world of the dimension's
+ * settings and the same seed, from cf_program_compile_blocks (w must outlive its use; NULL:
+ * none), igloos and swamp huts check their biome at the chunk's centre (min + 8) on the first
+ * occupied y of WORLD_SURFACE_WG (the top block that is not air after the noise stage: water
+ * counts), desert pyramids and jungle temples first need the lowest of their four corners at or
+ * above sea level ("checked": "terrain+biome"). Without a world those starts are "none" and
+ * unverified. CF_ERR_ARG for a world without a block program. */
+cf_status cf_structures_terrain(cf_structures *s, const cf_world *w, cf_error *err);
 /* A start as one line of JSON and a newline, the line `chunkfill structures` and the server's
  * /structures write: {"structure": ID, "set": ID, "chunk": [CX, CZ], "x": X, "y": Y|null, "z": Z,
  * "checked": C[, "unverified": WHAT]}. Written as snprintf does (at most cap bytes with its NUL);

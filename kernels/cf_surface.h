@@ -35,8 +35,9 @@
  *                                  a block, its store, the heightmap (default: s->blk, s->hmap)
  *   CF_SF_STATE                    the state's type (default: cf_sf below, with the device's
  *                                  definitions of the hooks above from its tables)
- *   CF_SF_WALK_END                 the lowest y a column's walk applies the rule to (default
- *                                  CF_SF_MINY; one column alone stops at the block it needs)
+ *   CF_SF_WALK_ON(y)               whether a column's walk goes on to block y, below the
+ *                                  blocks it has done (default y >= CF_SF_MINY; one column
+ *                                  alone stops below the blocks its caller reads)
  *   CF_SF_STEEP_PREP()             run before `steep` reads the neighbours' heightmap (default:
  *                                  nothing; one column alone computes them there)
  * The state has the fields x, y, z, depth, steep, have_steep, min_surface, have_min_surface,
@@ -154,8 +155,8 @@ CF_INLINE double cf_sf_col(CF_SF_CTX, int out)
 }
 #endif /* !CF_SF_STATE */
 
-#ifndef CF_SF_WALK_END
-#define CF_SF_WALK_END CF_SF_MINY
+#ifndef CF_SF_WALK_ON
+#define CF_SF_WALK_ON(y) ((y) >= CF_SF_MINY)
 #endif
 #ifndef CF_SF_STEEP_PREP
 #define CF_SF_STEEP_PREP()
@@ -466,7 +467,7 @@ CF_INLINE void cf_sf_column(CF_SF_CTX, cf_i32 cx, cf_i32 cz, int lx, int lz)
     cf_aq_rnd q = cf_aq_at_pos(CF_SF_ROOT_LO, CF_SF_ROOT_HI, CF_SF_LEGACY, s->x, 0, s->z);
     s->depth = (int)(CF_SF_COL(CF_SF_FIXED(SN_SURFACE)) * 2.75 + 3.0 + cf_sf_next_double(&q, CF_SF_LEGACY) * 0.25);
     s->stone_above = 0, s->water = CF_SF_NO_WATER, s->next_ceiling = 2147483647;
-    for (cf_i32 y = height; y >= CF_SF_WALK_END; y--) {
+    for (cf_i32 y = height; CF_SF_WALK_ON(y); y--) {
         int b = CF_SF_GET(lx, y, lz);
         if (b == CF_BK_AIR) {
             s->stone_above = 0, s->water = CF_SF_NO_WATER;

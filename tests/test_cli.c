@@ -611,3 +611,51 @@ Test(cli, locate_biome_equals_the_oracle)
     fclose(f);
     cr_assert_eq(n, 10, "%d golden lines", n);
 }
+
+/* pregen grows a world: a larger area over a folder keeps the regions whose chunks it does not
+ * change (byte for byte, not made again), makes the ones on the old edge again (outgrown in the
+ * manifest until then) and the new ones; the folder then equals a fresh run of the larger area,
+ * its manifest lists the old area in grown_from, a rerun makes nothing; a smaller area is refused */
+Test(cli, pregen_grows_a_world)
+{
+    char a[256], b[256], args[1024], out[1024], err[2048], f1[300], f2[300];
+    tmp_dir(a, sizeof a, "grow"), tmp_dir(b, sizeof b, "fresh");
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area 0,0:40,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(f1, sizeof f1, "%s/r.0.0.npy", a);
+    size_t n0, n1;
+    char *r00 = slurp_if(f1, &n0);
+    cr_assert_not_null(r00);
+    /* west: region 0's chunks stay (0..2 x 0..2), region -1 is new */
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:40,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "9 already complete"), "%s", err);
+    char *again = slurp_if(f1, &n1);
+    cr_assert(n0 == n1 && memcmp(r00, again, n0) == 0, "region 0 was rewritten");
+    free(again);
+    /* east: region 0 gains chunks (made again), region 1 is new */
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:600,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "regions done") && lines(err) == 1, "%s", err);
+    snprintf(f1, sizeof f1, "%s/manifest.json", a);
+    char *m = slurp(f1);
+    cr_assert(strstr(m, "\"grown_from\"") && !strstr(m, "\"outgrown\""), "%s", m);
+    free(m);
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:600,40 --out %s", b);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    static const char *const regions[3] = {"r.-1.0.npy", "r.0.0.npy", "r.1.0.npy"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(f1, sizeof f1, "%s/%s", a, regions[k]), snprintf(f2, sizeof f2, "%s/%s", b, regions[k]);
+        char *x = slurp_if(f1, &n0), *y = slurp_if(f2, &n1);
+        cr_assert(x && y && n0 == n1 && memcmp(x, y, n0) == 0, "%s: the grown world differs from a fresh one", regions[k]);
+        free(x), free(y);
+    }
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area -40,0:600,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(err, "(0 chunks made"), "%s", err);
+    snprintf(args, sizeof args, "pregen --seed 1 --format npy --stage noise --area 0,0:40,40 --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "#/params/chunks: this folder was made with") && lines(err) == 1, "%s", err);
+    free(r00);
+    tmp_rm(a), tmp_rm(b);
+}

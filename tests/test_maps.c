@@ -489,7 +489,7 @@ static void chunk_cache_free(chunk_cache *cc)
  * shaded by those top blocks' y (image_shade); the shading aside, a noise-stage map (stone) or
  * a wrong column fails */
 static void check_blocks_layer_dim(const char *pack, const char *extra, const char *dimension, const char *settings, int64_t seed,
-                                   int32_t x0, int32_t z0, int32_t step, int32_t n, int min_distinct)
+                                   int32_t x0, int32_t z0, int32_t step, int32_t n, int min_distinct, int per_column)
 {
     cf_program *pg;
     cf_biomes *b;
@@ -511,6 +511,9 @@ static void check_blocks_layer_dim(const char *pack, const char *extra, const ch
     cf_map_stats ms;
     cr_assert_eq(cf_map_draw_stats(w, b, layer, x0, z0, step, n, n, INT32_MAX, rgb, h, &ms, 2, &err), CF_OK, "%s", err.message);
     cr_assert_eq(ms.unknown_blocks, 0, "%s: a block without a colour: %s", settings, ms.first_unknown);
+    if (per_column) /* one column at a time, none through its chunk (a column the path gave up on would hide a bug) */
+        cr_assert_eq(ms.chunk_columns, 0, "%s step %d: %llu of %zu columns took their chunk", settings, step,
+                     (unsigned long long)ms.chunk_columns, np);
     int seen[CF_PALETTE_MAX] = {0}, distinct = 0;
     for (int32_t k = 0; k < n; k++)
         for (int32_t i = 0; i < n; i++) {
@@ -576,9 +579,9 @@ static void check_blocks_layer_dim(const char *pack, const char *extra, const ch
 }
 
 static void check_blocks_layer(const char *pack, const char *settings, int64_t seed, int32_t x0, int32_t z0, int32_t step,
-                               int32_t n, int min_distinct)
+                               int32_t n, int min_distinct, int per_column)
 {
-    check_blocks_layer_dim(pack, NULL, NULL, settings, seed, x0, z0, step, n, min_distinct);
+    check_blocks_layer_dim(pack, NULL, NULL, settings, seed, x0, z0, step, n, min_distinct, per_column);
 }
 
 /* vanilla 26.3 (the embedded default pack has no surface rule) */
@@ -594,8 +597,8 @@ static const char *vanilla263(void)
 Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
 {
     const char *pack = vanilla263();
-    check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2);  /* 1:1, across chunk borders: river and grass */
-    check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1); /* a sample per chunk */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2, 0);  /* 1:1, across chunk borders: river and grass */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1, 1); /* a sample per chunk */
 }
 
 /* Sampled columns after the surface stage against whole chunks: the blocks layer, columns and
@@ -603,8 +606,10 @@ Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
  * surface.c surface_column: the aquifer, the rules down to the height, the neighbours' heights
  * `steep` reads, the stored biomes of the quarts the zoom reads), equal cf_fill_blocks_surface
  * (`fill --blocks --stage surface`) there: several seeds, beyond 1,000,000, 1.21.11 (whole
- * chunks) and our own biome source over vanilla's rules (tests/packs/own-biomes: icebergs,
- * pillars, sand over sandstone, steep peaks, swamp water) */
+ * chunks), our own biome source over vanilla's rules (tests/packs/own-biomes: icebergs,
+ * pillars, sand over sandstone, steep peaks, swamp water) and our own surface rule that makes
+ * the top block air (tests/packs/air-floor); none of the sampled 26.3 columns from 8 blocks a
+ * sample on takes its chunk (cf_map_stats' chunk_columns) */
 Test(maps, sampled_surface_blocks_equal_whole_chunks)
 {
     const char *pack = vanilla263();
@@ -612,15 +617,20 @@ Test(maps, sampled_surface_blocks_equal_whole_chunks)
     snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
     struct stat sb;
     if (stat(v121, &sb) != 0) shared_missing(v121);
-    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2);           /* a shore, 4 blocks apart */
-    check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1);
-    check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2);
-    check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3);       /* a sample per 16 chunks */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2, 0);           /* a shore, 4 blocks apart */
+    check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1, 1);
+    check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2, 1); /* a beach's sand */
+    check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3, 1);       /* a sample per 16 chunks */
+    /* `steep` decides the top block of (3040, -2784) (the middle sample; with the column's own
+     * height for its neighbours' it differs; a search of 65,536 samples of seed 0 found two) */
+    check_blocks_layer(pack, "minecraft:overworld", 0, 3031, -2793, 9, 3, 1, 1);
     check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, -600,
-                           -600, 48, 9, 3);
+                           -600, 48, 9, 3, 1);
     check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, 1500017,
-                           -300, 7, 8, 2);
-    check_blocks_layer(v121, "minecraft:overworld", 7, 1500000, 40, 16, 5, 1);
+                           -300, 7, 8, 2, 0);
+    /* a rule's air over the top block uncovers the block below the height (tests/packs/air-floor) */
+    check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/air-floor", NULL, "minecraft:overworld", 3, -700, 300, 11, 6, 2, 1);
+    check_blocks_layer(v121, "minecraft:overworld", 7, 1500000, 40, 16, 5, 1, 0);
 }
 
 Test(maps, blocks_table_is_sorted_and_knows_the_vanilla_surface_blocks)

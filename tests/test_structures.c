@@ -16,6 +16,9 @@
 #include "testutil.h"
 
 #define PACK_DIR CF_SOURCE_DIR "/tests/packs/structures"
+#define CF_PYR_AREA 6000, -1000, 6911, 191 /* chunks 375..431, -63..11: starts at 394, -48 and 385, -10, a corner below sea level at 423, 5 */
+#define CF_IGLOO_AREA 1536, -1024, 2559, 0 /* a start at chunk 130, -22 */
+#define CF_HUT_AREA 1024, -1536, 2047, -1024 /* starts at chunks 78, -76 and 96, -80 */
 
 /* ------------------------------------------------------------------ helpers */
 typedef struct lines {
@@ -148,6 +151,8 @@ Test(structures, candidates_equal_cubiomes)
         for (int k = 0; k < st.n; k++) {
             const cf_structure_start *s = &st.v[k];
             if (strncmp(s->set, "minecraft:", 10) != 0 || strcmp(s->set, "minecraft:strongholds") == 0) continue;
+            /* the terrain-checked sets the golden has no block of (terrain_checks_from_columns_and_biomes) */
+            if (strcmp(s->set, "minecraft:igloos") == 0 || strcmp(s->set, "minecraft:swamp_huts") == 0) continue;
             if (nether && strcmp(s->set, "minecraft:nether_complexes") != 0) continue; /* the golden's nether part */
             char line[256];
             snprintf(line, sizeof line, "C %s %d %d%s%s", s->set + 10, s->chunk_x, s->chunk_z, nether ? " " : "",
@@ -652,6 +657,12 @@ Test(structures, render_draws_exactly_the_markers)
     cr_assert(w == 128 && h == 128 && w2 == w && h2 == h);
     world wd = {0};
     open_world(&wd, CF_SOURCE_DIR "/packs/default", NULL, NULL, 3);
+    cf_program *pg = NULL; /* the terrain, as render has it */
+    cf_world *tw = NULL;
+    cf_error e = {0};
+    cr_assert_eq(cf_program_compile_blocks(&pg, wd.pk, "minecraft:overworld", &e), CF_OK, "%s", e.message);
+    cr_assert_eq(cf_world_new(&tw, pg, 3, &e), CF_OK, "%s", e.message);
+    cr_assert_eq(cf_structures_terrain(wd.s, tw, &e), CF_OK, "%s", e.message);
     starts st = {0};
     find(&wd, X0, Z0, X0 + w * S - 1, Z0 + h * S - 1, NULL, 0, &st);
     cr_assert_gt(st.n, 5);
@@ -684,6 +695,8 @@ Test(structures, render_draws_exactly_the_markers)
     cr_expect_gt(changed, covered / 2);
     free(owner), free(edge), free(a), free(b), free(st.v);
     close_world(&wd);
+    cf_world_free(tw);
+    cf_program_free(pg);
     unlink(plain), unlink(marked);
     /* on a device (PoCL) the same picture: the markers over the device's map (one chunk) */
     for (int k = 0; k < 2; k++) {
@@ -765,4 +778,89 @@ Test(structures, http_answers_as_the_command_line)
     waitpid(pid, NULL, 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* ------------------------------------------------------------------ the terrain checks */
+/* igloos and swamp huts (biome at the chunk centre's first occupied WORLD_SURFACE_WG y) and desert
+ * pyramids (and first the lowest of the 21 x 21 corners at or above sea level), rebuilt from
+ * chunkfill's own answers: every candidate of the set (the starts without terrain) is a start with
+ * terrain exactly when the column (cf_map_column_below: its height, or the top of the fluid
+ * above it) and the biome of that quart (cf_biomes_quarts) pass, at that y; seed 0, an area with
+ * starts, biome failures and a pyramid whose corner is below sea level */
+static int32_t occupied(const cf_world *w, int32_t x, int32_t z)
+{
+    cf_map_column_info c;
+    cf_error err = {0};
+    cr_assert_eq(cf_map_column_below(w, NULL, x, z, INT32_MAX, &c, &err), CF_OK, "%s", err.message);
+    return c.fluid_top > c.height ? c.fluid_top : c.height;
+}
+
+static int in_list(const char *id, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(id, *list) == 0) return 1;
+    return 0;
+}
+
+Test(structures, terrain_checks_from_columns_and_biomes)
+{
+    static const char *desert[] = {"minecraft:desert", NULL}, *snowy[] = {"minecraft:snowy_taiga", "minecraft:snowy_plains", "minecraft:snowy_slopes", NULL},
+                      *swamp[] = {"minecraft:swamp", NULL};
+    static const struct {
+        const char *id, *const *biomes;
+        int w, d; /* the corners (0: the centre only) */
+        int32_t x0, z0, x1, z1;
+    } kinds[] = {
+        {"minecraft:desert_pyramid", desert, 21, 21, CF_PYR_AREA},
+        {"minecraft:igloo", snowy, 0, 0, CF_IGLOO_AREA},
+        {"minecraft:swamp_hut", swamp, 0, 0, CF_HUT_AREA},
+    };
+    world w = {0};
+    open_world(&w, CF_SOURCE_DIR "/packs/default", NULL, NULL, 0);
+    cf_error err = {0};
+    cf_program *pg = NULL;
+    cf_world *tw = NULL;
+    cr_assert_eq(cf_program_compile_blocks(&pg, w.pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&tw, pg, 0, &err), CF_OK, "%s", err.message);
+    cf_structures *t = NULL; /* the same sets with the terrain */
+    cr_assert_eq(cf_structures_open(&t, w.pk, w.b, 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_structures_terrain(t, tw, &err), CF_OK, "%s", err.message);
+    const char *names[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(w.b, names);
+    int sea;
+    cf_program_settings(pg, NULL, NULL, &sea);
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        const char *only[1] = {kinds[k].id};
+        starts cand = {0}, got = {0};
+        find(&w, kinds[k].x0, kinds[k].z0, kinds[k].x1, kinds[k].z1, only, 1, &cand);
+        cr_assert_eq(cf_structures_find(t, kinds[k].x0, kinds[k].z0, kinds[k].x1, kinds[k].z1, only, 1, keep, &got, &err), CF_OK, "%s", err.message);
+        int pass = 0, biome_fail = 0, corner_fail = 0, g = 0;
+        for (int i = 0; i < cand.n; i++) {
+            const cf_structure_start *c = &cand.v[i];
+            cr_assert_str_eq(c->checked, "none");
+            int32_t x = c->chunk_x * 16 + 8, z = c->chunk_z * 16 + 8, y = occupied(tw, x, z), q[3] = {x >> 2, y >> 2, z >> 2};
+            uint8_t bio;
+            cr_assert_eq(cf_biomes_quarts(w.b, 1, q, &bio, &err), CF_OK, "%s", err.message);
+            int ok = in_list(names[bio], kinds[k].biomes), corners = 1;
+            for (int n = 0; ok && kinds[k].w && n < 4; n++)
+                corners &= occupied(tw, x - 8 + (n & 1 ? kinds[k].w : 0), z - 8 + (n & 2 ? kinds[k].d : 0)) >= sea;
+            pass += ok && corners, biome_fail += !ok, corner_fail += ok && !corners;
+            if (!(ok && corners)) continue;
+            cr_assert_lt(g, got.n, "%s at chunk %d, %d: missing", kinds[k].id, c->chunk_x, c->chunk_z);
+            const cf_structure_start *s = &got.v[g++];
+            cr_expect(s->chunk_x == c->chunk_x && s->chunk_z == c->chunk_z && s->x == x && s->z == z && s->has_y && s->y == y,
+                      "%s: chunk %d, %d at %d, %d, %d; expected chunk %d, %d at %d, %d, %d", kinds[k].id, s->chunk_x, s->chunk_z, s->x, s->y, s->z,
+                      c->chunk_x, c->chunk_z, x, y, z);
+            cr_expect_str_eq(s->checked, kinds[k].w ? "terrain+biome" : "biome");
+        }
+        cr_expect_eq(g, got.n, "%s: %d starts more than expected", kinds[k].id, got.n - g);
+        printf("%s: %d candidates, %d starts, %d biome failures, %d corner failures\n", kinds[k].id, cand.n, pass, biome_fail, corner_fail);
+        cr_expect(pass > 0 && biome_fail > 0 && (!kinds[k].w || corner_fail > 0), "%s: %d starts, %d biome failures, %d corner failures",
+                  kinds[k].id, pass, biome_fail, corner_fail);
+        free(cand.v), free(got.v);
+    }
+    cf_structures_free(t);
+    cf_world_free(tw);
+    cf_program_free(pg);
+    close_world(&w);
 }

@@ -390,6 +390,7 @@ typedef struct colblk_ctx {
     int32_t x0, z0, step, nx, below;
     column_fn fn;
     void *fctx;
+    cf_map_stats *stats; /* chunk_columns counts the columns that took their chunk (may be NULL) */
 } colblk_ctx;
 
 typedef struct colblk_tls {
@@ -462,6 +463,7 @@ static cf_status colblk_row(void *ctx, void *tls, int32_t k, cf_error *err)
             continue;
         }
         /* the chunk's fill */
+        if (j->stats) __atomic_fetch_add(&j->stats->chunk_columns, 1, __ATOMIC_RELAXED);
         if (!t->chunk && !(t->chunk = malloc((size_t)p->height * 256))) return err_set(err, CF_ERR_NOMEM, "out of memory");
         int32_t c[2] = {(int32_t)cf_floordiv(x, 16), (int32_t)cf_floordiv(z, 16)};
         cf_status st = api_fill_blocks_surface(j->w, j->biomes, 1, c, NULL, t->chunk, 1, err);
@@ -473,10 +475,10 @@ static cf_status colblk_row(void *ctx, void *tls, int32_t k, cf_error *err)
 }
 
 static cf_status gather_columns(const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
-                                int32_t below, const int32_t *height, column_fn fn, void *fctx, int threads,
+                                int32_t below, const int32_t *height, column_fn fn, void *fctx, cf_map_stats *stats, int threads,
                                 const cf_map_cancel *cancel, cf_error *err)
 {
-    colblk_ctx c = {w, biomes, height, x0, z0, step, nx, below, fn, fctx};
+    colblk_ctx c = {w, biomes, height, x0, z0, step, nx, below, fn, fctx, stats};
     row_job j = {colblk_row, colblk_tls_new, colblk_tls_free, &c, nz, 0, cancel, 0, CF_OK, {0}};
     return rows_run(&j, threads, err);
 }
@@ -596,9 +598,12 @@ cf_status map_draw_on(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, 
              * after colblk_column read it as the height) */
             st = surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
             if (st == CF_OK)
-                st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, c.ground, scan_fn, &sc, threads,
-                                    cancel, err);
-        } else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, dev, cancel, err);
+                st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, c.ground, scan_fn, &sc, stats,
+                                    threads, cancel, err);
+        } else {
+            st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, scan_fn, &sc, threads, dev, cancel, err);
+            if (stats) stats->chunk_columns = n;
+        }
     } else {
         st = dev ? mapdev_heights(dev, w, x0, z0, step, nx, nz, below, c.ground, cancel, err)
                  : surface_bands(w, x0, z0, step, nx, nz, below, c.ground, threads, cancel, err);
@@ -668,7 +673,7 @@ cf_status cf_map_columns_device(cf_map_device *dev, const cf_world *w, cf_biomes
         col_ctx cc = {out, h};
         int surface = biomes && cf_program_has_surface(p);
         if (!dev && per_column(p, step, nx, nz))
-            st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, h, column_fn_at, &cc, threads, NULL, err);
+            st = gather_columns(w, surface ? biomes : NULL, x0, z0, step, nx, nz, below, h, column_fn_at, &cc, NULL, threads, NULL, err);
         else st = gather_blocks(w, surface ? biomes : NULL, x0, z0, step, nx, nz, column_fn_at, &cc, threads, dev, NULL, err);
     }
     if (st == CF_OK && out->biome) st = gather_biomes(biomes, x0, z0, step, nx, nz, h, out->biome, threads, dev, NULL, err);

@@ -1,13 +1,16 @@
 /* structures.c - the public structure functions that join the structure stage to the outputs:
  * a start as the JSON line every output writes (`chunkfill structures`, the server's
  * /structures, Python), the spawn line (`chunkfill spawn`, /spawn), and the starts of an area drawn as markers into a map picture
- * (`render --structures`; image/marker.c draws them). Allocates the starts of one picture. */
+ * (`render --structures`; image/marker.c draws them), and the terrain of the structure checks
+ * (the first occupied y of WORLD_SURFACE_WG at a column: cf_map_columns_get's height and the
+ * fluid above it). Allocates the starts of one picture. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
+#include "ir/ir.h"
 #include "image/image.h"
 #include "structure/structure.h"
 
@@ -120,4 +123,30 @@ cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t s
     if (count && st == CF_OK) *count = (long)l.n;
     free(l.v);
     return st;
+}
+
+/* the structure stage's surface callback: the top block that is not air after the noise stage
+ * (the surface height, or the top of the fluid directly above it) */
+static int world_surface(void *ctx, int32_t x, int32_t z, int32_t *y, cf_error *err)
+{
+    const cf_world *w = ctx;
+    int32_t h, top;
+    cf_map_columns c = {&h, NULL, NULL, NULL, &top};
+    if (cf_map_columns_get(w, NULL, x, z, 1, 1, 1, INT32_MAX, &c, 1, err) != CF_OK) return -1;
+    *y = top > h ? top : h;
+    return 0;
+}
+
+cf_status cf_structures_terrain(cf_structures *s, const cf_world *w, cf_error *err)
+{
+    if (!s) return err_set(err, CF_ERR_ARG, "cf_structures_terrain: no handle");
+    if (!w) {
+        s->surface = NULL, s->surface_ctx = NULL;
+        return CF_OK;
+    }
+    if (!w->prog->blocks)
+        return err_set(err, CF_ERR_ARG, "%s: the structures' terrain needs a program from cf_program_compile_blocks (the surface counts water)",
+                       w->prog->settings_id);
+    s->surface = world_surface, s->surface_ctx = (void *)w, s->sea_level = w->prog->sea_level;
+    return CF_OK;
 }

@@ -111,6 +111,8 @@ cf_status open_world(const opts *o, int blocks, int nfn, cli_world *cw, cf_error
 void close_world(cli_world *cw);
 cf_status open_biomes(const opts *o, cf_pack *pk, const char *dimension, int64_t seed, cf_biomes **b, cf_error *err);
 int report(const cf_error *e);
+/* structures.c: the terrain of the structure checks for s (render --structures too) */
+void structures_terrain_open(cf_structures *s, cf_pack *pk, cf_biomes *b, int64_t seed, cf_program **pg, cf_world **w);
 
 /* ---- output.c: the writer thread, progress, the guarded temporary, tokens */
 int write_all(FILE *f, const void *p, size_t n);

@@ -215,11 +215,17 @@ static cf_status draw_structures(const opts *o, cf_pack *pk, int64_t seed, cf_bi
                                  int64_t pz, uint8_t *rgb, cf_error *err)
 {
     cf_structures *s = NULL;
+    cf_program *tpg = NULL;
+    cf_world *tw = NULL;
     long n = 0;
     if (!*bs && open_biomes(o, pk, o->dimension, seed, bs, err) != CF_OK) return err->status;
-    if (cf_structures_open(&s, pk, *bs, seed, cf_pack_game_version(pk, NULL, NULL), err) == CF_OK)
+    if (cf_structures_open(&s, pk, *bs, seed, cf_pack_game_version(pk, NULL, NULL), err) == CF_OK) {
+        structures_terrain_open(s, pk, *bs, seed, &tpg, &tw);
         cf_structures_draw(s, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz, NULL, 0, rgb, &n, err);
+    }
     cf_structures_free(s);
+    cf_world_free(tw);
+    cf_program_free(tpg);
     if (err->status == CF_OK && !o->quiet) fprintf(stderr, "render: %ld structure starts drawn\n", n);
     return err->status;
 }

@@ -21,10 +21,14 @@ const char usage_structures[] =
     "Prints one JSON line per structure start whose chunk is in the area (blocks, inclusive), from the\n"
     "structure sets of the packs (data/<ns>/worldgen/structure_set; a vanilla server jar as --pack\n"
     "carries vanilla's): {\"structure\": ID, \"set\": ID, \"chunk\": [CX, CZ], \"x\": X, \"y\": Y, \"z\": Z,\n"
-    "\"checked\": \"biome\"|\"none\"[, \"unverified\": WHAT]}. x, y, z: the start position the checks used\n"
+    "\"checked\": \"biome\"|\"terrain+biome\"|\"none\"[, \"unverified\": WHAT]}. x, y, z: the start position the\n"
+    "checks used\n"
     "(y null where no check used one: then x, z are the chunk's corner plus the set's locate_offset).\n"
     "\"checked\": \"biome\" when the structure's biome check passed there (or passes everywhere in the\n"
-    "dimension); \"none\" with \"unverified\" naming what the game checks that chunkfill does not model\n"
+    "dimension; igloos and swamp huts: at the chunk centre's surface, water included, from the exact\n"
+    "terrain); \"terrain+biome\": also the game's terrain check (desert pyramids, jungle temples: the\n"
+    "lowest corner at or above sea level); \"none\" with \"unverified\" naming what the game checks that\n"
+    "chunkfill does not model\n"
     "(a jigsaw start piece's layout, the terrain): the game may drop such a start.\n"
     "Sets in the packs' order (namespaces, then files, sorted), chunks of a set in region order.\n"
     "  --pack PATH        a data pack folder, .zip or .jar; repeat to layer packs\n"
@@ -89,6 +93,18 @@ static cf_status open_source(const sopts *o, cf_pack **pk, cf_biomes **b, int64_
     if (open_pack(&o->c, pk, err) != CF_OK) return err->status;
     /* the game version: the shared --version (open_pack sets it on the packs), else the jar's or pack.mcmeta's */
     return cf_biomes_open(b, *pk, o->dimension, NULL, NULL, *seed, err);
+}
+
+/* the terrain of the structure checks (cf_structures_terrain): the biome source's settings with
+ * their blocks, bound to the seed; where they do not compile, one line on stderr and no terrain
+ * (those starts stay unverified) */
+void structures_terrain_open(cf_structures *s, cf_pack *pk, cf_biomes *b, int64_t seed, cf_program **pg, cf_world **w)
+{
+    cf_error e = {0};
+    const char *settings = cf_biomes_settings(b);
+    if (!settings || cf_program_compile_blocks(pg, pk, settings, &e) != CF_OK || cf_world_new(w, *pg, seed, &e) != CF_OK ||
+        cf_structures_terrain(s, *w, &e) != CF_OK)
+        fprintf(stderr, "structures: no terrain checks (%s)\n", e.message[0] ? e.message : "the biome source names no settings");
 }
 
 /* frees what open_source opened and the options' lists; returns rc */
@@ -176,12 +192,15 @@ int cmd_structures(int argc, char **argv)
     cf_pack *pk = NULL;
     cf_biomes *b = NULL;
     cf_structures *s = NULL;
+    cf_program *tpg = NULL;
+    cf_world *tw = NULL;
     int64_t seed;
     cf_output out = {0}; /* --out: the checked writer (a FIFO or device there is refused) */
     emit_ctx e = {stdout, 0, 0};
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
     if (cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK) goto done;
+    structures_terrain_open(s, pk, b, seed, &tpg, &tw);
     if (o.out) {
         if (cf_output_open(&out, o.out, &err) != CF_OK) goto done;
         guard_tmp(out.temp);
@@ -208,6 +227,8 @@ done:
     unguard_tmp();
     if (rc) report(&err);
     cf_structures_free(s);
+    cf_world_free(tw);
+    cf_program_free(tpg);
     return close_source(&o, pk, b, rc);
 }
 
@@ -327,9 +348,12 @@ int cmd_locate(int argc, char **argv)
     cf_structures *s = NULL;
     int64_t seed;
     cf_structure_start st;
+    cf_program *tpg = NULL;
+    cf_world *tw = NULL;
     int found = 0;
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK ||
+        (structures_terrain_open(s, pk, b, seed, &tpg, &tw), 0) ||
         cf_structures_locate(s, &what, 1, p[0], p[1], p[2], (int)o.radius, &st, &found, &err) != CF_OK) {
         report(&err);
     } else if (!found) {
@@ -351,5 +375,7 @@ int cmd_locate(int argc, char **argv)
         rc = fflush(stdout) != 0;
     }
     cf_structures_free(s);
+    cf_world_free(tw);
+    cf_program_free(tpg);
     return close_source(&o, pk, b, rc);
 }

@@ -122,7 +122,6 @@ struct cf_surface {
     cf_sfcol *col;
     int32_t walk_end;  /* the lowest block the walk applies the rule to (min_y: a chunk) */
     int col_flat;      /* cflat holds the column walk's list (every biome condition asked) */
-    int rule_air;      /* a rule block is air (a heightmap can drop: columns alone are not exact) */
     int biome, have_biome;
     /* the caches below have one entry per program output (nout: every noise the rules read,
      * as many as the pack's rules read; Terralith's 1.21 rule reads 65) */
@@ -330,10 +329,23 @@ static int rule(cf_surface *s, int row);
 #define CF_SF_NO_CHUNK /* surface_apply: the heightmap in memory order */
 #define CF_SF_GET(lx, y, lz) (s->col ? s->col->get(s->col->u, (y)) : cf_sf_block(s, (lx), (y), (lz)))
 #define CF_SF_PUT(lx, y, lz, b) (s->col ? s->col->set(s->col->u, (y), (b)) : (void)CF_SF_BLK_PUT(lx, y, lz, b))
-#define CF_SF_WALK_END (s->walk_end)
+#define CF_SF_WALK_ON(y) col_walk_on(s, (y))
+static int col_walk_on(const cf_surface *s, int32_t y);
 #define CF_SF_STEEP_PREP() col_steep(s)
 static void col_steep(cf_surface *s);
 #include "kernels/cf_surface.h"
+
+/* whether the walk goes on to block y: a chunk's down to min_y; one column's down to walk_end,
+ * then on while the block above (done) is air or a fluid, so that every block from the top down
+ * to the first solid one is final (a rule's air, vanilla's frozen-ocean `hole`, uncovers the
+ * blocks below it) */
+static int col_walk_on(const cf_surface *s, int32_t y)
+{
+    if (y >= s->walk_end) return 1;
+    if (!s->col || y < s->min_y) return 0;
+    int b = s->col->get(s->col->u, y + 1);
+    return b == CF_BK_AIR || cf_sf_fluid(b);
+}
 
 /* one column alone: the heightmap of the neighbours `steep` reads (clamped to the chunk, as
  * cf_sf_cond does), from the noise stage's blocks. A neighbour the chunk's walk visits
@@ -493,11 +505,14 @@ int surface_column(cf_surface *s, int32_t x, int32_t z, int32_t walk_end, cf_sfc
 {
     int32_t cx = (int32_t)cf_floordiv(x, 16), cz = (int32_t)cf_floordiv(z, 16);
     int lx = x & 15, lz = z & 15;
-    if (s->rule_air) return col->inexact = 1; /* a rule's air could uncover blocks below walk_end */
     s->cx = cx, s->cz = cz, s->col = col, s->blk = NULL, s->bgrid = NULL;
     s->uok = 0;
     col->inexact = 0;
-    if (!s->col_flat) walk_list(s), s->col_flat = 1;
+    if (!s->col_flat) { /* every biome condition asked (cond_fast reads bcond), no chunk volume (no_vein) */
+        memset(s->bcond, 1, (size_t)s->r->nrows);
+        memset(s->volp, 0, sizeof *s->volp * (size_t)s->nout);
+        walk_list(s), s->col_flat = 1;
+    }
     s->walk_end = walk_end < s->min_y ? s->min_y : walk_end;
     s->hmap[lz * 16 + lx] = col->hmap(col->u, 0, 0);
     cf_sf_column(s, cx, cz, lx, lz);
@@ -607,7 +622,6 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
         return NULL;
     }
     for (int i = 0; i < s->r->nblocks + 2; i++) s->pal[i] = map[i]; /* then snow_block, packed_ice */
-    for (int i = 0; i < s->r->nblocks; i++) s->rule_air |= s->pal[i] == CF_BK_AIR;
     s->grad = calloc((size_t)s->r->nnames + 1, sizeof *s->grad);
     s->rpresent = calloc((size_t)s->r->nbiomes + 1, 1);
     s->bcond = malloc((size_t)s->r->nrows + 1);

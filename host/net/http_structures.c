@@ -4,7 +4,7 @@
  *       (cf_structure_json), as application/x-ndjson; at most HTTP_ST_MAX_CHUNKS chunks an area;
  *   /spawn?seed=S[&dimension=ID]: the line of `chunkfill spawn` (cf_spawn_json).
  * Structure handles (their ring positions are searched once and kept) live in a small LRU of
- * HTTP_ST_SLOTS per (configuration, seed), each with its own biome source; a request holds its
+ * HTTP_ST_SLOTS per (configuration, seed), each with its own biome source and terrain; a request holds its
  * handle alone (the handle is not shared between threads); pack reads (opening, #tags) happen
  * under the worlds' lock, as world_get's. Allocates the slots, the handles and an answer's body. */
 #include <stdio.h>
@@ -23,6 +23,8 @@ typedef struct st_slot {
     uint64_t used;
     cf_biomes *b;
     cf_structures *st;
+    cf_program *pg; /* the terrain of the checks (cf_structures_terrain): the settings with blocks */
+    cf_world *w;
     const char *version; /* the packs' game version */
 } st_slot;
 
@@ -37,6 +39,12 @@ static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
 static int status_of(cf_status st) { return st == CF_ERR_ARG || st == CF_ERR_LIMIT || st == CF_ERR_SCHEMA ? 400 : st == CF_ERR_NOMEM ? 503
                                                                                                                                      : 500; }
 
+static void slot_close(st_slot *sl)
+{
+    cf_structures_free(sl->st), cf_world_free(sl->w), cf_program_free(sl->pg), cf_biomes_free(sl->b);
+    sl->st = NULL, sl->w = NULL, sl->pg = NULL, sl->b = NULL;
+}
+
 /* opens the biome source and structures of (cfg, seed) into sl (under the worlds' lock: the pack) */
 static cf_status slot_open(hsrv *s, st_slot *sl, int cfg, int64_t seed, cf_error *err)
 {
@@ -44,20 +52,19 @@ static cf_status slot_open(hsrv *s, st_slot *sl, int cfg, int64_t seed, cf_error
     sl->version = cf_pack_game_version(s->pk, NULL, NULL);
     cf_status st = cf_biomes_open(&sl->b, s->pk, s->dims[cfg], s->dims[cfg] ? NULL : s->names[cfg], NULL, seed, err);
     if (st == CF_OK) st = cf_structures_open(&sl->st, s->pk, sl->b, seed, sl->version, err);
+    /* the terrain as `chunkfill structures` has it; settings without blocks: those checks stay unverified */
+    cf_error e2 = {0};
+    const char *set = st == CF_OK ? cf_biomes_settings(sl->b) : NULL;
+    if (set && (cf_program_compile_blocks(&sl->pg, s->pk, set, &e2) != CF_OK || cf_world_new(&sl->w, sl->pg, seed, &e2) != CF_OK ||
+                cf_structures_terrain(sl->st, sl->w, &e2) != CF_OK))
+        fprintf(stderr, "http: %s: no terrain checks for structures: %s\n", s->names[cfg], e2.message);
     pthread_mutex_unlock(&s->wmu);
-    if (st != CF_OK) {
-        cf_structures_free(sl->st), cf_biomes_free(sl->b);
-        sl->st = NULL, sl->b = NULL;
-    }
+    if (st != CF_OK) slot_close(sl);
     sl->cfg = cfg, sl->seed = seed;
     return st;
 }
 
-static void slot_close(st_slot *sl)
-{
-    cf_structures_free(sl->st), cf_biomes_free(sl->b);
-    sl->st = NULL, sl->b = NULL;
-}
+
 
 /* the handle of (cfg, seed), held until slot_put; a slot of the cache, or *tmp (every slot busy) */
 static st_slot *slot_get(hsrv *s, int cfg, int64_t seed, st_slot *tmp, cf_error *err)

@@ -366,8 +366,43 @@ static void unlock_dir(int fd)
     if (fd >= 0) close(fd); /* releases the flock */
 }
 
+/* the chunk rectangle [x0, z0, x1, z1] of a manifest's "chunks" (or a grown_from entry); 0 or -1 */
+static int rect_of(const cJSON *c, long long r[4])
+{
+    if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 4) return -1;
+    for (int k = 0; k < 4; k++) {
+        const cJSON *v = cJSON_GetArrayItem(c, k);
+        if (!cJSON_IsNumber(v)) return -1;
+        r[k] = (long long)v->valuedouble;
+    }
+    return 0;
+}
+
+/* growing a world: the folder's area lies inside this run's (the other parameters equal) */
+static int grows(const cJSON *have, const cJSON *want)
+{
+    long long a[4], b[4];
+    if (rect_of(have, a) < 0 || rect_of(want, b) < 0) return 0;
+    return b[0] <= a[0] && b[1] <= a[1] && b[2] >= a[2] && b[3] >= a[3];
+}
+
+/* 1 when region (rx, rz) covers other chunks under rectangle a than under b */
+static int coverage_differs(int32_t rx, int32_t rz, const long long a[4], const long long b[4])
+{
+    long long x0 = (long long)rx * 32, z0 = (long long)rz * 32, ca[4], cb[4];
+    const long long *r[2] = {a, b};
+    long long *c[2] = {ca, cb};
+    for (int k = 0; k < 2; k++) {
+        c[k][0] = x0 > r[k][0] ? x0 : r[k][0], c[k][2] = x0 + 31 < r[k][2] ? x0 + 31 : r[k][2];
+        c[k][1] = z0 > r[k][1] ? z0 : r[k][1], c[k][3] = z0 + 31 < r[k][3] ? z0 + 31 : r[k][3];
+        if (c[k][0] > c[k][2] || c[k][1] > c[k][3]) c[k][0] = c[k][1] = 1, c[k][2] = c[k][3] = 0; /* none */
+    }
+    return memcmp(ca, cb, sizeof ca) != 0;
+}
+
 /* reads and checks the manifest against params: *out (caller deletes), or NULL when
- * there is none; -1 with a located error when it is unreadable or for other parameters */
+ * there is none; -1 with a located error when it is unreadable or for other parameters
+ * (an area inside this run's is not: the run grows the world, prepare records it) */
 static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON **out, cf_error *err)
 {
     char path[PATH_MAX];
@@ -393,6 +428,7 @@ static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON *
     if (!cJSON_IsObject(regions)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions: missing or not an object", path);
     for (const cJSON *it = params->child; it; it = it->next) {
         const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, it->string);
+        if (h && strcmp(it->string, "chunks") == 0 && grows(h, it)) continue;
         if (!h || !cJSON_Compare(h, it, 1)) {
             char *a = h ? cJSON_PrintUnformatted(h) : NULL, *b = cJSON_PrintUnformatted(it);
             failf(err, CF_ERR_ARG, "%s#/params/%s: this folder was made with %s, this run has %s: use another --out", path,
@@ -418,11 +454,20 @@ static int rec_cmp(const void *x, const void *y)
 }
 
 /* writes the manifest: params, palettes, the regions in index order */
-static int manifest_write(const cf_pregen_params *p, const gen *g, const cJSON *params, const cJSON *regions, cf_error *err)
+static int manifest_write(const cf_pregen_params *p, const gen *g, const cJSON *params, const cJSON *regions, const cJSON *grown,
+                          cf_error *err)
 {
     cJSON *m = cJSON_CreateObject();
     cJSON_AddNumberToObject(m, "chunkfill_pregen", 1);
     cJSON_AddItemToObject(m, "params", cJSON_Duplicate(params, 1));
+    /* grown (the old manifest, or NULL): grown_from, the areas (chunks) the folder held before
+     * runs that grew it, oldest first; outgrown, the regions made for one of them whose chunks
+     * the larger area changes, with their digests, until they are made again */
+    static const char *const keep[2] = {"grown_from", "outgrown"};
+    for (int k = 0; grown && k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(grown, keep[k]);
+        if (v && cJSON_GetArraySize(v) > 0) cJSON_AddItemToObject(m, keep[k], cJSON_Duplicate(v, 1));
+    }
     cJSON_AddItemToObject(m, "blocks", cJSON_CreateStringArray(g->aw.blocks, g->aw.nblocks));
     if (g->aw.nbiomes) cJSON_AddItemToObject(m, "biomes", cJSON_CreateStringArray(g->aw.biomes, g->aw.nbiomes));
     cJSON *rs = cJSON_AddObjectToObject(m, "regions");
@@ -547,7 +592,26 @@ cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err)
               p->dir, MANIFEST);
         goto done;
     }
-    if (!m) manifest_write(p, &g, params, NULL, err);
+    if (!m) manifest_write(p, &g, params, NULL, NULL, err);
+    else { /* a larger area than the folder's: record the old one (its regions stay) and take this run's */
+        const cJSON *had = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "params"), "chunks");
+        const cJSON *want = cJSON_GetObjectItemCaseSensitive(params, "chunks");
+        long long was[4], now[4];
+        if (!cJSON_Compare(had, want, 1) && rect_of(had, was) == 0 && rect_of(want, now) == 0) {
+            cJSON *grown = cJSON_GetObjectItemCaseSensitive(m, "grown_from"), *out = cJSON_GetObjectItemCaseSensitive(m, "outgrown");
+            if (!cJSON_IsArray(grown)) cJSON_DeleteItemFromObjectCaseSensitive(m, "grown_from"), grown = cJSON_AddArrayToObject(m, "grown_from");
+            if (!cJSON_IsObject(out)) cJSON_DeleteItemFromObjectCaseSensitive(m, "outgrown"), out = cJSON_AddObjectToObject(m, "outgrown");
+            cJSON_AddItemToArray(grown, cJSON_Duplicate(had, 1));
+            cJSON *rs = cJSON_GetObjectItemCaseSensitive(m, "regions");
+            for (cJSON *r = rs ? rs->child : NULL, *nx; r; r = nx) {
+                nx = r->next;
+                int rx, rz;
+                if (sscanf(r->string, "r.%d.%d.", &rx, &rz) == 2 && coverage_differs(rx, rz, was, now))
+                    cJSON_AddItemToObject(out, r->string, cJSON_DetachItemViaPointer(rs, r));
+            }
+            manifest_write(p, &g, params, rs, m, err);
+        }
+    }
 done:
     unlock_dir(lock);
     cJSON_Delete(m);
@@ -717,9 +781,13 @@ static int make_folders(const char *dir, const char *name, cf_error *err)
     return 0;
 }
 
-/* the digest the manifest lists for name (copied into hex), under the lock; 1 if listed */
-static int listed_digest(const cf_pregen_params *p, const cJSON *params, const char *name, char hex[65], cf_error *err)
+/* the digest the manifest lists for name (copied into hex), under the lock; 1 if listed.
+ * *regrow: 1 where it is listed as outgrown (made for a smaller area than this run's): its
+ * files are made again and replace the ones of that digest */
+static int listed_digest(const cf_pregen_params *p, const cJSON *params, const char *name, int *regrow, char hex[65],
+                         cf_error *err)
 {
+    *regrow = 0;
     cJSON *m;
     int lock = lock_dir(p, err), r = -1;
     if (lock < 0) return -1;
@@ -728,6 +796,10 @@ static int listed_digest(const cf_pregen_params *p, const cJSON *params, const c
             failf(err, CF_ERR_IO, "%s/%s: missing (was the folder prepared?)", p->dir, MANIFEST);
         } else {
             const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "regions"), name);
+            if (!cJSON_IsString(d)) {
+                d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "outgrown"), name);
+                *regrow = cJSON_IsString(d);
+            }
             r = cJSON_IsString(d);
             if (r) snprintf(hex, 65, "%s", d->valuestring);
         }
@@ -746,8 +818,9 @@ static int record_digest(const cf_pregen_params *p, const gen *g, const cJSON *p
     if (manifest_read(p, params, &m, err) == 0 && m) {
         cJSON *rs = cJSON_GetObjectItemCaseSensitive(m, "regions");
         cJSON_DeleteItemFromObjectCaseSensitive(rs, name);
+        cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "outgrown"), name);
         cJSON_AddStringToObject(rs, name, hex);
-        r = manifest_write(p, g, params, rs, err);
+        r = manifest_write(p, g, params, rs, m, err);
     } else if (!m) {
         failf(err, CF_ERR_IO, "%s/%s: disappeared during the run", p->dir, MANIFEST);
     }
@@ -802,7 +875,8 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         char key[64], names[MAX_FILES][96], path[PATH_MAX], want[65] = "", have[65];
         snprintf(key, sizeof key, "r.%d.%d.%s", rx, rz, ext_of(p));
         int nf = region_files(&g, p, rx, rz, names);
-        int listed = listed_digest(p, params, key, want, err);
+        int regrow = 0, intact = 0;
+        int listed = listed_digest(p, params, key, &regrow, want, err);
         if (listed < 0) break;
         /* the files there now: all present and listed with their digest, or made again */
         int present = 0, bad = 0;
@@ -821,7 +895,8 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         if (bad) break;
         if (present == nf && listed) {
             files_digest(old, nf, have);
-            if (strcmp(have, want) == 0) {
+            intact = strcmp(have, want) == 0;
+            if (intact && !regrow) {
                 pr.chunks_skipped += (long long)n;
                 goto next;
             }
@@ -830,6 +905,11 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
         files_digest(out, nf, have);
         for (int f = 0; f < nf && !bad; f++) {
             if (!old[f].p || (old[f].n == out[f].n && (!out[f].n || memcmp(old[f].p, out[f].p, out[f].n) == 0))) continue;
+            if (intact && regrow) { /* made for a smaller area: replaced */
+                free(old[f].p);
+                old[f].p = NULL, old[f].n = 0;
+                continue;
+            }
             if (listed)
                 failf(err, CF_ERR_ARG, "%s/%s: differs from its digest in %s (damaged, or not written by chunkfill): remove it to "
                       "regenerate", p->dir, names[f], MANIFEST);
@@ -842,7 +922,7 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
             if (!old[f].p && (make_folders(p->dir, names[f], err) < 0 || write_atomic(p->dir, names[f], out[f].p, out[f].n, err) < 0))
                 bad = 1;
         if (bad) break;
-        if (present == nf && listed) {
+        if (present == nf && listed && !intact) {
             /* every file equals what this run makes, yet the digest differs: the manifest was edited */
             failf(err, CF_ERR_ARG, "%s/%s#/regions/%s: not the digest of the region's files: remove the entry to regenerate", p->dir,
                   MANIFEST, key);

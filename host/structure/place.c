@@ -293,6 +293,31 @@ static int check(cf_structures *s, const st_set *t, int k, int32_t cx, int32_t c
         st->checked = "biome";
         return u->in[bio];
     }
+    if ((u->type->start == START_CENTRE || u->type->start == START_SINGLE_PIECE) && s->surface) {
+        /* Structure.onTopOfChunkCenter: the chunk's middle block (min + 8) on the first occupied
+         * y of WORLD_SURFACE_WG; its quart's biome is the check (the biome first here: the game
+         * makes both checks, and the biome's column is one of the five) */
+        int32_t x = (int32_t)((uint32_t)cx * 16u) + 8, z = (int32_t)((uint32_t)cz * 16u) + 8, y;
+        if (s->surface(s->surface_ctx, x, z, &y, err) < 0) return -1;
+        int32_t q[3] = {x >> 2, y >> 2, z >> 2};
+        uint8_t bio;
+        if (biome_quarts(s->b, 1, q, &bio, err) != CF_OK) return -1;
+        st->x = x, st->y = y, st->z = z, st->has_y = 1;
+        st->checked = "biome";
+        if (!u->in[bio]) return 0;
+        if (u->type->start == START_SINGLE_PIECE) {
+            /* SinglePieceStructure: no start where the lowest of the four corners (min x, min z) + (0 or
+             * width, 0 or depth) is below sea level */
+            int32_t x0 = x - 8, z0 = z - 8;
+            for (int c = 0; c < 4; c++) {
+                int32_t h;
+                if (s->surface(s->surface_ctx, x0 + (c & 1 ? u->type->y >> 6 : 0), z0 + (c & 2 ? u->type->y & 63 : 0), &h, err) < 0) return -1;
+                if (h < s->sea_level) return 0;
+            }
+            st->checked = "terrain+biome";
+        }
+        return 1;
+    }
     if (u->all) {
         st->checked = "biome"; /* every biome of the dimension is in its list: passes anywhere */
         return 1;

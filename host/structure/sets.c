@@ -31,7 +31,8 @@ static const char *const reduction_names[FR_KINDS + 1] = {
 static const char *const spread_names[] = {[SPREAD_LINEAR] = "linear", [SPREAD_TRIANGULAR] = "triangular", NULL};
 
 #define JIGSAW "a jigsaw structure: its start piece (template size, rotation) places the biome check; chunkfill has no templates"
-#define CENTRE "the chunk centre's WORLD_SURFACE_WG height (water included) places the biome check; not modelled yet"
+#define CENTRE "the chunk centre's WORLD_SURFACE_WG height (water included) places the biome check: needs the terrain (a block program)"
+#define CORNERS "the lowest corner must be at or above sea level and the chunk centre's WORLD_SURFACE_WG height places the biome check: needs the terrain (a block program)"
 /* structure types, 1.19+ ids and 1.18.2's structure feature ids */
 const st_type st_types[] = {
     {"minecraft:fortress", START_FIXED_Y, 64, NULL},
@@ -39,11 +40,11 @@ const st_type st_types[] = {
     {"minecraft:village", START_UNMODELLED, 0, JIGSAW},
     {"minecraft:pillager_outpost", START_UNMODELLED, 0, JIGSAW},
     {"minecraft:bastion_remnant", START_UNMODELLED, 0, JIGSAW},
-    {"minecraft:desert_pyramid", START_UNMODELLED, 0, CENTRE},
-    {"minecraft:jungle_temple", START_UNMODELLED, 0, CENTRE},
-    {"minecraft:jungle_pyramid", START_UNMODELLED, 0, CENTRE},
-    {"minecraft:swamp_hut", START_UNMODELLED, 0, CENTRE},
-    {"minecraft:igloo", START_UNMODELLED, 0, CENTRE},
+    {"minecraft:desert_pyramid", START_SINGLE_PIECE, 21 * 64 + 21, CORNERS},
+    {"minecraft:jungle_temple", START_SINGLE_PIECE, 12 * 64 + 15, CORNERS},
+    {"minecraft:jungle_pyramid", START_SINGLE_PIECE, 12 * 64 + 15, CORNERS},
+    {"minecraft:swamp_hut", START_CENTRE, 0, CENTRE},
+    {"minecraft:igloo", START_CENTRE, 0, CENTRE},
     {"minecraft:ocean_monument", START_UNMODELLED, 0, "the monument checks the biomes around its centre at sea level; not modelled yet"},
     {"minecraft:monument", START_UNMODELLED, 0, "the monument checks the biomes around its centre at sea level; not modelled yet"},
     {"minecraft:woodland_mansion", START_UNMODELLED, 0, "the mansion's start needs its rotation and the terrain's lowest corner"},

@@ -21,14 +21,18 @@ enum { SPREAD_LINEAR, SPREAD_TRIANGULAR };
 /* where a structure type's start position (and so its biome check) is */
 enum {
     START_FIXED_Y,     /* (chunk's min x, y, min z): the nether fortress, y 64 */
+    START_CENTRE,      /* on top of the chunk's centre (min + 8): the first occupied y of WORLD_SURFACE_WG
+                        * (water included) there places the biome check: igloo, swamp hut */
+    START_SINGLE_PIECE,/* START_CENTRE, and first the lowest of the corners (min, min + w, min + d) must be
+                        * at or above sea level: desert pyramid 21 x 21, jungle temple 12 x 15 */
     START_UNMODELLED,  /* needs more of the game than chunkfill has: the reason is in the type table */
 };
 
 typedef struct st_type {
     const char *id;        /* "minecraft:fortress" */
     int start;             /* START_* */
-    int y;                 /* START_FIXED_Y */
-    const char *unverified; /* START_UNMODELLED: what the check would need */
+    int y;                 /* START_FIXED_Y; START_SINGLE_PIECE: width (x) * 64 + depth (z) */
+    const char *unverified; /* START_UNMODELLED, and START_CENTRE / SINGLE_PIECE without terrain: what the check would need */
 } st_type;
 extern const st_type st_types[];
 
@@ -74,6 +78,12 @@ struct cf_structures {
     int nsets, nst;
     st_set *sets;
     st_structure *st;
+    /* the terrain (api/structures.c's cf_structures_terrain): *y = the first occupied y of
+     * WORLD_SURFACE_WG at block (x, z) (the top block that is not air after the noise stage and its
+     * aquifer: water counts; min_y - 1 where none); 0, or -1 with err. NULL: no terrain checks. */
+    int (*surface)(void *ctx, int32_t x, int32_t z, int32_t *y, cf_error *err);
+    void *surface_ctx;
+    int32_t sea_level;
 };
 
 /* sets.c: reads every structure set of the packs (sorted by id) and their structures against the
