@@ -224,6 +224,7 @@ const blk = await waitTiles("the blocks layer");
 if (!blk.length || !blk.every((u) => /(^|\/)blocks\/0\//.test(u))) fail(`after choosing blocks the page shows ${blk.join(" ")}`);
 await screenEqualsRender("blocks", "blocks");
 if (mode === "server") await coarseFirst();
+if (mode === "server") await coldPreview();
 await goTo();
 console.log(`viewer_test: ${mode}: ok (${first.length} tiles first, ${Date.now() - t0} ms after them)`);
 await send("Target.closeTarget", {targetId});
@@ -233,19 +234,32 @@ process.exit(0);
 // 5. coarse first (server): at level 1 every tile of a view not seen before loads; then "+" with
 // the level-0 answers held (DevTools Fetch domain, before they reach the server): the screen shows
 // the level-1 tiles scaled 2x, pixel for pixel; released, the exact level-0 tiles replace them
-async function screenEqualsTiles(level, c, what) {
+// zs: the screen's level (2^zs blocks a pixel); tries: screenshots taken 300 ms apart until one
+// equals (a loaded machine may paint the decoded images a frame late)
+async function screenEqualsTiles(level, c, what, zs = 0, tries = 1) {
+  for (let t = 1; ; t++) {
+    const bad = await screenDiff(level, c, zs);
+    if (!bad) return;
+    if (t >= tries) fail(`${what}: the screen is not the level-${level} tiles scaled ${1 << (level - zs)}x: ${bad}`);
+    await sleep(300);
+  }
+}
+async function screenDiff(level, c, zs) {
   const shot = decodePng(Buffer.from((await S("Page.captureScreenshot", {format: "png"})).data, "base64"));
-  const ox = c.x - W / 2, oz = c.z - H / 2, span = T << level, tiles = new Map();
+  const sc = 1 << zs, ox = Math.floor(c.x / sc) * sc - (W / 2) * sc, oz = Math.floor(c.z / sc) * sc - (H / 2) * sc, span = T << level, tiles = new Map();
   let diff = 0, firstDiff = "";
   for (let py = 100; py < H - 100; py++) // the middle of the screen: no controls over it
     for (let px = 100; px < W - 100; px++) {
-      const bx = ox + px, bz = oz + py, X = Math.floor(bx / span), Y = Math.floor(bz / span), key = `${X}/${Y}`;
+      const bx = ox + px * sc, bz = oz + py * sc, X = Math.floor(bx / span), Y = Math.floor(bz / span), key = `${X}/${Y}`;
       if (!tiles.has(key)) tiles.set(key, decodePng(Buffer.from(await (await fetch(`${serverUrl}relief/${level}/${key}.png?seed=5`)).arrayBuffer())));
       const p = tiles.get(key), i = ((bz - Y * span) >> level) * T + ((bx - X * span) >> level);
       for (let k = 0; k < 3; k++)
-        if (shot.px[(py * W + px) * 3 + k] !== p.px[i * 3 + k]) { if (!diff) firstDiff = `(${px}, ${py})`; diff++; }
+        if (shot.px[(py * W + px) * 3 + k] !== p.px[i * 3 + k]) {
+          if (!diff) firstDiff = `(${px}, ${py}): screen ${Array.from(shot.px.slice((py * W + px) * 3, (py * W + px) * 3 + 3))}, tile ${key} pixel ${i % T},${Math.floor(i / T)} ${Array.from(p.px.slice(i * 3, i * 3 + 3))}`;
+          diff++;
+        }
     }
-  if (diff) fail(`${what}: the screen is not the level-${level} tiles scaled ${1 << level}x: ${diff} channel values differ, first at ${firstDiff}`);
+  return diff ? `${diff} channel values differ, first at ${firstDiff}` : "";
 }
 async function coarseFirst() {
   const c = {x: 3000, z: 2000};
@@ -305,6 +319,41 @@ async function coarseFirst() {
   await S("Network.disable");
   await waitTiles("back from 9000, 7000");
   console.log(`viewer_test: ${mode}: leaving a view cancels the requests of its tiles still out (${away.length} of them, canceled in the browser)`);
+}
+
+// 5b. a cold start at level 2 (a view none of whose tiles, at any level, has loaded): the page asks
+// for the view's tiles 3 levels up before its own; with the level-2 answers held (before they reach
+// the server) the screen is the level-5 tiles scaled 8x; released, the exact level-2 tiles replace them
+async function coldPreview() {
+  const c = {x: -40000, z: 36000};
+  for (let k; (k = events.findIndex((e) => e.method === "Fetch.requestPaused")) >= 0;) events.splice(k, 1);
+  await S("Fetch.enable", {patterns: [{urlPattern: "*/relief/2/*", requestStage: "Request"}]});
+  await evaluate(`location.hash = "#layer=relief&zoom=2&x=${c.x}&z=${c.z}${seedQ}"`);
+  const held = [];
+  let shown = 0;
+  for (let i = 0; i < 1800 && !(held.length && shown); i++) { // up to 180 s (a loaded machine)
+    for (let k; (k = events.findIndex((e) => e.method === "Fetch.requestPaused")) >= 0;) held.push(events.splice(k, 1)[0].params.requestId);
+    shown = await evaluate(`(() => { const a = Array.from(document.querySelectorAll("#map img.coarse"));
+      return a.length && a.every(i => i.complete && i.getAttribute("data-tile").includes("/relief/5/")) ? a.length : 0; })()`);
+    if (!(held.length && shown)) await sleep(100);
+  }
+  if (!held.length) fail("a cold start at level 2 asked for no level-2 tile");
+  if (!shown) fail("a cold start at level 2: no level-5 tile shown while the level-2 tiles are held");
+  const missing = await evaluate(`document.getElementById("map").getAttribute("data-missing")`);
+  if (+missing === 0) fail("a cold start at level 2: the level-5 tiles were counted as the view's");
+  await screenEqualsTiles(5, c, "a cold start at level 2, its tiles held", 2, 10);
+  console.log(`viewer_test: ${mode}: a cold start at level 2 shows ${shown} level-5 tile(s) scaled 8x first (${missing} level-2 tiles held)`);
+  for (let k; (k = events.findIndex((e) => e.method === "Fetch.requestPaused")) >= 0;) held.push(events.splice(k, 1)[0].params.requestId);
+  for (const id of held) await S("Fetch.continueRequest", {requestId: id}).catch(() => {});
+  await S("Fetch.disable");
+  for (let k; (k = events.findIndex((e) => e.method === "Fetch.requestPaused")) >= 0;) events.splice(k, 1);
+  await waitTiles("level 2 after the coarse screen");
+  if (await evaluate(`document.querySelectorAll("#map img.coarse").length`)) fail("coarse tiles still shown once level 2 has loaded");
+  await screenEqualsTiles(2, c, "once level 2 has loaded", 2, 10);
+  console.log(`viewer_test: ${mode}: then the exact level-2 tiles replace them`);
+  await evaluate(`location.hash = "#layer=relief&zoom=0&x=3000&z=2000${seedQ}"`); // back where coarseFirst left the page
+  await sleep(200);
+  await waitTiles("back at level 0");
 }
 
 // 6. the go-to box: "X, Z" centres block (X, Z) (its tiles, the URL hash); bad text changes nothing
