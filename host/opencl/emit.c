@@ -284,7 +284,8 @@ static int columns_kernel(prog32 *P)
                 for (int j = 0; j <= i; j++) all[j] |= g->mark[j];
                 top = i;
             }
-        memcpy(g->mark, all, (size_t)n);
+        if (n > 0) /* gcc 12 -O2 inlined here reads n < 0 as a huge size (-Wstringop-overflow) */
+            memcpy(g->mark, all, (size_t)n);
         free(all);
         for (int i = 0; i <= top; i++) {
             if (!g->mark[i]) continue;
