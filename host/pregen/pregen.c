@@ -386,17 +386,20 @@ static int grows(const cJSON *have, const cJSON *want)
     return b[0] <= a[0] && b[1] <= a[1] && b[2] >= a[2] && b[3] >= a[3];
 }
 
+/* the chunks of region (x0, z0)'s 32 x 32 under rectangle r, as a rectangle c (1,1:0,0 when none) */
+static void region_clip(long long x0, long long z0, const long long r[4], long long c[4])
+{
+    c[0] = x0 > r[0] ? x0 : r[0], c[2] = x0 + 31 < r[2] ? x0 + 31 : r[2];
+    c[1] = z0 > r[1] ? z0 : r[1], c[3] = z0 + 31 < r[3] ? z0 + 31 : r[3];
+    if (c[0] > c[2] || c[1] > c[3]) c[0] = c[1] = 1, c[2] = c[3] = 0; /* none */
+}
+
 /* 1 when region (rx, rz) covers other chunks under rectangle a than under b */
 static int coverage_differs(int32_t rx, int32_t rz, const long long a[4], const long long b[4])
 {
-    long long x0 = (long long)rx * 32, z0 = (long long)rz * 32, ca[4], cb[4];
-    const long long *r[2] = {a, b};
-    long long *c[2] = {ca, cb};
-    for (int k = 0; k < 2; k++) {
-        c[k][0] = x0 > r[k][0] ? x0 : r[k][0], c[k][2] = x0 + 31 < r[k][2] ? x0 + 31 : r[k][2];
-        c[k][1] = z0 > r[k][1] ? z0 : r[k][1], c[k][3] = z0 + 31 < r[k][3] ? z0 + 31 : r[k][3];
-        if (c[k][0] > c[k][2] || c[k][1] > c[k][3]) c[k][0] = c[k][1] = 1, c[k][2] = c[k][3] = 0; /* none */
-    }
+    long long ca[4], cb[4];
+    region_clip((long long)rx * 32, (long long)rz * 32, a, ca);
+    region_clip((long long)rx * 32, (long long)rz * 32, b, cb);
     return memcmp(ca, cb, sizeof ca) != 0;
 }
 
