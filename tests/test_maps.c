@@ -861,19 +861,7 @@ static int run(const char *args, char *err, size_t m)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* decoded RGB pixels of a PNG (malloc'd), its size in *w, *h */
-static uint8_t *read_png(const char *path, int *w, int *h)
-{
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    cr_assert(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
-    img.format = PNG_FORMAT_RGB;
-    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
-    cr_assert(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path, img.message);
-    *w = (int)img.width, *h = (int)img.height;
-    return px;
-}
+#include "pngutil.h"
 
 static int32_t *read_npy(const char *path, int *nz, int *nx)
 {

@@ -621,18 +621,7 @@ Test(structures, cli_locate)
 
 #include "httputil.h"
 
-static uint8_t *read_rgb(const char *path, int *w, int *h)
-{
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    cr_assert(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
-    img.format = PNG_FORMAT_RGB;
-    uint8_t *px = malloc(PNG_IMAGE_SIZE(img));
-    cr_assert(px && png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path, img.message);
-    *w = (int)img.width, *h = (int)img.height;
-    return px;
-}
+#include "pngutil.h"
 
 static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
@@ -653,7 +642,7 @@ Test(structures, render_draws_exactly_the_markers)
              CF_SOURCE_DIR, PACK_DIR, X0, Z0, S, marked);
     cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
     int w, h, w2, h2;
-    uint8_t *a = read_rgb(plain, &w, &h), *b = read_rgb(marked, &w2, &h2);
+    uint8_t *a = read_png(plain, &w, &h), *b = read_png(marked, &w2, &h2);
     cr_assert(w == 128 && h == 128 && w2 == w && h2 == h);
     world wd = {0};
     open_world(&wd, CF_SOURCE_DIR "/packs/default", NULL, NULL, 3);
@@ -704,7 +693,7 @@ Test(structures, render_draws_exactly_the_markers)
                  CF_SOURCE_DIR, PACK_DIR, k ? " --device opencl" : "", k ? marked : plain);
         cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
     }
-    a = read_rgb(plain, &w, &h), b = read_rgb(marked, &w2, &h2);
+    a = read_png(plain, &w, &h), b = read_png(marked, &w2, &h2);
     cr_expect(w == w2 && h == h2 && memcmp(a, b, (size_t)(w * h) * 3) == 0, "render --structures --device differs from the CPU's");
     free(a), free(b);
     unlink(plain), unlink(marked);
