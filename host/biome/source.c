@@ -835,9 +835,9 @@ static int lanes_init(qctx *q, const cf_biomes *b)
             for (int k = 0; k < 3; k++) {
                 int c = nd->in[k];
                 while (c >= 0 && c < i && p->nodes[c].kind == NK_CACHE && p->nodes[c].nin == 1) c = p->nodes[c].in[0];
-                if (c < 0 || c >= i) ok = 0;
-                else if (p->nodes[c].flags & NF_LITERAL) l.lit[k] = eval_point_f32(w, c, 0, 0, 0);
-                else if (lidx[c] >= 0) l.in[k] = lidx[c];
+                int lit = c >= 0 && c < i && (p->nodes[c].flags & NF_LITERAL);
+                if (lit) l.lit[k] = eval_point_f32(w, c, 0, 0, 0);
+                else if (c >= 0 && c < i && lidx[c] >= 0) l.in[k] = lidx[c];
                 else ok = 0;
             }
             if (!ok) continue;
