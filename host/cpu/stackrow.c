@@ -48,6 +48,21 @@ static void axes_scalar(srow *r, int l0, int n, const double *x, const double *y
     }
 }
 
+/* the eight gradient hashes of cell (i, j, k) of the permutation p, cf_perlin_lattice's
+ * order, into c (eval.c's stack_point and the lanes below) */
+void lat_cell_set(cf_latcell *c, const uint8_t *p, int32_t i, int32_t j, int32_t k)
+{
+    uint32_t ui = (uint32_t)i, uj = (uint32_t)j, uk = (uint32_t)k;
+    uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
+    uint32_t aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
+    uint32_t ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
+    c->h[0] = (uint8_t)cf_perm(p, aa + uk), c->h[1] = (uint8_t)cf_perm(p, ba + uk);
+    c->h[2] = (uint8_t)cf_perm(p, ab + uk), c->h[3] = (uint8_t)cf_perm(p, bb + uk);
+    c->h[4] = (uint8_t)cf_perm(p, aa + uk + 1u), c->h[5] = (uint8_t)cf_perm(p, ba + uk + 1u);
+    c->h[6] = (uint8_t)cf_perm(p, ab + uk + 1u), c->h[7] = (uint8_t)cf_perm(p, bb + uk + 1u);
+    c->i = i, c->j = j, c->k = k, c->ok = 1;
+}
+
 /* (b): the eight hashes of each lane's cell, cf_perlin_lattice's order */
 static void hashes(srow *r, int n, CF_TAB o, cf_latcell *c)
 {
@@ -56,17 +71,7 @@ static void hashes(srow *r, int n, CF_TAB o, cf_latcell *c)
     if (!c) c = &tmp;
     for (int l = 0; l < n; l++) {
         int32_t i = r->i[l], j = r->j[l], k = r->k[l];
-        if (!c->ok || c->i != i || c->j != j || c->k != k) {
-            uint32_t ui = (uint32_t)i, uj = (uint32_t)j, uk = (uint32_t)k;
-            uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-            uint32_t aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
-            uint32_t ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
-            c->h[0] = (uint8_t)cf_perm(p, aa + uk), c->h[1] = (uint8_t)cf_perm(p, ba + uk);
-            c->h[2] = (uint8_t)cf_perm(p, ab + uk), c->h[3] = (uint8_t)cf_perm(p, bb + uk);
-            c->h[4] = (uint8_t)cf_perm(p, aa + uk + 1u), c->h[5] = (uint8_t)cf_perm(p, ba + uk + 1u);
-            c->h[6] = (uint8_t)cf_perm(p, ab + uk + 1u), c->h[7] = (uint8_t)cf_perm(p, bb + uk + 1u);
-            c->i = i, c->j = j, c->k = k, c->ok = 1;
-        }
+        if (!c->ok || c->i != i || c->j != j || c->k != k) lat_cell_set(c, p, i, j, k);
         for (int q = 0; q < 8; q++) r->h[q][l] = c->h[q];
     }
 }
