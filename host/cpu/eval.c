@@ -441,18 +441,7 @@ static float stack_point(const ev *e, int s, double x, double y, double z)
             int32_t i = cf_jfloor(X), j = cf_jfloor(Y), k = cf_jfloor(Z);
             float u = (float)(X - (double)i), vv = (float)(Y - (double)j), w = (float)(Z - (double)k);
             cf_latcell *c = &lat[oi];
-            if (!c->ok || c->i != i || c->j != j || c->k != k) {
-                CF_TAB p = o + 32;
-                uint32_t ui = (uint32_t)i, uj = (uint32_t)j, uk = (uint32_t)k;
-                uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-                uint32_t aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
-                uint32_t ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
-                c->h[0] = (uint8_t)cf_perm(p, aa + uk), c->h[1] = (uint8_t)cf_perm(p, ba + uk);
-                c->h[2] = (uint8_t)cf_perm(p, ab + uk), c->h[3] = (uint8_t)cf_perm(p, bb + uk);
-                c->h[4] = (uint8_t)cf_perm(p, aa + uk + 1u), c->h[5] = (uint8_t)cf_perm(p, ba + uk + 1u);
-                c->h[6] = (uint8_t)cf_perm(p, ab + uk + 1u), c->h[7] = (uint8_t)cf_perm(p, bb + uk + 1u);
-                c->i = i, c->j = j, c->k = k, c->ok = 1;
-            }
+            if (!c->ok || c->i != i || c->j != j || c->k != k) lat_cell_set(c, o + 32, i, j, k);
             float u1 = u - 1.0f, v1 = vv - 1.0f, w1 = w - 1.0f;
             nv = cf_lerp3f(cf_smoothf(u), cf_smoothf(vv), cf_smoothf(w), cf_gdot(c->h[0], u, vv, w), cf_gdot(c->h[1], u1, vv, w),
                            cf_gdot(c->h[2], u, v1, w), cf_gdot(c->h[3], u1, v1, w), cf_gdot(c->h[4], u, vv, w1),
@@ -571,7 +560,7 @@ EVAL(FIND_TOP_SURFACE)
 typedef float (*eval_fn)(const ev *, const cf_node *, int32_t, int32_t, int32_t);
 static const eval_fn evals[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = eval_##K,
-#define NODE64(K, name, flags, fields, summary) /* eval64.c */
+#define NODE64(K, name, flags, fields, summary, value) /* eval64.c */
 #include "ir/nodes.def"
 #undef NODE64
 #undef NODE
