@@ -280,6 +280,15 @@ typedef struct cf_map_stats {
 cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                             int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
                             int threads, cf_error *err);
+/* cf_map_draw_stats with a progress hook: progress(ctx, stage, done, total) after each unit of
+ * work, stage "heights" (rows of samples, in bands), "blocks" (chunks, or rows of samples where
+ * the columns are computed one at a time) or "biomes" (rows of samples); done counts up to total
+ * within a stage. It is called from one thread at a time, the caller's, and changes no byte of
+ * the output (tested against cf_map_draw_stats). progress NULL: cf_map_draw_stats. */
+typedef void (*cf_map_progress_fn)(void *ctx, const char *stage, int64_t done, int64_t total);
+cf_status cf_map_draw_progress(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
+                               int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
+                               int threads, cf_map_progress_fn progress, void *ctx, cf_error *err);
 /* The blocks layer (CF_MAP_BLOCKS | CF_MAP_BIOMES | CF_MAP_SURFACE): per pixel the top block that is
  * not air (searching from below down) of cf_fill_blocks_surface (cf_fill_blocks where the settings
  * have no surface stage), coloured by chunkfill's table per block id (magenta: unknown, counted in
