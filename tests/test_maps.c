@@ -83,6 +83,11 @@ Test(maps, samples_equal_full_heights_default_pack)
 {
     static const int steps[] = {2, 3, 5, 8, 17, 40, 0};
     check_samples(NULL, "minecraft:overworld", 42, -77, -45, 96, steps); /* chunk borders, negative, unaligned */
+    /* on cell corners from step 8 (corner columns: heights.c corner_exact): the embedded pack's
+     * offset divides by a literal and reads distance_to_point, whose ranges are finite
+     * (passes.c), so its samples take one corner column each */
+    static const int corner_steps[] = {8, 16, 40, 0};
+    check_samples(NULL, "minecraft:overworld", 42, -160, -96, 160, corner_steps);
 }
 
 Test(maps, samples_equal_full_heights_vanilla_overworld)

@@ -261,11 +261,7 @@ static int corner_safe(const cf_program *p, int id, uint8_t *seen)
 {
     if (seen[id]) return seen[id] == 1;
     const cf_node *n = &p->nodes[id];
-    int ok = n->lo >= -1e37 && n->hi <= 1e37; /* false for NaN and infinite bounds */
-    switch (n->kind) {
-    case NK_SQRT: case NK_LOG: case NK_POW: case NK_DIV: case NK_RECIPROCAL: ok = 0; break;
-    default: break;
-    }
+    int ok = hbound_finite_node(p, id);
     for (int k = 0; ok && k < n->nin; k++) ok = corner_safe(p, n->in[k], seen);
     seen[id] = ok ? 1 : 2;
     return ok;
