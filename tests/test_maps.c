@@ -214,6 +214,9 @@ Test(maps, sampled_columns_equal_whole_chunks)
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -228, 540, 4, 12);           /* corner columns, step 4 */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8); /* lone columns, far */
     check_sampled_columns(v263, NULL, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6);
+    /* hills beside plains 64 blocks apart: a sample's spans proven lower than its neighbour's
+     * surface (the span hint of heights.c must be proven, not trusted) */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 0, 768, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
