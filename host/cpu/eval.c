@@ -560,7 +560,7 @@ EVAL(FIND_TOP_SURFACE)
 typedef float (*eval_fn)(const ev *, const cf_node *, int32_t, int32_t, int32_t);
 static const eval_fn evals[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = eval_##K,
-#define NODE64(K, name, flags, fields, summary) /* eval64.c */
+#define NODE64(K, name, flags, fields, summary, value) /* eval64.c */
 #include "ir/nodes.def"
 #undef NODE64
 #undef NODE
