@@ -23,8 +23,8 @@ typedef struct rc {
     const fr_host *h;
     cf_rules *r;
     int caprows;
-    const char *chain[64];
-    int nchain, depth;
+    const char **chain; /* the references being compiled, outermost first (arena; --max-depth of them) */
+    int nchain, capchain, depth;
 } rc;
 
 static int fail(rc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -185,7 +185,15 @@ static int reference(rc *c, const char *s, cf_loc at, int cond)
     if (norm_id(c, at, s, id, sizeof id) < 0) return -1;
     for (int i = 0; i < c->nchain; i++)
         if (strcmp(c->chain[i], id) == 0) return fail(c, at, CF_ERR_CYCLE, "reference cycle through %s \"%s\"", kind, id);
-    if (c->nchain == 64 || c->nchain >= c->h->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->nchain);
+    if (c->nchain >= c->h->pk->lim.max_depth)
+        return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->nchain);
+    if (c->nchain == c->capchain) { /* the game has no limit but its stack: ours is --max-depth */
+        int cap = c->capchain ? 2 * c->capchain : 16;
+        const char **n = arena_alloc(arena(c), sizeof *n * (size_t)cap);
+        if (!n) return nomem(c);
+        if (c->nchain) memcpy(n, c->chain, sizeof *n * (size_t)c->nchain);
+        c->chain = n, c->capchain = cap;
+    }
     cf_loc fa;
     const cJSON *e = c->h->ref(c->h->ctx, kind, id, &fa);
     if (!e) {
@@ -406,7 +414,7 @@ cf_status rules_compile(const fr_host *h, const cJSON *rule, cf_loc at)
     cf_program *p = h->p;
     cf_rules *r = arena_alloc(&p->arena, sizeof *r);
     if (!r) return err_set(h->err, CF_ERR_NOMEM, "out of memory");
-    rc c = {h, r, 0, {0}, 0, 0};
+    rc c = {h, r, 0, NULL, 0, 0, 0};
     r->f32 = h->f32;
     for (int i = 0; i < 7; i++) r->band_block[i] = -1;
     /* SurfaceSystem's own noises, at (x, 0, z) times these scales */
