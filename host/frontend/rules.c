@@ -61,12 +61,15 @@ static int intern(rc *c, const char ***list, int *n, const char *s)
 {
     for (int i = 0; i < *n; i++)
         if (strcmp((*list)[i], s) == 0) return i;
-    const char **l = arena_alloc(arena(c), sizeof(char *) * (size_t)(*n + 1));
     char *d = arena_strdup(arena(c), s);
-    if (!l || !d) return nomem(c);
-    if (*n) memcpy(l, *list, sizeof(char *) * (size_t)*n);
-    l[*n] = d;
-    *list = l;
+    if (!d) return nomem(c);
+    if ((*n & (*n - 1)) == 0) { /* the capacity doubles at each power of two (was one copy per entry: quadratic memory) */
+        const char **l = arena_alloc(arena(c), sizeof(char *) * (size_t)(*n ? 2 * *n : 1));
+        if (!l) return nomem(c);
+        if (*n) memcpy(l, *list, sizeof(char *) * (size_t)*n);
+        *list = l;
+    }
+    (*list)[*n] = d;
     return (*n)++;
 }
 
@@ -150,7 +153,13 @@ static int block_state(rc *c, const cJSON *v, cf_loc at)
         if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a block id (a string), found %s", json_type(v));
         if (norm_id(c, at, v->valuestring, full, sizeof full) < 0) return -1;
     }
-    return intern(c, &c->r->blocks, &c->r->nblocks, full);
+    /* the block outputs hold one byte per block (.npy u1, the protocol's BLOCKS_U8, region palettes built
+     * from them): 255 states with the noise stage's and snow_block and packed_ice (cpu/surface.c) */
+    int k = intern(c, &c->r->blocks, &c->r->nblocks, full);
+    if (k >= CF_RULE_MAX_BLOCKS)
+        return fail(c, at, CF_ERR_LIMIT, "more than %d distinct block states in the rule: block outputs hold one byte per block (at most 255 states "
+                    "with the noise stage's)", CF_RULE_MAX_BLOCKS);
+    return k;
 }
 
 /* a vertical anchor: {"absolute" | "above_bottom" | "below_top" | "relative_to_sea_level": int} */
