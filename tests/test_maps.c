@@ -82,6 +82,11 @@ Test(maps, samples_equal_full_heights_default_pack)
 {
     static const int steps[] = {2, 3, 5, 8, 17, 40, 0};
     check_samples(NULL, "minecraft:overworld", 42, -77, -45, 96, steps); /* chunk borders, negative, unaligned */
+    /* on cell corners from step 8 (corner columns: heights.c corner_exact): the embedded pack's
+     * offset divides by a literal and reads distance_to_point, whose ranges are finite
+     * (passes.c), so its samples take one corner column each */
+    static const int corner_steps[] = {8, 16, 40, 0};
+    check_samples(NULL, "minecraft:overworld", 42, -160, -96, 160, corner_steps);
 }
 
 Test(maps, samples_equal_full_heights_vanilla_overworld)
@@ -1422,6 +1427,37 @@ Test(http, served_tiles_are_the_tiles_command_bytes_at_its_cost)
         if (tl[i].z == 4)
             cr_assert_leq(served, 2.0 * tiles, "%s: the server spent %.2f CPU s, the tiles command %.2f", t, served, tiles);
         cr_log_info("%s: server %.2f CPU s, tiles %.2f CPU s", t, served, tiles);
+    }
+}
+
+/* 1.18-1.21 data over HTTP (the double dialect: its heights, its aquifer and surface rules in
+ * f64): a level-0 tile of each layer served equals the tiles command's file byte for byte */
+Test(http, served_tiles_of_121_data_are_the_tiles_command_bytes)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/1.21.11", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) shared_missing(pack);
+    char world[1100];
+    snprintf(world, sizeof world, "--pack '%s' --settings minecraft:overworld", pack);
+    start_server_of(world, "--threads 1 --tile-timeout-ms 600000");
+    static const char *layers[] = {"relief", "water", "biomes", "blocks"};
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
+        char t[256], args[2048], err[4096], path[2048], *body;
+        size_t n;
+        snprintf(t, sizeof t, "/%s/0/-1/0.png?seed=5", layers[i]);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        snprintf(args, sizeof args, "tiles %s --seed 5 --threads 1 --quiet --layer %s --zoom 0..0 --area -256,0:-1,255 --out %s/t",
+                 world, layers[i], dir);
+        cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+        snprintf(path, sizeof path, "%s/t/%s/0/-1/0.png", dir, layers[i]);
+        FILE *f = fopen(path, "rb");
+        cr_assert_not_null(f, "%s", path);
+        char *want = malloc(n + 1);
+        size_t m = fread(want, 1, n + 1, f);
+        fclose(f);
+        cr_assert(m == n && memcmp(want, body, n) == 0, "%s: %zu bytes served, %s has %zu (or other bytes)", t, n, path, m);
+        free(want), free(body);
     }
 }
 
