@@ -325,10 +325,11 @@ static int kept_octaves(const cf_noisedef *d, double *amps, double *freqs, int *
 static int bind_normal(bind *b, const cf_noisedef *d, const posf *root)
 {
     size_t n = (size_t)d->octave_count;
-    double *amps = malloc(n * (2 * sizeof(double) + sizeof(int))); /* as many octaves as the noise has */
-    if (!amps) return -1;
+    double *amps = malloc(2 * n * sizeof(double)); /* as many octaves as the noise has */
+    int *index = malloc(n * sizeof(int)), st = -1;
+    if (!amps || !index) goto out;
     double *freqs = amps + n;
-    int *index = (int *)(freqs + n), kept = kept_octaves(d, amps, freqs, index), st = -1;
+    int kept = kept_octaves(d, amps, freqs, index);
     double nf = norm_factor(d, kept, amps);
     rnd r = pos_from_hash(root, d->id);
     posf first = rnd_fork_positional(&r), second = rnd_fork_positional(&r);
@@ -344,7 +345,7 @@ static int bind_normal(bind *b, const cf_noisedef *d, const posf *root)
     }
     st = add_stack(b, start);
 out:
-    free(amps);
+    free(amps), free(index);
     return st;
 }
 
@@ -388,11 +389,13 @@ static int bind_nether_legacy(bind *b, const cf_noisedef *d, int64_t seed)
         return -1;
     }
     size_t m = (size_t)(n > on ? n : on);
-    double *amps = malloc(m * (2 * sizeof(double) + 2 * (sizeof(int) + sizeof(double) + sizeof(float))));
-    if (!amps) return -1;
+    double *amps = malloc(4 * m * sizeof(double)); /* amps, kamps, lf1, lf2: as many octaves as the noise has */
+    float *la1 = malloc(2 * m * sizeof(float));
+    int *lv1 = malloc(2 * m * sizeof(int));
+    if (!amps || !la1 || !lv1) goto out;
     double *kamps = amps + m, *lf1 = kamps + m, *lf2 = lf1 + m;
-    float *la1 = (float *)(lf2 + m), *la2 = la1 + m;
-    int *lv1 = (int *)(la2 + m), *lv2 = lv1 + m;
+    float *la2 = la1 + m;
+    int *lv2 = lv1 + m;
     for (int i = 0; i < n; i++) amps[i] = d->nmods ? d->mods[i] : 1.0;
     /* nf from the octaves of the 26.3 layout (§6) */
     float vf = (float)(norm_factor(d, kept_octaves(d, kamps, NULL, NULL), kamps) * d->base_amplitude);
@@ -407,7 +410,7 @@ static int bind_nether_legacy(bind *b, const cf_noisedef *d, int64_t seed)
         if (add_layer(b, lv2[i], lf2[i] * 1.0181268882175227, la2[i] * vf) < 0) goto out;
     st = add_stack(b, start);
 out:
-    free(amps);
+    free(amps), free(la1), free(lv1);
     return st;
 }
 
