@@ -13,6 +13,7 @@
 #include "ir/ir.h"
 #include "image/image.h"
 #include "structure/structure.h"
+#include "api/map.h"
 
 /* s as a JSON string into out at *k (ids and fixed texts; quotes, backslashes and control
  * bytes escaped) */
@@ -125,15 +126,18 @@ cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t s
     return st;
 }
 
-/* the structure stage's surface callback: the top block that is not air after the noise stage
- * (the surface height, or the top of the fluid directly above it) */
-static int world_surface(void *ctx, int32_t x, int32_t z, int32_t *y, cf_error *err)
+/* the structure stage's surface callback: per column the top block that is not air after the
+ * noise stage (the surface height, or the top of the fluid directly above it), all n in one call */
+static int world_surface(void *ctx, size_t n, const int32_t *xz, int32_t *y, cf_error *err)
 {
     const cf_world *w = ctx;
-    int32_t h, top;
-    cf_map_columns c = {&h, NULL, NULL, NULL, &top};
-    if (cf_map_columns_get(w, NULL, x, z, 1, 1, 1, INT32_MAX, &c, 1, err) != CF_OK) return -1;
-    *y = top > h ? top : h;
+    int32_t *top = malloc(sizeof *top * (n ? n : 1));
+    if (!top) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    cf_map_columns c = {y, NULL, NULL, NULL, top};
+    if (map_columns_points(w, n, xz, INT32_MAX, &c, 0, err) != CF_OK) return free(top), -1;
+    for (size_t i = 0; i < n; i++)
+        if (top[i] > y[i]) y[i] = top[i];
+    free(top);
     return 0;
 }
 

@@ -78,12 +78,19 @@ struct cf_structures {
     int nsets, nst;
     st_set *sets;
     st_structure *st;
-    /* the terrain (api/structures.c's cf_structures_terrain): *y = the first occupied y of
-     * WORLD_SURFACE_WG at block (x, z) (the top block that is not air after the noise stage and its
-     * aquifer: water counts; min_y - 1 where none); 0, or -1 with err. NULL: no terrain checks. */
-    int (*surface)(void *ctx, int32_t x, int32_t z, int32_t *y, cf_error *err);
+    /* the terrain (api/structures.c's cf_structures_terrain): y[i] = the first occupied y of
+     * WORLD_SURFACE_WG at block (xz[2i], xz[2i + 1]), i < n (the top block that is not air after
+     * the noise stage and its aquifer: water counts; min_y - 1 where none); 0, or -1 with err.
+     * NULL: no terrain checks. */
+    int (*surface)(void *ctx, size_t n, const int32_t *xz, int32_t *y, cf_error *err);
     void *surface_ctx;
     int32_t sea_level;
+    /* the columns structures_find asked in one call before its checks (place.c surface_at reads
+     * them; others are asked one at a time): open addressing, cap a power of two, NULL: none */
+    struct st_col {
+        int32_t x, z, y, used;
+    } *cols;
+    size_t ncols, cols_cap;
 };
 
 /* sets.c: reads every structure set of the packs (sorted by id) and their structures against the
