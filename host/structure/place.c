@@ -855,3 +855,104 @@ cf_status spawn_climate(cf_biomes *b, const char *version, int32_t xz[2], cf_err
     xz[0] = x, xz[1] = z;
     return CF_OK;
 }
+
+/* ------------------------------------------------------------------ the spawn block */
+/* what the game's spawn rule asks of a block (PlayerRespawnLogic / PlayerSpawnFinder): air; a
+ * fluid; whether it blocks motion (the MOTION_BLOCKING and OCEAN_FLOOR heightmaps); whether its
+ * collision shape's top face is full. Blocks the surface rules and the noise stage give: full cubes
+ * but for these (mud, soul sand: 14/16 high; dirt path, farmland: 15/16; powder snow: no collision
+ * shape without an entity, so it neither blocks motion nor has a face). Any other id is taken as a
+ * full cube, and *unknown names it where it decides. */
+enum { SB_AIR, SB_FLUID, SB_FULL, SB_PARTIAL, SB_PASS };
+static int spawn_kind(const char *state, int *known)
+{
+    char id[256]; /* the block's id without its properties ("[snowy=false]") */
+    snprintf(id, sizeof id, "%.*s", (int)strcspn(state, "["), state);
+    static const char *const air[] = {"minecraft:air", "minecraft:cave_air", "minecraft:void_air", ""};
+    static const char *const fluid[] = {"minecraft:water", "minecraft:lava"};
+    static const char *const partial[] = {"minecraft:mud", "minecraft:soul_sand", "minecraft:dirt_path", "minecraft:farmland"};
+    static const char *const full[] = {
+        "minecraft:stone", "minecraft:deepslate", "minecraft:dirt", "minecraft:grass_block", "minecraft:podzol", "minecraft:mycelium",
+        "minecraft:coarse_dirt", "minecraft:rooted_dirt", "minecraft:sand", "minecraft:red_sand", "minecraft:sandstone",
+        "minecraft:red_sandstone", "minecraft:gravel", "minecraft:clay", "minecraft:calcite", "minecraft:tuff", "minecraft:granite",
+        "minecraft:diorite", "minecraft:andesite", "minecraft:snow_block", "minecraft:ice", "minecraft:packed_ice", "minecraft:blue_ice",
+        "minecraft:terracotta", "minecraft:white_terracotta", "minecraft:orange_terracotta", "minecraft:yellow_terracotta",
+        "minecraft:brown_terracotta", "minecraft:red_terracotta", "minecraft:light_gray_terracotta", "minecraft:bedrock",
+        "minecraft:copper_ore", "minecraft:raw_copper_block", "minecraft:deepslate_iron_ore", "minecraft:raw_iron_block",
+        "minecraft:moss_block", "minecraft:netherrack", "minecraft:end_stone", "minecraft:obsidian"};
+    *known = 1;
+    for (size_t i = 0; i < sizeof air / sizeof *air; i++)
+        if (strcmp(id, air[i]) == 0) return SB_AIR;
+    for (size_t i = 0; i < sizeof fluid / sizeof *fluid; i++)
+        if (strcmp(id, fluid[i]) == 0) return SB_FLUID;
+    for (size_t i = 0; i < sizeof partial / sizeof *partial; i++)
+        if (strcmp(id, partial[i]) == 0) return SB_PARTIAL;
+    if (strcmp(id, "minecraft:powder_snow") == 0) return SB_PASS;
+    for (size_t i = 0; i < sizeof full / sizeof *full; i++)
+        if (strcmp(id, full[i]) == 0) return SB_FULL;
+    *known = 0;
+    return SB_FULL;
+}
+
+/* getOverworldRespawnPos on a column: the heightmaps (one above the top block of each kind, min_y
+ * where none), then from MOTION_BLOCKING + 1 down the first block with a full top face (above it:
+ * the spawn), none at a fluid or where the column's top is a fluid over its floor. 1 and *y, 0 */
+static int spawn_column(const spawn_terrain *t, const uint8_t *blocks, int lx, int lz, const uint8_t *kind, const uint8_t *known,
+                        int32_t *y, const char **unknown)
+{
+#define SB_AT(yy) blocks[((size_t)((yy) - t->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx]
+    int32_t top = t->min_y + t->height - 1, ws = t->min_y, mb = t->min_y, of = t->min_y;
+    for (int32_t k = top; k >= t->min_y && of == t->min_y; k--) {
+        int c = kind[SB_AT(k)];
+        if (c != SB_AIR && ws == t->min_y) ws = k + 1;
+        if ((c == SB_FLUID || c == SB_FULL || c == SB_PARTIAL) && mb == t->min_y) mb = k + 1;
+        if (c == SB_FULL || c == SB_PARTIAL) of = k + 1;
+    }
+    if (ws <= mb && ws > of) return 0;
+    for (int32_t k = mb + 1; k >= t->min_y; k--) {
+        if (k > top) continue; /* above the world: air */
+        uint8_t b = SB_AT(k);
+        if (kind[b] == SB_FLUID) return 0;
+        if (kind[b] == SB_FULL) {
+            if (!known[b]) *unknown = t->names[b];
+            *y = k + 1;
+            return 1;
+        }
+    }
+    return 0;
+#undef SB_AT
+}
+
+int spawn_block(const spawn_terrain *t, const int32_t climate[2], int32_t out[3], const char **unknown, cf_error *err)
+{
+    uint8_t kind[256], known[256];
+    *unknown = NULL;
+    for (int i = 0; i < 256; i++) {
+        int k = 1;
+        kind[i] = (uint8_t)(i < t->nnames && t->names[i] ? spawn_kind(t->names[i], &k) : SB_FULL);
+        known[i] = (uint8_t)(i < t->nnames && t->names[i] && k);
+    }
+    int32_t cx = climate[0] >> 4, cz = climate[1] >> 4;
+    int32_t x = 0, z = 0, dx = 0, dz = -1;
+    for (int n = 0; n < 11 * 11; n++) { /* the square spiral of MinecraftServer.setInitialSpawn */
+        if (x >= -5 && x <= 5 && z >= -5 && z <= 5) {
+            const uint8_t *blocks;
+            if (t->chunk(t->ctx, cx + x, cz + z, &blocks, err) < 0) return -1;
+            for (int lx = 0; lx < 16; lx++) /* getSpawnPosInChunk: x, then z */
+                for (int lz = 0; lz < 16; lz++) {
+                    int32_t y;
+                    if (!spawn_column(t, blocks, lx, lz, kind, known, &y, unknown)) continue;
+                    out[0] = (int32_t)((uint32_t)(cx + x) * 16u) + lx, out[1] = y, out[2] = (int32_t)((uint32_t)(cz + z) * 16u) + lz;
+                    return 1;
+                }
+        }
+        if (x == z || (x < 0 && x == -z) || (x > 0 && x == 1 - z)) {
+            int32_t d = dx;
+            dx = -dz, dz = d;
+        }
+        x += dx, z += dz;
+    }
+    /* none: the climate chunk's centre at the generator's spawn height (ChunkGenerator's 64) */
+    out[0] = (int32_t)((uint32_t)cx * 16u) + 8, out[1] = 64, out[2] = (int32_t)((uint32_t)cz * 16u) + 8;
+    return 0;
+}
