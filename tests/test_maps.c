@@ -1425,6 +1425,37 @@ Test(http, served_tiles_are_the_tiles_command_bytes_at_its_cost)
     }
 }
 
+/* 1.18-1.21 data over HTTP (the double dialect: its heights, its aquifer and surface rules in
+ * f64): a level-0 tile of each layer served equals the tiles command's file byte for byte */
+Test(http, served_tiles_of_121_data_are_the_tiles_command_bytes)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/1.21.11", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) shared_missing(pack);
+    char world[1100];
+    snprintf(world, sizeof world, "--pack '%s' --settings minecraft:overworld", pack);
+    start_server_of(world, "--threads 1 --tile-timeout-ms 600000");
+    static const char *layers[] = {"relief", "water", "biomes", "blocks"};
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
+        char t[256], args[2048], err[4096], path[2048], *body;
+        size_t n;
+        snprintf(t, sizeof t, "/%s/0/-1/0.png?seed=5", layers[i]);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        snprintf(args, sizeof args, "tiles %s --seed 5 --threads 1 --quiet --layer %s --zoom 0..0 --area -256,0:-1,255 --out %s/t",
+                 world, layers[i], dir);
+        cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+        snprintf(path, sizeof path, "%s/t/%s/0/-1/0.png", dir, layers[i]);
+        FILE *f = fopen(path, "rb");
+        cr_assert_not_null(f, "%s", path);
+        char *want = malloc(n + 1);
+        size_t m = fread(want, 1, n + 1, f);
+        fclose(f);
+        cr_assert(m == n && memcmp(want, body, n) == 0, "%s: %zu bytes served, %s has %zu (or other bytes)", t, n, path, m);
+        free(want), free(body);
+    }
+}
+
 Test(http, hostile_requests_get_errors_and_the_server_stays_correct)
 {
     start_server("--max-zoom 8");
