@@ -514,13 +514,17 @@ typedef struct st_cand {
  * find them all in s->cols); 0, or -1 with err */
 static int ask_terrain(cf_structures *s, const st_cand *c, size_t n, cf_error *err)
 {
-    int32_t *xz = malloc(sizeof *xz * 2 * n), *q = malloc(sizeof *q * 3 * n), *corner = NULL;
-    uint8_t *bio = malloc(n ? n : 1);
+    size_t n1 = n ? n : 1;
+    int32_t *xz = malloc(sizeof *xz * 2 * n1), *q = malloc(sizeof *q * 3 * n1), *corner = NULL;
+    uint8_t *bio = calloc(n1, 1);
     size_t m = 0, nq = 0, nc = 0;
     int rc = -1;
     if (!xz || !q || !bio) goto nomem;
     for (size_t i = 0; i < n; i++)
-        if (set_terrain(s, &s->sets[c[i].set])) xz[2 * m] = (int32_t)((uint32_t)c[i].x * 16u) + 8, xz[2 * m + 1] = (int32_t)((uint32_t)c[i].z * 16u) + 8, m++;
+        if (set_terrain(s, &s->sets[c[i].set])) {
+            xz[2 * m] = (int32_t)((uint32_t)c[i].x * 16u) + 8, xz[2 * m + 1] = (int32_t)((uint32_t)c[i].z * 16u) + 8;
+            m++;
+        }
     if (cols_ask(s, m, xz, err) < 0) goto out;
     for (size_t i = 0; i < n; i++) {
         if (set_terrain(s, &s->sets[c[i].set]) != 2) continue;
@@ -733,6 +737,7 @@ cf_status structures_locate(cf_structures *s, const char *const *only, int nonly
         const st_set *t = NULL;
         for (int i = 0; i < s->nsets && !t; i++)
             if (strcmp(s->sets[i].id, out->set) == 0) t = &s->sets[i];
+        if (!t) goto fail; /* cannot happen: out is a start of one of the sets */
         out->x = (int32_t)((uint32_t)out->chunk_x * 16u) + t->locate[0];
         out->z = (int32_t)((uint32_t)out->chunk_z * 16u) + t->locate[2];
         out->y = 0, out->has_y = 0;
