@@ -9,8 +9,11 @@
 #include "chunkfill.h"
 
 typedef struct cf_map_cancel {
-    int (*stop)(void *ctx); /* nonzero: stop the drawing */
+    int (*stop)(void *ctx); /* nonzero: stop the drawing (may be NULL) */
     void *ctx;
+    /* may be NULL: the work done, from the caller's thread only (cf_map_draw_progress) */
+    cf_map_progress_fn progress;
+    void *progress_ctx;
 } cf_map_cancel;
 
 /* cf_map_draw_stats with a cancel hook (NULL: none, as cf_map_draw_stats) */
@@ -53,4 +56,6 @@ cf_status map_columns_points(const cf_world *w, size_t n, const int32_t *xz, int
                              cf_error *err);
 /* 1 (with err "cancelled") when the hook says stop; 0 without a hook */
 int map_cancelled(const cf_map_cancel *c, cf_error *err);
+/* the progress hook's report, where c has one */
+void map_progress(const cf_map_cancel *c, const char *stage, int64_t done, int64_t total);
 #endif
