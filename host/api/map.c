@@ -790,7 +790,8 @@ cf_status map_columns_points(const cf_world *w, size_t n, const int32_t *xz, int
     free(key);
     pts_ctx c = {w, xz, ord, n, below, h, {out, h}};
     size_t runs = (n + PTS_RUN - 1) / PTS_RUN;
-    row_job j = {pts_row, pts_tls, pts_tls_free, &c, (int32_t)(runs > INT32_MAX ? INT32_MAX : runs), 0, NULL, 0, CF_OK, {0}};
+    row_job j = {.row = pts_row, .tls_new = pts_tls, .tls_free = pts_tls_free, .ctx = &c, .nz = (int32_t)(runs > INT32_MAX ? INT32_MAX : runs),
+                 .stage = "columns"};
     cf_status st = runs > INT32_MAX ? err_set(err, CF_ERR_ARG, "map_columns_points: too many columns") : rows_run(&j, threads, err);
     uint8_t remap[256];
     const uint8_t *r = blocks_out_map(p, remap);
