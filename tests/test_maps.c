@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <png.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -213,6 +214,9 @@ Test(maps, sampled_columns_equal_whole_chunks)
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -228, 540, 4, 12);           /* corner columns, step 4 */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8); /* lone columns, far */
     check_sampled_columns(v263, NULL, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6);
+    /* hills beside plains 64 blocks apart: a sample's spans proven lower than its neighbour's
+     * surface (the span hint of heights.c must be proven, not trusted) */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 0, 768, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
@@ -329,6 +333,11 @@ Test(maps, sampled_blocks_equal_whole_chunks)
     check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, INT32_MAX, 1);
     check_sampled_blocks(v263, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, INT32_MAX, 1);
     check_sampled_blocks(v263, "minecraft:overworld", 0, -213, 555, 4, 8, INT32_MAX, 1); /* a shore, 4 blocks apart */
+    /* the middle columns have a block above their height where the aquifer's barrier test at
+     * density 0 gives stone and the real density air (1136, 54, 688) or water (2768, 62, 1792):
+     * colblocks.c computes the density there */
+    check_sampled_blocks(v263, "minecraft:overworld", 0, 1136 - 16, 688 - 16, 16, 3, INT32_MAX, 0);
+    check_sampled_blocks(v263, "minecraft:overworld", 0, 2768 - 16, 1792 - 16, 16, 3, INT32_MAX, 0);
     /* under the surface (render --below): caves, where the aquifer's levels, barriers and lava decide */
     check_sampled_blocks(v263, "minecraft:overworld", 0, -256, 512, 8, 10, 10, 0); /* dry caves below sea level */
     check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 5, 12, -20, 1);
@@ -604,6 +613,66 @@ Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
     const char *pack = vanilla263();
     check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2, 0);  /* 1:1, across chunk borders: river and grass */
     check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1, 1); /* a sample per chunk */
+}
+
+/* cf_map_draw_progress (render's progress line): the same bytes as cf_map_draw_stats with 2
+ * threads, and each stage's reports count up to its total, from the caller's thread only: the
+ * heights in bands (relief, biomes), biome rows, the blocks of chunk batches (1:1) and of one
+ * column at a time (8 blocks a sample) */
+typedef struct seen_progress {
+    pthread_t caller;
+    int calls, bad, ended;
+    char stages[64];
+    const char *stage;
+    int64_t done;
+} seen_progress;
+static void seen(void *ctx, const char *stage, int64_t done, int64_t total)
+{
+    seen_progress *s = ctx;
+    s->calls++;
+    if (!pthread_equal(pthread_self(), s->caller)) s->bad |= 1;
+    if (s->stage && strcmp(s->stage, stage) == 0 && done < s->done) s->bad |= 2; /* went back */
+    if (!s->stage || strcmp(s->stage, stage) != 0) snprintf(s->stages + strlen(s->stages), 64 - strlen(s->stages), "%s ", stage);
+    if (done > total || total <= 0) s->bad |= 4;
+    s->ended += done == total;
+    s->stage = stage, s->done = done;
+}
+Test(maps, progress_hook_changes_no_byte)
+{
+    const char *pack = vanilla263();
+    cf_program *pg;
+    cf_biomes *b;
+    cf_world *w = block_world(pack, "minecraft:overworld", 3, &pg, &b);
+    static const struct {
+        const char *layer, *stages;
+        int32_t x0, z0, step, nx, nz;
+    } cases[] = {{"relief", "heights ", -70, 20, 4, 40, 30},
+                 {"biomes", "heights biomes ", 100, -50, 2, 30, 20},
+                 {"blocks", "blocks ", -20, -10, 1, 24, 20},
+                 {"blocks", "heights blocks ", 500, 300, 8, 12, 10}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t n = (size_t)cases[i].nx * (size_t)cases[i].nz;
+        uint8_t *a = malloc(3 * n), *c = malloc(3 * n);
+        int32_t *ha = malloc(4 * n), *hc = malloc(4 * n);
+        cf_map_stats sa, sc;
+        cf_error err = {0};
+        int layer = cf_map_layer_find(cases[i].layer);
+        cr_assert_eq(cf_map_draw_stats(w, b, layer, cases[i].x0, cases[i].z0, cases[i].step, cases[i].nx, cases[i].nz, INT32_MAX, a,
+                                       ha, &sa, 2, &err), CF_OK, "%s", err.message);
+        seen_progress s = {.caller = pthread_self()};
+        cr_assert_eq(cf_map_draw_progress(w, b, layer, cases[i].x0, cases[i].z0, cases[i].step, cases[i].nx, cases[i].nz, INT32_MAX,
+                                          c, hc, &sc, 2, seen, &s, &err), CF_OK, "%s", err.message);
+        cr_assert(memcmp(a, c, 3 * n) == 0 && memcmp(ha, hc, 4 * n) == 0, "%s 1:%d: the pixels differ with a progress hook",
+                  cases[i].layer, cases[i].step);
+        cr_assert_eq(sa.unknown_blocks, sc.unknown_blocks);
+        cr_assert_eq(s.bad, 0, "%s 1:%d: bad reports (%d)", cases[i].layer, cases[i].step, s.bad);
+        cr_assert_str_eq(s.stages, cases[i].stages, "%s 1:%d", cases[i].layer, cases[i].step);
+        cr_assert_geq(s.ended, 1, "%s 1:%d: no stage reported its end", cases[i].layer, cases[i].step);
+        free(a), free(c), free(ha), free(hc);
+    }
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
 }
 
 /* Sampled columns after the surface stage against whole chunks: the blocks layer, columns and
