@@ -388,10 +388,7 @@ EVAL(RANGE_CHOICE)
 }
 EVAL(INTERVAL_SELECT)
 {
-    float v = IN(0);
-    for (int i = 0; i < n->nfa; i++)
-        if (v < n->fa[i]) return IN(1 + i);
-    return IN(n->nin - 1);
+    return IN(1 + cf_interval_index(n->fa, n->nfa, IN(0)));
 }
 EVAL(LERP)
 {
@@ -826,9 +823,7 @@ static const float *bnode(const batch *b, int id)
     case NK_INTERVAL_SELECT: {
         const float *a = bnode(b, n->in[0]);
         for (int q = 0; q < np; q++) {
-            int k = 0;
-            while (k < n->nfa && !(a[q] < n->fa[k])) k++;
-            o[q] = bnode(b, k < n->nfa ? n->in[1 + k] : n->in[n->nin - 1])[q]; /* computed on first use */
+            o[q] = bnode(b, n->in[1 + cf_interval_index(n->fa, n->nfa, a[q])])[q]; /* computed on first use */
         }
         break;
     }
