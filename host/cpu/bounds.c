@@ -351,6 +351,32 @@ static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi
     return b->ok[k];
 }
 
+/* 1 when node id's value in slot s is provably not > 0, goal first: a min is when either input
+ * is (its value is one of them: b < a ? b : a), so the other one is not bounded at all (the
+ * overworld's noodle caves and their four interpolated nodes' corner rows, beside terrain
+ * already proven); a cache, blend_density (their input's value) or an add of a node whose range
+ * is exactly 0 (the beardifier: x + 0 is x, or +0 for -0) when its input is; else the interval */
+static int nonpos_node(cf_hbound *b, cf_fill *f, int id, int s, int depth)
+{
+    const cf_node *n = &b->p->nodes[id];
+    if (b->safe[id] == 1 && depth < 64) {
+        switch (n->kind) {
+        case NK_MIN:
+            return nonpos_node(b, f, n->in[0], s, depth + 1) || nonpos_node(b, f, n->in[1], s, depth + 1);
+        case NK_CACHE: case NK_BLEND_DENSITY: return nonpos_node(b, f, n->in[0], s, depth + 1);
+        case NK_ADD:
+            for (int k = 0; k < 2; k++) {
+                const cf_node *c = &b->p->nodes[n->in[k]];
+                if (c->lo == 0.0 && c->hi == 0.0) return nonpos_node(b, f, n->in[1 - k], s, depth + 1);
+            }
+            break;
+        default: break;
+        }
+    }
+    double lo, hi;
+    return bound(b, f, id, s, &lo, &hi) && hi <= 0.0;
+}
+
 static int nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
 {
     if (++b->sstamp == 0) {
@@ -358,9 +384,8 @@ static int nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int3
         b->sstamp = 1;
     }
     b->nslots = 0;
-    double lo, hi;
     int s = slot_of(b, x, z, ylo, yhi);
-    return bound(b, f, node, s, &lo, &hi) && hi <= 0.0;
+    return nonpos_node(b, f, node, s, 0);
 }
 
 int hbound_nonpos(cf_hbound *b, cf_fill *f, int node, int32_t x, int32_t z, int32_t ylo, int32_t yhi)
