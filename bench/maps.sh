@@ -8,7 +8,9 @@
 # usage: bench/maps.sh   (SHARED as in bench/run.sh; BIN=path/to/chunkfill to skip the build;
 #        QUICK=1 leaves out the slow rows: relief levels 3 and 6, scales 4 and 8;
 #        LEVELS=1 [REF=other/chunkfill] [LAYERS="water blocks"] [ZOOMS="0 2 4"]: the zoom levels
-#        0-8 of relief and biomes, or of the layers and levels named, see below)
+#        0-8 of relief and biomes, or of the layers and levels named, see below;
+#        DEVICE=opencl: the tiles of those rows on the OpenCL device, beside the CPU's level-0
+#        relief reference)
 set -e
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
@@ -28,16 +30,16 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 # beside --scale 1 of 256 x 256. REF=path/to/another/chunkfill runs each row with it too,
 # interleaved (before/after in one run).
 if [ -n "${LEVELS:-}" ]; then
-  lv() { # binary, zoom, layer: CPU seconds (user + system) of one tile, then wall seconds
+  lv() { # binary, zoom, layer[, device]: CPU seconds (user + system) of one tile, then wall seconds
     /usr/bin/time -f "%U %S %e" -o "$T/tm" "$1" tiles --pack "$V" --seed 0 --area 0,0:0,0 --zoom "$2..$2" --layer "$3" \
-      --threads 2 --out "$T/l" >/dev/null 2>&1
+      --threads 2 ${4:+--device "$4"} --out "$T/l" >/dev/null 2>&1
     rm -rf "$T/l"; awk '{printf "%.2f %.2f", $1 + $2, $3}' "$T/tm"
   }
   for z in ${ZOOMS:-0 1 2 3 4 5 6 7 8}; do
     for l in ${LAYERS:-relief biomes}; do
       for b in "$BIN" ${REF:-}; do
-        r=$(lv "$b" 0 relief); t=$(lv "$b" $z $l)
-        echo "$(basename "$(dirname "$b")") level $z $l: CPU, wall $t s; level-0 relief just before: $r s;" \
+        r=$(lv "$b" 0 relief); t=$(lv "$b" $z $l "${DEVICE:-}")
+        echo "$(basename "$(dirname "$b")") level $z $l${DEVICE:+ on $DEVICE}: CPU, wall $t s; level-0 relief (CPU) just before: $r s;" \
           "CPU ratio $(echo "$t $r" | awk '{printf "%.1f", $1 / $3}')"
       done
     done

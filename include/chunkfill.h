@@ -280,6 +280,15 @@ typedef struct cf_map_stats {
 cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                             int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
                             int threads, cf_error *err);
+/* cf_map_draw_stats with a progress hook: progress(ctx, stage, done, total) after each unit of
+ * work, stage "heights" (rows of samples, in bands), "blocks" (chunks, or rows of samples where
+ * the columns are computed one at a time) or "biomes" (rows of samples); done counts up to total
+ * within a stage. It is called from one thread at a time, the caller's, and changes no byte of
+ * the output (tested against cf_map_draw_stats). progress NULL: cf_map_draw_stats. */
+typedef void (*cf_map_progress_fn)(void *ctx, const char *stage, int64_t done, int64_t total);
+cf_status cf_map_draw_progress(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
+                               int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats,
+                               int threads, cf_map_progress_fn progress, void *ctx, cf_error *err);
 /* The blocks layer (CF_MAP_BLOCKS | CF_MAP_BIOMES | CF_MAP_SURFACE): per pixel the top block that is
  * not air (searching from below down) of cf_fill_blocks_surface (cf_fill_blocks where the settings
  * have no surface stage), coloured by chunkfill's table per block id (magenta: unknown, counted in
@@ -604,6 +613,7 @@ int cf_spawn_json(const int32_t climate[2], char *out, size_t cap);
  * of every finished region. The files depend only on the parameters, never on the
  * threads, device, ranks or order of work. */
 enum { CF_PREGEN_MCA = 0, CF_PREGEN_NPY = 1, CF_PREGEN_TILES = 2 };
+enum { CF_PREGEN_SQUARE = 0, CF_PREGEN_CIRCLE = 1 }; /* cf_pregen_params.shape */
 /* the stage of the blocks: DEFAULT is the surface stage where the settings have one
  * (cf_program_has_surface), as `fill --blocks`, else the noise stage */
 enum { CF_PREGEN_STAGE_DEFAULT = 0, CF_PREGEN_STAGE_NOISE = 1, CF_PREGEN_STAGE_SURFACE = 2 };
@@ -639,8 +649,14 @@ typedef struct cf_pregen_params {
     void *note_ctx;
     volatile int *stop;       /* when it becomes nonzero the run ends after the region in flight */
     const char *version;      /* NULL, or the game version (cf_pack_set_game_version) */
+    /* CF_PREGEN_SQUARE (0): every chunk of x0..x1, z0..z1; CF_PREGEN_CIRCLE: the chunks of that
+     * rectangle whose centre (16x + 8, 16z + 8) is closer than radius blocks to (center_x,
+     * center_z), as Chunky's circle; regions without such chunks get no file */
+    int shape;
+    int64_t center_x, center_z, radius;
 } cf_pregen_params;
-/* The number of regions the area touches (region indices 0..n-1, rows of z, then x). */
+/* The number of regions the area's rectangle touches (region indices 0..n-1, rows of z,
+ * then x; with a circle, the indices of regions without its chunks are skipped). */
 long cf_pregen_regions(const cf_pregen_params *p);
 /* Creates DIR and its manifest, or checks that the manifest there holds the same
  * parameters (CF_ERR_ARG: "DIR/manifest.json: ..." otherwise, nothing touched); removes

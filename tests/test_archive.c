@@ -545,6 +545,26 @@ Test(archive, game_version_from_pack_mcmeta_or_option)
     snprintf(jar, sizeof jar, "%s/old.zip", tmp);
     jar_262(jar, "pack.mcmeta", "{\"pack\": {\"description\": \"1.21.11\", \"pack_format\": 94}}");
     biomes_are(jar, "", "1.21.11", 0);
+    /* 26.x packs name [major, minor] formats (host/base/version.c cites the numbers) */
+    jar_262(jar, "pack.mcmeta", "{\"pack\": {\"description\": \"26.2\", \"min_format\": [107, 1], \"max_format\": [107, 1]}}");
+    biomes_are(jar, "", "26.2", 0);
+    static const struct {
+        const char *mcmeta, *game, *dv;
+    } x26[] = {{"{\"pack\": {\"min_format\": 101, \"max_format\": [101, 1]}}", "26.1", "4786"},
+               {"{\"pack\": {\"pack_format\": 121}}", "26.3", "5023"}};
+    for (size_t i = 0; i < sizeof x26 / sizeof *x26; i++) { /* the manifest names the game and its data version */
+        char a[2048], o[4096], e[4096], man[600];
+        jar_262(jar, "pack.mcmeta", x26[i].mcmeta);
+        snprintf(a, sizeof a, "pregen --quiet --pack %s --seed 0 --area 0,0:15,15 --out %s/w26_%zu", jar, tmp, i);
+        cr_assert_eq(cli_run(NULL, a, o, sizeof o, e, sizeof e), 0, "%s", e);
+        cr_assert(!strstr(e, "--version"), "%s: %s", x26[i].mcmeta, e);
+        snprintf(man, sizeof man, "%s/w26_%zu/manifest.json", tmp, i);
+        char *m = slurp(man), want[64], want2[64];
+        snprintf(want, sizeof want, "\"game\":\t\"%s\"", x26[i].game);
+        snprintf(want2, sizeof want2, "\"game\": \"%s\"", x26[i].game);
+        cr_assert((strstr(m, want) || strstr(m, want2)) && strstr(m, x26[i].dv), "%s: %s", x26[i].mcmeta, m);
+        free(m);
+    }
     shared_need("vanilla/26.2", dir, sizeof dir);
     biomes_are(dir, "", "1.21.11", 1);    /* no version.json, no pack.mcmeta: 1.21.11 for 1.18-1.21 data, said */
     biomes_are(dir, "--version 26.2", "26.2", 0);

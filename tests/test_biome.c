@@ -18,6 +18,7 @@
 #include "chunkfill_net.h"
 #include "cpu/cpu.h"
 #include "kernels/cf_math.h"
+#include "kernels/cf_nodes.h"
 #include "kernels/cf_biome.h"
 #include "biome/biome.h"
 #include "testutil.h"
@@ -301,6 +302,68 @@ static void check_quarts(const char *want_ver)
     cr_assert_geq(n, 500, "only %d quart lines for %s", n, want_ver);
     cr_assert_geq(far, 150);
     cr_log_info("%s: %d quarts (%d far), %d ties", want_ver, n, far, ties);
+}
+
+/* stackrow.c's lanes (the grid's climate) against cf_stack_point, bit for bit: every noise
+ * stack of the 26.3 overworld at rows of near, far and wrapping points (tails of 37 lanes
+ * too), on each lane path this CPU has */
+Test(biome, climate_lanes_equal_stack_points)
+{
+    cf_biomes *b = source_for("26.3", "minecraft:overworld", "-123456789");
+    const cf_world *w = b->w;
+    int isas[2] = {STACK_ISA_PORTABLE, stack_lanes_isa()};
+    uint64_t r = 99;
+    long checked = 0;
+    for (int ia = 0; ia < 2; ia++)
+        for (int s = 0; s < w->nstacks; s++)
+            for (int rep = 0; rep < 6; rep++) {
+                double x[STACK_LANES_MAX], y[STACK_LANES_MAX], z[STACK_LANES_MAX];
+                float out[STACK_LANES_MAX];
+                int n = rep & 1 ? 37 : STACK_LANES_MAX;
+                double span = rep < 2 ? 5000.0 : rep < 4 ? 7.5e6 : 3e9; /* the last: cf_wrap's far branch */
+                for (int l = 0; l < n; l++) {
+                    double c[3];
+                    for (int a = 0; a < 3; a++) {
+                        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+                        c[a] = ((double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0) * span;
+                    }
+                    if (rep == 5 && l == 3) c[0] = 1e6; /* a row of in-range lanes but one */
+                    x[l] = c[0], y[l] = rep & 2 ? 0.0 : c[1], z[l] = c[2];
+                }
+                stack_lanes(w, isas[ia], s, n, x, y, z, NULL, out);
+                for (int l = 0; l < n; l++) {
+                    float want = cf_stack_point(w->tab, s, x[l], y[l], z[l]);
+                    cr_assert(memcmp(&want, &out[l], sizeof want) == 0, "isa %d stack %d lane %d (%.17g, %.17g, %.17g): %a, want %a",
+                              isas[ia], s, l, x[l], y[l], z[l], (double)out[l], (double)want);
+                    checked++;
+                }
+            }
+    cr_log_info("%ld lane values (%d stacks), lane path %d", checked, w->nstacks, isas[1]);
+    source_done();
+}
+
+/* the grid (climate noises in lanes a row at a time) equals the point queries quart for
+ * quart, near and far, under each CF_NO_* switch */
+Test(biome, grid_rows_equal_point_queries)
+{
+    cf_biomes *b = source_for("26.3", "minecraft:overworld", "42");
+    enum { NX = 150, NZ = 3 };
+    static const int32_t at[2][2] = {{-75, -1}, {7499000, -7499900}};
+    static const char *env[3] = {NULL, "CF_NO_AVX512", "CF_NO_SSE"};
+    uint8_t g[NX * NZ], p[NX * NZ];
+    int32_t q[NX * NZ * 3];
+    for (int a = 0; a < 2; a++) {
+        for (int i = 0; i < NX * NZ; i++)
+            q[3 * i] = at[a][0] + i % NX, q[3 * i + 1] = -3, q[3 * i + 2] = at[a][1] + i / NX;
+        cr_assert_eq(cf_biomes_quarts(b, NX * NZ, q, p, NULL), CF_OK);
+        for (int e = 0; e < 3; e++) {
+            if (env[e]) setenv(env[e], "1", 1);
+            cr_assert_eq(cf_biomes_grid(b, at[a][0], at[a][1], NX, NZ, -3, g, 1, NULL), CF_OK);
+            if (env[e]) unsetenv(env[e]);
+            for (int i = 0; i < NX * NZ; i++) cr_assert_eq(g[i], p[i], "area %d, switch %s, quart %d", a, env[e] ? env[e] : "none", i);
+        }
+    }
+    source_done();
 }
 
 Test(biome, quarts_26_3) { check_quarts("26.3"); }

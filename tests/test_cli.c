@@ -616,6 +616,110 @@ Test(cli, locate_biome_equals_the_oracle)
  * change (byte for byte, not made again), makes the ones on the old edge again (outgrown in the
  * manifest until then) and the new ones; the folder then equals a fresh run of the larger area,
  * its manifest lists the old area in grown_from, a rerun makes nothing; a smaller area is refused */
+/* pregen --shape circle: the chunks whose centre is closer than R to the centre, as Chunky's
+ * circle (Math.hypot(centre - chunk centre) < radius, in doubles here: the C counts in integers);
+ * regions, counts, the .npy shapes, the manifest, resume and growing follow it */
+#define CIRCLE "pregen --seed 1 --format npy --stage noise --center 20,-5 "
+static int in_circle(int x, int z, double r) { return hypot(20.0 - (x * 16 + 8), -5.0 - (z * 16 + 8)) < r; }
+/* region (rx, rz)'s .npy under dir: its chunk count; *data, the blocks after the header */
+static long npy_chunks(const char *dir, int rx, int rz, char **file, const char **data)
+{
+    char f[400];
+    size_t n;
+    snprintf(f, sizeof f, "%s/r.%d.%d.npy", dir, rx, rz);
+    *file = slurp_if(f, &n);
+    if (!*file) return -1;
+    size_t hl = (unsigned char)(*file)[8] | (size_t)(unsigned char)(*file)[9] << 8;
+    *data = *file + 10 + hl;
+    long k = -1;
+    const char *sh = strstr(*file + 10, "'shape': ("); /* past the magic and version (1, 0) */
+    if (sh) k = strtol(sh + 10, NULL, 10);
+    cr_assert_eq((size_t)k * 384 * 256, n - 10 - hl, "%s: its shape and its size disagree", f);
+    return k;
+}
+static void circle_regions_are(const char *dir, double r, const char *square)
+{
+    for (int rz = -2; rz <= 1; rz++)
+        for (int rx = -2; rx <= 1; rx++) {
+            long want = 0;
+            for (int z = rz * 32; z < rz * 32 + 32; z++)
+                for (int x = rx * 32; x < rx * 32 + 32; x++) want += in_circle(x, z, r);
+            char *file, *sq;
+            const char *data, *sd;
+            long k = npy_chunks(dir, rx, rz, &file, &data);
+            cr_assert_eq(k, want ? want : -1, "%s r.%d.%d: %ld chunks, the circle of %g has %ld there", dir, rx, rz, k, r, want);
+            if (!file || !square) {
+                free(file);
+                continue;
+            }
+            /* the same blocks as the square's chunks there (z-major, then x, in both) */
+            long sk = npy_chunks(square, rx, rz, &sq, &sd), i = 0, j = 0;
+            cr_assert_gt(sk, 0);
+            for (int z = rz * 32; z < rz * 32 + 32; z++)
+                for (int x = rx * 32; x < rx * 32 + 32; x++) {
+                    if (!in_circle(x, z, r)) {
+                        j += x >= -3 && x <= 5 && z >= -5 && z <= 3; /* the square's chunks: blocks -40..80, -65..55 */
+                        continue;
+                    }
+                    cr_assert(memcmp(data + (size_t)i * 384 * 256, sd + (size_t)j * 384 * 256, 384 * 256) == 0,
+                              "r.%d.%d: chunk %d,%d differs from the square's", rx, rz, x, z);
+                    i++, j++;
+                }
+            free(file), free(sq);
+        }
+}
+Test(cli, pregen_circle_follows_the_shape)
+{
+    char a[256], b[256], sq[256], args[1024], out[1024], err[2048], f[300];
+    tmp_dir(a, sizeof a, "circle"), tmp_dir(b, sizeof b, "circle_fresh"), tmp_dir(sq, sizeof sq, "circle_square");
+    long n60 = 0, n100 = 0;
+    for (int z = -40; z < 40; z++)
+        for (int x = -40; x < 40; x++) n60 += in_circle(x, z, 60), n100 += in_circle(x, z, 100);
+    snprintf(args, sizeof args, CIRCLE "--radius 60 --out %s", sq);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, CIRCLE "--radius 60 --shape circle --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    char want[128];
+    snprintf(want, sizeof want, "4 of 4 regions done (%ld chunks made, 0 already complete)", n60);
+    cr_assert(strstr(err, want), "want '%s': %s", want, err);
+    circle_regions_are(a, 60, sq);
+    snprintf(f, sizeof f, "%s/manifest.json", a);
+    char *m = slurp(f);
+    cr_assert(strstr(m, "\"shape\":\t\"circle\"") && strstr(m, "\"radius\":\t60"), "%s", m);
+    free(m);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err); /* resumes: nothing to make */
+    snprintf(want, sizeof want, "(0 chunks made, %ld already complete)", n60);
+    cr_assert(strstr(err, want), "want '%s': %s", want, err);
+    /* grows into a larger circle: equal to a fresh one */
+    snprintf(args, sizeof args, CIRCLE "--radius 100 --shape circle --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(args, sizeof args, CIRCLE "--radius 100 --shape circle --out %s", b);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    snprintf(want, sizeof want, "(%ld chunks made", n100);
+    cr_assert(strstr(err, want), "want '%s': %s", want, err);
+    circle_regions_are(a, 100, NULL);
+    for (int rz = -1; rz <= 0; rz++)
+        for (int rx = -1; rx <= 0; rx++) {
+            char *x, *y;
+            const char *dx, *dy;
+            long kx = npy_chunks(a, rx, rz, &x, &dx), ky = npy_chunks(b, rx, rz, &y, &dy);
+            cr_assert(kx == ky && memcmp(dx, dy, (size_t)kx * 384 * 256) == 0, "r.%d.%d: the grown circle differs from a fresh one", rx, rz);
+            free(x), free(y);
+        }
+    m = slurp(f);
+    cr_assert(strstr(m, "\"grown_from\"") && strstr(m, "\"radius\":\t100"), "%s", m);
+    free(m);
+    /* a smaller circle, or a circle with --area: refused in one line */
+    snprintf(args, sizeof args, CIRCLE "--radius 99 --shape circle --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "#/params/chunks: this folder was made with") && lines(err) == 1, "%s", err);
+    snprintf(args, sizeof args, "pregen --seed 1 --area 0,0:15,15 --shape circle --out %s", a);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2);
+    cr_assert(strstr(err, "--shape circle goes with --radius") && lines(err) == 1, "%s", err);
+    tmp_rm(a), tmp_rm(b), tmp_rm(sq);
+}
+#undef CIRCLE
+
 Test(cli, pregen_grows_a_world)
 {
     char a[256], b[256], args[1024], out[1024], err[2048], f1[300], f2[300];

@@ -604,7 +604,7 @@ Test(v2_device, every_node_type_opencl_equals_cpu)
     cr_assert_eq(d, 0u, "legacy: %zu values differ between OpenCL and the CPU", d);
     for (int i = 0; i < pg->nnodes; i++) seen[pg->nodes[i].kind] = 1;
 #define NODE(K, name, flags, fields, summary)
-#define NODE64(K, name, flags, fields, summary)                                                                          \
+#define NODE64(K, name, flags, fields, summary, value)                                                                          \
     cr_expect(strncmp(name, "hytale:", 7) != 0 || strncmp(name, "hytale:legacy-", 14) == 0 || seen[NK_##K], "no case uses %s", name);
 #include "ir/nodes.def"
 

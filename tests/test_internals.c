@@ -272,6 +272,57 @@ Test(passes, old_blended_noise_and_lerp_ranges_hold)
     }
 }
 
+/* distance_to_point's range (every metric; the int32 differences wrap) and a division by a
+ * range that excludes 0 are finite and hold their values at the coordinate limits; a divisor
+ * that may be 0 leaves the quotient unbounded (heights.c's corner columns and bounds.c's
+ * proofs rest on these ranges: hbound_finite_node) */
+Test(passes, distance_and_division_ranges_hold)
+{
+    static const char *const metrics[] = {"euclidean", "euclidean_squared", "manhattan", "chebyshev"};
+    static const int32_t ext[] = {-2147483647 - 1, -30000000, -1, 0, 1, 30000000, 2147483647};
+    for (int m = 0; m < 4; m++) {
+        char j[512];
+        snprintf(j, sizeof j,
+                 "{\"type\": \"minecraft:reciprocal\", \"input\": {\"type\": \"minecraft:div\", \"left\": {\"type\": "
+                 "\"minecraft:add\", \"left\": 1, \"right\": {\"type\": \"minecraft:distance_to_point\", \"point\": "
+                 "[2147483647, -2147483648, 5], \"metric\": \"%s\"}}, \"right\": -3.5}}", metrics[m]);
+        put("a/data/t/worldgen/density_function/f.json", j);
+        const char *a[1] = {"a"};
+        cf_program *p = compile(a, 1, "t:f");
+        int d = -1, q = -1;
+        for (int i = 0; i < p->nnodes; i++) {
+            if (p->nodes[i].kind == NK_DISTANCE_TO_POINT) d = i;
+            if (p->nodes[i].kind == NK_DIV) q = i;
+        }
+        cr_assert(d >= 0 && q >= 0);
+        const cf_node *o = &p->nodes[p->outputs[0]];
+        cr_assert(p->nodes[d].hi < 2e19 && p->nodes[q].lo > -1e20 && o->lo > -4 && o->hi < 0, "%s: [%g, %g] [%g, %g] [%g, %g]",
+                  metrics[m], p->nodes[d].lo, p->nodes[d].hi, p->nodes[q].lo, p->nodes[q].hi, o->lo, o->hi);
+        cf_world *w;
+        cr_assert_eq(cf_world_new(&w, p, 42, NULL), CF_OK);
+        for (int i = 0; i < 7 * 7 * 7 + 3000; i++) {
+            int32_t x, y, z;
+            if (i < 343) x = ext[i % 7], y = ext[i / 7 % 7], z = ext[i / 49];
+            else x = (int32_t)(uint32_t)(rnd01() * 4294967295.0), y = (int)(rnd01() * 800) - 400, z = (int32_t)(uint32_t)(rnd01() * 4294967295.0);
+            float v = eval_point_f32(w, d, x, y, z), r = eval_point_f32(w, q, x, y, z), t = eval_point_f32(w, p->outputs[0], x, y, z);
+            cr_assert(v >= p->nodes[d].lo && v <= p->nodes[d].hi, "%s (%d, %d, %d): %g outside [%g, %g]", metrics[m], x, y, z, v,
+                      p->nodes[d].lo, p->nodes[d].hi);
+            cr_assert(r >= p->nodes[q].lo && r <= p->nodes[q].hi, "div %g outside [%g, %g]", r, p->nodes[q].lo, p->nodes[q].hi);
+            cr_assert(t >= o->lo && t <= o->hi, "reciprocal %g outside [%g, %g]", t, o->lo, o->hi);
+        }
+        cf_world_free(w);
+        cf_program_free(p);
+    }
+    /* a divisor whose range holds 0: no bound */
+    put("a/data/t/worldgen/density_function/f.json",
+        "{\"type\": \"minecraft:div\", \"left\": 1, \"right\": {\"type\": \"minecraft:gradient\", \"axis\": \"y\", "
+        "\"from_coordinate\": 0, \"to_coordinate\": 10, \"from_value\": -1, \"to_value\": 1}}");
+    const char *a[1] = {"a"};
+    cf_program *p = compile(a, 1, "t:f");
+    cr_assert(isinf(p->nodes[p->outputs[0]].hi), "[%g, %g]", p->nodes[p->outputs[0]].lo, p->nodes[p->outputs[0]].hi);
+    cf_program_free(p);
+}
+
 Test(pack, memory_pack)
 {
     const char *s = "{\"noise\": {\"min_y\": 0, \"height\": 16}, \"noise_router\": {\"final_density\": \"t:f\"}}";

@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <png.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +83,11 @@ Test(maps, samples_equal_full_heights_default_pack)
 {
     static const int steps[] = {2, 3, 5, 8, 17, 40, 0};
     check_samples(NULL, "minecraft:overworld", 42, -77, -45, 96, steps); /* chunk borders, negative, unaligned */
+    /* on cell corners from step 8 (corner columns: heights.c corner_exact): the embedded pack's
+     * offset divides by a literal and reads distance_to_point, whose ranges are finite
+     * (passes.c), so its samples take one corner column each */
+    static const int corner_steps[] = {8, 16, 40, 0};
+    check_samples(NULL, "minecraft:overworld", 42, -160, -96, 160, corner_steps);
 }
 
 Test(maps, samples_equal_full_heights_vanilla_overworld)
@@ -208,6 +214,9 @@ Test(maps, sampled_columns_equal_whole_chunks)
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, -228, 540, 4, 12);           /* corner columns, step 4 */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8); /* lone columns, far */
     check_sampled_columns(v263, NULL, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6);
+    /* hills beside plains 64 blocks apart: a sample's spans proven lower than its neighbour's
+     * surface (the span hint of heights.c must be proven, not trusted) */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 0, 768, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
@@ -599,6 +608,66 @@ Test(maps, blocks_layer_is_the_colour_of_the_surface_stage_top_block)
     const char *pack = vanilla263();
     check_blocks_layer(pack, "minecraft:overworld", 0, -8, -30, 1, 24, 2, 0);  /* 1:1, across chunk borders: river and grass */
     check_blocks_layer(pack, "minecraft:overworld", 0, -300, 200, 37, 3, 1, 1); /* a sample per chunk */
+}
+
+/* cf_map_draw_progress (render's progress line): the same bytes as cf_map_draw_stats with 2
+ * threads, and each stage's reports count up to its total, from the caller's thread only: the
+ * heights in bands (relief, biomes), biome rows, the blocks of chunk batches (1:1) and of one
+ * column at a time (8 blocks a sample) */
+typedef struct seen_progress {
+    pthread_t caller;
+    int calls, bad, ended;
+    char stages[64];
+    const char *stage;
+    int64_t done;
+} seen_progress;
+static void seen(void *ctx, const char *stage, int64_t done, int64_t total)
+{
+    seen_progress *s = ctx;
+    s->calls++;
+    if (!pthread_equal(pthread_self(), s->caller)) s->bad |= 1;
+    if (s->stage && strcmp(s->stage, stage) == 0 && done < s->done) s->bad |= 2; /* went back */
+    if (!s->stage || strcmp(s->stage, stage) != 0) snprintf(s->stages + strlen(s->stages), 64 - strlen(s->stages), "%s ", stage);
+    if (done > total || total <= 0) s->bad |= 4;
+    s->ended += done == total;
+    s->stage = stage, s->done = done;
+}
+Test(maps, progress_hook_changes_no_byte)
+{
+    const char *pack = vanilla263();
+    cf_program *pg;
+    cf_biomes *b;
+    cf_world *w = block_world(pack, "minecraft:overworld", 3, &pg, &b);
+    static const struct {
+        const char *layer, *stages;
+        int32_t x0, z0, step, nx, nz;
+    } cases[] = {{"relief", "heights ", -70, 20, 4, 40, 30},
+                 {"biomes", "heights biomes ", 100, -50, 2, 30, 20},
+                 {"blocks", "blocks ", -20, -10, 1, 24, 20},
+                 {"blocks", "heights blocks ", 500, 300, 8, 12, 10}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t n = (size_t)cases[i].nx * (size_t)cases[i].nz;
+        uint8_t *a = malloc(3 * n), *c = malloc(3 * n);
+        int32_t *ha = malloc(4 * n), *hc = malloc(4 * n);
+        cf_map_stats sa, sc;
+        cf_error err = {0};
+        int layer = cf_map_layer_find(cases[i].layer);
+        cr_assert_eq(cf_map_draw_stats(w, b, layer, cases[i].x0, cases[i].z0, cases[i].step, cases[i].nx, cases[i].nz, INT32_MAX, a,
+                                       ha, &sa, 2, &err), CF_OK, "%s", err.message);
+        seen_progress s = {.caller = pthread_self()};
+        cr_assert_eq(cf_map_draw_progress(w, b, layer, cases[i].x0, cases[i].z0, cases[i].step, cases[i].nx, cases[i].nz, INT32_MAX,
+                                          c, hc, &sc, 2, seen, &s, &err), CF_OK, "%s", err.message);
+        cr_assert(memcmp(a, c, 3 * n) == 0 && memcmp(ha, hc, 4 * n) == 0, "%s 1:%d: the pixels differ with a progress hook",
+                  cases[i].layer, cases[i].step);
+        cr_assert_eq(sa.unknown_blocks, sc.unknown_blocks);
+        cr_assert_eq(s.bad, 0, "%s 1:%d: bad reports (%d)", cases[i].layer, cases[i].step, s.bad);
+        cr_assert_str_eq(s.stages, cases[i].stages, "%s 1:%d", cases[i].layer, cases[i].step);
+        cr_assert_geq(s.ended, 1, "%s 1:%d: no stage reported its end", cases[i].layer, cases[i].step);
+        free(a), free(c), free(ha), free(hc);
+    }
+    cf_biomes_free(b);
+    cf_world_free(w);
+    cf_program_free(pg);
 }
 
 /* Sampled columns after the surface stage against whole chunks: the blocks layer, columns and
@@ -1422,6 +1491,37 @@ Test(http, served_tiles_are_the_tiles_command_bytes_at_its_cost)
         if (tl[i].z == 4)
             cr_assert_leq(served, 2.0 * tiles, "%s: the server spent %.2f CPU s, the tiles command %.2f", t, served, tiles);
         cr_log_info("%s: server %.2f CPU s, tiles %.2f CPU s", t, served, tiles);
+    }
+}
+
+/* 1.18-1.21 data over HTTP (the double dialect: its heights, its aquifer and surface rules in
+ * f64): a level-0 tile of each layer served equals the tiles command's file byte for byte */
+Test(http, served_tiles_of_121_data_are_the_tiles_command_bytes)
+{
+    char pack[1024];
+    snprintf(pack, sizeof pack, "%s/vanilla/1.21.11", shared_dir());
+    struct stat sb;
+    if (stat(pack, &sb) != 0) shared_missing(pack);
+    char world[1100];
+    snprintf(world, sizeof world, "--pack '%s' --settings minecraft:overworld", pack);
+    start_server_of(world, "--threads 1 --tile-timeout-ms 600000");
+    static const char *layers[] = {"relief", "water", "biomes", "blocks"};
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
+        char t[256], args[2048], err[4096], path[2048], *body;
+        size_t n;
+        snprintf(t, sizeof t, "/%s/0/-1/0.png?seed=5", layers[i]);
+        cr_assert_eq(http_get(t, &body, &n), 200, "%s: %s", t, body);
+        snprintf(args, sizeof args, "tiles %s --seed 5 --threads 1 --quiet --layer %s --zoom 0..0 --area -256,0:-1,255 --out %s/t",
+                 world, layers[i], dir);
+        cr_assert_eq(run(args, err, sizeof err), 0, "%s", err);
+        snprintf(path, sizeof path, "%s/t/%s/0/-1/0.png", dir, layers[i]);
+        FILE *f = fopen(path, "rb");
+        cr_assert_not_null(f, "%s", path);
+        char *want = malloc(n + 1);
+        size_t m = fread(want, 1, n + 1, f);
+        fclose(f);
+        cr_assert(m == n && memcmp(want, body, n) == 0, "%s: %zu bytes served, %s has %zu (or other bytes)", t, n, path, m);
+        free(want), free(body);
     }
 }
 

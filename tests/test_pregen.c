@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -775,4 +776,52 @@ Test(pregen, the_whole_world_is_counted_at_once, .timeout = 120)
     cr_assert(strstr(err.message, "reaches beyond the world"), "%s", err.message);
     struct stat st;
     cr_assert_neq(stat(TMP "/world2/manifest.json", &st), 0, "a folder was made for an area beyond the world");
+}
+
+/* --shape circle (cf_pregen_params.shape): each rank's regions and chunks, counted by arithmetic
+ * before the run, equal a count of the chunks whose centre is closer than the radius (Chunky's
+ * Math.hypot, in doubles here) in the regions of its class; regions without such chunks are
+ * neither counted nor made. The whole world's circle is counted at once too. */
+Test(pregen, circle_totals_per_rank, .timeout = 120)
+{
+    const char *packs[1] = {CF_SOURCE_DIR "/tests/packs/tiny"};
+    const long cx = -300, cz = 450, r = 700;
+    for (int nr = 1; nr <= 3; nr++)
+        for (int rank = 0; rank < nr; rank++) {
+            world_watch w = {0};
+            cf_pregen_params p = {.packs = packs, .npacks = 1, .seed = "1", .settings = "t:tiny", .x0 = -63, .z0 = -16, .x1 = 25,
+                                  .z1 = 71, /* the chunks of blocks cx - r .. cx + r, cz - r .. cz + r */
+                                  .dir = TMP "/circle", .format = CF_PREGEN_NPY, .stage = CF_PREGEN_STAGE_NOISE, .threads = 1,
+                                  .rank = rank, .nranks = nr, .progress = world_progress, .progress_ctx = &w, .stop = &w.stop,
+                                  .shape = CF_PREGEN_CIRCLE, .center_x = cx, .center_z = cz, .radius = r};
+            long rx0 = p.x0 >> 5, rz0 = p.z0 >> 5, nrx = (p.x1 >> 5) - rx0 + 1, nrz = (p.z1 >> 5) - rz0 + 1, regions = 0;
+            long long chunks = 0;
+            for (long i = rank; i < nrx * nrz; i += nr) {
+                long rx = rx0 + i % nrx, rz = rz0 + i / nrx, n = 0;
+                for (long z = rz * 32; z < rz * 32 + 32; z++)
+                    for (long x = rx * 32; x < rx * 32 + 32; x++) n += hypot((double)cx - (double)(x * 16 + 8), (double)cz - (double)(z * 16 + 8)) < (double)r;
+                regions += n > 0, chunks += n;
+            }
+            fresh(TMP "/circle");
+            cf_error err = {0};
+            cr_assert_eq(cf_pregen_prepare(&p, &err), CF_OK, "%s", err.message);
+            int stopped = 0;
+            cr_assert_eq(cf_pregen_run(&p, &stopped, &err), CF_OK, "%s", err.message);
+            cr_assert_eq(w.first.regions_total, regions, "rank %d of %d", rank, nr);
+            cr_assert_eq(w.first.chunks_total, chunks, "rank %d of %d", rank, nr);
+        }
+    world_watch w = {0};
+    cf_pregen_params p = {.packs = packs, .npacks = 1, .seed = "1", .settings = "t:tiny", .x0 = -1875000, .z0 = -1875000,
+                          .x1 = 1874999, .z1 = 1874999, .dir = TMP "/world", .format = CF_PREGEN_NPY,
+                          .stage = CF_PREGEN_STAGE_NOISE, .threads = 1, .rank = 0, .nranks = 1, .progress = world_progress,
+                          .progress_ctx = &w, .stop = &w.stop, .shape = CF_PREGEN_CIRCLE, .radius = 29999984};
+    fresh(TMP "/world");
+    cf_error err = {0};
+    cr_assert_eq(cf_pregen_prepare(&p, &err), CF_OK, "%s", err.message);
+    int stopped = 0;
+    cr_assert_eq(cf_pregen_run(&p, &stopped, &err), CF_OK, "%s", err.message);
+    /* pi r^2 / 256 chunks, within the rim's few chunks per row */
+    double want = 3.14159265358979 * 29999984.0 * 29999984.0 / 256;
+    cr_assert(fabs((double)w.first.chunks_total - want) < 4 * 3750000.0, "%lld chunks, about %.0f expected", w.first.chunks_total, want);
+    cr_assert_lt(w.first.regions_total, 117188L * 117188L);
 }

@@ -215,6 +215,7 @@ cf_status map_chunk_batches(int32_t x0, int32_t z0, int32_t step, int32_t nx, in
                     fns->each(fns->ctx, b + i * per, (size_t)k * (size_t)nx + (size_t)ii, (int)(x0 + ii * step - cx * 16),
                               (int)(z0 + k * step - cz * 16));
         }
+        map_progress(cancel, "blocks", (int64_t)(q + n), (int64_t)(ncx * ncz));
     }
 done:
     free(cxs), free(czs), free(list), free(b);
@@ -287,6 +288,9 @@ typedef struct row_job {
     int32_t nz;
     int32_t next; /* the next row to take (atomic) */
     const cf_map_cancel *cancel;
+    const char *stage;  /* for the progress hook */
+    int32_t done;       /* rows done (atomic) */
+    pthread_t caller;   /* the thread that reports them */
     int failed;   /* set once by the first thread that fails (atomic) */
     cf_status st;
     cf_error err;
@@ -305,6 +309,8 @@ static void *row_thread(void *arg)
             break;
         }
         st = j->row(j->ctx, tls, k, &err);
+        int32_t d = __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
+        if (st == CF_OK && pthread_equal(pthread_self(), j->caller)) map_progress(j->cancel, j->stage, d, j->nz);
     }
     if (tls) j->tls_free(tls);
     if (st != CF_OK) {
@@ -325,6 +331,7 @@ static cf_status rows_run(row_job *j, int threads, cf_error *err)
     if (threads < 1) threads = 1;
     pthread_t th[MAXT];
     int started = 0;
+    j->caller = pthread_self();
     for (; started < threads - 1; started++)
         if (pthread_create(&th[started], NULL, row_thread, j) != 0) break;
     row_thread(j);
@@ -374,7 +381,7 @@ static cf_status gather_biomes(cf_biomes *b, int32_t x0, int32_t z0, int32_t ste
         return st;
     }
     biome_ctx c = {b, ground, out, x0, z0, step, nx};
-    row_job j = {biome_row, biome_tls, free, &c, nz, 0, cancel, 0, CF_OK, {0}};
+    row_job j = {.row = biome_row, .tls_new = biome_tls, .tls_free = free, .ctx = &c, .nz = nz, .cancel = cancel, .stage = "biomes"};
     return rows_run(&j, threads, err);
 }
 
@@ -479,7 +486,8 @@ static cf_status gather_columns(const cf_world *w, cf_biomes *biomes, int32_t x0
                                 const cf_map_cancel *cancel, cf_error *err)
 {
     colblk_ctx c = {w, biomes, height, x0, z0, step, nx, below, fn, fctx, stats};
-    row_job j = {colblk_row, colblk_tls_new, colblk_tls_free, &c, nz, 0, cancel, 0, CF_OK, {0}};
+    row_job j = {.row = colblk_row, .tls_new = colblk_tls_new, .tls_free = colblk_tls_free, .ctx = &c, .nz = nz, .cancel = cancel,
+                 .stage = "blocks"};
     return rows_run(&j, threads, err);
 }
 
@@ -518,6 +526,11 @@ static cf_status check_grid(const cf_world *w, int32_t x0, int32_t z0, int32_t s
     return CF_OK;
 }
 
+void map_progress(const cf_map_cancel *c, const char *stage, int64_t done, int64_t total)
+{
+    if (c && c->progress) c->progress(c->progress_ctx, stage, done, total);
+}
+
 int map_cancelled(const cf_map_cancel *c, cf_error *err)
 {
     if (!c || !c->stop || !c->stop(c->ctx)) return 0;
@@ -538,6 +551,7 @@ static cf_status surface_bands(const cf_world *w, int32_t x0, int32_t z0, int32_
         cf_status st = cf_surface_samples(w, 0, x0, (int32_t)((int64_t)z0 + (int64_t)k * step), step, nx, m, below,
                                           out + (size_t)k * (size_t)nx, threads, err);
         if (st != CF_OK) return st;
+        map_progress(cancel, "heights", k + m, nz);
     }
     return CF_OK;
 }
@@ -547,6 +561,14 @@ cf_status cf_map_draw_stats(const cf_world *w, cf_biomes *biomes, int layer, int
                             cf_error *err)
 {
     return map_draw_cancel(w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, NULL, err);
+}
+
+cf_status cf_map_draw_progress(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx,
+                               int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
+                               cf_map_progress_fn progress, void *ctx, cf_error *err)
+{
+    cf_map_cancel hook = {.progress = progress, .progress_ctx = ctx};
+    return map_draw_cancel(w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, progress ? &hook : NULL, err);
 }
 
 cf_status map_draw_cancel(const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step, int32_t nx,

@@ -9,8 +9,11 @@
 #include "chunkfill.h"
 
 typedef struct cf_map_cancel {
-    int (*stop)(void *ctx); /* nonzero: stop the drawing */
+    int (*stop)(void *ctx); /* nonzero: stop the drawing (may be NULL) */
     void *ctx;
+    /* may be NULL: the work done, from the caller's thread only (cf_map_draw_progress) */
+    cf_map_progress_fn progress;
+    void *progress_ctx;
 } cf_map_cancel;
 
 /* cf_map_draw_stats with a cancel hook (NULL: none, as cf_map_draw_stats) */
@@ -48,4 +51,6 @@ cf_status api_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_bio
                                          const uint8_t *remap, uint8_t *out, cf_error *err);
 /* 1 (with err "cancelled") when the hook says stop; 0 without a hook */
 int map_cancelled(const cf_map_cancel *c, cf_error *err);
+/* the progress hook's report, where c has one */
+void map_progress(const cf_map_cancel *c, const char *stage, int64_t done, int64_t total);
 #endif

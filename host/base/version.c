@@ -4,7 +4,11 @@
  * unknown (the callers then follow the dialect: 26.3, or 1.21.11 for 1.18-1.21 data); or set
  * by the caller (pack_set_game_version, `--version`).
  * Data versions: minecraft-data's protocolVersions.json (host/pregen/ANVIL.md#data-versions);
- * pack formats: the Minecraft Wiki's "Pack format" table (26.x: not known here, 0).
+ * pack formats: the Minecraft Wiki's "Pack format" table; 26.x, the data_major of the game's own
+ * version.json ("pack_version": {"data_major", "data_minor"}), as public copies of it quote it:
+ * 26.1 101.1 (its changelog: "The Data Pack version is now 101.1"), 26.2 107.1 (26.2's version.json,
+ * world_version 4903), 26.3 121.0 (26.3's version.json, protocol 777). A pack names the major
+ * (pack_format, or max_format [major, minor] since 1.21.9), so the table holds majors.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +27,7 @@ static const struct {
     {"1.20.2", 3578, 18},   {"1.20.3", 3698, 26},   {"1.20.4", 3700, 26},   {"1.20.5", 3837, 41},   {"1.20.6", 3839, 41},
     {"1.21", 3953, 48},     {"1.21.1", 3955, 48},   {"1.21.2", 4080, 57},   {"1.21.3", 4082, 57},   {"1.21.4", 4189, 61},
     {"1.21.5", 4325, 71},   {"1.21.6", 4435, 80},   {"1.21.7", 4438, 81},   {"1.21.8", 4440, 81},   {"1.21.9", 4554, 88},
-    {"1.21.10", 4556, 88},  {"1.21.11", 4671, 94},  {"26.1", 4786, 0},      {"26.2", 4903, 0},      {"26.3", 5023, 0},
+    {"1.21.10", 4556, 88},  {"1.21.11", 4671, 94},  {"26.1", 4786, 101},    {"26.2", 4903, 107},    {"26.3", 5023, 121},
 };
 enum { NKNOWN = sizeof known / sizeof known[0] };
 

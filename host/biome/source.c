@@ -694,7 +694,24 @@ typedef struct qctx {
     int flat_ok;        /* chunk fills may run eval64's chunk mode (yfree_fields) */
     uint8_t fhave[16];  /* per quart column: bit k, fcol[.][k] known */
     float fcol[16][6];
+    /* 26.3 grid rows: the noises the fields reach, a row of samples at a time in lanes
+     * (stackrow.c; lanes_init), their values put in the memo before each sample */
+    int nl;             /* lane nodes, in program order */
+    struct lnode *ln;
+    float (*lv)[STACK_LANES_MAX]; /* per lane node, per sample of the row */
+    int lisa, lrow;     /* stack_lanes_isa(); the sample of the row being looked up, or -1 */
 } qctx;
+
+/* a noise node whose values a grid row computes in lanes: shift_a, shift_b, shift, or a
+ * noise whose shift inputs are literals or lane nodes (through cache markers) */
+typedef struct lnode {
+    int id, kind, stack;
+    int in[3];      /* the shift inputs: a lane node's index, or -1 (the literal lit[k]) */
+    float lit[3];
+    int zero;       /* every input the literal +0 (eval.c's unshifted form); zy: shift_y so */
+    int zy;
+    double xz, ys;
+} lnode;
 
 /* the 1.18-1.21 fields (outputs 0..5) that do not read y on the point path (eval64.c,
  * EV64_POINT: markers are their argument): a bit per field. Kinds not named: y-dependent.
@@ -758,6 +775,8 @@ static void qctx_free(qctx *q)
 {
     if (q->has_c) eval64_free(&q->c);
     q->has_c = 0;
+    free(q->ln), free(q->lv);
+    q->ln = NULL, q->lv = NULL, q->nl = 0;
     free(q->memo);
     for (int m = 0; m < 2; m++) {
         free(q->f.last[m]);
@@ -774,9 +793,122 @@ static void qctx_free(qctx *q)
     q->f.lat = NULL;
 }
 
+/* the literal +0 (eval.c's test for an unshifted noise) */
+static int plus_zero(const cf_node *nodes, int id)
+{
+    return (nodes[id].flags & NF_LITERAL) && nodes[id].f[0] == 0.0f && !signbit(nodes[id].f[0]);
+}
+
+/* the lane nodes of a 26.3 multi-noise source's fields (q->ln); 0, or -1 out of memory */
+static int lanes_init(qctx *q, const cf_biomes *b)
+{
+    const cf_program *p = b->prog;
+    const cf_world *w = b->w;
+    int n = p->nnodes;
+    q->lrow = -1;
+    uint8_t *reach = calloc((size_t)n + 1, 1);
+    int *lidx = malloc(((size_t)n + 1) * sizeof(int));
+    q->ln = calloc((size_t)n + 1, sizeof *q->ln);
+    if (!reach || !lidx || !q->ln) {
+        free(reach), free(lidx);
+        return -1;
+    }
+    for (int k = 0; k < 6 && k < p->noutputs; k++)
+        if (p->outputs[k] >= 0 && p->outputs[k] < n) reach[p->outputs[k]] = 1;
+    for (int i = n - 1; i >= 0; i--)
+        if (reach[i])
+            for (int k = 0; k < p->nodes[i].nin; k++)
+                if (p->nodes[i].in[k] >= 0 && p->nodes[i].in[k] < i) reach[p->nodes[i].in[k]] = 1;
+    for (int i = 0; i < n; i++) {
+        const cf_node *nd = &p->nodes[i];
+        lidx[i] = -1;
+        if (!reach[i] || (nd->flags & NF_F64) || q->memo[i] == MEMO_NONE) continue;
+        lnode l = {.id = i, .kind = nd->kind, .in = {-1, -1, -1}};
+        if (nd->kind == NK_SHIFT_A || nd->kind == NK_SHIFT_B || nd->kind == NK_SHIFT) {
+            l.stack = w->noise_stack[nd->noise];
+        } else if (nd->kind == NK_NOISE && nd->nin == 3) {
+            int ok = 1;
+            l.stack = w->noise_stack[nd->noise];
+            l.xz = nd->d[0], l.ys = nd->d[1];
+            l.zero = plus_zero(p->nodes, nd->in[0]) && plus_zero(p->nodes, nd->in[1]) && plus_zero(p->nodes, nd->in[2]);
+            l.zy = plus_zero(p->nodes, nd->in[1]);
+            for (int k = 0; k < 3; k++) {
+                int c = nd->in[k];
+                while (c >= 0 && c < i && p->nodes[c].kind == NK_CACHE && p->nodes[c].nin == 1) c = p->nodes[c].in[0];
+                int lit = c >= 0 && c < i && (p->nodes[c].flags & NF_LITERAL);
+                if (lit) l.lit[k] = eval_point_f32(w, c, 0, 0, 0);
+                else if (c >= 0 && c < i && lidx[c] >= 0) l.in[k] = lidx[c];
+                else ok = 0;
+            }
+            if (!ok) continue;
+        } else {
+            continue;
+        }
+        lidx[i] = q->nl;
+        q->ln[q->nl++] = l;
+    }
+    free(reach), free(lidx);
+    if (q->nl && !(q->lv = malloc((size_t)q->nl * sizeof *q->lv))) return -1;
+    q->lisa = stack_lanes_isa();
+    return 0;
+}
+
+/* the lane nodes' values at the quarts (qx0 + l, qy, qz), l < m <= STACK_LANES_MAX: as
+ * ev_node computes each at the quart's block (eval.c's NOISE and SHIFT_* on the point path) */
+static void lanes_row(qctx *q, int32_t qx0, int32_t qy, int32_t qz, int m)
+{
+    double x[STACK_LANES_MAX], y[STACK_LANES_MAX], z[STACK_LANES_MAX], bx[STACK_LANES_MAX];
+    double by = (double)(int32_t)((uint32_t)qy << 2), bz = (double)(int32_t)((uint32_t)qz << 2);
+    for (int l = 0; l < m; l++) bx[l] = (double)(int32_t)(((uint32_t)qx0 + (uint32_t)l) << 2);
+    for (int a = 0; a < q->nl; a++) {
+        const lnode *ln = &q->ln[a];
+        float *v = q->lv[a];
+        switch (ln->kind) {
+        case NK_SHIFT_A: for (int l = 0; l < m; l++) x[l] = bx[l] * 0.25, y[l] = 0.0, z[l] = bz * 0.25; break;
+        case NK_SHIFT_B: for (int l = 0; l < m; l++) x[l] = bz * 0.25, y[l] = bx[l] * 0.25, z[l] = 0.0; break;
+        case NK_SHIFT: for (int l = 0; l < m; l++) x[l] = bx[l] * 0.25, y[l] = by * 0.25, z[l] = bz * 0.25; break;
+        default: /* NK_NOISE */
+            for (int l = 0; l < m; l++) {
+                float s[3];
+                for (int k = 0; k < 3; k++) s[k] = ln->in[k] >= 0 ? q->lv[ln->in[k]][l] : ln->lit[k];
+                if (ln->zero) {
+                    x[l] = bx[l] * ln->xz, y[l] = by * ln->ys, z[l] = bz * ln->xz;
+                } else {
+                    x[l] = bx[l] * ln->xz + (double)s[0];
+                    y[l] = ln->zy ? by * ln->ys : by * ln->ys + (double)s[1];
+                    z[l] = bz * ln->xz + (double)s[2];
+                }
+            }
+            break;
+        }
+        stack_lanes(q->b->w, q->lisa, ln->stack, m, x, y, z, q->f.lat, v);
+        if (ln->kind != NK_NOISE)
+            for (int l = 0; l < m; l++) v[l] = v[l] * 4.0f;
+    }
+}
+
+/* the lane nodes' values of sample q->lrow into the point memo (after qctx_region(x, z, 0)) */
+static void lanes_put(qctx *q, int32_t x, int32_t y, int32_t z)
+{
+    cf_fill *f = &q->f;
+    int m = MODE_POINT - 1;
+    for (int a = 0; a < q->nl; a++) {
+        int id = q->ln[a].id;
+        float v = q->lv[a][q->lrow];
+        if (f->memo[id] == MEMO_COLUMN) { /* the region is the point: dx = dz = 0 */
+            size_t k = (size_t)f->colslot[id] * (size_t)f->colstride;
+            f->col[m][k] = v, f->colstamp[m][k] = f->stamp;
+        } else {
+            cf_memo *c = &f->last[m][id];
+            c->x = x, c->y = y, c->z = z, c->stamp = f->stamp, c->v = v;
+        }
+    }
+}
+
 static int qctx_init(qctx *q, cf_biomes *b)
 {
     memset(q, 0, sizeof *q);
+    q->lrow = -1;
     q->b = b;
     q->hint = -1;
     if (b->f64) {
@@ -814,6 +946,10 @@ static int qctx_init(qctx *q, cf_biomes *b)
     q->f.colslot = p->colslot;
     q->f.colstride = 289;
     q->f.stamp = 1;
+    if (b->kind == BS_MULTI && lanes_init(q, b) < 0) {
+        qctx_free(q);
+        return -1;
+    }
     return 0;
 }
 static void qctx_done(qctx *q)
@@ -878,7 +1014,10 @@ static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t
     default: {
         int64_t t[6], fit;
         int32_t vmin = (int32_t)((uint32_t)qy0 << 2);
-        if (!warm && !b->f64) qctx_region(c, x, z, 0); /* a point query: the memo holds this point */
+        if (!warm && !b->f64) {
+            qctx_region(c, x, z, 0); /* a point query: the memo holds this point */
+            if (c->lrow >= 0) lanes_put(c, x, y, z); /* a grid row's noises, computed in lanes */
+        }
         if (warm && c->yfree && c->cok && c->ccx == q[0] >> 2 && c->ccz == q[2] >> 2) { /* a 1.18-1.21 chunk fill */
             int col = (q[2] & 3) * 4 + (q[0] & 3);
             for (int k = 0; k < 6; k++) {
@@ -1005,8 +1144,14 @@ static void grid_row(qctx *c, job *j, size_t iz)
     uint8_t *o = j->out + iz * (size_t)j->nx;
     for (int32_t ix = 0; ix < j->nx; ix++) {
         q[0] = (int32_t)((uint32_t)j->qx0 + (uint32_t)ix);
+        if (c->nl) {
+            int l = (int)(ix % STACK_LANES_MAX);
+            if (l == 0) lanes_row(c, q[0], q[1], q[2], (int)(j->nx - ix < STACK_LANES_MAX ? j->nx - ix : STACK_LANES_MAX));
+            c->lrow = l;
+        }
         o[ix] = (uint8_t)quart_biome(c, BP_POINT, 0, q, NULL);
     }
+    c->lrow = -1;
 }
 
 /* a chunk's stored biomes in vanilla's fill order: sections bottom to top, inside one

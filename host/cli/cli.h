@@ -140,6 +140,9 @@ typedef struct progress {
 double mono_s(void);
 void progress_start(progress *p, const char *what, const char *unit, int64_t total, int quiet);
 void progress_show(progress *p, int64_t done);
+/* the line for work in stages (a library's progress hook, cf_map_progress_fn's arguments):
+ * "WHAT: STAGE N%, T s"; p from progress_start (unit and total unused) */
+void progress_stage(void *p, const char *stage, int64_t done, int64_t total);
 void progress_end(progress *p);
 void guard_tmp(const char *path);
 void unguard_tmp(void);

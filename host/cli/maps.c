@@ -294,11 +294,14 @@ int cmd_render(int argc, char **argv)
     }
     /* only the sampled columns are computed (cf_map_draw; on a device the chunks that hold them) */
     cf_map_stats ms;
-    if ((dev ? cf_map_draw_device(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
-                                  (int32_t)below, rgb, pic, &ms, (int)threads, &err)
-             : cf_map_draw_stats(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px, (int32_t)pz,
-                                 (int32_t)below, rgb, pic, &ms, (int)threads, &err)) != CF_OK)
-        goto done;
+    progress prog; /* on a terminal: the drawing's stage and its share done */
+    progress_start(&prog, "render", "", 0, o.quiet);
+    cf_status dst = dev ? cf_map_draw_device(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px,
+                                             (int32_t)pz, (int32_t)below, rgb, pic, &ms, (int)threads, &err)
+                        : cf_map_draw_progress(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px,
+                                               (int32_t)pz, (int32_t)below, rgb, pic, &ms, (int)threads, progress_stage, &prog, &err);
+    progress_end(&prog);
+    if (dst != CF_OK) goto done;
     if (ms.unknown_blocks)
         fprintf(stderr, "render: %llu pixels show blocks without a colour (magenta), the first %s\n",
                 (unsigned long long)ms.unknown_blocks, ms.first_unknown);

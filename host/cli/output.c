@@ -68,6 +68,16 @@ void progress_show(progress *p, int64_t done)
             p->total ? (int)(100 * done / p->total) : 100, rate, p->unit, eta);
     p->shown = 1;
 }
+void progress_stage(void *ctx, const char *stage, int64_t done, int64_t total)
+{
+    progress *p = ctx;
+    if (!p->on) return;
+    double t = mono_s();
+    if (done < total && t - p->last < 0.2) return;
+    p->last = t;
+    fprintf(stderr, "\r%s: %s %d%%, %.1f s   ", p->what, stage, total > 0 ? (int)(100 * done / total) : 100, t - p->t0);
+    p->shown = 1;
+}
 void progress_end(progress *p)
 {
     if (p->on && p->shown) fputc('\n', stderr);

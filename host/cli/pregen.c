@@ -24,7 +24,8 @@
 
 const char usage_pregen[] =
     "usage: chunkfill pregen [--pack PATH]... --seed SEED [--settings ID | --dimension ID] [--dialect 26.3|1.21]\n"
-    "                        (--radius R [--center X,Z] | --area X0,Z0:X1,Z1) --out DIR\n"
+    "                        (--radius R [--center X,Z] [--shape square|circle] | --area X0,Z0:X1,Z1)\n"
+    "                        --out DIR\n"
     "                        [--format mca|npy|tiles] [--stage noise|surface] [--layer NAME]\n"
     "                        [--device cpu|opencl[:N]|auto] [--threads N] [--shard I/N]\n"
     "                        [--schedule static|dynamic] [--quiet]\n"
@@ -40,11 +41,15 @@ const char usage_pregen[] =
     "run grows the world (the regions whose chunks stay are kept, the ones on the old edge are made\n"
     "again, the manifest lists the old areas in grown_from). SIGTERM or ^C ends the run once\n"
     "the regions in flight are written (under mpirun, signal the ranks: mpirun itself ends them).\n"
-    "To use .mca files in a server: stop it, copy DIR/r.*.mca into its world's region/ folder (the\n"
-    "overworld; DIM-1/region for the nether, DIM1/region for the end), start it: the game generates\n"
-    "the rest of each chunk (carvers, features, light) from the stage the files hold.\n"
+    "To use .mca files in a server: stop it, copy DIR/r.*.mca into its world's region folder, start it:\n"
+    "the game generates the rest of each chunk (carvers, features, light) from the stage the files\n"
+    "hold. The folder: 26.1 and later, dimensions/minecraft/overworld/region (the_nether, the_end\n"
+    "beside it); 1.18-1.21, region/ (DIM-1/region for the nether, DIM1/region for the end).\n"
     "  --area X0,Z0:X1,Z1  block coordinates, inclusive: every chunk the rectangle touches\n"
     "  --radius R          the square of blocks within R of --center X,Z (default 0,0)\n"
+    "  --shape S           square (default) or circle: as Chunky's circle, the chunks whose centre\n"
+    "                      (16x+8, 16z+8) is closer than R to the centre (regions, counts, the manifest\n"
+    "                      and growing follow it)\n"
     "  --settings ID       noise settings (default minecraft:overworld)\n"
     "  --dimension ID      a dimension (data/<ns>/dimension/<path>.json of the packs, or vanilla's\n"
     "                      minecraft:overworld, the_nether, the_end): its settings and biome source\n"
@@ -172,7 +177,7 @@ int cmd_pregen(int argc, char **argv)
     o.refuse = CO_FUNCTION | CO_EXTERNAL | CO_DEFINE | CO_STRICT | CO_LIMITS;
     const char *area = NULL, *center = "0,0", *out = NULL;
     const char *format = "mca", *stage = NULL, *device = "cpu", *shard = NULL, *schedule = "static";
-    const char *dimension = NULL, *layer = NULL;
+    const char *dimension = NULL, *layer = NULL, *shape = NULL;
     long radius = -1, threads = 0;
 
     optdef defs[] = {
@@ -182,6 +187,7 @@ int cmd_pregen(int argc, char **argv)
         {.name = "--layer", .str = &layer},
         {.name = "--area", .str = &area},
         {.name = "--center", .str = &center},
+        {.name = "--shape", .str = &shape},
         {.name = "--format", .str = &format},
         {.name = "--stage", .str = &stage},
         {.name = "--device", .str = &device},
@@ -203,13 +209,15 @@ int cmd_pregen(int argc, char **argv)
     if (layer && strcmp(format, "tiles") != 0) return die("--layer goes with --format tiles");
     if (settings && dimension) return die("give --settings or --dimension, not both");
     if (strcmp(schedule, "static") != 0 && strcmp(schedule, "dynamic") != 0) return die("--schedule takes static or dynamic");
-    long bx0, bz0, bx1, bz1, lim = 16L * CF_MAX_CHUNK;
+    int circle = shape && strcmp(shape, "circle") == 0;
+    if (shape && !circle && strcmp(shape, "square") != 0) return die("--shape takes square or circle");
+    if (circle && area) return die("--shape circle goes with --radius (and --center), not --area");
+    long bx0, bz0, bx1, bz1, cx = 0, cz = 0, lim = 16L * CF_MAX_CHUNK;
     if (area) {
         long r[4];
         if ((rc0 = parse_area(area, r)) >= 0) return rc0;
         bx0 = r[0], bz0 = r[1], bx1 = r[2], bz1 = r[3];
     } else {
-        long cx, cz;
         if (parse_pair(center, ',', lim, &cx, &cz)) return die("--center takes X,Z (blocks)");
         bx0 = cx - radius, bx1 = cx + radius, bz0 = cz - radius, bz1 = cz + radius;
     }
@@ -230,6 +238,7 @@ int cmd_pregen(int argc, char **argv)
         .stage = !stage ? CF_PREGEN_STAGE_DEFAULT : strcmp(stage, "surface") == 0 ? CF_PREGEN_STAGE_SURFACE : CF_PREGEN_STAGE_NOISE,
         .layer = layer, .device = device, .note = show_note,
         .threads = (int)threads, .rank = (int)si, .nranks = (int)sn, .stop = &stop_flag,
+        .shape = circle ? CF_PREGEN_CIRCLE : CF_PREGEN_SQUARE, .center_x = cx, .center_z = cz, .radius = circle ? radius : 0,
     };
     if (p.x0 < -CF_MAX_CHUNK || p.x1 > CF_MAX_CHUNK || p.z0 < -CF_MAX_CHUNK || p.z1 > CF_MAX_CHUNK)
         return die("the area reaches beyond the chunks chunkfill fills (CF_MAX_CHUNK)");

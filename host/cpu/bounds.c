@@ -57,9 +57,17 @@ struct cf_hbound {
 static inline double dmin(double a, double b) { return a < b ? a : b; }
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 
-static int unsafe_kind(int kind)
+int hbound_finite_node(const cf_program *p, int id)
 {
-    return kind == NK_SQRT || kind == NK_LOG || kind == NK_POW || kind == NK_DIV || kind == NK_RECIPROCAL;
+    const cf_node *n = &p->nodes[id];
+    if (!(n->lo >= -1e37 && n->hi <= 1e37)) return 0; /* false for NaN bounds */
+    switch (n->kind) {
+    case NK_LOG: case NK_POW: return 0;
+    case NK_DIV: return p->nodes[n->in[1]].lo > 0 || p->nodes[n->in[1]].hi < 0;
+    case NK_RECIPROCAL: return p->nodes[n->in[0]].lo > 0 || p->nodes[n->in[0]].hi < 0;
+    case NK_SQRT: return p->nodes[n->in[0]].lo >= 0;
+    default: return 1;
+    }
 }
 
 /* 1 / 2: safe / not (memo in s) */
@@ -67,7 +75,7 @@ static int node_safe(const cf_program *p, int id, uint8_t *s)
 {
     if (s[id]) return s[id];
     const cf_node *n = &p->nodes[id];
-    int ok = n->lo >= -1e37 && n->hi <= 1e37 && !unsafe_kind(n->kind); /* false for NaN bounds */
+    int ok = hbound_finite_node(p, id);
     for (int k = 0; ok && k < n->nin; k++) ok = node_safe(p, n->in[k], s) == 1;
     return s[id] = ok ? 1 : 2;
 }
@@ -272,6 +280,17 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         break;
     }
     case NK_CUBE: { IN(0, a0, a1); l = a0 * a0 * a0, h = a1 * a1 * a1; break; }
+    case NK_DIV: case NK_RECIPROCAL: {
+        /* a divisor that excludes 0 here (hbound_finite_node: its whole range does): between the
+         * corner quotients (a literal c: a * f32(1/c), two roundings within the widening below) */
+        double a0 = 1, a1 = 1;
+        if (n->kind == NK_DIV && !bound(b, f, n->in[0], s, &a0, &a1)) return 0;
+        IN(n->kind == NK_DIV ? 1 : 0, d0, d1);
+        if (!(d0 > 0 || d1 < 0)) break;
+        l = dmin(dmin(a0 / d0, a0 / d1), dmin(a1 / d0, a1 / d1)), h = dmax(dmax(a0 / d0, a0 / d1), dmax(a1 / d0, a1 / d1));
+        break;
+    }
+    case NK_SQRT: { IN(0, a0, a1); l = sqrt(dmax(a0, 0)), h = sqrt(dmax(a1, 0)); break; }
     case NK_HALF_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.5 : a0, h = a1 < 0 ? a1 * 0.5 : a1; break; }
     case NK_QUARTER_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.25 : a0, h = a1 < 0 ? a1 * 0.25 : a1; break; }
     case NK_SQUEEZE: {

@@ -821,6 +821,16 @@ const float *corners_row(cf_fill *f, int id, int32_t y, int32_t w, int32_t cx0, 
 
 int corners_ncx(const cf_corners *c) { return c->ncx; }
 
+const float *corners_lane_row(const cf_world *w, cf_corners *c, int id, int32_t y)
+{
+    int s = c->slot[id];
+    int64_t dy = (int64_t)y - (int64_t)c->cy0 * c->h;
+    if (s < 0 || c->stride < 1 || c->ncz != 1 || dy < 0 || dy % c->h) return NULL;
+    int64_t j = dy / c->h;
+    if (j >= c->ncy || j >= c->maxy) return NULL;
+    return slot_vals(w, c, c->own, s, (int)j);
+}
+
 long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n)
 {
     long bad = 0;

@@ -106,6 +106,7 @@ typedef struct cf_fill {
     cf_latcell *lat;                /* point path: per octave of w (w->noct) its last cell, or NULL (biome maps:
                                      * neighbouring samples mostly share every low-frequency cell) */
     struct cf_corners *corners;     /* corners.c: noises over the corner lattice, or NULL */
+    struct cf_lanes *lanes;         /* heights.c's group of samples on corner columns (eval.c), or NULL */
     int nnodes;                     /* the program's node count (vbuf entries) */
     cf_pooled pool;                 /* fill.c's pool of idle contexts (pool.w == w) */
 } cf_fill;
@@ -136,10 +137,26 @@ int corners_noise(cf_fill *f, int id, int32_t x, int32_t y, int32_t z, float *ou
  * ncx x ncz corners; else NULL */
 const float *corners_row(cf_fill *f, int id, int32_t y, int32_t w, int32_t cx0, int32_t cz0, int ncx, int ncz);
 int corners_ncx(const cf_corners *c);
+/* the strided row of samples c (corners_samples): node id's values at the row's corner columns
+ * at y, [i] for sample i, when the node has the stage and y is on the lattice; else NULL */
+const float *corners_lane_row(const cf_world *w, cf_corners *c, int id, int32_t y);
 /* tests: every corner of every such node over chunk (cx, cz) against cf_stack_volume or
  * cf_blended, on every lattice path the CPU has (AVX-512, AVX2, portable); returns the mismatches (-1: none to check),
  * *n the corners compared */
 long corners_check(const cf_world *w, int32_t cx, int32_t cz, long *n);
+
+/* eval.c: a group of samples on corner columns, lane i at (x0 + i*step, z) (heights.c corner_group):
+ * while f->lanes points at it and its lane `cur` is f's 1 x 1 region, a corner row that the
+ * sample needs is computed for the lanes cur.. of the group at once (bnode over their corners,
+ * the noises from the strided lattice row cs), kept for the later lanes; the 2-D nodes' column
+ * memos hold every lane's column. Values are pure functions of the position: the same bits. */
+typedef struct cf_lanes cf_lanes;
+enum { CF_LANES_MAX = 16 }; /* the most lanes of a group (corners_lanes: 16 AVX-512) */
+cf_lanes *lanes_new(const cf_program *p); /* NULL: out of memory, or no interpolated node */
+void lanes_free(cf_lanes *l);
+/* a new group (every value kept is stale): n lanes (at most CF_LANES_MAX), cs its strided row */
+void lanes_group(cf_lanes *l, cf_corners *cs, int32_t x0, int32_t step, int32_t z, int n);
+void lanes_at(cf_lanes *l, int cur); /* the fill's region is lane cur's column (-1: none) */
 
 /* fill.c: frees the idle fill contexts kept for world w (cf_world_free calls it) */
 void fill_pool_drop(const cf_world *w);
@@ -399,6 +416,15 @@ void rowop(int isa, int kind, float *restrict o, const float *a, const float *b,
            float hi, int lit, float r);
 /* how many of a[0..n) lie in [lo, hi) (eq 0) or equal lo (eq 1) */
 size_t rowop_count(int isa, const float *a, size_t n, int eq, float lo, float hi);
+/* stackrow.c: noise stack s of w at n <= STACK_LANES_MAX points (x[l], y[l], z[l]), the point
+ * path's value (eval.c's stack_point) bit for bit, octave outer and points inner; lat: the
+ * per-octave cell cache (cf_fill.lat) or NULL. isa: stack_lanes_isa() (CF_NO_* step down) */
+enum { STACK_LANES_MAX = 64, STACK_ISA_PORTABLE = 0, STACK_ISA_AVX512 = 1 };
+int stack_lanes_isa(void);
+/* the eight gradient hashes of lattice cell (i, j, k) of permutation p into c (cf_latcell) */
+void lat_cell_set(cf_latcell *c, const uint8_t *p, int32_t i, int32_t j, int32_t k);
+void stack_lanes(const cf_world *w, int isa, int s, int n, const double *x, const double *y, const double *z, cf_latcell *lat,
+               float *out);
 
 
 /* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */

@@ -96,6 +96,78 @@ static int cmap_room(cmap *m)
     return 1;
 }
 
+/* A group of samples on corner columns (cpu.h cf_lanes): per lane the column memos of the 2-D
+ * nodes, per interpolated node and corner row the lanes' corner values (valid from lane rowlo
+ * on: a row is computed for the lanes from the one that first needs it, the earlier ones have
+ * finished their scans). Every value is keyed by the group's stamp. */
+struct cf_lanes {
+    int n, cur;
+    int32_t x0, step, z;
+    uint32_t stamp;
+    struct cf_corners *cs;
+    int ncol, nslot, maxj;       /* column memo slots, interpolated nodes, corner rows per node */
+    float *col[2];               /* [mode-1][slot * CF_LANES_MAX + lane] */
+    uint32_t *colst[2];
+    float *row;                  /* [(islot * maxj + j) * CF_LANES_MAX + lane] */
+    uint32_t *rowst;             /* [islot * maxj + j] */
+    int *rowlo;
+};
+
+cf_lanes *lanes_new(const cf_program *p)
+{
+    int maxj = 0;
+    for (int i = 0; i < p->nnodes; i++)
+        if (p->islot[i] >= 0 && p->nodes[i].i[1] > 0 && p->height / p->nodes[i].i[1] + 3 > maxj)
+            maxj = p->height / p->nodes[i].i[1] + 3; /* a 1 x height x 1 fill's corner rows (fill_new) */
+    if (p->ninterp == 0 || maxj == 0) return NULL;
+    cf_lanes *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->ncol = p->ncol, l->nslot = p->ninterp, l->maxj = maxj, l->cur = -1;
+    size_t nc = (size_t)(p->ncol ? p->ncol : 1) * CF_LANES_MAX, nr = (size_t)p->ninterp * (size_t)maxj;
+    int ok = 1;
+    for (int m = 0; m < 2; m++) {
+        l->col[m] = malloc(sizeof(float) * nc), l->colst[m] = calloc(nc, sizeof(uint32_t));
+        ok = ok && l->col[m] && l->colst[m];
+    }
+    l->row = malloc(sizeof(float) * nr * CF_LANES_MAX), l->rowst = calloc(nr, sizeof(uint32_t));
+    l->rowlo = calloc(nr, sizeof(int));
+    if (!ok || !l->row || !l->rowst || !l->rowlo) {
+        lanes_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+void lanes_free(cf_lanes *l)
+{
+    if (!l) return;
+    for (int m = 0; m < 2; m++) free(l->col[m]), free(l->colst[m]);
+    free(l->row), free(l->rowst), free(l->rowlo), free(l);
+}
+
+void lanes_group(cf_lanes *l, cf_corners *cs, int32_t x0, int32_t step, int32_t z, int n)
+{
+    l->cs = cs, l->x0 = x0, l->step = step, l->z = z, l->n = n, l->cur = -1;
+    if (++l->stamp == 0) { /* wrapped: every stamp cleared */
+        size_t nc = (size_t)(l->ncol ? l->ncol : 1) * CF_LANES_MAX;
+        for (int m = 0; m < 2; m++) memset(l->colst[m], 0, sizeof(uint32_t) * nc);
+        memset(l->rowst, 0, sizeof(uint32_t) * (size_t)l->nslot * (size_t)l->maxj);
+        l->stamp = 1;
+    }
+}
+
+void lanes_at(cf_lanes *l, int cur) { l->cur = cur; }
+
+/* the lane whose column is (x, z), or -1 */
+static int lane_of(const cf_lanes *l, int32_t x, int32_t z)
+{
+    if (z != l->z) return -1;
+    int64_t d = (int64_t)x - l->x0;
+    if (d < 0 || d % l->step) return -1;
+    d /= l->step;
+    return d < l->n ? (int)d : -1;
+}
+
 /* The probes of one find_top_surface scan share x and z (§12): a node whose
  * value provably does not read y is computed once per (node, x, z) of the scan.
  * yf[id]: no evaluator under the node reads the block's y (see scan_yfree). The
@@ -369,18 +441,7 @@ static float stack_point(const ev *e, int s, double x, double y, double z)
             int32_t i = cf_jfloor(X), j = cf_jfloor(Y), k = cf_jfloor(Z);
             float u = (float)(X - (double)i), vv = (float)(Y - (double)j), w = (float)(Z - (double)k);
             cf_latcell *c = &lat[oi];
-            if (!c->ok || c->i != i || c->j != j || c->k != k) {
-                CF_TAB p = o + 32;
-                uint32_t ui = (uint32_t)i, uj = (uint32_t)j, uk = (uint32_t)k;
-                uint32_t a = cf_perm(p, ui), b = cf_perm(p, ui + 1u);
-                uint32_t aa = cf_perm(p, a + uj), ab = cf_perm(p, a + uj + 1u);
-                uint32_t ba = cf_perm(p, b + uj), bb = cf_perm(p, b + uj + 1u);
-                c->h[0] = (uint8_t)cf_perm(p, aa + uk), c->h[1] = (uint8_t)cf_perm(p, ba + uk);
-                c->h[2] = (uint8_t)cf_perm(p, ab + uk), c->h[3] = (uint8_t)cf_perm(p, bb + uk);
-                c->h[4] = (uint8_t)cf_perm(p, aa + uk + 1u), c->h[5] = (uint8_t)cf_perm(p, ba + uk + 1u);
-                c->h[6] = (uint8_t)cf_perm(p, ab + uk + 1u), c->h[7] = (uint8_t)cf_perm(p, bb + uk + 1u);
-                c->i = i, c->j = j, c->k = k, c->ok = 1;
-            }
+            if (!c->ok || c->i != i || c->j != j || c->k != k) lat_cell_set(c, o + 32, i, j, k);
             float u1 = u - 1.0f, v1 = vv - 1.0f, w1 = w - 1.0f;
             nv = cf_lerp3f(cf_smoothf(u), cf_smoothf(vv), cf_smoothf(w), cf_gdot(c->h[0], u, vv, w), cf_gdot(c->h[1], u1, vv, w),
                            cf_gdot(c->h[2], u, v1, w), cf_gdot(c->h[3], u1, v1, w), cf_gdot(c->h[4], u, vv, w1),
@@ -499,7 +560,7 @@ EVAL(FIND_TOP_SURFACE)
 typedef float (*eval_fn)(const ev *, const cf_node *, int32_t, int32_t, int32_t);
 static const eval_fn evals[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = eval_##K,
-#define NODE64(K, name, flags, fields, summary) /* eval64.c */
+#define NODE64(K, name, flags, fields, summary, value) /* eval64.c */
 #include "ir/nodes.def"
 #undef NODE64
 #undef NODE
@@ -513,6 +574,18 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
     if (f && e->mode != MODE_SAMPLE && f->memo[id] != MEMO_NONE) {
         int m = e->mode - 1;
         if (f->memo[id] == MEMO_COLUMN) {
+            cf_lanes *l = f->lanes;
+            int q = l ? lane_of(l, x, z) : -1;
+            if (q >= 0) { /* a column of the group: its lane's memo */
+                size_t k = (size_t)f->colslot[id] * CF_LANES_MAX + (size_t)q;
+                if (l->colst[m][k] == l->stamp) {
+                    if (f->count) f->count[id]--;
+                    return l->col[m][k];
+                }
+                float v = evals[n->kind](e, n, x, y, z);
+                l->col[m][k] = v, l->colst[m][k] = l->stamp;
+                return v;
+            }
             uint32_t dx = (uint32_t)(x - f->x0), dz = (uint32_t)(z - f->z0);
             if (dx <= (uint32_t)f->sx && dz <= (uint32_t)f->sz) {
                 size_t k = (size_t)f->colslot[id] * (size_t)f->colstride + dz * (size_t)(f->sx + 1) + dx;
@@ -604,6 +677,7 @@ typedef struct batch {
     int32_t y;
     int32_t w, cx0, cz0;    /* the lattice: cell width, first corner */
     int ncx, ncz;
+    int lanes;              /* the corners are f->lanes' columns, is[] their lanes (lanes_row) */
 } batch;
 
 static const float *bnode(const batch *b, int id);
@@ -681,8 +755,17 @@ static const float *bnode(const batch *b, int id)
         }
         break;
     case NK_NOISE: case NK_OLD_BLENDED_NOISE:
+        if (b->lanes) { /* the group's strided lattice row: lane is[q] */
+            const float *row = corners_lane_row(f->w, f->lanes->cs, id, b->y);
+            if (row) {
+                for (int q = 0; q < np; q++) o[q] = row[b->is[q]];
+                if (f->count) f->count[id] += (uint32_t)np;
+                f->bst[id] = f->bstamp;
+                return o;
+            }
+        }
         if (f->corners) { /* the corner stage's rows where it has the node (corners.c), else the evaluator */
-            const float *row = corners_row(f, id, b->y, b->w, b->cx0, b->cz0, b->ncx, b->ncz);
+            const float *row = b->lanes ? NULL : corners_row(f, id, b->y, b->w, b->cx0, b->cz0, b->ncx, b->ncz);
             if (row) {
                 size_t sk = (size_t)corners_ncx(f->corners);
                 for (int q = 0; q < np; q++) o[q] = row[(size_t)b->ks[q] * sk + (size_t)b->is[q]];
@@ -704,7 +787,7 @@ static const float *bnode(const batch *b, int id)
         break;
     default: batched = 0; break;
     }
-    if (!batched && f->memo[id] == MEMO_COLUMN) {
+    if (!batched && f->memo[id] == MEMO_COLUMN && !b->lanes) {
         /* the column memo read here (ev_node's MEMO_COLUMN lookup), ev_node where it is stale */
         int m = e->mode - 1;
         const float *col = f->col[m] + (size_t)f->colslot[id] * (size_t)f->colstride;
@@ -724,6 +807,42 @@ static const float *bnode(const batch *b, int id)
     return o;
 }
 
+/* bnode's per-batch buffers become stale */
+static void bstamp_next(cf_fill *f)
+{
+    if (++f->bstamp == 0) {
+        memset(f->bst, 0, sizeof(uint32_t) * ((size_t)f->nnodes + 1));
+        f->bstamp = 1;
+    }
+}
+
+/* corner row jj of interpolated node n at f's region, lane l->cur of the group (its one stale
+ * corner q0): from the group's rows, or computed through bnode for the lanes from cur on */
+static void lanes_row(const ev *c, const cf_node *n, struct cf_interp *ip, size_t jj, size_t q0)
+{
+    cf_fill *f = c->f;
+    cf_lanes *l = f->lanes;
+    size_t r = (size_t)f->islot[n - c->nodes] * (size_t)l->maxj + jj;
+    float *v = l->row + r * CF_LANES_MAX;
+    if (l->rowst[r] != l->stamp || l->rowlo[r] > l->cur) {
+        int32_t xs[CF_LANES_MAX], zs[CF_LANES_MAX];
+        int is[CF_LANES_MAX], ks[CF_LANES_MAX];
+        int np = l->n - l->cur;
+        for (int q = 0; q < np; q++) {
+            is[q] = l->cur + q, ks[q] = 0; 
+            xs[q] = (int32_t)((int64_t)l->x0 + (int64_t)is[q] * l->step), zs[q] = l->z;
+        }
+        bstamp_next(f);
+        batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], n->i[0], ip->cx0, ip->cz0, 1, 1, 1};
+        f->inrow = 1; /* corner_row's rule */
+        const float *o = bnode(&b, n->in[0]);
+        f->inrow = 0;
+        memcpy(v + l->cur, o, sizeof(float) * (size_t)np);
+        l->rowst[r] = l->stamp, l->rowlo[r] = l->cur;
+    }
+    ip->corner[q0] = v[l->cur], ip->cstamp[q0] = f->stamp;
+}
+
 /* the stale corners of row jj of interpolated node n (slot ip) through bnode */
 static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size_t jj)
 {
@@ -741,11 +860,14 @@ static void corner_row(const ev *c, const cf_node *n, struct cf_interp *ip, size
             np++;
         }
     if (np == 0) return;
-    if (++f->bstamp == 0) {
-        memset(f->bst, 0, sizeof(uint32_t) * ((size_t)f->nnodes + 1));
-        f->bstamp = 1;
+    cf_lanes *l = f->lanes;
+    if (l && l->cur >= 0 && np == 1 && (size_t)jj < (size_t)l->maxj && zs[0] == l->z
+        && (int64_t)xs[0] == (int64_t)l->x0 + (int64_t)l->cur * l->step) {
+        lanes_row(c, n, ip, jj, qs[0]);
+        return;
     }
-    batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], cw, ip->cx0, ip->cz0, ip->ncx, ip->ncz};
+    bstamp_next(f);
+    batch b = {c, np, xs, zs, is, ks, (ip->cy0 + (int32_t)jj) * n->i[1], cw, ip->cx0, ip->cz0, ip->ncx, ip->ncz, 0};
     /* the row's buffers stay valid until it ends: an interpolated node under n (evaluated per
      * corner by ev_node) must not start a row of its own, which would restamp and overwrite
      * them (fuzz finding: interpolated(4) of interpolated(8)(g) * g) */

@@ -21,32 +21,47 @@
 #define U __attribute__((unused))
 #define EVAL64(K) static double eval64_##K(U ev64_ctx *c, U const cf_node *n, U double x, U double y, U double z)
 static double ev64_node(ev64_ctx *c, int id, double x, double y, double z);
+
+/* The value column of the node tables (host/ir/nodes.def): a row's V64(expression) is its
+ * evaluator here and its OpenCL text in emit_f64.c, in these names:
+ *   IN(k)              input k at (x, y, z)       AT(k, X, Y, Z)  input k at (X, Y, Z)
+ *   D(k), I(k), F(k)   the node's d[k], i[k], f[k] WS              the world seed's low 32 bits
+ *   HSEED              a Hytale node's seed (i[0], the label's hash, plus WS)
+ *   SHARP              i[5]: the SharpNoise dialect (CF_LN_SHARP, kernels/cf_libnoise.h)
+ *   HYC, LNP, NDA      the node's da (a Hytale or a libnoise table) and its length
+ * x, y, z are the position; every other name is kernels/ C, the same on both sides. */
 #define IN(k) ev64_node(c, n->in[k], x, y, z)
+#define AT(k, X, Y, Z) ev64_node(c, n->in[k], X, Y, Z)
+#define D(k) (n->d[k])
+#define I(k) (n->i[k])
+#define F(k) (n->f[k])
+#define WS (c->w->lseed)
+#define HSEED cf_hy_wadd(WS, n->i[0])
+#define SHARP (n->i[5] ? CF_LN_SHARP : 0)
+#define HYC (n->da)
+#define LNP (n->da)
+#define NDA (n->nda)
+/* a V64 row's evaluator; an OWN64 row's is written below */
+#define V64(...) { return __VA_ARGS__; }
+#define OWN64 ;
+#define NODE(K, name, flags, fields, summary)
+#define NODE64(K, name, flags, fields, summary, value) EVAL64(K) value
+#include "ir/nodes.def"
+#undef NODE64
+#undef NODE
+#undef OWN64
+#undef V64
 
 /* a module's seed plus the world's (libnoise's int arithmetic, wrapping) */
 static cf_i32 seed_of(const ev64_ctx *c, int s) { return cf_ln_seed(c->w->lseed, s); }
 
-/* i[5]: the SharpNoise dialect (CF_LN_SHARP semantics, kernels/cf_libnoise.h) */
-#define SHARP(n) ((n)->i[5] ? CF_LN_SHARP : 0)
-EVAL64(LN_PERLIN) { return cf_ln_fbm(SHARP(n), x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
-EVAL64(LN_BILLOW) { return cf_ln_fbm(1 | SHARP(n), x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
-EVAL64(LN_RIDGED) { return cf_ln_ridged(x, y, z, n->d[0], n->d[1], n->i[0], seed_of(c, n->i[1]), n->i[2], n->i[5]); }
-EVAL64(LN_VORONOI) { return cf_ln_voronoi(x, y, z, n->d[0], n->d[1], n->i[0], seed_of(c, n->i[1]), 0); /* libnoise: cell value noise with seed 0 */ }
-EVAL64(LN_CONST) { return n->d[0]; }
-EVAL64(LN_CHECKERBOARD) { return cf_ln_checkerboard(x, y, z, n->i[5]); }
-EVAL64(LN_CYLINDERS) { return cf_ln_cylinders(x, z, n->d[0]); }
-EVAL64(LN_SPHERES) { return cf_ln_spheres(x, y, z, n->d[0]); }
-EVAL64(LN_ABS) { return cf_fabs(IN(0)); }
+EVAL64(LN_BILLOW) { return cf_ln_fbm(1 | SHARP, x, y, z, n->d[0], n->d[1], n->d[2], n->i[0], seed_of(c, n->i[1]), n->i[2]); }
 EVAL64(LN_CLAMP)
 {
     double v = IN(0);
     return v < n->d[0] ? n->d[0] : v > n->d[1] ? n->d[1] : v;
 }
 EVAL64(LN_CURVE) { return cf_ln_curve(IN(0), n->da, n->nda / 2); }
-EVAL64(LN_EXPONENT) { return cf_ln_exponent(IN(0), n->d[0]); }
-EVAL64(LN_INVERT) { return -IN(0); }
-EVAL64(LN_SCALEBIAS) { return IN(0) * n->d[0] + n->d[1]; }
-EVAL64(LN_TERRACE) { return cf_ln_terrace(IN(0), n->da, n->nda, n->i[0]); }
 EVAL64(LN_ADD)
 {
     double a = IN(0);
@@ -106,19 +121,16 @@ EVAL64(LN_ROTATEPOINT)
     double nz = (m[6] * x) + (m[7] * y) + (m[8] * z);
     return ev64_node(c, n->in[0], nx, ny, nz);
 }
-EVAL64(LN_SCALEPOINT) { return ev64_node(c, n->in[0], x * n->d[0], y * n->d[1], z * n->d[2]); }
-EVAL64(LN_TRANSLATEPOINT) { return ev64_node(c, n->in[0], x + n->d[0], y + n->d[1], z + n->d[2]); }
 EVAL64(LN_TURBULENCE)
 {
     cf_i32 s = seed_of(c, n->i[1]);
     double f = n->d[0], pw = n->d[1];
     int r = n->i[0];
-    double dx = x + (cf_ln_fbm(SHARP(n), x + CF_LN_TURB_X0, y + CF_LN_TURB_Y0, z + CF_LN_TURB_Z0, f, 2.0, 0.5, r, s, CF_LN_STD) * pw);
-    double dy = y + (cf_ln_fbm(SHARP(n), x + CF_LN_TURB_X1, y + CF_LN_TURB_Y1, z + CF_LN_TURB_Z1, f, 2.0, 0.5, r, cf_ln_seed(s, 1), CF_LN_STD) * pw);
-    double dz = z + (cf_ln_fbm(SHARP(n), x + CF_LN_TURB_X2, y + CF_LN_TURB_Y2, z + CF_LN_TURB_Z2, f, 2.0, 0.5, r, cf_ln_seed(s, 2), CF_LN_STD) * pw);
+    double dx = x + (cf_ln_fbm(SHARP, x + CF_LN_TURB_X0, y + CF_LN_TURB_Y0, z + CF_LN_TURB_Z0, f, 2.0, 0.5, r, s, CF_LN_STD) * pw);
+    double dy = y + (cf_ln_fbm(SHARP, x + CF_LN_TURB_X1, y + CF_LN_TURB_Y1, z + CF_LN_TURB_Z1, f, 2.0, 0.5, r, cf_ln_seed(s, 1), CF_LN_STD) * pw);
+    double dz = z + (cf_ln_fbm(SHARP, x + CF_LN_TURB_X2, y + CF_LN_TURB_Y2, z + CF_LN_TURB_Z2, f, 2.0, 0.5, r, cf_ln_seed(s, 2), CF_LN_STD) * pw);
     return ev64_node(c, n->in[0], dx, dy, dz);
 }
-EVAL64(LN_CACHE) { return IN(0); }
 /* Iris CNG (IRIS.md §5.2): fracture displacement of the unscaled position,
  * times the effective scale, the NoiseType's n3, then cf_ir_post. 2-D nodes
  * read Iris's (x, z) from the position's x and z; their 2-D children are
@@ -272,7 +284,6 @@ EVAL64(IRIS_IMAGE)
     }
     return cf_ir_icomb(m, xi, zi, r, v);
 }
-EVAL64(IRIS_CONST) { return n->d[0]; }
 EVAL64(IRIS_GROUP)
 {
     double lo = IRIS2(0, x, z), hi = IRIS2(1, x, z), d = 0;
@@ -285,18 +296,8 @@ EVAL64(IRIS_HEIGHT)
     for (int k = 0; k < n->nin; k++) h += IRIS2(k, x, z);
     return cf_ir_height(h, n->d[0], n->d[1]);
 }
-EVAL64(LN_TERRAIN) { return ((ev64_node(c, n->in[0], x, 0.0, z) * n->d[0]) + n->d[1]) - y; }
 
 /* ---- Hytale (host/ir/nodes_hytale.def, kernels/cf_hytale.h); i[0] of a seeded node: the label's hash */
-#define HSEED(n) cf_hy_wadd(c->w->lseed, (n)->i[0])
-#define AT(k, X, Y, Z) ev64_node(c, n->in[k], X, Y, Z)
-EVAL64(HY_CONSTANT) { return n->d[0]; }
-EVAL64(HY_XVALUE) { return x; }
-EVAL64(HY_YVALUE) { return y; }
-EVAL64(HY_ZVALUE) { return z; }
-EVAL64(HY_XOVERRIDE) { return AT(0, n->d[0], y, z); }
-EVAL64(HY_YOVERRIDE) { return AT(0, x, n->d[0], z); }
-EVAL64(HY_ZOVERRIDE) { return AT(0, x, y, n->d[0]); }
 EVAL64(HY_SUM)
 {
     if (n->nin == 0) return 0.0;
@@ -328,12 +329,6 @@ EVAL64(HY_MIN)
     for (int k = 1; k < n->nin; k++) s = cf_hy_jmin(s, IN(k));
     return s;
 }
-EVAL64(HY_ABS) { return cf_fabs(IN(0)); }
-EVAL64(HY_INVERTER) { return -IN(0); }
-EVAL64(HY_SQRT) { return cf_hy_sqrt(IN(0)); }
-EVAL64(HY_POW) { return cf_hy_pow(IN(0), n->d[0]); }
-EVAL64(HY_OFFSETC) { return IN(0) + n->d[0]; }
-EVAL64(HY_AMPC) { return IN(0) * n->d[0]; }
 EVAL64(HY_OFFSET)
 {
     double a = IN(0);
@@ -344,10 +339,6 @@ EVAL64(HY_AMPLITUDE)
     double a = IN(0);
     return a * IN(1);
 }
-EVAL64(HY_NORMALIZER) { return cf_hy_normalize(IN(0), n->d[0], n->d[1], n->d[2], n->d[3]); }
-EVAL64(HY_CLAMP) { return cf_hy_jmin(cf_hy_jmax(IN(0), n->d[0]), n->d[1]); }
-EVAL64(HY_FLOOR) { return cf_hy_jmax(IN(0), n->d[0]); }
-EVAL64(HY_CEILING) { return cf_hy_jmin(IN(0), n->d[0]); }
 EVAL64(HY_SMAX)
 {
     double a = IN(0);
@@ -358,9 +349,6 @@ EVAL64(HY_SMIN)
     double a = IN(0);
     return cf_hy_smin(a, IN(1), n->d[0]);
 }
-EVAL64(HY_SCLAMP) { return cf_hy_smax(n->d[0], cf_hy_smin(IN(0), n->d[1], n->d[2]), n->d[2]); }
-EVAL64(HY_SFLOOR) { return cf_hy_smax(IN(0), n->d[0], n->d[1]); }
-EVAL64(HY_SCEILING) { return cf_hy_smin(IN(0), n->d[0], n->d[1]); }
 EVAL64(HY_MIX)
 {
     double g = IN(2);
@@ -384,57 +372,26 @@ EVAL64(HY_MULTIMIX)
     double a = IN(i);
     return (a * (1.0 - t)) + (IN(i + 1) * t);
 }
-EVAL64(HY_CURVEMAPPER) { return cf_hy_curve(n->da, IN(0)); }
-EVAL64(HY_SCALE) { return AT(0, x / n->d[0], y / n->d[1], z / n->d[2]); }
-EVAL64(HY_SLIDER) { return AT(0, x - n->d[0], y - n->d[1], z - n->d[2]); }
-EVAL64(HY_DISTANCE) { return cf_hy_curve(n->da, cf_sqrt(((x * x) + (y * y)) + (z * z))); }
-EVAL64(HY_CUBE) { return cf_hy_curve(n->da, cf_hy_jmax(cf_hy_jmax(cf_fabs(x), cf_fabs(y)), cf_fabs(z))); }
-EVAL64(HY_CELL2D) { return cf_hy_cellnoise2d(HSEED(n), x, z, n->d[0], n->d[2], n->f[0], n->i[1], n->i[2], n->i[3]); }
-EVAL64(HY_CELL3D) { return cf_hy_cellnoise3d(HSEED(n), x, y, z, n->d[0], n->d[1], n->d[2], n->f[0], n->i[1], n->i[2], n->i[3]); }
 EVAL64(HY_FASTWARP)
 {
     double wx = x, wy = y, wz = z;
-    if (n->i[2]) cf_hy_fastwarp2(HSEED(n), n->d[0], n->d[1], n->i[1], n->d[2], n->d[3], &wx, &wz);
-    else cf_hy_fastwarp3(HSEED(n), n->d[0], n->d[1], n->i[1], n->d[2], n->d[3], &wx, &wy, &wz);
+    if (n->i[2]) cf_hy_fastwarp2(HSEED, n->d[0], n->d[1], n->i[1], n->d[2], n->d[3], &wx, &wz);
+    else cf_hy_fastwarp3(HSEED, n->d[0], n->d[1], n->i[1], n->d[2], n->d[3], &wx, &wy, &wz);
     return AT(0, wx, wy, wz);
 }
-EVAL64(HY_WHITENOISE) { return cf_hy_white(HSEED(n), x, y, z); }
-EVAL64(HY_SIMPLEX2D) { return cf_hy_simplex2d(HSEED(n), x, z, n->d[0], n->d[1], n->d[2], n->i[1]); }
-EVAL64(HY_CACHE) { return IN(0); }
-EVAL64(HY_LSCALE) { return AT(0, x * n->d[0], y * n->d[0], z * n->d[0]); }
-EVAL64(HY_EXTERNAL) { return n->d[0]; }
 /* ---- V2 (hytale-v2) */
-EVAL64(HY_ROTATOR)
-{
-    const double *m = n->da;
-    return AT(0, CF_HY_MX(m, x, y, z), CF_HY_MY(m, x, y, z), CF_HY_MZ(m, x, y, z));
-}
-EVAL64(HY_ELLIPSOID)
-{
-    const double *m = n->da;
-    return cf_hy_curve(m + 9, cf_hy_len3(CF_HY_MX(m, x, y, z), CF_HY_MY(m, x, y, z), CF_HY_MZ(m, x, y, z)));
-}
-EVAL64(HY_CUBOID)
-{
-    const double *m = n->da;
-    return cf_hy_curve(m + 9, cf_hy_cheb3(CF_HY_MX(m, x, y, z), CF_HY_MY(m, x, y, z), CF_HY_MZ(m, x, y, z)));
-}
 EVAL64(HY_CYLINDER)
 {
     const double *m = n->da;
     double qx = CF_HY_MX(m, x, y, z), qy = CF_HY_MY(m, x, y, z), qz = CF_HY_MZ(m, x, y, z);
     return cf_hy_curve(m + 9, qy) * cf_hy_curve(cf_hy_curve2(m + 9), cf_sqrt((qx * qx) + (qz * qz)));
 }
-EVAL64(HY_AXIS) { return cf_hy_curve(n->da, cf_hy_axisdist(n->d[0], n->d[1], n->d[2], x, y, z)); }
-EVAL64(HY_PLANE) { return cf_hy_curve(n->da, ((x * n->d[0]) + (y * n->d[1])) + (z * n->d[2])); }
-EVAL64(HY_SHELL) { return cf_hy_shell(n->da, n->d[0], n->d[1], n->d[2], n->i[0], x, y, z); }
 EVAL64(HY_ANGLE)
 {
     double h = n->d[3], g0 = IN(0);
     double gx = (AT(0, x + h, y, z) - g0) / h, gy = (AT(0, x, y + h, z) - g0) / h, gz = (AT(0, x, y, z + h) - g0) / h;
     return cf_hy_angle(n->d[0], n->d[1], n->d[2], gx, gy, gz);
 }
-EVAL64(HY_GRADIENT) { return cf_hy_ramp(y, n->d[0], n->d[1], n->d[2], n->d[3]); }
 EVAL64(HY_YSAMPLED)
 {
     double t, y1, y0 = cf_hy_ysample(y, n->d[0], n->d[1], &t, &y1);
@@ -459,7 +416,6 @@ EVAL64(HY_VECWARP)
     double s = n->d[0] * IN(1);
     return AT(0, x + (s * n->d[1]), y + (s * n->d[2]), z + (s * n->d[3]));
 }
-EVAL64(HY_SIMPLEX3D) { return cf_hy_simplex3d(HSEED(n), x, y, z, n->d[0], n->d[1], n->d[2], n->d[3], n->i[1]); }
 EVAL64(HY_ANCHOR)
 {
     double ax = IN(1), ay = IN(2), az = IN(3);
@@ -483,10 +439,6 @@ EVAL64(HY_EXTMAP)
     return v;
 }
 /* ---- legacy (hytale-legacy) ---- */
-EVAL64(HY_LNOISE) { return cf_hy_lnoise(HSEED(n), x, z, n->i[1], n->i[2], n->i[3], n->d[0], n->d[1], n->i[4], n->i[5], n->f[0]); }
-EVAL64(HY_LPOINT) { return cf_hy_lpoint(x, y, z, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4]); }
-EVAL64(HY_LFORMULA) { return cf_hy_lformula(n->i[0], IN(0)); }
-EVAL64(HY_LCURVE) { return cf_hy_lcurve(IN(0), n->d[0], n->d[1]); }
 EVAL64(HY_LROTATE)
 {
     const double *m = n->da;
@@ -705,7 +657,7 @@ EVAL64(M_BEARDIFIER) { return 0.0; }
 typedef double (*eval64_fn)(ev64_ctx *, const cf_node *, double, double, double);
 static const eval64_fn evals64[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary)
-#define NODE64(K, name, flags, fields, summary) [NK_##K] = eval64_##K,
+#define NODE64(K, name, flags, fields, summary, value) [NK_##K] = eval64_##K,
 #include "ir/nodes.def"
 #undef NODE64
 #undef NODE

@@ -125,6 +125,7 @@ cf_fill *fill_new(const cf_world *w, int32_t sx, int32_t sy, int32_t sz)
         if (p->islot[i] >= 0 && (cmin == 0 || p->nodes[i].i[0] < cmin)) cmin = p->nodes[i].i[0];
     if (cmin > 0 && !getenv("CF_NO_CORNER_ROWS")) {
         f->bcap = (sx / cmin + 3) * (sz / cmin + 3);
+        if (f->bcap < CF_LANES_MAX) f->bcap = CF_LANES_MAX; /* a group's corner rows (eval.c lanes_row) */
         f->bbuf = malloc(sizeof(float) * (size_t)f->bcap * ((size_t)p->nnodes + 1));
         f->bst = calloc((size_t)p->nnodes + 1, sizeof(uint32_t));
         if (!f->bbuf || !f->bst) goto fail;

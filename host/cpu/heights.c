@@ -127,7 +127,7 @@ static void *surface121(void *arg)
 /* the top block of every column of f's current region (sx x sz columns, at most 256):
  * out[z*sx + x], min_y - 1 where none; windows of rows from the top down, stopping once
  * every column has its block */
-static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int32_t *out, int *rows)
+static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int32_t *out, int *rows, int32_t *hint)
 {
     const cf_program *p = f->w->prog;
     int32_t wh = fill_window_rows(p), h = p->height;
@@ -146,6 +146,14 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
      * window proven from them costs about what a failed interval proof does) */
     int skip = hb && ncol == 1, span = 8;
     if (skip) hbound_region(hb);
+    /* hint (a group's samples): the first span reaches down to the lowest row the spans proved
+     * in the sample before; proven like any span (a guess that fails costs one interval pass) */
+    int64_t proven = skip ? ymax + 1 : INT64_MIN; /* the lowest row the spans proved (INT64_MIN: told) */
+    if (skip && hint && *hint > p->min_y && *hint <= ymax) {
+        int64_t lo = cf_floordiv(*hint, wh) * wh;
+        if (lo > p->min_y && lo <= top && hbound_nonpos(hb, f, node, f->x0, f->z0, (int32_t)lo, (int32_t)ymax))
+            top = lo - wh, span = 2, proven = lo;
+    }
     for (int64_t wb = top; left > 0 && wb + wh > p->min_y; wb -= wh) {
         int32_t a = (int32_t)(wb < p->min_y ? p->min_y : wb) - p->min_y;
         int32_t b = (int32_t)(wb + wh > (int64_t)p->min_y + h ? (int64_t)p->min_y + h : wb + wh) - p->min_y;
@@ -155,12 +163,14 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
             if (lo < p->min_y) lo = p->min_y;
             if (hbound_nonpos(hb, f, node, f->x0, f->z0, (int32_t)lo, p->min_y + ystart)) {
                 wb -= (int64_t)(span - 1) * wh; /* the loop steps past the span's last window */
+                proven = lo;
                 break;
             }
             if (span <= 2) skip = 0;
             else span /= 4;
         }
         if (skip && ystart >= a) continue;
+        if (hint && proven != INT64_MIN) *hint = (int32_t)proven, proven = INT64_MIN; /* the spans' end */
         skip = 0;
         /* below the last window the input intervals prove: proven from the window's corner rows
          * (they are needed to compute it anyway), else its block stage */
@@ -190,7 +200,7 @@ static void surface_scan(cf_fill *f, cf_hbound *hb, int node, int32_t below, int
 static void surface_region(cf_fill *f, cf_hbound *hb, int node, int32_t x0, int32_t z0, int32_t below, int32_t *out, int *rows)
 {
     fill_region(f, x0, f->w->prog->min_y, z0);
-    surface_scan(f, hb, node, below, out, rows);
+    surface_scan(f, hb, node, below, out, rows, NULL);
 }
 
 int32_t heights_column(cf_fill *f, cf_hbound *hb, int node, int32_t x, int32_t z, int32_t below, int *rows)
@@ -261,11 +271,7 @@ static int corner_safe(const cf_program *p, int id, uint8_t *seen)
 {
     if (seen[id]) return seen[id] == 1;
     const cf_node *n = &p->nodes[id];
-    int ok = n->lo >= -1e37 && n->hi <= 1e37; /* false for NaN and infinite bounds */
-    switch (n->kind) {
-    case NK_SQRT: case NK_LOG: case NK_POW: case NK_DIV: case NK_RECIPROCAL: ok = 0; break;
-    default: break;
-    }
+    int ok = hbound_finite_node(p, id);
     for (int k = 0; ok && k < n->nin; k++) ok = corner_safe(p, n->in[k], seen);
     seen[id] = ok ? 1 : 2;
     return ok;
@@ -340,12 +346,19 @@ static int corner_negzero(const cf_fill *f)
 
 /* a group of samples on corner columns (j->corner): up to lanes samples along x from (sx0, sz),
  * their noise corners one strided lattice row (corners_samples: each corner row computed for the
- * group in vector lanes), each sample's scan as corner_region's; cs NULL: one by one */
-static void corner_group(sjob *j, cf_fill *f, cf_hbound *hb, cf_corners *cs, size_t sx0, size_t sz, int n)
+ * group in vector lanes), the rest of their corner rows and their 2-D nodes in the group's lanes
+ * too (l: eval.c's cf_lanes), each sample's scan as corner_region's; cs NULL: one by one */
+static void corner_group(sjob *j, cf_fill *f, cf_hbound *hb, cf_corners *cs, cf_lanes *l, size_t sx0, size_t sz, int n,
+                         int32_t *hint)
 {
     int32_t z = (int32_t)((int64_t)j->z0 + (int64_t)sz * j->step);
     int32_t xg = (int32_t)((int64_t)j->x0 + (int64_t)sx0 * j->step);
     int shared = cs && corners_samples(cs, xg, f->w->prog->min_y, z, j->step, n, f->w->prog->height) == 0;
+    /* the group's corner rows and column memos in lanes (eval.c): with the shared lattice row only */
+    if (shared && l && n <= CF_LANES_MAX && n <= f->bcap) {
+        lanes_group(l, cs, xg, j->step, z, n);
+        f->lanes = l;
+    }
     for (int k = 0; k < n; k++) {
         size_t i = sz * (size_t)j->nx + sx0 + (size_t)k;
         int32_t x = (int32_t)((int64_t)xg + (int64_t)k * j->step), h[1];
@@ -353,8 +366,10 @@ static void corner_group(sjob *j, cf_fill *f, cf_hbound *hb, cf_corners *cs, siz
         h[0] = f->w->prog->min_y - 1; /* surface_scan's none (it writes every column it scans) */
         corner_region(f, x, z);
         if (shared) corners_share(f->corners, cs, k);
-        surface_scan(f, hb, j->node, j->below, h, &rows);
+        if (f->lanes) lanes_at(l, k);
+        surface_scan(f, hb, j->node, j->below, h, &rows, hint);
         corners_share(f->corners, NULL, 0);
+        if (f->lanes) lanes_at(l, -1);
         if (!corner_negzero(f)) {
             atomic_fetch_add(&j->rows, rows);
             j->out[i] = h[0];
@@ -363,6 +378,7 @@ static void corner_group(sjob *j, cf_fill *f, cf_hbound *hb, cf_corners *cs, siz
         j->out[i] = heights_column(f, hb, j->node, x, z, j->below, &rows);
         atomic_fetch_add(&j->rows, rows);
     }
+    f->lanes = NULL;
 }
 
 static void *surface_worker(void *arg)
@@ -379,7 +395,12 @@ static void *surface_worker(void *arg)
     /* corner columns: a strided lattice row per group of samples (CF_NO_SAMPLE_LANES=1: one by one) */
     cf_corners *cs = j->corner && f->corners && !getenv("CF_NO_SAMPLE_LANES")
                          ? corners_new(j->w, 64, j->w->prog->height, 1) : NULL;
+    /* and their corner expressions and 2-D nodes in lanes (CF_NO_ROW_LANES=1: one sample at a time) */
+    cf_lanes *l = cs && !getenv("CF_NO_ROW_LANES") ? lanes_new(j->w->prog) : NULL;
     int32_t h[256] = {0};
+    /* the lowest row the span proofs reached in this thread's last sample (surface_scan's hint;
+     * CF_NO_SPAN_HINT=1: none, every sample's spans from the top) */
+    int32_t hint0 = INT32_MIN, *hint = getenv("CF_NO_SPAN_HINT") ? NULL : &hint0;
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->nitems || atomic_load(&j->failed)) break;
@@ -387,7 +408,7 @@ static void *surface_worker(void *arg)
         if (j->corner) { /* item i: group i % groups of row i / groups */
             size_t g = i % j->groups, sz = i / j->groups, sx0 = g * (size_t)j->lanes;
             int n = (size_t)j->nx - sx0 < (size_t)j->lanes ? (int)((size_t)j->nx - sx0) : j->lanes;
-            corner_group(j, f, hb, cs, sx0, sz, n);
+            corner_group(j, f, hb, cs, l, sx0, sz, n, hint);
             continue;
         }
         if (sparse) {
@@ -410,6 +431,7 @@ static void *surface_worker(void *arg)
             }
         }
     }
+    lanes_free(l);
     corners_free(cs);
     hbound_free(hb);
     fill_give(f);

@@ -225,7 +225,27 @@ static void infer_ranges(cf_program *p)
             }
             break;
         case NK_GRADIENT: lo = fmin(n->f[0], n->f[1]), hi = fmax(n->f[0], n->f[1]); break;
-        case NK_DISTANCE_TO_POINT: lo = 0; break;
+        case NK_DISTANCE_TO_POINT: {
+            /* cf_distance: each difference is an int32 (it wraps), so |d| <= 2^31 on every axis;
+             * euclidean <= sqrt(3) 2^31, squared <= 3 2^62, manhattan <= 3 2^31, chebyshev <= 2^31
+             * (1.001: the float roundings of the sums and the square root) */
+            static const double top[4] = {3.7195e9, 1.3836e19, 6.4425e9, 2.1475e9};
+            lo = 0, hi = top[n->i[3] & 3] * 1.001;
+            break;
+        }
+        case NK_DIV: case NK_RECIPROCAL: {
+            /* a divisor whose range excludes 0 (and finite operands): the quotient lies between
+             * the four corner quotients (a literal divisor c is a * f32(1/c): two roundings,
+             * within the widening below); a range past float's own is left unbounded */
+            const cf_node *a = n->kind == NK_DIV ? &R(0) : NULL, *d = n->kind == NK_DIV ? &R(1) : &R(0);
+            double alo = a ? a->lo : 1, ahi = a ? a->hi : 1;
+            if ((d->lo > 0 || d->hi < 0) && isfinite(alo) && isfinite(ahi) && isfinite(d->lo) && isfinite(d->hi)) {
+                double c[4] = {alo / d->lo, alo / d->hi, ahi / d->lo, ahi / d->hi};
+                lo = fmin(fmin(c[0], c[1]), fmin(c[2], c[3])), hi = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+                if (!(lo >= -1e38 && hi <= 1e38)) lo = -INF, hi = INF;
+            }
+            break;
+        }
         case NK_NOISE: hi = noise_bound(&p->noises[n->noise]), lo = -hi; break;
         case NK_SHIFT_A: case NK_SHIFT_B: case NK_SHIFT: hi = 4 * noise_bound(&p->noises[n->noise]), lo = -hi; break;
         case NK_END_OUTER_ISLANDS: lo = -0.84375, hi = 0.5625; break;

@@ -425,7 +425,7 @@ static cf_status draw_tile(hsrv *s, http_entry *e, tile_ctx *t, cf_error *err)
     cf_status st = w ? CF_OK : err->status ? err->status : CF_ERR_NOMEM;
     if (w) {
         long long span = (long long)TILE << e->z;
-        cf_map_cancel hook = {tile_stop, t};
+        cf_map_cancel hook = {.stop = tile_stop, .ctx = t};
         st = map_draw_on(s->mdev[e->cfg], w, bio, e->layer, (int32_t)(e->tx * span), (int32_t)(e->ty * span), (int32_t)1 << e->z, TILE, TILE,
                              e->below, rgb, NULL, NULL, s->o->threads, &hook, err);
         world_put(s, w);

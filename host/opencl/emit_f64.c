@@ -2,6 +2,7 @@
  * double node kind of ir/nodes.def: libnoise, Iris, Hytale, Minecraft 1.18-1.21), the bodies
  * with statements, and the program of the double dialects (libnoise, Iris, Hytale): one
  * function n<id> per node reached and k_blocks. The 1.18-1.21 program is emit_mc121.c. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "opencl/emit_gen.h"
 #include "kernels/cf_nodes.h"
 #include "kernels/cf_iris.h"
+#include "kernels/cf_libnoise.h"
 
 /* ------------------------------------------------------------------ double dialects
  * One function per node, children first: n<id>(ws, x, y, z) returns the node's
@@ -22,36 +24,61 @@
 #define SRC(k) sbf(b, "n%d(t, ws, x, y, z)", n->in[k])
 #define D(k) dlit(b, n->d[k])
 
-static void octave_args(sb *b, const cf_node *n, int pers)
+/* The value column of the node tables (host/ir/nodes.def): a V64 row's expression, which
+ * eval64.c compiles, written as OpenCL text with its names (the list in eval64.c) replaced:
+ * IN(k) and AT(k, ...) call the input's function, D(k), I(k), F(k), NDA write the node's
+ * numbers, WS, HSEED and SHARP the seeds and flags, HYC and LNP the node's table (hyc<id>,
+ * lnp<id>, written by function64). The rest is kernels/ C, copied as it stands. */
+static void emit64_value(sb *b, const cf_node *n, int id, const char *e)
 {
-    sbf(b, "x, y, z, "), D(0), sbf(b, ", "), D(1);
-    if (pers) sbf(b, ", "), D(2);
-    sbf(b, ", %d, cf_ln_seed(ws, %d), %d", n->i[0], n->i[1], n->i[2]);
-    if (pers) sbf(b, ")");
-    else sbf(b, ", %d)", n->i[5]); /* RidgedMulti: its SharpNoise flag */
+    while (*e) {
+        size_t len = 0;
+        while (isalnum((unsigned char)e[len]) || e[len] == '_') len++;
+        if (len == 0) {
+            sbf(b, "%c", *e++);
+            continue;
+        }
+#define IS(name) (len == sizeof name - 1 && memcmp(e, name, len) == 0)
+        int k = e[len] == '(' ? atoi(e + len + 1) : 0;
+        const char *arg = e[len] == '(' ? strpbrk(e + len, ",)") : NULL; /* after the index */
+        if (IS("IN") && arg) sbf(b, "n%d(t, ws, x, y, z)", n->in[k]), e = arg + 1;
+        else if (IS("AT") && arg) sbf(b, "n%d(t, ws,", n->in[k]), e = arg + 1;
+        else if (IS("D") && arg) dlit(b, n->d[k]), e = arg + 1;
+        else if (IS("I") && arg) sbf(b, "%d", n->i[k]), e = arg + 1;
+        else if (IS("F") && arg) flit(b, n->f[k]), e = arg + 1;
+        else {
+            if (IS("WS")) sbf(b, "ws");
+            else if (IS("HSEED")) sbf(b, "cf_hy_wadd(ws, %d)", n->i[0]);
+            else if (IS("SHARP")) sbf(b, "%d", n->i[5] ? CF_LN_SHARP : 0);
+            else if (IS("HYC")) sbf(b, "hyc%d", id);
+            else if (IS("LNP")) sbf(b, "lnp%d", id);
+            else if (IS("NDA")) sbf(b, "%d", n->nda);
+            else sbf(b, "%.*s", (int)len, e);
+            e += len;
+        }
+#undef IS
+    }
 }
-EMIT64(LN_PERLIN) { sbf(b, "cf_ln_fbm(%d, ", n->i[5] ? 2 : 0), octave_args(b, n, 1); }
-EMIT64(LN_BILLOW) { sbf(b, "cf_ln_fbm(%d, ", n->i[5] ? 3 : 1), octave_args(b, n, 1); }
-EMIT64(LN_RIDGED) { sbf(b, "cf_ln_ridged("), octave_args(b, n, 0); }
-EMIT64(LN_VORONOI)
+#define V64(...) { emit64_value(b, n, id, #__VA_ARGS__); }
+#define OWN64 ;
+#define NODE(K, name, flags, fields, summary)
+#define NODE64(K, name, flags, fields, summary, value) EMIT64(K) value
+#include "ir/nodes.def"
+#undef NODE64
+#undef NODE
+#undef OWN64
+#undef V64
+
+EMIT64(LN_BILLOW)
 {
-    sbf(b, "cf_ln_voronoi(x, y, z, "), D(0), sbf(b, ", "), D(1);
-    sbf(b, ", %d, cf_ln_seed(ws, %d), 0)", n->i[0], n->i[1]);
+    sbf(b, "cf_ln_fbm(%d, x, y, z, ", n->i[5] ? 3 : 1), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2);
+    sbf(b, ", %d, cf_ln_seed(ws, %d), %d)", n->i[0], n->i[1], n->i[2]);
 }
-EMIT64(LN_CONST) { D(0); }
-EMIT64(LN_CHECKERBOARD) { sbf(b, "cf_ln_checkerboard(x, y, z, %d)", n->i[5]); }
-EMIT64(LN_CYLINDERS) { sbf(b, "cf_ln_cylinders(x, z, "), D(0), sbf(b, ")"); }
-EMIT64(LN_SPHERES) { sbf(b, "cf_ln_spheres(x, y, z, "), D(0), sbf(b, ")"); }
-EMIT64(LN_ABS) { sbf(b, "fabs("), SRC(0), sbf(b, ")"); }
 EMIT64(LN_CLAMP)
 {
     sbf(b, "cf_ln_clamp("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")");
 }
 EMIT64(LN_CURVE) { sbf(b, "cf_ln_curve("), SRC(0), sbf(b, ", lnp%d, %d)", id, n->nda / 2); }
-EMIT64(LN_EXPONENT) { sbf(b, "cf_ln_exponent("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
-EMIT64(LN_INVERT) { sbf(b, "-"), SRC(0); }
-EMIT64(LN_SCALEBIAS) { SRC(0), sbf(b, " * "), D(0), sbf(b, " + "), D(1); }
-EMIT64(LN_TERRACE) { sbf(b, "cf_ln_terrace("), SRC(0), sbf(b, ", lnp%d, %d, %d)", id, n->nda, n->i[0]); }
 EMIT64(LN_ADD) { SRC(0), sbf(b, " + "), SRC(1); }
 EMIT64(LN_MAX) { sbf(b, "cf_ln_max("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ")"); }
 EMIT64(LN_MIN) { sbf(b, "cf_ln_min("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ")"); }
@@ -80,14 +107,6 @@ EMIT64(LN_ROTATEPOINT)
     }
     sbf(b, ")");
 }
-EMIT64(LN_SCALEPOINT)
-{
-    sbf(b, "n%d(t, ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(2), sbf(b, ")");
-}
-EMIT64(LN_TRANSLATEPOINT)
-{
-    sbf(b, "n%d(t, ws, x + ", n->in[0]), D(0), sbf(b, ", y + "), D(1), sbf(b, ", z + "), D(2), sbf(b, ")");
-}
 EMIT64(LN_TURBULENCE)
 {
     static const char *const off[3][3] = {{"CF_LN_TURB_X0", "CF_LN_TURB_Y0", "CF_LN_TURB_Z0"},
@@ -102,7 +121,6 @@ EMIT64(LN_TURBULENCE)
     }
     sbf(b, ")");
 }
-EMIT64(LN_CACHE) { SRC(0); }
 /* Iris CNG: the same steps as eval64_IRIS_CNG; seeds from the world's table
  * (t: 16-byte header, then 6 x i64 per node, the front-end's bind_seed) */
 EMIT64(IRIS_CNG)
@@ -171,7 +189,6 @@ EMIT64(IRIS_XCALL)
     else sbf(b, ", "), SRC(2), sbf(b, ", "), SRC(3);
     sbf(b, ")");
 }
-EMIT64(IRIS_CONST) { D(0); }
 EMIT64(IRIS_GROUP) { (void)b; }
 EMIT64(IRIS_HEIGHT) { (void)b; }
 #define AT2(k, A, B) sbf(b, "n%d(t, ws, %s, 0.0, %s)", n->in[k], A, B)
@@ -277,21 +294,9 @@ static int layer_body(sb *b, const cf_program *p, const cf_node *n, int id)
     default: return 0;
     }
 }
-EMIT64(LN_TERRAIN)
-{
-    sbf(b, "((n%d(t, ws, x, 0.0, z) * ", n->in[0]), D(0), sbf(b, ") + "), D(1), sbf(b, ") - y");
-}
 
 /* ---- Hytale (kernels/cf_hytale.h); multi-statement bodies are written by hy_body */
 #define HS(n) sbf(b, "cf_hy_wadd(ws, %d)", (n)->i[0])
-#define AT3(k, X, Y, Z) sbf(b, "n%d(t, ws, %s, %s, %s)", n->in[k], X, Y, Z)
-EMIT64(HY_CONSTANT) { D(0); }
-EMIT64(HY_XVALUE) { sbf(b, "x"); }
-EMIT64(HY_YVALUE) { sbf(b, "y"); }
-EMIT64(HY_ZVALUE) { sbf(b, "z"); }
-EMIT64(HY_XOVERRIDE) { sbf(b, "n%d(t, ws, ", n->in[0]), D(0), sbf(b, ", y, z)"); }
-EMIT64(HY_YOVERRIDE) { sbf(b, "n%d(t, ws, x, ", n->in[0]), D(0), sbf(b, ", z)"); }
-EMIT64(HY_ZOVERRIDE) { sbf(b, "n%d(t, ws, x, y, ", n->in[0]), D(0), sbf(b, ")"); }
 static void fold(sb *b, const cf_node *n, const char *fn, const char *op)
 {
     if (n->nin == 0) {
@@ -306,88 +311,19 @@ EMIT64(HY_SUM) { fold(b, n, "", " + "); }
 EMIT64(HY_MULTIPLIER) { (void)b; }
 EMIT64(HY_MAX) { fold(b, n, "cf_hy_jmax", ", "); }
 EMIT64(HY_MIN) { fold(b, n, "cf_hy_jmin", ", "); }
-EMIT64(HY_ABS) { sbf(b, "fabs("), SRC(0), sbf(b, ")"); }
-EMIT64(HY_INVERTER) { sbf(b, "-"), SRC(0); }
-EMIT64(HY_SQRT) { sbf(b, "cf_hy_sqrt("), SRC(0), sbf(b, ")"); }
-EMIT64(HY_POW) { sbf(b, "cf_hy_pow("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
-EMIT64(HY_OFFSETC) { SRC(0), sbf(b, " + "), D(0); }
-EMIT64(HY_AMPC) { SRC(0), sbf(b, " * "), D(0); }
 EMIT64(HY_OFFSET) { SRC(0), sbf(b, " + "), SRC(1); }
 EMIT64(HY_AMPLITUDE) { SRC(0), sbf(b, " * "), SRC(1); }
-EMIT64(HY_NORMALIZER)
-{
-    sbf(b, "cf_hy_normalize("), SRC(0);
-    for (int k = 0; k < 4; k++) sbf(b, ", "), D(k);
-    sbf(b, ")");
-}
-EMIT64(HY_CLAMP) { sbf(b, "cf_hy_jmin(cf_hy_jmax("), SRC(0), sbf(b, ", "), D(0), sbf(b, "), "), D(1), sbf(b, ")"); }
-EMIT64(HY_FLOOR) { sbf(b, "cf_hy_jmax("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
-EMIT64(HY_CEILING) { sbf(b, "cf_hy_jmin("), SRC(0), sbf(b, ", "), D(0), sbf(b, ")"); }
 EMIT64(HY_SMAX) { sbf(b, "cf_hy_smax("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ", "), D(0), sbf(b, ")"); }
 EMIT64(HY_SMIN) { sbf(b, "cf_hy_smin("), SRC(0), sbf(b, ", "), SRC(1), sbf(b, ", "), D(0), sbf(b, ")"); }
-EMIT64(HY_SCLAMP)
-{
-    sbf(b, "cf_hy_smax("), D(0), sbf(b, ", cf_hy_smin("), SRC(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, "), "), D(2), sbf(b, ")");
-}
-EMIT64(HY_SFLOOR) { sbf(b, "cf_hy_smax("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
-EMIT64(HY_SCEILING) { sbf(b, "cf_hy_smin("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
 EMIT64(HY_MIX) { (void)b; }
 EMIT64(HY_MULTIMIX) { (void)b; }
-EMIT64(HY_CURVEMAPPER) { sbf(b, "cf_hy_curve(hyc%d, ", id), SRC(0), sbf(b, ")"); }
-EMIT64(HY_SCALE)
-{
-    sbf(b, "n%d(t, ws, x / ", n->in[0]), D(0), sbf(b, ", y / "), D(1), sbf(b, ", z / "), D(2), sbf(b, ")");
-}
-EMIT64(HY_SLIDER)
-{
-    sbf(b, "n%d(t, ws, x - ", n->in[0]), D(0), sbf(b, ", y - "), D(1), sbf(b, ", z - "), D(2), sbf(b, ")");
-}
-EMIT64(HY_DISTANCE) { sbf(b, "cf_hy_curve(hyc%d, sqrt(((x * x) + (y * y)) + (z * z)))", id); }
-EMIT64(HY_CUBE) { sbf(b, "cf_hy_curve(hyc%d, cf_hy_jmax(cf_hy_jmax(fabs(x), fabs(y)), fabs(z)))", id); }
-EMIT64(HY_CELL2D)
-{
-    sbf(b, "cf_hy_cellnoise2d("), HS(n), sbf(b, ", x, z, "), D(0), sbf(b, ", "), D(2), sbf(b, ", ");
-    flit(b, n->f[0]), sbf(b, ", %d, %d, %d)", n->i[1], n->i[2], n->i[3]);
-}
-EMIT64(HY_CELL3D)
-{
-    sbf(b, "cf_hy_cellnoise3d("), HS(n), sbf(b, ", x, y, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", ");
-    flit(b, n->f[0]), sbf(b, ", %d, %d, %d)", n->i[1], n->i[2], n->i[3]);
-}
 EMIT64(HY_FASTWARP) { (void)b; }
-EMIT64(HY_WHITENOISE) { sbf(b, "cf_hy_white("), HS(n), sbf(b, ", x, y, z)"); }
-EMIT64(HY_SIMPLEX2D)
-{
-    sbf(b, "cf_hy_simplex2d("), HS(n), sbf(b, ", x, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d)", n->i[1]);
-}
-EMIT64(HY_CACHE) { SRC(0); }
-EMIT64(HY_LSCALE)
-{
-    sbf(b, "n%d(t, ws, x * ", n->in[0]), D(0), sbf(b, ", y * "), D(0), sbf(b, ", z * "), D(0), sbf(b, ")");
-}
-EMIT64(HY_EXTERNAL) { D(0); }
 /* ---- V2 (hytale-v2); hyc<id> holds the node's da (matrix, curves) */
-#define QXYZ(id) sbf(b, "CF_HY_MX(hyc%d, x, y, z), CF_HY_MY(hyc%d, x, y, z), CF_HY_MZ(hyc%d, x, y, z)", id, id, id)
-EMIT64(HY_ROTATOR) { sbf(b, "n%d(t, ws, ", n->in[0]), QXYZ(id), sbf(b, ")"); }
-EMIT64(HY_ELLIPSOID) { sbf(b, "cf_hy_curve(hyc%d + 9, cf_hy_len3(", id), QXYZ(id), sbf(b, "))"); }
-EMIT64(HY_CUBOID) { sbf(b, "cf_hy_curve(hyc%d + 9, cf_hy_cheb3(", id), QXYZ(id), sbf(b, "))"); }
 EMIT64(HY_CYLINDER) { (void)b; }
-EMIT64(HY_AXIS) { sbf(b, "cf_hy_curve(hyc%d, cf_hy_axisdist(", id), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", x, y, z))"); }
-EMIT64(HY_PLANE)
-{
-    sbf(b, "cf_hy_curve(hyc%d, ((x * ", id), D(0), sbf(b, ") + (y * "), D(1), sbf(b, ")) + (z * "), D(2), sbf(b, "))");
-}
-EMIT64(HY_SHELL) { sbf(b, "cf_hy_shell(hyc%d, ", id), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", %d, x, y, z)", n->i[0]); }
 EMIT64(HY_ANGLE) { (void)b; }
-EMIT64(HY_GRADIENT) { sbf(b, "cf_hy_ramp(y, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", "), D(3), sbf(b, ")"); }
 EMIT64(HY_YSAMPLED) { (void)b; }
 EMIT64(HY_GRADWARP) { (void)b; }
 EMIT64(HY_VECWARP) { (void)b; }
-EMIT64(HY_SIMPLEX3D)
-{
-    sbf(b, "cf_hy_simplex3d("), HS(n), sbf(b, ", x, y, z, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", "), D(3);
-    sbf(b, ", %d)", n->i[1]);
-}
 EMIT64(HY_ANCHOR) { (void)b; }
 EMIT64(HY_EXTMAP) { (void)b; }
 EMIT64(HY_PCELL) { (void)b; }
@@ -448,19 +384,6 @@ static int hy_body_v2(sb *b, const cf_node *n, int id)
 #undef AT1
 }
 /* ---- legacy (hytale-legacy) ---- */
-EMIT64(HY_LNOISE)
-{
-    sbf(b, "cf_hy_lnoise("), HS(n), sbf(b, ", x, z, %d, %d, %d, ", n->i[1], n->i[2], n->i[3]), D(0), sbf(b, ", "), D(1);
-    sbf(b, ", %d, %d, ", n->i[4], n->i[5]), flit(b, n->f[0]), sbf(b, ")");
-}
-EMIT64(HY_LPOINT)
-{
-    sbf(b, "cf_hy_lpoint(x, y, z");
-    for (int k = 0; k < 5; k++) sbf(b, ", "), D(k);
-    sbf(b, ")");
-}
-EMIT64(HY_LFORMULA) { sbf(b, "cf_hy_lformula(%d, ", n->i[0]), SRC(0), sbf(b, ")"); }
-EMIT64(HY_LCURVE) { sbf(b, "cf_hy_lcurve("), SRC(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ")"); }
 EMIT64(HY_LROTATE) { (void)b; }
 EMIT64(HY_LDISTORT) { (void)b; }
 EMIT64(HY_LGRADIENT) { (void)b; }
@@ -661,7 +584,7 @@ EMIT64(M_BEARDIFIER) { sbf(b, "    return 0.0;\n"); }
 typedef void (*emit64_fn)(sb *, const cf_node *, int);
 static const emit64_fn emits64[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary)
-#define NODE64(K, name, flags, fields, summary) [NK_##K] = emit64_##K,
+#define NODE64(K, name, flags, fields, summary, value) [NK_##K] = emit64_##K,
 #include "ir/nodes.def"
 #undef NODE64
 #undef NODE

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <sha2.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +42,52 @@ static int failf(cf_error *err, cf_status st, const char *fmt, ...)
 
 /* ------------------------------------------------------------------ the area */
 
+/* The chunks of an area: every chunk of a rectangle, or (a circle, as Chunky's) the chunks of
+ * its bounding rectangle whose centre (16x + 8, 16z + 8) is closer than r blocks to (cx, cz):
+ * Chunky tests Math.hypot(dx, dz) < radius at the chunk's centre; here exactly, in integers. */
+typedef struct shape {
+    long long x0, z0, x1, z1; /* chunks, inclusive: the rectangle (a circle's bounds) */
+    int circle;
+    long long cx, cz, r;      /* the circle, blocks */
+} shape;
+
+static void shape_of(const cf_pregen_params *p, shape *s)
+{
+    s->x0 = p->x0, s->z0 = p->z0, s->x1 = p->x1, s->z1 = p->z1;
+    s->circle = p->shape == CF_PREGEN_CIRCLE;
+    s->cx = p->center_x, s->cz = p->center_z, s->r = p->radius;
+}
+
+/* the chunks x0..x1 of the area in chunk row z: 1, or 0 when it has none */
+static int shape_row(const shape *s, long long z, long long *x0, long long *x1)
+{
+    if (z < s->z0 || z > s->z1) return 0;
+    *x0 = s->x0, *x1 = s->x1;
+    if (s->circle) {
+        long long dz = 16 * z + 8 - s->cz, rem = s->r * s->r - dz * dz - 1; /* dx * dx <= rem */
+        if (rem < 0) return 0;
+        long long m = (long long)sqrt((double)rem);
+        while (m > 0 && m * m > rem) m--;
+        while ((m + 1) * (m + 1) <= rem) m++;
+        /* |16x + 8 - cx| <= m; >> 4 floors (arithmetic shift, as area_of's >> 5) */
+        long long lo = (s->cx - 8 - m + 15) >> 4, hi = (s->cx - 8 + m) >> 4;
+        if (lo > *x0) *x0 = lo;
+        if (hi < *x1) *x1 = hi;
+    }
+    return *x0 <= *x1;
+}
+
+/* 1 when every chunk of a is a chunk of b */
+static int shape_holds(const shape *b, const shape *a)
+{
+    if (!a->circle && !b->circle) return b->x0 <= a->x0 && b->z0 <= a->z0 && b->x1 >= a->x1 && b->z1 >= a->z1;
+    for (long long z = a->z0; z <= a->z1; z++) {
+        long long u0, u1, v0, v1;
+        if (shape_row(a, z, &u0, &u1) && (!shape_row(b, z, &v0, &v1) || v0 > u0 || v1 < u1)) return 0;
+    }
+    return 1;
+}
+
 typedef struct area {
     int32_t rx0, rz0, nrx, nrz;
 } area;
@@ -60,48 +107,55 @@ long cf_pregen_regions(const cf_pregen_params *p)
 }
 
 /* region i -> its coordinates and its chunks in the area (z-major, then x): n chunks
- * into list (x, z pairs, room for 1024) */
+ * into list (x, z pairs, room for 1024); 0 for a region of the rectangle outside a circle */
 static size_t region_chunks(const cf_pregen_params *p, const area *a, long i, int32_t *rx, int32_t *rz, int32_t *list)
 {
+    shape s;
+    shape_of(p, &s);
     *rx = a->rx0 + (int32_t)(i % a->nrx), *rz = a->rz0 + (int32_t)(i / a->nrx);
-    int32_t cx0 = *rx * 32 > p->x0 ? *rx * 32 : p->x0, cx1 = *rx * 32 + 31 < p->x1 ? *rx * 32 + 31 : p->x1;
-    int32_t cz0 = *rz * 32 > p->z0 ? *rz * 32 : p->z0, cz1 = *rz * 32 + 31 < p->z1 ? *rz * 32 + 31 : p->z1;
     size_t n = 0;
-    for (int32_t z = cz0; z <= cz1; z++)
-        for (int32_t x = cx0; x <= cx1; x++) list[2 * n] = x, list[2 * n + 1] = z, n++;
+    for (int32_t z = *rz * 32; z <= *rz * 32 + 31; z++) {
+        long long x0, x1;
+        if (!shape_row(&s, z, &x0, &x1)) continue;
+        for (long long x = x0 > *rx * 32 ? x0 : *rx * 32; x <= x1 && x <= *rx * 32 + 31; x++)
+            list[2 * n] = (int32_t)x, list[2 * n + 1] = z, n++;
+    }
     return n;
 }
 
-/* the chunks of the area in region column c (0..nrx-1) / region row r, without listing them */
-static int64_t col_chunks(const cf_pregen_params *p, const area *a, int64_t c)
+/* of the region indices base + lo .. base + hi, those in rank's class (i % nr == rank) */
+static long long class_count(long long base, long long lo, long long hi, long rank, long nr)
 {
-    int64_t x0 = ((int64_t)a->rx0 + c) * 32, x1 = x0 + 31;
-    return (x1 < p->x1 ? x1 : p->x1) - (x0 > p->x0 ? x0 : p->x0) + 1;
-}
-static int64_t row_chunks(const cf_pregen_params *p, const area *a, int64_t r)
-{
-    int64_t z0 = ((int64_t)a->rz0 + r) * 32, z1 = z0 + 31;
-    return (z1 < p->z1 ? z1 : p->z1) - (z0 > p->z0 ? z0 : p->z0) + 1;
+    if (lo > hi) return 0;
+    long long b = base + hi, a = base + lo - 1; /* f(n): the class members in 0..n */
+    long long fb = b < rank ? 0 : (b - rank) / nr + 1, fa = a < rank ? 0 : (a - rank) / nr + 1;
+    return fb - fa;
 }
 
-/* the regions i = rank, rank + nr, ... below nreg and their chunks, by arithmetic: one step
- * per region row (a loop over the regions took minutes for --radius 30000000 and did not
- * look at the stop flag) */
+/* the regions i = rank, rank + nr, ... that hold chunks of the area, and their chunks, by
+ * arithmetic: one step per chunk row (a loop over the regions took minutes for --radius
+ * 30000000 and did not look at the stop flag) */
 static void rank_totals(const cf_pregen_params *p, const area *a, long rank, long nr, long *regions, long long *chunks)
 {
-    long nreg = (long)a->nrx * a->nrz;
-    *regions = rank < nreg ? (nreg - rank + nr - 1) / nr : 0;
-    *chunks = 0;
-    int64_t ncol = a->nrx, w0 = col_chunks(p, a, 0), wl = col_chunks(p, a, ncol - 1);
-    for (int64_t r = 0; r < a->nrz; r++) {
-        /* the first column of this row in the rank's class, then every nr-th */
-        int64_t s = (((int64_t)rank - r * ncol) % nr + nr) % nr;
-        if (s >= ncol) continue;
-        int64_t k = (ncol - 1 - s) / nr + 1, w = 32 * k;
-        if (s == 0) w += w0 - 32;
-        if (ncol > 1 && (ncol - 1 - s) % nr == 0) w += wl - 32;
-        if (ncol == 1) w = w0;
-        *chunks += (long long)(w * row_chunks(p, a, r));
+    shape s;
+    shape_of(p, &s);
+    *regions = 0, *chunks = 0;
+    for (long long r = 0; r < a->nrz; r++) {
+        long long base = r * a->nrx, lo = LLONG_MAX, hi = LLONG_MIN; /* the region columns with chunks */
+        for (long long z = (a->rz0 + r) * 32; z <= (a->rz0 + r) * 32 + 31; z++) {
+            long long x0, x1;
+            if (!shape_row(&s, z, &x0, &x1)) continue;
+            long long c0 = (x0 >> 5) - a->rx0, c1 = (x1 >> 5) - a->rx0;
+            if (c0 < lo) lo = c0;
+            if (c1 > hi) hi = c1;
+            /* 32 chunks per column of the class, less what the end columns lack */
+            long long k = 32 * class_count(base, c0, c1, rank, nr);
+            int in0 = class_count(base, c0, c0, rank, nr) > 0, in1 = class_count(base, c1, c1, rank, nr) > 0;
+            if (in0) k -= x0 - (a->rx0 + c0) * 32;
+            if (in1) k -= (a->rx0 + c1) * 32 + 31 - x1;
+            *chunks += k;
+        }
+        *regions += (long)class_count(base, lo, hi, rank, nr);
     }
 }
 
@@ -327,6 +381,12 @@ static cJSON *params_json(const cf_pregen_params *p, const gen *g)
     cJSON_AddNumberToObject(o, "dialect", p->dialect);
     int a[4] = {p->x0, p->z0, p->x1, p->z1};
     cJSON_AddItemToObject(o, "chunks", cJSON_CreateIntArray(a, 4));
+    if (p->shape == CF_PREGEN_CIRCLE) { /* a square's manifest stays as it was */
+        double c[2] = {(double)p->center_x, (double)p->center_z};
+        cJSON_AddStringToObject(o, "shape", "circle");
+        cJSON_AddItemToObject(o, "center", cJSON_CreateDoubleArray(c, 2));
+        cJSON_AddNumberToObject(o, "radius", (double)p->radius);
+    }
     cJSON_AddStringToObject(o, "game", g->aw.v.game);
     cJSON_AddNumberToObject(o, "data_version", g->aw.v.data_version);
     cJSON_AddNumberToObject(o, "min_y", g->aw.min_y);
@@ -366,41 +426,62 @@ static void unlock_dir(int fd)
     if (fd >= 0) close(fd); /* releases the flock */
 }
 
-/* the chunk rectangle [x0, z0, x1, z1] of a manifest's "chunks" (or a grown_from entry); 0 or -1 */
-static int rect_of(const cJSON *c, long long r[4])
+/* the area keys of the manifest's params: "chunks" (the rectangle), and for a circle "shape",
+ * "center" and "radius" */
+static int is_area_key(const char *k)
 {
+    return strcmp(k, "chunks") == 0 || strcmp(k, "shape") == 0 || strcmp(k, "center") == 0 || strcmp(k, "radius") == 0;
+}
+
+/* the area of a manifest's params (or of a grown_from entry: the "chunks" array alone, or an
+ * object of the area keys); 0 or -1 */
+static int shape_of_json(const cJSON *o, shape *s)
+{
+    const cJSON *c = cJSON_IsArray(o) ? o : cJSON_GetObjectItemCaseSensitive(o, "chunks");
+    long long r[4];
     if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 4) return -1;
     for (int k = 0; k < 4; k++) {
         const cJSON *v = cJSON_GetArrayItem(c, k);
         if (!cJSON_IsNumber(v)) return -1;
         r[k] = (long long)v->valuedouble;
     }
+    memset(s, 0, sizeof *s);
+    s->x0 = r[0], s->z0 = r[1], s->x1 = r[2], s->z1 = r[3];
+    const cJSON *sh = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, "shape") : NULL;
+    if (!sh) return 0;
+    const cJSON *ce = cJSON_GetObjectItemCaseSensitive(o, "center"), *ra = cJSON_GetObjectItemCaseSensitive(o, "radius");
+    if (!cJSON_IsString(sh) || strcmp(sh->valuestring, "circle") != 0 || !cJSON_IsArray(ce) || cJSON_GetArraySize(ce) != 2
+        || !cJSON_IsNumber(cJSON_GetArrayItem(ce, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(ce, 1)) || !cJSON_IsNumber(ra)
+        || fabs(ra->valuedouble) > 4e9 || fabs(cJSON_GetArrayItem(ce, 0)->valuedouble) > 4e9
+        || fabs(cJSON_GetArrayItem(ce, 1)->valuedouble) > 4e9)
+        return -1;
+    s->circle = 1;
+    s->cx = (long long)cJSON_GetArrayItem(ce, 0)->valuedouble, s->cz = (long long)cJSON_GetArrayItem(ce, 1)->valuedouble;
+    s->r = (long long)ra->valuedouble;
     return 0;
 }
 
-/* growing a world: the folder's area lies inside this run's (the other parameters equal) */
-static int grows(const cJSON *have, const cJSON *want)
+/* the area keys of params as one JSON value: the "chunks" array (a rectangle), or an object */
+static cJSON *area_json(const cJSON *params)
 {
-    long long a[4], b[4];
-    if (rect_of(have, a) < 0 || rect_of(want, b) < 0) return 0;
-    return b[0] <= a[0] && b[1] <= a[1] && b[2] >= a[2] && b[3] >= a[3];
+    if (!cJSON_GetObjectItemCaseSensitive(params, "shape")) return cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(params, "chunks"), 1);
+    cJSON *o = cJSON_CreateObject();
+    for (const cJSON *it = params->child; it; it = it->next)
+        if (is_area_key(it->string)) cJSON_AddItemToObject(o, it->string, cJSON_Duplicate(it, 1));
+    return o;
 }
 
-/* the chunks of region (x0, z0)'s 32 x 32 under rectangle r, as a rectangle c (1,1:0,0 when none) */
-static void region_clip(long long x0, long long z0, const long long r[4], long long c[4])
+/* 1 when region (rx, rz) holds other chunks of area a than of area b */
+static int coverage_differs(int32_t rx, int32_t rz, const shape *a, const shape *b)
 {
-    c[0] = x0 > r[0] ? x0 : r[0], c[2] = x0 + 31 < r[2] ? x0 + 31 : r[2];
-    c[1] = z0 > r[1] ? z0 : r[1], c[3] = z0 + 31 < r[3] ? z0 + 31 : r[3];
-    if (c[0] > c[2] || c[1] > c[3]) c[0] = c[1] = 1, c[2] = c[3] = 0; /* none */
-}
-
-/* 1 when region (rx, rz) covers other chunks under rectangle a than under b */
-static int coverage_differs(int32_t rx, int32_t rz, const long long a[4], const long long b[4])
-{
-    long long ca[4], cb[4];
-    region_clip((long long)rx * 32, (long long)rz * 32, a, ca);
-    region_clip((long long)rx * 32, (long long)rz * 32, b, cb);
-    return memcmp(ca, cb, sizeof ca) != 0;
+    for (long long z = (long long)rz * 32; z <= (long long)rz * 32 + 31; z++) {
+        long long c[4], lo = (long long)rx * 32, hi = lo + 31;
+        int ia = shape_row(a, z, &c[0], &c[1]), ib = shape_row(b, z, &c[2], &c[3]);
+        ia = ia && c[0] <= hi && c[1] >= lo, ib = ib && c[2] <= hi && c[3] >= lo;
+        if (ia != ib) return 1;
+        if (ia && ((c[0] > lo ? c[0] : lo) != (c[2] > lo ? c[2] : lo) || (c[1] < hi ? c[1] : hi) != (c[3] < hi ? c[3] : hi))) return 1;
+    }
+    return 0;
 }
 
 /* reads and checks the manifest against params: *out (caller deletes), or NULL when
@@ -429,9 +510,11 @@ static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON *
     const cJSON *have = cJSON_GetObjectItemCaseSensitive(m, "params"), *regions = cJSON_GetObjectItemCaseSensitive(m, "regions");
     if (!cJSON_IsObject(have)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/params: missing or not an object", path);
     if (!cJSON_IsObject(regions)) return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions: missing or not an object", path);
+    int nkeys = 0;
     for (const cJSON *it = params->child; it; it = it->next) {
+        if (is_area_key(it->string)) continue; /* below */
+        nkeys++;
         const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, it->string);
-        if (h && strcmp(it->string, "chunks") == 0 && grows(h, it)) continue;
         if (!h || !cJSON_Compare(h, it, 1)) {
             char *a = h ? cJSON_PrintUnformatted(h) : NULL, *b = cJSON_PrintUnformatted(it);
             failf(err, CF_ERR_ARG, "%s#/params/%s: this folder was made with %s, this run has %s: use another --out", path,
@@ -441,8 +524,21 @@ static int manifest_read(const cf_pregen_params *p, const cJSON *params, cJSON *
             return -1;
         }
     }
-    if (cJSON_GetArraySize((cJSON *)have) != cJSON_GetArraySize((cJSON *)params))
+    for (const cJSON *it = have->child; it; it = it->next) nkeys -= !is_area_key(it->string);
+    if (nkeys != 0)
         return cJSON_Delete(m), failf(err, CF_ERR_ARG, "%s#/params: other parameters than this run's: use another --out", path);
+    /* the area: the same, or one that holds the folder's (the run grows the world) */
+    shape had, now;
+    cJSON *ha = area_json(have), *na = area_json(params);
+    int same = cJSON_Compare(ha, na, 1), ok = same || (shape_of_json(have, &had) == 0 && shape_of_json(params, &now) == 0 && shape_holds(&now, &had));
+    if (!ok) {
+        char *a = cJSON_PrintUnformatted(ha), *b = cJSON_PrintUnformatted(na);
+        failf(err, CF_ERR_ARG, "%s#/params/chunks: this folder was made with %s, this run has %s, which does not hold it: use another "
+              "--out (an area that holds the folder's grows it)", path, a ? a : "nothing", b ? b : "?");
+        free(a), free(b);
+    }
+    cJSON_Delete(ha), cJSON_Delete(na);
+    if (!ok) return cJSON_Delete(m), -1;
     for (const cJSON *it = regions->child; it; it = it->next)
         if (!cJSON_IsString(it) || strlen(it->valuestring) != 64)
             return cJSON_Delete(m), failf(err, CF_ERR_SCHEMA, "%s#/regions/%s: not a SHA-256 digest", path, it->string);
@@ -597,23 +693,26 @@ cf_status cf_pregen_prepare(const cf_pregen_params *p, cf_error *err)
     }
     if (!m) manifest_write(p, &g, params, NULL, NULL, err);
     else { /* a larger area than the folder's: record the old one (its regions stay) and take this run's */
-        const cJSON *had = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "params"), "chunks");
-        const cJSON *want = cJSON_GetObjectItemCaseSensitive(params, "chunks");
-        long long was[4], now[4];
-        if (!cJSON_Compare(had, want, 1) && rect_of(had, was) == 0 && rect_of(want, now) == 0) {
+        const cJSON *hp = cJSON_GetObjectItemCaseSensitive(m, "params");
+        cJSON *had = area_json(hp), *want = area_json(params);
+        shape was, now;
+        int differ = !cJSON_Compare(had, want, 1) && shape_of_json(hp, &was) == 0 && shape_of_json(params, &now) == 0;
+        cJSON_Delete(want);
+        if (differ) {
             cJSON *grown = cJSON_GetObjectItemCaseSensitive(m, "grown_from"), *out = cJSON_GetObjectItemCaseSensitive(m, "outgrown");
             if (!cJSON_IsArray(grown)) cJSON_DeleteItemFromObjectCaseSensitive(m, "grown_from"), grown = cJSON_AddArrayToObject(m, "grown_from");
             if (!cJSON_IsObject(out)) cJSON_DeleteItemFromObjectCaseSensitive(m, "outgrown"), out = cJSON_AddObjectToObject(m, "outgrown");
-            cJSON_AddItemToArray(grown, cJSON_Duplicate(had, 1));
+            cJSON_AddItemToArray(grown, had), had = NULL;
             cJSON *rs = cJSON_GetObjectItemCaseSensitive(m, "regions");
             for (cJSON *r = rs ? rs->child : NULL, *nx; r; r = nx) {
                 nx = r->next;
                 int rx, rz;
-                if (sscanf(r->string, "r.%d.%d.", &rx, &rz) == 2 && coverage_differs(rx, rz, was, now))
+                if (sscanf(r->string, "r.%d.%d.", &rx, &rz) == 2 && coverage_differs(rx, rz, &was, &now))
                     cJSON_AddItemToObject(out, r->string, cJSON_DetachItemViaPointer(rs, r));
             }
             manifest_write(p, &g, params, rs, m, err);
         }
+        cJSON_Delete(had);
     }
 done:
     unlock_dir(lock);
@@ -636,11 +735,16 @@ static int region_files(const gen *g, const cf_pregen_params *p, int32_t rx, int
         snprintf(names[0], 96, "r.%d.%d.%s", rx, rz, ext_of(p));
         return 1;
     }
+    shape s;
+    shape_of(p, &s);
     int nf = 0;
     for (int32_t ty = 2 * rz; ty <= 2 * rz + 1; ty++)
-        for (int32_t tx = 2 * rx; tx <= 2 * rx + 1; tx++) /* tile t holds chunks 16t .. 16t+15 */
-            if (tx * 16 <= p->x1 && tx * 16 + 15 >= p->x0 && ty * 16 <= p->z1 && ty * 16 + 15 >= p->z0)
-                snprintf(names[nf++], 96, "%s/0/%d/%d.png", g->layer_name, tx, ty);
+        for (int32_t tx = 2 * rx; tx <= 2 * rx + 1; tx++) { /* tile t holds chunks 16t .. 16t+15 */
+            int meets = 0;
+            for (long long z = ty * 16LL, x0, x1; z <= ty * 16LL + 15 && !meets; z++)
+                meets = shape_row(&s, z, &x0, &x1) && x0 <= tx * 16LL + 15 && x1 >= tx * 16LL;
+            if (meets) snprintf(names[nf++], 96, "%s/0/%d/%d.png", g->layer_name, tx, ty);
+        }
     return nf;
 }
 
@@ -874,6 +978,7 @@ cf_status cf_pregen_run(const cf_pregen_params *p, int *stopped, cf_error *err)
             break;
         }
         size_t n = region_chunks(p, &a, i, &rx, &rz, list);
+        if (n == 0) continue; /* a corner of a circle's rectangle: no file */
         if (p->next_region) pr.regions_total++, pr.chunks_total += (long long)n;
         char key[64], names[MAX_FILES][96], path[PATH_MAX], want[65] = "", have[65];
         snprintf(key, sizeof key, "r.%d.%d.%s", rx, rz, ext_of(p));

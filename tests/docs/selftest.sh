@@ -33,4 +33,17 @@ cmp -s "$SRC/docs/cli.md" "$T/root/docs/cli.md" && fail "the sed did not change 
 "$PY" "$SRC/tests/docs/run_docs.py" --bin "$BIN" --root "$T/root" --cli-md > "$T/out" 2>&1 && fail "a changed help text in docs/cli.md passed"
 grep -q "'### sample' is not the help" "$T/out" || { cat "$T/out"; fail "the cli.md failure does not name the section"; }
 "$PY" "$SRC/tests/docs/run_docs.py" --bin "$BIN" --root "$SRC" --cli-md > "$T/out" 2>&1 || { cat "$T/out"; fail "docs/cli.md differs from the help texts"; }
+# the declared substitution: ~/.minecraft/versions/26.3/26.3.jar is a jar made from ../shared's
+# vanilla 26.3 (its version.json names 26.3); without the data the line is skipped, not passed
+cat > "$T/jar.md" <<'MD'
+```
+$ python3 -c "import zipfile, os; print(zipfile.ZipFile(os.path.expanduser('~/.minecraft/versions/26.3/26.3.jar')).read('version.json').decode())"
+{"id": "26.3", "name": "26.3", "world_version": 5023}
+```
+MD
+if [ -d "${CF_SHARED:-$SRC/../shared}/vanilla/26.3/data" ]; then
+    "$PY" "$SRC/tests/docs/run_docs.py" --bin "$BIN" --root "$SRC" "$T/jar.md" > "$T/out" 2>&1 || { cat "$T/out"; fail "the game jar substitution failed"; }
+fi
+CF_SHARED="$T/none" CI=false "$PY" "$SRC/tests/docs/run_docs.py" --bin "$BIN" --root "$SRC" "$T/jar.md" > "$T/out" 2>&1 && fail "a transcript of skipped lines alone passed"
+grep -q "1 skipped (not counted)" "$T/out" || { cat "$T/out"; fail "a line without its game jar was not skipped"; }
 echo "selftest: the runner fails on changed outputs and help texts"

@@ -872,7 +872,7 @@ static int angle_const(hc *c, const cJSON *o, cf_loc at, int *out)
 
 typedef int (*hyparse_fn)(hc *, cf_keys *, const cJSON *, cf_loc, cf_node *, const char *);
 static const hyparse_fn hyparsers[NK_COUNT] = {
-#define NODE64(K, name, flags, fields, summary) [NK_##K] = hyparse_##K,
+#define NODE64(K, name, flags, fields, summary, value) [NK_##K] = hyparse_##K,
 #include "ir/nodes_hytale.def"
 #undef NODE64
 };

@@ -289,7 +289,7 @@ LNPARSE(LN_TERRAIN) { return 0; } /* built from the file's "terrain" (file_terra
 
 typedef int (*lnparse_fn)(lc *, cf_keys *, const cJSON *, cf_loc, cf_node *, const char *);
 static const lnparse_fn lnparsers[NK_COUNT] = {
-#define NODE64(K, name, flags, fields, summary) [NK_##K] = lnparse_##K,
+#define NODE64(K, name, flags, fields, summary, value) [NK_##K] = lnparse_##K,
 #include "ir/nodes_libnoise.def"
 #undef NODE64
 };

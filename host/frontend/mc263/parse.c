@@ -454,7 +454,7 @@ static int unknown_keys(pc *c, const cJSON *o, cf_loc at, int kind)
 typedef int (*parse_fn)(pc *, const cJSON *, cf_loc, cf_node *);
 static const parse_fn parsers[NK_COUNT] = {
 #define NODE(K, name, flags, fields, summary) [NK_##K] = parse_##K,
-#define NODE64(K, name, flags, fields, summary) /* libnoise.c parses these */
+#define NODE64(K, name, flags, fields, summary, value) /* libnoise.c parses these */
 #include "ir/nodes.def"
 #undef NODE64
 #undef NODE
