@@ -561,7 +561,7 @@ static void samples_kernel(prog32 *P)
     }
     gen_mark_body(g, root, P->ext);
     for (int i = 0; i < n; i++) rootcol[i] = cslot[i] >= 0 && g->mark[i];
-    int fin[EMIT_MAX_INTERP];
+    int fin[EMIT_MAX_INTERP] = {0};
     for (int k = 0; k < lay->ninterp; k++) fin[k] = corner_finite(p, p->nodes[lay->interp[k]].in[0], seen);
     /* the window: the lcm of the cell heights (every window starts a cell of every node), or
      * the whole column */
