@@ -281,6 +281,18 @@ CF_INLINE float cf_distance(cf_i32 px, cf_i32 py, cf_i32 pz, cf_i32 x, cf_i32 y,
     }
 }
 
+/* interval_select: the first i with v < t[i], n when none (NaN too), by bisection: the parser keeps only
+ * thresholds in order (the game's validation), where that is the game's linear scan's answer */
+CF_INLINE int cf_interval_index(CF_CONSTP const float *t, int n, float v)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (v < t[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
 /* the spline segment index for coordinate c over np points (loc, der pairs in p):
  * first index with c < loc, minus 1 (-1 .. np-1) */
 CF_INLINE int cf_spline_index(CF_CONSTP const float *p, int np, float c)

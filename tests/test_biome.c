@@ -366,6 +366,35 @@ Test(biome, grid_rows_equal_point_queries)
     source_done();
 }
 
+/* cf_biomes_blocks (batches of distinct quarts, noises in lanes) equals the zoomed quarts'
+ * point queries, block rows at steps 1 and 16 with a varying y, near and far */
+Test(biome, block_rows_equal_point_queries)
+{
+    cf_biomes *b = source_for("26.3", "minecraft:overworld", "7");
+    enum { N = 700 };
+    static const char *env[2] = {NULL, "CF_NO_AVX512"};
+    static int32_t xyz[3 * N], q[3 * N];
+    static uint8_t g[N], p[N];
+    for (int a = 0; a < 4; a++) {
+        int32_t step = a & 1 ? 16 : 1, x0 = a < 2 ? -350 : 29990000 - N * step;
+        for (int i = 0; i < N; i++) {
+            xyz[3 * i] = x0 + i * step, xyz[3 * i + 1] = 40 + (i * 7919) % 60 - (i / 100) * 3, xyz[3 * i + 2] = a < 2 ? 123 + i / 200 : -29990001;
+            int32_t qq[3];
+            cf_bz_quart(b->zseed, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], qq);
+            q[3 * i] = qq[0], q[3 * i + 1] = qq[1], q[3 * i + 2] = qq[2];
+        }
+        cr_assert_eq(cf_biomes_quarts(b, 1, q, p, NULL), CF_OK); /* one at a time: no batch */
+        for (int i = 1; i < N; i++) cr_assert_eq(cf_biomes_quarts(b, 1, q + 3 * i, p + i, NULL), CF_OK);
+        for (int e = 0; e < 2; e++) {
+            if (env[e]) setenv(env[e], "1", 1);
+            cr_assert_eq(cf_biomes_blocks(b, N, xyz, g, NULL), CF_OK);
+            if (env[e]) unsetenv(env[e]);
+            for (int i = 0; i < N; i++) cr_assert_eq(g[i], p[i], "row %d, switch %s, block %d", a, env[e] ? env[e] : "none", i);
+        }
+    }
+    source_done();
+}
+
 Test(biome, quarts_26_3) { check_quarts("26.3"); }
 Test(biome, quarts_1_21_11) { check_quarts("1.21.11"); }
 

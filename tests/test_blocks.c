@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernels/cf_nodes.h"
+#include "kernels/cf_aquifer.h"
 #include "cpu/cpu.h"
 #include "testutil.h"
 
@@ -236,6 +238,54 @@ Test(blocks_device, our_packs, .timeout = 1200)
 {
     device_equals_cpu("aquifer", "aq:legacy", some_chunks, 5);
     device_equals_cpu("aquifer", "aq:lava", some_chunks, 3);
+}
+
+/* The per-column aquifer (aquifer_column: centres, levels and the skip level only as a block
+ * reads them; cpu/colblocks.c) against the chunk's (aquifer_begin: every centre, the box's 121
+ * levels): the same block at every y of columns of vanilla 26.3 (oceans, plains, mountains) for
+ * densities 0 and -0.05, each y asked first in its chunk: the skip level then bounded by the
+ * column's own level (as the maps ask) or, at density 0, by nothing (aquifer_column_unbounded),
+ * so that every block goes through the comparison with the global fluid and, where they differ
+ * (caves below sea level), the whole box (aquifer_boxes); a shortcut that takes the global
+ * fluid there fails */
+Test(blocks, aquifer_per_column_equals_the_chunks)
+{
+    char a[4096];
+    shared_need("vanilla/26.3", a, sizeof a);
+    const char *paths[1] = {a};
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, "minecraft:overworld", &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 0, &err), CF_OK, "%s", err.message);
+    int min_y, height, sea;
+    cf_program_settings(pg, &min_y, &height, &sea);
+    cf_aquifer *chunk = aquifer_new(w), *col = aquifer_new(w);
+    cr_assert(chunk && col);
+    static const int32_t xz[][2] = {{-2500, 1300}, {3040, -2784}, {700, 3100}, {-1800, -2900}, {5, 9}, {1000003, -1200001}};
+    int decided = 0;
+    for (size_t c = 0; c < sizeof xz / sizeof xz[0]; c++) {
+        int32_t x = xz[c][0], z = xz[c][1];
+        aquifer_begin(chunk, (int32_t)cf_floordiv(x, 16), (int32_t)cf_floordiv(z, 16));
+        for (int32_t y = min_y; y < min_y + height; y++)
+            for (int k = 0; k < 2; k++) {
+                float d = k ? -0.05f : 0.0f;
+                aquifer_column(col, x + 16, z); /* another chunk: the next call starts afresh */
+                if (k) aquifer_column(col, x, z);
+                else aquifer_column_unbounded(col, x, z);
+                int want = aquifer_block(chunk, x, y, z, d), got = aquifer_block(col, x, y, z, d);
+                cr_assert_eq(got, want, "(%d, %d, %d) density %g: the column's block %d, the chunk's %d", x, y, z, (double)d, got, want);
+                decided += want == CF_BK_AIR && y < sea && y >= -54; /* not the global fluid: a dry cave */
+            }
+    }
+    cr_assert_gt(aquifer_boxes(col), 0, "no block needed the whole box: the test does not reach that path");
+    cr_assert_gt(decided, 0);
+    aquifer_free(chunk), aquifer_free(col);
+    cf_world_free(w);
+    cf_program_free(pg);
+    cf_pack_free(pk);
 }
 
 /* ---------------------------------------------------------------- the API */

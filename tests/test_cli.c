@@ -298,6 +298,15 @@ Test(cli, version_is_chunkfills_own)
     char out[4096], err[4096];
     cr_assert_eq(cli_run(NULL, "--version", out, sizeof out, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(out, "chunkfill " CF_VERSION "\n");
+    /* a command's --version is the game's: without one (or followed by an option) it says where
+     * chunkfill's own is, in one line, exit 2 */
+    static const char *const cmds[] = {"render --seed 1 --area 0,0:15,15 --out x.png --version", "fill --version --seed 1 --chunks 0,0 --out x.npy",
+                                       "pregen --version", "biome --seed 0 --quart 0,0,0 --version"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        cr_assert_eq(cli_run(NULL, cmds[i], out, sizeof out, err, sizeof err), 2, "%s", cmds[i]);
+        cr_assert(strstr(err, "--version takes the game version (1.18 ... 1.21.11, 26.1, 26.2, 26.3); chunkfill's own version: "
+                              "chunkfill --version") && lines(err) == 1, "%s: %s", cmds[i], err);
+    }
 }
 
 Test(cli, seed_text_is_trimmed_as_the_game_does)

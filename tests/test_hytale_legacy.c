@@ -727,3 +727,30 @@ Test(legacy_cli, the_example_pack_samples_fills_checks_and_renders_on_cpu_and_op
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
 }
+
+/* issue 32 item 7: whether hytale/Noise/Terrain exists (the default request) was read from a listing of
+ * at most 4,096 names: under a pack of 4,096 other noise files (listed first), Terrain was not found. Now
+ * the file itself is asked for: those packs sample as the islands pack alone */
+Test(legacy_cli, terrain_found_among_4097_noise_files)
+{
+    char dir[] = "/tmp/cf-hylegacy-XXXXXX", cmd[4096], out[8192], want[8192];
+    cr_assert(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/hytale/Noise'", dir);
+    cr_assert_eq(system(cmd), 0);
+    char *hills = slurp(ISLANDS "/hytale/Noise/Hills.json");
+    for (int i = 0; i < 4096; i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%s/hytale/Noise/A%d.json", dir, 1000 + i);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f, "%s", path);
+        fputs(hills, f);
+        cr_assert_eq(fclose(f), 0);
+    }
+    free(hills);
+    cr_assert_eq(run("sample --pack " ISLANDS " --seed 5 --function router:final_density --at 0,40,0", want, sizeof want), 0, "%s", want);
+    snprintf(cmd, sizeof cmd, "sample --pack '%s' --pack " ISLANDS " --seed 5 --function router:final_density --at 0,40,0", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, want);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

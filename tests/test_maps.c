@@ -333,6 +333,11 @@ Test(maps, sampled_blocks_equal_whole_chunks)
     check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, INT32_MAX, 1);
     check_sampled_blocks(v263, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, INT32_MAX, 1);
     check_sampled_blocks(v263, "minecraft:overworld", 0, -213, 555, 4, 8, INT32_MAX, 1); /* a shore, 4 blocks apart */
+    /* the middle columns have a block above their height where the aquifer's barrier test at
+     * density 0 gives stone and the real density air (1136, 54, 688) or water (2768, 62, 1792):
+     * colblocks.c computes the density there */
+    check_sampled_blocks(v263, "minecraft:overworld", 0, 1136 - 16, 688 - 16, 16, 3, INT32_MAX, 0);
+    check_sampled_blocks(v263, "minecraft:overworld", 0, 2768 - 16, 1792 - 16, 16, 3, INT32_MAX, 0);
     /* under the surface (render --below): caves, where the aquifer's levels, barriers and lava decide */
     check_sampled_blocks(v263, "minecraft:overworld", 0, -256, 512, 8, 10, 10, 0); /* dry caves below sea level */
     check_sampled_blocks(v263, "minecraft:overworld", 12345, 1000003, -1200001, 5, 12, -20, 1);

@@ -374,6 +374,37 @@ Test(material263, a_rule_of_65_noises_and_513_biomes)
     free(a), free(b), free(list), free(rule);
 }
 
+/* material-rule references were followed at most 64 deep (a fixed table; issue 32 item 7): the game has
+ * no limit but its stack. A chain t:r0 -> t:r1 -> ... -> t:r64 (65 references) gives the glass of the rule
+ * at its end; --max-depth (512) bounds the chain: one of 513 is one located line */
+static const char *const *ref_chain(int n, const char *last)
+{
+    static char paths[600][64], texts[600][64];
+    static const char *files[2 * 600 + 3];
+    cr_assert_lt(n, 600);
+    for (int i = 0; i < n; i++) {
+        snprintf(paths[i], sizeof paths[i], "data/t/worldgen/material_rule/r%d.json", i);
+        snprintf(texts[i], sizeof texts[i], "\"t:r%d\"", i + 1);
+        files[2 * i] = paths[i], files[2 * i + 1] = texts[i];
+    }
+    snprintf(paths[n], sizeof paths[n], "data/t/worldgen/material_rule/r%d.json", n);
+    files[2 * n] = paths[n], files[2 * n + 1] = last, files[2 * n + 2] = NULL;
+    return files;
+}
+Test(material263, references_nested_65_deep)
+{
+    if (!shared_have("vanilla/26.3", (char[4096]){0}, 4096)) cr_skip_test("no 26.3 data");
+    const char *glass = GLASS_IF("[" BIOMES_A "]");
+    uint8_t *a, *b;
+    size_t n;
+    size_t ga = glass_of("\"t:r0\"", ref_chain(65, glass), &a, &n), gb = glass_of(glass, NULL, &b, &n);
+    cr_expect_gt(gb, 1000, "glass of BIOMES_A: %zu", gb);
+    cr_expect_eq(ga, gb);
+    cr_expect_eq(memcmp(a, b, n), 0, "65 references: not the blocks of the rule at their end");
+    free(a), free(b);
+    expect_error263("\"t:r0\"", ref_chain(513, glass), "the surface rule is nested deeper than 512", "r511.json");
+}
+
 Test(material263, biome_tags)
 {
     if (!shared_have("vanilla/26.3", (char[4096]){0}, 4096)) cr_skip_test("no 26.3 data");

@@ -8,6 +8,7 @@
  * Every value must have the same double bits (NaN matches any NaN). Bad old-format
  * input gives one located error line.
  */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -243,7 +244,7 @@ Test(mc121, bad_input_is_one_located_error)
     expect_error(SETTINGS, "{\"type\": \"minecraft:weird_scaled_sampler\", \"input\": 0, \"rarity_value_mapper\": \"type_3\", \"noise\": \"t:n\"}",
                  NOISE, "f.json#/rarity_value_mapper: expected \"type_1\" or \"type_2\"");
     expect_error(SETTINGS, "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": []}}", NOISE,
-                 "f.json#/spline/points: a spline needs 1 to 4096 points");
+                 "f.json#/spline/points: a spline needs at least one point");
     strict = 1; /* the game ignores it: refused only with --strict */
     expect_error(SETTINGS,
                  "{\"type\": \"minecraft:spline\", \"spline\": {\"coordinate\": 0, \"points\": [{\"location\": 1, \"value\": 0,"
@@ -645,4 +646,43 @@ Test(mc121, staged_fill_equals_block_path, .timeout = 600)
     staged_equal(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "router:final_density", 1, &n);
     unsetenv("CF_NO_AVX512");
     cr_log_info("staged fill: %ld values, all bit-identical to the block path", n);
+}
+
+/* issue 32 item 7: a 1.18-1.21 noise took at most 64 amplitudes, a limit the game's codec
+ * (NormalNoise.NoiseParameters: Codec.DOUBLE.listOf()) does not have. t:wide of the test pack has 65
+ * (firstOctave -60, the first 50 zero): its values are checked against the legacy oracle with every other function of
+ * tests/golden/legacy-pack-df.txt (test_pack_points_equal_legacy_oracle); here its chunk fills on the
+ * device equal the CPU's, and its octaves are bounded by --max-memory, not by a table. */
+Test(mc121, a_noise_of_65_amplitudes)
+{
+    char *text = slurp(CF_SOURCE_DIR "/tests/packs/mc121/data/t/worldgen/noise/wide.json");
+    cJSON *j = cJSON_Parse(text);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "amplitudes")), 65);
+    cJSON_Delete(j);
+    free(text);
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w = world_open(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", "t:wide", 0, &pk, &pg);
+    cf_world_free(w);
+    /* 65 amplitudes, the first 50 of them 0 (so that the 65th counts in the sum's bits), 12 others
+     * not 0: 24 octaves; a memory limit of 17 octaves (576 bytes each) refuses it with one line */
+    char out[4096] = "", err[4096] = "";
+    char args[1024];
+    snprintf(args, sizeof args, "sample --pack '%s' --settings t:s --seed 0 --function t:wide --at 0,0,0 --max-memory 10000",
+             CF_SOURCE_DIR "/tests/packs/mc121");
+    cr_expect_neq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "accepted: %s", out);
+    cr_expect(strstr(err, "more than 17 octaves") && strstr(err, "--max-memory") && strchr(err, '\n') == strrchr(err, '\n'), "%s", err);
+    cf_error e = {0};
+    char *list = cf_devices_list(&e);
+    int fp64 = list && strstr(list, "fp64 yes");
+    free(list);
+    if (!fp64) {
+        cf_program_free(pg), cf_pack_free(pk);
+        cr_skip_test("no OpenCL device with fp64");
+    }
+    const int64_t seeds[2] = {0, -4172144997902289642LL};
+    const int32_t chunks[4] = {0, 0, -5, 3};
+    cr_expect_eq(device_diff(pg, seeds, 2, chunks, 2, NULL, NULL), 0, "65 amplitudes: the device differs from the CPU");
+    cf_program_free(pg);
+    cf_pack_free(pk);
 }

@@ -13,6 +13,7 @@
 
 #include "image/image.h"
 
+#include "pngutil.h"
 #include "testutil.h"
 
 static char dir[64];
@@ -130,6 +131,23 @@ Test(render, slice_png)
     int w, h;
     cr_assert_eq(image_read_png_size(png, &w, &h, NULL), CF_OK);
     cr_assert(w == 120 && h == 384, "%d x %d", w, h);
+    cr_assert(strstr(err, "slice: 120 x 384 pixels, 9 chunks, ") && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    /* a span of 2 batches of chunks (69 chunks: the fill goes 64 at a time, with a progress line
+     * between on a terminal) equals, column for column, a span within the second batch */
+    char png2[128];
+    snprintf(png2, sizeof png2, "%s/s2.png", dir);
+    snprintf(args, sizeof args, "slice --seed 42 --x 5 --span 0:1100 --mode density --quiet --out %s", png);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(err[0], 0, "--quiet printed '%s'", err);
+    snprintf(args, sizeof args, "slice --seed 42 --x 5 --span 1020:1100 --mode density --out %s", png2);
+    cr_assert_eq(cli_run(NULL, args, NULL, 0, err, sizeof err), 0, "%s", err);
+    int w2, h2;
+    uint8_t *a = read_png(png, &w, &h), *b = read_png(png2, &w2, &h2);
+    cr_assert(w == 1101 && w2 == 81 && h == h2, "%d %d", w, w2);
+    for (int y = 0; y < h; y++)
+        cr_assert(memcmp(a + 3 * ((size_t)y * (size_t)w + 1020), b + 3 * (size_t)y * (size_t)w2, 3 * (size_t)w2) == 0,
+                  "row %d: the two spans differ", y);
+    free(a), free(b);
 }
 
 Test(render, bad_input)

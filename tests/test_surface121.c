@@ -338,6 +338,23 @@ Test(surface121, bad_rules_one_located_line)
     expect_error("{\"type\": \"minecraft:sequence\", \"sequence\": []}", "non-empty list");
 }
 
+/* block outputs hold one byte per block (issue 32 item 7: the palette is the outputs' format, not a
+ * table to grow): a rule naming 254 distinct block states is one located line at compile time (it was
+ * "out of memory for a fill context" at fill time), and its blocks' list grows by doubling (it was
+ * copied whole for each new block: quadratic memory) */
+Test(surface121, a_rule_of_254_blocks_is_one_located_line)
+{
+    size_t cap = 254 * 96 + 64, k = 0;
+    char *rule = malloc(cap);
+    cr_assert_not_null(rule);
+    k += (size_t)snprintf(rule + k, cap - k, "{\"type\": \"minecraft:sequence\", \"sequence\": [");
+    for (int i = 0; i < 254; i++)
+        k += (size_t)snprintf(rule + k, cap - k, "%s{\"type\": \"minecraft:block\", \"result_state\": {\"Name\": \"t:b%d\"}}", i ? ", " : "", i);
+    snprintf(rule + k, cap - k, "]}");
+    expect_error(rule, "#/surface_rule/sequence/253/result_state: more than 253 distinct block states in the rule");
+    free(rule);
+}
+
 /* Terralith over 1.21.11 reads 65 noises in its surface rule, and chunkfill refused more than 64 (issue
  * 32 item 7; the tables are now sized from the rule). A rule that reads 65 noises: 64 always-true
  * noise_threshold conditions (t:n0..t:n63, thresholds +-100 around values within +-2), nested, around

@@ -66,7 +66,16 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
         return err_set(err, CF_ERR_ARG, "%s: block fills need Minecraft noise settings (this graph has no aquifer or blocks)",
                        settings_id);
     }
-    if (st == CF_OK && *out) (*out)->blocks = 1;
+    if (st == CF_OK && *out) {
+        (*out)->blocks = 1;
+        const char *names[CF_BLOCK_PALETTE];
+        if ((*out)->rules && surface_palette(*out, names, NULL) < 0) { /* the rule's and the noise stage's together */
+            cf_program_free(*out);
+            *out = NULL;
+            return err_set(err, CF_ERR_LIMIT, "%s: the surface rule and the noise stage make more than %d block states: block outputs hold one byte "
+                           "per block", settings_id, CF_BLOCK_PALETTE);
+        }
+    }
     return st;
 }
 

@@ -853,30 +853,33 @@ static int lanes_init(qctx *q, const cf_biomes *b)
     return 0;
 }
 
-/* the lane nodes' values at the quarts (qx0 + l, qy, qz), l < m <= STACK_LANES_MAX: as
+/* the lane nodes' values at the quarts qs[3 l .. 3 l + 2], l < m <= STACK_LANES_MAX: as
  * ev_node computes each at the quart's block (eval.c's NOISE and SHIFT_* on the point path) */
-static void lanes_row(qctx *q, int32_t qx0, int32_t qy, int32_t qz, int m)
+static void climate_lanes(qctx *q, const int32_t *qs, int m)
 {
-    double x[STACK_LANES_MAX], y[STACK_LANES_MAX], z[STACK_LANES_MAX], bx[STACK_LANES_MAX];
-    double by = (double)(int32_t)((uint32_t)qy << 2), bz = (double)(int32_t)((uint32_t)qz << 2);
-    for (int l = 0; l < m; l++) bx[l] = (double)(int32_t)(((uint32_t)qx0 + (uint32_t)l) << 2);
+    double x[STACK_LANES_MAX], y[STACK_LANES_MAX], z[STACK_LANES_MAX], bx[STACK_LANES_MAX], by[STACK_LANES_MAX], bz[STACK_LANES_MAX];
+    for (int l = 0; l < m; l++) {
+        bx[l] = (double)(int32_t)((uint32_t)qs[3 * l] << 2);
+        by[l] = (double)(int32_t)((uint32_t)qs[3 * l + 1] << 2);
+        bz[l] = (double)(int32_t)((uint32_t)qs[3 * l + 2] << 2);
+    }
     for (int a = 0; a < q->nl; a++) {
         const lnode *ln = &q->ln[a];
         float *v = q->lv[a];
         switch (ln->kind) {
-        case NK_SHIFT_A: for (int l = 0; l < m; l++) x[l] = bx[l] * 0.25, y[l] = 0.0, z[l] = bz * 0.25; break;
-        case NK_SHIFT_B: for (int l = 0; l < m; l++) x[l] = bz * 0.25, y[l] = bx[l] * 0.25, z[l] = 0.0; break;
-        case NK_SHIFT: for (int l = 0; l < m; l++) x[l] = bx[l] * 0.25, y[l] = by * 0.25, z[l] = bz * 0.25; break;
+        case NK_SHIFT_A: for (int l = 0; l < m; l++) x[l] = bx[l] * 0.25, y[l] = 0.0, z[l] = bz[l] * 0.25; break;
+        case NK_SHIFT_B: for (int l = 0; l < m; l++) x[l] = bz[l] * 0.25, y[l] = bx[l] * 0.25, z[l] = 0.0; break;
+        case NK_SHIFT: for (int l = 0; l < m; l++) x[l] = bx[l] * 0.25, y[l] = by[l] * 0.25, z[l] = bz[l] * 0.25; break;
         default: /* NK_NOISE */
             for (int l = 0; l < m; l++) {
                 float s[3];
                 for (int k = 0; k < 3; k++) s[k] = ln->in[k] >= 0 ? q->lv[ln->in[k]][l] : ln->lit[k];
                 if (ln->zero) {
-                    x[l] = bx[l] * ln->xz, y[l] = by * ln->ys, z[l] = bz * ln->xz;
+                    x[l] = bx[l] * ln->xz, y[l] = by[l] * ln->ys, z[l] = bz[l] * ln->xz;
                 } else {
                     x[l] = bx[l] * ln->xz + (double)s[0];
-                    y[l] = ln->zy ? by * ln->ys : by * ln->ys + (double)s[1];
-                    z[l] = bz * ln->xz + (double)s[2];
+                    y[l] = ln->zy ? by[l] * ln->ys : by[l] * ln->ys + (double)s[1];
+                    z[l] = bz[l] * ln->xz + (double)s[2];
                 }
             }
             break;
@@ -885,6 +888,19 @@ static void lanes_row(qctx *q, int32_t qx0, int32_t qy, int32_t qz, int m)
         if (ln->kind != NK_NOISE)
             for (int l = 0; l < m; l++) v[l] = v[l] * 4.0f;
     }
+}
+
+static int quart_biome(qctx *c, int path, int32_t qy0, const int32_t *q, int32_t *warm);
+
+/* the point biomes of m <= STACK_LANES_MAX quarts qs (point queries), their noises in lanes */
+static void lanes_quarts(qctx *c, const int32_t *qs, int m, int *res)
+{
+    if (c->nl) climate_lanes(c, qs, m);
+    for (int l = 0; l < m; l++) {
+        c->lrow = c->nl ? l : -1;
+        res[l] = quart_biome(c, BP_POINT, 0, qs + 3 * l, NULL);
+    }
+    c->lrow = -1;
 }
 
 /* the lane nodes' values of sample q->lrow into the point memo (after qctx_region(x, z, 0)) */
@@ -1117,10 +1133,29 @@ cf_status biome_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out,
     if (!b || (n && (!xyz || !out))) return err_set(err, CF_ERR_ARG, "cf_biomes_blocks: bad arguments");
     qctx c;
     if (qctx_init(&c, b) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        int32_t q[3];
-        cf_bz_quart(b->zseed, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], q);
-        out[i] = (uint8_t)quart_biome(&c, BP_POINT, 0, q, NULL);
+    /* the blocks' quarts in batches of up to STACK_LANES_MAX distinct ones (a quart met again
+     * among the batch's last 8 is looked up once: a point query's answer is a function of
+     * the quart), each batch's noises in lanes */
+    int32_t qs[3 * STACK_LANES_MAX];
+    int res[STACK_LANES_MAX];
+    uint8_t slot[256];
+    for (size_t i = 0; i < n;) {
+        size_t i0 = i;
+        int m = 0;
+        for (; i < n && i - i0 < sizeof slot; i++) {
+            int32_t q[3];
+            cf_bz_quart(b->zseed, xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], q);
+            int k = m - 1;
+            while (k >= 0 && k >= m - 8 && (qs[3 * k] != q[0] || qs[3 * k + 1] != q[1] || qs[3 * k + 2] != q[2])) k--;
+            if (k < 0 || k < m - 8) {
+                if (m == STACK_LANES_MAX) break;
+                k = m++;
+                qs[3 * k] = q[0], qs[3 * k + 1] = q[1], qs[3 * k + 2] = q[2];
+            }
+            slot[i - i0] = (uint8_t)k;
+        }
+        lanes_quarts(&c, qs, m, res);
+        for (size_t t = i0; t < i; t++) out[t] = (uint8_t)res[slot[t - i0]];
     }
     qctx_done(&c);
     return CF_OK;
@@ -1142,16 +1177,15 @@ static void grid_row(qctx *c, job *j, size_t iz)
 {
     int32_t q[3] = {0, j->qy, (int32_t)((uint32_t)j->qz0 + (uint32_t)iz)};
     uint8_t *o = j->out + iz * (size_t)j->nx;
-    for (int32_t ix = 0; ix < j->nx; ix++) {
-        q[0] = (int32_t)((uint32_t)j->qx0 + (uint32_t)ix);
-        if (c->nl) {
-            int l = (int)(ix % STACK_LANES_MAX);
-            if (l == 0) lanes_row(c, q[0], q[1], q[2], (int)(j->nx - ix < STACK_LANES_MAX ? j->nx - ix : STACK_LANES_MAX));
-            c->lrow = l;
-        }
-        o[ix] = (uint8_t)quart_biome(c, BP_POINT, 0, q, NULL);
+    int32_t qs[3 * STACK_LANES_MAX];
+    int res[STACK_LANES_MAX];
+    for (int32_t ix = 0; ix < j->nx; ix += STACK_LANES_MAX) {
+        int m = (int)(j->nx - ix < STACK_LANES_MAX ? j->nx - ix : STACK_LANES_MAX);
+        for (int l = 0; l < m; l++)
+            qs[3 * l] = (int32_t)((uint32_t)j->qx0 + (uint32_t)ix + (uint32_t)l), qs[3 * l + 1] = q[1], qs[3 * l + 2] = q[2];
+        lanes_quarts(c, qs, m, res);
+        for (int l = 0; l < m; l++) o[ix + l] = (uint8_t)res[l];
     }
-    c->lrow = -1;
 }
 
 /* a chunk's stored biomes in vanilla's fill order: sections bottom to top, inside one

@@ -599,8 +599,22 @@ int cmd_slice(int argc, char **argv)
         list[2 * i] = (int32_t)(axis == 0 ? cf : c0 + i);
         list[2 * i + 1] = (int32_t)(axis == 0 ? c0 + i : cf);
     }
-    if (cw.dev ? cf_device_fill(cw.dev, cw.w, (size_t)nc, list, vol, &err) != CF_OK : cf_fill_chunks(cw.w, 0, (size_t)nc, list, vol, 0, &err) != CF_OK)
-        goto done;
+    /* batches of 64 chunks with a progress line between them on a terminal (a span of 65536
+     * blocks is 4,096 chunks); each chunk is filled alone either way */
+    progress prog;
+    progress_start(&prog, "slice", "chunks", nc, o.quiet);
+    size_t per = (f64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256;
+    for (int64_t i0 = 0; i0 < nc; i0 += 64) {
+        size_t k = (size_t)(nc - i0 < 64 ? nc - i0 : 64);
+        void *at = (char *)vol + per * (size_t)i0;
+        if (cw.dev ? cf_device_fill(cw.dev, cw.w, k, list + 2 * i0, at, &err) != CF_OK
+                   : cf_fill_chunks(cw.w, 0, k, list + 2 * i0, at, 0, &err) != CF_OK) {
+            progress_end(&prog);
+            goto done;
+        }
+        progress_show(&prog, i0 + (int64_t)k);
+    }
+    progress_end(&prog);
     int lf = (int)(fixed - cf * 16);
     for (int i = 0; i < n; i++) {
         int64_t b = a0 + i, c = floordiv16(b) - c0;
@@ -613,6 +627,9 @@ int cmd_slice(int argc, char **argv)
         }
     }
     if (cf_png_slice(outpath, img, n, cw.pg, m, &err) != CF_OK) goto done;
+    if (!o.quiet) /* the summary line; --quiet: none */
+        fprintf(stderr, "slice: %d x %d pixels, %lld chunks, %.2f s (%s)\n", n, height, (long long)nc, mono_s() - prog.t0,
+                cw.dev ? cf_device_name(cw.dev) : "cpu");
     rc = 0;
 done:
     if (rc) report(&err);

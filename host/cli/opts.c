@@ -341,8 +341,12 @@ int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *usage)
             continue;
         }
         const char *v = inline_value ? inline_value : i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            snprintf(msg, sizeof msg, "%s needs a value", name);
+        if (!v || (strcmp(name, "--version") == 0 && !inline_value && v[0] == '-' && v[1] == '-')) {
+            /* `chunkfill CMD --version` asks for chunkfill's own: say where it is */
+            if (strcmp(name, "--version") == 0)
+                snprintf(msg, sizeof msg, "--version takes the game version (1.18 ... 1.21.11, 26.1, 26.2, 26.3); chunkfill's own "
+                                          "version: chunkfill --version");
+            else snprintf(msg, sizeof msg, "%s needs a value", name);
             return die_usage(msg, usage);
         }
         if (!inline_value) i++;

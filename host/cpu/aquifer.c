@@ -8,6 +8,11 @@
  * centres, fluid statuses (computed once per chunk and cell), surface levels
  * (the box around the chunk from the volume path, the columns outside it from
  * the point path, each once per chunk) and the functions on the point path.
+ * A sampled column (aquifer_column) makes even less: the centres of the cells its blocks
+ * are near, the levels its statuses read, and the box's 121 levels (the skip level) only
+ * where a block above the bound its known levels give decides other than the global fluid.
+ * Surface levels go through eval.c's eval_scan_f32 (its memo kept; one evaluation where
+ * the level is the same on both paths).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,15 +29,22 @@ struct cf_aquifer {
     int32_t sea, fluid; /* sea level, the default fluid's kind */
     int32_t gy0, ny;    /* the grid's y cells */
     int32_t cx, cz;     /* the chunk */
-    int32_t skip;       /* its skip level (cf_aq_skip of the box's highest surface; 0 without aquifers) */
-    int begun;          /* aquifer_begin was called */
+    int32_t skip;       /* its skip level (cf_aq_skip of the box's highest surface; 0 without aquifers),
+                         * or where !exact a lower bound of it (the box's levels computed so far) */
+    int boxes;          /* aquifer_column's chunks whose skip level a block needed exactly (statistics) */
+    int nobound;        /* aquifer_column_unbounded: the levels read do not raise the bound */
+    int exact;          /* skip is the chunk's (aquifer_begin; aquifer_column: once every box level is known) */
+    int begun;          /* aquifer_begin or aquifer_column was called */
     int32_t *cen;       /* 3 per cell */
+    uint8_t *chave;     /* per cell: centre computed (aquifer_column; aquifer_begin computes all) */
     struct cf_aq_fluid *st; /* per cell */
     uint8_t *have;      /* per cell: status computed */
     int32_t surf[27 * 19]; /* CF_AQ_SQ */
     uint8_t shave[27 * 19];
     /* surface levels across the chunks of one thread, by (quart column, path): neighbouring
      * chunks share most of their box and their outside columns (exact: a pure function) */
+    cf_scan *scan;      /* the surface levels' evaluator (eval.c eval_scan_f32) */
+    int same;           /* the surface level is the same on the volume and the point path */
     struct aq_slot {
         int32_t qx, qz, v;
         int32_t used; /* 0 empty, 1 point path, 2 volume path */
@@ -64,6 +76,7 @@ static float aq_fn(const aqc *a, int k, int32_t x, int32_t y, int32_t z)
  * path (2, a volume whose min y is 0), through the thread's cache */
 static int32_t aq_level(aqc *a, int32_t qx, int32_t qz, int32_t path)
 {
+    if (a->same) path = 1; /* one value on both paths: one cache entry */
     uint32_t h = ((uint32_t)qx * 0x9e3779b1u) ^ ((uint32_t)qz * 0x85ebca77u) ^ (uint32_t)path;
     h ^= h >> 15;
     struct aq_slot *e = NULL;
@@ -74,7 +87,7 @@ static int32_t aq_level(aqc *a, int32_t qx, int32_t qz, int32_t path)
     }
     if (!e) e = &a->cache[h & (AQ_CACHE - 1)]; /* full: replace */
     int node = a->fn[CF_AQF_SURFACE];
-    float v = path == 2 ? eval_volume_f32(a->w, node, qx * 4, 0, qz * 4, 0) : eval_f32(a->w, NULL, MODE_POINT, node, qx * 4, 0, qz * 4);
+    float v = eval_scan_f32(a->scan, path == 2 ? MODE_VOLUME : MODE_POINT, node, qx * 4, 0, qz * 4);
     e->qx = qx, e->qz = qz, e->used = path, e->v = cf_jfloor((double)v);
     return e->v;
 }
@@ -88,8 +101,11 @@ static int32_t aq_surface(aqc *a, int32_t x, int32_t z)
         return aq_level(a, qx, qz, 1);
     int k = iz * CF_AQ_SQX + ix;
     if (!a->shave[k]) {
-        a->surf[k] = aq_level(a, qx, qz, 1);
+        /* the box (only where aquifer_column left it to be computed as read) from the volume path */
+        int box = ix >= 12 && ix < 12 + CF_AQ_BOX && iz >= 4 && iz < 4 + CF_AQ_BOX;
+        a->surf[k] = aq_level(a, qx, qz, box ? 2 : 1);
         a->shave[k] = 1;
+        if (box && !a->nobound && cf_aq_skip(a->surf[k]) > a->skip) a->skip = cf_aq_skip(a->surf[k]);
     }
     return a->surf[k];
 }
@@ -134,7 +150,7 @@ int aquifer_palette(const cf_program *p, const char **names)
 size_t aquifer_bytes(const cf_program *p)
 {
     size_t cells = (size_t)cf_aq_ny(p->min_y, p->height) * 9;
-    return sizeof(aqc) + cells * (3 * sizeof(int32_t) + sizeof(cf_aq_fluid) + 1) + AQ_CACHE * sizeof(struct aq_slot);
+    return sizeof(aqc) + cells * (3 * sizeof(int32_t) + sizeof(cf_aq_fluid) + 2) + AQ_CACHE * sizeof(struct aq_slot);
 }
 
 cf_aquifer *aquifer_new(const cf_world *w)
@@ -154,18 +170,22 @@ cf_aquifer *aquifer_new(const cf_world *w)
     a->cen = malloc(sizeof(int32_t) * 3 * cells);
     a->st = malloc(sizeof(cf_aq_fluid) * cells);
     a->have = malloc(cells);
+    a->chave = malloc(cells);
     a->cache = calloc(AQ_CACHE, sizeof *a->cache);
-    if (!a->cen || !a->st || !a->have || !a->cache) {
+    a->scan = scan_new(w);
+    if (!a->cen || !a->st || !a->have || !a->chave || !a->cache || !a->scan) {
         aquifer_free(a);
         return NULL;
     }
+    a->same = a->fn[CF_AQF_SURFACE] >= 0 && scan_same_paths(a->scan, a->fn[CF_AQF_SURFACE]);
     return a;
 }
 
 void aquifer_free(cf_aquifer *a)
 {
     if (!a) return;
-    free(a->cen), free(a->st), free(a->have), free(a->cache);
+    free(a->cen), free(a->st), free(a->have), free(a->chave), free(a->cache);
+    scan_free(a->scan);
     free(a);
 }
 
@@ -235,11 +255,17 @@ void aq_row_nearest(cf_aq_row *r, int avx2, int32_t x0, int32_t y, int32_t z)
     else aq_nearest_plain(r, x0, y, z);
 }
 
+/* the box's level at quart column (qx, qz) (volume path), raising the skip level's bound */
+static int32_t box_level(aqc *a, int32_t qx, int32_t qz)
+{
+    return aq_surface(a, qx * 4, qz * 4);
+}
+
 void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz)
 {
     const cf_program *p = a->w->prog;
     int32_t skip = 0;
-    a->cx = cx, a->cz = cz, a->begun = 1;
+    a->cx = cx, a->cz = cz, a->begun = 1, a->exact = 1;
     if (a->enabled) {
         for (int32_t gy = 0; gy < a->ny; gy++)
             for (int32_t gz = 0; gz < 3; gz++)
@@ -248,6 +274,7 @@ void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz)
                     cf_aq_centre(a->w->aq_lo, a->w->aq_hi, p->legacy_random, cx - 1 + gx, a->gy0 + gy, cz - 1 + gz,
                                  &a->cen[3 * i]);
                 }
+        memset(a->chave, 1, (size_t)a->ny * 9);
         memset(a->have, 0, (size_t)a->ny * 9);
         memset(a->shave, 0, sizeof a->shave);
         /* the box: the volume path (NoiseBasedAquifer's maxSurfaceLevel fills the cache) */
@@ -265,16 +292,74 @@ void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz)
     a->skip = skip;
 }
 
-int aquifer_at(const cf_aquifer *a, int32_t cx, int32_t cz) { return a->begun && a->cx == cx && a->cz == cz; }
-
-int aquifer_needs_density(const cf_aquifer *a, int32_t y)
+/* The per-column form: the chunk's state is made as the column's blocks read it. A cell's
+ * centre when it is a candidate of a block, a surface level (the box's too) when a status or
+ * the skip level reads it. The skip level stays a lower bound (cf_aq_skip of the box's levels
+ * known: skip is monotone in them) until a block needs it exactly (aquifer_block). */
+static void column_at(aqc *a, int32_t x, int32_t z, int bound)
 {
-    return a->enabled && y <= a->skip - 1 && cf_aq_at(cf_aq_global(a->sea, a->fluid, y), y) != CF_BK_LAVA;
+    int32_t cx = (int32_t)cf_floordiv(x, 16), cz = (int32_t)cf_floordiv(z, 16);
+    if (!aquifer_at(a, cx, cz) || a->nobound != !bound) {
+        a->cx = cx, a->cz = cz, a->begun = 1, a->nobound = !bound;
+        a->exact = !a->enabled, a->skip = a->enabled ? INT32_MIN : 0;
+        if (a->enabled) {
+            memset(a->chave, 0, (size_t)a->ny * 9);
+            memset(a->have, 0, (size_t)a->ny * 9);
+            memset(a->shave, 0, sizeof a->shave);
+        }
+    }
+    /* the column's own quart column is in the box: a first bound */
+    if (bound && a->enabled && !a->exact) box_level(a, (int32_t)cf_floordiv(x, 4), (int32_t)cf_floordiv(z, 4));
 }
+
+void aquifer_column(cf_aquifer *a, int32_t x, int32_t z) { column_at(a, x, z, 1); }
+void aquifer_column_unbounded(cf_aquifer *a, int32_t x, int32_t z) { column_at(a, x, z, 0); }
+
+/* every level of the box: the exact skip level */
+static void box_all(aqc *a)
+{
+    int32_t mx = INT32_MIN;
+    for (int32_t iz = 0; iz < CF_AQ_BOX; iz++)
+        for (int32_t ix = 0; ix < CF_AQ_BOX; ix++) {
+            int32_t v = box_level(a, 4 * a->cx - 4 + ix, 4 * a->cz - 4 + iz);
+            mx = v > mx ? v : mx;
+        }
+    a->skip = cf_aq_skip(mx), a->exact = 1, a->nobound = 0, a->boxes++;
+}
+
+/* the centres of block (x, y, z)'s candidate cells (cf_aq_nearest's twelve) */
+static void centres_of(aqc *a, int32_t x, int32_t y, int32_t z)
+{
+    const cf_program *p = a->w->prog;
+    int32_t ax = (int32_t)cf_floordiv(x - 5, 16), ay = (int32_t)cf_floordiv(y + 1, 12), az = (int32_t)cf_floordiv(z - 5, 16);
+    for (int32_t x1 = 0; x1 <= 1; x1++)
+        for (int32_t y1 = -1; y1 <= 1; y1++)
+            for (int32_t z1 = 0; z1 <= 1; z1++) {
+                int32_t gx = ax + x1, gy = ay + y1, gz = az + z1;
+                int32_t i = ((gy - a->gy0) * 3 + gz - a->cz + 1) * 3 + gx - a->cx + 1;
+                if (a->chave[i]) continue;
+                cf_aq_centre(a->w->aq_lo, a->w->aq_hi, p->legacy_random, gx, gy, gz, &a->cen[3 * i]);
+                a->chave[i] = 1;
+            }
+}
+
+int aquifer_at(const cf_aquifer *a, int32_t cx, int32_t cz) { return a->begun && a->cx == cx && a->cz == cz; }
+int aquifer_boxes(const cf_aquifer *a) { return a->boxes; }
 
 int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density)
 {
-    return cf_aq_block(a, a->cen, a->cx, a->cz, a->gy0, a->skip, a->enabled, x, y, z, density);
+    if (a->exact || density > 0.0f) return cf_aq_block(a, a->cen, a->cx, a->cz, a->gy0, a->skip, a->enabled, x, y, z, density);
+    centres_of(a, x, y, z);
+    if ((int64_t)y <= (int64_t)a->skip - 1) /* below the bound: below the chunk's skip level too */
+        return cf_aq_block(a, a->cen, a->cx, a->cz, a->gy0, a->skip, 1, x, y, z, density);
+    /* Above the bound: the decision (a pure function of the position and the density, which
+     * vanilla asks only below the skip level) against the global fluid above it; where they
+     * agree, either is the block. Else the skip level decides: the whole box. */
+    int32_t g = cf_aq_at(cf_aq_global(a->sea, a->fluid, y), y);
+    int32_t d = cf_aq_block(a, a->cen, a->cx, a->cz, a->gy0, INT32_MAX, 1, x, y, z, density);
+    if (d == g || (int64_t)y <= (int64_t)a->skip - 1) return d; /* the statuses may have raised the bound */
+    box_all(a);
+    return (int64_t)y <= (int64_t)a->skip - 1 ? d : g;
 }
 
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)

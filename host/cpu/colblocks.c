@@ -6,9 +6,9 @@
  * the final density of the volume path, asked block by block: the density of a 1 x 1 region
  * (fill.c, a window of rows at a time, the same values as a chunk's: corners and caches are
  * keyed by absolute position), computed only where a block needs it (at or below the height,
- * or above it where the aquifer reads it: below the chunk's skip level); the aquifer's chunk
- * state (cell centres, the box of surface levels, lazy fluid statuses) once per chunk while
- * the columns of one chunk follow each other. 26.3 float programs (colblk_serves); the others
+ * or above it where the aquifer's barrier test at density 0 gives stone); the aquifer's chunk
+ * state (aquifer_column: the cell centres, surface levels, fluid statuses and the skip level
+ * only as the column's blocks read them) kept while the columns of one chunk follow each other. 26.3 float programs (colblk_serves); the others
  * fill whole chunks (host/api/map.c). Allocates per thread: a fill context, an aquifer, the
  * column's densities.
  */
@@ -94,8 +94,7 @@ void colblk_column(cf_colblk *c, int32_t x, int32_t z, int32_t h, int32_t below)
     memset(c->have, 0, (size_t)p->height);
     memset(c->noise, NB_NONE, (size_t)p->height);
     memset(c->ov, NB_NONE, (size_t)p->height);
-    int32_t cx = (int32_t)cf_floordiv(x, 16), cz = (int32_t)cf_floordiv(z, 16);
-    if (!aquifer_at(c->a, cx, cz)) aquifer_begin(c->a, cx, cz);
+    aquifer_column(c->a, x, z);
 }
 
 /* the final density at row y of the column (the window of rows holding it, computed once) */
@@ -126,11 +125,18 @@ static int noise_block(cf_colblk *c, int32_t y)
     int b;
     if (y == c->h) b = CF_BK_SOLID;
     else {
-        /* above the height and at or below ymax the density is <= 0: its value only where the
-         * aquifer reads it */
+        aquifer_column(c->a, c->x, c->z); /* a neighbour's column (sc_hmap) may have moved the shared aquifer */
+        /* above the height and at or below ymax the density d is <= 0. The aquifer reads it
+         * only in its barrier tests (d + pressure term > 0 gives stone), each monotone in d:
+         * a decision at d = 0 that is not stone is the decision at every d <= 0, so the density
+         * is computed only where the decision at 0 is stone (cf_aq_decide) */
         int nonpos = y > c->h && y <= c->ymax;
-        float d = nonpos && !aquifer_needs_density(c->a, y) ? 0.0f : col_density(c, y);
-        b = aquifer_block(c->a, c->x, y, c->z, d);
+        if (nonpos) {
+            b = aquifer_block(c->a, c->x, y, c->z, 0.0f);
+            if (b == CF_BK_SOLID) b = aquifer_block(c->a, c->x, y, c->z, col_density(c, y));
+        } else {
+            b = aquifer_block(c->a, c->x, y, c->z, col_density(c, y));
+        }
     }
     c->noise[r] = (uint8_t)b;
     return b;

@@ -207,13 +207,19 @@ size_t aquifer_bytes(const cf_program *p); /* what aquifer_new allocates */
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out);
 /* block by block (the per-column path, colblocks.c): aquifer_begin makes chunk (cx, cz) the one
  * aquifer_block decides in (its cell centres, the skip level from the box's surface levels);
- * aquifer_at says whether it is already; aquifer_needs_density whether a block at y with
- * density <= 0 needs that density (else any value <= 0 gives its block); aquifer_block is the
- * block (CF_BK_*) at (x, y, z) of that chunk with final density `density` (cf_aq_block: the
- * same block as aquifer_chunk's) */
+ * aquifer_column makes the chunk of column (x, z) that one lazily (each centre, level and the
+ * exact skip level only where a block of a column reads it; the state stays while the columns
+ * of one chunk follow each other); aquifer_at says whether chunk (cx, cz) is the one;
+ * aquifer_block is the block (CF_BK_*) at (x, y, z) of that chunk with final density `density`
+ * (cf_aq_block: the same block as aquifer_chunk's); aquifer_boxes counts aquifer_column's chunks
+ * whose every box level a block needed (the skip level exactly) */
 void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz);
+void aquifer_column(cf_aquifer *a, int32_t x, int32_t z);
+/* aquifer_column without the column's own level as the skip level's first bound, so that every
+ * block of a fresh chunk goes through the comparison with the global fluid (tests) */
+void aquifer_column_unbounded(cf_aquifer *a, int32_t x, int32_t z);
 int aquifer_at(const cf_aquifer *a, int32_t cx, int32_t cz);
-int aquifer_needs_density(const cf_aquifer *a, int32_t y);
+int aquifer_boxes(const cf_aquifer *a);
 int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density);
 /* the palette of a program's block fills: names[CF_BK_*] ("" where unused) */
 int aquifer_palette(const cf_program *p, const char **names);
@@ -242,6 +248,15 @@ int colblk_surface(cf_colblk *c, cf_surface *s, int (*quart)(void *u, int32_t qx
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z);
 float eval_point_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z); /* MODE_SAMPLE */
+/* Many find_top_surface values outside a fill (the aquifer's surface levels): eval_f32 without a
+ * fill on MODE_POINT, or eval_volume_f32 with vmin 0 on MODE_VOLUME, the same value, with the
+ * scan's memo of y-free nodes kept between calls (not made per call). scan_same_paths: node's
+ * value is the same on both paths (no path-dependent kind below it). One cf_scan per thread. */
+typedef struct cf_scan cf_scan;
+cf_scan *scan_new(const cf_world *w);
+void scan_free(cf_scan *s);
+int scan_same_paths(const cf_scan *s, int node);
+float eval_scan_f32(cf_scan *s, int mode, int node, int32_t x, int32_t y, int32_t z);
 /* one point of a volume whose min y is vmin, without a fill context (MODE_VOLUME) */
 float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin);
 /* The corner values of interpolated nodes met by eval_volume_memo: a corner is a pure

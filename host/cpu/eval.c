@@ -27,6 +27,7 @@ typedef struct ev {
     cf_cmemo *memo; /* corners of interpolated nodes outside a fill (eval_volume_memo), or NULL */
     struct scan_memo *sm; /* a find_top_surface scan's y-free values (outside a fill), or NULL */
     struct cf_cmap **cmp; /* the map of corners met outside the fill's buffers (made on first use), or NULL */
+    cf_scan *scan;  /* a find_top_surface scan's memo kept between calls (eval_scan_f32), or NULL */
 } ev;
 
 /* Every corner value of an interpolated node that neither the fill's corner buffers nor a
@@ -179,8 +180,18 @@ struct scan_memo {
     struct scan_e {
         int32_t x, z;
         float v;
-        int ok;
+        uint32_t gen; /* valid where it is the memo's */
     } *v;
+    uint32_t gen;
+};
+
+/* what eval_scan_f32 keeps between calls: the memo (its entries renewed by a new gen) and
+ * mf[id] = 1 where node id has the same value on the volume and the point path outside a
+ * fill (scan_modefree) */
+struct cf_scan {
+    const cf_world *w;
+    struct scan_memo sm;
+    uint8_t *mf;
 };
 
 #define EVAL(K) static float eval_##K(const ev *e, const cf_node *n, int32_t x, int32_t y, int32_t z)
@@ -377,10 +388,7 @@ EVAL(RANGE_CHOICE)
 }
 EVAL(INTERVAL_SELECT)
 {
-    float v = IN(0);
-    for (int i = 0; i < n->nfa; i++)
-        if (v < n->fa[i]) return IN(1 + i);
-    return IN(n->nin - 1);
+    return IN(1 + cf_interval_index(n->fa, n->nfa, IN(0)));
 }
 EVAL(LERP)
 {
@@ -528,13 +536,56 @@ static void scan_yfree(const cf_node *nodes, int nn, uint8_t *yf)
     }
 }
 
+/* mf[i] = 1 where node i's value outside a fill is the same on the volume and the point path:
+ * no kind below it whose evaluator reads the path (interpolated; min and max; mul of two
+ * non-literals and div of two non-literals, whose point rule returns 0 for a 0 first operand;
+ * an unshifted noise, cf_stack_volume against stack_point; the double kinds), or a
+ * find_top_surface whose upper bound is such (its probes take the point path on both).
+ * Children come before parents; any other order counts as path-dependent. */
+static void scan_modefree(const cf_node *nodes, int nn, uint8_t *mf)
+{
+    for (int i = 0; i < nn; i++) {
+        const cf_node *n = &nodes[i];
+        int free_ = 1;
+        for (int k = 0; k < n->nin; k++)
+            if (n->in[k] < 0 || n->in[k] >= i || !mf[n->in[k]]) free_ = 0;
+        int lit0 = n->nin > 0 && n->in[0] >= 0 && (nodes[n->in[0]].flags & NF_LITERAL);
+        int lit1 = n->nin > 1 && n->in[1] >= 0 && (nodes[n->in[1]].flags & NF_LITERAL);
+        switch (n->kind) {
+        case NK_INTERPOLATED: case NK_MIN: case NK_MAX: free_ = 0; break;
+        case NK_MUL: case NK_DIV: free_ = free_ && (lit0 || lit1); break;
+        case NK_NOISE: {
+            int zero = 1;
+            for (int k = 0; k < 3 && k < n->nin; k++) {
+                const cf_node *c = n->in[k] >= 0 ? &nodes[n->in[k]] : NULL;
+                if (!c || !(c->flags & NF_LITERAL) || c->f[0] != 0.0f || signbit(c->f[0])) zero = 0;
+            }
+            free_ = free_ && !zero;
+            break;
+        }
+        case NK_FIND_TOP_SURFACE: free_ = n->nin > 1 && n->in[1] >= 0 && n->in[1] < i && mf[n->in[1]]; break;
+        default: break;
+        }
+        if (n->flags & NF_F64) free_ = 0;
+        mf[i] = (uint8_t)free_;
+    }
+}
+
 EVAL(FIND_TOP_SURFACE)
 {
     (void)y;
     ev p = *e; /* the probes take the point path */
     if (p.mode == MODE_VOLUME) p.mode = MODE_POINT;
-    struct scan_memo sm = {p.mode, NULL, NULL};
-    if (!p.f) { /* outside a fill (a fill has its own column memos) */
+    struct scan_memo sm = {p.mode, NULL, NULL, 1};
+    int kept = 0; /* the memo of eval_scan_f32 (not inside another scan) */
+    if (!p.f && e->scan && !e->sm) {
+        kept = 1, p.sm = &e->scan->sm;
+        p.sm->mode = p.mode;
+        if (++p.sm->gen == 0) { /* wrapped: every entry stale */
+            memset(p.sm->v, 0, sizeof *p.sm->v * (size_t)e->w->prog->nnodes);
+            p.sm->gen = 1;
+        }
+    } else if (!p.f) { /* outside a fill (a fill has its own column memos) */
         int nn = e->w->prog->nnodes;
         sm.yf = malloc((size_t)nn);
         sm.v = calloc((size_t)nn, sizeof *sm.v);
@@ -543,8 +594,10 @@ EVAL(FIND_TOP_SURFACE)
             p.sm = &sm;
         }
     }
-    /* on the point path the upper bound shares the probes' y-free values (offset, factor) */
-    float u = ev_node(e->mode == p.mode ? &p : e, n->in[1], x, 0, z);
+    /* on the point path, or where the upper bound's value is the same on both paths, it shares
+     * the probes' y-free values (offset, factor) */
+    int same = e->mode == p.mode || (kept && e->scan->mf[n->in[1]]);
+    float u = ev_node(same ? &p : e, n->in[1], x, 0, z);
     int32_t ch = n->i[1], lower = n->i[0];
     int32_t top = (int32_t)((uint32_t)cf_jfloor((double)(u / (float)ch)) * (uint32_t)ch);
     float r = (float)lower;
@@ -611,12 +664,12 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
     }
     if (e->sm && e->sm->yf[id] && e->mode == e->sm->mode) {
         struct scan_e *c = &e->sm->v[id];
-        if (c->ok && c->x == x && c->z == z) {
+        if (c->gen == e->sm->gen && c->x == x && c->z == z) {
             if (f && f->count) f->count[id]--;
             return c->v;
         }
         float v = evals[n->kind](e, n, x, y, z);
-        c->x = x, c->z = z, c->v = v, c->ok = 1;
+        c->x = x, c->z = z, c->v = v, c->gen = e->sm->gen;
         return v;
     }
     return evals[n->kind](e, n, x, y, z);
@@ -624,7 +677,7 @@ static float ev_node(const ev *e, int id, int32_t x, int32_t y, int32_t z)
 
 float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int32_t y, int32_t z)
 {
-    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL, NULL, NULL};
+    ev e = {w, w->prog->nodes, mode, f, f != NULL && mode == MODE_VOLUME, f ? f->y0 : 0, NULL, NULL, NULL, NULL};
     if (f) {
         e.cmp = &f->cmap;
         return ev_node(&e, node, x, y, z);
@@ -639,7 +692,7 @@ float eval_f32(const cf_world *w, cf_fill *f, int mode, int node, int32_t x, int
 float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
     cmap *cm = NULL;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL, NULL, &cm};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, NULL, NULL, &cm, NULL};
     float v = ev_node(&e, node, x, y, z);
     cmap_free(cm);
     return v;
@@ -648,7 +701,43 @@ float eval_volume_f32(const cf_world *w, int node, int32_t x, int32_t y, int32_t
 float eval_volume_memo(const cf_world *w, cf_cmemo *m, int node, int32_t x, int32_t y, int32_t z, int32_t vmin)
 {
     cmap *cm = NULL;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m, NULL, &cm};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, NULL, 1, vmin, m, NULL, &cm, NULL};
+    float v = ev_node(&e, node, x, y, z);
+    cmap_free(cm);
+    return v;
+}
+
+cf_scan *scan_new(const cf_world *w)
+{
+    int nn = w->prog->nnodes;
+    cf_scan *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->w = w;
+    s->sm.yf = malloc((size_t)nn);
+    s->sm.v = calloc((size_t)nn, sizeof *s->sm.v);
+    s->mf = malloc((size_t)nn);
+    if (!s->sm.yf || !s->sm.v || !s->mf) {
+        scan_free(s);
+        return NULL;
+    }
+    scan_yfree(w->prog->nodes, nn, s->sm.yf);
+    scan_modefree(w->prog->nodes, nn, s->mf);
+    return s;
+}
+
+void scan_free(cf_scan *s)
+{
+    if (!s) return;
+    free(s->sm.yf), free(s->sm.v), free(s->mf);
+    free(s);
+}
+
+int scan_same_paths(const cf_scan *s, int node) { return s->mf[node]; }
+
+float eval_scan_f32(cf_scan *s, int mode, int node, int32_t x, int32_t y, int32_t z)
+{
+    cmap *cm = NULL;
+    ev e = {s->w, s->w->prog->nodes, mode, NULL, mode == MODE_VOLUME, 0, NULL, NULL, &cm, s};
     float v = ev_node(&e, node, x, y, z);
     cmap_free(cm);
     return v;
@@ -734,9 +823,7 @@ static const float *bnode(const batch *b, int id)
     case NK_INTERVAL_SELECT: {
         const float *a = bnode(b, n->in[0]);
         for (int q = 0; q < np; q++) {
-            int k = 0;
-            while (k < n->nfa && !(a[q] < n->fa[k])) k++;
-            o[q] = bnode(b, k < n->nfa ? n->in[1 + k] : n->in[n->nin - 1])[q]; /* computed on first use */
+            o[q] = bnode(b, n->in[1 + cf_interval_index(n->fa, n->nfa, a[q])])[q]; /* computed on first use */
         }
         break;
     }
@@ -909,7 +996,7 @@ int fill_interp_hull(cf_fill *f, int id, int32_t x, int32_t z, int32_t ylo, int3
     if ((int64_t)x != (int64_t)(ip->cx0 + i) * cw || (int64_t)z != (int64_t)(ip->cz0 + k) * cw || i < 0 || k < 0
         || i >= ip->ncx || k >= ip->ncz || j0 < 0 || j1 >= ip->ncy)
         return 0;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL, &f->cmap};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL, &f->cmap, NULL};
     e.vmin = (int32_t)cf_floordiv(f->y0, h) * h; /* the corners' context, as fill_interp_blocks' */
     float l = INFINITY, u = -INFINITY;
     for (int64_t jj = j0; jj <= j1; jj++) {
@@ -947,7 +1034,7 @@ static void walk_start(float *restrict run, float *restrict stp, float *restrict
 void fill_interp_blocks(cf_fill *f, int id)
 {
     const cf_world *w = f->w;
-    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL, &f->cmap};
+    ev e = {w, w->prog->nodes, MODE_VOLUME, f, 1, f->y0, NULL, NULL, &f->cmap, NULL};
     const cf_node *n = &e.nodes[id];
     struct cf_interp *ip = &f->interp[f->islot[id]];
     int32_t cw = n->i[0], h = n->i[1];

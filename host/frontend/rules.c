@@ -23,8 +23,8 @@ typedef struct rc {
     const fr_host *h;
     cf_rules *r;
     int caprows;
-    const char *chain[64];
-    int nchain, depth;
+    const char **chain; /* the references being compiled, outermost first (arena; --max-depth of them) */
+    int nchain, capchain, depth;
 } rc;
 
 static int fail(rc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -61,12 +61,15 @@ static int intern(rc *c, const char ***list, int *n, const char *s)
 {
     for (int i = 0; i < *n; i++)
         if (strcmp((*list)[i], s) == 0) return i;
-    const char **l = arena_alloc(arena(c), sizeof(char *) * (size_t)(*n + 1));
     char *d = arena_strdup(arena(c), s);
-    if (!l || !d) return nomem(c);
-    if (*n) memcpy(l, *list, sizeof(char *) * (size_t)*n);
-    l[*n] = d;
-    *list = l;
+    if (!d) return nomem(c);
+    if ((*n & (*n - 1)) == 0) { /* the capacity doubles at each power of two (was one copy per entry: quadratic memory) */
+        const char **l = arena_alloc(arena(c), sizeof(char *) * (size_t)(*n ? 2 * *n : 1));
+        if (!l) return nomem(c);
+        if (*n) memcpy(l, *list, sizeof(char *) * (size_t)*n);
+        *list = l;
+    }
+    (*list)[*n] = d;
     return (*n)++;
 }
 
@@ -150,7 +153,13 @@ static int block_state(rc *c, const cJSON *v, cf_loc at)
         if (!cJSON_IsString(v)) return fail(c, at, CF_ERR_SCHEMA, "expected a block id (a string), found %s", json_type(v));
         if (norm_id(c, at, v->valuestring, full, sizeof full) < 0) return -1;
     }
-    return intern(c, &c->r->blocks, &c->r->nblocks, full);
+    /* the block outputs hold one byte per block (.npy u1, the protocol's BLOCKS_U8, region palettes built
+     * from them): 255 states with the noise stage's and snow_block and packed_ice (cpu/surface.c) */
+    int k = intern(c, &c->r->blocks, &c->r->nblocks, full);
+    if (k >= CF_RULE_MAX_BLOCKS)
+        return fail(c, at, CF_ERR_LIMIT, "more than %d distinct block states in the rule: block outputs hold one byte per block (at most 255 states "
+                    "with the noise stage's)", CF_RULE_MAX_BLOCKS);
+    return k;
 }
 
 /* a vertical anchor: {"absolute" | "above_bottom" | "below_top" | "relative_to_sea_level": int} */
@@ -185,7 +194,15 @@ static int reference(rc *c, const char *s, cf_loc at, int cond)
     if (norm_id(c, at, s, id, sizeof id) < 0) return -1;
     for (int i = 0; i < c->nchain; i++)
         if (strcmp(c->chain[i], id) == 0) return fail(c, at, CF_ERR_CYCLE, "reference cycle through %s \"%s\"", kind, id);
-    if (c->nchain == 64 || c->nchain >= c->h->pk->lim.max_depth) return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d", c->nchain);
+    if (c->nchain >= c->h->pk->lim.max_depth)
+        return fail(c, at, CF_ERR_LIMIT, "references nested deeper than %d (the limit: --max-depth, cf_limits.max_depth)", c->nchain);
+    if (c->nchain == c->capchain) { /* the game has no limit but its stack: ours is --max-depth */
+        int cap = c->capchain ? 2 * c->capchain : 16;
+        const char **n = arena_alloc(arena(c), sizeof *n * (size_t)cap);
+        if (!n) return nomem(c);
+        if (c->nchain) memcpy(n, c->chain, sizeof *n * (size_t)c->nchain);
+        c->chain = n, c->capchain = cap;
+    }
     cf_loc fa;
     const cJSON *e = c->h->ref(c->h->ctx, kind, id, &fa);
     if (!e) {
@@ -406,7 +423,7 @@ cf_status rules_compile(const fr_host *h, const cJSON *rule, cf_loc at)
     cf_program *p = h->p;
     cf_rules *r = arena_alloc(&p->arena, sizeof *r);
     if (!r) return err_set(h->err, CF_ERR_NOMEM, "out of memory");
-    rc c = {h, r, 0, {0}, 0, 0};
+    rc c = {h, r, 0, NULL, 0, 0, 0};
     r->f32 = h->f32;
     for (int i = 0; i < 7; i++) r->band_block[i] = -1;
     /* SurfaceSystem's own noises, at (x, 0, z) times these scales */

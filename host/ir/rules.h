@@ -6,6 +6,10 @@
 #ifndef CF_RULES_H
 #define CF_RULES_H
 
+/* distinct block states one surface or material rule may name: block outputs hold one byte per block
+ * (255 states, cpu/surface.c CF_BLOCK_PALETTE, with snow_block and packed_ice) */
+#define CF_RULE_MAX_BLOCKS 253
+
 /* the row kinds SR_, SC_ and the fixed noises SN_ */
 #include "kernels/cf_rules.h"
 

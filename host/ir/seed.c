@@ -213,6 +213,14 @@ typedef struct bind {
 static int add_octave(bind *b, rnd *r, double offset_scale, double q)
 {
     cf_world *w = b->w;
+    /* the octaves are as many as the noises name (the game has no limit in 1.18-1.21): bounded by
+     * --max-memory, with the table blob's copy of each (288 bytes) */
+    size_t max = w->prog->max_fill_bytes, each = sizeof(cf_octave) + 288;
+    if (max && (size_t)w->noct + 1 > max / each) {
+        err_set(b->err, CF_ERR_LIMIT, "the noises of this program need more than %d octaves (%zu bytes of seed tables): over the memory limit (--max-memory %zu)",
+                w->noct, (size_t)w->noct * each, max);
+        return -1;
+    }
     if (w->noct == b->capoct) {
         int cap = b->capoct ? b->capoct * 2 : 64;
         cf_octave *o = realloc(w->oct, sizeof *o * (size_t)cap);
@@ -293,49 +301,59 @@ static double norm_factor(const cf_noisedef *d, int n, const double *amps)
     return nf;
 }
 
-/* a NormalNoise in 26.3's layout (§6): interleaved first/second layers */
-static int bind_normal(bind *b, const cf_noisedef *d, const posf *root)
+/* the kept octaves of a 26.3 noise (§6): amplitude (and frequency and index where asked) of
+ * every octave whose modifier is not 0; the arrays hold d->octave_count; returns the count */
+static int kept_octaves(const cf_noisedef *d, double *amps, double *freqs, int *index)
 {
-    int n = d->octave_count;
-    double amps[64], freqs[64];
-    int index[64], kept = 0;
+    int n = d->octave_count, kept = 0;
     double freq = ldexp(1.0, d->base_octave), amp = d->base_amplitude;
     if (d->normalize != 0) amp = amp * (ldexp(1.0, n - 1) / (ldexp(1.0, n) - 1.0));
     for (int i = 0; i < n; i++) {
         double m = i < d->nmods ? d->mods[i] : 1.0;
         if (m != 0) {
-            index[kept] = d->base_octave + i;
-            freqs[kept] = freq;
-            amps[kept] = amp * m;
-            kept++;
+            if (index) index[kept] = d->base_octave + i;
+            if (freqs) freqs[kept] = freq;
+            amps[kept++] = amp * m;
         }
         freq *= 2;
         amp *= 0.5;
     }
+    return kept;
+}
+
+/* a NormalNoise in 26.3's layout (§6): interleaved first/second layers */
+static int bind_normal(bind *b, const cf_noisedef *d, const posf *root)
+{
+    size_t n = (size_t)d->octave_count;
+    double *amps = malloc(2 * n * sizeof(double)); /* as many octaves as the noise has */
+    int *index = malloc(n * sizeof(int)), st = -1;
+    if (!amps || !index) goto out;
+    double *freqs = amps + n;
+    int kept = kept_octaves(d, amps, freqs, index);
     double nf = norm_factor(d, kept, amps);
     rnd r = pos_from_hash(root, d->id);
     posf first = rnd_fork_positional(&r), second = rnd_fork_positional(&r);
     int start = b->w->nlayers;
     for (int k = 0; k < kept; k++) {
         char name[32];
-        /* index[k] is set for every k < kept (cppcheck 2.10 misses that) */
-        /* cppcheck-suppress uninitvar */
         snprintf(name, sizeof name, "octave_%d", index[k]);
         float a = (float)(nf * amps[k]);
         rnd r1 = pos_from_hash(&first, name), r2 = pos_from_hash(&second, name);
         int o1 = add_octave(b, &r1, 256.0, 0), o2 = add_octave(b, &r2, 256.0, 0);
-        if (o1 < 0 || o2 < 0) return -1;
-        if (add_layer(b, o1, freqs[k], a) < 0 || add_layer(b, o2, freqs[k] * 1.0181268882175227, a) < 0) return -1;
+        if (o1 < 0 || o2 < 0) goto out;
+        if (add_layer(b, o1, freqs[k], a) < 0 || add_layer(b, o2, freqs[k] * 1.0181268882175227, a) < 0) goto out;
     }
-    return add_stack(b, start);
+    st = add_stack(b, start);
+out:
+    free(amps), free(index);
+    return st;
 }
 
 /* LegacyFbmInitializer (§7): returns the number of levels written to lv/lf/la */
 static int legacy_fbm(bind *b, rnd *r, int first_octave, int n, const double *amps,
                       int *lv, double *lf, float *la)
 {
-    int zero = -first_octave;
-    int levels[64];
+    int zero = -first_octave, *levels = lv; /* lv[i] is written only after levels[i] is read */
     for (int i = 0; i < n; i++) levels[i] = -1;
     int z = add_octave(b, r, 256.0, 0);
     if (z < 0) return -1;
@@ -364,39 +382,36 @@ static int legacy_fbm(bind *b, rnd *r, int first_octave, int n, const double *am
 
 static int bind_nether_legacy(bind *b, const cf_noisedef *d, int64_t seed)
 {
-    int n = d->nmods ? d->nmods : d->octave_count;
-    double amps[64];
-    for (int i = 0; i < n; i++) amps[i] = d->nmods ? d->mods[i] : 1.0;
+    int n = d->nmods ? d->nmods : d->octave_count, on = d->octave_count, st = -1;
     if (-d->base_octave < n - 1) {
         err_set(b->err, CF_ERR_SCHEMA, "%s#: the legacy nether climate layout has no positive octaves (base_octave %d, %d octaves)",
                 d->loc.file, d->base_octave, n);
         return -1;
     }
+    size_t m = (size_t)(n > on ? n : on);
+    double *amps = malloc(4 * m * sizeof(double)); /* amps, kamps, lf1, lf2: as many octaves as the noise has */
+    float *la1 = malloc(2 * m * sizeof(float));
+    int *lv1 = malloc(2 * m * sizeof(int));
+    if (!amps || !la1 || !lv1) goto out;
+    double *kamps = amps + m, *lf1 = kamps + m, *lf2 = lf1 + m;
+    float *la2 = la1 + m;
+    int *lv2 = lv1 + m;
+    for (int i = 0; i < n; i++) amps[i] = d->nmods ? d->mods[i] : 1.0;
     /* nf from the octaves of the 26.3 layout (§6) */
-    double kamps[64];
-    int kept = 0;
-    double amp = d->base_amplitude;
-    int on = d->octave_count;
-    if (d->normalize != 0) amp = amp * (ldexp(1.0, on - 1) / (ldexp(1.0, on) - 1.0));
-    for (int i = 0; i < on; i++) {
-        double m = i < d->nmods ? d->mods[i] : 1.0;
-        if (m != 0) kamps[kept++] = amp * m;
-        amp *= 0.5;
-    }
-    float vf = (float)(norm_factor(d, kept, kamps) * d->base_amplitude);
+    float vf = (float)(norm_factor(d, kept_octaves(d, kamps, NULL, NULL), kamps) * d->base_amplitude);
     rnd r = rnd_legacy((int64_t)((uint64_t)seed + (strcmp(d->id, "minecraft:nether/vegetation") == 0 ? 1u : 0u)));
-    int lv1[64], lv2[64];
-    double lf1[64], lf2[64];
-    float la1[64], la2[64];
     int n1 = legacy_fbm(b, &r, d->base_octave, n, amps, lv1, lf1, la1);
     int n2 = n1 < 0 ? -1 : legacy_fbm(b, &r, d->base_octave, n, amps, lv2, lf2, la2);
-    if (n2 < 0) return -1;
+    if (n2 < 0) goto out;
     int start = b->w->nlayers;
     for (int i = 0; i < n1; i++)
-        if (add_layer(b, lv1[i], lf1[i] * 1.0, la1[i] * vf) < 0) return -1;
+        if (add_layer(b, lv1[i], lf1[i] * 1.0, la1[i] * vf) < 0) goto out;
     for (int i = 0; i < n2; i++)
-        if (add_layer(b, lv2[i], lf2[i] * 1.0181268882175227, la2[i] * vf) < 0) return -1;
-    return add_stack(b, start);
+        if (add_layer(b, lv2[i], lf2[i] * 1.0181268882175227, la2[i] * vf) < 0) goto out;
+    st = add_stack(b, start);
+out:
+    free(amps), free(la1), free(lv1);
+    return st;
 }
 
 /* old_blended_noise (§8): stacks min limit, max limit, main */
@@ -429,17 +444,12 @@ static int bind_blended(bind *b, const cf_node *n, const posf *root, int64_t see
 
 double noise_amplitude_sum(const cf_noisedef *d)
 {
-    int n = d->octave_count, kept = 0;
-    double amps[64] = {0};
-    double amp = d->base_amplitude;
-    if (d->normalize != 0) amp = amp * (ldexp(1.0, n - 1) / (ldexp(1.0, n) - 1.0));
-    for (int i = 0; i < n; i++) {
-        double m = i < d->nmods ? d->mods[i] : 1.0;
-        if (m != 0) amps[kept++] = amp * m;
-        amp *= 0.5;
-    }
+    double *amps = malloc(sizeof(double) * (size_t)d->octave_count);
+    if (!amps) return INFINITY; /* no bound */
+    int kept = kept_octaves(d, amps, NULL, NULL);
     double nf = norm_factor(d, kept, amps), sum = 0;
     for (int k = 0; k < kept; k++) sum += 2.0 * fabs(nf * amps[k]);
+    free(amps);
     if (strncmp(d->id, "minecraft:nether/", 17) == 0) sum *= fabs(d->base_amplitude) > 1 ? fabs(d->base_amplitude) : 1;
     return sum;
 }
@@ -488,11 +498,10 @@ static int32_t perlin_record(blob *o, int first_octave, int n, const int *levels
     return at;
 }
 
-/* PerlinNoise.create (positional: octave_N from a forked factory) */
-static int32_t perlin_modern(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps)
+/* PerlinNoise.create (positional: octave_N from a forked factory); levels holds n */
+static int32_t perlin_modern(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps, int *levels)
 {
     posf f = rnd_fork_positional(r);
-    int levels[64];
     for (int i = 0; i < n; i++) {
         levels[i] = -1;
         if (amps[i] != 0) {
@@ -506,10 +515,10 @@ static int32_t perlin_modern(bind *b, blob *o, rnd *r, int first_octave, int n, 
 }
 
 /* the legacy octave chain (old_blended_noise, legacy nether climate): octave
- * -first_octave first, then down to 0, skipping 262 draws per absent level */
-static int32_t perlin_chain(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps)
+ * -first_octave first, then down to 0, skipping 262 draws per absent level; levels holds n */
+static int32_t perlin_chain(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps, int *levels)
 {
-    int j = -first_octave, levels[64];
+    int j = -first_octave;
     for (int i = 0; i < n; i++) levels[i] = -1;
     int z = add_octave(b, r, 256.0, 0);
     if (z < 0) return -1;
@@ -527,8 +536,13 @@ static int32_t perlin_chain(bind *b, blob *o, rnd *r, int first_octave, int n, c
 /* a NormalNoise record from r (two PerlinNoises, valueFactor from the int span) */
 static int32_t normal121(bind *b, blob *o, rnd *r, int first_octave, int n, const double *amps, int chain)
 {
-    int32_t p1 = chain ? perlin_chain(b, o, r, first_octave, n, amps) : perlin_modern(b, o, r, first_octave, n, amps);
-    int32_t p2 = p1 < 0 ? -1 : chain ? perlin_chain(b, o, r, first_octave, n, amps) : perlin_modern(b, o, r, first_octave, n, amps);
+    int *levels = malloc(sizeof(int) * (size_t)n); /* as many as the noise has amplitudes */
+    if (!levels) return -1;
+    int32_t p1 = chain ? perlin_chain(b, o, r, first_octave, n, amps, levels) : perlin_modern(b, o, r, first_octave, n, amps, levels);
+    int32_t p2 = p1 < 0 ? -1
+               : chain ? perlin_chain(b, o, r, first_octave, n, amps, levels)
+                       : perlin_modern(b, o, r, first_octave, n, amps, levels);
+    free(levels);
     if (p2 < 0) return -1;
     int32_t lo = 2147483647, hi = -2147483647 - 1;
     for (int i = 0; i < n; i++)
@@ -605,9 +619,10 @@ static cf_status seed_bind_mc121(cf_world *w, cf_error *err)
             if (blended < 0) {
                 static const double ones[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
                 rnd r = p->legacy_random ? rnd_legacy(w->seed) : pos_from_hash(&root, "minecraft:terrain");
-                int32_t a = perlin_chain(&b, &o, &r, -15, 16, ones);
-                int32_t c = a < 0 ? -1 : perlin_chain(&b, &o, &r, -15, 16, ones);
-                int32_t m = c < 0 ? -1 : perlin_chain(&b, &o, &r, -7, 8, ones);
+                int levels[16];
+                int32_t a = perlin_chain(&b, &o, &r, -15, 16, ones, levels);
+                int32_t c = a < 0 ? -1 : perlin_chain(&b, &o, &r, -15, 16, ones, levels);
+                int32_t m = c < 0 ? -1 : perlin_chain(&b, &o, &r, -7, 8, ones, levels);
                 if (m < 0) o.oom = 1;
                 blended = blob_i32(&o, a);
                 blob_i32(&o, c);
@@ -711,13 +726,13 @@ static cf_status seed_bind(cf_world *w, cf_error *err)
         }
         if (n->kind == NK_OLD_BLENDED_NOISE) {
             int s = bind_blended(&b, n, &root, w->seed, p->legacy_random);
-            if (s < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+            if (s < 0) return err_failed(err) ? err->status : err_set(err, CF_ERR_NOMEM, "out of memory");
             w->node_stack[i] = s;
         }
         if (n->kind == NK_END_OUTER_ISLANDS && w->islands < 0) {
             rnd r = rnd_legacy(w->seed);
             rnd_consume(&r, 17292);
-            if ((w->islands = add_octave(&b, &r, 0.0, 0)) < 0) return err_set(err, CF_ERR_NOMEM, "out of memory");
+            if ((w->islands = add_octave(&b, &r, 0.0, 0)) < 0) return err_failed(err) ? err->status : err_set(err, CF_ERR_NOMEM, "out of memory");
         }
     }
     if (pack_tables(w) < 0) return err_set(err, CF_ERR_LIMIT, "seed tables too large");

@@ -194,6 +194,8 @@ static int plan(prog32 *P, cf_error *err)
                            p->nodes[i].loc.file, ptr_text(p->nodes[i].loc.ptr, ptr, sizeof ptr)),
                    -1;
         }
+    for (int i = 0; i < n; i++) /* every node, whichever stage computes it */
+        if (emit_table_limit(&p->nodes[i], err) < 0) return -1;
     gen_mark_body(g, root, NULL);
     memcpy(need, g->mark, (size_t)n);
     /* the block stage stops at interpolated nodes: their corners come from buffers */

@@ -5,6 +5,8 @@
 #include "ir/ir.h"
 
 #define EMIT_MAX_INTERP 32
+#define EMIT_MAX_TABLE 4096 /* thresholds of one interval_select, points of one spline: the device's code holds them
+                             * as chains and constant tables (a CPU fill has no limit; --device auto uses the CPU) */
 #define EMIT_STACK_WG 64  /* the GPU form's k_stacks work groups (corners of one stack) */
 #define EMIT_LP_LAYERS 16 /* ... and the layers whose permutations they copy into local memory */
 

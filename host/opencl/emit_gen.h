@@ -34,6 +34,9 @@ void dlit(sb *b, double d);
 void dtable(sb *b, const char *name, int id, const double *v, int n);
 /* a comment naming the node's source (file#pointer), on its own line after indent */
 void src_comment(sb *b, const cf_node *n, const char *indent);
+/* -1 with err set when node n holds more thresholds or spline points than the device's code
+ * takes (EMIT_MAX_TABLE), else 0 */
+int emit_table_limit(const cf_node *n, cf_error *err);
 
 /* ---- the 26.3 float expressions (emit_f32.c) */
 enum { FN_NONE = 0, FN_WANTED = 1, FN_DONE = 2 };

@@ -68,6 +68,7 @@ char *emit_program_mc121(const cf_program *p, int fn, emit_layout *lay, cf_error
     int ncxz = 16 / p->cell_xz, ncy = p->height / p->cell_y, nx = ncxz + 1, ncorner = nx * nx * (ncy + 1);
     for (int i = 0; i < n; i++) {
         int k = p->nodes[i].kind;
+        if (need[i] && emit_table_limit(&p->nodes[i], err) < 0) goto fail;
         fslot[i] = k == NK_M_FLAT_CACHE && (need[i] & (M21_C | M21_B | M21_V)) ? nflat++ : -1;
         islot[i] = k == NK_M_INTERPOLATED && (need[i] & (M21_B | M21_V)) ? ninterp++ : -1;
         if (islot[i] >= EMIT_MAX_INTERP) {

@@ -78,3 +78,17 @@ void src_comment(sb *b, const cf_node *n, const char *indent)
     src_text(b, ptr_text(n->loc.ptr, ptr, sizeof ptr));
     sbf(b, " */\n");
 }
+int emit_table_limit(const cf_node *n, cf_error *err)
+{
+    int count = 0;
+    const char *what = NULL;
+    if (n->kind == NK_INTERVAL_SELECT) count = n->nfa, what = "thresholds";
+    else if (n->kind == NK_M_INTERVAL_SELECT) count = n->nda, what = "thresholds";
+    else if (n->kind == NK_SPLINE) count = n->nfa / 2, what = "spline points";
+    else if (n->kind == NK_M_SPLINE) count = n->nda / 2, what = "spline points";
+    if (count <= EMIT_MAX_TABLE) return 0;
+    char ptr[256];
+    err_set(err, CF_ERR_LIMIT, "%s#%s: %d %s: the device backend handles at most %d in one node (a CPU fill has no limit: --device cpu, or auto)",
+            n->loc.file, ptr_text(n->loc.ptr, ptr, sizeof ptr), count, what, EMIT_MAX_TABLE);
+    return -1;
+}

@@ -23,7 +23,6 @@
  * is lowered; the tier-3 types and values (§2.10) are located "not supported" errors, as the
  * spec prescribes. The UNK choices are the "legacy choices" block below. */
 #define HY_LEGACY_MAX_CHAIN 64
-#define HY_L_LIST 4096
 
 typedef struct lchain {
     const char *ids[HY_LEGACY_MAX_CHAIN];
@@ -746,11 +745,16 @@ done:
 /* 1 when hytale/Noise/<id>.json is in the packs */
 int hy_legacy_has(hc *c, const char *id)
 {
-    const char *names[HY_L_LIST];
-    int n = pack_list(c->pk, "hytale/Noise", names, HY_L_LIST);
-    for (int i = 0; i < n && i < HY_L_LIST; i++)
-        if (strcmp(names[i], id) == 0) return 1;
-    return 0;
+    /* the file itself, not a listing of the folder (a list of 4,096 names left later files out) */
+    char rel[600], *text = NULL;
+    size_t len;
+    const char *disp;
+    cf_error e = {0};
+    if (!hy_valid_name(id)) return 0;
+    snprintf(rel, sizeof rel, "hytale/Noise/%s.json", id);
+    int r = pack_read_rel(c->pk, rel, &text, &len, &disp, &e);
+    free(text);
+    return r > 0;
 }
 
 int hy_legacy_function(hc *c, const char *id, cf_loc cli)

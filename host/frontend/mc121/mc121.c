@@ -100,7 +100,9 @@ static int noise_value(mc *c, const cJSON *v, cf_loc at)
     cf_loc aa = field_key(&c->f, r, "amplitudes");
     if (!cJSON_IsArray(amps)) return field_fail(&c->f, aa, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(amps));
     d.nmods = cJSON_GetArraySize(amps);
-    if (d.nmods < 1 || d.nmods > 64) return field_fail(&c->f, aa, CF_ERR_LIMIT, "%d amplitudes (1 to 64)", d.nmods);
+    /* as many as the list holds: the game's codec (NormalNoise.NoiseParameters, Codec.DOUBLE.listOf()) has no
+     * limit; the list is bounded by --max-file-bytes and the octaves by --max-memory (ir/seed.c add_octave) */
+    if (d.nmods < 1) return field_fail(&c->f, aa, CF_ERR_SCHEMA, "0 amplitudes (a noise needs at least one)");
     d.octave_count = d.nmods;
     d.mods = arena_alloc(&p->arena, sizeof(double) * (size_t)d.nmods);
     if (!d.mods) return field_nomem(&c->f);
@@ -146,7 +148,8 @@ static int parse_spline(mc *c, const cJSON *v, cf_loc at)
     cf_loc pa = field_key(&c->f, at, "points");
     if (!cJSON_IsArray(pts)) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "expected an array of points, found %s", json_type(pts));
     int np = cJSON_GetArraySize(pts);
-    if (np < 1 || np > 4096) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "a spline needs 1 to 4096 points, found %d", np);
+    /* as many points as the list holds (the game's codec has no limit; --max-file-bytes bounds the list) */
+    if (np < 1) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "a spline needs at least one point");
     if (set_inputs(c, &n, np + 1) < 0) return -1;
     n.nda = 2 * np;
     n.da = arena_alloc(&c->p->arena, sizeof(double) * (size_t)n.nda);
@@ -314,7 +317,6 @@ static int parse_obj(mc *c, const cJSON *o, cf_loc at)
         if (!cJSON_IsArray(th)) return field_fail(&c->f, ta, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(th));
         if (!cJSON_IsArray(fn)) return field_fail(&c->f, fa, CF_ERR_SCHEMA, "expected an array of density functions, found %s", json_type(fn));
         int nt = cJSON_GetArraySize(th), nf = cJSON_GetArraySize(fn);
-        if (nt > 4096) return field_fail(&c->f, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
         if (nf != nt + 1)
             return field_fail(&c->f, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
         if (set_inputs(c, &n, nf + 1) < 0 || (n.in[0] = df_field(c, &ks, o, at, "input")) < 0) return -1;

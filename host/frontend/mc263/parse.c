@@ -92,9 +92,12 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
     if (field_get(&c->f, NULL, o, "firstOctave") || field_get(&c->f, NULL, o, "amplitudes"))
         return field_fail(&c->f, r, CF_ERR_SCHEMA, "noise in the 1.18.2-1.21 format (firstOctave/amplitudes) under 26.3 noise settings (base_octave/octave_count): the packs "
                           "mix formats; layer a pack over the vanilla data of its own version");
-    if (field_num(&c->f, NULL, o, r, "base_amplitude", 0, 1.0, &d.base_amplitude) < 0) return -1;
-    if (field_int(&c->f, NULL, o, r, "base_octave", 0, 0, -64, 64, &d.base_octave) < 0) return -1;
-    if (field_int(&c->f, NULL, o, r, "octave_count", 0, 1, 1, 64, &d.octave_count) < 0) return -1;
+    /* the game's limits (26.3 NormalNoise.Parameters.CODEC): base_amplitude in [1e-5f, 1e6], base_octave in
+     * [-32, 32], octave_count in [1, 32], at most 32 amplitude_modifiers, each in [0, 1e6], as many as
+     * octave_count (or none) */
+    if (field_num_in(&c->f, NULL, o, r, "base_amplitude", NULL, 0, 1.0, (double)1.0e-5f, 1e6, &d.base_amplitude) < 0) return -1;
+    if (field_int(&c->f, NULL, o, r, "base_octave", CF_REQUIRED, 0, -32, 32, &d.base_octave) < 0) return -1;
+    if (field_int(&c->f, NULL, o, r, "octave_count", 0, 1, 1, 32, &d.octave_count) < 0) return -1;
     d.normalize = 1;
     const cJSON *nz = field_get(&c->f, NULL, o, "normalize");
     if (nz) {
@@ -109,12 +112,15 @@ static int noise_ref(pc *c, const cJSON *v, cf_loc at)
         cf_loc ma = field_key(&c->f, r, "amplitude_modifiers");
         if (!cJSON_IsArray(mods)) return field_fail(&c->f, ma, CF_ERR_SCHEMA, "expected an array of numbers, found %s", json_type(mods));
         d.nmods = cJSON_GetArraySize(mods);
-        if (d.nmods > 64) return field_fail(&c->f, ma, CF_ERR_LIMIT, "%d amplitude modifiers (at most 64)", d.nmods);
+        if (d.nmods > 32) return field_fail(&c->f, ma, CF_ERR_LIMIT, "%d amplitude modifiers (the game's limit: at most 32)", d.nmods);
+        if (d.nmods && d.nmods != d.octave_count)
+            return field_fail(&c->f, ma, CF_ERR_SCHEMA, "%d amplitude modifiers for octave_count %d (expected as many, or none)", d.nmods,
+                              d.octave_count);
         d.mods = arena_alloc(&p->arena, sizeof(double) * (size_t)(d.nmods + 1));
         if (!d.mods) return field_nomem(&c->f);
         int i = 0;
         for (const cJSON *m = mods->child; m; m = m->next, i++)
-            if (field_value_num(&c->f, m, field_index(&c->f, ma, i), -HUGE_VAL, HUGE_VAL, &d.mods[i]) < 0) return -1;
+            if (field_value_num(&c->f, m, field_index(&c->f, ma, i), 0.0, 1e6, &d.mods[i]) < 0) return -1;
     }
     cf_noisedef *nd = realloc(p->noises, sizeof *nd * (size_t)(p->nnoises + 1));
     if (!nd) return field_nomem(&c->f);
@@ -214,7 +220,8 @@ PARSER(INTERVAL_SELECT)
     int nt = cJSON_GetArraySize(th), nf = cJSON_GetArraySize(fn);
     if (nf != nt + 1)
         return field_fail(&c->f, fa, CF_ERR_SCHEMA, "%d functions for %d thresholds (expected one more function than thresholds)", nf, nt);
-    if (nt > 4096) return field_fail(&c->f, ta, CF_ERR_LIMIT, "%d thresholds (at most 4096)", nt);
+    if (nf < 2) return field_fail(&c->f, fa, CF_ERR_SCHEMA, "%d functions (the game takes at least 2)", nf);
+    /* as many as the list holds: the game's codec has no limit (--max-file-bytes bounds the list) */
     if (set_inputs(c, n, nf + 1) < 0) return -1;
     if ((n->in[0] = df_field(c, o, at, "input")) < 0) return -1;
     n->nfa = nt;
@@ -225,6 +232,11 @@ PARSER(INTERVAL_SELECT)
         double d = 0;
         if (field_value_num(&c->f, t, field_index(&c->f, ta, i), -HUGE_VAL, HUGE_VAL, &d) < 0) return -1;
         n->fa[i] = (float)d;
+        /* the game refuses thresholds out of order (Float.compare: -0 before 0); so do we, and the CPU
+         * then finds the interval by bisection (cf_interval_index), not a scan of them all */
+        if (i > 0 && (n->fa[i] < n->fa[i - 1] || (n->fa[i] == 0 && n->fa[i - 1] == 0 && signbit(n->fa[i]) && !signbit(n->fa[i - 1]))))
+            return field_fail(&c->f, field_index(&c->f, ta, i), CF_ERR_SCHEMA, "thresholds must be ordered from smallest to largest (%g after %g)",
+                              (double)n->fa[i], (double)n->fa[i - 1]);
     }
     i = 0;
     for (const cJSON *f = fn->child; f; f = f->next, i++)
@@ -288,7 +300,7 @@ static int spline_into(pc *c, const cJSON *v, cf_loc at, cf_node *n)
     if (!cJSON_IsArray(pts)) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "expected an array of spline points, found %s", json_type(pts));
     int np = cJSON_GetArraySize(pts);
     if (np == 0) return field_fail(&c->f, pa, CF_ERR_SCHEMA, "a spline needs at least one point");
-    if (np > 65536) return field_fail(&c->f, pa, CF_ERR_LIMIT, "%d spline points (at most 65536)", np);
+    /* as many points as the list holds: the game's codec has no limit (--max-file-bytes bounds the list) */
     if (set_inputs(c, n, np + 1) < 0) return -1;
     if ((n->in[0] = df_field(c, v, at, "coordinate")) < 0) return -1;
     if (unknown_in(c, v, at, "coordinate points", "") < 0) return -1;
