@@ -596,10 +596,26 @@ cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t s
  * point path at y 0): xz[0], xz[1] blocks. version as cf_biomes_open: 1.21.2 changed the
  * distance weight. biomes: a multi_noise source (CF_ERR_ARG otherwise). */
 cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2], cf_error *err);
-/* The line `chunkfill spawn` and the server's /spawn write for a climate point: {"climate": [X,
- * Z], "spawn": null, "unverified": WHY} and a newline (the spawn block is not computed: it needs
- * the chunks after features). Written as snprintf does; returns the length it needs. */
-int cf_spawn_json(const int32_t climate[2], char *out, size_t cap);
+/* The world spawn (MinecraftServer.setInitialSpawn): the climate point, then on a square spiral
+ * of the 11 x 11 chunks around its chunk the first chunk, and in it the first column (x, then z),
+ * where PlayerRespawnLogic finds a block to stand on: from one above the MOTION_BLOCKING height
+ * down, the first block whose top face is full (the spawn is the block above it); no column whose
+ * top is a fluid over its floor, none through a fluid. None in the 121 chunks: the game's
+ * fallback, the climate chunk's centre at y 64. The blocks are the surface stage's of w (a program
+ * from cf_program_compile_blocks of the biome source's settings and seed; NULL, or settings
+ * without a surface stage: the climate point only, found -1): the game places carvers and features (trees, ice on cold water, ...) before it
+ * asks, which chunkfill does not make, so the block can differ where they are. */
+typedef struct cf_spawn {
+    int32_t climate[2]; /* the climate point (cf_spawn_climate) */
+    int found;          /* 1: block is the spiral's; 0: none there, block is the fallback; -1: no blocks */
+    int32_t block[3];   /* x, y, z: where the player stands */
+    char unknown[128];  /* a block that decided it whose shape chunkfill takes as a full cube, or "" */
+} cf_spawn;
+cf_status cf_spawn_find(const cf_world *w, cf_biomes *biomes, const char *version, cf_spawn *out, cf_error *err);
+/* The line `chunkfill spawn` and the server's /spawn write: {"climate": [X, Z], "spawn": [X, Y,
+ * Z]|null, "unverified": WHY} and a newline (WHY: what the spawn block rests on that chunkfill does
+ * not make). Written as snprintf does; returns the length it needs. */
+int cf_spawn_json(const cf_spawn *sp, char *out, size_t cap);
 
 /* ------------------------------------------------------------------ pregeneration
  * Regions of 32 x 32 chunks filled into files in a folder (`chunkfill pregen`,

@@ -825,3 +825,28 @@ Test(pregen, circle_totals_per_rank, .timeout = 120)
     cr_assert(fabs((double)w.first.chunks_total - want) < 4 * 3750000.0, "%lld chunks, about %.0f expected", w.first.chunks_total, want);
     cr_assert_lt(w.first.regions_total, 117188L * 117188L);
 }
+
+/* --format tiles --shape circle: the level-0 tiles that meet the circle's chunks, no others (a
+ * corner tile of the bounding square is left out) */
+Test(pregen, circle_tiles_meet_the_circle, .timeout = 120)
+{
+    const char *packs[1] = {CF_SOURCE_DIR "/tests/packs/tiny"};
+    /* centre 0,0, R 300: blocks -300..300, tiles -2..1 on each axis, all four regions hold chunks of
+     * the circle; corner tile (1,1)'s nearest chunk centre (264,264) is 373 blocks away, tile (1,0)'s
+     * (264,-8) 264 */
+    cf_pregen_params p = {.packs = packs, .npacks = 1, .seed = "1", .settings = "t:tiny", .x0 = -19, .z0 = -19, .x1 = 18, .z1 = 18,
+                          .dir = TMP "/ctiles", .format = CF_PREGEN_TILES, .stage = CF_PREGEN_STAGE_NOISE, .threads = 1, .rank = 0,
+                          .nranks = 1, .shape = CF_PREGEN_CIRCLE, .center_x = 0, .center_z = 0, .radius = 300};
+    fresh(TMP "/ctiles");
+    cf_error err = {0};
+    cr_assert_eq(cf_pregen_prepare(&p, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pregen_run(&p, NULL, &err), CF_OK, "%s", err.message);
+    for (int ty = -2; ty <= 1; ty++)
+        for (int tx = -2; tx <= 1; tx++) {
+            char path[256];
+            snprintf(path, sizeof path, TMP "/ctiles/relief/0/%d/%d.png", tx, ty);
+            struct stat st;
+            int corner = (tx == -2 || tx == 1) && (ty == -2 || ty == 1);
+            cr_assert_eq(stat(path, &st) == 0, !corner, "%s: %s", path, corner ? "a tile outside the circle" : "missing");
+        }
+}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "chunkfill.h"
+#include "structure/structure.h"
 #include "testutil.h"
 
 #define PACK_DIR CF_SOURCE_DIR "/tests/packs/structures"
@@ -262,6 +263,145 @@ Test(structures, climate_spawn_equals_cubiomes)
     cr_assert_eq(ran, 12);
     cf_pack_free(pk);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* ------------------------------------------------------------------ the spawn block */
+/* synthetic terrain for place.c spawn_block: 16 blocks high; every chunk an ocean (stone 0..4,
+ * water 5..9) but for the columns a case lists, each made of one of the kinds below; the game's
+ * rules (MinecraftServer.setInitialSpawn, PlayerRespawnLogic) as derived by hand: the spiral's
+ * first chunks relative to the climate chunk, columns x then z, the heightmap test and the walk */
+enum { SP_OCEAN, SP_LAVA, SP_ICE, SP_SNOW, SP_MUD, SP_ODD, SP_VOID, SP_LAND };
+static const char *const sp_names[] = {"minecraft:air", "minecraft:stone", "minecraft:water", "minecraft:powder_snow", "minecraft:mud",
+                                       "minecraft:lava", "minecraft:ice", "chunkfill_test:odd", "minecraft:grass_block[snowy=false]"};
+typedef struct sp_col {
+    int32_t rx, rz; /* the chunk relative to the climate chunk */
+    int lx, lz, kind;
+} sp_col;
+typedef struct sp_case {
+    const sp_col *cols;
+    int ncols;
+    int32_t base[2]; /* the climate chunk */
+    uint8_t buf[16 * 256];
+    int asked;
+} sp_case;
+
+static void sp_column(uint8_t *b, int lx, int lz, int kind)
+{
+    for (int y = 0; y < 16; y++) {
+        int v = 0;
+        switch (kind) {
+        case SP_OCEAN: v = y < 5 ? 1 : y < 10 ? 2 : 0; break;
+        case SP_LAVA: v = y < 5 ? 1 : y < 10 ? 5 : 0; break;
+        case SP_ICE: v = y < 5 ? 1 : y < 9 ? 2 : y == 9 ? 6 : 0; break;     /* stands on the ice: 10 */
+        case SP_SNOW: v = y < 8 ? 1 : y < 10 ? 3 : 0; break;                /* through the powder snow: 8 */
+        case SP_MUD: v = y < 5 ? 1 : y < 7 ? 4 : 0; break;                  /* through the mud: 5 */
+        case SP_ODD: v = y < 6 ? 1 : y == 6 ? 7 : 0; break;                 /* an unknown block taken as full: 7 */
+        case SP_VOID: v = 0; break;                                         /* nothing to stand on */
+        case SP_LAND: v = y < 11 ? 1 : y == 11 ? 8 : 0; break;              /* 12; 15 is the world's top */
+        }
+        b[((size_t)y * 16 + (size_t)lz) * 16 + (size_t)lx] = (uint8_t)v;
+    }
+}
+
+static int sp_chunk(void *ctx, int32_t cx, int32_t cz, const uint8_t **blocks, cf_error *err)
+{
+    (void)err;
+    sp_case *c = ctx;
+    c->asked++;
+    for (int lx = 0; lx < 16; lx++)
+        for (int lz = 0; lz < 16; lz++) sp_column(c->buf, lx, lz, SP_OCEAN);
+    for (int i = 0; i < c->ncols; i++)
+        if (c->base[0] + c->cols[i].rx == cx && c->base[1] + c->cols[i].rz == cz) sp_column(c->buf, c->cols[i].lx, c->cols[i].lz, c->cols[i].kind);
+    *blocks = c->buf;
+    return 0;
+}
+
+Test(structures, spawn_block_spiral_and_columns)
+{
+    /* the spiral's first chunks: (0,0) (1,0) (1,1) (0,1) (-1,1) (-1,0) (-1,-1) (0,-1) (1,-1) (2,-1) (2,0) ... */
+    static const sp_col later_first[] = {{1, -1, 3, 3, SP_LAND}, {-1, 1, 9, 2, SP_LAND}};        /* index 8 and 4: 4 wins */
+    static const sp_col far[] = {{5, 5, 0, 0, SP_LAND}, {2, -1, 15, 15, SP_LAND}, {-5, -5, 0, 0, SP_LAND}}; /* index 9 first */
+    static const sp_col kinds[] = {{0, 0, 0, 0, SP_LAVA}, {0, 0, 0, 1, SP_VOID}, {0, 0, 1, 0, SP_LAND}, {0, 0, 0, 2, SP_ICE}};
+    static const sp_col snow[] = {{0, 0, 0, 0, SP_SNOW}};
+    static const sp_col mud[] = {{0, 0, 0, 0, SP_MUD}};
+    static const sp_col odd[] = {{0, 0, 0, 0, SP_ODD}};
+    static const struct {
+        const sp_col *cols;
+        int ncols;
+        int32_t climate[2];
+        int found;
+        int32_t at[3];
+        int asked;
+        const char *unknown;
+    } cases[] = {
+        {later_first, 2, {-40, 100}, 1, {-64 + 9, 12, 112 + 2}, 5, NULL},
+        {far, 3, {0, 0}, 1, {32 + 15, 12, -16 + 15}, 10, NULL},
+        {NULL, 0, {-1, -1}, 0, {-8, 64, -8}, 121, NULL},          /* all ocean: the fallback */
+        {kinds, 4, {17, 33}, 1, {16 + 0, 10, 32 + 2}, 1, NULL}, /* lava, void: none; ice (x 0, z 2) before land (x 1, z 0) */
+        {snow, 1, {0, 0}, 1, {0, 8, 0}, 1, NULL},
+        {mud, 1, {0, 0}, 1, {0, 5, 0}, 1, NULL},
+        {odd, 1, {0, 0}, 1, {0, 7, 0}, 1, "chunkfill_test:odd"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sp_case c = {cases[i].cols, cases[i].ncols, {cases[i].climate[0] >> 4, cases[i].climate[1] >> 4}, {0}, 0};
+        spawn_terrain t = {sp_chunk, &c, sp_names, 9, 0, 16};
+        int32_t at[3];
+        const char *unknown = NULL;
+        cf_error err = {0};
+        int got = spawn_block(&t, cases[i].climate, at, &unknown, &err);
+        cr_expect_eq(got, cases[i].found, "case %zu", i);
+        cr_expect(at[0] == cases[i].at[0] && at[1] == cases[i].at[1] && at[2] == cases[i].at[2], "case %zu: %d, %d, %d; expected %d, %d, %d", i,
+                  at[0], at[1], at[2], cases[i].at[0], cases[i].at[1], cases[i].at[2]);
+        cr_expect_eq(c.asked, cases[i].asked, "case %zu: %d chunks asked", i, c.asked);
+        cr_expect((unknown == NULL) == (cases[i].unknown == NULL) && (!unknown || strcmp(unknown, cases[i].unknown) == 0), "case %zu: %s", i,
+                  unknown ? unknown : "(none)");
+    }
+}
+
+/* `chunkfill spawn` on vanilla data: the spawn is in the 11 x 11 chunks around the climate
+ * point's, and in the surface stage's blocks of its chunk (cf_fill_blocks_surface, read here) the
+ * columns before it (x, then z) have a fluid as their top block, its own has a solid block at
+ * y - 1 under nothing but air (seed 80 of 26.3: the climate point 0, 0; four rows of water first) */
+Test(structures, cli_spawn_block)
+{
+    char args[8192], out[4096], vanilla[4096];
+    shared_need("vanilla/26.3", vanilla, sizeof vanilla);
+    snprintf(args, sizeof args, "spawn --pack '%s' --seed 80", vanilla);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    int cx, cz, x, y, z;
+    cr_assert_eq(sscanf(out, "{\"climate\": [%d, %d], \"spawn\": [%d, %d, %d], \"unverified\": \"", &cx, &cz, &x, &y, &z), 5, "%s", out);
+    cr_expect(abs((x >> 4) - (cx >> 4)) <= 5 && abs((z >> 4) - (cz >> 4)) <= 5, "%s", out);
+    const char *paths[1] = {vanilla};
+    cf_pack *pk = NULL;
+    cf_biomes *b = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, NULL, NULL, 80, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_program_compile_blocks(&pg, pk, cf_biomes_settings(b), &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_world_new(&w, pg, 80, &err), CF_OK, "%s", err.message);
+    int min_y, height;
+    cf_biomes_range(b, &min_y, &height);
+    const char *names[CF_PALETTE_MAX];
+    int nn = cf_block_palette(pg, names);
+    uint8_t *blk = malloc((size_t)height * 256);
+    int32_t ch[2] = {x >> 4, z >> 4};
+    cr_assert_eq(cf_fill_blocks_surface(w, b, 1, ch, blk, 1, &err), CF_OK, "%s", err.message);
+    cr_expect(x >> 4 == cx >> 4 && z >> 4 == cz >> 4 && (x & 15) == 4 && (z & 15) == 0, "%s", out); /* the golden column */
+    for (int lx = 0; lx <= (x & 15); lx++)
+        for (int lz = 0; lz < 16 && (lx < (x & 15) || lz <= (z & 15)); lz++) {
+            int top = min_y + height - 1;
+            while (top >= min_y && strcmp(names[blk[((size_t)(top - min_y) * 16 + (size_t)lz) * 16 + (size_t)lx]], "minecraft:air") == 0) top--;
+            cr_assert(top >= min_y);
+            const char *id = names[blk[((size_t)(top - min_y) * 16 + (size_t)lz) * 16 + (size_t)lx]];
+            int fluid = strcmp(id, "minecraft:water") == 0 || strcmp(id, "minecraft:lava") == 0;
+            if (lx < (x & 15) || lz < (z & 15)) cr_expect(fluid, "column %d, %d: top %s at %d", lx, lz, id, top);
+            else cr_expect(!fluid && top == y - 1, "spawn column: top %s at %d, spawn y %d", id, top, y);
+        }
+    (void)nn;
+    free(blk);
+    cf_world_free(w), cf_program_free(pg), cf_biomes_free(b), cf_pack_free(pk);
 }
 
 /* ------------------------------------------------------------------ checks */
@@ -529,7 +669,9 @@ Test(structures, cli_spawn)
     snprintf(args, sizeof args, "spawn --pack '%s' --version 1.21.4 --seed -4172144997902289642", vanilla);
     cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
     int x, z;
-    cr_assert_eq(sscanf(out, "{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": ", &x, &z), 2, "%s", out);
+    int sx, sy, sz;
+    cr_assert_eq(sscanf(out, "{\"climate\": [%d, %d], \"spawn\": [%d, %d, %d], \"unverified\": ", &x, &z, &sx, &sy, &sz), 5, "%s", out);
+    cr_expect(abs((sx >> 4) - (x >> 4)) <= 5 && abs((sz >> 4) - (z >> 4)) <= 5, "%s", out);
     cr_expect(x >> 4 == -28 && z >> 4 == -27, "%s", out); /* the golden's chunk (cubiomes.txt) */
 }
 

@@ -707,6 +707,101 @@ cf_status cf_map_columns_device(cf_map_device *dev, const cf_world *w, cf_biomes
     return st;
 }
 
+/* map_columns_points: the points in the order of their chunks (z, then x), PTS_RUN a work item,
+ * so that the columns of one chunk share its aquifer's set-up (cpu/colblocks.c) */
+enum { PTS_RUN = 8 };
+typedef struct pts_ctx {
+    const cf_world *w;
+    const int32_t *xz;
+    const size_t *ord;
+    size_t n;
+    int32_t below;
+    int32_t *h;
+    col_ctx cc;
+} pts_ctx;
+
+static void *pts_tls(void *ctx) { return colblk_new(((const pts_ctx *)ctx)->w); }
+static void pts_tls_free(void *tls) { colblk_free(tls); }
+
+static cf_status pts_row(void *ctx, void *tls, int32_t k, cf_error *err)
+{
+    (void)err;
+    const pts_ctx *j = ctx;
+    for (size_t m = (size_t)k * PTS_RUN; m < j->n && m < ((size_t)k + 1) * PTS_RUN; m++) {
+        size_t o = j->ord[m];
+        j->h[o] = colblk_height(tls, j->xz[2 * o], j->xz[2 * o + 1], j->below);
+        column_fn_at((void *)&j->cc, j->w->prog, colblk_get_fn, tls, o);
+    }
+    return CF_OK;
+}
+
+typedef struct pts_key {
+    int32_t cz, cx;
+    size_t o;
+} pts_key;
+
+static int pts_cmp(const void *a, const void *b)
+{
+    const pts_key *i = a, *k = b;
+    if (i->cz != k->cz) return i->cz < k->cz ? -1 : 1;
+    if (i->cx != k->cx) return i->cx < k->cx ? -1 : 1;
+    return i->o < k->o ? -1 : i->o > k->o;
+}
+
+cf_status map_columns_points(const cf_world *w, size_t n, const int32_t *xz, int32_t below, const cf_map_columns *out, int threads,
+                             cf_error *err)
+{
+    if (!w || !out || (n && !xz) || out->biome) return err_set(err, CF_ERR_ARG, "map_columns_points: bad arguments");
+    const cf_program *p = w->prog;
+    int64_t lim = (int64_t)CF_MAX_CHUNK * 16;
+    for (size_t o = 0; o < n; o++)
+        if (xz[2 * o] < -lim || xz[2 * o + 1] < -lim || xz[2 * o] > lim + 15 || xz[2 * o + 1] > lim + 15)
+            return err_set(err, CF_ERR_ARG, "column %d, %d: outside the block coordinate range", xz[2 * o], xz[2 * o + 1]);
+    if ((out->block || out->fluid || out->fluid_top) && !p->blocks)
+        return err_set(err, CF_ERR_ARG, "%s: blocks and fluids of columns need a program from cf_program_compile_blocks",
+                       p->settings_id);
+    if (n == 0) return CF_OK;
+    if (!colblk_serves(p)) { /* each column as cf_map_columns_get gives it (its chunk filled) */
+        for (size_t o = 0; o < n; o++) {
+            cf_map_columns c = {out->height ? out->height + o : NULL, out->block ? out->block + o : NULL, NULL,
+                                out->fluid ? out->fluid + o : NULL, out->fluid_top ? out->fluid_top + o : NULL};
+            cf_status st = cf_map_columns_get(w, NULL, xz[2 * o], xz[2 * o + 1], 1, 1, 1, below, &c, 1, err);
+            if (st != CF_OK) return st;
+        }
+        return CF_OK;
+    }
+    size_t *ord = malloc(sizeof *ord * n);
+    int32_t *h = out->height ? out->height : malloc(sizeof(int32_t) * n);
+    if (!ord || !h) {
+        free(ord);
+        if (!out->height) free(h);
+        return err_set(err, CF_ERR_NOMEM, "out of memory for %zu columns", n);
+    }
+    pts_key *key = malloc(sizeof *key * n);
+    if (!key) {
+        free(ord);
+        if (!out->height) free(h);
+        return err_set(err, CF_ERR_NOMEM, "out of memory for %zu columns", n);
+    }
+    for (size_t o = 0; o < n; o++)
+        key[o] = (pts_key){(int32_t)cf_floordiv(xz[2 * o + 1], 16), (int32_t)cf_floordiv(xz[2 * o], 16), o};
+    qsort(key, n, sizeof *key, pts_cmp);
+    for (size_t o = 0; o < n; o++) ord[o] = key[o].o;
+    free(key);
+    pts_ctx c = {w, xz, ord, n, below, h, {out, h}};
+    size_t runs = (n + PTS_RUN - 1) / PTS_RUN;
+    row_job j = {.row = pts_row, .tls_new = pts_tls, .tls_free = pts_tls_free, .ctx = &c, .nz = (int32_t)(runs > INT32_MAX ? INT32_MAX : runs),
+                 .stage = "columns"};
+    cf_status st = runs > INT32_MAX ? err_set(err, CF_ERR_ARG, "map_columns_points: too many columns") : rows_run(&j, threads, err);
+    uint8_t remap[256];
+    const uint8_t *r = blocks_out_map(p, remap);
+    if (st == CF_OK && out->block) blocks_remap(out->block, n, r);
+    if (st == CF_OK && out->fluid) blocks_remap(out->fluid, n, r);
+    free(ord);
+    if (!out->height) free(h);
+    return st;
+}
+
 cf_status cf_map_column_biomes(const cf_world *w, cf_biomes *biomes, int32_t x, int32_t z, cf_map_column_info *out,
                                cf_error *err)
 {

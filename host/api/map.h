@@ -49,6 +49,11 @@ cf_status api_fill_blocks_surface(const cf_world *w, cf_biomes *b, size_t n, con
 /* cf_device_fill_blocks_surface with the output indices of remap (NULL: the internal ones) */
 cf_status api_device_fill_blocks_surface(cf_device *d, const cf_world *w, cf_biomes *b, size_t n, const int32_t *chunks,
                                          const uint8_t *remap, uint8_t *out, cf_error *err);
+/* cf_map_columns_get's outputs (height, block, fluid, fluid_top; no biomes) at n columns
+ * (x, z pairs in xz) rather than a grid: one column context per thread for all of them (the
+ * columns of a chunk one after another), each column's values as cf_map_columns_get gives them */
+cf_status map_columns_points(const cf_world *w, size_t n, const int32_t *xz, int32_t below, const cf_map_columns *out, int threads,
+                             cf_error *err);
 /* 1 (with err "cancelled") when the hook says stop; 0 without a hook */
 int map_cancelled(const cf_map_cancel *c, cf_error *err);
 /* the progress hook's report, where c has one */

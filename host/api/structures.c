@@ -13,6 +13,7 @@
 #include "ir/ir.h"
 #include "image/image.h"
 #include "structure/structure.h"
+#include "api/map.h"
 
 /* s as a JSON string into out at *k (ids and fixed texts; quotes, backslashes and control
  * bytes escaped) */
@@ -70,12 +71,64 @@ int cf_structure_json(const cf_structure_start *st, char *out, size_t cap)
     return (int)k;
 }
 
-int cf_spawn_json(const int32_t climate[2], char *out, size_t cap)
+int cf_spawn_json(const cf_spawn *sp, char *out, size_t cap)
 {
-    return snprintf(out, out ? cap : 0,
-                    "{\"climate\": [%d, %d], \"spawn\": null, \"unverified\": \"the spawn block: the game's spiral over the chunks around the "
-                    "climate point needs their blocks after features (trees, ...), which chunkfill does not make\"}\n",
-                    climate[0], climate[1]);
+    size_t k = 0;
+    char why[512];
+    if (!out) cap = 0;
+    put_fmt(out, cap, &k, "{\"climate\": [%d, %d], \"spawn\": ", sp->climate[0], sp->climate[1]);
+    if (sp->found < 0) {
+        put_fmt(out, cap, &k, "null, \"unverified\": ");
+        put_str(out, cap, &k, "the spawn block needs the settings' surface stage (a surface_rule or material_rule compiled for blocks)");
+    } else {
+        put_fmt(out, cap, &k, "[%d, %d, %d], \"unverified\": ", sp->block[0], sp->block[1], sp->block[2]);
+        snprintf(why, sizeof why, "%sfrom the surface stage's blocks: the carvers and features the game makes first (trees, ice on cold "
+                 "water, ...) are not made and can move it%s%s",
+                 sp->found ? "" : "no block to stand on in the 11 x 11 chunks: the game's fallback; ",
+                 sp->unknown[0] ? "; the shape of this block is taken as a full cube: " : "", sp->unknown);
+        put_str(out, cap, &k, why);
+    }
+    put_fmt(out, cap, &k, "}\n");
+    if (cap) out[k < cap ? k : cap - 1] = 0;
+    return (int)k;
+}
+
+typedef struct spawn_chunks {
+    const cf_world *w;
+    cf_biomes *b;
+    uint8_t *buf;
+} spawn_chunks;
+
+static int spawn_chunk(void *ctx, int32_t cx, int32_t cz, const uint8_t **blocks, cf_error *err)
+{
+    spawn_chunks *c = ctx;
+    int32_t ch[2] = {cx, cz};
+    if (cf_fill_blocks_surface(c->w, c->b, 1, ch, c->buf, 1, err) != CF_OK) return -1;
+    *blocks = c->buf;
+    return 0;
+}
+
+cf_status cf_spawn_find(const cf_world *w, cf_biomes *biomes, const char *version, cf_spawn *out, cf_error *err)
+{
+    if (!out) return err_set(err, CF_ERR_ARG, "cf_spawn_find: no output");
+    memset(out, 0, sizeof *out);
+    out->found = -1;
+    cf_status st = spawn_climate(biomes, version, out->climate, err);
+    if (st != CF_OK || !w) return st;
+    if (!w->prog->blocks)
+        return err_set(err, CF_ERR_ARG, "%s: the spawn block needs a program from cf_program_compile_blocks", w->prog->settings_id);
+    if (!cf_program_has_surface(w->prog)) return CF_OK; /* no surface stage: no blocks the game would have */
+    const char *names[CF_PALETTE_MAX];
+    spawn_chunks c = {w, biomes, malloc((size_t)w->prog->height * 256)};
+    if (!c.buf) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    spawn_terrain t = {spawn_chunk, &c, names, cf_block_palette(w->prog, names), w->prog->min_y, w->prog->height};
+    const char *unknown = NULL;
+    int got = spawn_block(&t, out->climate, out->block, &unknown, err);
+    free(c.buf);
+    if (got < 0) return err->status ? err->status : CF_ERR_NOMEM;
+    out->found = got;
+    if (unknown) snprintf(out->unknown, sizeof out->unknown, "%s", unknown);
+    return CF_OK;
 }
 
 void cf_structure_marker(const char *structure, const char *set, char *letter, uint8_t rgb[3])
@@ -125,15 +178,18 @@ cf_status cf_structures_draw(cf_structures *s, int32_t x0, int32_t z0, int32_t s
     return st;
 }
 
-/* the structure stage's surface callback: the top block that is not air after the noise stage
- * (the surface height, or the top of the fluid directly above it) */
-static int world_surface(void *ctx, int32_t x, int32_t z, int32_t *y, cf_error *err)
+/* the structure stage's surface callback: per column the top block that is not air after the
+ * noise stage (the surface height, or the top of the fluid directly above it), all n in one call */
+static int world_surface(void *ctx, size_t n, const int32_t *xz, int32_t *y, cf_error *err)
 {
     const cf_world *w = ctx;
-    int32_t h, top;
-    cf_map_columns c = {&h, NULL, NULL, NULL, &top};
-    if (cf_map_columns_get(w, NULL, x, z, 1, 1, 1, INT32_MAX, &c, 1, err) != CF_OK) return -1;
-    *y = top > h ? top : h;
+    int32_t *top = malloc(sizeof *top * (n ? n : 1));
+    if (!top) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    cf_map_columns c = {y, NULL, NULL, NULL, top};
+    if (map_columns_points(w, n, xz, INT32_MAX, &c, 0, err) != CF_OK) return free(top), -1;
+    for (size_t i = 0; i < n; i++)
+        if (top[i] > y[i]) y[i] = top[i];
+    free(top);
     return 0;
 }
 

@@ -2,7 +2,7 @@
  *
  * A client of include/chunkfill.h only: options -> cf_biomes_open -> cf_structures_open ->
  * cf_structures_find (JSON lines on stdout or --out, written to a temporary name and renamed)
- * or cf_spawn_climate (one JSON line).
+ * or cf_spawn_find (one JSON line).
  */
 #include <errno.h>
 #include <limits.h>
@@ -42,10 +42,14 @@ const char usage_structures[] =
 
 const char usage_spawn[] =
     "usage: chunkfill spawn [--pack PATH]... --seed SEED [--version V] [--dimension ID]\n"
-    "Prints {\"climate\": [X, Z], \"spawn\": null, \"unverified\": WHAT}: the 1.18+ climate search's point\n"
-    "(Climate.findSpawnPosition on the overworld's biome source, point path at y 0). The game then\n"
-    "walks a spiral of chunks around it for a block to stand on, which needs the chunks after their\n"
-    "features (trees, ...): chunkfill does not make features, so spawn is null and unverified says so.\n"
+    "Prints {\"climate\": [X, Z], \"spawn\": [X, Y, Z], \"unverified\": WHAT}: the 1.18+ climate search's point\n"
+    "(Climate.findSpawnPosition on the overworld's biome source, point path at y 0), then the world spawn:\n"
+    "on the game's square spiral of the 11 x 11 chunks around that point's chunk, the first column (x, then\n"
+    "z) with a block to stand on (from one above the MOTION_BLOCKING height down, the first block with a full\n"
+    "top face; not through a fluid), X, Y, Z the block above it; none: the chunk's centre at y 64, as the\n"
+    "game. The blocks are the surface stage's: the game makes carvers and features (trees, ice on cold\n"
+    "water, ...) first, which chunkfill does not, so WHAT says so (and names a block whose shape chunkfill\n"
+    "does not know). spawn is null where the settings' blocks do not compile (one line on stderr).\n"
     "  --version V        1.18 ... 26.3 (default as `chunkfill biome`: the jar's or pack's, else the\n"
     "                     dialect's): 1.21.2 changed the distance weight\n";
 
@@ -240,17 +244,33 @@ int cmd_spawn(int argc, char **argv)
     cf_error err = {0};
     cf_pack *pk = NULL;
     cf_biomes *b = NULL;
+    cf_program *pg = NULL;
+    cf_world *w = NULL;
     int64_t seed;
-    int32_t xz[2];
+    cf_spawn sp;
     rc = 1;
-    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK || cf_spawn_climate(b, cf_pack_game_version(pk, NULL, NULL), xz, &err) != CF_OK) {
+    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) {
+        report(&err);
+        return close_source(&o, pk, b, rc);
+    }
+    /* the blocks of the spawn spiral: the biome source's settings; where they do not compile, one
+     * line on stderr and the climate point alone */
+    cf_error e = {0};
+    const char *settings = cf_biomes_settings(b);
+    if (!settings || cf_program_compile_blocks(&pg, pk, settings, &e) != CF_OK || cf_world_new(&w, pg, seed, &e) != CF_OK) {
+        fprintf(stderr, "spawn: no spawn block (%s)\n", e.message[0] ? e.message : "the biome source names no settings");
+        cf_world_free(w), w = NULL;
+    }
+    if (cf_spawn_find(w, b, cf_pack_game_version(pk, NULL, NULL), &sp, &err) != CF_OK) {
         report(&err);
     } else {
-        char line[512];
-        cf_spawn_json(xz, line, sizeof line);
+        char line[1024];
+        cf_spawn_json(&sp, line, sizeof line);
         fputs(line, stdout);
         rc = fflush(stdout) != 0;
     }
+    cf_world_free(w);
+    cf_program_free(pg);
     return close_source(&o, pk, b, rc);
 }
 

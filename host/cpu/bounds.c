@@ -24,6 +24,8 @@
 #include "kernels/cf_nodes.h"
 #include "cpu/cpu.h"
 #include "cpu/fill.h"
+#define CF_RNG_NEVER_NAN /* the intervals here are checked: never NaN (ir/ranges.h) */
+#include "ir/ranges.h"
 
 enum { HB_SLOTS = 24, HB_COLS = 16 };
 
@@ -52,10 +54,6 @@ struct cf_hbound {
     uint32_t *sst, sstamp;
     int cells; /* this query bounds interpolated nodes by their computed corner rows (hbound_nonpos_cells) */
 };
-
-/* fmin / fmax of values that are never NaN here (every interval is checked), without libm's calls */
-static inline double dmin(double a, double b) { return a < b ? a : b; }
-static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 int hbound_finite_node(const cf_program *p, int id)
 {
@@ -198,6 +196,14 @@ static int bound(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi
     double L, H;                                                                                                       \
     if (!bound(b, f, n->in[k], s, &L, &H)) return 0
 
+/* the intervals of node n's first m inputs (at most its own count) in in[], or 0 */
+static inline int inputs(cf_hbound *b, cf_fill *f, const cf_node *n, int s, cf_rng *in, int m)
+{
+    for (int k = 0; k < m && k < n->nin; k++)
+        if (!bound(b, f, n->in[k], s, &in[k].lo, &in[k].hi)) return 0;
+    return 1;
+}
+
 /* the interval of node id in slot s: 1 and [*lo, *hi], or 0 (no bound) */
 static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, double *hi)
 {
@@ -240,10 +246,10 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
                     if (!fill_interp_hull(f, id, x0 + i * w, z0 + k * w, b->ylo[s], b->yhi[s], &cl, &cu)
                         || !(cl >= -1e37f && cu <= 1e37f))
                         return 0;
-                    L = dmin(L, cl), H = dmax(H, cu);
+                    L = rng_min(L, cl), H = rng_max(H, cu);
                 }
-            double m = dmax(fabs(L), fabs(H)) * 1e-5 + 1e-30;
-            *lo = dmax(L - m, n->lo), *hi = dmin(H + m, n->hi);
+            double m = rng_max(fabs(L), fabs(H)) * 1e-5 + 1e-30;
+            *lo = rng_max(L - m, n->lo), *hi = rng_min(H + m, n->hi);
             return 1;
         }
         for (int k = 0; k < nz; k++)
@@ -251,57 +257,9 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
                 int t = slot_of(b, x0 + i * w, z0 + k * w, y0, y1);
                 double a0, a1;
                 if (t < 0 || !bound(b, f, n->in[0], t, &a0, &a1)) return 0;
-                L = dmin(L, a0), H = dmax(H, a1);
+                L = rng_min(L, a0), H = rng_max(H, a1);
             }
         l = L, h = H;
-        break;
-    }
-    case NK_ADD: { IN(0, a0, a1); IN(1, b0, b1); l = a0 + b0, h = a1 + b1; break; }
-    case NK_SUB: { IN(0, a0, a1); IN(1, b0, b1); l = a0 - b1, h = a1 - b0; break; }
-    case NK_MUL: {
-        IN(0, a0, a1);
-        IN(1, b0, b1);
-        double c[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
-        l = dmin(dmin(c[0], c[1]), dmin(c[2], c[3])), h = dmax(dmax(c[0], c[1]), dmax(c[2], c[3]));
-        break;
-    }
-    case NK_MIN: { IN(0, a0, a1); IN(1, b0, b1); l = dmin(a0, b0), h = dmin(a1, b1); break; }
-    case NK_MAX: { IN(0, a0, a1); IN(1, b0, b1); l = dmax(a0, b0), h = dmax(a1, b1); break; }
-    case NK_ABS: {
-        IN(0, a0, a1);
-        l = (a0 <= 0 && a1 >= 0) ? 0 : dmin(fabs(a0), fabs(a1)), h = dmax(fabs(a0), fabs(a1));
-        break;
-    }
-    case NK_NEGATE: { IN(0, a0, a1); l = -a1, h = -a0; break; }
-    case NK_SQUARE: {
-        IN(0, a0, a1);
-        double u = dmin(fabs(a0), fabs(a1)), v = dmax(fabs(a0), fabs(a1));
-        l = (a0 <= 0 && a1 >= 0) ? 0 : u * u, h = v * v;
-        break;
-    }
-    case NK_CUBE: { IN(0, a0, a1); l = a0 * a0 * a0, h = a1 * a1 * a1; break; }
-    case NK_DIV: case NK_RECIPROCAL: {
-        /* a divisor that excludes 0 here (hbound_finite_node: its whole range does): between the
-         * corner quotients (a literal c: a * f32(1/c), two roundings within the widening below) */
-        double a0 = 1, a1 = 1;
-        if (n->kind == NK_DIV && !bound(b, f, n->in[0], s, &a0, &a1)) return 0;
-        IN(n->kind == NK_DIV ? 1 : 0, d0, d1);
-        if (!(d0 > 0 || d1 < 0)) break;
-        l = dmin(dmin(a0 / d0, a0 / d1), dmin(a1 / d0, a1 / d1)), h = dmax(dmax(a0 / d0, a0 / d1), dmax(a1 / d0, a1 / d1));
-        break;
-    }
-    case NK_SQRT: { IN(0, a0, a1); l = sqrt(dmax(a0, 0)), h = sqrt(dmax(a1, 0)); break; }
-    case NK_HALF_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.5 : a0, h = a1 < 0 ? a1 * 0.5 : a1; break; }
-    case NK_QUARTER_NEGATIVE: { IN(0, a0, a1); l = a0 < 0 ? a0 * 0.25 : a0, h = a1 < 0 ? a1 * 0.25 : a1; break; }
-    case NK_SQUEEZE: {
-        IN(0, a0, a1);
-        double u = dmax(-1, dmin(1, a0)), v = dmax(-1, dmin(1, a1));
-        l = u / 2 - u * u * u / 24, h = v / 2 - v * v * v / 24;
-        break;
-    }
-    case NK_CLAMP: {
-        IN(0, a0, a1);
-        l = dmax(n->f[0], dmin(a0, n->f[1])), h = dmin(n->f[1], dmax(a1, n->f[0]));
         break;
     }
     case NK_RANGE_CHOICE: {
@@ -317,7 +275,7 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
         } else {
             IN(1, a0, a1);
             IN(2, b0, b1);
-            l = dmin(a0, b0), h = dmax(a1, b1);
+            l = rng_min(a0, b0), h = rng_max(a1, b1);
         }
         break;
     }
@@ -328,15 +286,11 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
             *lo = a0, *hi = a1;
             return 1;
         }
+        cf_rng in[3] = {rng_of(t0, t1)}, r;
         IN(1, a0, a1);
         IN(2, b0, b1);
-        if (t0 >= 0 && t1 <= 1) {
-            l = dmin(a0, b0), h = dmax(a1, b1);
-        } else {
-            double t = dmax(fabs(t0), fabs(t1)), u = dmax(fabs(a0), fabs(a1)), v = dmax(fabs(b0), fabs(b1));
-            double m = (u + t * (u + v)) * 1.01;
-            l = -m, h = m;
-        }
+        in[1] = rng_of(a0, a1), in[2] = rng_of(b0, b1), r = rng_LERP(in, n->f);
+        l = r.lo, h = r.hi;
         break;
     }
     case NK_GRADIENT:
@@ -348,12 +302,28 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
             return 1;
         }
         break;
-    default: break;
+    case NK_SIGN: case NK_LOG: break; /* the range analysis' interval */
+    default: {
+        /* the element-wise ops (ir/ranges.h, one case per op of CF_OPS) on the inputs' intervals */
+        cf_rng in[3] = {{0, 0}, {0, 0}, {0, 0}}, r;
+        switch (n->kind) {
+#define HB_OP_CASE(K, N, USE, E)                                                                                       \
+    case NK_##K:                                                                                                       \
+        if (!inputs(b, f, n, s, in, N)) return 0;                                                                      \
+        r = rng_##K(in, n->f);                                                                                         \
+        l = r.lo, h = r.hi;                                                                                            \
+        break;
+            CF_OPS(HB_OP_CASE)
+#undef HB_OP_CASE
+        default: break;
+        }
+        break;
+    }
     }
     if (!(l == l) || !(h == h)) return 0;
     /* widen by float rounding (infer_ranges' rule); never wider than the range analysis' */
     l = l - fabs(l) * 1e-6 - 1e-30, h = h + fabs(h) * 1e-6 + 1e-30;
-    *lo = dmax(l, n->lo), *hi = dmin(h, n->hi);
+    *lo = rng_max(l, n->lo), *hi = rng_min(h, n->hi);
     return *lo >= -1e37 && *hi <= 1e37;
 }
 #undef IN

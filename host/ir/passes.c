@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ir/ranges.h"
 
 
 /* ------------------------------------------------------------------ fold */
@@ -176,53 +177,10 @@ static void infer_ranges(cf_program *p)
         switch (n->kind) {
         case NK_CONSTANT: case NK_BLEND_ALPHA: case NK_BLEND_OFFSET: case NK_BEARDIFIER: lo = hi = n->f[0]; break;
         case NK_CACHE: case NK_INTERPOLATED: case NK_BLEND_DENSITY: case NK_SLICE: lo = R(0).lo, hi = R(0).hi; break;
-        case NK_ADD: lo = R(0).lo + R(1).lo, hi = R(0).hi + R(1).hi; break;
-        case NK_SUB: lo = R(0).lo - R(1).hi, hi = R(0).hi - R(1).lo; break;
-        case NK_MUL: {
-            double c[4] = {R(0).lo * R(1).lo, R(0).lo * R(1).hi, R(0).hi * R(1).lo, R(0).hi * R(1).hi};
-            lo = INF, hi = -INF;
-            for (int k = 0; k < 4; k++) {
-                if (c[k] != c[k]) { lo = -INF, hi = INF; break; }
-                lo = fmin(lo, c[k]), hi = fmax(hi, c[k]);
-            }
-            break;
-        }
-        case NK_MIN: lo = fmin(R(0).lo, R(1).lo), hi = fmin(R(0).hi, R(1).hi); break;
-        case NK_MAX: lo = fmax(R(0).lo, R(1).lo), hi = fmax(R(0).hi, R(1).hi); break;
-        case NK_ABS:
-            lo = (R(0).lo <= 0 && R(0).hi >= 0) ? 0 : fmin(fabs(R(0).lo), fabs(R(0).hi));
-            hi = fmax(fabs(R(0).lo), fabs(R(0).hi));
-            break;
-        case NK_NEGATE: lo = -R(0).hi, hi = -R(0).lo; break;
-        case NK_SQUARE: {
-            double a = fabs(R(0).lo), b = fabs(R(0).hi);
-            lo = (R(0).lo <= 0 && R(0).hi >= 0) ? 0 : fmin(a, b) * fmin(a, b);
-            hi = fmax(a, b) * fmax(a, b);
-            break;
-        }
-        case NK_CUBE: lo = R(0).lo * R(0).lo * R(0).lo, hi = R(0).hi * R(0).hi * R(0).hi; break;
-        case NK_SQRT: lo = sqrt(fmax(R(0).lo, 0)), hi = sqrt(fmax(R(0).hi, 0)); break;
-        case NK_SIGN: lo = -1, hi = 1; break;
-        case NK_HALF_NEGATIVE: lo = R(0).lo < 0 ? R(0).lo * 0.5 : R(0).lo, hi = R(0).hi < 0 ? R(0).hi * 0.5 : R(0).hi; break;
-        case NK_QUARTER_NEGATIVE: lo = R(0).lo < 0 ? R(0).lo * 0.25 : R(0).lo, hi = R(0).hi < 0 ? R(0).hi * 0.25 : R(0).hi; break;
-        case NK_SQUEEZE: {
-            double a = fmax(-1, fmin(1, R(0).lo)), b = fmax(-1, fmin(1, R(0).hi));
-            lo = a / 2 - a * a * a / 24, hi = b / 2 - b * b * b / 24;
-            break;
-        }
-        case NK_CLAMP: lo = fmax(n->f[0], fmin(R(0).lo, n->f[1])), hi = fmin(n->f[1], fmax(R(0).hi, n->f[0])); break;
         case NK_RANGE_CHOICE: lo = fmin(R(1).lo, R(2).lo), hi = fmax(R(1).hi, R(2).hi); break;
         case NK_INTERVAL_SELECT:
             lo = INF, hi = -INF;
             for (int k = 1; k < n->nin; k++) lo = fmin(lo, R(k).lo), hi = fmax(hi, R(k).hi);
-            break;
-        case NK_LERP:
-            if (R(0).lo >= 0 && R(0).hi <= 1) lo = fmin(R(1).lo, R(2).lo), hi = fmax(R(1).hi, R(2).hi);
-            else { /* a + t*(b - a), every input bounded: |v| <= A + T*(A + B) (1.01: the float roundings) */
-                double t = fmax(fabs(R(0).lo), fabs(R(0).hi)), a = fmax(fabs(R(1).lo), fabs(R(1).hi)),
-                       b = fmax(fabs(R(2).lo), fabs(R(2).hi)), m = (a + t * (a + b)) * 1.01;
-                if (m == m && m < INF) lo = -m, hi = m;
-            }
             break;
         case NK_GRADIENT: lo = fmin(n->f[0], n->f[1]), hi = fmax(n->f[0], n->f[1]); break;
         case NK_DISTANCE_TO_POINT: {
@@ -231,19 +189,6 @@ static void infer_ranges(cf_program *p)
              * (1.001: the float roundings of the sums and the square root) */
             static const double top[4] = {3.7195e9, 1.3836e19, 6.4425e9, 2.1475e9};
             lo = 0, hi = top[n->i[3] & 3] * 1.001;
-            break;
-        }
-        case NK_DIV: case NK_RECIPROCAL: {
-            /* a divisor whose range excludes 0 (and finite operands): the quotient lies between
-             * the four corner quotients (a literal divisor c is a * f32(1/c): two roundings,
-             * within the widening below); a range past float's own is left unbounded */
-            const cf_node *a = n->kind == NK_DIV ? &R(0) : NULL, *d = n->kind == NK_DIV ? &R(1) : &R(0);
-            double alo = a ? a->lo : 1, ahi = a ? a->hi : 1;
-            if ((d->lo > 0 || d->hi < 0) && isfinite(alo) && isfinite(ahi) && isfinite(d->lo) && isfinite(d->hi)) {
-                double c[4] = {alo / d->lo, alo / d->hi, ahi / d->lo, ahi / d->hi};
-                lo = fmin(fmin(c[0], c[1]), fmin(c[2], c[3])), hi = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
-                if (!(lo >= -1e38 && hi <= 1e38)) lo = -INF, hi = INF;
-            }
             break;
         }
         case NK_NOISE: hi = noise_bound(&p->noises[n->noise]), lo = -hi; break;
@@ -270,7 +215,14 @@ static void infer_ranges(cf_program *p)
             lo -= pad, hi += pad;
             break;
         }
-        default: break;
+        default: {
+            /* the element-wise ops (ir/ranges.h); a quotient past float's own range is unbounded */
+            cf_rng in[3] = {{0, 0}, {0, 0}, {0, 0}}, r;
+            for (int k = 0; k < n->nin && k < 3; k++) in[k] = rng_of(R(k).lo, R(k).hi);
+            if (rng_op(n->kind, in, n->f, &r)) lo = r.lo, hi = r.hi;
+            if ((n->kind == NK_DIV || n->kind == NK_RECIPROCAL) && !(lo >= -1e38 && hi <= 1e38)) lo = -INF, hi = INF;
+            break;
+        }
         }
 #undef R
         if (lo != lo) lo = -INF;

@@ -2,7 +2,7 @@
  *   /structures?seed=S&area=X0,Z0:X1,Z1[&structure=ID|#TAG[,...]][&dimension=ID][&settings=ID]
  *       the lines `chunkfill structures` writes for the same packs, seed, dimension and area
  *       (cf_structure_json), as application/x-ndjson; at most HTTP_ST_MAX_CHUNKS chunks an area;
- *   /spawn?seed=S[&dimension=ID]: the line of `chunkfill spawn` (cf_spawn_json).
+ *   /spawn?seed=S[&dimension=ID]: the line of `chunkfill spawn` (cf_spawn_find, cf_spawn_json).
  * Structure handles (their ring positions are searched once and kept) live in a small LRU of
  * HTTP_ST_SLOTS per (configuration, seed), each with its own biome source and terrain; a request holds its
  * handle alone (the handle is not shared between threads); pack reads (opening, #tags) happen
@@ -204,12 +204,12 @@ int http_serve_spawn(hsrv *s, const http_job *j)
     cf_error err = {0};
     st_slot tmp = {0}, *sl = slot_get(s, j->cfg, j->seed, &tmp, &err);
     if (!sl) return http_fail(j->fd, status_of(err.status), "%s", err.message);
-    int32_t xz[2];
-    cf_status st = cf_spawn_climate(sl->b, sl->version, xz, &err);
+    cf_spawn sp;
+    cf_status st = cf_spawn_find(sl->w, sl->b, sl->version, &sp, &err);
     slot_put(s, sl, &tmp);
     if (st != CF_OK) return http_fail(j->fd, status_of(st), "%s", err.message);
-    char line[512];
-    int n = cf_spawn_json(xz, line, sizeof line);
+    char line[1024];
+    int n = cf_spawn_json(&sp, line, sizeof line);
     http_respond(j->fd, 200, "application/json", line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
     return 200;
 }

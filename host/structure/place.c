@@ -276,6 +276,60 @@ static int ring_chunk(cf_structures *s, st_set *t, int32_t x, int32_t z, cf_erro
     return 0;
 }
 
+/* ------------------------------------------------------------------ the terrain's columns */
+static size_t col_slot(const cf_structures *s, int32_t x, int32_t z)
+{
+    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)z * 0x85EBCA77u;
+    h ^= h >> 15;
+    size_t k = h & (s->cols_cap - 1);
+    while (s->cols[k].used && (s->cols[k].x != x || s->cols[k].z != z)) k = (k + 1) & (s->cols_cap - 1);
+    return k;
+}
+
+/* the surface of block column (x, z): asked before (cols_ask) or now; 0, or -1 with err */
+static int surface_at(cf_structures *s, int32_t x, int32_t z, int32_t *y, cf_error *err)
+{
+    if (s->cols) {
+        size_t k = col_slot(s, x, z);
+        if (s->cols[k].used) return *y = s->cols[k].y, 0;
+    }
+    int32_t xz[2] = {x, z};
+    return s->surface(s->surface_ctx, 1, xz, y, err);
+}
+
+/* the surfaces of n columns (x, z pairs) in one call of the terrain, kept for surface_at */
+static int cols_ask(cf_structures *s, size_t n, const int32_t *xz, cf_error *err)
+{
+    if (n == 0) return 0;
+    size_t cap = s->cols_cap ? s->cols_cap : 64;
+    while (cap < 2 * (s->ncols + n)) cap *= 2;
+    if (cap != s->cols_cap) { /* grow: every kept column again */
+        struct st_col *g = calloc(cap, sizeof *g), *old = s->cols;
+        if (!g) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+        size_t oc = s->cols_cap;
+        s->cols = g, s->cols_cap = cap;
+        for (size_t k = 0; k < oc; k++)
+            if (old[k].used) s->cols[col_slot(s, old[k].x, old[k].z)] = old[k];
+        free(old);
+    }
+    int32_t *y = malloc(sizeof *y * n);
+    if (!y) return err_set(err, CF_ERR_NOMEM, "out of memory"), -1;
+    if (s->surface(s->surface_ctx, n, xz, y, err) < 0) return free(y), -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = col_slot(s, xz[2 * i], xz[2 * i + 1]);
+        if (!s->cols[k].used) s->ncols++;
+        s->cols[k] = (struct st_col){xz[2 * i], xz[2 * i + 1], y[i], 1};
+    }
+    free(y);
+    return 0;
+}
+
+static void cols_drop(cf_structures *s)
+{
+    free(s->cols);
+    s->cols = NULL, s->ncols = 0, s->cols_cap = 0;
+}
+
 /* ------------------------------------------------------------------ the checks */
 /* the structure k's check at chunk (cx, cz): 1 passes (st filled), 0 fails, -1 error */
 static int check(cf_structures *s, const st_set *t, int k, int32_t cx, int32_t cz, cf_structure_start *st, cf_error *err)
@@ -298,7 +352,7 @@ static int check(cf_structures *s, const st_set *t, int k, int32_t cx, int32_t c
          * y of WORLD_SURFACE_WG; its quart's biome is the check (the biome first here: the game
          * makes both checks, and the biome's column is one of the five) */
         int32_t x = (int32_t)((uint32_t)cx * 16u) + 8, z = (int32_t)((uint32_t)cz * 16u) + 8, y;
-        if (s->surface(s->surface_ctx, x, z, &y, err) < 0) return -1;
+        if (surface_at(s, x, z, &y, err) < 0) return -1;
         int32_t q[3] = {x >> 2, y >> 2, z >> 2};
         uint8_t bio;
         if (biome_quarts(s->b, 1, q, &bio, err) != CF_OK) return -1;
@@ -311,7 +365,7 @@ static int check(cf_structures *s, const st_set *t, int k, int32_t cx, int32_t c
             int32_t x0 = x - 8, z0 = z - 8;
             for (int c = 0; c < 4; c++) {
                 int32_t h;
-                if (s->surface(s->surface_ctx, x0 + (c & 1 ? u->type->y >> 6 : 0), z0 + (c & 2 ? u->type->y & 63 : 0), &h, err) < 0) return -1;
+                if (surface_at(s, x0 + (c & 1 ? u->type->y >> 6 : 0), z0 + (c & 2 ? u->type->y & 63 : 0), &h, err) < 0) return -1;
                 if (h < s->sea_level) return 0;
             }
             st->checked = "terrain+biome";
@@ -413,9 +467,9 @@ static int set_wanted(const cf_structures *s, const st_set *t, const char *const
     return 0;
 }
 
-/* the start at candidate chunk (x, z) of set i: StructurePlacement.isStructureChunk's frequency and
- * exclusion zone, then the set's choice; 1 and *st, 0 none, -1 error */
-static int start_at(cf_structures *s, int i, int32_t x, int32_t z, cf_structure_start *st, cf_error *err)
+/* StructurePlacement.isStructureChunk's frequency and exclusion zone at candidate chunk (x, z) of
+ * set i: 1 placed, 0 not, -1 error */
+static int placed(cf_structures *s, int i, int32_t x, int32_t z, cf_error *err)
 {
     st_set *t = &s->sets[i];
     if (t->frequency < 1.0f && !reducers[t->reduce](s, t, x, z)) return 0;
@@ -425,7 +479,83 @@ static int start_at(cf_structures *s, int i, int32_t x, int32_t z, cf_structure_
                 int e = structure_chunk(s, t->excl_set, a, b, 1, err);
                 if (e) return e < 0 ? -1 : 0;
             }
-    return choose(s, t, x, z, st, err);
+    return 1;
+}
+
+/* the start at candidate chunk (x, z) of set i: placed, then the set's choice; 1 and *st, 0 none,
+ * -1 error */
+static int start_at(cf_structures *s, int i, int32_t x, int32_t z, cf_structure_start *st, cf_error *err)
+{
+    int got = placed(s, i, x, z, err);
+    return got <= 0 ? got : choose(s, &s->sets[i], x, z, st, err);
+}
+
+/* which of its structures' checks read the terrain: 1 the centre column, 2 also corners */
+static int set_terrain(const cf_structures *s, const st_set *t)
+{
+    int need = 0;
+    for (int k = 0; k < t->n; k++) {
+        const st_structure *u = &s->st[t->st[k]];
+        if (u->none) continue;
+        if (u->type->start == START_SINGLE_PIECE) need = 2;
+        else if (u->type->start == START_CENTRE && !need) need = 1;
+    }
+    return need;
+}
+
+/* a placed candidate of structures_find */
+typedef struct st_cand {
+    int set;
+    int32_t x, z;
+} st_cand;
+
+/* the terrain the checks of the candidates c[0..n) read, asked in two calls: every centre column,
+ * then the corners of single-piece structures whose biome passes at the centre (the checks then
+ * find them all in s->cols); 0, or -1 with err */
+static int ask_terrain(cf_structures *s, const st_cand *c, size_t n, cf_error *err)
+{
+    size_t n1 = n ? n : 1;
+    int32_t *xz = malloc(sizeof *xz * 2 * n1), *q = malloc(sizeof *q * 3 * n1), *corner = NULL;
+    uint8_t *bio = calloc(n1, 1);
+    size_t m = 0, nq = 0, nc = 0;
+    int rc = -1;
+    if (!xz || !q || !bio) goto nomem;
+    for (size_t i = 0; i < n; i++)
+        if (set_terrain(s, &s->sets[c[i].set])) {
+            xz[2 * m] = (int32_t)((uint32_t)c[i].x * 16u) + 8, xz[2 * m + 1] = (int32_t)((uint32_t)c[i].z * 16u) + 8;
+            m++;
+        }
+    if (cols_ask(s, m, xz, err) < 0) goto out;
+    for (size_t i = 0; i < n; i++) {
+        if (set_terrain(s, &s->sets[c[i].set]) != 2) continue;
+        int32_t x = (int32_t)((uint32_t)c[i].x * 16u) + 8, z = (int32_t)((uint32_t)c[i].z * 16u) + 8, y;
+        if (surface_at(s, x, z, &y, err) < 0) goto out;
+        q[3 * nq] = x >> 2, q[3 * nq + 1] = y >> 2, q[3 * nq + 2] = z >> 2, nq++;
+    }
+    if (nq && biome_quarts(s->b, nq, q, bio, err) != CF_OK) goto out;
+    size_t most = 0; /* four corners for each structure of each candidate's set, at most */
+    for (size_t i = 0; i < n; i++) most += set_terrain(s, &s->sets[c[i].set]) == 2 ? 4 * (size_t)s->sets[c[i].set].n : 0;
+    if (!(corner = malloc(sizeof *corner * 2 * (most ? most : 1)))) goto nomem;
+    nq = 0;
+    for (size_t i = 0; i < n; i++) {
+        const st_set *t = &s->sets[c[i].set];
+        if (set_terrain(s, t) != 2) continue;
+        uint8_t b = bio[nq++];
+        int32_t x0 = (int32_t)((uint32_t)c[i].x * 16u), z0 = (int32_t)((uint32_t)c[i].z * 16u);
+        for (int k = 0; k < t->n; k++) {
+            const st_structure *u = &s->st[t->st[k]];
+            if (u->none || u->type->start != START_SINGLE_PIECE || !u->in[b]) continue;
+            for (int e = 0; e < 4; e++)
+                corner[2 * nc] = x0 + (e & 1 ? u->type->y >> 6 : 0), corner[2 * nc + 1] = z0 + (e & 2 ? u->type->y & 63 : 0), nc++;
+        }
+    }
+    rc = cols_ask(s, nc, corner, err);
+    goto out;
+nomem:
+    err_set(err, CF_ERR_NOMEM, "out of memory");
+out:
+    free(xz), free(q), free(bio), free(corner);
+    return rc;
 }
 
 cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, int32_t z1, const char *const *only, int nonly,
@@ -435,6 +565,9 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
     cf_arena a = {0};
     const char **ids = NULL;
     int nids = 0;
+    st_cand *all = NULL; /* the placed candidates of every wanted set, in the order of the output */
+    size_t nall = 0, call = 0;
+    int32_t *cand = NULL;
     cf_status rc = resolve_only(s, &a, only, nonly, &ids, &nids, err);
     if (rc != CF_OK) goto out;
     int32_t cx0 = x0 >> 4, cz0 = z0 >> 4, cx1 = x1 >> 4, cz1 = z1 >> 4;
@@ -442,7 +575,6 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
         st_set *t = &s->sets[i];
         if (!set_wanted(s, t, ids, nonly, nids)) continue;
         /* the chunks to try: random_spread's one per region, the ring positions */
-        int32_t *cand = NULL;
         size_t nc = 0, cc = 0;
         if (t->kind == SP_RANDOM_SPREAD) {
             for (int32_t rz = floor_div(cz0, t->spacing); rz <= floor_div(cz1, t->spacing); rz++)
@@ -454,7 +586,6 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
                         cc = cc ? cc * 2 : 64;
                         int32_t *g = realloc(cand, sizeof *cand * 2 * cc);
                         if (!g) {
-                            free(cand);
                             rc = err_set(err, CF_ERR_NOMEM, "out of memory");
                             goto out;
                         }
@@ -475,7 +606,6 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
                                          t->approx[2 * k + 1] > cz1 + 8))
                     continue;
                 if (ring_at(s, t, k, err) < 0) {
-                    free(cand);
                     rc = err->status;
                     goto out;
                 }
@@ -487,21 +617,41 @@ cf_status structures_find(cf_structures *s, int32_t x0, int32_t z0, int32_t x1, 
             }
         }
         for (size_t c = 0; c < nc; c++) {
-            cf_structure_start st;
-            int got = start_at(s, i, cand[2 * c], cand[2 * c + 1], &st, err);
+            int got = placed(s, i, cand[2 * c], cand[2 * c + 1], err);
             if (got < 0) {
-                free(cand);
                 rc = err->status;
                 goto out;
             }
-            if (got > 0 && wanted(st.structure, ids, nonly > 0 ? nids : 0) && emit(ctx, &st)) {
-                free(cand);
-                goto out;
+            if (!got) continue;
+            if (nall == call) {
+                call = call ? 2 * call : 256;
+                st_cand *g = realloc(all, sizeof *g * call);
+                if (!g) {
+                    rc = err_set(err, CF_ERR_NOMEM, "out of memory");
+                    goto out;
+                }
+                all = g;
             }
+            all[nall++] = (st_cand){i, cand[2 * c], cand[2 * c + 1]};
         }
-        free(cand);
+        free(cand), cand = NULL;
+    }
+    if (s->surface && ask_terrain(s, all, nall, err) < 0) {
+        rc = err->status ? err->status : CF_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t c = 0; c < nall; c++) {
+        cf_structure_start st;
+        int got = choose(s, &s->sets[all[c].set], all[c].x, all[c].z, &st, err);
+        if (got < 0) {
+            rc = err->status;
+            goto out;
+        }
+        if (got > 0 && wanted(st.structure, ids, nonly > 0 ? nids : 0) && emit(ctx, &st)) goto out;
     }
 out:
+    cols_drop(s);
+    free(cand), free(all);
     free(ids);
     arena_free(&a);
     return rc;
@@ -587,6 +737,7 @@ cf_status structures_locate(cf_structures *s, const char *const *only, int nonly
         const st_set *t = NULL;
         for (int i = 0; i < s->nsets && !t; i++)
             if (strcmp(s->sets[i].id, out->set) == 0) t = &s->sets[i];
+        if (!t) goto fail; /* cannot happen: out is a start of one of the sets */
         out->x = (int32_t)((uint32_t)out->chunk_x * 16u) + t->locate[0];
         out->z = (int32_t)((uint32_t)out->chunk_z * 16u) + t->locate[2];
         out->y = 0, out->has_y = 0;
@@ -708,4 +859,105 @@ cf_status spawn_climate(cf_biomes *b, const char *version, int32_t xz[2], cf_err
     if (c.failed) return err_set(err, CF_ERR_NOMEM, "out of memory");
     xz[0] = x, xz[1] = z;
     return CF_OK;
+}
+
+/* ------------------------------------------------------------------ the spawn block */
+/* what the game's spawn rule asks of a block (PlayerRespawnLogic / PlayerSpawnFinder): air; a
+ * fluid; whether it blocks motion (the MOTION_BLOCKING and OCEAN_FLOOR heightmaps); whether its
+ * collision shape's top face is full. Blocks the surface rules and the noise stage give: full cubes
+ * but for these (mud, soul sand: 14/16 high; dirt path, farmland: 15/16; powder snow: no collision
+ * shape without an entity, so it neither blocks motion nor has a face). Any other id is taken as a
+ * full cube, and *unknown names it where it decides. */
+enum { SB_AIR, SB_FLUID, SB_FULL, SB_PARTIAL, SB_PASS };
+static int spawn_kind(const char *state, int *known)
+{
+    char id[256]; /* the block's id without its properties ("[snowy=false]") */
+    snprintf(id, sizeof id, "%.*s", (int)strcspn(state, "["), state);
+    static const char *const air[] = {"minecraft:air", "minecraft:cave_air", "minecraft:void_air", ""};
+    static const char *const fluid[] = {"minecraft:water", "minecraft:lava"};
+    static const char *const partial[] = {"minecraft:mud", "minecraft:soul_sand", "minecraft:dirt_path", "minecraft:farmland"};
+    static const char *const full[] = {
+        "minecraft:stone", "minecraft:deepslate", "minecraft:dirt", "minecraft:grass_block", "minecraft:podzol", "minecraft:mycelium",
+        "minecraft:coarse_dirt", "minecraft:rooted_dirt", "minecraft:sand", "minecraft:red_sand", "minecraft:sandstone",
+        "minecraft:red_sandstone", "minecraft:gravel", "minecraft:clay", "minecraft:calcite", "minecraft:tuff", "minecraft:granite",
+        "minecraft:diorite", "minecraft:andesite", "minecraft:snow_block", "minecraft:ice", "minecraft:packed_ice", "minecraft:blue_ice",
+        "minecraft:terracotta", "minecraft:white_terracotta", "minecraft:orange_terracotta", "minecraft:yellow_terracotta",
+        "minecraft:brown_terracotta", "minecraft:red_terracotta", "minecraft:light_gray_terracotta", "minecraft:bedrock",
+        "minecraft:copper_ore", "minecraft:raw_copper_block", "minecraft:deepslate_iron_ore", "minecraft:raw_iron_block",
+        "minecraft:moss_block", "minecraft:netherrack", "minecraft:end_stone", "minecraft:obsidian"};
+    *known = 1;
+    for (size_t i = 0; i < sizeof air / sizeof *air; i++)
+        if (strcmp(id, air[i]) == 0) return SB_AIR;
+    for (size_t i = 0; i < sizeof fluid / sizeof *fluid; i++)
+        if (strcmp(id, fluid[i]) == 0) return SB_FLUID;
+    for (size_t i = 0; i < sizeof partial / sizeof *partial; i++)
+        if (strcmp(id, partial[i]) == 0) return SB_PARTIAL;
+    if (strcmp(id, "minecraft:powder_snow") == 0) return SB_PASS;
+    for (size_t i = 0; i < sizeof full / sizeof *full; i++)
+        if (strcmp(id, full[i]) == 0) return SB_FULL;
+    *known = 0;
+    return SB_FULL;
+}
+
+/* getOverworldRespawnPos on a column: the heightmaps (one above the top block of each kind, min_y
+ * where none), then from MOTION_BLOCKING + 1 down the first block with a full top face (above it:
+ * the spawn), none at a fluid or where the column's top is a fluid over its floor. 1 and *y, 0 */
+static int spawn_column(const spawn_terrain *t, const uint8_t *blocks, int lx, int lz, const uint8_t *kind, const uint8_t *known,
+                        int32_t *y, const char **unknown)
+{
+#define SB_AT(yy) blocks[((size_t)((yy) - t->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx]
+    int32_t top = t->min_y + t->height - 1, ws = t->min_y, mb = t->min_y, of = t->min_y;
+    for (int32_t k = top; k >= t->min_y && of == t->min_y; k--) {
+        int c = kind[SB_AT(k)];
+        if (c != SB_AIR && ws == t->min_y) ws = k + 1;
+        if ((c == SB_FLUID || c == SB_FULL || c == SB_PARTIAL) && mb == t->min_y) mb = k + 1;
+        if (c == SB_FULL || c == SB_PARTIAL) of = k + 1;
+    }
+    if (ws <= mb && ws > of) return 0;
+    for (int32_t k = mb + 1; k >= t->min_y; k--) {
+        if (k > top) continue; /* above the world: air */
+        uint8_t b = SB_AT(k);
+        if (kind[b] == SB_FLUID) return 0;
+        if (kind[b] == SB_FULL) {
+            if (!known[b]) *unknown = t->names[b];
+            *y = k + 1;
+            return 1;
+        }
+    }
+    return 0;
+#undef SB_AT
+}
+
+int spawn_block(const spawn_terrain *t, const int32_t climate[2], int32_t out[3], const char **unknown, cf_error *err)
+{
+    uint8_t kind[256], known[256];
+    *unknown = NULL;
+    for (int i = 0; i < 256; i++) {
+        int k = 1;
+        kind[i] = (uint8_t)(i < t->nnames && t->names[i] ? spawn_kind(t->names[i], &k) : SB_FULL);
+        known[i] = (uint8_t)(i < t->nnames && t->names[i] && k);
+    }
+    int32_t cx = climate[0] >> 4, cz = climate[1] >> 4;
+    int32_t x = 0, z = 0, dx = 0, dz = -1;
+    for (int n = 0; n < 11 * 11; n++) { /* the square spiral of MinecraftServer.setInitialSpawn */
+        if (x >= -5 && x <= 5 && z >= -5 && z <= 5) {
+            const uint8_t *blocks;
+            if (t->chunk(t->ctx, cx + x, cz + z, &blocks, err) < 0) return -1;
+            for (int lx = 0; lx < 16; lx++) /* getSpawnPosInChunk: x, then z */
+                for (int lz = 0; lz < 16; lz++) {
+                    int32_t y;
+                    if (!spawn_column(t, blocks, lx, lz, kind, known, &y, unknown)) continue;
+                    out[0] = (int32_t)((uint32_t)(cx + x) * 16u) + lx, out[1] = y, out[2] = (int32_t)((uint32_t)(cz + z) * 16u) + lz;
+                    return 1;
+                }
+        }
+        if (x == z || (x < 0 && x == -z) || (x > 0 && x == 1 - z)) {
+            int32_t d = dx;
+            dx = -dz, dz = d;
+        }
+        x += dx, z += dz;
+    }
+    /* none: the climate chunk's centre at the generator's spawn height (ChunkGenerator's 64) */
+    out[0] = (int32_t)((uint32_t)cx * 16u) + 8, out[1] = 64, out[2] = (int32_t)((uint32_t)cz * 16u) + 8;
+    return 0;
 }

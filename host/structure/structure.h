@@ -78,12 +78,19 @@ struct cf_structures {
     int nsets, nst;
     st_set *sets;
     st_structure *st;
-    /* the terrain (api/structures.c's cf_structures_terrain): *y = the first occupied y of
-     * WORLD_SURFACE_WG at block (x, z) (the top block that is not air after the noise stage and its
-     * aquifer: water counts; min_y - 1 where none); 0, or -1 with err. NULL: no terrain checks. */
-    int (*surface)(void *ctx, int32_t x, int32_t z, int32_t *y, cf_error *err);
+    /* the terrain (api/structures.c's cf_structures_terrain): y[i] = the first occupied y of
+     * WORLD_SURFACE_WG at block (xz[2i], xz[2i + 1]), i < n (the top block that is not air after
+     * the noise stage and its aquifer: water counts; min_y - 1 where none); 0, or -1 with err.
+     * NULL: no terrain checks. */
+    int (*surface)(void *ctx, size_t n, const int32_t *xz, int32_t *y, cf_error *err);
     void *surface_ctx;
     int32_t sea_level;
+    /* the columns structures_find asked in one call before its checks (place.c surface_at reads
+     * them; others are asked one at a time): open addressing, cap a power of two, NULL: none */
+    struct st_col {
+        int32_t x, z, y, used;
+    } *cols;
+    size_t ncols, cols_cap;
 };
 
 /* sets.c: reads every structure set of the packs (sorted by id) and their structures against the
@@ -99,6 +106,21 @@ int structures_sets(const cf_structures *s, const char **names, int max);
 cf_status structures_locate(cf_structures *s, const char *const *only, int nonly, int32_t x, int32_t y, int32_t z, int radius,
                             cf_structure_start *out, int *found, cf_error *err);
 cf_status spawn_climate(cf_biomes *b, const char *version, int32_t xz[2], cf_error *err);
+
+/* place.c: the game's spawn block (MinecraftServer.setInitialSpawn): chunks on a square spiral
+ * out to 5 around the climate point's chunk, in each the columns x, then z, the first column with
+ * a block to stand on (PlayerRespawnLogic.getOverworldRespawnPos) on the blocks t->chunk gives:
+ * *blocks = chunk (cx, cz)'s (cf_fill_blocks' order, palette t->names). 1 and out (x, y, z: the
+ * block above the one stood on), 0 and the game's fallback in out (the chunk's centre at y 64),
+ * -1 error. *unknown: a block id that decided it whose shape chunkfill takes as a full cube. */
+typedef struct spawn_terrain {
+    int (*chunk)(void *ctx, int32_t cx, int32_t cz, const uint8_t **blocks, cf_error *err);
+    void *ctx;
+    const char *const *names;
+    int nnames;
+    int32_t min_y, height;
+} spawn_terrain;
+int spawn_block(const spawn_terrain *t, const int32_t climate[2], int32_t out[3], const char **unknown, cf_error *err);
 
 /* place.c, for tests: the candidate chunk of set i in the region holding chunk (cx, cz) */
 void structures_candidate(const cf_structures *s, int i, int32_t cx, int32_t cz, int32_t out[2]);

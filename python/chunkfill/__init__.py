@@ -96,6 +96,17 @@ _SIG = {
     "cf_map_column_json": (ctypes.c_int, [_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_char_p, ctypes.c_size_t]),
     "cf_surface_heights": (ctypes.c_int, [_p, ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
                                           ctypes.c_int32, _i32p, ctypes.c_int, _err_p]),
+    "cf_pack_game_version": (ctypes.c_char_p, [_p, _p, _p]),
+    "cf_structures_open": (ctypes.c_int, [ctypes.POINTER(_p), _p, _p, ctypes.c_int64, ctypes.c_char_p, _err_p]),
+    "cf_structures_free": (None, [_p]),
+    "cf_structures_terrain": (ctypes.c_int, [_p, _p, _err_p]),
+    "cf_structures_find": (ctypes.c_int, [_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
+                                          ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, _p, _p, _err_p]),
+    "cf_structures_locate": (ctypes.c_int, [_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int32, ctypes.c_int32,
+                                            ctypes.c_int32, ctypes.c_int, _p, ctypes.POINTER(ctypes.c_int), _err_p]),
+    "cf_structure_json": (ctypes.c_int, [_p, ctypes.c_char_p, ctypes.c_size_t]),
+    "cf_spawn_find": (ctypes.c_int, [_p, _p, ctypes.c_char_p, _p, _err_p]),
+    "cf_spawn_json": (ctypes.c_int, [_p, ctypes.c_char_p, ctypes.c_size_t]),
 }
 for _name, (_res, _args) in _SIG.items():
     _f = getattr(_lib, _name)
@@ -105,6 +116,27 @@ for _name, (_res, _args) in _SIG.items():
 _DIALECTS = {None: 0, "auto": 0, "26.3": 1, "1.21": 2}
 _PALETTE_MAX = 256  # CF_PALETTE_MAX and CF_BIOME_PALETTE_MAX (include/chunkfill.h)
 _MAX_CHUNK = 134000000
+
+
+class _Start(ctypes.Structure):  # cf_structure_start
+    _fields_ = [("structure", ctypes.c_char_p), ("set", ctypes.c_char_p), ("chunk_x", ctypes.c_int32), ("chunk_z", ctypes.c_int32),
+                ("x", ctypes.c_int32), ("y", ctypes.c_int32), ("z", ctypes.c_int32), ("has_y", ctypes.c_int),
+                ("checked", ctypes.c_char_p), ("unverified", ctypes.c_char_p)]
+
+
+class _Spawn(ctypes.Structure):  # cf_spawn
+    _fields_ = [("climate", ctypes.c_int32 * 2), ("found", ctypes.c_int), ("block", ctypes.c_int32 * 3), ("unknown", ctypes.c_char * 128)]
+
+
+_EMIT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(_Start))
+
+
+def _start_json(st):
+    """a start as its JSON line (cf_structure_json), parsed"""
+    n = _lib.cf_structure_json(ctypes.cast(st, _p), None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    _lib.cf_structure_json(ctypes.cast(st, _p), buf, n + 1)
+    return json.loads(buf.value.decode())
 
 
 class ChunkfillWarning(UserWarning):
@@ -172,7 +204,7 @@ class World:
                  threads=0, strict=False, defines=None, version=None):
         if isinstance(packs, (str, bytes, os.PathLike)):
             packs = [packs]
-        self._pack = self._prog = self._world = self._bprog = self._bworld = self._biomes = None
+        self._pack = self._prog = self._world = self._bprog = self._bworld = self._biomes = self._structures = None
         self.settings, self.function, self.threads = settings, function, _integer("threads", threads)
         _text("settings", settings), _text("function", function)
         err = _Error()
@@ -207,7 +239,7 @@ class World:
 
     def close(self):
         """frees the C objects now (also done when the World is collected)"""
-        for attr, free in (("_biomes", "cf_biomes_free"), ("_bworld", "cf_world_free"), ("_world", "cf_world_free"), ("_bprog", "cf_program_free"),
+        for attr, free in (("_structures", "cf_structures_free"), ("_biomes", "cf_biomes_free"), ("_bworld", "cf_world_free"), ("_world", "cf_world_free"), ("_bprog", "cf_program_free"),
                            ("_prog", "cf_program_free"), ("_pack", "cf_pack_free")):
             h = getattr(self, attr, None)
             if h:
@@ -315,6 +347,88 @@ class World:
         d2 = np.float32(float(pos[0] - x) ** 2 + float(pos[1] - y) ** 2 + float(pos[2] - z) ** 2)
         return {"biome": names[bi.value].decode(), "x": pos[0], "y": pos[1], "z": pos[2],
                 "distance": int(np.floor(np.float32(np.sqrt(np.float64(d2)))))}
+
+    def _version(self):
+        v = _lib.cf_pack_game_version(self._pack, None, None)
+        return v  # bytes or None, as `chunkfill structures` passes it
+
+    def _structure_handle(self):
+        """the structure sets of the packs for the settings' biome source, with the terrain checks
+        where the settings compile with blocks (as `chunkfill structures`; else those starts stay
+        unverified, with a ChunkfillWarning)"""
+        if not self._structures:
+            s, err = _p(), _Error()
+            _check(_lib.cf_structures_open(ctypes.byref(s), self._pack, self._biome_source(), self.seed, self._version(),
+                                           ctypes.byref(err)), err)
+            self._structures = s
+            try:
+                _check(_lib.cf_structures_terrain(s, self._blocks_world(), ctypes.byref(err)), err)
+            except ChunkfillError as e:
+                import warnings
+                warnings.warn("structures: no terrain checks (%s)" % e.message, ChunkfillWarning, stacklevel=3)
+        return self._structures
+
+    @staticmethod
+    def _only(structure):
+        if structure is None:
+            return None, 0
+        lst = [structure] if isinstance(structure, (str, bytes)) else list(structure)
+        return (ctypes.c_char_p * max(1, len(lst)))(*[_text("structure", v) for v in lst]), len(lst)
+
+    def structures(self, area, structure=None):
+        """the structure starts whose chunk lies in the block area (x0, z0, x1, z1) (inclusive), as
+        `chunkfill structures` lists them: a list of dicts {"structure", "set", "chunk", "x", "y",
+        "z", "checked"[, "unverified"]}. structure: an id or "#tag", or a list of them (None: all)"""
+        self._live()
+        x0, z0, x1, z1 = (_integer(n, v) for n, v in zip(("x0", "z0", "x1", "z1"), area))
+        if not all(-2**31 <= v < 2**31 for v in (x0, z0, x1, z1)):
+            raise ValueError("area: the corners must fit int32")
+        only, n = self._only(structure)
+        found = []
+
+        @_EMIT_FN
+        def emit(ctx, st):
+            found.append(_start_json(st))
+            return 0
+
+        err = _Error()
+        _check(_lib.cf_structures_find(self._structure_handle(), x0, z0, x1, z1, only, n, ctypes.cast(emit, _p), None,
+                                       ctypes.byref(err)), err)
+        return found
+
+    def locate_structure(self, structure, x, z, y=0, radius=100):
+        """the game's /locate structure from block (x, y, z), as `chunkfill locate structure`: a dict
+        {"structure", "set", "chunk", "x", "z", "distance", "checked"[, "unverified"]}, or None where
+        there is none within radius regions"""
+        self._live()
+        x, y, z, radius = int(x), int(y), int(z), int(radius)
+        if not all(-2**31 <= v < 2**31 for v in (x, y, z)) or not 0 <= radius <= 1000:
+            raise ValueError("x, y, z must fit int32 and radius lie in 0..1000")
+        only, n = self._only(structure)
+        st, found, err = _Start(), ctypes.c_int(), _Error()
+        _check(_lib.cf_structures_locate(self._structure_handle(), only, n, x, y, z, radius, ctypes.byref(st), ctypes.byref(found),
+                                         ctypes.byref(err)), err)
+        if not found.value:
+            return None
+        d = {"structure": st.structure.decode(), "set": st.set.decode(), "chunk": [st.chunk_x, st.chunk_z], "x": st.x, "z": st.z,
+             "distance": int(np.floor(np.sqrt(float(st.x - x) ** 2 + float(st.z - z) ** 2))), "checked": st.checked.decode()}
+        if st.unverified:
+            d["unverified"] = st.unverified.decode()
+        return d
+
+    def spawn(self):
+        """the world spawn, as `chunkfill spawn`: {"climate": [x, z], "spawn": [x, y, z] or None,
+        "unverified": why}"""
+        self._live()
+        try:
+            w = self._blocks_world()
+        except ChunkfillError:
+            w = None
+        sp, err = _Spawn(), _Error()
+        _check(_lib.cf_spawn_find(w, self._biome_source(), self._version(), ctypes.byref(sp), ctypes.byref(err)), err)
+        buf = ctypes.create_string_buffer(2048)
+        _lib.cf_spawn_json(ctypes.byref(sp), buf, len(buf))
+        return json.loads(buf.value.decode())
 
     def blocks(self, x0, z0, x1=None, z1=None, stage=None):
         """the blocks of the chunks: (indices uint8 (n, height, 16, 16), palette: the block ids

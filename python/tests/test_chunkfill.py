@@ -226,3 +226,34 @@ def test_locate_biome_equals_cli():
         assert w.locate_biome("minecraft:nether_wastes", 0, 0) is None
         assert w.locate_biome("minecraft:desert", 50, -30, y=70, radius=0) is None or \
             w.locate_biome("minecraft:desert", 50, -30, y=70, radius=0)["x"] == 50
+
+
+def test_structures_locate_spawn_equal_cli():
+    """World.structures, locate_structure and spawn answer what `chunkfill structures`, `locate
+    structure` and `spawn` print (the test pack's vanilla-parameter sets, with terrain checks)"""
+    packs = [os.path.join(SRC, "packs", "default"), os.path.join(SRC, "tests", "packs", "structures")]
+    pk = sum((["--pack", p] for p in packs), [])
+    area = (1024, -1536, 2047, -1024)  # two swamp huts (terrain checks), villages, outposts, ...
+    with chunkfill.World(packs, seed=0) as w:
+        out = subprocess.run([CLI, "structures", *pk, "--seed", "0", "--area", "%d,%d:%d,%d" % area], check=True,
+                             stdout=subprocess.PIPE, text=True).stdout
+        want = [json.loads(line) for line in out.splitlines()]
+        assert w.structures(area) == want and any(s["checked"] == "biome" and s["y"] is not None for s in want)
+        only = w.structures(area, structure="minecraft:swamp_hut")
+        assert only == [s for s in want if s["structure"] == "minecraft:swamp_hut"] and len(only) == 2
+        assert w.structures(area, structure=["minecraft:igloo", "minecraft:swamp_hut"]) == \
+            [s for s in want if s["structure"] in ("minecraft:igloo", "minecraft:swamp_hut")]
+        for what, (x, z) in (("minecraft:swamp_hut", (1300, -1300)), ("minecraft:stronghold", (0, 0))):
+            out = subprocess.run([CLI, "locate", "structure", what, *pk, "--seed", "0", "--from", "%d,%d" % (x, z)], check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout
+            assert w.locate_structure(what, x, z) == json.loads(out)
+        assert w.locate_structure("minecraft:swamp_hut", 1300, -1300, radius=0) is None or \
+            w.locate_structure("minecraft:swamp_hut", 1300, -1300, radius=0)["structure"] == "minecraft:swamp_hut"
+        with pytest.raises(chunkfill.ChunkfillError):
+            w.structures(area, structure="#chunkfill_test:nope")
+        out = subprocess.run([CLI, "spawn", *pk, "--seed", "0"], check=True, stdout=subprocess.PIPE, text=True).stdout
+        assert w.spawn() == json.loads(out) and w.spawn()["spawn"] is None  # the default pack has no surface rules
+    vanilla = shared_need("vanilla/26.3")
+    with chunkfill.World([vanilla], seed=80) as w:
+        out = subprocess.run([CLI, "spawn", "--pack", vanilla, "--seed", "80"], check=True, stdout=subprocess.PIPE, text=True).stdout
+        assert w.spawn() == json.loads(out) and w.spawn()["spawn"] == [4, 64, 0]
