@@ -60,6 +60,19 @@ static void fuzz_limits(cf_limits *lim)
     lim->max_fill_bytes = 256u << 20;
 }
 
+/* the in-memory pack of files[0..n-1] under the fuzz limits; NULL when it is refused (the
+ * error checked to be one located line) */
+static inline cf_pack *fuzz_open(const cf_memfile *files, size_t n)
+{
+    cf_limits lim;
+    fuzz_limits(&lim);
+    cf_error err = {0};
+    cf_pack *pk = NULL;
+    cf_status st = cf_pack_open_memory(&pk, files, n, &lim, &err);
+    fuzz_check_status("cf_pack_open_memory", st, &err);
+    return st == CF_OK ? pk : NULL;
+}
+
 /* The top solid block of every column of one filled chunk (out[z*16 + x]), as
  * cf_surface_heights promises to find it: the highest y whose value is > 0, else
  * min_y - 1. vol holds floats, or doubles when f64 (a double dialect). */

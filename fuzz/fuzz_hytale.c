@@ -18,14 +18,10 @@
 
 static void one(const cf_memfile *files, const char *function)
 {
-    cf_limits lim;
-    fuzz_limits(&lim);
+    cf_pack *pk = fuzz_open(files, 1);
+    if (!pk) return;
     cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 1, &lim, &err);
-    fuzz_check_status("cf_pack_open_memory", st, &err);
-    if (st != CF_OK) return;
-    st = cf_pack_set_external(pk, "hytale.base_height.Base", 100, &err);
+    cf_status st = cf_pack_set_external(pk, "hytale.base_height.Base", 100, &err);
     fuzz_check_status("cf_pack_set_external", st, &err);
     static const char *const anchor[3] = {"hytale.anchor.x", "hytale.anchor.y", "hytale.anchor.z"};
     for (int k = 0; k < 3; k++) {

@@ -16,13 +16,8 @@
 
 static void one(const cf_memfile *files, const char *settings, const char *function)
 {
-    cf_limits lim;
-    fuzz_limits(&lim);
-    cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 1, &lim, &err);
-    fuzz_check_status("cf_pack_open_memory", st, &err);
-    if (st != CF_OK) return;
+    cf_pack *pk = fuzz_open(files, 1);
+    if (!pk) return;
     cf_program *pg = fuzz_compile(pk, settings, function);
     cf_pack_free(pk);
     if (!pg) return;

@@ -18,13 +18,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     cf_memfile files[] = {{"libnoise/t.json", data, size}};
-    cf_limits lim;
-    fuzz_limits(&lim);
-    cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 1, &lim, &err);
-    fuzz_check_status("cf_pack_open_memory", st, &err);
-    if (st != CF_OK) return 0;
+    cf_pack *pk = fuzz_open(files, 1);
+    if (!pk) return 0;
     cf_program *pg = fuzz_compile(pk, "minecraft:overworld", "router:final_density");
     if (!pg) pg = fuzz_compile(pk, "libnoise:t", "libnoise:t");
     cf_pack_free(pk); /* "the program keeps what it needs; the pack may be freed after" */

@@ -6,6 +6,8 @@
 # Usage: sh scripts/format.sh           rewrite the files in place
 #        sh scripts/format.sh --check   list the files that differ and how many lines would
 #                                       change; exit 1 when any does (nothing is written)
+#        sh scripts/format.sh --check FILE...   the same for these files only (scripts/lint.sh
+#                                       checks the files listed in scripts/format.list)
 set -eu
 cd "$(dirname "$0")/.."
 fmt=$(command -v clang-format-14 || command -v clang-format || true)
@@ -14,9 +16,13 @@ if [ -z "$fmt" ]; then
     exit 2
 fi
 check=0
-if [ "${1:-}" = --check ]; then check=1; fi
-files=$(git ls-files --cached --others --exclude-standard -- host kernels include tests bench fuzz python |
-        grep -E '\.(c|h)$' | sort -u)
+if [ "${1:-}" = --check ]; then check=1; shift; fi
+if [ "$check" = 1 ] && [ $# -gt 0 ]; then
+    files="$*"
+else
+    files=$(git ls-files --cached --others --exclude-standard -- host kernels include tests bench fuzz python |
+            grep -E '\.(c|h)$' | sort -u)
+fi
 differ=0
 lines=0
 for f in $files; do

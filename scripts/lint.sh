@@ -10,7 +10,8 @@
 # code (cppcheck-suppress, with the reason) or in .cppcheck-suppressions.
 # clang-tidy-14 (checks and why some are off: .clang-tidy) over host/*.c and
 # bench/*.c, one process per file, using BUILD_DIR/compile_commands.json
-# (default build-lint, configured here when it has none). layers.sh checks the include
+# (default build-lint, configured here when it has none). format.sh --check holds the files of
+# scripts/format.list to .clang-format (skipped with a note without clang-format-14). layers.sh checks the include
 # lines and, in BUILD_DIR's objects (built here), the symbols: no call up the layers. Skipped with a note
 # when clang-tidy is not installed, or with CF_LINT_NO_TIDY=1.
 set -eu
@@ -31,6 +32,13 @@ fi
 cmake --build "$build" --target chunkfill_obj chunkfill-cli -j "$jobs" >/dev/null || status=1
 sh scripts/layers.sh "$build" || status=1
 sh scripts/layout.sh || status=1
+# the files held to .clang-format (scripts/format.list); clang-format 14 only: another version formats differently
+if command -v clang-format-14 >/dev/null 2>&1; then
+    # shellcheck disable=SC2046
+    sh scripts/format.sh --check $(grep -v '^#' scripts/format.list) || status=1
+else
+    echo "format: clang-format-14 not installed, scripts/format.list not checked"
+fi
 python3 scripts/checklinks.py || status=1
 echo "cppcheck:$dirs"
 # shellcheck disable=SC2086
