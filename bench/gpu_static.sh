@@ -4,7 +4,8 @@
 # usage: bench/gpu_static.sh   (env: BIN = chunkfill CLI, default build-release/chunkfill;
 #        PACK, default ../shared/vanilla/26.3; SETTINGS, default minecraft:overworld;
 #        CLANG, default clang (Debian's clang 14); MCPU, default gfx90a;
-#        NVPTX_ARCH, default sm_80 (clang 14/15 know no sm_90; empty: no PTX figures))
+#        NVPTX_ARCH, default sm_80 (clang 14/15 know no sm_90; empty: no PTX figures);
+#        PROG, a generated program's file to read instead of `chunkfill emit`'s)
 # Emits the program (`chunkfill emit`), compiles it with clang for amdgcn-amd-amdhsa
 # (-O3, OpenCL C 1.2) and reports per kernel: VGPRs, AGPRs, SGPRs, spills, scratch
 # bytes (private segment), code bytes and the fp64 instructions in its code (static
@@ -36,7 +37,7 @@ MCPU=${MCPU:-gfx90a}
 NVPTX_ARCH=${NVPTX_ARCH-sm_80}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$BIN" emit --pack "$PACK" --settings "$SETTINGS" >"$tmp/prog.cl"
+if [ -n "${PROG:-}" ]; then cp "$PROG" "$tmp/prog.cl"; else "$BIN" emit --pack "$PACK" --settings "$SETTINGS" >"$tmp/prog.cl"; fi
 cat >"$tmp/devlib.cl" <<'CL'
 #define OV __attribute__((overloadable))
 double OV floor(double x) { return __builtin_floor(x); }

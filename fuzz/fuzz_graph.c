@@ -90,14 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < 8 && k < np; k++)
         if (plen[k]) files[nf++] = (cf_memfile){df_paths[k], piece[k], plen[k]};
 
-    cf_limits lim;
-    fuzz_limits(&lim);
-    cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, nf, &lim, &err);
-    fuzz_check_status("cf_pack_open_memory", st, &err);
+    cf_pack *pk = fuzz_open(files, nf);
     free(settings); /* the pack holds a copy */
-    if (st != CF_OK) return 0;
+    if (!pk) return 0;
+    cf_error err = {0};
+    cf_status st;
 
     const char *fn[4];
     int nfn = 0;

@@ -39,13 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {"data/t/worldgen/density_function/g.json", helper_g_json, sizeof helper_g_json - 1},
         {"data/t/worldgen/density_function/f.json", data, size},
     };
-    cf_limits lim;
-    fuzz_limits(&lim);
+    cf_pack *pk = fuzz_open(files, sizeof files / sizeof files[0]);
+    if (!pk) return 0;
     cf_error err = {0};
-    cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, sizeof files / sizeof files[0], &lim, &err);
-    fuzz_check_status("cf_pack_open_memory", st, &err);
-    if (st != CF_OK) return 0;
+    cf_status st;
 
     const char *fn[] = {"router:final_density"};
     cf_program *pg = NULL;

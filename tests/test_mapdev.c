@@ -75,6 +75,35 @@ Test(mapdev, layers_equal_the_cpu_at_levels_0_2_4)
     close_all(&o);
 }
 
+/* steps from 8 on: the sample kernel (k_map_samples, a work item per sample) gives the heights;
+ * steps off the cell lattice (9, 13), far coordinates and --below cut the column */
+Test(mapdev, sample_kernel_heights_equal_the_cpu)
+{
+    bworld o;
+    open_all(&o, 11);
+    /* x0, z0, step, below */
+    static const int32_t cases[][4] = {{-4096, 512, 8, INT32_MAX}, {-1003, 77, 9, INT32_MAX}, {1000001, -1000013, 13, INT32_MAX},
+                                       {-1003, 77, 9, 70}, {40, -40, 11, -70}};
+    cf_error err = {0};
+    enum { N = 6 };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int32_t h[2][N * N];
+        uint8_t rgb[2][N * N * 3];
+        for (int k = 0; k < 2; k++)
+            cr_assert_eq(k ? cf_map_draw_device(o.dev, o.w, o.b, 0, cases[c][0], cases[c][1], cases[c][2], N, N, cases[c][3], rgb[k], h[k],
+                                                NULL, 2, &err)
+                           : cf_map_draw_stats(o.w, o.b, 0, cases[c][0], cases[c][1], cases[c][2], N, N, cases[c][3], rgb[k], h[k], NULL,
+                                               2, &err),
+                         CF_OK, "%s", err.message);
+        size_t hd = 0;
+        for (int i = 0; i < N * N; i++) hd += h[0][i] != h[1][i];
+        cr_expect_eq(hd, 0, "case %zu (%d, %d step %d below %d): %zu of %d heights differ", c, cases[c][0], cases[c][1], cases[c][2],
+                     cases[c][3], hd, N * N);
+        cr_expect_eq(memcmp(rgb[0], rgb[1], sizeof rgb[0]), 0, "case %zu: pixels differ", c);
+    }
+    close_all(&o);
+}
+
 Test(mapdev, columns_equal_the_cpu_and_another_seed_reopens_the_biomes)
 {
     bworld o;

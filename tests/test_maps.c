@@ -218,6 +218,8 @@ Test(maps, sampled_columns_equal_whole_chunks)
      * surface (the span hint of heights.c must be proven, not trusted) */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 0, 768, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
+    /* several cells of a chunk, unaligned (heights.c sampled121: the sampled cells alone) */
+    check_sampled_columns(v121, NULL, "minecraft:overworld", -3, -61, 203, 6, 6);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
 
@@ -698,6 +700,9 @@ Test(maps, sampled_surface_blocks_equal_whole_chunks)
     /* `steep` decides the top block of (3040, -2784) (the middle sample; with the column's own
      * height for its neighbours' it differs; a search of 65,536 samples of seed 0 found two) */
     check_blocks_layer(pack, "minecraft:overworld", 0, 3031, -2793, 9, 3, 1, 1);
+    /* quarts whose leaves tie ((75, 15, 3), (75, 11, 7), seed 0): their chunk's stored biomes
+     * decide (map.c tied_quart), the columns stay per column */
+    check_blocks_layer(pack, "minecraft:overworld", 0, 288, 0, 16, 3, 1, 1);
     check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, -600,
                            -600, 48, 9, 3, 1);
     check_blocks_layer_dim(pack, CF_SOURCE_DIR "/tests/packs/own-biomes", "minecraft:overworld", "minecraft:overworld", 1, 1500017,

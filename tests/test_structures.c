@@ -995,3 +995,49 @@ Test(structures, terrain_checks_from_columns_and_biomes)
     cf_program_free(pg);
     close_world(&w);
 }
+
+/* a set in a sub-folder of structure_set/ (tests/packs/structures-sub: chunkfill_sub:deep/far/towers),
+ * its structure in a sub-folder of structure/ and its biome tag in one of tags/worldgen/biome: the set
+ * is listed under its path's id, and its starts are exactly its candidates whose biome at the chunk's
+ * corner, y 64, is in the tag */
+Test(structures, sets_in_sub_folders)
+{
+    const char *paths[2] = {CF_SOURCE_DIR "/packs/default", CF_SOURCE_DIR "/tests/packs/structures-sub"};
+    cf_pack *pk = NULL;
+    cf_biomes *b = NULL;
+    cf_structures *s = NULL;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, paths, 2, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, NULL, NULL, 0, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_structures_open(&s, pk, b, 0, NULL, &err), CF_OK, "%s", err.message);
+    const char *names[8];
+    cr_assert_eq(cf_structures_sets(s, names, 8), 1);
+    cr_assert_str_eq(names[0], "chunkfill_sub:deep/far/towers");
+    starts got = {0};
+    cr_assert_eq(cf_structures_find(s, 0, 0, 1023, 1023, NULL, 0, keep, &got, &err), CF_OK, "%s", err.message);
+    const char *pal[CF_BIOME_PALETTE_MAX];
+    cf_biomes_palette(b, pal);
+    int k = 0, fails = 0;
+    for (int32_t rz = 0; rz < 8; rz++)
+        for (int32_t rx = 0; rx < 8; rx++) {
+            int32_t c[2], q[3];
+            uint8_t bio;
+            structures_candidate(s, 0, rx * 8, rz * 8, c);
+            q[0] = c[0] * 4, q[1] = 16, q[2] = c[1] * 4;
+            cr_assert_eq(cf_biomes_quarts(b, 1, q, &bio, &err), CF_OK, "%s", err.message);
+            const char *id = pal[bio];
+            int in = !strcmp(id, "minecraft:plains") || !strcmp(id, "minecraft:forest") || !strcmp(id, "minecraft:ocean") || !strcmp(id, "minecraft:deep_ocean");
+            if (!in) {
+                fails++;
+                continue;
+            }
+            cr_assert(k < got.n, "candidate %d, %d (%s): no start", c[0], c[1], id);
+            cr_expect(got.v[k].chunk_x == c[0] && got.v[k].chunk_z == c[1] && !strcmp(got.v[k].structure, "chunkfill_sub:deep/tower"),
+                      "start %d: chunk %d, %d; expected %d, %d", k, got.v[k].chunk_x, got.v[k].chunk_z, c[0], c[1]);
+            k++;
+        }
+    cr_expect_eq(k, got.n);
+    cr_expect(k > 0 && fails > 0, "%d starts, %d biome failures", k, fails);
+    free(got.v);
+    cf_structures_free(s), cf_biomes_free(b), cf_pack_free(pk);
+}

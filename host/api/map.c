@@ -400,13 +400,18 @@ typedef struct colblk_ctx {
     cf_map_stats *stats; /* chunk_columns counts the columns that took their chunk (may be NULL) */
 } colblk_ctx;
 
+enum { TIE_CHUNKS = 4 };
 typedef struct colblk_tls {
     cf_colblk *c;
     cf_surface *s;  /* with biomes */
+    cf_biomes *b;   /* with biomes */
     cf_bquart *bq;  /* with biomes */
     uint8_t *chunk; /* a chunk's blocks where the column alone is not exact, made on first use */
-    int tie;        /* a quart's leaves tied (quart_of) */
+    int tie;        /* a quart's leaves tied and its chunk's biomes could not be made (quart_of) */
     struct { int32_t q[3]; int v; } qc[64]; /* the quarts asked, direct-mapped (v -2: empty) */
+    /* the stored biomes of chunks that hold a tied quart (cf_fill_biomes), round robin */
+    struct { int32_t cx, cz; uint8_t *bio; } tc[TIE_CHUNKS];
+    int nexttc;
 } colblk_tls;
 
 static void colblk_tls_free(void *tls)
@@ -416,6 +421,7 @@ static void colblk_tls_free(void *tls)
     surface_free(t->s);
     biome_quart_free(t->bq);
     free(t->chunk);
+    for (int k = 0; k < TIE_CHUNKS; k++) free(t->tc[k].bio);
     free(t);
 }
 
@@ -429,6 +435,7 @@ static void *colblk_tls_new(void *ctx)
     if (j->biomes) {
         t->s = surface_new(j->w, NULL, (const char *const *)j->biomes->pal, j->biomes->npal, j->biomes->zseed);
         t->bq = biome_quart_new(j->biomes);
+        t->b = j->biomes;
     }
     if (!t->c || (j->biomes && (!t->s || !t->bq))) {
         colblk_tls_free(t);
@@ -437,17 +444,45 @@ static void *colblk_tls_new(void *ctx)
     return t;
 }
 
+/* the stored biome of a quart whose leaves tie: its chunk's biomes as a chunk fill makes them
+ * (cf_fill_biomes: the search's order within the chunk decides a tie), kept for the next
+ * columns; -1 where they could not be made */
+static int tied_quart(colblk_tls *t, int32_t qx, int32_t qy, int32_t qz)
+{
+    int32_t c[2] = {qx >> 2, qz >> 2}, ry = qy - (t->b->min_y >> 2);
+    if (ry < 0 || ry >= t->b->height / 4) return -1;
+    int k = 0;
+    while (k < TIE_CHUNKS && !(t->tc[k].bio && t->tc[k].cx == c[0] && t->tc[k].cz == c[1])) k++;
+    if (k == TIE_CHUNKS) {
+        k = t->nexttc++ % TIE_CHUNKS;
+        if (!t->tc[k].bio && !(t->tc[k].bio = malloc((size_t)t->b->height / 4 * 16))) return -1;
+        cf_error err = {0};
+        if (cf_fill_biomes(t->b, 1, c, t->tc[k].bio, 1, &err) != CF_OK) {
+            free(t->tc[k].bio), t->tc[k].bio = NULL;
+            return -1;
+        }
+        t->tc[k].cx = c[0], t->tc[k].cz = c[1];
+    }
+    return t->tc[k].bio[((size_t)ry * 4 + (size_t)(qz & 3)) * 4 + (size_t)(qx & 3)];
+}
+
 /* colblk_surface's quart hook: the stored biome of a quart (remembered: a column's zoom reads
- * the same few quarts again and again); a tie marks the column */
+ * the same few quarts again and again); a tie takes the quart's chunk's biomes (tied_quart),
+ * and where those fail marks the column */
 static int quart_of(void *u, int32_t qx, int32_t qy, int32_t qz)
 {
     colblk_tls *t = u;
     uint32_t h = ((uint32_t)qx * 0x9E3779B1u ^ (uint32_t)qy * 0x85EBCA6Bu ^ (uint32_t)qz * 0xC2B2AE35u) >> 26;
-    if (t->qc[h].v != -2 && t->qc[h].q[0] == qx && t->qc[h].q[1] == qy && t->qc[h].q[2] == qz) return t->qc[h].v;
-    int32_t q[3] = {qx, qy, qz};
-    int v = biome_quart_stored(t->bq, q);
-    t->qc[h].q[0] = qx, t->qc[h].q[1] = qy, t->qc[h].q[2] = qz, t->qc[h].v = v;
-    if (v < 0) t->tie = 1, v = 0;
+    int v;
+    if (t->qc[h].v != -2 && t->qc[h].q[0] == qx && t->qc[h].q[1] == qy && t->qc[h].q[2] == qz) {
+        v = t->qc[h].v;
+    } else {
+        int32_t q[3] = {qx, qy, qz};
+        v = biome_quart_stored(t->bq, q);
+        if (v < 0) v = tied_quart(t, qx, qy, qz);
+        t->qc[h].q[0] = qx, t->qc[h].q[1] = qy, t->qc[h].q[2] = qz, t->qc[h].v = v;
+    }
+    if (v < 0) t->tie = 1, v = 0; /* a remembered failure marks this column too */
     return v;
 }
 

@@ -4,7 +4,9 @@
  *
  * Heights: the chunks that hold samples filled on the device (cf_device_fill: the same
  * densities as cf_fill_chunks, bit for bit), each sample's column scanned from the top (or
- * below) down for the first value > 0, as the CPU's surface search. Blocks (water, blocks,
+ * below) down for the first value > 0, as the CPU's surface search; from SAMPLE_STEP blocks
+ * between samples a 26.3 program's heights come from the sample kernel instead (device_samples:
+ * a work item per sample, the same values). Blocks (water, blocks,
  * columns): cf_device_fill_blocks, or the surface stage on the device where the settings' rules
  * have an OpenCL form (cf_program_surface_on_device; else the CPU's cf_fill_blocks_surface).
  * Biomes: BiomeManager's zoom picks each sample's quart on the CPU (cf_bz_quart, a few integer
@@ -72,7 +74,7 @@ static cf_status check_world(const cf_map_device *d, const cf_world *w, cf_error
 
 /* mapdev_heights' fills and scans: a chunk's densities ([y][z][x], float or double) on the
  * device; a sample's height the first value > 0 from ymax down (min_y - 1 where none), as the
- * CPU's surface search */
+ * CPU's surface search: kernels/cf_colscan.h over the column (rows of one, read from the chunk) */
 typedef struct heights_fns {
     cf_map_device *d;
     const cf_world *w;
@@ -80,6 +82,21 @@ typedef struct heights_fns {
     int64_t ymax;
     int32_t *out;
 } heights_fns;
+typedef struct chunk_col {
+    const uint8_t *chunk;
+    int f64, miny, lx, lz;
+} chunk_col;
+static double chunk_value(const chunk_col *c, int32_t y)
+{
+    size_t at = ((size_t)(y - c->miny) * 16 + (size_t)c->lz) * 16 + (size_t)c->lx;
+    return c->f64 ? ((const double *)(const void *)c->chunk)[at] : (double)((const float *)(const void *)c->chunk)[at];
+}
+#define CF_CS_CTX const chunk_col *cc
+#define CF_CS_ARG cc
+#define CF_CS_T double
+#define CF_CS_ROW(y, first) ((void)(first), chunk_value(cc, (y)))
+#include "kernels/cf_colscan.h"
+
 static cf_status heights_fill(void *ctx, size_t n, const int32_t *list, uint8_t *buf, cf_error *err)
 {
     const heights_fns *c = ctx;
@@ -92,15 +109,41 @@ static void heights_each(void *ctx, const uint8_t *chunk, size_t o, int lx, int 
 {
     const heights_fns *c = ctx;
     const cf_program *p = c->w->prog;
-    int32_t h = p->min_y - 1;
-    for (int64_t y = c->ymax; y >= p->min_y; y--) {
-        size_t at = ((size_t)(y - p->min_y) * 16 + (size_t)lz) * 16 + (size_t)lx;
-        if (c->f64 ? ((const double *)(const void *)chunk)[at] > 0.0 : ((const float *)(const void *)chunk)[at] > 0.0f) {
-            h = (int32_t)y;
+    chunk_col cc = {chunk, c->f64, p->min_y, lx, lz};
+    c->out[o] = cf_colscan(&cc, p->min_y, p->min_y + p->height - 1, (int32_t)(c->ymax < p->min_y - 1 ? p->min_y - 1 : c->ymax), 1);
+}
+
+/* samples a device call takes (between two looks at cancel) */
+enum { SAMPLE_BATCH = 4096 };
+
+/* the sample kernel (k_map_samples, a work item per sample): 26.3 float programs, from this step on
+ * (below it neighbouring samples share a chunk's cell corners) */
+enum { SAMPLE_STEP = 8 };
+
+static cf_status heights_samples(cf_map_device *d, const cf_world *w, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
+                                 int32_t ymax, int32_t *out, const cf_map_cancel *cancel, cf_error *err)
+{
+    size_t n = (size_t)nx * (size_t)nz;
+    int32_t *xz = malloc(sizeof(int32_t) * 2 * (n < SAMPLE_BATCH ? n : SAMPLE_BATCH));
+    if (!xz) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    cf_status st = CF_OK;
+    for (size_t at = 0; at < n && st == CF_OK; at += SAMPLE_BATCH) {
+        size_t m = n - at < SAMPLE_BATCH ? n - at : SAMPLE_BATCH;
+        if (map_cancelled(cancel, err)) {
+            st = CF_ERR_LIMIT;
             break;
         }
+        for (size_t i = 0; i < m; i++) {
+            size_t k = at + i;
+            xz[2 * i] = (int32_t)((int64_t)x0 + (int64_t)(k % (size_t)nx) * step);
+            xz[2 * i + 1] = (int32_t)((int64_t)z0 + (int64_t)(k / (size_t)nx) * step);
+        }
+        pthread_mutex_lock(&d->lock);
+        st = device_samples(d->dev, w, m, xz, ymax, out + at, err);
+        pthread_mutex_unlock(&d->lock);
     }
-    c->out[o] = h;
+    free(xz);
+    return st;
 }
 
 cf_status mapdev_heights(cf_map_device *d, const cf_world *w, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
@@ -109,8 +152,10 @@ cf_status mapdev_heights(cf_map_device *d, const cf_world *w, int32_t x0, int32_
     cf_status st = check_world(d, w, err);
     if (st != CF_OK) return st;
     const cf_program *p = w->prog;
-    heights_fns c = {d, w, p->prec == PREC_F64, (int64_t)p->min_y + p->height - 1 < below ? (int64_t)p->min_y + p->height - 1 : below,
-                     out};
+    int64_t ymax = (int64_t)p->min_y + p->height - 1 < below ? (int64_t)p->min_y + p->height - 1 : below;
+    if (p->prec != PREC_F64 && step >= SAMPLE_STEP)
+        return heights_samples(d, w, x0, z0, step, nx, nz, (int32_t)(ymax < p->min_y - 1 ? p->min_y - 1 : ymax), out, cancel, err);
+    heights_fns c = {d, w, p->prec == PREC_F64, ymax, out};
     map_batch_fns fns = {heights_fill, heights_each, &c};
     return map_chunk_batches(x0, z0, step, nx, nz, 64, (size_t)p->height * 256 * (c.f64 ? sizeof(double) : sizeof(float)), &fns,
                              cancel, err);

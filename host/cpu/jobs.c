@@ -229,6 +229,20 @@ cf_status fill_blocks_surface(const cf_world *w, size_t n, const int32_t *chunks
     return CF_OK;
 }
 
+/* the chunk list's coordinates, the thread count (<= 0: one per CPU; at most n) and the
+ * memory of that many fills: CF_OK, or the error */
+static cf_status chunk_args(const cf_world *w, size_t n, const int32_t *chunks, int *threads, cf_error *err)
+{
+    for (size_t i = 0; i < 2 * n; i++)
+        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
+            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
+                           CF_MAX_CHUNK);
+    if (*threads <= 0) *threads = cpu_count();
+    if ((size_t)*threads > n) *threads = (int)n;
+    if (fill_check_memory(w->prog, *threads, err) != CF_OK) return err->status;
+    return CF_OK;
+}
+
 cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks, const uint8_t *remap, uint8_t *out, int threads,
                              cf_error *err)
 {
@@ -236,14 +250,9 @@ cf_status fill_chunks_blocks(const cf_world *w, size_t n, const int32_t *chunks,
     if (!w->prog->blocks)
         return err_set(err, CF_ERR_ARG, "cf_fill_blocks: the program was not compiled for block fills"
                        " (cf_program_compile_blocks)");
-    for (size_t i = 0; i < 2 * n; i++)
-        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
-            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
-                           CF_MAX_CHUNK);
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cpu_count();
-    if ((size_t)threads > n) threads = (int)n;
-    if (fill_check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    cf_status st = chunk_args(w, n, chunks, &threads, err);
+    if (st != CF_OK) return st;
     job j = {w, w->prog->outputs[0], n, chunks, NULL, (size_t)w->prog->height * 256, 0, 0, out, NULL, 0, NULL, 0, 0, 0, remap};
     j.threads = threads;
     if (fill_run_threads(w->prog->dialect == DIALECT_MC121 ? block121_worker : block_worker, &j, threads) < 0)
@@ -335,14 +344,9 @@ cf_status fill_chunks(const cf_world *w, int fn, size_t n, const int32_t *chunks
 {
     if (!w || fn < 0 || fn >= w->prog->noutputs || (n && (!chunks || !out)))
         return err_set(err, CF_ERR_ARG, "cf_fill_chunks: bad arguments");
-    for (size_t i = 0; i < 2 * n; i++)
-        if (chunks[i] < -CF_MAX_CHUNK || chunks[i] > CF_MAX_CHUNK)
-            return err_set(err, CF_ERR_ARG, "chunk coordinate %d out of range [%d, %d]", chunks[i], -CF_MAX_CHUNK,
-                           CF_MAX_CHUNK);
     if (n == 0) return CF_OK;
-    if (threads <= 0) threads = cpu_count();
-    if ((size_t)threads > n) threads = (int)n;
-    if (fill_check_memory(w->prog, threads, err) != CF_OK) return err->status;
+    cf_status st = chunk_args(w, n, chunks, &threads, err);
+    if (st != CF_OK) return st;
     if (w->prog->prec == PREC_F64) {
         job64 j;
         memset(&j, 0, sizeof j);

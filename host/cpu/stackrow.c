@@ -32,8 +32,7 @@
 typedef struct srow {
     int32_t i[STACK_LANES_MAX], j[STACK_LANES_MAX], k[STACK_LANES_MAX];
     float u[STACK_LANES_MAX], v[STACK_LANES_MAX], w[STACK_LANES_MAX];
-    int32_t h[8][STACK_LANES_MAX];
-    float nv[STACK_LANES_MAX];
+    uint64_t hp[STACK_LANES_MAX]; /* the eight hashes, hash q in byte q */
 } srow;
 
 /* (a), scalar: cf_perlin's double steps */
@@ -69,24 +68,33 @@ static void hashes(srow *r, int n, CF_TAB o, cf_latcell *c)
     CF_TAB p = o + 32;
     cf_latcell tmp = {0, 0, 0, 0, {0}};
     if (!c) c = &tmp;
+    uint64_t pk = 0;
+    int have = 0;
     for (int l = 0; l < n; l++) {
         int32_t i = r->i[l], j = r->j[l], k = r->k[l];
-        if (!c->ok || c->i != i || c->j != j || c->k != k) lat_cell_set(c, p, i, j, k);
-        for (int q = 0; q < 8; q++) r->h[q][l] = c->h[q];
+        if (!c->ok || c->i != i || c->j != j || c->k != k) lat_cell_set(c, p, i, j, k), have = 0;
+        if (!have) {
+            pk = 0;
+            for (int q = 0; q < 8; q++) pk |= (uint64_t)c->h[q] << (8 * q);
+            have = 1;
+        }
+        r->hp[l] = pk;
     }
 }
 
-/* (c), scalar: eval.c's stack_point float part */
-static void lerps_scalar(srow *r, int l0, int n)
+/* (c), scalar: eval.c's stack_point float part, out[l] + amp * the octave's value */
+static void lerps_scalar(const srow *r, int l0, int n, float amp, float *out)
 {
     for (int l = l0; l < n; l++) {
         float u = r->u[l], vv = r->v[l], w = r->w[l];
         float u1 = u - 1.0f, v1 = vv - 1.0f, w1 = w - 1.0f;
-        r->nv[l] = cf_lerp3f(cf_smoothf(u), cf_smoothf(vv), cf_smoothf(w), cf_gdot((uint32_t)r->h[0][l], u, vv, w),
-                             cf_gdot((uint32_t)r->h[1][l], u1, vv, w), cf_gdot((uint32_t)r->h[2][l], u, v1, w),
-                             cf_gdot((uint32_t)r->h[3][l], u1, v1, w), cf_gdot((uint32_t)r->h[4][l], u, vv, w1),
-                             cf_gdot((uint32_t)r->h[5][l], u1, vv, w1), cf_gdot((uint32_t)r->h[6][l], u, v1, w1),
-                             cf_gdot((uint32_t)r->h[7][l], u1, v1, w1));
+        uint64_t h = r->hp[l];
+        float nv = cf_lerp3f(cf_smoothf(u), cf_smoothf(vv), cf_smoothf(w), cf_gdot((uint32_t)h, u, vv, w),
+                             cf_gdot((uint32_t)(h >> 8), u1, vv, w), cf_gdot((uint32_t)(h >> 16), u, v1, w),
+                             cf_gdot((uint32_t)(h >> 24), u1, v1, w), cf_gdot((uint32_t)(h >> 32), u, vv, w1),
+                             cf_gdot((uint32_t)(h >> 40), u1, vv, w1), cf_gdot((uint32_t)(h >> 48), u, v1, w1),
+                             cf_gdot((uint32_t)(h >> 56), u1, v1, w1));
+        out[l] = out[l] + amp * nv;
     }
 }
 
@@ -121,8 +129,9 @@ T512 static inline __m512 smooth512(__m512 t)
 }
 T512 static inline __m512 lerp512(__m512 t, __m512 a, __m512 b) { return _mm512_add_ps(a, _mm512_mul_ps(t, _mm512_sub_ps(b, a))); }
 
-/* (c) for lanes [0, n16) (n16 a multiple of 16): cf_gdot's table rows by vpermps */
-T512 static void lerps512(srow *r, int n16)
+/* (c) for lanes [0, n16) (n16 a multiple of 16): cf_gdot's table rows by vpermps (it reads
+ * an index's low 4 bits: cf_gdot's h & 15), out[l] + amp * the octave's value */
+T512 static void lerps512(const srow *r, int n16, float amp, float *out)
 {
     __m512 gx = _mm512_loadu_ps(cf_grad_x), gy = _mm512_loadu_ps(cf_grad_y), gz = _mm512_loadu_ps(cf_grad_z);
     __m512 one = _mm512_set1_ps(1.0f);
@@ -130,8 +139,11 @@ T512 static void lerps512(srow *r, int n16)
         __m512 u = _mm512_loadu_ps(r->u + l), v = _mm512_loadu_ps(r->v + l), w = _mm512_loadu_ps(r->w + l);
         __m512 u1 = _mm512_sub_ps(u, one), v1 = _mm512_sub_ps(v, one), w1 = _mm512_sub_ps(w, one);
         __m512 d[8];
+        __m512i ha = _mm512_loadu_si512((const void *)(r->hp + l)), hb = _mm512_loadu_si512((const void *)(r->hp + l + 8));
         for (int q = 0; q < 8; q++) {
-            __m512i h = _mm512_loadu_si512((const void *)(r->h[q] + l));
+            __m256i h0 = _mm512_cvtepi64_epi32(_mm512_srli_epi64(ha, (unsigned)(8 * q)));
+            __m256i h1 = _mm512_cvtepi64_epi32(_mm512_srli_epi64(hb, (unsigned)(8 * q)));
+            __m512i h = _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1);
             __m512 a = (q & 1) ? u1 : u, b = (q & 2) ? v1 : v, c = (q & 4) ? w1 : w;
             __m512 s = _mm512_add_ps(_mm512_mul_ps(_mm512_permutexvar_ps(h, gx), a), _mm512_mul_ps(_mm512_permutexvar_ps(h, gy), b));
             d[q] = _mm512_add_ps(s, _mm512_mul_ps(_mm512_permutexvar_ps(h, gz), c));
@@ -139,7 +151,8 @@ T512 static void lerps512(srow *r, int n16)
         __m512 t1 = smooth512(u), t2 = smooth512(v), t3 = smooth512(w);
         __m512 b0 = lerp512(t2, lerp512(t1, d[0], d[1]), lerp512(t1, d[2], d[3]));
         __m512 b1 = lerp512(t2, lerp512(t1, d[4], d[5]), lerp512(t1, d[6], d[7]));
-        _mm512_storeu_ps(r->nv + l, lerp512(t3, b0, b1));
+        __m512 nv = lerp512(t3, b0, b1);
+        _mm512_storeu_ps(out + l, _mm512_add_ps(_mm512_loadu_ps(out + l), _mm512_mul_ps(_mm512_set1_ps(amp), nv)));
     }
 }
 #undef T512
@@ -181,11 +194,10 @@ void stack_lanes(const cf_world *wd, int isa, int s, int n, const double *x, con
 #ifdef CF_HAVE_ROW512
         if (isa == STACK_ISA_AVX512) {
             n16 = n & ~15;
-            lerps512(&r, n16);
+            lerps512(&r, n16, amp, out);
         }
 #endif
-        lerps_scalar(&r, n16, n); /* the tail (or every lane) */
-        for (int l = 0; l < n; l++) out[l] = out[l] + amp * r.nv[l];
+        lerps_scalar(&r, n16, n, amp, out); /* the tail (or every lane) */
     }
 }
 

@@ -75,6 +75,10 @@ struct cf_device {
     int staged;                         /* transfers through the sets' pinned staging buffers */
     cl_kernel kaqs, kaqc, kaqb; /* block fills: k_aq_surface, k_aq_cells, k_aq_blocks */
     cl_kernel ksurf;            /* the surface stage: k_surface */
+    cl_program sprog;           /* the map's sample columns (emit_samples), built at their first use */
+    cl_kernel ksamp;            /* k_map_samples */
+    cl_mem sxz, sout;           /* its sample list and heights */
+    size_t scap;                /* samples they hold */
     cl_mem sints, sgrad, spsn; /* its int tables, gradient factories, climate permutations */
     size_t batch;
     cl_mem tab;
@@ -123,6 +127,10 @@ void device_free(cf_device *d)
     for (int k = 0; k < 3; k++)
         if (sf[k]) clReleaseMemObject(sf[k]);
     if (d->ksurf) clReleaseKernel(d->ksurf);
+    if (d->sxz) clReleaseMemObject(d->sxz);
+    if (d->sout) clReleaseMemObject(d->sout);
+    if (d->ksamp) clReleaseKernel(d->ksamp);
+    if (d->sprog) clReleaseProgram(d->sprog);
     if (d->kaqs) clReleaseKernel(d->kaqs);
     if (d->kaqc) clReleaseKernel(d->kaqc);
     if (d->kaqb) clReleaseKernel(d->kaqb);
@@ -451,6 +459,63 @@ cf_status device_fill_blocks(cf_device *d, const cf_world *w, size_t n, const in
         return err_set(err, CF_ERR_ARG, "cf_device_fill_blocks: the device was opened for a program without block fills"
                        " (cf_program_compile_blocks)");
     return fill_batches(d, w, n, chunks, out, 1, NULL, NULL, err);
+}
+
+/* the sample program, at its first use (a fill never builds it): seed-independent as the fill's */
+static cf_status samples_open(cf_device *d, cf_error *err)
+{
+    cf_world *w0 = NULL;
+    if (world_new(&w0, d->prog, 0, err) != CF_OK) return err->status;
+    char *src = emit_samples(d->prog, w0, d->fn, err);
+    world_free(w0);
+    if (!src) return err->status;
+    cf_status st = clrt_build(&d->rt, src, d->gpu_form ? EXACT_OPTIONS " -DCF_GPU" : EXACT_OPTIONS, &d->sprog, NULL, err);
+    free(src);
+    if (st != CF_OK) return st;
+    cl_int e;
+    d->ksamp = clCreateKernel(d->sprog, "k_map_samples", &e);
+    if (clrt_check(err, e, "clCreateKernel(k_map_samples)")) {
+        clReleaseProgram(d->sprog);
+        d->ksamp = NULL, d->sprog = NULL;
+        return CF_ERR_DEVICE;
+    }
+    return CF_OK;
+}
+
+cf_status device_samples(cf_device *d, const cf_world *w, size_t n, const int32_t *xz, int32_t ymax, int32_t *out, cf_error *err)
+{
+    if (!d || !w || w->prog != d->prog || (n && (!xz || !out)))
+        return err_set(err, CF_ERR_ARG, "device_samples: bad arguments (the world must bind the device's program)");
+    if (n == 0) return CF_OK;
+    if (n > INT32_MAX / 2) return err_set(err, CF_ERR_LIMIT, "device_samples: %zu samples in one call", n);
+    if (!d->ksamp && samples_open(d, err) != CF_OK) return err->status;
+    double t0 = now_ms();
+    if ((d->bound != w || d->bound_seed != w->seed) && upload_tables(d, w, err) != CF_OK) return err->status;
+    if (d->scap < n) {
+        if (d->sxz) clReleaseMemObject(d->sxz);
+        if (d->sout) clReleaseMemObject(d->sout);
+        d->sout = NULL, d->scap = 0;
+        if (!(d->sxz = buffer(d, CL_MEM_READ_ONLY, n * 2 * sizeof(cl_int), "clCreateBuffer(samples)", err))) return CF_ERR_DEVICE;
+        if (!(d->sout = buffer(d, CL_MEM_WRITE_ONLY, n * sizeof(cl_int), "clCreateBuffer(sample heights)", err))) return CF_ERR_DEVICE;
+        d->scap = n;
+    }
+    cl_command_queue q = d->rt.queue;
+    if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sxz, CL_FALSE, 0, n * 2 * sizeof(cl_int), xz, 0, NULL, NULL),
+                   "clEnqueueWriteBuffer(samples)"))
+        return CF_ERR_DEVICE;
+    d->ms[1] += now_ms() - t0;
+    t0 = now_ms();
+    cl_int ni = (cl_int)n, y0 = d->prog->min_y, ym = ymax;
+    const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_int), sizeof(cl_int), sizeof(cl_mem)};
+    const void *v[] = {&d->tab, &d->sxz, &ni, &y0, &ym, &d->sout};
+    if (setargs(err, d->ksamp, 6, sz, v) < 0 || launch(err, q, d->ksamp, n, "clEnqueueNDRangeKernel(k_map_samples)") < 0 ||
+        CLRT_CHECK(err, clEnqueueReadBuffer(q, d->sout, CL_TRUE, 0, n * sizeof(cl_int), out, 0, NULL, NULL),
+                   "clEnqueueReadBuffer(sample heights)")) {
+        clFinish(q);
+        return CF_ERR_DEVICE;
+    }
+    d->ms[2] += now_ms() - t0;
+    return CF_OK;
 }
 
 cf_status device_fill(cf_device *d, const cf_world *w, size_t n, const int32_t *chunks, void *outp, cf_error *err)

@@ -527,6 +527,179 @@ static void blocks_kernel(prog32 *P)
     sbf(o, "    }\n}\n");
 }
 
+/* The map's sampled columns (k_map_samples): one work item per sample column, its surface
+ * height (kernels/cf_colscan.h): windows of rows from the top down, each window's rows upward
+ * with k_blocks' interpolation (the same corners, lerps and running sum, so every row's value
+ * is k_blocks' bit for bit), the corners of the sample's own cell computed where it needs them
+ * (cs_corner_<k>: the corner body of interpolated node k at any corner, column nodes through
+ * their fV_ functions); a window's bottom corners are kept for the window below. */
+/* 1 when every node under id has a finite range within +-1e37 and none of the kinds that make
+ * NaN or infinity from finite inputs: then a corner column's neighbours do not change the value
+ * of a sample on it (in-cell fractions 0: lerp(0, u, v) = u + 0 * (v - u) is u bit for bit when
+ * v - u is finite and u is not -0), so they are stamped 0 and not computed, the CPU's corner
+ * columns (host/cpu/heights.c corner_exact, the same condition). seen: 0 unknown, 1 yes, 2 no */
+static int corner_finite(const cf_program *p, int id, uint8_t *seen)
+{
+    if (seen[id]) return seen[id] == 1;
+    const cf_node *nd = &p->nodes[id];
+    int ok = nd->lo >= -1e37 && nd->hi <= 1e37 && nd->kind != NK_SQRT && nd->kind != NK_LOG && nd->kind != NK_POW &&
+             nd->kind != NK_DIV && nd->kind != NK_RECIPROCAL;
+    for (int k = 0; ok && k < nd->nin; k++) ok = corner_finite(p, nd->in[k], seen);
+    seen[id] = ok ? 1 : 2;
+    return ok;
+}
+
+static void samples_kernel(prog32 *P)
+{
+    P_LOCALS;
+    sb *o = &g->out;
+    int root = P->root;
+    const int *cslot = P->cslot;
+    uint8_t *rootcol = calloc((size_t)n + 1, 1), *seen = calloc((size_t)n + 1, 1);
+    if (!rootcol || !seen) {
+        free(rootcol), free(seen);
+        o->oom = 1;
+        return;
+    }
+    gen_mark_body(g, root, P->ext);
+    for (int i = 0; i < n; i++) rootcol[i] = cslot[i] >= 0 && g->mark[i];
+    int fin[EMIT_MAX_INTERP] = {0};
+    for (int k = 0; k < lay->ninterp; k++) fin[k] = corner_finite(p, p->nodes[lay->interp[k]].in[0], seen);
+    /* the window: the lcm of the cell heights (every window starts a cell of every node), or
+     * the whole column */
+    int64_t W = 1;
+    for (int k = 0; k < lay->ninterp; k++) {
+        int64_t h = p->nodes[lay->interp[k]].i[1], a = W, b = h;
+        while (b) { int64_t r = a % b; a = b; b = r; }
+        W = W / a * h;
+        if (W > p->height) W = 0;
+        if (W == 0) break;
+    }
+    if (W == 0) W = (int64_t)p->height * 2;
+    for (int k = 0; k < lay->ninterp; k++) {
+        const cf_node *nd = &p->nodes[lay->interp[k]];
+        sbf(o, "\n/* interpolated node %d's input at corner (x, y, z), as k_corners_<k> gives it */\n", lay->interp[k]);
+        sbf(o, "static float cs_corner_%d(CF_TAB t, int x, int y, int z, int y0)\n{\n", k);
+        sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n    (void)hv; (void)vmin;\n", nd->i[1], nd->i[1]);
+        src_comment(o, nd, "    ");
+        gen_mark_body(g, nd->in[0], P->ext);
+        for (int i = 0; i < n; i++)
+            if (cslot[i] >= 0 && g->mark[i]) {
+                gen_want(g, MODE_VOLUME, i);
+                sbf(o, "    float v%d = fV_%d(t, x, y, z, hv, vmin);\n", i, i);
+            }
+        gen_body(g, o, MODE_VOLUME, nd->in[0], P->ext, 1);
+        sbf(o, "    return v%d;\n}\n", nd->in[0]);
+    }
+    sbf(o, "\n/* a sample column's state: its column values, and per interpolated node its in-cell fractions,\n"
+           " * corner column, running value and step, and the corners at level pl (the window above's bottom) */\n");
+    sbf(o, "typedef struct cs_state {\n    int x, z, y0;\n");
+    for (int i = 0; i < n; i++)
+        if (rootcol[i]) sbf(o, "    float c%d;\n", i);
+    for (int k = 0; k < lay->ninterp; k++)
+        sbf(o, "    float ax%d, az%d, run%d, stp%d, p%d_0, p%d_1, p%d_2, p%d_3;\n    int cx%d, cz%d, pl%d, lone%d;\n", k, k, k, k, k, k, k, k,
+            k, k, k, k);
+    sbf(o, "} cs_state;\n");
+    sbf(o, "\n/* the value at row y of the sample column: k_blocks' body */\n");
+    sbf(o, "static float cs_row(CF_TAB t, cs_state *s, int y, int first)\n{\n");
+    sbf(o, "    int x = s->x, z = s->z, y0 = s->y0, hv = 1, vmin = y0;\n    (void)x; (void)z; (void)hv; (void)vmin;\n");
+    for (int i = 0; i < n; i++)
+        if (rootcol[i]) sbf(o, "    float v%d = s->c%d;\n", i, i);
+    for (int k = 0; k < lay->ninterp; k++) {
+        int id = lay->interp[k], w = p->nodes[id].i[0], h = p->nodes[id].i[1];
+        sbf(o, "    /* interpolated node %d */\n", id);
+        sbf(o, "    int iy%d = (int)cf_floormod(y, %d);\n", k, h);
+        sbf(o, "    if (first || iy%d == 0) {\n", k);
+        /* lone: the sample is on a corner column and the neighbours need not be computed (a
+         * literal 0 where corner_finite does not hold: the compiler drops that code) */
+        char lone[24];
+        snprintf(lone, sizeof lone, fin[k] ? "s->lone%d" : "0", k);
+        sbf(o, "        int L = (int)cf_floordiv(y, %d), xa = s->cx%d, xb = xa + %d, za = s->cz%d, zb = za + %d, lone = %s;\n",
+            h, k, w, k, w, lone);
+        sbf(o, "        float v010, v110 = 0.0f, v011 = 0.0f, v111 = 0.0f, v100 = 0.0f, v001 = 0.0f, v101 = 0.0f;\n");
+        sbf(o, "        int yt = (L + 1) * %d, yb = L * %d;\n", h, h);
+        sbf(o, "        if (s->pl%d == L + 1) v010 = s->p%d_0, v110 = s->p%d_1, v011 = s->p%d_2, v111 = s->p%d_3;\n", k, k, k, k, k);
+        sbf(o, "        else {\n            v010 = cs_corner_%d(t, xa, yt, za, y0);\n", k);
+        sbf(o, "            if (!lone) v110 = cs_corner_%d(t, xb, yt, za, y0), v011 = cs_corner_%d(t, xa, yt, zb, y0),"
+               " v111 = cs_corner_%d(t, xb, yt, zb, y0);\n        }\n", k, k, k);
+        sbf(o, "        float v000 = cs_corner_%d(t, xa, yb, za, y0);\n", k);
+        sbf(o, "        if (lone && ((v000 == 0.0f && signbit(v000)) || (v010 == 0.0f && signbit(v010)))) lone = 0, v110 = "
+               "cs_corner_%d(t, xb, yt, za, y0),\n            v011 = cs_corner_%d(t, xa, yt, zb, y0), v111 = cs_corner_%d(t, xb, yt, zb, y0);\n",
+            k, k, k);
+        sbf(o, "        if (!lone) v100 = cs_corner_%d(t, xb, yb, za, y0), v001 = cs_corner_%d(t, xa, yb, zb, y0), v101 = "
+               "cs_corner_%d(t, xb, yb, zb, y0);\n", k, k, k);
+        sbf(o, "        s->pl%d = L, s->p%d_0 = v000, s->p%d_1 = v100, s->p%d_2 = v001, s->p%d_3 = v101;\n", k, k, k, k, k);
+        sbf(o, "        float v00 = cf_lerpf(s->az%d, v000, v001), v01 = cf_lerpf(s->az%d, v010, v011);\n", k, k);
+        sbf(o, "        float v10 = cf_lerpf(s->az%d, v100, v101), v11 = cf_lerpf(s->az%d, v110, v111);\n", k, k);
+        sbf(o, "        float a = cf_lerpf(s->ax%d, v00, v10), b = cf_lerpf(s->ax%d, v01, v11);\n", k, k);
+        sbf(o, "        s->stp%d = (b - a) * (1.0f / (float)%d);\n", k, h);
+        sbf(o, "        s->run%d = a + s->stp%d * (float)iy%d;\n", k, k, k);
+        sbf(o, "    } else {\n        s->run%d = s->run%d + s->stp%d;\n    }\n", k, k, k);
+        sbf(o, "    float v%d = s->run%d;\n", id, k);
+    }
+    gen_body(g, o, MODE_VOLUME, root, P->ext, 1);
+    sbf(o, "    return v%d;\n}\n", root);
+    sbf(o, "\n#define CF_CS_CTX CF_TAB t, cs_state *s\n#define CF_CS_ARG t, s\n#define CF_CS_T float\n"
+           "#define CF_CS_ROW(y, first) cs_row(t, s, (y), (first))\n%s\n", emit_header_colscan);
+    sbf(o, "\n/* sample i at (xz[2i], xz[2i + 1]): its top y <= ymax with a value > 0, else y0 - 1 */\n");
+    sbf(o, "__kernel void k_map_samples(CF_TAB t, __global const int *xz, int n, int y0, int ymax, __global int *out)\n{\n");
+    sbf(o, "    int gid = get_global_id(0);\n    if (gid >= n) return;\n");
+    sbf(o, "    cs_state st, *s = &st;\n");
+    sbf(o, "    int x = xz[2 * gid], z = xz[2 * gid + 1], y = y0, hv = 1, vmin = y0;\n    (void)y; (void)hv; (void)vmin;\n");
+    sbf(o, "    s->x = x, s->z = z, s->y0 = y0;\n");
+    for (int i = 0; i < n; i++)
+        if (rootcol[i]) {
+            gen_want(g, MODE_VOLUME, i);
+            sbf(o, "    s->c%d = fV_%d(t, x, y, z, hv, vmin);\n", i, i);
+        }
+    for (int k = 0; k < lay->ninterp; k++) {
+        int w = p->nodes[lay->interp[k]].i[0];
+        sbf(o, "    s->ax%d = (float)(int)cf_floormod(x, %d) * (1.0f / (float)%d);\n", k, w, w);
+        sbf(o, "    s->az%d = (float)(int)cf_floormod(z, %d) * (1.0f / (float)%d);\n", k, w, w);
+        sbf(o, "    s->cx%d = (int)cf_floordiv(x, %d) * %d, s->cz%d = (int)cf_floordiv(z, %d) * %d;\n", k, w, w, k, w, w);
+        sbf(o, "    s->run%d = 0.0f, s->stp%d = 0.0f, s->pl%d = -2147483647 - 1;\n", k, k, k);
+        sbf(o, "    s->lone%d = %d && s->ax%d == 0.0f && s->az%d == 0.0f;\n", k, fin[k], k, k);
+    }
+    sbf(o, "    out[gid] = cf_colscan(t, s, y0, y0 + %d, ymax, %d);\n}\n", p->height - 1, (int)W);
+    free(rootcol), free(seen);
+}
+
+char *emit_samples(const cf_program *p, const cf_world *w, int fn, cf_error *err)
+{
+    if (p->prec == PREC_F64) return err_set(err, CF_ERR_ARG, "the map's sample kernel is for 26.3 float programs"), NULL;
+    prog32 P;
+    memset(&P, 0, sizeof P);
+    emit_layout lay;
+    int n = p->nnodes;
+    P.p = p, P.lay = &lay, P.n = n, P.root = p->outputs[fn];
+    gen *g = &P.g;
+    int ok = gen_open(g, p, w) == 0;
+    g->axl0 = malloc(sizeof *g->axl0 * ((size_t)n + 1));
+    g->site = malloc(sizeof(int) * ((size_t)n + 1));
+    P.ext = calloc((size_t)n + 1, 1), P.need = calloc((size_t)n + 1, 1);
+    P.cslot = malloc(sizeof(int) * ((size_t)n + 1));
+    sb ker = {0};
+    if (!ok || !g->axl0 || !g->site || !P.ext || !P.need || !P.cslot) goto nomem;
+    for (int i = 0; i < n; i++) g->site[i] = -1, g->axl0[i][0] = g->axl0[i][1] = g->axl0[i][2] = -1;
+    if (plan(&P, err) < 0) goto fail;
+    sbf(&ker, "/* chunkfill: generated OpenCL C for %s, output %s: the map's sample columns (seed-independent) */\n",
+        p->settings_id, p->output_names[fn]);
+    gen_headers(&ker);
+    gen_static_tables(g, &ker);
+    samples_kernel(&P);
+    if (gen_finish(g, &ker) < 0) goto nomem;
+    gen_close(g);
+    free(P.ext), free(P.need), free(P.cslot);
+    return ker.s;
+nomem:
+    err_set(err, CF_ERR_NOMEM, "out of memory while generating OpenCL source");
+fail:
+    free(ker.s);
+    gen_close(g);
+    free(P.ext), free(P.need), free(P.cslot);
+    return NULL;
+}
+
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err)
 {
     if (p->dialect == DIALECT_MC121) return emit_program_mc121(p, fn, lay, err);

@@ -44,6 +44,12 @@ typedef struct emit_layout {
  * source, or NULL with err set. */
 char *emit_program(const cf_program *p, const cf_world *w, int fn, emit_layout *lay, cf_error *err);
 
+/* The map's sampled columns (26.3 float programs): k_map_samples(CF_TAB t, __global const int *xz,
+ * int n, int y0, int ymax, __global int *out), a work item per sample column (x, z) giving the top
+ * y <= ymax where output fn is > 0 (y0 - 1 where none), equal to a scan of k_blocks' column.
+ * Returns malloc'd source, or NULL with err set (a double program, out of memory). */
+char *emit_samples(const cf_program *p, const cf_world *w, int fn, cf_error *err);
+
 /* test builds only (CF_FAULT_INJECTION, defined where CF_TESTS is on; elsewhere the
  * symbol does not exist and emit_f32.c reads 0): when set, the generated program fuses the
  * lerps (fma), a deliberately wrong kernel that `check` must catch */
@@ -60,5 +66,6 @@ extern const char emit_header_iris[];
 extern const char emit_header_biome[];
 extern const char emit_header_rules[];
 extern const char emit_header_surface[];
+extern const char emit_header_colscan[];
 
 #endif

@@ -1,5 +1,5 @@
 /* sets.c - the structure stage's input: every data/<ns>/worldgen/structure_set/<path>.json of the
- * packs (the last pack's file wins, as every other registry file), the structures they name
+ * packs, sub-folders included (<path> "a/b/name", the id ns:a/b/name) (the last pack's file wins, as every other registry file), the structures they name
  * (worldgen/structure/<path>.json; 1.18.2: worldgen/configured_structure_feature) and the biomes
  * of each (an id, a list of ids or a #tag of tags/worldgen/biome) -> the tables of structure.h.
  * Of a structure file only "type" and "biomes" are read (each type has many other fields, which
@@ -239,6 +239,29 @@ static int placement(ld *l, st_set *t, const cJSON *p, cf_loc pl, const char **o
     return field_unknown(r, &ks, p, pl, 0, NULL);
 }
 
+/* the set files under dir and its sub-folders (their paths "a/b/name", as the game's ids name
+ * them) into names[n..]: the new total (more than ST_MAX_SETS: too many; names past it dropped),
+ * or -1 (out of memory); folders 8 deep at most */
+static int list_sets(cf_structures *s, const char *dir, const char *prefix, const char **names, int n, int depth)
+{
+    const char *here[ST_MAX_SETS];
+    int k = pack_list(s->pk, dir, here, ST_MAX_SETS);
+    for (int i = 0; i < k && i < ST_MAX_SETS; i++) {
+        if (n < ST_MAX_SETS && !(names[n] = *prefix ? arena_printf(&s->arena, "%s%s", prefix, here[i]) : here[i])) return -1;
+        n++;
+    }
+    if (k > ST_MAX_SETS) n += k - ST_MAX_SETS;
+    if (depth >= 8) return n;
+    int nd = pack_dirs(s->pk, dir, here, ST_MAX_SETS);
+    for (int i = 0; i < nd && i < ST_MAX_SETS && n <= ST_MAX_SETS; i++) {
+        char sub[700], pre[700];
+        int a = snprintf(sub, sizeof sub, "%s/%s", dir, here[i]), b = snprintf(pre, sizeof pre, "%s%s/", prefix, here[i]);
+        if (a < 0 || b < 0 || (size_t)a >= sizeof sub || (size_t)b >= sizeof pre) continue; /* no such long path is read */
+        if ((n = list_sets(s, sub, pre, names, n, depth + 1)) < 0) return -1;
+    }
+    return n;
+}
+
 /* the set file data/<ns>/worldgen/structure_set/<path>.json into s->sets[s->nsets] */
 static int set_file(ld *l, const char *ns, const char *path, const char **other, cf_loc *other_at)
 {
@@ -320,7 +343,11 @@ int structures_load(cf_structures *s, cf_error *err)
     for (int i = 0; i < nns; i++) {
         char dir[512];
         snprintf(dir, sizeof dir, "data/%s/worldgen/structure_set", nss[i]);
-        int n = pack_list(s->pk, dir, names, ST_MAX_SETS);
+        int n = list_sets(s, dir, "", names, 0, 0);
+        if (n < 0) {
+            nomem(&l);
+            goto out;
+        }
         if (n > ST_MAX_SETS || total + n > ST_MAX_SETS) {
             err_set(err, CF_ERR_LIMIT, "%s: more than %d structure sets", dir, ST_MAX_SETS);
             goto out;
