@@ -495,6 +495,12 @@ cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *ou
  * column matches, -1 where the source can give none of the biomes (then without a search). */
 cf_status cf_biomes_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
                            int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err);
+/* cf_biomes_locate with a progress hook (cf_map_progress_fn; NULL: none): stage "columns", done of
+ * the spiral's (2 * (radius / hstep) + 1)^2 columns searched, after each batch of them, from the
+ * caller's thread. The answer is the same. */
+cf_status cf_biomes_locate_progress(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                                    int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found,
+                                    cf_map_progress_fn progress, void *ctx, cf_error *err);
 /* Block queries: BiomeManager's zoom (SHA-256 of the seed) picks the quart, whose
  * point-path biome out[i] receives. */
 cf_status cf_biomes_blocks(cf_biomes *b, size_t n, const int32_t *xyz, uint8_t *out, cf_error *err);

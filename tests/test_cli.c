@@ -571,6 +571,43 @@ static void locate_lands(const char *packs, const char *what, const char *from, 
     cr_assert(strstr(out, want) != NULL, "%s: biome --quart there says %s", want, out);
 }
 
+/* cf_biomes_locate_progress (locate's progress line): the same answer as cf_biomes_locate, and the
+ * hook's columns count up to the spiral's (2 * (radius / 32) + 1)^2, found or not */
+typedef struct locate_seen {
+    int64_t done, total;
+    int calls, bad;
+} locate_seen;
+static void locate_hook(void *ctx, const char *stage, int64_t done, int64_t total)
+{
+    locate_seen *s = ctx;
+    s->bad |= strcmp(stage, "columns") != 0 || done < s->done || done > total;
+    s->done = done, s->total = total, s->calls++;
+}
+Test(cli, locate_progress_changes_no_answer)
+{
+    cf_pack *pk;
+    cf_biomes *b;
+    cf_error err = {0};
+    cr_assert_eq(cf_pack_open(&pk, NULL, 0, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_biomes_open(&b, pk, NULL, "minecraft:overworld", NULL, 3, &err), CF_OK, "%s", err.message);
+    static const int32_t radius[2] = {6400, 150};
+    static const char *const what[2] = {"minecraft:taiga", "minecraft:forest"}; /* at 1861 blocks (batches), at 271 */
+    for (int i = 0; i < 2; i++) {
+        int32_t p1[3] = {0}, p2[3] = {0};
+        int b1 = -1, b2 = -1, f1 = 0, f2 = 0;
+        locate_seen s = {0};
+        cr_assert_eq(cf_biomes_locate(b, pk, what[i], 0, 0, 0, radius[i], 32, 64, p1, &b1, &f1, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_locate_progress(b, pk, what[i], 0, 0, 0, radius[i], 32, 64, p2, &b2, &f2, locate_hook, &s, &err),
+                     CF_OK, "%s", err.message);
+        cr_assert(f1 == f2 && f1 == (i == 0) && b1 == b2 && memcmp(p1, p2, sizeof p1) == 0, "radius %d", radius[i]);
+        int64_t cols = (2 * (radius[i] / 32) + 1) * (int64_t)(2 * (radius[i] / 32) + 1);
+        cr_assert(s.calls > 1 && !s.bad && s.total == cols && s.done == cols, "radius %d: %d calls, %lld of %lld (%lld)", radius[i],
+                  s.calls, (long long)s.done, (long long)s.total, (long long)cols);
+    }
+    cf_biomes_free(b);
+    cf_pack_free(pk);
+}
+
 Test(cli, locate_biome_lands_on_the_biome)
 {
     char biome[256], biome2[256], args[2048], out[1024], err[1024], packs[1200], root[256];

@@ -218,6 +218,8 @@ Test(maps, sampled_columns_equal_whole_chunks)
      * surface (the span hint of heights.c must be proven, not trusted) */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 0, 768, 64, 6);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
+    /* several cells of a chunk, unaligned (heights.c sampled121: the sampled cells alone) */
+    check_sampled_columns(v121, NULL, "minecraft:overworld", -3, -61, 203, 6, 6);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
 

@@ -154,7 +154,13 @@ int cf_biomes_palette(const cf_biomes *b, const char **names) { return biome_pal
 cf_status cf_biomes_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
                            int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err)
 {
-    return biome_locate(b, pk, what, x, y, z, radius, hstep, vstep, pos, biome, found, err);
+    return biome_locate(b, pk, what, x, y, z, radius, hstep, vstep, pos, biome, found, NULL, NULL, err);
+}
+cf_status cf_biomes_locate_progress(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
+                                    int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found,
+                                    cf_map_progress_fn progress, void *ctx, cf_error *err)
+{
+    return biome_locate(b, pk, what, x, y, z, radius, hstep, vstep, pos, biome, found, progress, ctx, err);
 }
 cf_status cf_biomes_quarts(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, cf_error *err)
 {

@@ -192,7 +192,8 @@ cf_status biome_quarts_warm(cf_biomes *b, size_t n, const int32_t *q, uint8_t *o
 cf_status biome_quarts_warm_from(cf_biomes *b, size_t n, const int32_t *q, uint8_t *out, int32_t *warm, cf_error *err);
 /* cf_biomes_locate (locate.c): */
 cf_status biome_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
-                       int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err);
+                       int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_map_progress_fn progress,
+                       void *ctx, cf_error *err);
 void biome_range(const cf_biomes *b, int *min_y, int *height);  /* cf_biomes_range */
 cf_status biome_set_seed(cf_biomes *b, int64_t seed, cf_error *err);  /* cf_biomes_set_seed */
 void biome_stats(const cf_biomes *b, uint64_t *lookups, uint64_t *ties);  /* cf_biomes_stats */

@@ -87,7 +87,8 @@ static int wanted_ids(cf_biomes *b, cf_pack *pk, const char *what, uint8_t *want
 }
 
 cf_status biome_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, int32_t y, int32_t z, int32_t radius,
-                       int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_error *err)
+                       int32_t hstep, int32_t vstep, int32_t pos[3], int *biome, int *found, cf_map_progress_fn progress,
+                       void *ctx, cf_error *err)
 {
     if (!b || !what || !pos || !biome || !found || radius < 0 || hstep < 1 || vstep < 1)
         return err_set(err, CF_ERR_ARG, "cf_biomes_locate: bad arguments");
@@ -116,6 +117,7 @@ cf_status biome_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, i
     spiral s = {0, 0, 0, 0, radius / hstep, 0};
     int32_t warm = -1;
     size_t batch = 16; /* doubling up to BATCH: a near answer costs few lookups past it */
+    int64_t total = (2 * (int64_t)s.r + 1) * (2 * (int64_t)s.r + 1), done = 0; /* the spiral's columns */
     for (int more = 1; st == CF_OK && more && !*found; batch = batch * 2 < BATCH ? batch * 2 : BATCH) {
         size_t nc = 0;
         while (nc < batch && (more = spiral_next(&s))) {
@@ -135,6 +137,8 @@ cf_status biome_locate(cf_biomes *b, cf_pack *pk, const char *what, int32_t x, i
                 *biome = out[i], *found = 1;
                 break;
             }
+        done += (int64_t)nc;
+        if (progress && st == CF_OK) progress(ctx, "columns", *found || !more ? total : done, total);
     }
     free(q), free(cols), free(out);
     return st;

@@ -328,8 +328,14 @@ static int locate_biome(int argc, char **argv, const char *what)
     int64_t seed;
     int found = 0, bi = 0;
     rc = 1;
-    if (open_source(&o, &pk, &b, &seed, &err) != CF_OK ||
-        cf_biomes_locate(b, pk, what, p[0], p[1], p[2], (int32_t)o.radius, 32, 64, pos, &bi, &found, &err) != CF_OK) {
+    progress prog; /* on a terminal: the share of the search's columns done */
+    progress_start(&prog, "locate", "", 0, o.c.quiet);
+    cf_status st = open_source(&o, &pk, &b, &seed, &err);
+    if (st == CF_OK)
+        st = cf_biomes_locate_progress(b, pk, what, p[0], p[1], p[2], (int32_t)o.radius, 32, 64, pos, &bi, &found, progress_stage, &prog,
+                                       &err);
+    progress_end(&prog);
+    if (st != CF_OK) {
         report(&err);
     } else if (found < 0) {
         fprintf(stderr, "chunkfill: the biome source of %s gives no biome %s (see chunkfill biome --help)\n",

@@ -322,6 +322,13 @@ void fill121_free(cf_fill121 *s);
 void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out);
 /* the same for the cell rows holding a block y in [ylo, yhi] only: the others of out are not written */
 void fill121_run_rows(cf_fill121 *s, int32_t cx, int32_t cz, int32_t ylo, int32_t yhi, double *out);
+/* the same in parts (heights.c's sampled columns): fill121_begin prepares chunk (cx, cz) for the
+ * cells marked in cells ([icz * n + icx], n = fill121_cells_per_axis; NULL: every cell), then each
+ * fill121_cells writes the cell rows holding a block y in [ylo, yhi] of the cells marked (a subset
+ * of begin's), the same bits as a whole fill; the chunk's corners are kept between the calls */
+void fill121_begin(cf_fill121 *s, int32_t cx, int32_t cz, const uint8_t *cells);
+void fill121_cells(cf_fill121 *s, int32_t ylo, int32_t yhi, const uint8_t *cells, double *out);
+int fill121_cells_per_axis(const cf_fill121 *s);
 void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out);
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */

@@ -664,8 +664,15 @@ static void column_at(f121 *s, int ix, int iz)
     s->colz = (double)((s->fcz + iz) * p->cell_xz);
 }
 
-/* the corners of the slots every cell reads, over the chunk's whole corner lattice */
-static void corner_lattice(f121 *s)
+/* 1 when cell (icx, icz) of the chunk is one to compute (cells NULL: every cell) */
+static int cell_on(const f121 *s, const uint8_t *cells, int icx, int icz)
+{
+    return !cells || (icx >= 0 && icz >= 0 && icx < s->ncxz && icz < s->ncxz && cells[icz * s->ncxz + icx]);
+}
+
+/* the corners of the slots every cell reads, over the chunk's corner lattice (the corner columns
+ * of the cells to compute) */
+static void corner_lattice(f121 *s, const uint8_t *cells)
 {
     const cf_program *p = s->p;
     int nx = s->ncxz + 1;
@@ -673,6 +680,9 @@ static void corner_lattice(f121 *s)
     for (int iy = 0; iy < s->clanes; iy++) s->coly[iy] = (double)((fcy + iy) * p->cell_y);
     for (int iz = 0; iz < nx; iz++)
         for (int ix = 0; ix < nx; ix++) {
+            if (cells && !cell_on(s, cells, ix, iz) && !cell_on(s, cells, ix - 1, iz) && !cell_on(s, cells, ix, iz - 1) &&
+                !cell_on(s, cells, ix - 1, iz - 1))
+                continue;
             column_at(s, ix, iz);
             for (int k = 0; k < s->ninterp; k++)
                 if (s->always[k]) column_slot(s, k, ix, iz);
@@ -792,6 +802,12 @@ void fill121_run(cf_fill121 *s, int32_t cx, int32_t cz, double *out) { fill121_r
 
 void fill121_run_rows(cf_fill121 *s, int32_t cx, int32_t cz, int32_t ylo, int32_t yhi, double *out)
 {
+    fill121_begin(s, cx, cz, NULL);
+    fill121_cells(s, ylo, yhi, NULL, out);
+}
+
+void fill121_begin(cf_fill121 *s, int32_t cx, int32_t cz, const uint8_t *cells)
+{
     const cf_program *p = s->p;
     eval64_chunk(s->c, cx, cz, s->mode);
     if (++s->cst == 0) {
@@ -802,15 +818,24 @@ void fill121_run_rows(cf_fill121 *s, int32_t cx, int32_t cz, int32_t ylo, int32_
     }
     s->cx = cx, s->cz = cz;
     s->fcx = (int64_t)cx * 16 / s->cw, s->fcz = (int64_t)cz * 16 / s->cw, s->fcy = (int64_t)p->min_y / s->ch; /* exact: 16 % cw == 0 */
-    if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s);
+    if (s->clanes <= F121_MAX_COLUMN) corner_lattice(s, cells);
+}
+
+int fill121_cells_per_axis(const cf_fill121 *s) { return s->ncxz; }
+
+void fill121_cells(cf_fill121 *s, int32_t ylo, int32_t yhi, const uint8_t *cells, double *out)
+{
+    const cf_program *p = s->p;
+    int32_t cx = s->cx, cz = s->cz;
     int cw = s->cw, ch = s->ch;
     /* the cell rows that hold a block of [ylo, yhi] (every cell is computed from its corners alone:
-     * the rows computed are the same bits as in a whole fill) */
+     * the rows and cells computed are the same bits as in a whole fill) */
     int64_t lo = ylo <= p->min_y ? 0 : ((int64_t)ylo - p->min_y) / ch;
     int64_t hi = (int64_t)yhi >= (int64_t)p->min_y + (int64_t)s->ncy * ch ? s->ncy : ((int64_t)yhi - p->min_y) / ch + 1;
     for (int icy = (int)lo; icy < (int)hi; icy++)
         for (int icz = 0; icz < s->ncxz; icz++)
             for (int icx = 0; icx < s->ncxz; icx++) {
+                if (!cell_on(s, cells, icx, icz)) continue;
                 if (++s->st == 0) {
                     for (int i = 0; i < s->nops; i++) s->ops[i].st = 0;
                     s->st = 1;
