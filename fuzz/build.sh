@@ -37,12 +37,15 @@ fi
 
 # generated sources; replaced only when their text changes (keeps objects fresh)
 cmake -DPACK_DIR="$ROOT/packs/default" -DOUT="$OUT/gen/new/default_pack.c" -P "$ROOT/cmake/embed.cmake"
-for h in math nodes aquifer libnoise hytale mc121 iris biome rules surface; do
+# the kernel headers the library embeds: CMakeLists.txt's list (one list, so a new header cannot be missed here)
+KH=$(sed -n 's/^foreach(h \(.*\))$/\1/p' "$ROOT/CMakeLists.txt" | grep -w math)
+[ -n "$KH" ] || { echo "build.sh: no kernel header list (foreach(h ...)) in CMakeLists.txt" >&2; exit 1; }
+for h in $KH; do
   cmake -DIN="$ROOT/kernels/cf_$h.h" -DNAME="emit_header_$h" -DOUT="$OUT/gen/new/header_$h.c" \
         -P "$ROOT/cmake/embed_text.cmake"
 done
 cmake -DIN="$ROOT/host/api/viewer.html" -DNAME=map_viewer_html -DOUT="$OUT/gen/new/viewer_html.c" -P "$ROOT/cmake/embed_text.cmake"
-for f in default_pack.c header_math.c header_nodes.c header_aquifer.c header_libnoise.c header_hytale.c header_mc121.c header_iris.c header_biome.c header_rules.c header_surface.c viewer_html.c; do
+for f in default_pack.c $(for h in $KH; do printf 'header_%s.c ' "$h"; done) viewer_html.c; do
   cmp -s "$OUT/gen/new/$f" "$OUT/gen/$f" 2>/dev/null || mv "$OUT/gen/new/$f" "$OUT/gen/$f"
 done
 rm -rf "$OUT/gen/new"
@@ -57,7 +60,7 @@ SRCS=""
 for f in "$ROOT"/host/*/*.c "$ROOT"/host/frontend/*/*.c; do
   case "$f" in "$ROOT"/host/cli/*) ;; *) SRCS="$SRCS $f" ;; esac
 done
-SRCS="$SRCS $OUT/gen/default_pack.c $OUT/gen/header_math.c $OUT/gen/header_nodes.c $OUT/gen/header_aquifer.c $OUT/gen/header_libnoise.c $OUT/gen/header_hytale.c $OUT/gen/header_mc121.c $OUT/gen/header_iris.c $OUT/gen/header_biome.c $OUT/gen/header_rules.c $OUT/gen/header_surface.c $OUT/gen/viewer_html.c"
+SRCS="$SRCS $OUT/gen/default_pack.c $(for h in $KH; do printf '%s/gen/header_%s.c ' "$OUT" "$h"; done) $OUT/gen/viewer_html.c"
 HDRS="$ROOT/include/chunkfill.h $(ls "$ROOT"/host/*/*.h "$ROOT"/host/frontend/*/*.h "$ROOT"/host/ir/*.def "$ROOT"/kernels/*.h)"
 
 # objects: rebuilt when the source or any header is newer
