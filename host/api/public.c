@@ -120,7 +120,7 @@ cf_status cf_biomes_device_quarts(cf_biome_device *d, size_t n, const int32_t *q
     return biome_device_quarts(d, n, q, out, err);
 }
 
-/* biome/source (host/biome/source.c); the climate program is compiled here (the front-ends are
+/* biome/source (host/biome/source.c opens, query.c answers); the climate program is compiled here (the front-ends are
  * above biome/) and handed to the source */
 cf_status cf_biomes_open(cf_biomes **out, cf_pack *pack, const char *dimension, const char *settings, const char *version,
                          int64_t seed, cf_error *err)

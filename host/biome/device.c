@@ -1,7 +1,7 @@
 /* device.c - biomes on an OpenCL device (include/chunkfill.h cf_biomes_device_*).
  *
  * Input: an open cf_biomes (26.3 dialect); output: the same palette indices as
- * source.c, computed by the program biome_program (program.c) generates (climate on the
+ * query.c, computed by the program biome_program (program.c) generates (climate on the
  * point or volume path, kernels/cf_biome.h's search over the tree buffer).
  * Owns a clrt (context, queue), the program, its kernels and buffers.
  */

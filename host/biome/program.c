@@ -1,6 +1,6 @@
 /* program.c - the biome stage's OpenCL program (host/biome/device.c runs it): the climate
  * outputs of p on the point path and (26.3) the volume path, quantized and looked up in the
- * RTree table (kernels/cf_biome.h) like host/biome/source.c does. end: p's output 0 is the
+ * RTree table (kernels/cf_biome.h) like host/biome/query.c does. end: p's output 0 is the
  * End's erosion and the TheEndBiomeSource rule replaces the tree.
  *   k_biome_quarts(t, tree, q, n, out): out[i] = biome of quart (q[3i], q[3i+1], q[3i+2]),
  *     the point path, a cold search;

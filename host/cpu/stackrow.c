@@ -1,5 +1,5 @@
 /* stackrow.c - one noise stack at a row of points, octave outer and points inner (the
- * 1:4 biome map's climate: host/biome/source.c evaluates a grid row's noises this way).
+ * 1:4 biome map's climate: host/biome/query.c evaluates a grid row's noises this way).
  *
  * stack_lanes(w, isa, s, n, x, y, z, lat, out) sets out[l] to the point path's stack value
  * at (x[l], y[l], z[l]), what eval.c's stack_point (cf_stack_point with the lattice cell
