@@ -84,50 +84,63 @@ static size_t sample_chunks(int32_t first, int32_t step, int32_t n, int32_t *out
     return m;
 }
 
-/* the samples of chunk (cx, cz) through the staged fill's parts (fill121_begin, fill121_cells):
- * only the cells that hold a sample column, in windows of cell rows from the top down, stopping
- * once every sample has its block (the cells computed are the same bits as a whole chunk's) */
-static int sampled121(sjob64 *j, ev64_ctx *c, cf_fill121 *s, int64_t cx, int64_t cz, int64_t top, double *v)
+/* the samples that lie in chunk (cx, cz): their columns in the chunk (xs, zs) and output
+ * indices (at); returns their count */
+static int chunk_samples(const sjob64 *j, int64_t cx, int64_t cz, int *xs, int *zs, size_t *at)
 {
-    const cf_program *p = j->w->prog;
-    int n = fill121_cells_per_axis(s), cw = 16 / n, ns = 0, left;
-    uint8_t cells[256] = {0};
-    int cx_[256], cz_[256];
-    size_t at[256];
+    int ns = 0;
     for (int z = 0; z < 16; z++) {
         int64_t sz = sample_index(cz * 16 + z, j->z0, j->step, j->nz);
         if (sz < 0) continue;
         for (int x = 0; x < 16; x++) {
             int64_t sx = sample_index(cx * 16 + x, j->x0, j->step, j->nx);
             if (sx < 0) continue;
-            cells[(z / cw) * n + x / cw] = 1;
-            cx_[ns] = x, cz_[ns] = z, at[ns++] = (size_t)sz * (size_t)j->nx + (size_t)sx;
+            xs[ns] = x, zs[ns] = z, at[ns++] = (size_t)sz * (size_t)j->nx + (size_t)sx;
         }
     }
-    if (ns == 0) return 1;
-    for (int k = 0; k < ns; k++) j->hout[at[k]] = p->min_y - 1;
+    return ns;
+}
+
+/* the samples without their block yet (hout min_y - 1): their top block > 0 among rows
+ * yhi down to ylo of the chunk's values v; returns how many found one */
+static int scan_rows(sjob64 *j, const double *v, int ns, const int *xs, const int *zs, const size_t *at, int64_t ylo,
+                     int64_t yhi)
+{
+    const cf_program *p = j->w->prog;
+    int found = 0;
+    for (int k = 0; k < ns; k++) {
+        if (j->hout[at[k]] >= p->min_y) continue;
+        for (int64_t y = yhi; y >= ylo; y--)
+            if (v[((size_t)(y - p->min_y) * 16 + (size_t)zs[k]) * 16 + (size_t)xs[k]] > 0.0) {
+                j->hout[at[k]] = (int32_t)y, found++;
+                break;
+            }
+    }
+    return found;
+}
+
+/* a chunk's samples through the staged fill's parts (fill121_begin, fill121_cells): only the
+ * cells that hold a sample column, in windows of 4 cell rows from the top down, stopping once
+ * every sample has its block (the cells computed are the same bits as a whole chunk's) */
+static void sampled121(sjob64 *j, cf_fill121 *s, int64_t cx, int64_t cz, int64_t top, double *v, int ns, const int *xs,
+                       const int *zs, const size_t *at)
+{
+    const cf_program *p = j->w->prog;
+    int n = fill121_cells_per_axis(s), cw = 16 / n, left = ns, ch = p->cell_y;
+    uint8_t cells[256] = {0};
+    for (int k = 0; k < ns; k++) cells[(zs[k] / cw) * n + xs[k] / cw] = 1;
     fill121_begin(s, (int32_t)cx, (int32_t)cz, cells);
-    left = ns;
-    int ch = p->cell_y;
     for (int64_t r = top < p->min_y ? -1 : (top - p->min_y) / ch; r >= 0 && left > 0; r -= 4) {
         int64_t rlo = r - 3 < 0 ? 0 : r - 3, ylo = p->min_y + rlo * ch, yhi = p->min_y + (r + 1) * ch - 1;
         if (yhi > top) yhi = top;
         fill121_cells(s, (int32_t)ylo, (int32_t)yhi, cells, v);
-        for (int k = 0; k < ns; k++) {
-            if (j->hout[at[k]] >= p->min_y) continue;
-            for (int64_t y = yhi; y >= ylo; y--)
-                if (v[((size_t)(y - p->min_y) * 16 + (size_t)cz_[k]) * 16 + (size_t)cx_[k]] > 0.0) {
-                    j->hout[at[k]] = (int32_t)y, left--;
-                    break;
-                }
-        }
+        left -= scan_rows(j, v, ns, xs, zs, at, ylo, yhi);
     }
-    eval64_chunk(c, 0, 0, EV64_POINT);
-    return 1;
 }
 
 /* 1.21 surfaces: the value of a column depends on its chunk (NoiseChunk's caches),
- * so each work item fills one chunk that holds samples and scans those columns */
+ * so each work item takes one chunk that holds samples: its sampled cells (staged
+ * programs), else the whole chunk, and scans those columns */
 static void *surface121(void *arg)
 {
     sjob64 *j = arg;
@@ -140,26 +153,21 @@ static void *surface121(void *arg)
         return NULL;
     }
     int64_t top = (int64_t)p->min_y + p->height - 1 < j->below ? (int64_t)p->min_y + p->height - 1 : j->below;
+    int xs[256], zs[256];
+    size_t at[256];
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || atomic_load(&j->failed)) break;
         int64_t cx = j->cxs[i % j->ncxs], cz = j->czs[i / j->ncxs];
-        if (e->s && sampled121(j, &e->c, e->s, cx, cz, top, v)) continue;
-        fill121_chunk(&e->c, e->s, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
-        for (int z = 0; z < 16; z++) {
-            int64_t sz = sample_index(cz * 16 + z, j->z0, j->step, j->nz);
-            if (sz < 0) continue;
-            for (int x = 0; x < 16; x++) {
-                int64_t sx = sample_index(cx * 16 + x, j->x0, j->step, j->nx);
-                if (sx < 0) continue;
-                int32_t h = p->min_y - 1;
-                for (int64_t y = top; y >= p->min_y; y--)
-                    if (v[((size_t)(y - p->min_y) * 16 + (size_t)z) * 16 + (size_t)x] > 0.0) {
-                        h = (int32_t)y;
-                        break;
-                    }
-                j->hout[(size_t)sz * (size_t)j->nx + (size_t)sx] = h;
-            }
+        int ns = chunk_samples(j, cx, cz, xs, zs, at);
+        for (int k = 0; k < ns; k++) j->hout[at[k]] = p->min_y - 1;
+        if (ns == 0) continue;
+        if (e->s) {
+            sampled121(j, e->s, cx, cz, top, v, ns, xs, zs, at);
+            eval64_chunk(&e->c, 0, 0, EV64_POINT);
+        } else {
+            fill121_chunk(&e->c, e->s, j->node, j->final, (int32_t)cx, (int32_t)cz, v);
+            scan_rows(j, v, ns, xs, zs, at, p->min_y, top);
         }
     }
     ctx64_give(e);
