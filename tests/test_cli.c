@@ -410,6 +410,65 @@ Test(cli, progress_lines_of_columns_and_biomes)
     remove(pal);
 }
 
+/* tiles: a progress line inside a tile too (its drawing's stage: a high level's tile of the
+ * blocks layer fills thousands of chunks), then the tiles written; the tiles are the same bytes
+ * with and without the terminal */
+Test(cli, progress_inside_a_tile)
+{
+    char out[8192], err[4096], args[1024], dir[] = "/tmp/cf-tprogXXXXXX";
+    cr_assert(mkdtemp(dir));
+    snprintf(args, sizeof args, "tiles --seed 1 --area 0,0:15,15 --zoom 0..1 --out %s/a", dir);
+    cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s: %s", args, out);
+    cr_assert(strstr(out, "\rtiles: 0/2 tiles, tile 1: heights "), "no progress inside the tile: '%s'", out);
+    cr_assert(strstr(out, "\rtiles: 2/2 tiles (100%), "), "no progress line: '%s'", out);
+    cr_assert(strstr(out, "tiles: 2 tiles, "), "no summary line: '%s'", out);
+    snprintf(args, sizeof args, "tiles --seed 1 --area 0,0:15,15 --zoom 0..1 --out %s/b", dir);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_null(strchr(err, '\r'), "a progress line without a terminal: '%s'", err);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cmp -s %s/a/relief/0/0/0.png %s/b/relief/0/0/0.png && cmp -s %s/a/relief/1/0/0.png %s/b/relief/1/0/0.png",
+             dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "the tiles drawn with a progress line differ");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* every help text's --version lines (HELP_VERSION) sit among the options, their text at the
+ * column of the other options' (pregen's and serve's are wider: it was misindented there; in
+ * biome's and serve's help it followed a paragraph of prose) */
+Test(cli, help_version_lines_align_with_the_options)
+{
+    char out[16384], err[4096], args[200];
+    const char *cmds[] = {"sample", "fill", "fill --biomes", "biome", "structures", "locate", "spawn", "pregen", "render", "slice",
+                          "tiles", "columns", "at", "serve", "serve --http", "check", "plan", "info", "emit"};
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+        snprintf(args, sizeof args, "%s --help", cmds[c]);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+        /* the column of each option line's text ("  --opt ARG   text"), the most frequent one */
+        int count[128] = {0}, best = 0, vcol = 0, vprose = 0;
+        const char *prev = NULL;
+        for (const char *l = out; *l; l = strchr(l, '\n') + 1) {
+            const char *e = strchr(l, '\n');
+            if (!e) break;
+            if (strncmp(l, "  --", 4) == 0) {
+                const char *g;
+                for (g = l + 2; g < e && !(g[0] == ' ' && g[1] == ' '); g++) {}
+                while (g < e && *g == ' ') g++;
+                int col = (int)(g - l);
+                if (g < e && col < 128) {
+                    if (strncmp(l, "  --version V ", 14) == 0) vcol = col, vprose = !prev || prev[0] != ' ';
+                    else if (++count[col] > count[best]) best = col;
+                }
+            }
+            prev = l;
+        }
+        /* where the help lists other options (render's, tiles' ... list none) */
+        cr_expect(!vcol || !count[best] || !vprose, "%s: the --version line follows prose, not the options", args);
+        if (vcol && count[best] >= 2)
+            cr_expect_eq(vcol, best, "%s: --version's text at column %d, the other options' at %d", args, vcol, best);
+    }
+}
+
 /* pregen: a summary line at the end; a folder already complete shows no rate (nothing was
  * made); the stop message starts a line of its own, not the end of the progress line */
 Test(cli, pregen_summary_and_stop_message)
