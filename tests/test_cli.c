@@ -433,6 +433,54 @@ Test(cli, progress_inside_a_tile)
     cr_assert_eq(system(cmd), 0);
 }
 
+/* a biome palette at its limit (256 biomes: outputs hold one byte per biome) and one past it, from
+ * a generated pack over the default one: 256 distinct biomes answer (the grid's palette lists all
+ * 256), 257 are one line naming the pack's file, the count and the limit (issue 32 item 7: the
+ * count was missing), for a checkerboard and a multi_noise list (a repeated biome is counted once) */
+Test(cli, a_biome_palette_of_256_fits_and_257_is_one_line_with_the_count)
+{
+    char out[8192], err[4096], args[2048], dir[] = "/tmp/cf-bpalXXXXXX", path[400];
+    cr_assert(mkdtemp(dir));
+    for (int kind = 0; kind < 2; kind++)
+        for (int n = 256; n <= 257; n++) {
+            snprintf(path, sizeof path, "%s/p%d%d/data/t/dimension", dir, kind, n);
+            char cmd[600];
+            snprintf(cmd, sizeof cmd, "mkdir -p %s", path);
+            cr_assert_eq(system(cmd), 0);
+            strcat(path, "/x.json");
+            FILE *f = fopen(path, "w");
+            cr_assert_not_null(f);
+            fprintf(f, "{\"type\": \"minecraft:overworld\", \"generator\": {\"type\": \"minecraft:noise\", "
+                       "\"settings\": \"minecraft:overworld\", \"biome_source\": {\"type\": \"minecraft:%s\", \"biomes\": [",
+                    kind ? "multi_noise" : "checkerboard");
+            for (int i = 0; i <= n; i++) { /* the last one repeats the first */
+                if (!kind) fprintf(f, "%s\"t:b%d\"", i ? ", " : "", i % n);
+                else
+                    fprintf(f, "%s{\"biome\": \"t:b%d\", \"parameters\": {\"temperature\": %g, \"humidity\": 0, \"continentalness\": 0, "
+                               "\"erosion\": 0, \"depth\": 0, \"weirdness\": 0, \"offset\": 0}}",
+                            i ? ", " : "", i % n, (i % n) / 1000.0);
+            }
+            fputs("]}}}\n", f);
+            fclose(f);
+            snprintf(args, sizeof args, "biome --pack %s/packs/default --pack %s/p%d%d --dimension t:x --seed 1 --grid 0,0:3,3 --qy 0 --out %s/g.npy",
+                     CF_SOURCE_DIR, dir, kind, n, dir);
+            int rc = cli_run(NULL, args, out, sizeof out, err, sizeof err);
+            if (n == 256) {
+                cr_assert_eq(rc, 0, "%s: %s", args, err);
+                snprintf(cmd, sizeof cmd, "python3 -c \"import json,sys; sys.exit(len(json.load(open('%s/g.palette.json'))) != 256)\"", dir);
+                cr_expect_eq(system(cmd), 0, "%s: the palette does not list 256 biomes", args);
+            } else {
+                char want[600];
+                snprintf(want, sizeof want, "chunkfill: %s#/generator/biome_source/biomes: the %s names 257 distinct biomes, more than the 256 a biome palette holds",
+                         path, kind ? "biome list" : "checkerboard");
+                cr_expect_eq(rc, 1, "%s: %s", args, err);
+                cr_expect(strncmp(err, want, strlen(want)) == 0 && lines(err) == 1, "'%s' is not '%s...'", err, want);
+            }
+        }
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    cr_assert_eq(system(args), 0);
+}
+
 /* every help text's --version lines (HELP_VERSION) sit among the options, their text at the
  * column of the other options' (pregen's and serve's are wider: it was misindented there; in
  * biome's and serve's help it followed a paragraph of prose) */
