@@ -216,6 +216,39 @@ Test(cli, usage_errors_are_one_line_with_a_suggestion_and_exit_2)
     cr_assert_str_eq(err, "chunkfill: --threads takes an integer in [0, 1024], not 'x' (see chunkfill fill --help)\n");
 }
 
+/* more usage mistakes a new user makes, each one line and exit 2 (or what was meant): tiles'
+ * --layer=NAME (it was "unknown option --layer": tiles took --layer out of argv before the parser,
+ * only as two words), a missing value before the next option (it took "--chunks" as the file),
+ * an option given twice (the last one won silently), `chunkfill help CMD` (printed the command
+ * list), a misspelled --version */
+Test(cli, more_usage_mistakes)
+{
+    char out[16384], err[4096], args[1024], want[16384];
+    const char *dir = tmp_name("/tmp/cf-layereq-%d");
+    snprintf(args, sizeof args, "tiles --seed 1 --area 0,0:3,3 --layer=biomes --layer water --quiet --out %s", dir);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+    char path[300];
+    snprintf(path, sizeof path, "%s/biomes/0/0/0.png", dir);
+    cr_expect_eq(access(path, F_OK), 0, "no %s", path);
+    snprintf(path, sizeof path, "%s/water/0/0/0.png", dir);
+    cr_expect_eq(access(path, F_OK), 0, "no %s", path);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    cr_assert_eq(system(args), 0);
+    cr_assert_eq(cli_run(NULL, "tiles --seed 1 --area 0,0:3,3 --out /tmp/cf-never-dir --layer", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: --layer needs a value (see chunkfill tiles --help)\n");
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --out --chunks 0,0", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: --out needs a value, not the option --chunks (a value starting with --: --out=VALUE) (see chunkfill fill --help)\n");
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --seed 2 --chunks 0,0 --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: --seed given twice (see chunkfill fill --help)\n");
+    cr_assert_eq(cli_run(NULL, "--versoin", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: unknown option '--versoin'; did you mean --version? (see chunkfill --help)\n");
+    cr_assert_eq(cli_run(NULL, "tiles --help", want, sizeof want, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "help tiles", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(out, want);
+    cr_assert_eq(cli_run(NULL, "help tilez", out, sizeof out, err, sizeof err), 2);
+    cr_expect_eq(lines(err), 1, "%s", err);
+}
+
 Test(cli, reversed_corners_refused_alike_everywhere)
 {
     static const char *const lines_[] = {
@@ -250,9 +283,12 @@ Test(cli, threads_0_is_all_cores_everywhere)
     cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
     for (const char *c = "render --area 0,0:1,1\0tiles --area 0,0:1,1\0pregen --radius 1\0serve\0serve --http 127.0.0.1:0\0"; *c;
          c += strlen(c) + 1) {
-        snprintf(args, sizeof args, "%s --threads 0 --threads -1", c);
+        snprintf(args, sizeof args, "%s --threads -1", c);
         cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
         cr_assert(strstr(err, "--threads takes an integer in [0, 1024], not '-1'"), "%s: '%s'", args, err);
+        snprintf(args, sizeof args, "%s --threads 0 --frobnicate", c); /* 0 passes: the error is the next option's */
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
+        cr_assert(strstr(err, "unknown option --frobnicate"), "%s: '%s'", args, err);
     }
     remove(f);
     char pal[300];

@@ -408,23 +408,26 @@ static void tiles_stage(void *ctx, const char *stage, int64_t done, int64_t tota
     tp->p.shown = 1;
 }
 
+/* --layer NAME of tiles, repeatable (up to 8) */
+static const char *tiles_layers[8];
+static int ntiles_layers;
+static int layer_option(opts *o, const char *v)
+{
+    (void)o;
+    if (ntiles_layers == 8) return die_usage("at most 8 --layer", NULL);
+    tiles_layers[ntiles_layers++] = v;
+    return 0;
+}
+
 int cmd_tiles(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
     const char *area = NULL, *outdir = NULL, *zoom = "0..0", *device = NULL;
-    const char *layer_names[8];
-    int nlayers = 0;
+    const char **layer_names = tiles_layers;
     long threads = 0, below = INT32_MAX;
-    for (int i = 2; i < argc; i++) /* --layer is repeatable: taken out before the common parser */
-        if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc) {
-            if (nlayers == 8) return die_usage("at most 8 --layer", usage_tiles);
-            layer_names[nlayers++] = argv[i + 1];
-            for (int k = i; k + 2 < argc; k++) argv[k] = argv[k + 2];
-            argc -= 2, i--;
-        }
-    if (nlayers == 0) layer_names[nlayers++] = "relief";
     optdef defs[] = {
+        {.name = "--layer", .fn = layer_option}, /* repeatable */
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
@@ -444,6 +447,8 @@ int cmd_tiles(int argc, char **argv)
         }
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
     if (rc0 >= 0) return rc0;
+    if (ntiles_layers == 0) tiles_layers[ntiles_layers++] = "relief";
+    int nlayers = ntiles_layers;
     if ((rc0 = settings_or_dimension(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = parse_map_device(&device)) >= 0) return rc0;
