@@ -55,7 +55,12 @@ def _find_library():
 
 
 library_path = _find_library()
-_lib = ctypes.CDLL(library_path)
+try:
+    _lib = ctypes.CDLL(library_path)
+except OSError as e:  # one line that says what to do, not only the loader's words
+    raise ImportError("chunkfill: cannot load the library %s (%s): build it (cmake --build build) and set "
+                      "CHUNKFILL_LIBRARY=/path/to/build/libchunkfill.so, or install it (cmake --install build)"
+                      % (library_path, e)) from None
 
 _p = ctypes.c_void_p
 _err_p = ctypes.POINTER(_Error)

@@ -6,6 +6,7 @@ CHUNKFILL_CLI its chunkfill binary, PYTHONPATH holds python/.
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -214,6 +215,16 @@ def test_at_equals_cli_at():
             assert w.height_at(x, z) == want["height"] and w.biome_at(x, z) == want["biome"]
     with pytest.raises(chunkfill.ChunkfillError):
         chunkfill.World(seed=1, version="1.22")
+
+
+def test_a_missing_library_is_one_line_saying_what_to_do():
+    """without the library: ImportError naming CHUNKFILL_LIBRARY (it was the loader's raw OSError)"""
+    env = dict(os.environ, CHUNKFILL_LIBRARY="/nonexistent/libchunkfill.so")
+    r = subprocess.run([sys.executable, "-c", "import chunkfill"], env=env, stderr=subprocess.PIPE, text=True)
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: chunkfill: cannot load the library /nonexistent/libchunkfill.so") and \
+        "CHUNKFILL_LIBRARY=" in last, r.stderr
 
 
 def test_coordinates_and_threads_are_checked_as_the_cli_does():
