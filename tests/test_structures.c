@@ -677,7 +677,9 @@ Test(structures, cli_spawn)
 
 /* ------------------------------------------------------------------ locate */
 /* the nearest stronghold to a point is the nearest of cubiomes' first ring positions (measured as
- * the game does, to the chunk's centre at y 32); from a start's own locate position, a
+ * the game does, to the chunk's centre at y 32), 1.19.3+ and 1.18-1.19.2; for the latter (each
+ * position needs every search before it) no more than the first two circles (9 positions) are
+ * searched: the circles beyond cannot come nearer. From a start's own locate position, a
  * random_spread structure is found there, at distance 0, and it is a start `structures` lists */
 Test(structures, locate_nearest)
 {
@@ -687,9 +689,11 @@ Test(structures, locate_nearest)
     shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
     int ran = 0;
     for (int i = 0; i < nb; i++) {
-        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0 || !strstr(bl[i].head, "version=1.21.4")) continue;
+        char ver[32];
+        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0) continue;
+        cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
         world w = {0};
-        open_world(&w, vanilla, NULL, "1.21.4", head_seed(&bl[i]));
+        open_world(&w, vanilla, NULL, ver, head_seed(&bl[i]));
         const int32_t from[3][3] = {{0, 0, 0}, {1500, 70, -900}, {-3000, 64, 2500}};
         for (int f = 0; f < 3; f++) {
             double best = HUGE_VAL;
@@ -711,10 +715,14 @@ Test(structures, locate_nearest)
             cr_expect(st.chunk_x == bx && st.chunk_z == bz, "%s from %d, %d: chunk %d, %d, cubiomes' nearest %d, %d", bl[i].head, from[f][0],
                       from[f][2], st.chunk_x, st.chunk_z, bx, bz);
         }
+        if (w.s->legacy_rings) /* searched: positions 0 .. next - 1 of the ring set */
+            for (int k = 0; k < w.s->nsets; k++)
+                if (w.s->sets[k].kind == SP_CONCENTRIC_RINGS)
+                    cr_expect_leq(w.s->sets[k].next, 9, "%s: %d ring positions searched", bl[i].head, w.s->sets[k].next);
         close_world(&w);
         ran++;
     }
-    cr_assert_eq(ran, 3);
+    cr_assert_eq(ran, 6);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
     /* random_spread: every monument start of an area is found from its own corner */
     world w = {0};
