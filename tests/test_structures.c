@@ -333,18 +333,23 @@ Test(structures, spawn_block_spiral_and_columns)
         int32_t at[3];
         int asked;
         const char *unknown;
+        int32_t min_y;
     } cases[] = {
-        {later_first, 2, {-40, 100}, 1, {-64 + 9, 12, 112 + 2}, 5, NULL},
-        {far, 3, {0, 0}, 1, {32 + 15, 12, -16 + 15}, 10, NULL},
-        {NULL, 0, {-1, -1}, 0, {-8, 64, -8}, 121, NULL},          /* all ocean: the fallback */
-        {kinds, 4, {17, 33}, 1, {16 + 0, 10, 32 + 2}, 1, NULL}, /* lava, void: none; ice (x 0, z 2) before land (x 1, z 0) */
-        {snow, 1, {0, 0}, 1, {0, 8, 0}, 1, NULL},
-        {mud, 1, {0, 0}, 1, {0, 5, 0}, 1, NULL},
-        {odd, 1, {0, 0}, 1, {0, 7, 0}, 1, "chunkfill_test:odd"},
+        {later_first, 2, {-40, 100}, 1, {-64 + 9, 12, 112 + 2}, 5, NULL, 0},
+        {far, 3, {0, 0}, 1, {32 + 15, 12, -16 + 15}, 10, NULL, 0},
+        {NULL, 0, {-1, -1}, 0, {-8, 64, -8}, 121, NULL, 0},          /* all ocean: the fallback */
+        {kinds, 4, {17, 33}, 1, {16 + 0, 10, 32 + 2}, 1, NULL, 0}, /* lava, void: none; ice (x 0, z 2) before land (x 1, z 0) */
+        {snow, 1, {0, 0}, 1, {0, 8, 0}, 1, NULL, 0},
+        {mud, 1, {0, 0}, 1, {0, 5, 0}, 1, NULL, 0},
+        {odd, 1, {0, 0}, 1, {0, 7, 0}, 1, "chunkfill_test:odd", 0},
+        /* a world whose floor is above 64: the fallback's y is the centre column's WORLD_SURFACE
+         * height (setInitialSpawn: getSpawnHeight's 64 < getMinY), one more chunk asked */
+        {NULL, 0, {-1, -1}, 0, {-8, 110, -8}, 122, NULL, 100},
+        {snow, 1, {0, 0}, 1, {0, 108, 0}, 1, NULL, 100},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         sp_case c = {cases[i].cols, cases[i].ncols, {cases[i].climate[0] >> 4, cases[i].climate[1] >> 4}, {0}, 0};
-        spawn_terrain t = {sp_chunk, &c, sp_names, 9, 0, 16};
+        spawn_terrain t = {sp_chunk, &c, sp_names, 9, cases[i].min_y, 16};
         int32_t at[3];
         const char *unknown = NULL;
         cf_error err = {0};

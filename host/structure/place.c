@@ -976,7 +976,16 @@ int spawn_block(const spawn_terrain *t, const int32_t climate[2], int32_t out[3]
         }
         x += dx, z += dz;
     }
-    /* none: the climate chunk's centre at the generator's spawn height (ChunkGenerator's 64) */
+    /* none: the climate chunk's centre at the generator's spawn height (ChunkGenerator's 64, which
+     * NoiseBasedChunkGenerator keeps); below the world's floor, the centre column's WORLD_SURFACE
+     * height (one above its top block that is not air; the floor where none) */
     out[0] = (int32_t)((uint32_t)cx * 16u) + 8, out[1] = 64, out[2] = (int32_t)((uint32_t)cz * 16u) + 8;
+    if (out[1] < t->min_y) {
+        const uint8_t *blocks;
+        if (t->chunk(t->ctx, cx, cz, &blocks, err) < 0) return -1;
+        out[1] = t->min_y;
+        for (int32_t k = t->height - 1; k >= 0 && out[1] == t->min_y; k--)
+            if (kind[blocks[((size_t)k * 16 + 8) * 16 + 8]] != SB_AIR) out[1] = t->min_y + k + 1;
+    }
     return 0;
 }
