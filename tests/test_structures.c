@@ -237,32 +237,87 @@ Test(structures, climate_spawn_equals_cubiomes)
 {
     static block bl[64];
     int nb = golden(bl, 64), ran = 0;
-    char vanilla[4096];
+    char vanilla[4096], v263[4096];
     shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
-    const char *paths[1] = {vanilla};
-    cf_pack *pk = NULL;
+    shared_need("vanilla/26.3", v263, sizeof v263);
+    const char *paths[2] = {vanilla, v263};
+    cf_pack *pk = NULL, *pk263 = NULL;
     cf_error err = {0};
     cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    for (int i = 0; i < nb; i++) {
-        if (strncmp(bl[i].head, "@ spawn ", 8) != 0) continue;
+    cr_assert_eq(cf_pack_open(&pk263, paths + 1, 1, NULL, &err), CF_OK, "%s", err.message);
+    /* 1.21.11's data at 1.21.4 and 1.18.2 (the lists cubiomes has), then 26.3's own data against
+     * the 1.21.4 answers (the same noises and weight; cubiomes has no 26.x) */
+    for (int j = 0; j < 2 * nb; j++) {
+        int i = j % nb, d263 = j >= nb;
+        if (strncmp(bl[i].head, "@ spawn ", 8) != 0 || (d263 && !strstr(bl[i].head, "version=1.21.4"))) continue;
         char ver[32];
         cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
+        if (d263) snprintf(ver, sizeof ver, "26.3");
         cf_biomes *b = NULL;
-        cr_assert_eq(cf_biomes_open(&b, pk, NULL, NULL, ver, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b, d263 ? pk263 : pk, NULL, NULL, ver, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
         int32_t xz[2];
         cr_assert_eq(cf_spawn_climate(b, ver, xz, &err), CF_OK, "%s", err.message);
         int cx, cz;
         cr_assert_eq(bl[i].body.n, 1);
         cr_assert_eq(sscanf(bl[i].body.v[0], "P %d %d", &cx, &cz), 2);
         /* cubiomes gives the chunk's centre: the chunk is what the game's spawn spiral starts from */
-        cr_expect(xz[0] >> 4 == cx && xz[1] >> 4 == cz, "%s: climate point %d, %d (chunk %d, %d), cubiomes chunk %d, %d", bl[i].head,
-                  xz[0], xz[1], xz[0] >> 4, xz[1] >> 4, cx, cz);
+        cr_expect(xz[0] >> 4 == cx && xz[1] >> 4 == cz, "%s (%s data): climate point %d, %d (chunk %d, %d), cubiomes chunk %d, %d",
+                  bl[i].head, d263 ? "26.3" : "1.21.11", xz[0], xz[1], xz[0] >> 4, xz[1] >> 4, cx, cz);
         cf_biomes_free(b);
         ran++;
     }
-    cr_assert_eq(ran, 12);
+    cr_assert_eq(ran, 18);
     cf_pack_free(pk);
+    cf_pack_free(pk263);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* the embedded default pack is not vanilla: its own climate noises (packs/default/README.md), so its
+ * climate spawn point differs from vanilla 26.3's for the same seed. Seed 0: (25, -31) against
+ * vanilla's (-31, 6) (vanilla's is cubiomes' chunk -2, 0). Shown from each source's own climate (the
+ * five parameters at y 0, quantized as Climate.quantizeCoord: (long)(v * 10000)): they differ at
+ * both points, and by 1.21.2's weight (the distance from the two spawn parameter points x 2048^2
+ * + r^2, written out here apart from place.c) each point is the better of the two in its own source */
+static int64_t sp_fit(cf_biomes *b, int32_t x, int32_t z, int64_t t[5])
+{
+    float v[6];
+    int32_t q[3] = {x >> 2, 0, z >> 2};
+    cr_assert_eq(biome_climate(b, BP_POINT, 0, q, v), 0);
+    const int k[5] = {0, 1, 2, 3, 5}; /* temperature, humidity, continentalness, erosion, weirdness */
+    for (int i = 0; i < 5; i++) t[i] = (int64_t)(v[k[i]] * 10000.0f);
+    int64_t d = 0;
+    for (int i = 0; i < 4; i++) { /* full ranges, but continentalness from -0.11 */
+        int64_t lo = i == 2 ? -1100 : -10000, e = t[i] > 10000 ? t[i] - 10000 : t[i] < lo ? lo - t[i] : 0;
+        d += e * e;
+    }
+    int64_t w = t[4] < 0 ? (t[4] > -1600 ? t[4] + 1600 : t[4] < -10000 ? -10000 - t[4] : 0)
+                         : (t[4] < 1600 ? 1600 - t[4] : t[4] > 10000 ? t[4] - 10000 : 0); /* |weirdness| 0.16 .. 1 */
+    return (d + w * w) * 2048 * 2048 + (int64_t)x * x + (int64_t)z * z;
+}
+
+Test(structures, climate_spawn_of_the_embedded_pack)
+{
+    char vanilla[4096];
+    shared_need("vanilla/26.3", vanilla, sizeof vanilla);
+    const char *paths[2] = {vanilla, CF_SOURCE_DIR "/packs/default"};
+    const int32_t want[2][2] = {{-31, 6}, {25, -31}};
+    cf_biomes *b[2] = {NULL, NULL};
+    cf_pack *pk[2] = {NULL, NULL};
+    int64_t t[2][2][5], fit[2][2];
+    for (int s = 0; s < 2; s++) {
+        cf_error err = {0};
+        int32_t xz[2];
+        cr_assert_eq(cf_pack_open(&pk[s], &paths[s], 1, NULL, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b[s], pk[s], NULL, NULL, "26.3", 0, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_spawn_climate(b[s], "26.3", xz, &err), CF_OK, "%s", err.message);
+        cr_expect(xz[0] == want[s][0] && xz[1] == want[s][1], "%s: %d, %d", paths[s], xz[0], xz[1]);
+    }
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < 2; p++) fit[s][p] = sp_fit(b[s], want[p][0], want[p][1], t[s][p]);
+    for (int p = 0; p < 2; p++) cr_expect(memcmp(t[0][p], t[1][p], sizeof t[0][p]) != 0, "point %d: the same climate in both", p);
+    cr_expect_lt(fit[0][0], fit[0][1], "vanilla: its point is not the better");
+    cr_expect_lt(fit[1][1], fit[1][0], "the embedded pack: its point is not the better");
+    for (int s = 0; s < 2; s++) cf_biomes_free(b[s]), cf_pack_free(pk[s]);
 }
 
 /* ------------------------------------------------------------------ the spawn block */
