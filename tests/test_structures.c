@@ -69,6 +69,9 @@ static int keep(void *ctx, const cf_structure_start *st)
     return 0;
 }
 
+/* floor division */
+static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
 /* packs, biome source and structures of one case */
 typedef struct world {
     cf_pack *pk;
@@ -180,7 +183,63 @@ Test(structures, candidates_equal_cubiomes)
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
 }
 
-/* the first two rings (9 positions) of 1.19.3+ (forked searches) and 1.18.2 (one random) */
+/* the candidate chunk of every region (placement alone: spacing, separation, salt, spread type) of
+ * every random_spread set of tests/packs/structures and tests/packs/structure-sets (vanilla's
+ * parameters) but the per-chunk ones (buried treasures, mineshafts: candidates_equal_cubiomes),
+ * against cubiomes' 1.21.4, 1.20.6 and 1.18.2 (the sets each version has) in chunks -64..63 */
+Test(structures, placement_equals_cubiomes)
+{
+    static block bl[64];
+    int nb = golden(bl, 64), ran = 0;
+    for (int i = 0; i < nb; i++) {
+        if (strncmp(bl[i].head, "@ placement ", 12) != 0) continue;
+        const char *paths[3] = {CF_SOURCE_DIR "/packs/default", PACK_DIR, CF_SOURCE_DIR "/tests/packs/structure-sets"};
+        world w = {0};
+        cf_error err = {0};
+        cr_assert_eq(cf_pack_open(&w.pk, paths, 3, NULL, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&w.b, w.pk, NULL, NULL, NULL, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_structures_open(&w.s, w.pk, w.b, head_seed(&bl[i]), NULL, &err), CF_OK, "%s", err.message);
+        lines got = {0};
+        int nsets = 0;
+        for (int k = 0; k < w.s->nsets; k++) {
+            const st_set *t = &w.s->sets[k];
+            if (t->kind != SP_RANDOM_SPREAD || strncmp(t->id, "minecraft:", 10) != 0 || t->spacing == 1) continue;
+            char pre[128];
+            snprintf(pre, sizeof pre, "P %s ", t->id + 10);
+            int in = 0; /* the version has the set: cubiomes lists it */
+            for (int m = 0; m < bl[i].body.n && !in; m++) in = strncmp(bl[i].body.v[m], pre, strlen(pre)) == 0;
+            if (!in) {
+                cr_expect(!strstr(bl[i].head, "version=1.21.4"), "%s: set %s not in cubiomes' answer", bl[i].head, t->id);
+                continue;
+            }
+            nsets++;
+            for (int32_t rz = fdiv(-64, t->spacing); rz <= fdiv(63, t->spacing); rz++)
+                for (int32_t rx = fdiv(-64, t->spacing); rx <= fdiv(63, t->spacing); rx++) {
+                    int32_t c[2];
+                    structures_candidate(w.s, k, rx * t->spacing, rz * t->spacing, c);
+                    if (c[0] < -64 || c[0] > 63 || c[1] < -64 || c[1] > 63) continue;
+                    char line[256];
+                    snprintf(line, sizeof line, "%s%d %d", pre, c[0], c[1]);
+                    push(&got, line);
+                }
+        }
+        qsort(got.v, (size_t)got.n, sizeof *got.v, cmp_line);
+        cr_expect_eq(got.n, bl[i].body.n, "%s: %d candidates, cubiomes %d", bl[i].head, got.n, bl[i].body.n);
+        for (int k = 0; k < bl[i].body.n; k++)
+            cr_expect(has_line(&got, bl[i].body.v[k]), "%s: cubiomes has '%s', chunkfill not", bl[i].head, bl[i].body.v[k]);
+        cr_expect_geq(nsets, 13, "%s: %d sets", bl[i].head, nsets);
+        lines_free(&got);
+        close_world(&w);
+        ran++;
+    }
+    cr_assert_eq(ran, 11);
+    for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* the first two rings (9 positions) of 1.19.3+ (forked searches) and 1.18.2 (one random); every
+ * position (the 128 of the eight circles: "@ rings") of 1.21.4, 1.20.6 and 1.18.2, seed -1, and
+ * 1.18.2, seed 0: then the starts of the whole ring area are cubiomes' chunks (as a set: two
+ * searches landing on one chunk make one start) */
 Test(structures, strongholds_equal_cubiomes)
 {
     static block bl[64];
@@ -188,15 +247,17 @@ Test(structures, strongholds_equal_cubiomes)
     char vanilla[4096];
     shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
     for (int i = 0; i < nb; i++) {
-        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0) continue;
+        int all = strncmp(bl[i].head, "@ rings ", 8) == 0, far = all ? 26000 : 6000;
+        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0 && !all) continue;
         char ver[32];
         cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
+        cr_assert_eq(bl[i].body.n, all ? 128 : 9, "%s", bl[i].head);
         world w = {0};
         open_world(&w, vanilla, NULL, ver, head_seed(&bl[i]));
         starts st = {0};
         const char *only[1] = {"minecraft:stronghold"};
-        find(&w, -6000, -6000, 6000, 6000, only, 1, &st);
-        lines got = {0};
+        find(&w, -far, -far, far, far, only, 1, &st);
+        lines got = {0}, want = {0};
         for (int k = 0; k < st.n; k++) {
             char line[128];
             snprintf(line, sizeof line, "%d %d", st.v[k].chunk_x, st.v[k].chunk_z);
@@ -209,12 +270,12 @@ Test(structures, strongholds_equal_cubiomes)
             char line[128];
             snprintf(line, sizeof line, "%d %d", x, z);
             cr_expect(has_line(&got, line), "%s: stronghold %d at chunk %s missing", bl[i].head, idx, line);
+            if (!has_line(&want, line)) push(&want, line);
         }
+        cr_expect(!all || got.n == want.n, "%s: %d strongholds, cubiomes %d chunks", bl[i].head, got.n, want.n);
         /* anything else found in the square belongs to the third ring (at least 464 chunks out) */
         for (int k = 0; k < st.n; k++)
             if (hypot(st.v[k].chunk_x, st.v[k].chunk_z) < 440) {
-                char line[128];
-                snprintf(line, sizeof line, "S %d", 0);
                 int known = 0;
                 for (int m = 0; m < bl[i].body.n; m++) {
                     int idx, x, z;
@@ -227,9 +288,10 @@ Test(structures, strongholds_equal_cubiomes)
         ran++;
         free(st.v);
         lines_free(&got);
+        lines_free(&want);
         close_world(&w);
     }
-    cr_assert_eq(ran, 6);
+    cr_assert_eq(ran, 10);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
 }
 
@@ -833,7 +895,6 @@ Test(structures, cli_locate)
 
 #include "pngutil.h"
 
-static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 /* render --structures changes exactly the marker pixels: outside the 9 x 9 squares of the starts
  * (the library's list for the picture's area, centred on (x - X0) / scale) every pixel is the plain
