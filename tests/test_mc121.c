@@ -67,17 +67,24 @@ static size_t run_block(cf_pack *pk, const block *b)
     return bad;
 }
 
-/* every block of golden file name (in tests/golden) against the pack at dir */
-static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
+/* golden file name (in tests/golden) opened, and the pack at dir into *pk */
+static FILE *golden_open(const char *name, const char *dir, cf_pack **pk)
 {
     const char *paths[1] = {dir};
     cf_error err = {0};
-    cf_pack *pk = NULL;
     char file[4096];
     snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
-    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_open(pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
     FILE *f = fopen(file, "r");
     cr_assert_not_null(f, "no %s", file);
+    return f;
+}
+
+/* every block of golden file name (in tests/golden) against the pack at dir */
+static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
+{
+    cf_pack *pk = NULL;
+    FILE *f = golden_open(name, dir, &pk);
     char line[1024];
     block b;
     memset(&b, 0, sizeof b);
@@ -384,14 +391,8 @@ static int check_chunk(cf_pack *pk, pcache *pc, const gchunk *g)
 
 static void run_chunks(const char *name, const char *dir, int use_dev, int *chunks, int *bad)
 {
-    const char *paths[1] = {dir};
-    cf_error err = {0};
     cf_pack *pk = NULL;
-    char file[4096];
-    snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
-    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    FILE *f = fopen(file, "r");
-    cr_assert_not_null(f, "no %s", file);
+    FILE *f = golden_open(name, dir, &pk);
     char line[1024];
     gchunk g;
     memset(&g, 0, sizeof g);
