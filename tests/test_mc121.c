@@ -86,8 +86,7 @@ static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *n
     cf_pack *pk = NULL;
     FILE *f = golden_open(name, dir, &pk);
     char line[1024];
-    block b;
-    memset(&b, 0, sizeof b);
+    block b = {0};
     int open = 0;
     size_t bad = 0, blocks = 0, values = 0;
     while (1) {
@@ -178,13 +177,8 @@ static int strict; /* cf_pack_set_strict for compile_df: what the game ignores i
 static void quiet(void *ctx, const char *line) { (void)ctx, (void)line; }
 static cf_status compile_df(const char *settings, const char *df, const char *noise, cf_error *err, cf_program **out)
 {
-    cf_memfile files[3] = {
-        {"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
-        {"data/t/worldgen/density_function/f.json", df, strlen(df)},
-        {"data/t/worldgen/noise/n.json", noise, strlen(noise)},
-    };
     cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 3, NULL, err);
+    cf_status st = mem_pack_sfn(&pk, settings, df, noise, err);
     if (st != CF_OK) return st;
     cf_pack_set_strict(pk, strict);
     cf_pack_set_warnings(pk, quiet, NULL);
@@ -394,11 +388,9 @@ static void run_chunks(const char *name, const char *dir, int use_dev, int *chun
     cf_pack *pk = NULL;
     FILE *f = golden_open(name, dir, &pk);
     char line[1024];
-    gchunk g;
-    memset(&g, 0, sizeof g);
+    gchunk g = {0};
     int open = 0;
-    pcache pc;
-    memset(&pc, 0, sizeof pc);
+    pcache pc = {0};
     pc.use_dev = use_dev;
     *chunks = *bad = 0;
     while (1) {
