@@ -56,7 +56,10 @@ struct cf_fill121 {
     op121 *ops;
     int nops;
     int cw, ch, lanes, ncxz, ncy; /* cell size; blocks a cell; cells per chunk axis */
-    int *lx, *ly, *lz;            /* per lane: its block in the cell */
+    int *lx, *ly, *lz;            /* per lane: its block in the cell (the whole cell's, or one column's) */
+    int *wlx, *wly, *wlz;         /* the whole cell's lanes */
+    int *clx, *cly, *clz;         /* one column's lanes (ch of them, y = lane) */
+    int col, colbx, colbz;        /* the current cell is one column (colbx, colbz) of ch lanes, not the whole cell */
     double *fx, *fy, *fz;         /* per lane: the lerp weights (eval64.c's) */
     double *ends;                 /* interpolation: the lerps at both z ends, per (y, x) of a cell */
     int ninterp, nflat;
@@ -166,7 +169,7 @@ void fill121_free(cf_fill121 *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].have);
-    free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
+    free(s->ops), free(s->wlx), free(s->wly), free(s->wlz), free(s->clx), free(s->cly), free(s->clz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
     free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->ones), free(s->corner), free(s->cornst);
     free(s);
 }
@@ -248,12 +251,13 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
     s->wm = calloc((size_t)s->clp, 1);
     size_t L = (size_t)s->lanes;
-    s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
+    s->lx = s->wlx = malloc(sizeof(int) * L), s->ly = s->wly = malloc(sizeof(int) * L), s->lz = s->wlz = malloc(sizeof(int) * L);
+    s->clx = malloc(sizeof(int) * (size_t)s->ch), s->cly = malloc(sizeof(int) * (size_t)s->ch), s->clz = malloc(sizeof(int) * (size_t)s->ch);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
     s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
     if (s->slot_op)
         for (int i = 0; i < p->nnodes; i++) s->slot_op[i] = -1;
-    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->always || !s->ones || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
+    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->always || !s->ones || !s->lx || !s->ly || !s->lz || !s->clx || !s->cly || !s->clz || !s->fx || !s->fy ||
         !s->fz || !s->ends || (s->root = compile(s, memo, node, s->mode)) < 0 ||
         (s->clanes <= F121_MAX_COLUMN && corner_stage(s, memo) < 0)) {
         free(memo);
@@ -267,6 +271,7 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
         s->fx[l] = (double)s->lx[l] / (double)s->cw, s->fz[l] = (double)s->lz[l] / (double)s->cw;
         s->fy[l] = (double)s->ly[l] / (double)s->ch;
     }
+    for (int l = 0; l < s->ch; l++) s->cly[l] = l;
     size_t nc = (size_t)(s->ncxz + 1) * (size_t)(s->ncxz + 1) * (size_t)(s->ncy + 1) * (size_t)s->ninterp;
     s->corner = malloc(sizeof(double) * (nc + 1));
     s->cornst = calloc(nc + 1, sizeof(uint32_t));
@@ -350,6 +355,26 @@ static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
     corners(s, o, c);
     double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
     int cw = s->cw, ch = s->ch;
+    if (s->col) { /* one column (colbx, colbz): per y the operations the whole cell does for its block */
+        double fx = s->fx[s->colbx], fz = s->fz[s->colbz * cw], *restrict r = o->buf;
+        if (o->mode == EV64_VALUE)
+            for (int y = 0; y < ch; y++) {
+                double fy = s->fy[y * cw * cw];
+                double a0 = cf21_lerp(fy, n000, n010), a1 = cf21_lerp(fy, n100, n110);
+                double b0 = cf21_lerp(fy, n001, n011), b1 = cf21_lerp(fy, n101, n111);
+                double av = a0 + fx * (a1 - a0), bv = b0 + fx * (b1 - b0);
+                r[y] = av + fz * (bv - av);
+            }
+        else {
+            double p1 = cf21_lerp(fx, n010, n110), q1 = cf21_lerp(fx, n011, n111);
+            double p0 = cf21_lerp(fx, n000, n100), q0 = cf21_lerp(fx, n001, n101), dp = p1 - p0, dq = q1 - q0;
+            for (int y = 0; y < ch; y++) {
+                double fy = s->fy[y * cw * cw], av = p0 + fy * dp, bv = q0 + fy * dq;
+                r[y] = av + fz * (bv - av);
+            }
+        }
+        return;
+    }
     double *restrict A = s->ends, *restrict D = s->ends + cw * ch; /* per (y, x): the z = 0 end, the far end minus it */
     const double *restrict fxs = s->fx; /* lanes 0 .. cw-1: x = lane, y = z = 0 */
     if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
@@ -842,6 +867,18 @@ void fill121_cells(cf_fill121 *s, int32_t ylo, int32_t yhi, const uint8_t *cells
                 }
                 s->icx = icx, s->icy = icy, s->icz = icz;
                 s->bx0 = cx * 16 + icx * cw, s->by0 = p->min_y + icy * ch, s->bz0 = cz * 16 + icz * cw;
+                int m = cells ? cells[icz * s->ncxz + icx] : 1;
+                if (m >= 2) { /* one column of the cell: its ch blocks (lane y), each the same bits as in the whole cell */
+                    m -= 2;
+                    s->col = 1, s->colbx = m % cw, s->colbz = m / cw, s->lanes = ch;
+                    for (int y = 0; y < ch; y++) s->clx[y] = s->colbx, s->clz[y] = s->colbz;
+                    s->lx = s->clx, s->ly = s->cly, s->lz = s->clz;
+                    const double *v = val(s, s->root);
+                    s->col = 0, s->lanes = cw * cw * ch, s->lx = s->wlx, s->ly = s->wly, s->lz = s->wlz;
+                    double *o = out + ((size_t)(icy * ch) * 16 + (size_t)(icz * cw + m / cw)) * 16 + (size_t)(icx * cw + m % cw);
+                    for (int y = 0; y < ch; y++) o[(size_t)y * 256] = s->final ? v[y] + 0.0 : v[y];
+                    continue;
+                }
                 const double *v = val(s, s->root);
                 for (int y = 0; y < ch; y++)
                     for (int z = 0; z < cw; z++) {
