@@ -332,6 +332,9 @@ void fill121_begin(cf_fill121 *s, int32_t cx, int32_t cz, const uint8_t *cells);
 void fill121_cells(cf_fill121 *s, int32_t ylo, int32_t yhi, const uint8_t *cells, double *out);
 int fill121_cells_per_axis(const cf_fill121 *s);
 void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out);
+/* a bound on |value| of each node of a DIALECT_MC121 program p (tables t) into b[nnodes]: INFINITY
+ * where none is proven (fill121.c's corner columns: an interpolated input's corners are finite) */
+void bound121(const uint8_t *t, const cf_program *p, double *b);
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */
 long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values);
