@@ -67,20 +67,26 @@ static size_t run_block(cf_pack *pk, const block *b)
     return bad;
 }
 
-/* every block of golden file name (in tests/golden) against the pack at dir */
-static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
+/* golden file name (in tests/golden) opened, and the pack at dir into *pk */
+static FILE *golden_open(const char *name, const char *dir, cf_pack **pk)
 {
     const char *paths[1] = {dir};
     cf_error err = {0};
-    cf_pack *pk = NULL;
     char file[4096];
     snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
-    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_open(pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
     FILE *f = fopen(file, "r");
     cr_assert_not_null(f, "no %s", file);
+    return f;
+}
+
+/* every block of golden file name (in tests/golden) against the pack at dir */
+static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
+{
+    cf_pack *pk = NULL;
+    FILE *f = golden_open(name, dir, &pk);
     char line[1024];
-    block b;
-    memset(&b, 0, sizeof b);
+    block b = {0};
     int open = 0;
     size_t bad = 0, blocks = 0, values = 0;
     while (1) {
@@ -171,13 +177,8 @@ static int strict; /* cf_pack_set_strict for compile_df: what the game ignores i
 static void quiet(void *ctx, const char *line) { (void)ctx, (void)line; }
 static cf_status compile_df(const char *settings, const char *df, const char *noise, cf_error *err, cf_program **out)
 {
-    cf_memfile files[3] = {
-        {"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
-        {"data/t/worldgen/density_function/f.json", df, strlen(df)},
-        {"data/t/worldgen/noise/n.json", noise, strlen(noise)},
-    };
     cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 3, NULL, err);
+    cf_status st = mem_pack_sfn(&pk, settings, df, noise, err);
     if (st != CF_OK) return st;
     cf_pack_set_strict(pk, strict);
     cf_pack_set_warnings(pk, quiet, NULL);
@@ -384,20 +385,12 @@ static int check_chunk(cf_pack *pk, pcache *pc, const gchunk *g)
 
 static void run_chunks(const char *name, const char *dir, int use_dev, int *chunks, int *bad)
 {
-    const char *paths[1] = {dir};
-    cf_error err = {0};
     cf_pack *pk = NULL;
-    char file[4096];
-    snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
-    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    FILE *f = fopen(file, "r");
-    cr_assert_not_null(f, "no %s", file);
+    FILE *f = golden_open(name, dir, &pk);
     char line[1024];
-    gchunk g;
-    memset(&g, 0, sizeof g);
+    gchunk g = {0};
     int open = 0;
-    pcache pc;
-    memset(&pc, 0, sizeof pc);
+    pcache pc = {0};
     pc.use_dev = use_dev;
     *chunks = *bad = 0;
     while (1) {
