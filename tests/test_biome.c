@@ -306,15 +306,15 @@ static void check_quarts(const char *want_ver)
 
 /* stackrow.c's lanes (the grid's climate) against cf_stack_point, bit for bit: every noise
  * stack of the 26.3 overworld at rows of near, far and wrapping points (tails of 37 lanes
- * too), on each lane path this CPU has */
+ * too), on each lane path this CPU has (portable, AVX2, AVX-512) */
 Test(biome, climate_lanes_equal_stack_points)
 {
     cf_biomes *b = source_for("26.3", "minecraft:overworld", "-123456789");
     const cf_world *w = b->w;
-    int isas[2] = {STACK_ISA_PORTABLE, stack_lanes_isa()};
+    int isas[3] = {STACK_ISA_PORTABLE, cpu_isa() & CPU_AVX2 ? STACK_ISA_AVX2 : STACK_ISA_PORTABLE, stack_lanes_isa()};
     uint64_t r = 99;
     long checked = 0;
-    for (int ia = 0; ia < 2; ia++)
+    for (int ia = 0; ia < 3; ia++)
         for (int s = 0; s < w->nstacks; s++)
             for (int rep = 0; rep < 6; rep++) {
                 double x[STACK_LANES_MAX], y[STACK_LANES_MAX], z[STACK_LANES_MAX];
@@ -338,7 +338,7 @@ Test(biome, climate_lanes_equal_stack_points)
                     checked++;
                 }
             }
-    cr_log_info("%ld lane values (%d stacks), lane path %d", checked, w->nstacks, isas[1]);
+    cr_log_info("%ld lane values (%d stacks), lane paths %d %d", checked, w->nstacks, isas[1], isas[2]);
     source_done();
 }
 
