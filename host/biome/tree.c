@@ -447,7 +447,7 @@ static int wide_nodes(bm_fast *f, int g, const int32_t *t, int nn, const int32_t
             if (mr[n[CF_BN_FIRST] + c] < mr[i]) mr[i] = mr[n[CF_BN_FIRST] + c];
     }
     for (int i = 0; i < nn; i++) wid[i] = t[(size_t)i * CF_BN_STRIDE + CF_BN_COUNT] > 0 || i == 0 ? nw++ : -1;
-    if (!(f->node[g] = calloc((size_t)nw, sizeof *f->node[g]))) goto out;
+    if (nw < 1 || !(f->node[g] = calloc((size_t)nw, sizeof *f->node[g]))) goto out; /* node 0 is one */
     f->nnodes[g] = nw;
     for (int i = 0; i < nn; i++) {
         const int32_t *n = t + (size_t)i * CF_BN_STRIDE;
