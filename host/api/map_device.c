@@ -157,7 +157,12 @@ static cf_status heights_samples(cf_map_device *d, const cf_world *w, int32_t x0
     cf_hbound *hb = getenv("CF_NO_COLUMN_BOUNDS") ? NULL : hbound_new(p);
     int32_t wh = fill_window_rows(p);
     cf_status st = CF_OK;
-    if (!xzy || !f) st = err_set(err, CF_ERR_NOMEM, "out of memory");
+    if (!xzy || !f) {
+        hbound_free(hb);
+        if (f) fill_give(f);
+        free(xzy);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
     for (size_t at = 0; at < n && st == CF_OK; at += SAMPLE_BATCH) {
         size_t m = n - at < SAMPLE_BATCH ? n - at : SAMPLE_BATCH;
         if (map_cancelled(cancel, err)) {
