@@ -40,10 +40,10 @@ const char usage_biome[] =
     "  --quarts FILE    one 'QX QY QZ' per line; --points FILE one 'X Y Z' ('-': standard input; # comments)\n"
     "  --verbose        the source and its statistics (lookups, ties at the minimum fitness) on stderr\n"
     "  --device D       --grid on cpu (default) or an OpenCL device (equal byte for byte)\n"
+    HELP_VERSION
     "Ties: where several entries of the list share the minimum fitness vanilla's answer depends on the\n"
     "thread's previous lookup; these queries take the first tied leaf in the RTree's depth-first order\n"
-    "(a cold search). --verbose counts them.\n"
-    HELP_VERSION;
+    "(a cold search). --verbose counts them.\n";
 
 const char usage_fill_biomes[] =
     "usage: chunkfill fill --biomes [--pack PATH]... [--settings ID | --dimension ID] [--version V]\n"
