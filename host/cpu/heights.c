@@ -120,7 +120,7 @@ static int scan_rows(sjob64 *j, const double *v, int ns, const int *xs, const in
 }
 
 /* a chunk's samples through the staged fill's parts (fill121_begin, fill121_cells): only the
- * cells that hold a sample column, in windows of 4 cell rows from the top down, stopping once
+ * cells that hold a sample column (of a cell with one sample, that column alone), in windows of 4 cell rows from the top down, stopping once
  * every sample has its block (the cells computed are the same bits as a whole chunk's) */
 static void sampled121(sjob64 *j, cf_fill121 *s, int64_t cx, int64_t cz, int64_t top, double *v, int ns, const int *xs,
                        const int *zs, const size_t *at)
@@ -128,7 +128,11 @@ static void sampled121(sjob64 *j, cf_fill121 *s, int64_t cx, int64_t cz, int64_t
     const cf_program *p = j->w->prog;
     int n = fill121_cells_per_axis(s), cw = 16 / n, left = ns, ch = p->cell_y;
     uint8_t cells[256] = {0};
-    for (int k = 0; k < ns; k++) cells[(zs[k] / cw) * n + xs[k] / cw] = 1;
+    /* a cell that holds one sample: that column only (2 + its block in the cell), else the whole cell (1) */
+    for (int k = 0; k < ns; k++) {
+        uint8_t *c = &cells[(zs[k] / cw) * n + xs[k] / cw];
+        *c = *c ? 1 : (uint8_t)(2 + (zs[k] % cw) * cw + xs[k] % cw);
+    }
     fill121_begin(s, (int32_t)cx, (int32_t)cz, cells);
     for (int64_t r = top < p->min_y ? -1 : (top - p->min_y) / ch; r >= 0 && left > 0; r -= 4) {
         int64_t rlo = r - 3 < 0 ? 0 : r - 3, ylo = p->min_y + rlo * ch, yhi = p->min_y + (r + 1) * ch - 1;
