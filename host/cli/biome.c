@@ -345,7 +345,7 @@ int cmd_biome(int argc, char **argv)
             if (st != CF_OK) goto done;
         } else {
             /* on a terminal, strips of rows with a progress line between them */
-            progress prog;
+            cli_progress prog;
             progress_start(&prog, "biome", "rows", nz, o.c.quiet);
             int32_t step = prog.on ? (nz + 39) / 40 : nz;
             for (int32_t k0 = 0; k0 < nz; k0 += step) {
@@ -371,7 +371,7 @@ int cmd_biome(int argc, char **argv)
         }
         /* batches of points with a progress line between them on a terminal (a point query is a
          * cold search: the batches change no answer), and a summary line where it took a while */
-        progress prog;
+        cli_progress prog;
         progress_start(&prog, "biome", "points", (int64_t)o.npos, o.c.quiet);
         double t0 = mono_s();
         for (size_t at = 0; at < o.npos; at += 65536) {
@@ -489,7 +489,7 @@ int cmd_fill_biomes(int argc, char **argv)
         if (st != CF_OK) goto done;
     } else {
         /* on a terminal, batches of chunks with a progress line between them */
-        progress prog;
+        cli_progress prog;
         progress_start(&prog, "fill", "chunks", n, o.c.quiet);
         long long step = prog.on ? (n + 39) / 40 : n;
         size_t per = (size_t)(height / 4) * 16;

@@ -131,19 +131,19 @@ int writer_start(writer *wr, FILE *f, const void *p, size_t n);
 /* Progress of long work on a terminal (stderr), one line redrawn at most 5 times a second:
  * "fill: 120/400 chunks (30%), 35.2 chunks/s, ETA 0:08". Silent when stderr is not a
  * terminal or with --quiet. */
-typedef struct progress {
+typedef struct cli_progress {
     const char *what, *unit;
     int64_t total;
     double t0, last;
     int on, shown;
-} progress;
+} cli_progress;
 double mono_s(void);
-void progress_start(progress *p, const char *what, const char *unit, int64_t total, int quiet);
-void progress_show(progress *p, int64_t done);
+void progress_start(cli_progress *p, const char *what, const char *unit, int64_t total, int quiet);
+void progress_show(cli_progress *p, int64_t done);
 /* the line for work in stages (a library's progress hook, cf_map_progress_fn's arguments):
  * "WHAT: STAGE N%, T s"; p from progress_start (unit and total unused) */
 void progress_stage(void *p, const char *stage, int64_t done, int64_t total);
-void progress_end(progress *p);
+void progress_end(cli_progress *p);
 void guard_tmp(const char *path);
 void unguard_tmp(void);
 const char *fmt_bytes(char *buf, size_t cap, double b);

@@ -195,7 +195,7 @@ int cmd_sample(int argc, char **argv)
         }
     /* batches of points with a progress line between them on a terminal (each point is
      * computed alone: the batches change no value), and a summary line where it took a while */
-    progress prog;
+    cli_progress prog;
     progress_start(&prog, "sample", "points", (int64_t)o.nat, o.quiet);
     double t0 = mono_s();
     for (size_t at = 0; at < o.nat; at += SAMPLE_BATCH) {
@@ -332,7 +332,7 @@ static int fill_densities_blocks(int argc, char **argv)
     int surface = 0;
     char ppath[4096] = "", token[CF_TOKEN_MAX + 1];
     int rc = 1, min_y = 0, height = 0, server_f64 = 0;
-    progress *prog_on = NULL; /* the progress line to end before an error */
+    cli_progress *prog_on = NULL; /* the progress line to end before an error */
     if (cf_seed_parse(o.seed, &seed, &err) != CF_OK) goto done;
     if (server) {
         if (token_file && read_token(token_file, token, &err) != 0) goto done;
@@ -456,7 +456,7 @@ static int fill_densities_blocks(int argc, char **argv)
     unsigned char magic[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 255), (unsigned char)(hlen >> 8)};
     int bad = write_all(f, magic, 10) || write_all(f, hdr, hlen);
     int64_t done_n = 0;
-    progress prog;
+    cli_progress prog;
     progress_start(&prog, "fill", "chunks", n, o.quiet);
     prog_on = &prog;
     for (int cur = 0; !bad && done_n < n; cur ^= 1) {
@@ -617,7 +617,7 @@ int cmd_slice(int argc, char **argv)
     }
     /* batches of 64 chunks with a progress line between them on a terminal (a span of 65536
      * blocks is 4,096 chunks); each chunk is filled alone either way */
-    progress prog;
+    cli_progress prog;
     progress_start(&prog, "slice", "chunks", nc, o.quiet);
     size_t per = (f64 ? sizeof(double) : sizeof(float)) * (size_t)height * 256;
     for (int64_t i0 = 0; i0 < nc; i0 += 64) {

@@ -105,7 +105,7 @@ int cmd_check(int argc, char **argv)
      * the progress line */
     {
         size_t step = cf_device_batch(cw.dev) > 16 ? cf_device_batch(cw.dev) : 16;
-        progress prog;
+        cli_progress prog;
         progress_start(&prog, "check", "chunks", n, o.quiet);
         for (size_t at = 0; at < (size_t)n; at += step) {
             size_t k = (size_t)n - at < step ? (size_t)n - at : step;

@@ -122,7 +122,7 @@ int cmd_columns(int argc, char **argv)
     if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
     /* on a terminal, strips of rows (cut where a chunk row ends: no chunk is filled twice) with a
      * progress line between them; every column is the same either way */
-    progress prog;
+    cli_progress prog;
     progress_start(&prog, "columns", "rows", nz, o.quiet);
     int64_t step = prog.on ? (nz + 39) / 40 : nz;
     for (int64_t k0 = 0; k0 < nz;) {
@@ -294,7 +294,7 @@ int cmd_render(int argc, char **argv)
     }
     /* only the sampled columns are computed (cf_map_draw; on a device the chunks that hold them) */
     cf_map_stats ms;
-    progress prog; /* on a terminal: the drawing's stage and its share done */
+    cli_progress prog; /* on a terminal: the drawing's stage and its share done */
     progress_start(&prog, "render", "", 0, o.quiet);
     cf_status dst = dev ? cf_map_draw_device_progress(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale,
                                                       (int32_t)px, (int32_t)pz, (int32_t)below, rgb, pic, &ms, (int)threads,
@@ -393,7 +393,7 @@ static int64_t floordiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a 
 /* the progress line of tiles: the tiles written and, inside a tile that takes a while (a high
  * level's tile of the blocks layer fills thousands of chunks), its drawing's stage */
 typedef struct tiles_progress {
-    progress p;      /* unit "tiles", total every tile of every layer */
+    cli_progress p;      /* unit "tiles", total every tile of every layer */
     int64_t done;    /* tiles written */
 } tiles_progress;
 static void tiles_stage(void *ctx, const char *stage, int64_t done, int64_t total)

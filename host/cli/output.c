@@ -47,11 +47,11 @@ double mono_s(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
-void progress_start(progress *p, const char *what, const char *unit, int64_t total, int quiet)
+void progress_start(cli_progress *p, const char *what, const char *unit, int64_t total, int quiet)
 {
-    *p = (progress){.what = what, .unit = unit, .total = total, .t0 = mono_s(), .on = !quiet && isatty(2)};
+    *p = (cli_progress){.what = what, .unit = unit, .total = total, .t0 = mono_s(), .on = !quiet && isatty(2)};
 }
-void progress_show(progress *p, int64_t done)
+void progress_show(cli_progress *p, int64_t done)
 {
     if (!p->on) return;
     double t = mono_s();
@@ -70,7 +70,7 @@ void progress_show(progress *p, int64_t done)
 }
 void progress_stage(void *ctx, const char *stage, int64_t done, int64_t total)
 {
-    progress *p = ctx;
+    cli_progress *p = ctx;
     if (!p->on) return;
     double t = mono_s();
     if (done < total && t - p->last < 0.2) return;
@@ -78,7 +78,7 @@ void progress_stage(void *ctx, const char *stage, int64_t done, int64_t total)
     fprintf(stderr, "\r%s: %s %d%%, %.1f s   ", p->what, stage, total > 0 ? (int)(100 * done / total) : 100, t - p->t0);
     p->shown = 1;
 }
-void progress_end(progress *p)
+void progress_end(cli_progress *p)
 {
     if (p->on && p->shown) fputc('\n', stderr);
     p->shown = 0;

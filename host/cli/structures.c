@@ -328,7 +328,7 @@ static int locate_biome(int argc, char **argv, const char *what)
     int64_t seed;
     int found = 0, bi = 0;
     rc = 1;
-    progress prog; /* on a terminal: the share of the search's columns done */
+    cli_progress prog; /* on a terminal: the share of the search's columns done */
     progress_start(&prog, "locate", "", 0, o.c.quiet);
     cf_status st = open_source(&o, &pk, &b, &seed, &err);
     if (st == CF_OK)
