@@ -527,9 +527,10 @@ static cf_status gather_columns(const cf_world *w, cf_biomes *biomes, int32_t x0
 }
 
 /* samples this many blocks apart or more take the per-column path where it serves the program
- * (below, a chunk holds enough samples that filling it whole is cheaper: a water tile took 30.4
- * CPU s alone against 4.5 in chunks at 2 blocks a sample, 42.9 against 18.1 at 4, bench/RESULTS.md) */
-enum { COLUMN_STEP = 8 };
+ * (at 1 block a sample a chunk holds every column and filling it whole is cheaper: 128 x 128
+ * samples of blocks took 0.39 CPU s per column against 0.30 in chunks; at 2 blocks 0.64 against
+ * 1.12, at 4 0.83 against 5.40, bench/RESULTS.md "Blocks and water per column from level 1") */
+enum { COLUMN_STEP = 2 };
 static int per_column(const cf_program *p, int32_t step, int32_t nx, int32_t nz)
 {
     return (step >= COLUMN_STEP || (nx == 1 && nz == 1)) && colblk_serves(p);

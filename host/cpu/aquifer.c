@@ -362,6 +362,35 @@ int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density)
     return (int64_t)y <= (int64_t)a->skip - 1 ? d : g;
 }
 
+/* The rows of block (x, y, z)'s span (the rows whose candidate cells are y's: floor((y + 1) / 12)
+ * the same, and the same global fluid G as y). Where every candidate's status is G, every block
+ * of the span with density <= 0 is cf_aq_at(G, row): cf_aq_decide's nearest status is G, and
+ * equal statuses make no pressure, so no barrier gives stone at density <= 0; above the skip
+ * level (any skip level) the block is G's too, so the skip level is not needed. Then 1, the span
+ * in [*lo, *hi] and G in *level, *kind; else 0 (the statuses computed are the chunk's, kept). */
+int aquifer_span(cf_aquifer *a, int32_t x, int32_t y, int32_t z, int32_t *lo, int32_t *hi, int32_t *level, int *kind)
+{
+    int32_t ay = (int32_t)cf_floordiv((int64_t)y + 1, 12), gl = a->sea < -54 ? a->sea : -54;
+    int64_t l = (int64_t)ay * 12 - 1, h = (int64_t)ay * 12 + 10;
+    if (y < gl) h = h < gl - 1 ? h : gl - 1;
+    else l = l > gl ? l : gl;
+    cf_aq_fluid g = cf_aq_global(a->sea, a->fluid, y);
+    *level = g.level, *kind = g.kind;
+    *lo = (int32_t)l, *hi = (int32_t)h;
+    if (!a->enabled) return 1;
+    int32_t ax = (int32_t)cf_floordiv(x - 5, 16), az = (int32_t)cf_floordiv(z - 5, 16);
+    if (ay - 1 - a->gy0 < 0 || ay + 1 - a->gy0 >= a->ny) return 0;
+    centres_of(a, x, y, z);
+    for (int32_t x1 = 0; x1 <= 1; x1++)
+        for (int32_t y1 = -1; y1 <= 1; y1++)
+            for (int32_t z1 = 0; z1 <= 1; z1++) {
+                int32_t i = ((ay + y1 - a->gy0) * 3 + az + z1 - a->cz + 1) * 3 + ax + x1 - a->cx + 1;
+                cf_aq_fluid s = aq_status(a, i);
+                if (s.level != g.level || s.kind != g.kind) return 0;
+            }
+    return 1;
+}
+
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)
 {
     const cf_program *p = a->w->prog;
