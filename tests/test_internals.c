@@ -448,3 +448,74 @@ Test(frontends, one_table_finds_the_front_end_of_a_request)
     expect_frontend(CF_SOURCE_DIR "/packs/iris-example", "minecraft:overworld", "router:final_density", "iris");
     expect_frontend(NULL, "iris:master", "iris:style/SIMPLEX", "iris");
 }
+
+/* ---------------------------------------------------------------- ranges.h */
+/* Every op of CF_OPS (kernels/cf_nodes_ops.h) against its interval rule (ir/ranges.h): operands
+ * sampled within input intervals of many shapes (spanning 0, one-signed, [0, 1], degenerate,
+ * large), each value of cf_op_K within the rule's interval widened as the callers widen it
+ * (passes.c, bounds.c: 1e-6 relative). A NaN value (sqrt or log of a negative, 0 / 0) has no
+ * interval to lie in and is skipped. The list is expanded from CF_OPS, so a new op is sampled. */
+#include "ir/ranges.h"
+
+static const double rng_shapes[][2] = {
+    {-1, 1},  {0, 1},     {-2, 3},        {0.25, 0.75}, {1, 1},     {0, 0},     {-3, -0.5}, {0.5, 4},
+    {-1e6, 2e6}, {1e-3, 1e-2}, {-5, 0}, {0, 5},      {-0.5, 1.5}, {2, 2.5},  {-1e-7, 1e-7}, {-40, -40},
+};
+#define RNG_NSHAPES (int)(sizeof rng_shapes / sizeof rng_shapes[0])
+
+/* a float within [lo, hi]: its ends, 0, 1 and -1 where inside, else uniform */
+static float rng_sample(cf_rng r, int k)
+{
+    double v;
+    switch (k) {
+    case 0: v = r.lo; break;
+    case 1: v = r.hi; break;
+    case 2: v = 0; break;
+    case 3: v = 1; break;
+    case 4: v = -1; break;
+    default: v = r.lo + (r.hi - r.lo) * rnd01(); break;
+    }
+    if (v < r.lo || v > r.hi) v = r.lo;
+    return (float)v;
+}
+
+static int rng_holds(double v, cf_rng r)
+{
+    return v != v || (v >= r.lo - fabs(r.lo) * 1e-6 - 1e-30 && v <= r.hi + fabs(r.hi) * 1e-6 + 1e-30);
+}
+
+Test(ranges, every_op_holds_its_samples)
+{
+    int ops = 0;
+#define RNG_TEST_OP(K, N, USE, E)                                                                                      \
+    do {                                                                                                               \
+        ops++;                                                                                                         \
+        long checked = 0;                                                                                              \
+        for (int s0 = 0; s0 < RNG_NSHAPES; s0++)                                                                       \
+            for (int s1 = 0; s1 < (N > 1 ? RNG_NSHAPES : 1); s1++)                                                     \
+                for (int s2 = 0; s2 < (N > 2 ? RNG_NSHAPES : 1); s2++) {                                               \
+                    cf_rng in[3];                                                                                      \
+                    const int sh[3] = {s0, s1, s2};                                                                    \
+                    for (int q = 0; q < 3; q++) in[q] = rng_of(rng_shapes[sh[q]][0], rng_shapes[sh[q]][1]);            \
+                    /* clamp's bounds are the node's constants: the second and third shapes' ends */                  \
+                    const float f[2] = {(float)fmin(in[1].lo, in[2].lo), (float)fmax(in[1].hi, in[2].hi)};             \
+                    cr_assert(rng_has(NK_##K));                                                                        \
+                    cf_rng r;                                                                                          \
+                    cr_assert(rng_op(NK_##K, in, f, &r));                                                              \
+                    for (int t = 0; t < (N > 2 ? 40 : N > 1 ? 100 : 400); t++) {                                       \
+                        float a = rng_sample(in[0], t % 7 < 5 ? t % 7 : 9);                                           \
+                        float b = N == 3 && NK_##K == NK_CLAMP ? f[0] : rng_sample(in[1], (t / 7) % 7 < 5 ? (t / 7) % 7 : 9); \
+                        float c = N == 3 && NK_##K == NK_CLAMP ? f[1] : rng_sample(in[2], (t / 49) % 7 < 5 ? (t / 49) % 7 : 9); \
+                        (void)b, (void)c;                                                                              \
+                        double v = (double)CF_OP_CALL_##N(K);                                                          \
+                        cr_assert(rng_holds(v, r), #K "(%.9g, %.9g, %.9g) = %.9g outside [%.9g, %.9g] (inputs [%g, %g] [%g, %g] [%g, %g])", \
+                                  (double)a, (double)b, (double)c, v, r.lo, r.hi, in[0].lo, in[0].hi, in[1].lo, in[1].hi, in[2].lo, in[2].hi); \
+                        checked++;                                                                                     \
+                    }                                                                                                  \
+                }                                                                                                      \
+        cr_assert(checked > 1000, #K ": %ld samples", checked);                                                        \
+    } while (0);
+    CF_OPS(RNG_TEST_OP)
+#undef RNG_TEST_OP
+    cr_assert(ops >= 19, "%d ops", ops);
+}

@@ -69,6 +69,9 @@ static int keep(void *ctx, const cf_structure_start *st)
     return 0;
 }
 
+/* floor division */
+static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
 /* packs, biome source and structures of one case */
 typedef struct world {
     cf_pack *pk;
@@ -180,7 +183,63 @@ Test(structures, candidates_equal_cubiomes)
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
 }
 
-/* the first two rings (9 positions) of 1.19.3+ (forked searches) and 1.18.2 (one random) */
+/* the candidate chunk of every region (placement alone: spacing, separation, salt, spread type) of
+ * every random_spread set of tests/packs/structures and tests/packs/structure-sets (vanilla's
+ * parameters) but the per-chunk ones (buried treasures, mineshafts: candidates_equal_cubiomes),
+ * against cubiomes' 1.21.4, 1.20.6 and 1.18.2 (the sets each version has) in chunks -64..63 */
+Test(structures, placement_equals_cubiomes)
+{
+    static block bl[64];
+    int nb = golden(bl, 64), ran = 0;
+    for (int i = 0; i < nb; i++) {
+        if (strncmp(bl[i].head, "@ placement ", 12) != 0) continue;
+        const char *paths[3] = {CF_SOURCE_DIR "/packs/default", PACK_DIR, CF_SOURCE_DIR "/tests/packs/structure-sets"};
+        world w = {0};
+        cf_error err = {0};
+        cr_assert_eq(cf_pack_open(&w.pk, paths, 3, NULL, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&w.b, w.pk, NULL, NULL, NULL, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_structures_open(&w.s, w.pk, w.b, head_seed(&bl[i]), NULL, &err), CF_OK, "%s", err.message);
+        lines got = {0};
+        int nsets = 0;
+        for (int k = 0; k < w.s->nsets; k++) {
+            const st_set *t = &w.s->sets[k];
+            if (t->kind != SP_RANDOM_SPREAD || strncmp(t->id, "minecraft:", 10) != 0 || t->spacing == 1) continue;
+            char pre[128];
+            snprintf(pre, sizeof pre, "P %s ", t->id + 10);
+            int in = 0; /* the version has the set: cubiomes lists it */
+            for (int m = 0; m < bl[i].body.n && !in; m++) in = strncmp(bl[i].body.v[m], pre, strlen(pre)) == 0;
+            if (!in) {
+                cr_expect(!strstr(bl[i].head, "version=1.21.4"), "%s: set %s not in cubiomes' answer", bl[i].head, t->id);
+                continue;
+            }
+            nsets++;
+            for (int32_t rz = fdiv(-64, t->spacing); rz <= fdiv(63, t->spacing); rz++)
+                for (int32_t rx = fdiv(-64, t->spacing); rx <= fdiv(63, t->spacing); rx++) {
+                    int32_t c[2];
+                    structures_candidate(w.s, k, rx * t->spacing, rz * t->spacing, c);
+                    if (c[0] < -64 || c[0] > 63 || c[1] < -64 || c[1] > 63) continue;
+                    char line[256];
+                    snprintf(line, sizeof line, "%s%d %d", pre, c[0], c[1]);
+                    push(&got, line);
+                }
+        }
+        qsort(got.v, (size_t)got.n, sizeof *got.v, cmp_line);
+        cr_expect_eq(got.n, bl[i].body.n, "%s: %d candidates, cubiomes %d", bl[i].head, got.n, bl[i].body.n);
+        for (int k = 0; k < bl[i].body.n; k++)
+            cr_expect(has_line(&got, bl[i].body.v[k]), "%s: cubiomes has '%s', chunkfill not", bl[i].head, bl[i].body.v[k]);
+        cr_expect_geq(nsets, 13, "%s: %d sets", bl[i].head, nsets);
+        lines_free(&got);
+        close_world(&w);
+        ran++;
+    }
+    cr_assert_eq(ran, 11);
+    for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* the first two rings (9 positions) of 1.19.3+ (forked searches) and 1.18.2 (one random); every
+ * position (the 128 of the eight circles: "@ rings") of 1.21.4, 1.20.6 and 1.18.2, seed -1, and
+ * 1.18.2, seed 0: then the starts of the whole ring area are cubiomes' chunks (as a set: two
+ * searches landing on one chunk make one start) */
 Test(structures, strongholds_equal_cubiomes)
 {
     static block bl[64];
@@ -188,15 +247,17 @@ Test(structures, strongholds_equal_cubiomes)
     char vanilla[4096];
     shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
     for (int i = 0; i < nb; i++) {
-        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0) continue;
+        int all = strncmp(bl[i].head, "@ rings ", 8) == 0, far = all ? 26000 : 6000;
+        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0 && !all) continue;
         char ver[32];
         cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
+        cr_assert_eq(bl[i].body.n, all ? 128 : 9, "%s", bl[i].head);
         world w = {0};
         open_world(&w, vanilla, NULL, ver, head_seed(&bl[i]));
         starts st = {0};
         const char *only[1] = {"minecraft:stronghold"};
-        find(&w, -6000, -6000, 6000, 6000, only, 1, &st);
-        lines got = {0};
+        find(&w, -far, -far, far, far, only, 1, &st);
+        lines got = {0}, want = {0};
         for (int k = 0; k < st.n; k++) {
             char line[128];
             snprintf(line, sizeof line, "%d %d", st.v[k].chunk_x, st.v[k].chunk_z);
@@ -209,12 +270,12 @@ Test(structures, strongholds_equal_cubiomes)
             char line[128];
             snprintf(line, sizeof line, "%d %d", x, z);
             cr_expect(has_line(&got, line), "%s: stronghold %d at chunk %s missing", bl[i].head, idx, line);
+            if (!has_line(&want, line)) push(&want, line);
         }
+        cr_expect(!all || got.n == want.n, "%s: %d strongholds, cubiomes %d chunks", bl[i].head, got.n, want.n);
         /* anything else found in the square belongs to the third ring (at least 464 chunks out) */
         for (int k = 0; k < st.n; k++)
             if (hypot(st.v[k].chunk_x, st.v[k].chunk_z) < 440) {
-                char line[128];
-                snprintf(line, sizeof line, "S %d", 0);
                 int known = 0;
                 for (int m = 0; m < bl[i].body.n; m++) {
                     int idx, x, z;
@@ -227,9 +288,10 @@ Test(structures, strongholds_equal_cubiomes)
         ran++;
         free(st.v);
         lines_free(&got);
+        lines_free(&want);
         close_world(&w);
     }
-    cr_assert_eq(ran, 6);
+    cr_assert_eq(ran, 10);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
 }
 
@@ -237,32 +299,87 @@ Test(structures, climate_spawn_equals_cubiomes)
 {
     static block bl[64];
     int nb = golden(bl, 64), ran = 0;
-    char vanilla[4096];
+    char vanilla[4096], v263[4096];
     shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
-    const char *paths[1] = {vanilla};
-    cf_pack *pk = NULL;
+    shared_need("vanilla/26.3", v263, sizeof v263);
+    const char *paths[2] = {vanilla, v263};
+    cf_pack *pk = NULL, *pk263 = NULL;
     cf_error err = {0};
     cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    for (int i = 0; i < nb; i++) {
-        if (strncmp(bl[i].head, "@ spawn ", 8) != 0) continue;
+    cr_assert_eq(cf_pack_open(&pk263, paths + 1, 1, NULL, &err), CF_OK, "%s", err.message);
+    /* 1.21.11's data at 1.21.4 and 1.18.2 (the lists cubiomes has), then 26.3's own data against
+     * the 1.21.4 answers (the same noises and weight; cubiomes has no 26.x) */
+    for (int j = 0; j < 2 * nb; j++) {
+        int i = j % nb, d263 = j >= nb;
+        if (strncmp(bl[i].head, "@ spawn ", 8) != 0 || (d263 && !strstr(bl[i].head, "version=1.21.4"))) continue;
         char ver[32];
         cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
+        if (d263) snprintf(ver, sizeof ver, "26.3");
         cf_biomes *b = NULL;
-        cr_assert_eq(cf_biomes_open(&b, pk, NULL, NULL, ver, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b, d263 ? pk263 : pk, NULL, NULL, ver, head_seed(&bl[i]), &err), CF_OK, "%s", err.message);
         int32_t xz[2];
         cr_assert_eq(cf_spawn_climate(b, ver, xz, &err), CF_OK, "%s", err.message);
         int cx, cz;
         cr_assert_eq(bl[i].body.n, 1);
         cr_assert_eq(sscanf(bl[i].body.v[0], "P %d %d", &cx, &cz), 2);
         /* cubiomes gives the chunk's centre: the chunk is what the game's spawn spiral starts from */
-        cr_expect(xz[0] >> 4 == cx && xz[1] >> 4 == cz, "%s: climate point %d, %d (chunk %d, %d), cubiomes chunk %d, %d", bl[i].head,
-                  xz[0], xz[1], xz[0] >> 4, xz[1] >> 4, cx, cz);
+        cr_expect(xz[0] >> 4 == cx && xz[1] >> 4 == cz, "%s (%s data): climate point %d, %d (chunk %d, %d), cubiomes chunk %d, %d",
+                  bl[i].head, d263 ? "26.3" : "1.21.11", xz[0], xz[1], xz[0] >> 4, xz[1] >> 4, cx, cz);
         cf_biomes_free(b);
         ran++;
     }
-    cr_assert_eq(ran, 12);
+    cr_assert_eq(ran, 18);
     cf_pack_free(pk);
+    cf_pack_free(pk263);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
+}
+
+/* the embedded default pack is not vanilla: its own climate noises (packs/default/README.md), so its
+ * climate spawn point differs from vanilla 26.3's for the same seed. Seed 0: (25, -31) against
+ * vanilla's (-31, 6) (vanilla's is cubiomes' chunk -2, 0). Shown from each source's own climate (the
+ * five parameters at y 0, quantized as Climate.quantizeCoord: (long)(v * 10000)): they differ at
+ * both points, and by 1.21.2's weight (the distance from the two spawn parameter points x 2048^2
+ * + r^2, written out here apart from place.c) each point is the better of the two in its own source */
+static int64_t sp_fit(cf_biomes *b, int32_t x, int32_t z, int64_t t[5])
+{
+    float v[6];
+    int32_t q[3] = {x >> 2, 0, z >> 2};
+    cr_assert_eq(biome_climate(b, BP_POINT, 0, q, v), 0);
+    const int k[5] = {0, 1, 2, 3, 5}; /* temperature, humidity, continentalness, erosion, weirdness */
+    for (int i = 0; i < 5; i++) t[i] = (int64_t)(v[k[i]] * 10000.0f);
+    int64_t d = 0;
+    for (int i = 0; i < 4; i++) { /* full ranges, but continentalness from -0.11 */
+        int64_t lo = i == 2 ? -1100 : -10000, e = t[i] > 10000 ? t[i] - 10000 : t[i] < lo ? lo - t[i] : 0;
+        d += e * e;
+    }
+    int64_t w = t[4] < 0 ? (t[4] > -1600 ? t[4] + 1600 : t[4] < -10000 ? -10000 - t[4] : 0)
+                         : (t[4] < 1600 ? 1600 - t[4] : t[4] > 10000 ? t[4] - 10000 : 0); /* |weirdness| 0.16 .. 1 */
+    return (d + w * w) * 2048 * 2048 + (int64_t)x * x + (int64_t)z * z;
+}
+
+Test(structures, climate_spawn_of_the_embedded_pack)
+{
+    char vanilla[4096];
+    shared_need("vanilla/26.3", vanilla, sizeof vanilla);
+    const char *paths[2] = {vanilla, CF_SOURCE_DIR "/packs/default"};
+    const int32_t want[2][2] = {{-31, 6}, {25, -31}};
+    cf_biomes *b[2] = {NULL, NULL};
+    cf_pack *pk[2] = {NULL, NULL};
+    int64_t t[2][2][5], fit[2][2];
+    for (int s = 0; s < 2; s++) {
+        cf_error err = {0};
+        int32_t xz[2];
+        cr_assert_eq(cf_pack_open(&pk[s], &paths[s], 1, NULL, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_biomes_open(&b[s], pk[s], NULL, NULL, "26.3", 0, &err), CF_OK, "%s", err.message);
+        cr_assert_eq(cf_spawn_climate(b[s], "26.3", xz, &err), CF_OK, "%s", err.message);
+        cr_expect(xz[0] == want[s][0] && xz[1] == want[s][1], "%s: %d, %d", paths[s], xz[0], xz[1]);
+    }
+    for (int s = 0; s < 2; s++)
+        for (int p = 0; p < 2; p++) fit[s][p] = sp_fit(b[s], want[p][0], want[p][1], t[s][p]);
+    for (int p = 0; p < 2; p++) cr_expect(memcmp(t[0][p], t[1][p], sizeof t[0][p]) != 0, "point %d: the same climate in both", p);
+    cr_expect_lt(fit[0][0], fit[0][1], "vanilla: its point is not the better");
+    cr_expect_lt(fit[1][1], fit[1][0], "the embedded pack: its point is not the better");
+    for (int s = 0; s < 2; s++) cf_biomes_free(b[s]), cf_pack_free(pk[s]);
 }
 
 /* ------------------------------------------------------------------ the spawn block */
@@ -333,18 +450,23 @@ Test(structures, spawn_block_spiral_and_columns)
         int32_t at[3];
         int asked;
         const char *unknown;
+        int32_t min_y;
     } cases[] = {
-        {later_first, 2, {-40, 100}, 1, {-64 + 9, 12, 112 + 2}, 5, NULL},
-        {far, 3, {0, 0}, 1, {32 + 15, 12, -16 + 15}, 10, NULL},
-        {NULL, 0, {-1, -1}, 0, {-8, 64, -8}, 121, NULL},          /* all ocean: the fallback */
-        {kinds, 4, {17, 33}, 1, {16 + 0, 10, 32 + 2}, 1, NULL}, /* lava, void: none; ice (x 0, z 2) before land (x 1, z 0) */
-        {snow, 1, {0, 0}, 1, {0, 8, 0}, 1, NULL},
-        {mud, 1, {0, 0}, 1, {0, 5, 0}, 1, NULL},
-        {odd, 1, {0, 0}, 1, {0, 7, 0}, 1, "chunkfill_test:odd"},
+        {later_first, 2, {-40, 100}, 1, {-64 + 9, 12, 112 + 2}, 5, NULL, 0},
+        {far, 3, {0, 0}, 1, {32 + 15, 12, -16 + 15}, 10, NULL, 0},
+        {NULL, 0, {-1, -1}, 0, {-8, 64, -8}, 121, NULL, 0},          /* all ocean: the fallback */
+        {kinds, 4, {17, 33}, 1, {16 + 0, 10, 32 + 2}, 1, NULL, 0}, /* lava, void: none; ice (x 0, z 2) before land (x 1, z 0) */
+        {snow, 1, {0, 0}, 1, {0, 8, 0}, 1, NULL, 0},
+        {mud, 1, {0, 0}, 1, {0, 5, 0}, 1, NULL, 0},
+        {odd, 1, {0, 0}, 1, {0, 7, 0}, 1, "chunkfill_test:odd", 0},
+        /* a world whose floor is above 64: the fallback's y is the centre column's WORLD_SURFACE
+         * height (setInitialSpawn: getSpawnHeight's 64 < getMinY), one more chunk asked */
+        {NULL, 0, {-1, -1}, 0, {-8, 110, -8}, 122, NULL, 100},
+        {snow, 1, {0, 0}, 1, {0, 108, 0}, 1, NULL, 100},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         sp_case c = {cases[i].cols, cases[i].ncols, {cases[i].climate[0] >> 4, cases[i].climate[1] >> 4}, {0}, 0};
-        spawn_terrain t = {sp_chunk, &c, sp_names, 9, 0, 16};
+        spawn_terrain t = {sp_chunk, &c, sp_names, 9, cases[i].min_y, 16};
         int32_t at[3];
         const char *unknown = NULL;
         cf_error err = {0};
@@ -677,7 +799,9 @@ Test(structures, cli_spawn)
 
 /* ------------------------------------------------------------------ locate */
 /* the nearest stronghold to a point is the nearest of cubiomes' first ring positions (measured as
- * the game does, to the chunk's centre at y 32); from a start's own locate position, a
+ * the game does, to the chunk's centre at y 32), 1.19.3+ and 1.18-1.19.2; for the latter (each
+ * position needs every search before it) no more than the first two circles (9 positions) are
+ * searched: the circles beyond cannot come nearer. From a start's own locate position, a
  * random_spread structure is found there, at distance 0, and it is a start `structures` lists */
 Test(structures, locate_nearest)
 {
@@ -687,9 +811,11 @@ Test(structures, locate_nearest)
     shared_need("vanilla/1.21.11", vanilla, sizeof vanilla);
     int ran = 0;
     for (int i = 0; i < nb; i++) {
-        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0 || !strstr(bl[i].head, "version=1.21.4")) continue;
+        char ver[32];
+        if (strncmp(bl[i].head, "@ strongholds ", 14) != 0) continue;
+        cr_assert_eq(line_field(bl[i].head, "version", ver, sizeof ver), 0);
         world w = {0};
-        open_world(&w, vanilla, NULL, "1.21.4", head_seed(&bl[i]));
+        open_world(&w, vanilla, NULL, ver, head_seed(&bl[i]));
         const int32_t from[3][3] = {{0, 0, 0}, {1500, 70, -900}, {-3000, 64, 2500}};
         for (int f = 0; f < 3; f++) {
             double best = HUGE_VAL;
@@ -711,10 +837,14 @@ Test(structures, locate_nearest)
             cr_expect(st.chunk_x == bx && st.chunk_z == bz, "%s from %d, %d: chunk %d, %d, cubiomes' nearest %d, %d", bl[i].head, from[f][0],
                       from[f][2], st.chunk_x, st.chunk_z, bx, bz);
         }
+        if (w.s->legacy_rings) /* searched: positions 0 .. next - 1 of the ring set */
+            for (int k = 0; k < w.s->nsets; k++)
+                if (w.s->sets[k].kind == SP_CONCENTRIC_RINGS)
+                    cr_expect_leq(w.s->sets[k].next, 9, "%s: %d ring positions searched", bl[i].head, w.s->sets[k].next);
         close_world(&w);
         ran++;
     }
-    cr_assert_eq(ran, 3);
+    cr_assert_eq(ran, 6);
     for (int i = 0; i < nb; i++) lines_free(&bl[i].body);
     /* random_spread: every monument start of an area is found from its own corner */
     world w = {0};
@@ -765,7 +895,6 @@ Test(structures, cli_locate)
 
 #include "pngutil.h"
 
-static int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 /* render --structures changes exactly the marker pixels: outside the 9 x 9 squares of the starts
  * (the library's list for the picture's area, centred on (x - X0) / scale) every pixel is the plain

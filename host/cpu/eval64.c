@@ -29,7 +29,10 @@ static double ev64_node(ev64_ctx *c, int id, double x, double y, double z);
  *   HSEED              a Hytale node's seed (i[0], the label's hash, plus WS)
  *   SHARP              i[5]: the SharpNoise dialect (CF_LN_SHARP, kernels/cf_libnoise.h)
  *   HYC, LNP, NDA      the node's da (a Hytale or a libnoise table) and its length
- * x, y, z are the position; every other name is kernels/ C, the same on both sides. */
+ *   TAB, REC           a 1.21 node's seed tables and its record (kernels/cf_mc121.h)
+ * x, y, z are the position; every other name is kernels/ C, the same on both sides.
+ * B64(statements) is the same for a value that needs statements (a local, a lazy input): a
+ * function body ending in return, statements of kernel C with the names above. */
 #define IN(k) ev64_node(c, n->in[k], x, y, z)
 #define AT(k, X, Y, Z) ev64_node(c, n->in[k], X, Y, Z)
 #define D(k) (n->d[k])
@@ -41,8 +44,11 @@ static double ev64_node(ev64_ctx *c, int id, double x, double y, double z);
 #define HYC (n->da)
 #define LNP (n->da)
 #define NDA (n->nda)
-/* a V64 row's evaluator; an OWN64 row's is written below */
+#define TAB (c->w->tab)
+#define REC (cf21_record(TAB, (int)(n - c->w->prog->nodes)))
+/* a V64 or B64 row's evaluator; an OWN64 row's is written below */
 #define V64(...) { return __VA_ARGS__; }
+#define B64(...) { __VA_ARGS__ }
 #define OWN64 ;
 #define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary, value) EVAL64(K) value
@@ -50,6 +56,7 @@ static double ev64_node(ev64_ctx *c, int id, double x, double y, double z);
 #undef NODE64
 #undef NODE
 #undef OWN64
+#undef B64
 #undef V64
 
 /* a module's seed plus the world's (libnoise's int arithmetic, wrapping) */
@@ -468,78 +475,10 @@ EVAL64(HY_LGRADIENT)
 /* ---- end legacy (hytale-legacy) ---- */
 
 /* ------------------------------------------------------------------ Minecraft 1.18-1.21 (nodes_mc121.def)
- * Double values at block positions; the leaf math is kernels/cf_mc121.h. Markers
- * pass their input through here (single points); chunk fills apply flat_cache
- * and interpolated (fill.c). */
-#define TAB (c->w->tab)
-#define REC (cf21_record(TAB, (int)(n - c->w->prog->nodes)))
-EVAL64(M_CONSTANT) { return n->d[0]; }
-EVAL64(M_ADD)
-{
-    double a = IN(0);
-    return a + IN(1);
-}
-EVAL64(M_MUL)
-{
-    double a = IN(0);
-    if (n->i[0]) return a * IN(1); /* MulOrAdd: a literal side */
-    return a == 0.0 ? 0.0 : a * IN(1);
-}
-EVAL64(M_MIN)
-{
-    double a = IN(0);
-    return cf21_min(a, IN(1));
-}
-EVAL64(M_MAX)
-{
-    double a = IN(0);
-    return cf21_max(a, IN(1));
-}
-EVAL64(M_ABS) { return cf_fabs(IN(0)); }
-EVAL64(M_SQUARE)
-{
-    double v = IN(0);
-    return v * v;
-}
-EVAL64(M_CUBE)
-{
-    double v = IN(0);
-    return v * v * v;
-}
-EVAL64(M_HALF_NEGATIVE)
-{
-    double v = IN(0);
-    return v > 0.0 ? v : v * 0.5;
-}
-EVAL64(M_QUARTER_NEGATIVE)
-{
-    double v = IN(0);
-    return v > 0.0 ? v : v * 0.25;
-}
-EVAL64(M_INVERT) { return 1.0 / IN(0); }
-EVAL64(M_SQUEEZE) { return cf21_squeeze(IN(0)); }
-EVAL64(M_CLAMP) { return cf21_clamp(IN(0), n->d[0], n->d[1]); }
-EVAL64(M_Y_CLAMPED_GRADIENT) { return cf21_ygrad(y, n->d[0], n->d[1], n->d[2], n->d[3]); }
-EVAL64(M_NOISE) { return cf21_normal(TAB, REC, x * n->d[0], y * n->d[1], z * n->d[0]); }
-EVAL64(M_SHIFTED_NOISE)
-{
-    double sx = IN(0), sy = IN(1), sz = IN(2);
-    return cf21_normal(TAB, REC, x * n->d[0] + sx, y * n->d[1] + sy, z * n->d[0] + sz);
-}
-EVAL64(M_SHIFT_A) { return cf21_normal(TAB, REC, x * 0.25, 0.0, z * 0.25) * 4.0; }
-EVAL64(M_SHIFT_B) { return cf21_normal(TAB, REC, z * 0.25, x * 0.25, 0.0) * 4.0; }
-EVAL64(M_SHIFT) { return cf21_normal(TAB, REC, x * 0.25, y * 0.25, z * 0.25) * 4.0; }
-EVAL64(M_OLD_BLENDED_NOISE) { return cf21_blended(TAB, REC, n->d[0], n->d[1], n->d[2], n->d[3], n->d[4], x, y, z); }
-EVAL64(M_WEIRD_SCALED_SAMPLER)
-{
-    double r = cf21_rarity(n->i[0], IN(0));
-    return r * cf_fabs(cf21_normal(TAB, REC, x / r, y / r, z / r));
-}
-EVAL64(M_RANGE_CHOICE)
-{
-    double v = IN(0);
-    return (n->d[0] <= v && v < n->d[1]) ? IN(1) : IN(2);
-}
+ * Double values at block positions; the leaf math is kernels/cf_mc121.h. Most kinds are
+ * B64 rows of the table (above); these are not: an input chosen at run time, another
+ * position, or the evaluation mode. Markers pass their input through here (single points);
+ * chunk fills apply flat_cache and interpolated (fill.c). */
 EVAL64(M_INTERVAL_SELECT)
 {
     double v = IN(0);
@@ -556,7 +495,6 @@ EVAL64(M_SPLINE)
     float y2 = (i >= 0 && i < np - 1) ? (float)IN(i + 2) : y1;
     return (double)cf21_spline_value(n->da, np, co, i, y1, y2);
 }
-EVAL64(M_END_ISLANDS) { return cf21_end_islands(TAB, REC, x, z); }
 EVAL64(M_FIND_TOP_SURFACE)
 {
     double cell = (double)n->i[1], lower = (double)n->i[0];
@@ -640,17 +578,11 @@ EVAL64(M_FLAT_CACHE)
     c->flatst[k] = c->cstamp;
     return v;
 }
-EVAL64(M_CACHE_2D) { return IN(0); }
-EVAL64(M_CACHE_ONCE) { return IN(0); }
 EVAL64(M_CACHE_ALL_IN_CELL)
 {
     if (c->mode == EV64_POINT || c->mode == EV64_CELL) return IN(0);
     return ev64_in_mode(c, n->in[0], EV64_CELL, x, y, z);
 }
-EVAL64(M_BLEND_DENSITY) { return IN(0); }
-EVAL64(M_BLEND_ALPHA) { return 1.0; }
-EVAL64(M_BLEND_OFFSET) { return 0.0; }
-EVAL64(M_BEARDIFIER) { return 0.0; }
 #undef TAB
 #undef REC
 

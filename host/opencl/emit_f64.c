@@ -28,21 +28,33 @@
  * eval64.c compiles, written as OpenCL text with its names (the list in eval64.c) replaced:
  * IN(k) and AT(k, ...) call the input's function, D(k), I(k), F(k), NDA write the node's
  * numbers, WS, HSEED and SHARP the seeds and flags, HYC and LNP the node's table (hyc<id>,
- * lnp<id>, written by function64). The rest is kernels/ C, copied as it stands. */
-static void emit64_value(sb *b, const cf_node *n, int id, const char *e)
+ * lnp<id>, written by function64), TAB and REC a 1.21 node's tables and record. The rest is
+ * kernels/ C, copied as it stands. A B64 row's statements (body != 0) are written one a
+ * line; in a 1.21 program (b->m21, the evaluation mode's letter) IN(k) calls the input's
+ * function of that mode (emit_mc121.c). */
+static void emit64_value(sb *b, const cf_node *n, int id, const char *e, int body)
 {
+    int depth = 0;
+    if (body) sbf(b, "    ");
     while (*e) {
         size_t len = 0;
         while (isalnum((unsigned char)e[len]) || e[len] == '_') len++;
         if (len == 0) {
-            sbf(b, "%c", *e++);
+            depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+            sbf(b, "%c", *e);
+            if (body && *e == ';' && depth == 0) {
+                while (e[1] == ' ') e++;
+                sbf(b, e[1] ? "\n    " : "\n");
+            }
+            e++;
             continue;
         }
 #define IS(name) (len == sizeof name - 1 && memcmp(e, name, len) == 0)
         int k = e[len] == '(' ? atoi(e + len + 1) : 0;
         const char *arg = e[len] == '(' ? strpbrk(e + len, ",)") : NULL; /* after the index */
-        if (IS("IN") && arg) sbf(b, "n%d(t, ws, x, y, z)", n->in[k]), e = arg + 1;
-        else if (IS("AT") && arg) sbf(b, "n%d(t, ws,", n->in[k]), e = arg + 1;
+        if (IS("IN") && arg && b->m21) sbf(b, "n%d_%c(t, CF21_PASS, x, y, z)", n->in[k], b->m21), e = arg + 1;
+        else if (IS("IN") && arg) sbf(b, "n%d(t, ws, x, y, z)", n->in[k]), e = arg + 1;
+        else if (IS("AT") && arg) sbf(b, "n%d(t, ws,", n->in[k]), e = arg + 1, depth++; /* its ')' follows */
         else if (IS("D") && arg) dlit(b, n->d[k]), e = arg + 1;
         else if (IS("I") && arg) sbf(b, "%d", n->i[k]), e = arg + 1;
         else if (IS("F") && arg) flit(b, n->f[k]), e = arg + 1;
@@ -53,13 +65,16 @@ static void emit64_value(sb *b, const cf_node *n, int id, const char *e)
             else if (IS("HYC")) sbf(b, "hyc%d", id);
             else if (IS("LNP")) sbf(b, "lnp%d", id);
             else if (IS("NDA")) sbf(b, "%d", n->nda);
+            else if (IS("TAB")) sbf(b, "t");
+            else if (IS("REC")) sbf(b, "cf21_record(t, %d)", id);
             else sbf(b, "%.*s", (int)len, e);
             e += len;
         }
 #undef IS
     }
 }
-#define V64(...) { emit64_value(b, n, id, #__VA_ARGS__); }
+#define V64(...) { emit64_value(b, n, id, #__VA_ARGS__, 0); }
+#define B64(...) { emit64_value(b, n, id, #__VA_ARGS__, 1); }
 #define OWN64 ;
 #define NODE(K, name, flags, fields, summary)
 #define NODE64(K, name, flags, fields, summary, value) EMIT64(K) value
@@ -67,6 +82,7 @@ static void emit64_value(sb *b, const cf_node *n, int id, const char *e)
 #undef NODE64
 #undef NODE
 #undef OWN64
+#undef B64
 #undef V64
 
 EMIT64(LN_BILLOW)
@@ -471,76 +487,11 @@ static int hy_body(sb *b, const cf_node *n)
     default: return hy_legacy_body(b, n);
     }
 }
-/* ---- Minecraft 1.18-1.21 (nodes_mc121.def): each writes the function's whole body
- * (statements ending in return); sources are n<id>(t, x, y, z); the math is
- * kernels/cf_mc121.h, the text eval64.c compiles. */
+/* ---- Minecraft 1.18-1.21 (nodes_mc121.def): most kinds are B64 rows (emit64_value writes
+ * their bodies); these write the function's whole body by hand (statements ending in return:
+ * an input chosen at run time, another position, the evaluation mode); sources are
+ * n<id>_<mode>(t, CF21_PASS, x, y, z); the math is kernels/cf_mc121.h, the text eval64.c compiles. */
 #define S21(k) sbf(b, "n%d_%c(t, CF21_PASS, x, y, z)", n->in[k], b->m21)
-#define REC21 sbf(b, "cf21_record(t, %d)", id)
-static void un21(sb *b, const cf_node *n, const char *expr)
-{
-    sbf(b, "    double v = "), S21(0), sbf(b, ";\n    return %s;\n", expr);
-}
-static void bin21(sb *b, const cf_node *n, const char *expr)
-{
-    sbf(b, "    double va = "), S21(0), sbf(b, ";\n");
-    sbf(b, "    double vb = "), S21(1), sbf(b, ";\n    return %s;\n", expr);
-}
-EMIT64(M_CONSTANT) { sbf(b, "    return "), D(0), sbf(b, ";\n"); }
-EMIT64(M_ADD) { bin21(b, n, "va + vb"); }
-EMIT64(M_MUL)
-{
-    if (n->i[0]) {
-        bin21(b, n, "va * vb");
-        return;
-    }
-    sbf(b, "    double a = "), S21(0), sbf(b, ";\n    if (a == 0.0) return 0.0;\n    return a * "), S21(1), sbf(b, ";\n");
-}
-EMIT64(M_MIN) { bin21(b, n, "cf21_min(va, vb)"); }
-EMIT64(M_MAX) { bin21(b, n, "cf21_max(va, vb)"); }
-EMIT64(M_ABS) { un21(b, n, "fabs(v)"); }
-EMIT64(M_SQUARE) { un21(b, n, "v * v"); }
-EMIT64(M_CUBE) { un21(b, n, "v * v * v"); }
-EMIT64(M_HALF_NEGATIVE) { un21(b, n, "v > 0.0 ? v : v * 0.5"); }
-EMIT64(M_QUARTER_NEGATIVE) { un21(b, n, "v > 0.0 ? v : v * 0.25"); }
-EMIT64(M_INVERT) { un21(b, n, "1.0 / v"); }
-EMIT64(M_SQUEEZE) { un21(b, n, "cf21_squeeze(v)"); }
-EMIT64(M_CLAMP)
-{
-    sbf(b, "    return cf21_clamp("), S21(0), sbf(b, ", "), D(0), sbf(b, ", "), D(1), sbf(b, ");\n");
-}
-EMIT64(M_Y_CLAMPED_GRADIENT)
-{
-    sbf(b, "    return cf21_ygrad(y, "), D(0), sbf(b, ", "), D(1), sbf(b, ", "), D(2), sbf(b, ", "), D(3), sbf(b, ");\n");
-}
-EMIT64(M_NOISE)
-{
-    sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", x * "), D(0), sbf(b, ", y * "), D(1), sbf(b, ", z * "), D(0), sbf(b, ");\n");
-}
-EMIT64(M_SHIFTED_NOISE)
-{
-    sbf(b, "    double sx = "), S21(0), sbf(b, ";\n    double sy = "), S21(1), sbf(b, ";\n    double sz = "), S21(2);
-    sbf(b, ";\n    return cf21_normal(t, "), REC21, sbf(b, ", x * "), D(0), sbf(b, " + sx, y * "), D(1), sbf(b, " + sy, z * ");
-    D(0), sbf(b, " + sz);\n");
-}
-EMIT64(M_SHIFT_A) { sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", x * 0.25, 0.0, z * 0.25) * 4.0;\n"); }
-EMIT64(M_SHIFT_B) { sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", z * 0.25, x * 0.25, 0.0) * 4.0;\n"); }
-EMIT64(M_SHIFT) { sbf(b, "    return cf21_normal(t, "), REC21, sbf(b, ", x * 0.25, y * 0.25, z * 0.25) * 4.0;\n"); }
-EMIT64(M_OLD_BLENDED_NOISE)
-{
-    sbf(b, "    return cf21_blended(t, "), REC21;
-    for (int k = 0; k < 5; k++) sbf(b, ", "), D(k);
-    sbf(b, ", x, y, z);\n");
-}
-EMIT64(M_WEIRD_SCALED_SAMPLER)
-{
-    sbf(b, "    double r = cf21_rarity(%d, ", n->i[0]), S21(0), sbf(b, ");\n");
-    sbf(b, "    return r * fabs(cf21_normal(t, "), REC21, sbf(b, ", x / r, y / r, z / r));\n");
-}
-EMIT64(M_RANGE_CHOICE)
-{
-    sbf(b, "    double v = "), S21(0), sbf(b, ";\n    if ("), D(0), sbf(b, " <= v && v < "), D(1), sbf(b, ") return "), S21(1);
-    sbf(b, ";\n    return "), S21(2), sbf(b, ";\n");
-}
 EMIT64(M_INTERVAL_SELECT)
 {
     sbf(b, "    double v = "), S21(0), sbf(b, ";\n");
@@ -561,7 +512,6 @@ EMIT64(M_SPLINE)
     sbf(b, "    else { y1 = 0.0f; y2 = 0.0f; }\n");
     sbf(b, "    return (double)cf21_spline_value(sp%d, %d, co, i, y1, y2);\n", id, np);
 }
-EMIT64(M_END_ISLANDS) { sbf(b, "    return cf21_end_islands(t, "), REC21, sbf(b, ", x, z);\n"); }
 EMIT64(M_FIND_TOP_SURFACE)
 {
     sbf(b, "    double cell = %d.0, lower = %d.0;\n", n->i[1], n->i[0]);
@@ -573,13 +523,7 @@ EMIT64(M_FIND_TOP_SURFACE)
 }
 EMIT64(M_INTERPOLATED) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
 EMIT64(M_FLAT_CACHE) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
-EMIT64(M_CACHE_2D) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
-EMIT64(M_CACHE_ONCE) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
 EMIT64(M_CACHE_ALL_IN_CELL) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
-EMIT64(M_BLEND_DENSITY) { sbf(b, "    return "), S21(0), sbf(b, ";\n"); }
-EMIT64(M_BLEND_ALPHA) { sbf(b, "    return 1.0;\n"); }
-EMIT64(M_BLEND_OFFSET) { sbf(b, "    return 0.0;\n"); }
-EMIT64(M_BEARDIFIER) { sbf(b, "    return 0.0;\n"); }
 
 typedef void (*emit64_fn)(sb *, const cf_node *, int);
 static const emit64_fn emits64[NK_COUNT] = {

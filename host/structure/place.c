@@ -246,20 +246,31 @@ static int ring_at(cf_structures *s, st_set *t, int32_t i, cf_error *err)
     return 0;
 }
 
-/* the last ring position that can land within chunk distance `reach` of 0, 0: positions of circle c
- * are at least (4 + 6c - 1.25) * distance chunks out before rounding and a search (<= 8 chunks) */
+/* the least chunk distance from 0, 0 of a ring position of circle c: the distance drawn is at least
+ * (4 + 6c - 1.25) * distance chunks; Math.round moves each axis at most 0.5 and the search at most 7
+ * chunks (quarts +-28 of the centre's quart: blocks min - 104 .. min + 120), 7.5 * sqrt 2 < 11 */
+static double ring_circle_min(const st_set *t, int32_t circle) { return (4.0 + 6.0 * circle - 1.25) * t->distance - 11.0; }
+
+/* the ring positions' circles in order (ChunkGeneratorStructureState's spread growth): call with
+ * *circle = *in_circle = 0, *spread = the set's spread before position 0; steps past position i */
+static void ring_circle_step(const st_set *t, int32_t i, int32_t *circle, int32_t *in_circle, int32_t *spread)
+{
+    if (++*in_circle == *spread) {
+        ++*circle;
+        *in_circle = 0;
+        *spread += 2 * *spread / (*circle + 1);
+        if (*spread > t->count - i) *spread = t->count - i;
+    }
+}
+
+/* the last ring position that can land within chunk distance `reach` of 0, 0 */
 static int32_t ring_last_within(const st_set *t, double reach)
 {
     int32_t circle = 0, in_circle = 0, spread = t->ring_spread, last = -1;
     for (int32_t i = 0; i < t->count; i++) {
-        if ((4.0 + 6.0 * circle - 1.25) * t->distance - 10.0 > reach) break;
+        if (ring_circle_min(t, circle) > reach) break;
         last = i;
-        if (++in_circle == spread) {
-            circle++;
-            in_circle = 0;
-            spread += 2 * spread / (circle + 1);
-            if (spread > t->count - i) spread = t->count - i;
-        }
+        ring_circle_step(t, i, &circle, &in_circle, &spread);
     }
     return last;
 }
@@ -687,7 +698,15 @@ cf_status structures_locate(cf_structures *s, const char *const *only, int nonly
         double closest = HUGE_VAL;
         cf_structure_start near;
         int have = 0;
-        for (int32_t k = 0; k < t->count; k++) {
+        int32_t circle = 0, in_circle = 0, spread = t->ring_spread;
+        for (int32_t k = 0; k < t->count; ring_circle_step(t, k, &circle, &in_circle, &spread), k++) {
+            if (have) {
+                /* this circle and every later one is farther from 0, 0 than ring_circle_min: stop
+                 * where none can come strictly nearer (1.18-1.19.2: before their searches, which
+                 * each need every search before them) */
+                double lb = 16.0 * ring_circle_min(t, circle) - 12.0 - hypot((double)x, (double)z);
+                if (lb > 0 && lb * lb > closest) break;
+            }
             if (have && !s->legacy_rings) {
                 /* a search moves a position at most 112 blocks on each axis, its chunk's centre 128:
                  * skip positions that cannot come strictly nearer (the game's `<` keeps the first) */
@@ -957,7 +976,16 @@ int spawn_block(const spawn_terrain *t, const int32_t climate[2], int32_t out[3]
         }
         x += dx, z += dz;
     }
-    /* none: the climate chunk's centre at the generator's spawn height (ChunkGenerator's 64) */
+    /* none: the climate chunk's centre at the generator's spawn height (ChunkGenerator's 64, which
+     * NoiseBasedChunkGenerator keeps); below the world's floor, the centre column's WORLD_SURFACE
+     * height (one above its top block that is not air; the floor where none) */
     out[0] = (int32_t)((uint32_t)cx * 16u) + 8, out[1] = 64, out[2] = (int32_t)((uint32_t)cz * 16u) + 8;
+    if (out[1] < t->min_y) {
+        const uint8_t *blocks;
+        if (t->chunk(t->ctx, cx, cz, &blocks, err) < 0) return -1;
+        out[1] = t->min_y;
+        for (int32_t k = t->height - 1; k >= 0 && out[1] == t->min_y; k--)
+            if (kind[blocks[((size_t)k * 16 + 8) * 16 + 8]] != SB_AIR) out[1] = t->min_y + k + 1;
+    }
     return 0;
 }

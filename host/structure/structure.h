@@ -111,8 +111,8 @@ cf_status spawn_climate(cf_biomes *b, const char *version, int32_t xz[2], cf_err
  * out to 5 around the climate point's chunk, in each the columns x, then z, the first column with
  * a block to stand on (PlayerRespawnLogic.getOverworldRespawnPos) on the blocks t->chunk gives:
  * *blocks = chunk (cx, cz)'s (cf_fill_blocks' order, palette t->names). 1 and out (x, y, z: the
- * block above the one stood on), 0 and the game's fallback in out (the chunk's centre at y 64),
- * -1 error. *unknown: a block id that decided it whose shape chunkfill takes as a full cube. */
+ * block above the one stood on), 0 and the game's fallback in out (the chunk's centre at y 64, or
+ * where 64 is below min_y at that column's WORLD_SURFACE height), -1 error. *unknown: a block id that decided it whose shape chunkfill takes as a full cube. */
 typedef struct spawn_terrain {
     int (*chunk)(void *ctx, int32_t cx, int32_t cz, const uint8_t **blocks, cf_error *err);
     void *ctx;
