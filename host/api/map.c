@@ -400,7 +400,7 @@ typedef struct colblk_ctx {
     cf_map_stats *stats; /* chunk_columns counts the columns that took their chunk (may be NULL) */
 } colblk_ctx;
 
-enum { TIE_CHUNKS = 4 };
+enum { TIE_CHUNKS = 4, QC_BITS = 12, QC_SLOTS = 1 << QC_BITS }; /* qc: the quarts of the last rows of samples */
 typedef struct colblk_tls {
     cf_colblk *c;
     cf_surface *s;  /* with biomes */
@@ -408,7 +408,7 @@ typedef struct colblk_tls {
     cf_bquart *bq;  /* with biomes */
     uint8_t *chunk; /* a chunk's blocks where the column alone is not exact, made on first use */
     int tie;        /* a quart's leaves tied and its chunk's biomes could not be made (quart_of) */
-    struct { int32_t q[3]; int v; } qc[64]; /* the quarts asked, direct-mapped (v -2: empty) */
+    struct { int32_t q[3]; int v; } qc[QC_SLOTS]; /* the quarts asked, direct-mapped (v -2: empty) */
     /* the stored biomes of chunks that hold a tied quart (cf_fill_biomes), round robin */
     struct { int32_t cx, cz; uint8_t *bio; } tc[TIE_CHUNKS];
     int nexttc;
@@ -430,7 +430,7 @@ static void *colblk_tls_new(void *ctx)
     const colblk_ctx *j = ctx;
     colblk_tls *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    for (int k = 0; k < 64; k++) t->qc[k].v = -2;
+    for (int k = 0; k < QC_SLOTS; k++) t->qc[k].v = -2;
     t->c = colblk_new(j->w);
     if (j->biomes) {
         t->s = surface_new(j->w, NULL, (const char *const *)j->biomes->pal, j->biomes->npal, j->biomes->zseed);
@@ -472,7 +472,7 @@ static int tied_quart(colblk_tls *t, int32_t qx, int32_t qy, int32_t qz)
 static int quart_of(void *u, int32_t qx, int32_t qy, int32_t qz)
 {
     colblk_tls *t = u;
-    uint32_t h = ((uint32_t)qx * 0x9E3779B1u ^ (uint32_t)qy * 0x85EBCA6Bu ^ (uint32_t)qz * 0xC2B2AE35u) >> 26;
+    uint32_t h = ((uint32_t)qx * 0x9E3779B1u ^ (uint32_t)qy * 0x85EBCA6Bu ^ (uint32_t)qz * 0xC2B2AE35u) >> (32 - QC_BITS);
     int v;
     if (t->qc[h].v != -2 && t->qc[h].q[0] == qx && t->qc[h].q[1] == qy && t->qc[h].q[2] == qz) {
         v = t->qc[h].v;

@@ -134,10 +134,10 @@ static int noise_block(cf_colblk *c, int32_t y)
         int nonpos = y > c->h && y <= c->ymax;
         int32_t lo, hi, level;
         int kind, span = 0;
-        if (nonpos && (y < c->flo || y > c->fhi) && !(span = aquifer_span(c->a, c->x, y, c->z, &lo, &hi, &level, &kind)))
+        if (nonpos && (y < c->flo || y > c->fhi) &&
+            !(span = aquifer_span(c->a, c->x, y, c->z, c->h + 1, c->ymax, &lo, &hi, &level, &kind)))
             c->flo = lo, c->fhi = hi; /* asked once a span */
         if (span) { /* the rows of y's span above the height: the global fluid at any density <= 0 */
-            lo = lo > c->h + 1 ? lo : c->h + 1, hi = hi < c->ymax ? hi : c->ymax;
             for (int32_t k = lo; k <= hi; k++) c->noise[k - c->w->prog->min_y] = (uint8_t)(k < level ? kind : CF_BK_AIR);
             return c->noise[r];
         }
