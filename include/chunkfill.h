@@ -333,6 +333,11 @@ void cf_map_device_free(cf_map_device *d);
 cf_status cf_map_draw_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0,
                              int32_t step, int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights,
                              cf_map_stats *stats, int threads, cf_error *err);
+/* cf_map_draw_device with a progress hook, as cf_map_draw_progress (progress NULL: none) */
+cf_status cf_map_draw_device_progress(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0,
+                                      int32_t z0, int32_t step, int32_t nx, int32_t nz, int32_t below, uint8_t *rgb,
+                                      int32_t *heights, cf_map_stats *stats, int threads, cf_map_progress_fn progress,
+                                      void *ctx, cf_error *err);
 cf_status cf_map_columns_device(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int32_t x0, int32_t z0, int32_t step,
                                 int32_t nx, int32_t nz, int32_t below, const cf_map_columns *out, int threads, cf_error *err);
 

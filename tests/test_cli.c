@@ -216,6 +216,39 @@ Test(cli, usage_errors_are_one_line_with_a_suggestion_and_exit_2)
     cr_assert_str_eq(err, "chunkfill: --threads takes an integer in [0, 1024], not 'x' (see chunkfill fill --help)\n");
 }
 
+/* more usage mistakes a new user makes, each one line and exit 2 (or what was meant): tiles'
+ * --layer=NAME (it was "unknown option --layer": tiles took --layer out of argv before the parser,
+ * only as two words), a missing value before the next option (it took "--chunks" as the file),
+ * an option given twice (the last one won silently), `chunkfill help CMD` (printed the command
+ * list), a misspelled --version */
+Test(cli, more_usage_mistakes)
+{
+    char out[16384], err[4096], args[1024], want[16384];
+    const char *dir = tmp_name("/tmp/cf-layereq-%d");
+    snprintf(args, sizeof args, "tiles --seed 1 --area 0,0:3,3 --layer=biomes --layer water --quiet --out %s", dir);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+    char path[300];
+    snprintf(path, sizeof path, "%s/biomes/0/0/0.png", dir);
+    cr_expect_eq(access(path, F_OK), 0, "no %s", path);
+    snprintf(path, sizeof path, "%s/water/0/0/0.png", dir);
+    cr_expect_eq(access(path, F_OK), 0, "no %s", path);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    cr_assert_eq(system(args), 0);
+    cr_assert_eq(cli_run(NULL, "tiles --seed 1 --area 0,0:3,3 --out /tmp/cf-never-dir --layer", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: --layer needs a value (see chunkfill tiles --help)\n");
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --out --chunks 0,0", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: --out needs a value, not the option --chunks (a value starting with --: --out=VALUE) (see chunkfill fill --help)\n");
+    cr_assert_eq(cli_run(NULL, "fill --seed 1 --seed 2 --chunks 0,0 --out /tmp/cf-never.npy", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: --seed given twice (see chunkfill fill --help)\n");
+    cr_assert_eq(cli_run(NULL, "--versoin", out, sizeof out, err, sizeof err), 2);
+    cr_expect_str_eq(err, "chunkfill: unknown option '--versoin'; did you mean --version? (see chunkfill --help)\n");
+    cr_assert_eq(cli_run(NULL, "tiles --help", want, sizeof want, err, sizeof err), 0);
+    cr_assert_eq(cli_run(NULL, "help tiles", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(out, want);
+    cr_assert_eq(cli_run(NULL, "help tilez", out, sizeof out, err, sizeof err), 2);
+    cr_expect_eq(lines(err), 1, "%s", err);
+}
+
 Test(cli, reversed_corners_refused_alike_everywhere)
 {
     static const char *const lines_[] = {
@@ -250,9 +283,12 @@ Test(cli, threads_0_is_all_cores_everywhere)
     cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
     for (const char *c = "render --area 0,0:1,1\0tiles --area 0,0:1,1\0pregen --radius 1\0serve\0serve --http 127.0.0.1:0\0"; *c;
          c += strlen(c) + 1) {
-        snprintf(args, sizeof args, "%s --threads 0 --threads -1", c);
+        snprintf(args, sizeof args, "%s --threads -1", c);
         cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
         cr_assert(strstr(err, "--threads takes an integer in [0, 1024], not '-1'"), "%s: '%s'", args, err);
+        snprintf(args, sizeof args, "%s --threads 0 --frobnicate", c); /* 0 passes: the error is the next option's */
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 2, "%s", args);
+        cr_assert(strstr(err, "unknown option --frobnicate"), "%s: '%s'", args, err);
     }
     remove(f);
     char pal[300];
@@ -408,6 +444,139 @@ Test(cli, progress_lines_of_columns_and_biomes)
     char pal[300];
     snprintf(pal, sizeof pal, "%.*s.palette.json", (int)strlen(f) - 4, f);
     remove(pal);
+}
+
+/* the point queries (sample, biome --at/--points: a file of a million points runs a while) show
+ * their progress on a terminal too, and print the same lines with it as without */
+Test(cli, progress_lines_of_point_queries)
+{
+    char out[8192], plain[8192], err[4096];
+    const char *cases[][2] = {
+        {"sample --seed 1 --function router:final_density --at 0,0,0 --at 5,70,-3", "\rsample: 2/2 points (100%), "},
+        {"biome --seed 1 --at 0,0,0 --at 5,70,-3 --at 100,-20,40", "\rbiome: 3/3 points (100%), "},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(run_tty(cases[i][0], out, sizeof out), 0, "%s: %s", cases[i][0], out);
+        cr_assert(strstr(out, cases[i][1]), "%s: no progress line on a terminal: '%s'", cases[i][0], out);
+        cr_assert_eq(cli_run(NULL, cases[i][0], plain, sizeof plain, err, sizeof err), 0, "%s", err);
+        cr_assert_null(strchr(err, '\r'), "%s: a progress line without a terminal: '%s'", cases[i][0], err);
+        /* the answers: the lines after the progress line's end (script(1) writes CRLF) */
+        const char *a = strstr(out, "\n");
+        cr_assert_not_null(a);
+        char got[8192];
+        size_t k = 0;
+        for (a++; *a && k + 1 < sizeof got; a++)
+            if (*a != '\r') got[k++] = *a;
+        got[k] = 0;
+        cr_assert_str_eq(got, plain, "%s: other answers on a terminal", cases[i][0]);
+    }
+}
+
+/* tiles: a progress line inside a tile too (its drawing's stage: a high level's tile of the
+ * blocks layer fills thousands of chunks), then the tiles written; the tiles are the same bytes
+ * with and without the terminal */
+Test(cli, progress_inside_a_tile)
+{
+    char out[8192], err[4096], args[1024], dir[] = "/tmp/cf-tprogXXXXXX";
+    cr_assert(mkdtemp(dir));
+    snprintf(args, sizeof args, "tiles --seed 1 --area 0,0:15,15 --zoom 0..1 --out %s/a", dir);
+    cr_assert_eq(run_tty(args, out, sizeof out), 0, "%s: %s", args, out);
+    cr_assert(strstr(out, "\rtiles: 0/2 tiles, tile 1: heights "), "no progress inside the tile: '%s'", out);
+    cr_assert(strstr(out, "\rtiles: 2/2 tiles (100%), "), "no progress line: '%s'", out);
+    cr_assert(strstr(out, "tiles: 2 tiles, "), "no summary line: '%s'", out);
+    snprintf(args, sizeof args, "tiles --seed 1 --area 0,0:15,15 --zoom 0..1 --out %s/b", dir);
+    cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_null(strchr(err, '\r'), "a progress line without a terminal: '%s'", err);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cmp -s %s/a/relief/0/0/0.png %s/b/relief/0/0/0.png && cmp -s %s/a/relief/1/0/0.png %s/b/relief/1/0/0.png",
+             dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "the tiles drawn with a progress line differ");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* a biome palette at its limit (256 biomes: outputs hold one byte per biome) and one past it, from
+ * a generated pack over the default one: 256 distinct biomes answer (the grid's palette lists all
+ * 256), 257 are one line naming the pack's file, the count and the limit (issue 32 item 7: the
+ * count was missing), for a checkerboard and a multi_noise list (a repeated biome is counted once) */
+Test(cli, a_biome_palette_of_256_fits_and_257_is_one_line_with_the_count)
+{
+    char out[8192], err[4096], args[2048], dir[] = "/tmp/cf-bpalXXXXXX", path[400];
+    cr_assert(mkdtemp(dir));
+    for (int kind = 0; kind < 2; kind++)
+        for (int n = 256; n <= 257; n++) {
+            snprintf(path, sizeof path, "%s/p%d%d/data/t/dimension", dir, kind, n);
+            char cmd[600];
+            snprintf(cmd, sizeof cmd, "mkdir -p %s", path);
+            cr_assert_eq(system(cmd), 0);
+            strcat(path, "/x.json");
+            FILE *f = fopen(path, "w");
+            cr_assert_not_null(f);
+            fprintf(f, "{\"type\": \"minecraft:overworld\", \"generator\": {\"type\": \"minecraft:noise\", "
+                       "\"settings\": \"minecraft:overworld\", \"biome_source\": {\"type\": \"minecraft:%s\", \"biomes\": [",
+                    kind ? "multi_noise" : "checkerboard");
+            for (int i = 0; i <= n; i++) { /* the last one repeats the first */
+                if (!kind) fprintf(f, "%s\"t:b%d\"", i ? ", " : "", i % n);
+                else
+                    fprintf(f, "%s{\"biome\": \"t:b%d\", \"parameters\": {\"temperature\": %g, \"humidity\": 0, \"continentalness\": 0, "
+                               "\"erosion\": 0, \"depth\": 0, \"weirdness\": 0, \"offset\": 0}}",
+                            i ? ", " : "", i % n, (i % n) / 1000.0);
+            }
+            fputs("]}}}\n", f);
+            fclose(f);
+            snprintf(args, sizeof args, "biome --pack %s/packs/default --pack %s/p%d%d --dimension t:x --seed 1 --grid 0,0:3,3 --qy 0 --out %s/g.npy",
+                     CF_SOURCE_DIR, dir, kind, n, dir);
+            int rc = cli_run(NULL, args, out, sizeof out, err, sizeof err);
+            if (n == 256) {
+                cr_assert_eq(rc, 0, "%s: %s", args, err);
+                snprintf(cmd, sizeof cmd, "python3 -c \"import json,sys; sys.exit(len(json.load(open('%s/g.palette.json'))) != 256)\"", dir);
+                cr_expect_eq(system(cmd), 0, "%s: the palette does not list 256 biomes", args);
+            } else {
+                char want[600];
+                snprintf(want, sizeof want, "chunkfill: %s#/generator/biome_source/biomes: the %s names 257 distinct biomes, more than the 256 a biome palette holds",
+                         path, kind ? "biome list" : "checkerboard");
+                cr_expect_eq(rc, 1, "%s: %s", args, err);
+                cr_expect(strncmp(err, want, strlen(want)) == 0 && lines(err) == 1, "'%s' is not '%s...'", err, want);
+            }
+        }
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    cr_assert_eq(system(args), 0);
+}
+
+/* every help text's --version lines (HELP_VERSION) sit among the options, their text at the
+ * column of the other options' (pregen's and serve's are wider: it was misindented there; in
+ * biome's and serve's help it followed a paragraph of prose) */
+Test(cli, help_version_lines_align_with_the_options)
+{
+    char out[16384], err[4096], args[200];
+    const char *cmds[] = {"sample", "fill", "fill --biomes", "biome", "structures", "locate", "spawn", "pregen", "render", "slice",
+                          "tiles", "columns", "at", "serve", "serve --http", "check", "plan", "info", "emit"};
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+        snprintf(args, sizeof args, "%s --help", cmds[c]);
+        cr_assert_eq(cli_run(NULL, args, out, sizeof out, err, sizeof err), 0, "%s: %s", args, err);
+        /* the column of each option line's text ("  --opt ARG   text"), the most frequent one */
+        int count[128] = {0}, best = 0, vcol = 0, vprose = 0;
+        const char *prev = NULL;
+        for (const char *l = out; *l; l = strchr(l, '\n') + 1) {
+            const char *e = strchr(l, '\n');
+            if (!e) break;
+            if (strncmp(l, "  --", 4) == 0) {
+                const char *g;
+                for (g = l + 2; g < e && !(g[0] == ' ' && g[1] == ' '); g++) {}
+                while (g < e && *g == ' ') g++;
+                int col = (int)(g - l);
+                if (g < e && col < 128) {
+                    if (strncmp(l, "  --version V ", 14) == 0) vcol = col, vprose = !prev || prev[0] != ' ';
+                    else if (++count[col] > count[best]) best = col;
+                }
+            }
+            prev = l;
+        }
+        /* where the help lists other options (render's, tiles' ... list none) */
+        cr_expect(!vcol || !count[best] || !vprose, "%s: the --version line follows prose, not the options", args);
+        if (vcol && count[best] >= 2)
+            cr_expect_eq(vcol, best, "%s: --version's text at column %d, the other options' at %d", args, vcol, best);
+    }
 }
 
 /* pregen: a summary line at the end; a folder already complete shows no rate (nothing was

@@ -237,3 +237,35 @@ Test(mapdev, tiles_command_on_the_device_writes_the_cpu_tiles)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);
 }
+
+/* render --device and tiles --device show the drawing's progress on a terminal (script(1) makes
+ * a pseudo-terminal), as the CPU does, and the picture is the same as without the terminal
+ * (issue 31: render --device printed nothing until the end) */
+Test(mapdev, render_and_tiles_on_the_device_show_progress_on_a_terminal)
+{
+    char dir[] = "/tmp/cf_mapdevpXXXXXX", cmd[2000], out[8192], a[400], b[400];
+    cr_assert(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/tty.png", dir);
+    snprintf(b, sizeof b, "%s/plain.png", dir);
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' render --seed 3 --area 0,0:31,31 --device opencl:0 --out %s\" /dev/null", CF_BINARY, a);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    cr_assert_eq(pclose(p), 0, "%s", out);
+    cr_expect(strstr(out, "\rrender: blocks ") || strstr(out, "\rrender: heights "), "no progress line: '%s'", out);
+    cr_expect(strstr(out, "render: 32 x 32 blocks, 32 x 32 pixels, "), "no summary line: '%s'", out);
+    const char *plain[] = {CF_BINARY, "render", "--seed", "3", "--area", "0,0:31,31", "--device", "opencl:0", "--quiet", "--out", b, NULL};
+    cr_assert_eq(run(plain, out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "", "--quiet printed '%s'", out);
+    cr_expect(file_equal(a, b), "the picture drawn with a progress line differs");
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' tiles --seed 3 --area 0,0:15,15 --device opencl:0 --out %s/t\" /dev/null", CF_BINARY, dir);
+    cr_assert_not_null(p = popen(cmd, "r"));
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    cr_assert_eq(pclose(p), 0, "%s", out);
+    cr_expect(strstr(out, "\rtiles: 0/1 tiles, tile 1: "), "no progress inside the tile: '%s'", out);
+    cr_expect(strstr(out, "\rtiles: 1/1 tiles (100%), "), "no progress line: '%s'", out);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}

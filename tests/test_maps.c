@@ -208,6 +208,10 @@ Test(maps, sampled_columns_equal_whole_chunks)
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
     /* several cells of a chunk, unaligned (heights.c sampled121: the sampled cells alone) */
     check_sampled_columns(v121, NULL, "minecraft:overworld", -3, -61, 203, 6, 6);
+    /* every cell's corner column (fill121.c: the corner column alone where the bounds allow), far; and
+     * cells of 4 samples (whole cells) */
+    check_sampled_columns(v121, NULL, "minecraft:overworld", -5, -1000000, 2000004, 4, 8);
+    check_sampled_columns(v121, NULL, "minecraft:overworld", 11, 1200002, -3000, 2, 6);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
 

@@ -471,7 +471,24 @@ Test(serve, java_client_equals_cli_fill, .timeout = 180)
     snprintf(cmd, sizeof cmd, "java -cp %s chunkfill.Main %s t:tiny 'hello world' 0,0:1,1 %s", dir, s.addr, rem);
     cr_assert_eq(run(cmd), 0);
     cr_assert(files_equal(loc, rem), "text seed: the Java client's file differs from the local fill");
+    /* the seed text trimmed as the game trims it (" -77 " is -77), as `chunkfill fill` does */
+    snprintf(cmd, sizeof cmd, "%s fill --pack %s --settings t:tiny --seed -77 --chunks 0,0:1,1 --out %s", CF_BINARY, TINY, loc);
+    cr_assert_eq(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "java -cp %s chunkfill.Main %s t:tiny ' -77 ' 0,0:1,1 %s", dir, s.addr, rem);
+    cr_assert_eq(run(cmd), 0);
+    cr_assert(files_equal(loc, rem), "seed ' -77 ': the Java client's file differs from seed -77's");
     free(srv_stop_ok(&s));
+    /* the server down: one line naming the address, exit 1, no stack trace (issue 31) */
+    char errf[200], line[1024] = "";
+    snprintf(errf, sizeof errf, "%s/err.txt", dir);
+    snprintf(cmd, sizeof cmd, "java -cp %s chunkfill.Main 127.0.0.1:1 t:tiny 1 0,0:0,0 %s 2>%s", dir, rem, errf);
+    cr_assert_eq(run(cmd), 1, "the Java example against no server");
+    FILE *f = fopen(errf, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    line[n] = 0;
+    fclose(f);
+    cr_assert(strncmp(line, "chunkfill: 127.0.0.1:1: ", 24) == 0 && strchr(line, '\n') == line + n - 1, "not one line: '%s'", line);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     run(cmd);
 }

@@ -382,6 +382,27 @@ Test(structures, climate_spawn_of_the_embedded_pack)
     for (int s = 0; s < 2; s++) cf_biomes_free(b[s]), cf_pack_free(pk[s]);
 }
 
+/* docs/structures.md's table of checks names every structure type chunkfill reads, and every type
+ * whose checks are not modelled gives the output's `unverified` its reason */
+Test(structures, every_type_documented)
+{
+    FILE *f = fopen(CF_SOURCE_DIR "/docs/structures.md", "rb");
+    cr_assert(f);
+    static char doc[1 << 17];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    int k = 0;
+    for (; st_types[k].id; k++) {
+        char id[160];
+        snprintf(id, sizeof id, "`%s`", st_types[k].id);
+        cr_expect(strstr(doc, id), "docs/structures.md does not name the type %s", id);
+        if (st_types[k].start == START_UNMODELLED)
+            cr_expect(st_types[k].unverified && st_types[k].unverified[0], "%s: no reason for unverified", st_types[k].id);
+    }
+    cr_assert_geq(k, 20);
+}
+
 /* ------------------------------------------------------------------ the spawn block */
 /* synthetic terrain for place.c spawn_block: 16 blocks high; every chunk an ocean (stone 0..4,
  * water 5..9) but for the columns a case lists, each made of one of the kinds below; the game's

@@ -343,17 +343,58 @@ Test(surface121, bad_rules_one_located_line)
  * table to grow): a rule naming 254 distinct block states is one located line at compile time (it was
  * "out of memory for a fill context" at fill time), and its blocks' list grows by doubling (it was
  * copied whole for each new block: quadratic memory) */
-Test(surface121, a_rule_of_254_blocks_is_one_located_line)
+/* a sequence of nb block rules, each a new block t:bI (malloc'd) */
+static char *blocks_rule(int nb)
 {
-    size_t cap = 254 * 96 + 64, k = 0;
+    size_t cap = (size_t)nb * 96 + 64, k = 0;
     char *rule = malloc(cap);
     cr_assert_not_null(rule);
     k += (size_t)snprintf(rule + k, cap - k, "{\"type\": \"minecraft:sequence\", \"sequence\": [");
-    for (int i = 0; i < 254; i++)
+    for (int i = 0; i < nb; i++)
         k += (size_t)snprintf(rule + k, cap - k, "%s{\"type\": \"minecraft:block\", \"result_state\": {\"Name\": \"t:b%d\"}}", i ? ", " : "", i);
     snprintf(rule + k, cap - k, "]}");
-    expect_error(rule, "#/surface_rule/sequence/253/result_state: more than 253 distinct block states in the rule");
+    return rule;
+}
+Test(surface121, a_rule_of_254_blocks_is_one_located_line)
+{
+    char *rule = blocks_rule(254);
+    expect_error(rule, "#/surface_rule/sequence/253/result_state: the rule names 254 distinct block states, more than the 253 it may");
     free(rule);
+}
+
+/* the block palette at its limit (255 slots: the protocol's count is one byte) and one past it:
+ * 1.21's overworld with ore veins has 11 slots of its own (10 states and the default fluid's slot,
+ * reserved where that fluid is water), snow_block and packed_ice come with a surface rule, so a
+ * rule of 242 new blocks makes 255 slots (compiles; cf_block_palette lists its 254 states) and 243
+ * make 256: one line naming the settings, the count and the limit (issue 32 item 7; the count was
+ * missing) */
+Test(surface121, a_block_palette_of_255_fits_and_256_is_one_line_with_the_count)
+{
+    for (int nb = 242; nb <= 243; nb++) {
+        char *rule = blocks_rule(nb), tmp[256];
+        cf_error err = {0};
+        cf_status st;
+        cf_pack *pk = rule_pack(rule, tmp, sizeof tmp, &err, &st);
+        free(rule);
+        if (!pk && st == CF_OK) cr_skip_test("no 26.2 data");
+        cr_assert_eq(st, CF_OK, "%s", err.message);
+        cf_program *pg = NULL;
+        st = cf_program_compile_blocks(&pg, pk, "t:s", &err);
+        if (nb == 242) {
+            cr_assert_eq(st, CF_OK, "%s", err.message);
+            const char *names[CF_PALETTE_MAX];
+            int np = cf_block_palette(pg, names);
+            cr_expect_eq(np, 254, "%d: %s %s %s %s %s %s", np, names[0], names[1], names[2], names[3], names[4], names[5]);
+        } else {
+            cr_expect_eq(st, CF_ERR_LIMIT, "%s", err.message);
+            cr_expect(strstr(err.message, "t:s: the surface rule and the noise stage make 255 block states (256 palette slots with the "
+                                          "noise stage's reserved ones), more than the 255 slots of a block palette") != NULL, "%s", err.message);
+            cr_expect(strchr(err.message, '\n') == NULL);
+        }
+        cf_program_free(pg);
+        cf_pack_free(pk);
+        rm_tmp(tmp);
+    }
 }
 
 /* a biome condition naming 100,000 distinct ids: rules.c found each in a linear search of those before

@@ -13,6 +13,8 @@
 #include "frontend/frontend.h"
 #include "opencl/emit.h"
 #include "opencl/device.h"
+#include "kernels/cf_nodes.h"
+#include "kernels/cf_aquifer.h"
 #include "kernels/cf_surface.h"
 #include "image/image.h"
 #include "biome/biome.h"
@@ -50,6 +52,39 @@ cf_status cf_program_compile(cf_program **out, cf_pack *pack, const char *settin
     return CF_OK;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* the slots surface_palette would fill without its cap (the noise stage's, its reserved ones
+ * that no fill writes, then each distinct block of the rule and snow_block, packed_ice not among
+ * them) and in *states the block states among them: what a refusal names (issue 32 item 7) */
+static int palette_count(const cf_program *p, int *states)
+{
+    const cf_rules *r = p->rules;
+    size_t cap = CF_BLOCK_PALETTE + (size_t)r->nblocks + 2;
+    const char **ids = malloc(sizeof(char *) * cap);
+    *states = -1;
+    if (!ids) return -1;
+    int base = aquifer_palette(p, ids), n = base, extra = 0, own = 0;
+    for (int k = 0; k < base; k++) own += ids[k][0] != 0;
+    static const char *const ext[2] = {"minecraft:snow_block", "minecraft:packed_ice"};
+    for (int i = 0; i < r->nblocks + 2; i++) {
+        const char *id = i < r->nblocks ? r->blocks[i] : ext[i - r->nblocks];
+        if (strcmp(id, "minecraft:water[level=0]") == 0) id = "minecraft:water";
+        if (strcmp(id, "minecraft:lava[level=0]") == 0) id = "minecraft:lava";
+        ids[n++] = id;
+    }
+    qsort(ids + base, (size_t)(n - base), sizeof *ids, cmp_str);
+    for (int i = base; i < n; i++) {
+        if (i > base && strcmp(ids[i], ids[i - 1]) == 0) continue;
+        int known = 0;
+        for (int k = 0; k < base && !known; k++) known = strcmp(ids[k], ids[i]) == 0;
+        extra += !known;
+    }
+    free(ids);
+    *states = own + extra;
+    return (base < CF_BK_VEIN_COUNT ? CF_BK_VEIN_COUNT : base) + extra;
+}
+
 cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char *settings_id, cf_error *err)
 {
     static const char *const fns[9] = {"router:final_density", "aquifer?:barrier", "aquifer?:fluid_level_floodedness",
@@ -70,10 +105,13 @@ cf_status cf_program_compile_blocks(cf_program **out, cf_pack *pack, const char 
         (*out)->blocks = 1;
         const char *names[CF_BLOCK_PALETTE];
         if ((*out)->rules && surface_palette(*out, names, NULL) < 0) { /* the rule's and the noise stage's together */
+            int states, slots = palette_count(*out, &states);
             cf_program_free(*out);
             *out = NULL;
-            return err_set(err, CF_ERR_LIMIT, "%s: the surface rule and the noise stage make more than %d block states: block outputs hold one byte "
-                           "per block", settings_id, CF_BLOCK_PALETTE);
+            return err_set(err, CF_ERR_LIMIT,
+                           "%s: the surface rule and the noise stage make %d block states (%d palette slots with the noise stage's "
+                           "reserved ones), more than the %d slots of a block palette (block outputs hold one byte per block)",
+                           settings_id, states, slots, CF_BLOCK_PALETTE);
         }
     }
     return st;

@@ -622,6 +622,16 @@ cf_status cf_map_draw_device(cf_map_device *dev, const cf_world *w, cf_biomes *b
     return map_draw_on(dev, w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, NULL, err);
 }
 
+cf_status cf_map_draw_device_progress(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0,
+                                      int32_t z0, int32_t step, int32_t nx, int32_t nz, int32_t below, uint8_t *rgb,
+                                      int32_t *heights, cf_map_stats *stats, int threads, cf_map_progress_fn progress,
+                                      void *ctx, cf_error *err)
+{
+    if (!dev) return err_set(err, CF_ERR_ARG, "cf_map_draw_device: bad arguments");
+    cf_map_cancel hook = {.progress = progress, .progress_ctx = ctx};
+    return map_draw_on(dev, w, biomes, layer, x0, z0, step, nx, nz, below, rgb, heights, stats, threads, progress ? &hook : NULL, err);
+}
+
 cf_status map_draw_on(cf_map_device *dev, const cf_world *w, cf_biomes *biomes, int layer, int32_t x0, int32_t z0, int32_t step,
                       int32_t nx, int32_t nz, int32_t below, uint8_t *rgb, int32_t *heights, cf_map_stats *stats, int threads,
                       const cf_map_cancel *cancel, cf_error *err)

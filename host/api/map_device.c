@@ -141,6 +141,7 @@ static cf_status heights_samples(cf_map_device *d, const cf_world *w, int32_t x0
         pthread_mutex_lock(&d->lock);
         st = device_samples(d->dev, w, m, xz, ymax, out + at, err);
         pthread_mutex_unlock(&d->lock);
+        if (st == CF_OK) map_progress(cancel, "heights", (int64_t)(at + m), (int64_t)n);
     }
     free(xz);
     return st;

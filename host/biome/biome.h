@@ -109,7 +109,7 @@ struct cf_biomes {
     int nnodes, k;
     bm_fast fast;              /* the same answers, found faster (CPU) */
     int fixed;                 /* BS_FIXED: its palette index */
-    int chk[CF_BIOME_PALETTE_MAX], nchk, shift; /* BS_CHECKER: palette index per list slot */
+    int *chk, nchk, shift; /* BS_CHECKER: palette index per list slot (the cf_biomes' arena) */
     int64_t zseed;             /* BiomeManager's obfuscated seed */
     int count_ties;
     atomic_uint_fast64_t lookups, ties;

@@ -207,6 +207,30 @@ static int parameter(rd *r, const cJSON *v, cf_loc at, int32_t *lo, int32_t *hi)
     return 0;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* the distinct biome ids of a list (strings, or objects' "biome" strings; others are reported
+ * where the list is read), beyond the palette's CF_BIOME_PALETTE_MAX: one line with the count
+ * (issue 32 item 7: biome outputs hold one byte per biome). 0 when they fit, -1 reported. */
+static int biomes_fit(rd *r, const cJSON *arr, cf_loc at, const char *what)
+{
+    int n = cJSON_GetArraySize(arr), k = 0, distinct = 0;
+    if (n <= CF_BIOME_PALETTE_MAX) return 0;
+    const char **ids = malloc(sizeof(char *) * (size_t)n);
+    if (!ids) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
+    for (const cJSON *e = arr->child; e; e = e->next) {
+        const cJSON *v = cJSON_IsObject(e) ? cJSON_GetObjectItemCaseSensitive(e, "biome") : e;
+        const char *id = cJSON_IsString(v) && v->valuestring[0] != '#' ? full_id(r->b, v->valuestring) : NULL;
+        if (id) ids[k++] = id;
+    }
+    qsort(ids, (size_t)k, sizeof *ids, cmp_str);
+    for (int i = 0; i < k; i++) distinct += i == 0 || strcmp(ids[i], ids[i - 1]) != 0;
+    free(ids);
+    if (distinct <= CF_BIOME_PALETTE_MAX) return 0;
+    return rfail(r, at, CF_ERR_LIMIT, "%s names %d distinct biomes, more than the %d a biome palette holds (biome outputs hold one byte per biome)",
+                 what, distinct, CF_BIOME_PALETTE_MAX);
+}
+
 /* an inline "biomes" list of a multi_noise source */
 static int inline_list(rd *r, const cJSON *arr, cf_loc at)
 {
@@ -214,6 +238,7 @@ static int inline_list(rd *r, const cJSON *arr, cf_loc at)
     if (!cJSON_IsArray(arr)) return rfail(r, at, CF_ERR_SCHEMA, "expected an array of biome entries, found %s", json_type(arr));
     int n = cJSON_GetArraySize(arr);
     if (n < 1) return rfail(r, at, CF_ERR_SCHEMA, "the biome list has no entries");
+    if (biomes_fit(r, arr, at, "the biome list") < 0) return -1;
     bm_list *l = &r->b->list;
     l->n = n;
     l->lo = malloc((size_t)n * sizeof *l->lo);
@@ -332,17 +357,24 @@ static int biome_source(rd *r, const cJSON *s, cf_loc at, const char *version, c
             int n = tag_biomes(&r->scratch, r->pk, v->valuestring + 1, vl, biome_exists, r, &ids, r->err);
             if (n < 0) return -1;
             if (n == 0) return rfail(r, vl, CF_ERR_SCHEMA, "the biome tag \"%s\" holds no biomes (a checkerboard needs at least one)", v->valuestring);
-            if (n > CF_BIOME_PALETTE_MAX) return rfail(r, vl, CF_ERR_LIMIT, "more than %d biomes", CF_BIOME_PALETTE_MAX);
+            if (n > CF_BIOME_PALETTE_MAX)
+                return rfail(r, vl, CF_ERR_LIMIT, "the biome tag \"%s\" holds %d biomes, more than the %d a biome palette holds (biome outputs hold one byte per biome)",
+                             v->valuestring, n, CF_BIOME_PALETTE_MAX);
+            if (!(b->chk = arena_alloc(&r->b->arena, sizeof(int) * (size_t)n))) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
             for (int i = 0; i < n; i++)
                 if ((b->chk[i] = pal_index(r->b, ids[i])) < 0) return rfail(r, vl, CF_ERR_LIMIT, "more than %d distinct biomes", CF_BIOME_PALETTE_MAX);
             b->nchk = n;
         } else if (cJSON_IsString(v)) {
+            if (!(b->chk = arena_alloc(&r->b->arena, sizeof(int)))) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
             if ((b->chk[0] = biome_value(r, v, vl)) < 0) return -1;
             b->nchk = 1;
         } else if (cJSON_IsArray(v)) {
             int i = 0;
+            if (biomes_fit(r, v, vl, "the checkerboard") < 0) return -1;
+            /* the list's slots (a biome may repeat), sized from the input */
+            size_t nslots = (size_t)cJSON_GetArraySize(v);
+            if (!(b->chk = arena_alloc(&r->b->arena, sizeof(int) * (nslots ? nslots : 1)))) return err_set(r->err, CF_ERR_NOMEM, "out of memory"), -1;
             for (const cJSON *e = v->child; e; e = e->next, i++) {
-                if (i == CF_BIOME_PALETTE_MAX) return rfail(r, vl, CF_ERR_LIMIT, "more than %d biomes", CF_BIOME_PALETTE_MAX);
                 if ((b->chk[i] = biome_value(r, e, at_index(r, vl, i))) < 0) return -1;
             }
             if (i == 0) return rfail(r, vl, CF_ERR_SCHEMA, "the biome list has no entries");

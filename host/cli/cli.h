@@ -153,11 +153,13 @@ int read_token(const char *path, char *token, cf_error *err);
 
 static inline int64_t floordiv16(int64_t v) { return v >= 0 ? v / 16 : -((-v + 15) / 16); }
 
-/* the --version line of the help of every command that builds a world */
-#define HELP_VERSION                                                                                        \
-    "  --version V      the game version: 1.18 ... 1.21.11, 26.1, 26.2, 26.3 (its biomes, data version);\n" \
-    "                   default: the packs' version.json or pack.mcmeta, else 26.3 (1.21.11 for\n"        \
-    "                   1.18-1.21 data, said once on stderr)\n"
+/* the --version line of the help of every command that builds a world, its text at the column of
+ * the help's other options: GAP the spaces after "  --version V", INDENT those of its next lines */
+#define HELP_VERSION_AT(GAP, INDENT)                                                                      \
+    "  --version V" GAP "the game version: 1.18 ... 1.21.11, 26.1, 26.2, 26.3 (its biomes, data version);\n" \
+    INDENT "default: the packs' version.json or pack.mcmeta, else 26.3 (1.21.11 for\n"                     \
+    INDENT "1.18-1.21 data, said once on stderr)\n"
+#define HELP_VERSION HELP_VERSION_AT("      ", "                   ") /* options at column 19 */
 
 /* ---- the commands and their help texts, by family */
 extern const char usage_sample[], usage_fill[], usage_slice[];         /* fill.c */

@@ -46,6 +46,16 @@ int main(int argc, char **argv)
 {
     if (argc < 2) return usage_main(stderr), 2;
     const char *c = argv[1];
+    if (strcmp(c, "help") == 0 && argc == 3) { /* chunkfill help CMD: the command's help, as CMD --help */
+        for (const cli_command *k = cli_commands; k->name; k++)
+            if (strcmp(argv[2], k->name) == 0) {
+                char *args[] = {argv[0], argv[2], (char *)"--help", NULL};
+                cli_command_name = k->name;
+                return k->run(3, args);
+            }
+        fprintf(stderr, "chunkfill: help: unknown command '%s' (see chunkfill --help)\n", argv[2]);
+        return 2;
+    }
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) return usage_main(stdout), 0;
     if (strcmp(c, "--version") == 0) return printf("chunkfill %s\n", CF_VERSION), fflush(stdout) != 0;
     const char *names[64];
@@ -55,10 +65,12 @@ int main(int argc, char **argv)
             cli_command_name = k->name;
             return k->run(argc, argv);
         }
-        if (n < 64) names[n++] = k->name;
+        if (n < 62) names[n++] = k->name;
     }
+    names[n++] = "--help", names[n++] = "--version";
     const char *near = cli_near(c, names, n);
-    if (near) fprintf(stderr, "chunkfill: unknown command '%s'; did you mean %s? (see chunkfill --help)\n", c, near);
+    if (near && c[0] == '-') fprintf(stderr, "chunkfill: unknown option '%s'; did you mean %s? (see chunkfill --help)\n", c, near);
+    else if (near) fprintf(stderr, "chunkfill: unknown command '%s'; did you mean %s? (see chunkfill --help)\n", c, near);
     else fprintf(stderr, "chunkfill: unknown command '%s' (see chunkfill --help)\n", c);
     return 2;
 }

@@ -296,8 +296,9 @@ int cmd_render(int argc, char **argv)
     cf_map_stats ms;
     progress prog; /* on a terminal: the drawing's stage and its share done */
     progress_start(&prog, "render", "", 0, o.quiet);
-    cf_status dst = dev ? cf_map_draw_device(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px,
-                                             (int32_t)pz, (int32_t)below, rgb, pic, &ms, (int)threads, &err)
+    cf_status dst = dev ? cf_map_draw_device_progress(dev, cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale,
+                                                      (int32_t)px, (int32_t)pz, (int32_t)below, rgb, pic, &ms, (int)threads,
+                                                      progress_stage, &prog, &err)
                         : cf_map_draw_progress(cw.w, bs, layer, (int32_t)r[0], (int32_t)r[1], (int32_t)scale, (int32_t)px,
                                                (int32_t)pz, (int32_t)below, rgb, pic, &ms, (int)threads, progress_stage, &prog, &err);
     progress_end(&prog);
@@ -389,23 +390,44 @@ static void json_script_str(char *out, size_t cap, const char *v)
 
 static int64_t floordiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
+/* the progress line of tiles: the tiles written and, inside a tile that takes a while (a high
+ * level's tile of the blocks layer fills thousands of chunks), its drawing's stage */
+typedef struct tiles_progress {
+    progress p;      /* unit "tiles", total every tile of every layer */
+    int64_t done;    /* tiles written */
+} tiles_progress;
+static void tiles_stage(void *ctx, const char *stage, int64_t done, int64_t total)
+{
+    tiles_progress *tp = ctx;
+    if (!tp->p.on) return;
+    double t = mono_s();
+    if (t - tp->p.last < 0.2) return;
+    tp->p.last = t;
+    fprintf(stderr, "\rtiles: %lld/%lld tiles, tile %lld: %s %d%%, %.1f s   ", (long long)tp->done, (long long)tp->p.total,
+            (long long)tp->done + 1, stage, total > 0 ? (int)(100 * done / total) : 100, t - tp->p.t0);
+    tp->p.shown = 1;
+}
+
+/* --layer NAME of tiles, repeatable (up to 8) */
+static const char *tiles_layers[8];
+static int ntiles_layers;
+static int layer_option(opts *o, const char *v)
+{
+    (void)o;
+    if (ntiles_layers == 8) return die_usage("at most 8 --layer", NULL);
+    tiles_layers[ntiles_layers++] = v;
+    return 0;
+}
+
 int cmd_tiles(int argc, char **argv)
 {
     opts o = {0};
     cf_limits_default(&o.lim);
     const char *area = NULL, *outdir = NULL, *zoom = "0..0", *device = NULL;
-    const char *layer_names[8];
-    int nlayers = 0;
+    const char **layer_names = tiles_layers;
     long threads = 0, below = INT32_MAX;
-    for (int i = 2; i < argc; i++) /* --layer is repeatable: taken out before the common parser */
-        if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc) {
-            if (nlayers == 8) return die_usage("at most 8 --layer", usage_tiles);
-            layer_names[nlayers++] = argv[i + 1];
-            for (int k = i; k + 2 < argc; k++) argv[k] = argv[k + 2];
-            argc -= 2, i--;
-        }
-    if (nlayers == 0) layer_names[nlayers++] = "relief";
     optdef defs[] = {
+        {.name = "--layer", .fn = layer_option}, /* repeatable */
         {.name = "--seed", .str = &o.seed, .required = "--seed is required"},
         {.name = "--dimension", .str = &o.dimension},
         {.name = "--area", .str = &area, .required = "--area is required"},
@@ -425,6 +447,8 @@ int cmd_tiles(int argc, char **argv)
         }
     int rc0 = parse_cmd(&o, argc, argv, defs, usage_tiles);
     if (rc0 >= 0) return rc0;
+    if (ntiles_layers == 0) tiles_layers[ntiles_layers++] = "relief";
+    int nlayers = ntiles_layers;
     if ((rc0 = settings_or_dimension(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = one_function(&o, usage_tiles)) >= 0) return rc0;
     if ((rc0 = parse_map_device(&device)) >= 0) return rc0;
@@ -475,8 +499,10 @@ int cmd_tiles(int argc, char **argv)
     if (((need_biomes & 1) || ((need_biomes & 2) && cf_program_has_surface(cw.pg))) && open_biomes(&o, cw.pk, o.dimension, cw.seed, &bs, &err) != CF_OK)
         goto done;
     if (device && cf_map_device_open(&dev, device, cw.pg, &err) != CF_OK) goto done;
-    int64_t done_tiles = 0;
-    int tty = !o.quiet && isatty(2), unknown = 0;
+    tiles_progress tp;
+    progress_start(&tp.p, "tiles", "tiles", total * nlayers, o.quiet);
+    tp.done = 0;
+    int unknown = 0;
     unsigned long long unknown_px = 0;
     char first_unknown[128] = "";
     for (int li = 0; li < nlayers; li++)
@@ -486,24 +512,31 @@ int cmd_tiles(int argc, char **argv)
                 for (int64_t tx = floordiv64(r[0], span); tx <= floordiv64(r[2], span); tx++) {
                     cf_map_stats ms;
                     int32_t x0 = (int32_t)(tx * span), z0 = (int32_t)(ty * span), step = (int32_t)1 << z;
-                    if ((dev ? cf_map_draw_device(dev, cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
-                                                  (int)threads, &err)
-                             : cf_map_draw_stats(cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
-                                                 (int)threads, &err)) != CF_OK)
+                    cf_map_progress_fn hook = tp.p.on ? tiles_stage : NULL;
+                    if ((dev ? cf_map_draw_device_progress(dev, cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb,
+                                                           NULL, &ms, (int)threads, hook, &tp, &err)
+                             : cf_map_draw_progress(cw.w, bs, layers[li], x0, z0, step, 256, 256, (int32_t)below, rgb, NULL, &ms,
+                                                    (int)threads, hook, &tp, &err)) != CF_OK) {
+                        progress_end(&tp.p);
                         goto done;
+                    }
                     if (ms.unknown_blocks && !unknown++) snprintf(first_unknown, sizeof first_unknown, "%s", ms.first_unknown);
                     unknown_px += ms.unknown_blocks;
                     snprintf(path, sizeof path, "%s/%s/%d/%lld/%lld.png", outdir, layer_names[li], z, (long long)tx,
                              (long long)ty);
                     if (make_parents(path) < 0) {
+                        progress_end(&tp.p);
                         snprintf(msg, sizeof msg, "%.900s: cannot create its folder: %s", path, strerror(errno));
                         goto done;
                     }
-                    if (cf_png_write(path, rgb, 256, 256, &err) != CF_OK) goto done;
-                    if (tty) fprintf(stderr, "\rtiles: %lld/%lld", (long long)++done_tiles, (long long)total * nlayers);
+                    if (cf_png_write(path, rgb, 256, 256, &err) != CF_OK) {
+                        progress_end(&tp.p);
+                        goto done;
+                    }
+                    progress_show(&tp.p, ++tp.done);
                 }
         }
-    if (tty) fputc('\n', stderr);
+    progress_end(&tp.p);
     if (unknown_px)
         fprintf(stderr, "tiles: %llu pixels show blocks without a colour (magenta), the first %s\n", unknown_px, first_unknown);
     {

@@ -349,11 +349,21 @@ int parse_cmd(opts *o, int argc, char **argv, optdef *defs, const char *usage)
             else snprintf(msg, sizeof msg, "%s needs a value", name);
             return die_usage(msg, usage);
         }
+        if (!inline_value && v[0] == '-' && v[1] == '-' && v[2]) {
+            /* `--out --chunks 0,0`: the value is missing, not "--chunks" (a value that starts with
+             * "--" goes after '=': --seed=--x) */
+            snprintf(msg, sizeof msg, "%s needs a value, not the option %.100s (a value starting with --: %s=VALUE)", name, v, name);
+            return die_usage(msg, usage);
+        }
         if (!inline_value) i++;
         if (!d) {
             int rc = common_rows[k].row.fn(o, v);
             if (rc) return rc;
             continue;
+        }
+        if (d->seen && !d->fn) { /* a row without a function takes one value: a second is a mistake, not an override */
+            snprintf(msg, sizeof msg, "%s given twice", name);
+            return die_usage(msg, usage);
         }
         d->seen = 1;
         if (d->fn) {

@@ -67,7 +67,7 @@ const char usage_pregen[] =
     "  --schedule S        chunkfill-mpi: static (default: region i to rank i % ranks) or dynamic (rank 0\n"
     "                      hands out regions one at a time and fills none itself)\n"
     "  --quiet             no progress line and no summary line (regions made and already complete)\n"
-    HELP_VERSION;
+    HELP_VERSION_AT("         ", "                      ");
 
 static volatile int stop_flag;
 static void on_stop(int sig)

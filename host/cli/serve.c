@@ -46,9 +46,9 @@ const char usage_serve[] =
     "  --verbose          log every request\n"
     "  --biomes           also offer BIOMES_U8 (each settings id's vanilla biome source; PROTOCOL.md)\n"
     "  plus the limits of 'chunkfill sample --help', --strict and --define\n"
+    HELP_VERSION_AT("        ", "                     ")
     "chunkfill serve --http 127.0.0.1:PORT serves maps over HTTP instead: the viewer, tiles and /at\n"
-    "(its options, --cache, --workers, ...: 'chunkfill serve --http --help').\n"
-    HELP_VERSION;
+    "(its options, --cache, --workers, ...: 'chunkfill serve --http --help').\n";
 
 /* repeatable --settings: every configuration the server offers */
 static const char **serve_settings;

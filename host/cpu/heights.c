@@ -120,7 +120,7 @@ static int scan_rows(sjob64 *j, const double *v, int ns, const int *xs, const in
 }
 
 /* a chunk's samples through the staged fill's parts (fill121_begin, fill121_cells): only the
- * cells that hold a sample column, in windows of 4 cell rows from the top down, stopping once
+ * cells that hold a sample column (of a cell with one sample, that column alone), in windows of 4 cell rows from the top down, stopping once
  * every sample has its block (the cells computed are the same bits as a whole chunk's) */
 static void sampled121(sjob64 *j, cf_fill121 *s, int64_t cx, int64_t cz, int64_t top, double *v, int ns, const int *xs,
                        const int *zs, const size_t *at)
@@ -128,7 +128,11 @@ static void sampled121(sjob64 *j, cf_fill121 *s, int64_t cx, int64_t cz, int64_t
     const cf_program *p = j->w->prog;
     int n = fill121_cells_per_axis(s), cw = 16 / n, left = ns, ch = p->cell_y;
     uint8_t cells[256] = {0};
-    for (int k = 0; k < ns; k++) cells[(zs[k] / cw) * n + xs[k] / cw] = 1;
+    /* a cell that holds one sample: that column only (2 + its block in the cell), else the whole cell (1) */
+    for (int k = 0; k < ns; k++) {
+        uint8_t *c = &cells[(zs[k] / cw) * n + xs[k] / cw];
+        *c = *c ? 1 : (uint8_t)(2 + (zs[k] % cw) * cw + xs[k] % cw);
+    }
     fill121_begin(s, (int32_t)cx, (int32_t)cz, cells);
     for (int64_t r = top < p->min_y ? -1 : (top - p->min_y) / ch; r >= 0 && left > 0; r -= 4) {
         int64_t rlo = r - 3 < 0 ? 0 : r - 3, ylo = p->min_y + rlo * ch, yhi = p->min_y + (r + 1) * ch - 1;
@@ -314,19 +318,10 @@ typedef struct sjob {
  * v - u is finite, 0*(v - u) is +-0, and u + +-0 is u bit for bit unless u is -0. So when
  * every corner value is finite with differences that cannot overflow (corner_exact: every
  * node under every interpolated node has a finite range within +-1e37 and none of the kinds
- * that make NaN or infinity from finite inputs), and no corner of the sample's own column
+ * that make NaN or infinity from finite inputs: ir_finite_below), and no corner of the sample's own column
  * is -0 (checked after the fact; the sample is then redone with its 2 x 2 corner columns),
  * the neighbour corner columns can hold any finite value: they are stamped 0 and never
  * computed. The sample needs one corner column instead of four. */
-static int corner_safe(const cf_program *p, int id, uint8_t *seen)
-{
-    if (seen[id]) return seen[id] == 1;
-    const cf_node *n = &p->nodes[id];
-    int ok = hbound_finite_node(p, id);
-    for (int k = 0; ok && k < n->nin; k++) ok = corner_safe(p, n->in[k], seen);
-    seen[id] = ok ? 1 : 2;
-    return ok;
-}
 
 /* 1 when the interpolated nodes that node reads allow corner columns (above); *w the cell
  * width a sample's x and z must be multiples of (the lcm of their widths). Only the nodes
@@ -355,7 +350,7 @@ static int corner_exact(const cf_program *p, int node, int32_t *w)
         int64_t cw = p->nodes[i].i[0], a = l, b = cw;
         while (b) { int64_t t = a % b; a = b; b = t; }
         l = l / a * cw;
-        ok = cw > 0 && l <= 64 && corner_safe(p, p->nodes[i].in[0], seen);
+        ok = cw > 0 && l <= 64 && ir_finite_below(p, p->nodes[i].in[0], seen);
     }
     free(seen), free(under), free(stack);
     *w = (int32_t)l;

@@ -26,6 +26,8 @@ typedef struct rc {
     const char **chain; /* the references being compiled, outermost first (arena; --max-depth of them) */
     int nchain, capchain, depth;
     int *hslot[3], hcap[3]; /* the hashes of r's blocks, biomes and names (intern) */
+    int over;               /* the first block state past CF_RULE_MAX_BLOCKS: reported with the count at the end */
+    cf_loc over_at;
 } rc;
 
 static int fail(rc *c, cf_loc at, cf_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -187,9 +189,7 @@ static int block_state(rc *c, const cJSON *v, cf_loc at)
     /* the block outputs hold one byte per block (.npy u1, the protocol's BLOCKS_U8, region palettes built
      * from them): 255 states with the noise stage's and snow_block and packed_ice (cpu/surface.c) */
     int k = intern(c, L_BLOCKS, &c->r->blocks, &c->r->nblocks, full);
-    if (k >= CF_RULE_MAX_BLOCKS)
-        return fail(c, at, CF_ERR_LIMIT, "more than %d distinct block states in the rule: block outputs hold one byte per block (at most 255 states "
-                    "with the noise stage's)", CF_RULE_MAX_BLOCKS);
+    if (k >= CF_RULE_MAX_BLOCKS && !c->over) c->over = 1, c->over_at = at; /* counted to the end, then refused */
     return k;
 }
 
@@ -454,7 +454,7 @@ cf_status rules_compile(const fr_host *h, const cJSON *rule, cf_loc at)
     cf_program *p = h->p;
     cf_rules *r = arena_alloc(&p->arena, sizeof *r);
     if (!r) return err_set(h->err, CF_ERR_NOMEM, "out of memory");
-    rc c = {h, r, 0, NULL, 0, 0, 0, {NULL, NULL, NULL}, {0, 0, 0}};
+    rc c = {.h = h, .r = r};
     r->f32 = h->f32;
     for (int i = 0; i < 7; i++) r->band_block[i] = -1;
     /* SurfaceSystem's own noises, at (x, 0, z) times these scales */
@@ -471,6 +471,12 @@ cf_status rules_compile(const fr_host *h, const cJSON *rule, cf_loc at)
     }
     r->root = compile(&c, rule, at, 0);
     if (r->root < 0) return err_failed(h->err) ? h->err->status : CF_ERR_SCHEMA;
+    if (c.over) /* one line with the count, at the first state past the limit */
+        return fail(&c, c.over_at, CF_ERR_LIMIT,
+                    "the rule names %d distinct block states, more than the %d it may (block outputs hold one byte per block: "
+                    "at most 255 states with the noise stage's)",
+                    r->nblocks, CF_RULE_MAX_BLOCKS),
+               CF_ERR_LIMIT;
     p->rules = r;
     return CF_OK;
 }

@@ -55,7 +55,12 @@ def _find_library():
 
 
 library_path = _find_library()
-_lib = ctypes.CDLL(library_path)
+try:
+    _lib = ctypes.CDLL(library_path)
+except OSError as e:  # one line that says what to do, not only the loader's words
+    raise ImportError("chunkfill: cannot load the library %s (%s): build it (cmake --build build) and set "
+                      "CHUNKFILL_LIBRARY=/path/to/build/libchunkfill.so, or install it (cmake --install build)"
+                      % (library_path, e)) from None
 
 _p = ctypes.c_void_p
 _err_p = ctypes.POINTER(_Error)
@@ -206,6 +211,8 @@ class World:
             packs = [packs]
         self._pack = self._prog = self._world = self._bprog = self._bworld = self._biomes = self._structures = None
         self.settings, self.function, self.threads = settings, function, _integer("threads", threads)
+        if not 0 <= self.threads <= 1024:
+            raise ValueError("threads: 0 (one per CPU) to 1024, not %d" % self.threads)
         _text("settings", settings), _text("function", function)
         err = _Error()
         paths = [_text("pack path", p) for p in packs]
@@ -309,13 +316,16 @@ class World:
         """what the map shows at block column (x, z), as `chunkfill at --json` and /at: a dict
         {"x", "z", "height", "block", "biome", "fluid"} (names None where there is none)"""
         self._live()
-        x, z = int(x), int(z)
+        x, z = _integer("x", x), _integer("z", z)
+        below = None if below is None else _integer("below", below)
+        if below is not None and not -2**31 <= below < 2**31:
+            raise ValueError("below must fit int32")
         if not (-_MAX_CHUNK * 16 <= x <= _MAX_CHUNK * 16 + 15 and -_MAX_CHUNK * 16 <= z <= _MAX_CHUNK * 16 + 15):
             raise ValueError("x and z must lie within the world")
         info = (ctypes.c_byte * 64)()  # cf_map_column_info (5 fields, at most 40 bytes)
         err = _Error()
         _check(_lib.cf_map_column_below(self._blocks_world(), self._biome_source(), x, z,
-                                        2**31 - 1 if below is None else int(below), ctypes.cast(info, _p),
+                                        2**31 - 1 if below is None else below, ctypes.cast(info, _p),
                                         ctypes.byref(err)), err)
         buf = ctypes.create_string_buffer(1024)
         _lib.cf_map_column_json(ctypes.cast(info, _p), x, z, buf, len(buf))
@@ -332,14 +342,17 @@ class World:
     def locate_biome(self, biome, x, z, y=0, radius=6400):
         """the game's /locate biome from block (x, y, z), as `chunkfill locate biome`: biome is an id
         or "#tag"; a dict {"biome", "x", "y", "z", "distance"}, or None where there is none within
-        radius blocks (or the source never gives it)"""
+        radius blocks; a biome the source never gives (a typo, another dimension's) raises ValueError,
+        as the CLI refuses it"""
         self._live()
-        x, y, z, radius = int(x), int(y), int(z), int(radius)
+        x, y, z, radius = _integer("x", x), _integer("y", y), _integer("z", z), _integer("radius", radius)
         if not all(-2**31 <= v < 2**31 for v in (x, y, z)) or not 0 <= radius <= 30000000:
             raise ValueError("x, y, z must fit int32 and radius lie in 0..30000000")
         pos, bi, found, err = (ctypes.c_int32 * 3)(), ctypes.c_int(), ctypes.c_int(), _Error()
         _check(_lib.cf_biomes_locate(self._biome_source(), self._pack, _text("biome", biome), x, y, z, radius, 32, 64,
                                      pos, ctypes.byref(bi), ctypes.byref(found), ctypes.byref(err)), err)
+        if found.value == -1:
+            raise ValueError("the biome source of %s gives no biome %s" % (self.settings, biome))
         if found.value != 1:
             return None
         names = (ctypes.c_char_p * _PALETTE_MAX)()

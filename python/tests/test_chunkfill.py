@@ -6,6 +6,7 @@ CHUNKFILL_CLI its chunkfill binary, PYTHONPATH holds python/.
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -216,14 +217,40 @@ def test_at_equals_cli_at():
         chunkfill.World(seed=1, version="1.22")
 
 
+def test_a_missing_library_is_one_line_saying_what_to_do():
+    """without the library: ImportError naming CHUNKFILL_LIBRARY (it was the loader's raw OSError)"""
+    env = dict(os.environ, CHUNKFILL_LIBRARY="/nonexistent/libchunkfill.so")
+    r = subprocess.run([sys.executable, "-c", "import chunkfill"], env=env, stderr=subprocess.PIPE, text=True)
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: chunkfill: cannot load the library /nonexistent/libchunkfill.so") and \
+        "CHUNKFILL_LIBRARY=" in last, r.stderr
+
+
+def test_coordinates_and_threads_are_checked_as_the_cli_does():
+    """at() and locate_biome() take integers only, as fill() does (a float was truncated: at(1.5, 0)
+    answered column 1); threads below 0 are refused as --threads -1 is"""
+    with chunkfill.World(seed=3) as w:
+        for bad in ((1.5, 0), (0, 2.0), (True, 0)):
+            with pytest.raises(TypeError):
+                w.at(*bad)
+        with pytest.raises(TypeError):
+            w.at(0, 0, below=60.5)
+        with pytest.raises(TypeError):
+            w.locate_biome("minecraft:desert", 0.5, 0)
+    with pytest.raises(ValueError, match="threads"):
+        chunkfill.World(seed=3, threads=-1)
+
+
 def test_locate_biome_equals_cli():
-    """World.locate_biome answers what `chunkfill locate biome` prints; none: None"""
+    """World.locate_biome answers what `chunkfill locate biome` prints; none within the radius: None"""
     with chunkfill.World(seed=7) as w:
         for biome, (x, y, z) in (("minecraft:lush_caves", (0, -20, 0)), ("minecraft:desert", (50, 70, -30))):
             out = subprocess.run([CLI, "locate", "biome", biome, "--seed", "7", "--from", "%d,%d,%d" % (x, y, z)], check=True,
                                  stdout=subprocess.PIPE, text=True).stdout
             assert w.locate_biome(biome, x, z, y=y) == json.loads(out)
-        assert w.locate_biome("minecraft:nether_wastes", 0, 0) is None
+        with pytest.raises(ValueError, match="gives no biome minecraft:nether_wastes"):  # as the CLI: one line, not None
+            w.locate_biome("minecraft:nether_wastes", 0, 0)
         assert w.locate_biome("minecraft:desert", 50, -30, y=70, radius=0) is None or \
             w.locate_biome("minecraft:desert", 50, -30, y=70, radius=0)["x"] == 50
 

@@ -23,7 +23,22 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 public final class Main {
-    public static void main(String[] args) throws Exception {
+    /** Runs the example; a failure is one line on stderr (exit 1; 2 for usage), never a stack trace. */
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (NumberFormatException e) {
+            System.err.println("chunkfill: not a number: " + e.getMessage() + " (usage: see Main.java)");
+            System.exit(2);
+        } catch (IOException | RuntimeException e) {
+            String what = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            if (e instanceof java.nio.file.NoSuchFileException) what += ": no such file";
+            System.err.println("chunkfill: " + what);
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] args) throws IOException {
         boolean blocks = args.length > 0 && args[0].equals("--blocks");
         boolean biomes = args.length > 0 && args[0].equals("--biomes");
         int stride = 0;
@@ -54,7 +69,13 @@ public final class Main {
             xz[2 * i + 1] = z0 + i / nx;
         }
         String token = args.length == 6 ? Files.readAllLines(Path.of(args[5])).get(0).strip() : null;
-        try (ChunkfillClient c = ChunkfillClient.connect(args[0], token)) {
+        ChunkfillClient conn;
+        try {
+            conn = ChunkfillClient.connect(args[0], token);
+        } catch (IOException e) { /* the server is down, or not there: say which address */
+            throw new IOException(args[0] + ": " + e.getMessage(), e);
+        }
+        try (ChunkfillClient c = conn) {
             ChunkfillClient.Config k = c.config(args[1]);
             if (stride > 0) {
                 ChunkfillClient.Column[][] cols = c.fillColumns(args[1], seed(args[2]), stride, xz);
@@ -126,12 +147,13 @@ public final class Main {
         }
     }
 
-    /** Minecraft's seed text: a decimal long, else String.hashCode. */
+    /** Minecraft's seed text (WorldOptions.parseSeed): trimmed, then a decimal long, else its String.hashCode. */
     static long seed(String text) {
+        String t = text.trim();
         try {
-            return Long.parseLong(text);
+            return Long.parseLong(t);
         } catch (NumberFormatException e) {
-            return text.hashCode();
+            return t.hashCode();
         }
     }
 
