@@ -451,7 +451,7 @@ size_t rowop_count(int isa, const float *a, size_t n, int eq, float lo, float hi
 /* stackrow.c: noise stack s of w at n <= STACK_LANES_MAX points (x[l], y[l], z[l]), the point
  * path's value (eval.c's stack_point) bit for bit, octave outer and points inner; lat: the
  * per-octave cell cache (cf_fill.lat) or NULL. isa: stack_lanes_isa() (CF_NO_* step down) */
-enum { STACK_LANES_MAX = 64, STACK_ISA_PORTABLE = 0, STACK_ISA_AVX512 = 1 };
+enum { STACK_LANES_MAX = 64, STACK_ISA_PORTABLE = 0, STACK_ISA_AVX512 = 1, STACK_ISA_AVX2 = 2 };
 int stack_lanes_isa(void);
 /* the eight gradient hashes of lattice cell (i, j, k) of permutation p into c (cf_latcell) */
 void lat_cell_set(cf_latcell *c, const uint8_t *p, int32_t i, int32_t j, int32_t k);
