@@ -161,6 +161,9 @@ CF_INLINE double cf_sf_col(CF_SF_CTX, int out)
 #ifndef CF_SF_STEEP_PREP
 #define CF_SF_STEEP_PREP()
 #endif
+/* CF_SF_BELOW_MAX() (optional): the blocks under a solid block cf_sf_stone_below looks at, at
+ * least every stone_depth ceiling bound of the column (1 + offset + depth + secondary term); a
+ * longer solid run answers lim + 1 (the same condition results) */
 
 /* the blocks of the chunk, [y][z][x] (s->blk) */
 CF_INLINE int cf_sf_block(const CF_SF_STATE *s, cf_i32 lx, cf_i32 y, cf_i32 lz)
@@ -248,14 +251,27 @@ CF_INLINE int cf_sf_stone_below(CF_SF_CTX)
     if (!s->have_below) {
         if (s->next_ceiling >= s->y) {
             int lx = s->x & 15, lz = s->z & 15;
+            cf_i32 end = CF_SF_MINY - 1;
+#ifdef CF_SF_BELOW_MAX
+            cf_i32 lim = CF_SF_BELOW_MAX();
+            if ((cf_i64)s->y - (cf_i64)lim > (cf_i64)end) end = s->y - lim;
+#endif
             s->next_ceiling = CF_SF_NO_WATER;
-            for (cf_i32 yc = s->y - 1; yc >= CF_SF_MINY - 1; yc--) {
+            for (cf_i32 yc = s->y - 1; yc >= end; yc--) {
                 int bc = CF_SF_GET(lx, yc, lz);
                 if (bc == CF_BK_AIR || cf_sf_fluid(bc)) {
                     s->next_ceiling = yc + 1;
                     break;
                 }
             }
+#ifdef CF_SF_BELOW_MAX
+            if (s->next_ceiling == CF_SF_NO_WATER && end > CF_SF_MINY - 1) {
+                /* the lim blocks under this one are solid: the distance is > lim, past every
+                 * bound the includer's lim covers; the next block of the run looks again */
+                s->next_ceiling = 2147483647, s->stone_below = lim + 1, s->have_below = 1;
+                return s->stone_below;
+            }
+#endif
         }
         s->stone_below = s->y - s->next_ceiling + 1;
         s->have_below = 1;

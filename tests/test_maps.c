@@ -679,7 +679,7 @@ Test(maps, progress_hook_changes_no_byte)
  * (`fill --blocks --stage surface`) there: several seeds, beyond 1,000,000, 1.21.11 (whole
  * chunks), our own biome source over vanilla's rules (tests/packs/own-biomes: icebergs,
  * pillars, sand over sandstone, steep peaks, swamp water) and our own surface rule that makes
- * the top block air (tests/packs/air-floor); none of the sampled 26.3 columns from 8 blocks a
+ * the top block air (tests/packs/air-floor); none of the sampled 26.3 columns from 2 blocks a
  * sample on takes its chunk (cf_map_stats' chunk_columns) */
 Test(maps, sampled_surface_blocks_equal_whole_chunks)
 {
@@ -688,7 +688,8 @@ Test(maps, sampled_surface_blocks_equal_whole_chunks)
     snprintf(v121, sizeof v121, "%s/vanilla/1.21.11", shared_dir());
     struct stat sb;
     if (stat(v121, &sb) != 0) shared_missing(v121);
-    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2, 0);           /* a shore, 4 blocks apart */
+    check_blocks_layer(pack, "minecraft:overworld", 0, -213, 555, 4, 8, 2, 1);           /* a shore, 4 blocks apart */
+    check_blocks_layer(pack, "minecraft:overworld", 5, -4099, 2051, 2, 10, 2, 1);       /* 2 blocks apart, 25 a chunk */
     check_blocks_layer(pack, "minecraft:overworld", 12345, 1000003, -1200001, 13, 8, 1, 1);
     check_blocks_layer(pack, "minecraft:overworld", -987654321, -2000000, 3000000, 64, 6, 2, 1); /* a beach's sand */
     check_blocks_layer(pack, "minecraft:overworld", 7, 4096, -8192, 256, 6, 3, 1);       /* a sample per 16 chunks */

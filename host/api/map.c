@@ -400,7 +400,7 @@ typedef struct colblk_ctx {
     cf_map_stats *stats; /* chunk_columns counts the columns that took their chunk (may be NULL) */
 } colblk_ctx;
 
-enum { TIE_CHUNKS = 4 };
+enum { TIE_CHUNKS = 4, QC_BITS = 12, QC_SLOTS = 1 << QC_BITS }; /* qc: the quarts of the last rows of samples */
 typedef struct colblk_tls {
     cf_colblk *c;
     cf_surface *s;  /* with biomes */
@@ -408,7 +408,7 @@ typedef struct colblk_tls {
     cf_bquart *bq;  /* with biomes */
     uint8_t *chunk; /* a chunk's blocks where the column alone is not exact, made on first use */
     int tie;        /* a quart's leaves tied and its chunk's biomes could not be made (quart_of) */
-    struct { int32_t q[3]; int v; } qc[64]; /* the quarts asked, direct-mapped (v -2: empty) */
+    struct { int32_t q[3]; int v; } qc[QC_SLOTS]; /* the quarts asked, direct-mapped (v -2: empty) */
     /* the stored biomes of chunks that hold a tied quart (cf_fill_biomes), round robin */
     struct { int32_t cx, cz; uint8_t *bio; } tc[TIE_CHUNKS];
     int nexttc;
@@ -430,7 +430,7 @@ static void *colblk_tls_new(void *ctx)
     const colblk_ctx *j = ctx;
     colblk_tls *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    for (int k = 0; k < 64; k++) t->qc[k].v = -2;
+    for (int k = 0; k < QC_SLOTS; k++) t->qc[k].v = -2;
     t->c = colblk_new(j->w);
     if (j->biomes) {
         t->s = surface_new(j->w, NULL, (const char *const *)j->biomes->pal, j->biomes->npal, j->biomes->zseed);
@@ -472,7 +472,7 @@ static int tied_quart(colblk_tls *t, int32_t qx, int32_t qy, int32_t qz)
 static int quart_of(void *u, int32_t qx, int32_t qy, int32_t qz)
 {
     colblk_tls *t = u;
-    uint32_t h = ((uint32_t)qx * 0x9E3779B1u ^ (uint32_t)qy * 0x85EBCA6Bu ^ (uint32_t)qz * 0xC2B2AE35u) >> 26;
+    uint32_t h = ((uint32_t)qx * 0x9E3779B1u ^ (uint32_t)qy * 0x85EBCA6Bu ^ (uint32_t)qz * 0xC2B2AE35u) >> (32 - QC_BITS);
     int v;
     if (t->qc[h].v != -2 && t->qc[h].q[0] == qx && t->qc[h].q[1] == qy && t->qc[h].q[2] == qz) {
         v = t->qc[h].v;
@@ -527,9 +527,10 @@ static cf_status gather_columns(const cf_world *w, cf_biomes *biomes, int32_t x0
 }
 
 /* samples this many blocks apart or more take the per-column path where it serves the program
- * (below, a chunk holds enough samples that filling it whole is cheaper: a water tile took 30.4
- * CPU s alone against 4.5 in chunks at 2 blocks a sample, 42.9 against 18.1 at 4, bench/RESULTS.md) */
-enum { COLUMN_STEP = 8 };
+ * (at 1 block a sample a chunk holds every column and filling it whole is cheaper: 128 x 128
+ * samples of blocks took 0.39 CPU s per column against 0.30 in chunks; at 2 blocks 0.64 against
+ * 1.12, at 4 0.83 against 5.40, bench/RESULTS.md "Blocks and water per column from level 1") */
+enum { COLUMN_STEP = 2 };
 static int per_column(const cf_program *p, int32_t step, int32_t nx, int32_t nz)
 {
     return (step >= COLUMN_STEP || (nx == 1 && nz == 1)) && colblk_serves(p);

@@ -39,6 +39,10 @@ struct cf_aquifer {
     uint8_t *chave;     /* per cell: centre computed (aquifer_column; aquifer_begin computes all) */
     struct cf_aq_fluid *st; /* per cell */
     uint8_t *have;      /* per cell: status computed */
+    uint8_t *span;      /* aquifer_span per (cell row, x and z half of the chunk): 0 not asked, 1 every
+                         * candidate's status the global fluid, 2 not */
+    int32_t lx, lz;     /* the last column of aquifer_column */
+    int cols;           /* the columns of this chunk aquifer_column saw (1, then 2: several) */
     int32_t surf[27 * 19]; /* CF_AQ_SQ */
     uint8_t shave[27 * 19];
     /* surface levels across the chunks of one thread, by (quart column, path): neighbouring
@@ -171,9 +175,10 @@ cf_aquifer *aquifer_new(const cf_world *w)
     a->st = malloc(sizeof(cf_aq_fluid) * cells);
     a->have = malloc(cells);
     a->chave = malloc(cells);
+    a->span = calloc((size_t)a->ny * 4, 1);
     a->cache = calloc(AQ_CACHE, sizeof *a->cache);
     a->scan = scan_new(w);
-    if (!a->cen || !a->st || !a->have || !a->chave || !a->cache || !a->scan) {
+    if (!a->cen || !a->st || !a->have || !a->chave || !a->span || !a->cache || !a->scan) {
         aquifer_free(a);
         return NULL;
     }
@@ -184,7 +189,7 @@ cf_aquifer *aquifer_new(const cf_world *w)
 void aquifer_free(cf_aquifer *a)
 {
     if (!a) return;
-    free(a->cen), free(a->st), free(a->have), free(a->chave), free(a->cache);
+    free(a->cen), free(a->st), free(a->have), free(a->chave), free(a->span), free(a->cache);
     scan_free(a->scan);
     free(a);
 }
@@ -276,6 +281,7 @@ void aquifer_begin(cf_aquifer *a, int32_t cx, int32_t cz)
                 }
         memset(a->chave, 1, (size_t)a->ny * 9);
         memset(a->have, 0, (size_t)a->ny * 9);
+        memset(a->span, 0, (size_t)a->ny * 4);
         memset(a->shave, 0, sizeof a->shave);
         /* the box: the volume path (NoiseBasedAquifer's maxSurfaceLevel fills the cache) */
         int32_t mx = INT32_MIN;
@@ -306,8 +312,11 @@ static void column_at(aqc *a, int32_t x, int32_t z, int bound)
             memset(a->chave, 0, (size_t)a->ny * 9);
             memset(a->have, 0, (size_t)a->ny * 9);
             memset(a->shave, 0, sizeof a->shave);
+            memset(a->span, 0, (size_t)a->ny * 4);
         }
+        a->cols = 0;
     }
+    if (!a->cols || a->lx != x || a->lz != z) a->cols = a->cols ? 2 : 1, a->lx = x, a->lz = z;
     /* the column's own quart column is in the box: a first bound */
     if (bound && a->enabled && !a->exact) box_level(a, (int32_t)cf_floordiv(x, 4), (int32_t)cf_floordiv(z, 4));
 }
@@ -360,6 +369,62 @@ int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density)
     if (d == g || (int64_t)y <= (int64_t)a->skip - 1) return d; /* the statuses may have raised the bound */
     box_all(a);
     return (int64_t)y <= (int64_t)a->skip - 1 ? d : g;
+}
+
+/* The rows of block (x, y, z)'s span (the rows whose candidate cells are y's: floor((y + 1) / 12)
+ * the same, and the same global fluid G as y), within [ylo, yhi]. Where the status of every cell
+ * the decision of a row there reads (cf_aq_needs of its nearest cells: the statuses the row's own
+ * decision would compute) is G, every block of those rows with density <= 0 is cf_aq_at(G, row):
+ * cf_aq_decide's nearest status is G, and equal statuses make no pressure, so no barrier gives
+ * stone at density <= 0; above the skip level (any skip level) the block is G's too, so the skip
+ * level is not needed. Then 1, the rows in [*lo, *hi] and G in *level, *kind; else 0 (the
+ * statuses computed are the chunk's, kept). */
+int aquifer_span(cf_aquifer *a, int32_t x, int32_t y, int32_t z, int32_t ylo, int32_t yhi, int32_t *lo, int32_t *hi,
+                 int32_t *level, int *kind)
+{
+    int32_t ay = (int32_t)cf_floordiv((int64_t)y + 1, 12), gl = a->sea < -54 ? a->sea : -54;
+    int64_t l = (int64_t)ay * 12 - 1, h = (int64_t)ay * 12 + 10;
+    if (y < gl) h = h < gl - 1 ? h : gl - 1;
+    else l = l > gl ? l : gl;
+    l = l > ylo ? l : ylo, h = h < yhi ? h : yhi;
+    cf_aq_fluid g = cf_aq_global(a->sea, a->fluid, y);
+    *level = g.level, *kind = g.kind;
+    *lo = (int32_t)l, *hi = (int32_t)h;
+    if (!a->enabled) return 1;
+    if (ay - 1 - a->gy0 < 0 || ay + 1 - a->gy0 >= a->ny) return 0;
+    centres_of(a, x, y, z);
+    /* a chunk several columns read: whether all twelve candidates hold G, once for every column
+     * of its x and z halves (ax, az: cx - 1 or cx); one column alone: the statuses its rows read */
+    int32_t ax = (int32_t)cf_floordiv(x - 5, 16), az = (int32_t)cf_floordiv(z - 5, 16);
+    uint8_t *m = &a->span[((ay - a->gy0) * 2 + az - a->cz + 1) * 2 + ax - a->cx + 1];
+    int two = (int64_t)ay * 12 - 1 < gl && gl <= (int64_t)ay * 12 + 10; /* two global fluids in the cell row */
+    if (!two && (*m || a->cols > 1)) {
+        if (!*m) {
+            *m = 1;
+            for (int32_t x1 = 0; x1 <= 1 && *m == 1; x1++)
+                for (int32_t y1 = -1; y1 <= 1 && *m == 1; y1++)
+                    for (int32_t z1 = 0; z1 <= 1; z1++) {
+                        int32_t i = ((ay + y1 - a->gy0) * 3 + az + z1 - a->cz + 1) * 3 + ax + x1 - a->cx + 1;
+                        cf_aq_fluid s = aq_status(a, i);
+                        if (s.level != g.level || s.kind != g.kind) {
+                            *m = 2;
+                            break;
+                        }
+                    }
+        }
+        return *m == 1;
+    }
+    for (int32_t r = (int32_t)l; r <= h; r++) {
+        cf_i32 i[3], d[3];
+        cf_aq_nearest(a->cen, a->cx, a->cz, a->gy0, x, r, z, i, d);
+        int need = cf_aq_needs(d);
+        for (int k = 0; k < 3; k++) {
+            if (!(need & (1 << k))) continue;
+            cf_aq_fluid s = aq_status(a, i[k]);
+            if (s.level != g.level || s.kind != g.kind) return 0;
+        }
+    }
+    return 1;
 }
 
 void aquifer_chunk(cf_aquifer *a, int32_t cx, int32_t cz, const float *density, uint8_t *out)

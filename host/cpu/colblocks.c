@@ -29,6 +29,7 @@ struct cf_colblk {
     int own_aq;      /* a is this context's (a neighbour's context shares its column's) */
     uint8_t *noise;  /* per row: the noise stage's block, NB_NONE where not asked yet */
     uint8_t *ov;     /* per row: what the surface stage wrote, NB_NONE where nothing */
+    int32_t flo, fhi; /* the rows of the last span aquifer_span did not answer */
     int32_t top;     /* the noise stage's top block that is not air (colblk_top), INT32_MIN: not yet */
     struct cf_colblk *nbr; /* a neighbour column (the surface stage's `steep`), made on first use */
     int (*quart)(void *u, int32_t qx, int32_t qy, int32_t qz);
@@ -89,7 +90,7 @@ void colblk_free(cf_colblk *c)
 void colblk_column(cf_colblk *c, int32_t x, int32_t z, int32_t h, int32_t below)
 {
     const cf_program *p = c->w->prog;
-    c->x = x, c->z = z, c->h = h, c->region = 0, c->top = INT32_MIN;
+    c->x = x, c->z = z, c->h = h, c->region = 0, c->top = INT32_MIN, c->flo = 1, c->fhi = 0;
     c->ymax = (int64_t)p->min_y + p->height - 1 < below ? p->min_y + p->height - 1 : below;
     memset(c->have, 0, (size_t)p->height);
     memset(c->noise, NB_NONE, (size_t)p->height);
@@ -131,6 +132,15 @@ static int noise_block(cf_colblk *c, int32_t y)
          * a decision at d = 0 that is not stone is the decision at every d <= 0, so the density
          * is computed only where the decision at 0 is stone (cf_aq_decide) */
         int nonpos = y > c->h && y <= c->ymax;
+        int32_t lo, hi, level;
+        int kind, span = 0;
+        if (nonpos && (y < c->flo || y > c->fhi) &&
+            !(span = aquifer_span(c->a, c->x, y, c->z, c->h + 1, c->ymax, &lo, &hi, &level, &kind)))
+            c->flo = lo, c->fhi = hi; /* asked once a span */
+        if (span) { /* the rows of y's span above the height: the global fluid at any density <= 0 */
+            for (int32_t k = lo; k <= hi; k++) c->noise[k - c->w->prog->min_y] = (uint8_t)(k < level ? kind : CF_BK_AIR);
+            return c->noise[r];
+        }
         if (nonpos) {
             b = aquifer_block(c->a, c->x, y, c->z, 0.0f);
             if (b == CF_BK_SOLID) b = aquifer_block(c->a, c->x, y, c->z, col_density(c, y));

@@ -221,6 +221,11 @@ void aquifer_column_unbounded(cf_aquifer *a, int32_t x, int32_t z);
 int aquifer_at(const cf_aquifer *a, int32_t cx, int32_t cz);
 int aquifer_boxes(const cf_aquifer *a);
 int aquifer_block(cf_aquifer *a, int32_t x, int32_t y, int32_t z, float density);
+/* the rows [*lo, *hi] around y of column (x, z), within [ylo, yhi], of aquifer_block's chunk that
+ * take the global fluid (*level, *kind; a row's block: row < *level ? *kind : CF_BK_AIR) wherever
+ * their density is <= 0: 1 where every cell status their decisions read is that fluid, else 0 */
+int aquifer_span(cf_aquifer *a, int32_t x, int32_t y, int32_t z, int32_t ylo, int32_t yhi, int32_t *lo, int32_t *hi,
+                 int32_t *level, int *kind);
 /* the palette of a program's block fills: names[CF_BK_*] ("" where unused) */
 int aquifer_palette(const cf_program *p, const char **names);
 

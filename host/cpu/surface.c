@@ -162,6 +162,10 @@ struct cf_surface {
      * renumbered; *cmap: an entry's index in it (nflat + 1 ints) */
     struct flat_op *cflat;
     int ncflat, *cmap;
+    /* the stone_depth conditions of the ceiling side: offset, add_surface_depth, secondary range
+     * (col_below_max) */
+    int nceil;
+    int (*ceil)[3];
 };
 
 /* a rule input at a point: 1.21 f64 (aquifer121.c's context), 26.3 the f32 point value widened */
@@ -243,6 +247,11 @@ static int grid_at(const cf_surface *s, int32_t qx, int32_t qy, int32_t qz)
  * column share it. */
 static int biome_src(cf_surface *s, int32_t x, int32_t y, int32_t z)
 {
+    if (s->col) { /* one column: each quart is a lookup, so only the one the zoom picks (the same biome) */
+        int32_t q[3];
+        bz_quart(s, x, y, z, q);
+        return grid_at(s, q[0], q[1], q[2]);
+    }
     int32_t px = (int32_t)((uint32_t)x - 2u) >> 2, py = (int32_t)((uint32_t)y - 2u) >> 2, pz = (int32_t)((uint32_t)z - 2u) >> 2;
     if (!s->uok || s->ux != px || s->uy != py || s->uz != pz) {
         int v = grid_at(s, px, py, pz);
@@ -333,6 +342,8 @@ static int rule(cf_surface *s, int row);
 static int col_walk_on(const cf_surface *s, int32_t y);
 #define CF_SF_STEEP_PREP() col_steep(s)
 static void col_steep(cf_surface *s);
+#define CF_SF_BELOW_MAX() col_below_max(s)
+static int32_t col_below_max(cf_surface *s);
 #include "kernels/cf_surface.h"
 
 /* whether the walk goes on to block y: a chunk's down to min_y; one column's down to walk_end,
@@ -367,6 +378,28 @@ static void col_steep(cf_surface *s)
             if (kind == SF_BIO_ERODED_BADLANDS || kind == SF_BIO_FROZEN_OCEAN) s->col->inexact = 1;
         }
     }
+}
+
+/* how far under a solid block cf_sf_stone_below looks: a chunk, to the bottom; one column alone,
+ * the largest bound 1 + offset + (depth) + secondary term of the ceiling-side stone_depth
+ * conditions (the same terms cf_sf_cond computes; the secondary noise as it reads it), so that a
+ * solid run longer than it answers every such condition as the whole run does: false */
+static int32_t col_below_max(cf_surface *s)
+{
+    if (!s->col) return INT32_MAX;
+    int64_t lim = 1;
+    for (int i = 0; i < s->nceil; i++) {
+        const int *c = s->ceil[i];
+        int sec = 0;
+        if (c[2] != 0) {
+            if (!s->have_secondary) s->secondary = col_noise(s, s->r->fixed[SN_SECONDARY]), s->have_secondary = 1;
+            double ft = (s->secondary - -1.0) / (1.0 - -1.0);
+            sec = (int)(0.0 + ft * ((double)c[2] - 0.0));
+        }
+        int64_t t = 1 + (int64_t)c[0] + (c[1] ? s->depth : 0) + (int64_t)sec;
+        if (t > lim) lim = t;
+    }
+    return lim > INT32_MAX / 2 ? INT32_MAX / 2 : (int32_t)lim;
 }
 
 /* 0 when none of biome condition `row`'s biomes is stored in the quarts the chunk's zoom can
@@ -659,6 +692,18 @@ cf_surface *surface_new(const cf_world *w, cf_blocks121 *a, const char *const *b
             return NULL;
         }
     }
+    s->ceil = malloc(sizeof *s->ceil * (size_t)(s->r->nrows + 1));
+    if (!s->ceil) {
+        surface_free(s);
+        return NULL;
+    }
+    for (int i = 0; i < s->r->nrows; i++) { /* the ceiling side's stone_depth conditions (col_below_max) */
+        const cf_rrow *r = &s->r->rows[i];
+        if (r->kind != SC_STONE_DEPTH || !r->a[3]) continue;
+        int k = 0;
+        while (k < s->nceil && !(s->ceil[k][0] == r->a[0] && s->ceil[k][1] == r->a[1] && s->ceil[k][2] == r->a[2])) k++;
+        if (k == s->nceil) s->ceil[s->nceil][0] = r->a[0], s->ceil[s->nceil][1] = r->a[1], s->ceil[s->nceil++][2] = r->a[2];
+    }
     for (int i = 0; i < s->r->nrows; i++) { /* the ore veins' density layers (vol, no_vein) */
         const cf_rrow *r = &s->r->rows[i];
         if (r->kind != SR_ORE_VEIN || r->a[3] < 0 || r->a[3] >= s->nout || s->vlay[r->a[3]]) continue;
@@ -679,6 +724,7 @@ void surface_free(cf_surface *s)
     free(s->flat);
     free(s->cflat);
     free(s->cmap);
+    free(s->ceil);
     for (int k = 0; s->vlay && k < s->nout; k++) free(s->vlay[k]);
     free(s->colnoise), free(s->have_colnoise), free(s->volp), free(s->vlay);
     free(s);
