@@ -275,7 +275,7 @@ Test(passes, old_blended_noise_and_lerp_ranges_hold)
 /* distance_to_point's range (every metric; the int32 differences wrap) and a division by a
  * range that excludes 0 are finite and hold their values at the coordinate limits; a divisor
  * that may be 0 leaves the quotient unbounded (heights.c's corner columns and bounds.c's
- * proofs rest on these ranges: hbound_finite_node) */
+ * proofs rest on these ranges: ir_finite_node) */
 Test(passes, distance_and_division_ranges_hold)
 {
     static const char *const metrics[] = {"euclidean", "euclidean_squared", "manhattan", "chebyshev"};

@@ -55,29 +55,6 @@ struct cf_hbound {
     int cells; /* this query bounds interpolated nodes by their computed corner rows (hbound_nonpos_cells) */
 };
 
-int hbound_finite_node(const cf_program *p, int id)
-{
-    const cf_node *n = &p->nodes[id];
-    if (!(n->lo >= -1e37 && n->hi <= 1e37)) return 0; /* false for NaN bounds */
-    switch (n->kind) {
-    case NK_LOG: case NK_POW: return 0;
-    case NK_DIV: return p->nodes[n->in[1]].lo > 0 || p->nodes[n->in[1]].hi < 0;
-    case NK_RECIPROCAL: return p->nodes[n->in[0]].lo > 0 || p->nodes[n->in[0]].hi < 0;
-    case NK_SQRT: return p->nodes[n->in[0]].lo >= 0;
-    default: return 1;
-    }
-}
-
-/* 1 / 2: safe / not (memo in s) */
-static int node_safe(const cf_program *p, int id, uint8_t *s)
-{
-    if (s[id]) return s[id];
-    const cf_node *n = &p->nodes[id];
-    int ok = hbound_finite_node(p, id);
-    for (int k = 0; ok && k < n->nin; k++) ok = node_safe(p, n->in[k], s) == 1;
-    return s[id] = ok ? 1 : 2;
-}
-
 /* 1 / 2: the interval of id may depend on the query's rows / not: a y gradient with its own
  * rule, an interpolated node (its corner rows), or such a node below (memo in s) */
 static int node_ydep(const cf_program *p, int id, uint8_t *s)
@@ -120,7 +97,7 @@ cf_hbound *hbound_new(const cf_program *p)
         return NULL;
     }
     for (int i = 0; i < p->nnodes; i++) {
-        node_safe(p, i, b->safe);
+        ir_finite_below(p, i, b->safe); /* 1 / 2: finite below (ir/passes.c) */
         node_ydep(p, i, b->ydep);
         b->exact[i] = !(p->nodes[i].axes & AX_Y) && has_interp(p, i, hi) == 2;
     }

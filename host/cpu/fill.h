@@ -41,7 +41,6 @@ typedef struct cf_hbound cf_hbound;
 /* 1 when node id's value is finite whenever its inputs are (and its range, passes.c, is within
  * +-1e37): not log or pow, a divisor or reciprocal whose range excludes 0, a square root of a
  * range >= 0. Both the bounds here and heights.c's corner columns rest on it. */
-int hbound_finite_node(const cf_program *p, int id);
 cf_hbound *hbound_new(const cf_program *p);
 void hbound_free(cf_hbound *b);
 /* the fill context f was pointed at a new region (fill_region): exact values kept are stale */

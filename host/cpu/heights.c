@@ -314,19 +314,10 @@ typedef struct sjob {
  * v - u is finite, 0*(v - u) is +-0, and u + +-0 is u bit for bit unless u is -0. So when
  * every corner value is finite with differences that cannot overflow (corner_exact: every
  * node under every interpolated node has a finite range within +-1e37 and none of the kinds
- * that make NaN or infinity from finite inputs), and no corner of the sample's own column
+ * that make NaN or infinity from finite inputs: ir_finite_below), and no corner of the sample's own column
  * is -0 (checked after the fact; the sample is then redone with its 2 x 2 corner columns),
  * the neighbour corner columns can hold any finite value: they are stamped 0 and never
  * computed. The sample needs one corner column instead of four. */
-static int corner_safe(const cf_program *p, int id, uint8_t *seen)
-{
-    if (seen[id]) return seen[id] == 1;
-    const cf_node *n = &p->nodes[id];
-    int ok = hbound_finite_node(p, id);
-    for (int k = 0; ok && k < n->nin; k++) ok = corner_safe(p, n->in[k], seen);
-    seen[id] = ok ? 1 : 2;
-    return ok;
-}
 
 /* 1 when the interpolated nodes that node reads allow corner columns (above); *w the cell
  * width a sample's x and z must be multiples of (the lcm of their widths). Only the nodes
@@ -355,7 +346,7 @@ static int corner_exact(const cf_program *p, int node, int32_t *w)
         int64_t cw = p->nodes[i].i[0], a = l, b = cw;
         while (b) { int64_t t = a % b; a = b; b = t; }
         l = l / a * cw;
-        ok = cw > 0 && l <= 64 && corner_safe(p, p->nodes[i].in[0], seen);
+        ok = cw > 0 && l <= 64 && ir_finite_below(p, p->nodes[i].in[0], seen);
     }
     free(seen), free(under), free(stack);
     *w = (int32_t)l;

@@ -132,6 +132,17 @@ int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
  * 0, or -1 with err set (memory) */
 int ir_set_outputs(struct cf_program *p, const char *const *functions, int count, cf_error *err);
 
+/* passes.c, on the ranges of a compiled program: 1 when node id's value is finite (within
+ * +-1e37) whenever its inputs are: its range is within +-1e37 (not for NaN bounds) and it is
+ * none of the kinds that make NaN or an infinity from finite inputs (log, pow; div and
+ * reciprocal whose divisor's range holds 0; sqrt of a range reaching below 0). The proofs of
+ * the surface search's column bounds (cpu/bounds.c), the CPU's corner columns (cpu/heights.c)
+ * and the device's lone corner columns (opencl/emit.c) rest on it. */
+int ir_finite_node(const struct cf_program *p, int id);
+/* the same for id and every node under it; seen: per node 0 unknown, 1 yes, 2 no (a memo
+ * that the caller zeroes) */
+int ir_finite_below(const struct cf_program *p, int id, uint8_t *seen);
+
 /* Evaluation paths (MINECRAFT-26.3.md §9): SAMPLE = single point with
  * `interpolated` passing its input through (chunkfill sample, the oracle's df
  * mode); POINT = vanilla's sampleValue (find_top_surface probes); VOLUME = the

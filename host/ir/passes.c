@@ -234,6 +234,29 @@ static void infer_ranges(cf_program *p)
     }
 }
 
+int ir_finite_node(const cf_program *p, int id)
+{
+    const cf_node *n = &p->nodes[id];
+    if (!(n->lo >= -1e37 && n->hi <= 1e37)) return 0; /* false for NaN bounds */
+    switch (n->kind) {
+    case NK_LOG: case NK_POW: return 0;
+    case NK_DIV: return p->nodes[n->in[1]].lo > 0 || p->nodes[n->in[1]].hi < 0;
+    case NK_RECIPROCAL: return p->nodes[n->in[0]].lo > 0 || p->nodes[n->in[0]].hi < 0;
+    case NK_SQRT: return p->nodes[n->in[0]].lo >= 0;
+    default: return 1;
+    }
+}
+
+int ir_finite_below(const cf_program *p, int id, uint8_t *seen)
+{
+    if (seen[id]) return seen[id] == 1;
+    const cf_node *n = &p->nodes[id];
+    int ok = ir_finite_node(p, id);
+    for (int k = 0; ok && k < n->nin; k++) ok = ir_finite_below(p, n->in[k], seen);
+    seen[id] = ok ? 1 : 2;
+    return ok;
+}
+
 /* ------------------------------------------------------------------ describe */
 static void describe(cf_program *p)
 {

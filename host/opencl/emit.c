@@ -533,22 +533,11 @@ static void blocks_kernel(prog32 *P)
  * is k_blocks' bit for bit), the corners of the sample's own cell computed where it needs them
  * (cs_corner_<k>: the corner body of interpolated node k at any corner, column nodes through
  * their fV_ functions); a window's bottom corners are kept for the window below. */
-/* 1 when every node under id has a finite range within +-1e37 and none of the kinds that make
- * NaN or infinity from finite inputs: then a corner column's neighbours do not change the value
- * of a sample on it (in-cell fractions 0: lerp(0, u, v) = u + 0 * (v - u) is u bit for bit when
- * v - u is finite and u is not -0), so they are stamped 0 and not computed, the CPU's corner
- * columns (host/cpu/heights.c corner_exact, the same condition). seen: 0 unknown, 1 yes, 2 no */
-static int corner_finite(const cf_program *p, int id, uint8_t *seen)
-{
-    if (seen[id]) return seen[id] == 1;
-    const cf_node *nd = &p->nodes[id];
-    int ok = nd->lo >= -1e37 && nd->hi <= 1e37 && nd->kind != NK_SQRT && nd->kind != NK_LOG && nd->kind != NK_POW &&
-             nd->kind != NK_DIV && nd->kind != NK_RECIPROCAL;
-    for (int k = 0; ok && k < nd->nin; k++) ok = corner_finite(p, nd->in[k], seen);
-    seen[id] = ok ? 1 : 2;
-    return ok;
-}
-
+/* Where ir_finite_below holds for an interpolated node's input (every node under it finite,
+ * ir/passes.c), a corner column's neighbours do not change the value of a sample on it (in-cell
+ * fractions 0: lerp(0, u, v) = u + 0 * (v - u) is u bit for bit when v - u is finite and u is
+ * not -0), so they are stamped 0 and not computed, as the CPU's corner columns
+ * (host/cpu/heights.c corner_exact, the same call). */
 static void samples_kernel(prog32 *P)
 {
     P_LOCALS;
@@ -564,7 +553,7 @@ static void samples_kernel(prog32 *P)
     gen_mark_body(g, root, P->ext);
     for (int i = 0; i < n; i++) rootcol[i] = cslot[i] >= 0 && g->mark[i];
     int fin[EMIT_MAX_INTERP] = {0};
-    for (int k = 0; k < lay->ninterp; k++) fin[k] = corner_finite(p, p->nodes[lay->interp[k]].in[0], seen);
+    for (int k = 0; k < lay->ninterp; k++) fin[k] = ir_finite_below(p, p->nodes[lay->interp[k]].in[0], seen);
     /* the window: the lcm of the cell heights (every window starts a cell of every node), or
      * the whole column */
     int64_t W = 1;
@@ -611,7 +600,7 @@ static void samples_kernel(prog32 *P)
         sbf(o, "    int iy%d = (int)cf_floormod(y, %d);\n", k, h);
         sbf(o, "    if (first || iy%d == 0) {\n", k);
         /* lone: the sample is on a corner column and the neighbours need not be computed (a
-         * literal 0 where corner_finite does not hold: the compiler drops that code) */
+         * literal 0 where ir_finite_below does not hold: the compiler drops that code) */
         char lone[24];
         snprintf(lone, sizeof lone, fin[k] ? "s->lone%d" : "0", k);
         sbf(o, "        int L = (int)cf_floordiv(y, %d), xa = s->cx%d, xb = xa + %d, za = s->cz%d, zb = za + %d, lone = %s;\n",
