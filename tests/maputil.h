@@ -1,6 +1,6 @@
 /* maputil.h - what test_maps.c and test_maps_http.c share: ../shared's folder (or a skip, a
  * failure under CI=true), a temporary folder per test (dir, tsetup, tteardown), the CLI run with
- * its stderr kept, the PNG reader and the int32 .npy reader. */
+ * its stderr kept, the PNG and int32 .npy readers (pngutil.h). */
 #ifndef CF_TESTS_MAPUTIL_H
 #define CF_TESTS_MAPUTIL_H
 
@@ -47,22 +47,5 @@ static int run(const char *args, char *err, size_t m)
 }
 
 #include "pngutil.h"
-
-/* an int32 (nz, nx) .npy (columns --out's heights) */
-static int32_t *read_npy(const char *path, int *nz, int *nx)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "no %s", path);
-    unsigned char h[10];
-    cr_assert_eq(fread(h, 1, 10, f), 10u);
-    unsigned hl = h[8] | h[9] << 8;
-    char dict[512] = {0};
-    cr_assert_eq(fread(dict, 1, hl, f), hl);
-    cr_assert_eq(sscanf(strstr(dict, "'shape': (") + 10, "%d, %d", nz, nx), 2);
-    int32_t *v = malloc(sizeof(int32_t) * (size_t)*nz * (size_t)*nx);
-    cr_assert_eq(fread(v, sizeof(int32_t), (size_t)*nz * (size_t)*nx, f), (size_t)*nz * (size_t)*nx);
-    fclose(f);
-    return v;
-}
 
 #endif

@@ -306,15 +306,15 @@ static void check_quarts(const char *want_ver)
 
 /* stackrow.c's lanes (the grid's climate) against cf_stack_point, bit for bit: every noise
  * stack of the 26.3 overworld at rows of near, far and wrapping points (tails of 37 lanes
- * too), on each lane path this CPU has */
+ * too), on each lane path this CPU has (portable, AVX2, AVX-512) */
 Test(biome, climate_lanes_equal_stack_points)
 {
     cf_biomes *b = source_for("26.3", "minecraft:overworld", "-123456789");
     const cf_world *w = b->w;
-    int isas[2] = {STACK_ISA_PORTABLE, stack_lanes_isa()};
+    int isas[3] = {STACK_ISA_PORTABLE, cpu_isa() & CPU_AVX2 ? STACK_ISA_AVX2 : STACK_ISA_PORTABLE, stack_lanes_isa()};
     uint64_t r = 99;
     long checked = 0;
-    for (int ia = 0; ia < 2; ia++)
+    for (int ia = 0; ia < 3; ia++)
         for (int s = 0; s < w->nstacks; s++)
             for (int rep = 0; rep < 6; rep++) {
                 double x[STACK_LANES_MAX], y[STACK_LANES_MAX], z[STACK_LANES_MAX];
@@ -338,7 +338,7 @@ Test(biome, climate_lanes_equal_stack_points)
                     checked++;
                 }
             }
-    cr_log_info("%ld lane values (%d stacks), lane path %d", checked, w->nstacks, isas[1]);
+    cr_log_info("%ld lane values (%d stacks), lane paths %d %d", checked, w->nstacks, isas[1], isas[2]);
     source_done();
 }
 
@@ -397,46 +397,6 @@ Test(biome, block_rows_equal_point_queries)
 
 Test(biome, quarts_26_3) { check_quarts("26.3"); }
 Test(biome, quarts_1_21_11) { check_quarts("1.21.11"); }
-
-/* the fast search (partial sums stopped early for targets within 2^28, full wrapping sums
- * beyond) against vanilla's cold search: random targets near the boxes and far out */
-Test(biome, fast_search_near_and_far_targets)
-{
-    bm_list l = {0};
-    const char *names[BP_NAMES];
-    list_by_name("26.3", &l, names);
-    int nn;
-    int32_t *eo;
-    int32_t *tree = bm_tree_build_ex(&l, 19, &nn, &eo);
-    cr_assert(tree);
-    bm_fast fast;
-    cr_assert_eq(bm_fast_build(&fast, &l, BM_FAST_K, tree, nn, eo), 0);
-    cr_expect(fast.narrow);
-    uint64_t r = 12345;
-    int32_t prev = -1;
-    for (int i = 0; i < 20000; i++) {
-        int64_t t[6];
-        for (int a = 0; a < 6; a++) {
-            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
-            int64_t v = (int64_t)(r >> 33) % 30001 - 15000;
-            int far = (int)((r >> 20) & 15);
-            if (far == 0) v = ((int64_t)1 << 28) + (int64_t)((r >> 24) & 3) - 1; /* 2^28 - 1 .. 2^28 + 2 */
-            if (far == 1) v = -((int64_t)1 << 28) - (int64_t)((r >> 24) & 3) + 1;
-            if (far == 2 && (i & 7) == 0) v = (int64_t)1 << 40;
-            t[a] = v;
-        }
-        int64_t f1, f2;
-        int32_t want = cf_b_search(tree, t, -1, &f1);
-        cr_assert_eq(bm_fast_search(&fast, tree, t, -1, -1, &f2), want, "target %d", i);
-        cr_assert_eq(f2, f1);
-        cr_assert_eq(bm_fast_search(&fast, tree, t, prev, -1, &f2), want, "target %d, hint %d", i, prev);
-        prev = want;
-    }
-    bm_fast_free(&fast);
-    free(tree);
-    free(eo);
-    bm_list_free(&l);
-}
 
 Test(biome, the_end)
 {

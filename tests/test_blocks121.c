@@ -215,13 +215,8 @@ Test(blocks121, veins_oracle_on_every_positive_block)
 static cf_status compile_mem(const char *settings, const char *df, cf_program **out, cf_error *err, int blocks)
 {
     const char *noise = "{\"firstOctave\": -3, \"amplitudes\": [1.0, 0.5]}";
-    cf_memfile files[3] = {
-        {"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
-        {"data/t/worldgen/density_function/f.json", df, strlen(df)},
-        {"data/t/worldgen/noise/n.json", noise, strlen(noise)},
-    };
     cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 3, NULL, err);
+    cf_status st = mem_pack_sfn(&pk, settings, df, noise, err);
     if (st != CF_OK) return st;
     const char *fn[1] = {"t:f"};
     *out = NULL;

@@ -446,6 +446,32 @@ Test(cli, progress_lines_of_columns_and_biomes)
     remove(pal);
 }
 
+/* the point queries (sample, biome --at/--points: a file of a million points runs a while) show
+ * their progress on a terminal too, and print the same lines with it as without */
+Test(cli, progress_lines_of_point_queries)
+{
+    char out[8192], plain[8192], err[4096];
+    const char *cases[][2] = {
+        {"sample --seed 1 --function router:final_density --at 0,0,0 --at 5,70,-3", "\rsample: 2/2 points (100%), "},
+        {"biome --seed 1 --at 0,0,0 --at 5,70,-3 --at 100,-20,40", "\rbiome: 3/3 points (100%), "},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(run_tty(cases[i][0], out, sizeof out), 0, "%s: %s", cases[i][0], out);
+        cr_assert(strstr(out, cases[i][1]), "%s: no progress line on a terminal: '%s'", cases[i][0], out);
+        cr_assert_eq(cli_run(NULL, cases[i][0], plain, sizeof plain, err, sizeof err), 0, "%s", err);
+        cr_assert_null(strchr(err, '\r'), "%s: a progress line without a terminal: '%s'", cases[i][0], err);
+        /* the answers: the lines after the progress line's end (script(1) writes CRLF) */
+        const char *a = strstr(out, "\n");
+        cr_assert_not_null(a);
+        char got[8192];
+        size_t k = 0;
+        for (a++; *a && k + 1 < sizeof got; a++)
+            if (*a != '\r') got[k++] = *a;
+        got[k] = 0;
+        cr_assert_str_eq(got, plain, "%s: other answers on a terminal", cases[i][0]);
+    }
+}
+
 /* tiles: a progress line inside a tile too (its drawing's stage: a high level's tile of the
  * blocks layer fills thousands of chunks), then the tiles written; the tiles are the same bytes
  * with and without the terminal */

@@ -205,9 +205,16 @@ Test(maps, sampled_columns_equal_whole_chunks)
     /* hills beside plains 64 blocks apart: a sample's spans proven lower than its neighbour's
      * surface (the span hint of heights.c must be proven, not trusted) */
     check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 0, 768, 64, 6);
+    /* a column whose spans old_blended_noise's bound over the rows (bounds.c blended_bound) proves
+     * down to just above its surface: a bound that leaves out part of the noise's values fails here */
+    check_sampled_columns(v263, NULL, "minecraft:overworld", 0, 2240, 2816, 64, 5);
     check_sampled_columns(v121, NULL, "minecraft:overworld", 7, 1500000, 40, 16, 5);
     /* several cells of a chunk, unaligned (heights.c sampled121: the sampled cells alone) */
     check_sampled_columns(v121, NULL, "minecraft:overworld", -3, -61, 203, 6, 6);
+    /* every cell's corner column (fill121.c: the corner column alone where the bounds allow), far; and
+     * cells of 4 samples (whole cells) */
+    check_sampled_columns(v121, NULL, "minecraft:overworld", -5, -1000000, 2000004, 4, 8);
+    check_sampled_columns(v121, NULL, "minecraft:overworld", 11, 1200002, -3000, 2, 6);
     check_sampled_columns(CF_SOURCE_DIR "/tests/packs/biome-inline", "t:by_id", "t:same", 3, -100, 60, 11, 12);
 }
 

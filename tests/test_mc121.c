@@ -67,20 +67,26 @@ static size_t run_block(cf_pack *pk, const block *b)
     return bad;
 }
 
-/* every block of golden file name (in tests/golden) against the pack at dir */
-static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
+/* golden file name (in tests/golden) opened, and the pack at dir into *pk */
+static FILE *golden_open(const char *name, const char *dir, cf_pack **pk)
 {
     const char *paths[1] = {dir};
     cf_error err = {0};
-    cf_pack *pk = NULL;
     char file[4096];
     snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
-    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
+    cr_assert_eq(cf_pack_open(pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
     FILE *f = fopen(file, "r");
     cr_assert_not_null(f, "no %s", file);
+    return f;
+}
+
+/* every block of golden file name (in tests/golden) against the pack at dir */
+static void run_df(const char *name, const char *dir, size_t *nblocks, size_t *nvalues)
+{
+    cf_pack *pk = NULL;
+    FILE *f = golden_open(name, dir, &pk);
     char line[1024];
-    block b;
-    memset(&b, 0, sizeof b);
+    block b = {0};
     int open = 0;
     size_t bad = 0, blocks = 0, values = 0;
     while (1) {
@@ -171,13 +177,8 @@ static int strict; /* cf_pack_set_strict for compile_df: what the game ignores i
 static void quiet(void *ctx, const char *line) { (void)ctx, (void)line; }
 static cf_status compile_df(const char *settings, const char *df, const char *noise, cf_error *err, cf_program **out)
 {
-    cf_memfile files[3] = {
-        {"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
-        {"data/t/worldgen/density_function/f.json", df, strlen(df)},
-        {"data/t/worldgen/noise/n.json", noise, strlen(noise)},
-    };
     cf_pack *pk = NULL;
-    cf_status st = cf_pack_open_memory(&pk, files, 3, NULL, err);
+    cf_status st = mem_pack_sfn(&pk, settings, df, noise, err);
     if (st != CF_OK) return st;
     cf_pack_set_strict(pk, strict);
     cf_pack_set_warnings(pk, quiet, NULL);
@@ -384,20 +385,12 @@ static int check_chunk(cf_pack *pk, pcache *pc, const gchunk *g)
 
 static void run_chunks(const char *name, const char *dir, int use_dev, int *chunks, int *bad)
 {
-    const char *paths[1] = {dir};
-    cf_error err = {0};
     cf_pack *pk = NULL;
-    char file[4096];
-    snprintf(file, sizeof file, "%s/tests/golden/%s", CF_SOURCE_DIR, name);
-    cr_assert_eq(cf_pack_open(&pk, paths, 1, NULL, &err), CF_OK, "%s", err.message);
-    FILE *f = fopen(file, "r");
-    cr_assert_not_null(f, "no %s", file);
+    FILE *f = golden_open(name, dir, &pk);
     char line[1024];
-    gchunk g;
-    memset(&g, 0, sizeof g);
+    gchunk g = {0};
     int open = 0;
-    pcache pc;
-    memset(&pc, 0, sizeof pc);
+    pcache pc = {0};
     pc.use_dev = use_dev;
     *chunks = *bad = 0;
     while (1) {
@@ -613,6 +606,59 @@ Test(mc121, staged_rows_equal_whole_fill)
     if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
     rows_equal(pack, "minecraft:overworld", "router:vein_toggle", -60, 50);
     rows_equal(pack, "minecraft:overworld", "router:final_density", -1000, -64);
+}
+
+/* bound121 (fill121.c's corner columns take a cell's corner column alone where an interpolated input is
+ * bounded): every node's value at points of several seeds, far ones too, is within its bound; vanilla's
+ * interpolated inputs are bounded (else the corner columns would never apply) */
+static long bounds_hold(const char *dir, const char *settings, int64_t seed, int want_interp)
+{
+    cf_pack *pk;
+    cf_program *pg;
+    cf_world *w = world_open(dir, settings, "router:final_density", seed, &pk, &pg);
+    double *b = malloc(sizeof(double) * (size_t)pg->nnodes);
+    cr_assert(b);
+    bound121(w->tab, pg, b);
+    ev64_ctx c;
+    cr_assert_eq(eval64_init(&c, w), 0);
+    long checked = 0;
+    uint64_t r = (uint64_t)seed * 0x9E3779B97F4A7C15ull + 1;
+    for (int k = 0; k < 60; k++) {
+        double p[3];
+        for (int a = 0; a < 3; a++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int32_t v = (int32_t)(r >> 33);
+            p[a] = a == 1 ? (double)(pg->min_y + (int32_t)((r >> 40) % (uint64_t)pg->height)) : k < 20 ? (double)(v % 4096)
+                                                                                                       : (double)(v % 30000000);
+        }
+        for (int i = 0; i < pg->nnodes; i++) {
+            if (!(b[i] < INFINITY) || pg->nodes[i].kind == NK_M_FIND_TOP_SURFACE) continue;
+            double v = eval_f64(&c, i, p[0], p[1], p[2]);
+            cr_assert(fabs(v) <= b[i], "%s %s seed %lld node %d (kind %d) at %g %g %g: %.17g beyond its bound %g", dir, settings,
+                      (long long)seed, i, pg->nodes[i].kind, p[0], p[1], p[2], v, b[i]);
+            checked++;
+        }
+    }
+    int bounded = 0;
+    for (int i = 0; i < pg->nnodes; i++)
+        if (pg->nodes[i].kind == NK_M_INTERPOLATED) bounded += b[pg->nodes[i].in[0]] < 1e300;
+    if (want_interp) cr_assert_gt(bounded, 0, "%s %s: no interpolated input bounded", dir, settings);
+    free(b);
+    eval64_free(&c);
+    world_close(w, pg, pk);
+    return checked;
+}
+
+Test(mc121, node_bounds_hold, .timeout = 600)
+{
+    char pack[4096];
+    long n = bounds_hold(CF_SOURCE_DIR "/tests/packs/mc121", "t:s", 3, 0);
+    if (!have_121(pack, sizeof pack)) cr_skip_test("no %s/vanilla/1.21.11", shared_dir());
+    n += bounds_hold(pack, "minecraft:overworld", 0, 1);
+    n += bounds_hold(pack, "minecraft:overworld", -4172144997902289642LL, 1);
+    n += bounds_hold(pack, "minecraft:end", 7, 0); /* end_islands: NaN far out, no bound */
+    n += bounds_hold(pack, "minecraft:nether", -7, 1);
+    cr_log_info("node bounds: %ld values within their bounds", n);
 }
 
 /* the staged fill's branch-free min and max choose what cf21_min / cf21_max choose (NaN, signed zeros) */

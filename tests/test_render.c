@@ -24,24 +24,6 @@ static void setup(void)
 static void teardown(void) { tmp_rm(dir); }
 TestSuite(render, .init = setup, .fini = teardown, .timeout = 300);
 
-/* an int32 .npy of shape (nz, nx) */
-static int32_t *read_npy(const char *path, int *nz, int *nx)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "no %s", path);
-    unsigned char h[10];
-    cr_assert_eq(fread(h, 1, 10, f), 10u);
-    unsigned hl = h[8] | h[9] << 8;
-    char dict[512] = {0};
-    cr_assert_eq(fread(dict, 1, hl, f), hl);
-    cr_assert(strstr(dict, "'<i4'"), "%s", dict);
-    cr_assert_eq(sscanf(strstr(dict, "'shape': (") + 10, "%d, %d", nz, nx), 2);
-    int32_t *v = malloc(sizeof(int32_t) * (size_t)*nz * (size_t)*nx);
-    cr_assert_eq(fread(v, sizeof(int32_t), (size_t)*nz * (size_t)*nx, f), (size_t)*nz * (size_t)*nx);
-    fclose(f);
-    return v;
-}
-
 static void golden(int32_t g[64][64])
 {
     FILE *f = fopen(CF_SOURCE_DIR "/tests/golden/heights-default.txt", "r");

@@ -124,6 +124,18 @@ static inline float hexf(const char *hex)
     return f;
 }
 
+/* a memory pack of three files: noise_settings t:s (settings), density_function t:f (df) and
+ * noise t:n (noise); cf_pack_open_memory's status, the pack in *pk (test_mc121, test_blocks121) */
+static inline cf_status mem_pack_sfn(cf_pack **pk, const char *settings, const char *df, const char *noise, cf_error *err)
+{
+    cf_memfile files[3] = {
+        {"data/t/worldgen/noise_settings/s.json", settings, strlen(settings)},
+        {"data/t/worldgen/density_function/f.json", df, strlen(df)},
+        {"data/t/worldgen/noise/n.json", noise, strlen(noise)},
+    };
+    return cf_pack_open_memory(pk, files, 3, NULL, err);
+}
+
 /* the value of " KEY=" in a golden-file line (up to a space or newline) into out[n]; -1 when absent or too long */
 static inline int line_field(const char *line, const char *key, char *out, size_t n)
 {

@@ -6,7 +6,8 @@
  * densities as cf_fill_chunks, bit for bit), each sample's column scanned from the top (or
  * below) down for the first value > 0, as the CPU's surface search; from SAMPLE_STEP blocks
  * between samples a 26.3 program's heights come from the sample kernel instead (device_samples:
- * a work item per sample, the same values). Blocks (water, blocks,
+ * a work item per sample, the same values), each sample's scan starting below the windows the
+ * CPU's column bounds prove <= 0 (proven_top). Blocks (water, blocks,
  * columns): cf_device_fill_blocks, or the surface stage on the device where the settings' rules
  * have an OpenCL form (cf_program_surface_on_device; else the CPU's cf_fill_blocks_surface).
  * Biomes: BiomeManager's zoom picks each sample's quart on the CPU (cf_bz_quart, a few integer
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #include "kernels/cf_nodes.h"
+#include "cpu/cpu.h"
+#include "cpu/fill.h"
 #include "kernels/cf_biome.h"
 #include "biome/biome.h"
 #include "opencl/device.h"
@@ -120,13 +123,46 @@ enum { SAMPLE_BATCH = 4096 };
  * (below it neighbouring samples share a chunk's cell corners) */
 enum { SAMPLE_STEP = 8 };
 
+/* the highest row <= ymax of column (x, z) that the CPU's column bounds (host/cpu/bounds.c) do
+ * not prove <= 0: the windows above it need not be computed (proven: no value there is > 0, so
+ * the scan from it finds the same top). Spans of 8 windows from the top, then 2, then none, as
+ * the CPU's surface search (heights.c surface_scan) tries them; min_y - 1 where all are proven */
+static int32_t proven_top(cf_fill *f, cf_hbound *hb, int node, int32_t wh, int32_t x, int32_t z, int32_t ymax)
+{
+    const cf_program *p = f->w->prog;
+    if (!hb || ymax < p->min_y) return ymax;
+    fill_region(f, x, p->min_y, z);
+    hbound_region(hb);
+    int64_t top = ymax;
+    for (int span = 8; top >= p->min_y;) {
+        int64_t lo = cf_floordiv(top, wh) * wh - (int64_t)(span - 1) * wh;
+        if (lo < p->min_y) lo = p->min_y;
+        if (hbound_nonpos(hb, f, node, x, z, (int32_t)lo, (int32_t)top)) {
+            top = lo - 1;
+            continue;
+        }
+        if (span <= 2) break;
+        span /= 4;
+    }
+    return (int32_t)top;
+}
+
 static cf_status heights_samples(cf_map_device *d, const cf_world *w, int32_t x0, int32_t z0, int32_t step, int32_t nx, int32_t nz,
                                  int32_t ymax, int32_t *out, const cf_map_cancel *cancel, cf_error *err)
 {
+    const cf_program *p = w->prog;
     size_t n = (size_t)nx * (size_t)nz;
-    int32_t *xz = malloc(sizeof(int32_t) * 2 * (n < SAMPLE_BATCH ? n : SAMPLE_BATCH));
-    if (!xz) return err_set(err, CF_ERR_NOMEM, "out of memory");
+    int32_t *xzy = malloc(sizeof(int32_t) * 3 * (n < SAMPLE_BATCH ? n : SAMPLE_BATCH));
+    cf_fill *f = fill_take(w, 1, p->height, 1);
+    cf_hbound *hb = getenv("CF_NO_COLUMN_BOUNDS") ? NULL : hbound_new(p);
+    int32_t wh = fill_window_rows(p);
     cf_status st = CF_OK;
+    if (!xzy || !f) {
+        hbound_free(hb);
+        if (f) fill_give(f);
+        free(xzy);
+        return err_set(err, CF_ERR_NOMEM, "out of memory");
+    }
     for (size_t at = 0; at < n && st == CF_OK; at += SAMPLE_BATCH) {
         size_t m = n - at < SAMPLE_BATCH ? n - at : SAMPLE_BATCH;
         if (map_cancelled(cancel, err)) {
@@ -135,15 +171,18 @@ static cf_status heights_samples(cf_map_device *d, const cf_world *w, int32_t x0
         }
         for (size_t i = 0; i < m; i++) {
             size_t k = at + i;
-            xz[2 * i] = (int32_t)((int64_t)x0 + (int64_t)(k % (size_t)nx) * step);
-            xz[2 * i + 1] = (int32_t)((int64_t)z0 + (int64_t)(k / (size_t)nx) * step);
+            int32_t x = (int32_t)((int64_t)x0 + (int64_t)(k % (size_t)nx) * step);
+            int32_t z = (int32_t)((int64_t)z0 + (int64_t)(k / (size_t)nx) * step);
+            xzy[3 * i] = x, xzy[3 * i + 1] = z, xzy[3 * i + 2] = proven_top(f, hb, p->outputs[0], wh, x, z, ymax);
         }
         pthread_mutex_lock(&d->lock);
-        st = device_samples(d->dev, w, m, xz, ymax, out + at, err);
+        st = device_samples(d->dev, w, m, xzy, out + at, err);
         pthread_mutex_unlock(&d->lock);
         if (st == CF_OK) map_progress(cancel, "heights", (int64_t)(at + m), (int64_t)n);
     }
-    free(xz);
+    hbound_free(hb);
+    if (f) fill_give(f);
+    free(xzy);
     return st;
 }
 

@@ -61,21 +61,36 @@ int32_t *bm_tree_build(const bm_list *l, int k, int *nnodes);
 /* the same, and *entry_of (malloc'd, per node: the list index of a leaf, -1 for a subtree) */
 int32_t *bm_tree_build_ex(const bm_list *l, int k, int *nnodes, int32_t **entry_of);
 /* An exact faster search (tree.c): the entries grouped by depth interval, a tree per group
- * whose boxes know the smallest depth-first rank (in vanilla's tree) of their leaves. */
+ * whose boxes know the smallest depth-first rank (in vanilla's tree) of their leaves; a
+ * node's children side by side, one lane each (bm_wnode), measured together (AVX-512, AVX2 or
+ * portable loops: cpu_isa() when built). */
 #define BM_FAST_GROUPS 8
-/* children per node of those trees (any shape gives the same answers; vanilla's builder with
- * 3 children makes the search about 2x cheaper than with 19: fewer boxes measured per node
- * visited, bench/RESULTS.md) */
-#define BM_FAST_K 3
+/* children per node of those trees (any shape gives the same answers): the lanes of a node */
+#define BM_FAST_K 16
+typedef struct bm_wnode {
+    int32_t lo[6][BM_FAST_K], hi[6][BM_FAST_K]; /* the child boxes' first six axes */
+    uint64_t off2[BM_FAST_K];                   /* the offset axis' square (its target is 0) */
+    int32_t child[BM_FAST_K];                   /* a node of the group, or ~leaf: vanilla's leaf node */
+    int32_t minrank[BM_FAST_K];                 /* the smallest depth-first rank below the child */
+    int32_t n;                                  /* children */
+} bm_wnode;
 typedef struct bm_fast {
     int ngroups;
-    int32_t *tree[BM_FAST_GROUPS]; /* flat trees; a leaf's CF_BN_FIRST is vanilla's leaf node */
+    bm_wnode *node[BM_FAST_GROUPS]; /* node 0 the root */
     int nnodes[BM_FAST_GROUPS];
-    int32_t *minrank[BM_FAST_GROUPS];
     int32_t *rank; /* per node of vanilla's tree: a leaf's depth-first rank, -1 for a subtree */
-    int narrow;    /* every box within 2^20: the search may stop summing a box's axes early */
+    int narrow;    /* every box within 2^20: targets within 2^28 take the 32-bit lanes */
+    int bydepth;   /* the groups are the depth intervals (not one group for all) */
+    int32_t *grp;  /* per node of vanilla's tree: a leaf's group, -1 for a subtree */
+    int32_t *ovl_first, *ovl; /* per leaf L of vanilla's tree: ovl[ovl_first[L] ..
+                               * ovl_first[L + 1]), the leaves of its group of smaller rank
+                               * and offset 0 that may hold a target strictly inside L's box
+                               * in the other five axes (fast_search's shortcut) */
+    int isa;       /* BM_ISA_*: the lanes of those targets */
 } bm_fast;
-/* from list l, vanilla's tree vtree (vn nodes) and its entry_of; 0, or -1 out of memory */
+enum { BM_ISA_PORTABLE = 0, BM_ISA_AVX2 = 1, BM_ISA_AVX512 = 2 };
+/* from list l, vanilla's tree vtree (vn nodes) and its entry_of, k <= BM_FAST_K children per
+ * node; 0, or -1 out of memory */
 int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int vn, const int32_t *ventry);
 void bm_fast_free(bm_fast *f);
 /* vanilla's answer (a node of vtree) for target t: with warm >= 0, cf_b_search(vtree, t, warm);

@@ -13,6 +13,11 @@
 #include "kernels/cf_math.h"
 #include "kernels/cf_biome.h"
 #include "biome/biome.h"
+#include "cpu/cpu.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 /* ------------------------------------------------------------------ versions */
 /* "1.21.11" -> {1, 21, 11}; "26.3" -> {26, 3, 0}. Returns the part count, or -1. */
@@ -416,22 +421,109 @@ void bm_tree_digest(const int32_t *tree, const char *const *names, char hex[65])
  * group gets its own tree, and boxes carry the smallest rank below them. */
 void bm_fast_free(bm_fast *f)
 {
-    for (int g = 0; g < f->ngroups; g++) {
-        free(f->tree[g]);
-        free(f->minrank[g]);
-    }
+    for (int g = 0; g < f->ngroups; g++) free(f->node[g]);
     free(f->rank);
+    free(f->grp);
+    free(f->ovl_first);
+    free(f->ovl);
     memset(f, 0, sizeof *f);
+}
+
+/* group g's lanes from its flat tree t (nn nodes, built with at most BM_FAST_K children,
+ * children after their parent): a wide node per subtree of t (a lone leaf: a root of one lane) */
+static int wide_nodes(bm_fast *f, int g, const int32_t *t, int nn, const int32_t *sub_entry, const bm_list *sub, const int32_t *node_of)
+{
+    int32_t *mr = malloc((size_t)nn * sizeof *mr), *wid = malloc((size_t)nn * sizeof *wid);
+    int nw = 0, rc = -1;
+    if (!mr || !wid) goto out;
+    for (int i = nn - 1; i >= 0; i--) { /* the smallest rank below each node, children first */
+        const int32_t *n = t + (size_t)i * CF_BN_STRIDE;
+        if (n[CF_BN_COUNT] == 0) {
+            mr[i] = f->rank[node_of[sub->pal[sub_entry[i]]]];
+            continue;
+        }
+        mr[i] = INT32_MAX;
+        for (int c = 0; c < n[CF_BN_COUNT]; c++)
+            if (mr[n[CF_BN_FIRST] + c] < mr[i]) mr[i] = mr[n[CF_BN_FIRST] + c];
+    }
+    for (int i = 0; i < nn; i++) wid[i] = t[(size_t)i * CF_BN_STRIDE + CF_BN_COUNT] > 0 || i == 0 ? nw++ : -1;
+    if (nw < 1 || !(f->node[g] = calloc((size_t)nw, sizeof *f->node[g]))) goto out; /* node 0 is one */
+    f->nnodes[g] = nw;
+    for (int i = 0; i < nn; i++) {
+        const int32_t *n = t + (size_t)i * CF_BN_STRIDE;
+        if (wid[i] < 0) continue;
+        bm_wnode *w = &f->node[g][wid[i]];
+        int first = n[CF_BN_COUNT] ? n[CF_BN_FIRST] : i, cnt = n[CF_BN_COUNT] ? n[CF_BN_COUNT] : 1; /* a lone leaf: itself */
+        if (cnt > BM_FAST_K) goto out;
+        w->n = cnt;
+        for (int l = 0; l < cnt; l++) {
+            int c = first + l;
+            const int32_t *cn = t + (size_t)c * CF_BN_STRIDE;
+            for (int a = 0; a < 6; a++) w->lo[a][l] = cn[CF_BN_LO + a], w->hi[a][l] = cn[CF_BN_HI + a];
+            uint64_t a6 = (uint64_t)cf_b_axis(0, cn[CF_BN_LO + 6], cn[CF_BN_HI + 6]);
+            w->off2[l] = a6 * a6;
+            w->child[l] = cn[CF_BN_COUNT] ? wid[c] : ~node_of[sub->pal[sub_entry[c]]];
+            w->minrank[l] = mr[c];
+        }
+    }
+    rc = 0;
+out:
+    free(mr);
+    free(wid);
+    return rc;
+}
+
+/* the axes besides depth and offset: a target strictly inside a box on these */
+static const int ovl_axes[5] = {0, 1, 2, 3, 5};
+
+/* f->ovl's list of vanilla leaf v (group g, box n) appended to *o (*no used, *cap held):
+ * the leaves of the group's tree of smaller rank whose box meets n's strictly on the five
+ * axes (a subtree's box holds its leaves', so a box that does not meet it prunes them) and
+ * whose offset interval holds 0 */
+static int ovl_of(bm_fast *f, int g, const int32_t *vtree, int32_t v, int32_t **o, int *no, int *cap)
+{
+    const int32_t *n = vtree + (size_t)v * CF_BN_STRIDE;
+    int32_t st[CF_B_MAXDEPTH * BM_FAST_K];
+    int sp = 0;
+    st[sp++] = 0;
+    while (sp > 0) {
+        const bm_wnode *w = f->node[g] + st[--sp];
+        for (int l = 0; l < w->n; l++) {
+            if (w->minrank[l] >= f->rank[v]) continue;
+            int meet = 1;
+            for (int i = 0; i < 5; i++) {
+                int a = ovl_axes[i];
+                meet &= w->lo[a][l] < n[CF_BN_HI + a] && n[CF_BN_LO + a] < w->hi[a][l];
+            }
+            if (!meet) continue;
+            if (w->child[l] >= 0) {
+                st[sp++] = w->child[l];
+                continue;
+            }
+            int32_t m = ~w->child[l];
+            const int32_t *mn = vtree + (size_t)m * CF_BN_STRIDE;
+            if (mn[CF_BN_LO + 6] > 0 || mn[CF_BN_HI + 6] < 0) continue;
+            if (*no == *cap) {
+                int nc = *cap ? *cap * 2 : 1024;
+                int32_t *r = realloc(*o, (size_t)nc * sizeof *r);
+                if (!r) return -1;
+                *o = r, *cap = nc;
+            }
+            (*o)[(*no)++] = m;
+        }
+    }
+    return 0;
 }
 
 int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int vn, const int32_t *ventry)
 {
     memset(f, 0, sizeof *f);
+    if (k < 2 || k > BM_FAST_K) return -1;
     int32_t *node_of = malloc((size_t)l->n * sizeof *node_of), *stk = malloc((size_t)vn * sizeof *stk);
     int *grp = malloc((size_t)l->n * sizeof *grp);
     f->rank = malloc((size_t)vn * sizeof *f->rank);
     bm_list sub = {0};
-    int32_t *sub_entry = NULL;
+    int32_t *sub_entry = NULL, *st = NULL;
     int rc = -1;
     if (!node_of || !stk || !grp || !f->rank) goto out;
     for (int i = 0; i < vn; i++) {
@@ -465,6 +557,7 @@ int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int
         }
         grp[i] = g;
     }
+    f->bydepth = ng <= BM_FAST_GROUPS;
     if (ng > BM_FAST_GROUPS) {
         ng = 1;
         for (int i = 0; i < l->n; i++) grp[i] = 0;
@@ -486,31 +579,31 @@ int bm_fast_build(bm_fast *f, const bm_list *l, int k, const int32_t *vtree, int
                 sub.pal[j++] = i; /* the entry, mapped below */
             }
         int nn;
-        if (!(f->tree[g] = bm_tree_build_ex(&sub, k, &nn, &sub_entry))) goto out;
-        f->nnodes[g] = nn;
-        if (!(f->minrank[g] = malloc((size_t)nn * sizeof *f->minrank[g]))) goto out;
-        for (int i = nn - 1; i >= 0; i--) { /* children sit after their parent */
-            int32_t *n = f->tree[g] + (size_t)i * CF_BN_STRIDE;
-            if (n[CF_BN_COUNT] == 0) {
-                n[CF_BN_FIRST] = node_of[sub.pal[sub_entry[i]]]; /* a leaf holds vanilla's leaf node */
-                f->minrank[g][i] = f->rank[n[CF_BN_FIRST]];
-            } else {
-                int32_t mr = INT32_MAX;
-                for (int c = 0; c < n[CF_BN_COUNT]; c++)
-                    if (f->minrank[g][n[CF_BN_FIRST] + c] < mr) mr = f->minrank[g][n[CF_BN_FIRST] + c];
-                f->minrank[g][i] = mr;
-            }
-        }
+        if (!(st = bm_tree_build_ex(&sub, k, &nn, &sub_entry))) goto out;
+        if (wide_nodes(f, g, st, nn, sub_entry, &sub, node_of) < 0) goto out;
+        free(st);
         free(sub_entry);
-        sub_entry = NULL;
+        st = sub_entry = NULL;
         bm_list_free(&sub);
     }
     f->narrow = 1;
     for (int i = 0; i < l->n; i++)
         for (int a = 0; a < 7; a++)
             if (l->lo[i][a] < -(1 << 20) || l->lo[i][a] > (1 << 20) || l->hi[i][a] < -(1 << 20) || l->hi[i][a] > (1 << 20)) f->narrow = 0;
+    /* the shortcut's lists, only where the groups are the depth intervals */
+    if (!(f->grp = malloc((size_t)vn * sizeof *f->grp)) || !(f->ovl_first = calloc((size_t)vn + 1, sizeof *f->ovl_first))) goto out;
+    int no = 0, cap = 0;
+    for (int v = 0; v < vn; v++) {
+        f->grp[v] = ventry[v] >= 0 ? grp[ventry[v]] : -1;
+        f->ovl_first[v] = no;
+        if (f->bydepth && ventry[v] >= 0 && ovl_of(f, f->grp[v], vtree, v, &f->ovl, &no, &cap) < 0) goto out;
+    }
+    f->ovl_first[vn] = no;
+    unsigned isa = cpu_isa();
+    f->isa = (isa & CPU_SSE2) && (isa & CPU_AVX2) && (isa & CPU_AVX512) ? BM_ISA_AVX512 : (isa & CPU_SSE2) && (isa & CPU_AVX2) ? BM_ISA_AVX2 : BM_ISA_PORTABLE;
     rc = 0;
 out:
+    free(st);
     free(sub_entry);
     bm_list_free(&sub);
     free(node_of);
@@ -520,63 +613,160 @@ out:
     return rc;
 }
 
-/* A box's distance when it is at most bound, else some value above bound: the squares of
- * continentalness, erosion and weirdness first (they part most boxes), the other four only
- * when that sum is not already past bound. Only when the list's boxes are within 2^20
- * (f->narrow; quantized parameters are within 20000) and the target's axes within 2^28: then
- * an axis distance is below 2^29 and the sum of seven squares below 2^61, so nothing wraps,
- * the partial sums only grow, and the full sum is cf_b_dist's. */
+/* A node's lanes: the distance of each child box to target t, and the mask of the lanes that
+ * may beat the best (d, rank) so far (d < bestd, or d == bestd and a smaller rank below).
+ * Narrow (the list's boxes within 2^20, the target's axes within 2^28): an axis distance is
+ * below 2^29 in 32 bits, its square and the sum of seven below 2^61 in 64, so nothing wraps
+ * and the sum is cf_b_dist's. Otherwise (wide) cf_b_dist's own wrapping 64-bit sums. */
 #define FAST_LIM ((int64_t)1 << 28)
-static inline int64_t dist_upto(const int32_t *tree, int32_t node, const int64_t *t, int64_t bound)
+static unsigned lanes_narrow(const bm_wnode *w, const int32_t *t, int64_t bestd, int32_t bestr, int64_t *d)
 {
-    const int32_t *n = tree + (size_t)node * CF_BN_STRIDE;
-    int64_t a2 = cf_b_axis(t[2], n[2], n[9]), a3 = cf_b_axis(t[3], n[3], n[10]), a5 = cf_b_axis(t[5], n[5], n[12]);
-    int64_t d = a2 * a2 + a3 * a3 + a5 * a5;
-    if (d > bound) return d;
-    int64_t a0 = cf_b_axis(t[0], n[0], n[7]), a1 = cf_b_axis(t[1], n[1], n[8]), a4 = cf_b_axis(t[4], n[4], n[11]);
-    int64_t a6 = cf_b_axis(0, n[6], n[13]);
-    return d + a0 * a0 + a1 * a1 + a4 * a4 + a6 * a6;
+    uint64_t s[BM_FAST_K];
+    memcpy(s, w->off2, sizeof s);
+    for (int a = 0; a < 6; a++)
+        for (int l = 0; l < BM_FAST_K; l++) {
+            int32_t p = t[a] - w->hi[a][l], q = w->lo[a][l] - t[a];
+            int32_t m = p > q ? p : q;
+            m = m > 0 ? m : 0;
+            s[l] += (uint64_t)((int64_t)m * m);
+        }
+    unsigned keep = 0;
+    for (int l = 0; l < w->n; l++) {
+        d[l] = (int64_t)s[l];
+        keep |= (unsigned)(d[l] < bestd || (d[l] == bestd && w->minrank[l] < bestr)) << l;
+    }
+    return keep;
 }
 
-/* the search over the grouped trees; narrow (a constant at each call: two specialised copies):
- * the box distance summed only up to the bound (dist_upto), else every box's full distance
- * (any target: wrapping sums) */
+static unsigned lanes_wide(const bm_wnode *w, const int64_t *t, int64_t bestd, int32_t bestr, int64_t *d)
+{
+    unsigned keep = 0;
+    for (int l = 0; l < w->n; l++) {
+        uint64_t s = w->off2[l];
+        for (int a = 0; a < 6; a++) {
+            uint64_t x = (uint64_t)cf_b_axis(t[a], w->lo[a][l], w->hi[a][l]);
+            s += x * x;
+        }
+        d[l] = (int64_t)s;
+        keep |= (unsigned)(d[l] < bestd || (d[l] == bestd && w->minrank[l] < bestr)) << l;
+    }
+    return keep;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BM_T512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
+#define BM_T256 __attribute__((target("avx2")))
+/* lanes_narrow in 16 AVX-512 lanes: the axes in 32 bits, the squares and sums in two halves
+ * of eight 64-bit lanes */
+BM_T512 static unsigned lanes_narrow512(const bm_wnode *w, const int32_t *t, int64_t bestd, int32_t bestr, int64_t *d)
+{
+    __m512i s0 = _mm512_loadu_si512(w->off2), s1 = _mm512_loadu_si512(w->off2 + 8), z = _mm512_setzero_si512();
+    for (int a = 0; a < 6; a++) {
+        __m512i x = _mm512_set1_epi32(t[a]);
+        __m512i p = _mm512_sub_epi32(x, _mm512_loadu_si512(w->hi[a])), q = _mm512_sub_epi32(_mm512_loadu_si512(w->lo[a]), x);
+        __m512i m = _mm512_max_epi32(_mm512_max_epi32(p, q), z);
+        __m512i m0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(m)), m1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(m, 1));
+        s0 = _mm512_add_epi64(s0, _mm512_mul_epu32(m0, m0));
+        s1 = _mm512_add_epi64(s1, _mm512_mul_epu32(m1, m1));
+    }
+    _mm512_storeu_si512(d, s0);
+    _mm512_storeu_si512(d + 8, s1);
+    __m512i b = _mm512_set1_epi64(bestd);
+    unsigned lt = (unsigned)_mm512_cmplt_epi64_mask(s0, b) | (unsigned)_mm512_cmplt_epi64_mask(s1, b) << 8;
+    unsigned eq = (unsigned)_mm512_cmpeq_epi64_mask(s0, b) | (unsigned)_mm512_cmpeq_epi64_mask(s1, b) << 8;
+    unsigned rk = (unsigned)_mm512_cmplt_epi32_mask(_mm512_loadu_si512(w->minrank), _mm512_set1_epi32(bestr));
+    return (lt | (eq & rk)) & ((1u << w->n) - 1u);
+}
+
+/* lanes_narrow in AVX2: two halves of 8 lanes, each squared and summed in two of four 64-bit lanes */
+BM_T256 static unsigned lanes_narrow256(const bm_wnode *w, const int32_t *t, int64_t bestd, int32_t bestr, int64_t *d)
+{
+    __m256i b = _mm256_set1_epi64x(bestd), z = _mm256_setzero_si256();
+    unsigned lt = 0, eq = 0;
+    for (int h = 0; h < BM_FAST_K; h += 8) {
+        __m256i s0 = _mm256_loadu_si256((const __m256i *)(w->off2 + h)), s1 = _mm256_loadu_si256((const __m256i *)(w->off2 + h + 4));
+        for (int a = 0; a < 6; a++) {
+            __m256i x = _mm256_set1_epi32(t[a]);
+            __m256i p = _mm256_sub_epi32(x, _mm256_loadu_si256((const __m256i *)(w->hi[a] + h)));
+            __m256i q = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(w->lo[a] + h)), x);
+            __m256i m = _mm256_max_epi32(_mm256_max_epi32(p, q), z);
+            __m256i m0 = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(m)), m1 = _mm256_cvtepu32_epi64(_mm256_extracti128_si256(m, 1));
+            s0 = _mm256_add_epi64(s0, _mm256_mul_epu32(m0, m0));
+            s1 = _mm256_add_epi64(s1, _mm256_mul_epu32(m1, m1));
+        }
+        _mm256_storeu_si256((__m256i *)(d + h), s0);
+        _mm256_storeu_si256((__m256i *)(d + h + 4), s1);
+        /* d < bestd: bestd > d; equality separately */
+        lt |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(b, s0))) << h;
+        lt |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(b, s1))) << (h + 4);
+        eq |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(b, s0))) << h;
+        eq |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(b, s1))) << (h + 4);
+    }
+    unsigned rk = 0;
+    for (int l = 0; l < BM_FAST_K; l++) rk |= (unsigned)(w->minrank[l] < bestr) << l;
+    return (lt | (eq & rk)) & ((1u << w->n) - 1u);
+}
+#endif
+
+/* the search over the grouped trees: a node's lanes measured together, the kept children
+ * taken from the last lane down (leaves at once, subtrees pushed: the first lane's on top,
+ * measured again against the best when popped). The answer is the leaf of least (distance,
+ * rank), whatever the order. mode: BM_ISA_* for narrow targets, -1 for any target */
 static inline __attribute__((always_inline)) int32_t fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint,
-                                                                int32_t warm, int64_t *fit, int narrow)
+                                                                int32_t warm, int64_t *fit, int mode)
 {
     int32_t best = -1, bestr = INT32_MAX;
     int64_t bestd = INT64_MAX;
     if (hint >= 0) best = hint, bestd = cf_b_dist(vtree, hint, t), bestr = f->rank[hint];
-    for (int g = 0; g < f->ngroups; g++) {
-        const int32_t *tree = f->tree[g], *mr = f->minrank[g];
-        if (tree[CF_BN_COUNT] == 0) { /* a group of one entry */
-            int64_t d = cf_b_dist(tree, 0, t);
-            int32_t v = tree[CF_BN_FIRST];
-            if (d < bestd || (d == bestd && f->rank[v] < bestr)) best = v, bestd = d, bestr = f->rank[v];
-            continue;
-        }
-        int32_t sn[CF_B_MAXDEPTH], si[CF_B_MAXDEPTH];
-        int sp = 0;
-        sn[0] = 0, si[0] = 0;
-        int64_t d0 = cf_b_dist(tree, 0, t);
-        if (d0 > bestd || (d0 == bestd && mr[0] >= bestr)) continue;
-        while (sp >= 0) {
-            const int32_t *n = tree + (size_t)sn[sp] * CF_BN_STRIDE;
-            int32_t i = si[sp];
-            if (i >= n[CF_BN_COUNT]) {
-                sp--;
-                continue;
+    int32_t t32[6];
+    for (int a = 0; a < 6; a++) t32[a] = (int32_t)t[a]; /* narrow: within 2^28 */
+    /* the shortcut: a narrow target strictly inside the hint's box on the five axes besides depth
+     * and offset, and the hint's offset holding 0. In its group (one depth interval) every leaf's
+     * distance is the same depth term plus squares, so the hint's distance is the group's least,
+     * and the leaves at it hold the target in those axes too: ovl's list of the hint (smaller
+     * ranks only) holds them all. The group's answer is the hint or the list's first-ranked at
+     * the same distance; the other groups are searched below against it. */
+    int skip = -1;
+    if (mode >= 0 && hint >= 0 && f->bydepth) {
+        const int32_t *h = vtree + (size_t)hint * CF_BN_STRIDE;
+        int in = h[CF_BN_LO + 6] <= 0 && h[CF_BN_HI + 6] >= 0;
+        for (int i = 0; i < 5; i++) in &= h[CF_BN_LO + ovl_axes[i]] < t[ovl_axes[i]] && t[ovl_axes[i]] < h[CF_BN_HI + ovl_axes[i]];
+        if (in) {
+            for (int32_t j = f->ovl_first[hint]; j < f->ovl_first[hint + 1]; j++) {
+                int32_t m = f->ovl[j];
+                if (f->rank[m] < bestr && cf_b_dist(vtree, m, t) == bestd) best = m, bestr = f->rank[m];
             }
-            si[sp] = i + 1;
-            int32_t c = n[CF_BN_FIRST] + i;
-            int64_t d = narrow ? dist_upto(tree, c, t, bestd) : cf_b_dist(tree, c, t);
-            if (d > bestd || (d == bestd && mr[c] >= bestr)) continue;
-            const int32_t *cn = tree + (size_t)c * CF_BN_STRIDE;
-            if (cn[CF_BN_COUNT] == 0) {
-                best = cn[CF_BN_FIRST], bestd = d, bestr = mr[c];
-            } else if (sp + 1 < CF_B_MAXDEPTH) {
-                sp++;
-                sn[sp] = c, si[sp] = 0;
+            skip = f->grp[hint];
+        }
+    }
+    struct {
+        int32_t node, mr;
+        int64_t d;
+    } st[CF_B_MAXDEPTH * BM_FAST_K];
+    int64_t d[BM_FAST_K];
+    for (int g = 0; g < f->ngroups; g++) {
+        if (g == skip) continue;
+        const bm_wnode *nodes = f->node[g];
+        int sp = 0;
+        st[0].node = 0, st[0].mr = INT32_MIN, st[0].d = INT64_MIN, sp = 1;
+        while (sp > 0) {
+            sp--;
+            if (st[sp].d > bestd || (st[sp].d == bestd && st[sp].mr >= bestr)) continue;
+            const bm_wnode *w = nodes + st[sp].node;
+            unsigned keep;
+#if defined(__x86_64__) && defined(__GNUC__)
+            if (mode == BM_ISA_AVX512) keep = lanes_narrow512(w, t32, bestd, bestr, d);
+            else if (mode == BM_ISA_AVX2) keep = lanes_narrow256(w, t32, bestd, bestr, d);
+            else
+#endif
+                keep = mode == BM_ISA_PORTABLE ? lanes_narrow(w, t32, bestd, bestr, d) : lanes_wide(w, t, bestd, bestr, d);
+            while (keep) {
+                int l = 31 - __builtin_clz(keep);
+                keep &= ~(1u << l);
+                if (d[l] > bestd || (d[l] == bestd && w->minrank[l] >= bestr)) continue;
+                int32_t c = w->child[l];
+                if (c < 0) best = ~c, bestd = d[l], bestr = w->minrank[l];
+                else st[sp].node = c, st[sp].mr = w->minrank[l], st[sp].d = d[l], sp++;
             }
         }
     }
@@ -588,8 +778,10 @@ static inline __attribute__((always_inline)) int32_t fast_search(const bm_fast *
 
 int32_t bm_fast_search(const bm_fast *f, const int32_t *vtree, const int64_t *t, int32_t hint, int32_t warm, int64_t *fit)
 {
-    if (!f->narrow) return fast_search(f, vtree, t, hint, warm, fit, 0);
+    if (!f->narrow) return fast_search(f, vtree, t, hint, warm, fit, -1);
     for (int a = 0; a < 6; a++)
-        if (t[a] > FAST_LIM || t[a] < -FAST_LIM) return fast_search(f, vtree, t, hint, warm, fit, 0);
-    return fast_search(f, vtree, t, hint, warm, fit, 1);
+        if (t[a] > FAST_LIM || t[a] < -FAST_LIM) return fast_search(f, vtree, t, hint, warm, fit, -1);
+    if (f->isa == BM_ISA_AVX512) return fast_search(f, vtree, t, hint, warm, fit, BM_ISA_AVX512);
+    if (f->isa == BM_ISA_AVX2) return fast_search(f, vtree, t, hint, warm, fit, BM_ISA_AVX2);
+    return fast_search(f, vtree, t, hint, warm, fit, BM_ISA_PORTABLE);
 }

@@ -369,12 +369,28 @@ int cmd_biome(int argc, char **argv)
             snprintf(err.message, sizeof err.message, "out of memory");
             goto done;
         }
-        if ((o.blocks ? cf_biomes_blocks(b, o.npos, o.pos, v, &err) : cf_biomes_quarts(b, o.npos, o.pos, v, &err)) != CF_OK) goto done;
+        /* batches of points with a progress line between them on a terminal (a point query is a
+         * cold search: the batches change no answer), and a summary line where it took a while */
+        progress prog;
+        progress_start(&prog, "biome", "points", (int64_t)o.npos, o.c.quiet);
+        double t0 = mono_s();
+        for (size_t at = 0; at < o.npos; at += 65536) {
+            size_t m = o.npos - at < 65536 ? o.npos - at : 65536;
+            if ((o.blocks ? cf_biomes_blocks(b, m, o.pos + 3 * at, v + at, &err) : cf_biomes_quarts(b, m, o.pos + 3 * at, v + at, &err)) !=
+                CF_OK) {
+                progress_end(&prog);
+                goto done;
+            }
+            progress_show(&prog, (int64_t)(at + m));
+        }
+        progress_end(&prog);
         for (size_t i = 0; i < o.npos; i++) printf("%s %s\n", o.text[i], names[v[i]]);
         if (fflush(stdout) != 0) {
             snprintf(err.message, sizeof err.message, "standard output: %s", strerror(errno));
             goto done;
         }
+        double t = mono_s() - t0;
+        if (!o.c.quiet && t > 2) fprintf(stderr, "biome: %zu points, %.2f s, %.0f points/s\n", o.npos, t, (double)o.npos / t);
     }
     stats(&o, b);
     rc = 0;

@@ -120,6 +120,9 @@ static int at_option(opts *o, const char *v)
     return 0;
 }
 
+/* points of sample between two progress reports */
+enum { SAMPLE_BATCH = 16384 };
+
 int cmd_sample(int argc, char **argv)
 {
     opts o = {0};
@@ -190,13 +193,24 @@ int cmd_sample(int argc, char **argv)
             err.status = CF_ERR_ARG;
             goto done;
         }
-    if (iris) {
-        /* output 0: the style in 3-D, output 1: in 2-D (x and z of the position) */
-        for (size_t i = 0; i < o.nat; i++)
-            if (cf_sample_f64(cw.w, o.tok[i][1][0] ? 0 : 1, 1, o.at + 3 * i, out + i, &err) != CF_OK) goto done;
-    } else if (cf_sample_f64(cw.w, 0, o.nat, o.at, out, &err) != CF_OK) {
-        goto done;
+    /* batches of points with a progress line between them on a terminal (each point is
+     * computed alone: the batches change no value), and a summary line where it took a while */
+    progress prog;
+    progress_start(&prog, "sample", "points", (int64_t)o.nat, o.quiet);
+    double t0 = mono_s();
+    for (size_t at = 0; at < o.nat; at += SAMPLE_BATCH) {
+        size_t m = o.nat - at < SAMPLE_BATCH ? o.nat - at : SAMPLE_BATCH;
+        cf_status st = CF_OK;
+        if (iris) /* output 0: the style in 3-D, output 1: in 2-D (x and z of the position) */
+            for (size_t i = at; i < at + m && st == CF_OK; i++) st = cf_sample_f64(cw.w, o.tok[i][1][0] ? 0 : 1, 1, o.at + 3 * i, out + i, &err);
+        else st = cf_sample_f64(cw.w, 0, m, o.at + 3 * at, out + at, &err);
+        if (st != CF_OK) {
+            progress_end(&prog);
+            goto done;
+        }
+        progress_show(&prog, (int64_t)(at + m));
     }
+    progress_end(&prog);
     for (size_t i = 0; i < o.nat; i++) {
         if (iris && !o.tok[i][1][0])
             printf("%s %s %.17g\n", o.tok[i][0], o.tok[i][2], out[i]);
@@ -207,6 +221,8 @@ int cmd_sample(int argc, char **argv)
     }
     rc = fflush(stdout) == 0 ? 0 : 1;
     if (rc) fprintf(stderr, "chunkfill: write error on standard output\n");
+    double t = mono_s() - t0;
+    if (!rc && !o.quiet && t > 2) fprintf(stderr, "sample: %zu points, %.2f s, %.0f points/s\n", o.nat, t, (double)o.nat / t);
 done:
     if (rc && err.status != CF_OK) report(&err);
     free(out);

@@ -28,6 +28,12 @@
 #include "ir/ranges.h"
 
 enum { HB_SLOTS = 24, HB_COLS = 16 };
+/* old_blended_noise's octave faces in a y cell over a column (octave_faces, below) */
+typedef struct bn_face {
+    int32_t x, z, j, s; /* the key: column, y cell, stack (s -1: empty) */
+    double c[2], sl[2];
+} bn_face;
+enum { BN_OCTAVES = 32 }; /* octaves a stack keeps faces of (the cache: 2 stacks, 2 y cells) */
 
 struct cf_hbound {
     const cf_program *p;
@@ -52,6 +58,8 @@ struct cf_hbound {
     double *lo, *hi;
     uint8_t *ok;
     uint32_t *sst, sstamp;
+    int blended;  /* old_blended_noise bounded over the rows (blended_bound) */
+    bn_face *bnf; /* its octaves' faces: 2 stacks x BN_OCTAVES x 2 y cells */
     int cells; /* this query bounds interpolated nodes by their computed corner rows (hbound_nonpos_cells) */
 };
 
@@ -61,7 +69,7 @@ static int node_ydep(const cf_program *p, int id, uint8_t *s)
 {
     if (s[id]) return s[id];
     const cf_node *n = &p->nodes[id];
-    int y = n->kind == NK_INTERPOLATED || n->kind == NK_GRADIENT;
+    int y = n->kind == NK_INTERPOLATED || n->kind == NK_GRADIENT || n->kind == NK_OLD_BLENDED_NOISE;
     for (int k = 0; !y && k < n->nin; k++) y = node_ydep(p, n->in[k], s) == 1;
     return s[id] = y ? 1 : 2;
 }
@@ -103,6 +111,9 @@ cf_hbound *hbound_new(const cf_program *p)
     }
     free(hi);
     b->cstamp = 1, b->sstamp = 1;
+    b->blended = !getenv("CF_NO_BLENDED_BOUND");
+    b->bnf = b->blended ? malloc(sizeof(bn_face) * 4 * BN_OCTAVES) : NULL;
+    for (int k = 0; b->bnf && k < 4 * BN_OCTAVES; k++) b->bnf[k].s = -1;
     return b;
 }
 
@@ -111,7 +122,7 @@ void hbound_free(cf_hbound *b)
     if (!b) return;
     free(b->safe), free(b->exact), free(b->ydep), free(b->cval), free(b->cst), free(b->klo), free(b->khi), free(b->kok),
         free(b->kst);
-    free(b->lo), free(b->hi), free(b->ok), free(b->sst);
+    free(b->lo), free(b->hi), free(b->ok), free(b->sst), free(b->bnf);
     free(b);
 }
 
@@ -124,6 +135,141 @@ void hbound_region(cf_hbound *b)
         memset(b->kst, 0, sizeof(uint32_t) * (size_t)(b->nn + 1) * HB_COLS);
         b->cstamp = 1;
     }
+}
+
+
+/* ------------------------------------------------------------------ old_blended_noise
+ * A bound of old_blended_noise (cf_blended) over one column (x, z) and the rows [ylo, yhi]:
+ * the value is a stack's, or a float lerp with a weight in (0, 1) between the min and max
+ * limit stacks, so within the hull of their bounds (the main noise is not needed). A stack is
+ * the float sum of amp * octave; an octave (cf_smeared, or cf_perlin where q is 0) over the
+ * column has fixed x and z lattice cells and fractions, and over the rows its y cell j, y
+ * fraction v and fade fraction r; where the rows span at most two y cells each is bounded
+ * from its eight gradient dots, which are linear in v: the x and z lerps' weights are fixed, so
+ * the value is A(v) + t2 * (B(v) - A(v)) with A the cell's bottom face and B its top face
+ * (linear in v) and t2 = smooth(r) in [smooth(r_lo), smooth(r_hi)]; else the octave's global
+ * bound (every dot within 2 + the smear's slack). Each octave's interval is widened by 1e-5
+ * and the stack's by 4e-6 of its magnitude for the float roundings (values of at most a few
+ * units, about ten float operations each). */
+enum { BN_GLOBAL_CELLS = 2 }; /* y cells an octave's rows may span before its global bound */
+/* octaves under this share of the stack's largest amplitude take their global bound: the
+ * low-frequency octaves hold most of the range, and the rest cost more than they tighten
+ * (bench/RESULTS.md: 0.4 gave the fewest instructions of 0 / 0.2 / 0.4 / 0.6) */
+#define BN_AMP 0.4
+
+/* the interval of c + s * v over v in [v0, v1] */
+static void lin_range(double c, double sl, double v0, double v1, double *lo, double *hi)
+{
+    double a = c + sl * v0, b = c + sl * v1;
+    *lo = a < b ? a : b, *hi = a < b ? b : a;
+}
+
+/* an octave's faces in y cell j over the column: face y (0: bottom, 1: top) is c[y] + sl[y] * v
+ * in the real numbers (the x and z lerps of its four dots; the top's dots read v - 1); pm its
+ * permutation, (i, u) and (k, w) the column's x and z cells and fractions */
+static void octave_faces(const uint8_t *pm, int32_t i, int32_t j, int32_t k, float u, float w, bn_face *fc)
+{
+    cf_u32 ui = (cf_u32)i, uj = (cf_u32)j, uk = (cf_u32)k;
+    cf_u32 a = pm[ui & 255u], b = pm[(ui + 1u) & 255u];
+    double t1 = cf_smoothf(u), t3 = cf_smoothf(w);
+    double wx[2] = {1.0 - t1, t1}, wz[2] = {1.0 - t3, t3}, cu[2] = {u, (double)u - 1.0}, cw[2] = {w, (double)w - 1.0};
+    for (int y = 0; y < 2; y++) {
+        cf_u32 hy[2] = {pm[(a + uj + (cf_u32)y) & 255u], pm[(b + uj + (cf_u32)y) & 255u]};
+        double c = 0, sl = 0;
+        for (int z = 0; z < 2; z++)
+            for (int x = 0; x < 2; x++) {
+                cf_u32 g = pm[(hy[x] + uk + (cf_u32)z) & 255u] & 15u;
+                double wt = wx[x] * wz[z], gy = cf_grad_y[g];
+                c += wt * (cf_grad_x[g] * cu[x] + cf_grad_z[g] * cw[z] - gy * (double)y);
+                sl += wt * gy;
+            }
+        fc->c[y] = c, fc->sl[y] = sl;
+    }
+}
+
+/* the octave's value over its faces fc with y fractions v in [v0, v1] and fade fractions in
+ * [r0, r1] (within [0, 1]): A + t2 * (B - A), and within the hull of the faces (t2 in [0, 1]) */
+static void octave_cell(const bn_face *fc, double v0, double v1, double r0, double r1, double *lo, double *hi)
+{
+    double a0, a1, b0, b1, d0, d1;
+    lin_range(fc->c[0], fc->sl[0], v0, v1, &a0, &a1);
+    lin_range(fc->c[1], fc->sl[1], v0, v1, &b0, &b1);
+    lin_range(fc->c[1] - fc->c[0], fc->sl[1] - fc->sl[0], v0, v1, &d0, &d1);
+    double t0 = rng_max((double)cf_smoothf((float)r0) - 1e-6, 0.0), tt = rng_min((double)cf_smoothf((float)r1) + 1e-6, 1.0);
+    double p0 = t0 * d0, p1 = t0 * d1, p2 = tt * d0, p3 = tt * d1;
+    double l = a0 + rng_min(rng_min(p0, p1), rng_min(p2, p3)), m = a1 + rng_max(rng_max(p0, p1), rng_max(p2, p3));
+    *lo = rng_max(l, rng_min(a0, b0)), *hi = rng_min(m, rng_max(a1, b1));
+}
+
+/* stack s of the world's tables at the column's scaled coordinates (bx, bz) over the scaled
+ * rows [by0, by1] (cf_stack_point's x, y, z before each layer's factor) */
+static void stack_bound(const uint8_t *t, int s, int32_t x, int32_t z, double bx, double by0, double by1, double bz,
+                        bn_face *cache, double *lo, double *hi)
+{
+    const uint8_t *st = t + cf_ld_i32(t + 4) + 8 * s;
+    int first = cf_ld_i32(st), count = cf_ld_i32(st + 4);
+    const uint8_t *ly = t + cf_ld_i32(t) + CF_LAYER_BYTES * first;
+    double L = 0, H = 0, mag = 0;
+    double amin = 0; /* octaves below BN_AMP of the largest amplitude: their global bound */
+    for (int n = 0; n < count; n++) amin = rng_max(amin, fabs(cf_ld_f32(ly + CF_LAYER_BYTES * n + 4)));
+    amin *= BN_AMP;
+    for (int n = 0; n < count; n++, ly += CF_LAYER_BYTES) {
+        const uint8_t *o = t + CF_TAB_HEADER + CF_OCT_BYTES * cf_ld_i32(ly);
+        double amp = cf_ld_f32(ly + 4), f = cf_ld_f64(ly + 8), q = cf_ld_f64(o + 24), oy = cf_ld_f64(o + 8);
+        double e = q > 0 ? 1.0000000116860974e-07 * q + 1e-9 : 0; /* the smear's slack below 0 */
+        double ol = -2.0 - e - 1e-5, oh = 2.0 + e + 1e-5;        /* the octave's global bound */
+        double ya = by0 * f, yb = by1 * f;
+        if (ya > yb) { double tmp = ya; ya = yb, yb = tmp; }
+        double Y0 = ya + oy, Y1 = yb + oy;
+        /* cf_wrap is the identity, and the rows span at most BN_GLOBAL_CELLS y cells */
+        if (fabs(amp) >= amin && ya > -16777216.0 && yb < 16777216.0 && cf_jfloor(Y1) - cf_jfloor(Y0) < BN_GLOBAL_CELLS) {
+            int32_t j0 = cf_jfloor(Y0), j1 = cf_jfloor(Y1), i = 0, k = 0, axes = 0;
+            float u = 0, w = 0;
+            {
+                double cl = INFINITY, ch = -INFINITY;
+                for (int32_t j = j0; j <= j1; j++) {
+                    double r0 = rng_max(Y0 - (double)j, 0.0), r1 = rng_min(Y1 - (double)j, 1.0);
+                    double v0 = r0, v1 = r1; /* plain: v is r */
+                    if (q > 0) {
+                        /* v = r - floor(lim / q + 1e-7) * q, lim the raw y where 0 <= y < r, else r:
+                         * with lim = y, r - lim = oy - j, so v in oy - j + [-e, q]; with lim = r, v in
+                         * [-e, q] and v <= r */
+                        double cj = oy - (double)j;
+                        v0 = INFINITY, v1 = -INFINITY;
+                        if (yb >= 0 && cj > -1e-9) v0 = rng_min(v0, cj - e), v1 = rng_max(v1, cj + q);
+                        if (ya < 0 || cj < 1e-9) v0 = rng_min(v0, -e), v1 = rng_max(v1, rng_min(q, r1) + 1e-9);
+                    }
+                    /* the faces: kept per (column, y cell) for the sample's next queries */
+                    bn_face own = {0, 0, 0, -1, {0, 0}, {0, 0}}, *fc = cache && n < BN_OCTAVES ? &cache[n * 2 + (j & 1)] : &own;
+                    if (fc == &own || fc->s != s || fc->j != j || fc->x != x || fc->z != z) {
+                        if (!axes) i = cf_axis(bx * f, cf_ld_f64(o), &u), k = cf_axis(bz * f, cf_ld_f64(o + 16), &w), axes = 1;
+                        octave_faces(o + 32, i, j, k, u, w, fc);
+                        fc->x = x, fc->z = z, fc->j = j, fc->s = s;
+                    }
+                    double l, h;
+                    octave_cell(fc, v0 - 1e-6, v1 + 1e-6, r0, r1, &l, &h);
+                    cl = rng_min(cl, l), ch = rng_max(ch, h);
+                }
+                ol = rng_max(ol, cl - 1e-5), oh = rng_min(oh, ch + 1e-5);
+            }
+        }
+        double p0 = amp * ol, p1 = amp * oh;
+        L += rng_min(p0, p1), H += rng_max(p0, p1);
+        mag += fabs(amp) * rng_max(fabs(ol), fabs(oh));
+    }
+    *lo = L - mag * 4e-6 - 1e-30, *hi = H + mag * 4e-6 + 1e-30;
+}
+
+/* old_blended_noise node n (stacks from s) at column (x, z) over the rows [ylo, yhi] */
+static void blended_bound(const cf_world *w, const cf_node *n, int s, int32_t x, int32_t z, int32_t ylo, int32_t yhi,
+                          bn_face *cache, double *lo, double *hi)
+{
+    double xzm = 684.412 * n->d[0], ym = 684.412 * n->d[1];
+    double bx = (double)x * xzm, bz = (double)z * xzm, b0 = (double)ylo * ym, b1 = (double)yhi * ym;
+    double l0, h0, l1, h1;
+    stack_bound(w->tab, s, x, z, bx, b0, b1, bz, cache, &l0, &h0);
+    stack_bound(w->tab, s + 1, x, z, bx, b0, b1, bz, cache ? cache + 2 * BN_OCTAVES : NULL, &l1, &h1);
+    *lo = rng_min(l0, l1) - 1e-6, *hi = rng_max(h0, h1) + 1e-6; /* and the lerp's rounding */
 }
 
 static int column_of(cf_hbound *b, int32_t x, int32_t z);
@@ -278,6 +424,11 @@ static int bound_node(cf_hbound *b, cf_fill *f, int id, int s, double *lo, doubl
             *lo = fminf(g0, g1), *hi = fmaxf(g0, g1);
             return 1;
         }
+        break;
+    case NK_OLD_BLENDED_NOISE:
+        /* its limit stacks over the rows (above; CF_NO_BLENDED_BOUND=1: the range analysis') */
+        if (b->blended && f->w->node_stack && f->w->node_stack[id] >= 0 && f->w->tab && b->ylo[s] <= b->yhi[s])
+            blended_bound(f->w, n, f->w->node_stack[id], b->sx[s], b->sz[s], b->ylo[s], b->yhi[s], b->bnf, &l, &h);
         break;
     case NK_SIGN: case NK_LOG: break; /* the range analysis' interval */
     default: {

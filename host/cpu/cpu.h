@@ -325,11 +325,16 @@ void fill121_run_rows(cf_fill121 *s, int32_t cx, int32_t cz, int32_t ylo, int32_
 /* the same in parts (heights.c's sampled columns): fill121_begin prepares chunk (cx, cz) for the
  * cells marked in cells ([icz * n + icx], n = fill121_cells_per_axis; NULL: every cell), then each
  * fill121_cells writes the cell rows holding a block y in [ylo, yhi] of the cells marked (a subset
- * of begin's), the same bits as a whole fill; the chunk's corners are kept between the calls */
+ * of begin's), the same bits as a whole fill; the chunk's corners are kept between the calls. A mark
+ * 1 is the whole cell, 2 + k one column of it (k = z * cell width + x in the cell): only that
+ * column's blocks of out are written */
 void fill121_begin(cf_fill121 *s, int32_t cx, int32_t cz, const uint8_t *cells);
 void fill121_cells(cf_fill121 *s, int32_t ylo, int32_t yhi, const uint8_t *cells, double *out);
 int fill121_cells_per_axis(const cf_fill121 *s);
 void fill121_points(ev64_ctx *c, int node, int final, int32_t cx, int32_t cz, double *out);
+/* a bound on |value| of each node of a DIALECT_MC121 program p (tables t) into b[nnodes]: INFINITY
+ * where none is proven (fill121.c's corner columns: an interpolated input's corners are finite) */
+void bound121(const uint8_t *t, const cf_program *p, double *b);
 /* tests: n chunks (pairs) of node by both paths; returns the values that differ (-1: not staged
  * or no memory), *values the values compared */
 long fill121_check(const cf_world *w, int node, int final, size_t n, const int32_t *chunks, long *values);
@@ -441,7 +446,7 @@ size_t rowop_count(int isa, const float *a, size_t n, int eq, float lo, float hi
 /* stackrow.c: noise stack s of w at n <= STACK_LANES_MAX points (x[l], y[l], z[l]), the point
  * path's value (eval.c's stack_point) bit for bit, octave outer and points inner; lat: the
  * per-octave cell cache (cf_fill.lat) or NULL. isa: stack_lanes_isa() (CF_NO_* step down) */
-enum { STACK_LANES_MAX = 64, STACK_ISA_PORTABLE = 0, STACK_ISA_AVX512 = 1 };
+enum { STACK_LANES_MAX = 64, STACK_ISA_PORTABLE = 0, STACK_ISA_AVX512 = 1, STACK_ISA_AVX2 = 2 };
 int stack_lanes_isa(void);
 /* the eight gradient hashes of lattice cell (i, j, k) of permutation p into c (cf_latcell) */
 void lat_cell_set(cf_latcell *c, const uint8_t *p, int32_t i, int32_t j, int32_t k);

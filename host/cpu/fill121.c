@@ -22,6 +22,7 @@
  * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
  * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,10 @@ struct cf_fill121 {
     op121 *ops;
     int nops;
     int cw, ch, lanes, ncxz, ncy; /* cell size; blocks a cell; cells per chunk axis */
-    int *lx, *ly, *lz;            /* per lane: its block in the cell */
+    int *lx, *ly, *lz;            /* per lane: its block in the cell (the whole cell's, or one column's) */
+    int *wlx, *wly, *wlz;         /* the whole cell's lanes */
+    int *clx, *cly, *clz;         /* one column's lanes (ch of them, y = lane) */
+    int col, colbx, colbz;        /* the current cell is one column (colbx, colbz) of ch lanes, not the whole cell */
     double *fx, *fy, *fz;         /* per lane: the lerp weights (eval64.c's) */
     double *ends;                 /* interpolation: the lerps at both z ends, per (y, x) of a cell */
     int ninterp, nflat;
@@ -65,6 +69,8 @@ struct cf_fill121 {
     uint32_t *cornst;                  /* their chunk stamps */
     int *slot_op;                      /* per interpolated slot: the op of its input at corners, or -1 */
     uint8_t *always;                   /* per interpolated slot: read by every cell (corner_lattice) */
+    uint8_t *fin;                      /* per interpolated slot: its input's values proven finite (bound121) */
+    int allfin;                        /* every slot's (a corner column's cell reads its own corners only) */
     uint8_t *ones;                     /* a mask of every corner of a column */
     double flat[25 * 64];              /* per flat slot (at most 64): the chunk's 5 x 5 quarts */
     uint32_t flatst[25 * 64];
@@ -166,8 +172,8 @@ void fill121_free(cf_fill121 *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nops; i++) free(s->ops[i].buf), free(s->ops[i].have);
-    free(s->ops), free(s->lx), free(s->ly), free(s->lz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
-    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->ones), free(s->corner), free(s->cornst);
+    free(s->ops), free(s->wlx), free(s->wly), free(s->wlz), free(s->clx), free(s->cly), free(s->clz), free(s->fx), free(s->fy), free(s->fz), free(s->ends);
+    free(s->islot_node), free(s->fslot_node), free(s->slot_op), free(s->coly), free(s->work), free(s->wm), free(s->always), free(s->fin), free(s->ones), free(s->corner), free(s->cornst);
     free(s);
 }
 
@@ -218,6 +224,93 @@ static int corner_stage(f121 *s, int *memo)
     return rc;
 }
 
+/* ------------------------------------------------------------------ bounds
+ * b[i]: a bound on |value| of node i at every position and in every mode (INFINITY or NaN: none
+ * proven). It proves the corner shortcut's premise (interp): where an interpolated input is
+ * bounded by 1e300, its corners and their differences are finite, so a lerp with weight 0 is its
+ * first end (but -0). Conservative: a kind or a parameter not understood bounds nothing. */
+static double bmax(double a, double b) { return a != a || b != b ? INFINITY : a > b ? a : b; }
+/* PerlinNoise.getValue: each octave's ImprovedNoise at wrapped coordinates is at most 2 (a gradient
+ * has two components of +-1, the fractions are in [0, 1], the lerps are convex) */
+static double perlin_bound(CF_TAB t, cf_i32 r)
+{
+    CF_TAB pr = cf21_rec(t, r);
+    int n = cf_ld_i32(pr);
+    double vf = cf_ld_f64(pr + 16), b = 0.0;
+    CF_TAB l = pr + CF21_PERLIN_HEAD;
+    for (int i = 0; i < n; i++, l += CF21_LEVEL_BYTES, vf /= 2.0)
+        if (cf_ld_i32(l) >= 0) b += fabs(cf_ld_f64(l + 8)) * 2.0 * fabs(vf);
+    return b * 1.001;
+}
+static double normal_bound(CF_TAB t, int node)
+{
+    CF_TAB nr = cf21_rec(t, cf21_record(t, node));
+    return (perlin_bound(t, cf_ld_i32(nr + 8)) + perlin_bound(t, cf_ld_i32(nr + 12))) * fabs(cf_ld_f64(nr)) * 1.001;
+}
+static int small(double v) { return fabs(v) < 1e200; } /* a scale whose coordinates stay finite (NaN: no) */
+void bound121(CF_TAB t, const cf_program *p, double *b)
+{
+    for (int i = 0; i < p->nnodes; i++) {
+        const cf_node *n = &p->nodes[i];
+        double in[3] = {INFINITY, INFINITY, INFINITY}, r = INFINITY;
+        for (int k = 0; k < n->nin && k < 3; k++)
+            if (n->in[k] >= 0 && n->in[k] < i) in[k] = b[n->in[k]]; /* inputs come first, else none */
+        switch (n->kind) {
+        case NK_M_CONSTANT: r = fabs(n->d[0]); break;
+        case NK_M_BLEND_ALPHA: r = 1.0; break;
+        case NK_M_BLEND_OFFSET: case NK_M_BEARDIFIER: r = 0.0; break;
+        /* end_islands: none (far out the int square of its distance wraps: sqrt of a negative, NaN) */
+        case NK_M_ADD: r = in[0] + in[1]; break;
+        case NK_M_MUL: r = in[0] * in[1]; break;
+        case NK_M_MIN: case NK_M_MAX: case NK_M_RANGE_CHOICE: r = n->kind == NK_M_RANGE_CHOICE ? bmax(in[1], in[2]) : bmax(in[0], in[1]); break;
+        case NK_M_ABS: case NK_M_HALF_NEGATIVE: case NK_M_QUARTER_NEGATIVE: r = in[0]; break;
+        case NK_M_SQUARE: r = in[0] * in[0]; break;
+        case NK_M_CUBE: r = in[0] * in[0] * in[0]; break;
+        case NK_M_SQUEEZE: r = in[0] < 1e300 ? 1.0 : INFINITY; break;
+        case NK_M_CLAMP: r = in[0] < 1e300 ? bmax(fabs(n->d[0]), fabs(n->d[1])) : INFINITY; break;
+        case NK_M_Y_CLAMPED_GRADIENT: /* from_y != to_y: the fraction is finite, the lerp within 3 x its ends */
+            r = n->d[0] != n->d[1] && small(n->d[0]) && small(n->d[1]) ? 3.0 * bmax(fabs(n->d[2]), fabs(n->d[3])) : INFINITY;
+            break;
+        case NK_M_NOISE: r = small(n->d[0]) && small(n->d[1]) ? normal_bound(t, i) : INFINITY; break;
+        case NK_M_SHIFTED_NOISE:
+            r = small(n->d[0]) && small(n->d[1]) && small(in[0]) && small(in[1]) && small(in[2]) ? normal_bound(t, i) : INFINITY;
+            break;
+        case NK_M_SHIFT_A: case NK_M_SHIFT_B: case NK_M_SHIFT: r = 4.0 * normal_bound(t, i); break;
+        case NK_M_WEIRD_SCALED_SAMPLER: r = 3.0 * normal_bound(t, i); break; /* rarity in [0.5, 3] */
+        case NK_M_OLD_BLENDED_NOISE: { /* cf21_blended: octaves at most 4 + |y fudge step| (the fudge moves the y
+                                        * fraction by at most 1 + the step), 3 x that after the limits' sums */
+            const double *d = n->d;
+            double ys = fabs(684.412 * d[1] * d[4]) * bmax(1.0, 1.0 / fabs(d[3]));
+            int ok = small(d[0]) && small(d[1]) && small(d[4]) && d[2] != 0.0 && d[3] != 0.0 && small(1.0 / d[2]) &&
+                     small(1.0 / d[3]) && small(684.412 * d[0] / d[2]) && small(684.412 * d[1] / d[3]) && small(ys);
+            r = ok ? 4.0 * (4.0 + ys) : INFINITY;
+            break;
+        }
+        case NK_M_SPLINE: { /* float: 8 (values + derivatives x (segment widths + |coordinate| + |locations|)) */
+            int np = n->nda / 2, ok = np >= 1 && n->nin == np + 1 && in[0] < 1e30;
+            double y = 0.0, dmax = 0.0, lmax = 0.0, wmax = 0.0;
+            for (int k = 0; ok && k < np; k++) {
+                int v = n->in[1 + k];
+                y = bmax(y, v >= 0 && v < i ? b[v] : INFINITY);
+                dmax = bmax(dmax, fabs(n->da[2 * k + 1])), lmax = bmax(lmax, fabs(n->da[2 * k]));
+                if (k + 1 < np) wmax = bmax(wmax, n->da[2 * k + 2] - n->da[2 * k]), ok &= n->da[2 * k + 2] > n->da[2 * k];
+            }
+            r = ok ? 8.0 * (y + dmax * (wmax + in[0] + lmax)) : INFINITY;
+            if (!(r < 1e30)) r = INFINITY; /* float arithmetic: far from FLT_MAX */
+            break;
+        }
+        case NK_M_INTERVAL_SELECT:
+            r = 0.0;
+            for (int k = 1; k < n->nin; k++) r = bmax(r, n->in[k] >= 0 && n->in[k] < i ? b[n->in[k]] : INFINITY);
+            break;
+        case NK_M_INTERPOLATED: case NK_M_FLAT_CACHE: case NK_M_CACHE_2D: case NK_M_CACHE_ONCE: case NK_M_CACHE_ALL_IN_CELL:
+        case NK_M_BLEND_DENSITY: r = 3.0 * in[0]; break; /* lerps of the input's values */
+        default: break;
+        }
+        b[i] = r == r ? r : INFINITY;
+    }
+}
+
 cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
 {
     const cf_program *p = c->w->prog;
@@ -244,16 +337,18 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
     s->coly = calloc((size_t)s->clp, sizeof(double));
     s->work = calloc(11 * (size_t)s->clp, sizeof(double)); /* 8 a lane (col_blended), 11 (weird_scaled_sampler) */
     s->always = calloc((size_t)p->nnodes, 1);
+    s->fin = calloc((size_t)p->nnodes, 1);
     s->ones = calloc((size_t)s->clp, 1); /* every corner of a column (the lanes past it: 0) */
     if (s->ones) memset(s->ones, 1, (size_t)s->clanes);
     s->wm = calloc((size_t)s->clp, 1);
     size_t L = (size_t)s->lanes;
-    s->lx = malloc(sizeof(int) * L), s->ly = malloc(sizeof(int) * L), s->lz = malloc(sizeof(int) * L);
+    s->lx = s->wlx = malloc(sizeof(int) * L), s->ly = s->wly = malloc(sizeof(int) * L), s->lz = s->wlz = malloc(sizeof(int) * L);
+    s->clx = malloc(sizeof(int) * (size_t)s->ch), s->cly = malloc(sizeof(int) * (size_t)s->ch), s->clz = malloc(sizeof(int) * (size_t)s->ch);
     s->fx = malloc(sizeof(double) * L), s->fy = malloc(sizeof(double) * L), s->fz = malloc(sizeof(double) * L);
     s->ends = malloc(sizeof(double) * 2 * (size_t)s->cw * (size_t)s->ch);
     if (s->slot_op)
         for (int i = 0; i < p->nnodes; i++) s->slot_op[i] = -1;
-    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->always || !s->ones || !s->lx || !s->ly || !s->lz || !s->fx || !s->fy ||
+    if (!s->ops || !s->islot_node || !s->slot_op || !s->fslot_node || !s->coly || !s->work || !s->wm || !s->always || !s->fin || !s->ones || !s->lx || !s->ly || !s->lz || !s->clx || !s->cly || !s->clz || !s->fx || !s->fy ||
         !s->fz || !s->ends || (s->root = compile(s, memo, node, s->mode)) < 0 ||
         (s->clanes <= F121_MAX_COLUMN && corner_stage(s, memo) < 0)) {
         free(memo);
@@ -261,12 +356,19 @@ cf_fill121 *fill121_new(ev64_ctx *c, int node, int final)
         return NULL;
     }
     free(memo);
+    double *b = malloc(sizeof(double) * (size_t)p->nnodes);
+    if (!b) return fill121_free(s), NULL;
+    bound121(c->w->tab, p, b);
+    s->allfin = !getenv("CF_NO_CORNER_COLUMNS"); /* benchmarks: every cell from its 8 corners */
+    for (int k = 0; k < s->ninterp; k++) s->allfin &= s->fin[k] = s->allfin && b[p->nodes[s->islot_node[k]].in[0]] < 1e300;
+    free(b);
     for (int l = 0; l < s->lanes; l++) {
         s->lx[l] = l % s->cw, s->lz[l] = l / s->cw % s->cw, s->ly[l] = l / (s->cw * s->cw);
         /* eval64.c: (double)(b - cell * size) / (double)size */
         s->fx[l] = (double)s->lx[l] / (double)s->cw, s->fz[l] = (double)s->lz[l] / (double)s->cw;
         s->fy[l] = (double)s->ly[l] / (double)s->ch;
     }
+    for (int l = 0; l < s->ch; l++) s->cly[l] = l;
     size_t nc = (size_t)(s->ncxz + 1) * (size_t)(s->ncxz + 1) * (size_t)(s->ncy + 1) * (size_t)s->ninterp;
     s->corner = malloc(sizeof(double) * (nc + 1));
     s->cornst = calloc(nc + 1, sizeof(uint32_t));
@@ -306,38 +408,43 @@ static const double *val(f121 *s, int id);
 /* the corners of interpolated slot k around the current cell, eval64's corner mode */
 static void column_at(f121 *s, int ix, int iz);
 static void column_slot(f121 *s, int k, int ix, int iz);
-static void corners(f121 *s, const op121 *o, double n[8])
+/* the corner (ix, iy, iz) of the chunk's lattice of op o's slot: its whole column when first needed */
+static double corner_at(f121 *s, const op121 *o, int ix, int iy, int iz)
 {
     const cf_program *p = s->p;
+    int nx = s->ncxz + 1;
+    size_t k = ((size_t)o->slot * (size_t)(s->ncy + 1) + (size_t)iy) * (size_t)nx * (size_t)nx + (size_t)iz * (size_t)nx + (size_t)ix;
+    if (s->cornst[k] != s->cst && s->slot_op[o->slot] >= 0) {
+        column_at(s, ix, iz);
+        column_slot(s, o->slot, ix, iz);
+    }
+    if (s->cornst[k] != s->cst) {
+        double x = (double)((s->fcx + ix) * p->cell_xz), y = (double)((s->fcy + iy) * p->cell_y);
+        double z = (double)((s->fcz + iz) * p->cell_xz);
+        s->corner[k] = eval_f64_mode(s->c, EV64_CORNER, p->nodes[o->node].in[0], x, y, z);
+        s->cornst[k] = s->cst;
+    }
+    return s->corner[k];
+}
+
+static void corners(f121 *s, const op121 *o, double n[8])
+{
     int nx = s->ncxz + 1, q = 0;
     size_t base = (size_t)o->slot * (size_t)nx * (size_t)nx * (size_t)(s->ncy + 1);
     size_t k0 = base + ((size_t)s->icy * (size_t)nx + (size_t)s->icz) * (size_t)nx + (size_t)s->icx;
     size_t dy = (size_t)nx * (size_t)nx;
-    if (s->always[o->slot] && s->clanes <= F121_MAX_COLUMN) { /* corner_lattice computed every corner of the chunk */
+    const uint32_t *st = s->cornst + k0;
+    if (s->always[o->slot] && s->clanes <= F121_MAX_COLUMN && st[0] == s->cst && st[1] == s->cst && st[nx] == s->cst &&
+        st[nx + 1] == s->cst) { /* corner_lattice computed the cell's 4 corner columns */
         const double *c = s->corner + k0;
         n[0] = c[0], n[1] = c[1], n[2] = c[dy], n[3] = c[dy + 1];
         n[4] = c[nx], n[5] = c[nx + 1], n[6] = c[dy + (size_t)nx], n[7] = c[dy + (size_t)nx + 1];
         return;
     }
-    int in0 = p->nodes[o->node].in[0];
     /* n000, n100, n010, n110, n001, n101, n011, n111 */
     for (int dz = 0; dz < 2; dz++)
         for (int ddy = 0; ddy < 2; ddy++)
-            for (int dx = 0; dx < 2; dx++, q++) {
-                int ix = s->icx + dx, iy = s->icy + ddy, iz = s->icz + dz;
-                size_t k = base + ((size_t)iy * (size_t)nx + (size_t)iz) * (size_t)nx + (size_t)ix;
-                if (s->cornst[k] != s->cst && s->slot_op[o->slot] >= 0) { /* the whole column, when first needed */
-                    column_at(s, ix, iz);
-                    column_slot(s, o->slot, ix, iz);
-                }
-                if (s->cornst[k] != s->cst) {
-                    double x = (double)((s->fcx + ix) * p->cell_xz), y = (double)((s->fcy + iy) * p->cell_y);
-                    double z = (double)((s->fcz + iz) * p->cell_xz);
-                    s->corner[k] = eval_f64_mode(s->c, EV64_CORNER, in0, x, y, z);
-                    s->cornst[k] = s->cst;
-                }
-                n[q] = s->corner[k];
-            }
+            for (int dx = 0; dx < 2; dx++, q++) n[q] = corner_at(s, o, s->icx + dx, s->icy + ddy, s->icz + dz);
 }
 
 /* eval64.c's lerps per block, the same operations on the same values (the same bits), each
@@ -346,10 +453,40 @@ static void corners(f121 *s, const op121 *o, double n[8])
  * a + t * (b - a) shares its b - a between the lerps of the same ends (the same value) */
 static inline __attribute__((always_inline)) void interp(f121 *s, op121 *o)
 {
+    if (s->col && s->colbx == 0 && s->colbz == 0 && s->fin[o->slot]) {
+        /* the cell's corner column: the x and z weights are 0, so each block is lerp(fy, n000, n010), the
+         * value of either order's lerps, where the other corners are finite (the slot's bound) and the
+         * ends that the 0 weights keep are not zeros (a -0 would take the sign of 0 x the difference);
+         * else the whole interpolation below */
+        double a = corner_at(s, o, s->icx, s->icy, s->icz), b = corner_at(s, o, s->icx, s->icy + 1, s->icz);
+        int ok = a != 0.0 && b != 0.0 && a - a == 0.0 && b - b == 0.0;
+        for (int y = 0; y < s->ch && ok; y++) ok = (o->buf[y] = cf21_lerp(s->fy[y * s->cw * s->cw], a, b)) != 0.0;
+        if (ok) return;
+    }
     double c[8];
     corners(s, o, c);
     double n000 = c[0], n100 = c[1], n010 = c[2], n110 = c[3], n001 = c[4], n101 = c[5], n011 = c[6], n111 = c[7];
     int cw = s->cw, ch = s->ch;
+    if (s->col) { /* one column (colbx, colbz): per y the operations the whole cell does for its block */
+        double fx = s->fx[s->colbx], fz = s->fz[s->colbz * cw], *restrict r = o->buf;
+        if (o->mode == EV64_VALUE)
+            for (int y = 0; y < ch; y++) {
+                double fy = s->fy[y * cw * cw];
+                double a0 = cf21_lerp(fy, n000, n010), a1 = cf21_lerp(fy, n100, n110);
+                double b0 = cf21_lerp(fy, n001, n011), b1 = cf21_lerp(fy, n101, n111);
+                double av = a0 + fx * (a1 - a0), bv = b0 + fx * (b1 - b0);
+                r[y] = av + fz * (bv - av);
+            }
+        else {
+            double p1 = cf21_lerp(fx, n010, n110), q1 = cf21_lerp(fx, n011, n111);
+            double p0 = cf21_lerp(fx, n000, n100), q0 = cf21_lerp(fx, n001, n101), dp = p1 - p0, dq = q1 - q0;
+            for (int y = 0; y < ch; y++) {
+                double fy = s->fy[y * cw * cw], av = p0 + fy * dp, bv = q0 + fy * dq;
+                r[y] = av + fz * (bv - av);
+            }
+        }
+        return;
+    }
     double *restrict A = s->ends, *restrict D = s->ends + cw * ch; /* per (y, x): the z = 0 end, the far end minus it */
     const double *restrict fxs = s->fx; /* lanes 0 .. cw-1: x = lane, y = z = 0 */
     if (o->mode == EV64_VALUE) { /* NoiseInterpolator.updateForY, X, Z */
@@ -672,6 +809,11 @@ static int cell_on(const f121 *s, const uint8_t *cells, int icx, int icz)
 
 /* the corners of the slots every cell reads, over the chunk's corner lattice (the corner columns
  * of the cells to compute) */
+static int cell_needs(const f121 *s, const uint8_t *cells, int icx, int icz, int own)
+{
+    if (!cell_on(s, cells, icx, icz)) return 0;
+    return !cells || cells[icz * s->ncxz + icx] != 2 || own || !s->allfin; /* 2: the cell's corner column alone */
+}
 static void corner_lattice(f121 *s, const uint8_t *cells)
 {
     const cf_program *p = s->p;
@@ -680,8 +822,8 @@ static void corner_lattice(f121 *s, const uint8_t *cells)
     for (int iy = 0; iy < s->clanes; iy++) s->coly[iy] = (double)((fcy + iy) * p->cell_y);
     for (int iz = 0; iz < nx; iz++)
         for (int ix = 0; ix < nx; ix++) {
-            if (cells && !cell_on(s, cells, ix, iz) && !cell_on(s, cells, ix - 1, iz) && !cell_on(s, cells, ix, iz - 1) &&
-                !cell_on(s, cells, ix - 1, iz - 1))
+            if (cells && !cell_needs(s, cells, ix, iz, 1) && !cell_needs(s, cells, ix - 1, iz, 0) &&
+                !cell_needs(s, cells, ix, iz - 1, 0) && !cell_needs(s, cells, ix - 1, iz - 1, 0))
                 continue;
             column_at(s, ix, iz);
             for (int k = 0; k < s->ninterp; k++)
@@ -842,6 +984,18 @@ void fill121_cells(cf_fill121 *s, int32_t ylo, int32_t yhi, const uint8_t *cells
                 }
                 s->icx = icx, s->icy = icy, s->icz = icz;
                 s->bx0 = cx * 16 + icx * cw, s->by0 = p->min_y + icy * ch, s->bz0 = cz * 16 + icz * cw;
+                int m = cells ? cells[icz * s->ncxz + icx] : 1;
+                if (m >= 2) { /* one column of the cell: its ch blocks (lane y), each the same bits as in the whole cell */
+                    m -= 2;
+                    s->col = 1, s->colbx = m % cw, s->colbz = m / cw, s->lanes = ch;
+                    for (int y = 0; y < ch; y++) s->clx[y] = s->colbx, s->clz[y] = s->colbz;
+                    s->lx = s->clx, s->ly = s->cly, s->lz = s->clz;
+                    const double *v = val(s, s->root);
+                    s->col = 0, s->lanes = cw * cw * ch, s->lx = s->wlx, s->ly = s->wly, s->lz = s->wlz;
+                    double *o = out + ((size_t)(icy * ch) * 16 + (size_t)(icz * cw + m / cw)) * 16 + (size_t)(icx * cw + m % cw);
+                    for (int y = 0; y < ch; y++) o[(size_t)y * 256] = s->final ? v[y] + 0.0 : v[y];
+                    continue;
+                }
                 const double *v = val(s, s->root);
                 for (int y = 0; y < ch; y++)
                     for (int z = 0; z < cw; z++) {

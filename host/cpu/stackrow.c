@@ -10,8 +10,9 @@
  * three passes over the row: (a) the double steps into cells (i, j, k) and fractions
  * (u, v, w), (b) the hashes, scalar, each lane reusing the octave's last cell (lat: one
  * cell per octave, eval.c's cache, shared with it), (c) the float part. Passes (a) and (c)
- * run in 16 AVX-512 lanes where the CPU has AVX-512 (cpu_isa(), so CF_NO_AVX512 and the
- * switches below it step down), else in the portable loops. (a)'s vector form covers
+ * run in 16 AVX-512 lanes where the CPU has AVX-512, in AVX2's 4 (a) and 8 (c) lanes where it
+ * has AVX2 only (cpu_isa(), so CF_NO_AVX512 steps down to AVX2, CF_NO_AVX2 and CF_NO_SSE to the
+ * portable loops), else in the portable loops. (a)'s vector form covers
  * |coordinate * frequency| < 2^24, where wrap is the identity (cf_wrap's own first test);
  * an octave with another lane takes the scalar steps for the row. Smeared octaves (not in
  * climate noises) take cf_smeared per lane. tests/test_biome.c compares the maps with the
@@ -121,13 +122,13 @@ T512 static int axis512(const double *c, int n8, double f, double o, int32_t *ci
     return 1;
 }
 
-T512 static inline __m512 smooth512(__m512 t)
-{
-    __m512 a = _mm512_mul_ps(_mm512_mul_ps(t, t), t);
-    __m512 b = _mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps(6.0f)), _mm512_set1_ps(15.0f));
-    return _mm512_mul_ps(a, _mm512_add_ps(_mm512_mul_ps(t, b), _mm512_set1_ps(10.0f)));
-}
-T512 static inline __m512 lerp512(__m512 t, __m512 a, __m512 b) { return _mm512_add_ps(a, _mm512_mul_ps(t, _mm512_sub_ps(b, a))); }
+/* the float part of lanes of any width (GCC's vector operators, a scalar operand taken in
+ * every lane): cf_smoothf and cf_lerp3f's steps, in their order */
+#define SMOOTHV(t) ((t) * (t) * (t) * ((t) * ((t) * 6.0f - 15.0f) + 10.0f))
+#define LERPV(t, a, b) ((a) + (t) * ((b) - (a)))
+#define LERP3V(u, v, w, d)                                                                                                          \
+    LERPV(SMOOTHV(w), LERPV(SMOOTHV(v), LERPV(SMOOTHV(u), d[0], d[1]), LERPV(SMOOTHV(u), d[2], d[3])),                              \
+          LERPV(SMOOTHV(v), LERPV(SMOOTHV(u), d[4], d[5]), LERPV(SMOOTHV(u), d[6], d[7])))
 
 /* (c) for lanes [0, n16) (n16 a multiple of 16): cf_gdot's table rows by vpermps (it reads
  * an index's low 4 bits: cf_gdot's h & 15), out[l] + amp * the octave's value */
@@ -145,17 +146,64 @@ T512 static void lerps512(const srow *r, int n16, float amp, float *out)
             __m256i h1 = _mm512_cvtepi64_epi32(_mm512_srli_epi64(hb, (unsigned)(8 * q)));
             __m512i h = _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1);
             __m512 a = (q & 1) ? u1 : u, b = (q & 2) ? v1 : v, c = (q & 4) ? w1 : w;
-            __m512 s = _mm512_add_ps(_mm512_mul_ps(_mm512_permutexvar_ps(h, gx), a), _mm512_mul_ps(_mm512_permutexvar_ps(h, gy), b));
-            d[q] = _mm512_add_ps(s, _mm512_mul_ps(_mm512_permutexvar_ps(h, gz), c));
+            d[q] = _mm512_permutexvar_ps(h, gx) * a + _mm512_permutexvar_ps(h, gy) * b + _mm512_permutexvar_ps(h, gz) * c;
         }
-        __m512 t1 = smooth512(u), t2 = smooth512(v), t3 = smooth512(w);
-        __m512 b0 = lerp512(t2, lerp512(t1, d[0], d[1]), lerp512(t1, d[2], d[3]));
-        __m512 b1 = lerp512(t2, lerp512(t1, d[4], d[5]), lerp512(t1, d[6], d[7]));
-        __m512 nv = lerp512(t3, b0, b1);
-        _mm512_storeu_ps(out + l, _mm512_add_ps(_mm512_loadu_ps(out + l), _mm512_mul_ps(_mm512_set1_ps(amp), nv)));
+        _mm512_storeu_ps(out + l, _mm512_loadu_ps(out + l) + amp * LERP3V(u, v, w, d));
     }
 }
 #undef T512
+
+#define T256 __attribute__((target("avx2")))
+/* axis512's steps in 4 AVX2 lanes, for lanes [0, n4) (n4 a multiple of 4) */
+T256 static int axis256(const double *c, int n4, double f, double o, int32_t *ci, float *cu)
+{
+    __m256d vf = _mm256_set1_pd(f), vo = _mm256_set1_pd(o), hi = _mm256_set1_pd(16777216.0), lo = _mm256_set1_pd(-16777216.0);
+    __m256d one = _mm256_set1_pd(1.0);
+    for (int l = 0; l < n4; l += 4) {
+        __m256d s = _mm256_mul_pd(_mm256_loadu_pd(c + l), vf);
+        __m256d in = _mm256_and_pd(_mm256_cmp_pd(s, hi, _CMP_LT_OQ), _mm256_cmp_pd(s, lo, _CMP_GT_OQ));
+        if (_mm256_movemask_pd(in) != 0xf) return 0;
+        __m256d X = _mm256_add_pd(s, vo); /* cf_wrap(s) == s here */
+        __m256d tf = _mm256_cvtepi32_pd(_mm256_cvttpd_epi32(X));
+        tf = _mm256_sub_pd(tf, _mm256_and_pd(_mm256_cmp_pd(X, tf, _CMP_LT_OQ), one)); /* cf_jfloor, as a double */
+        _mm_storeu_si128((__m128i *)(ci + l), _mm256_cvttpd_epi32(tf));
+        _mm_storeu_ps(cu + l, _mm256_cvtpd_ps(_mm256_sub_pd(X, tf)));
+    }
+    return 1;
+}
+
+/* cf_gdot's table row h & 15 of a 16-entry table (lo: rows 0-7, hi: 8-15): two vpermps, bit 3 picks */
+T256 static inline __m256 row256(__m256 lo, __m256 hi, __m256i h)
+{
+    return _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, h), _mm256_permutevar8x32_ps(hi, h), _mm256_castsi256_ps(_mm256_slli_epi32(h, 28)));
+}
+
+/* lerps512's steps in 8 AVX2 lanes, for lanes [0, n8) (n8 a multiple of 8) */
+T256 static void lerps256(const srow *r, int n8, float amp, float *out)
+{
+    __m256 gx0 = _mm256_loadu_ps(cf_grad_x), gx1 = _mm256_loadu_ps(cf_grad_x + 8), gy0 = _mm256_loadu_ps(cf_grad_y);
+    __m256 gy1 = _mm256_loadu_ps(cf_grad_y + 8), gz0 = _mm256_loadu_ps(cf_grad_z), gz1 = _mm256_loadu_ps(cf_grad_z + 8);
+    __m256 one = _mm256_set1_ps(1.0f);
+    __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    for (int l = 0; l < n8; l += 8) {
+        __m256 u = _mm256_loadu_ps(r->u + l), v = _mm256_loadu_ps(r->v + l), w = _mm256_loadu_ps(r->w + l);
+        __m256 u1 = _mm256_sub_ps(u, one), v1 = _mm256_sub_ps(v, one), w1 = _mm256_sub_ps(w, one);
+        __m256 d[8];
+        __m256i ha = _mm256_loadu_si256((const __m256i *)(r->hp + l)), hb = _mm256_loadu_si256((const __m256i *)(r->hp + l + 4));
+        for (int q = 0; q < 8; q++) {
+            __m256i pa = _mm256_permutevar8x32_epi32(_mm256_srli_epi64(ha, 8 * q), even);
+            __m256i pb = _mm256_permutevar8x32_epi32(_mm256_srli_epi64(hb, 8 * q), even);
+            __m256i h = _mm256_permute2x128_si256(pa, pb, 0x20); /* the low words of the 8 lanes */
+            __m256 a = (q & 1) ? u1 : u, b = (q & 2) ? v1 : v, c = (q & 4) ? w1 : w;
+            d[q] = row256(gx0, gx1, h) * a + row256(gy0, gy1, h) * b + row256(gz0, gz1, h) * c;
+        }
+        _mm256_storeu_ps(out + l, _mm256_loadu_ps(out + l) + amp * LERP3V(u, v, w, d));
+    }
+}
+#undef T256
+#undef LERP3V
+#undef LERPV
+#undef SMOOTHV
 #endif
 
 void stack_lanes(const cf_world *wd, int isa, int s, int n, const double *x, const double *y, const double *z, cf_latcell *lat,
@@ -187,6 +235,12 @@ void stack_lanes(const cf_world *wd, int isa, int s, int n, const double *x, con
                    axis512(z, n8, f, cf_ld_f64(o + 16), r.k, r.w);
             if (done) axes_scalar(&r, n8, n, x, y, z, f, o); /* the tail */
         }
+        int n4 = n & ~3;
+        if (isa == STACK_ISA_AVX2 && n4 > 0) {
+            done = axis256(x, n4, f, cf_ld_f64(o), r.i, r.u) && axis256(y, n4, f, cf_ld_f64(o + 8), r.j, r.v) &&
+                   axis256(z, n4, f, cf_ld_f64(o + 16), r.k, r.w);
+            if (done) axes_scalar(&r, n4, n, x, y, z, f, o); /* the tail */
+        }
 #endif
         if (!done) axes_scalar(&r, 0, n, x, y, z, f, o);
         hashes(&r, n, o, lat ? &lat[oi] : NULL);
@@ -195,6 +249,9 @@ void stack_lanes(const cf_world *wd, int isa, int s, int n, const double *x, con
         if (isa == STACK_ISA_AVX512) {
             n16 = n & ~15;
             lerps512(&r, n16, amp, out);
+        } else if (isa == STACK_ISA_AVX2) {
+            n16 = n & ~7;
+            lerps256(&r, n16, amp, out);
         }
 #endif
         lerps_scalar(&r, n16, n, amp, out); /* the tail (or every lane) */
@@ -206,6 +263,7 @@ int stack_lanes_isa(void)
 #ifdef CF_HAVE_ROW512
     unsigned cpu = cpu_isa();
     if ((cpu & CPU_SSE2) && (cpu & CPU_AVX2) && (cpu & CPU_AVX512)) return STACK_ISA_AVX512;
+    if ((cpu & CPU_SSE2) && (cpu & CPU_AVX2)) return STACK_ISA_AVX2;
 #endif
     return STACK_ISA_PORTABLE;
 }

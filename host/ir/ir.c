@@ -89,6 +89,19 @@ int ir_set_outputs(cf_program *p, const char *const *functions, int count, cf_er
     return 0;
 }
 
+int ir_add_outputs(cf_program *p, const int *ids, int count, const char *name)
+{
+    int n = p->noutputs;
+    int *o = arena_alloc(&p->arena, sizeof(int) * (size_t)(n + count));
+    const char **nm = arena_alloc(&p->arena, sizeof(char *) * (size_t)(n + count));
+    if (!o || !nm) return -1;
+    memcpy(o, p->outputs, sizeof(int) * (size_t)n);
+    memcpy(nm, p->output_names, sizeof(char *) * (size_t)n);
+    for (int k = 0; k < count; k++) o[n + k] = ids[k], nm[n + k] = name;
+    p->outputs = o, p->output_names = nm, p->noutputs = n + count;
+    return 0;
+}
+
 void program_free(cf_program *p)
 {
     if (!p) return;

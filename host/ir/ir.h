@@ -131,6 +131,9 @@ int ir_set_inputs(struct cf_program *p, cf_node *n, int count, cf_error *err);
 /* ir.c: p's count outputs (p->outputs for the front-end to set) named by functions (copied);
  * 0, or -1 with err set (memory) */
 int ir_set_outputs(struct cf_program *p, const char *const *functions, int count, cf_error *err);
+/* ir.c: count outputs appended to p's (a rule's noises and functions: ids, each named name, a
+ * string that outlives p); 0, or -1 (memory: the front-end says where) */
+int ir_add_outputs(struct cf_program *p, const int *ids, int count, const char *name);
 
 /* passes.c, on the ranges of a compiled program: 1 when node id's value is finite (within
  * +-1e37) whenever its inputs are: its range is within +-1e37 (not for NaN bounds) and it is

@@ -482,12 +482,12 @@ static cf_status samples_open(cf_device *d, cf_error *err)
     return CF_OK;
 }
 
-cf_status device_samples(cf_device *d, const cf_world *w, size_t n, const int32_t *xz, int32_t ymax, int32_t *out, cf_error *err)
+cf_status device_samples(cf_device *d, const cf_world *w, size_t n, const int32_t *xzy, int32_t *out, cf_error *err)
 {
-    if (!d || !w || w->prog != d->prog || (n && (!xz || !out)))
+    if (!d || !w || w->prog != d->prog || (n && (!xzy || !out)))
         return err_set(err, CF_ERR_ARG, "device_samples: bad arguments (the world must bind the device's program)");
     if (n == 0) return CF_OK;
-    if (n > INT32_MAX / 2) return err_set(err, CF_ERR_LIMIT, "device_samples: %zu samples in one call", n);
+    if (n > INT32_MAX / 3) return err_set(err, CF_ERR_LIMIT, "device_samples: %zu samples in one call", n);
     if (!d->ksamp && samples_open(d, err) != CF_OK) return err->status;
     double t0 = now_ms();
     if ((d->bound != w || d->bound_seed != w->seed) && upload_tables(d, w, err) != CF_OK) return err->status;
@@ -495,20 +495,20 @@ cf_status device_samples(cf_device *d, const cf_world *w, size_t n, const int32_
         if (d->sxz) clReleaseMemObject(d->sxz);
         if (d->sout) clReleaseMemObject(d->sout);
         d->sout = NULL, d->scap = 0;
-        if (!(d->sxz = buffer(d, CL_MEM_READ_ONLY, n * 2 * sizeof(cl_int), "clCreateBuffer(samples)", err))) return CF_ERR_DEVICE;
+        if (!(d->sxz = buffer(d, CL_MEM_READ_ONLY, n * 3 * sizeof(cl_int), "clCreateBuffer(samples)", err))) return CF_ERR_DEVICE;
         if (!(d->sout = buffer(d, CL_MEM_WRITE_ONLY, n * sizeof(cl_int), "clCreateBuffer(sample heights)", err))) return CF_ERR_DEVICE;
         d->scap = n;
     }
     cl_command_queue q = d->rt.queue;
-    if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sxz, CL_FALSE, 0, n * 2 * sizeof(cl_int), xz, 0, NULL, NULL),
+    if (CLRT_CHECK(err, clEnqueueWriteBuffer(q, d->sxz, CL_FALSE, 0, n * 3 * sizeof(cl_int), xzy, 0, NULL, NULL),
                    "clEnqueueWriteBuffer(samples)"))
         return CF_ERR_DEVICE;
     d->ms[1] += now_ms() - t0;
     t0 = now_ms();
-    cl_int ni = (cl_int)n, y0 = d->prog->min_y, ym = ymax;
-    const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_int), sizeof(cl_int), sizeof(cl_mem)};
-    const void *v[] = {&d->tab, &d->sxz, &ni, &y0, &ym, &d->sout};
-    if (setargs(err, d->ksamp, 6, sz, v) < 0 || launch(err, q, d->ksamp, n, "clEnqueueNDRangeKernel(k_map_samples)") < 0 ||
+    cl_int ni = (cl_int)n, y0 = d->prog->min_y;
+    const size_t sz[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_int), sizeof(cl_int), sizeof(cl_mem)};
+    const void *v[] = {&d->tab, &d->sxz, &ni, &y0, &d->sout};
+    if (setargs(err, d->ksamp, 5, sz, v) < 0 || launch(err, q, d->ksamp, n, "clEnqueueNDRangeKernel(k_map_samples)") < 0 ||
         CLRT_CHECK(err, clEnqueueReadBuffer(q, d->sout, CL_TRUE, 0, n * sizeof(cl_int), out, 0, NULL, NULL),
                    "clEnqueueReadBuffer(sample heights)")) {
         clFinish(q);

@@ -22,9 +22,9 @@ cf_status device_fill_blocks_surface(cf_device *d, const cf_world *w, size_t n, 
                                      const cf_surface_tables *tabs, uint8_t *out, cf_error *err);
 
 /* the map's sample columns of a 26.3 float program (emit_samples' k_map_samples, built at the
- * first call): out[i] the top y <= ymax of column (xz[2i], xz[2i + 1]) where the device's output
- * is > 0, else min_y - 1, as a scan of the column in device_fill's densities gives */
-cf_status device_samples(cf_device *d, const cf_world *w, size_t n, const int32_t *xz, int32_t ymax, int32_t *out, cf_error *err);
+ * first call): out[i] the top y <= xzy[3i + 2] of column (xzy[3i], xzy[3i + 1]) where the device's
+ * output is > 0, else min_y - 1, as a scan of the column in device_fill's densities gives */
+cf_status device_samples(cf_device *d, const cf_world *w, size_t n, const int32_t *xzy, int32_t *out, cf_error *err);
 
 /* the work of public functions (include/chunkfill.h documents them; host/api/public.c wraps each) */
 size_t device_batch(const cf_device *d);  /* cf_device_batch */

@@ -531,8 +531,24 @@ static void blocks_kernel(prog32 *P)
  * height (kernels/cf_colscan.h): windows of rows from the top down, each window's rows upward
  * with k_blocks' interpolation (the same corners, lerps and running sum, so every row's value
  * is k_blocks' bit for bit), the corners of the sample's own cell computed where it needs them
- * (cs_corner_<k>: the corner body of interpolated node k at any corner, column nodes through
- * their fV_ functions); a window's bottom corners are kept for the window below. */
+ * (cs_corner_<k>: the corner body of interpolated node k at any corner, its column nodes' values
+ * given: computed once per sample at each corner column, as k_columns does at y0, by fV_ in the
+ * kernel and cs_cols_<k>); a window's bottom corners are kept for the window below. The host
+ * gives each sample the top row to start from (map_device.c: below the windows the CPU's column
+ * bounds prove <= 0). */
+
+/* a call of cs_corner_<k> at corner (x, y, z) of corner column c (0: xa, za; 1: xb, za; 2: xa,
+ * zb; 3: xb, zb) with that column's values (kc: the column nodes it reads) */
+static const char *cs_call(char *buf, size_t cap, int k, const uint8_t *kc, int n, const char *y, int c)
+{
+    static const char *const xs[4] = {"xa", "xb", "xa", "xb"}, *const zs[4] = {"za", "za", "zb", "zb"};
+    size_t at = (size_t)snprintf(buf, cap, "cs_corner_%d(t, %s, %s, %s, y0", k, xs[c], y, zs[c]);
+    for (int i = 0; i < n && at < cap; i++)
+        if (kc[i]) at += (size_t)snprintf(buf + at, cap - at, ", s->q%d_%d_%d", k, i, c);
+    if (at < cap) snprintf(buf + at, cap - at, ")");
+    return buf;
+}
+
 /* Where ir_finite_below holds for an interpolated node's input (every node under it finite,
  * ir/passes.c), a corner column's neighbours do not change the value of a sample on it (in-cell
  * fractions 0: lerp(0, u, v) = u + 0 * (v - u) is u bit for bit when v - u is finite and u is
@@ -545,8 +561,9 @@ static void samples_kernel(prog32 *P)
     int root = P->root;
     const int *cslot = P->cslot;
     uint8_t *rootcol = calloc((size_t)n + 1, 1), *seen = calloc((size_t)n + 1, 1);
-    if (!rootcol || !seen) {
-        free(rootcol), free(seen);
+    uint8_t *kcol = calloc(((size_t)n + 1) * (size_t)(lay->ninterp + 1), 1); /* [k][i]: column node i read by node k's corners */
+    if (!rootcol || !seen || !kcol) {
+        free(rootcol), free(seen), free(kcol);
         o->oom = 1;
         return;
     }
@@ -568,15 +585,17 @@ static void samples_kernel(prog32 *P)
     for (int k = 0; k < lay->ninterp; k++) {
         const cf_node *nd = &p->nodes[lay->interp[k]];
         sbf(o, "\n/* interpolated node %d's input at corner (x, y, z), as k_corners_<k> gives it */\n", lay->interp[k]);
-        sbf(o, "static float cs_corner_%d(CF_TAB t, int x, int y, int z, int y0)\n{\n", k);
-        sbf(o, "    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n    (void)hv; (void)vmin;\n", nd->i[1], nd->i[1]);
+        uint8_t *kc = kcol + (size_t)k * ((size_t)n + 1);
+        gen_mark_body(g, nd->in[0], P->ext);
+        for (int i = 0; i < n; i++) kc[i] = cslot[i] >= 0 && g->mark[i];
+        sbf(o, "static float cs_corner_%d(CF_TAB t, int x, int y, int z, int y0", k);
+        for (int i = 0; i < n; i++)
+            if (kc[i]) sbf(o, ", float v%d", i);
+        sbf(o, ")\n{\n    int hv = 1, vmin = (int)cf_floordiv(y0, %d) * %d;\n    (void)hv; (void)vmin;\n", nd->i[1], nd->i[1]);
         src_comment(o, nd, "    ");
         gen_mark_body(g, nd->in[0], P->ext);
         for (int i = 0; i < n; i++)
-            if (cslot[i] >= 0 && g->mark[i]) {
-                gen_want(g, MODE_VOLUME, i);
-                sbf(o, "    float v%d = fV_%d(t, x, y, z, hv, vmin);\n", i, i);
-            }
+            if (kc[i]) gen_want(g, MODE_VOLUME, i);
         gen_body(g, o, MODE_VOLUME, nd->in[0], P->ext, 1);
         sbf(o, "    return v%d;\n}\n", nd->in[0]);
     }
@@ -585,10 +604,28 @@ static void samples_kernel(prog32 *P)
     sbf(o, "typedef struct cs_state {\n    int x, z, y0;\n");
     for (int i = 0; i < n; i++)
         if (rootcol[i]) sbf(o, "    float c%d;\n", i);
-    for (int k = 0; k < lay->ninterp; k++)
-        sbf(o, "    float ax%d, az%d, run%d, stp%d, p%d_0, p%d_1, p%d_2, p%d_3;\n    int cx%d, cz%d, pl%d, lone%d;\n", k, k, k, k, k, k, k, k,
-            k, k, k, k);
+    for (int k = 0; k < lay->ninterp; k++) {
+        sbf(o, "    float ax%d, az%d, run%d, stp%d, p%d_0, p%d_1, p%d_2, p%d_3;\n    int cx%d, cz%d, pl%d, lone%d, qh%d;\n", k, k, k, k, k, k, k,
+            k, k, k, k, k, k);
+        for (int i = 0; i < n; i++)
+            if (kcol[(size_t)k * ((size_t)n + 1) + (size_t)i]) sbf(o, "    float q%d_%d_0, q%d_%d_1, q%d_%d_2, q%d_%d_3;\n", k, i, k, i, k, i, k, i);
+    }
     sbf(o, "} cs_state;\n");
+    /* the column values of node k's corner columns: (xa, za) at the start, the other three
+     * (xb, za), (xa, zb), (xb, zb) where a corner off the sample's own column is first needed */
+    for (int k = 0; k < lay->ninterp; k++) {
+        const uint8_t *kc = kcol + (size_t)k * ((size_t)n + 1);
+        int w = p->nodes[lay->interp[k]].i[0];
+        sbf(o, "\nstatic void cs_cols_%d(CF_TAB t, cs_state *s)\n{\n", k);
+        sbf(o, "    int xa = s->cx%d, xb = xa + %d, za = s->cz%d, zb = za + %d, y = s->y0, hv = 1, vmin = s->y0;\n", k, w, k, w);
+        sbf(o, "    (void)xa; (void)xb; (void)za; (void)zb; (void)y; (void)hv; (void)vmin;\n");
+        sbf(o, "    if (s->qh%d) return;\n    s->qh%d = 1;\n", k, k);
+        for (int i = 0; i < n; i++)
+            if (kc[i])
+                sbf(o, "    s->q%d_%d_1 = fV_%d(t, xb, y, za, hv, vmin), s->q%d_%d_2 = fV_%d(t, xa, y, zb, hv, vmin), s->q%d_%d_3 = fV_%d(t, xb, y, zb, "
+                       "hv, vmin);\n", k, i, i, k, i, i, k, i, i);
+        sbf(o, "}\n");
+    }
     sbf(o, "\n/* the value at row y of the sample column: k_blocks' body */\n");
     sbf(o, "static float cs_row(CF_TAB t, cs_state *s, int y, int first)\n{\n");
     sbf(o, "    int x = s->x, z = s->z, y0 = s->y0, hv = 1, vmin = y0;\n    (void)x; (void)z; (void)hv; (void)vmin;\n");
@@ -607,16 +644,19 @@ static void samples_kernel(prog32 *P)
             h, k, w, k, w, lone);
         sbf(o, "        float v010, v110 = 0.0f, v011 = 0.0f, v111 = 0.0f, v100 = 0.0f, v001 = 0.0f, v101 = 0.0f;\n");
         sbf(o, "        int yt = (L + 1) * %d, yb = L * %d;\n", h, h);
+        const uint8_t *kc = kcol + (size_t)k * ((size_t)n + 1);
+        char c[8][512];
+        cs_call(c[0], sizeof c[0], k, kc, n, "yt", 0), cs_call(c[1], sizeof c[1], k, kc, n, "yt", 1);
+        cs_call(c[2], sizeof c[2], k, kc, n, "yt", 2), cs_call(c[3], sizeof c[3], k, kc, n, "yt", 3);
+        cs_call(c[4], sizeof c[4], k, kc, n, "yb", 0), cs_call(c[5], sizeof c[5], k, kc, n, "yb", 1);
+        cs_call(c[6], sizeof c[6], k, kc, n, "yb", 2), cs_call(c[7], sizeof c[7], k, kc, n, "yb", 3);
         sbf(o, "        if (s->pl%d == L + 1) v010 = s->p%d_0, v110 = s->p%d_1, v011 = s->p%d_2, v111 = s->p%d_3;\n", k, k, k, k, k);
-        sbf(o, "        else {\n            v010 = cs_corner_%d(t, xa, yt, za, y0);\n", k);
-        sbf(o, "            if (!lone) v110 = cs_corner_%d(t, xb, yt, za, y0), v011 = cs_corner_%d(t, xa, yt, zb, y0),"
-               " v111 = cs_corner_%d(t, xb, yt, zb, y0);\n        }\n", k, k, k);
-        sbf(o, "        float v000 = cs_corner_%d(t, xa, yb, za, y0);\n", k);
-        sbf(o, "        if (lone && ((v000 == 0.0f && signbit(v000)) || (v010 == 0.0f && signbit(v010)))) lone = 0, v110 = "
-               "cs_corner_%d(t, xb, yt, za, y0),\n            v011 = cs_corner_%d(t, xa, yt, zb, y0), v111 = cs_corner_%d(t, xb, yt, zb, y0);\n",
-            k, k, k);
-        sbf(o, "        if (!lone) v100 = cs_corner_%d(t, xb, yb, za, y0), v001 = cs_corner_%d(t, xa, yb, zb, y0), v101 = "
-               "cs_corner_%d(t, xb, yb, zb, y0);\n", k, k, k);
+        sbf(o, "        else {\n            v010 = %s;\n", c[0]);
+        sbf(o, "            if (!lone) cs_cols_%d(t, s), v110 = %s, v011 = %s,\n                v111 = %s;\n        }\n", k, c[1], c[2], c[3]);
+        sbf(o, "        float v000 = %s;\n", c[4]);
+        sbf(o, "        if (lone && ((v000 == 0.0f && signbit(v000)) || (v010 == 0.0f && signbit(v010))))\n"
+               "            lone = 0, cs_cols_%d(t, s), v110 = %s, v011 = %s,\n            v111 = %s;\n", k, c[1], c[2], c[3]);
+        sbf(o, "        if (!lone) cs_cols_%d(t, s), v100 = %s, v001 = %s, v101 = %s;\n", k, c[5], c[6], c[7]);
         sbf(o, "        s->pl%d = L, s->p%d_0 = v000, s->p%d_1 = v100, s->p%d_2 = v001, s->p%d_3 = v101;\n", k, k, k, k, k);
         sbf(o, "        float v00 = cf_lerpf(s->az%d, v000, v001), v01 = cf_lerpf(s->az%d, v010, v011);\n", k, k);
         sbf(o, "        float v10 = cf_lerpf(s->az%d, v100, v101), v11 = cf_lerpf(s->az%d, v110, v111);\n", k, k);
@@ -630,11 +670,13 @@ static void samples_kernel(prog32 *P)
     sbf(o, "    return v%d;\n}\n", root);
     sbf(o, "\n#define CF_CS_CTX CF_TAB t, cs_state *s\n#define CF_CS_ARG t, s\n#define CF_CS_T float\n"
            "#define CF_CS_ROW(y, first) cs_row(t, s, (y), (first))\n%s\n", emit_header_colscan);
-    sbf(o, "\n/* sample i at (xz[2i], xz[2i + 1]): its top y <= ymax with a value > 0, else y0 - 1 */\n");
-    sbf(o, "__kernel void k_map_samples(CF_TAB t, __global const int *xz, int n, int y0, int ymax, __global int *out)\n{\n");
+    sbf(o, "\n/* sample i at (xzy[3i], xzy[3i + 1]): its top y <= xzy[3i + 2] with a value > 0, else y0 - 1 */\n");
+    sbf(o, "__kernel void k_map_samples(CF_TAB t, __global const int *xzy, int n, int y0, __global int *out)\n{\n");
     sbf(o, "    int gid = get_global_id(0);\n    if (gid >= n) return;\n");
     sbf(o, "    cs_state st, *s = &st;\n");
-    sbf(o, "    int x = xz[2 * gid], z = xz[2 * gid + 1], y = y0, hv = 1, vmin = y0;\n    (void)y; (void)hv; (void)vmin;\n");
+    sbf(o, "    int x = xzy[3 * gid], z = xzy[3 * gid + 1], ymax = xzy[3 * gid + 2], y = y0, hv = 1, vmin = y0;\n"
+           "    (void)y; (void)hv; (void)vmin;\n");
+    sbf(o, "    if (ymax < y0) {\n        out[gid] = y0 - 1;\n        return;\n    }\n");
     sbf(o, "    s->x = x, s->z = z, s->y0 = y0;\n");
     for (int i = 0; i < n; i++)
         if (rootcol[i]) {
@@ -647,10 +689,15 @@ static void samples_kernel(prog32 *P)
         sbf(o, "    s->az%d = (float)(int)cf_floormod(z, %d) * (1.0f / (float)%d);\n", k, w, w);
         sbf(o, "    s->cx%d = (int)cf_floordiv(x, %d) * %d, s->cz%d = (int)cf_floordiv(z, %d) * %d;\n", k, w, w, k, w, w);
         sbf(o, "    s->run%d = 0.0f, s->stp%d = 0.0f, s->pl%d = -2147483647 - 1;\n", k, k, k);
-        sbf(o, "    s->lone%d = %d && s->ax%d == 0.0f && s->az%d == 0.0f;\n", k, fin[k], k, k);
+        sbf(o, "    s->lone%d = %d && s->ax%d == 0.0f && s->az%d == 0.0f, s->qh%d = 0;\n", k, fin[k], k, k, k);
+        for (int i = 0; i < n; i++)
+            if (kcol[(size_t)k * ((size_t)n + 1) + (size_t)i]) {
+                gen_want(g, MODE_VOLUME, i);
+                sbf(o, "    s->q%d_%d_0 = fV_%d(t, s->cx%d, y, s->cz%d, hv, vmin);\n", k, i, i, k, k);
+            }
     }
     sbf(o, "    out[gid] = cf_colscan(t, s, y0, y0 + %d, ymax, %d);\n}\n", p->height - 1, (int)W);
-    free(rootcol), free(seen);
+    free(rootcol), free(seen), free(kcol);
 }
 
 char *emit_samples(const cf_program *p, const cf_world *w, int fn, cf_error *err)

@@ -575,18 +575,8 @@ static cf_status mc121_parse(cf_program *p, cf_pack *pk, const char *settings_id
         if (id < 0) goto done;
         p->outputs[i] = id;
     }
-    if (c.nextra) { /* the surface rule's noises */
-        int *o = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + c.nextra));
-        const char **nm = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + c.nextra));
-        if (!o || !nm) {
-            field_nomem(&c.f);
-            goto done;
-        }
-        memcpy(o, p->outputs, sizeof(int) * (size_t)nfn);
-        memcpy(nm, p->output_names, sizeof(char *) * (size_t)nfn);
-        for (int k = 0; k < c.nextra; k++) o[nfn + k] = c.extra[k], nm[nfn + k] = "surface_rule noise";
-        p->outputs = o, p->output_names = nm, p->noutputs = nfn + c.nextra;
-    }
+    /* the surface rule's noises */
+    if (c.nextra && ir_add_outputs(p, c.extra, c.nextra, "surface_rule noise") < 0) field_nomem(&c.f);
 done:
     mc_files_free(&c.m);
     return err_failed(err) ? err->status : CF_OK;

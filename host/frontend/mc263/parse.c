@@ -746,18 +746,8 @@ static cf_status parse_program(cf_program *p, cf_pack *pk, const char *settings_
         if (id < 0) goto done;
         p->outputs[i] = id;
     }
-    if (c.nextra) { /* the material rule's noises and functions */
-        int *o = arena_alloc(&p->arena, sizeof(int) * (size_t)(nfn + c.nextra));
-        const char **nm = arena_alloc(&p->arena, sizeof(char *) * (size_t)(nfn + c.nextra));
-        if (!o || !nm) {
-            field_nomem(&c.f);
-            goto done;
-        }
-        memcpy(o, p->outputs, sizeof(int) * (size_t)nfn);
-        memcpy(nm, p->output_names, sizeof(char *) * (size_t)nfn);
-        for (int k = 0; k < c.nextra; k++) o[nfn + k] = c.extra[k], nm[nfn + k] = "material_rule input";
-        p->outputs = o, p->output_names = nm, p->noutputs = nfn + c.nextra;
-    }
+    /* the material rule's noises and functions */
+    if (c.nextra && ir_add_outputs(p, c.extra, c.nextra, "material_rule input") < 0) field_nomem(&c.f);
 done:
     mc_files_free(&c.m);
     if (err_failed(err)) return err->status;
