@@ -675,7 +675,14 @@ Test(cli, at_equals_columns)
     remove(pal);
     cr_assert_eq(cli_run(NULL, "at 1,2,3 --seed 5", out, sizeof out, err, sizeof err), 2);
     cr_assert_eq(cli_run(NULL, "at --seed 5", out, sizeof out, err, sizeof err), 2);
-    cr_assert(strstr(err, "at needs the column X,Z first"), "%s", err);
+    cr_assert(strstr(err, "at needs the column X,Z (chunkfill at X,Z --seed SEED)"), "%s", err);
+    /* the column after the options, as a user writes it too (it was "unexpected argument") */
+    char first[256];
+    cr_assert_eq(cli_run(NULL, "at -150,250 --seed 5 --below 90", first, sizeof first, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cli_run(NULL, "at --seed 5 --below=90 -150,250", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(out, first);
+    cr_assert_eq(cli_run(NULL, "at --seed 5 0,0 1,1", out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "chunkfill: unexpected argument '1,1' (see chunkfill at --help)\n");
 }
 /* render, tiles and columns take --dimension as biome and pregen do: the dimension file's noise
  * settings and biome source (tests/packs/dims: the overworld d:land with snowy_plains and desert,

@@ -625,20 +625,28 @@ int cmd_at(int argc, char **argv)
         {.name = "--json", .flag = &json},
         {0},
     };
-    /* X,Z: the first argument after the command (it may start with '-') */
-    int pos = argc > 2 && strcmp(argv[2], "--help") != 0 && strcmp(argv[2], "-h") != 0 && strncmp(argv[2], "--", 2) != 0;
-    if (pos && parse_column(argv[2], xz) < 0) {
+    /* X,Z: the first argument that is neither an option nor an option's value (it may start
+     * with one '-': -5,3), before or after the options */
+    int pos = 0;
+    for (int i = 2; i < argc && !pos; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 && strcmp(a, "-h") != 0) pos = i;
+        else if (!strchr(a, '=') && strcmp(a, "--json") != 0 && strcmp(a, "--quiet") != 0 && strcmp(a, "--strict") != 0 &&
+                 strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0)
+            i++; /* its value */
+    }
+    if (pos && parse_column(argv[pos], xz) < 0) {
         char msg[300];
-        snprintf(msg, sizeof msg, "at takes X,Z (block coordinates within the world), not '%.60s'", argv[2]);
+        snprintf(msg, sizeof msg, "at takes X,Z (block coordinates within the world), not '%.60s'", argv[pos]);
         return die_usage(msg, usage_at);
     }
     char *args[256];
     int n = 0;
     for (int i = 0; i < argc && n < 256; i++)
-        if (!(pos && i == 2)) args[n++] = argv[i];
+        if (i != pos || !pos) args[n++] = argv[i];
     int rc = parse_cmd(&o, n, args, defs, usage_at);
     if (rc >= 0) return rc;
-    if (!pos) return die_usage("at needs the column X,Z first (chunkfill at X,Z --seed SEED)", usage_at);
+    if (!pos) return die_usage("at needs the column X,Z (chunkfill at X,Z --seed SEED)", usage_at);
     if (o.nfunctions) return die_usage("at takes no --function", usage_at);
     cf_error err = {0};
     cli_world cw = {0};

@@ -21,6 +21,9 @@
  *  - every other kind (noises, splines, ... outside the markers): eval64 at each block.
  * Programs whose cells do not tile the chunk (16 % cell width, height or min_y % cell
  * height) are not staged: fill121_new returns NULL and the caller uses fill121_points.
+ * Sampled columns (heights.c): a cell that holds one sample computes that column alone (ch
+ * lanes); on a cell corner, where bound121 proves the interpolated inputs finite, from its own
+ * corner column alone (interp: the lerps with weight 0 keep their first end).
  */
 #include <math.h>
 #include <stdlib.h>
