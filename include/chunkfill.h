@@ -612,7 +612,8 @@ cf_status cf_spawn_climate(cf_biomes *biomes, const char *version, int32_t xz[2]
  * where PlayerRespawnLogic finds a block to stand on: from one above the MOTION_BLOCKING height
  * down, the first block whose top face is full (the spawn is the block above it); no column whose
  * top is a fluid over its floor, none through a fluid. None in the 121 chunks: the game's
- * fallback, the climate chunk's centre at y 64. The blocks are the surface stage's of w (a program
+ * fallback, the climate chunk's centre at y 64 (where the world's floor is above 64: that column's
+ * WORLD_SURFACE height). The blocks are the surface stage's of w (a program
  * from cf_program_compile_blocks of the biome source's settings and seed; NULL, or settings
  * without a surface stage: the climate point only, found -1): the game places carvers and features (trees, ice on cold water, ...) before it
  * asks, which chunkfill does not make, so the block can differ where they are. */

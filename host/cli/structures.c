@@ -47,9 +47,10 @@ const char usage_spawn[] =
     "on the game's square spiral of the 11 x 11 chunks around that point's chunk, the first column (x, then\n"
     "z) with a block to stand on (from one above the MOTION_BLOCKING height down, the first block with a full\n"
     "top face; not through a fluid), X, Y, Z the block above it; none: the chunk's centre at y 64, as the\n"
-    "game. The blocks are the surface stage's: the game makes carvers and features (trees, ice on cold\n"
-    "water, ...) first, which chunkfill does not, so WHAT says so (and names a block whose shape chunkfill\n"
-    "does not know). spawn is null where the settings' blocks do not compile (one line on stderr).\n"
+    "game (where the world's floor is above 64: that column's WORLD_SURFACE height). The blocks are the\n"
+    "surface stage's: the game makes carvers and features (trees, ice on cold water, ...) first, which\n"
+    "chunkfill does not, so WHAT says so (and names a block whose shape chunkfill does not know). spawn is\n"
+    "null where the settings' blocks do not compile (one line on stderr).\n"
     "  --version V        1.18 ... 26.3 (default as `chunkfill biome`: the jar's or pack's, else the\n"
     "                     dialect's): 1.21.2 changed the distance weight\n";
 
