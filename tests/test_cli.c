@@ -985,3 +985,17 @@ Test(cli, pregen_grows_a_world)
     free(r00);
     tmp_rm(a), tmp_rm(b);
 }
+
+/* `structures` over packs without a structure set (the embedded pack) answers nothing, and says
+ * so in one line on stderr (it printed nothing and exited 0: an empty answer looked like a
+ * broken one); --quiet leaves the line out */
+Test(cli, structures_without_sets_say_so)
+{
+    char out[4096], err[4096];
+    cr_assert_eq(cli_run(NULL, "structures --seed 1 --area 0,0:100,100", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_str_empty(out, "starts from packs without sets: '%s'", out);
+    cr_assert(strstr(err, "structures: the packs have no structure set for minecraft:overworld"), "no word: '%s'", err);
+    cr_assert_null(strchr(strchr(err, '\n') + 1, '\n'), "more than one line: '%s'", err);
+    cr_assert_eq(cli_run(NULL, "structures --quiet --seed 1 --area 0,0:100,100", out, sizeof out, err, sizeof err), 0, "%s", err);
+    cr_assert_str_empty(err, "--quiet: '%s'", err);
+}
