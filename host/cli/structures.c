@@ -205,10 +205,6 @@ int cmd_structures(int argc, char **argv)
     rc = 1;
     if (open_source(&o, &pk, &b, &seed, &err) != CF_OK) goto done;
     if (cf_structures_open(&s, pk, b, seed, cf_pack_game_version(pk, NULL, NULL), &err) != CF_OK) goto done;
-    if (cf_structures_sets(s, NULL, 0) == 0 && !o.c.quiet) /* an empty answer, not a silent one */
-        fprintf(stderr, "structures: the packs have no structure set for %s (data/<ns>/worldgen/structure_set; a vanilla "
-                        "server jar as --pack carries vanilla's)\n",
-                o.dimension ? o.dimension : "minecraft:overworld");
     structures_terrain_open(s, pk, b, seed, &tpg, &tw);
     if (o.out) {
         if (cf_output_open(&out, o.out, &err) != CF_OK) goto done;
@@ -231,6 +227,10 @@ int cmd_structures(int argc, char **argv)
         unguard_tmp();
     }
     rc = 0;
+    if (cf_structures_sets(s, NULL, 0) == 0 && !o.c.quiet) /* an empty answer, not a silent one (after the output) */
+        fprintf(stderr, "structures: the packs have no structure set for %s (data/<ns>/worldgen/structure_set; a vanilla "
+                        "server jar as --pack carries vanilla's)\n",
+                o.dimension ? o.dimension : "minecraft:overworld");
 done:
     cf_output_abort(&out);
     unguard_tmp();
